@@ -1,0 +1,821 @@
+/* tach-decoder.c: stream the sample records of a Tachyon profile
+ *
+ * Records are decoded exactly as CPython's replay decodes them (SPEC §4.6,
+ * §4.7, §9.7), but the zstd stream is decompressed in small chunks as the
+ * decoder goes, so memory stays bounded whatever the size of the profile.
+ * CPython decompresses the whole region (up to 1 GiB) at open; to report
+ * the same error it would, the decoder drains the rest of the stream when
+ * it meets a bad record, and a zstd error found there wins.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <zstd.h>
+
+#include "tach-private.h"
+
+#define CHUNK_SIZE (128 * 1024)
+
+typedef struct
+{
+  uint64_t  prev_ts;
+  uint32_t  cap;
+  uint32_t  depth;
+  uint32_t *frames;       /* the stack is frames[cap - depth .. cap) */
+} Thread;
+
+struct TachDecoder
+{
+  TachReader     *reader;
+  bool            swap;
+  uint32_t        n_frames;
+  const uint8_t  *frame_ok;
+
+  /* The window of decoded bytes: [pos, end) is still to be read, and the
+   * byte at window_start is at window_base in the stream. */
+  const uint8_t  *window_start;
+  const uint8_t  *pos;
+  const uint8_t  *end;
+  uint64_t        window_base;
+  bool            eof;    /* nothing follows end */
+
+  bool            compressed;
+  ZSTD_DStream   *zstream;
+  ZSTD_inBuffer   in;
+  uint8_t        *buf;
+  size_t          buf_cap;
+
+  Thread         *threads;
+  TachThreadKey  *keys;
+  uint32_t        n_threads;
+  uint32_t        threads_cap;
+  uint32_t       *table;  /* open addressing: thread index + 1, 0 empty */
+  uint32_t        table_mask;
+
+  /* The REPEAT run being delivered. */
+  uint32_t        run_left;
+  uint32_t        run_length;
+  uint32_t        run_thread;
+  uint64_t        run_record_offset;
+  uint64_t        run_data_offset;
+  bool            run_checked;
+
+  uint64_t        samples;
+  int             state;  /* 0 running, 1 finished, -1 failed */
+  TachError       failure;
+};
+
+static inline uint64_t
+stream_offset (const TachDecoder *dec,
+               const uint8_t     *p)
+{
+  return dec->window_base + (uint64_t) (p - dec->window_start);
+}
+
+/* Error offsets are file offsets for raw regions and offsets in the
+ * decompressed stream otherwise. */
+static inline uint64_t
+report_offset (const TachDecoder *dec,
+               uint64_t           offset)
+{
+  return dec->compressed ? offset : offset + TACH_HEADER_SIZE;
+}
+
+static int
+fail_zstd (TachDecoder *dec,
+           const char  *format,
+           ...) __attribute__ ((format (printf, 2, 3)));
+
+static int
+fail_zstd (TachDecoder *dec,
+           const char  *format,
+           ...)
+{
+  va_list args;
+
+  dec->failure.status = TACH_ERROR_INVALID;
+  dec->failure.phase = TACH_PHASE_DECODE;
+  dec->failure.offset = TACH_HEADER_SIZE + dec->in.pos;
+  dec->failure.in_decompressed = false;
+  va_start (args, format);
+  vsnprintf (dec->failure.message, sizeof dec->failure.message, format, args);
+  va_end (args);
+  dec->state = -1;
+  return -1;
+}
+
+/* Decompresses more of the stream into the window so that at least NEED
+ * bytes are available, or the stream has ended.  Returns -1 on a zstd
+ * error (dec->failure is set). */
+static int
+refill (TachDecoder *dec,
+        size_t       need)
+{
+  size_t have = (size_t) (dec->end - dec->pos);
+  ZSTD_outBuffer out;
+
+  if (dec->eof || have >= need)
+    return 0;
+
+  if (need > dec->buf_cap)
+    {
+      size_t cap = dec->buf_cap;
+      uint8_t *buf;
+
+      while (cap < need)
+        cap *= 2;
+      if ((buf = malloc (cap)) == NULL)
+        {
+          dec->failure.status = TACH_ERROR_NO_MEMORY;
+          snprintf (dec->failure.message, sizeof dec->failure.message, "Out of memory");
+          dec->state = -1;
+          return -1;
+        }
+      memcpy (buf, dec->pos, have);
+      free (dec->buf);
+      dec->buf = buf;
+      dec->buf_cap = cap;
+    }
+  else
+    memmove (dec->buf, dec->pos, have);
+
+  dec->window_base = stream_offset (dec, dec->pos);
+  dec->window_start = dec->buf;
+  dec->pos = dec->buf;
+
+  out.dst = dec->buf;
+  out.size = dec->buf_cap;
+  out.pos = have;
+
+  while (out.pos < need && !dec->eof)
+    {
+      size_t ret = ZSTD_decompressStream (dec->zstream, &out, &dec->in);
+
+      if (ZSTD_isError (ret))
+        return fail_zstd (dec, "zstd decompression error: %s (compressed sample region, "
+                          "bytes 64 to %llu of the file)", ZSTD_getErrorName (ret),
+                          (unsigned long long) (TACH_HEADER_SIZE + dec->in.size));
+      if (dec->in.pos == dec->in.size)
+        {
+          if (ret == 0)
+            dec->eof = true;
+          else if (out.pos < out.size)
+            return fail_zstd (dec, "Incomplete zstd frame: data may be truncated "
+                              "(compressed sample region ends at byte %llu)",
+                              (unsigned long long) (TACH_HEADER_SIZE + dec->in.size));
+        }
+    }
+
+  dec->end = dec->buf + out.pos;
+  return 0;
+}
+
+/* Reads the rest of the stream to learn its total size.  Returns -1 when
+ * the stream is corrupt: that is the error CPython would have reported, at
+ * open, before looking at any record. */
+static int
+drain (TachDecoder *dec,
+       uint64_t    *total)
+{
+  while (!dec->eof)
+    {
+      dec->pos = dec->end;
+      if (refill (dec, dec->buf_cap) < 0)
+        return -1;
+    }
+  *total = stream_offset (dec, dec->end);
+  return 0;
+}
+
+static int
+fail_record (TachDecoder   *dec,
+             uint64_t       record_offset,
+             TachRecordKind kind,
+             const char    *format,
+             ...) __attribute__ ((format (printf, 4, 5)));
+
+static int
+fail_record (TachDecoder   *dec,
+             uint64_t       record_offset,
+             TachRecordKind kind,
+             const char    *format,
+             ...)
+{
+  char message[400];
+  const char *name = tach_record_kind_to_string (kind);
+  uint64_t total;
+  va_list args;
+
+  va_start (args, format);
+  vsnprintf (message, sizeof message, format, args);
+  va_end (args);
+
+  if (dec->compressed && drain (dec, &total) < 0)
+    return -1;
+
+  dec->failure.status = TACH_ERROR_INVALID;
+  dec->failure.phase = TACH_PHASE_DECODE;
+  dec->failure.offset = report_offset (dec, record_offset);
+  dec->failure.in_decompressed = dec->compressed;
+  snprintf (dec->failure.message, sizeof dec->failure.message,
+            "%s (%s%srecord at %sbyte %llu%s)", message,
+            name ? name : "", name ? " " : "",
+            dec->compressed ? "decompressed " : "",
+            (unsigned long long) dec->failure.offset,
+            dec->compressed ? " of the sample region" : "");
+  dec->state = -1;
+  return -1;
+}
+
+TachStatus
+tach_decoder_new (TachReader   *reader,
+                  TachDecoder **out,
+                  TachError    *error)
+{
+  const TachHeader *h;
+  TachDecoder *dec;
+
+  if (reader == NULL || out == NULL)
+    {
+      tach_set_error (error, TACH_ERROR_ARGUMENT, TACH_PHASE_DECODE, UINT64_MAX,
+                      "Invalid argument to tach_decoder_new");
+      return TACH_ERROR_ARGUMENT;
+    }
+  *out = NULL;
+
+  if ((dec = calloc (1, sizeof *dec)) == NULL)
+    goto no_memory;
+
+  h = &reader->header;
+  dec->reader = reader;
+  dec->swap = reader->swap;
+  dec->n_frames = reader->footer.frame_count;
+  dec->frame_ok = reader->frame_ok;
+
+  if (h->compression_type == TACH_COMPRESSION_ZSTD)
+    {
+      dec->compressed = true;
+      if ((dec->zstream = ZSTD_createDStream ()) == NULL)
+        goto no_memory;
+      ZSTD_initDStream (dec->zstream);
+      dec->in.src = reader->data + TACH_HEADER_SIZE;
+      dec->in.size = (size_t) (h->string_table_offset - TACH_HEADER_SIZE);
+      dec->in.pos = 0;
+      dec->buf_cap = CHUNK_SIZE;
+      if ((dec->buf = malloc (dec->buf_cap)) == NULL)
+        goto no_memory;
+      dec->window_start = dec->pos = dec->end = dec->buf;
+    }
+  else
+    {
+      dec->window_start = dec->pos = reader->data + TACH_HEADER_SIZE;
+      dec->end = reader->data + h->string_table_offset;
+      dec->eof = true;
+    }
+
+  dec->table_mask = 63;
+  if ((dec->table = calloc (dec->table_mask + 1, sizeof *dec->table)) == NULL)
+    goto no_memory;
+
+  *out = dec;
+  return TACH_OK;
+
+no_memory:
+  tach_decoder_free (dec);
+  tach_set_error (error, TACH_ERROR_NO_MEMORY, TACH_PHASE_DECODE, UINT64_MAX, "Out of memory");
+  return TACH_ERROR_NO_MEMORY;
+}
+
+void
+tach_decoder_free (TachDecoder *dec)
+{
+  if (dec == NULL)
+    return;
+  for (uint32_t i = 0; i < dec->n_threads; i++)
+    free (dec->threads[i].frames);
+  free (dec->threads);
+  free (dec->keys);
+  free (dec->table);
+  free (dec->buf);
+  ZSTD_freeDStream (dec->zstream);
+  free (dec);
+}
+
+static inline uint32_t
+hash_key (uint64_t tid,
+          uint32_t iid)
+{
+  uint64_t h = (tid ^ ((uint64_t) iid << 32 | iid)) * 0x9e3779b97f4a7c15ull;
+  return (uint32_t) (h >> 32);
+}
+
+static bool
+grow_table (TachDecoder *dec)
+{
+  uint32_t mask = dec->table_mask * 2 + 1;
+  uint32_t *table = calloc ((size_t) mask + 1, sizeof *table);
+
+  if (table == NULL)
+    return false;
+  for (uint32_t i = 0; i < dec->n_threads; i++)
+    {
+      uint32_t slot = hash_key (dec->keys[i].thread_id, dec->keys[i].interpreter_id) & mask;
+      while (table[slot] != 0)
+        slot = (slot + 1) & mask;
+      table[slot] = i + 1;
+    }
+  free (dec->table);
+  dec->table = table;
+  dec->table_mask = mask;
+  return true;
+}
+
+/* Returns the thread index, registering a new thread (SPEC §9.7 item 20:
+ * before the encoding byte is looked at).  -1 on error. */
+static int64_t
+lookup_thread (TachDecoder *dec,
+               uint64_t     tid,
+               uint32_t     iid,
+               uint64_t     record_offset)
+{
+  uint32_t slot = hash_key (tid, iid) & dec->table_mask;
+  uint32_t declared = dec->reader->header.thread_count;
+  uint32_t index;
+
+  for (;;)
+    {
+      uint32_t entry = dec->table[slot];
+      if (entry == 0)
+        break;
+      if (dec->keys[entry - 1].thread_id == tid && dec->keys[entry - 1].interpreter_id == iid)
+        return entry - 1;
+      slot = (slot + 1) & dec->table_mask;
+    }
+
+  if (dec->n_threads >= declared)
+    return fail_record (dec, record_offset, (TachRecordKind) -1,
+                        "Invalid thread count: sample data contains more unique threads than "
+                        "declared in header (declared %u, found at least %llu)",
+                        declared, (unsigned long long) dec->n_threads + 1);
+
+  if (dec->n_threads == dec->threads_cap)
+    {
+      uint32_t cap = dec->threads_cap ? dec->threads_cap * 2 : 16;
+      Thread *threads = realloc (dec->threads, cap * sizeof *threads);
+      TachThreadKey *keys;
+
+      if (threads == NULL)
+        goto no_memory;
+      dec->threads = threads;
+      if ((keys = realloc (dec->keys, cap * sizeof *keys)) == NULL)
+        goto no_memory;
+      dec->keys = keys;
+      dec->threads_cap = cap;
+    }
+
+  index = dec->n_threads++;
+  dec->keys[index].thread_id = tid;
+  dec->keys[index].interpreter_id = iid;
+  memset (&dec->threads[index], 0, sizeof (Thread));
+  dec->threads[index].prev_ts = dec->reader->header.start_time_us;
+  dec->table[slot] = index + 1;
+
+  if ((uint64_t) dec->n_threads * 2 > dec->table_mask && !grow_table (dec))
+    goto no_memory;
+
+  return index;
+
+no_memory:
+  dec->failure.status = TACH_ERROR_NO_MEMORY;
+  snprintf (dec->failure.message, sizeof dec->failure.message, "Out of memory");
+  dec->state = -1;
+  return -1;
+}
+
+/* Makes room for a stack of NEED frames whose outermost KEEP frames are
+ * kept at the end of the array. */
+static bool
+reserve_stack (Thread   *t,
+               uint32_t  need,
+               uint32_t  keep)
+{
+  uint32_t cap = t->cap ? t->cap : 8;
+  uint32_t *frames;
+
+  if (need <= t->cap)
+    return true;
+  while (cap < need)
+    cap *= 2;
+  if (cap > TACH_MAX_STACK_DEPTH)
+    cap = TACH_MAX_STACK_DEPTH;
+  if ((frames = malloc (cap * sizeof *frames)) == NULL)
+    return false;
+  if (keep > 0)
+    memcpy (frames + cap - keep, t->frames + t->cap - keep, keep * sizeof *frames);
+  free (t->frames);
+  t->frames = frames;
+  t->cap = cap;
+  return true;
+}
+
+static inline bool
+read_u64 (const uint8_t **pp,
+          const uint8_t  *end,
+          uint64_t       *value)
+{
+  const uint8_t *p = *pp;
+  size_t n;
+
+  if (p < end && *p < 0x80)
+    {
+      *value = *p;
+      *pp = p + 1;
+      return true;
+    }
+  if (p + 1 < end && p[1] < 0x80)
+    {
+      *value = (uint64_t) (p[0] & 0x7f) | (uint64_t) p[1] << 7;
+      *pp = p + 2;
+      return true;
+    }
+  n = tach_read_uvarint (p, end, value);
+  *pp = p + n;
+  return n != 0;
+}
+
+static inline bool
+read_u32 (const uint8_t **pp,
+          const uint8_t  *end,
+          uint32_t       *value)
+{
+  size_t n = tach_read_uvarint32 (*pp, end, value);
+
+  *pp += n;
+  return n != 0;
+}
+
+static int
+finish (TachDecoder *dec,
+        TachError   *error)
+{
+  if (dec->samples != dec->reader->header.sample_count)
+    {
+      dec->failure.status = TACH_ERROR_INVALID;
+      dec->failure.phase = TACH_PHASE_DECODE;
+      dec->failure.offset = 28;
+      dec->failure.in_decompressed = false;
+      snprintf (dec->failure.message, sizeof dec->failure.message,
+                "Sample count mismatch: header declares %llu samples but replay decoded %llu "
+                "(header field sample_count at byte 28)",
+                (unsigned long long) dec->reader->header.sample_count,
+                (unsigned long long) dec->samples);
+      dec->state = -1;
+      if (error)
+        *error = dec->failure;
+      return -1;
+    }
+  dec->state = 1;
+  return 0;
+}
+
+/* The RLE count check of SPEC §9.7 item 22 needs the number of bytes left
+ * in the whole region.  A raw region, or a stream already read to its end,
+ * knows it at once; otherwise the check waits for the run to fail, which
+ * it must if the count is too big. */
+static int
+fail_run (TachDecoder *dec,
+          const char  *message)
+{
+  uint64_t total;
+
+  if (!dec->run_checked)
+    {
+      if (dec->compressed && drain (dec, &total) < 0)
+        return -1;
+      if (!dec->compressed)
+        total = stream_offset (dec, dec->end);
+      if ((uint64_t) dec->run_length > (total - dec->run_data_offset) / 2)
+        return fail_record (dec, dec->run_record_offset, TACH_RECORD_REPEAT,
+                            "Invalid RLE count %u exceeds maximum possible %llu for remaining "
+                            "data", dec->run_length,
+                            (unsigned long long) ((total - dec->run_data_offset) / 2));
+    }
+  return fail_record (dec, dec->run_record_offset, TACH_RECORD_REPEAT, "%s", message);
+}
+
+static inline int
+next_in_run (TachDecoder *dec,
+             TachSample  *sample)
+{
+  const uint8_t *p;
+  uint64_t delta;
+  Thread *t;
+
+  if (dec->end - dec->pos < 11 && !dec->eof && refill (dec, 11) < 0)
+    return -1;
+
+  p = dec->pos;
+  if (!read_u64 (&p, dec->end, &delta))
+    return fail_run (dec, "Malformed varint in RLE sample data");
+  if (p >= dec->end)
+    return fail_run (dec, "Unexpected end of sample data in RLE");
+
+  t = &dec->threads[dec->run_thread];
+  t->prev_ts += delta;
+  sample->thread_id = dec->keys[dec->run_thread].thread_id;
+  sample->interpreter_id = dec->keys[dec->run_thread].interpreter_id;
+  sample->thread_index = dec->run_thread;
+  sample->timestamp_us = t->prev_ts;
+  sample->status = *p++;
+  sample->kind = TACH_RECORD_REPEAT;
+  sample->depth = (uint16_t) t->depth;
+  sample->stack = t->frames ? t->frames + t->cap - t->depth : NULL;
+  sample->pop = 0;
+  sample->keep = (uint16_t) t->depth;
+  sample->push = 0;
+  sample->run_index = dec->run_length - dec->run_left;
+  sample->run_length = dec->run_length;
+  sample->record_offset = report_offset (dec, dec->run_record_offset);
+
+  dec->pos = p;
+  dec->run_left--;
+  dec->samples++;
+  return 1;
+}
+
+int
+tach_decoder_next (TachDecoder *dec,
+                   TachSample  *sample,
+                   TachError   *error)
+{
+  int ret;
+
+  if (dec->state != 0)
+    {
+      if (dec->state < 0 && error)
+        *error = dec->failure;
+      return dec->state < 0 ? -1 : 0;
+    }
+
+  for (;;)
+    {
+      const uint8_t *p;
+      const uint8_t *end;
+      uint64_t record_offset, tid, delta;
+      uint32_t iid, prev_depth, keep, push, pop = 0;
+      int64_t index;
+      uint8_t kind, status;
+      Thread *t;
+
+      if (dec->run_left > 0)
+        {
+          if ((ret = next_in_run (dec, sample)) < 0)
+            goto failed;
+          return ret;
+        }
+
+      if (dec->end - dec->pos < (ptrdiff_t) TACH_MAX_RECORD_BYTES && !dec->eof
+          && refill (dec, TACH_MAX_RECORD_BYTES) < 0)
+        goto failed;
+
+      p = dec->pos;
+      end = dec->end;
+      if (p == end)
+        return finish (dec, error);
+
+      record_offset = stream_offset (dec, p);
+      if (end - p < (ptrdiff_t) TACH_RECORD_PREFIX)
+        {
+          fail_record (dec, record_offset, (TachRecordKind) -1,
+                       "Truncated sample data: %zu trailing bytes", (size_t) (end - p));
+          goto failed;
+        }
+
+      tid = tach_load_u64 (p, dec->swap);
+      iid = tach_load_u32 (p + 8, dec->swap);
+      kind = p[12];
+      p += TACH_RECORD_PREFIX;
+
+      if ((index = lookup_thread (dec, tid, iid, record_offset)) < 0)
+        goto failed;
+      t = &dec->threads[index];
+
+      if (kind == TACH_RECORD_REPEAT)
+        {
+          uint32_t count;
+
+          if (!read_u32 (&p, end, &count))
+            {
+              fail_record (dec, record_offset, TACH_RECORD_REPEAT, "Malformed varint for RLE count");
+              goto failed;
+            }
+          dec->pos = p;
+          if (count == 0)
+            continue;
+
+          dec->run_left = count;
+          dec->run_length = count;
+          dec->run_thread = (uint32_t) index;
+          dec->run_record_offset = record_offset;
+          dec->run_data_offset = stream_offset (dec, p);
+          dec->run_checked = dec->eof;
+          if (dec->eof && count > (uint64_t) (end - p) / 2)
+            {
+              fail_record (dec, record_offset, TACH_RECORD_REPEAT,
+                           "Invalid RLE count %u exceeds maximum possible %zu for remaining data",
+                           count, (size_t) (end - p) / 2);
+              goto failed;
+            }
+          continue;
+        }
+
+      if (kind > TACH_RECORD_POP_PUSH)
+        {
+          fail_record (dec, record_offset, (TachRecordKind) -1,
+                       "Unknown stack encoding: %u (encoding byte at offset 12 of the record)",
+                       kind);
+          goto failed;
+        }
+
+      if (!read_u64 (&p, end, &delta))
+        {
+          fail_record (dec, record_offset, kind, "Malformed varint in sample data");
+          goto failed;
+        }
+      if (p >= end)
+        {
+          fail_record (dec, record_offset, kind, "Unexpected end of sample data");
+          goto failed;
+        }
+      status = *p++;
+      prev_depth = t->depth;
+
+      if (kind == TACH_RECORD_FULL)
+        {
+          uint32_t depth;
+
+          if (!read_u32 (&p, end, &depth))
+            goto bad_varint;
+          if (depth > TACH_MAX_STACK_DEPTH)
+            {
+              fail_record (dec, record_offset, kind, "Stack depth %u exceeds capacity %u",
+                           depth, TACH_MAX_STACK_DEPTH);
+              goto failed;
+            }
+          keep = 0;
+          push = depth;
+        }
+      else if (kind == TACH_RECORD_SUFFIX)
+        {
+          uint32_t shared, new_count;
+
+          if (!read_u32 (&p, end, &shared) || !read_u32 (&p, end, &new_count))
+            goto bad_varint;
+          if (shared > prev_depth)
+            {
+              fail_record (dec, record_offset, kind, "Shared count %u exceeds current stack "
+                           "depth %u", shared, prev_depth);
+              goto failed;
+            }
+          if ((uint64_t) shared + new_count > TACH_MAX_STACK_DEPTH)
+            {
+              fail_record (dec, record_offset, kind, "Final stack depth %llu exceeds capacity %u",
+                           (unsigned long long) shared + new_count, TACH_MAX_STACK_DEPTH);
+              goto failed;
+            }
+          if (new_count == 0 && shared < prev_depth)
+            {
+              /* SPEC §4.6: CPython moves nothing here, so the new stack is
+               * the innermost SHARED frames of the old one, not a suffix. */
+              uint32_t *frames = t->frames + t->cap;
+
+              memmove (frames - shared, frames - prev_depth, shared * sizeof *frames);
+              t->depth = shared;
+              t->prev_ts += delta;
+              dec->pos = p;
+              pop = prev_depth;
+              keep = 0;
+              push = shared;
+              goto emit;
+            }
+          keep = shared;
+          push = new_count;
+        }
+      else
+        {
+          uint64_t depth;
+
+          if (!read_u32 (&p, end, &pop) || !read_u32 (&p, end, &push))
+            goto bad_varint;
+          keep = prev_depth > pop ? prev_depth - pop : 0;
+          depth = (uint64_t) keep + push;
+          if (depth > TACH_MAX_STACK_DEPTH)
+            {
+              fail_record (dec, record_offset, kind, "Final stack depth %llu exceeds capacity %u",
+                           (unsigned long long) depth, TACH_MAX_STACK_DEPTH);
+              goto failed;
+            }
+        }
+
+      pop = prev_depth - keep;
+      if (!reserve_stack (t, keep + push, keep))
+        {
+          dec->failure.status = TACH_ERROR_NO_MEMORY;
+          snprintf (dec->failure.message, sizeof dec->failure.message, "Out of memory");
+          dec->state = -1;
+          goto failed;
+        }
+
+      {
+        uint32_t *dst = t->frames + t->cap - keep - push;
+
+        for (uint32_t i = 0; i < push; i++)
+          {
+            uint32_t v;
+
+            if (p < end && *p < 0x80)
+              v = *p++;
+            else if (!read_u32 (&p, end, &v))
+              goto bad_varint;
+            dst[i] = v;
+          }
+
+        /* CPython checks the frames once the record is parsed (item 24). */
+        for (uint32_t i = 0; i < push; i++)
+          {
+            if (dst[i] >= dec->n_frames)
+              {
+                fail_record (dec, record_offset, kind, "Invalid frame index: %u "
+                             "(the frame table has %u frames)", dst[i], dec->n_frames);
+                goto failed;
+              }
+            if (!dec->frame_ok[dst[i]])
+              {
+                fail_record (dec, record_offset, kind, "Invalid string index in frame "
+                             "(frame %u names a string past the %u in the string table)",
+                             dst[i], dec->reader->footer.string_count);
+                goto failed;
+              }
+          }
+      }
+
+      t->depth = keep + push;
+      t->prev_ts += delta;
+      dec->pos = p;
+
+    emit:
+      sample->thread_id = tid;
+      sample->interpreter_id = iid;
+      sample->thread_index = (uint32_t) index;
+      sample->timestamp_us = t->prev_ts;
+      sample->status = status;
+      sample->kind = kind;
+      sample->depth = (uint16_t) t->depth;
+      sample->stack = t->frames ? t->frames + t->cap - t->depth : NULL;
+      sample->pop = (uint16_t) pop;
+      sample->keep = (uint16_t) keep;
+      sample->push = (uint16_t) push;
+      sample->run_index = 0;
+      sample->run_length = 1;
+      sample->record_offset = report_offset (dec, record_offset);
+      dec->samples++;
+      return 1;
+
+    bad_varint:
+      fail_record (dec, record_offset, kind, "Invalid or incomplete varint in binary data");
+      goto failed;
+    }
+
+failed:
+  if (error)
+    *error = dec->failure;
+  return -1;
+}
+
+uint64_t
+tach_decoder_get_samples_decoded (const TachDecoder *dec)
+{
+  return dec->samples;
+}
+
+uint64_t
+tach_decoder_get_bytes_consumed (const TachDecoder *dec)
+{
+  if (dec->compressed)
+    return dec->in.pos;
+  return (uint64_t) (dec->pos - dec->window_start);
+}
+
+uint32_t
+tach_decoder_get_n_threads (const TachDecoder *dec)
+{
+  return dec->n_threads;
+}
+
+const TachThreadKey *
+tach_decoder_get_thread (const TachDecoder *dec,
+                         uint32_t           thread_index)
+{
+  return thread_index < dec->n_threads ? &dec->keys[thread_index] : NULL;
+}

@@ -1,0 +1,871 @@
+/* tach-reader.c: open a Tachyon profile and validate everything but samples
+ *
+ * The checks run in the order CPython's reader runs them (SPEC §9), and the
+ * messages start with CPython's wording; each one then names the field and
+ * its byte offset.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zstd.h>
+
+#include "tach-private.h"
+
+void
+tach_set_error (TachError  *error,
+                TachStatus  status,
+                TachPhase   phase,
+                uint64_t    offset,
+                const char *format,
+                ...)
+{
+  va_list args;
+
+  if (error == NULL)
+    return;
+
+  error->status = status;
+  error->phase = phase;
+  error->offset = offset;
+  error->in_decompressed = false;
+  va_start (args, format);
+  vsnprintf (error->message, sizeof error->message, format, args);
+  va_end (args);
+}
+
+static bool
+add_warning (TachReader *reader,
+             const char *format,
+             ...) __attribute__ ((format (printf, 2, 3)));
+
+static bool
+add_warning (TachReader *reader,
+             const char *format,
+             ...)
+{
+  char buf[512];
+  char **warnings;
+  va_list args;
+
+  va_start (args, format);
+  vsnprintf (buf, sizeof buf, format, args);
+  va_end (args);
+
+  warnings = realloc (reader->warnings, (reader->n_warnings + 1) * sizeof *warnings);
+  if (warnings == NULL)
+    return false;
+  reader->warnings = warnings;
+  if ((warnings[reader->n_warnings] = strdup (buf)) == NULL)
+    return false;
+  reader->n_warnings++;
+  return true;
+}
+
+#define INVALID(off, ...) \
+  (tach_set_error (error, TACH_ERROR_INVALID, TACH_PHASE_OPEN, (off), __VA_ARGS__), TACH_ERROR_INVALID)
+#define NO_MEMORY() \
+  (tach_set_error (error, TACH_ERROR_NO_MEMORY, TACH_PHASE_OPEN, UINT64_MAX, "Out of memory"), \
+   TACH_ERROR_NO_MEMORY)
+
+/* Python's UTF-8 decoder with errors="replace": every maximal invalid
+ * subpart becomes one U+FFFD (Unicode §3.9, "substitution of maximal
+ * subparts").  Writes to DST when it is not NULL; returns the output
+ * length.  The output is at most 3 * LEN bytes. */
+size_t
+tach_utf8_replace (const uint8_t *src,
+                   size_t         len,
+                   char          *dst)
+{
+  size_t i = 0;
+  size_t out = 0;
+
+  while (i < len)
+    {
+      uint8_t c = src[i];
+      size_t need;
+      uint8_t lo = 0x80, hi = 0xbf;
+      size_t k;
+
+      if (c < 0x80)
+        {
+          if (dst)
+            dst[out] = (char) c;
+          out++;
+          i++;
+          continue;
+        }
+
+      if (c >= 0xc2 && c <= 0xdf)
+        need = 1;
+      else if (c >= 0xe0 && c <= 0xef)
+        {
+          need = 2;
+          if (c == 0xe0)
+            lo = 0xa0;
+          else if (c == 0xed)
+            hi = 0x9f;
+        }
+      else if (c >= 0xf0 && c <= 0xf4)
+        {
+          need = 3;
+          if (c == 0xf0)
+            lo = 0x90;
+          else if (c == 0xf4)
+            hi = 0x8f;
+        }
+      else
+        need = 0;
+
+      k = 1;
+      if (need > 0)
+        {
+          while (k <= need && i + k < len)
+            {
+              uint8_t b = src[i + k];
+              uint8_t l = k == 1 ? lo : 0x80;
+              uint8_t h = k == 1 ? hi : 0xbf;
+
+              if (b < l || b > h)
+                break;
+              k++;
+            }
+          if (k == need + 1)
+            {
+              if (dst)
+                memcpy (dst + out, src + i, k);
+              out += k;
+              i += k;
+              continue;
+            }
+        }
+
+      /* Invalid lead byte, or an incomplete sequence of K bytes. */
+      if (dst)
+        memcpy (dst + out, "\xef\xbf\xbd", 3);
+      out += 3;
+      i += k;
+    }
+
+  return out;
+}
+
+static TachStatus
+read_header (TachReader *reader,
+             TachError  *error)
+{
+  const uint8_t *d = reader->data;
+  TachHeader *h = &reader->header;
+  uint32_t magic;
+  bool swap;
+
+  if (reader->size < TACH_HEADER_SIZE)
+    return INVALID (0, "File too small for header (the file has %zu bytes, a header needs 64)",
+                    reader->size);
+
+  memcpy (&magic, d, 4);
+  if (magic == TACH_MAGIC)
+    swap = false;
+  else if (magic == TACH_MAGIC_SWAPPED)
+    swap = true;
+  else
+    return INVALID (0, "Invalid magic number: 0x%08x (header field magic at byte 0; "
+                    "this is not a Tachyon profile)", magic);
+
+  reader->swap = swap;
+  h->big_endian = (magic == TACH_MAGIC) == (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+  h->version = tach_load_u32 (d + 4, swap);
+  h->python_major = d[8];
+  h->python_minor = d[9];
+  h->python_micro = d[10];
+  h->python_reserved = d[11];
+
+  if (h->version > TACH_FORMAT_VERSION)
+    return tach_set_error (error, TACH_ERROR_UNSUPPORTED, TACH_PHASE_OPEN, 4,
+                           "Binary file was created with Python %u.%u.%u (format version %u), "
+                           "but this reader supports format version %u only "
+                           "(header field version at byte 4)",
+                           h->python_major, h->python_minor, h->python_micro,
+                           h->version, TACH_FORMAT_VERSION),
+           TACH_ERROR_UNSUPPORTED;
+  if (h->version != TACH_FORMAT_VERSION)
+    return INVALID (4, "Unsupported format version %u (this reader supports version %u) "
+                    "(header field version at byte 4)", h->version, TACH_FORMAT_VERSION);
+
+  h->start_time_us = tach_load_u64 (d + 12, swap);
+  h->sample_interval_us = tach_load_u64 (d + 20, swap);
+  h->sample_count = tach_load_u64 (d + 28, swap);
+  h->thread_count = tach_load_u32 (d + 36, swap);
+  h->string_table_offset = tach_load_u64 (d + 40, swap);
+  h->frame_table_offset = tach_load_u64 (d + 48, swap);
+  h->compression_type = tach_load_u32 (d + 56, swap);
+  h->mode_raw = tach_load_u32 (d + 60, swap);
+
+  /* SPEC §3.4: value + 1; a value above 5 whose low byte is 1..5 may carry
+   * capture-feature bits above the mode. */
+  if (h->mode_raw >= 1 && (h->mode_raw & 0xff) >= 1 && (h->mode_raw & 0xff) <= 5)
+    h->mode = (TachMode) ((h->mode_raw & 0xff) - 1);
+  else
+    h->mode = TACH_MODE_UNKNOWN;
+
+  return TACH_OK;
+}
+
+/* SPEC §3.2: 3.15 alphas and betas wrote version 1 with another layout.
+ * Recognise them so the user is told what the file is, not that an offset
+ * is out of range. */
+static bool
+looks_like_beta_layout (const TachReader *reader)
+{
+  const uint8_t *d = reader->data;
+  uint64_t final_string_offset = tach_load_u64 (d + 40, reader->swap);
+  uint64_t beta_string_offset = tach_load_u64 (d + 36, reader->swap);
+  uint64_t beta_frame_offset = tach_load_u64 (d + 44, reader->swap);
+  static const uint8_t zeros[8];
+
+  return final_string_offset > reader->size
+         && beta_string_offset >= TACH_HEADER_SIZE
+         && beta_string_offset <= reader->size
+         && beta_frame_offset >= beta_string_offset
+         && beta_frame_offset <= reader->size
+         && memcmp (d + 56, zeros, 8) == 0;
+}
+
+static TachStatus
+read_footer (TachReader *reader,
+             TachError  *error)
+{
+  const uint8_t *f = reader->data + reader->size - TACH_FOOTER_SIZE;
+  const TachHeader *h = &reader->header;
+  uint64_t size = reader->size;
+  uint64_t max;
+
+  reader->footer.string_count = tach_load_u32 (f, reader->swap);
+  reader->footer.frame_count = tach_load_u32 (f + 4, reader->swap);
+  reader->footer.file_size = tach_load_u64 (f + 8, reader->swap);
+  memcpy (reader->footer.checksum, f + 16, 16);
+
+  if (h->string_table_offset > size)
+    {
+      if (looks_like_beta_layout (reader))
+        return tach_set_error (error, TACH_ERROR_UNSUPPORTED, TACH_PHASE_OPEN, 28,
+                               "This file was written by a CPython 3.15 pre-release; "
+                               "header layout not supported (the header has the pre-rc1 layout "
+                               "with a 32-bit sample count at byte 28; record it again with "
+                               "CPython 3.15.0 or later)"),
+               TACH_ERROR_UNSUPPORTED;
+      return INVALID (40, "Invalid string table offset: %llu exceeds file size %llu "
+                      "(header field string_table_offset at byte 40)",
+                      (unsigned long long) h->string_table_offset, (unsigned long long) size);
+    }
+  if (h->frame_table_offset > size)
+    return INVALID (48, "Invalid frame table offset: %llu exceeds file size %llu "
+                    "(header field frame_table_offset at byte 48)",
+                    (unsigned long long) h->frame_table_offset, (unsigned long long) size);
+  if (h->string_table_offset < TACH_HEADER_SIZE)
+    return INVALID (40, "Invalid string table offset: %llu is before data section "
+                    "(header field string_table_offset at byte 40)",
+                    (unsigned long long) h->string_table_offset);
+  if (h->frame_table_offset < TACH_HEADER_SIZE)
+    return INVALID (48, "Invalid frame table offset: %llu is before data section "
+                    "(header field frame_table_offset at byte 48)",
+                    (unsigned long long) h->frame_table_offset);
+  if (h->string_table_offset > h->frame_table_offset)
+    return INVALID (40, "Invalid table offsets: string table (%llu) is after frame table (%llu) "
+                    "(header fields at bytes 40 and 48)",
+                    (unsigned long long) h->string_table_offset,
+                    (unsigned long long) h->frame_table_offset);
+
+  max = size - h->string_table_offset;
+  if (reader->footer.string_count > max)
+    return INVALID (size - TACH_FOOTER_SIZE,
+                    "Invalid string count %u exceeds maximum possible %llu "
+                    "(footer field string_count at byte %llu)",
+                    reader->footer.string_count, (unsigned long long) max,
+                    (unsigned long long) (size - TACH_FOOTER_SIZE));
+  max = (size - h->frame_table_offset) / TACH_MIN_FRAME_ENTRY;
+  if (reader->footer.frame_count > max)
+    return INVALID (size - TACH_FOOTER_SIZE + 4,
+                    "Invalid frame count %u exceeds maximum possible %llu "
+                    "(footer field frame_count at byte %llu)",
+                    reader->footer.frame_count, (unsigned long long) max,
+                    (unsigned long long) (size - TACH_FOOTER_SIZE + 4));
+
+  return TACH_OK;
+}
+
+static TachStatus
+read_stats (TachReader *reader,
+            TachError  *error)
+{
+  const uint8_t *d = reader->data;
+  uint64_t size = reader->size;
+  uint64_t trailer, start;
+  uint32_t version, block_size, flags = 0, reserved = 0;
+  double duration, rate, error_rate = 0.0, missed = 0.0;
+  TachStats *s = &reader->stats;
+
+  memset (s, 0, sizeof *s);
+
+  if (size < TACH_FOOTER_SIZE + TACH_STATS_TRAILER + TACH_HEADER_SIZE)
+    return TACH_OK;
+  trailer = size - TACH_FOOTER_SIZE - TACH_STATS_TRAILER;
+  if (memcmp (d + trailer, TACH_STATS_SIGNATURE, 8) != 0)
+    return TACH_OK;
+
+  version = tach_load_u32 (d + trailer + 8, reader->swap);
+  block_size = tach_load_u32 (d + trailer + 12, reader->swap);
+  if (version != 1)
+    {
+      if (!add_warning (reader, "Statistics block ignored: unknown block version %u (size %u) "
+                        "at byte %llu", version, block_size,
+                        (unsigned long long) (trailer + 8)))
+        return NO_MEMORY ();
+      return TACH_OK;
+    }
+  if (block_size != TACH_STATS_SIZE_V56 && block_size != TACH_STATS_SIZE_V32)
+    {
+      if (!add_warning (reader, "Statistics block ignored: unsupported block size %u at byte %llu",
+                        block_size, (unsigned long long) (trailer + 12)))
+        return NO_MEMORY ();
+      return TACH_OK;
+    }
+  start = size - TACH_FOOTER_SIZE - block_size;
+  if (size < TACH_FOOTER_SIZE + block_size
+      || start < reader->header.frame_table_offset
+      || start < TACH_HEADER_SIZE)
+    {
+      if (!add_warning (reader, "Statistics block ignored: it would overlap the frame table"))
+        return NO_MEMORY ();
+      return TACH_OK;
+    }
+
+  duration = tach_load_f64 (d + start, reader->swap);
+  rate = tach_load_f64 (d + start + 8, reader->swap);
+  if (block_size == TACH_STATS_SIZE_V56)
+    {
+      error_rate = tach_load_f64 (d + start + 16, reader->swap);
+      missed = tach_load_f64 (d + start + 24, reader->swap);
+      flags = tach_load_u32 (d + start + 32, reader->swap);
+      reserved = tach_load_u32 (d + start + 36, reader->swap);
+    }
+
+  /* SPEC §7.4: the values CPython's writer refuses to store. */
+  if (!isfinite (duration) || duration < 0)
+    return INVALID (start, "Invalid profile stats: duration must be a finite non-negative value "
+                    "(statistics field duration_sec at byte %llu)", (unsigned long long) start);
+  if (!isfinite (rate) || rate < 0)
+    return INVALID (start + 8, "Invalid profile stats: sample rate must be a finite non-negative "
+                    "value (statistics field sample_rate at byte %llu)",
+                    (unsigned long long) (start + 8));
+  if ((flags & TACH_STATS_ERROR_RATE) && (!isfinite (error_rate) || error_rate < 0))
+    return INVALID (start + 16, "Invalid profile stats: error rate must be a finite non-negative "
+                    "value (statistics field error_rate at byte %llu)",
+                    (unsigned long long) (start + 16));
+  if ((flags & TACH_STATS_MISSED) && !isfinite (missed))
+    return INVALID (start + 24, "Invalid profile stats: missed samples must be a finite value "
+                    "(statistics field missed_samples at byte %llu)",
+                    (unsigned long long) (start + 24));
+
+  if ((flags & ~(TACH_STATS_ERROR_RATE | TACH_STATS_MISSED)) != 0
+      && !add_warning (reader, "Statistics block: unknown presence flag bits 0x%x ignored "
+                       "(at byte %llu)", flags & ~(TACH_STATS_ERROR_RATE | TACH_STATS_MISSED),
+                       (unsigned long long) (start + 32)))
+    return NO_MEMORY ();
+  if (reserved != 0
+      && !add_warning (reader, "Statistics block: reserved field is %u, not 0 (at byte %llu)",
+                       reserved, (unsigned long long) (start + 36)))
+    return NO_MEMORY ();
+
+  s->present = true;
+  s->block_size = block_size;
+  s->block_offset = start;
+  s->flags = flags;
+  s->duration_sec = duration;
+  s->sample_rate = rate;
+  s->has_error_rate = (flags & TACH_STATS_ERROR_RATE) != 0;
+  s->error_rate = s->has_error_rate ? error_rate : 0.0;
+  s->has_missed_samples = (flags & TACH_STATS_MISSED) != 0;
+  s->missed_samples = s->has_missed_samples ? missed : 0.0;
+  return TACH_OK;
+}
+
+static TachStatus
+check_sample_region (TachReader *reader,
+                     TachError  *error)
+{
+  const TachHeader *h = &reader->header;
+
+  if (h->compression_type == TACH_COMPRESSION_ZSTD)
+    {
+      size_t region = (size_t) (h->string_table_offset - TACH_HEADER_SIZE);
+      unsigned long long content;
+
+      content = ZSTD_getFrameContentSize (reader->data + TACH_HEADER_SIZE, region);
+      if (content == ZSTD_CONTENTSIZE_ERROR)
+        return INVALID (TACH_HEADER_SIZE, "Corrupted zstd frame header (sample region at byte 64, "
+                        "%zu bytes, is not a zstd frame)", region);
+    }
+  else if (h->compression_type != TACH_COMPRESSION_NONE)
+    {
+      /* CPython reads such regions as raw records; we would rather say so
+       * than misread a compression we do not know. */
+      return tach_set_error (error, TACH_ERROR_UNSUPPORTED, TACH_PHASE_OPEN, 56,
+                             "compression type %u is not supported "
+                             "(header field compression_type at byte 56; "
+                             "0 is none and 1 is zstd)", h->compression_type),
+             TACH_ERROR_UNSUPPORTED;
+    }
+  return TACH_OK;
+}
+
+static TachStatus
+read_strings (TachReader *reader,
+              TachError  *error)
+{
+  const uint8_t *d = reader->data;
+  const uint8_t *end = d + reader->size;
+  uint32_t count = reader->footer.string_count;
+  uint64_t pos = reader->header.string_table_offset;
+  uint64_t total = 0;
+  uint64_t out = 0;
+
+  reader->string_offsets = calloc ((size_t) count + 1, sizeof *reader->string_offsets);
+  reader->string_lengths = calloc ((size_t) count + 1, sizeof *reader->string_lengths);
+  if (reader->string_offsets == NULL || reader->string_lengths == NULL)
+    return NO_MEMORY ();
+
+  /* First pass: bounds, and the size of the arena after replacement. */
+  for (uint32_t i = 0; i < count; i++)
+    {
+      uint32_t len;
+      size_t n = tach_read_uvarint32 (d + pos, end, &len);
+      size_t decoded;
+
+      if (n == 0)
+        return INVALID (pos, "Malformed varint in string table (length of string %u at byte %llu)",
+                        i, (unsigned long long) pos);
+      pos += n;
+      if (len > reader->size - pos)
+        return INVALID (pos, "String table overflow (string %u at byte %llu declares %u bytes, "
+                        "past the end of the file)", i, (unsigned long long) (pos - n), len);
+      decoded = tach_utf8_replace (d + pos, len, NULL);
+      reader->string_offsets[i] = pos;
+      reader->string_lengths[i] = (uint32_t) (decoded > UINT32_MAX ? UINT32_MAX : decoded);
+      total += decoded + 1;
+      pos += len;
+    }
+  reader->string_table_end = pos;
+
+  reader->strings = malloc (total ? total : 1);
+  if (reader->strings == NULL)
+    return NO_MEMORY ();
+
+  /* Second pass over the now validated table: copy, replacing invalid
+   * UTF-8 as CPython's decoder does. */
+  pos = reader->header.string_table_offset;
+  out = 0;
+  for (uint32_t i = 0; i < count; i++)
+    {
+      uint32_t len = 0;
+      size_t n = tach_read_uvarint32 (d + pos, end, &len);
+      size_t decoded;
+
+      pos += n;
+      decoded = tach_utf8_replace (d + pos, len, reader->strings + out);
+      reader->strings[out + decoded] = '\0';
+      reader->string_offsets[i] = out;
+      out += decoded + 1;
+      pos += len;
+    }
+
+  return TACH_OK;
+}
+
+static TachStatus
+read_frames (TachReader *reader,
+             TachError  *error)
+{
+  static const char *const field_names[] = {
+    "filename", "funcname", "lineno", "end_lineno_delta", "column", "end_column_delta",
+  };
+  const uint8_t *d = reader->data;
+  const uint8_t *end = d + reader->size;
+  uint32_t count = reader->footer.frame_count;
+  uint32_t n_strings = reader->footer.string_count;
+  uint64_t pos = reader->header.frame_table_offset;
+
+  reader->frames = calloc ((size_t) count + 1, sizeof *reader->frames);
+  reader->frame_ok = calloc ((size_t) count + 1, 1);
+  if (reader->frames == NULL || reader->frame_ok == NULL)
+    return NO_MEMORY ();
+
+  for (uint32_t i = 0; i < count; i++)
+    {
+      uint32_t v[6];
+      TachFrame *f = &reader->frames[i];
+
+      for (unsigned k = 0; k < 6; k++)
+        {
+          size_t n = tach_read_uvarint32 (d + pos, end, &v[k]);
+          if (n == 0)
+            return INVALID (pos, "Malformed varint in frame table (%s) (frame %u, at byte %llu)",
+                            field_names[k], i, (unsigned long long) pos);
+          pos += n;
+        }
+      if (pos >= reader->size)
+        return INVALID (pos, "Unexpected end of frame table (opcode) (frame %u, at byte %llu)",
+                        i, (unsigned long long) pos);
+
+      f->filename = v[0];
+      f->funcname = v[1];
+      f->lineno = tach_unzigzag32 (v[2]);
+      f->end_lineno = f->lineno == TACH_LOCATION_NONE
+                      ? TACH_LOCATION_NONE
+                      : (int32_t) ((uint32_t) f->lineno + (uint32_t) tach_unzigzag32 (v[3]));
+      f->column = tach_unzigzag32 (v[4]);
+      f->end_column = f->column == TACH_LOCATION_NONE
+                      ? TACH_LOCATION_NONE
+                      : (int32_t) ((uint32_t) f->column + (uint32_t) tach_unzigzag32 (v[5]));
+      f->opcode = d[pos++];
+      reader->frame_ok[i] = f->filename < n_strings && f->funcname < n_strings;
+    }
+  reader->frame_table_end = pos;
+  return TACH_OK;
+}
+
+/* Consistency checks CPython does not make: warnings, never errors. */
+static TachStatus
+check_consistency (TachReader *reader,
+                   TachError  *error)
+{
+  const TachHeader *h = &reader->header;
+  static const uint8_t zeros[16];
+  uint64_t expected_end;
+
+#define WARN(...) do { if (!add_warning (reader, __VA_ARGS__)) return NO_MEMORY (); } while (0)
+
+  if (reader->footer.file_size != reader->size)
+    WARN ("Footer file_size is %llu but the file has %llu bytes (footer field file_size at "
+          "byte %llu; CPython does not check it)",
+          (unsigned long long) reader->footer.file_size, (unsigned long long) reader->size,
+          (unsigned long long) (reader->size - TACH_FOOTER_SIZE + 8));
+  if (memcmp (reader->footer.checksum, zeros, 16) != 0)
+    WARN ("Footer checksum field is not zero (reserved; at byte %llu)",
+          (unsigned long long) (reader->size - TACH_FOOTER_SIZE + 16));
+  if (reader->string_table_end != h->frame_table_offset)
+    WARN ("String table ends at byte %llu but the frame table starts at byte %llu",
+          (unsigned long long) reader->string_table_end,
+          (unsigned long long) h->frame_table_offset);
+  expected_end = reader->stats.present ? reader->stats.block_offset
+                                       : reader->size - TACH_FOOTER_SIZE;
+  if (reader->frame_table_end != expected_end)
+    WARN ("Frame table ends at byte %llu, expected %llu (start of the %s)",
+          (unsigned long long) reader->frame_table_end, (unsigned long long) expected_end,
+          reader->stats.present ? "statistics block" : "footer");
+  if (h->mode_raw > 5)
+    {
+      if (h->mode != TACH_MODE_UNKNOWN)
+        WARN ("Header offset 60 holds 0x%x: mode %s with unknown configuration bits 0x%x",
+              h->mode_raw, tach_mode_to_string (h->mode), h->mode_raw & ~0xffu);
+      else
+        WARN ("Header offset 60 holds 0x%x, which is not a known profiling mode (0..5); "
+              "the mode is reported as unknown", h->mode_raw);
+    }
+  if (h->python_reserved != 0)
+    WARN ("Python version reserved byte is %u, not 0 (header byte 11)", h->python_reserved);
+  for (uint32_t i = 0; i < reader->footer.frame_count; i++)
+    if (!reader->frame_ok[i])
+      {
+        WARN ("Frame %u references a string index out of range (an error only if a sample "
+              "uses it)", i);
+        break;
+      }
+
+#undef WARN
+  return TACH_OK;
+}
+
+static TachStatus
+reader_load (TachReader *reader,
+             TachError  *error)
+{
+  TachStatus status;
+
+  if ((status = read_header (reader, error)) != TACH_OK
+      || (status = read_footer (reader, error)) != TACH_OK
+      || (status = read_stats (reader, error)) != TACH_OK
+      || (status = check_sample_region (reader, error)) != TACH_OK
+      || (status = read_strings (reader, error)) != TACH_OK
+      || (status = read_frames (reader, error)) != TACH_OK
+      || (status = check_consistency (reader, error)) != TACH_OK)
+    return status;
+  return TACH_OK;
+}
+
+static TachReader *
+reader_new (void)
+{
+  return calloc (1, sizeof (TachReader));
+}
+
+TachStatus
+tach_reader_open_memory (const void  *data,
+                         size_t       size,
+                         TachReader **out,
+                         TachError   *error)
+{
+  TachReader *reader;
+  TachStatus status;
+
+  if (out == NULL || (data == NULL && size > 0))
+    {
+      tach_set_error (error, TACH_ERROR_ARGUMENT, TACH_PHASE_OPEN, UINT64_MAX,
+                      "Invalid argument to tach_reader_open_memory");
+      return TACH_ERROR_ARGUMENT;
+    }
+  *out = NULL;
+  if ((reader = reader_new ()) == NULL)
+    return NO_MEMORY ();
+  reader->data = data;
+  reader->size = size;
+  if ((status = reader_load (reader, error)) != TACH_OK)
+    {
+      tach_reader_free (reader);
+      return status;
+    }
+  *out = reader;
+  return TACH_OK;
+}
+
+TachStatus
+tach_reader_open_path (const char  *path,
+                       TachReader **out,
+                       TachError   *error)
+{
+  TachReader *reader;
+  TachStatus status;
+  struct stat st;
+  int fd;
+
+  if (out == NULL || path == NULL)
+    {
+      tach_set_error (error, TACH_ERROR_ARGUMENT, TACH_PHASE_OPEN, UINT64_MAX,
+                      "Invalid argument to tach_reader_open_path");
+      return TACH_ERROR_ARGUMENT;
+    }
+  *out = NULL;
+
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
+                      "Cannot open the file: %s", strerror (errno));
+      return TACH_ERROR_IO;
+    }
+  if (fstat (fd, &st) != 0)
+    {
+      tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
+                      "Cannot read the file's size: %s", strerror (errno));
+      close (fd);
+      return TACH_ERROR_IO;
+    }
+  if (S_ISDIR (st.st_mode))
+    {
+      tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
+                      "This is a folder, not a profile");
+      close (fd);
+      return TACH_ERROR_IO;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
+                      "This is not a regular file");
+      close (fd);
+      return TACH_ERROR_IO;
+    }
+
+  if ((reader = reader_new ()) == NULL)
+    {
+      close (fd);
+      return NO_MEMORY ();
+    }
+
+  if (st.st_size > 0)
+    {
+      void *map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+      if (map == MAP_FAILED)
+        {
+          tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
+                          "Cannot map the file: %s", strerror (errno));
+          close (fd);
+          free (reader);
+          return TACH_ERROR_IO;
+        }
+      reader->map = map;
+      reader->map_size = (size_t) st.st_size;
+      reader->data = map;
+      reader->size = (size_t) st.st_size;
+    }
+  else
+    {
+      reader->data = (const uint8_t *) "";
+      reader->size = 0;
+    }
+  close (fd);
+
+  if ((status = reader_load (reader, error)) != TACH_OK)
+    {
+      tach_reader_free (reader);
+      return status;
+    }
+
+  /* The samples are read once, front to back; the tables were read at
+   * open and are not needed from the mapping again. */
+  if (reader->map != NULL)
+    {
+      uintptr_t page = (uintptr_t) sysconf (_SC_PAGESIZE);
+      uintptr_t base = (uintptr_t) reader->map;
+      uintptr_t tables = (base + reader->header.string_table_offset) & ~(page - 1);
+
+      madvise (reader->map, reader->map_size, MADV_SEQUENTIAL);
+      if (tables > base)
+        madvise ((void *) tables, base + reader->map_size - tables, MADV_DONTNEED);
+    }
+
+  *out = reader;
+  return TACH_OK;
+}
+
+void
+tach_reader_free (TachReader *reader)
+{
+  if (reader == NULL)
+    return;
+  if (reader->map != NULL)
+    munmap (reader->map, reader->map_size);
+  for (size_t i = 0; i < reader->n_warnings; i++)
+    free (reader->warnings[i]);
+  free (reader->warnings);
+  free (reader->strings);
+  free (reader->string_offsets);
+  free (reader->string_lengths);
+  free (reader->frames);
+  free (reader->frame_ok);
+  free (reader);
+}
+
+const TachHeader *
+tach_reader_get_header (const TachReader *reader)
+{
+  return &reader->header;
+}
+
+const TachFooter *
+tach_reader_get_footer (const TachReader *reader)
+{
+  return &reader->footer;
+}
+
+const TachStats *
+tach_reader_get_stats (const TachReader *reader)
+{
+  return &reader->stats;
+}
+
+uint64_t
+tach_reader_get_file_size (const TachReader *reader)
+{
+  return reader->size;
+}
+
+uint64_t
+tach_reader_get_sample_region_size (const TachReader *reader)
+{
+  return reader->header.string_table_offset - TACH_HEADER_SIZE;
+}
+
+const void *
+tach_reader_get_sample_region (const TachReader *reader)
+{
+  return reader->data + TACH_HEADER_SIZE;
+}
+
+size_t
+tach_reader_get_n_warnings (const TachReader *reader)
+{
+  return reader->n_warnings;
+}
+
+const char *
+tach_reader_get_warning (const TachReader *reader,
+                         size_t            i)
+{
+  return i < reader->n_warnings ? reader->warnings[i] : NULL;
+}
+
+uint32_t
+tach_reader_get_n_strings (const TachReader *reader)
+{
+  return reader->footer.string_count;
+}
+
+const char *
+tach_reader_get_string (const TachReader *reader,
+                        uint32_t          index,
+                        size_t           *len)
+{
+  if (index >= reader->footer.string_count)
+    return NULL;
+  if (len != NULL)
+    *len = reader->string_lengths[index];
+  return reader->strings + reader->string_offsets[index];
+}
+
+uint32_t
+tach_reader_get_n_frames (const TachReader *reader)
+{
+  return reader->footer.frame_count;
+}
+
+const TachFrame *
+tach_reader_get_frame (const TachReader *reader,
+                       uint32_t          index)
+{
+  return index < reader->footer.frame_count ? &reader->frames[index] : NULL;
+}
+
+const char *
+tach_mode_to_string (TachMode mode)
+{
+  switch (mode)
+    {
+    case TACH_MODE_WALL:      return "wall";
+    case TACH_MODE_CPU:       return "cpu";
+    case TACH_MODE_GIL:       return "gil";
+    case TACH_MODE_ALL:       return "all";
+    case TACH_MODE_EXCEPTION: return "exception";
+    case TACH_MODE_UNKNOWN:
+    default:                  return NULL;
+    }
+}
+
+const char *
+tach_record_kind_to_string (TachRecordKind kind)
+{
+  switch (kind)
+    {
+    case TACH_RECORD_REPEAT:   return "REPEAT";
+    case TACH_RECORD_FULL:     return "FULL";
+    case TACH_RECORD_SUFFIX:   return "SUFFIX";
+    case TACH_RECORD_POP_PUSH: return "POP_PUSH";
+    default:                   return NULL;
+    }
+}
