@@ -10,12 +10,16 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
+#include <pthread.h>
 
 #include <zstd.h>
 
 #include "tach-private.h"
 
 #define CHUNK_SIZE (128 * 1024)
+
+typedef struct Pipeline Pipeline;
 
 typedef struct
 {
@@ -45,6 +49,8 @@ struct TachDecoder
   ZSTD_inBuffer   in;
   uint8_t        *buf;
   size_t          buf_cap;
+  Pipeline       *pipe;           /* when decompressing on a thread */
+  bool            want_pipe;
 
   Thread         *threads;
   TachThreadKey  *keys;
@@ -60,6 +66,8 @@ struct TachDecoder
   uint64_t        run_record_offset;
   uint64_t        run_data_offset;
   bool            run_checked;
+  Thread         *run_t;
+  TachSample      run_template;   /* what every sample of the run shares */
 
   uint64_t        samples;
   int             state;  /* 0 running, 1 finished, -1 failed */
@@ -82,92 +90,276 @@ report_offset (const TachDecoder *dec,
   return dec->compressed ? offset : offset + TACH_HEADER_SIZE;
 }
 
+/* Runs the zstd stream decoder until OUT holds NEED bytes or the stream
+ * ends.  Returns 0, 1 at the end of the stream, or -1 with MESSAGE set. */
 static int
-fail_zstd (TachDecoder *dec,
-           const char  *format,
-           ...) __attribute__ ((format (printf, 2, 3)));
-
-static int
-fail_zstd (TachDecoder *dec,
-           const char  *format,
-           ...)
+inflate (ZSTD_DStream   *zstream,
+         ZSTD_inBuffer  *in,
+         ZSTD_outBuffer *out,
+         size_t          need,
+         char           *message,
+         size_t          message_size)
 {
-  va_list args;
+  while (out->pos < need)
+    {
+      size_t ret = ZSTD_decompressStream (zstream, out, in);
 
-  dec->failure.status = TACH_ERROR_INVALID;
+      if (ZSTD_isError (ret))
+        {
+          snprintf (message, message_size, "zstd decompression error: %s (compressed sample "
+                    "region, bytes 64 to %llu of the file)", ZSTD_getErrorName (ret),
+                    (unsigned long long) (TACH_HEADER_SIZE + in->size));
+          return -1;
+        }
+      if (in->pos == in->size)
+        {
+          if (ret == 0)
+            return 1;
+          /* Room left for output, no input left, and the frame is open. */
+          if (out->pos < out->size)
+            {
+              snprintf (message, message_size, "Incomplete zstd frame: data may be truncated "
+                        "(compressed sample region ends at byte %llu)",
+                        (unsigned long long) (TACH_HEADER_SIZE + in->size));
+              return -1;
+            }
+        }
+    }
+  return 0;
+}
+
+/* The pipelined source: a thread decompresses into a ring of chunks while
+ * the caller decodes records, so that a compressed profile decodes in
+ * about the time zstd alone takes.  Each chunk keeps PREFIX_SPACE bytes in
+ * front, where the consumer copies the unread tail of the previous chunk,
+ * so that a record never straddles two chunks. */
+#define N_CHUNKS      4
+#define PREFIX_SPACE  4096
+#define PIPELINE_MIN  (256 * 1024)
+
+static_assert (PREFIX_SPACE >= TACH_MAX_RECORD_BYTES, "a record must fit in front of a chunk");
+
+typedef struct
+{
+  uint8_t *mem;           /* PREFIX_SPACE + CHUNK_SIZE bytes */
+  size_t   len;           /* decompressed bytes at mem + PREFIX_SPACE */
+  int      status;        /* 0 more follows, 1 end of stream, -1 error */
+  char     message[256];
+} Chunk;
+
+struct Pipeline
+{
+  pthread_t      thread;
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  Chunk          chunks[N_CHUNKS];
+  unsigned       filled;  /* chunks produced and not yet released */
+  unsigned       head;    /* next chunk to consume */
+  unsigned       tail;    /* next chunk to produce */
+  int            current; /* chunk the window is in, or -1 */
+  bool           stop;
+  ZSTD_DStream  *zstream;
+  ZSTD_inBuffer  in;
+  atomic_size_t  in_pos;  /* in.pos, for progress reports */
+};
+
+static void *
+producer_main (void *data)
+{
+  Pipeline *pipe = data;
+
+  for (;;)
+    {
+      Chunk *chunk;
+      ZSTD_outBuffer out;
+      int status;
+
+      pthread_mutex_lock (&pipe->lock);
+      while (pipe->filled == N_CHUNKS && !pipe->stop)
+        pthread_cond_wait (&pipe->cond, &pipe->lock);
+      if (pipe->stop)
+        {
+          pthread_mutex_unlock (&pipe->lock);
+          break;
+        }
+      chunk = &pipe->chunks[pipe->tail];
+      pthread_mutex_unlock (&pipe->lock);
+
+      out.dst = chunk->mem + PREFIX_SPACE;
+      out.size = CHUNK_SIZE;
+      out.pos = 0;
+      status = inflate (pipe->zstream, &pipe->in, &out, CHUNK_SIZE,
+                        chunk->message, sizeof chunk->message);
+      chunk->len = out.pos;
+      chunk->status = status;
+      atomic_store (&pipe->in_pos, pipe->in.pos);
+
+      pthread_mutex_lock (&pipe->lock);
+      pipe->tail = (pipe->tail + 1) % N_CHUNKS;
+      pipe->filled++;
+      pthread_cond_broadcast (&pipe->cond);
+      pthread_mutex_unlock (&pipe->lock);
+
+      if (status != 0)
+        break;
+    }
+  return NULL;
+}
+
+static void
+pipeline_free (Pipeline *pipe)
+{
+  if (pipe == NULL)
+    return;
+  pthread_mutex_lock (&pipe->lock);
+  pipe->stop = true;
+  pthread_cond_broadcast (&pipe->cond);
+  pthread_mutex_unlock (&pipe->lock);
+  pthread_join (pipe->thread, NULL);
+  pthread_mutex_destroy (&pipe->lock);
+  pthread_cond_destroy (&pipe->cond);
+  for (unsigned i = 0; i < N_CHUNKS; i++)
+    free (pipe->chunks[i].mem);
+  ZSTD_freeDStream (pipe->zstream);
+  free (pipe);
+}
+
+static Pipeline *
+pipeline_new (const uint8_t *src,
+              size_t         size)
+{
+  Pipeline *pipe = calloc (1, sizeof *pipe);
+
+  if (pipe == NULL)
+    return NULL;
+  pipe->current = -1;
+  for (unsigned i = 0; i < N_CHUNKS; i++)
+    if ((pipe->chunks[i].mem = malloc (PREFIX_SPACE + CHUNK_SIZE)) == NULL)
+      goto failed;
+  if ((pipe->zstream = ZSTD_createDStream ()) == NULL)
+    goto failed;
+  ZSTD_initDStream (pipe->zstream);
+  pipe->in.src = src;
+  pipe->in.size = size;
+  if (pthread_mutex_init (&pipe->lock, NULL) != 0)
+    goto failed;
+  if (pthread_cond_init (&pipe->cond, NULL) != 0)
+    {
+      pthread_mutex_destroy (&pipe->lock);
+      goto failed;
+    }
+  if (pthread_create (&pipe->thread, NULL, producer_main, pipe) != 0)
+    {
+      pthread_mutex_destroy (&pipe->lock);
+      pthread_cond_destroy (&pipe->cond);
+      goto failed;
+    }
+  return pipe;
+
+failed:
+  for (unsigned i = 0; i < N_CHUNKS; i++)
+    free (pipe->chunks[i].mem);
+  ZSTD_freeDStream (pipe->zstream);
+  free (pipe);
+  return NULL;
+}
+
+static int
+fail_with (TachDecoder *dec,
+           TachStatus   status,
+           const char  *message)
+{
+  dec->failure.status = status;
   dec->failure.phase = TACH_PHASE_DECODE;
-  dec->failure.offset = TACH_HEADER_SIZE + dec->in.pos;
+  dec->failure.offset = TACH_HEADER_SIZE;
   dec->failure.in_decompressed = false;
-  va_start (args, format);
-  vsnprintf (dec->failure.message, sizeof dec->failure.message, format, args);
-  va_end (args);
+  snprintf (dec->failure.message, sizeof dec->failure.message, "%s", message);
   dec->state = -1;
+  dec->run_left = 0;
   return -1;
 }
 
-/* Decompresses more of the stream into the window so that at least NEED
- * bytes are available, or the stream has ended.  Returns -1 on a zstd
- * error (dec->failure is set). */
+/* Moves the window to the next chunk, carrying the unread bytes along. */
+static int
+pipeline_refill (TachDecoder *dec)
+{
+  Pipeline *pipe = dec->pipe;
+  size_t have = (size_t) (dec->end - dec->pos);
+  uint64_t base = stream_offset (dec, dec->pos);
+  Chunk *next;
+
+  assert (have <= PREFIX_SPACE);
+
+  pthread_mutex_lock (&pipe->lock);
+  while (pipe->filled == 0 || (pipe->current >= 0 && pipe->filled == 1))
+    pthread_cond_wait (&pipe->cond, &pipe->lock);
+  next = &pipe->chunks[pipe->head];
+  pthread_mutex_unlock (&pipe->lock);
+
+  if (next->status < 0)
+    return fail_with (dec, TACH_ERROR_INVALID, next->message);
+
+  memcpy (next->mem + PREFIX_SPACE - have, dec->pos, have);
+
+  pthread_mutex_lock (&pipe->lock);
+  if (pipe->current >= 0)
+    {
+      pipe->filled--;
+      pthread_cond_broadcast (&pipe->cond);
+    }
+  pipe->current = (int) pipe->head;
+  pipe->head = (pipe->head + 1) % N_CHUNKS;
+  pthread_mutex_unlock (&pipe->lock);
+
+  dec->window_start = dec->pos = next->mem + PREFIX_SPACE - have;
+  dec->end = next->mem + PREFIX_SPACE + next->len;
+  dec->window_base = base;
+  dec->eof = next->status == 1;
+  return 0;
+}
+
+/* Makes at least NEED (at most PREFIX_SPACE) bytes available in the window,
+ * unless the stream ends first.  Returns -1 on a zstd error. */
 static int
 refill (TachDecoder *dec,
         size_t       need)
 {
   size_t have = (size_t) (dec->end - dec->pos);
   ZSTD_outBuffer out;
+  char message[256];
+  int status;
 
-  if (dec->eof || have >= need)
-    return 0;
-
-  if (need > dec->buf_cap)
+  while (!dec->eof && have < need)
     {
-      size_t cap = dec->buf_cap;
-      uint8_t *buf;
-
-      while (cap < need)
-        cap *= 2;
-      if ((buf = malloc (cap)) == NULL)
+      /* Start the thread on the first refill, so that a decoder that is
+       * made and dropped costs nothing; without a thread, decode in line. */
+      if (dec->want_pipe && dec->pipe == NULL && dec->in.pos == 0)
         {
-          dec->failure.status = TACH_ERROR_NO_MEMORY;
-          snprintf (dec->failure.message, sizeof dec->failure.message, "Out of memory");
-          dec->state = -1;
-          return -1;
+          dec->want_pipe = false;
+          dec->pipe = pipeline_new (dec->in.src, dec->in.size);
         }
-      memcpy (buf, dec->pos, have);
-      free (dec->buf);
-      dec->buf = buf;
-      dec->buf_cap = cap;
-    }
-  else
-    memmove (dec->buf, dec->pos, have);
-
-  dec->window_base = stream_offset (dec, dec->pos);
-  dec->window_start = dec->buf;
-  dec->pos = dec->buf;
-
-  out.dst = dec->buf;
-  out.size = dec->buf_cap;
-  out.pos = have;
-
-  while (out.pos < need && !dec->eof)
-    {
-      size_t ret = ZSTD_decompressStream (dec->zstream, &out, &dec->in);
-
-      if (ZSTD_isError (ret))
-        return fail_zstd (dec, "zstd decompression error: %s (compressed sample region, "
-                          "bytes 64 to %llu of the file)", ZSTD_getErrorName (ret),
-                          (unsigned long long) (TACH_HEADER_SIZE + dec->in.size));
-      if (dec->in.pos == dec->in.size)
+      if (dec->pipe != NULL)
         {
-          if (ret == 0)
-            dec->eof = true;
-          else if (out.pos < out.size)
-            return fail_zstd (dec, "Incomplete zstd frame: data may be truncated "
-                              "(compressed sample region ends at byte %llu)",
-                              (unsigned long long) (TACH_HEADER_SIZE + dec->in.size));
+          if (pipeline_refill (dec) < 0)
+            return -1;
+          have = (size_t) (dec->end - dec->pos);
+          continue;
         }
-    }
 
-  dec->end = dec->buf + out.pos;
+      memmove (dec->buf, dec->pos, have);
+      dec->window_base = stream_offset (dec, dec->pos);
+      dec->window_start = dec->pos = dec->buf;
+
+      out.dst = dec->buf;
+      out.size = dec->buf_cap;
+      out.pos = have;
+      status = inflate (dec->zstream, &dec->in, &out, need, message, sizeof message);
+      if (status < 0)
+        return fail_with (dec, TACH_ERROR_INVALID, message);
+      dec->eof = status == 1;
+      dec->end = dec->buf + out.pos;
+      have = out.pos;
+    }
   return 0;
 }
 
@@ -181,7 +373,7 @@ drain (TachDecoder *dec,
   while (!dec->eof)
     {
       dec->pos = dec->end;
-      if (refill (dec, dec->buf_cap) < 0)
+      if (refill (dec, 1) < 0)
         return -1;
     }
   *total = stream_offset (dec, dec->end);
@@ -225,6 +417,7 @@ fail_record (TachDecoder   *dec,
             (unsigned long long) dec->failure.offset,
             dec->compressed ? " of the sample region" : "");
   dec->state = -1;
+  dec->run_left = 0;
   return -1;
 }
 
@@ -266,6 +459,7 @@ tach_decoder_new (TachReader   *reader,
       if ((dec->buf = malloc (dec->buf_cap)) == NULL)
         goto no_memory;
       dec->window_start = dec->pos = dec->end = dec->buf;
+      dec->want_pipe = dec->in.size >= PIPELINE_MIN;
     }
   else
     {
@@ -297,6 +491,7 @@ tach_decoder_free (TachDecoder *dec)
   free (dec->threads);
   free (dec->keys);
   free (dec->table);
+  pipeline_free (dec->pipe);
   free (dec->buf);
   ZSTD_freeDStream (dec->zstream);
   free (dec);
@@ -390,6 +585,7 @@ no_memory:
   dec->failure.status = TACH_ERROR_NO_MEMORY;
   snprintf (dec->failure.message, sizeof dec->failure.message, "Out of memory");
   dec->state = -1;
+  dec->run_left = 0;
   return -1;
 }
 
@@ -471,6 +667,7 @@ finish (TachDecoder *dec,
                 (unsigned long long) dec->reader->header.sample_count,
                 (unsigned long long) dec->samples);
       dec->state = -1;
+      dec->run_left = 0;
       if (error)
         *error = dec->failure;
       return -1;
@@ -504,39 +701,33 @@ fail_run (TachDecoder *dec,
   return fail_record (dec, dec->run_record_offset, TACH_RECORD_REPEAT, "%s", message);
 }
 
+/* One (delta, status) pair of the current REPEAT run.  This is where most
+ * samples of a real profile come from, so it is kept short: the fields the
+ * run's samples share are copied from a template. */
 static inline int
 next_in_run (TachDecoder *dec,
              TachSample  *sample)
 {
-  const uint8_t *p;
+  const uint8_t *p = dec->pos;
   uint64_t delta;
-  Thread *t;
 
-  if (dec->end - dec->pos < 11 && !dec->eof && refill (dec, 11) < 0)
-    return -1;
+  if (dec->end - p < 11 && !dec->eof)
+    {
+      if (refill (dec, 11) < 0)
+        return -1;
+      p = dec->pos;
+    }
 
-  p = dec->pos;
   if (!read_u64 (&p, dec->end, &delta))
     return fail_run (dec, "Malformed varint in RLE sample data");
   if (p >= dec->end)
     return fail_run (dec, "Unexpected end of sample data in RLE");
 
-  t = &dec->threads[dec->run_thread];
-  t->prev_ts += delta;
-  sample->thread_id = dec->keys[dec->run_thread].thread_id;
-  sample->interpreter_id = dec->keys[dec->run_thread].interpreter_id;
-  sample->thread_index = dec->run_thread;
-  sample->timestamp_us = t->prev_ts;
+  *sample = dec->run_template;
+  dec->run_t->prev_ts += delta;
+  sample->timestamp_us = dec->run_t->prev_ts;
   sample->status = *p++;
-  sample->kind = TACH_RECORD_REPEAT;
-  sample->depth = (uint16_t) t->depth;
-  sample->stack = t->frames ? t->frames + t->cap - t->depth : NULL;
-  sample->pop = 0;
-  sample->keep = (uint16_t) t->depth;
-  sample->push = 0;
   sample->run_index = dec->run_length - dec->run_left;
-  sample->run_length = dec->run_length;
-  sample->record_offset = report_offset (dec, dec->run_record_offset);
 
   dec->pos = p;
   dec->run_left--;
@@ -544,10 +735,30 @@ next_in_run (TachDecoder *dec,
   return 1;
 }
 
+static int next_record (TachDecoder *dec,
+                        TachSample  *sample,
+                        TachError   *error);
+
 int
 tach_decoder_next (TachDecoder *dec,
                    TachSample  *sample,
                    TachError   *error)
+{
+  if (dec->run_left > 0)
+    {
+      int ret = next_in_run (dec, sample);
+
+      if (ret < 0 && error)
+        *error = dec->failure;
+      return ret;
+    }
+  return next_record (dec, sample, error);
+}
+
+static int
+next_record (TachDecoder *dec,
+             TachSample  *sample,
+             TachError   *error)
 {
   int ret;
 
@@ -620,6 +831,18 @@ tach_decoder_next (TachDecoder *dec,
           dec->run_record_offset = record_offset;
           dec->run_data_offset = stream_offset (dec, p);
           dec->run_checked = dec->eof;
+          dec->run_t = t;
+          dec->run_template = (TachSample) {
+            .thread_id = tid,
+            .interpreter_id = iid,
+            .thread_index = (uint32_t) index,
+            .kind = TACH_RECORD_REPEAT,
+            .depth = (uint16_t) t->depth,
+            .stack = t->frames ? t->frames + t->cap - t->depth : NULL,
+            .keep = (uint16_t) t->depth,
+            .run_length = count,
+            .record_offset = report_offset (dec, record_offset),
+          };
           if (dec->eof && count > (uint64_t) (end - p) / 2)
             {
               fail_record (dec, record_offset, TACH_RECORD_REPEAT,
@@ -724,6 +947,7 @@ tach_decoder_next (TachDecoder *dec,
           dec->failure.status = TACH_ERROR_NO_MEMORY;
           snprintf (dec->failure.message, sizeof dec->failure.message, "Out of memory");
           dec->state = -1;
+          dec->run_left = 0;
           goto failed;
         }
 
@@ -802,9 +1026,19 @@ tach_decoder_get_samples_decoded (const TachDecoder *dec)
 uint64_t
 tach_decoder_get_bytes_consumed (const TachDecoder *dec)
 {
+  if (dec->pipe != NULL)
+    return atomic_load (&dec->pipe->in_pos);
   if (dec->compressed)
     return dec->in.pos;
   return (uint64_t) (dec->pos - dec->window_start);
+}
+
+void
+tach_decoder_set_pipelined (TachDecoder *dec,
+                            bool         pipelined)
+{
+  if (dec->compressed && dec->pipe == NULL && dec->in.pos == 0)
+    dec->want_pipe = pipelined;
 }
 
 uint32_t

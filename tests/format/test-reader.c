@@ -758,6 +758,7 @@ test_huge_decompressed_region (void)
   g_assert_cmpint (tach_reader_open_path (path, &reader, &error), ==, TACH_OK);
   region = tach_reader_get_sample_region_size (reader);
   g_assert_cmpint (tach_decoder_new (reader, &decoder, &error), ==, TACH_OK);
+  tach_decoder_set_pipelined (decoder, TRUE);
   while ((rc = tach_decoder_next (decoder, &s, &error)) == 1)
     {
       g_assert_cmpuint (s.depth, ==, 256);
