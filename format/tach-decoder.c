@@ -68,6 +68,8 @@ struct TachDecoder
   bool            run_checked;
   Thread         *run_t;
   TachSample      run_template;   /* what every sample of the run shares */
+  uint64_t        batch_timestamps[TACH_BATCH_MAX];
+  uint8_t         batch_statuses[TACH_BATCH_MAX];
 
   uint64_t        samples;
   int             state;  /* 0 running, 1 finished, -1 failed */
@@ -701,8 +703,7 @@ fail_run (TachDecoder *dec,
   return fail_record (dec, dec->run_record_offset, TACH_RECORD_REPEAT, "%s", message);
 }
 
-/* One (delta, status) pair of the current REPEAT run.  This is where most
- * samples of a real profile come from, so it is kept short: the fields the
+/* One (delta, status) pair of the current REPEAT run.  The fields the
  * run's samples share are copied from a template. */
 static inline int
 next_in_run (TachDecoder *dec,
@@ -735,39 +736,159 @@ next_in_run (TachDecoder *dec,
   return 1;
 }
 
-static int next_record (TachDecoder *dec,
-                        TachSample  *sample,
-                        TachError   *error);
+/* Up to TACH_BATCH_MAX pairs of the current REPEAT run at once.  This is
+ * where nearly all samples of a real profile come from (each is two or
+ * three bytes), so the loop runs without bounds checks while at least one
+ * pair of the longest form (eleven bytes) is left in the window. */
+static int
+fill_run_batch (TachDecoder *dec,
+                TachBatch   *batch)
+{
+  uint32_t limit = dec->run_left < TACH_BATCH_MAX ? dec->run_left : TACH_BATCH_MAX;
+  uint64_t *ts_out = dec->batch_timestamps;
+  uint8_t *status_out = dec->batch_statuses;
+  uint64_t ts = dec->run_t->prev_ts;
+  const uint8_t *p = dec->pos;
+  uint32_t n = 0;
+
+  while (n < limit)
+    {
+      ptrdiff_t avail = dec->end - p;
+
+      if (avail >= 11)
+        {
+          /* Each pair takes at most eleven bytes, so this many are safe
+           * to read without looking at the end of the window. */
+          uint32_t safe = (uint32_t) (avail / 11);
+
+          if (safe > limit - n)
+            safe = limit - n;
+          while (safe-- > 0)
+            {
+              uint64_t d = p[0];
+
+              if (d < 0x80)
+                p += 1;
+              else if (p[1] < 0x80)
+                {
+                  /* Two bytes: the usual 1 ms up to 16 ms. */
+                  d = (d & 0x7f) | (uint64_t) p[1] << 7;
+                  p += 2;
+                }
+              else
+                {
+                  size_t k = tach_read_uvarint (p, dec->end, &d);
+
+                  if (k == 0)
+                    goto malformed;
+                  p += k;
+                }
+              ts += d;
+              ts_out[n] = ts;
+              status_out[n] = *p++;
+              n++;
+            }
+          continue;
+        }
+
+      if (!dec->eof)
+        {
+          dec->pos = p;
+          if (refill (dec, 11) < 0)
+            return -1;
+          p = dec->pos;
+          continue;
+        }
+
+      /* The last few bytes of the region: check every step. */
+      {
+        uint64_t d;
+
+        if (!read_u64 (&p, dec->end, &d))
+          goto malformed;
+        if (p >= dec->end)
+          {
+            dec->pos = p;
+            return fail_run (dec, "Unexpected end of sample data in RLE");
+          }
+        ts += d;
+        ts_out[n] = ts;
+        status_out[n] = *p++;
+        n++;
+      }
+    }
+
+  batch->sample = dec->run_template;
+  batch->sample.timestamp_us = ts_out[0];
+  batch->sample.status = status_out[0];
+  batch->sample.run_index = dec->run_length - dec->run_left;
+  batch->n = n;
+  batch->timestamps = ts_out;
+  batch->statuses = status_out;
+
+  dec->run_t->prev_ts = ts;
+  dec->pos = p;
+  dec->run_left -= n;
+  dec->samples += n;
+  return 1;
+
+malformed:
+  dec->pos = p;
+  return fail_run (dec, "Malformed varint in RLE sample data");
+}
+
+/* Parses the next record.  Returns 1 with SAMPLE filled for a one-sample
+ * record, 2 when a REPEAT run was set up (its samples come from
+ * next_in_run or fill_run_batch), 0 at the end, -1 on error. */
+static int parse_record (TachDecoder *dec,
+                         TachSample  *sample);
 
 int
 tach_decoder_next (TachDecoder *dec,
                    TachSample  *sample,
                    TachError   *error)
 {
-  if (dec->run_left > 0)
-    {
-      int ret = next_in_run (dec, sample);
+  int ret = 1;
 
-      if (ret < 0 && error)
-        *error = dec->failure;
-      return ret;
-    }
-  return next_record (dec, sample, error);
+  if (dec->run_left == 0)
+    ret = parse_record (dec, sample);
+  if (ret == 2 || (ret == 1 && dec->run_left > 0))
+    ret = next_in_run (dec, sample);
+  if (ret < 0 && error)
+    *error = dec->failure;
+  return ret;
 }
 
-static int
-next_record (TachDecoder *dec,
-             TachSample  *sample,
-             TachError   *error)
+int
+tach_decoder_next_batch (TachDecoder *dec,
+                         TachBatch   *batch,
+                         TachError   *error)
 {
-  int ret;
+  int ret = 2;
 
-  if (dec->state != 0)
+  if (dec->run_left == 0)
+    ret = parse_record (dec, &batch->sample);
+  if (ret == 2)
+    ret = fill_run_batch (dec, batch);
+  else if (ret == 1)
     {
-      if (dec->state < 0 && error)
-        *error = dec->failure;
-      return dec->state < 0 ? -1 : 0;
+      dec->batch_timestamps[0] = batch->sample.timestamp_us;
+      dec->batch_statuses[0] = batch->sample.status;
+      batch->n = 1;
+      batch->timestamps = dec->batch_timestamps;
+      batch->statuses = dec->batch_statuses;
     }
+  if (ret < 0 && error)
+    *error = dec->failure;
+  return ret;
+}
+
+static int __attribute__ ((noinline))
+parse_record (TachDecoder *dec,
+              TachSample  *sample)
+{
+  if (dec->state != 0)
+    return dec->state < 0 ? -1 : 0;
 
   for (;;)
     {
@@ -779,13 +900,6 @@ next_record (TachDecoder *dec,
       uint8_t kind, status;
       Thread *t;
 
-      if (dec->run_left > 0)
-        {
-          if ((ret = next_in_run (dec, sample)) < 0)
-            goto failed;
-          return ret;
-        }
-
       if (dec->end - dec->pos < (ptrdiff_t) TACH_MAX_RECORD_BYTES && !dec->eof
           && refill (dec, TACH_MAX_RECORD_BYTES) < 0)
         goto failed;
@@ -793,7 +907,7 @@ next_record (TachDecoder *dec,
       p = dec->pos;
       end = dec->end;
       if (p == end)
-        return finish (dec, error);
+        return finish (dec, NULL);
 
       record_offset = stream_offset (dec, p);
       if (end - p < (ptrdiff_t) TACH_RECORD_PREFIX)
@@ -850,7 +964,7 @@ next_record (TachDecoder *dec,
                            count, (size_t) (end - p) / 2);
               goto failed;
             }
-          continue;
+          return 2;
         }
 
       if (kind > TACH_RECORD_POP_PUSH)
@@ -1012,8 +1126,6 @@ next_record (TachDecoder *dec,
     }
 
 failed:
-  if (error)
-    *error = dec->failure;
   return -1;
 }
 

@@ -257,6 +257,28 @@ TACH_API int          tach_decoder_next          (TachDecoder  *decoder,
                                                   TachSample   *sample,
                                                   TachError    *error);
 
+/* A run of samples that share everything but their timestamp and status:
+ * up to TACH_BATCH_MAX samples of one REPEAT record, or the single sample
+ * of any other record.  SAMPLE describes the first of them (its run_index
+ * is that of the first); TIMESTAMPS and STATUSES have N entries each and
+ * stay valid until the next call.  Nearly every sample of a real profile
+ * sits in a REPEAT run, so a consumer that takes batches does its
+ * per-sample work in a tight loop, or once per run. */
+#define TACH_BATCH_MAX 4096
+
+typedef struct
+{
+  TachSample      sample;
+  uint32_t        n;
+  const uint64_t *timestamps;
+  const uint8_t  *statuses;
+} TachBatch;
+
+/* Like tach_decoder_next(), a batch at a time; the two can be mixed. */
+TACH_API int          tach_decoder_next_batch    (TachDecoder  *decoder,
+                                                  TachBatch    *batch,
+                                                  TachError    *error);
+
 /* A compressed region of 256 KiB or more is decompressed on a second
  * thread while the caller decodes, which about halves the time a decode
  * takes on two cores.  This forces the choice either way; it only has an

@@ -117,16 +117,39 @@ data_path (const char *file)
 
 /* Decodes FILE to text in tachgen's `dump --raw` format, one line per
  * sample: interpreter, thread, timestamp, status, frames innermost first. */
+typedef enum
+{
+  BY_SAMPLE,
+  BY_BATCH,
+  MIXED,        /* alternate the two calls */
+} ReadMode;
+
+static void
+append_sample (GString          *out,
+               const TachSample *s,
+               guint64           timestamp,
+               guint8            status)
+{
+  g_string_append_printf (out, "%u %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %u ",
+                          s->interpreter_id, s->thread_id, timestamp, status);
+  for (guint i = 0; i < s->depth; i++)
+    g_string_append_printf (out, i ? ",%u" : "%u", s->stack[i]);
+  g_string_append_c (out, '\n');
+}
+
+/* Decodes FILE to text in tachgen's `dump --raw` format, one line per
+ * sample: interpreter, thread, timestamp, status, frames innermost first. */
 static char *
 decode_to_text_full (const char *path,
                      gboolean    pipelined,
+                     ReadMode    mode,
                      TachError  *error,
                      int        *rc)
 {
   g_autoptr(GString) out = g_string_new (NULL);
   TachReader *reader = NULL;
   TachDecoder *decoder = NULL;
-  TachSample s;
+  guint64 n = 0;
 
   if (tach_reader_open_path (path, &reader, error) != TACH_OK)
     {
@@ -135,14 +158,37 @@ decode_to_text_full (const char *path,
     }
   g_assert_cmpint (tach_decoder_new (reader, &decoder, error), ==, TACH_OK);
   tach_decoder_set_pipelined (decoder, pipelined);
-  while ((*rc = tach_decoder_next (decoder, &s, error)) == 1)
+  for (guint call = 0;; call++)
     {
-      g_string_append_printf (out, "%u %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %u ",
-                              s.interpreter_id, s.thread_id, s.timestamp_us, s.status);
-      for (guint i = 0; i < s.depth; i++)
-        g_string_append_printf (out, i ? ",%u" : "%u", s.stack[i]);
-      g_string_append_c (out, '\n');
+      if (mode == BY_SAMPLE || (mode == MIXED && call % 2 == 0))
+        {
+          TachSample s;
+
+          if ((*rc = tach_decoder_next (decoder, &s, error)) != 1)
+            break;
+          append_sample (out, &s, s.timestamp_us, s.status);
+          n++;
+        }
+      else
+        {
+          TachBatch b;
+
+          if ((*rc = tach_decoder_next_batch (decoder, &b, error)) != 1)
+            break;
+          g_assert_cmpuint (b.n, >=, 1);
+          g_assert_cmpuint (b.n, <=, TACH_BATCH_MAX);
+          g_assert_cmpuint (b.sample.timestamp_us, ==, b.timestamps[0]);
+          g_assert_cmpuint (b.sample.status, ==, b.statuses[0]);
+          g_assert_cmpuint (b.sample.run_index + b.n, <=, b.sample.run_length);
+          if (b.sample.kind != TACH_RECORD_REPEAT)
+            g_assert_cmpuint (b.n, ==, 1);
+          for (guint i = 0; i < b.n; i++)
+            append_sample (out, &b.sample, b.timestamps[i], b.statuses[i]);
+          n += b.n;
+        }
     }
+  if (*rc == 0)
+    g_assert_cmpuint (n, ==, tach_decoder_get_samples_decoded (decoder));
   tach_decoder_free (decoder);
   tach_reader_free (reader);
   return g_string_free (g_steal_pointer (&out), FALSE);
@@ -153,7 +199,7 @@ decode_to_text (const char *path,
                 TachError  *error,
                 int        *rc)
 {
-  return decode_to_text_full (path, FALSE, error, rc);
+  return decode_to_text_full (path, FALSE, BY_SAMPLE, error, rc);
 }
 
 static void
@@ -248,8 +294,15 @@ check_invalid_full (const Expected *e,
       g_assert_cmpstr (phase, ==, "replay");
       g_assert_cmpint (tach_decoder_new (reader, &decoder, &error), ==, TACH_OK);
       tach_decoder_set_pipelined (decoder, pipelined);
-      while ((rc = tach_decoder_next (decoder, &s, &error)) == 1)
-        ;
+      if (pipelined)
+        {
+          TachBatch b;
+          while ((rc = tach_decoder_next_batch (decoder, &b, &error)) == 1)
+            ;
+        }
+      else
+        while ((rc = tach_decoder_next (decoder, &s, &error)) == 1)
+          ;
       g_assert_cmpint (rc, ==, -1);
       g_assert_cmpint (error.phase, ==, TACH_PHASE_DECODE);
 
@@ -342,15 +395,22 @@ test_reference (gconstpointer data)
     g_error ("%s: %s", e->file, error.message);
   g_assert_cmpstr (ours, ==, theirs);
 
-  /* The same through the decompression thread, which big files use. */
-  if (strstr (e->file, ".zst.") != NULL)
-    {
-      g_autofree char *piped = decode_to_text_full (path, TRUE, &error, &rc);
+  /* The same by batches, mixed, and through the decompression thread,
+   * which big files use. */
+  for (ReadMode mode = BY_SAMPLE; mode <= MIXED; mode++)
+    for (int pipelined = 0; pipelined < 2; pipelined++)
+      {
+        g_autofree char *text = NULL;
 
-      if (rc != 0)
-        g_error ("%s: %s", e->file, error.message);
-      g_assert_cmpstr (piped, ==, theirs);
-    }
+        if (mode == BY_SAMPLE && !pipelined)
+          continue;
+        if (pipelined && strstr (e->file, ".zst.") == NULL)
+          continue;
+        text = decode_to_text_full (path, pipelined, mode, &error, &rc);
+        if (rc != 0)
+          g_error ("%s: %s", e->file, error.message);
+        g_assert_cmpstr (text, ==, theirs);
+      }
 }
 
 /* The big-endian file and its little-endian twin hold the same samples, and
