@@ -1,0 +1,812 @@
+/* tv-collapsed.c: the collapsed-stack export of a profile
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Produces exactly what `python -m profiling.sampling replay --collapsed`
+ * writes (SPEC §16): one line per (stack, thread id), frames from root to
+ * leaf, sorted by count, then text, then first appearance.
+ *
+ * The work is done once per distinct thing rather than once per sample:
+ * every frame-table index maps to a canonical frame (the triple filename,
+ * line, funcname that CPython's collector keys on) the first time it is
+ * used, with its text; samples are counted per (thread id, canonical
+ * frames); a REPEAT sample reuses the key of its thread's previous sample
+ * without looking at its stack.  The text of a line is never stored whole:
+ * the sort compares keys piece by piece, and the lines are written straight
+ * to the output.  (A profile with deep, varied stacks can give gigabytes of
+ * text for a few hundred megabytes of keys.)
+ */
+#include "tv-collapsed.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "tachyon-format.h"
+#include "tv-tach-error.h"
+
+/* What CPython's collector hides: the profiler's own launcher. */
+#define INTERNAL_SUFFIX     "_sync_coordinator.py"
+#define INTERNAL_SUFFIX_LEN (sizeof INTERNAL_SUFFIX - 1)
+
+/* Values of the frame-index map that are not canonical ids. */
+#define FRAME_UNMAPPED      G_MAXUINT32
+#define FRAME_INTERNAL      (G_MAXUINT32 - 1)
+
+#define CANCEL_CHECK_INTERVAL (1u << 16)
+
+#define WRITE_BUFFER_SIZE     (1u << 16)
+
+typedef struct
+{
+  /* Borrowed from the reader. */
+  const char *filename;
+  gsize       filename_len;
+  const char *funcname;
+  gsize       funcname_len;
+  gint32      line;
+  guint       hash;
+  guint32     id;                 /* position in canon_frames */
+  /* ";basename:funcname:line", or ";funcname" alone for a "~" frame: the
+   * separator comes with the frame, so that a line is the thread's text
+   * followed by its frames' texts. */
+  char       *text;
+  gsize       text_len;
+} CanonFrame;
+
+typedef struct
+{
+  guint    hash;
+  guint32  depth;
+  guint64  thread_id;
+  guint64  count;
+  guint64  first_seen;
+  guint8   tid_text_len;
+  char     tid_text[21];          /* thread_id in decimal; "tid:" is implied */
+  guint32  frames[];              /* canonical ids, root first */
+} StackEntry;
+
+/* Where a thread's previous sample went, for its REPEAT samples. */
+typedef struct
+{
+  gboolean    valid;
+  StackEntry *entry;              /* NULL: the sample was not counted */
+} ThreadCache;
+
+/* Stack entries are many and small, and all freed together: they are cut
+ * from big blocks. */
+#define ARENA_BLOCK_SIZE (1u << 20)
+
+typedef struct
+{
+  GPtrArray *blocks;
+  char      *pos;
+  gsize      left;
+} Arena;
+
+/* The state of the count; only arena, canon_frames and entries outlive
+ * it. */
+typedef struct
+{
+  Arena        arena;
+  TachReader  *reader;
+  guint32     *frame_map;         /* frame index -> canonical id */
+  guint32      n_frames;
+  GPtrArray   *canon_frames;      /* CanonFrame, by id */
+  GHashTable  *canon_table;       /* CanonFrame -> itself */
+  GPtrArray   *entries;           /* StackEntry in arena, first-seen order */
+  GHashTable  *entry_table;       /* StackEntry -> itself */
+  GArray      *threads;           /* ThreadCache, by thread index */
+  StackEntry  *scratch;           /* room for TACH_MAX_STACK_DEPTH frames */
+} Collapser;
+
+struct _TvCollapsed
+{
+  Arena      arena;               /* holds the entries */
+  GPtrArray *canon_frames;        /* CanonFrame, by id; only the text is used */
+  GPtrArray *entries;             /* StackEntry, in output order */
+};
+
+static void
+canon_frame_free (gpointer data)
+{
+  CanonFrame *frame = data;
+
+  g_free (frame->text);
+  g_free (frame);
+}
+
+static guint
+hash_bytes (guint       hash,
+            const char *data,
+            gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    hash = (hash ^ (guchar) data[i]) * 16777619u;
+  return hash;
+}
+
+static guint
+canon_frame_hash (gconstpointer key)
+{
+  return ((const CanonFrame *) key)->hash;
+}
+
+static gboolean
+canon_frame_equal (gconstpointer a,
+                   gconstpointer b)
+{
+  const CanonFrame *fa = a;
+  const CanonFrame *fb = b;
+
+  return fa->line == fb->line &&
+         fa->filename_len == fb->filename_len &&
+         fa->funcname_len == fb->funcname_len &&
+         memcmp (fa->filename, fb->filename, fa->filename_len) == 0 &&
+         memcmp (fa->funcname, fb->funcname, fa->funcname_len) == 0;
+}
+
+static guint
+stack_entry_hash (gconstpointer key)
+{
+  return ((const StackEntry *) key)->hash;
+}
+
+static gboolean
+stack_entry_equal (gconstpointer a,
+                   gconstpointer b)
+{
+  const StackEntry *ea = a;
+  const StackEntry *eb = b;
+
+  return ea->thread_id == eb->thread_id &&
+         ea->depth == eb->depth &&
+         memcmp (ea->frames, eb->frames, ea->depth * sizeof (guint32)) == 0;
+}
+
+static gpointer
+arena_alloc (Arena *arena,
+             gsize  size)
+{
+  gpointer mem;
+
+  size = (size + 7) & ~(gsize) 7;
+  if (size > arena->left)
+    {
+      gsize block_size = MAX (size, ARENA_BLOCK_SIZE);
+
+      if (arena->blocks == NULL)
+        arena->blocks = g_ptr_array_new_with_free_func (g_free);
+      arena->pos = g_malloc (block_size);
+      arena->left = block_size;
+      g_ptr_array_add (arena->blocks, arena->pos);
+    }
+
+  mem = arena->pos;
+  arena->pos += size;
+  arena->left -= size;
+  return mem;
+}
+
+static void
+arena_clear (Arena *arena)
+{
+  g_clear_pointer (&arena->blocks, g_ptr_array_unref);
+  arena->pos = NULL;
+  arena->left = 0;
+}
+
+static void
+collapser_clear (Collapser *self)
+{
+  g_clear_pointer (&self->frame_map, g_free);
+  g_clear_pointer (&self->canon_table, g_hash_table_unref);
+  g_clear_pointer (&self->canon_frames, g_ptr_array_unref);
+  g_clear_pointer (&self->entry_table, g_hash_table_unref);
+  g_clear_pointer (&self->entries, g_ptr_array_unref);
+  g_clear_pointer (&self->threads, g_array_unref);
+  g_clear_pointer (&self->scratch, g_free);
+  g_clear_pointer (&self->reader, tach_reader_free);
+  arena_clear (&self->arena);
+}
+
+static void
+canon_frame_build_text (CanonFrame *frame)
+{
+  GString *text;
+  const char *slash;
+  const char *basename;
+
+  text = g_string_sized_new (frame->filename_len + frame->funcname_len + 16);
+  g_string_append_c (text, ';');
+
+  /* CPython prints the synthetic <GC> and <native> frames by name alone. */
+  if (frame->filename_len == 1 && frame->filename[0] == '~' && frame->line == 0)
+    {
+      g_string_append_len (text, frame->funcname, frame->funcname_len);
+    }
+  else
+    {
+      /* os.path.basename() on POSIX: whatever follows the last slash. */
+      slash = memrchr (frame->filename, '/', frame->filename_len);
+      basename = slash != NULL ? slash + 1 : frame->filename;
+
+      g_string_append_len (text, basename, frame->filename + frame->filename_len - basename);
+      g_string_append_c (text, ':');
+      g_string_append_len (text, frame->funcname, frame->funcname_len);
+      g_string_append_printf (text, ":%d", frame->line);
+    }
+
+  frame->text_len = text->len;
+  frame->text = g_string_free (text, FALSE);
+}
+
+/* Returns the canonical id of frame INDEX, or FRAME_INTERNAL for a frame
+ * that CPython's collector hides. */
+static gboolean
+collapser_map_frame (Collapser  *self,
+                     guint32     index,
+                     guint32    *out_id,
+                     GError    **error)
+{
+  const TachFrame *tach_frame;
+  CanonFrame key = { 0 };
+  CanonFrame *frame;
+  guint hash;
+
+  if (G_LIKELY (index < self->n_frames && self->frame_map[index] != FRAME_UNMAPPED))
+    {
+      *out_id = self->frame_map[index];
+      return TRUE;
+    }
+
+  /* The decoder has checked every index it hands out; this only keeps a
+   * broken invariant from turning into a crash. */
+  tach_frame = index < self->n_frames ? tach_reader_get_frame (self->reader, index) : NULL;
+  if (tach_frame == NULL)
+    {
+      g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_INVALID,
+                   "Invalid frame index: %u", index);
+      return FALSE;
+    }
+  key.filename = tach_reader_get_string (self->reader, tach_frame->filename, &key.filename_len);
+  key.funcname = tach_reader_get_string (self->reader, tach_frame->funcname, &key.funcname_len);
+  if (key.filename == NULL || key.funcname == NULL)
+    {
+      g_set_error_literal (error, TV_TACH_ERROR, TV_TACH_ERROR_INVALID,
+                           "Invalid string index in frame");
+      return FALSE;
+    }
+
+  if (key.filename_len >= INTERNAL_SUFFIX_LEN &&
+      memcmp (key.filename + key.filename_len - INTERNAL_SUFFIX_LEN,
+              INTERNAL_SUFFIX, INTERNAL_SUFFIX_LEN) == 0)
+    {
+      self->frame_map[index] = FRAME_INTERNAL;
+      *out_id = FRAME_INTERNAL;
+      return TRUE;
+    }
+
+  /* A frame without a location has line 0 (extract_lineno (None)). */
+  key.line = tach_frame->lineno == TACH_LOCATION_NONE ? 0 : tach_frame->lineno;
+  hash = hash_bytes (2166136261u, key.filename, key.filename_len);
+  hash = hash_bytes (hash ^ 0xff, key.funcname, key.funcname_len);
+  key.hash = (hash ^ (guint) key.line) * 16777619u;
+
+  frame = g_hash_table_lookup (self->canon_table, &key);
+  if (frame == NULL)
+    {
+      g_assert (self->canon_frames->len < FRAME_INTERNAL);
+      frame = g_memdup2 (&key, sizeof key);
+      frame->id = self->canon_frames->len;
+      canon_frame_build_text (frame);
+      g_ptr_array_add (self->canon_frames, frame);
+      g_hash_table_add (self->canon_table, frame);
+    }
+
+  self->frame_map[index] = frame->id;
+  *out_id = frame->id;
+  return TRUE;
+}
+
+/* Finds or creates the entry of SAMPLE's key; sets *OUT_ENTRY to NULL when
+ * the sample is not counted (no frames left once internal ones are gone). */
+static gboolean
+collapser_lookup_sample (Collapser         *self,
+                         const TachSample  *sample,
+                         StackEntry       **out_entry,
+                         GError           **error)
+{
+  StackEntry *key = self->scratch;
+  StackEntry *entry;
+  guint64 hash;
+
+  /* The decoder never hands out more; scratch has room for no more. */
+  if (sample->depth > TACH_MAX_STACK_DEPTH)
+    {
+      g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_INVALID,
+                   "Stack depth %u exceeds capacity %d", sample->depth, TACH_MAX_STACK_DEPTH);
+      return FALSE;
+    }
+
+  key->depth = 0;
+  for (guint i = sample->depth; i > 0; i--)
+    {
+      guint32 id;
+
+      if (!collapser_map_frame (self, sample->stack[i - 1], &id, error))
+        return FALSE;
+      if (id != FRAME_INTERNAL)
+        key->frames[key->depth++] = id;
+    }
+
+  if (key->depth == 0)
+    {
+      *out_entry = NULL;
+      return TRUE;
+    }
+
+  hash = sample->thread_id * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  for (guint i = 0; i < key->depth; i++)
+    hash = (hash ^ key->frames[i]) * G_GUINT64_CONSTANT (0x100000001b3);
+  key->hash = (guint) (hash ^ (hash >> 32));
+  key->thread_id = sample->thread_id;
+
+  entry = g_hash_table_lookup (self->entry_table, key);
+  if (entry == NULL)
+    {
+      gsize size = sizeof (StackEntry) + key->depth * sizeof (guint32);
+
+      entry = arena_alloc (&self->arena, size);
+      memcpy (entry, key, size);
+      entry->count = 0;
+      entry->first_seen = self->entries->len;
+      entry->tid_text_len = g_snprintf (entry->tid_text, sizeof entry->tid_text,
+                                        "%" G_GUINT64_FORMAT, entry->thread_id);
+      g_ptr_array_add (self->entries, entry);
+      g_hash_table_add (self->entry_table, entry);
+    }
+
+  *out_entry = entry;
+  return TRUE;
+}
+
+static gboolean
+collapser_count (Collapser     *self,
+                 GCancellable  *cancellable,
+                 GError       **error)
+{
+  TachDecoder *decoder = NULL;
+  TachError tach_error = { 0 };
+  TachSample sample;
+  TachStatus status;
+  guint64 n_samples = 0;
+  gboolean ok = FALSE;
+  int res;
+
+  status = tach_decoder_new (self->reader, &decoder, &tach_error);
+  if (status != TACH_OK)
+    {
+      tv_tach_error_propagate (error, status, &tach_error);
+      return FALSE;
+    }
+
+  while ((res = tach_decoder_next (decoder, &sample, &tach_error)) == 1)
+    {
+      ThreadCache *cache;
+
+      if (sample.thread_index >= self->threads->len)
+        g_array_set_size (self->threads, sample.thread_index + 1);
+      cache = &g_array_index (self->threads, ThreadCache, sample.thread_index);
+
+      /* A REPEAT sample has its thread's previous stack, hence its key. */
+      if (sample.kind != TACH_RECORD_REPEAT || !cache->valid)
+        {
+          if (!collapser_lookup_sample (self, &sample, &cache->entry, error))
+            goto out;
+          cache->valid = TRUE;
+        }
+
+      if (cache->entry != NULL)
+        cache->entry->count++;
+
+      if ((++n_samples % CANCEL_CHECK_INTERVAL) == 0 &&
+          g_cancellable_set_error_if_cancelled (cancellable, error))
+        goto out;
+    }
+
+  if (res < 0)
+    {
+      tv_tach_error_propagate (error, tach_error.status, &tach_error);
+      goto out;
+    }
+
+  ok = TRUE;
+
+out:
+  tach_decoder_free (decoder);
+  return ok;
+}
+
+/* A position in the text of a line (without its "tid:" prefix): segment 0
+ * is the thread id, segment i > 0 the text of frame i - 1. */
+typedef struct
+{
+  const StackEntry *entry;
+  GPtrArray        *canon_frames;
+  guint             segment;
+  const char       *data;
+  gsize             left;
+} TextCursor;
+
+/* Moves CURSOR to the start of SEGMENT; FALSE past the end of the line. */
+static gboolean
+text_cursor_seek (TextCursor *cursor,
+                  guint       segment)
+{
+  const CanonFrame *frame;
+
+  cursor->segment = segment;
+  if (segment == 0)
+    {
+      cursor->data = cursor->entry->tid_text;
+      cursor->left = cursor->entry->tid_text_len;
+      return TRUE;
+    }
+  if (segment > cursor->entry->depth)
+    {
+      cursor->data = NULL;
+      cursor->left = 0;
+      return FALSE;
+    }
+
+  frame = g_ptr_array_index (cursor->canon_frames, cursor->entry->frames[segment - 1]);
+  cursor->data = frame->text;
+  cursor->left = frame->text_len;
+  return TRUE;
+}
+
+/* memcmp() of the two lines' texts, without building them. */
+static int
+compare_texts (GPtrArray        *canon_frames,
+               const StackEntry *ea,
+               const StackEntry *eb)
+{
+  TextCursor a = { ea, canon_frames, 0, NULL, 0 };
+  TextCursor b = { eb, canon_frames, 0, NULL, 0 };
+  guint start = 0;
+  gboolean a_more;
+  gboolean b_more;
+
+  /* Segments that are the same on both sides need no look at their bytes:
+   * the same thread id, then the same canonical frames. */
+  if (ea->thread_id == eb->thread_id)
+    {
+      guint common = MIN (ea->depth, eb->depth);
+
+      start = 1;
+      while (start <= common && ea->frames[start - 1] == eb->frames[start - 1])
+        start++;
+    }
+
+  a_more = text_cursor_seek (&a, start);
+  b_more = text_cursor_seek (&b, start);
+
+  while (a_more && b_more)
+    {
+      gsize n = MIN (a.left, b.left);
+      int cmp = memcmp (a.data, b.data, n);
+
+      if (cmp != 0)
+        return cmp;
+
+      a.data += n;
+      a.left -= n;
+      b.data += n;
+      b.left -= n;
+      if (a.left == 0)
+        a_more = text_cursor_seek (&a, a.segment + 1);
+      if (b.left == 0)
+        b_more = text_cursor_seek (&b, b.segment + 1);
+    }
+
+  /* The shorter text, a prefix of the other, comes first. */
+  if (a_more)
+    return 1;
+  if (b_more)
+    return -1;
+  return 0;
+}
+
+/* Python's sort by (-count, text) is stable, so lines with the same count
+ * and the same text (two files with one basename) keep the order in which
+ * their keys first appeared.  Python compares str by code point, which for
+ * valid UTF-8 is the order of the bytes, a prefix first. */
+static int
+compare_entries (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  const StackEntry *ea = *(const StackEntry * const *) a;
+  const StackEntry *eb = *(const StackEntry * const *) b;
+  int cmp;
+
+  if (ea->count != eb->count)
+    return ea->count > eb->count ? -1 : 1;
+
+  cmp = compare_texts (user_data, ea, eb);
+  if (cmp != 0)
+    return cmp;
+
+  return ea->first_seen < eb->first_seen ? -1 : ea->first_seen > eb->first_seen;
+}
+
+void
+tv_collapsed_free (TvCollapsed *self)
+{
+  if (self == NULL)
+    return;
+
+  g_clear_pointer (&self->entries, g_ptr_array_unref);
+  g_clear_pointer (&self->canon_frames, g_ptr_array_unref);
+  arena_clear (&self->arena);
+  g_free (self);
+}
+
+/**
+ * tv_collapsed_new_for_path:
+ * @path: a profile
+ * @cancellable: (nullable): a cancellable
+ * @error: return location for an error
+ *
+ * Decodes every sample of @path and counts and sorts the lines that
+ * CPython's `replay --collapsed` would write.
+ *
+ * Returns: (transfer full): the lines, or %NULL with @error set
+ */
+TvCollapsed *
+tv_collapsed_new_for_path (const char    *path,
+                           GCancellable  *cancellable,
+                           GError       **error)
+{
+  Collapser collapser = { 0 };
+  TvCollapsed *self;
+  TachError tach_error = { 0 };
+  TachStatus status;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  status = tach_reader_open_path (path, &collapser.reader, &tach_error);
+  if (status != TACH_OK)
+    {
+      tv_tach_error_propagate (error, status, &tach_error);
+      return NULL;
+    }
+
+  collapser.n_frames = tach_reader_get_n_frames (collapser.reader);
+  collapser.frame_map = g_new (guint32, MAX (collapser.n_frames, 1));
+  memset (collapser.frame_map, 0xff, MAX (collapser.n_frames, 1) * sizeof (guint32));
+  collapser.canon_frames = g_ptr_array_new_with_free_func (canon_frame_free);
+  collapser.canon_table = g_hash_table_new (canon_frame_hash, canon_frame_equal);
+  collapser.entries = g_ptr_array_new ();
+  collapser.entry_table = g_hash_table_new (stack_entry_hash, stack_entry_equal);
+  collapser.threads = g_array_new (FALSE, TRUE, sizeof (ThreadCache));
+  collapser.scratch = g_malloc0 (sizeof (StackEntry) +
+                                 TACH_MAX_STACK_DEPTH * sizeof (guint32));
+
+  if (!collapser_count (&collapser, cancellable, error))
+    {
+      collapser_clear (&collapser);
+      return NULL;
+    }
+
+  /* The canonical frames keep their texts; the names they borrowed from
+   * the reader are not used any more. */
+  self = g_new0 (TvCollapsed, 1);
+  self->canon_frames = g_steal_pointer (&collapser.canon_frames);
+  self->entries = g_steal_pointer (&collapser.entries);
+  self->arena = collapser.arena;
+  collapser.arena = (Arena) { 0 };
+  collapser_clear (&collapser);
+
+  g_ptr_array_sort_with_data (self->entries, compare_entries, self->canon_frames);
+
+  return self;
+}
+
+/**
+ * tv_collapsed_get_n_lines:
+ * @self: the lines
+ *
+ * Returns: how many lines tv_collapsed_write() writes
+ */
+gsize
+tv_collapsed_get_n_lines (const TvCollapsed *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->entries->len;
+}
+
+/**
+ * tv_collapsed_write:
+ * @self: the lines
+ * @file: where to write them
+ * @error: return location for an error
+ *
+ * Writes the lines, `tid:<id>;<frame>;...;<frame> <count>\n` each, in
+ * CPython's order, and flushes @file.  Nothing at all when there is no
+ * line.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+tv_collapsed_write (const TvCollapsed  *self,
+                    FILE               *file,
+                    GError            **error)
+{
+  GString *buffer;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (file != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  /* Lines are assembled in a buffer of our own: one fwrite() per piece
+   * would spend its time taking the stream's lock. */
+  buffer = g_string_sized_new (WRITE_BUFFER_SIZE + 4096);
+  errno = 0;
+  for (guint i = 0; i < self->entries->len && !ferror (file); i++)
+    {
+      const StackEntry *entry = g_ptr_array_index (self->entries, i);
+
+      g_string_append_len (buffer, "tid:", 4);
+      g_string_append_len (buffer, entry->tid_text, entry->tid_text_len);
+      for (guint j = 0; j < entry->depth; j++)
+        {
+          const CanonFrame *frame = g_ptr_array_index (self->canon_frames, entry->frames[j]);
+
+          g_string_append_len (buffer, frame->text, frame->text_len);
+        }
+      g_string_append_printf (buffer, " %" G_GUINT64_FORMAT "\n", entry->count);
+
+      if (buffer->len >= WRITE_BUFFER_SIZE)
+        {
+          fwrite (buffer->str, 1, buffer->len, file);
+          g_string_truncate (buffer, 0);
+        }
+    }
+  if (buffer->len > 0 && !ferror (file))
+    fwrite (buffer->str, 1, buffer->len, file);
+  g_string_free (buffer, TRUE);
+
+  if (fflush (file) != 0 || ferror (file))
+    {
+      int saved_errno = errno != 0 ? errno : EIO;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not write: %s"), g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/**
+ * tv_collapsed_save:
+ * @self: the lines
+ * @out_path: the file to create or replace
+ * @error: return location for an error
+ *
+ * Writes the lines to a temporary file next to @out_path and renames it
+ * over @out_path, so that @out_path is never left half-written and an
+ * existing @out_path stays as it was when anything fails; on failure the
+ * temporary file is removed.
+ *
+ * Returns: %TRUE on success
+ */
+gboolean
+tv_collapsed_save (const TvCollapsed  *self,
+                   const char         *out_path,
+                   GError            **error)
+{
+  g_autofree char *dirname = NULL;
+  g_autofree char *basename = NULL;
+  g_autofree char *tmp_path = NULL;
+  g_autofree char *tmp_name = NULL;
+  gboolean replacing;
+  FILE *file;
+  int fd;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (out_path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (g_file_test (out_path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
+                           _("This is a folder; the output must be a file"));
+      return FALSE;
+    }
+
+  /* The temporary file is hidden in OUT's folder, so that rename() stays
+   * within one file system. */
+  dirname = g_path_get_dirname (out_path);
+  basename = g_path_get_basename (out_path);
+  tmp_name = g_strdup_printf (".%.200s.XXXXXX", basename);
+  tmp_path = g_build_filename (dirname, tmp_name, NULL);
+  replacing = g_file_test (out_path, G_FILE_TEST_EXISTS);
+
+  fd = g_mkstemp_full (tmp_path, O_WRONLY | O_CLOEXEC, 0666);
+  if (fd < 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not create a file in “%s”: %s"), dirname, g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  file = fdopen (fd, "w");
+  if (file == NULL)
+    {
+      int saved_errno = errno;
+
+      close (fd);
+      g_unlink (tmp_path);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not write: %s"), g_strerror (saved_errno));
+      return FALSE;
+    }
+  setvbuf (file, NULL, _IOFBF, 1 << 20);
+
+  if (!tv_collapsed_write (self, file, error))
+    {
+      fclose (file);
+      g_unlink (tmp_path);
+      return FALSE;
+    }
+
+  /* When an existing file is replaced, its old contents must survive a
+   * crash, so the new ones go to the disk before the rename (as
+   * g_file_set_contents() does). */
+  if (replacing && fsync (fileno (file)) != 0)
+    {
+      int saved_errno = errno;
+
+      fclose (file);
+      g_unlink (tmp_path);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not write: %s"), g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  if (fclose (file) != 0)
+    {
+      int saved_errno = errno;
+
+      g_unlink (tmp_path);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not write: %s"), g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  if (g_rename (tmp_path, out_path) != 0)
+    {
+      int saved_errno = errno;
+
+      g_unlink (tmp_path);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not replace the file: %s"), g_strerror (saved_errno));
+      return FALSE;
+    }
+
+  return TRUE;
+}

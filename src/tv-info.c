@@ -1,0 +1,722 @@
+/* tv-info.c: what `tachyon-viewer --info` says about a profile
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "tv-info.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "tachyon-format.h"
+#include "tv-json.h"
+#include "tv-tach-error.h"
+
+/* The status bits, in the order of the per-thread counters. */
+#define N_STATUS_BITS 6
+
+static const char * const status_json_names[N_STATUS_BITS] = {
+  "has_gil",
+  "on_cpu",
+  "unknown",
+  "gil_requested",
+  "has_exception",
+  "main_thread",
+};
+
+enum
+{
+  BIT_HAS_GIL,
+  BIT_ON_CPU,
+  BIT_UNKNOWN,
+  BIT_GIL_REQUESTED,
+  BIT_HAS_EXCEPTION,
+  BIT_MAIN_THREAD,
+};
+
+/* How often the decode loop looks at the cancellable. */
+#define CANCEL_CHECK_INTERVAL (1u << 16)
+
+typedef struct
+{
+  guint64 thread_id;
+  guint32 interpreter_id;
+  guint64 samples;
+  guint64 first_timestamp_us;     /* earliest, only when samples > 0 */
+  guint64 last_timestamp_us;      /* latest */
+  guint64 status_counts[N_STATUS_BITS];
+} TvInfoThread;
+
+struct _TvInfo
+{
+  char       *path;
+  guint64     file_size;
+  guint64     sample_region_size;
+  TachHeader  header;
+  TachFooter  footer;
+  TachStats   stats;
+  GPtrArray  *warnings;
+
+  /* Totals of the full decode. */
+  guint64     samples;
+  guint64     first_timestamp_us;   /* earliest; only when samples > 0 */
+  guint64     last_timestamp_us;    /* latest */
+  guint       max_depth;
+  GArray     *threads;              /* TvInfoThread, sorted */
+};
+
+void
+tv_info_free (TvInfo *info)
+{
+  if (info == NULL)
+    return;
+
+  g_clear_pointer (&info->path, g_free);
+  g_clear_pointer (&info->warnings, g_ptr_array_unref);
+  g_clear_pointer (&info->threads, g_array_unref);
+  g_free (info);
+}
+
+static int
+compare_threads (gconstpointer a,
+                 gconstpointer b)
+{
+  const TvInfoThread *ta = a;
+  const TvInfoThread *tb = b;
+
+  if (ta->thread_id != tb->thread_id)
+    return ta->thread_id < tb->thread_id ? -1 : 1;
+  if (ta->interpreter_id != tb->interpreter_id)
+    return ta->interpreter_id < tb->interpreter_id ? -1 : 1;
+  return 0;
+}
+
+/* Makes sure that THREADS has an entry for every thread the decoder has
+ * seen so far; entries are indexed by TachSample.thread_index. */
+static void
+sync_threads (GArray            *threads,
+              const TachDecoder *decoder)
+{
+  guint n_threads = tach_decoder_get_n_threads (decoder);
+
+  for (guint i = threads->len; i < n_threads; i++)
+    {
+      const TachThreadKey *key = tach_decoder_get_thread (decoder, i);
+      TvInfoThread thread = { 0 };
+
+      g_assert (key != NULL);
+      thread.thread_id = key->thread_id;
+      thread.interpreter_id = key->interpreter_id;
+      g_array_append_val (threads, thread);
+    }
+}
+
+static gboolean
+decode_samples (TvInfo        *info,
+                TachReader    *reader,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  TachDecoder *decoder = NULL;
+  TachError tach_error = { 0 };
+  TachSample sample;
+  TachStatus status;
+  gboolean ok = FALSE;
+  int res;
+
+  status = tach_decoder_new (reader, &decoder, &tach_error);
+  if (status != TACH_OK)
+    {
+      tv_tach_error_propagate (error, status, &tach_error);
+      return FALSE;
+    }
+
+  while ((res = tach_decoder_next (decoder, &sample, &tach_error)) == 1)
+    {
+      TvInfoThread *thread;
+
+      if (sample.thread_index >= info->threads->len)
+        sync_threads (info->threads, decoder);
+      g_assert (sample.thread_index < info->threads->len);
+      thread = &g_array_index (info->threads, TvInfoThread, sample.thread_index);
+
+      if (thread->samples == 0)
+        {
+          thread->first_timestamp_us = sample.timestamp_us;
+          thread->last_timestamp_us = sample.timestamp_us;
+        }
+      else
+        {
+          thread->first_timestamp_us = MIN (thread->first_timestamp_us, sample.timestamp_us);
+          thread->last_timestamp_us = MAX (thread->last_timestamp_us, sample.timestamp_us);
+        }
+      thread->samples++;
+
+      for (guint bit = 0; bit < N_STATUS_BITS; bit++)
+        {
+          if (sample.status & (1u << bit))
+            thread->status_counts[bit]++;
+        }
+
+      if (info->samples == 0)
+        {
+          info->first_timestamp_us = sample.timestamp_us;
+          info->last_timestamp_us = sample.timestamp_us;
+        }
+      else
+        {
+          info->first_timestamp_us = MIN (info->first_timestamp_us, sample.timestamp_us);
+          info->last_timestamp_us = MAX (info->last_timestamp_us, sample.timestamp_us);
+        }
+      info->samples++;
+      info->max_depth = MAX (info->max_depth, sample.depth);
+
+      if ((info->samples % CANCEL_CHECK_INTERVAL) == 0 &&
+          g_cancellable_set_error_if_cancelled (cancellable, error))
+        goto out;
+    }
+
+  if (res < 0)
+    {
+      tv_tach_error_propagate (error, tach_error.status, &tach_error);
+      goto out;
+    }
+
+  /* Threads whose only record was an empty REPEAT have no samples, but the
+   * file declares them all the same. */
+  sync_threads (info->threads, decoder);
+  g_array_sort (info->threads, compare_threads);
+  ok = TRUE;
+
+out:
+  tach_decoder_free (decoder);
+  return ok;
+}
+
+/**
+ * tv_info_new_for_path:
+ * @path: a profile
+ * @cancellable: (nullable): a cancellable
+ * @error: return location for an error
+ *
+ * Opens @path, reads its metadata and decodes every sample.  Fails if the
+ * file cannot be opened or any of its samples cannot be decoded.
+ *
+ * Returns: (transfer full): the summary, or %NULL with @error set
+ */
+TvInfo *
+tv_info_new_for_path (const char    *path,
+                      GCancellable  *cancellable,
+                      GError       **error)
+{
+  g_autoptr(TvInfo) info = NULL;
+  TachReader *reader = NULL;
+  TachError tach_error = { 0 };
+  TachStatus status;
+  gboolean ok;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  status = tach_reader_open_path (path, &reader, &tach_error);
+  if (status != TACH_OK)
+    {
+      tv_tach_error_propagate (error, status, &tach_error);
+      return NULL;
+    }
+
+  info = g_new0 (TvInfo, 1);
+  info->path = g_strdup (path);
+  info->file_size = tach_reader_get_file_size (reader);
+  info->sample_region_size = tach_reader_get_sample_region_size (reader);
+  info->header = *tach_reader_get_header (reader);
+  info->footer = *tach_reader_get_footer (reader);
+  info->stats = *tach_reader_get_stats (reader);
+  info->warnings = g_ptr_array_new_with_free_func (g_free);
+  for (gsize i = 0; i < tach_reader_get_n_warnings (reader); i++)
+    g_ptr_array_add (info->warnings, g_strdup (tach_reader_get_warning (reader, i)));
+  info->threads = g_array_new (FALSE, TRUE, sizeof (TvInfoThread));
+
+  ok = decode_samples (info, reader, cancellable, error);
+  tach_reader_free (reader);
+
+  return ok ? g_steal_pointer (&info) : NULL;
+}
+
+static const char *
+mode_to_name (TachMode mode)
+{
+  switch (mode)
+    {
+    case TACH_MODE_WALL:
+      return "wall";
+    case TACH_MODE_CPU:
+      return "cpu";
+    case TACH_MODE_GIL:
+      return "gil";
+    case TACH_MODE_ALL:
+      return "all";
+    case TACH_MODE_EXCEPTION:
+      return "exception";
+    case TACH_MODE_UNKNOWN:
+    default:
+      return NULL;
+    }
+}
+
+static const char *
+compression_to_name (guint32 compression_type)
+{
+  switch (compression_type)
+    {
+    case TACH_COMPRESSION_NONE:
+      return "none";
+    case TACH_COMPRESSION_ZSTD:
+      return "zstd";
+    default:
+      return "unknown";
+    }
+}
+
+/* Microseconds from the start time to TIMESTAMP, as seconds.  Timestamps
+ * are u64 with wrap-around arithmetic (SPEC §4.7), so a sample a little
+ * before the start time comes out negative. */
+static double
+seconds_since_start (const TvInfo *info,
+                     guint64       timestamp_us)
+{
+  return (double) (gint64) (timestamp_us - info->header.start_time_us) / 1e6;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Text                                                                      */
+/* ------------------------------------------------------------------------ */
+
+#define LABEL_WIDTH 24
+
+/* Room for the decimal text of any guint64. */
+#define U64_STR_SIZE 24
+
+/* Numbers are formatted apart so that translatable strings need no
+ * G_GUINT64_FORMAT, which xgettext cannot expand. */
+static const char *
+u64_str (char    buf[U64_STR_SIZE],
+         guint64 value)
+{
+  g_snprintf (buf, U64_STR_SIZE, "%" G_GUINT64_FORMAT, value);
+  return buf;
+}
+
+static void
+append_label (GString    *out,
+              const char *indent,
+              const char *label)
+{
+  glong width = strlen (indent) + g_utf8_strlen (label, -1);
+
+  g_string_append (out, indent);
+  g_string_append (out, label);
+  g_string_append_c (out, ':');
+  for (glong i = width + 1; i < LABEL_WIDTH; i++)
+    g_string_append_c (out, ' ');
+  g_string_append_c (out, ' ');
+}
+
+G_GNUC_PRINTF (4, 5)
+static void
+append_row (GString    *out,
+            const char *indent,
+            const char *label,
+            const char *format,
+            ...)
+{
+  va_list args;
+
+  append_label (out, indent, label);
+  va_start (args, format);
+  g_string_append_vprintf (out, format, args);
+  va_end (args);
+  g_string_append_c (out, '\n');
+}
+
+static void
+append_stat_row (GString    *out,
+                 const char *label,
+                 gboolean    present,
+                 double      value,
+                 const char *unit)
+{
+  if (!present)
+    {
+      append_row (out, "  ", label, "%s", _("not recorded in this file"));
+      return;
+    }
+
+  append_row (out, "  ", label, "%.6g%s", value, unit);
+}
+
+static void
+append_percent (GString *out,
+                guint64  count,
+                guint64  total,
+                int      width)
+{
+  if (total == 0)
+    g_string_append_printf (out, " %*s", width, "-");
+  else
+    g_string_append_printf (out, " %*.1f", width, 100.0 * (double) count / (double) total);
+}
+
+static void
+append_threads (GString      *out,
+                const TvInfo *info)
+{
+  /* Translators: column headers of the per-thread table of --info; keep
+   * them short, the columns are narrow. */
+  const char *h_thread = _("Thread ID");
+  const char *h_interp = _("Interp");
+  const char *h_samples = _("Samples");
+  const char *h_gil = _("GIL %");
+  const char *h_cpu = _("CPU %");
+  const char *h_wait = _("Wait %");
+  const char *h_exc = _("Exc %");
+  const char *h_first = _("First (s)");
+  const char *h_last = _("Last (s)");
+  const char *h_main = _("Main");
+
+  g_string_append_printf (out, "  %20s %6s %10s %6s %6s %6s %6s %12s %12s  %s\n",
+                          h_thread, h_interp, h_samples, h_gil, h_cpu, h_wait, h_exc,
+                          h_first, h_last, h_main);
+
+  for (guint i = 0; i < info->threads->len; i++)
+    {
+      const TvInfoThread *thread = &g_array_index (info->threads, TvInfoThread, i);
+
+      g_string_append_printf (out, "  %20" G_GUINT64_FORMAT " %6u %10" G_GUINT64_FORMAT,
+                              thread->thread_id, thread->interpreter_id, thread->samples);
+      append_percent (out, thread->status_counts[BIT_HAS_GIL], thread->samples, 6);
+      append_percent (out, thread->status_counts[BIT_ON_CPU], thread->samples, 6);
+      append_percent (out, thread->status_counts[BIT_GIL_REQUESTED], thread->samples, 6);
+      append_percent (out, thread->status_counts[BIT_HAS_EXCEPTION], thread->samples, 6);
+      if (thread->samples > 0)
+        g_string_append_printf (out, " %12.6f %12.6f",
+                                seconds_since_start (info, thread->first_timestamp_us),
+                                seconds_since_start (info, thread->last_timestamp_us));
+      else
+        g_string_append_printf (out, " %12s %12s", "-", "-");
+      if (thread->status_counts[BIT_MAIN_THREAD] > 0)
+        {
+          /* Translators: marks the interpreter's main thread in the
+           * per-thread table of --info. */
+          g_string_append_printf (out, "  %s", _("main"));
+        }
+      g_string_append_c (out, '\n');
+    }
+}
+
+/**
+ * tv_info_to_text:
+ * @info: a summary
+ *
+ * Returns: (transfer full): the human-readable text of `--info`
+ */
+char *
+tv_info_to_text (const TvInfo *info)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  const TachHeader *header;
+  const char *mode_name;
+  const char *compression_name;
+  g_autofree char *display_path = NULL;
+  char buf[TV_JSON_DOUBLE_BUF_SIZE];
+  char a[U64_STR_SIZE];
+
+  g_return_val_if_fail (info != NULL, NULL);
+
+  header = &info->header;
+
+  display_path = g_filename_display_name (info->path);
+  append_row (out, "", _("File"), "%s", display_path);
+  append_row (out, "", _("Size"), _("%s bytes"), u64_str (a, info->file_size));
+  append_row (out, "", _("Byte order"), "%s",
+              header->big_endian ? _("big-endian") : _("little-endian"));
+  append_row (out, "", _("Format version"), "%u", header->version);
+  append_row (out, "", _("Python version"), "%u.%u.%u",
+              header->python_major, header->python_minor, header->python_micro);
+  append_row (out, "", _("Start time"), _("%s µs (profiler clock)"),
+              u64_str (a, header->start_time_us));
+  if (header->sample_interval_us > 0)
+    append_row (out, "", _("Sample interval"), _("%s µs (nominal rate %.6g samples/s)"),
+                u64_str (a, header->sample_interval_us),
+                1e6 / (double) header->sample_interval_us);
+  else
+    append_row (out, "", _("Sample interval"), _("0 µs (no nominal rate)"));
+  append_row (out, "", _("Samples"), _("%s thread-samples (header)"),
+              u64_str (a, header->sample_count));
+  append_row (out, "", _("Threads"), _("%u (header)"), header->thread_count);
+
+  compression_name = compression_to_name (header->compression_type);
+  if (header->compression_type == TACH_COMPRESSION_ZSTD)
+    append_row (out, "", _("Compression"), _("zstd (%s bytes of samples stored)"),
+                u64_str (a, info->sample_region_size));
+  else if (header->compression_type == TACH_COMPRESSION_NONE)
+    append_row (out, "", _("Compression"), _("none (%s bytes of samples)"),
+                u64_str (a, info->sample_region_size));
+  else
+    append_row (out, "", _("Compression"), _("%s (type %u)"), compression_name,
+                header->compression_type);
+
+  mode_name = mode_to_name (header->mode);
+  if (mode_name != NULL)
+    append_row (out, "", _("Profiling mode"), "%s", mode_name);
+  else if (header->mode_raw == 0)
+    append_row (out, "", _("Profiling mode"), "%s", _("not recorded"));
+  else
+    append_row (out, "", _("Profiling mode"), _("unknown (raw value 0x%x)"), header->mode_raw);
+
+  append_row (out, "", _("Footer"),
+              _("%u strings, %u frames, file size %s bytes"),
+              info->footer.string_count, info->footer.frame_count,
+              u64_str (a, info->footer.file_size));
+
+  g_string_append_c (out, '\n');
+  g_string_append_printf (out, "%s\n", _("Statistics"));
+  if (info->stats.present)
+    {
+      tv_json_format_double (buf, sizeof buf, info->stats.duration_sec);
+      append_row (out, "  ", _("Duration"), _("%s s"), buf);
+    }
+  else
+    append_row (out, "  ", _("Duration"), "%s", _("not recorded in this file"));
+  append_stat_row (out, _("Measured sample rate"), info->stats.present,
+                   info->stats.sample_rate, _(" samples/s"));
+  append_stat_row (out, _("Error rate"),
+                   info->stats.present && info->stats.has_error_rate,
+                   info->stats.error_rate, " %");
+  append_stat_row (out, _("Missed samples"),
+                   info->stats.present && info->stats.has_missed_samples,
+                   info->stats.missed_samples, " %");
+
+  g_string_append_c (out, '\n');
+  if (info->warnings->len == 0)
+    {
+      g_string_append_printf (out, "%s\n", _("Warnings: none"));
+    }
+  else
+    {
+      g_string_append_printf (out, "%s\n", _("Warnings"));
+      for (guint i = 0; i < info->warnings->len; i++)
+        g_string_append_printf (out, "  - %s\n", (const char *) g_ptr_array_index (info->warnings, i));
+    }
+
+  g_string_append_c (out, '\n');
+  g_string_append_printf (out, "%s\n", _("Decoded samples"));
+  append_row (out, "  ", _("Samples decoded"), "%" G_GUINT64_FORMAT, info->samples);
+  if (info->samples > 0)
+    {
+      double first = seconds_since_start (info, info->first_timestamp_us);
+      double last = seconds_since_start (info, info->last_timestamp_us);
+
+      append_row (out, "  ", _("Time span observed"),
+                  _("%.6f s to %.6f s after the start time (%.6f s)"),
+                  first, last, (double) (info->last_timestamp_us - info->first_timestamp_us) / 1e6);
+    }
+  else
+    append_row (out, "  ", _("Time span observed"), "%s", _("no samples"));
+  append_row (out, "  ", _("Maximum stack depth"), "%u", info->max_depth);
+  append_row (out, "  ", _("Threads seen"), "%u", info->threads->len);
+
+  if (info->threads->len > 0)
+    {
+      g_string_append_c (out, '\n');
+      append_threads (out, info);
+    }
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* JSON                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static void
+json_key (GString    *out,
+          const char *indent,
+          const char *key)
+{
+  g_string_append (out, indent);
+  tv_json_append_string (out, key, -1);
+  g_string_append (out, ": ");
+}
+
+static void
+json_u64 (GString    *out,
+          const char *indent,
+          const char *key,
+          guint64     value)
+{
+  json_key (out, indent, key);
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT ",\n", value);
+}
+
+static void
+json_optional_u64 (GString    *out,
+                   const char *indent,
+                   const char *key,
+                   gboolean    present,
+                   guint64     value)
+{
+  json_key (out, indent, key);
+  if (present)
+    g_string_append_printf (out, "%" G_GUINT64_FORMAT ",\n", value);
+  else
+    g_string_append (out, "null,\n");
+}
+
+static void
+json_optional_double (GString    *out,
+                      const char *indent,
+                      const char *key,
+                      gboolean    present,
+                      double      value)
+{
+  json_key (out, indent, key);
+  if (present)
+    tv_json_append_double (out, value);
+  else
+    g_string_append (out, "null");
+  g_string_append (out, ",\n");
+}
+
+static void
+json_string (GString    *out,
+             const char *indent,
+             const char *key,
+             const char *value)
+{
+  json_key (out, indent, key);
+  if (value != NULL)
+    tv_json_append_string (out, value, -1);
+  else
+    g_string_append (out, "null");
+  g_string_append (out, ",\n");
+}
+
+static void
+json_thread (GString            *out,
+             const TvInfoThread *thread,
+             gboolean            last)
+{
+  const char *indent = "        ";
+
+  g_string_append (out, "      {\n");
+  json_u64 (out, indent, "thread_id", thread->thread_id);
+  json_u64 (out, indent, "interpreter_id", thread->interpreter_id);
+  json_u64 (out, indent, "samples", thread->samples);
+  json_optional_u64 (out, indent, "first_timestamp_us",
+                     thread->samples > 0, thread->first_timestamp_us);
+  json_optional_u64 (out, indent, "last_timestamp_us",
+                     thread->samples > 0, thread->last_timestamp_us);
+  json_key (out, indent, "status_counts");
+  g_string_append (out, "{\n");
+  for (guint bit = 0; bit < N_STATUS_BITS; bit++)
+    {
+      json_key (out, "          ", status_json_names[bit]);
+      g_string_append_printf (out, "%" G_GUINT64_FORMAT "%s\n", thread->status_counts[bit],
+                              bit + 1 < N_STATUS_BITS ? "," : "");
+    }
+  g_string_append (out, "        }\n");
+  g_string_append_printf (out, "      }%s\n", last ? "" : ",");
+}
+
+/**
+ * tv_info_to_json:
+ * @info: a summary
+ *
+ * The keys of CPython's `BinaryReader.get_info()` (SPEC §12) with null for
+ * absent values, then the viewer's own: byte order, real file size,
+ * compression name, warnings and the totals of the decode.
+ *
+ * Returns: (transfer full): one JSON object, with a final newline
+ */
+char *
+tv_info_to_json (const TvInfo *info)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  const TachHeader *header;
+  const TachStats *stats;
+  const char *indent = "  ";
+  char version[32];
+
+  g_return_val_if_fail (info != NULL, NULL);
+
+  header = &info->header;
+  stats = &info->stats;
+
+  g_string_append (out, "{\n");
+  json_u64 (out, indent, "version", header->version);
+  g_snprintf (version, sizeof version, "%u.%u.%u",
+              header->python_major, header->python_minor, header->python_micro);
+  json_string (out, indent, "python_version", version);
+  json_u64 (out, indent, "start_time_us", header->start_time_us);
+  json_u64 (out, indent, "sample_interval_us", header->sample_interval_us);
+  json_u64 (out, indent, "sample_count", header->sample_count);
+  json_u64 (out, indent, "thread_count", header->thread_count);
+  json_u64 (out, indent, "string_count", info->footer.string_count);
+  json_u64 (out, indent, "frame_count", info->footer.frame_count);
+  json_u64 (out, indent, "compression_type", header->compression_type);
+  json_string (out, indent, "mode", mode_to_name (header->mode));
+  json_optional_double (out, indent, "duration_sec", stats->present, stats->duration_sec);
+  json_optional_double (out, indent, "sample_rate", stats->present, stats->sample_rate);
+  json_optional_double (out, indent, "error_rate",
+                        stats->present && stats->has_error_rate, stats->error_rate);
+  json_optional_double (out, indent, "missed_samples",
+                        stats->present && stats->has_missed_samples, stats->missed_samples);
+  json_string (out, indent, "byte_order", header->big_endian ? "big" : "little");
+  json_u64 (out, indent, "file_size", info->file_size);
+  json_string (out, indent, "compression", compression_to_name (header->compression_type));
+
+  json_key (out, indent, "warnings");
+  if (info->warnings->len == 0)
+    {
+      g_string_append (out, "[],\n");
+    }
+  else
+    {
+      g_string_append (out, "[\n");
+      for (guint i = 0; i < info->warnings->len; i++)
+        {
+          g_string_append (out, "    ");
+          tv_json_append_string (out, g_ptr_array_index (info->warnings, i), -1);
+          g_string_append (out, i + 1 < info->warnings->len ? ",\n" : "\n");
+        }
+      g_string_append (out, "  ],\n");
+    }
+
+  json_key (out, indent, "decoded");
+  g_string_append (out, "{\n");
+  indent = "    ";
+  json_u64 (out, indent, "samples", info->samples);
+  json_optional_u64 (out, indent, "first_timestamp_us", info->samples > 0, info->first_timestamp_us);
+  json_optional_u64 (out, indent, "last_timestamp_us", info->samples > 0, info->last_timestamp_us);
+  json_u64 (out, indent, "max_depth", info->max_depth);
+  json_key (out, indent, "threads");
+  if (info->threads->len == 0)
+    {
+      g_string_append (out, "[]\n");
+    }
+  else
+    {
+      g_string_append (out, "[\n");
+      for (guint i = 0; i < info->threads->len; i++)
+        json_thread (out, &g_array_index (info->threads, TvInfoThread, i),
+                     i + 1 == info->threads->len);
+      g_string_append (out, "    ]\n");
+    }
+  g_string_append (out, "  }\n");
+  g_string_append (out, "}\n");
+
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}

@@ -1,0 +1,198 @@
+/* tv-json.c: the small pieces of JSON output the command line needs
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "tv-json.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Writes VALUE as Python's repr() does: the shortest digit string that reads
+ * back as the same double, in fixed notation when the decimal exponent is in
+ * -4..15 (always with a fractional part, "1000.0") and in exponent notation
+ * otherwise ("1e+16", "2.5e-07").  Both are valid JSON numbers, and the text
+ * does not depend on the locale.  A non-finite value, which JSON cannot
+ * express, becomes "null". */
+void
+tv_json_format_double (char   *buf,
+                       gsize   buf_len,
+                       double  value)
+{
+  char sci[TV_JSON_DOUBLE_BUF_SIZE];
+  char digits[TV_JSON_DOUBLE_BUF_SIZE];
+  GString *text;
+  gsize n_digits = 0;
+  int exponent;
+  const char *p;
+
+  g_return_if_fail (buf != NULL);
+  g_return_if_fail (buf_len >= TV_JSON_DOUBLE_BUF_SIZE);
+
+  if (!isfinite (value))
+    {
+      g_strlcpy (buf, "null", buf_len);
+      return;
+    }
+
+  if (value == 0.0)
+    {
+      g_strlcpy (buf, signbit (value) ? "-0.0" : "0.0", buf_len);
+      return;
+    }
+
+  /* The shortest precision that round-trips; 17 significant digits always
+   * do for an IEEE-754 double. */
+  for (int precision = 1; precision <= 17; precision++)
+    {
+      char format[8];
+
+      g_snprintf (format, sizeof format, "%%.%de", precision - 1);
+      g_ascii_formatd (sci, sizeof sci, format, value);
+      if (g_ascii_strtod (sci, NULL) == value)
+        break;
+    }
+
+  /* sci is now "[-]d[.ddd]e(+|-)dd[d]". */
+  p = sci;
+  if (*p == '-')
+    p++;
+  for (; *p != 'e' && *p != '\0'; p++)
+    {
+      if (g_ascii_isdigit (*p))
+        digits[n_digits++] = *p;
+    }
+  g_assert (*p == 'e' && n_digits > 0);
+  exponent = atoi (p + 1);
+  while (n_digits > 1 && digits[n_digits - 1] == '0')
+    n_digits--;
+  digits[n_digits] = '\0';
+
+  text = g_string_sized_new (TV_JSON_DOUBLE_BUF_SIZE);
+  if (value < 0)
+    g_string_append_c (text, '-');
+
+  if (exponent < -4 || exponent >= 16)
+    {
+      g_string_append_c (text, digits[0]);
+      if (n_digits > 1)
+        {
+          g_string_append_c (text, '.');
+          g_string_append (text, digits + 1);
+        }
+      g_string_append_printf (text, "e%c%02d",
+                              exponent < 0 ? '-' : '+', ABS (exponent));
+    }
+  else if (exponent < 0)
+    {
+      g_string_append (text, "0.");
+      for (int i = -1; i > exponent; i--)
+        g_string_append_c (text, '0');
+      g_string_append (text, digits);
+    }
+  else
+    {
+      gsize n_int = (gsize) exponent + 1;
+
+      for (gsize i = 0; i < n_int; i++)
+        g_string_append_c (text, i < n_digits ? digits[i] : '0');
+      g_string_append_c (text, '.');
+      if (n_digits > n_int)
+        g_string_append (text, digits + n_int);
+      else
+        g_string_append_c (text, '0');
+    }
+
+  g_strlcpy (buf, text->str, buf_len);
+  g_string_free (text, TRUE);
+}
+
+void
+tv_json_append_double (GString *out,
+                       double   value)
+{
+  char buf[TV_JSON_DOUBLE_BUF_SIZE];
+
+  tv_json_format_double (buf, sizeof buf, value);
+  g_string_append (out, buf);
+}
+
+/* Appends STR as a JSON string literal.  LEN may be -1 for a NUL-terminated
+ * string; with an explicit length, embedded NULs are escaped.  UTF-8 is kept
+ * as is; an invalid byte (the format library never hands one out) becomes
+ * U+FFFD so that the output is always valid JSON. */
+void
+tv_json_append_string (GString    *out,
+                       const char *str,
+                       gssize      len)
+{
+  const char *p;
+  const char *end;
+
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (str != NULL || len == 0);
+
+  if (len < 0)
+    len = strlen (str);
+
+  g_string_append_c (out, '"');
+  p = str;
+  end = str + len;
+  while (p < end)
+    {
+      guchar c = (guchar) *p;
+
+      if (c >= 0x80)
+        {
+          gunichar ch = g_utf8_get_char_validated (p, end - p);
+
+          if (ch == (gunichar) -1 || ch == (gunichar) -2)
+            {
+              g_string_append (out, "\xef\xbf\xbd");
+              p++;
+            }
+          else
+            {
+              const char *next = g_utf8_next_char (p);
+
+              g_string_append_len (out, p, next - p);
+              p = next;
+            }
+          continue;
+        }
+
+      switch (c)
+        {
+        case '"':
+          g_string_append (out, "\\\"");
+          break;
+        case '\\':
+          g_string_append (out, "\\\\");
+          break;
+        case '\b':
+          g_string_append (out, "\\b");
+          break;
+        case '\f':
+          g_string_append (out, "\\f");
+          break;
+        case '\n':
+          g_string_append (out, "\\n");
+          break;
+        case '\r':
+          g_string_append (out, "\\r");
+          break;
+        case '\t':
+          g_string_append (out, "\\t");
+          break;
+        default:
+          if (c < 0x20)
+            g_string_append_printf (out, "\\u%04x", c);
+          else
+            g_string_append_c (out, (char) c);
+          break;
+        }
+      p++;
+    }
+  g_string_append_c (out, '"');
+}

@@ -1,0 +1,31 @@
+/* tv-tach-error.h: errors of the format library as GError
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "tachyon-format.h"
+
+G_BEGIN_DECLS
+
+#define TV_TACH_ERROR (tv_tach_error_quark ())
+
+/* One code per TachStatus that is an error. */
+typedef enum
+{
+  TV_TACH_ERROR_IO,
+  TV_TACH_ERROR_INVALID,
+  TV_TACH_ERROR_UNSUPPORTED,
+  TV_TACH_ERROR_NO_MEMORY,
+  TV_TACH_ERROR_ARGUMENT,
+} TvTachError;
+
+GQuark tv_tach_error_quark     (void);
+void   tv_tach_error_propagate (GError          **error,
+                                TachStatus        status,
+                                const TachError  *tach_error);
+
+G_END_DECLS

@@ -1,0 +1,880 @@
+#!/usr/bin/env python3
+"""Tests of tachyon-viewer's command-line modes against the reference.
+
+Usage: test-cli.py --exe PATH GROUP
+
+GROUP is one of: info, human, invalid, collapsed, args.  Prints TAP.
+The corpus comes from $TACH_TEST_DATA (valid/, invalid/, manifest.json);
+the reference implementation, tachgen.py, from $TACH_SHARED_DIR/tools.
+Standard library only: CI runs this with Debian's python3.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+PROG = "tachyon-viewer"
+
+# Keys of CPython's BinaryReader.get_info() (SPEC §12) and the viewer's own.
+GET_INFO_KEYS = [
+    "version", "python_version", "start_time_us", "sample_interval_us",
+    "sample_count", "thread_count", "string_count", "frame_count",
+    "compression_type", "mode", "duration_sec", "sample_rate", "error_rate",
+    "missed_samples",
+]
+OUR_KEYS = GET_INFO_KEYS + ["byte_order", "file_size", "compression", "warnings", "decoded"]
+DECODED_KEYS = ["samples", "first_timestamp_us", "last_timestamp_us", "max_depth", "threads"]
+THREAD_KEYS = ["thread_id", "interpreter_id", "samples", "first_timestamp_us",
+               "last_timestamp_us", "status_counts"]
+STATUS_KEYS = [  # (our key, manifest key, bit)
+    ("has_gil", "HAS_GIL", 0x01),
+    ("on_cpu", "ON_CPU", 0x02),
+    ("unknown", "UNKNOWN", 0x04),
+    ("gil_requested", "GIL_REQUESTED", 0x08),
+    ("has_exception", "HAS_EXCEPTION", 0x10),
+    ("main_thread", "MAIN_THREAD", 0x20),
+]
+STATS_LABELS = ["Duration", "Measured sample rate", "Error rate", "Missed samples"]
+NOT_RECORDED = "not recorded in this file"
+
+# Where the viewer's format library says something other than the
+# manifest's (CPython's) message, on purpose.  file -> (how to compare,
+# expected text, reason).  "contains" means the whole text must occur in
+# our message; "prefix" that our message starts with it.  Any file not
+# listed here must carry the manifest's "error" text verbatim (the library
+# appends where in the file it went wrong).
+#
+# Not listed because the text is the same: the zstd files fail at open in
+# CPython but when the samples are decoded in the viewer; the command line
+# decodes everything before printing anything, so the phase does not show.
+MESSAGE_EXCEPTIONS = {
+    "valid/compression_type_7.tach": (
+        "contains", "compression type 7 is not supported",
+        "CPython silently reads unknown compression types as raw records; the "
+        "viewer rejects types >= 2 (SPEC §9.4 item 13)"),
+    "invalid/bad_magic.tach": (
+        "prefix", "Invalid magic number: 0x58585858",
+        "the manifest adds '(as read on a little-endian host)', which only "
+        "tachgen prints"),
+    "invalid/future_version.tach": (
+        "prefix",
+        "Binary file was created with Python 3.15.0 (format version 2), ",
+        "CPython goes on with 'but this is Python <running version>'; the "
+        "viewer names the format version it reads instead"),
+    "invalid/beta_layout_u32_samples.tach": (
+        "contains", "3.15 pre-release",
+        "the viewer recognises the pre-rc1 header layout (SPEC §3.2) instead of "
+        "failing on the misread string-table offset"),
+}
+
+# Valid files of the corpus that the viewer rejects (see MESSAGE_EXCEPTIONS).
+REJECTED_VALID = {"valid/compression_type_7.tach"}
+
+
+class Tap:
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def result(self, name, problems):
+        self.n += 1
+        if problems:
+            self.failed += 1
+            print("not ok %d - %s" % (self.n, name))
+            for p in problems:
+                for line in str(p).splitlines() or [""]:
+                    print("#   " + line)
+        else:
+            print("ok %d - %s" % (self.n, name))
+        sys.stdout.flush()
+
+    def finish(self):
+        print("1..%d" % self.n)
+        sys.stdout.flush()
+        return 1 if self.failed else 0
+
+
+class Env:
+    def __init__(self, exe):
+        self.exe = os.path.abspath(exe)
+        self.data = os.environ.get("TACH_TEST_DATA")
+        shared = os.environ.get("TACH_SHARED_DIR")
+        if not self.data or not shared:
+            raise SystemExit("Bail out! TACH_TEST_DATA and TACH_SHARED_DIR must be set")
+        self.tachgen = os.path.join(shared, "tools", "tachgen.py")
+        with open(os.path.join(self.data, "manifest.json"), encoding="utf-8") as fh:
+            self.manifest = json.load(fh)
+        # No display: the command-line modes must not need one.
+        self.env = dict(os.environ)
+        for var in ("DISPLAY", "WAYLAND_DISPLAY"):
+            self.env.pop(var, None)
+        self.env["LC_ALL"] = "C.UTF-8"
+        self.env["LANGUAGE"] = ""
+
+    def files(self, kind):
+        d = os.path.join(self.data, kind)
+        return sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".tach"))
+
+    def key(self, path):
+        return os.path.relpath(path, self.data).replace(os.sep, "/")
+
+    def run(self, *args, cwd=None):
+        p = subprocess.run([self.exe] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=self.env, cwd=cwd, timeout=600)
+        return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+    def tachgen_run(self, *args):
+        p = subprocess.run([sys.executable, self.tachgen] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=600)
+        if p.returncode != 0:
+            raise RuntimeError("tachgen %s failed (%d): %s %s"
+                               % (" ".join(args), p.returncode, p.stdout[-2000:], p.stderr[-2000:]))
+        return p.stdout
+
+
+def strict_json(data):
+    def bad_constant(name):
+        raise ValueError("non-JSON constant %s" % name)
+    return json.loads(data.decode("utf-8"), parse_constant=bad_constant)
+
+
+def same_value(ours, ref):
+    """Exact equality that does not confuse 1 with 1.0 or True."""
+    if ref is None or ours is None:
+        return ours is None and ref is None
+    if isinstance(ref, bool) or isinstance(ours, bool):
+        return False
+    if isinstance(ref, float):
+        return isinstance(ours, float) and (ours == ref or (math.isnan(ours) and math.isnan(ref)))
+    if isinstance(ref, int):
+        return isinstance(ours, int) and ours == ref
+    return ours == ref
+
+
+def check_error_run(env, problems, rc, out, err, path, expected=None, how="contains"):
+    """Common checks of a run that must fail on PATH."""
+    if rc != 1:
+        problems.append("exit status %r, expected 1" % rc)
+    if out:
+        problems.append("stdout not empty: %r" % out[:300])
+    prefix = "%s: %s: " % (PROG, path)
+    if not err.startswith(prefix):
+        problems.append("stderr does not start with %r: %r" % (prefix, err[:500]))
+    if not err.endswith("\n") or err.count("\n") != 1:
+        problems.append("stderr is not exactly one line: %r" % err[:500])
+    if expected is not None:
+        message = err[len(prefix):] if err.startswith(prefix) else err
+        if how == "prefix":
+            ok = message.startswith(expected)
+        else:
+            ok = expected in message
+        if not ok:
+            problems.append("message %r does not %s %r"
+                            % (message.rstrip("\n"), "start with" if how == "prefix" else "contain",
+                               expected))
+
+
+def expected_message(env, key):
+    exc = MESSAGE_EXCEPTIONS.get(key)
+    if exc:
+        return exc[1], exc[0]
+    entry = env.manifest.get(key)
+    if entry is None or "error" not in entry:
+        return None, None
+    return entry["error"], "contains"
+
+
+# ---------------------------------------------------------------------------
+# info: --info --json of every valid file against tachgen and the manifest
+# ---------------------------------------------------------------------------
+
+def aggregate_raw_dump(text):
+    """Per (tid, iid) totals from `tachgen dump --raw`: iid tid ts status frames."""
+    threads = {}
+    for line in text.decode("utf-8").splitlines():
+        parts = line.split(" ")
+        iid, tid, ts, status = int(parts[0]), int(parts[1]), int(parts[2]), int(parts[3])
+        t = threads.get((tid, iid))
+        if t is None:
+            t = threads[(tid, iid)] = {"samples": 0, "first": ts, "last": ts,
+                                       "status": {k: 0 for k, _, _ in STATUS_KEYS}}
+        t["samples"] += 1
+        t["first"] = min(t["first"], ts)
+        t["last"] = max(t["last"], ts)
+        for k, _, bit in STATUS_KEYS:
+            if status & bit:
+                t["status"][k] += 1
+    return threads
+
+
+def manifest_from_raw_dump(text, info):
+    """What the manifest says about a corpus file, for a generated one."""
+    man = {"info": info, "samples_decoded": 0, "max_depth": 0, "min_ts": None,
+           "max_ts": None, "status_bits": {m: 0 for _, m, _ in STATUS_KEYS}}
+    threads = set()
+    for line in text.decode("utf-8").splitlines():
+        iid, tid, ts, status, frames = line.split(" ")
+        ts, status = int(ts), int(status)
+        man["samples_decoded"] += 1
+        man["max_depth"] = max(man["max_depth"], len(frames.split(",")) if frames else 0)
+        man["min_ts"] = ts if man["min_ts"] is None else min(man["min_ts"], ts)
+        man["max_ts"] = ts if man["max_ts"] is None else max(man["max_ts"], ts)
+        for _, m, bit in STATUS_KEYS:
+            if status & bit:
+                man["status_bits"][m] += 1
+        threads.add((int(tid), int(iid)))
+    man["threads_seen"] = len(threads)
+    return man
+
+
+def check_info_file(env, path, generated=False):
+    key = env.key(path)
+    problems = []
+    rc, out, err = env.run("--info", "--json", path)
+
+    if key in REJECTED_VALID:
+        text, how = expected_message(env, key)
+        check_error_run(env, problems, rc, out, err, path, text, how)
+        return problems
+
+    if rc != 0:
+        return ["exit status %d, stderr: %s" % (rc, err)]
+    if err:
+        problems.append("stderr not empty: %r" % err[:500])
+    try:
+        ours = strict_json(out)
+    except ValueError as e:
+        return problems + ["stdout is not one JSON object: %s\n%r" % (e, out[:1000])]
+    if not isinstance(ours, dict):
+        return problems + ["stdout is not a JSON object"]
+    if list(ours.keys()) != OUR_KEYS:
+        problems.append("keys %r, expected %r" % (list(ours.keys()), OUR_KEYS))
+
+    ref = json.loads(env.tachgen_run("info", "--json", path))
+    info, details = ref["info"], ref["details"]
+    raw_text = env.tachgen_run("dump", "--raw", path)
+    if generated:
+        man = manifest_from_raw_dump(raw_text, info)
+    else:
+        man = env.manifest.get(key)
+        if man is None:
+            return problems + ["%s is not in manifest.json" % key]
+
+    for k in GET_INFO_KEYS:
+        if k not in ours:
+            continue
+        if k == "mode":
+            if ours[k] != details["mode_name"]:
+                problems.append("mode %r, tachgen %r" % (ours[k], details["mode_name"]))
+        elif k == "python_version":
+            want = "%d.%d.%d" % tuple(info[k])
+            if ours[k] != want:
+                problems.append("python_version %r, tachgen %r" % (ours[k], want))
+        elif not same_value(ours[k], info[k]):
+            problems.append("%s %r, tachgen %r" % (k, ours[k], info[k]))
+        if k in info and man["info"].get(k) != info[k] and k != "python_version":
+            problems.append("tachgen and manifest disagree on %s" % k)
+
+    if ours.get("byte_order") != details["endian"]:
+        problems.append("byte_order %r, tachgen %r" % (ours.get("byte_order"), details["endian"]))
+    real_size = os.path.getsize(path)
+    if ours.get("file_size") != real_size or details["file_size"] != real_size:
+        problems.append("file_size %r, real %d" % (ours.get("file_size"), real_size))
+    want_comp = {0: "none", 1: "zstd"}.get(info["compression_type"], "unknown")
+    if ours.get("compression") != want_comp:
+        problems.append("compression %r, expected %r" % (ours.get("compression"), want_comp))
+
+    warnings = ours.get("warnings")
+    if not isinstance(warnings, list) or not all(isinstance(w, str) for w in warnings):
+        problems.append("warnings is not a list of strings: %r" % (warnings,))
+    elif len(warnings) != len(details["warnings"]):
+        problems.append("warnings %r, tachgen %r" % (warnings, details["warnings"]))
+
+    dec = ours.get("decoded")
+    if not isinstance(dec, dict) or list(dec.keys()) != DECODED_KEYS:
+        return problems + ["decoded is %r" % (dec,)]
+    if not same_value(dec["samples"], man["samples_decoded"]):
+        problems.append("decoded.samples %r, manifest %r" % (dec["samples"], man["samples_decoded"]))
+    if dec["samples"] != info["sample_count"]:
+        problems.append("decoded.samples %r != sample_count %r" % (dec["samples"], info["sample_count"]))
+    if not same_value(dec["max_depth"], man["max_depth"]):
+        problems.append("decoded.max_depth %r, manifest %r" % (dec["max_depth"], man["max_depth"]))
+    if not same_value(dec["first_timestamp_us"], man["min_ts"]):
+        problems.append("decoded.first_timestamp_us %r, manifest min_ts %r"
+                        % (dec["first_timestamp_us"], man["min_ts"]))
+    if not same_value(dec["last_timestamp_us"], man["max_ts"]):
+        problems.append("decoded.last_timestamp_us %r, manifest max_ts %r"
+                        % (dec["last_timestamp_us"], man["max_ts"]))
+
+    threads = dec["threads"]
+    if not isinstance(threads, list):
+        return problems + ["decoded.threads is %r" % (threads,)]
+    for t in threads:
+        if not isinstance(t, dict) or list(t.keys()) != THREAD_KEYS or \
+           list(t["status_counts"].keys()) != [k for k, _, _ in STATUS_KEYS]:
+            return problems + ["malformed thread entry %r" % (t,)]
+    order = [(t["thread_id"], t["interpreter_id"]) for t in threads]
+    if order != sorted(order) or len(set(order)) != len(order):
+        problems.append("threads not sorted by (thread_id, interpreter_id) or repeated: %r" % order)
+    if len(threads) > info["thread_count"]:
+        problems.append("%d threads, header declares %d" % (len(threads), info["thread_count"]))
+    if sum(t["samples"] for t in threads) != dec["samples"]:
+        problems.append("per-thread samples do not add up to decoded.samples")
+
+    for k, man_k, _ in STATUS_KEYS:
+        total = sum(t["status_counts"][k] for t in threads)
+        if total != man["status_bits"][man_k]:
+            problems.append("status %s total %d, manifest %d" % (k, total, man["status_bits"][man_k]))
+
+    raw = aggregate_raw_dump(raw_text)
+    seen = {}
+    for t in threads:
+        tk = (t["thread_id"], t["interpreter_id"])
+        if t["samples"] == 0:
+            if t["first_timestamp_us"] is not None or t["last_timestamp_us"] is not None or \
+               any(t["status_counts"].values()):
+                problems.append("thread %r has no samples but timestamps or statuses" % (tk,))
+            continue
+        seen[tk] = {"samples": t["samples"], "first": t["first_timestamp_us"],
+                    "last": t["last_timestamp_us"], "status": t["status_counts"]}
+    if seen != raw:
+        for tk in sorted(set(seen) | set(raw)):
+            if seen.get(tk) != raw.get(tk):
+                problems.append("thread %r: ours %r, tachgen dump %r" % (tk, seen.get(tk), raw.get(tk)))
+    if len(seen) != man["threads_seen"]:
+        problems.append("%d threads with samples, manifest threads_seen %d"
+                        % (len(seen), man["threads_seen"]))
+    return problems
+
+
+# ---------------------------------------------------------------------------
+# human: --info without --json
+# ---------------------------------------------------------------------------
+
+def stats_lines(text):
+    lines = {}
+    for line in text.splitlines():
+        m = re.match(r"\s*(%s):\s*(.*)$" % "|".join(map(re.escape, STATS_LABELS)), line)
+        if m:
+            lines[m.group(1)] = m.group(2)
+    return lines
+
+
+def check_human_file(env, path):
+    key = env.key(path)
+    problems = []
+    rc, out, err = env.run("--info", path)
+    if key in REJECTED_VALID:
+        text, how = expected_message(env, key)
+        check_error_run(env, problems, rc, out, err, path, text, how)
+        return problems
+    if rc != 0:
+        return ["exit status %d, stderr: %s" % (rc, err)]
+    if err:
+        problems.append("stderr not empty: %r" % err[:500])
+    text = out.decode("utf-8")
+    man = env.manifest[key]
+    info = man["info"]
+    for needle in (path, "Samples decoded", "Byte order", "Maximum stack depth",
+                   "%d.%d.%d" % tuple(info["python_version"])):
+        if needle not in text:
+            problems.append("%r missing from the output" % needle)
+    m = re.search(r"Samples decoded:\s*(\d+)", text)
+    if not m or int(m.group(1)) != man["samples_decoded"]:
+        problems.append("Samples decoded line wrong: %r" % (m.group(0) if m else None))
+
+    lines = stats_lines(text)
+    if sorted(lines) != sorted(STATS_LABELS):
+        problems.append("statistics lines %r" % lines)
+    present = {"Duration": info["duration_sec"], "Measured sample rate": info["sample_rate"],
+               "Error rate": info["error_rate"], "Missed samples": info["missed_samples"]}
+    for label, value in present.items():
+        shown = lines.get(label, "")
+        if value is None:
+            if shown != NOT_RECORDED:
+                problems.append("%s: %r, expected %r" % (label, shown, NOT_RECORDED))
+        elif NOT_RECORDED in shown or not re.search(r"\d", shown):
+            problems.append("%s: %r, expected a value (%r)" % (label, shown, value))
+    if info["mode"] is None and not re.search(r"Profiling mode:\s*(not recorded|unknown)", text):
+        problems.append("mode not reported as not recorded / unknown")
+    return problems
+
+
+def check_human_specific(env):
+    """legacy_nostats.tach must say 'not recorded in this file' and show no
+    statistics numbers at all."""
+    path = os.path.join(env.data, "valid", "legacy_nostats.tach")
+    problems = []
+    rc, out, err = env.run("--info", path)
+    if rc != 0:
+        return ["exit status %d: %s" % (rc, err)]
+    text = out.decode("utf-8")
+    if NOT_RECORDED not in text:
+        problems.append("%r not in the output" % NOT_RECORDED)
+    lines = stats_lines(text)
+    for label in STATS_LABELS:
+        shown = lines.get(label)
+        if shown != NOT_RECORDED:
+            problems.append("%s: %r" % (label, shown))
+    block = text.split("Statistics", 1)[-1].split("\n\n", 1)[0]
+    if re.search(r"\d", block):
+        problems.append("digits in the statistics block: %r" % block)
+    if re.search(r"Profiling mode:\s*not recorded", text) is None:
+        problems.append("profiling mode not reported as not recorded")
+    return problems
+
+
+# ---------------------------------------------------------------------------
+# invalid: every invalid file, in every mode
+# ---------------------------------------------------------------------------
+
+def check_invalid_file(env, path):
+    key = env.key(path)
+    problems = []
+    text, how = expected_message(env, key)
+    if text is None:
+        return ["no expected message for %s in manifest.json" % key]
+    for args in (["--info", "--json"], ["--info"]):
+        sub = []
+        rc, out, err = env.run(*(args + [path]))
+        check_error_run(env, sub, rc, out, err, path, text, how)
+        problems += ["%s: %s" % (" ".join(args), p) for p in sub]
+    with tempfile.TemporaryDirectory() as tmp:
+        out_path = os.path.join(tmp, "out.txt")
+        rc, out, err = env.run("--export", "collapsed", "-o", out_path, path)
+        sub = []
+        check_error_run(env, sub, rc, out, err, path, text, how)
+        if os.listdir(tmp):
+            sub.append("files left behind: %r" % os.listdir(tmp))
+        problems += ["--export: %s" % p for p in sub]
+    return problems
+
+
+# ---------------------------------------------------------------------------
+# collapsed: byte-for-byte equality with tachgen collapsed
+# ---------------------------------------------------------------------------
+
+def check_collapsed_file(env, path):
+    key = env.key(path) if path.startswith(env.data) else path
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        ours_path = os.path.join(tmp, "ours.collapsed")
+        rc, out, err = env.run("--export", "collapsed", "-o", ours_path, path)
+        if key in REJECTED_VALID:
+            text, how = expected_message(env, key)
+            check_error_run(env, problems, rc, out, err, path, text, how)
+            if os.listdir(tmp):
+                problems.append("files left behind: %r" % os.listdir(tmp))
+            return problems
+        if rc != 0:
+            return ["exit status %d, stderr: %s" % (rc, err)]
+        if out or err:
+            problems.append("output on stdout/stderr: %r %r" % (out[:200], err[:200]))
+        ref_path = os.path.join(tmp, "ref.collapsed")
+        env.tachgen_run("collapsed", path, "-o", ref_path)
+        if sorted(os.listdir(tmp)) != ["ours.collapsed", "ref.collapsed"]:
+            problems.append("unexpected files: %r" % os.listdir(tmp))
+        with open(ours_path, "rb") as fh:
+            ours = fh.read()
+        with open(ref_path, "rb") as fh:
+            ref = fh.read()
+        if ours != ref:
+            ol, rl = ours.splitlines(True), ref.splitlines(True)
+            problems.append("output differs from tachgen: %d vs %d bytes, %d vs %d lines"
+                            % (len(ours), len(ref), len(ol), len(rl)))
+            for i in range(max(len(ol), len(rl))):
+                a = ol[i] if i < len(ol) else None
+                b = rl[i] if i < len(rl) else None
+                if a != b:
+                    problems.append("first difference at line %d:\n ours: %r\n tachgen: %r"
+                                    % (i + 1, a, b))
+                    break
+        # "-o -" writes the same bytes to stdout.
+        rc, out, err = env.run("--export", "collapsed", "-o", "-", path)
+        if rc != 0 or out != ref or err:
+            problems.append("-o -: exit %d, %d bytes on stdout (expected %d), stderr %r"
+                            % (rc, len(out), len(ref), err[:300]))
+        mode = os.stat(ours_path).st_mode & 0o777
+        umask = os.umask(0)
+        os.umask(umask)
+        if mode != 0o666 & ~umask:
+            problems.append("OUT has mode %o, expected %o" % (mode, 0o666 & ~umask))
+    return problems
+
+
+# ---------------------------------------------------------------------------
+# generated: profiles written by tachgen at test time, full of the corner
+# cases of the collapsed format (SPEC §16) that the corpus lacks
+# ---------------------------------------------------------------------------
+
+FILES = [
+    "app/mod.py", "lib/mod.py", "mod.py", "~", "pkg/_sync_coordinator.py",
+    "_sync_coordinator.py", "x_sync_coordinator.py", "_sync_coordinator.pyc", "dir/",
+    "/abs/sp ace;semi.py", "uni/ñandú😀.py", "nul\u0000byte.py", "tab\tnew\nline.py", "",
+]
+FUNCS = ["f", "g", "f g;h", "<GC>", "<native>", "ünï", "a\u0000b", "", "x" * 300, "main"]
+LINES = [None, -1, 0, 1, 2, 12, 25, 123, -5, 2 ** 31 - 1, -2 ** 31]
+TIDS = [0, 1, 12, 2, 2 ** 64 - 1, 123456789, 2 ** 63]
+
+
+def make_frame(rnd):
+    line = rnd.choice(LINES)
+    fr = {"file": rnd.choice(FILES), "func": rnd.choice(FUNCS)}
+    if line is None:
+        fr["location"] = None
+    else:
+        # Columns and opcodes vary, but must not split collapsed lines.
+        fr["location"] = [line, line + rnd.choice([0, 0, 1]) if line >= 0 else line,
+                          rnd.choice([-1, 0, 4, 8]), rnd.choice([-1, 10, 20])]
+    fr["opcode"] = rnd.choice([None, 0, 53, 254, 255, 300])
+    return fr
+
+
+def make_profile(seed, n_ticks):
+    import random
+    rnd = random.Random(seed)
+    pool = [make_frame(rnd) for _ in range(40)] + [
+        {"file": "~", "func": "<GC>", "location": None},
+        {"file": "~", "func": "<native>", "location": [0, 0, -1, -1]},
+        {"file": "~", "func": "f", "location": [3, 3, 0, 1]},
+        {"file": "pkg/_sync_coordinator.py", "func": "_run", "location": [10, 10, 0, 1]},
+        {"file": "x_sync_coordinator.py", "func": "x", "location": [1, 1, 0, 1]},
+        {"file": "_sync_coordinator.pyc", "func": "kept", "location": [1, 1, 0, 1]},
+        {"file": "dir/", "func": "nobase", "location": [4, 4, 0, 1]},
+        {"file": "neg.py", "func": "n", "location": [-5, -5, 0, 1]},
+    ]
+    # Two frames that differ only in the directory of their file give the
+    # same line text from two keys: CPython prints two lines, not one.
+    twins = [{"file": "b/same.py", "func": "twin", "location": [7, 7, 0, 1]},
+             {"file": "a/same.py", "func": "twin", "location": [7, 7, 0, 2]}]
+    stacks = {}
+    samples = []
+    t = 5_000_000
+    for tick in range(n_ticks):
+        # Time mostly goes forward, sometimes back, once before the start
+        # time: the earliest sample is not the first one.
+        t += rnd.choice([1000, 1000, 999, 1001, 0, -2500])
+        if tick == n_ticks // 2:
+            t = 4_000_000
+        interps = {}
+        for tid in rnd.sample(TIDS, rnd.randint(1, len(TIDS))):
+            iid = rnd.choice([0, 0, 1])
+            key = (tid, iid)
+            prev = stacks.get(key)
+            r = rnd.random()
+            if prev is not None and r < 0.4:
+                stack = prev                                  # REPEAT
+            elif prev and r < 0.7:
+                cut = rnd.randint(0, len(prev))               # SUFFIX / POP_PUSH
+                stack = [rnd.choice(pool) for _ in range(rnd.randint(0, 3))] + prev[cut:]
+            elif r < 0.75:
+                stack = []                                    # no Python frames
+            elif r < 0.77:
+                stack = [rnd.choice(pool) for _ in range(rnd.randint(250, 300))]
+            else:
+                stack = [rnd.choice(pool) for _ in range(rnd.randint(1, 12))]
+            stack = stack[:256]
+            stacks[key] = stack
+            interps.setdefault(iid, []).append(
+                {"tid": tid, "status": rnd.randint(0, 255), "frames": stack})
+        # A thread that only runs the twins, and one that only runs the
+        # launcher (all its stacks vanish).
+        interps.setdefault(0, []).append(
+            {"tid": 777, "status": 1, "frames": [twins[tick % 2], pool[0]]})
+        interps[0].append({"tid": 778, "status": 1, "frames": [pool[43], pool[43]]})
+        samples.append({"t": t, "interpreters": [{"id": i, "threads": th}
+                                                 for i, th in sorted(interps.items())]})
+    return {"start_time_us": 5_000_000, "interval_us": 1000, "mode": "wall",
+            "samples": samples}
+
+
+GENERATED = [  # (name, seed, ticks, extra tachgen fromjson arguments)
+    ("gen-a", 1, 300, []),
+    ("gen-b", 2, 2000, ["--compression", "zstd"]),
+    ("gen-c", 3, 2000, ["--endian", "big"]),
+    ("gen-d", 4, 5000, ["--endian", "big", "--compression", "zstd", "--stats", "none"]),
+]
+
+
+def generate(env, tmp, name, seed, ticks, extra):
+    spec_path = os.path.join(tmp, name + ".json")
+    out_path = os.path.join(tmp, name + ".tach")
+    with open(spec_path, "w", encoding="utf-8") as fh:
+        json.dump(make_profile(seed, ticks), fh)
+    env.tachgen_run("fromjson", spec_path, "-o", out_path, *extra)
+    return out_path
+
+
+def check_generated(env, tmp, name, seed, ticks, extra):
+    path = generate(env, tmp, name, seed, ticks, extra)
+    problems = ["--info --json: %s" % p for p in check_info_file(env, path, generated=True)]
+    problems += ["--export: %s" % p for p in check_collapsed_file(env, path)]
+    ref = env.tachgen_run("collapsed", path).decode("utf-8")
+    # The corner cases must really be in the file, or the test proves nothing.
+    for needle, what in ((";<GC>", "a '~' frame printed by name"),
+                         ("~:", "a '~' frame with a line"),
+                         (":-5 ", "a negative line"),
+                         ("_sync_coordinator.pyc:", "a file named almost like the internal one"),
+                         (";:", "an empty basename"),
+                         ("tid:18446744073709551615;", "the largest thread id"),
+                         (";same.py:twin:7", "two files with one basename")):
+        if needle not in ref:
+            problems.append("generated profile lacks %s (%r)" % (what, needle))
+    if "_sync_coordinator.py:" in ref or "tid:778" in ref:
+        problems.append("tachgen kept an internal frame?")
+    lines = ref.splitlines()
+    if not any(a.rsplit(" ", 1)[0] == b.rsplit(" ", 1)[0] for a, b in zip(lines, lines[1:])):
+        problems.append("no two lines with the same text: keys are not shown to stay apart")
+    return problems
+
+
+# ---------------------------------------------------------------------------
+# args: missing files, directories, bad arguments
+# ---------------------------------------------------------------------------
+
+def check_fails(env, args, expected, path=None, cwd=None):
+    rc, out, err = env.run(*args, cwd=cwd)
+    problems = []
+    if path is not None:
+        check_error_run(env, problems, rc, out, err, path, expected)
+    else:
+        if rc != 1:
+            problems.append("exit status %r, expected 1" % rc)
+        if out:
+            problems.append("stdout not empty: %r" % out[:300])
+        if not err.startswith(PROG + ": ") or err.count("\n") != 1:
+            problems.append("stderr is not one '%s: ...' line: %r" % (PROG, err))
+        if expected and expected not in err:
+            problems.append("stderr %r does not contain %r" % (err, expected))
+    return problems
+
+
+def args_cases(env):
+    tiny = os.path.join(env.data, "valid", "tiny.tach")
+    bad = os.path.join(env.data, "invalid", "sample_count_mismatch.tach")
+    cases = []
+    tmp = tempfile.mkdtemp(prefix="tv-cli-test-")
+    missing = os.path.join(tmp, "does-not-exist.tach")
+
+    def case(name, fn):
+        cases.append((name, fn))
+
+    for args in (["--info"], ["--info", "--json"]):
+        case("missing file: %s" % " ".join(args),
+             lambda a=args: check_fails(env, a + [missing], None, missing))
+        case("directory: %s" % " ".join(args),
+             lambda a=args: check_fails(env, a + [tmp], None, tmp))
+
+    def export_fails(file, expected=None, by_path=True):
+        out_dir = tempfile.mkdtemp(dir=tmp)
+        out_path = os.path.join(out_dir, "out.collapsed")
+        problems = check_fails(env, ["--export", "collapsed", "-o", out_path, file], expected,
+                               file if by_path else None)
+        if os.listdir(out_dir):
+            problems.append("left behind in OUT's directory: %r" % os.listdir(out_dir))
+        return problems
+
+    case("export: missing file", lambda: export_fails(missing))
+    case("export: directory as FILE", lambda: export_fails(tmp))
+    case("export: decode error leaves no OUT",
+         lambda: export_fails(bad, "Sample count mismatch"))
+
+    def export_keeps_existing():
+        out_dir = tempfile.mkdtemp(dir=tmp)
+        out_path = os.path.join(out_dir, "out.collapsed")
+        with open(out_path, "w") as fh:
+            fh.write("keep me\n")
+        problems = check_fails(env, ["--export", "collapsed", "-o", out_path, bad],
+                               "Sample count mismatch", bad)
+        with open(out_path) as fh:
+            if fh.read() != "keep me\n":
+                problems.append("existing OUT was modified")
+        if os.listdir(out_dir) != ["out.collapsed"]:
+            problems.append("left behind: %r" % os.listdir(out_dir))
+        return problems
+    case("export: failure keeps an existing OUT", export_keeps_existing)
+
+    def export_out_is_dir():
+        parent = tempfile.mkdtemp(dir=tmp)
+        out_dir = os.path.join(parent, "out")
+        os.mkdir(out_dir)
+        problems = check_fails(env, ["--export", "collapsed", "-o", out_dir, tiny], None, out_dir)
+        if not os.path.isdir(out_dir) or os.listdir(out_dir):
+            problems.append("OUT directory changed: %r" % os.listdir(out_dir))
+        if os.listdir(parent) != ["out"]:
+            problems.append("left behind next to OUT: %r" % os.listdir(parent))
+        return problems
+    case("export: OUT is a directory", export_out_is_dir)
+
+    def export_out_dir_missing():
+        out_path = os.path.join(tmp, "no-such-dir", "out.collapsed")
+        return check_fails(env, ["--export", "collapsed", "-o", out_path, tiny], None, out_path)
+    case("export: OUT's directory does not exist", export_out_dir_missing)
+
+    def export_replaces():
+        out_dir = tempfile.mkdtemp(dir=tmp)
+        out_path = os.path.join(out_dir, "out.collapsed")
+        with open(out_path, "w") as fh:
+            fh.write("old contents\n" * 1000)
+        rc, out, err = env.run("--export", "collapsed", "-o", out_path, tiny)
+        problems = []
+        if rc != 0 or out or err:
+            problems.append("exit %d, stdout %r, stderr %r" % (rc, out, err))
+        with open(out_path, "rb") as fh:
+            if fh.read() != env.tachgen_run("collapsed", tiny):
+                problems.append("OUT not replaced by the export")
+        if os.listdir(out_dir) != ["out.collapsed"]:
+            problems.append("left behind: %r" % os.listdir(out_dir))
+        return problems
+    case("export: replaces an existing OUT", export_replaces)
+
+    def export_relative():
+        out_dir = tempfile.mkdtemp(dir=tmp)
+        rc, out, err = env.run("--export", "collapsed", "-o", "rel.collapsed", tiny, cwd=out_dir)
+        problems = []
+        if rc != 0 or out or err:
+            problems.append("exit %d, stdout %r, stderr %r" % (rc, out, err))
+        if os.listdir(out_dir) != ["rel.collapsed"]:
+            problems.append("files: %r" % os.listdir(out_dir))
+        return problems
+    case("export: relative OUT", export_relative)
+
+    def empty_export():
+        out_dir = tempfile.mkdtemp(dir=tmp)
+        out_path = os.path.join(out_dir, "out.collapsed")
+        rc, out, err = env.run("--export", "collapsed", "-o", out_path,
+                               os.path.join(env.data, "valid", "empty.tach"))
+        problems = []
+        if rc != 0 or out or err:
+            problems.append("exit %d, stdout %r, stderr %r" % (rc, out, err))
+        if not os.path.exists(out_path) or os.path.getsize(out_path) != 0:
+            problems.append("OUT is not an empty file")
+        return problems
+    case("export: empty profile gives an empty OUT", empty_export)
+
+    out_path = os.path.join(tmp, "never.collapsed")
+    bad_args = [
+        ("no arguments after --info", ["--info"], "No FILE"),
+        ("no FILE for --info --json", ["--info", "--json"], "No FILE"),
+        ("two files for --info", ["--info", tiny, tiny], "one FILE"),
+        ("two files for --export", ["--export", "collapsed", "-o", out_path, tiny, tiny], "one FILE"),
+        ("no FILE for --export", ["--export", "collapsed", "-o", out_path], "No FILE"),
+        ("unknown option", ["--info", "--frobnicate", tiny], "frobnicate"),
+        ("--export without a format", ["--export"], "--export"),
+        ("unknown export format", ["--export", "bogus", "-o", out_path, tiny], "bogus"),
+        ("missing -o", ["--export", "collapsed", tiny], "-o"),
+        ("empty -o", ["--export", "collapsed", "-o", "", tiny], "empty"),
+        ("--json without --info", ["--json", tiny], "--json"),
+        ("--json with --export", ["--json", "--export", "collapsed", "-o", out_path, tiny], "--json"),
+        ("-o without --export", ["-o", out_path, tiny], "--export"),
+        ("-o with --info", ["--info", "-o", out_path, tiny], "--export"),
+        ("--info with --export", ["--info", "--export", "collapsed", "-o", out_path, tiny], "together"),
+        ("empty FILE", ["--info", ""], "empty"),
+    ]
+    for fmt in ("html", "svg", "png", "pdf"):
+        bad_args.append(("export format %s" % fmt, ["--export", fmt, "-o", out_path, tiny],
+                         "not supported yet"))
+    for name, args, expected in bad_args:
+        def run_bad(a=args, e=expected):
+            problems = check_fails(env, a, e)
+            if os.path.exists(out_path):
+                problems.append("OUT was created")
+            return problems
+        case("bad arguments: " + name, run_bad)
+
+    def help_and_version():
+        problems = []
+        rc, out, err = env.run("--help")
+        text = out.decode("utf-8", "replace")
+        if rc != 0 or "--info" not in text or "--export" not in text:
+            problems.append("--help: exit %d, stdout %r, stderr %r" % (rc, text[:500], err))
+        rc, out, err = env.run("--version")
+        if rc != 0 or not re.match(r"^%s \S+\n$" % PROG, out.decode("utf-8", "replace")):
+            problems.append("--version: exit %d, stdout %r, stderr %r" % (rc, out, err))
+        return problems
+    case("--help and --version without a display", help_and_version)
+
+    def file_after_double_dash():
+        problems = []
+        dashed_dir = tempfile.mkdtemp(dir=tmp)
+        dashed = os.path.join(dashed_dir, "--info")
+        shutil.copy(tiny, dashed)
+        rc, out, err = env.run("--info", "--json", "--", dashed)
+        if rc != 0:
+            problems.append("exit %d: %s" % (rc, err))
+        return problems
+    case("FILE after --", file_after_double_dash)
+
+    return cases, tmp
+
+
+# ---------------------------------------------------------------------------
+
+def run_parallel(tap, items):
+    workers = max(2, min(8, os.cpu_count() or 2))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [(name, pool.submit(fn_item)) for name, fn_item in items]
+        for name, fut in futures:
+            try:
+                problems = fut.result()
+            except Exception as e:  # a crash of the test itself is a failure
+                problems = ["%s: %s" % (type(e).__name__, e)]
+            tap.result(name, problems)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--exe", required=True)
+    ap.add_argument("group", choices=["info", "human", "invalid", "collapsed", "generated",
+                                      "args"])
+    a = ap.parse_args()
+    env = Env(a.exe)
+    tap = Tap()
+    valid = env.files("valid")
+    invalid = env.files("invalid")
+    if not valid or not invalid:
+        print("Bail out! empty corpus in %s" % env.data)
+        return 1
+
+    if a.group == "info":
+        run_parallel(tap, [("info --json %s" % env.key(p), lambda p=p: check_info_file(env, p))
+                           for p in valid])
+    elif a.group == "human":
+        items = [("info %s" % env.key(p), lambda p=p: check_human_file(env, p)) for p in valid]
+        items.append(("legacy_nostats: no statistics numbers", lambda: check_human_specific(env)))
+        run_parallel(tap, items)
+    elif a.group == "invalid":
+        run_parallel(tap, [("invalid %s" % env.key(p), lambda p=p: check_invalid_file(env, p))
+                           for p in invalid])
+        missing = sorted(k for k in MESSAGE_EXCEPTIONS
+                         if not os.path.exists(os.path.join(env.data, k)))
+        tap.result("every message exception names a corpus file",
+                   ["not in the corpus: %s" % k for k in missing])
+    elif a.group == "collapsed":
+        run_parallel(tap, [("collapsed %s" % env.key(p), lambda p=p: check_collapsed_file(env, p))
+                           for p in valid])
+    elif a.group == "generated":
+        tmp = tempfile.mkdtemp(prefix="tv-cli-gen-")
+        try:
+            run_parallel(tap, [("generated %s %s" % (g[0], " ".join(g[3])),
+                                lambda g=g: check_generated(env, tmp, *g)) for g in GENERATED])
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    elif a.group == "args":
+        cases, tmp = args_cases(env)
+        try:
+            run_parallel(tap, cases)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return tap.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
