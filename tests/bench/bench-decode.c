@@ -1,0 +1,330 @@
+/* bench-decode.c: tachyon-bench --decode and --dump
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <zstd.h>
+
+#include "bench.h"
+
+/* The decoder streams the sample region through libzstd into an output
+ * buffer of this size (CHUNK_SIZE in format/tach-decoder.c; it is also
+ * ZSTD_DStreamOutSize ()).  The zstd-only pass uses the same size so that
+ * the two are comparable. */
+#define BENCH_ZSTD_CHUNK (128 * 1024)
+
+/* ------------------------------------------------------------------------ */
+/* --decode                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static gint   opt_runs = 3;
+static char  *opt_pipeline = NULL;
+static char  *opt_api = NULL;
+
+static const GOptionEntry decode_entries[] = {
+  { "runs", 0, 0, G_OPTION_ARG_INT, &opt_runs,
+    "Number of runs; the median is reported (default 3)", "R" },
+  { "pipeline", 0, 0, G_OPTION_ARG_STRING, &opt_pipeline,
+    "Decompress on a second thread: auto (the decoder decides, default), on, off",
+    "auto|on|off" },
+  { "api", 0, 0, G_OPTION_ARG_STRING, &opt_api,
+    "Decoder call: batch (tach_decoder_next_batch, default) or sample (tach_decoder_next)",
+    "batch|sample" },
+  { NULL }
+};
+
+/* CPU time of the whole process, all threads: with a pipelined decoder the
+ * wall-clock time no longer says how much work a decode is. */
+static double
+cpu_seconds (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+/* One full pass of the decoder over every sample.  PIPELINE is -1 to let
+ * the decoder choose, else whether to decompress on a second thread. */
+static gboolean
+decode_pass (TachReader *reader,
+             int         pipeline,
+             double     *seconds,
+             double     *cpu,
+             guint64    *n_samples,
+             TachError  *error)
+{
+  TachDecoder *decoder = NULL;
+  TachSample sample;
+  guint64 sum = 0;
+  guint64 n = 0;
+  double t0 = bench_now_seconds ();
+  double c0 = cpu_seconds ();
+  int r;
+
+  if (tach_decoder_new (reader, &decoder, error) != TACH_OK)
+    return FALSE;
+  if (pipeline >= 0)
+    tach_decoder_set_pipelined (decoder, pipeline != 0);
+  if (opt_api != NULL && g_str_equal (opt_api, "sample"))
+    {
+      while ((r = tach_decoder_next (decoder, &sample, error)) == 1)
+        {
+          sum += sample.timestamp_us + sample.depth + sample.status;
+          n++;
+        }
+    }
+  else
+    {
+      TachBatch batch;
+
+      /* Touch every sample, as a consumer would. */
+      while ((r = tach_decoder_next_batch (decoder, &batch, error)) == 1)
+        {
+          sum += batch.sample.depth;
+          for (guint32 i = 0; i < batch.n; i++)
+            sum += batch.timestamps[i] + batch.statuses[i];
+          n += batch.n;
+        }
+    }
+  tach_decoder_free (decoder);
+  *seconds = bench_now_seconds () - t0;
+  *cpu = cpu_seconds () - c0;
+  bench_sink += sum;
+  *n_samples = n;
+  return r == 0;
+}
+
+/* The same sample region through libzstd alone, into a reused buffer of the
+ * decoder's chunk size. */
+static gboolean
+zstd_pass (const void *region,
+           size_t      size,
+           void       *chunk,
+           double     *seconds,
+           double     *cpu,
+           guint64    *out_bytes)
+{
+  ZSTD_inBuffer in = { region, size, 0 };
+  guint64 total = 0;
+  size_t ret = 0;
+  double t0 = bench_now_seconds ();
+  double c0 = cpu_seconds ();
+  ZSTD_DStream *stream = ZSTD_createDStream ();
+
+  if (stream == NULL)
+    {
+      g_printerr ("tachyon-bench: ZSTD_createDStream failed\n");
+      return FALSE;
+    }
+  ZSTD_initDStream (stream);
+  for (;;)
+    {
+      ZSTD_outBuffer out = { chunk, BENCH_ZSTD_CHUNK, 0 };
+
+      ret = ZSTD_decompressStream (stream, &out, &in);
+      if (ZSTD_isError (ret))
+        {
+          g_printerr ("tachyon-bench: zstd: %s\n", ZSTD_getErrorName (ret));
+          ZSTD_freeDStream (stream);
+          return FALSE;
+        }
+      total += out.pos;
+      if (in.pos == in.size && out.pos < out.size)
+        break;
+    }
+  ZSTD_freeDStream (stream);
+  *seconds = bench_now_seconds () - t0;
+  *cpu = cpu_seconds () - c0;
+  if (ret != 0)
+    {
+      g_printerr ("tachyon-bench: zstd: truncated stream\n");
+      return FALSE;
+    }
+  *out_bytes = total;
+  return TRUE;
+}
+
+static int
+run_decode (char **args)
+{
+  const char *path = args[0];
+  TachReader *reader = NULL;
+  TachError error = { 0 };
+  const TachHeader *header;
+  const unsigned char *region;
+  size_t region_size;
+  gboolean compressed;
+  g_autofree double *decode_times = NULL;
+  g_autofree double *zstd_times = NULL;
+  g_autofree double *cpu_times = NULL;
+  g_autofree double *zstd_cpu_times = NULL;
+  g_autofree void *chunk = NULL;
+  guint64 n_samples = 0;
+  guint64 decompressed = 0;
+  double decode_s;
+  double decode_cpu_s;
+  double zstd_s = 0.0;
+  double zstd_cpu_s = 0.0;
+  int pipeline = -1;
+  g_autoptr (GString) json = g_string_new (NULL);
+  guint64 touch = 0;
+
+  if (opt_runs < 1 || opt_runs > 1000)
+    {
+      g_printerr ("tachyon-bench: --runs must be between 1 and 1000\n");
+      return 1;
+    }
+  if (opt_pipeline == NULL || strcmp (opt_pipeline, "auto") == 0)
+    pipeline = -1;
+  else if (strcmp (opt_pipeline, "on") == 0)
+    pipeline = 1;
+  else if (strcmp (opt_pipeline, "off") == 0)
+    pipeline = 0;
+  else
+    {
+      g_printerr ("tachyon-bench: --pipeline must be auto, on or off\n");
+      return 1;
+    }
+  if (opt_api != NULL && !g_str_equal (opt_api, "batch") && !g_str_equal (opt_api, "sample"))
+    {
+      g_printerr ("tachyon-bench: --api must be batch or sample\n");
+      return 1;
+    }
+  if (tach_reader_open_path (path, &reader, &error) != TACH_OK)
+    return bench_fail_tach (path, &error);
+
+  header = tach_reader_get_header (reader);
+  region = tach_reader_get_sample_region (reader);
+  region_size = (size_t) tach_reader_get_sample_region_size (reader);
+  compressed = header->compression_type == TACH_COMPRESSION_ZSTD;
+
+  /* Fault the mapping in first, so that the first timed pass does not pay
+   * for the page cache. */
+  for (size_t i = 0; i < region_size; i += 4096)
+    touch += region[i];
+  bench_sink += touch;
+
+  decode_times = g_new0 (double, opt_runs);
+  zstd_times = g_new0 (double, opt_runs);
+  cpu_times = g_new0 (double, opt_runs);
+  zstd_cpu_times = g_new0 (double, opt_runs);
+  chunk = g_malloc (BENCH_ZSTD_CHUNK);
+
+  for (gint run = 0; run < opt_runs; run++)
+    {
+      guint64 n = 0;
+
+      if (!decode_pass (reader, pipeline, &decode_times[run], &cpu_times[run], &n, &error))
+        {
+          tach_reader_free (reader);
+          return bench_fail_tach (path, &error);
+        }
+      n_samples = n;
+      if (compressed
+          && !zstd_pass (region, region_size, chunk, &zstd_times[run],
+                         &zstd_cpu_times[run], &decompressed))
+        {
+          tach_reader_free (reader);
+          return 1;
+        }
+    }
+
+  decode_s = bench_median (decode_times, (guint) opt_runs);
+  decode_cpu_s = bench_median (cpu_times, (guint) opt_runs);
+  if (compressed)
+    {
+      zstd_s = bench_median (zstd_times, (guint) opt_runs);
+      zstd_cpu_s = bench_median (zstd_cpu_times, (guint) opt_runs);
+    }
+  else
+    decompressed = region_size;
+
+  g_string_append (json, "{\"file\":");
+  bench_json_append_string (json, path);
+  g_string_append_printf (json, ",\"samples\":%" G_GUINT64_FORMAT
+                          ",\"file_bytes\":%" G_GUINT64_FORMAT
+                          ",\"decode_seconds\":%.6f,\"zstd_seconds\":%.6f",
+                          n_samples, (guint64) tach_reader_get_file_size (reader),
+                          decode_s, zstd_s);
+  if (compressed && zstd_s > 0.0)
+    g_string_append_printf (json, ",\"ratio\":%.3f", decode_s / zstd_s);
+  else
+    g_string_append (json, ",\"ratio\":null");
+  /* CPU times: what the decode costs in all threads, and a ratio that
+   * holds up on a busy machine. */
+  g_string_append_printf (json, ",\"decode_cpu_seconds\":%.6f,\"zstd_cpu_seconds\":%.6f",
+                          decode_cpu_s, zstd_cpu_s);
+  if (compressed && zstd_cpu_s > 0.0)
+    g_string_append_printf (json, ",\"cpu_ratio\":%.3f", decode_cpu_s / zstd_cpu_s);
+  else
+    g_string_append (json, ",\"cpu_ratio\":null");
+  g_string_append_printf (json, ",\"api\":\"%s\"", opt_api ? opt_api : "batch");
+  g_string_append_printf (json, ",\"compression\":\"%s\",\"runs\":%d,\"pipeline\":\"%s\""
+                          ",\"region_bytes\":%" G_GUINT64_FORMAT
+                          ",\"decompressed_bytes\":%" G_GUINT64_FORMAT
+                          ",\"ns_per_sample\":%.2f}",
+                          compressed ? "zstd" : "none", opt_runs,
+                          pipeline < 0 ? "auto" : pipeline ? "on" : "off",
+                          (guint64) region_size, decompressed,
+                          n_samples > 0 ? decode_s * 1e9 / (double) n_samples : 0.0);
+  tach_reader_free (reader);
+  printf ("%s\n", json->str);
+  return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* --dump: one line per sample, as `tachgen.py dump --raw` prints them       */
+/* ------------------------------------------------------------------------ */
+
+static int
+run_dump (char **args)
+{
+  const char *path = args[0];
+  TachReader *reader = NULL;
+  TachDecoder *decoder = NULL;
+  TachError error = { 0 };
+  TachSample s;
+  int r;
+
+  if (tach_reader_open_path (path, &reader, &error) != TACH_OK)
+    return bench_fail_tach (path, &error);
+  if (tach_decoder_new (reader, &decoder, &error) != TACH_OK)
+    {
+      tach_reader_free (reader);
+      return bench_fail_tach (path, &error);
+    }
+  while ((r = tach_decoder_next (decoder, &s, &error)) == 1)
+    {
+      printf ("%" PRIu32 " %" PRIu64 " %" PRIu64 " %u ",
+              s.interpreter_id, s.thread_id, s.timestamp_us, (unsigned) s.status);
+      for (guint i = 0; i < s.depth; i++)
+        printf (i == 0 ? "%" PRIu32 : ",%" PRIu32, s.stack[i]);
+      putchar ('\n');
+    }
+  tach_decoder_free (decoder);
+  tach_reader_free (reader);
+  if (r < 0)
+    {
+      fflush (stdout);
+      return bench_fail_tach (path, &error);
+    }
+  return 0;
+}
+
+const BenchMode bench_mode_decode = {
+  "decode", "FILE", 1,
+  "Time the decoder over every sample of FILE against libzstd alone.",
+  decode_entries, run_decode,
+};
+
+const BenchMode bench_mode_dump = {
+  "dump", "FILE", 1,
+  "Print every sample of FILE as `tachgen.py dump --raw` does.",
+  NULL, run_dump,
+};

@@ -1,0 +1,43 @@
+/* bench.h: what the modes of tachyon-bench share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "tachyon-format.h"
+
+/* One mode of tachyon-bench, chosen by the --NAME flag.  RUN gets the
+ * N_ARGS positional parameters once the mode's ENTRIES have been parsed,
+ * and returns the exit status. */
+typedef struct
+{
+  const char         *name;       /* the flag, without "--" */
+  const char         *parameters; /* positional parameters, for --help */
+  guint               n_args;     /* how many positional parameters */
+  const char         *summary;
+  const GOptionEntry *entries;    /* may be NULL */
+  int               (*run) (char **args);
+} BenchMode;
+
+extern const BenchMode bench_mode_generate;
+extern const BenchMode bench_mode_decode;
+extern const BenchMode bench_mode_dump;
+
+/* Keeps measured loops from being optimised away. */
+extern volatile guint64 bench_sink;
+
+double   bench_now_seconds        (void);
+/* Sorts VALUES. */
+double   bench_median             (double          *values,
+                                   guint            n);
+void     bench_json_append_string (GString         *out,
+                                   const char      *s);
+/* Parses "20000", "500k", "5M", "1G"; FALSE if not a count up to MAX. */
+gboolean bench_parse_count        (const char      *text,
+                                   guint64          max,
+                                   guint64         *out);
+/* Prints the error of a format-library call; returns the exit status 1. */
+int      bench_fail_tach          (const char      *what,
+                                   const TachError *error);

@@ -1,0 +1,216 @@
+/* tachyon-bench.c: benchmarks for libtachyon-format
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One program, several modes.  The mode is chosen by a --MODE flag (normally
+ * the first argument); each mode has its own positional parameters and its
+ * own options, so adding one is adding a BenchMode to the modes[] table:
+ *
+ *   tachyon-bench --generate N OUT [--seed S] [--threads T] [--no-zstd]
+ *   tachyon-bench --decode FILE [--runs R]
+ *   tachyon-bench --dump FILE
+ *
+ * Results go to stdout (one JSON line for the measuring modes); errors go to
+ * stderr and the exit status is 1.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+
+/* ------------------------------------------------------------------------ */
+/* Small helpers                                                             */
+/* ------------------------------------------------------------------------ */
+
+double
+bench_now_seconds (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double x = *(const double *) a;
+  double y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+double
+bench_median (double *values,
+              guint   n)
+{
+  qsort (values, n, sizeof *values, compare_doubles);
+  if (n % 2 == 1)
+    return values[n / 2];
+  return (values[n / 2 - 1] + values[n / 2]) / 2.0;
+}
+
+void
+bench_json_append_string (GString    *out,
+                          const char *s)
+{
+  g_string_append_c (out, '"');
+  for (const unsigned char *p = (const unsigned char *) s; *p != '\0'; p++)
+    {
+      switch (*p)
+        {
+        case '"':
+          g_string_append (out, "\\\"");
+          break;
+        case '\\':
+          g_string_append (out, "\\\\");
+          break;
+        case '\n':
+          g_string_append (out, "\\n");
+          break;
+        case '\t':
+          g_string_append (out, "\\t");
+          break;
+        default:
+          if (*p < 0x20)
+            g_string_append_printf (out, "\\u%04x", *p);
+          else
+            g_string_append_c (out, (char) *p);
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+/* Accepts "20000", "500k", "5M", "1G". */
+gboolean
+bench_parse_count (const char *text,
+                   guint64     max,
+                   guint64    *out)
+{
+  char *end = NULL;
+  guint64 value;
+  guint64 scale = 1;
+
+  if (text == NULL || !g_ascii_isdigit (text[0]))
+    return FALSE;
+  errno = 0;
+  value = g_ascii_strtoull (text, &end, 10);
+  if (errno != 0)
+    return FALSE;
+  if (*end == 'k' || *end == 'K')
+    scale = 1000, end++;
+  else if (*end == 'm' || *end == 'M')
+    scale = 1000 * 1000, end++;
+  else if (*end == 'g' || *end == 'G')
+    scale = 1000 * 1000 * 1000, end++;
+  if (*end != '\0' || value > max / scale)
+    return FALSE;
+  *out = value * scale;
+  return TRUE;
+}
+
+int
+bench_fail_tach (const char      *what,
+                 const TachError *error)
+{
+  g_printerr ("tachyon-bench: %s: %s\n", what,
+              error->message[0] != '\0' ? error->message : "unknown error");
+  return 1;
+}
+
+volatile guint64 bench_sink;
+
+/* ------------------------------------------------------------------------ */
+/* Modes                                                                     */
+/* ------------------------------------------------------------------------ */
+
+static const BenchMode *const modes[] = {
+  &bench_mode_generate,
+  &bench_mode_decode,
+  &bench_mode_dump,
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "Usage:\n");
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    fprintf (out, "  tachyon-bench --%s %s [OPTION...]\n      %s\n",
+             modes[i]->name, modes[i]->parameters, modes[i]->summary);
+  fprintf (out, "\n`tachyon-bench --MODE --help` lists the options of a mode.\n");
+}
+
+static const BenchMode *
+lookup_mode (const char *arg)
+{
+  if (arg[0] != '-' || arg[1] != '-')
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++)
+    if (strcmp (arg + 2, modes[i]->name) == 0)
+      return modes[i];
+  return NULL;
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const BenchMode *mode = NULL;
+  g_autoptr (GOptionContext) context = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *parameters = NULL;
+  g_autofree char **args = g_new0 (char *, argc + 1);
+  int n_args = 0;
+
+  /* Take the mode flag out; the rest is the mode's own command line. */
+  args[n_args++] = argv[0];
+  for (int i = 1; i < argc; i++)
+    {
+      const BenchMode *m = lookup_mode (argv[i]);
+
+      if (m != NULL && mode == NULL)
+        mode = m;
+      else if (m != NULL)
+        {
+          g_printerr ("tachyon-bench: only one of --%s and --%s\n", mode->name, m->name);
+          return 1;
+        }
+      else
+        args[n_args++] = argv[i];
+    }
+
+  if (mode == NULL)
+    {
+      for (int i = 1; i < argc; i++)
+        if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
+          {
+            print_usage (stdout);
+            return 0;
+          }
+      print_usage (stderr);
+      return 1;
+    }
+
+  parameters = g_strdup_printf ("--%s %s", mode->name, mode->parameters);
+  context = g_option_context_new (parameters);
+  g_option_context_set_summary (context, mode->summary);
+  if (mode->entries != NULL)
+    g_option_context_add_main_entries (context, mode->entries, NULL);
+  if (!g_option_context_parse (context, &n_args, &args, &error))
+    {
+      g_printerr ("tachyon-bench: %s\n", error->message);
+      return 1;
+    }
+  if ((guint) n_args - 1 != mode->n_args)
+    {
+      g_printerr ("tachyon-bench: --%s takes %s\n", mode->name, mode->parameters);
+      return 1;
+    }
+
+  return mode->run (args + 1);
+}
