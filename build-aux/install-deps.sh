@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what Tachyon Viewer needs to build, run and test on Debian 12.
+# Run as root (or through sudo).
+set -euo pipefail
+
+packages=(
+  # build
+  meson ninja-build pkg-config gcc libgtk-4-dev libadwaita-1-dev libzstd-dev
+  libglib2.0-dev libglib2.0-dev-bin libglib2.0-bin gettext
+  # tests: the reference reader, sanitizers and fuzzing, headless GUI
+  python3 zstd clang libclang-rt-14-dev
+  xvfb xauth dbus dbus-x11 at-spi2-core xdotool x11-utils imagemagick
+  libxml2-utils desktop-file-utils appstream appstream-util shared-mime-info
+  xdg-utils libfile-mimeinfo-perl libgtk-4-bin
+  # run: icons and fonts
+  hicolor-icon-theme adwaita-icon-theme fonts-cantarell fonts-dejavu-core
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: everything is installed"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: run me as root (sudo $0) to install: ${missing[*]}" >&2
+  exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
