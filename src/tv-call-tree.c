@@ -1,0 +1,778 @@
+/* tv-call-tree.c: aggregate, merge, transform and invert
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Three steps, each linear in what it reads:
+ *   1. weigh the exact tree's nodes by the selected samples, walking each
+ *      selected thread's leaf runs (a time range is a binary search);
+ *   2. map the exact nodes, parents first, onto the view's nodes by merge
+ *      key, dropping, merging or re-rooting them as the transforms say;
+ *   3. invert if asked, sum totals bottom-up, and sort siblings.
+ */
+#include "tv-call-tree.h"
+
+struct _TvCallTree
+{
+  gatomicrefcount ref_count;
+  TvProfileData  *data;
+  TvMergeKey      merge;
+  gboolean        inverted;
+
+  guint32         n_nodes;
+  guint32        *parent;
+  guint32        *key;
+  guint16        *depth;
+  guint64        *self;
+  guint64        *total;
+  guint32        *child_start;   /* n_nodes + 1 */
+  guint32        *children;
+
+  TvFunctionRow  *functions;
+  guint           n_functions;
+};
+
+void
+tv_query_init (TvQuery    *query,
+               TvMergeKey  merge)
+{
+  memset (query, 0, sizeof *query);
+  query->merge = merge;
+  query->interpreter = -1;
+  query->focus_function = TV_NODE_NONE;
+  query->callers_of = TV_NODE_NONE;
+}
+
+/* A growing tree keyed by (parent, key), used for every tree we build. */
+typedef struct
+{
+  guint32  n_nodes;
+  guint32  capacity;
+  guint32 *parent;
+  guint32 *key;
+  guint64 *self;
+  guint64 *hkeys;
+  guint32 *hvalues;
+  guint32  mask;
+} Builder;
+
+static void
+builder_init (Builder *b,
+              guint32  hint)
+{
+  b->capacity = MAX (hint, 64);
+  b->parent = g_new (guint32, b->capacity);
+  b->key = g_new (guint32, b->capacity);
+  b->self = g_new0 (guint64, b->capacity);
+  b->mask = 127;
+  while (b->mask < b->capacity * 2)
+    b->mask = b->mask * 2 + 1;
+  b->hkeys = g_new0 (guint64, (gsize) b->mask + 1);
+  b->hvalues = g_new (guint32, (gsize) b->mask + 1);
+  b->n_nodes = 1;
+  b->parent[0] = TV_NODE_NONE;
+  b->key[0] = TV_NODE_NONE;
+}
+
+static void
+builder_clear (Builder *b)
+{
+  g_free (b->parent);
+  g_free (b->key);
+  g_free (b->self);
+  g_free (b->hkeys);
+  g_free (b->hvalues);
+  memset (b, 0, sizeof *b);
+}
+
+static inline guint32
+hash64 (guint64 v)
+{
+  v *= G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  return (guint32) (v >> 32);
+}
+
+static void
+builder_grow_hash (Builder *b)
+{
+  guint32 mask = b->mask * 2 + 1;
+  guint64 *hkeys = g_new0 (guint64, (gsize) mask + 1);
+  guint32 *hvalues = g_new (guint32, (gsize) mask + 1);
+
+  for (guint32 i = 0; i <= b->mask; i++)
+    if (b->hkeys[i] != 0)
+      {
+        guint32 slot = hash64 (b->hkeys[i]) & mask;
+        while (hkeys[slot] != 0)
+          slot = (slot + 1) & mask;
+        hkeys[slot] = b->hkeys[i];
+        hvalues[slot] = b->hvalues[i];
+      }
+  g_free (b->hkeys);
+  g_free (b->hvalues);
+  b->hkeys = hkeys;
+  b->hvalues = hvalues;
+  b->mask = mask;
+}
+
+static guint32
+builder_child (Builder *b,
+               guint32  parent,
+               guint32  key)
+{
+  guint64 h = ((guint64) parent << 32 | key) + 1;
+  guint32 slot = hash64 (h) & b->mask;
+  guint32 node;
+
+  for (;;)
+    {
+      if (b->hkeys[slot] == h)
+        return b->hvalues[slot];
+      if (b->hkeys[slot] == 0)
+        break;
+      slot = (slot + 1) & b->mask;
+    }
+  if (b->n_nodes == b->capacity)
+    {
+      b->capacity *= 2;
+      b->parent = g_renew (guint32, b->parent, b->capacity);
+      b->key = g_renew (guint32, b->key, b->capacity);
+      b->self = g_renew (guint64, b->self, b->capacity);
+    }
+  node = b->n_nodes++;
+  b->parent[node] = parent;
+  b->key[node] = key;
+  b->self[node] = 0;
+  b->hkeys[slot] = h;
+  b->hvalues[slot] = node;
+  if ((guint64) b->n_nodes * 2 > b->mask)
+    builder_grow_hash (b);
+  return node;
+}
+
+static gboolean
+thread_selected (const TvQuery  *query,
+                 const TvThread *t)
+{
+  if (query->interpreter >= 0 && t->interpreter_id != (guint64) query->interpreter)
+    return FALSE;
+  if (query->threads == NULL)
+    return TRUE;
+  for (guint i = 0; i < query->n_threads; i++)
+    if (query->threads[i] == t->index)
+      return TRUE;
+  return FALSE;
+}
+
+/* First sample index with timestamp >= TS, in a time-ordered thread. */
+static guint64
+lower_bound (const TvThread *t,
+             guint64         ts)
+{
+  guint64 lo = 0, hi = t->n_samples;
+
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+      if (t->timestamps[mid] < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* Step 1: the selected samples' weight on each exact node. */
+static gboolean
+weigh (TvProfileData *data,
+       const TvQuery *query,
+       guint64       *weights,
+       GCancellable  *cancellable)
+{
+  guint n_threads = tv_profile_data_get_n_threads (data);
+  gboolean by_status = query->status_mask != 0;
+  gboolean by_time = query->has_range;
+  guint8 mask = query->status_mask, value = query->status_value;
+
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TvThread *t = tv_profile_data_get_thread (data, i);
+      guint64 lo = 0, hi = t->n_samples;
+      gboolean check_time = FALSE;
+      guint64 r;
+
+      if (t->n_samples == 0 || !thread_selected (query, t))
+        continue;
+      if (g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+
+      if (by_time)
+        {
+          if (t->last_timestamp < query->range_start || t->first_timestamp >= query->range_end)
+            continue;
+          if (t->time_ordered)
+            {
+              lo = lower_bound (t, query->range_start);
+              hi = lower_bound (t, query->range_end);
+            }
+          else
+            check_time = TRUE;
+        }
+
+      /* The runs that overlap [lo, hi). */
+      {
+        guint64 a = 0, b = t->n_runs;
+        while (a < b)
+          {
+            guint64 mid = a + (b - a) / 2;
+            if (t->run_start[mid] <= lo)
+              a = mid + 1;
+            else
+              b = mid;
+          }
+        r = a > 0 ? a - 1 : 0;
+      }
+
+      for (; r < t->n_runs && t->run_start[r] < hi; r++)
+        {
+          guint64 start = MAX (t->run_start[r], lo);
+          guint64 end = r + 1 < t->n_runs ? MIN (t->run_start[r + 1], hi) : hi;
+          guint64 count = 0;
+
+          if (!by_status && !check_time)
+            count = end - start;
+          else
+            for (guint64 s = start; s < end; s++)
+              {
+                if (by_status && (t->statuses[s] & mask) != value)
+                  continue;
+                if (check_time && (t->timestamps[s] < query->range_start
+                                   || t->timestamps[s] >= query->range_end))
+                  continue;
+                count++;
+              }
+          weights[t->run_leaf[r]] += count;
+        }
+    }
+  return TRUE;
+}
+
+/* Step 2: exact nodes onto view nodes.  Returns the view, not inverted. */
+static void
+map_nodes (TvProfileData *data,
+           const TvQuery *query,
+           const guint64 *weights,
+           const guint64 *subtree,
+           Builder       *b)
+{
+  const TvExactTree *exact = tv_profile_data_get_tree (data);
+  const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
+  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  gboolean focus = query->focus_function != TV_NODE_NONE;
+  g_autofree guint32 *map = g_new (guint32, exact->n_nodes);
+  g_autofree guint8 *in_focus = focus ? g_new0 (guint8, exact->n_nodes) : NULL;
+  g_autofree guint8 *hidden = NULL;
+  guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+
+  if (query->n_hidden_functions > 0)
+    {
+      hidden = g_new0 (guint8, MAX (n_functions, 1));
+      for (guint i = 0; i < query->n_hidden_functions; i++)
+        if (query->hidden_functions[i] < n_functions)
+          hidden[query->hidden_functions[i]] = 1;
+    }
+
+  map[0] = 0;
+  if (!focus)
+    b->self[0] += weights[0];
+
+  for (guint32 n = 1; n < exact->n_nodes; n++)
+    {
+      guint32 p = exact->parent[n];
+      guint32 frame = exact->frame[n];
+      guint32 k = keys[frame];
+      guint32 f = fkeys[frame];
+      guint32 pv;
+
+      if (subtree[n] == 0)
+        continue;
+
+      pv = map[p];
+      if (focus)
+        {
+          in_focus[n] = in_focus[p] || f == query->focus_function;
+          /* Outside the focused function everything hangs off the root. */
+          if (!in_focus[p])
+            pv = 0;
+        }
+
+      if (hidden != NULL && hidden[f])
+        map[n] = pv;
+      else if (query->collapse_recursion && pv != 0 && b->key[pv] == k)
+        map[n] = pv;
+      else if (focus && !in_focus[n])
+        map[n] = 0;
+      else
+        map[n] = builder_child (b, pv, k);
+
+      if (!focus || in_focus[n])
+        b->self[map[n]] += weights[n];
+    }
+}
+
+/* The view's function for a node key. */
+static inline guint32
+key_function (TvProfileData *data,
+              TvMergeKey     merge,
+              guint32        key)
+{
+  guint32 frame = tv_profile_data_get_key_frame (data, merge, key);
+
+  return tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION)[frame];
+}
+
+/* Inverted: every path from a node with self samples up to the root
+ * becomes a path down from the root; the self samples weigh it. */
+static void
+invert (const Builder *v,
+        Builder       *inv)
+{
+  inv->self[0] += v->self[0];
+  for (guint32 n = 1; n < v->n_nodes; n++)
+    {
+      guint32 at = 0;
+
+      if (v->self[n] == 0)
+        continue;
+      for (guint32 u = n; u != 0; u = v->parent[u])
+        at = builder_child (inv, at, v->key[u]);
+      inv->self[at] += v->self[n];
+    }
+}
+
+/* Callers of FUNCTION: below a node for the function come its callers,
+ * caller's callers and so on; each outermost call of the function weighs
+ * its path by its total. */
+static void
+callers (TvProfileData *data,
+         TvMergeKey     merge,
+         const Builder *v,
+         const guint64 *total,
+         guint32        function,
+         Builder       *out)
+{
+  g_autofree guint8 *inside = g_new0 (guint8, v->n_nodes);
+
+  for (guint32 n = 1; n < v->n_nodes; n++)
+    {
+      gboolean here = key_function (data, merge, v->key[n]) == function;
+      guint32 p = v->parent[n];
+
+      inside[n] = inside[p] || here;
+      if (here && !inside[p] && total[n] > 0)
+        {
+          guint32 at = builder_child (out, 0, v->key[n]);
+
+          for (guint32 u = p; u != 0; u = v->parent[u])
+            at = builder_child (out, at, v->key[u]);
+          out->self[at] += total[n];
+        }
+    }
+}
+
+static void
+sum_totals (const Builder *b,
+            guint64       *total)
+{
+  memcpy (total, b->self, b->n_nodes * sizeof (guint64));
+  for (guint32 n = b->n_nodes - 1; n > 0; n--)
+    total[b->parent[n]] += total[n];
+}
+
+typedef struct
+{
+  const guint32 *ranks;
+  const guint32 *keys;
+} ChildOrder;
+
+static int
+compare_children (const void *pa,
+                  const void *pb,
+                  void       *user_data)
+{
+  const ChildOrder *order = user_data;
+  guint32 ra = order->ranks[order->keys[*(const guint32 *) pa]];
+  guint32 rb = order->ranks[order->keys[*(const guint32 *) pb]];
+
+  return ra < rb ? -1 : ra > rb;
+}
+
+/* Children lists (unsorted) of a builder's nodes. */
+static void
+index_children (guint32         n_nodes,
+                const guint32  *parent,
+                guint32       **child_start_out,
+                guint32       **children_out)
+{
+  guint32 *child_start = g_new0 (guint32, n_nodes + 1);
+  guint32 *children = g_new (guint32, MAX (n_nodes, 1));
+  g_autofree guint32 *fill = NULL;
+
+  for (guint32 n = 1; n < n_nodes; n++)
+    child_start[parent[n] + 1]++;
+  for (guint32 n = 0; n < n_nodes; n++)
+    child_start[n + 1] += child_start[n];
+  fill = g_memdup2 (child_start, (n_nodes + 1) * sizeof (guint32));
+  for (guint32 n = 1; n < n_nodes; n++)
+    children[fill[parent[n]]++] = n;
+  *child_start_out = child_start;
+  *children_out = children;
+}
+
+/* Functions, from a tree that is not inverted: self adds up, and total
+ * counts each sample once per function however deep the recursion: a node
+ * adds its total only when no ancestor is the same function. */
+static TvFunctionRow *
+build_functions (TvProfileData *data,
+                 TvMergeKey     merge,
+                 const Builder *b,
+                 guint         *n_rows_out)
+{
+  guint32 n_nodes = b->n_nodes;
+  guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+  g_autofree guint64 *total = g_new (guint64, n_nodes);
+  g_autofree guint64 *fself = g_new0 (guint64, MAX (n_functions, 1));
+  g_autofree guint64 *ftotal = g_new0 (guint64, MAX (n_functions, 1));
+  g_autofree guint32 *active = g_new0 (guint32, MAX (n_functions, 1));
+  g_autofree guint32 *fn = g_new (guint32, n_nodes);
+  g_autofree guint32 *stack = g_new (guint32, n_nodes + 1);
+  g_autofree guint32 *next = g_new (guint32, n_nodes + 1);
+  g_autofree guint32 *child_start = NULL;
+  g_autofree guint32 *children = NULL;
+  TvFunctionRow *rows;
+  guint32 sp = 0;
+  guint n_rows = 0;
+
+  sum_totals (b, total);
+  index_children (n_nodes, b->parent, &child_start, &children);
+  fn[0] = TV_NODE_NONE;
+  for (guint32 n = 1; n < n_nodes; n++)
+    fn[n] = key_function (data, merge, b->key[n]);
+
+  /* Depth-first, with the count of each function on the current path. */
+  stack[sp] = 0;
+  next[sp] = 0;
+  sp++;
+  while (sp > 0)
+    {
+      guint32 n = stack[sp - 1];
+      guint32 i = next[sp - 1];
+
+      if (i == 0 && n != 0)
+        {
+          fself[fn[n]] += b->self[n];
+          if (active[fn[n]]++ == 0)
+            ftotal[fn[n]] += total[n];
+        }
+      if (child_start[n] + i < child_start[n + 1])
+        {
+          next[sp - 1] = i + 1;
+          stack[sp] = children[child_start[n] + i];
+          next[sp] = 0;
+          sp++;
+        }
+      else
+        {
+          if (n != 0)
+            active[fn[n]]--;
+          sp--;
+        }
+    }
+
+  for (guint32 f = 0; f < n_functions; f++)
+    if (ftotal[f] > 0)
+      n_rows++;
+  rows = g_new (TvFunctionRow, MAX (n_rows, 1));
+  n_rows = 0;
+  for (guint32 f = 0; f < n_functions; f++)
+    if (ftotal[f] > 0)
+      rows[n_rows++] = (TvFunctionRow) { f, fself[f], ftotal[f] };
+  *n_rows_out = n_rows;
+  return rows;
+}
+
+static int
+compare_rows (const void *pa,
+              const void *pb)
+{
+  const TvFunctionRow *a = pa, *b = pb;
+
+  if (a->total != b->total)
+    return a->total > b->total ? -1 : 1;
+  if (a->self != b->self)
+    return a->self > b->self ? -1 : 1;
+  return a->function < b->function ? -1 : a->function > b->function;
+}
+
+/* Step 3: totals and sorted children for the finished nodes. */
+static TvCallTree *
+finish (TvProfileData *data,
+        const TvQuery *query,
+        Builder       *b)
+{
+  TvCallTree *self = g_new0 (TvCallTree, 1);
+  ChildOrder order;
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->data = tv_profile_data_ref (data);
+  self->merge = query->merge;
+  self->inverted = query->inverted;
+  self->n_nodes = b->n_nodes;
+  self->parent = g_steal_pointer (&b->parent);
+  self->key = g_steal_pointer (&b->key);
+  self->self = g_steal_pointer (&b->self);
+  self->total = g_new (guint64, self->n_nodes);
+  self->depth = g_new (guint16, self->n_nodes);
+
+  memcpy (self->total, self->self, self->n_nodes * sizeof (guint64));
+  for (guint32 n = self->n_nodes - 1; n > 0; n--)
+    self->total[self->parent[n]] += self->total[n];
+  self->depth[0] = 0;
+  for (guint32 n = 1; n < self->n_nodes; n++)
+    self->depth[n] = self->depth[self->parent[n]] + 1;
+
+  /* Children as one array per parent, in key rank order. */
+  index_children (self->n_nodes, self->parent, &self->child_start, &self->children);
+  order.ranks = tv_profile_data_get_key_ranks (data, query->merge);
+  order.keys = self->key;
+  for (guint32 n = 0; n < self->n_nodes; n++)
+    {
+      guint32 count = self->child_start[n + 1] - self->child_start[n];
+      if (count > 1)
+        g_qsort_with_data (self->children + self->child_start[n], count, sizeof (guint32),
+                           compare_children, &order);
+    }
+
+  return self;
+}
+
+/**
+ * tv_call_tree_new:
+ *
+ * Computes the call tree QUERY asks for.  Safe on any thread.
+ *
+ * Returns: (transfer full) (nullable): the tree, or %NULL if cancelled
+ */
+TvCallTree *
+tv_call_tree_new (TvProfileData *data,
+                  const TvQuery *query,
+                  GCancellable  *cancellable)
+{
+  const TvExactTree *exact;
+  g_autofree guint64 *weights = NULL;
+  g_autofree guint64 *subtree = NULL;
+  Builder view = { 0 };
+  TvCallTree *tree;
+  TvFunctionRow *functions;
+  guint n_functions;
+
+  g_return_val_if_fail (data != NULL, NULL);
+  g_return_val_if_fail (query != NULL, NULL);
+  g_return_val_if_fail (query->merge < TV_N_MERGE_KEYS, NULL);
+
+  exact = tv_profile_data_get_tree (data);
+  weights = g_new0 (guint64, exact->n_nodes);
+  if (!weigh (data, query, weights, cancellable))
+    return NULL;
+
+  subtree = g_memdup2 (weights, exact->n_nodes * sizeof (guint64));
+  for (guint32 n = exact->n_nodes - 1; n > 0; n--)
+    subtree[exact->parent[n]] += subtree[n];
+
+  builder_init (&view, MIN (exact->n_nodes, 1u << 16));
+  map_nodes (data, query, weights, subtree, &view);
+  if (g_cancellable_is_cancelled (cancellable))
+    {
+      builder_clear (&view);
+      return NULL;
+    }
+
+  /* The function table never depends on inversion. */
+  functions = build_functions (data, query->merge, &view, &n_functions);
+  qsort (functions, n_functions, sizeof (TvFunctionRow), compare_rows);
+
+  if (query->callers_of != TV_NODE_NONE || query->inverted)
+    {
+      Builder other = { 0 };
+
+      builder_init (&other, view.n_nodes);
+      if (query->callers_of != TV_NODE_NONE)
+        {
+          g_autofree guint64 *total = g_new (guint64, view.n_nodes);
+
+          sum_totals (&view, total);
+          callers (data, query->merge, &view, total, query->callers_of, &other);
+        }
+      else
+        invert (&view, &other);
+      builder_clear (&view);
+      view = other;
+    }
+
+  tree = finish (data, query, &view);
+  tree->functions = functions;
+  tree->n_functions = n_functions;
+  builder_clear (&view);
+  return tree;
+}
+
+TvCallTree *
+tv_call_tree_ref (TvCallTree *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+tv_call_tree_unref (TvCallTree *self)
+{
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  tv_profile_data_unref (self->data);
+  g_free (self->parent);
+  g_free (self->key);
+  g_free (self->depth);
+  g_free (self->self);
+  g_free (self->total);
+  g_free (self->child_start);
+  g_free (self->children);
+  g_free (self->functions);
+  g_free (self);
+}
+
+TvProfileData *
+tv_call_tree_get_data (TvCallTree *self)
+{
+  return self->data;
+}
+
+TvMergeKey
+tv_call_tree_get_merge (TvCallTree *self)
+{
+  return self->merge;
+}
+
+gboolean
+tv_call_tree_get_inverted (TvCallTree *self)
+{
+  return self->inverted;
+}
+
+guint32
+tv_call_tree_get_n_nodes (TvCallTree *self)
+{
+  return self->n_nodes;
+}
+
+guint64
+tv_call_tree_get_n_samples (TvCallTree *self)
+{
+  return self->total[0];
+}
+
+guint32
+tv_call_tree_get_parent (TvCallTree *self,
+                         guint32     node)
+{
+  g_return_val_if_fail (node < self->n_nodes, TV_NODE_NONE);
+  return self->parent[node];
+}
+
+guint32
+tv_call_tree_get_key (TvCallTree *self,
+                      guint32     node)
+{
+  g_return_val_if_fail (node < self->n_nodes, TV_NODE_NONE);
+  return self->key[node];
+}
+
+guint32
+tv_call_tree_get_frame (TvCallTree *self,
+                        guint32     node)
+{
+  g_return_val_if_fail (node > 0 && node < self->n_nodes, TV_NODE_NONE);
+  return tv_profile_data_get_key_frame (self->data, self->merge, self->key[node]);
+}
+
+guint32
+tv_call_tree_get_function (TvCallTree *self,
+                           guint32     node)
+{
+  g_return_val_if_fail (node > 0 && node < self->n_nodes, TV_NODE_NONE);
+  return key_function (self->data, self->merge, self->key[node]);
+}
+
+guint
+tv_call_tree_get_depth (TvCallTree *self,
+                        guint32     node)
+{
+  g_return_val_if_fail (node < self->n_nodes, 0);
+  return self->depth[node];
+}
+
+guint64
+tv_call_tree_get_self (TvCallTree *self,
+                       guint32     node)
+{
+  g_return_val_if_fail (node < self->n_nodes, 0);
+  return self->self[node];
+}
+
+guint64
+tv_call_tree_get_total (TvCallTree *self,
+                        guint32     node)
+{
+  g_return_val_if_fail (node < self->n_nodes, 0);
+  return self->total[node];
+}
+
+const guint32 *
+tv_call_tree_get_children (TvCallTree *self,
+                           guint32     node,
+                           guint      *n_children)
+{
+  g_return_val_if_fail (node < self->n_nodes, NULL);
+  *n_children = self->child_start[node + 1] - self->child_start[node];
+  return self->children + self->child_start[node];
+}
+
+guint32
+tv_call_tree_find_child (TvCallTree *self,
+                         guint32     node,
+                         guint32     key)
+{
+  guint n;
+  const guint32 *children = tv_call_tree_get_children (self, node, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (self->key[children[i]] == key)
+      return children[i];
+  return TV_NODE_NONE;
+}
+
+const TvFunctionRow *
+tv_call_tree_get_functions (TvCallTree *self,
+                            guint      *n_rows)
+{
+  *n_rows = self->n_functions;
+  return self->functions;
+}
+
+double
+tv_call_tree_samples_to_seconds (TvCallTree   *self,
+                                 guint64       samples,
+                                 TvTimeSource *source)
+{
+  return (double) samples * tv_profile_data_get_seconds_per_sample (self->data, source);
+}

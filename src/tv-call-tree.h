@@ -1,0 +1,106 @@
+/* tv-call-tree.h: a call tree for one query over the loaded samples
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A TvCallTree is what a view shows: the samples a query selects (threads,
+ * interpreter, status, time range), merged by a key (frame, function,
+ * line, instruction), optionally transformed (hide functions, collapse
+ * recursion, focus on a function, callers of a function) and optionally
+ * inverted.  It is computed from TvProfileData alone, on any thread, and
+ * is immutable once made.
+ */
+#pragma once
+
+#include "tv-profile-data.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  TvMergeKey     merge;
+  /* Thread indices (TvThread.index) to keep; NULL keeps all. */
+  const guint32 *threads;
+  guint          n_threads;
+  /* Interpreter to keep, or -1 for all. */
+  gint64         interpreter;
+  /* Keep samples whose (status & status_mask) == status_value. */
+  guint8         status_mask;
+  guint8         status_value;
+  /* Keep samples with range_start <= timestamp < range_end. */
+  gboolean       has_range;
+  guint64        range_start;
+  guint64        range_end;
+
+  gboolean       inverted;
+  gboolean       collapse_recursion;
+  /* Function keys (TV_MERGE_FUNCTION); TV_NODE_NONE for none. */
+  guint32        focus_function;    /* only stacks through it, rooted at it */
+  guint32        callers_of;        /* rooted at it, its callers below */
+  const guint32 *hidden_functions;  /* merged into their callers */
+  guint          n_hidden_functions;
+} TvQuery;
+
+/* A query that keeps everything, merged by MERGE. */
+void tv_query_init (TvQuery    *query,
+                    TvMergeKey  merge);
+
+typedef struct _TvCallTree TvCallTree;
+
+typedef struct
+{
+  guint32 function;      /* TV_MERGE_FUNCTION key */
+  guint64 self;
+  guint64 total;         /* a recursive function counts once */
+} TvFunctionRow;
+
+TvCallTree    *tv_call_tree_new            (TvProfileData  *data,
+                                            const TvQuery  *query,
+                                            GCancellable   *cancellable);
+TvCallTree    *tv_call_tree_ref            (TvCallTree     *tree);
+void           tv_call_tree_unref          (TvCallTree     *tree);
+
+TvProfileData *tv_call_tree_get_data       (TvCallTree     *tree);
+TvMergeKey     tv_call_tree_get_merge      (TvCallTree     *tree);
+gboolean       tv_call_tree_get_inverted   (TvCallTree     *tree);
+guint32        tv_call_tree_get_n_nodes    (TvCallTree     *tree);
+/* Samples the query selected (the root's total). */
+guint64        tv_call_tree_get_n_samples  (TvCallTree     *tree);
+
+/* Node 0 is the root; its key is TV_NODE_NONE. */
+guint32        tv_call_tree_get_parent     (TvCallTree     *tree,
+                                            guint32         node);
+guint32        tv_call_tree_get_key        (TvCallTree     *tree,
+                                            guint32         node);
+/* A frame-table index that stands for the node's key. */
+guint32        tv_call_tree_get_frame      (TvCallTree     *tree,
+                                            guint32         node);
+guint32        tv_call_tree_get_function   (TvCallTree     *tree,
+                                            guint32         node);
+guint          tv_call_tree_get_depth      (TvCallTree     *tree,
+                                            guint32         node);
+guint64        tv_call_tree_get_self       (TvCallTree     *tree,
+                                            guint32         node);
+guint64        tv_call_tree_get_total      (TvCallTree     *tree,
+                                            guint32         node);
+/* Children in display order (by function name, file, line, ...). */
+const guint32 *tv_call_tree_get_children   (TvCallTree     *tree,
+                                            guint32         node,
+                                            guint          *n_children);
+/* The child of NODE with KEY, or TV_NODE_NONE. */
+guint32        tv_call_tree_find_child     (TvCallTree     *tree,
+                                            guint32         node,
+                                            guint32         key);
+
+/* One row per function with samples, by total then self, descending. */
+const TvFunctionRow *tv_call_tree_get_functions (TvCallTree *tree,
+                                                 guint      *n_rows);
+
+/* Seconds for a number of samples of this profile. */
+double         tv_call_tree_samples_to_seconds (TvCallTree   *tree,
+                                                guint64       samples,
+                                                TvTimeSource *source);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TvCallTree, tv_call_tree_unref)
+
+G_END_DECLS

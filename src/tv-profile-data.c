@@ -1,0 +1,703 @@
+/* tv-profile-data.c: one streaming pass over the samples
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The decoder hands over samples a batch at a time, with each record's
+ * shape.  Every thread keeps a cursor into the exact call tree (the node
+ * of each stack level), which moves by the record's shape: the kept levels
+ * stay, the pushed frames are looked up below them.  A REPEAT run costs
+ * nothing in the tree and a copy of its timestamps and statuses.
+ */
+#include "tv-profile-data.h"
+
+#include "tv-tach-error.h"
+
+#define PROGRESS_EVERY (1u << 16)
+
+typedef struct
+{
+  guint64  capacity;
+  guint64  runs_capacity;
+  guint32  path[TACH_MAX_STACK_DEPTH + 1];  /* node at each depth; path[0] is the root */
+  guint32  depth;
+} Cursor;
+
+struct _TvProfileData
+{
+  gatomicrefcount ref_count;
+  TachReader     *reader;
+  TvThread       *threads;
+  guint           n_threads;
+  TvExactTree     tree;
+  guint64         n_samples;
+  guint64         status_counts[8];
+  guint           max_depth;
+
+  guint32        *frame_keys[TV_N_MERGE_KEYS];
+  guint32        *key_frames[TV_N_MERGE_KEYS];
+  guint32        *key_ranks[TV_N_MERGE_KEYS];
+  guint32         n_keys[TV_N_MERGE_KEYS];
+
+  /* Building only: the node hash table and the cursors. */
+  guint32         tree_capacity;
+  guint64        *keys;         /* (parent << 32 | frame) + 1, 0 empty */
+  guint32        *values;
+  guint32         mask;
+  Cursor         *cursors;
+};
+
+static inline guint32
+hash_node (guint64 key)
+{
+  key *= G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  return (guint32) (key >> 32);
+}
+
+static void
+grow_hash (TvProfileData *self)
+{
+  guint32 mask = self->mask * 2 + 1;
+  guint64 *keys = g_new0 (guint64, (gsize) mask + 1);
+  guint32 *values = g_new (guint32, (gsize) mask + 1);
+
+  for (guint32 i = 0; i <= self->mask; i++)
+    if (self->keys[i] != 0)
+      {
+        guint32 slot = hash_node (self->keys[i]) & mask;
+
+        while (keys[slot] != 0)
+          slot = (slot + 1) & mask;
+        keys[slot] = self->keys[i];
+        values[slot] = self->values[i];
+      }
+  g_free (self->keys);
+  g_free (self->values);
+  self->keys = keys;
+  self->values = values;
+  self->mask = mask;
+}
+
+static guint32
+child_node (TvProfileData *self,
+            guint32        parent,
+            guint32        frame)
+{
+  guint64 key = ((guint64) parent << 32 | frame) + 1;
+  guint32 slot = hash_node (key) & self->mask;
+  TvExactTree *tree = &self->tree;
+  guint32 node;
+
+  for (;;)
+    {
+      if (self->keys[slot] == key)
+        return self->values[slot];
+      if (self->keys[slot] == 0)
+        break;
+      slot = (slot + 1) & self->mask;
+    }
+
+  if (tree->n_nodes == self->tree_capacity)
+    {
+      self->tree_capacity *= 2;
+      tree->parent = g_renew (guint32, tree->parent, self->tree_capacity);
+      tree->frame = g_renew (guint32, tree->frame, self->tree_capacity);
+      tree->depth = g_renew (guint16, tree->depth, self->tree_capacity);
+      tree->self = g_renew (guint64, tree->self, self->tree_capacity);
+    }
+  node = tree->n_nodes++;
+  tree->parent[node] = parent;
+  tree->frame[node] = frame;
+  tree->depth[node] = tree->depth[parent] + 1;
+  tree->self[node] = 0;
+  self->keys[slot] = key;
+  self->values[slot] = node;
+
+  if ((guint64) tree->n_nodes * 2 > self->mask)
+    grow_hash (self);
+  return node;
+}
+
+static TvThread *
+ensure_thread (TvProfileData    *self,
+               const TachSample *sample,
+               guint64           expected)
+{
+  guint index = sample->thread_index;
+
+  while (index >= self->n_threads)
+    {
+      guint i = self->n_threads++;
+
+      self->threads = g_renew (TvThread, self->threads, self->n_threads);
+      self->cursors = g_renew (Cursor, self->cursors, self->n_threads);
+      memset (&self->threads[i], 0, sizeof (TvThread));
+      memset (&self->cursors[i], 0, sizeof (Cursor));
+      self->threads[i].index = i;
+      self->threads[i].time_ordered = TRUE;
+      self->threads[i].first_timestamp = G_MAXUINT64;
+      self->cursors[i].path[0] = TV_ROOT_NODE;
+    }
+
+  if (self->threads[index].timestamps == NULL)
+    {
+      TvThread *t = &self->threads[index];
+      Cursor *c = &self->cursors[index];
+
+      t->thread_id = sample->thread_id;
+      t->interpreter_id = sample->interpreter_id;
+      /* A first guess that most profiles fit, without trusting the header
+       * for more than a modest allocation. */
+      c->capacity = MAX (1024, MIN (expected, 1u << 16));
+      c->runs_capacity = 64;
+      t->timestamps = g_new (guint64, c->capacity);
+      t->statuses = g_new (guint8, c->capacity);
+      t->run_start = g_new (guint64, c->runs_capacity);
+      t->run_leaf = g_new (guint32, c->runs_capacity);
+    }
+  return &self->threads[index];
+}
+
+/* Moves the thread's cursor by the record's shape and returns the leaf. */
+static guint32
+move_cursor (TvProfileData    *self,
+             Cursor           *c,
+             const TachSample *s)
+{
+  guint32 d = s->keep;
+
+  g_assert (d <= c->depth);
+  for (guint i = s->push; i > 0; i--)
+    {
+      c->path[d + 1] = child_node (self, c->path[d], s->stack[i - 1]);
+      d++;
+    }
+  c->depth = d;
+  return c->path[d];
+}
+
+/* Returns FALSE when memory runs out: a profile may hold more samples
+ * than this machine can keep, and that must be an error, not an abort. */
+static gboolean
+append_batch (TvProfileData   *self,
+              TvThread        *t,
+              Cursor          *c,
+              guint32          leaf,
+              const TachBatch *b)
+{
+  guint64 n = b->n;
+
+  if (t->n_samples + n > c->capacity)
+    {
+      guint64 capacity = c->capacity;
+      guint64 *timestamps;
+      guint8 *statuses;
+
+      while (t->n_samples + n > capacity)
+        capacity *= 2;
+      if ((timestamps = g_try_renew (guint64, t->timestamps, capacity)) == NULL)
+        return FALSE;
+      t->timestamps = timestamps;
+      if ((statuses = g_try_renew (guint8, t->statuses, capacity)) == NULL)
+        return FALSE;
+      t->statuses = statuses;
+      c->capacity = capacity;
+    }
+
+  if (t->n_runs == 0 || t->run_leaf[t->n_runs - 1] != leaf)
+    {
+      if (t->n_runs == c->runs_capacity)
+        {
+          c->runs_capacity *= 2;
+          t->run_start = g_renew (guint64, t->run_start, c->runs_capacity);
+          t->run_leaf = g_renew (guint32, t->run_leaf, c->runs_capacity);
+        }
+      t->run_start[t->n_runs] = t->n_samples;
+      t->run_leaf[t->n_runs] = leaf;
+      t->n_runs++;
+    }
+
+  memcpy (t->timestamps + t->n_samples, b->timestamps, n * sizeof (guint64));
+  memcpy (t->statuses + t->n_samples, b->statuses, n);
+
+  /* Time order, earliest and latest: runs are nearly always in order, and
+   * then the ends of the batch are its extremes. */
+  {
+    const guint64 *ts = b->timestamps;
+    gboolean ordered = t->n_samples == 0 || ts[0] >= t->timestamps[t->n_samples - 1];
+    guint64 lo = ts[0], hi = ts[n - 1];
+
+    for (guint64 i = 1; i < n; i++)
+      ordered &= ts[i] >= ts[i - 1];
+    if (!ordered)
+      for (guint64 i = 0; i < n; i++)
+        {
+          lo = MIN (lo, ts[i]);
+          hi = MAX (hi, ts[i]);
+        }
+    t->time_ordered &= ordered;
+    t->first_timestamp = MIN (t->first_timestamp, MIN (lo, hi));
+    t->last_timestamp = MAX (t->last_timestamp, MAX (lo, hi));
+  }
+
+  /* Status bits: multiplying the low six bits by this constant moves bit k
+   * into byte k, so one add counts six bits at once; bytes are flushed
+   * before they can overflow. */
+  for (guint64 i = 0; i < n;)
+    {
+      guint64 end = MIN (n, i + 255);
+      guint64 acc = 0;
+
+      for (; i < end; i++)
+        acc += ((guint64) (b->statuses[i] & 0x3f) * G_GUINT64_CONSTANT (0x0002040810204081))
+               & G_GUINT64_CONSTANT (0x0101010101010101);
+      for (guint k = 0; k < 6; k++)
+        t->status_counts[k] += (acc >> (8 * k)) & 0xff;
+    }
+
+  t->n_samples += n;
+  self->tree.self[leaf] += n;
+  self->n_samples += n;
+  return TRUE;
+}
+
+typedef struct
+{
+  TvProfileData *self;
+  TvMergeKey     merge;
+} SortContext;
+
+static int
+compare_frames (const TachFrame *a,
+                const TachFrame *b,
+                TachReader      *reader,
+                TvMergeKey       merge)
+{
+  int r;
+
+  if ((r = strcmp (tach_reader_get_string (reader, a->funcname, NULL),
+                   tach_reader_get_string (reader, b->funcname, NULL))) != 0)
+    return r;
+  if ((r = strcmp (tach_reader_get_string (reader, a->filename, NULL),
+                   tach_reader_get_string (reader, b->filename, NULL))) != 0)
+    return r;
+  if (merge == TV_MERGE_FUNCTION)
+    return 0;
+  if (a->lineno != b->lineno)
+    return a->lineno < b->lineno ? -1 : 1;
+  if (merge == TV_MERGE_LINE)
+    return 0;
+  if (a->column != b->column)
+    return a->column < b->column ? -1 : 1;
+  if (a->opcode != b->opcode)
+    return a->opcode < b->opcode ? -1 : 1;
+  if (merge == TV_MERGE_INSTRUCTION)
+    return 0;
+  if (a->end_lineno != b->end_lineno)
+    return a->end_lineno < b->end_lineno ? -1 : 1;
+  if (a->end_column != b->end_column)
+    return a->end_column < b->end_column ? -1 : 1;
+  return 0;
+}
+
+static int
+compare_rank_items (const void *pa,
+                    const void *pb,
+                    void       *user_data)
+{
+  const SortContext *context = user_data;
+  TachReader *reader = context->self->reader;
+  guint32 fa = *(const guint32 *) pa, fb = *(const guint32 *) pb;
+  const TachFrame *a = tach_reader_get_frame (reader, fa);
+  const TachFrame *b = tach_reader_get_frame (reader, fb);
+  int r = compare_frames (a, b, reader, context->merge);
+
+  if (r != 0)
+    return r;
+  return fa < fb ? -1 : fa > fb;
+}
+
+/* Frames whose strings are out of range are never used by a sample (the
+ * decoder refuses those), so they get a key of their own and no name. */
+static gboolean
+frame_usable (TvProfileData *self,
+              guint32        frame)
+{
+  const TachFrame *f = tach_reader_get_frame (self->reader, frame);
+  guint32 n = tach_reader_get_n_strings (self->reader);
+
+  return f->filename < n && f->funcname < n;
+}
+
+/* Sorting the frames by the merge key's fields gives both the keys (runs
+ * of equal frames) and their ranks, in O(F log F). */
+static void
+build_keys (TvProfileData *self)
+{
+  guint32 n_frames = tach_reader_get_n_frames (self->reader);
+  g_autofree guint32 *order = g_new (guint32, MAX (n_frames, 1));
+  guint32 n_usable = 0, n_unusable = 0;
+
+  for (guint32 i = 0; i < n_frames; i++)
+    if (frame_usable (self, i))
+      order[n_usable++] = i;
+  n_unusable = n_frames - n_usable;
+
+  for (TvMergeKey merge = 0; merge < TV_N_MERGE_KEYS; merge++)
+    {
+      guint32 *keys = g_new (guint32, MAX (n_frames, 1));
+      guint32 *key_frames = g_new (guint32, MAX (n_frames, 1));
+      guint32 n_keys = 0;
+      SortContext context = { self, merge };
+
+      g_qsort_with_data (order, n_usable, sizeof (guint32), compare_rank_items, &context);
+      for (guint32 i = 0; i < n_usable; i++)
+        {
+          if (i == 0 || compare_frames (tach_reader_get_frame (self->reader, order[i - 1]),
+                                        tach_reader_get_frame (self->reader, order[i]),
+                                        self->reader, merge) != 0)
+            key_frames[n_keys++] = order[i];
+          keys[order[i]] = n_keys - 1;
+        }
+      for (guint32 i = 0, j = 0; i < n_frames && j < n_unusable; i++)
+        if (!frame_usable (self, i))
+          {
+            key_frames[n_keys] = i;
+            keys[i] = n_keys++;
+            j++;
+          }
+
+      self->frame_keys[merge] = keys;
+      self->key_frames[merge] = g_renew (guint32, key_frames, MAX (n_keys, 1));
+      self->n_keys[merge] = n_keys;
+      /* Keys are numbered in sorted order, so the rank is the key. */
+      self->key_ranks[merge] = g_new (guint32, MAX (n_keys, 1));
+      for (guint32 k = 0; k < n_keys; k++)
+        self->key_ranks[merge][k] = k;
+    }
+}
+
+static void
+shrink (TvProfileData *self)
+{
+  TvExactTree *tree = &self->tree;
+
+  for (guint i = 0; i < self->n_threads; i++)
+    {
+      TvThread *t = &self->threads[i];
+
+      if (t->timestamps == NULL)
+        continue;
+      t->timestamps = g_renew (guint64, t->timestamps, MAX (t->n_samples, 1));
+      t->statuses = g_renew (guint8, t->statuses, MAX (t->n_samples, 1));
+      t->run_start = g_renew (guint64, t->run_start, MAX (t->n_runs, 1));
+      t->run_leaf = g_renew (guint32, t->run_leaf, MAX (t->n_runs, 1));
+      for (guint k = 0; k < 8; k++)
+        self->status_counts[k] += t->status_counts[k];
+    }
+  tree->parent = g_renew (guint32, tree->parent, tree->n_nodes);
+  tree->frame = g_renew (guint32, tree->frame, tree->n_nodes);
+  tree->depth = g_renew (guint16, tree->depth, tree->n_nodes);
+  tree->self = g_renew (guint64, tree->self, tree->n_nodes);
+  for (guint32 n = 0; n < tree->n_nodes; n++)
+    self->max_depth = MAX (self->max_depth, tree->depth[n]);
+
+  g_clear_pointer (&self->keys, g_free);
+  g_clear_pointer (&self->values, g_free);
+  g_clear_pointer (&self->cursors, g_free);
+}
+
+/**
+ * tv_profile_data_load:
+ * @reader: (transfer full): an open reader
+ *
+ * Decodes every sample of @reader.  Runs on any thread; @progress is
+ * called from it every 65536 samples or so.
+ *
+ * Returns: (transfer full) (nullable): the data, or %NULL with @error set
+ */
+TvProfileData *
+tv_profile_data_load (TachReader          *reader,
+                      TvLoadProgressFunc   progress,
+                      gpointer             user_data,
+                      GCancellable        *cancellable,
+                      GError             **error)
+{
+  g_autoptr(TvProfileData) self = g_new0 (TvProfileData, 1);
+  const TachHeader *header = tach_reader_get_header (reader);
+  guint64 region = tach_reader_get_sample_region_size (reader);
+  guint64 expected_per_thread;
+  guint64 next_progress = PROGRESS_EVERY;
+  guint batches = 0;
+  TachDecoder *decoder = NULL;
+  TachError tach_error;
+  TachBatch batch;
+  int ret;
+
+  g_atomic_ref_count_init (&self->ref_count);
+  self->reader = reader;
+
+  self->tree_capacity = 1024;
+  self->tree.n_nodes = 1;
+  self->tree.parent = g_new (guint32, self->tree_capacity);
+  self->tree.frame = g_new (guint32, self->tree_capacity);
+  self->tree.depth = g_new (guint16, self->tree_capacity);
+  self->tree.self = g_new (guint64, self->tree_capacity);
+  self->tree.parent[0] = TV_NODE_NONE;
+  self->tree.frame[0] = TV_NODE_NONE;
+  self->tree.depth[0] = 0;
+  self->tree.self[0] = 0;
+  self->mask = 4095;
+  self->keys = g_new0 (guint64, self->mask + 1);
+  self->values = g_new (guint32, self->mask + 1);
+
+  expected_per_thread = header->sample_count / MAX (header->thread_count, 1);
+
+  if (tach_decoder_new (reader, &decoder, &tach_error) != TACH_OK)
+    {
+      tv_tach_error_propagate (error, TACH_ERROR_NO_MEMORY, &tach_error);
+      return NULL;
+    }
+
+  while ((ret = tach_decoder_next_batch (decoder, &batch, &tach_error)) == 1)
+    {
+      TvThread *t = ensure_thread (self, &batch.sample, expected_per_thread);
+      Cursor *c = &self->cursors[t->index];
+      guint32 leaf;
+
+      if (batch.sample.kind == TACH_RECORD_REPEAT)
+        leaf = c->path[c->depth];
+      else
+        leaf = move_cursor (self, c, &batch.sample);
+      if (!append_batch (self, t, c, leaf, &batch))
+        {
+          g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_NO_MEMORY,
+                       "Not enough memory to keep more than %" G_GUINT64_FORMAT " samples",
+                       self->n_samples);
+          tach_decoder_free (decoder);
+          return NULL;
+        }
+      /* Stop at once rather than fill memory with samples that will be
+       * refused at the end anyway. */
+      if (self->n_samples > header->sample_count)
+        {
+          g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_INVALID,
+                       "Sample count mismatch: header declares %" G_GUINT64_FORMAT
+                       " samples but replay decoded at least %" G_GUINT64_FORMAT
+                       " (header field sample_count at byte 28)",
+                       header->sample_count, self->n_samples);
+          tach_decoder_free (decoder);
+          return NULL;
+        }
+
+      /* A batch of a deep FULL record costs hundreds of lookups, a batch of
+       * a REPEAT run almost nothing: look at both counts, so that a cancel
+       * is seen within milliseconds whatever the profile. */
+      if (++batches % 256 == 0
+          && g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          tach_decoder_free (decoder);
+          return NULL;
+        }
+      if (self->n_samples >= next_progress)
+        {
+          next_progress = self->n_samples + PROGRESS_EVERY;
+          if (progress != NULL)
+            {
+              double fraction = region ? (double) tach_decoder_get_bytes_consumed (decoder)
+                                         / (double) region : 1.0;
+              progress (self->n_samples, MIN (fraction, 1.0), user_data);
+            }
+        }
+    }
+  tach_decoder_free (decoder);
+
+  if (ret < 0)
+    {
+      tv_tach_error_propagate (error, tach_error.status, &tach_error);
+      return NULL;
+    }
+
+  shrink (self);
+  build_keys (self);
+  if (progress != NULL)
+    progress (self->n_samples, 1.0, user_data);
+  return g_steal_pointer (&self);
+}
+
+TvProfileData *
+tv_profile_data_ref (TvProfileData *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+tv_profile_data_unref (TvProfileData *self)
+{
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
+    return;
+
+  for (guint i = 0; i < self->n_threads; i++)
+    {
+      g_free (self->threads[i].timestamps);
+      g_free (self->threads[i].statuses);
+      g_free (self->threads[i].run_start);
+      g_free (self->threads[i].run_leaf);
+    }
+  g_free (self->threads);
+  g_free (self->tree.parent);
+  g_free (self->tree.frame);
+  g_free (self->tree.depth);
+  g_free (self->tree.self);
+  g_free (self->keys);
+  g_free (self->values);
+  g_free (self->cursors);
+  for (guint m = 0; m < TV_N_MERGE_KEYS; m++)
+    {
+      g_free (self->frame_keys[m]);
+      g_free (self->key_frames[m]);
+      g_free (self->key_ranks[m]);
+    }
+  tach_reader_free (self->reader);
+  g_free (self);
+}
+
+TachReader *
+tv_profile_data_get_reader (TvProfileData *self)
+{
+  return self->reader;
+}
+
+guint64
+tv_profile_data_get_n_samples (TvProfileData *self)
+{
+  return self->n_samples;
+}
+
+guint
+tv_profile_data_get_n_threads (TvProfileData *self)
+{
+  return self->n_threads;
+}
+
+const TvThread *
+tv_profile_data_get_thread (TvProfileData *self,
+                            guint          index)
+{
+  g_return_val_if_fail (index < self->n_threads, NULL);
+  return &self->threads[index];
+}
+
+const TvExactTree *
+tv_profile_data_get_tree (TvProfileData *self)
+{
+  return &self->tree;
+}
+
+guint
+tv_profile_data_get_max_depth (TvProfileData *self)
+{
+  return self->max_depth;
+}
+
+gboolean
+tv_profile_data_get_time_span (TvProfileData *self,
+                               guint64       *first,
+                               guint64       *last)
+{
+  guint64 lo = G_MAXUINT64, hi = 0;
+
+  for (guint i = 0; i < self->n_threads; i++)
+    if (self->threads[i].n_samples > 0)
+      {
+        lo = MIN (lo, self->threads[i].first_timestamp);
+        hi = MAX (hi, self->threads[i].last_timestamp);
+      }
+  if (first)
+    *first = lo;
+  if (last)
+    *last = hi;
+  return self->n_samples > 0;
+}
+
+const guint64 *
+tv_profile_data_get_status_counts (TvProfileData *self)
+{
+  return self->status_counts;
+}
+
+double
+tv_profile_data_get_seconds_per_sample (TvProfileData *self,
+                                        TvTimeSource  *source)
+{
+  const TachStats *stats = tach_reader_get_stats (self->reader);
+  const TachHeader *header = tach_reader_get_header (self->reader);
+
+  /* The statistics block measures the rate of sampling ticks; every
+   * thread-sample of a tick stands for one tick's worth of time. */
+  if (stats->present && stats->sample_rate > 0)
+    {
+      if (source)
+        *source = TV_TIME_SOURCE_STATS;
+      return 1.0 / stats->sample_rate;
+    }
+  if (source)
+    *source = TV_TIME_SOURCE_INTERVAL;
+  return (double) header->sample_interval_us / 1e6;
+}
+
+const char *
+tv_profile_data_get_funcname (TvProfileData *self,
+                              guint32        frame)
+{
+  const TachFrame *f = tach_reader_get_frame (self->reader, frame);
+  const char *s = f ? tach_reader_get_string (self->reader, f->funcname, NULL) : NULL;
+
+  return s ? s : "";
+}
+
+const char *
+tv_profile_data_get_filename (TvProfileData *self,
+                              guint32        frame)
+{
+  const TachFrame *f = tach_reader_get_frame (self->reader, frame);
+  const char *s = f ? tach_reader_get_string (self->reader, f->filename, NULL) : NULL;
+
+  return s ? s : "";
+}
+
+guint32
+tv_profile_data_get_n_keys (TvProfileData *self,
+                            TvMergeKey     merge)
+{
+  g_return_val_if_fail (merge < TV_N_MERGE_KEYS, 0);
+  return self->n_keys[merge];
+}
+
+const guint32 *
+tv_profile_data_get_frame_keys (TvProfileData *self,
+                                TvMergeKey     merge)
+{
+  g_return_val_if_fail (merge < TV_N_MERGE_KEYS, NULL);
+  return self->frame_keys[merge];
+}
+
+guint32
+tv_profile_data_get_key_frame (TvProfileData *self,
+                               TvMergeKey     merge,
+                               guint32        key)
+{
+  g_return_val_if_fail (merge < TV_N_MERGE_KEYS, 0);
+  g_return_val_if_fail (key < self->n_keys[merge], 0);
+  return self->key_frames[merge][key];
+}
+
+const guint32 *
+tv_profile_data_get_key_ranks (TvProfileData *self,
+                               TvMergeKey     merge)
+{
+  g_return_val_if_fail (merge < TV_N_MERGE_KEYS, NULL);
+  return self->key_ranks[merge];
+}

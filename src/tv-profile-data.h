@@ -1,0 +1,126 @@
+/* tv-profile-data.h: what one pass over a profile's samples leaves behind
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * TvProfileData is built once, on a worker thread, and is immutable after
+ * that: every view (call trees with any filter, the timeline, tables) is
+ * computed from it without decoding the file again, from any thread.
+ *
+ * Samples are kept per thread, because the writer emits each thread's
+ * samples in time order: a time range is a binary search per thread, and a
+ * thread filter skips whole arrays.  Per sample there is a timestamp and a
+ * status byte; the leaf node only changes at non-REPEAT records, so it is
+ * kept as runs (first sample, leaf).
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tachyon-format.h"
+
+G_BEGIN_DECLS
+
+#define TV_NODE_NONE G_MAXUINT32
+#define TV_ROOT_NODE 0
+
+typedef struct
+{
+  guint64  thread_id;
+  guint32  interpreter_id;
+  guint32  index;              /* position in the thread array */
+  guint64  n_samples;
+  guint64 *timestamps;         /* n_samples, µs, in file order */
+  guint8  *statuses;           /* n_samples */
+  guint64 *run_start;          /* n_runs: first sample of each leaf run */
+  guint32 *run_leaf;           /* n_runs: exact-tree leaf of the run */
+  guint64  n_runs;
+  guint64  first_timestamp;    /* earliest */
+  guint64  last_timestamp;     /* latest */
+  gboolean time_ordered;       /* timestamps never decrease */
+  guint64  status_counts[8];   /* samples with each status bit set */
+} TvThread;
+
+/* The exact call tree: node identity is (parent, file frame index).  Node
+ * 0 is the root (no frame); a parent always has a smaller id than its
+ * children. */
+typedef struct
+{
+  guint32  n_nodes;
+  guint32 *parent;
+  guint32 *frame;
+  guint16 *depth;
+  guint64 *self;               /* samples whose stack ends here */
+} TvExactTree;
+
+typedef enum
+{
+  TV_TIME_SOURCE_STATS,        /* 1 / measured sample rate */
+  TV_TIME_SOURCE_INTERVAL,     /* the header's sampling interval */
+} TvTimeSource;
+
+/* How frames merge into the nodes of a view. */
+typedef enum
+{
+  TV_MERGE_FRAME,              /* all seven fields of the frame table */
+  TV_MERGE_FUNCTION,           /* file and function name */
+  TV_MERGE_LINE,               /* file, function and line */
+  TV_MERGE_INSTRUCTION,        /* file, function, line, column and opcode */
+  TV_N_MERGE_KEYS
+} TvMergeKey;
+
+typedef struct _TvProfileData TvProfileData;
+
+/* Called from the loading thread now and then; return nothing. */
+typedef void (*TvLoadProgressFunc) (guint64  samples,
+                                    double   fraction,
+                                    gpointer user_data);
+
+TvProfileData     *tv_profile_data_load          (TachReader          *reader,
+                                                  TvLoadProgressFunc   progress,
+                                                  gpointer             user_data,
+                                                  GCancellable        *cancellable,
+                                                  GError             **error);
+TvProfileData     *tv_profile_data_ref           (TvProfileData *data);
+void               tv_profile_data_unref         (TvProfileData *data);
+
+TachReader        *tv_profile_data_get_reader    (TvProfileData *data);
+guint64            tv_profile_data_get_n_samples (TvProfileData *data);
+guint              tv_profile_data_get_n_threads (TvProfileData *data);
+const TvThread    *tv_profile_data_get_thread    (TvProfileData *data,
+                                                  guint          index);
+const TvExactTree *tv_profile_data_get_tree      (TvProfileData *data);
+guint              tv_profile_data_get_max_depth (TvProfileData *data);
+/* Earliest and latest timestamp over all threads; FALSE without samples. */
+gboolean           tv_profile_data_get_time_span (TvProfileData *data,
+                                                  guint64       *first,
+                                                  guint64       *last);
+/* Samples with each status bit set, over all threads. */
+const guint64     *tv_profile_data_get_status_counts (TvProfileData *data);
+
+/* Seconds that one thread-sample stands for, and where that came from. */
+double             tv_profile_data_get_seconds_per_sample (TvProfileData *data,
+                                                           TvTimeSource  *source);
+
+/* Merge keys: every frame of the frame table maps to a key; a key has a
+ * representative frame (for names and locations) and a rank in the
+ * order views sort siblings by (function, file, line, column, opcode). */
+guint32            tv_profile_data_get_n_keys    (TvProfileData *data,
+                                                  TvMergeKey     merge);
+const guint32     *tv_profile_data_get_frame_keys (TvProfileData *data,
+                                                   TvMergeKey     merge);
+guint32            tv_profile_data_get_key_frame (TvProfileData *data,
+                                                  TvMergeKey     merge,
+                                                  guint32        key);
+const guint32     *tv_profile_data_get_key_ranks (TvProfileData *data,
+                                                  TvMergeKey     merge);
+
+/* The frame's strings; never NULL. */
+const char        *tv_profile_data_get_funcname  (TvProfileData *data,
+                                                  guint32        frame);
+const char        *tv_profile_data_get_filename  (TvProfileData *data,
+                                                  guint32        frame);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TvProfileData, tv_profile_data_unref)
+
+G_END_DECLS

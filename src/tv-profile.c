@@ -1,0 +1,555 @@
+/* tv-profile.c: one profile file, loaded off the main thread
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The worker thread opens the file (header, footer, statistics, tables),
+ * hands a copy of the metadata to the main loop at once, then decodes the
+ * samples into a TvProfileData.  Nothing that grows with the file happens
+ * on the main thread.
+ */
+#include "tv-profile.h"
+
+#include <glib/gi18n.h>
+
+#include "tv-tach-error.h"
+
+#define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 10)
+
+struct _TvProfile
+{
+  GObject         parent_instance;
+  GFile          *file;
+  TvProfileState  state;
+  double          fraction;
+  guint64         samples_loaded;
+
+  gboolean        has_metadata;
+  TachHeader      header;
+  TachFooter      footer;
+  TachStats       stats;
+  guint64         file_size;
+  char          **warnings;
+
+  TvProfileData  *data;
+};
+
+G_DEFINE_FINAL_TYPE (TvProfile, tv_profile, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_FILE,
+  PROP_STATE,
+  PROP_FRACTION,
+  PROP_SAMPLES_LOADED,
+  N_PROPS
+};
+
+enum
+{
+  OPENED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void
+set_state (TvProfile      *self,
+           TvProfileState  state)
+{
+  if (self->state != state)
+    {
+      self->state = state;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATE]);
+    }
+}
+
+static void
+set_progress (TvProfile *self,
+              guint64    samples,
+              double     fraction)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  if (self->samples_loaded != samples)
+    {
+      self->samples_loaded = samples;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SAMPLES_LOADED]);
+    }
+  if (self->fraction != fraction)
+    {
+      self->fraction = fraction;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FRACTION]);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* What travels from the worker to the main loop. */
+typedef struct
+{
+  TvProfile  *profile;
+  TachHeader  header;
+  TachFooter  footer;
+  TachStats   stats;
+  guint64     file_size;
+  char      **warnings;
+  guint64     samples;
+  double      fraction;
+} Message;
+
+static void
+message_free (gpointer data)
+{
+  Message *m = data;
+
+  g_clear_object (&m->profile);
+  g_strfreev (m->warnings);
+  g_free (m);
+}
+
+static gboolean
+deliver_metadata (gpointer data)
+{
+  Message *m = data;
+  TvProfile *self = m->profile;
+
+  /* A finished load (say, cancelled at once) makes this stale. */
+  if (self->state != TV_PROFILE_OPENING)
+    return G_SOURCE_REMOVE;
+
+  self->header = m->header;
+  self->footer = m->footer;
+  self->stats = m->stats;
+  self->file_size = m->file_size;
+  g_strfreev (self->warnings);
+  self->warnings = g_steal_pointer (&m->warnings);
+  self->has_metadata = TRUE;
+  set_state (self, TV_PROFILE_DECODING);
+  g_signal_emit (self, signals[OPENED], 0);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+deliver_progress (gpointer data)
+{
+  Message *m = data;
+
+  if (m->profile->state == TV_PROFILE_DECODING)
+    set_progress (m->profile, m->samples, m->fraction);
+  return G_SOURCE_REMOVE;
+}
+
+typedef struct
+{
+  TvProfile    *profile;
+  char         *path;
+  GMainContext *context;
+  gint64        last_progress;
+} LoadJob;
+
+static void
+load_job_free (gpointer data)
+{
+  LoadJob *job = data;
+
+  g_clear_object (&job->profile);
+  g_free (job->path);
+  g_main_context_unref (job->context);
+  g_free (job);
+}
+
+static void
+post (LoadJob     *job,
+      GSourceFunc  func,
+      Message     *m)
+{
+  m->profile = g_object_ref (job->profile);
+  g_main_context_invoke_full (job->context, G_PRIORITY_DEFAULT, func, m, message_free);
+}
+
+static void
+on_progress (guint64  samples,
+             double   fraction,
+             gpointer user_data)
+{
+  LoadJob *job = user_data;
+  gint64 now = g_get_monotonic_time ();
+  Message *m;
+
+  if (now - job->last_progress < PROGRESS_INTERVAL_US && fraction < 1.0)
+    return;
+  job->last_progress = now;
+  m = g_new0 (Message, 1);
+  m->samples = samples;
+  m->fraction = fraction;
+  post (job, deliver_progress, m);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  LoadJob *job = task_data;
+  TachReader *reader = NULL;
+  TachError tach_error;
+  TachStatus status;
+  GError *error = NULL;
+  TvProfileData *data;
+  Message *m;
+
+  if (job->path == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               _("Only local files can be opened"));
+      return;
+    }
+
+  if ((status = tach_reader_open_path (job->path, &reader, &tach_error)) != TACH_OK)
+    {
+      tv_tach_error_propagate (&error, status, &tach_error);
+      g_task_return_error (task, error);
+      return;
+    }
+
+  m = g_new0 (Message, 1);
+  m->header = *tach_reader_get_header (reader);
+  m->footer = *tach_reader_get_footer (reader);
+  m->stats = *tach_reader_get_stats (reader);
+  m->file_size = tach_reader_get_file_size (reader);
+  m->warnings = g_new0 (char *, tach_reader_get_n_warnings (reader) + 1);
+  for (gsize i = 0; i < tach_reader_get_n_warnings (reader); i++)
+    m->warnings[i] = g_strdup (tach_reader_get_warning (reader, i));
+  post (job, deliver_metadata, m);
+
+  job->last_progress = g_get_monotonic_time ();
+  data = tv_profile_data_load (reader, on_progress, job, cancellable, &error);
+  if (data == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, data, (GDestroyNotify) tv_profile_data_unref);
+}
+
+/* Runs on the main loop before the caller's callback, so that the state
+ * is right when the caller looks. */
+static void
+load_done (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) outer = user_data;
+  TvProfile *self = TV_PROFILE (object);
+  GError *error = NULL;
+  TvProfileData *data;
+
+  data = g_task_propagate_pointer (G_TASK (result), &error);
+  if (data == NULL)
+    {
+      set_state (self, TV_PROFILE_FAILED);
+      g_task_return_error (outer, error);
+      return;
+    }
+
+  self->data = data;
+  set_progress (self, tv_profile_data_get_n_samples (data), 1.0);
+  set_state (self, TV_PROFILE_LOADED);
+  g_task_return_boolean (outer, TRUE);
+}
+
+void
+tv_profile_load_async (TvProfile           *self,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_autoptr(GTask) inner = NULL;
+  GTask *outer;
+  LoadJob *job;
+
+  g_return_if_fail (TV_IS_PROFILE (self));
+  g_return_if_fail (self->state == TV_PROFILE_NEW);
+
+  outer = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (outer, tv_profile_load_async);
+
+  job = g_new0 (LoadJob, 1);
+  job->profile = g_object_ref (self);
+  job->path = g_file_get_path (self->file);
+  job->context = g_main_context_ref_thread_default ();
+
+  set_state (self, TV_PROFILE_OPENING);
+  inner = g_task_new (self, cancellable, load_done, outer);
+  g_task_set_task_data (inner, job, load_job_free);
+  /* Errors are reported by the data, not by GTask checking for us. */
+  g_task_set_return_on_cancel (inner, FALSE);
+  g_task_run_in_thread (inner, load_thread);
+}
+
+gboolean
+tv_profile_load_finish (TvProfile     *self,
+                        GAsyncResult  *result,
+                        GError       **error)
+{
+  g_return_val_if_fail (TV_IS_PROFILE (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+typedef struct
+{
+  TvQuery  query;
+  guint32 *threads;
+  guint32 *hidden;
+} QueryJob;
+
+static void
+query_job_free (gpointer data)
+{
+  QueryJob *job = data;
+
+  g_free (job->threads);
+  g_free (job->hidden);
+  g_free (job);
+}
+
+static void
+query_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  QueryJob *job = task_data;
+  TvCallTree *tree;
+
+  tree = tv_call_tree_new (tv_profile_get_data (TV_PROFILE (source_object)), &job->query,
+                           cancellable);
+  if (tree == NULL)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
+  else
+    g_task_return_pointer (task, tree, (GDestroyNotify) tv_call_tree_unref);
+}
+
+void
+tv_profile_query_async (TvProfile           *self,
+                        const TvQuery       *query,
+                        GCancellable        *cancellable,
+                        GAsyncReadyCallback  callback,
+                        gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  QueryJob *job;
+
+  g_return_if_fail (TV_IS_PROFILE (self));
+  g_return_if_fail (query != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tv_profile_query_async);
+  if (self->data == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                               _("The profile is not loaded yet"));
+      return;
+    }
+
+  /* The query's arrays belong to the caller: copy them. */
+  job = g_new0 (QueryJob, 1);
+  job->query = *query;
+  if (query->threads != NULL)
+    {
+      job->threads = g_memdup2 (query->threads, MAX (query->n_threads, 1) * sizeof (guint32));
+      job->query.threads = job->threads;
+    }
+  if (query->hidden_functions != NULL)
+    {
+      job->hidden = g_memdup2 (query->hidden_functions,
+                               MAX (query->n_hidden_functions, 1) * sizeof (guint32));
+      job->query.hidden_functions = job->hidden;
+    }
+  g_task_set_task_data (task, job, query_job_free);
+  g_task_run_in_thread (task, query_thread);
+}
+
+TvCallTree *
+tv_profile_query_finish (TvProfile     *self,
+                         GAsyncResult  *result,
+                         GError       **error)
+{
+  g_return_val_if_fail (TV_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+TvProfile *
+tv_profile_new (GFile *file)
+{
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+  return g_object_new (TV_TYPE_PROFILE, "file", file, NULL);
+}
+
+GFile *
+tv_profile_get_file (TvProfile *self)
+{
+  g_return_val_if_fail (TV_IS_PROFILE (self), NULL);
+  return self->file;
+}
+
+TvProfileState
+tv_profile_get_state (TvProfile *self)
+{
+  g_return_val_if_fail (TV_IS_PROFILE (self), TV_PROFILE_NEW);
+  return self->state;
+}
+
+double
+tv_profile_get_fraction (TvProfile *self)
+{
+  g_return_val_if_fail (TV_IS_PROFILE (self), 0.0);
+  return self->fraction;
+}
+
+guint64
+tv_profile_get_samples_loaded (TvProfile *self)
+{
+  g_return_val_if_fail (TV_IS_PROFILE (self), 0);
+  return self->samples_loaded;
+}
+
+const TachHeader *
+tv_profile_get_header (TvProfile *self)
+{
+  g_return_val_if_fail (TV_IS_PROFILE (self), NULL);
+  return self->has_metadata ? &self->header : NULL;
+}
+
+const TachFooter *
+tv_profile_get_footer (TvProfile *self)
+{
+  g_return_val_if_fail (TV_IS_PROFILE (self), NULL);
+  return self->has_metadata ? &self->footer : NULL;
+}
+
+const TachStats *
+tv_profile_get_stats (TvProfile *self)
+{
+  g_return_val_if_fail (TV_IS_PROFILE (self), NULL);
+  return self->has_metadata ? &self->stats : NULL;
+}
+
+guint64
+tv_profile_get_file_size (TvProfile *self)
+{
+  g_return_val_if_fail (TV_IS_PROFILE (self), 0);
+  return self->file_size;
+}
+
+const char * const *
+tv_profile_get_warnings (TvProfile *self)
+{
+  static const char * const none[] = { NULL };
+
+  g_return_val_if_fail (TV_IS_PROFILE (self), none);
+  return self->warnings ? (const char * const *) self->warnings : none;
+}
+
+TvProfileData *
+tv_profile_get_data (TvProfile *self)
+{
+  g_return_val_if_fail (TV_IS_PROFILE (self), NULL);
+  return self->data;
+}
+
+static void
+tv_profile_finalize (GObject *object)
+{
+  TvProfile *self = TV_PROFILE (object);
+
+  g_clear_object (&self->file);
+  g_clear_pointer (&self->warnings, g_strfreev);
+  g_clear_pointer (&self->data, tv_profile_data_unref);
+  G_OBJECT_CLASS (tv_profile_parent_class)->finalize (object);
+}
+
+static void
+tv_profile_get_property (GObject    *object,
+                         guint       prop_id,
+                         GValue     *value,
+                         GParamSpec *pspec)
+{
+  TvProfile *self = TV_PROFILE (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      g_value_set_object (value, self->file);
+      break;
+    case PROP_STATE:
+      g_value_set_int (value, self->state);
+      break;
+    case PROP_FRACTION:
+      g_value_set_double (value, self->fraction);
+      break;
+    case PROP_SAMPLES_LOADED:
+      g_value_set_uint64 (value, self->samples_loaded);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tv_profile_set_property (GObject      *object,
+                         guint         prop_id,
+                         const GValue *value,
+                         GParamSpec   *pspec)
+{
+  TvProfile *self = TV_PROFILE (object);
+
+  switch (prop_id)
+    {
+    case PROP_FILE:
+      self->file = g_value_dup_object (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tv_profile_class_init (TvProfileClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = tv_profile_finalize;
+  object_class->get_property = tv_profile_get_property;
+  object_class->set_property = tv_profile_set_property;
+
+  properties[PROP_FILE] =
+    g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_STATE] =
+    g_param_spec_int ("state", NULL, NULL, TV_PROFILE_NEW, TV_PROFILE_FAILED, TV_PROFILE_NEW,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FRACTION] =
+    g_param_spec_double ("fraction", NULL, NULL, 0.0, 1.0, 0.0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SAMPLES_LOADED] =
+    g_param_spec_uint64 ("samples-loaded", NULL, NULL, 0, G_MAXUINT64, 0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TvProfile::opened:
+   *
+   * The header, footer, statistics and warnings can be read; samples are
+   * being decoded.
+   */
+  signals[OPENED] = g_signal_new ("opened", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+tv_profile_init (TvProfile *self)
+{
+}

@@ -1,0 +1,66 @@
+/* tv-profile.h: one profile file, loaded off the main thread
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tv-call-tree.h"
+
+G_BEGIN_DECLS
+
+#define TV_TYPE_PROFILE (tv_profile_get_type ())
+
+G_DECLARE_FINAL_TYPE (TvProfile, tv_profile, TV, PROFILE, GObject)
+
+typedef enum
+{
+  TV_PROFILE_NEW,        /* nothing read yet */
+  TV_PROFILE_OPENING,    /* reading header, footer, stats and tables */
+  TV_PROFILE_DECODING,   /* metadata available; samples being decoded */
+  TV_PROFILE_LOADED,
+  TV_PROFILE_FAILED,
+} TvProfileState;
+
+TvProfile         *tv_profile_new            (GFile                *file);
+GFile             *tv_profile_get_file       (TvProfile            *self);
+
+/* Loads the whole profile on a worker thread.  The "opened" signal fires
+ * on the main loop as soon as the metadata can be read (before any sample
+ * is decoded); the "samples-loaded" and "fraction" properties change at
+ * most ten times a second while samples are decoded. */
+void               tv_profile_load_async     (TvProfile            *self,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+gboolean           tv_profile_load_finish    (TvProfile            *self,
+                                              GAsyncResult         *result,
+                                              GError              **error);
+
+TvProfileState     tv_profile_get_state      (TvProfile            *self);
+double             tv_profile_get_fraction   (TvProfile            *self);
+guint64            tv_profile_get_samples_loaded (TvProfile        *self);
+
+/* Metadata: from the OPENING state on, once "opened" has fired. */
+const TachHeader  *tv_profile_get_header     (TvProfile            *self);
+const TachFooter  *tv_profile_get_footer     (TvProfile            *self);
+const TachStats   *tv_profile_get_stats      (TvProfile            *self);
+guint64            tv_profile_get_file_size  (TvProfile            *self);
+const char * const *tv_profile_get_warnings  (TvProfile            *self);
+
+/* The decoded samples, once LOADED; NULL before. */
+TvProfileData     *tv_profile_get_data       (TvProfile            *self);
+
+/* Computes a call tree on a worker thread. */
+void               tv_profile_query_async    (TvProfile            *self,
+                                              const TvQuery        *query,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+TvCallTree        *tv_profile_query_finish   (TvProfile            *self,
+                                              GAsyncResult         *result,
+                                              GError              **error);
+
+G_END_DECLS
