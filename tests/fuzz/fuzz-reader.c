@@ -538,6 +538,70 @@ decode_again (TachReader      *reader,
   tach_decoder_free (a);
 }
 
+/* Decodes a third time by batches, alternating with single samples, and
+ * expands every batch back into samples: they must hash the same as the
+ * first pass, and end the same way. */
+static void
+decode_batches (TachReader      *reader,
+                const FirstPass *pass)
+{
+  TachDecoder *decoder = NULL;
+  TachError error;
+  uint64_t i = 0;
+  unsigned call = 0;
+  int r;
+
+  if (pass->n_samples > pass->n_hashes || pass->result == -2)
+    return;
+  CHECK (tach_decoder_new (reader, &decoder, NULL) == TACH_OK);
+
+  for (;; call++)
+    {
+      if (call % 3 == 2)
+        {
+          TachSample sample;
+
+          memset (&sample, 0xa5, sizeof sample);
+          r = tach_decoder_next (decoder, &sample, &error);
+          if (r != 1)
+            break;
+          CHECK (i < pass->n_samples);
+          CHECK (hash_sample (&sample) == pass->hashes[i]);
+          i++;
+        }
+      else
+        {
+          TachBatch batch;
+
+          memset (&batch, 0xa5, sizeof batch);
+          r = tach_decoder_next_batch (decoder, &batch, &error);
+          if (r != 1)
+            break;
+          CHECK (batch.n >= 1 && batch.n <= TACH_BATCH_MAX);
+          CHECK (batch.sample.kind == TACH_RECORD_REPEAT || batch.n == 1);
+          CHECK (batch.timestamps[0] == batch.sample.timestamp_us);
+          CHECK (batch.statuses[0] == batch.sample.status);
+          for (uint32_t k = 0; k < batch.n; k++)
+            {
+              TachSample sample = batch.sample;
+
+              sample.timestamp_us = batch.timestamps[k];
+              sample.status = batch.statuses[k];
+              sample.run_index = batch.sample.run_index + k;
+              CHECK (i < pass->n_samples);
+              CHECK (hash_sample (&sample) == pass->hashes[i]);
+              i++;
+            }
+        }
+    }
+  CHECK (r == pass->result);
+  CHECK (i == pass->n_samples);
+  CHECK (tach_decoder_get_samples_decoded (decoder) == pass->n_samples);
+  if (r < 0)
+    CHECK (strcmp (error.message, pass->message) == 0);
+  tach_decoder_free (decoder);
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
@@ -564,6 +628,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
   check_tables (reader, data, size);
   decode_and_check (reader, &pass);
   decode_again (reader, &pass);
+  decode_batches (reader, &pass);
 
   free (pass.hashes);
   tach_reader_free (reader);
