@@ -1080,7 +1080,9 @@ tach_writer_add_sample (TachWriter     *writer,
       if (status != TACH_OK)
         return status;
 
-      memcpy (thread->prev_stack, frames, depth * sizeof *frames);
+      /* FRAMES may be NULL for an empty stack. */
+      if (depth > 0)
+        memcpy (thread->prev_stack, frames, depth * sizeof *frames);
       thread->prev_depth = (uint16_t) depth;
     }
 
