@@ -6,17 +6,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-
-#include <zstd.h>
 
 #include "bench.h"
-
-/* The decoder streams the sample region through libzstd into an output
- * buffer of this size (CHUNK_SIZE in format/tach-decoder.c; it is also
- * ZSTD_DStreamOutSize ()).  The zstd-only pass uses the same size so that
- * the two are comparable. */
-#define BENCH_ZSTD_CHUNK (128 * 1024)
 
 /* ------------------------------------------------------------------------ */
 /* --decode                                                                  */
@@ -38,17 +29,6 @@ static const GOptionEntry decode_entries[] = {
   { NULL }
 };
 
-/* CPU time of the whole process, all threads: with a pipelined decoder the
- * wall-clock time no longer says how much work a decode is. */
-static double
-cpu_seconds (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
-}
-
 /* One full pass of the decoder over every sample.  PIPELINE is -1 to let
  * the decoder choose, else whether to decompress on a second thread. */
 static gboolean
@@ -64,7 +44,7 @@ decode_pass (TachReader *reader,
   guint64 sum = 0;
   guint64 n = 0;
   double t0 = bench_now_seconds ();
-  double c0 = cpu_seconds ();
+  double c0 = bench_cpu_seconds ();
   int r;
 
   if (tach_decoder_new (reader, &decoder, error) != TACH_OK)
@@ -94,60 +74,10 @@ decode_pass (TachReader *reader,
     }
   tach_decoder_free (decoder);
   *seconds = bench_now_seconds () - t0;
-  *cpu = cpu_seconds () - c0;
+  *cpu = bench_cpu_seconds () - c0;
   bench_sink += sum;
   *n_samples = n;
   return r == 0;
-}
-
-/* The same sample region through libzstd alone, into a reused buffer of the
- * decoder's chunk size. */
-static gboolean
-zstd_pass (const void *region,
-           size_t      size,
-           void       *chunk,
-           double     *seconds,
-           double     *cpu,
-           guint64    *out_bytes)
-{
-  ZSTD_inBuffer in = { region, size, 0 };
-  guint64 total = 0;
-  size_t ret = 0;
-  double t0 = bench_now_seconds ();
-  double c0 = cpu_seconds ();
-  ZSTD_DStream *stream = ZSTD_createDStream ();
-
-  if (stream == NULL)
-    {
-      g_printerr ("tachyon-bench: ZSTD_createDStream failed\n");
-      return FALSE;
-    }
-  ZSTD_initDStream (stream);
-  for (;;)
-    {
-      ZSTD_outBuffer out = { chunk, BENCH_ZSTD_CHUNK, 0 };
-
-      ret = ZSTD_decompressStream (stream, &out, &in);
-      if (ZSTD_isError (ret))
-        {
-          g_printerr ("tachyon-bench: zstd: %s\n", ZSTD_getErrorName (ret));
-          ZSTD_freeDStream (stream);
-          return FALSE;
-        }
-      total += out.pos;
-      if (in.pos == in.size && out.pos < out.size)
-        break;
-    }
-  ZSTD_freeDStream (stream);
-  *seconds = bench_now_seconds () - t0;
-  *cpu = cpu_seconds () - c0;
-  if (ret != 0)
-    {
-      g_printerr ("tachyon-bench: zstd: truncated stream\n");
-      return FALSE;
-    }
-  *out_bytes = total;
-  return TRUE;
 }
 
 static int
@@ -157,7 +87,7 @@ run_decode (char **args)
   TachReader *reader = NULL;
   TachError error = { 0 };
   const TachHeader *header;
-  const unsigned char *region;
+  const void *region;
   size_t region_size;
   gboolean compressed;
   g_autofree double *decode_times = NULL;
@@ -173,7 +103,6 @@ run_decode (char **args)
   double zstd_cpu_s = 0.0;
   int pipeline = -1;
   g_autoptr (GString) json = g_string_new (NULL);
-  guint64 touch = 0;
 
   if (opt_runs < 1 || opt_runs > 1000)
     {
@@ -206,9 +135,7 @@ run_decode (char **args)
 
   /* Fault the mapping in first, so that the first timed pass does not pay
    * for the page cache. */
-  for (size_t i = 0; i < region_size; i += 4096)
-    touch += region[i];
-  bench_sink += touch;
+  bench_fault_in (region, region_size);
 
   decode_times = g_new0 (double, opt_runs);
   zstd_times = g_new0 (double, opt_runs);
@@ -227,8 +154,8 @@ run_decode (char **args)
         }
       n_samples = n;
       if (compressed
-          && !zstd_pass (region, region_size, chunk, &zstd_times[run],
-                         &zstd_cpu_times[run], &decompressed))
+          && !bench_zstd_pass (region, region_size, chunk, &zstd_times[run],
+                               &zstd_cpu_times[run], &decompressed))
         {
           tach_reader_free (reader);
           return 1;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # Smoke test of tachyon-bench: a small profile is generated, then decoded,
-# and the JSON line of --decode must parse and count every sample.
+# loaded into the model and filtered; the JSON line of each measuring mode
+# must parse, hold its keys and count every sample.
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import json
@@ -41,6 +42,47 @@ def check_decode(bench, path, compressed):
     print(json.dumps(result))
 
 
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def check_keys(mode, result, keys):
+    missing = [k for k in keys if k not in result]
+    if missing:
+        sys.exit("--%s: missing keys %s in %r" % (mode, ", ".join(missing), result))
+    if result["samples"] != SAMPLES:
+        sys.exit("--%s: %r samples, expected %d" % (mode, result["samples"], SAMPLES))
+
+
+def check_load(bench, path):
+    result = run(bench, "--load", path, "--runs", "3")
+    check_keys("load", result, ["samples", "load_seconds", "zstd_seconds", "ratio",
+                                "peak_rss_bytes", "bytes_per_sample"])
+    for key in ("load_seconds", "zstd_seconds", "ratio"):
+        if not is_number(result[key]) or result[key] <= 0:
+            sys.exit("--load: %s %r" % (key, result[key]))
+    if not isinstance(result["peak_rss_bytes"], int) or result["peak_rss_bytes"] <= 0:
+        sys.exit("--load: peak_rss_bytes %r" % result["peak_rss_bytes"])
+    if not is_number(result["bytes_per_sample"]):
+        sys.exit("--load: bytes_per_sample %r" % result["bytes_per_sample"])
+    print(json.dumps(result))
+
+
+def check_filter(bench, path):
+    result = run(bench, "--filter", path, "--runs", "3")
+    check_keys("filter", result, ["samples", "range_ms", "state_ms", "range_fraction",
+                                  "state_fraction", "baseline_ms", "inverted_ms"])
+    for key in ("range_ms", "state_ms", "baseline_ms", "inverted_ms"):
+        if not is_number(result[key]) or result[key] < 0:
+            sys.exit("--filter: %s %r" % (key, result[key]))
+    # A tenth of the time span holds about a tenth of the samples.
+    if not 0.05 <= result["range_fraction"] <= 0.2:
+        sys.exit("--filter: range_fraction %r, expected about 0.1" % result["range_fraction"])
+    if not 0 < result["state_fraction"] < 1:
+        sys.exit("--filter: state_fraction %r" % result["state_fraction"])
+    print(json.dumps(result))
+
+
 def main():
     bench = sys.argv[1]
     with tempfile.TemporaryDirectory(prefix="tachyon-bench-") as tmp:
@@ -49,6 +91,8 @@ def main():
         raw = os.path.join(tmp, "raw.tach")
         run(bench, "--generate", str(SAMPLES), a, "--seed", "7")
         check_decode(bench, a, True)
+        check_load(bench, a)
+        check_filter(bench, a)
         # The generator is deterministic for a seed.
         run(bench, "--generate", str(SAMPLES), b, "--seed", "7")
         with open(a, "rb") as fa, open(b, "rb") as fb:

@@ -24,11 +24,22 @@ typedef struct
 extern const BenchMode bench_mode_generate;
 extern const BenchMode bench_mode_decode;
 extern const BenchMode bench_mode_dump;
+extern const BenchMode bench_mode_load;
+extern const BenchMode bench_mode_filter;
+
+/* The decoder streams the sample region through libzstd into an output
+ * buffer of this size (CHUNK_SIZE in format/tach-decoder.c; it is also
+ * ZSTD_DStreamOutSize ()).  The zstd-only pass uses the same size so that
+ * the two are comparable. */
+#define BENCH_ZSTD_CHUNK (128 * 1024)
 
 /* Keeps measured loops from being optimised away. */
 extern volatile guint64 bench_sink;
 
 double   bench_now_seconds        (void);
+/* CPU time of the whole process, all threads: with a pipelined decoder the
+ * wall-clock time no longer says how much work a decode is. */
+double   bench_cpu_seconds        (void);
 /* Sorts VALUES. */
 double   bench_median             (double          *values,
                                    guint            n);
@@ -41,3 +52,16 @@ gboolean bench_parse_count        (const char      *text,
 /* Prints the error of a format-library call; returns the exit status 1. */
 int      bench_fail_tach          (const char      *what,
                                    const TachError *error);
+/* Reads a byte of every page of REGION, so that a timed pass that follows
+ * does not pay for page faults. */
+void     bench_fault_in           (const void      *region,
+                                   size_t           size);
+/* Stream-decompresses the SIZE bytes at REGION with libzstd alone, into
+ * CHUNK (BENCH_ZSTD_CHUNK bytes, reused), as the decoder does.  Prints the
+ * error and returns FALSE if the stream is bad. */
+gboolean bench_zstd_pass          (const void      *region,
+                                   size_t           size,
+                                   void            *chunk,
+                                   double          *seconds,
+                                   double          *cpu_seconds,
+                                   guint64         *out_bytes);

@@ -9,6 +9,8 @@
  *   tachyon-bench --generate N OUT [--seed S] [--threads T] [--no-zstd]
  *   tachyon-bench --decode FILE [--runs R]
  *   tachyon-bench --dump FILE
+ *   tachyon-bench --load FILE [--runs R]
+ *   tachyon-bench --filter FILE [--runs R] [--seed S]
  *
  * Results go to stdout (one JSON line for the measuring modes); errors go to
  * stderr and the exit status is 1.
@@ -19,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <zstd.h>
 
 #include "bench.h"
 
@@ -32,6 +36,15 @@ bench_now_seconds (void)
   struct timespec ts;
 
   clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+double
+bench_cpu_seconds (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
   return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
 }
 
@@ -125,6 +138,66 @@ bench_fail_tach (const char      *what,
 
 volatile guint64 bench_sink;
 
+void
+bench_fault_in (const void *region,
+                size_t      size)
+{
+  const unsigned char *p = region;
+  guint64 touch = 0;
+
+  for (size_t i = 0; i < size; i += 4096)
+    touch += p[i];
+  bench_sink += touch;
+}
+
+gboolean
+bench_zstd_pass (const void *region,
+                 size_t      size,
+                 void       *chunk,
+                 double     *seconds,
+                 double     *cpu_seconds,
+                 guint64    *out_bytes)
+{
+  ZSTD_inBuffer in = { region, size, 0 };
+  guint64 total = 0;
+  size_t ret = 0;
+  double t0 = bench_now_seconds ();
+  double c0 = bench_cpu_seconds ();
+  ZSTD_DStream *stream = ZSTD_createDStream ();
+
+  if (stream == NULL)
+    {
+      g_printerr ("tachyon-bench: ZSTD_createDStream failed\n");
+      return FALSE;
+    }
+  ZSTD_initDStream (stream);
+  for (;;)
+    {
+      ZSTD_outBuffer out = { chunk, BENCH_ZSTD_CHUNK, 0 };
+
+      ret = ZSTD_decompressStream (stream, &out, &in);
+      if (ZSTD_isError (ret))
+        {
+          g_printerr ("tachyon-bench: zstd: %s\n", ZSTD_getErrorName (ret));
+          ZSTD_freeDStream (stream);
+          return FALSE;
+        }
+      total += out.pos;
+      if (in.pos == in.size && out.pos < out.size)
+        break;
+    }
+  ZSTD_freeDStream (stream);
+  *seconds = bench_now_seconds () - t0;
+  *cpu_seconds = bench_cpu_seconds () - c0;
+  if (ret != 0)
+    {
+      g_printerr ("tachyon-bench: zstd: truncated stream\n");
+      return FALSE;
+    }
+  *out_bytes = total;
+  return TRUE;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Modes                                                                     */
 /* ------------------------------------------------------------------------ */
@@ -133,6 +206,8 @@ static const BenchMode *const modes[] = {
   &bench_mode_generate,
   &bench_mode_decode,
   &bench_mode_dump,
+  &bench_mode_load,
+  &bench_mode_filter,
 };
 
 static void
