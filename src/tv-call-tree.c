@@ -208,7 +208,11 @@ weigh (TvProfileData *data,
 
       if (by_time)
         {
-          if (t->last_timestamp < query->range_start || t->first_timestamp >= query->range_end)
+          /* An empty or backwards range selects nothing (and would make
+           * the bounds below cross). */
+          if (query->range_start >= query->range_end
+              || t->last_timestamp < query->range_start
+              || t->first_timestamp >= query->range_end)
             continue;
           if (t->time_ordered)
             {

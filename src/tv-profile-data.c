@@ -506,10 +506,25 @@ tv_profile_data_load (TachReader          *reader,
             {
               double fraction = region ? (double) tach_decoder_get_bytes_consumed (decoder)
                                          / (double) region : 1.0;
-              progress (self->n_samples, MIN (fraction, 1.0), user_data);
+
+              /* Only the last call says 1.0, which callers take for "done"
+               * (and report at once): a pipelined decoder has read all of
+               * a compressed region well before the last sample. */
+              progress (self->n_samples, MIN (fraction, 0.999), user_data);
             }
         }
     }
+
+  /* A thread whose only records are empty REPEAT runs has an index but
+   * never a sample, so ensure_thread () never saw who it is. */
+  for (guint i = 0; i < self->n_threads; i++)
+    if (self->threads[i].timestamps == NULL)
+      {
+        const TachThreadKey *key = tach_decoder_get_thread (decoder, i);
+
+        self->threads[i].thread_id = key->thread_id;
+        self->threads[i].interpreter_id = key->interpreter_id;
+      }
   tach_decoder_free (decoder);
 
   if (ret < 0)

@@ -164,8 +164,16 @@ post (LoadJob     *job,
       GSourceFunc  func,
       Message     *m)
 {
+  g_autoptr(GSource) source = g_idle_source_new ();
+
+  /* Always through a source: g_main_context_invoke() would call FUNC
+   * right here, on the worker thread, whenever no thread owns the context
+   * at that moment (between two iterations of the main loop). */
   m->profile = g_object_ref (job->profile);
-  g_main_context_invoke_full (job->context, G_PRIORITY_DEFAULT, func, m, message_free);
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, func, m, message_free);
+  g_source_set_static_name (source, "[tv] profile load message");
+  g_source_attach (source, job->context);
 }
 
 static void
