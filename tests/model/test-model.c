@@ -1,0 +1,1838 @@
+/* test-model.c: TvProfileData and TvCallTree against brute force
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every profile is read twice: by tv_profile_data_load(), and sample by
+ * sample with tach_decoder_next() into a plain list of (thread, timestamp,
+ * status, frames).  Everything the model answers is then recomputed from
+ * that list in the most direct way there is, and compared.
+ *
+ * /model/random/NNN: random profiles from the writer (threads in two
+ * interpreters sharing a thread id, stacks from push/pop walks with direct
+ * and indirect recursion, empty stacks, timestamps going backwards in one
+ * thread, several frames per function that differ in line, column, opcode
+ * or end position), each asked many random queries.  The seed is printed;
+ * TACH_SEED replays a run, and iteration N uses the seed pair
+ * (TACH_SEED, N).
+ *
+ * /model/corpus/FILE: every valid corpus file; the exact tree's leaf runs
+ * give the same collapsed stacks, per thread, as the samples do, and the
+ * per-thread records and totals are those of the samples.
+ *
+ * The semantics the brute force implements (and hence pins down) are those
+ * of src/tv-call-tree.c, step by step for each selected sample (see
+ * transform_path() and brute_tree()):
+ *
+ *   filter   thread set, interpreter, (status & mask) == value when the
+ *            mask is not 0, range_start <= timestamp < range_end (an empty
+ *            or backwards range selects nothing);
+ *   focus    on the stack as recorded: only samples with a frame of the
+ *            function, cut so that the path starts at its outermost frame;
+ *   hide     frames of hidden functions dropped;
+ *   collapse a frame dropped when its merge key equals the last kept one;
+ *   table    the function table is taken here: self to the leaf's
+ *            function, total once per function on the path;
+ *   callers  the path from the outermost frame of the function back to
+ *            the root (function first); replaces inversion;
+ *   invert   the path reversed.
+ *
+ * A node's self counts the paths that end there, its total the paths
+ * through it; the root's total counts every path, empty ones included
+ * (which also make the root's self).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "tv-call-tree.h"
+
+#define N_ITERATIONS        40
+#define N_RANDOM_QUERIES    120
+#define INTERNAL_SUFFIX     "_sync_coordinator.py"
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TachReader, tach_reader_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TachDecoder, tach_decoder_free)
+
+static guint32 base_seed;
+
+/* What the random profiles and queries exercised, checked at the end. */
+enum
+{
+  COVER_DIRECT_RECURSION,       /* samples with f f on their stack */
+  COVER_INDIRECT_RECURSION,     /* samples with f g f */
+  COVER_EMPTY_STACK,
+  COVER_UNORDERED_THREAD,
+  COVER_SHARED_TID,
+  COVER_KEYS_DIFFER,            /* function < line < instruction < frame keys */
+  COVER_COLLAPSED,              /* frames dropped by collapse_recursion */
+  COVER_HIDDEN,                 /* frames dropped as hidden */
+  COVER_FOCUS_CUT,              /* frames cut off above the focus */
+  COVER_FOCUS_HIDDEN,           /* focus on a hidden function, with samples */
+  COVER_CALLERS,                /* callers paths of two frames or more */
+  COVER_INVERTED,               /* inverted paths of two frames or more */
+  COVER_FILTERED,               /* samples filtered out */
+  COVER_EMPTY_TREE,             /* queries that select nothing */
+  N_COVER
+};
+
+static const char * const cover_names[N_COVER] = {
+  "direct recursion", "indirect recursion", "empty stacks", "unordered threads",
+  "shared thread ids", "merge keys differ", "collapsed frames", "hidden frames",
+  "focus cuts", "focus on hidden", "callers paths", "inverted paths",
+  "filtered samples", "empty trees",
+};
+
+static guint64 coverage[N_COVER];
+static guint random_run;
+
+/* What the current check is about, printed when a check fails. */
+static char *context;
+
+#define CHECK_EQ(a, b, what)                                                \
+  G_STMT_START {                                                            \
+    guint64 check_a_ = (a), check_b_ = (b);                                 \
+    if (check_a_ != check_b_)                                               \
+      {                                                                     \
+        g_test_message ("%s: %s: model %" G_GUINT64_FORMAT                  \
+                        ", brute force %" G_GUINT64_FORMAT,                 \
+                        context ? context : "", what, check_a_, check_b_);  \
+        g_assert_cmpuint (check_a_, ==, check_b_);                          \
+      }                                                                     \
+  } G_STMT_END
+
+#define CHECK(cond, what)                                                   \
+  G_STMT_START {                                                            \
+    if (!(cond))                                                            \
+      {                                                                     \
+        g_test_message ("%s: %s", context ? context : "", what);            \
+        g_assert_true (cond);                                               \
+      }                                                                     \
+  } G_STMT_END
+
+static void
+set_context (const char *format,
+             ...) G_GNUC_PRINTF (1, 2);
+
+static void
+set_context (const char *format,
+             ...)
+{
+  va_list args;
+
+  g_free (context);
+  va_start (args, format);
+  context = g_strdup_vprintf (format, args);
+  va_end (args);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The samples, decoded independently                                        */
+/* ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  guint32 thread;               /* decoder thread index */
+  guint64 ts;
+  guint8  status;
+  guint16 depth;
+  gsize   frames;               /* offset in Decoded.frames; root first */
+} Sample;
+
+typedef struct
+{
+  GArray        *samples;       /* Sample */
+  GArray        *frames;        /* guint32 */
+  guint          n_threads;
+  TachThreadKey *threads;       /* by decoder thread index */
+} Decoded;
+
+static void
+decoded_clear (Decoded *d)
+{
+  g_clear_pointer (&d->samples, g_array_unref);
+  g_clear_pointer (&d->frames, g_array_unref);
+  g_clear_pointer (&d->threads, g_free);
+}
+
+static inline const guint32 *
+sample_frames (const Decoded *d,
+               const Sample  *s)
+{
+  return &g_array_index (d->frames, guint32, s->frames);
+}
+
+static void
+decode_file (const char *path,
+             Decoded    *d)
+{
+  g_autoptr(TachReader) reader = NULL;
+  g_autoptr(TachDecoder) decoder = NULL;
+  TachError error;
+  TachSample sample;
+  int r;
+
+  memset (d, 0, sizeof *d);
+  d->samples = g_array_new (FALSE, FALSE, sizeof (Sample));
+  d->frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  if (tach_reader_open_path (path, &reader, &error) != TACH_OK)
+    g_error ("%s: %s", path, error.message);
+  if (tach_decoder_new (reader, &decoder, &error) != TACH_OK)
+    g_error ("%s: %s", path, error.message);
+
+  while ((r = tach_decoder_next (decoder, &sample, &error)) == 1)
+    {
+      Sample s = { sample.thread_index, sample.timestamp_us, sample.status,
+                   sample.depth, d->frames->len };
+
+      /* The decoder gives the innermost frame first. */
+      for (guint i = sample.depth; i > 0; i--)
+        g_array_append_val (d->frames, sample.stack[i - 1]);
+      g_array_append_val (d->samples, s);
+    }
+  if (r < 0)
+    g_error ("%s: %s", path, error.message);
+
+  d->n_threads = tach_decoder_get_n_threads (decoder);
+  d->threads = g_new0 (TachThreadKey, MAX (d->n_threads, 1));
+  for (guint i = 0; i < d->n_threads; i++)
+    d->threads[i] = *tach_decoder_get_thread (decoder, i);
+}
+
+static TvProfileData *
+load_data (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  TachReader *reader = NULL;
+  TachError tach_error;
+  TvProfileData *data;
+
+  if (tach_reader_open_path (path, &reader, &tach_error) != TACH_OK)
+    g_error ("%s: %s", path, tach_error.message);
+  data = tv_profile_data_load (reader, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (data);
+  return data;
+}
+
+/* ------------------------------------------------------------------------ */
+/* TvProfileData against the samples                                         */
+/* ------------------------------------------------------------------------ */
+
+/* The model's thread for the decoder's thread INDEX, found by its identity
+ * (thread id, interpreter) rather than by trusting the two indices to
+ * agree. */
+static guint
+model_thread (TvProfileData *data,
+              const Decoded *d,
+              guint          index)
+{
+  guint found = G_MAXUINT;
+
+  for (guint i = 0; i < tv_profile_data_get_n_threads (data); i++)
+    {
+      const TvThread *t = tv_profile_data_get_thread (data, i);
+
+      if (t->n_samples > 0 && t->thread_id == d->threads[index].thread_id
+          && t->interpreter_id == d->threads[index].interpreter_id)
+        {
+          CHECK (found == G_MAXUINT, "two threads with the same identity");
+          found = i;
+        }
+    }
+  CHECK (found != G_MAXUINT, "a thread with samples is missing");
+  return found;
+}
+
+/* The exact tree node of sample I of thread T, from its leaf runs. */
+static guint32
+leaf_of_sample (const TvThread *t,
+                guint64         i)
+{
+  guint64 lo = 0, hi = t->n_runs;
+
+  /* The last run that starts at or before I. */
+  while (hi - lo > 1)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (t->run_start[mid] <= i)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return t->run_leaf[lo];
+}
+
+/* Samples per model thread, in order; maps every sample to its thread. */
+static guint *
+check_threads (TvProfileData *data,
+               const Decoded *d)
+{
+  guint n_threads = tv_profile_data_get_n_threads (data);
+  g_autofree guint *by_index = g_new (guint, MAX (d->n_threads, 1));
+  g_autofree guint64 *seen = g_new0 (guint64, MAX (n_threads, 1));
+  guint *sample_thread = g_new (guint, MAX (d->samples->len, 1));
+  const TvExactTree *tree = tv_profile_data_get_tree (data);
+  guint64 status_counts[8] = { 0 };
+  const guint64 *model_counts = tv_profile_data_get_status_counts (data);
+  guint64 first = G_MAXUINT64, last = 0, model_first, model_last;
+  guint max_depth = 0;
+  guint64 total = 0;
+
+  g_assert_cmpuint (n_threads, <=, d->n_threads);
+  for (guint i = 0; i < d->n_threads; i++)
+    by_index[i] = G_MAXUINT;
+  for (guint s = 0; s < d->samples->len; s++)
+    {
+      const Sample *sample = &g_array_index (d->samples, Sample, s);
+
+      if (by_index[sample->thread] == G_MAXUINT)
+        by_index[sample->thread] = model_thread (data, d, sample->thread);
+      sample_thread[s] = by_index[sample->thread];
+    }
+
+  /* Sample by sample: timestamp, status and the exact tree's path. */
+  for (guint s = 0; s < d->samples->len; s++)
+    {
+      const Sample *sample = &g_array_index (d->samples, Sample, s);
+      const TvThread *t = tv_profile_data_get_thread (data, sample_thread[s]);
+      guint64 i = seen[sample_thread[s]]++;
+      const guint32 *frames = sample_frames (d, sample);
+      guint32 node;
+
+      CHECK (i < t->n_samples, "thread has too few samples");
+      CHECK_EQ (t->timestamps[i], sample->ts, "timestamp");
+      CHECK_EQ (t->statuses[i], sample->status, "status");
+      node = leaf_of_sample (t, i);
+      CHECK_EQ (tree->depth[node], sample->depth, "leaf depth");
+      for (guint k = sample->depth; k > 0; k--)
+        {
+          CHECK_EQ (tree->frame[node], frames[k - 1], "frame on the leaf's path");
+          node = tree->parent[node];
+        }
+      CHECK_EQ (node, TV_ROOT_NODE, "path ends at the root");
+
+      for (guint b = 0; b < 8; b++)
+        if (sample->status & (1u << b))
+          status_counts[b]++;
+      first = MIN (first, sample->ts);
+      last = MAX (last, sample->ts);
+      max_depth = MAX (max_depth, sample->depth);
+    }
+
+  /* Per thread: counts, extremes, order, status bits, runs. */
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TvThread *t = tv_profile_data_get_thread (data, i);
+      guint64 counts[8] = { 0 };
+      guint64 lo = G_MAXUINT64, hi = 0;
+      gboolean ordered = TRUE;
+
+      CHECK_EQ (t->index, i, "thread index");
+      CHECK_EQ (t->n_samples, seen[i], "samples of a thread");
+      total += t->n_samples;
+
+      /* The identity the decoder gives that index, with samples or not. */
+      CHECK_EQ (t->thread_id, d->threads[i].thread_id, "thread id");
+      CHECK_EQ (t->interpreter_id, d->threads[i].interpreter_id, "interpreter id");
+      if (t->n_samples == 0)
+        continue;
+
+      for (guint64 s = 0; s < t->n_samples; s++)
+        {
+          lo = MIN (lo, t->timestamps[s]);
+          hi = MAX (hi, t->timestamps[s]);
+          if (s > 0 && t->timestamps[s] < t->timestamps[s - 1])
+            ordered = FALSE;
+          for (guint b = 0; b < 8; b++)
+            if (t->statuses[s] & (1u << b))
+              counts[b]++;
+        }
+      CHECK_EQ (t->first_timestamp, lo, "first timestamp");
+      CHECK_EQ (t->last_timestamp, hi, "last timestamp");
+      CHECK_EQ (t->time_ordered, ordered, "time order");
+      /* Bits 6 and 7 are not defined (SPEC §4.8) and the model does not
+       * count them. */
+      for (guint b = 0; b < 6; b++)
+        CHECK_EQ (t->status_counts[b], counts[b], "status bit count of a thread");
+
+      CHECK (t->n_runs > 0, "a thread with samples has runs");
+      CHECK_EQ (t->run_start[0], 0, "first run starts at 0");
+      for (guint64 r = 1; r < t->n_runs; r++)
+        {
+          CHECK (t->run_start[r] > t->run_start[r - 1], "runs in order");
+          CHECK (t->run_leaf[r] != t->run_leaf[r - 1], "runs are maximal");
+        }
+      CHECK (t->run_start[t->n_runs - 1] < t->n_samples, "last run is not empty");
+    }
+  CHECK_EQ (total, d->samples->len, "samples over all threads");
+  CHECK_EQ (tv_profile_data_get_n_samples (data), d->samples->len, "samples");
+  for (guint b = 0; b < 6; b++)
+    CHECK_EQ (model_counts[b], status_counts[b], "status bit count");
+  CHECK_EQ (tv_profile_data_get_max_depth (data), max_depth, "max depth");
+  CHECK_EQ (tv_profile_data_get_time_span (data, &model_first, &model_last),
+            d->samples->len > 0, "time span exists");
+  if (d->samples->len > 0)
+    {
+      CHECK_EQ (model_first, first, "first timestamp of the profile");
+      CHECK_EQ (model_last, last, "last timestamp of the profile");
+    }
+
+  return sample_thread;
+}
+
+static int
+compare_u64 (const void *a,
+             const void *b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* The exact tree itself: (parent, frame) identifies a node, parents come
+ * first, depths add up, and self counts the samples whose leaf it is. */
+static void
+check_exact_tree (TvProfileData *data)
+{
+  const TvExactTree *tree = tv_profile_data_get_tree (data);
+  g_autofree guint64 *ids = g_new (guint64, tree->n_nodes);
+  g_autofree guint64 *self = g_new0 (guint64, tree->n_nodes);
+  guint32 n_frames = tach_reader_get_n_frames (tv_profile_data_get_reader (data));
+
+  g_assert_cmpuint (tree->n_nodes, >=, 1);
+  CHECK_EQ (tree->parent[0], TV_NODE_NONE, "root has no parent");
+  CHECK_EQ (tree->depth[0], 0, "root depth");
+  for (guint32 n = 1; n < tree->n_nodes; n++)
+    {
+      CHECK (tree->parent[n] < n, "parent before child");
+      CHECK (tree->frame[n] < n_frames, "frame in range");
+      CHECK_EQ (tree->depth[n], tree->depth[tree->parent[n]] + 1, "depth");
+      ids[n - 1] = (guint64) tree->parent[n] << 32 | tree->frame[n];
+    }
+  qsort (ids, tree->n_nodes - 1, sizeof (guint64), compare_u64);
+  for (guint32 i = 1; i + 1 < tree->n_nodes; i++)
+    CHECK (ids[i - 1] != ids[i], "(parent, frame) is unique");
+
+  for (guint i = 0; i < tv_profile_data_get_n_threads (data); i++)
+    {
+      const TvThread *t = tv_profile_data_get_thread (data, i);
+
+      for (guint64 r = 0; r < t->n_runs; r++)
+        {
+          guint64 end = r + 1 < t->n_runs ? t->run_start[r + 1] : t->n_samples;
+
+          self[t->run_leaf[r]] += end - t->run_start[r];
+        }
+    }
+  for (guint32 n = 0; n < tree->n_nodes; n++)
+    CHECK_EQ (tree->self[n], self[n], "exact node self");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Merge keys against the frame table                                        */
+/* ------------------------------------------------------------------------ */
+
+/* Compares two frames field by field, in the order the model ranks keys
+ * by: function name, file name, line, column, opcode, end line, end column;
+ * MERGE says how many of the fields count. */
+static int
+compare_fields (TachReader      *reader,
+                const TachFrame *a,
+                const TachFrame *b,
+                TvMergeKey       merge)
+{
+  const gint64 fa[] = { a->lineno, a->column, a->opcode, a->end_lineno, a->end_column };
+  const gint64 fb[] = { b->lineno, b->column, b->opcode, b->end_lineno, b->end_column };
+  const guint n_fields[] = {
+    [TV_MERGE_FRAME] = 5, [TV_MERGE_FUNCTION] = 0,
+    [TV_MERGE_LINE] = 1, [TV_MERGE_INSTRUCTION] = 3,
+  };
+  int r;
+
+  if ((r = strcmp (tach_reader_get_string (reader, a->funcname, NULL),
+                   tach_reader_get_string (reader, b->funcname, NULL))) != 0)
+    return r;
+  if ((r = strcmp (tach_reader_get_string (reader, a->filename, NULL),
+                   tach_reader_get_string (reader, b->filename, NULL))) != 0)
+    return r;
+  for (guint i = 0; i < n_fields[merge]; i++)
+    if (fa[i] != fb[i])
+      return fa[i] < fb[i] ? -1 : 1;
+  return 0;
+}
+
+typedef struct
+{
+  TachReader *reader;
+  TvMergeKey  merge;
+} FieldOrder;
+
+static int
+compare_frame_indices (gconstpointer a,
+                       gconstpointer b,
+                       gpointer      user_data)
+{
+  const FieldOrder *order = user_data;
+  guint32 fa = *(const guint32 *) a, fb = *(const guint32 *) b;
+
+  return compare_fields (order->reader, tach_reader_get_frame (order->reader, fa),
+                         tach_reader_get_frame (order->reader, fb), order->merge);
+}
+
+static void
+check_keys (TvProfileData *data)
+{
+  TachReader *reader = tv_profile_data_get_reader (data);
+  guint32 n_frames = tach_reader_get_n_frames (reader);
+  g_autofree guint32 *sorted = g_new (guint32, MAX (n_frames, 1));
+
+  for (TvMergeKey merge = 0; merge < TV_N_MERGE_KEYS; merge++)
+    {
+      const guint32 *keys = tv_profile_data_get_frame_keys (data, merge);
+      const guint32 *ranks = tv_profile_data_get_key_ranks (data, merge);
+      guint32 n_keys = tv_profile_data_get_n_keys (data, merge);
+      g_autofree guint32 *by_rank = g_new (guint32, MAX (n_keys, 1));
+      g_autofree guint8 *rank_used = g_new0 (guint8, MAX (n_keys, 1));
+      g_autofree guint8 *key_used = g_new0 (guint8, MAX (n_keys, 1));
+      FieldOrder order = { reader, merge };
+      guint32 n_groups = 0;
+
+      set_context ("merge %d", merge);
+
+      /* Two frames share a key exactly when the key's fields are equal:
+       * sorted by their fields, the frames form groups of equal fields,
+       * each group has one key, and no two groups have the same. */
+      for (guint32 f = 0; f < n_frames; f++)
+        sorted[f] = f;
+      g_qsort_with_data (sorted, n_frames, sizeof (guint32), compare_frame_indices, &order);
+      for (guint32 i = 0; i < n_frames; i++)
+        {
+          guint32 k = keys[sorted[i]];
+
+          CHECK (k < n_keys, "key in range");
+          if (i > 0 && compare_frame_indices (&sorted[i - 1], &sorted[i], &order) == 0)
+            {
+              CHECK_EQ (k, keys[sorted[i - 1]], "frames with equal fields share a key");
+              continue;
+            }
+          CHECK (!key_used[k], "frames with different fields have different keys");
+          key_used[k] = 1;
+          n_groups++;
+        }
+      CHECK_EQ (n_keys, n_groups, "one key per group of equal fields");
+
+      /* Every key stands for one of its frames, and ranks are a
+       * permutation that sorts the keys by their fields. */
+      for (guint32 k = 0; k < n_keys; k++)
+        {
+          guint32 frame = tv_profile_data_get_key_frame (data, merge, k);
+
+          CHECK (frame < n_frames, "key frame in range");
+          CHECK_EQ (keys[frame], k, "key frame has the key");
+          CHECK (ranks[k] < n_keys && !rank_used[ranks[k]], "ranks are a permutation");
+          rank_used[ranks[k]] = 1;
+          by_rank[ranks[k]] = k;
+        }
+      for (guint32 r = 1; r < n_keys; r++)
+        {
+          const TachFrame *a, *b;
+
+          a = tach_reader_get_frame (reader, tv_profile_data_get_key_frame (data, merge,
+                                                                             by_rank[r - 1]));
+          b = tach_reader_get_frame (reader, tv_profile_data_get_key_frame (data, merge,
+                                                                             by_rank[r]));
+          CHECK (compare_fields (reader, a, b, merge) < 0, "ranks sort keys by their fields");
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Call trees by brute force                                                 */
+/* ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  guint32 key;
+  guint32 parent;
+  guint32 first_child;
+  guint32 next_sibling;
+  guint64 self;
+  guint64 total;
+} BruteNode;
+
+typedef struct
+{
+  GArray  *nodes;               /* BruteNode; 0 is the root */
+  guint64 *hkeys;               /* (parent << 32 | key) + 1; 0 is empty */
+  guint32 *hnodes;
+  guint32  mask;
+  guint64  selected;            /* samples that pass the filters */
+  guint64 *fself;               /* by function key */
+  guint64 *ftotal;
+  guint32 *fstamp;              /* last path that counted a function */
+  guint32  n_functions;
+} Brute;
+
+static inline guint32
+brute_slot (const Brute *b,
+            guint64      h)
+{
+  return (guint32) ((h * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32) & b->mask;
+}
+
+/* The child of PARENT with KEY, or TV_NODE_NONE. */
+static guint32
+brute_find (const Brute *b,
+            guint32      parent,
+            guint32      key)
+{
+  guint64 h = ((guint64) parent << 32 | key) + 1;
+
+  for (guint32 slot = brute_slot (b, h); b->hkeys[slot] != 0; slot = (slot + 1) & b->mask)
+    if (b->hkeys[slot] == h)
+      return b->hnodes[slot];
+  return TV_NODE_NONE;
+}
+
+static void
+brute_insert (Brute   *b,
+              guint32  parent,
+              guint32  key,
+              guint32  node)
+{
+  guint64 h = ((guint64) parent << 32 | key) + 1;
+  guint32 slot = brute_slot (b, h);
+
+  while (b->hkeys[slot] != 0)
+    slot = (slot + 1) & b->mask;
+  b->hkeys[slot] = h;
+  b->hnodes[slot] = node;
+}
+
+static guint32
+brute_child (Brute   *b,
+             guint32  parent,
+             guint32  key)
+{
+  BruteNode node = { key, parent, TV_NODE_NONE, TV_NODE_NONE, 0, 0 };
+  guint32 c = brute_find (b, parent, key);
+
+  if (c != TV_NODE_NONE)
+    return c;
+
+  node.next_sibling = g_array_index (b->nodes, BruteNode, parent).first_child;
+  g_array_append_val (b->nodes, node);
+  c = b->nodes->len - 1;
+  g_array_index (b->nodes, BruteNode, parent).first_child = c;
+
+  if ((guint64) b->nodes->len * 2 > b->mask)
+    {
+      g_autofree guint64 *hkeys = b->hkeys;
+      g_autofree guint32 *hnodes = b->hnodes;
+      guint32 old_mask = b->mask;
+
+      b->mask = b->mask * 2 + 1;
+      b->hkeys = g_new0 (guint64, (gsize) b->mask + 1);
+      b->hnodes = g_new (guint32, (gsize) b->mask + 1);
+      for (guint32 i = 0; i <= old_mask; i++)
+        if (hkeys[i] != 0)
+          {
+            guint32 slot = brute_slot (b, hkeys[i]);
+
+            while (b->hkeys[slot] != 0)
+              slot = (slot + 1) & b->mask;
+            b->hkeys[slot] = hkeys[i];
+            b->hnodes[slot] = hnodes[i];
+          }
+    }
+  brute_insert (b, parent, key, c);
+  return c;
+}
+
+static void
+brute_add_path (Brute         *b,
+                const guint32 *path,
+                guint          len)
+{
+  guint32 at = 0;
+
+  g_array_index (b->nodes, BruteNode, 0).total++;
+  for (guint i = 0; i < len; i++)
+    {
+      at = brute_child (b, at, path[i]);
+      g_array_index (b->nodes, BruteNode, at).total++;
+    }
+  g_array_index (b->nodes, BruteNode, at).self++;
+}
+
+static gboolean
+sample_selected (const TvQuery *q,
+                 const TvThread *t,
+                 const Sample  *s)
+{
+  gboolean in_set = q->threads == NULL;
+
+  for (guint i = 0; q->threads != NULL && i < q->n_threads; i++)
+    if (q->threads[i] == t->index)
+      in_set = TRUE;
+  if (!in_set)
+    return FALSE;
+  if (q->interpreter >= 0 && (gint64) t->interpreter_id != q->interpreter)
+    return FALSE;
+  if ((s->status & q->status_mask) != q->status_value)
+    return FALSE;
+  if (q->has_range && (s->ts < q->range_start || s->ts >= q->range_end))
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+is_hidden (const TvQuery *q,
+           guint32        function)
+{
+  for (guint i = 0; i < q->n_hidden_functions; i++)
+    if (q->hidden_functions[i] == function)
+      return TRUE;
+  return FALSE;
+}
+
+/* The view path of one selected sample, root first, in KEYS (merge keys)
+ * and FNS (their functions); returns FALSE when the sample drops out.
+ * The order of the steps is the model's:
+ *
+ *  1. Focus works on the stack as recorded: a sample stays only if some
+ *     frame is of the focus function, and the path starts at the
+ *     outermost such frame.  It comes first, so focusing on a function
+ *     that is also hidden keeps the samples through it, without its own
+ *     frames (its callees become the roots).
+ *  2. Hidden functions' frames are dropped (merged into their callers).
+ *  3. Collapsing recursion drops a frame whose merge key equals that of
+ *     the frame kept just before it: only direct recursion collapses
+ *     (A B A stays), and with a merge finer than the function, only a
+ *     call at the same line (or instruction, or frame).
+ *
+ * Callers-of and inversion come after this, in the caller.
+ */
+static gboolean
+transform_path (TvProfileData *data,
+                const TvQuery *q,
+                const guint32 *frames,
+                guint          depth,
+                guint32       *keys,
+                guint32       *fns,
+                guint         *len)
+{
+  const guint32 *mkeys = tv_profile_data_get_frame_keys (data, q->merge);
+  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  guint start = 0, n = 0;
+
+  if (q->focus_function != TV_NODE_NONE)
+    {
+      while (start < depth && fkeys[frames[start]] != q->focus_function)
+        start++;
+      if (start == depth)
+        return FALSE;
+      coverage[COVER_FOCUS_CUT] += start;
+      coverage[COVER_FOCUS_HIDDEN] += is_hidden (q, q->focus_function);
+    }
+
+  for (guint i = start; i < depth; i++)
+    {
+      guint32 k = mkeys[frames[i]];
+      guint32 f = fkeys[frames[i]];
+
+      if (is_hidden (q, f))
+        {
+          coverage[COVER_HIDDEN]++;
+          continue;
+        }
+      if (q->collapse_recursion && n > 0 && keys[n - 1] == k)
+        {
+          coverage[COVER_COLLAPSED]++;
+          continue;
+        }
+      keys[n] = k;
+      fns[n] = f;
+      n++;
+    }
+  *len = n;
+  return TRUE;
+}
+
+static void
+brute_init (Brute         *b,
+            TvProfileData *data)
+{
+  BruteNode root = { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE, 0, 0 };
+
+  memset (b, 0, sizeof *b);
+  b->nodes = g_array_new (FALSE, FALSE, sizeof (BruteNode));
+  g_array_append_val (b->nodes, root);
+  b->mask = 1023;
+  b->hkeys = g_new0 (guint64, b->mask + 1);
+  b->hnodes = g_new (guint32, b->mask + 1);
+  b->n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+  b->fself = g_new0 (guint64, MAX (b->n_functions, 1));
+  b->ftotal = g_new0 (guint64, MAX (b->n_functions, 1));
+  b->fstamp = g_new0 (guint32, MAX (b->n_functions, 1));
+}
+
+static void
+brute_clear (Brute *b)
+{
+  g_clear_pointer (&b->nodes, g_array_unref);
+  g_clear_pointer (&b->hkeys, g_free);
+  g_clear_pointer (&b->hnodes, g_free);
+  g_clear_pointer (&b->fself, g_free);
+  g_clear_pointer (&b->ftotal, g_free);
+  g_clear_pointer (&b->fstamp, g_free);
+}
+
+/* The tree of query Q, from the samples alone.
+ *
+ * After transform_path():
+ *  - callers of F: the path from the outermost frame of F (in the view
+ *    path) up to the root, reversed, so F comes first, then its caller,
+ *    and so on; samples without F drop out.  It replaces inversion: a
+ *    query with both is not inverted.
+ *  - inverted: the view path reversed, leaf first.
+ *
+ * The function table comes from the view paths before either: self goes
+ * to the leaf's function, total once to every function on the path.
+ * Samples with an empty path count at the root only. */
+static void
+brute_tree (TvProfileData *data,
+            const Decoded *d,
+            const guint   *sample_thread,
+            const TvQuery *q,
+            Brute         *b)
+{
+  guint32 keys[TACH_MAX_STACK_DEPTH], fns[TACH_MAX_STACK_DEPTH], path[TACH_MAX_STACK_DEPTH];
+
+  brute_init (b, data);
+  for (guint s = 0; s < d->samples->len; s++)
+    {
+      const Sample *sample = &g_array_index (d->samples, Sample, s);
+      const TvThread *t = tv_profile_data_get_thread (data, sample_thread[s]);
+      guint len = 0, plen = 0;
+
+      if (!sample_selected (q, t, sample))
+        {
+          coverage[COVER_FILTERED]++;
+          continue;
+        }
+      b->selected++;
+      if (!transform_path (data, q, sample_frames (d, sample), sample->depth, keys, fns, &len))
+        continue;
+
+      if (len > 0)
+        b->fself[fns[len - 1]]++;
+      for (guint i = 0; i < len; i++)
+        if (b->fstamp[fns[i]] != s + 1)
+          {
+            b->fstamp[fns[i]] = s + 1;
+            b->ftotal[fns[i]]++;
+          }
+
+      if (q->callers_of != TV_NODE_NONE)
+        {
+          guint i = 0;
+
+          while (i < len && fns[i] != q->callers_of)
+            i++;
+          if (i == len)
+            continue;
+          for (guint j = i + 1; j > 0; j--)
+            path[plen++] = keys[j - 1];
+          coverage[COVER_CALLERS] += plen > 1;
+        }
+      else if (q->inverted)
+        {
+          for (guint j = len; j > 0; j--)
+            path[plen++] = keys[j - 1];
+          coverage[COVER_INVERTED] += plen > 1;
+        }
+      else
+        {
+          memcpy (path, keys, len * sizeof (guint32));
+          plen = len;
+        }
+      brute_add_path (b, path, plen);
+    }
+}
+
+/* The model's tree against the brute force one, node by node from the
+ * root: the same key paths with the same self and total. */
+static void
+compare_trees (TvProfileData *data,
+               TvCallTree    *tree,
+               const Brute   *b,
+               const TvQuery *q)
+{
+  guint32 n_nodes = tv_call_tree_get_n_nodes (tree);
+  g_autofree guint32 *brute_of = g_new (guint32, n_nodes);
+  const guint32 *ranks = tv_profile_data_get_key_ranks (data, q->merge);
+  const guint32 *mkeys = tv_profile_data_get_frame_keys (data, q->merge);
+  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  guint32 n_keys = tv_profile_data_get_n_keys (data, q->merge);
+  guint32 reached = 1;
+  const BruteNode *root = &g_array_index (b->nodes, BruteNode, 0);
+
+  CHECK_EQ (tv_call_tree_get_merge (tree), q->merge, "merge");
+  CHECK_EQ (tv_call_tree_get_inverted (tree), q->inverted, "inverted");
+  CHECK_EQ (tv_call_tree_get_n_samples (tree), root->total, "root total");
+  CHECK_EQ (tv_call_tree_get_total (tree, 0), root->total, "root total");
+  CHECK_EQ (tv_call_tree_get_self (tree, 0), root->self, "root self");
+  CHECK_EQ (tv_call_tree_get_key (tree, 0), TV_NODE_NONE, "root key");
+  CHECK_EQ (tv_call_tree_get_parent (tree, 0), TV_NODE_NONE, "root parent");
+  CHECK_EQ (tv_call_tree_get_depth (tree, 0), 0, "root depth");
+  if (q->focus_function == TV_NODE_NONE && q->callers_of == TV_NODE_NONE)
+    CHECK_EQ (root->total, b->selected, "root total is the selected samples");
+  CHECK_EQ (n_nodes, b->nodes->len, "node count");
+
+  /* Parents come before their children, so one pass in id order. */
+  for (guint32 n = 0; n < n_nodes; n++)
+    brute_of[n] = TV_NODE_NONE;
+  brute_of[0] = 0;
+  for (guint32 n = 0; n < n_nodes; n++)
+    {
+      guint n_children, n_brute = 0;
+      const guint32 *children = tv_call_tree_get_children (tree, n, &n_children);
+      const BruteNode *bn;
+
+      CHECK (brute_of[n] != TV_NODE_NONE, "node reached from the root");
+      bn = &g_array_index (b->nodes, BruteNode, brute_of[n]);
+      if (n > 0)
+        {
+          guint32 key = tv_call_tree_get_key (tree, n);
+          guint32 frame = tv_call_tree_get_frame (tree, n);
+
+          CHECK (key < n_keys, "key in range");
+          CHECK_EQ (mkeys[frame], key, "node frame has the node key");
+          CHECK_EQ (tv_call_tree_get_function (tree, n), fkeys[frame], "node function");
+          CHECK_EQ (tv_call_tree_get_self (tree, n), bn->self, "self");
+          CHECK_EQ (tv_call_tree_get_total (tree, n), bn->total, "total");
+          CHECK (bn->total > 0, "no empty nodes");
+        }
+
+      for (guint32 c = bn->first_child; c != TV_NODE_NONE;
+           c = g_array_index (b->nodes, BruteNode, c).next_sibling)
+        n_brute++;
+      CHECK_EQ (n_children, n_brute, "children");
+
+      for (guint i = 0; i < n_children; i++)
+        {
+          guint32 child = children[i];
+          guint32 key = tv_call_tree_get_key (tree, child);
+          guint32 c = brute_find (b, brute_of[n], key);
+
+          CHECK (child > n && child < n_nodes, "child after parent");
+          CHECK_EQ (tv_call_tree_get_parent (tree, child), n, "parent of a child");
+          CHECK_EQ (tv_call_tree_get_depth (tree, child), tv_call_tree_get_depth (tree, n) + 1,
+                    "depth");
+          if (i > 0)
+            CHECK (ranks[tv_call_tree_get_key (tree, children[i - 1])] < ranks[key],
+                   "children in rank order");
+          CHECK_EQ (tv_call_tree_find_child (tree, n, key), child, "find_child");
+
+          CHECK (c != TV_NODE_NONE, "child key exists in brute force");
+          brute_of[child] = c;
+          reached++;
+        }
+    }
+  CHECK_EQ (reached, n_nodes, "every node is some node's child");
+  CHECK_EQ (tv_call_tree_find_child (tree, 0, n_keys), TV_NODE_NONE, "find_child of no key");
+
+  /* The function table: rows with a total, by total, self, function. */
+  {
+    guint n_rows, n_expected = 0, row = 0;
+    const TvFunctionRow *rows = tv_call_tree_get_functions (tree, &n_rows);
+
+    for (guint32 f = 0; f < b->n_functions; f++)
+      if (b->ftotal[f] > 0)
+        n_expected++;
+    CHECK_EQ (n_rows, n_expected, "function rows");
+    for (row = 0; row < n_rows; row++)
+      {
+        const TvFunctionRow *r = &rows[row];
+
+        CHECK (r->function < b->n_functions, "row function in range");
+        CHECK_EQ (r->self, b->fself[r->function], "function self");
+        CHECK_EQ (r->total, b->ftotal[r->function], "function total");
+        if (row > 0)
+          {
+            const TvFunctionRow *p = &rows[row - 1];
+
+            CHECK (p->total > r->total
+                   || (p->total == r->total
+                       && (p->self > r->self
+                           || (p->self == r->self && p->function < r->function))),
+                   "function rows sorted by total, self, function");
+          }
+      }
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Queries                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  TvQuery  query;
+  guint32  threads[8];
+  guint32  hidden[4];
+} QueryStore;
+
+static char *
+describe_query (const TvQuery *q)
+{
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "merge=%d", q->merge);
+  if (q->threads != NULL)
+    {
+      g_string_append (s, " threads=[");
+      for (guint i = 0; i < q->n_threads; i++)
+        g_string_append_printf (s, "%s%u", i ? "," : "", q->threads[i]);
+      g_string_append (s, "]");
+    }
+  if (q->interpreter >= 0)
+    g_string_append_printf (s, " interpreter=%" G_GINT64_FORMAT, q->interpreter);
+  if (q->status_mask != 0)
+    g_string_append_printf (s, " status&0x%02x==0x%02x", q->status_mask, q->status_value);
+  if (q->has_range)
+    g_string_append_printf (s, " range=[%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ")",
+                            q->range_start, q->range_end);
+  if (q->inverted)
+    g_string_append (s, " inverted");
+  if (q->collapse_recursion)
+    g_string_append (s, " collapse");
+  if (q->focus_function != TV_NODE_NONE)
+    g_string_append_printf (s, " focus=%u", q->focus_function);
+  if (q->callers_of != TV_NODE_NONE)
+    g_string_append_printf (s, " callers_of=%u", q->callers_of);
+  if (q->n_hidden_functions > 0)
+    {
+      g_string_append (s, " hidden=[");
+      for (guint i = 0; i < q->n_hidden_functions; i++)
+        g_string_append_printf (s, "%s%u", i ? "," : "", q->hidden_functions[i]);
+      g_string_append (s, "]");
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* A function that some sample uses, or any function. */
+static guint32
+random_function (GRand         *rand,
+                 TvProfileData *data,
+                 const Decoded *d)
+{
+  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+
+  for (guint tries = 0; tries < 8 && d->samples->len > 0; tries++)
+    {
+      const Sample *s = &g_array_index (d->samples, Sample,
+                                        g_rand_int_range (rand, 0, d->samples->len));
+
+      if (s->depth > 0)
+        return fkeys[sample_frames (d, s)[g_rand_int_range (rand, 0, s->depth)]];
+    }
+  return g_rand_int_range (rand, 0, MAX (tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION),
+                                         1));
+}
+
+static const guint8 status_masks[] = {
+  0,
+  TACH_STATUS_ON_CPU,
+  TACH_STATUS_HAS_GIL,
+  TACH_STATUS_GIL_REQUESTED,
+  TACH_STATUS_HAS_EXCEPTION,
+  TACH_STATUS_MAIN_THREAD,
+  TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU,
+  TACH_STATUS_ON_CPU | TACH_STATUS_HAS_EXCEPTION | TACH_STATUS_GIL_REQUESTED,
+  0xff,
+};
+
+/* A timestamp of some sample, or a random one; the ends of a range land
+ * on samples often, so that both bounds are tested exactly. */
+static guint64
+random_instant (GRand         *rand,
+                const Decoded *d,
+                guint64        first,
+                guint64        span)
+{
+  if (d->samples->len > 0 && g_rand_boolean (rand))
+    return g_array_index (d->samples, Sample,
+                          g_rand_int_range (rand, 0, d->samples->len)).ts
+           + g_rand_int_range (rand, -1, 2);
+  return first + g_rand_int_range (rand, 0, (gint32) MIN (span, G_MAXINT32));
+}
+
+static void
+random_range (GRand         *rand,
+              TvProfileData *data,
+              const Decoded *d,
+              TvQuery       *q)
+{
+  guint64 first = 0, last = 0, span;
+
+  tv_profile_data_get_time_span (data, &first, &last);
+  if (first > last)
+    first = last = 0;
+  span = last - first + 1;
+  q->has_range = TRUE;
+  switch (g_rand_int_range (rand, 0, 7))
+    {
+    case 0: /* The whole profile. */
+      q->range_start = first;
+      q->range_end = last + 1;
+      break;
+    case 1: /* Empty. */
+      q->range_start = q->range_end = random_instant (rand, d, first, span);
+      break;
+    case 2: /* Backwards, which selects nothing. */
+      q->range_end = random_instant (rand, d, first, span);
+      q->range_start = q->range_end + 1 + g_rand_int_range (rand, 0, 1000);
+      break;
+    case 3: /* Past either end. */
+      q->range_start = first > 10 ? first - 10 : 0;
+      q->range_end = g_rand_boolean (rand) ? G_MAXUINT64 : first;
+      break;
+    case 4: /* Exactly the last instant. */
+      q->range_start = last;
+      q->range_end = last + 1;
+      break;
+    default:
+      {
+        guint64 a = random_instant (rand, d, first, span);
+        guint64 b = random_instant (rand, d, first, span);
+
+        q->range_start = MIN (a, b);
+        q->range_end = MAX (a, b) + g_rand_int_range (rand, 0, 2);
+      }
+    }
+}
+
+static void
+random_query (GRand         *rand,
+              TvProfileData *data,
+              const Decoded *d,
+              QueryStore    *store)
+{
+  TvQuery *q = &store->query;
+  guint n_threads = tv_profile_data_get_n_threads (data);
+
+  tv_query_init (q, g_rand_int_range (rand, 0, TV_N_MERGE_KEYS));
+
+  if (g_rand_int_range (rand, 0, 3) == 0)
+    {
+      q->threads = store->threads;
+      q->n_threads = g_rand_int_range (rand, 0, G_N_ELEMENTS (store->threads) + 1);
+      for (guint i = 0; i < q->n_threads; i++)
+        store->threads[i] = g_rand_int_range (rand, 0, MAX (n_threads, 1));
+    }
+  if (g_rand_int_range (rand, 0, 5) == 0)
+    q->interpreter = g_rand_int_range (rand, 0, 3);
+  if (g_rand_int_range (rand, 0, 3) == 0)
+    {
+      q->status_mask = status_masks[g_rand_int_range (rand, 0, G_N_ELEMENTS (status_masks))];
+      q->status_value = g_rand_boolean (rand) ? q->status_mask
+                        : q->status_mask & g_rand_int_range (rand, 0, 256);
+    }
+  if (g_rand_int_range (rand, 0, 3) == 0)
+    random_range (rand, data, d, q);
+
+  q->inverted = g_rand_int_range (rand, 0, 3) == 0;
+  q->collapse_recursion = g_rand_int_range (rand, 0, 3) == 0;
+  if (g_rand_int_range (rand, 0, 4) == 0)
+    q->focus_function = random_function (rand, data, d);
+  if (g_rand_int_range (rand, 0, 4) == 0)
+    q->callers_of = random_function (rand, data, d);
+  if (g_rand_int_range (rand, 0, 3) == 0)
+    {
+      q->hidden_functions = store->hidden;
+      q->n_hidden_functions = g_rand_int_range (rand, 1, G_N_ELEMENTS (store->hidden) + 1);
+      for (guint i = 0; i < q->n_hidden_functions; i++)
+        store->hidden[i] = random_function (rand, data, d);
+      /* Now and then, hide what is in focus. */
+      if (q->focus_function != TV_NODE_NONE && g_rand_int_range (rand, 0, 4) == 0)
+        store->hidden[0] = q->focus_function;
+    }
+}
+
+static void
+check_query (TvProfileData *data,
+             const Decoded *d,
+             const guint   *sample_thread,
+             const char    *where,
+             const TvQuery *q)
+{
+  g_autofree char *desc = describe_query (q);
+  g_autoptr(TvCallTree) tree = NULL;
+  Brute b;
+
+  set_context ("%s: %s", where, desc);
+  tree = tv_call_tree_new (data, q, NULL);
+  g_assert_nonnull (tree);
+  brute_tree (data, d, sample_thread, q, &b);
+  coverage[COVER_EMPTY_TREE] += g_array_index (b.nodes, BruteNode, 0).total == 0;
+  compare_trees (data, tree, &b, q);
+  brute_clear (&b);
+}
+
+/* Every merge key with each transform alone and a few together, then
+ * random queries. */
+static void
+check_queries (TvProfileData *data,
+               const Decoded *d,
+               const guint   *sample_thread,
+               GRand         *rand,
+               const char    *where,
+               guint          n_random)
+{
+  for (TvMergeKey merge = 0; merge < TV_N_MERGE_KEYS; merge++)
+    for (guint transform = 0; transform < 10; transform++)
+      {
+        QueryStore store;
+        TvQuery *q = &store.query;
+
+        tv_query_init (q, merge);
+        switch (transform)
+          {
+          case 0:
+            break;
+          case 1:
+            q->inverted = TRUE;
+            break;
+          case 2:
+            q->collapse_recursion = TRUE;
+            break;
+          case 3:
+            q->focus_function = random_function (rand, data, d);
+            break;
+          case 4:
+            q->callers_of = random_function (rand, data, d);
+            break;
+          case 5:
+            q->hidden_functions = store.hidden;
+            q->n_hidden_functions = 1;
+            store.hidden[0] = random_function (rand, data, d);
+            break;
+          case 6:
+            q->inverted = q->collapse_recursion = TRUE;
+            break;
+          case 7:
+            q->status_mask = q->status_value = TACH_STATUS_ON_CPU;
+            q->inverted = TRUE;
+            break;
+          case 8:
+            q->focus_function = random_function (rand, data, d);
+            q->collapse_recursion = TRUE;
+            q->inverted = TRUE;
+            break;
+          case 9:
+            random_range (rand, data, d, q);
+            q->interpreter = 0;
+            break;
+          }
+        check_query (data, d, sample_thread, where, q);
+      }
+
+  for (guint i = 0; i < n_random; i++)
+    {
+      QueryStore store;
+
+      random_query (rand, data, d, &store);
+      check_query (data, d, sample_thread, where, &store.query);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Random profiles                                                           */
+/* ------------------------------------------------------------------------ */
+
+static const char * const filenames[] = {
+  "/srv/app/main.py",
+  "/usr/lib/python3.15/json/decoder.py",
+  "/srv/app/util.py",
+  "<frozen importlib._bootstrap>",
+  "~",
+};
+
+static const char * const funcnames[] = {
+  "main", "run", "helper", "parse", "fib", "walk", "<module>", "__init__", "<GC>",
+};
+
+typedef struct
+{
+  guint    n_variants;
+  guint32  variants[6];         /* frame indices */
+} Function;
+
+typedef struct
+{
+  guint64  tid;
+  guint32  iid;
+  guint64  ts;
+  gboolean backwards;           /* timestamps sometimes go back */
+  guint    depth;
+  guint    fn[TACH_MAX_STACK_DEPTH];     /* root first */
+  guint32  frame[TACH_MAX_STACK_DEPTH];
+} GenThread;
+
+static guint32
+intern (TachWriter          *writer,
+        const TachFrameInfo *info)
+{
+  TachError error;
+  guint32 index;
+
+  if (tach_writer_intern_frame (writer, info, &index, &error) != TACH_OK)
+    g_error ("intern: %s", error.message);
+  return index;
+}
+
+static void
+push_frame (GRand     *rand,
+            GenThread *t,
+            Function  *functions,
+            guint      n_functions)
+{
+  double p = g_rand_double (rand);
+  guint fn;
+
+  if (t->depth >= TACH_MAX_STACK_DEPTH)
+    return;
+  if (p < 0.15 && t->depth > 0)
+    fn = t->fn[t->depth - 1];                    /* direct recursion */
+  else if (p < 0.25 && t->depth > 1)
+    fn = t->fn[t->depth - 2];                    /* A B A */
+  else
+    fn = g_rand_int_range (rand, 0, n_functions);
+  t->fn[t->depth] = fn;
+  t->frame[t->depth] = functions[fn].variants[g_rand_int_range (rand, 0,
+                                                                functions[fn].n_variants)];
+  t->depth++;
+}
+
+static void
+generate_profile (GRand      *rand,
+                  const char *path)
+{
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError error;
+  Function functions[14];
+  guint n_functions = g_rand_int_range (rand, 3, G_N_ELEMENTS (functions) + 1);
+  GenThread threads[6];
+  guint n_threads = g_rand_int_range (rand, 1, G_N_ELEMENTS (threads) + 1);
+  guint n_samples = g_rand_int_range (rand, 200, 3000);
+  static const guint8 statuses[] = {
+    0,
+    TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU,
+    TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU | TACH_STATUS_MAIN_THREAD,
+    TACH_STATUS_GIL_REQUESTED,
+    TACH_STATUS_ON_CPU,
+    TACH_STATUS_HAS_EXCEPTION | TACH_STATUS_HAS_GIL,
+    TACH_STATUS_UNKNOWN,
+  };
+
+  options.zstd = g_rand_int_range (rand, 0, 4) == 0;
+  options.big_endian = g_rand_int_range (rand, 0, 4) == 0;
+  options.start_time_us = g_rand_int_range (rand, 0, 1 << 30);
+  options.sample_interval_us = g_rand_int_range (rand, 50, 10000);
+  options.mode_raw = 1;
+  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+    g_error ("writer: %s", error.message);
+
+  /* Functions may share a name (in another file) or a file and a name
+   * (then they are one function to the model); each has frames that
+   * differ in line, column, opcode or only in their end position. */
+  for (guint f = 0; f < n_functions; f++)
+    {
+      TachFrameInfo info = {
+        filenames[g_rand_int_range (rand, 0, G_N_ELEMENTS (filenames))],
+        funcnames[g_rand_int_range (rand, 0, G_N_ELEMENTS (funcnames))],
+        g_rand_int_range (rand, 1, 400), -1, -1, -1, TACH_OPCODE_NONE,
+      };
+
+      functions[f].n_variants = g_rand_int_range (rand, 1,
+                                                  G_N_ELEMENTS (functions[f].variants) + 1);
+      for (guint v = 0; v < functions[f].n_variants; v++)
+        {
+          switch (g_rand_int_range (rand, 0, 5))
+            {
+            case 0:
+              info.lineno = g_rand_int_range (rand, 0, 3) == 0 ? -1
+                            : g_rand_int_range (rand, 1, 400);
+              break;
+            case 1:
+              info.column = g_rand_int_range (rand, -1, 80);
+              break;
+            case 2:
+              info.opcode = g_rand_int_range (rand, 0, 300);
+              break;
+            case 3:
+              info.end_lineno = info.lineno < 0 ? -1 : info.lineno + g_rand_int_range (rand, 0, 3);
+              info.end_column = g_rand_int_range (rand, -1, 120);
+              break;
+            default:
+              info.lineno = g_rand_int_range (rand, 1, 400);
+              info.column = g_rand_int_range (rand, 0, 80);
+              info.opcode = g_rand_int_range (rand, 0, 256);
+            }
+          functions[f].variants[v] = intern (writer, &info);
+        }
+    }
+
+  /* Two interpreters share the first thread id. */
+  memset (threads, 0, sizeof threads);
+  for (guint i = 0; i < n_threads; i++)
+    {
+      threads[i].tid = i == 1 ? threads[0].tid
+                       : i == 2 ? G_MAXUINT64 - 7
+                       : 1000 + g_rand_int_range (rand, 0, 1 << 20) * (guint64) 4096;
+      threads[i].iid = i == 1 ? 1 : g_rand_int_range (rand, 0, 4) == 0 ? 2 : 0;
+      threads[i].ts = options.start_time_us + g_rand_int_range (rand, 0, 5000);
+      threads[i].backwards = i == n_threads - 1 && g_rand_boolean (rand);
+    }
+
+  for (guint s = 0; s < n_samples; s++)
+    {
+      GenThread *t = &threads[g_rand_double (rand) < 0.4 ? 0
+                              : (guint) g_rand_int_range (rand, 0, n_threads)];
+      double p = g_rand_double (rand);
+      guint32 stack[TACH_MAX_STACK_DEPTH];
+      guint8 status;
+
+      if (p < 0.45)
+        ;                                        /* the same stack again */
+      else if (p < 0.5)
+        t->depth = 0;                            /* an empty stack */
+      else if (p < 0.51)
+        {
+          /* A deep recursion. */
+          guint n = g_rand_int_range (rand, 20, 200);
+          guint fn = g_rand_int_range (rand, 0, n_functions);
+
+          for (guint i = 0; i < n && t->depth < TACH_MAX_STACK_DEPTH; i++)
+            {
+              t->fn[t->depth] = fn;
+              t->frame[t->depth++] = functions[fn].variants[0];
+            }
+        }
+      else
+        {
+          guint pop = g_rand_int_range (rand, 0, MIN (t->depth, 4) + 1);
+          guint push = g_rand_int_range (rand, t->depth == pop ? 1 : 0, 5);
+
+          t->depth -= pop;
+          for (guint i = 0; i < push; i++)
+            push_frame (rand, t, functions, n_functions);
+        }
+
+      if (t->backwards && g_rand_int_range (rand, 0, 8) == 0)
+        t->ts -= MIN (t->ts, (guint64) g_rand_int_range (rand, 0, 5000));
+      else
+        t->ts += g_rand_int_range (rand, 0, 2000);
+      status = g_rand_int_range (rand, 0, 10) == 0 ? g_rand_int_range (rand, 0, 256)
+               : statuses[g_rand_int_range (rand, 0, G_N_ELEMENTS (statuses))];
+
+      for (guint i = 0; i < t->depth; i++)
+        stack[i] = t->frame[t->depth - 1 - i];
+      if (tach_writer_add_sample (writer, t->tid, t->iid, t->ts, status, stack, t->depth,
+                                  &error) != TACH_OK)
+        g_error ("add_sample: %s", error.message);
+    }
+
+  if (tach_writer_finish (writer, &error) != TACH_OK)
+    g_error ("finish: %s", error.message);
+}
+
+static void
+count_profile_coverage (TvProfileData *data,
+                        const Decoded *d)
+{
+  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+
+  for (guint s = 0; s < d->samples->len; s++)
+    {
+      const Sample *sample = &g_array_index (d->samples, Sample, s);
+      const guint32 *frames = sample_frames (d, sample);
+      gboolean direct = FALSE, indirect = FALSE;
+
+      for (guint i = 1; i < sample->depth; i++)
+        {
+          direct |= fkeys[frames[i]] == fkeys[frames[i - 1]];
+          indirect |= i > 1 && fkeys[frames[i]] == fkeys[frames[i - 2]]
+                      && fkeys[frames[i]] != fkeys[frames[i - 1]];
+        }
+      coverage[COVER_DIRECT_RECURSION] += direct;
+      coverage[COVER_INDIRECT_RECURSION] += indirect;
+      coverage[COVER_EMPTY_STACK] += sample->depth == 0;
+    }
+  for (guint i = 0; i < tv_profile_data_get_n_threads (data); i++)
+    {
+      const TvThread *t = tv_profile_data_get_thread (data, i);
+
+      coverage[COVER_UNORDERED_THREAD] += !t->time_ordered;
+      for (guint j = 0; j < i; j++)
+        coverage[COVER_SHARED_TID] += tv_profile_data_get_thread (data, j)->thread_id
+                                      == t->thread_id;
+    }
+  coverage[COVER_KEYS_DIFFER] +=
+    tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION)
+    < tv_profile_data_get_n_keys (data, TV_MERGE_LINE)
+    && tv_profile_data_get_n_keys (data, TV_MERGE_LINE)
+       < tv_profile_data_get_n_keys (data, TV_MERGE_INSTRUCTION)
+    && tv_profile_data_get_n_keys (data, TV_MERGE_INSTRUCTION)
+       < tv_profile_data_get_n_keys (data, TV_MERGE_FRAME);
+}
+
+static GRand *
+iteration_rand (guint iteration)
+{
+  guint32 seed[2] = { base_seed, iteration };
+
+  return g_rand_new_with_seed_array (seed, 2);
+}
+
+static void
+test_random (gconstpointer user_data)
+{
+  guint iteration = GPOINTER_TO_UINT (user_data);
+  g_autoptr(GRand) rand = iteration_rand (iteration);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tv-model-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autofree char *where = NULL;
+  g_autofree guint *sample_thread = NULL;
+  g_autoptr(TvProfileData) data = NULL;
+  Decoded d;
+
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "random.tach", NULL);
+  where = g_strdup_printf ("TACH_SEED=%" G_GUINT32_FORMAT " iteration %u", base_seed, iteration);
+  generate_profile (rand, path);
+
+  data = load_data (path);
+  decode_file (path, &d);
+  set_context ("%s", where);
+  sample_thread = check_threads (data, &d);
+  check_exact_tree (data);
+  check_keys (data);
+  count_profile_coverage (data, &d);
+  check_queries (data, &d, sample_thread, rand, where, N_RANDOM_QUERIES);
+  random_run++;
+
+  decoded_clear (&d);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+/* Over a run, every case the brute force knows must have come up. */
+static void
+test_random_coverage (void)
+{
+  /* When only this test was selected, run a few iterations for it. */
+  if (random_run == 0)
+    for (guint i = 0; i < 10; i++)
+      test_random (GUINT_TO_POINTER (i));
+
+  for (guint c = 0; c < N_COVER; c++)
+    g_test_message ("%s: %" G_GUINT64_FORMAT, cover_names[c], coverage[c]);
+  for (guint c = 0; c < N_COVER; c++)
+    g_assert_cmpuint (coverage[c], >, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The corpus                                                                */
+/* ------------------------------------------------------------------------ */
+
+static void
+append_frame_text (GString    *key,
+                   TachReader *reader,
+                   guint32     frame)
+{
+  const TachFrame *f = tach_reader_get_frame (reader, frame);
+  gsize file_len, func_len;
+  const char *file = tach_reader_get_string (reader, f->filename, &file_len);
+  const char *func = tach_reader_get_string (reader, f->funcname, &func_len);
+  guint32 n;
+  gint32 line = f->lineno == TACH_LOCATION_NONE ? 0 : f->lineno;
+
+  n = file_len;
+  g_string_append_len (key, (const char *) &n, sizeof n);
+  g_string_append_len (key, file, file_len);
+  g_string_append_len (key, (const char *) &line, sizeof line);
+  n = func_len;
+  g_string_append_len (key, (const char *) &n, sizeof n);
+  g_string_append_len (key, func, func_len);
+}
+
+static gboolean
+frame_is_internal (TachReader *reader,
+                   guint32     frame)
+{
+  const TachFrame *f = tach_reader_get_frame (reader, frame);
+  gsize len;
+  const char *file = tach_reader_get_string (reader, f->filename, &len);
+
+  return len >= strlen (INTERNAL_SUFFIX)
+         && memcmp (file + len - strlen (INTERNAL_SUFFIX), INTERNAL_SUFFIX,
+                    strlen (INTERNAL_SUFFIX)) == 0;
+}
+
+/* The collapsed-stack key of a stack (root first): the thread id, then
+ * (file, line, function) of every frame but the profiler's own; NULL when
+ * nothing is left, as such samples are not counted. */
+static GString *
+collapsed_key (TachReader    *reader,
+               guint64        thread_id,
+               const guint32 *frames,
+               guint          depth)
+{
+  GString *key = g_string_new (NULL);
+  guint n = 0;
+
+  g_string_append_len (key, (const char *) &thread_id, sizeof thread_id);
+  for (guint i = 0; i < depth; i++)
+    if (!frame_is_internal (reader, frames[i]))
+      {
+        append_frame_text (key, reader, frames[i]);
+        n++;
+      }
+  if (n == 0)
+    {
+      g_string_free (key, TRUE);
+      return NULL;
+    }
+  return key;
+}
+
+/* Adds N samples to the count of KEY, which it takes. */
+static void
+count_key (GHashTable *counts,
+           GString    *key,
+           guint64     n)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  guint64 *count;
+
+  if (key == NULL)
+    return;
+  bytes = g_string_free_to_bytes (key);
+  count = g_hash_table_lookup (counts, bytes);
+  if (count == NULL)
+    {
+      count = g_new0 (guint64, 1);
+      g_hash_table_insert (counts, g_bytes_ref (bytes), count);
+    }
+  *count += n;
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(char * const *) a, *(char * const *) b);
+}
+
+static void
+check_file (const char *path,
+            const char *name)
+{
+  g_autoptr(TvProfileData) data = load_data (path);
+  g_autoptr(GRand) rand = iteration_rand (g_str_hash (name));
+  g_autofree guint *sample_thread = NULL;
+  g_autoptr(GHashTable) expected = NULL;
+  g_autoptr(GHashTable) got = NULL;
+  TachReader *reader = tv_profile_data_get_reader (data);
+  const TvExactTree *tree = tv_profile_data_get_tree (data);
+  GHashTableIter iter;
+  gpointer k, v;
+  Decoded d;
+
+  decode_file (path, &d);
+  set_context ("%s", name);
+  sample_thread = check_threads (data, &d);
+  check_exact_tree (data);
+  check_keys (data);
+
+  /* Collapsed stacks from the samples... */
+  expected = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                                    (GDestroyNotify) g_bytes_unref, g_free);
+  got = g_hash_table_new_full (g_bytes_hash, g_bytes_equal,
+                               (GDestroyNotify) g_bytes_unref, g_free);
+  for (guint s = 0; s < d.samples->len; s++)
+    {
+      const Sample *sample = &g_array_index (d.samples, Sample, s);
+
+      count_key (expected, collapsed_key (reader, d.threads[sample->thread].thread_id,
+                                          sample_frames (&d, sample), sample->depth), 1);
+    }
+
+  /* ... and from the exact tree's leaf runs. */
+  for (guint i = 0; i < tv_profile_data_get_n_threads (data); i++)
+    {
+      const TvThread *t = tv_profile_data_get_thread (data, i);
+
+      for (guint64 r = 0; r < t->n_runs; r++)
+        {
+          guint64 end = r + 1 < t->n_runs ? t->run_start[r + 1] : t->n_samples;
+          guint32 frames[TACH_MAX_STACK_DEPTH];
+          guint depth = tree->depth[t->run_leaf[r]];
+
+          for (guint32 n = t->run_leaf[r], j = depth; n != TV_ROOT_NODE; n = tree->parent[n])
+            frames[--j] = tree->frame[n];
+          count_key (got, collapsed_key (reader, t->thread_id, frames, depth),
+                     end - t->run_start[r]);
+        }
+    }
+
+  CHECK_EQ (g_hash_table_size (got), g_hash_table_size (expected), "collapsed stacks");
+  g_hash_table_iter_init (&iter, expected);
+  while (g_hash_table_iter_next (&iter, &k, &v))
+    {
+      guint64 *count = g_hash_table_lookup (got, k);
+
+      CHECK (count != NULL, "a collapsed stack is missing");
+      CHECK_EQ (*count, *(guint64 *) v, "collapsed stack count");
+    }
+  g_test_message ("%s: %u samples, %u collapsed stacks, %u exact nodes", name,
+                  d.samples->len, g_hash_table_size (expected), tree->n_nodes);
+
+  /* Real stacks (deep recursion, asyncio) through the queries too. */
+  check_queries (data, &d, sample_thread, rand, name, 10);
+
+  decoded_clear (&d);
+}
+
+static void
+test_corpus (gconstpointer user_data)
+{
+  const char *name = user_data;
+  g_autofree char *path = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid", name, NULL);
+
+  check_file (path, name);
+}
+
+/* A thread whose only record is an empty REPEAT run, before a thread with
+ * samples: the decoder numbers it first, and the model's thread 0 must
+ * still say which thread it is.  Made from repeat_count_zero.tach (an
+ * empty run of thread 1, then its one sample) by giving the empty run to
+ * thread 2 and counting two threads in the header. */
+static void
+test_empty_thread (void)
+{
+  g_autofree char *source = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid",
+                                              "repeat_count_zero.tach", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tv-model-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autofree char *bytes = NULL;
+  gsize len;
+  guint64 tid;
+  guint32 thread_count;
+
+  g_assert_no_error (error);
+  g_file_get_contents (source, &bytes, &len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (len, >, 80);
+  /* Little-endian: thread_count at byte 36, the first record's thread id
+   * at 64 and its kind at 76. */
+  memcpy (&thread_count, bytes + 36, sizeof thread_count);
+  memcpy (&tid, bytes + 64, sizeof tid);
+  g_assert_cmpuint (GUINT32_FROM_LE (thread_count), ==, 1);
+  g_assert_cmpuint (GUINT64_FROM_LE (tid), ==, 1);
+  g_assert_cmpint (bytes[76], ==, TACH_RECORD_REPEAT);
+  thread_count = GUINT32_TO_LE (2);
+  tid = GUINT64_TO_LE (2);
+  memcpy (bytes + 36, &thread_count, sizeof thread_count);
+  memcpy (bytes + 64, &tid, sizeof tid);
+
+  path = g_build_filename (dir, "empty-thread.tach", NULL);
+  g_file_set_contents (path, bytes, len, &error);
+  g_assert_no_error (error);
+
+  check_file (path, "empty-thread.tach");
+  {
+    g_autoptr(TvProfileData) data = load_data (path);
+
+    g_assert_cmpuint (tv_profile_data_get_n_threads (data), ==, 2);
+    g_assert_cmpuint (tv_profile_data_get_thread (data, 0)->n_samples, ==, 0);
+    g_assert_cmpuint (tv_profile_data_get_thread (data, 0)->thread_id, ==, 2);
+    g_assert_cmpuint (tv_profile_data_get_thread (data, 1)->thread_id, ==, 1);
+  }
+
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+/* The reader refuses a compression type it does not know, where CPython
+ * reads the region as uncompressed (a deliberate difference, see
+ * tests/format/test-corpus.c), so the model never sees this file. */
+static void
+test_corpus_refused (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid",
+                                            "compression_type_7.tach", NULL);
+  TachReader *reader = NULL;
+  TachError error;
+
+  g_assert_cmpint (tach_reader_open_path (path, &reader, &error), ==, TACH_ERROR_UNSUPPORTED);
+  g_assert_null (reader);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const char *seed = g_getenv ("TACH_SEED");
+  g_autofree char *valid = NULL;
+  g_autoptr(GDir) dir = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+
+  base_seed = seed != NULL ? (guint32) strtoul (seed, NULL, 0) : g_random_int ();
+  g_test_message ("TACH_SEED=%" G_GUINT32_FORMAT, base_seed);
+
+  for (guint i = 0; i < N_ITERATIONS; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/model/random/%03u", i);
+
+      g_test_add_data_func (path, GUINT_TO_POINTER (i), test_random);
+    }
+  g_test_add_func ("/model/random/coverage", test_random_coverage);
+
+  valid = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid", NULL);
+  dir = g_dir_open (valid, 0, NULL);
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".tach") && strcmp (name, "compression_type_7.tach") != 0)
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  g_assert_cmpuint (names->len, >, 0);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/model/corpus/%s",
+                                               (char *) g_ptr_array_index (names, i));
+
+      g_test_add_data_func (path, g_ptr_array_index (names, i), test_corpus);
+    }
+  g_test_add_func ("/model/corpus/compression_type_7.tach", test_corpus_refused);
+  g_test_add_func ("/model/data/empty-thread", test_empty_thread);
+
+  ret = g_test_run ();
+  g_clear_pointer (&context, g_free);
+  return ret;
+}
