@@ -245,6 +245,12 @@ weigh (TvProfileData *data,
 
           if (!by_status && !check_time)
             count = end - start;
+          else if (!check_time)
+            {
+              const guint8 *st = t->statuses;
+              for (guint64 s = start; s < end; s++)
+                count += (st[s] & mask) == value;
+            }
           else
             for (guint64 s = start; s < end; s++)
               {
@@ -259,6 +265,17 @@ weigh (TvProfileData *data,
         }
     }
   return TRUE;
+}
+
+/* The view's function for a node key. */
+static inline guint32
+key_function (TvProfileData *data,
+              TvMergeKey     merge,
+              guint32        key)
+{
+  guint32 frame = tv_profile_data_get_key_frame (data, merge, key);
+
+  return tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION)[frame];
 }
 
 /* Step 2: exact nodes onto view nodes.  Returns the view, not inverted. */
@@ -286,6 +303,12 @@ map_nodes (TvProfileData *data,
           hidden[query->hidden_functions[i]] = 1;
     }
 
+  /* Distinct frames of one parent are distinct view nodes when every
+   * frame has a key of its own and nothing merges: no lookups needed. */
+  gboolean direct = !focus && hidden == NULL && !query->collapse_recursion
+                    && tv_profile_data_get_n_keys (data, query->merge)
+                       == tach_reader_get_n_frames (tv_profile_data_get_reader (data))
+                    && b->capacity >= exact->n_nodes;
   map[0] = 0;
   if (!focus)
     b->self[0] += weights[0];
@@ -310,9 +333,20 @@ map_nodes (TvProfileData *data,
             pv = 0;
         }
 
-      if (hidden != NULL && hidden[f])
+      if (direct)
+        {
+          guint32 node = b->n_nodes++;
+          b->parent[node] = pv;
+          b->key[node] = k;
+          b->self[node] = 0;
+          map[n] = node;
+        }
+      else if (hidden != NULL && hidden[f])
         map[n] = pv;
-      else if (query->collapse_recursion && pv != 0 && b->key[pv] == k)
+      else if (query->collapse_recursion && pv != 0
+               && key_function (data, query->merge, b->key[pv]) == f)
+        /* Recursion is a function calling itself, whatever the line: the
+         * outermost call's node stands for the whole run. */
         map[n] = pv;
       else if (focus && !in_focus[n])
         map[n] = 0;
@@ -322,17 +356,6 @@ map_nodes (TvProfileData *data,
       if (!focus || in_focus[n])
         b->self[map[n]] += weights[n];
     }
-}
-
-/* The view's function for a node key. */
-static inline guint32
-key_function (TvProfileData *data,
-              TvMergeKey     merge,
-              guint32        key)
-{
-  guint32 frame = tv_profile_data_get_key_frame (data, merge, key);
-
-  return tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION)[frame];
 }
 
 /* Inverted: every path from a node with self samples up to the root
@@ -530,7 +553,9 @@ finish (TvProfileData *data,
   g_atomic_ref_count_init (&self->ref_count);
   self->data = tv_profile_data_ref (data);
   self->merge = query->merge;
-  self->inverted = query->inverted;
+  /* A callers tree is a bottom-up view of its own; inversion does not
+   * apply to it. */
+  self->inverted = query->inverted && query->callers_of == TV_NODE_NONE;
   self->n_nodes = b->n_nodes;
   self->parent = g_steal_pointer (&b->parent);
   self->key = g_steal_pointer (&b->key);
@@ -593,7 +618,7 @@ tv_call_tree_new (TvProfileData *data,
   for (guint32 n = exact->n_nodes - 1; n > 0; n--)
     subtree[exact->parent[n]] += subtree[n];
 
-  builder_init (&view, MIN (exact->n_nodes, 1u << 16));
+  builder_init (&view, exact->n_nodes);
   map_nodes (data, query, weights, subtree, &view);
   if (g_cancellable_is_cancelled (cancellable))
     {

@@ -32,8 +32,8 @@ typedef struct
   guint64        range_start;
   guint64        range_end;
 
-  gboolean       inverted;
-  gboolean       collapse_recursion;
+  gboolean       inverted;            /* ignored with callers_of */
+  gboolean       collapse_recursion;  /* a function calling itself directly */
   /* Function keys (TV_MERGE_FUNCTION); TV_NODE_NONE for none. */
   guint32        focus_function;    /* only stacks through it, rooted at it */
   guint32        callers_of;        /* rooted at it, its callers below */

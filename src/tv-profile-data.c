@@ -31,7 +31,7 @@ struct _TvProfileData
   guint           n_threads;
   TvExactTree     tree;
   guint64         n_samples;
-  guint64         status_counts[8];
+  guint64         status_counts[6];
   guint           max_depth;
 
   guint32        *frame_keys[TV_N_MERGE_KEYS];
@@ -392,7 +392,7 @@ shrink (TvProfileData *self)
       t->statuses = g_renew (guint8, t->statuses, MAX (t->n_samples, 1));
       t->run_start = g_renew (guint64, t->run_start, MAX (t->n_runs, 1));
       t->run_leaf = g_renew (guint32, t->run_leaf, MAX (t->n_runs, 1));
-      for (guint k = 0; k < 8; k++)
+      for (guint k = 0; k < 6; k++)
         self->status_counts[k] += t->status_counts[k];
     }
   tree->parent = g_renew (guint32, tree->parent, tree->n_nodes);

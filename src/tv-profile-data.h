@@ -38,7 +38,7 @@ typedef struct
   guint64  first_timestamp;    /* earliest */
   guint64  last_timestamp;     /* latest */
   gboolean time_ordered;       /* timestamps never decrease */
-  guint64  status_counts[8];   /* samples with each status bit set */
+  guint64  status_counts[6];   /* samples with each status bit (0..5) set */
 } TvThread;
 
 /* The exact call tree: node identity is (parent, file frame index).  Node
@@ -95,7 +95,7 @@ guint              tv_profile_data_get_max_depth (TvProfileData *data);
 gboolean           tv_profile_data_get_time_span (TvProfileData *data,
                                                   guint64       *first,
                                                   guint64       *last);
-/* Samples with each status bit set, over all threads. */
+/* Samples with each of the six status bits set, over all threads. */
 const guint64     *tv_profile_data_get_status_counts (TvProfileData *data);
 
 /* Seconds that one thread-sample stands for, and where that came from. */

@@ -281,6 +281,9 @@ tv_profile_load_async (TvProfile           *self,
 
   outer = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (outer, tv_profile_load_async);
+  /* Once the data is in, the result must say so, even if a cancel came
+   * in the meantime. */
+  g_task_set_check_cancellable (outer, FALSE);
 
   job = g_new0 (LoadJob, 1);
   job->profile = g_object_ref (self);

@@ -711,10 +711,9 @@ is_hidden (const TvQuery *q,
  *     that is also hidden keeps the samples through it, without its own
  *     frames (its callees become the roots).
  *  2. Hidden functions' frames are dropped (merged into their callers).
- *  3. Collapsing recursion drops a frame whose merge key equals that of
- *     the frame kept just before it: only direct recursion collapses
- *     (A B A stays), and with a merge finer than the function, only a
- *     call at the same line (or instruction, or frame).
+ *  3. Collapsing recursion drops a frame whose function is that of the
+ *     frame kept just before it: only direct recursion collapses (A B A
+ *     stays), whatever the lines, and the outermost call's key stays.
  *
  * Callers-of and inversion come after this, in the caller.
  */
@@ -751,7 +750,7 @@ transform_path (TvProfileData *data,
           coverage[COVER_HIDDEN]++;
           continue;
         }
-      if (q->collapse_recursion && n > 0 && keys[n - 1] == k)
+      if (q->collapse_recursion && n > 0 && fns[n - 1] == f)
         {
           coverage[COVER_COLLAPSED]++;
           continue;
@@ -884,7 +883,7 @@ compare_trees (TvProfileData *data,
   const BruteNode *root = &g_array_index (b->nodes, BruteNode, 0);
 
   CHECK_EQ (tv_call_tree_get_merge (tree), q->merge, "merge");
-  CHECK_EQ (tv_call_tree_get_inverted (tree), q->inverted, "inverted");
+  CHECK_EQ (tv_call_tree_get_inverted (tree), q->inverted && q->callers_of == TV_NODE_NONE, "inverted");
   CHECK_EQ (tv_call_tree_get_n_samples (tree), root->total, "root total");
   CHECK_EQ (tv_call_tree_get_total (tree, 0), root->total, "root total");
   CHECK_EQ (tv_call_tree_get_self (tree, 0), root->self, "root self");
