@@ -745,6 +745,7 @@ fill_run_batch (TachDecoder *dec,
                 TachBatch   *batch)
 {
   uint32_t limit = dec->run_left < TACH_BATCH_MAX ? dec->run_left : TACH_BATCH_MAX;
+  uint32_t first_index = dec->run_length - dec->run_left;
   uint64_t *ts_out = dec->batch_timestamps;
   uint8_t *status_out = dec->batch_statuses;
   uint64_t ts = dec->run_t->prev_ts;
@@ -795,7 +796,7 @@ fill_run_batch (TachDecoder *dec,
         {
           dec->pos = p;
           if (refill (dec, 11) < 0)
-            return -1;
+            goto failed;
           p = dec->pos;
           continue;
         }
@@ -809,7 +810,8 @@ fill_run_batch (TachDecoder *dec,
         if (p >= dec->end)
           {
             dec->pos = p;
-            return fail_run (dec, "Unexpected end of sample data in RLE");
+            fail_run (dec, "Unexpected end of sample data in RLE");
+            goto failed;
           }
         ts += d;
         ts_out[n] = ts;
@@ -818,23 +820,33 @@ fill_run_batch (TachDecoder *dec,
       }
     }
 
+deliver:
   batch->sample = dec->run_template;
   batch->sample.timestamp_us = ts_out[0];
   batch->sample.status = status_out[0];
-  batch->sample.run_index = dec->run_length - dec->run_left;
+  batch->sample.run_index = first_index;
   batch->n = n;
   batch->timestamps = ts_out;
   batch->statuses = status_out;
 
   dec->run_t->prev_ts = ts;
-  dec->pos = p;
-  dec->run_left -= n;
+  if (dec->state == 0)
+    {
+      dec->pos = p;
+      dec->run_left -= n;
+    }
   dec->samples += n;
   return 1;
 
 malformed:
   dec->pos = p;
-  return fail_run (dec, "Malformed varint in RLE sample data");
+  fail_run (dec, "Malformed varint in RLE sample data");
+failed:
+  /* Hand over what was decoded before the failure, as sample by sample
+   * decoding would have; the error comes with the next call. */
+  if (n > 0)
+    goto deliver;
+  return -1;
 }
 
 /* Parses the next record.  Returns 1 with SAMPLE filled for a one-sample
