@@ -1078,7 +1078,8 @@ parse_record (TachDecoder *dec,
         }
 
       {
-        uint32_t *dst = t->frames + t->cap - keep - push;
+        /* A thread that never had a frame has no array at all. */
+        uint32_t *dst = push > 0 ? t->frames + t->cap - keep - push : NULL;
 
         for (uint32_t i = 0; i < push; i++)
           {
