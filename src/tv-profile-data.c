@@ -15,6 +15,15 @@
 
 #define PROGRESS_EVERY (1u << 16)
 
+/* Key and node side by side in 12 bytes: a probe touches one cache line.
+ * Node 0 is the root, never a child, so it marks an empty slot. */
+typedef struct
+{
+  guint32 parent;
+  guint32 frame;
+  guint32 node;
+} Slot;
+
 typedef struct
 {
   guint64  capacity;
@@ -41,16 +50,17 @@ struct _TvProfileData
 
   /* Building only: the node hash table and the cursors. */
   guint32         tree_capacity;
-  guint64        *keys;         /* (parent << 32 | frame) + 1, 0 empty */
-  guint32        *values;
+  Slot           *slots;        /* open addressing on (parent, frame) */
   guint32         mask;
   Cursor         *cursors;
 };
 
 static inline guint32
-hash_node (guint64 key)
+hash_node (guint32 parent,
+           guint32 frame)
 {
-  key *= G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  guint64 key = ((guint64) parent << 32 | frame) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+
   return (guint32) (key >> 32);
 }
 
@@ -58,23 +68,19 @@ static void
 grow_hash (TvProfileData *self)
 {
   guint32 mask = self->mask * 2 + 1;
-  guint64 *keys = g_new0 (guint64, (gsize) mask + 1);
-  guint32 *values = g_new (guint32, (gsize) mask + 1);
+  Slot *slots = g_new0 (Slot, (gsize) mask + 1);
 
   for (guint32 i = 0; i <= self->mask; i++)
-    if (self->keys[i] != 0)
+    if (self->slots[i].node != 0)
       {
-        guint32 slot = hash_node (self->keys[i]) & mask;
+        guint32 slot = hash_node (self->slots[i].parent, self->slots[i].frame) & mask;
 
-        while (keys[slot] != 0)
+        while (slots[slot].node != 0)
           slot = (slot + 1) & mask;
-        keys[slot] = self->keys[i];
-        values[slot] = self->values[i];
+        slots[slot] = self->slots[i];
       }
-  g_free (self->keys);
-  g_free (self->values);
-  self->keys = keys;
-  self->values = values;
+  g_free (self->slots);
+  self->slots = slots;
   self->mask = mask;
 }
 
@@ -83,17 +89,18 @@ child_node (TvProfileData *self,
             guint32        parent,
             guint32        frame)
 {
-  guint64 key = ((guint64) parent << 32 | frame) + 1;
-  guint32 slot = hash_node (key) & self->mask;
+  guint32 slot = hash_node (parent, frame) & self->mask;
   TvExactTree *tree = &self->tree;
   guint32 node;
 
   for (;;)
     {
-      if (self->keys[slot] == key)
-        return self->values[slot];
-      if (self->keys[slot] == 0)
+      Slot *at = &self->slots[slot];
+
+      if (at->node == 0)
         break;
+      if (at->parent == parent && at->frame == frame)
+        return at->node;
       slot = (slot + 1) & self->mask;
     }
 
@@ -110,8 +117,7 @@ child_node (TvProfileData *self,
   tree->frame[node] = frame;
   tree->depth[node] = tree->depth[parent] + 1;
   tree->self[node] = 0;
-  self->keys[slot] = key;
-  self->values[slot] = node;
+  self->slots[slot] = (Slot) { parent, frame, node };
 
   if ((guint64) tree->n_nodes * 2 > self->mask)
     grow_hash (self);
@@ -402,8 +408,7 @@ shrink (TvProfileData *self)
   for (guint32 n = 0; n < tree->n_nodes; n++)
     self->max_depth = MAX (self->max_depth, tree->depth[n]);
 
-  g_clear_pointer (&self->keys, g_free);
-  g_clear_pointer (&self->values, g_free);
+  g_clear_pointer (&self->slots, g_free);
   g_clear_pointer (&self->cursors, g_free);
 }
 
@@ -437,7 +442,9 @@ tv_profile_data_load (TachReader          *reader,
   g_atomic_ref_count_init (&self->ref_count);
   self->reader = reader;
 
-  self->tree_capacity = 1024;
+  /* Trees have a few nodes per frame of the frame table: start there, so
+   * that the arrays and the table rarely grow (and never rehash often). */
+  self->tree_capacity = MAX (1024, MIN (tach_reader_get_n_frames (reader), 1u << 20) * 4);
   self->tree.n_nodes = 1;
   self->tree.parent = g_new (guint32, self->tree_capacity);
   self->tree.frame = g_new (guint32, self->tree_capacity);
@@ -448,8 +455,9 @@ tv_profile_data_load (TachReader          *reader,
   self->tree.depth[0] = 0;
   self->tree.self[0] = 0;
   self->mask = 4095;
-  self->keys = g_new0 (guint64, self->mask + 1);
-  self->values = g_new (guint32, self->mask + 1);
+  while (self->mask < self->tree_capacity * 2)
+    self->mask = self->mask * 2 + 1;
+  self->slots = g_new0 (Slot, (gsize) self->mask + 1);
 
   expected_per_thread = header->sample_count / MAX (header->thread_count, 1);
 
@@ -566,8 +574,7 @@ tv_profile_data_unref (TvProfileData *self)
   g_free (self->tree.frame);
   g_free (self->tree.depth);
   g_free (self->tree.self);
-  g_free (self->keys);
-  g_free (self->values);
+  g_free (self->slots);
   g_free (self->cursors);
   for (guint m = 0; m < TV_N_MERGE_KEYS; m++)
     {
