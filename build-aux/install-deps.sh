@@ -12,6 +12,7 @@ packages=(
   xvfb xauth dbus dbus-x11 at-spi2-core xdotool x11-utils imagemagick
   libxml2-utils desktop-file-utils appstream appstream-util shared-mime-info
   xdg-utils libfile-mimeinfo-perl libgtk-4-bin
+  flatpak flatpak-builder
   # run: icons and fonts
   hicolor-icon-theme adwaita-icon-theme fonts-cantarell fonts-dejavu-core
 )
