@@ -319,6 +319,11 @@ read_stats (TachReader *reader,
   if (memcmp (d + trailer, TACH_STATS_SIGNATURE, 8) != 0)
     return TACH_OK;
 
+  /* SPEC §15.8: the last bytes of a table can look like a trailer; no
+   * block can start inside the tables. */
+  if (trailer < reader->frame_table_end)
+    return TACH_OK;
+
   version = tach_load_u32 (d + trailer + 8, reader->swap);
   block_size = tach_load_u32 (d + trailer + 12, reader->swap);
   if (version != 1)
@@ -345,6 +350,10 @@ read_stats (TachReader *reader,
         return NO_MEMORY ();
       return TACH_OK;
     }
+  /* SPEC §15.8: the last bytes of a table can look like a trailer.  A real
+   * block starts where the frame table ends, or later. */
+  if (start < reader->frame_table_end)
+    return TACH_OK;
 
   duration = tach_load_f64 (d + start, reader->swap);
   rate = tach_load_f64 (d + start + 8, reader->swap);
@@ -600,10 +609,13 @@ reader_load (TachReader *reader,
 
   if ((status = read_header (reader, error)) != TACH_OK
       || (status = read_footer (reader, error)) != TACH_OK
-      || (status = read_stats (reader, error)) != TACH_OK
       || (status = check_sample_region (reader, error)) != TACH_OK
       || (status = read_strings (reader, error)) != TACH_OK
       || (status = read_frames (reader, error)) != TACH_OK
+      /* CPython reads the statistics block before the tables; we read it
+       * after them, to tell a block from table bytes that look like one.
+       * Only a file broken in both places reports the other error first. */
+      || (status = read_stats (reader, error)) != TACH_OK
       || (status = check_consistency (reader, error)) != TACH_OK)
     return status;
   return TACH_OK;

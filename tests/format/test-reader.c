@@ -783,6 +783,32 @@ test_huge_decompressed_region (void)
   g_rmdir (dir);
 }
 
+/* SPEC §15.8: a file without statistics whose frame table happens to end
+ * in bytes that look like a statistics trailer (found by the fuzzer).  The
+ * block would start inside the frame table, so there is none. */
+static void
+test_stats_lookalike (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("TACH_TEST_DATA"), "extra",
+                                            "stats_lookalike_in_frame_table.tach", NULL);
+  TachReader *reader;
+  TachDecoder *decoder;
+  TachError error;
+  TachSample s;
+  int rc;
+
+  if (tach_reader_open_path (path, &reader, &error) != TACH_OK)
+    g_error ("%s", error.message);
+  g_assert_false (tach_reader_get_stats (reader)->present);
+  g_assert_cmpuint (tach_reader_get_n_warnings (reader), ==, 0);
+  g_assert_cmpint (tach_decoder_new (reader, &decoder, &error), ==, TACH_OK);
+  while ((rc = tach_decoder_next (decoder, &s, &error)) == 1)
+    ;
+  g_assert_cmpint (rc, ==, 0);
+  tach_decoder_free (decoder);
+  tach_reader_free (reader);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -798,6 +824,7 @@ main (int   argc,
   g_test_add_func ("/format/reader/mutations", test_mutations);
   g_test_add_func ("/format/reader/open-errors", test_open_errors);
   g_test_add_func ("/format/reader/open-memory", test_open_memory_matches_path);
+  g_test_add_func ("/format/reader/stats-lookalike", test_stats_lookalike);
   g_test_add_func ("/format/reader/huge-decompressed-region", test_huge_decompressed_region);
 
   return g_test_run ();
