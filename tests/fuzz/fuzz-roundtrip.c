@@ -61,6 +61,8 @@ int LLVMFuzzerTestOneInput (const uint8_t *data,
     }                                                            \
   while (0)
 
+static const char *temp_path (void);
+
 static void fuzz_fail (const char      *file,
                        int              line,
                        const char      *expr,
@@ -79,6 +81,9 @@ fuzz_fail (const char      *file,
              (unsigned long long) error->offset,
              error->in_decompressed ? " (decompressed)" : "",
              error->message);
+  /* What the writer wrote, if anything, for a look with tachgen dump. */
+  if (access (temp_path (), F_OK) == 0)
+    fprintf (stderr, "  the file written is kept at %s\n", temp_path ());
   abort ();
 }
 

@@ -91,6 +91,18 @@ if [ "$target" = reader ]; then
   dict=-dict=$here/tach.dict
 fi
 
+# libFuzzer's fork mode drops seeds that crash without a word, so run each
+# seed once on its own first.
+: > "$work/seeds.log"
+seed_crashes=0
+for f in "$work"/corpus/seed-* "$work"/corpus/valid-* "$work"/corpus/invalid-*; do
+  [ -f "$f" ] || continue
+  if ! "$bin" -runs=1 "$f" >> "$work/seeds.log" 2>&1; then
+    seed_crashes=$((seed_crashes + 1))
+    echo "run-fuzzer: CRASH on seed $f (log: $work/seeds.log)"
+  fi
+done
+
 touch "$work/.start"
 echo "run-fuzzer: fuzzing $target for ${seconds}s with $workers workers in $work"
 
@@ -120,23 +132,40 @@ last=$(grep -E '^#[0-9]+: cov:' "$work/fuzz.log" | tail -n 1)
 echo "run-fuzzer: final stats: ${last:-(none)}"
 echo "run-fuzzer: corpus: $(find "$work/corpus" -type f | wc -l) inputs in $work/corpus"
 
+# Artifacts of this run; only the first ten are named.
 found=0
 hangs=0
 for f in $(find "$work/artifacts" -type f -newer "$work/.start" | sort); do
   case $(basename "$f") in
     crash-*|leak-*|deadly*|ub-*)
       found=$((found + 1))
-      echo "run-fuzzer: CRASH: $f  (reproduce: $bin $f)" ;;
+      if [ "$found" -le 10 ]; then
+        echo "run-fuzzer: CRASH: $f"
+      fi ;;
     timeout-*|slow-unit-*|oom-*)
       hangs=$((hangs + 1))
-      echo "run-fuzzer: hang or out of memory: $f" ;;
+      if [ "$hangs" -le 10 ]; then
+        echo "run-fuzzer: hang or out of memory: $f"
+      fi ;;
   esac
 done
 
+if [ "$seed_crashes" -gt 0 ]; then
+  echo "run-fuzzer: $seed_crashes seed(s) crash; first report:"
+  grep -m 1 -A 20 -E '^==[0-9]+==ERROR|invariant broken|roundtrip check failed|runtime error' \
+    "$work/seeds.log" | grep -v -E '^ +#[0-9]+ .* in fuzzer::' || true
+fi
 if [ "$found" -gt 0 ]; then
-  echo "run-fuzzer: $found crash(es) found"
+  echo "run-fuzzer: $found crash(es) found; reproduce one with: $bin ARTIFACT"
+  echo "run-fuzzer: distinct failures (count, first line):"
+  grep -E 'invariant broken|roundtrip check failed|runtime error|ERROR: (Address|Leak)Sanitizer' \
+    "$work/fuzz.log" | sed -e 's/==[0-9]*==//' | sort | uniq -c | sort -rn | head -n 20
+  echo "run-fuzzer: first report:"
   grep -m 1 -A 40 -E '^==[0-9]+==ERROR|invariant broken|roundtrip check failed|runtime error' \
-    "$work/fuzz.log" || true
+    "$work/fuzz.log" | grep -v -E '^ +#[0-9]+ .* in fuzzer::' || true
+  exit 1
+fi
+if [ "$seed_crashes" -gt 0 ]; then
   exit 1
 fi
 # In fork mode a crash can also be reported without an artifact we saw.
