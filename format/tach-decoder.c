@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdatomic.h>
+#include <sys/random.h>
+#include <time.h>
 #include <pthread.h>
 
 #include <zstd.h>
@@ -58,6 +60,11 @@ struct TachDecoder
   uint32_t        threads_cap;
   uint32_t       *table;  /* open addressing: thread index + 1, 0 empty */
   uint32_t        table_mask;
+  uint64_t        seed;
+
+  TachCancelFunc  cancel_func;
+  void           *cancel_data;
+  uint32_t        empty_records;  /* since the last look at cancel_func */
 
   /* The REPEAT run being delivered. */
   uint32_t        run_left;
@@ -365,6 +372,21 @@ refill (TachDecoder *dec,
   return 0;
 }
 
+static bool
+cancelled (TachDecoder *dec)
+{
+  if (dec->cancel_func == NULL || !dec->cancel_func (dec->cancel_data))
+    return false;
+  dec->failure.status = TACH_ERROR_CANCELLED;
+  dec->failure.phase = TACH_PHASE_DECODE;
+  dec->failure.offset = UINT64_MAX;
+  dec->failure.in_decompressed = false;
+  snprintf (dec->failure.message, sizeof dec->failure.message, "Cancelled");
+  dec->state = -1;
+  dec->run_left = 0;
+  return true;
+}
+
 /* Reads the rest of the stream to learn its total size.  Returns -1 when
  * the stream is corrupt: that is the error CPython would have reported, at
  * open, before looking at any record. */
@@ -375,7 +397,7 @@ drain (TachDecoder *dec,
   while (!dec->eof)
     {
       dec->pos = dec->end;
-      if (refill (dec, 1) < 0)
+      if (cancelled (dec) || refill (dec, 1) < 0)
         return -1;
     }
   *total = stream_offset (dec, dec->end);
@@ -470,6 +492,9 @@ tach_decoder_new (TachReader   *reader,
       dec->eof = true;
     }
 
+  /* A seed nobody can predict from the file. */
+  if (getrandom (&dec->seed, sizeof dec->seed, GRND_NONBLOCK) != sizeof dec->seed)
+    dec->seed = (uint64_t) (uintptr_t) dec ^ (uint64_t) time (NULL) * 0x9e3779b97f4a7c15ull;
   dec->table_mask = 63;
   if ((dec->table = calloc (dec->table_mask + 1, sizeof *dec->table)) == NULL)
     goto no_memory;
@@ -499,12 +524,22 @@ tach_decoder_free (TachDecoder *dec)
   free (dec);
 }
 
+/* Thread ids come from the file, so the table's hash must not be one an
+ * attacker can line up (a linear one put crafted ids all in one slot):
+ * a strong mixer over a per-decoder random seed. */
 static inline uint32_t
-hash_key (uint64_t tid,
-          uint32_t iid)
+hash_key (const TachDecoder *dec,
+          uint64_t           tid,
+          uint32_t           iid)
 {
-  uint64_t h = (tid ^ ((uint64_t) iid << 32 | iid)) * 0x9e3779b97f4a7c15ull;
-  return (uint32_t) (h >> 32);
+  uint64_t h = (tid ^ dec->seed) + (uint64_t) iid * 0x9e3779b97f4a7c15ull;
+
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return (uint32_t) h;
 }
 
 static bool
@@ -517,7 +552,7 @@ grow_table (TachDecoder *dec)
     return false;
   for (uint32_t i = 0; i < dec->n_threads; i++)
     {
-      uint32_t slot = hash_key (dec->keys[i].thread_id, dec->keys[i].interpreter_id) & mask;
+      uint32_t slot = hash_key (dec, dec->keys[i].thread_id, dec->keys[i].interpreter_id) & mask;
       while (table[slot] != 0)
         slot = (slot + 1) & mask;
       table[slot] = i + 1;
@@ -536,7 +571,7 @@ lookup_thread (TachDecoder *dec,
                uint32_t     iid,
                uint64_t     record_offset)
 {
-  uint32_t slot = hash_key (tid, iid) & dec->table_mask;
+  uint32_t slot = hash_key (dec, tid, iid) & dec->table_mask;
   uint32_t declared = dec->reader->header.thread_count;
   uint32_t index;
 
@@ -559,6 +594,9 @@ lookup_thread (TachDecoder *dec,
   if (dec->n_threads == dec->threads_cap)
     {
       uint32_t cap = dec->threads_cap ? dec->threads_cap * 2 : 16;
+
+      if (cap <= dec->threads_cap)
+        goto no_memory;
       Thread *threads = realloc (dec->threads, cap * sizeof *threads);
       TachThreadKey *keys;
 
@@ -584,11 +622,7 @@ lookup_thread (TachDecoder *dec,
   return index;
 
 no_memory:
-  dec->failure.status = TACH_ERROR_NO_MEMORY;
-  snprintf (dec->failure.message, sizeof dec->failure.message, "Out of memory");
-  dec->state = -1;
-  dec->run_left = 0;
-  return -1;
+  return fail_with (dec, TACH_ERROR_NO_MEMORY, "Out of memory");
 }
 
 /* Makes room for a stack of NEED frames whose outermost KEEP frames are
@@ -949,7 +983,11 @@ parse_record (TachDecoder *dec,
             }
           dec->pos = p;
           if (count == 0)
-            continue;
+            {
+              if (++dec->empty_records % 4096 == 0 && cancelled (dec))
+                goto failed;
+              continue;
+            }
 
           dec->run_left = count;
           dec->run_length = count;
@@ -1070,10 +1108,7 @@ parse_record (TachDecoder *dec,
       pop = prev_depth - keep;
       if (!reserve_stack (t, keep + push, keep))
         {
-          dec->failure.status = TACH_ERROR_NO_MEMORY;
-          snprintf (dec->failure.message, sizeof dec->failure.message, "Out of memory");
-          dec->state = -1;
-          dec->run_left = 0;
+          fail_with (dec, TACH_ERROR_NO_MEMORY, "Out of memory");
           goto failed;
         }
 
@@ -1156,6 +1191,15 @@ tach_decoder_get_bytes_consumed (const TachDecoder *dec)
   if (dec->compressed)
     return dec->in.pos;
   return (uint64_t) (dec->pos - dec->window_start);
+}
+
+void
+tach_decoder_set_cancel_func (TachDecoder   *dec,
+                              TachCancelFunc func,
+                              void          *user_data)
+{
+  dec->cancel_func = func;
+  dec->cancel_data = user_data;
 }
 
 void

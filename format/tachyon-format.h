@@ -40,6 +40,7 @@ typedef enum
   TACH_ERROR_UNSUPPORTED,   /* a valid-looking file we cannot read */
   TACH_ERROR_NO_MEMORY,
   TACH_ERROR_ARGUMENT,      /* the caller passed something wrong */
+  TACH_ERROR_CANCELLED,     /* the cancel function said so */
 } TachStatus;
 
 typedef enum
@@ -285,6 +286,18 @@ TACH_API int          tach_decoder_next_batch    (TachDecoder  *decoder,
  * effect before the first tach_decoder_next(). */
 TACH_API void         tach_decoder_set_pipelined (TachDecoder  *decoder,
                                                   bool          pipelined);
+
+/* A function the decoder calls now and then while it works without
+ * returning a sample: through long stretches of empty REPEAT records (a
+ * small zstd stream can hold billions) and while it reads the rest of a
+ * bad stream to report the right error.  When it returns non-zero the
+ * decoder fails with TACH_ERROR_CANCELLED.  Callers that look at their
+ * own flag between samples need it all the same. */
+typedef int (*TachCancelFunc) (void *user_data);
+
+TACH_API void         tach_decoder_set_cancel_func (TachDecoder   *decoder,
+                                                    TachCancelFunc func,
+                                                    void          *user_data);
 
 /* Samples decoded so far, and how far into the sample region the decoder
  * has read (in stored, i.e. compressed, bytes), for progress reporting. */
