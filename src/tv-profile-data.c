@@ -28,7 +28,8 @@ typedef struct
 {
   guint64  capacity;
   guint64  runs_capacity;
-  guint32  path[TACH_MAX_STACK_DEPTH + 1];  /* node at each depth; path[0] is the root */
+  guint32 *path;                /* node at each depth, path[0] the root;
+                                 * NULL until the thread has a frame */
   guint32  depth;
 } Cursor;
 
@@ -53,6 +54,7 @@ struct _TvProfileData
   Slot           *slots;        /* open addressing on (parent, frame) */
   guint32         mask;
   Cursor         *cursors;
+  guint           threads_capacity;
 };
 
 static inline guint32
@@ -64,11 +66,14 @@ hash_node (guint32 parent,
   return (guint32) (key >> 32);
 }
 
-static void
+static gboolean
 grow_hash (TvProfileData *self)
 {
   guint32 mask = self->mask * 2 + 1;
-  Slot *slots = g_new0 (Slot, (gsize) mask + 1);
+  Slot *slots = mask > self->mask ? g_try_new0 (Slot, (gsize) mask + 1) : NULL;
+
+  if (slots == NULL)
+    return FALSE;
 
   for (guint32 i = 0; i <= self->mask; i++)
     if (self->slots[i].node != 0)
@@ -82,6 +87,7 @@ grow_hash (TvProfileData *self)
   g_free (self->slots);
   self->slots = slots;
   self->mask = mask;
+  return TRUE;
 }
 
 static guint32
@@ -104,13 +110,28 @@ child_node (TvProfileData *self,
       slot = (slot + 1) & self->mask;
     }
 
+  /* Hostile files can ask for more nodes than memory holds: that must be
+   * an error (TV_NODE_NONE), not an abort. */
   if (tree->n_nodes == self->tree_capacity)
     {
-      self->tree_capacity *= 2;
-      tree->parent = g_renew (guint32, tree->parent, self->tree_capacity);
-      tree->frame = g_renew (guint32, tree->frame, self->tree_capacity);
-      tree->depth = g_renew (guint16, tree->depth, self->tree_capacity);
-      tree->self = g_renew (guint64, tree->self, self->tree_capacity);
+      guint32 capacity = self->tree_capacity * 2;
+      gpointer p;
+
+      if (capacity <= self->tree_capacity)
+        return TV_NODE_NONE;
+      if ((p = g_try_renew (guint32, tree->parent, capacity)) == NULL)
+        return TV_NODE_NONE;
+      tree->parent = p;
+      if ((p = g_try_renew (guint32, tree->frame, capacity)) == NULL)
+        return TV_NODE_NONE;
+      tree->frame = p;
+      if ((p = g_try_renew (guint16, tree->depth, capacity)) == NULL)
+        return TV_NODE_NONE;
+      tree->depth = p;
+      if ((p = g_try_renew (guint64, tree->self, capacity)) == NULL)
+        return TV_NODE_NONE;
+      tree->self = p;
+      self->tree_capacity = capacity;
     }
   node = tree->n_nodes++;
   tree->parent[node] = parent;
@@ -119,30 +140,43 @@ child_node (TvProfileData *self,
   tree->self[node] = 0;
   self->slots[slot] = (Slot) { parent, frame, node };
 
-  if ((guint64) tree->n_nodes * 2 > self->mask)
-    grow_hash (self);
+  if ((guint64) tree->n_nodes * 2 > self->mask && !grow_hash (self))
+    return TV_NODE_NONE;
   return node;
 }
 
+/* Returns NULL when memory runs out. */
 static TvThread *
 ensure_thread (TvProfileData    *self,
-               const TachSample *sample,
-               guint64           expected)
+               const TachSample *sample)
 {
   guint index = sample->thread_index;
+
+  if (index >= self->threads_capacity)
+    {
+      guint capacity = MAX (16, self->threads_capacity);
+      gpointer p;
+
+      while (capacity <= index)
+        capacity *= 2;
+      if ((p = g_try_renew (TvThread, self->threads, capacity)) == NULL)
+        return NULL;
+      self->threads = p;
+      if ((p = g_try_renew (Cursor, self->cursors, capacity)) == NULL)
+        return NULL;
+      self->cursors = p;
+      self->threads_capacity = capacity;
+    }
 
   while (index >= self->n_threads)
     {
       guint i = self->n_threads++;
 
-      self->threads = g_renew (TvThread, self->threads, self->n_threads);
-      self->cursors = g_renew (Cursor, self->cursors, self->n_threads);
       memset (&self->threads[i], 0, sizeof (TvThread));
       memset (&self->cursors[i], 0, sizeof (Cursor));
       self->threads[i].index = i;
       self->threads[i].time_ordered = TRUE;
       self->threads[i].first_timestamp = G_MAXUINT64;
-      self->cursors[i].path[0] = TV_ROOT_NODE;
     }
 
   if (self->threads[index].timestamps == NULL)
@@ -152,19 +186,23 @@ ensure_thread (TvProfileData    *self,
 
       t->thread_id = sample->thread_id;
       t->interpreter_id = sample->interpreter_id;
-      /* A first guess that most profiles fit, without trusting the header
-       * for more than a modest allocation. */
-      c->capacity = MAX (1024, MIN (expected, 1u << 16));
-      c->runs_capacity = 64;
-      t->timestamps = g_new (guint64, c->capacity);
-      t->statuses = g_new (guint8, c->capacity);
-      t->run_start = g_new (guint64, c->runs_capacity);
-      t->run_leaf = g_new (guint32, c->runs_capacity);
+      /* Small to start with: a file can declare any number of threads of
+       * one sample each.  The arrays double as they fill. */
+      c->capacity = 64;
+      c->runs_capacity = 4;
+      t->timestamps = g_try_new (guint64, c->capacity);
+      t->statuses = g_try_new (guint8, c->capacity);
+      t->run_start = g_try_new (guint64, c->runs_capacity);
+      t->run_leaf = g_try_new (guint32, c->runs_capacity);
+      if (!t->timestamps || !t->statuses || !t->run_start || !t->run_leaf)
+        return NULL;
     }
   return &self->threads[index];
 }
 
 /* Moves the thread's cursor by the record's shape and returns the leaf. */
+/* Moves the thread's cursor by the record's shape and returns the leaf,
+ * or TV_NODE_NONE when memory runs out. */
 static guint32
 move_cursor (TvProfileData    *self,
              Cursor           *c,
@@ -173,9 +211,21 @@ move_cursor (TvProfileData    *self,
   guint32 d = s->keep;
 
   g_assert (d <= c->depth);
+  if (c->path == NULL)
+    {
+      if (s->push == 0)
+        return TV_ROOT_NODE;
+      if ((c->path = g_try_new (guint32, TACH_MAX_STACK_DEPTH + 1)) == NULL)
+        return TV_NODE_NONE;
+      c->path[0] = TV_ROOT_NODE;
+    }
   for (guint i = s->push; i > 0; i--)
     {
-      c->path[d + 1] = child_node (self, c->path[d], s->stack[i - 1]);
+      guint32 node = child_node (self, c->path[d], s->stack[i - 1]);
+
+      if (node == TV_NODE_NONE)
+        return TV_NODE_NONE;
+      c->path[d + 1] = node;
       d++;
     }
   c->depth = d;
@@ -214,9 +264,16 @@ append_batch (TvProfileData   *self,
     {
       if (t->n_runs == c->runs_capacity)
         {
-          c->runs_capacity *= 2;
-          t->run_start = g_renew (guint64, t->run_start, c->runs_capacity);
-          t->run_leaf = g_renew (guint32, t->run_leaf, c->runs_capacity);
+          guint64 capacity = c->runs_capacity * 2;
+          gpointer p;
+
+          if ((p = g_try_renew (guint64, t->run_start, capacity)) == NULL)
+            return FALSE;
+          t->run_start = p;
+          if ((p = g_try_renew (guint32, t->run_leaf, capacity)) == NULL)
+            return FALSE;
+          t->run_leaf = p;
+          c->runs_capacity = capacity;
         }
       t->run_start[t->n_runs] = t->n_samples;
       t->run_leaf[t->n_runs] = leaf;
@@ -409,7 +466,15 @@ shrink (TvProfileData *self)
     self->max_depth = MAX (self->max_depth, tree->depth[n]);
 
   g_clear_pointer (&self->slots, g_free);
+  for (guint i = 0; i < self->n_threads; i++)
+    g_free (self->cursors[i].path);
   g_clear_pointer (&self->cursors, g_free);
+}
+
+static int
+decoder_cancelled (void *user_data)
+{
+  return g_cancellable_is_cancelled (user_data);
 }
 
 /**
@@ -431,7 +496,6 @@ tv_profile_data_load (TachReader          *reader,
   g_autoptr(TvProfileData) self = g_new0 (TvProfileData, 1);
   const TachHeader *header = tach_reader_get_header (reader);
   guint64 region = tach_reader_get_sample_region_size (reader);
-  guint64 expected_per_thread;
   guint64 next_progress = PROGRESS_EVERY;
   guint batches = 0;
   TachDecoder *decoder = NULL;
@@ -459,45 +523,47 @@ tv_profile_data_load (TachReader          *reader,
     self->mask = self->mask * 2 + 1;
   self->slots = g_new0 (Slot, (gsize) self->mask + 1);
 
-  expected_per_thread = header->sample_count / MAX (header->thread_count, 1);
-
   if (tach_decoder_new (reader, &decoder, &tach_error) != TACH_OK)
     {
       tv_tach_error_propagate (error, TACH_ERROR_NO_MEMORY, &tach_error);
       return NULL;
     }
+  tach_decoder_set_cancel_func (decoder, decoder_cancelled, cancellable);
 
   while ((ret = tach_decoder_next_batch (decoder, &batch, &tach_error)) == 1)
     {
-      TvThread *t = ensure_thread (self, &batch.sample, expected_per_thread);
-      Cursor *c = &self->cursors[t->index];
-      guint32 leaf;
+      TvThread *t;
+      Cursor *c;
+      guint32 leaf = TV_NODE_NONE;
 
-      if (batch.sample.kind == TACH_RECORD_REPEAT)
-        leaf = c->path[c->depth];
-      else
-        leaf = move_cursor (self, c, &batch.sample);
-      if (!append_batch (self, t, c, leaf, &batch))
+      /* A file with more samples than its header says is refused at the
+       * end; stop keeping them, but decode on, because an error further
+       * on is the one CPython would report. */
+      if (self->n_samples + batch.n > header->sample_count)
+        {
+          self->n_samples += batch.n;
+          goto next;
+        }
+
+      if ((t = ensure_thread (self, &batch.sample)) != NULL)
+        {
+          c = &self->cursors[t->index];
+          if (batch.sample.kind == TACH_RECORD_REPEAT)
+            leaf = c->path ? c->path[c->depth] : TV_ROOT_NODE;
+          else
+            leaf = move_cursor (self, c, &batch.sample);
+        }
+      if (leaf == TV_NODE_NONE || !append_batch (self, t, c, leaf, &batch))
         {
           g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_NO_MEMORY,
-                       "Not enough memory to keep more than %" G_GUINT64_FORMAT " samples",
-                       self->n_samples);
-          tach_decoder_free (decoder);
-          return NULL;
-        }
-      /* Stop at once rather than fill memory with samples that will be
-       * refused at the end anyway. */
-      if (self->n_samples > header->sample_count)
-        {
-          g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_INVALID,
-                       "Sample count mismatch: header declares %" G_GUINT64_FORMAT
-                       " samples but replay decoded at least %" G_GUINT64_FORMAT
-                       " (header field sample_count at byte 28)",
-                       header->sample_count, self->n_samples);
+                       "Not enough memory to load this profile (stopped after %"
+                       G_GUINT64_FORMAT " samples and %u call-tree nodes)",
+                       self->n_samples, self->tree.n_nodes);
           tach_decoder_free (decoder);
           return NULL;
         }
 
+    next:
       /* A batch of a deep FULL record costs hundreds of lookups, a batch of
        * a REPEAT run almost nothing: look at both counts, so that a cancel
        * is seen within milliseconds whatever the profile. */
@@ -537,7 +603,9 @@ tv_profile_data_load (TachReader          *reader,
 
   if (ret < 0)
     {
-      tv_tach_error_propagate (error, tach_error.status, &tach_error);
+      if (tach_error.status != TACH_ERROR_CANCELLED
+          || !g_cancellable_set_error_if_cancelled (cancellable, error))
+        tv_tach_error_propagate (error, tach_error.status, &tach_error);
       return NULL;
     }
 
@@ -575,6 +643,9 @@ tv_profile_data_unref (TvProfileData *self)
   g_free (self->tree.depth);
   g_free (self->tree.self);
   g_free (self->slots);
+  if (self->cursors != NULL)
+    for (guint i = 0; i < self->n_threads; i++)
+      g_free (self->cursors[i].path);
   g_free (self->cursors);
   for (guint m = 0; m < TV_N_MERGE_KEYS; m++)
     {

@@ -293,8 +293,8 @@ tv_profile_load_async (TvProfile           *self,
   set_state (self, TV_PROFILE_OPENING);
   inner = g_task_new (self, cancellable, load_done, outer);
   g_task_set_task_data (inner, job, load_job_free);
-  /* Errors are reported by the data, not by GTask checking for us. */
-  g_task_set_return_on_cancel (inner, FALSE);
+  /* Cancellation is the worker's to report: data that is in stays in. */
+  g_task_set_check_cancellable (inner, FALSE);
   g_task_run_in_thread (inner, load_thread);
 }
 
