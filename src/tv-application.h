@@ -1,0 +1,20 @@
+/* tv-application.h: the application, one window with a tab per profile
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+#define TV_APPLICATION_ID "io.github.tachyonviewer.TachyonViewer"
+
+#define TV_TYPE_APPLICATION (tv_application_get_type ())
+
+G_DECLARE_FINAL_TYPE (TvApplication, tv_application, TV, APPLICATION, AdwApplication)
+
+TvApplication *tv_application_new (void);
+
+G_END_DECLS

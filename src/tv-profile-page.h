@@ -1,0 +1,39 @@
+/* tv-profile-page.h: the page of one profile in a tab
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "tv-profile.h"
+#include "tv-properties.h"
+
+G_BEGIN_DECLS
+
+#define TV_TYPE_PROFILE_PAGE (tv_profile_page_get_type ())
+
+G_DECLARE_FINAL_TYPE (TvProfilePage, tv_profile_page, TV, PROFILE_PAGE, AdwBin)
+
+/* What the page shows. */
+typedef enum
+{
+  TV_PROFILE_PAGE_LOADING,
+  TV_PROFILE_PAGE_LOADED,
+  TV_PROFILE_PAGE_FAILED,
+  TV_PROFILE_PAGE_CANCELLED,
+} TvProfilePageState;
+
+/* Starts loading FILE at once. */
+TvProfilePage      *tv_profile_page_new               (GFile         *file);
+GFile              *tv_profile_page_get_file          (TvProfilePage *self);
+TvProfile          *tv_profile_page_get_profile       (TvProfilePage *self);
+TvProfilePageState  tv_profile_page_get_state         (TvProfilePage *self);
+gboolean            tv_profile_page_get_loading       (TvProfilePage *self);
+/* The message shown when loading failed, or NULL. */
+const char         *tv_profile_page_get_error_message (TvProfilePage *self);
+TvProperties       *tv_profile_page_get_properties    (TvProfilePage *self);
+void                tv_profile_page_cancel            (TvProfilePage *self);
+
+G_END_DECLS

@@ -1,0 +1,533 @@
+/* tv-properties.c: the properties pane of one profile
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Everything shown here comes from the model's constant-time getters (the
+ * header, footer, statistics and warnings) and, after loading, from the
+ * per-thread summaries, so building the pane never costs time that grows
+ * with the file.  Values are selectable labels; the same text is collected
+ * for "Copy as Text".
+ */
+#include <glib/gi18n.h>
+
+#include "tv-profile-data.h"
+#include "tv-properties.h"
+
+struct _TvProperties
+{
+  AdwBin                parent_instance;
+
+  TvProfile            *profile;
+  GString              *text;            /* metadata, as copied */
+  GString              *data_text;       /* derived figures, as copied */
+  guint                 n_thread_rows;
+
+  AdwPreferencesGroup  *file_group;
+  AdwPreferencesGroup  *header_group;
+  AdwPreferencesGroup  *footer_group;
+  AdwPreferencesGroup  *stats_group;
+  AdwPreferencesGroup  *warnings_group;
+  AdwPreferencesGroup  *decoded_group;
+  AdwPreferencesGroup  *threads_group;
+  GtkGrid              *threads_grid;
+  GtkButton            *copy_button;
+};
+
+G_DEFINE_FINAL_TYPE (TvProperties, tv_properties, ADW_TYPE_BIN)
+
+enum {
+  PROP_0,
+  PROP_PROFILE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* Bit numbers of the status byte (TvThread.status_counts). */
+enum
+{
+  BIT_HAS_GIL = 0,
+  BIT_ON_CPU = 1,
+  BIT_GIL_REQUESTED = 3,
+  BIT_HAS_EXCEPTION = 4,
+  BIT_MAIN_THREAD = 5,
+};
+
+static GtkWidget *
+add_row (GString             *text,
+         AdwPreferencesGroup *group,
+         const char          *title,
+         const char          *value)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *label = gtk_label_new (value);
+
+  /* File names and warnings may hold '<' or '&'. */
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  /* Short values stay on one line; long ones (paths) wrap at 40 characters
+   * or more, so that the row does not squeeze them into a narrow column. */
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_width_chars (GTK_LABEL (label), MIN ((int) g_utf8_strlen (value, -1), 40));
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 60);
+  gtk_label_set_xalign (GTK_LABEL (label), 1.0f);
+  gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_RIGHT);
+  /* A selectable label would take the focus and select all its text. */
+  gtk_widget_set_focus_on_click (label, FALSE);
+  gtk_widget_add_css_class (label, "dim-label");
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
+  adw_preferences_group_add (group, row);
+
+  g_string_append_printf (text, "  %s: %s\n", title, value);
+
+  return label;
+}
+
+static void
+add_section (GString             *text,
+             AdwPreferencesGroup *group)
+{
+  if (text->len > 0)
+    g_string_append_c (text, '\n');
+  g_string_append_printf (text, "%s\n", adw_preferences_group_get_title (group));
+}
+
+static char *
+u64_to_string (guint64 value)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, value);
+}
+
+static const char *
+mode_to_name (TachMode mode)
+{
+  switch (mode)
+    {
+    case TACH_MODE_WALL:
+      return "wall";
+    case TACH_MODE_CPU:
+      return "cpu";
+    case TACH_MODE_GIL:
+      return "gil";
+    case TACH_MODE_ALL:
+      return "all";
+    case TACH_MODE_EXCEPTION:
+      return "exception";
+    case TACH_MODE_UNKNOWN:
+    default:
+      return NULL;
+    }
+}
+
+static void
+add_stat_row (TvProperties *self,
+              const char   *title,
+              gboolean      present,
+              double        value,
+              const char   *unit)
+{
+  g_autofree char *text = NULL;
+
+  if (present)
+    text = g_strdup_printf ("%.6g%s", value, unit);
+  else
+    text = g_strdup (_("not recorded in this file"));
+  add_row (self->text, self->stats_group, title, text);
+}
+
+static void
+show_metadata (TvProperties *self)
+{
+  const TachHeader *header = tv_profile_get_header (self->profile);
+  const TachFooter *footer = tv_profile_get_footer (self->profile);
+  const TachStats *stats = tv_profile_get_stats (self->profile);
+  const char * const *warnings = tv_profile_get_warnings (self->profile);
+  GFile *file = tv_profile_get_file (self->profile);
+  g_autofree char *path = g_file_get_parse_name (file);
+  g_autofree char *size = u64_to_string (tv_profile_get_file_size (self->profile));
+  g_autofree char *size_text = g_strdup_printf (_("%s bytes"), size);
+  g_autofree char *value = NULL;
+  g_autofree char *number = NULL;
+  const char *mode_name;
+
+  g_return_if_fail (header != NULL && footer != NULL && stats != NULL);
+
+  add_section (self->text, self->file_group);
+  add_row (self->text, self->file_group, _("File"), path);
+  add_row (self->text, self->file_group, _("Size"), size_text);
+
+  add_section (self->text, self->header_group);
+  g_clear_pointer (&value, g_free);
+  value = g_strdup_printf ("%u", header->version);
+  add_row (self->text, self->header_group, _("Format version"), value);
+  g_clear_pointer (&value, g_free);
+  value = g_strdup_printf ("%u.%u.%u", header->python_major, header->python_minor,
+                           header->python_micro);
+  add_row (self->text, self->header_group, _("Python version"), value);
+
+  g_clear_pointer (&number, g_free);
+  g_clear_pointer (&value, g_free);
+  number = u64_to_string (header->start_time_us);
+  value = g_strdup_printf (_("%s µs (profiler clock)"), number);
+  add_row (self->text, self->header_group, _("Start time"), value);
+
+  g_clear_pointer (&number, g_free);
+  g_clear_pointer (&value, g_free);
+  number = u64_to_string (header->sample_interval_us);
+  if (header->sample_interval_us > 0)
+    value = g_strdup_printf (_("%s µs (nominal rate %.6g samples/s)"), number,
+                             1e6 / (double) header->sample_interval_us);
+  else
+    value = g_strdup (_("0 µs (no nominal rate)"));
+  add_row (self->text, self->header_group, _("Sample interval"), value);
+
+  g_clear_pointer (&number, g_free);
+  g_clear_pointer (&value, g_free);
+  number = u64_to_string (header->sample_count);
+  value = g_strdup_printf (_("%s thread-samples (header)"), number);
+  add_row (self->text, self->header_group, _("Samples"), value);
+
+  g_clear_pointer (&value, g_free);
+  value = g_strdup_printf (_("%u (header)"), header->thread_count);
+  add_row (self->text, self->header_group, _("Threads"), value);
+
+  g_clear_pointer (&value, g_free);
+  if (header->compression_type == TACH_COMPRESSION_ZSTD)
+    value = g_strdup ("zstd");
+  else if (header->compression_type == TACH_COMPRESSION_NONE)
+    value = g_strdup (_("none"));
+  else
+    value = g_strdup_printf (_("%s (type %u)"), "unknown", header->compression_type);
+  add_row (self->text, self->header_group, _("Compression"), value);
+
+  g_clear_pointer (&value, g_free);
+  mode_name = mode_to_name (header->mode);
+  if (mode_name != NULL)
+    value = g_strdup (mode_name);
+  else if (header->mode_raw == 0)
+    value = g_strdup (_("not recorded"));
+  else
+    value = g_strdup_printf (_("unknown (raw value 0x%x)"), header->mode_raw);
+  add_row (self->text, self->header_group, _("Profiling mode"), value);
+
+  add_row (self->text, self->header_group, _("Byte order"),
+           header->big_endian ? _("big-endian") : _("little-endian"));
+
+  add_section (self->text, self->footer_group);
+  g_clear_pointer (&value, g_free);
+  value = g_strdup_printf ("%u", footer->string_count);
+  add_row (self->text, self->footer_group, _("Strings"), value);
+  g_clear_pointer (&value, g_free);
+  value = g_strdup_printf ("%u", footer->frame_count);
+  add_row (self->text, self->footer_group, _("Frames"), value);
+  g_clear_pointer (&number, g_free);
+  g_clear_pointer (&value, g_free);
+  number = u64_to_string (footer->file_size);
+  value = g_strdup_printf (_("%s bytes"), number);
+  add_row (self->text, self->footer_group, _("File size recorded"), value);
+
+  add_section (self->text, self->stats_group);
+  g_clear_pointer (&value, g_free);
+  if (stats->present)
+    {
+      g_autofree char *seconds = g_strdup_printf ("%.6g", stats->duration_sec);
+
+      value = g_strdup_printf (_("%s s"), seconds);
+    }
+  else
+    value = g_strdup (_("not recorded in this file"));
+  add_row (self->text, self->stats_group, _("Duration"), value);
+  add_stat_row (self, _("Measured sample rate"), stats->present, stats->sample_rate,
+                _(" samples/s"));
+  add_stat_row (self, _("Error rate"), stats->present && stats->has_error_rate,
+                stats->error_rate, " %");
+  add_stat_row (self, _("Missed samples"), stats->present && stats->has_missed_samples,
+                stats->missed_samples, " %");
+
+  add_section (self->text, self->warnings_group);
+  if (warnings == NULL || warnings[0] == NULL)
+    {
+      adw_preferences_group_set_description (self->warnings_group, _("The file has no warnings."));
+      g_string_append_printf (self->text, "  %s\n", _("The file has no warnings."));
+    }
+  else
+    {
+      for (guint i = 0; warnings[i] != NULL; i++)
+        {
+          GtkWidget *row = adw_action_row_new ();
+
+          adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), warnings[i]);
+          adw_action_row_set_icon_name (ADW_ACTION_ROW (row), "dialog-warning-symbolic");
+          adw_preferences_group_add (self->warnings_group, row);
+          g_string_append_printf (self->text, "  - %s\n", warnings[i]);
+        }
+    }
+}
+
+static GtkWidget *
+attach_cell (TvProperties *self,
+             const char   *text,
+             int           column,
+             int           row,
+             float         xalign)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_focus_on_click (label, FALSE);
+  gtk_label_set_xalign (GTK_LABEL (label), xalign);
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_grid_attach (self->threads_grid, label, column, row, 1, 1);
+
+  return label;
+}
+
+static char *
+percent (guint64 count,
+         guint64 total)
+{
+  if (total == 0)
+    return g_strdup ("-");
+  return g_strdup_printf ("%.1f", 100.0 * (double) count / (double) total);
+}
+
+void
+tv_properties_show_data (TvProperties *self)
+{
+  TvProfileData *data;
+  guint64 first = 0, last = 0;
+  gboolean have_span;
+  guint n_threads;
+  g_autofree char *value = NULL;
+  const char *headers[10];
+
+  g_return_if_fail (TV_IS_PROPERTIES (self));
+  g_return_if_fail (self->profile != NULL);
+
+  data = tv_profile_get_data (self->profile);
+  g_return_if_fail (data != NULL);
+
+  if (self->data_text->len > 0)
+    return;
+
+  n_threads = tv_profile_data_get_n_threads (data);
+  have_span = tv_profile_data_get_time_span (data, &first, &last);
+
+  g_string_append_printf (self->data_text, "\n%s\n",
+                          adw_preferences_group_get_title (self->decoded_group));
+  value = u64_to_string (tv_profile_data_get_n_samples (data));
+  add_row (self->data_text, self->decoded_group, _("Samples decoded"), value);
+  g_clear_pointer (&value, g_free);
+  if (have_span)
+    value = g_strdup_printf (_("%.6f s (from the first sample to the last)"),
+                             (double) (last - first) / 1e6);
+  else
+    value = g_strdup (_("no samples"));
+  add_row (self->data_text, self->decoded_group, _("Time span observed"), value);
+  g_clear_pointer (&value, g_free);
+  value = g_strdup_printf ("%u", n_threads);
+  add_row (self->data_text, self->decoded_group, _("Threads seen"), value);
+  gtk_widget_set_visible (GTK_WIDGET (self->decoded_group), TRUE);
+
+  /* Translators: column headers of the per-thread table; keep them short. */
+  headers[0] = _("Thread ID");
+  headers[1] = _("Interp");
+  headers[2] = _("Samples");
+  headers[3] = _("GIL %");
+  headers[4] = _("CPU %");
+  headers[5] = _("Wait %");
+  headers[6] = _("Exc %");
+  headers[7] = _("First (s)");
+  headers[8] = _("Last (s)");
+  headers[9] = _("Main");
+
+  g_string_append_printf (self->data_text, "\n%s\n ",
+                          adw_preferences_group_get_title (self->threads_group));
+  for (guint c = 0; c < G_N_ELEMENTS (headers); c++)
+    {
+      GtkWidget *label = attach_cell (self, headers[c], c, 0, c == 9 ? 0.0f : 1.0f);
+
+      gtk_widget_remove_css_class (label, "numeric");
+      gtk_widget_add_css_class (label, "heading");
+      g_string_append_printf (self->data_text, " %s%s", headers[c], c == 9 ? "\n" : "\t");
+    }
+
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TvThread *thread = tv_profile_data_get_thread (data, i);
+      char *cells[10];
+      int row = (int) i + 1;
+
+      cells[0] = u64_to_string (thread->thread_id);
+      cells[1] = g_strdup_printf ("%u", thread->interpreter_id);
+      cells[2] = u64_to_string (thread->n_samples);
+      cells[3] = percent (thread->status_counts[BIT_HAS_GIL], thread->n_samples);
+      cells[4] = percent (thread->status_counts[BIT_ON_CPU], thread->n_samples);
+      cells[5] = percent (thread->status_counts[BIT_GIL_REQUESTED], thread->n_samples);
+      cells[6] = percent (thread->status_counts[BIT_HAS_EXCEPTION], thread->n_samples);
+      if (thread->n_samples > 0 && have_span)
+        {
+          cells[7] = g_strdup_printf ("%.6f", (double) (thread->first_timestamp - first) / 1e6);
+          cells[8] = g_strdup_printf ("%.6f", (double) (thread->last_timestamp - first) / 1e6);
+        }
+      else
+        {
+          cells[7] = g_strdup ("-");
+          cells[8] = g_strdup ("-");
+        }
+      /* Translators: marks the interpreter's main thread in the
+       * per-thread table. */
+      cells[9] = g_strdup (thread->status_counts[BIT_MAIN_THREAD] > 0 ? _("main") : "");
+
+      g_string_append_c (self->data_text, ' ');
+      for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
+        {
+          GtkWidget *label = attach_cell (self, cells[c], c, row, c == 9 ? 0.0f : 1.0f);
+
+          if (c == 9)
+            gtk_widget_add_css_class (label, "accent");
+          g_string_append_printf (self->data_text, " %s%s", cells[c], c == 9 ? "\n" : "\t");
+        }
+      for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
+        g_free (cells[c]);
+      self->n_thread_rows++;
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->threads_group), TRUE);
+}
+
+char *
+tv_properties_dup_text (TvProperties *self)
+{
+  g_return_val_if_fail (TV_IS_PROPERTIES (self), NULL);
+
+  return g_strconcat (self->text->str, self->data_text->str, NULL);
+}
+
+guint
+tv_properties_get_n_thread_rows (TvProperties *self)
+{
+  g_return_val_if_fail (TV_IS_PROPERTIES (self), 0);
+
+  return self->n_thread_rows;
+}
+
+static void
+on_copy_clicked (TvProperties *self)
+{
+  g_autofree char *text = tv_properties_dup_text (self);
+
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), text);
+}
+
+TvProfile *
+tv_properties_get_profile (TvProperties *self)
+{
+  g_return_val_if_fail (TV_IS_PROPERTIES (self), NULL);
+
+  return self->profile;
+}
+
+void
+tv_properties_set_profile (TvProperties *self,
+                           TvProfile    *profile)
+{
+  g_return_if_fail (TV_IS_PROPERTIES (self));
+  g_return_if_fail (TV_IS_PROFILE (profile));
+  /* The rows are built once; a pane shows one profile for its lifetime. */
+  g_return_if_fail (self->profile == NULL);
+
+  g_set_object (&self->profile, profile);
+  show_metadata (self);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->copy_button), TRUE);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+}
+
+TvProperties *
+tv_properties_new (void)
+{
+  return g_object_new (TV_TYPE_PROPERTIES, NULL);
+}
+
+static void
+tv_properties_dispose (GObject *object)
+{
+  TvProperties *self = (TvProperties *)object;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_PROPERTIES);
+  g_clear_object (&self->profile);
+
+  G_OBJECT_CLASS (tv_properties_parent_class)->dispose (object);
+}
+
+static void
+tv_properties_finalize (GObject *object)
+{
+  TvProperties *self = (TvProperties *)object;
+
+  g_string_free (self->text, TRUE);
+  g_string_free (self->data_text, TRUE);
+
+  G_OBJECT_CLASS (tv_properties_parent_class)->finalize (object);
+}
+
+static void
+tv_properties_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  TvProperties *self = TV_PROPERTIES (object);
+
+  switch (prop_id)
+    {
+    case PROP_PROFILE:
+      g_value_set_object (value, self->profile);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tv_properties_class_init (TvPropertiesClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tv_properties_dispose;
+  object_class->finalize = tv_properties_finalize;
+  object_class->get_property = tv_properties_get_property;
+
+  properties[PROP_PROFILE] =
+    g_param_spec_object ("profile", NULL, NULL, TV_TYPE_PROFILE,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/tachyonviewer/TachyonViewer/ui/tv-properties.ui");
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, file_group);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, header_group);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, footer_group);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, stats_group);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, warnings_group);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, decoded_group);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, threads_group);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, threads_grid);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, copy_button);
+}
+
+static void
+tv_properties_init (TvProperties *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->text = g_string_new (NULL);
+  self->data_text = g_string_new (NULL);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->copy_button), FALSE);
+  g_signal_connect_swapped (self->copy_button, "clicked", G_CALLBACK (on_copy_clicked), self);
+}

@@ -1,0 +1,29 @@
+/* tv-properties.h: the properties pane of one profile
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "tv-profile.h"
+
+G_BEGIN_DECLS
+
+#define TV_TYPE_PROPERTIES (tv_properties_get_type ())
+
+G_DECLARE_FINAL_TYPE (TvProperties, tv_properties, TV, PROPERTIES, AdwBin)
+
+TvProperties *tv_properties_new               (void);
+TvProfile    *tv_properties_get_profile       (TvProperties *self);
+/* Shows the metadata; call once the profile has emitted "opened". */
+void          tv_properties_set_profile       (TvProperties *self,
+                                               TvProfile    *profile);
+/* Adds the figures derived from the decoded samples; call once LOADED. */
+void          tv_properties_show_data         (TvProperties *self);
+/* Everything the pane shows, as the "Copy as Text" button copies it. */
+char         *tv_properties_dup_text          (TvProperties *self);
+guint         tv_properties_get_n_thread_rows (TvProperties *self);
+
+G_END_DECLS

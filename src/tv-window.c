@@ -1,0 +1,348 @@
+/* tv-window.c: the main window, a tab per profile
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window shows the start page while no profile is open, and one tab
+ * (a TvProfilePage) per open profile.  Profiles come in through win.open
+ * (a file chooser), win.open-uri (the recent list), drag and drop, and the
+ * application's "open".  The window size is kept in GSettings.
+ */
+#include <glib/gi18n.h>
+
+#include "tv-start-page.h"
+#include "tv-window.h"
+
+#define APPLICATION_ID "io.github.tachyonviewer.TachyonViewer"
+#define PROFILE_MIME_TYPE "application/x-tachyon-profile"
+
+struct _TvWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+  GtkFileChooserNative *chooser;
+  GtkDropTarget        *drop_target;
+
+  AdwTabBar            *tab_bar;
+  AdwTabView           *tab_view;
+  GtkStack             *stack;
+  GtkBox               *start_box;
+};
+
+G_DEFINE_FINAL_TYPE (TvWindow, tv_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static void
+update_view (TvWindow *self)
+{
+  gboolean has_tabs = adw_tab_view_get_n_pages (self->tab_view) > 0;
+
+  gtk_stack_set_visible_child_name (self->stack, has_tabs ? "tabs" : "start");
+  gtk_widget_set_visible (GTK_WIDGET (self->tab_bar), has_tabs);
+}
+
+static void
+update_title (TvWindow *self)
+{
+  AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+
+  /* The window is named after the profile it shows, as the tab is. */
+  if (tab != NULL)
+    gtk_window_set_title (GTK_WINDOW (self), adw_tab_page_get_title (tab));
+  else
+    gtk_window_set_title (GTK_WINDOW (self), _("Tachyon Viewer"));
+}
+
+static void
+add_to_recent (GFile *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+  GtkRecentData data = {
+    .display_name = NULL,
+    .description = NULL,
+    .mime_type = (char *) PROFILE_MIME_TYPE,
+    .app_name = (char *) g_get_application_name (),
+    .app_exec = (char *) "tachyon-viewer %u",
+    .groups = NULL,
+    .is_private = FALSE,
+  };
+
+  if (data.app_name == NULL)
+    data.app_name = (char *) "tachyon-viewer";
+  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+}
+
+TvProfilePage *
+tv_window_lookup_page (TvWindow *self,
+                       GFile    *file)
+{
+  int n_pages;
+
+  g_return_val_if_fail (TV_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  n_pages = adw_tab_view_get_n_pages (self->tab_view);
+  for (int i = 0; i < n_pages; i++)
+    {
+      AdwTabPage *tab = adw_tab_view_get_nth_page (self->tab_view, i);
+      GtkWidget *child = adw_tab_page_get_child (tab);
+
+      if (TV_IS_PROFILE_PAGE (child)
+          && g_file_equal (tv_profile_page_get_file (TV_PROFILE_PAGE (child)), file))
+        return TV_PROFILE_PAGE (child);
+    }
+
+  return NULL;
+}
+
+TvProfilePage *
+tv_window_open_file (TvWindow *self,
+                     GFile    *file)
+{
+  TvProfilePage *page;
+  AdwTabPage *tab;
+  g_autofree char *basename = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *tooltip = NULL;
+
+  g_return_val_if_fail (TV_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  page = tv_window_lookup_page (self, file);
+  /* A cancelled load is opened afresh in a new tab, in place of the old. */
+  if (page != NULL && tv_profile_page_get_state (page) == TV_PROFILE_PAGE_CANCELLED)
+    {
+      adw_tab_view_close_page (self->tab_view,
+                               adw_tab_view_get_page (self->tab_view, GTK_WIDGET (page)));
+      page = NULL;
+    }
+  if (page != NULL)
+    {
+      adw_tab_view_set_selected_page (self->tab_view,
+                                      adw_tab_view_get_page (self->tab_view, GTK_WIDGET (page)));
+      return page;
+    }
+
+  page = tv_profile_page_new (file);
+  tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
+  basename = g_file_get_basename (file);
+  title = basename != NULL ? g_filename_display_name (basename) : g_file_get_uri (file);
+  tooltip = g_file_get_parse_name (file);
+  adw_tab_page_set_title (tab, title);
+  adw_tab_page_set_tooltip (tab, tooltip);
+  g_object_bind_property (page, "loading", tab, "loading", G_BINDING_SYNC_CREATE);
+  adw_tab_view_set_selected_page (self->tab_view, tab);
+  /* The first tab was selected as it was appended, before it had a title. */
+  update_title (self);
+  update_view (self);
+
+  add_to_recent (file);
+
+  return page;
+}
+
+AdwTabView *
+tv_window_get_tab_view (TvWindow *self)
+{
+  g_return_val_if_fail (TV_IS_WINDOW (self), NULL);
+
+  return self->tab_view;
+}
+
+GtkDropTarget *
+tv_window_get_drop_target (TvWindow *self)
+{
+  g_return_val_if_fail (TV_IS_WINDOW (self), NULL);
+
+  return self->drop_target;
+}
+
+static void
+on_chooser_response (TvWindow             *self,
+                     int                   response,
+                     GtkFileChooserNative *chooser)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
+      guint n_files = g_list_model_get_n_items (files);
+
+      for (guint i = 0; i < n_files; i++)
+        {
+          g_autoptr(GFile) file = g_list_model_get_item (files, i);
+
+          tv_window_open_file (self, file);
+        }
+    }
+
+  g_clear_object (&self->chooser);
+}
+
+static void
+open_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TvWindow *self = TV_WINDOW (widget);
+  g_autoptr(GtkFileFilter) profiles = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+
+  if (self->chooser != NULL)
+    {
+      gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+      return;
+    }
+
+  gtk_file_filter_set_name (profiles, _("Tachyon Profiles"));
+  gtk_file_filter_add_mime_type (profiles, PROFILE_MIME_TYPE);
+  gtk_file_filter_add_pattern (profiles, "*.tach");
+  gtk_file_filter_add_pattern (profiles, "*.bin");
+  gtk_file_filter_set_name (all, _("All Files"));
+  gtk_file_filter_add_pattern (all, "*");
+
+  self->chooser = gtk_file_chooser_native_new (_("Open a Profile"), GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_OPEN,
+                                               _("_Open"), _("_Cancel"));
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (self->chooser), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), profiles);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->chooser), all);
+  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (self->chooser), profiles);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  g_signal_connect_object (self->chooser, "response", G_CALLBACK (on_chooser_response), self,
+                           G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+open_uri_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+
+  tv_window_open_file (TV_WINDOW (widget), file);
+}
+
+static void
+close_tab_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  TvWindow *self = TV_WINDOW (widget);
+  AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+
+  if (tab != NULL)
+    adw_tab_view_close_page (self->tab_view, tab);
+  else
+    gtk_window_close (GTK_WINDOW (self));
+}
+
+static gboolean
+on_drop (TvWindow      *self,
+         const GValue  *value,
+         double         x,
+         double         y,
+         GtkDropTarget *target)
+{
+  GSList *files;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+
+  files = gdk_file_list_get_files (g_value_get_boxed (value));
+  for (GSList *l = files; l != NULL; l = l->next)
+    tv_window_open_file (self, l->data);
+  g_slist_free (files);
+
+  return TRUE;
+}
+
+static gboolean
+tv_window_close_request (GtkWindow *window)
+{
+  TvWindow *self = TV_WINDOW (window);
+  int width, height;
+
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_set_int (self->settings, "window-width", width);
+  g_settings_set_int (self->settings, "window-height", height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+
+  return GTK_WINDOW_CLASS (tv_window_parent_class)->close_request (window);
+}
+
+TvWindow *
+tv_window_new (GtkApplication *application)
+{
+  return g_object_new (TV_TYPE_WINDOW, "application", application, NULL);
+}
+
+static void
+tv_window_dispose (GObject *object)
+{
+  TvWindow *self = (TvWindow *)object;
+
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+  g_clear_object (&self->settings);
+  self->drop_target = NULL;
+  gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_WINDOW);
+
+  G_OBJECT_CLASS (tv_window_parent_class)->dispose (object);
+}
+
+static void
+tv_window_class_init (TvWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = tv_window_dispose;
+  window_class->close_request = tv_window_close_request;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/tachyonviewer/TachyonViewer/ui/tv-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TvWindow, tab_bar);
+  gtk_widget_class_bind_template_child (widget_class, TvWindow, tab_view);
+  gtk_widget_class_bind_template_child (widget_class, TvWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, TvWindow, start_box);
+
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-uri", "s", open_uri_action);
+  gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
+                                       "win.close-tab", NULL);
+}
+
+static void
+tv_window_init (TvWindow *self)
+{
+  GtkWidget *start_page;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->settings = g_settings_new (APPLICATION_ID);
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  start_page = GTK_WIDGET (tv_start_page_new ());
+  gtk_widget_set_vexpand (start_page, TRUE);
+  gtk_box_append (self->start_box, start_page);
+
+  self->drop_target = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect_object (self->drop_target, "drop", G_CALLBACK (on_drop), self,
+                           G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (self->drop_target));
+
+  g_signal_connect_object (self->tab_view, "notify::n-pages", G_CALLBACK (update_view), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->tab_view, "notify::selected-page", G_CALLBACK (update_title),
+                           self, G_CONNECT_SWAPPED);
+  update_view (self);
+}

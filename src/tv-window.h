@@ -1,0 +1,27 @@
+/* tv-window.h: the main window, a tab per profile
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "tv-profile-page.h"
+
+G_BEGIN_DECLS
+
+#define TV_TYPE_WINDOW (tv_window_get_type ())
+
+G_DECLARE_FINAL_TYPE (TvWindow, tv_window, TV, WINDOW, AdwApplicationWindow)
+
+TvWindow      *tv_window_new             (GtkApplication *application);
+/* Opens FILE in a new tab, or selects its tab if it is open already. */
+TvProfilePage *tv_window_open_file       (TvWindow       *self,
+                                          GFile          *file);
+TvProfilePage *tv_window_lookup_page     (TvWindow       *self,
+                                          GFile          *file);
+AdwTabView    *tv_window_get_tab_view    (TvWindow       *self);
+GtkDropTarget *tv_window_get_drop_target (TvWindow       *self);
+
+G_END_DECLS

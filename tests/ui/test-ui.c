@@ -1,0 +1,639 @@
+/* test-ui.c: the window, the profile pages and the properties pane
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Drives the real widgets under gtk_test_init (every warning is fatal):
+ * files come in through the application's "open", the window's drop
+ * target and its open-file call; the test spins the main loop until the
+ * pages have loaded and reads what the properties pane shows.  Screenshots
+ * of a loaded page, light and dark, go to TV_TEST_OUTPUT_DIR.
+ */
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "tv-application.h"
+#include "tv-start-page.h"
+#include "tv-window.h"
+
+static TvApplication *application;
+static char *big_dir;
+static char *big_path;
+
+#define BIG_SAMPLES 3000000u
+#define BIG_DEPTH 48
+
+static gboolean
+on_timeout (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Spins the main loop until COND holds or MS milliseconds have passed. */
+#define WAIT_UNTIL(cond, ms)                                            \
+  G_STMT_START {                                                        \
+    gboolean timed_out_ = FALSE;                                        \
+    guint id_ = g_timeout_add ((ms), on_timeout, &timed_out_);          \
+    while (!(cond) && !timed_out_)                                      \
+      g_main_context_iteration (NULL, TRUE);                            \
+    if (!timed_out_)                                                    \
+      g_source_remove (id_);                                            \
+    if (!(cond))                                                        \
+      g_error ("timed out after %u ms waiting for %s", (guint) (ms), #cond); \
+  } G_STMT_END
+
+static void
+spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, on_timeout, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static GFile *
+data_file (const char *kind,
+           const char *name)
+{
+  const char *dir = g_getenv ("TACH_TEST_DATA");
+
+  g_assert_nonnull (dir);
+  return g_file_new_build_filename (dir, kind, name, NULL);
+}
+
+static TvWindow *
+get_window (void)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
+
+  g_assert_true (TV_IS_WINDOW (window));
+  return TV_WINDOW (window);
+}
+
+static void
+save_screenshot_after (GtkWidget  *widget,
+                       const char *name,
+                       guint       settle_ms)
+{
+  const char *dir = g_getenv ("TV_TEST_OUTPUT_DIR");
+  g_autofree char *path = NULL;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GskRenderer) renderer = NULL;
+  g_autoptr(GError) error = NULL;
+  GtkSnapshot *snapshot;
+  int width, height;
+
+  /* Let the style change and the layout reach the screen. */
+  if (settle_ms > 0)
+    spin (settle_ms);
+
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+
+  paintable = gtk_widget_paintable_new (widget);
+  /* A widget waiting for its next layout draws nothing; wait a frame. */
+  for (guint tries = 0; node == NULL && tries < 100; tries++)
+    {
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node == NULL)
+        spin (10);
+    }
+  g_assert_nonnull (node);
+  /* A renderer of its own: rendering offscreen with the window's GL
+   * renderer while the window animates (a tab's spinner) crashed Mesa's
+   * llvmpipe now and then. */
+  renderer = gsk_cairo_renderer_new ();
+  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
+  g_assert_no_error (error);
+  texture = gsk_renderer_render_texture (renderer, node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_renderer_unrealize (renderer);
+  path = g_build_filename (dir != NULL ? dir : ".", name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}
+
+static void
+save_screenshot (GtkWidget  *widget,
+                 const char *name)
+{
+  save_screenshot_after (widget, name, 400);
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void
+test_start_page (void)
+{
+  TvWindow *window;
+
+  g_application_activate (G_APPLICATION (application));
+  window = get_window ();
+  g_assert_cmpint (adw_tab_view_get_n_pages (tv_window_get_tab_view (window)), ==, 0);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
+}
+
+/* win.open (Ctrl+O) shows a file chooser that offers Tachyon profiles;
+ * without a portal GtkFileChooserNative shows a GtkFileChooserDialog. */
+static void
+test_open_dialog (void)
+{
+  TvWindow *window;
+  GListModel *toplevels;
+  guint n_before;
+  GtkWidget *dialog = NULL;
+  GtkFileFilter *filter;
+
+  /* The file chooser's places sidebar loads libcloudproviders, which leaks
+   * a string on a D-Bus reply.  Its stack cannot be told apart from GLib's
+   * own at the speed the sanitizer build needs, so the dialog is shown in
+   * a child process with leak checking off; everything else is checked. */
+  if (!g_test_subprocess ())
+    {
+      g_autofree char *asan = g_strdup (g_getenv ("ASAN_OPTIONS"));
+
+      if (asan != NULL)
+        {
+          g_autoptr(GString) options = g_string_new (asan);
+
+          g_string_replace (options, "detect_leaks=1", "detect_leaks=0", 0);
+          g_setenv ("ASAN_OPTIONS", options->str, TRUE);
+        }
+      g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      if (asan != NULL)
+        g_setenv ("ASAN_OPTIONS", asan, TRUE);
+      return;
+    }
+
+  g_application_activate (G_APPLICATION (application));
+  window = get_window ();
+  toplevels = gtk_window_get_toplevels ();
+  n_before = g_list_model_get_n_items (toplevels);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open", NULL));
+  WAIT_UNTIL (g_list_model_get_n_items (toplevels) > n_before, 5000);
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (toplevel))
+        dialog = toplevel;
+    }
+  g_assert_nonnull (dialog);
+  filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
+  g_assert_nonnull (filter);
+  g_assert_cmpstr (gtk_file_filter_get_name (filter), ==, "Tachyon Profiles");
+  g_assert_true (gtk_file_chooser_get_select_multiple (GTK_FILE_CHOOSER (dialog)));
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
+
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  WAIT_UNTIL (g_list_model_get_n_items (toplevels) == n_before, 5000);
+  g_assert_cmpint (adw_tab_view_get_n_pages (tv_window_get_tab_view (window)), ==, 0);
+}
+
+static void
+test_open_valid (void)
+{
+  g_autoptr(GFile) file = data_file ("valid", "rec_threads.tach");
+  g_autofree char *uri = g_file_get_uri (file);
+  g_autofree char *text = NULL;
+  TvProfilePage *page;
+  TvWindow *window;
+  AdwTabView *tab_view;
+  int n_pages;
+
+  g_application_open (G_APPLICATION (application), &file, 1, "");
+  window = get_window ();
+  tab_view = tv_window_get_tab_view (window);
+  page = tv_window_lookup_page (window, file);
+  g_assert_nonnull (page);
+  n_pages = adw_tab_view_get_n_pages (tab_view);
+
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  g_assert_false (adw_tab_page_get_loading (adw_tab_view_get_page (tab_view, GTK_WIDGET (page))));
+
+  text = tv_properties_dup_text (tv_profile_page_get_properties (page));
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "Python version: 3.15.0\n"));
+  g_assert_nonnull (strstr (text, "Samples: 5991 thread-samples (header)\n"));
+  g_assert_nonnull (strstr (text, "Profiling mode: wall\n"));
+  g_assert_nonnull (strstr (text, "Duration: 1.27607 s\n"));
+  g_assert_nonnull (strstr (text, "Byte order: little-endian\n"));
+  g_assert_cmpuint (tv_properties_get_n_thread_rows (tv_profile_page_get_properties (page)), ==, 8);
+  g_assert_nonnull (strstr (text, "\t main\n"));
+
+  /* "Copy as Text" puts the same text on the clipboard. */
+  {
+    GtkWidget *copy_button = (GtkWidget *) gtk_widget_get_template_child (
+      GTK_WIDGET (tv_profile_page_get_properties (page)), TV_TYPE_PROPERTIES, "copy_button");
+    GdkClipboard *clipboard = gtk_widget_get_clipboard (copy_button);
+    g_auto(GValue) copied = G_VALUE_INIT;
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (gtk_widget_is_sensitive (copy_button));
+    g_assert_true (gtk_widget_activate (copy_button));
+    /* Activating a button clicks it after a short animation.  Then read
+     * back what the window put there (reading it as text/plain would
+     * convert it through the C locale of the test). */
+    WAIT_UNTIL (gdk_clipboard_is_local (clipboard), 2000);
+    g_value_init (&copied, G_TYPE_STRING);
+    gdk_content_provider_get_value (gdk_clipboard_get_content (clipboard), &copied, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (g_value_get_string (&copied), ==, text);
+  }
+
+  /* It was added to the recent files. */
+  g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), uri));
+
+  /* Opening it again selects its tab instead of adding one. */
+  g_application_open (G_APPLICATION (application), &file, 1, "");
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, n_pages);
+  g_assert_true (tv_window_open_file (window, file) == page);
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, n_pages);
+  g_assert_true (adw_tab_page_get_child (adw_tab_view_get_selected_page (tab_view)) ==
+                 GTK_WIDGET (page));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "rec_threads.tach");
+
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_FORCE_LIGHT);
+  save_screenshot (GTK_WIDGET (window), "ui-properties-light.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_FORCE_DARK);
+  save_screenshot (GTK_WIDGET (window), "ui-properties-dark.png");
+
+  /* Scrolled to the end: the derived figures and the thread table. */
+  {
+    GtkWidget *scrolled = adw_bin_get_child (ADW_BIN (tv_profile_page_get_properties (page)));
+    GtkAdjustment *adjustment;
+
+    g_assert_true (GTK_IS_SCROLLED_WINDOW (scrolled));
+    adjustment = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+    save_screenshot (GTK_WIDGET (window), "ui-threads-dark.png");
+    adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                        ADW_COLOR_SCHEME_FORCE_LIGHT);
+    save_screenshot (GTK_WIDGET (window), "ui-threads-light.png");
+    gtk_adjustment_set_value (adjustment, 0);
+  }
+
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_DEFAULT);
+}
+
+static void
+record_time (gint64 *time)
+{
+  *time = g_get_monotonic_time ();
+}
+
+static char *
+load_and_dup_text (const char *name)
+{
+  g_autoptr(GFile) file = data_file ("valid", name);
+  TvProfilePage *page = tv_window_open_file (get_window (), file);
+
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  return tv_properties_dup_text (tv_profile_page_get_properties (page));
+}
+
+/* What a file does not hold reads "not recorded", never a made-up 0. */
+static void
+test_metadata_variants (void)
+{
+  g_autofree char *error_only = load_and_dup_text ("stats_v56_error_only.tach");
+  g_autofree char *legacy = load_and_dup_text ("legacy_nostats.tach");
+  g_autofree char *footer = load_and_dup_text ("footer_size_mismatch.tach");
+  g_autofree char *mode = load_and_dup_text ("offset60_unknown_value.tach");
+  g_autofree char *big_endian = load_and_dup_text ("bigendian.zst.tach");
+
+  g_assert_nonnull (strstr (error_only, "Error rate: 0.5 %\n"));
+  g_assert_nonnull (strstr (error_only, "Missed samples: not recorded in this file\n"));
+  g_assert_nonnull (strstr (error_only, "The file has no warnings."));
+
+  g_assert_nonnull (strstr (legacy, "Profiling mode: not recorded\n"));
+  g_assert_nonnull (strstr (legacy, "Duration: not recorded in this file\n"));
+  g_assert_nonnull (strstr (legacy, "Measured sample rate: not recorded in this file\n"));
+  g_assert_nonnull (strstr (legacy, "Error rate: not recorded in this file\n"));
+
+  g_assert_nonnull (strstr (footer, "Warnings\n  - Footer file_size is 240 but the file has 140 bytes"));
+  g_assert_nonnull (strstr (footer, "File size recorded: 240 bytes\n"));
+  g_assert_nonnull (strstr (footer, "Size: 140 bytes\n"));
+
+  g_assert_nonnull (strstr (mode, "Profiling mode: unknown (raw value 0x1234)\n"));
+
+  g_assert_nonnull (strstr (big_endian, "Byte order: big-endian\n"));
+  g_assert_nonnull (strstr (big_endian, "Compression: zstd\n"));
+}
+
+static void
+test_open_invalid (void)
+{
+  g_autoptr(GFile) file = data_file ("invalid", "stack_depth_300.tach");
+  TvWindow *window = get_window ();
+  TvProfilePage *page = tv_window_open_file (window, file);
+  const char *message;
+
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_FAILED);
+  message = tv_profile_page_get_error_message (page);
+  g_assert_nonnull (message);
+  g_test_message ("error: %s", message);
+  g_assert_nonnull (strstr (message, "Stack depth 300 exceeds capacity 256"));
+
+  /* The message is on the page, in its status page. */
+  {
+    AdwStatusPage *status = ADW_STATUS_PAGE (gtk_widget_get_template_child (GTK_WIDGET (page),
+                                                                            TV_TYPE_PROFILE_PAGE,
+                                                                            "error_page"));
+    GtkStack *stack = GTK_STACK (gtk_widget_get_template_child (GTK_WIDGET (page),
+                                                                TV_TYPE_PROFILE_PAGE, "stack"));
+
+    g_assert_cmpstr (adw_status_page_get_description (status), ==, message);
+    g_assert_cmpstr (gtk_stack_get_visible_child_name (stack), ==, "error");
+  }
+  save_screenshot (GTK_WIDGET (window), "ui-error.png");
+
+  /* The window is still usable: another file opens. */
+  {
+    g_autoptr(GFile) other = data_file ("valid", "tiny.tach");
+    TvProfilePage *other_page = tv_window_open_file (window, other);
+
+    WAIT_UNTIL (tv_profile_page_get_state (other_page) != TV_PROFILE_PAGE_LOADING, 10000);
+    g_assert_cmpint (tv_profile_page_get_state (other_page), ==, TV_PROFILE_PAGE_LOADED);
+  }
+}
+
+static const char *
+get_big_path (void)
+{
+  g_autoptr(GError) error = NULL;
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError tach_error;
+  guint32 frames[16];
+  guint64 written = 0;
+
+  if (big_path != NULL)
+    return big_path;
+
+  big_dir = g_dir_make_tmp ("tv-test-ui-XXXXXX", &error);
+  g_assert_no_error (error);
+  big_path = g_build_filename (big_dir, "big.tach", NULL);
+
+  options.start_time_us = 1000000;
+  options.sample_interval_us = 100;
+  options.mode_raw = 1;
+  if (tach_writer_new (big_path, &options, &writer, &tach_error) != TACH_OK)
+    g_error ("%s", tach_error.message);
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autofree char *funcname = g_strdup_printf ("function_%u", i);
+      TachFrameInfo info = { "/srv/big/module.py", funcname, 10 + i, -1, -1, -1,
+                             TACH_OPCODE_NONE };
+
+      if (tach_writer_intern_frame (writer, &info, &frames[i], &tach_error) != TACH_OK)
+        g_error ("%s", tach_error.message);
+    }
+  /* Each thread alternates between two unrelated deep stacks, so that
+   * every sample is a full record of BIG_DEPTH frames: decoding takes long
+   * enough to press Cancel while it runs. */
+  for (guint64 tick = 0; written < BIG_SAMPLES; tick++)
+    for (guint t = 0; t < 3 && written < BIG_SAMPLES; t++, written++)
+      {
+        guint32 stack[BIG_DEPTH];
+
+        for (guint d = 0; d < BIG_DEPTH; d++)
+          stack[d] = frames[(tick % 2) * 8 + (d + t) % 8];
+        if (tach_writer_add_sample (writer, 10 + t, 0, options.start_time_us + tick * 100,
+                                    TACH_STATUS_HAS_GIL, stack, BIG_DEPTH,
+                                    &tach_error) != TACH_OK)
+          g_error ("%s", tach_error.message);
+      }
+  if (tach_writer_finish (writer, &tach_error) != TACH_OK)
+    g_error ("%s", tach_error.message);
+
+  return big_path;
+}
+
+static void
+test_cancel (void)
+{
+  g_autoptr(GFile) file = NULL;
+  TvWindow *window = get_window ();
+  gint64 start = g_get_monotonic_time ();
+  TvProfilePage *page;
+  TvProperties *properties;
+  GtkWidget *cancel_button;
+  g_autofree char *text = NULL;
+  gint64 clicked_at = 0;
+
+  file = g_file_new_for_path (get_big_path ());
+  g_test_message ("wrote %u samples in %.2f s", BIG_SAMPLES,
+                  (g_get_monotonic_time () - start) / 1e6);
+  page = tv_window_open_file (window, file);
+  properties = tv_profile_page_get_properties (page);
+
+  /* The properties show as soon as the metadata is read, long before the
+   * samples are decoded. */
+  WAIT_UNTIL (tv_properties_get_profile (properties) != NULL, 10000);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADING);
+  text = tv_properties_dup_text (properties);
+  g_assert_nonnull (strstr (text, "Samples: 3000000 thread-samples (header)\n"));
+  g_assert_nonnull (strstr (text, "Profiling mode: wall\n"));
+  g_assert_cmpuint (tv_properties_get_n_thread_rows (properties), ==, 0);
+
+  /* Cancel at once, while the samples are decoded. */
+  cancel_button = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (page),
+                                                               TV_TYPE_PROFILE_PAGE,
+                                                               "cancel_button");
+  g_assert_true (gtk_widget_get_mapped (cancel_button));
+  g_signal_connect_swapped (cancel_button, "clicked", G_CALLBACK (record_time), &clicked_at);
+  g_assert_true (gtk_widget_activate (cancel_button));
+  /* Activating a button clicks it after a short animation; the load must
+   * stop within a second of the click. */
+  WAIT_UNTIL (clicked_at != 0, 2000);
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 1000);
+  g_test_message ("cancelled %.3f s after the click", (g_get_monotonic_time () - clicked_at) / 1e6);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_CANCELLED);
+  save_screenshot (GTK_WIDGET (window), "ui-cancelled.png");
+
+  /* Opening the file again loads it afresh, in place of the cancelled tab. */
+  {
+    AdwTabView *tab_view = tv_window_get_tab_view (window);
+    int n_pages = adw_tab_view_get_n_pages (tab_view);
+    TvProfilePage *again = tv_window_open_file (window, file);
+
+    g_assert_true (again != page);
+    g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, n_pages);
+    g_assert_cmpint (tv_profile_page_get_state (again), ==, TV_PROFILE_PAGE_LOADING);
+
+    /* The progress bar counts the decoded samples. */
+    WAIT_UNTIL (tv_profile_get_samples_loaded (tv_profile_page_get_profile (again)) > 0 ||
+                tv_profile_page_get_state (again) != TV_PROFILE_PAGE_LOADING, 10000);
+    g_assert_cmpint (tv_profile_page_get_state (again), ==, TV_PROFILE_PAGE_LOADING);
+    {
+      GtkProgressBar *bar = GTK_PROGRESS_BAR (gtk_widget_get_template_child (GTK_WIDGET (again),
+                                                                             TV_TYPE_PROFILE_PAGE,
+                                                                             "progress_bar"));
+
+      g_test_message ("progress: %s", gtk_progress_bar_get_text (bar));
+      g_assert_true (g_str_has_suffix (gtk_progress_bar_get_text (bar), " samples decoded"));
+      g_assert_cmpfloat (gtk_progress_bar_get_fraction (bar), >, 0.0);
+    }
+    save_screenshot_after (GTK_WIDGET (window), "ui-loading.png", 0);
+
+    /* Closing a loading tab cancels its load. */
+    adw_tab_view_close_page (tab_view, adw_tab_view_get_page (tab_view, GTK_WIDGET (again)));
+    g_assert_null (tv_window_lookup_page (window, file));
+    spin (200);
+  }
+}
+
+static void
+test_drop (void)
+{
+  g_autoptr(GFile) file = data_file ("valid", "two_interpreters.tach");
+  g_auto(GValue) value = G_VALUE_INIT;
+  TvWindow *window = get_window ();
+  AdwTabView *tab_view = tv_window_get_tab_view (window);
+  int n_pages = adw_tab_view_get_n_pages (tab_view);
+  GSList *files = g_slist_prepend (NULL, file);
+  gboolean handled = FALSE;
+  TvProfilePage *page;
+
+  g_assert_null (tv_window_lookup_page (window, file));
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_list (files));
+  g_slist_free (files);
+
+  g_signal_emit_by_name (tv_window_get_drop_target (window), "drop", &value, 10.0, 10.0,
+                         &handled);
+  g_assert_true (handled);
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, n_pages + 1);
+  page = tv_window_lookup_page (window, file);
+  g_assert_nonnull (page);
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+}
+
+static void
+test_close (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new (TV_APPLICATION_ID);
+  TvWindow *window = get_window ();
+  AdwTabView *tab_view = tv_window_get_tab_view (window);
+
+  /* Closing every tab brings back the start page; closing the window
+   * keeps its size. */
+  while (adw_tab_view_get_n_pages (tab_view) > 0)
+    adw_tab_view_close_page (tab_view, adw_tab_view_get_nth_page (tab_view, 0));
+  g_assert_true (gtk_widget_is_drawable (GTK_WIDGET (window)));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "Tachyon Viewer");
+
+  /* The start page lists the profiles opened before; a row opens one. */
+  {
+    GtkWidget *start_box = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                                        TV_TYPE_WINDOW,
+                                                                        "start_box");
+    TvStartPage *start_page = TV_START_PAGE (gtk_widget_get_first_child (start_box));
+    GtkListBox *list = GTK_LIST_BOX (gtk_widget_get_template_child (GTK_WIDGET (start_page),
+                                                                    TV_TYPE_START_PAGE,
+                                                                    "recent_list"));
+    g_autoptr(GFile) row_file = NULL;
+    GtkListBoxRow *row;
+    GVariant *target;
+
+    g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (start_page)));
+
+    /* GtkRecentManager saves, then tells, a moment after a file is added
+     * (and re-reads its file when it changes), so which of the files the
+     * test opened are listed at a given moment varies: take the first. */
+    WAIT_UNTIL (tv_start_page_get_n_recent (start_page) >= 1, 5000);
+    save_screenshot (GTK_WIDGET (window), "ui-start-page.png");
+    WAIT_UNTIL ((row = gtk_list_box_get_row_at_index (list, 0)) != NULL, 5000);
+    target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (row));
+    row_file = g_file_new_for_uri (g_variant_get_string (target, NULL));
+    g_assert_true (g_str_has_suffix (g_variant_get_string (target, NULL), ".tach"));
+    g_assert_true (gtk_widget_activate (GTK_WIDGET (row)));
+    g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 1);
+    g_assert_nonnull (tv_window_lookup_page (window, row_file));
+    adw_tab_view_close_page (tab_view, adw_tab_view_get_nth_page (tab_view, 0));
+  }
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1111, 777);
+  gtk_window_close (GTK_WINDOW (window));
+  spin (100);
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1111);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 777);
+  g_assert_null (gtk_application_get_active_window (GTK_APPLICATION (application)));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      /* Not in CI, where Xvfb is always there. */
+      g_print ("1..0 # SKIP no display\n");
+      return 77;
+    }
+
+  /* Start from an empty list of recent files (tests/ui/meson.build points
+   * XDG_DATA_HOME into the build directory). */
+  {
+    g_autofree char *recent = g_build_filename (g_get_user_data_dir (),
+                                                "recently-used.xbel", NULL);
+
+    g_unlink (recent);
+  }
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  application = tv_application_new ();
+  /* The test's own instance, whatever else runs on the session bus. */
+  g_application_set_flags (G_APPLICATION (application),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (application), NULL, &error);
+  g_assert_no_error (error);
+  g_application_hold (G_APPLICATION (application));
+
+  /* The tests share one window and run in this order (GTest runs the
+   * tests of one level in the order they were added). */
+  g_test_add_func ("/ui/start-page", test_start_page);
+  g_test_add_func ("/ui/open-dialog", test_open_dialog);
+  g_test_add_func ("/ui/open-valid", test_open_valid);
+  g_test_add_func ("/ui/metadata-variants", test_metadata_variants);
+  g_test_add_func ("/ui/open-invalid", test_open_invalid);
+  g_test_add_func ("/ui/cancel", test_cancel);
+  g_test_add_func ("/ui/drop", test_drop);
+  g_test_add_func ("/ui/recent-and-close", test_close);
+
+  ret = g_test_run ();
+
+  g_application_release (G_APPLICATION (application));
+  g_clear_object (&application);
+  if (big_path != NULL)
+    g_unlink (big_path);
+  if (big_dir != NULL)
+    g_rmdir (big_dir);
+  g_free (big_path);
+  g_free (big_dir);
+
+  return ret;
+}
