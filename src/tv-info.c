@@ -246,27 +246,6 @@ tv_info_new_for_path (const char    *path,
 }
 
 static const char *
-mode_to_name (TachMode mode)
-{
-  switch (mode)
-    {
-    case TACH_MODE_WALL:
-      return "wall";
-    case TACH_MODE_CPU:
-      return "cpu";
-    case TACH_MODE_GIL:
-      return "gil";
-    case TACH_MODE_ALL:
-      return "all";
-    case TACH_MODE_EXCEPTION:
-      return "exception";
-    case TACH_MODE_UNKNOWN:
-    default:
-      return NULL;
-    }
-}
-
-static const char *
 compression_to_name (guint32 compression_type)
 {
   switch (compression_type)
@@ -468,7 +447,7 @@ tv_info_to_text (const TvInfo *info)
     append_row (out, "", _("Compression"), _("%s (type %u)"), compression_name,
                 header->compression_type);
 
-  mode_name = mode_to_name (header->mode);
+  mode_name = tach_mode_to_string (header->mode);
   if (mode_name != NULL)
     append_row (out, "", _("Profiling mode"), "%s", mode_name);
   else if (header->mode_raw == 0)
@@ -667,7 +646,7 @@ tv_info_to_json (const TvInfo *info)
   json_u64 (out, indent, "string_count", info->footer.string_count);
   json_u64 (out, indent, "frame_count", info->footer.frame_count);
   json_u64 (out, indent, "compression_type", header->compression_type);
-  json_string (out, indent, "mode", mode_to_name (header->mode));
+  json_string (out, indent, "mode", tach_mode_to_string (header->mode));
   json_optional_double (out, indent, "duration_sec", stats->present, stats->duration_sec);
   json_optional_double (out, indent, "sample_rate", stats->present, stats->sample_rate);
   json_optional_double (out, indent, "error_rate",

@@ -102,27 +102,6 @@ u64_to_string (guint64 value)
   return g_strdup_printf ("%" G_GUINT64_FORMAT, value);
 }
 
-static const char *
-mode_to_name (TachMode mode)
-{
-  switch (mode)
-    {
-    case TACH_MODE_WALL:
-      return "wall";
-    case TACH_MODE_CPU:
-      return "cpu";
-    case TACH_MODE_GIL:
-      return "gil";
-    case TACH_MODE_ALL:
-      return "all";
-    case TACH_MODE_EXCEPTION:
-      return "exception";
-    case TACH_MODE_UNKNOWN:
-    default:
-      return NULL;
-    }
-}
-
 static void
 add_stat_row (TvProperties *self,
               const char   *title,
@@ -205,7 +184,7 @@ show_metadata (TvProperties *self)
   add_row (self->text, self->header_group, _("Compression"), value);
 
   g_clear_pointer (&value, g_free);
-  mode_name = mode_to_name (header->mode);
+  mode_name = tach_mode_to_string (header->mode);
   if (mode_name != NULL)
     value = g_strdup (mode_name);
   else if (header->mode_raw == 0)
