@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "tv-json.h"
 
 /* ------------------------------------------------------------------------ */
 /* --decode                                                                  */
@@ -173,7 +174,7 @@ run_decode (char **args)
     decompressed = region_size;
 
   g_string_append (json, "{\"file\":");
-  bench_json_append_string (json, path);
+  tv_json_append_string (json, path, -1);
   g_string_append_printf (json, ",\"samples\":%" G_GUINT64_FORMAT
                           ",\"file_bytes\":%" G_GUINT64_FORMAT
                           ",\"decode_seconds\":%.6f,\"zstd_seconds\":%.6f",

@@ -20,6 +20,7 @@
 #include <glib/gstdio.h>
 
 #include "bench.h"
+#include "tv-json.h"
 
 /* CPython's profiler stores no more than 256 frames; the generator stays
  * below that, as real programs nearly always do. */
@@ -1174,7 +1175,7 @@ run_generate (char **args)
     }
 
   g_string_append (json, "{\"file\":");
-  bench_json_append_string (json, path);
+  tv_json_append_string (json, path, -1);
   g_string_append_printf (json, ",\"samples\":%" G_GUINT64_FORMAT
                           ",\"threads\":%u,\"ticks\":%" G_GUINT64_FORMAT
                           ",\"functions\":%u,\"file_bytes\":%" G_GINT64_FORMAT

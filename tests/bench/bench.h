@@ -43,8 +43,6 @@ double   bench_cpu_seconds        (void);
 /* Sorts VALUES. */
 double   bench_median             (double          *values,
                                    guint            n);
-void     bench_json_append_string (GString         *out,
-                                   const char      *s);
 /* Parses "20000", "500k", "5M", "1G"; FALSE if not a count up to MAX. */
 gboolean bench_parse_count        (const char      *text,
                                    guint64          max,

@@ -68,37 +68,6 @@ bench_median (double *values,
   return (values[n / 2 - 1] + values[n / 2]) / 2.0;
 }
 
-void
-bench_json_append_string (GString    *out,
-                          const char *s)
-{
-  g_string_append_c (out, '"');
-  for (const unsigned char *p = (const unsigned char *) s; *p != '\0'; p++)
-    {
-      switch (*p)
-        {
-        case '"':
-          g_string_append (out, "\\\"");
-          break;
-        case '\\':
-          g_string_append (out, "\\\\");
-          break;
-        case '\n':
-          g_string_append (out, "\\n");
-          break;
-        case '\t':
-          g_string_append (out, "\\t");
-          break;
-        default:
-          if (*p < 0x20)
-            g_string_append_printf (out, "\\u%04x", *p);
-          else
-            g_string_append_c (out, (char) *p);
-        }
-    }
-  g_string_append_c (out, '"');
-}
-
 /* Accepts "20000", "500k", "5M", "1G". */
 gboolean
 bench_parse_count (const char *text,
