@@ -37,6 +37,7 @@ struct _TvProfileData
 {
   gatomicrefcount ref_count;
   TachReader     *reader;
+  GBytes         *bytes;           /* what a memory reader reads, or NULL */
   TvThread       *threads;
   guint           n_threads;
   TvExactTree     tree;
@@ -654,6 +655,7 @@ tv_profile_data_unref (TvProfileData *self)
       g_free (self->key_ranks[m]);
     }
   tach_reader_free (self->reader);
+  g_clear_pointer (&self->bytes, g_bytes_unref);
   g_free (self);
 }
 
@@ -661,6 +663,15 @@ TachReader *
 tv_profile_data_get_reader (TvProfileData *self)
 {
   return self->reader;
+}
+
+void
+tv_profile_data_keep_bytes (TvProfileData *self,
+                            GBytes        *bytes)
+{
+  g_return_if_fail (self->bytes == NULL);
+
+  self->bytes = g_bytes_ref (bytes);
 }
 
 guint64

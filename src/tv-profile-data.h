@@ -85,6 +85,9 @@ TvProfileData     *tv_profile_data_ref           (TvProfileData *data);
 void               tv_profile_data_unref         (TvProfileData *data);
 
 TachReader        *tv_profile_data_get_reader    (TvProfileData *data);
+/* Keeps BYTES alive as long as DATA: the buffer a memory reader reads. */
+void               tv_profile_data_keep_bytes    (TvProfileData *data,
+                                                  GBytes        *bytes);
 guint64            tv_profile_data_get_n_samples (TvProfileData *data);
 guint              tv_profile_data_get_n_threads (TvProfileData *data);
 const TvThread    *tv_profile_data_get_thread    (TvProfileData *data,

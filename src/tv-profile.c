@@ -12,9 +12,17 @@
 
 #include <glib/gi18n.h>
 
+#ifdef __linux__
+#include <errno.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include "tv-tach-error.h"
 
 #define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 10)
+#define LOADER_NICE 10
 
 struct _TvProfile
 {
@@ -143,6 +151,7 @@ deliver_progress (gpointer data)
 typedef struct
 {
   TvProfile    *profile;
+  GFile        *file;
   char         *path;
   GMainContext *context;
   gint64        last_progress;
@@ -154,6 +163,7 @@ load_job_free (gpointer data)
   LoadJob *job = data;
 
   g_clear_object (&job->profile);
+  g_clear_object (&job->file);
   g_free (job->path);
   g_main_context_unref (job->context);
   g_free (job);
@@ -194,6 +204,27 @@ on_progress (guint64  samples,
   post (job, deliver_progress, m);
 }
 
+/* Loading is background work: under contention the main loop (and the
+ * renderer's threads) come first, so that a window drawn by a software
+ * renderer stays smooth while both cores decode.  On Linux, nice is per
+ * thread and the decompression thread the decoder starts inherits it.  A
+ * pool thread cannot be made nicer again without privileges, so it stays
+ * at this level for the other background tasks it runs (they are views
+ * being computed: background work too). */
+static void
+lower_thread_priority (void)
+{
+#ifdef __linux__
+  pid_t tid = (pid_t) syscall (SYS_gettid);
+  int current;
+
+  errno = 0;
+  current = getpriority (PRIO_PROCESS, (id_t) tid);
+  if (errno == 0 && current < LOADER_NICE)
+    setpriority (PRIO_PROCESS, (id_t) tid, LOADER_NICE);
+#endif
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -205,17 +236,32 @@ load_thread (GTask        *task,
   TachError tach_error;
   TachStatus status;
   GError *error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
   TvProfileData *data;
   Message *m;
 
-  if (job->path == NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                               _("Only local files can be opened"));
-      return;
-    }
+  lower_thread_priority ();
 
-  if ((status = tach_reader_open_path (job->path, &reader, &tach_error)) != TACH_OK)
+  if (job->path != NULL)
+    status = tach_reader_open_path (job->path, &reader, &tach_error);
+  else
+    {
+      /* Not a local file (the bundled demo in the resources, a GVfs
+       * location): read it whole, here on the worker, and keep the bytes
+       * with the data, which reads its strings from them. */
+      g_autofree char *contents = NULL;
+      gsize length = 0;
+
+      if (!g_file_load_contents (job->file, cancellable, &contents, &length, NULL, &error))
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      bytes = g_bytes_new_take (g_steal_pointer (&contents), length);
+      status = tach_reader_open_memory (g_bytes_get_data (bytes, NULL), length,
+                                        &reader, &tach_error);
+    }
+  if (status != TACH_OK)
     {
       tv_tach_error_propagate (&error, status, &tach_error);
       g_task_return_error (task, error);
@@ -235,9 +281,13 @@ load_thread (GTask        *task,
   job->last_progress = g_get_monotonic_time ();
   data = tv_profile_data_load (reader, on_progress, job, cancellable, &error);
   if (data == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, data, (GDestroyNotify) tv_profile_data_unref);
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  if (bytes != NULL)
+    tv_profile_data_keep_bytes (data, bytes);
+  g_task_return_pointer (task, data, (GDestroyNotify) tv_profile_data_unref);
 }
 
 /* Runs on the main loop before the caller's callback, so that the state
@@ -287,6 +337,7 @@ tv_profile_load_async (TvProfile           *self,
 
   job = g_new0 (LoadJob, 1);
   job->profile = g_object_ref (self);
+  job->file = g_object_ref (self->file);
   job->path = g_file_get_path (self->file);
   job->context = g_main_context_ref_thread_default ();
 

@@ -224,7 +224,8 @@ static TvProfile *
 load_start (Load       *l,
             const char *path)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFile) file = strstr (path, "://") != NULL ? g_file_new_for_uri (path)
+                                                       : g_file_new_for_path (path);
   TvProfile *profile = tv_profile_new (file);
 
   memset (l, 0, sizeof *l);
@@ -508,6 +509,39 @@ test_missing (void)
   g_assert_false (l.opened);
   g_assert_cmpint (tv_profile_get_state (profile), ==, TV_PROFILE_FAILED);
 
+  disconnect (&l);
+  unref_and_check_finalized (profile);
+  load_clear (&l);
+}
+
+/* A file that is not local (here, the demo profile in the resources) is
+ * read into memory on the worker; a missing one fails with GIO's error. */
+static void
+test_not_local (void)
+{
+  TvProfile *profile;
+  TvProfileData *data;
+  Load l;
+
+  profile = load_path (&l, "resource:///io/github/tachyonviewer/TachyonViewer/demo/rec_threads.tach");
+  g_assert_no_error (l.error);
+  g_assert_true (l.ok);
+  g_assert_true (l.opened);
+  g_assert_cmpuint (tv_profile_get_header (profile)->sample_count, ==, 6204);
+  g_assert_cmpint (tv_profile_get_header (profile)->compression_type, ==, 1);
+  data = tv_profile_get_data (profile);
+  g_assert_cmpuint (tv_profile_data_get_n_samples (data), ==, 6204);
+  g_assert_cmpuint (tv_profile_data_get_n_threads (data), ==, 8);
+  disconnect (&l);
+  unref_and_check_finalized (profile);
+  load_clear (&l);
+
+  profile = load_path (&l, "resource:///io/github/tachyonviewer/TachyonViewer/demo/none.tach");
+  g_assert_false (l.ok);
+  g_assert_error (l.error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_test_message ("%s", l.error->message);
+  g_assert_false (l.opened);
+  g_assert_cmpint (tv_profile_get_state (profile), ==, TV_PROFILE_FAILED);
   disconnect (&l);
   unref_and_check_finalized (profile);
   load_clear (&l);
@@ -1013,6 +1047,7 @@ main (int    argc,
       g_test_add_data_func (name, invalid[i], test_invalid);
     }
   g_test_add_func ("/model/profile/missing", test_missing);
+  g_test_add_func ("/model/profile/not-local", test_not_local);
   g_test_add_func ("/model/profile/progress", test_progress);
   g_test_add_func ("/model/profile/cancel", test_cancel);
   g_test_add_func ("/model/profile/cancel-at-once", test_cancel_at_once);
