@@ -5,8 +5,12 @@
  *
  * `tachyon-viewer FILE…` opens every file in a tab of one window; a second
  * invocation sends its files to the running instance, which adds tabs to
- * its window.  Without files, the window shows the start page.
+ * its window.  Without files, the window shows the start page;
+ * `tachyon-viewer --demo` opens the demo profile bundled in the resources
+ * (app.open-demo, which a second invocation forwards to the first).
  */
+#include <glib/gi18n.h>
+
 #include "tv-application.h"
 #include "tv-window.h"
 
@@ -48,25 +52,92 @@ tv_application_open (GApplication  *application,
 }
 
 static void
+open_demo_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  TvWindow *window = get_window (TV_APPLICATION (user_data));
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.open-demo", NULL);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static int
+tv_application_handle_local_options (GApplication *application,
+                                     GVariantDict *options)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_variant_dict_contains (options, "demo"))
+    return -1;
+
+  if (!g_application_register (application, NULL, &error))
+    {
+      g_printerr ("tachyon-viewer: %s\n", error->message);
+      return 1;
+    }
+  g_action_group_activate_action (G_ACTION_GROUP (application), "open-demo", NULL);
+  /* A second instance is done once it has asked the first; the first
+   * goes on to run, with the demo open. */
+  return g_application_get_is_remote (application) ? 0 : -1;
+}
+
+static void
 tv_application_startup (GApplication *application)
 {
+  static const GActionEntry actions[] = {
+    { .name = "open-demo", .activate = open_demo_action },
+  };
   static const char * const open_accels[] = { "<Control>o", NULL };
   static const char * const close_accels[] = { "<Control>w", NULL };
 
   G_APPLICATION_CLASS (tv_application_parent_class)->startup (application);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (application), actions,
+                                   G_N_ELEMENTS (actions), application);
 
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.open", open_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.close-tab",
                                          close_accels);
 }
 
+GSettings *
+tv_application_new_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  static gsize told = 0;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, TV_APPLICATION_ID, TRUE);
+  if (schema == NULL)
+    {
+      /* g_settings_new() would abort.  Say it once, and go on. */
+      if (g_once_init_enter (&told))
+        {
+          g_message ("The settings schema %s is not installed: window size and "
+                     "preferences will not be kept (install the program, or set "
+                     "GSETTINGS_SCHEMA_DIR to the build directory's data/)",
+                     TV_APPLICATION_ID);
+          g_once_init_leave (&told, 1);
+        }
+      return NULL;
+    }
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
 TvApplication *
 tv_application_new (void)
 {
-  return g_object_new (TV_TYPE_APPLICATION,
-                       "application-id", TV_APPLICATION_ID,
-                       "flags", G_APPLICATION_HANDLES_OPEN,
-                       NULL);
+  TvApplication *self = g_object_new (TV_TYPE_APPLICATION,
+                                      "application-id", TV_APPLICATION_ID,
+                                      "flags", G_APPLICATION_HANDLES_OPEN,
+                                      NULL);
+
+  g_application_add_main_option (G_APPLICATION (self), "demo", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_NONE,
+                                 _("Open the demo profile that comes with the viewer"), NULL);
+  return self;
 }
 
 static void
@@ -75,6 +146,7 @@ tv_application_class_init (TvApplicationClass *klass)
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
 
   app_class->activate = tv_application_activate;
+  app_class->handle_local_options = tv_application_handle_local_options;
   app_class->open = tv_application_open;
   app_class->startup = tv_application_startup;
 }

@@ -15,6 +15,9 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (TvApplication, tv_application, TV, APPLICATION, AdwApplication)
 
-TvApplication *tv_application_new (void);
+TvApplication *tv_application_new          (void);
+/* The application's settings, or NULL when its schema is not installed
+ * (the program run from its build directory): then nothing is kept. */
+GSettings     *tv_application_new_settings (void);
 
 G_END_DECLS

@@ -136,6 +136,13 @@ show_metadata (TvProperties *self)
   g_return_if_fail (header != NULL && footer != NULL && stats != NULL);
 
   add_section (self->text, self->file_group);
+  if (g_file_has_uri_scheme (file, "resource"))
+    {
+      g_free (path);
+      /* Translators: the "File" row of the demo profile, which is built
+       * into the program rather than read from disk. */
+      path = g_strdup (_("Demo profile bundled with Tachyon Viewer (rec_threads.zst.tach, a real recording)"));
+    }
   add_row (self->text, self->file_group, _("File"), path);
   add_row (self->text, self->file_group, _("Size"), size_text);
 

@@ -3,10 +3,11 @@
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * An "Open" button (action win.open) and the recently opened Tachyon
- * profiles from GtkRecentManager; a row activates win.open-uri with the
- * file's URI.
+ * An "Open" button (action win.open), a button for the bundled demo
+ * profile (win.open-demo) and the recently opened Tachyon profiles from
+ * GtkRecentManager; a row activates win.open-uri with the file's URI.
  */
+#include "tv-application.h"
 #include "tv-start-page.h"
 
 #define APPLICATION_ID "io.github.tachyonviewer.TachyonViewer"
@@ -21,6 +22,7 @@ struct _TvStartPage
   guint             n_recent;
 
   GtkButton        *open_button;
+  GtkButton        *demo_button;
   GtkListBox       *recent_list;
   GtkWidget        *recent_placeholder;
 };
@@ -51,7 +53,7 @@ refresh (TvStartPage *self)
 {
   g_autoptr(GPtrArray) infos = g_ptr_array_new_with_free_func ((GDestroyNotify) gtk_recent_info_unref);
   GList *items = gtk_recent_manager_get_items (self->recent_manager);
-  guint max = g_settings_get_uint (self->settings, "recent-max");
+  guint max = self->settings != NULL ? g_settings_get_uint (self->settings, "recent-max") : 10;
 
   for (GtkListBoxRow *row; (row = gtk_list_box_get_row_at_index (self->recent_list, 0)) != NULL;)
     gtk_list_box_remove (self->recent_list, GTK_WIDGET (row));
@@ -129,6 +131,7 @@ tv_start_page_class_init (TvStartPageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/tachyonviewer/TachyonViewer/ui/tv-start-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TvStartPage, open_button);
+  gtk_widget_class_bind_template_child (widget_class, TvStartPage, demo_button);
   gtk_widget_class_bind_template_child (widget_class, TvStartPage, recent_list);
   gtk_widget_class_bind_template_child (widget_class, TvStartPage, recent_placeholder);
 }
@@ -138,10 +141,11 @@ tv_start_page_init (TvStartPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->settings = g_settings_new (APPLICATION_ID);
+  self->settings = tv_application_new_settings ();
   /* The default manager is a singleton that outlives every page. */
   self->recent_manager = gtk_recent_manager_get_default ();
   g_signal_connect_swapped (self->recent_manager, "changed", G_CALLBACK (refresh), self);
-  g_signal_connect_swapped (self->settings, "changed::recent-max", G_CALLBACK (refresh), self);
+  if (self->settings != NULL)
+    g_signal_connect_swapped (self->settings, "changed::recent-max", G_CALLBACK (refresh), self);
   refresh (self);
 }

@@ -5,11 +5,12 @@
  *
  * The window shows the start page while no profile is open, and one tab
  * (a TvProfilePage) per open profile.  Profiles come in through win.open
- * (a file chooser), win.open-uri (the recent list), drag and drop, and the
- * application's "open".  The window size is kept in GSettings.
+ * (a file chooser), win.open-uri (the recent list), win.open-demo (the
+ * bundled demo profile), drag and drop, and the application's "open".  The window size is kept in GSettings.
  */
 #include <glib/gi18n.h>
 
+#include "tv-application.h"
 #include "tv-start-page.h"
 #include "tv-window.h"
 
@@ -56,7 +57,7 @@ update_title (TvWindow *self)
 static void
 add_to_recent (GFile *file)
 {
-  g_autofree char *uri = g_file_get_uri (file);
+  g_autofree char *uri = NULL;
   GtkRecentData data = {
     .display_name = NULL,
     .description = NULL,
@@ -67,9 +68,26 @@ add_to_recent (GFile *file)
     .is_private = FALSE,
   };
 
+  /* The demo lives in the program: nothing to remember. */
+  if (g_file_has_uri_scheme (file, "resource"))
+    return;
+  uri = g_file_get_uri (file);
   if (data.app_name == NULL)
     data.app_name = (char *) "tachyon-viewer";
   gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+}
+
+static gboolean
+loading_to_icon (GBinding     *binding,
+                 const GValue *from,
+                 GValue       *to,
+                 gpointer      user_data)
+{
+  if (g_value_get_boolean (from))
+    g_value_take_object (to, g_themed_icon_new ("content-loading-symbolic"));
+  else
+    g_value_set_object (to, NULL);
+  return TRUE;
 }
 
 TvProfilePage *
@@ -130,7 +148,12 @@ tv_window_open_file (TvWindow *self,
   tooltip = g_file_get_parse_name (file);
   adw_tab_page_set_title (tab, title);
   adw_tab_page_set_tooltip (tab, tooltip);
-  g_object_bind_property (page, "loading", tab, "loading", G_BINDING_SYNC_CREATE);
+  /* A still icon, not the tab's spinner: a spinner redraws the window at
+   * the frame rate for as long as a load runs, which a software renderer
+   * pays for with the very cores that decode. */
+  g_object_bind_property_full (page, "loading", tab, "indicator-icon", G_BINDING_SYNC_CREATE,
+                               loading_to_icon, NULL, NULL, NULL);
+  adw_tab_page_set_indicator_tooltip (tab, _("Loading…"));
   adw_tab_view_set_selected_page (self->tab_view, tab);
   /* The first tab was selected as it was appended, before it had a title. */
   update_title (self);
@@ -224,6 +247,16 @@ open_uri_action (GtkWidget  *widget,
 }
 
 static void
+open_demo_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (TV_DEMO_PROFILE_URI);
+
+  tv_window_open_file (TV_WINDOW (widget), file);
+}
+
+static void
 close_tab_action (GtkWidget  *widget,
                   const char *action_name,
                   GVariant   *parameter)
@@ -262,6 +295,9 @@ tv_window_close_request (GtkWindow *window)
 {
   TvWindow *self = TV_WINDOW (window);
   int width, height;
+
+  if (self->settings == NULL)
+    return GTK_WINDOW_CLASS (tv_window_parent_class)->close_request (window);
 
   gtk_window_get_default_size (window, &width, &height);
   g_settings_set_int (self->settings, "window-width", width);
@@ -311,6 +347,7 @@ tv_window_class_init (TvWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.open-uri", "s", open_uri_action);
+  gtk_widget_class_install_action (widget_class, "win.open-demo", NULL, open_demo_action);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
@@ -324,12 +361,17 @@ tv_window_init (TvWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->settings = g_settings_new (APPLICATION_ID);
-  gtk_window_set_default_size (GTK_WINDOW (self),
-                               g_settings_get_int (self->settings, "window-width"),
-                               g_settings_get_int (self->settings, "window-height"));
-  if (g_settings_get_boolean (self->settings, "window-maximized"))
-    gtk_window_maximize (GTK_WINDOW (self));
+  self->settings = tv_application_new_settings ();
+  if (self->settings != NULL)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (self),
+                                   g_settings_get_int (self->settings, "window-width"),
+                                   g_settings_get_int (self->settings, "window-height"));
+      if (g_settings_get_boolean (self->settings, "window-maximized"))
+        gtk_window_maximize (GTK_WINDOW (self));
+    }
+  else
+    gtk_window_set_default_size (GTK_WINDOW (self), 1000, 700);
 
   start_page = GTK_WIDGET (tv_start_page_new ());
   gtk_widget_set_vexpand (start_page, TRUE);

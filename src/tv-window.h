@@ -13,6 +13,11 @@ G_BEGIN_DECLS
 
 #define TV_TYPE_WINDOW (tv_window_get_type ())
 
+/* The demo profile in the resources: a real recording from the corpus. */
+#define TV_DEMO_PROFILE_URI \
+  "resource:///io/github/tachyonviewer/TachyonViewer/demo/rec_threads.tach"
+
+
 G_DECLARE_FINAL_TYPE (TvWindow, tv_window, TV, WINDOW, AdwApplicationWindow)
 
 TvWindow      *tv_window_new             (GtkApplication *application);

@@ -141,6 +141,69 @@ test_start_page (void)
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
 }
 
+/* The start page's demo button opens the profile bundled in the resources
+ * (read from memory, not mapped from disk); --demo does the same. */
+static void
+test_demo (void)
+{
+  g_autoptr(GFile) demo = g_file_new_for_uri (TV_DEMO_PROFILE_URI);
+  g_autoptr(GVariantDict) options = g_variant_dict_new (NULL);
+  g_autofree char *text = NULL;
+  TvWindow *window = get_window ();
+  AdwTabView *tab_view = tv_window_get_tab_view (window);
+  GtkWidget *start_box = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (window),
+                                                                      TV_TYPE_WINDOW,
+                                                                      "start_box");
+  GtkWidget *start_page = gtk_widget_get_first_child (start_box);
+  GtkWidget *demo_button = (GtkWidget *) gtk_widget_get_template_child (start_page,
+                                                                        TV_TYPE_START_PAGE,
+                                                                        "demo_button");
+  TvProfilePage *page;
+
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 0);
+  g_assert_true (gtk_widget_get_mapped (demo_button));
+  g_assert_true (gtk_widget_activate (demo_button));
+  WAIT_UNTIL (adw_tab_view_get_n_pages (tab_view) == 1, 2000);
+  page = tv_window_lookup_page (window, demo);
+  g_assert_nonnull (page);
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "rec_threads.tach");
+
+  text = tv_properties_dup_text (tv_profile_page_get_properties (page));
+  g_assert_nonnull (strstr (text, "File: Demo profile bundled with Tachyon Viewer"));
+  g_assert_nonnull (strstr (text, "Samples: 6204 thread-samples (header)\n"));
+  g_assert_nonnull (strstr (text, "Compression: zstd"));
+  g_assert_nonnull (strstr (text, "Samples decoded: 6204\n"));
+  g_assert_cmpuint (tv_properties_get_n_thread_rows (tv_profile_page_get_properties (page)), ==, 8);
+  /* Nothing to remember in the recent files: it is part of the program. */
+  {
+    GList *items = gtk_recent_manager_get_items (gtk_recent_manager_get_default ());
+
+    for (GList *l = items; l != NULL; l = l->next)
+      g_assert_false (g_str_has_prefix (gtk_recent_info_get_uri (l->data), "resource:"));
+    g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+  }
+
+  /* `tachyon-viewer --demo` on a running instance: the same tab again. */
+  g_variant_dict_insert (options, "demo", "b", TRUE);
+  g_assert_cmpint (G_APPLICATION_GET_CLASS (application)->handle_local_options (
+                     G_APPLICATION (application), options), ==, -1);
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 1);
+
+  /* Closed, --demo opens it afresh. */
+  adw_tab_view_close_page (tab_view, adw_tab_view_get_nth_page (tab_view, 0));
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 0);
+  g_assert_cmpint (G_APPLICATION_GET_CLASS (application)->handle_local_options (
+                     G_APPLICATION (application), options), ==, -1);
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 1);
+  page = tv_window_lookup_page (window, demo);
+  g_assert_nonnull (page);
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  adw_tab_view_close_page (tab_view, adw_tab_view_get_nth_page (tab_view, 0));
+}
+
 /* win.open (Ctrl+O) shows a file chooser that offers Tachyon profiles;
  * without a portal GtkFileChooserNative shows a GtkFileChooserDialog. */
 static void
@@ -220,7 +283,7 @@ test_open_valid (void)
 
   WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
   g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
-  g_assert_false (adw_tab_page_get_loading (adw_tab_view_get_page (tab_view, GTK_WIDGET (page))));
+  g_assert_null (adw_tab_page_get_indicator_icon (adw_tab_view_get_page (tab_view, GTK_WIDGET (page))));
 
   text = tv_properties_dup_text (tv_profile_page_get_properties (page));
   g_test_message ("%s", text);
@@ -452,6 +515,9 @@ test_cancel (void)
   g_assert_nonnull (strstr (text, "Samples: 3000000 thread-samples (header)\n"));
   g_assert_nonnull (strstr (text, "Profiling mode: wall\n"));
   g_assert_cmpuint (tv_properties_get_n_thread_rows (properties), ==, 0);
+  /* The tab shows that it loads, with a still icon. */
+  g_assert_true (G_IS_THEMED_ICON (adw_tab_page_get_indicator_icon (
+    adw_tab_view_get_page (tv_window_get_tab_view (window), GTK_WIDGET (page)))));
 
   /* Cancel at once, while the samples are decoded. */
   cancel_button = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (page),
@@ -498,6 +564,66 @@ test_cancel (void)
     g_assert_null (tv_window_lookup_page (window, file));
     spin (200);
   }
+}
+
+/* Counts how long the main loop went without running a 5 ms timer. */
+typedef struct
+{
+  gint64 last;
+  gint64 max_gap;
+  guint  ticks;
+  guint  over_50ms;
+} StallWatch;
+
+static gboolean
+stall_tick (gpointer user_data)
+{
+  StallWatch *watch = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (now - watch->last > 50 * 1000)
+    watch->over_50ms++;
+  watch->max_gap = MAX (watch->max_gap, now - watch->last);
+  watch->last = now;
+  watch->ticks++;
+  return G_SOURCE_CONTINUE;
+}
+
+/* The window stays responsive while a big profile loads, to the end: the
+ * decoding, the tree and what the page builds once the data is in.  The
+ * issue's bound is 50 ms, measured on a plain build (see README); here,
+ * with sanitizers and a busy machine, the test only fails on a real
+ * freeze.  TV_TEST_STALL_FILE loads another file (say, a 1 GB one). */
+static void
+test_load_responsive (void)
+{
+  const char *other = g_getenv ("TV_TEST_STALL_FILE");
+  g_autoptr(GFile) file = g_file_new_for_path (other != NULL ? other : get_big_path ());
+  TvWindow *window = get_window ();
+  AdwTabView *tab_view = tv_window_get_tab_view (window);
+  StallWatch watch = { 0, };
+  gint64 start;
+  guint id;
+  TvProfilePage *page;
+
+  g_assert_null (tv_window_lookup_page (window, file));
+  start = watch.last = g_get_monotonic_time ();
+  id = g_timeout_add (5, stall_tick, &watch);
+  page = tv_window_open_file (window, file);
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 600000);
+  /* Whatever the page does once the data is in runs now. */
+  spin (300);
+  g_source_remove (id);
+  g_test_message ("loaded in %.2f s; the main loop ran its 5 ms timer %u times; "
+                  "%u gaps over 50 ms, the longest %.1f ms",
+                  (g_get_monotonic_time () - start) / 1e6, watch.ticks, watch.over_50ms,
+                  watch.max_gap / 1e3);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  if (other == NULL)
+    g_assert_cmpuint (tv_properties_get_n_thread_rows (tv_profile_page_get_properties (page)),
+                      ==, 3);
+  g_assert_cmpint (watch.max_gap, <, 1000 * 1000);
+  adw_tab_view_close_page (tab_view, adw_tab_view_get_page (tab_view, GTK_WIDGET (page)));
 }
 
 static void
@@ -616,11 +742,13 @@ main (int   argc,
   /* The tests share one window and run in this order (GTest runs the
    * tests of one level in the order they were added). */
   g_test_add_func ("/ui/start-page", test_start_page);
+  g_test_add_func ("/ui/demo", test_demo);
   g_test_add_func ("/ui/open-dialog", test_open_dialog);
   g_test_add_func ("/ui/open-valid", test_open_valid);
   g_test_add_func ("/ui/metadata-variants", test_metadata_variants);
   g_test_add_func ("/ui/open-invalid", test_open_invalid);
   g_test_add_func ("/ui/cancel", test_cancel);
+  g_test_add_func ("/ui/load-responsive", test_load_responsive);
   g_test_add_func ("/ui/drop", test_drop);
   g_test_add_func ("/ui/recent-and-close", test_close);
 
