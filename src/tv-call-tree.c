@@ -9,6 +9,10 @@
  *   2. map the exact nodes, parents first, onto the view's nodes by merge
  *      key, dropping, merging or re-rooting them as the transforms say;
  *   3. invert if asked, sum totals bottom-up, and sort siblings.
+ * When the query asks for it, each node's samples are also counted by
+ * thread state (holding the GIL, on CPU, ...); the counts go through the
+ * same steps as self.  It is asked for because it costs: four more counts
+ * per node, exact and view, make a tree half again as slow to build.
  */
 #include "tv-call-tree.h"
 
@@ -25,6 +29,8 @@ struct _TvCallTree
   guint16        *depth;
   guint64        *self;
   guint64        *total;
+  guint64        *status;        /* n_nodes * TV_N_STATUS_COUNTS, like total;
+                                  * NULL unless the query counted states */
   guint32        *child_start;   /* n_nodes + 1 */
   guint32        *children;
 
@@ -51,19 +57,91 @@ typedef struct
   guint32 *parent;
   guint32 *key;
   guint64 *self;
+  guint64 *status;              /* TV_N_STATUS_COUNTS per node, like self;
+                                 * NULL when states are not counted */
   guint64 *hkeys;
   guint32 *hvalues;
   guint32  mask;
 } Builder;
 
+#define N_STATES TV_N_STATUS_COUNTS
+
+/* The sum of the eight bytes of X, each at most 255. */
+static inline guint64
+sum_bytes (guint64 x)
+{
+  x = (x & G_GUINT64_CONSTANT (0x00ff00ff00ff00ff))
+      + ((x >> 8) & G_GUINT64_CONSTANT (0x00ff00ff00ff00ff));
+  return (x * G_GUINT64_CONSTANT (0x0001000100010001)) >> 48;
+}
+
+/* Adds the states of samples START to END of ST to COUNTS.  This runs
+ * over every selected sample, so eight status bytes are counted at a
+ * time: each state bit is masked out of every byte of a word and the
+ * words are added, every byte lane counting up to 255 samples. */
+static inline void
+count_states (const guint8 *st,
+              guint64       start,
+              guint64       end,
+              guint64      *counts)
+{
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+  guint64 gil = 0, cpu = 0, requested = 0, exception = 0;
+  guint64 s = start;
+
+  while (end - s >= 8)
+    {
+      guint64 lanes[4] = { 0 };
+      guint64 n = MIN ((end - s) / 8, 255);
+
+      for (guint64 i = 0; i < n; i++, s += 8)
+        {
+          guint64 x;
+
+          memcpy (&x, st + s, sizeof x);
+          lanes[0] += x & ones;
+          lanes[1] += (x >> 1) & ones;
+          lanes[2] += (x >> 3) & ones;
+          lanes[3] += (x >> 4) & ones;
+        }
+      gil += sum_bytes (lanes[0]);
+      cpu += sum_bytes (lanes[1]);
+      requested += sum_bytes (lanes[2]);
+      exception += sum_bytes (lanes[3]);
+    }
+  for (; s < end; s++)
+    {
+      guint8 v = st[s];
+
+      gil += v & TACH_STATUS_HAS_GIL;
+      cpu += (v & TACH_STATUS_ON_CPU) >> 1;
+      requested += (v & TACH_STATUS_GIL_REQUESTED) >> 3;
+      exception += (v & TACH_STATUS_HAS_EXCEPTION) >> 4;
+    }
+  counts[TV_STATUS_COUNT_HAS_GIL] += gil;
+  counts[TV_STATUS_COUNT_ON_CPU] += cpu;
+  counts[TV_STATUS_COUNT_GIL_REQUESTED] += requested;
+  counts[TV_STATUS_COUNT_HAS_EXCEPTION] += exception;
+}
+
+static inline void
+add_states (guint64       *to,
+            const guint64 *from)
+{
+  for (guint i = 0; i < N_STATES; i++)
+    to[i] += from[i];
+}
+
 static void
-builder_init (Builder *b,
-              guint32  hint)
+builder_init (Builder  *b,
+              guint32   hint,
+              gboolean  with_states)
 {
   b->capacity = MAX (hint, 64);
   b->parent = g_new (guint32, b->capacity);
   b->key = g_new (guint32, b->capacity);
   b->self = g_new0 (guint64, b->capacity);
+  b->status = with_states ? g_new0 (guint64, (gsize) b->capacity * N_STATES) : NULL;
   b->mask = 127;
   while (b->mask < b->capacity * 2)
     b->mask = b->mask * 2 + 1;
@@ -80,6 +158,7 @@ builder_clear (Builder *b)
   g_free (b->parent);
   g_free (b->key);
   g_free (b->self);
+  g_free (b->status);
   g_free (b->hkeys);
   g_free (b->hvalues);
   memset (b, 0, sizeof *b);
@@ -138,11 +217,15 @@ builder_child (Builder *b,
       b->parent = g_renew (guint32, b->parent, b->capacity);
       b->key = g_renew (guint32, b->key, b->capacity);
       b->self = g_renew (guint64, b->self, b->capacity);
+      if (b->status != NULL)
+        b->status = g_renew (guint64, b->status, (gsize) b->capacity * N_STATES);
     }
   node = b->n_nodes++;
   b->parent[node] = parent;
   b->key[node] = key;
   b->self[node] = 0;
+  if (b->status != NULL)
+    memset (b->status + (gsize) node * N_STATES, 0, N_STATES * sizeof (guint64));
   b->hkeys[slot] = h;
   b->hvalues[slot] = node;
   if ((guint64) b->n_nodes * 2 > b->mask)
@@ -182,11 +265,13 @@ lower_bound (const TvThread *t,
   return lo;
 }
 
-/* Step 1: the selected samples' weight on each exact node. */
+/* Step 1: the selected samples' weight on each exact node, and how many
+ * of them were in each state (STATES, N_STATES per node, if not NULL). */
 static gboolean
 weigh (TvProfileData *data,
        const TvQuery *query,
        guint64       *weights,
+       guint64       *states,
        GCancellable  *cancellable)
 {
   guint n_threads = tv_profile_data_get_n_threads (data);
@@ -241,11 +326,16 @@ weigh (TvProfileData *data,
         {
           guint64 start = MAX (t->run_start[r], lo);
           guint64 end = r + 1 < t->n_runs ? MIN (t->run_start[r + 1], hi) : hi;
+          guint64 *leaf_states = states ? states + (gsize) t->run_leaf[r] * N_STATES : NULL;
           guint64 count = 0;
 
           if (!by_status && !check_time)
-            count = end - start;
-          else if (!check_time)
+            {
+              count = end - start;
+              if (leaf_states != NULL)
+                count_states (t->statuses, start, end, leaf_states);
+            }
+          else if (!check_time && leaf_states == NULL)
             {
               const guint8 *st = t->statuses;
               for (guint64 s = start; s < end; s++)
@@ -260,6 +350,8 @@ weigh (TvProfileData *data,
                                    || t->timestamps[s] >= query->range_end))
                   continue;
                 count++;
+                if (leaf_states != NULL)
+                  count_states (t->statuses, s, s + 1, leaf_states);
               }
           weights[t->run_leaf[r]] += count;
         }
@@ -283,6 +375,7 @@ static void
 map_nodes (TvProfileData *data,
            const TvQuery *query,
            const guint64 *weights,
+           const guint64 *states,
            const guint64 *subtree,
            Builder       *b)
 {
@@ -311,7 +404,11 @@ map_nodes (TvProfileData *data,
                     && b->capacity >= exact->n_nodes;
   map[0] = 0;
   if (!focus)
-    b->self[0] += weights[0];
+    {
+      b->self[0] += weights[0];
+      if (states != NULL)
+        add_states (b->status, states);
+    }
 
   for (guint32 n = 1; n < exact->n_nodes; n++)
     {
@@ -339,6 +436,8 @@ map_nodes (TvProfileData *data,
           b->parent[node] = pv;
           b->key[node] = k;
           b->self[node] = 0;
+          if (states != NULL)
+            memset (b->status + (gsize) node * N_STATES, 0, N_STATES * sizeof (guint64));
           map[n] = node;
         }
       else if (hidden != NULL && hidden[f])
@@ -354,7 +453,11 @@ map_nodes (TvProfileData *data,
         map[n] = builder_child (b, pv, k);
 
       if (!focus || in_focus[n])
-        b->self[map[n]] += weights[n];
+        {
+          b->self[map[n]] += weights[n];
+          if (states != NULL)
+            add_states (b->status + (gsize) map[n] * N_STATES, states + (gsize) n * N_STATES);
+        }
     }
 }
 
@@ -365,6 +468,8 @@ invert (const Builder *v,
         Builder       *inv)
 {
   inv->self[0] += v->self[0];
+  if (v->status != NULL)
+    add_states (inv->status, v->status);
   for (guint32 n = 1; n < v->n_nodes; n++)
     {
       guint32 at = 0;
@@ -374,6 +479,8 @@ invert (const Builder *v,
       for (guint32 u = n; u != 0; u = v->parent[u])
         at = builder_child (inv, at, v->key[u]);
       inv->self[at] += v->self[n];
+      if (v->status != NULL)
+        add_states (inv->status + (gsize) at * N_STATES, v->status + (gsize) n * N_STATES);
     }
 }
 
@@ -385,6 +492,7 @@ callers (TvProfileData *data,
          TvMergeKey     merge,
          const Builder *v,
          const guint64 *total,
+         const guint64 *states,
          guint32        function,
          Builder       *out)
 {
@@ -403,6 +511,8 @@ callers (TvProfileData *data,
           for (guint32 u = p; u != 0; u = v->parent[u])
             at = builder_child (out, at, v->key[u]);
           out->self[at] += total[n];
+          if (states != NULL)
+            add_states (out->status + (gsize) at * N_STATES, states + (gsize) n * N_STATES);
         }
     }
 }
@@ -414,6 +524,17 @@ sum_totals (const Builder *b,
   memcpy (total, b->self, b->n_nodes * sizeof (guint64));
   for (guint32 n = b->n_nodes - 1; n > 0; n--)
     total[b->parent[n]] += total[n];
+}
+
+/* Turns the state counts of the samples that end at each node into those
+ * of the samples through it.  The builder's self is left as it was. */
+static void
+sum_states (Builder *b)
+{
+  if (b->status == NULL)
+    return;
+  for (guint32 n = b->n_nodes - 1; n > 0; n--)
+    add_states (b->status + (gsize) b->parent[n] * N_STATES, b->status + (gsize) n * N_STATES);
 }
 
 typedef struct
@@ -557,6 +678,8 @@ finish (TvProfileData *data,
    * apply to it. */
   self->inverted = query->inverted && query->callers_of == TV_NODE_NONE;
   self->n_nodes = b->n_nodes;
+  sum_states (b);
+  self->status = g_steal_pointer (&b->status);
   self->parent = g_steal_pointer (&b->parent);
   self->key = g_steal_pointer (&b->key);
   self->self = g_steal_pointer (&b->self);
@@ -599,6 +722,7 @@ tv_call_tree_new (TvProfileData *data,
 {
   const TvExactTree *exact;
   g_autofree guint64 *weights = NULL;
+  g_autofree guint64 *states = NULL;
   g_autofree guint64 *subtree = NULL;
   Builder view = { 0 };
   TvCallTree *tree;
@@ -611,15 +735,18 @@ tv_call_tree_new (TvProfileData *data,
 
   exact = tv_profile_data_get_tree (data);
   weights = g_new0 (guint64, exact->n_nodes);
-  if (!weigh (data, query, weights, cancellable))
+  if (query->count_states)
+    states = g_new0 (guint64, (gsize) exact->n_nodes * N_STATES);
+  if (!weigh (data, query, weights, states, cancellable))
     return NULL;
 
   subtree = g_memdup2 (weights, exact->n_nodes * sizeof (guint64));
   for (guint32 n = exact->n_nodes - 1; n > 0; n--)
     subtree[exact->parent[n]] += subtree[n];
 
-  builder_init (&view, exact->n_nodes);
-  map_nodes (data, query, weights, subtree, &view);
+  builder_init (&view, exact->n_nodes, query->count_states);
+  map_nodes (data, query, weights, states, subtree, &view);
+  g_clear_pointer (&states, g_free);
   if (g_cancellable_is_cancelled (cancellable))
     {
       builder_clear (&view);
@@ -634,13 +761,16 @@ tv_call_tree_new (TvProfileData *data,
     {
       Builder other = { 0 };
 
-      builder_init (&other, view.n_nodes);
+      builder_init (&other, view.n_nodes, query->count_states);
       if (query->callers_of != TV_NODE_NONE)
         {
           g_autofree guint64 *total = g_new (guint64, view.n_nodes);
 
+          /* The view is dropped after this, so its counts can become
+           * totals in place. */
           sum_totals (&view, total);
-          callers (data, query->merge, &view, total, query->callers_of, &other);
+          sum_states (&view);
+          callers (data, query->merge, &view, total, view.status, query->callers_of, &other);
         }
       else
         invert (&view, &other);
@@ -674,6 +804,7 @@ tv_call_tree_unref (TvCallTree *self)
   g_free (self->depth);
   g_free (self->self);
   g_free (self->total);
+  g_free (self->status);
   g_free (self->child_start);
   g_free (self->children);
   g_free (self->functions);
@@ -764,6 +895,22 @@ tv_call_tree_get_total (TvCallTree *self,
 {
   g_return_val_if_fail (node < self->n_nodes, 0);
   return self->total[node];
+}
+
+gboolean
+tv_call_tree_has_status_counts (TvCallTree *self)
+{
+  return self->status != NULL;
+}
+
+const guint64 *
+tv_call_tree_get_status_counts (TvCallTree *self,
+                                guint32     node)
+{
+  g_return_val_if_fail (node < self->n_nodes, NULL);
+  if (self->status == NULL)
+    return NULL;
+  return self->status + (gsize) node * N_STATES;
 }
 
 const guint32 *

@@ -39,6 +39,10 @@ typedef struct
   guint32        callers_of;        /* rooted at it, its callers below */
   const guint32 *hidden_functions;  /* merged into their callers */
   guint          n_hidden_functions;
+
+  /* Count each node's samples by thread state as well (see
+   * tv_call_tree_get_status_counts()); it makes the tree slower to build. */
+  gboolean       count_states;
 } TvQuery;
 
 /* A query that keeps everything, merged by MERGE. */
@@ -46,6 +50,16 @@ void tv_query_init (TvQuery    *query,
                     TvMergeKey  merge);
 
 typedef struct _TvCallTree TvCallTree;
+
+/* The thread states a call tree counts per node (TACH_STATUS_* bits). */
+typedef enum
+{
+  TV_STATUS_COUNT_HAS_GIL,          /* TACH_STATUS_HAS_GIL */
+  TV_STATUS_COUNT_ON_CPU,           /* TACH_STATUS_ON_CPU */
+  TV_STATUS_COUNT_GIL_REQUESTED,    /* TACH_STATUS_GIL_REQUESTED */
+  TV_STATUS_COUNT_HAS_EXCEPTION,    /* TACH_STATUS_HAS_EXCEPTION */
+  TV_N_STATUS_COUNTS
+} TvStatusCount;
 
 typedef struct
 {
@@ -83,6 +97,13 @@ guint64        tv_call_tree_get_self       (TvCallTree     *tree,
                                             guint32         node);
 guint64        tv_call_tree_get_total      (TvCallTree     *tree,
                                             guint32         node);
+/* Whether the query counted states (TvQuery.count_states). */
+gboolean       tv_call_tree_has_status_counts (TvCallTree *tree);
+/* Of the samples through NODE (its total), how many had each state:
+ * TV_N_STATUS_COUNTS values indexed by TvStatusCount, or NULL when the
+ * query did not count states. */
+const guint64 *tv_call_tree_get_status_counts (TvCallTree *tree,
+                                               guint32     node);
 /* Children in display order (by function name, file, line, ...). */
 const guint32 *tv_call_tree_get_children   (TvCallTree     *tree,
                                             guint32         node,

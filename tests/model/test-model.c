@@ -39,7 +39,8 @@
  *
  * A node's self counts the paths that end there, its total the paths
  * through it; the root's total counts every path, empty ones included
- * (which also make the root's self).
+ * (which also make the root's self).  With count_states, a node's state
+ * counts are those of its total, split by the sample's status bits.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,7 @@ enum
   COVER_INVERTED,               /* inverted paths of two frames or more */
   COVER_FILTERED,               /* samples filtered out */
   COVER_EMPTY_TREE,             /* queries that select nothing */
+  COVER_STATES,                 /* non-zero state counts compared */
   N_COVER
 };
 
@@ -82,7 +84,7 @@ static const char * const cover_names[N_COVER] = {
   "direct recursion", "indirect recursion", "empty stacks", "unordered threads",
   "shared thread ids", "merge keys differ", "collapsed frames", "hidden frames",
   "focus cuts", "focus on hidden", "callers paths", "inverted paths",
-  "filtered samples", "empty trees",
+  "filtered samples", "empty trees", "state counts",
 };
 
 static guint64 coverage[N_COVER];
@@ -563,6 +565,7 @@ typedef struct
   guint32 next_sibling;
   guint64 self;
   guint64 total;
+  guint64 states[TV_N_STATUS_COUNTS];
 } BruteNode;
 
 typedef struct
@@ -654,18 +657,38 @@ brute_child (Brute   *b,
   return c;
 }
 
+/* Counts a sample with STATUS in every node of the path that is set. */
+static void
+brute_count_states (BruteNode *node,
+                    guint8     status)
+{
+  static const guint8 bits[TV_N_STATUS_COUNTS] = {
+    [TV_STATUS_COUNT_HAS_GIL] = TACH_STATUS_HAS_GIL,
+    [TV_STATUS_COUNT_ON_CPU] = TACH_STATUS_ON_CPU,
+    [TV_STATUS_COUNT_GIL_REQUESTED] = TACH_STATUS_GIL_REQUESTED,
+    [TV_STATUS_COUNT_HAS_EXCEPTION] = TACH_STATUS_HAS_EXCEPTION,
+  };
+
+  for (guint i = 0; i < TV_N_STATUS_COUNTS; i++)
+    if (status & bits[i])
+      node->states[i]++;
+}
+
 static void
 brute_add_path (Brute         *b,
                 const guint32 *path,
-                guint          len)
+                guint          len,
+                guint8         status)
 {
   guint32 at = 0;
 
   g_array_index (b->nodes, BruteNode, 0).total++;
+  brute_count_states (&g_array_index (b->nodes, BruteNode, 0), status);
   for (guint i = 0; i < len; i++)
     {
       at = brute_child (b, at, path[i]);
       g_array_index (b->nodes, BruteNode, at).total++;
+      brute_count_states (&g_array_index (b->nodes, BruteNode, at), status);
     }
   g_array_index (b->nodes, BruteNode, at).self++;
 }
@@ -861,7 +884,7 @@ brute_tree (TvProfileData *data,
           memcpy (path, keys, len * sizeof (guint32));
           plen = len;
         }
-      brute_add_path (b, path, plen);
+      brute_add_path (b, path, plen, sample->status);
     }
 }
 
@@ -893,6 +916,9 @@ compare_trees (TvProfileData *data,
   if (q->focus_function == TV_NODE_NONE && q->callers_of == TV_NODE_NONE)
     CHECK_EQ (root->total, b->selected, "root total is the selected samples");
   CHECK_EQ (n_nodes, b->nodes->len, "node count");
+  CHECK_EQ (tv_call_tree_has_status_counts (tree), q->count_states, "state counts kept");
+  CHECK (q->count_states || tv_call_tree_get_status_counts (tree, 0) == NULL,
+         "no state counts unless asked for");
 
   /* Parents come before their children, so one pass in id order. */
   for (guint32 n = 0; n < n_nodes; n++)
@@ -917,6 +943,16 @@ compare_trees (TvProfileData *data,
           CHECK_EQ (tv_call_tree_get_self (tree, n), bn->self, "self");
           CHECK_EQ (tv_call_tree_get_total (tree, n), bn->total, "total");
           CHECK (bn->total > 0, "no empty nodes");
+        }
+      if (q->count_states)
+        {
+          const guint64 *states = tv_call_tree_get_status_counts (tree, n);
+
+          for (guint i = 0; i < TV_N_STATUS_COUNTS; i++)
+            {
+              CHECK_EQ (states[i], bn->states[i], "state count");
+              coverage[COVER_STATES] += states[i] > 0;
+            }
         }
 
       for (guint32 c = bn->first_child; c != TV_NODE_NONE;
@@ -1010,6 +1046,8 @@ describe_query (const TvQuery *q)
                             q->range_start, q->range_end);
   if (q->inverted)
     g_string_append (s, " inverted");
+  if (q->count_states)
+    g_string_append (s, " states");
   if (q->collapse_recursion)
     g_string_append (s, " collapse");
   if (q->focus_function != TV_NODE_NONE)
@@ -1163,6 +1201,7 @@ random_query (GRand         *rand,
       if (q->focus_function != TV_NODE_NONE && g_rand_int_range (rand, 0, 4) == 0)
         store->hidden[0] = q->focus_function;
     }
+  q->count_states = g_rand_boolean (rand);
 }
 
 static void
@@ -1202,6 +1241,8 @@ check_queries (TvProfileData *data,
         TvQuery *q = &store.query;
 
         tv_query_init (q, merge);
+        /* Every transform, with and without state counts. */
+        q->count_states = (merge + transform) % 2 == 0;
         switch (transform)
           {
           case 0:
