@@ -1,0 +1,93 @@
+/* tv-view-state.h: what the views of one profile show
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One TvViewState per open profile holds the choices every view shares:
+ * the threads, the thread-state filter, the time range, the merge key,
+ * inverted or not, and the transforms (focus on a function, hide
+ * functions, collapse recursion).  The flame graph, the function table,
+ * the timeline and "export what you see" observe it ("changed") and turn
+ * it into a TvQuery.  It has no widgets.
+ */
+#pragma once
+
+#include "tv-call-tree.h"
+
+G_BEGIN_DECLS
+
+#define TV_TYPE_VIEW_STATE (tv_view_state_get_type ())
+
+G_DECLARE_FINAL_TYPE (TvViewState, tv_view_state, TV, VIEW_STATE, GObject)
+
+/* The thread-state filters a view offers. */
+typedef enum
+{
+  TV_STATE_FILTER_ALL,
+  TV_STATE_FILTER_GIL,           /* holding the GIL */
+  TV_STATE_FILTER_CPU,           /* on CPU */
+  TV_STATE_FILTER_GIL_WAIT,      /* waiting for the GIL */
+  TV_STATE_FILTER_EXCEPTION,     /* with an exception */
+  TV_N_STATE_FILTERS
+} TvStateFilter;
+
+TvViewState   *tv_view_state_new                   (void);
+
+/* Thread indices (TvThread.index); none means all threads. */
+const guint32 *tv_view_state_get_threads           (TvViewState   *self,
+                                                    guint         *n_threads);
+void           tv_view_state_set_threads           (TvViewState   *self,
+                                                    const guint32 *threads,
+                                                    guint          n_threads);
+gboolean       tv_view_state_has_thread            (TvViewState   *self,
+                                                    guint32        thread);
+
+TvStateFilter  tv_view_state_get_state_filter      (TvViewState   *self);
+void           tv_view_state_set_state_filter      (TvViewState   *self,
+                                                    TvStateFilter  filter);
+
+gboolean       tv_view_state_get_range             (TvViewState   *self,
+                                                    guint64       *start,
+                                                    guint64       *end);
+void           tv_view_state_set_range             (TvViewState   *self,
+                                                    guint64        start,
+                                                    guint64        end);
+void           tv_view_state_clear_range           (TvViewState   *self);
+
+TvMergeKey     tv_view_state_get_merge             (TvViewState   *self);
+void           tv_view_state_set_merge             (TvViewState   *self,
+                                                    TvMergeKey     merge);
+
+gboolean       tv_view_state_get_inverted          (TvViewState   *self);
+void           tv_view_state_set_inverted          (TvViewState   *self,
+                                                    gboolean       inverted);
+
+gboolean       tv_view_state_get_collapse_recursion (TvViewState  *self);
+void           tv_view_state_set_collapse_recursion (TvViewState  *self,
+                                                     gboolean      collapse);
+
+/* A function key (TV_MERGE_FUNCTION), or TV_NODE_NONE. */
+guint32        tv_view_state_get_focus_function    (TvViewState   *self);
+void           tv_view_state_set_focus_function    (TvViewState   *self,
+                                                    guint32        function);
+
+const guint32 *tv_view_state_get_hidden_functions  (TvViewState   *self,
+                                                    guint         *n_functions);
+void           tv_view_state_hide_function         (TvViewState   *self,
+                                                    guint32        function);
+/* Clears focus, hidden functions and recursion collapsing. */
+void           tv_view_state_reset_transforms      (TvViewState   *self);
+gboolean       tv_view_state_has_transforms        (TvViewState   *self);
+
+/* Fills QUERY from the state.  The query points into the state's arrays:
+ * use it before the state changes again (TvProfile's query_async copies
+ * what it needs). */
+void           tv_view_state_to_query              (TvViewState   *self,
+                                                    TvQuery       *query);
+
+/* The status mask and value a filter keeps ((status & mask) == value). */
+void           tv_state_filter_get_mask            (TvStateFilter  filter,
+                                                    guint8        *mask,
+                                                    guint8        *value);
+
+G_END_DECLS
