@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Smoke test of tachyon-bench: a small profile is generated, then decoded,
-# loaded into the model and filtered; the JSON line of each measuring mode
-# must parse, hold its keys and count every sample.
+# loaded into the model, filtered and drawn as a flame graph; the JSON line
+# of each measuring mode must parse, hold its keys and count every sample.
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import json
@@ -83,6 +83,23 @@ def check_filter(bench, path):
     print(json.dumps(result))
 
 
+def check_render(bench, path):
+    result = run(bench, "--render", path, "--runs", "3")
+    check_keys("render", result, ["nodes", "width", "height", "redraw_ms", "layout_ms",
+                                  "boxes"])
+    if result["width"] != 1920 or result["height"] != 1080:
+        sys.exit("--render: %rx%r, expected 1920x1080" % (result["width"], result["height"]))
+    if not isinstance(result["nodes"], int) or result["nodes"] < 2:
+        sys.exit("--render: nodes %r" % result["nodes"])
+    # The root and at least one frame are drawn.
+    if not isinstance(result["boxes"], int) or result["boxes"] < 2:
+        sys.exit("--render: boxes %r" % result["boxes"])
+    for key in ("redraw_ms", "layout_ms"):
+        if not is_number(result[key]) or result[key] <= 0:
+            sys.exit("--render: %s %r" % (key, result[key]))
+    print(json.dumps(result))
+
+
 def main():
     bench = sys.argv[1]
     with tempfile.TemporaryDirectory(prefix="tachyon-bench-") as tmp:
@@ -93,6 +110,7 @@ def main():
         check_decode(bench, a, True)
         check_load(bench, a)
         check_filter(bench, a)
+        check_render(bench, a)
         # The generator is deterministic for a seed.
         run(bench, "--generate", str(SAMPLES), b, "--seed", "7")
         with open(a, "rb") as fa, open(b, "rb") as fb:

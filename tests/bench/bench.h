@@ -26,6 +26,7 @@ extern const BenchMode bench_mode_decode;
 extern const BenchMode bench_mode_dump;
 extern const BenchMode bench_mode_load;
 extern const BenchMode bench_mode_filter;
+extern const BenchMode bench_mode_render;
 
 /* The decoder streams the sample region through libzstd into an output
  * buffer of this size (CHUNK_SIZE in format/tach-decoder.c; it is also

@@ -11,6 +11,8 @@
  *   tachyon-bench --dump FILE
  *   tachyon-bench --load FILE [--runs R]
  *   tachyon-bench --filter FILE [--runs R] [--seed S]
+ *   tachyon-bench --render FILE [--runs R] [--width W] [--height H] [--colors C]
+ *                 [--inverted] [--icicle] [--png OUT]
  *
  * Results go to stdout (one JSON line for the measuring modes); errors go to
  * stderr and the exit status is 1.
@@ -177,6 +179,7 @@ static const BenchMode *const modes[] = {
   &bench_mode_dump,
   &bench_mode_load,
   &bench_mode_filter,
+  &bench_mode_render,
 };
 
 static void

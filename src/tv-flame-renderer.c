@@ -1,0 +1,1405 @@
+/* tv-flame-renderer.c: boxes, labels and highlights with cairo
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A full redraw of a 1920x1080 flame graph must take a few milliseconds,
+ * and a PangoLayout per label costs tens of microseconds.  So each frame's
+ * label is itemized and shaped once, into glyph strings that are kept
+ * (per frame, until the font or the profile changes); eliding is then
+ * adding glyph widths until the box is full and drawing that prefix of
+ * the glyph strings, followed by a shaped ellipsis.  Glyphs are drawn
+ * with pango_cairo_show_glyph_string(), so font fallback, hex boxes for
+ * missing glyphs and vector output all work as for any Pango text.
+ *
+ * Right-to-left runs are drawn in the order Pango itemizes them and
+ * elided from their visual end; function and file names are nearly
+ * always left-to-right, and a label is a hint, the tooltip has the text.
+ */
+#include "tv-flame-renderer.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <pango/pangocairo.h>
+
+#define DEFAULT_FONT        "Sans 9"
+#define LABEL_PADDING       4.0      /* pixels left and right of a label */
+/* Longest label text shaped, in characters: more never fits a screen. */
+#define MAX_LABEL_CHARS     400
+/* Shaped labels kept before the cache starts over. */
+#define MAX_CACHED_LABELS   16384
+/* From this many boxes on, boxes are drawn as an image (see paint_raster). */
+#define RASTER_MIN_BOXES    2048
+
+typedef struct
+{
+  PangoFont        *font;
+  PangoGlyphString *glyphs;
+  int               width;         /* Pango units */
+  gboolean          location;      /* part of the file:line text */
+} LabelRun;
+
+typedef struct
+{
+  LabelRun *runs;
+  guint     n_runs;
+  int       width;                 /* Pango units */
+} Label;
+
+/* A box as drawn: whole pixels and an 8-bit colour. */
+typedef struct
+{
+  double   left;
+  double   top;
+  double   right;
+  double   bottom;
+  guint32  rgb;
+  guint8   visible;
+  guint8   dimmed;
+} Painted;
+
+struct _TvFlameRenderer
+{
+  PangoFontMap         *font_map;
+  PangoContext         *context;
+  PangoFontDescription *font;          /* what the labels are shaped with */
+  gboolean              default_font;  /* DEFAULT_FONT, not the style's */
+  cairo_font_options_t *font_options;
+  double                dpi;
+  double                ascent;        /* pixels */
+  double                descent;
+
+  /* Shaped labels by frame, for one profile and merge key. */
+  GHashTable           *labels;
+  TvProfileData        *label_data;
+  TvMergeKey            label_merge;
+  Label                *ellipsis;
+  Label                *root_label;
+  char                 *root_text;
+
+  /* Per frame of one profile: module kind (G_MAXUINT8 until known) and a
+   * hash of the function name. */
+  TvProfileData        *frame_data;
+  char                 *project_root;    /* what the kinds were made with */
+  gboolean              guessed_root;
+  guint8               *frame_kinds;
+  guint32              *frame_hashes;
+  guint32               n_frames;
+
+  /* The largest self of a node, for heat colours. */
+  TvCallTree           *heat_tree;
+  guint64               max_self;
+
+  /* Scratch space of a draw, kept for the next. */
+  Painted              *painted;
+  guint64              *order;
+  guint64              *order_tmp;
+  guint                 capacity;
+  cairo_surface_t      *raster;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Colours                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static TvFlameColor
+hsl (double h,
+     double s,
+     double l)
+{
+  double c = (1 - fabs (2 * l - 1)) * s;
+  double hp = fmod (h, 360.0) / 60.0;
+  double x = c * (1 - fabs (fmod (hp, 2.0) - 1));
+  double m = l - c / 2;
+  double r = 0, g = 0, b = 0;
+
+  if (hp < 0)
+    hp += 6;
+  if (hp < 1)
+    r = c, g = x;
+  else if (hp < 2)
+    r = x, g = c;
+  else if (hp < 3)
+    g = c, b = x;
+  else if (hp < 4)
+    g = x, b = c;
+  else if (hp < 5)
+    r = x, b = c;
+  else
+    r = c, b = x;
+  return (TvFlameColor) { r + m, g + m, b + m };
+}
+
+static TvFlameColor
+mix (TvFlameColor a,
+     TvFlameColor b,
+     double       t)
+{
+  return (TvFlameColor) {
+    a.red + (b.red - a.red) * t,
+    a.green + (b.green - a.green) * t,
+    a.blue + (b.blue - a.blue) * t,
+  };
+}
+
+static guint32
+pack_color (TvFlameColor c)
+{
+  guint32 r = (guint32) CLAMP (round (c.red * 255), 0, 255);
+  guint32 g = (guint32) CLAMP (round (c.green * 255), 0, 255);
+  guint32 b = (guint32) CLAMP (round (c.blue * 255), 0, 255);
+
+  return r << 16 | g << 8 | b;
+}
+
+static TvFlameColor
+unpack_color (guint32 rgb)
+{
+  return (TvFlameColor) { (rgb >> 16) / 255.0, ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0 };
+}
+
+static double
+channel_luminance (double c)
+{
+  return c <= 0.04045 ? c / 12.92 : pow ((c + 0.055) / 1.055, 2.4);
+}
+
+/* WCAG relative luminance. */
+static double
+luminance (TvFlameColor c)
+{
+  return 0.2126 * channel_luminance (c.red) + 0.7152 * channel_luminance (c.green)
+         + 0.0722 * channel_luminance (c.blue);
+}
+
+/* Black or white text, whichever contrasts more with FILL: black on a
+ * fill of luminance L has contrast (L + 0.05) / 0.05, white 1.05 / (L +
+ * 0.05); they are equal at L = 0.179. */
+static TvFlameColor
+text_color (TvFlameColor fill)
+{
+  if (luminance (fill) > 0.179)
+    return (TvFlameColor) { 0.0, 0.0, 0.0 };
+  return (TvFlameColor) { 1.0, 1.0, 1.0 };
+}
+
+TvFlameColor
+tv_flame_background_color (gboolean dark)
+{
+  /* libadwaita's view background. */
+  if (dark)
+    return (TvFlameColor) { 0x1e / 255.0, 0x1e / 255.0, 0x1e / 255.0 };
+  return (TvFlameColor) { 1.0, 1.0, 1.0 };
+}
+
+/* Hue (start and range), saturation and lightness (start and range) per
+ * module kind, light and dark.  Each function's colour is picked inside
+ * these by a hash of its name, so it is the same in every profile. */
+typedef struct
+{
+  double hue;
+  double hue_range;
+  double saturation;
+  double lightness;
+  double lightness_range;
+} Palette;
+
+static const Palette module_palettes[2][TV_FLAME_N_MODULE_KINDS] = {
+  {
+    [TV_FLAME_MODULE_STDLIB] = { 200, 28, 0.55, 0.70, 0.09 },
+    [TV_FLAME_MODULE_SITE_PACKAGES] = { 140, 32, 0.42, 0.64, 0.10 },
+    [TV_FLAME_MODULE_PROJECT] = { 14, 30, 0.80, 0.64, 0.10 },
+    [TV_FLAME_MODULE_OTHER] = { 265, 30, 0.20, 0.72, 0.08 },
+  },
+  {
+    [TV_FLAME_MODULE_STDLIB] = { 200, 28, 0.45, 0.33, 0.08 },
+    [TV_FLAME_MODULE_SITE_PACKAGES] = { 140, 32, 0.35, 0.29, 0.08 },
+    [TV_FLAME_MODULE_PROJECT] = { 14, 30, 0.60, 0.36, 0.08 },
+    [TV_FLAME_MODULE_OTHER] = { 265, 30, 0.16, 0.35, 0.07 },
+  },
+};
+
+static TvFlameColor
+palette_color (const Palette *p,
+               double         hue_at,
+               double         lightness_at)
+{
+  return hsl (p->hue + p->hue_range * hue_at, p->saturation,
+              p->lightness + p->lightness_range * lightness_at);
+}
+
+TvFlameColor
+tv_flame_module_color (TvFlameModuleKind kind,
+                       gboolean          dark)
+{
+  g_return_val_if_fail (kind < TV_FLAME_N_MODULE_KINDS, tv_flame_background_color (dark));
+  return palette_color (&module_palettes[dark ? 1 : 0][kind], 0.5, 0.5);
+}
+
+static TvFlameColor
+neutral_color (gboolean dark,
+               gboolean merged)
+{
+  if (merged)
+    return dark ? hsl (0, 0, 0.40) : hsl (0, 0, 0.66);
+  return dark ? hsl (40, 0.05, 0.27) : hsl (40, 0.08, 0.86);
+}
+
+/* Heat: from pale yellow (no self samples) to red (the most). */
+static TvFlameColor
+heat_color (double   t,
+            gboolean dark)
+{
+  if (dark)
+    return hsl (50 - 50 * t, 0.25 + 0.50 * t, 0.26 + 0.16 * t);
+  return hsl (50 - 50 * t, 0.35 + 0.50 * t, 0.88 - 0.32 * t);
+}
+
+/* Thread state: green for running Python (holding the GIL), blue for on
+ * CPU without the GIL (native code), orange for waiting for the GIL, grey
+ * for the rest (idle, blocked), mixed by their shares. */
+static TvFlameColor
+state_color (const guint64 *states,
+             guint64        total,
+             gboolean       dark)
+{
+  TvFlameColor running = dark ? hsl (120, 0.40, 0.34) : hsl (120, 0.45, 0.62);
+  TvFlameColor native = dark ? hsl (212, 0.50, 0.40) : hsl (212, 0.65, 0.68);
+  TvFlameColor waiting = dark ? hsl (22, 0.70, 0.42) : hsl (22, 0.85, 0.62);
+  TvFlameColor idle = dark ? hsl (0, 0, 0.30) : hsl (0, 0, 0.80);
+  TvFlameColor active;
+  double g, c, w, sum;
+
+  if (states == NULL || total == 0)
+    return idle;
+  g = (double) states[TV_STATUS_COUNT_HAS_GIL] / total;
+  c = MAX ((double) states[TV_STATUS_COUNT_ON_CPU] / total - g, 0.0);
+  w = (double) states[TV_STATUS_COUNT_GIL_REQUESTED] / total;
+  sum = g + c + w;
+  if (sum <= 0)
+    return idle;
+  active = (TvFlameColor) {
+    (running.red * g + native.red * c + waiting.red * w) / sum,
+    (running.green * g + native.green * c + waiting.green * w) / sum,
+    (running.blue * g + native.blue * c + waiting.blue * w) / sum,
+  };
+  /* A frame busy a fifth of the time is told from an idle one: the
+   * share is eased out. */
+  return mix (idle, active, pow (MIN (sum, 1.0), 0.6));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Modules                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static gboolean
+has_dir_prefix (const char *path,
+                const char *dir)
+{
+  gsize len = strlen (dir);
+
+  if (len == 0 || strncmp (path, dir, len) != 0)
+    return FALSE;
+  return dir[len - 1] == '/' || dir[len - 1] == '\\' || path[len] == '/'
+         || path[len] == '\\' || path[len] == '\0';
+}
+
+static gboolean
+is_absolute (const char *path)
+{
+  return path[0] == '/' || path[0] == '\\'
+         || (g_ascii_isalpha (path[0]) && path[1] == ':');
+}
+
+TvFlameModuleKind
+tv_flame_classify_file (const char *path,
+                        const char *project_root)
+{
+  if (path == NULL || path[0] == '\0')
+    return TV_FLAME_MODULE_OTHER;
+  /* Pseudo-files: the frozen modules are the standard library's, the rest
+   * ("<string>", "<stdin>", ...) is code made at run time. */
+  if (path[0] == '<')
+    return g_str_has_prefix (path, "<frozen ") ? TV_FLAME_MODULE_STDLIB : TV_FLAME_MODULE_OTHER;
+  if (strstr (path, "/site-packages/") != NULL || strstr (path, "/dist-packages/") != NULL
+      || strstr (path, "\\site-packages\\") != NULL)
+    return TV_FLAME_MODULE_SITE_PACKAGES;
+  /* /usr/lib/python3.12/, ~/.pyenv/versions/3.12.1/lib/python3.12/,
+   * /usr/lib64/python3.12/, C:\Python312\Lib\ */
+  if (strstr (path, "/lib/python") != NULL || strstr (path, "/lib64/python") != NULL
+      || strstr (path, "\\Lib\\") != NULL)
+    return TV_FLAME_MODULE_STDLIB;
+  if (project_root == NULL || project_root[0] == '\0')
+    return TV_FLAME_MODULE_PROJECT;
+  if (!is_absolute (path) || has_dir_prefix (path, project_root))
+    return TV_FLAME_MODULE_PROJECT;
+  return TV_FLAME_MODULE_OTHER;
+}
+
+char *
+tv_flame_guess_project_root (TvProfileData *data)
+{
+  TachReader *reader;
+  const char *prefix = NULL;
+  gsize prefix_len = 0;
+
+  g_return_val_if_fail (data != NULL, NULL);
+
+  reader = tv_profile_data_get_reader (data);
+  for (guint32 f = 0; f < tach_reader_get_n_frames (reader); f++)
+    {
+      const char *path = tv_profile_data_get_filename (data, f);
+      const char *slash;
+      gsize i;
+
+      if (path[0] != '/'
+          || tv_flame_classify_file (path, NULL) != TV_FLAME_MODULE_PROJECT)
+        continue;
+      if (prefix == NULL)
+        {
+          /* Its directory, with the slash. */
+          slash = strrchr (path, '/');
+          prefix = path;
+          prefix_len = slash - path + 1;
+          continue;
+        }
+      for (i = 0; i < prefix_len && path[i] == prefix[i]; i++)
+        ;
+      prefix_len = i;
+    }
+  /* Back to the last whole directory. */
+  while (prefix_len > 0 && prefix[prefix_len - 1] != '/')
+    prefix_len--;
+  if (prefix == NULL || prefix_len <= 1)
+    return NULL;
+  return g_strndup (prefix, prefix_len);
+}
+
+/* FNV-1a: the same name gets the same colour in every run and profile. */
+static guint32
+name_hash (const char *name)
+{
+  guint32 h = 2166136261u;
+
+  for (const guchar *p = (const guchar *) name; *p != '\0'; p++)
+    h = (h ^ *p) * 16777619u;
+  /* Spread the low bits, which the palette uses. */
+  h ^= h >> 15;
+  h *= 0x2c1b3c6du;
+  h ^= h >> 12;
+  return h;
+}
+
+static void
+clear_frame_cache (TvFlameRenderer *self)
+{
+  g_clear_pointer (&self->frame_data, tv_profile_data_unref);
+  g_clear_pointer (&self->project_root, g_free);
+  g_clear_pointer (&self->frame_kinds, g_free);
+  g_clear_pointer (&self->frame_hashes, g_free);
+  self->n_frames = 0;
+}
+
+/* The per-frame cache for DATA and the style's project root. */
+static void
+ensure_frame_cache (TvFlameRenderer    *self,
+                    TvProfileData      *data,
+                    const TvFlameStyle *style)
+{
+  if (self->frame_data == data
+      && (style->project_root == NULL ? self->guessed_root
+          : !self->guessed_root && g_strcmp0 (self->project_root, style->project_root) == 0))
+    return;
+
+  clear_frame_cache (self);
+  self->frame_data = tv_profile_data_ref (data);
+  self->guessed_root = style->project_root == NULL;
+  self->project_root = self->guessed_root ? tv_flame_guess_project_root (data)
+                                          : g_strdup (style->project_root);
+  self->n_frames = tach_reader_get_n_frames (tv_profile_data_get_reader (data));
+  self->frame_kinds = g_malloc (MAX (self->n_frames, 1));
+  memset (self->frame_kinds, G_MAXUINT8, MAX (self->n_frames, 1));
+  self->frame_hashes = g_new (guint32, MAX (self->n_frames, 1));
+}
+
+static guint8
+frame_kind (TvFlameRenderer *self,
+            guint32          frame,
+            guint32         *hash)
+{
+  g_assert (frame < self->n_frames);
+  if (self->frame_kinds[frame] == G_MAXUINT8)
+    {
+      self->frame_kinds[frame] =
+        tv_flame_classify_file (tv_profile_data_get_filename (self->frame_data, frame),
+                                self->project_root);
+      self->frame_hashes[frame] = name_hash (tv_profile_data_get_funcname (self->frame_data,
+                                                                           frame));
+    }
+  *hash = self->frame_hashes[frame];
+  return self->frame_kinds[frame];
+}
+
+static guint64
+tree_max_self (TvFlameRenderer *self,
+               TvCallTree      *tree)
+{
+  if (self->heat_tree != tree)
+    {
+      guint32 n_nodes = tv_call_tree_get_n_nodes (tree);
+
+      g_clear_pointer (&self->heat_tree, tv_call_tree_unref);
+      self->heat_tree = tv_call_tree_ref (tree);
+      self->max_self = 0;
+      for (guint32 n = 1; n < n_nodes; n++)
+        self->max_self = MAX (self->max_self, tv_call_tree_get_self (tree, n));
+    }
+  return self->max_self;
+}
+
+/* The box's colour before search, hover and ancestry change it. */
+static TvFlameColor
+base_fill (TvFlameRenderer    *self,
+           TvCallTree         *tree,
+           const TvFlameBox   *box,
+           const TvFlameStyle *style)
+{
+  guint32 node = box->node;
+
+  if (box->flags & TV_FLAME_BOX_MERGED)
+    return neutral_color (style->dark, TRUE);
+  if (node == TV_ROOT_NODE)
+    return neutral_color (style->dark, FALSE);
+
+  switch (style->scheme)
+    {
+    case TV_FLAME_COLORS_HEAT:
+      {
+        guint64 max_self = tree_max_self (self, tree);
+        double t = max_self > 0 ? sqrt ((double) tv_call_tree_get_self (tree, node) / max_self)
+                                : 0;
+
+        return heat_color (t, style->dark);
+      }
+
+    case TV_FLAME_COLORS_THREAD_STATE:
+      return state_color (tv_call_tree_get_status_counts (tree, node),
+                          tv_call_tree_get_total (tree, node), style->dark);
+
+    case TV_FLAME_COLORS_MODULE:
+    default:
+      {
+        guint32 hash;
+        guint8 kind = frame_kind (self, tv_call_tree_get_frame (tree, node), &hash);
+
+        return palette_color (&module_palettes[style->dark ? 1 : 0][kind],
+                              (hash & 0xffff) / 65535.0, (hash >> 16) / 65535.0);
+      }
+    }
+}
+
+/* Whether a search leaves BOX undimmed: a matching frame, or a merged box
+ * that holds a match somewhere below. */
+static gboolean
+box_matches (TvFlameMatches   *matches,
+             TvCallTree       *tree,
+             const TvFlameBox *box)
+{
+  if (box->flags & TV_FLAME_BOX_MERGED)
+    {
+      guint n;
+      const guint32 *children = tv_call_tree_get_children (tree, box->node, &n);
+
+      for (guint i = box->first; i < box->first + box->n_merged && i < n; i++)
+        if (tv_flame_matches_subtree_contains (matches, children[i]))
+          return TRUE;
+      return FALSE;
+    }
+  return tv_flame_matches_contains (matches, box->node);
+}
+
+/* The fill, and whether the box is dimmed (by a search or as an
+ * ancestor of the zoom root). */
+static TvFlameColor
+box_fill (TvFlameRenderer    *self,
+          TvCallTree         *tree,
+          const TvFlameBox   *box,
+          const TvFlameStyle *style,
+          gboolean           *dimmed)
+{
+  TvFlameColor fill = base_fill (self, tree, box, style);
+  TvFlameColor background = tv_flame_background_color (style->dark);
+
+  *dimmed = FALSE;
+  if (style->matches != NULL && !box_matches (style->matches, tree, box))
+    {
+      fill = mix (fill, background, 0.72);
+      *dimmed = TRUE;
+    }
+  else if (box->flags & TV_FLAME_BOX_ANCESTOR)
+    fill = mix (fill, background, 0.40);
+  return fill;
+}
+
+TvFlameColor
+tv_flame_renderer_get_fill (TvFlameRenderer    *self,
+                            TvFlameLayout      *layout,
+                            const TvFlameBox   *box,
+                            const TvFlameStyle *style)
+{
+  TvCallTree *tree;
+  gboolean dimmed;
+
+  g_return_val_if_fail (self != NULL, tv_flame_background_color (FALSE));
+  g_return_val_if_fail (layout != NULL, tv_flame_background_color (FALSE));
+  g_return_val_if_fail (box != NULL, tv_flame_background_color (FALSE));
+  g_return_val_if_fail (style != NULL, tv_flame_background_color (FALSE));
+
+  tree = tv_flame_layout_get_tree (layout);
+  ensure_frame_cache (self, tv_call_tree_get_data (tree), style);
+  return box_fill (self, tree, box, style, &dimmed);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Labels                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static void
+label_free (gpointer data)
+{
+  Label *label = data;
+
+  if (label == NULL)
+    return;
+  for (guint i = 0; i < label->n_runs; i++)
+    {
+      g_object_unref (label->runs[i].font);
+      pango_glyph_string_free (label->runs[i].glyphs);
+    }
+  g_free (label->runs);
+  g_free (label);
+}
+
+/* Itemizes and shapes LEN bytes of TEXT onto RUNS. */
+static void
+shape_text (TvFlameRenderer *self,
+            const char      *text,
+            int              len,
+            gboolean         location,
+            GArray          *runs)
+{
+  GList *items;
+
+  if (len <= 0)
+    return;
+  items = pango_itemize (self->context, text, 0, len, NULL, NULL);
+  for (GList *l = items; l != NULL; l = l->next)
+    {
+      PangoItem *item = l->data;
+      LabelRun run = { 0 };
+
+      if (item->analysis.font == NULL)
+        {
+          pango_item_free (item);
+          continue;
+        }
+      run.font = g_object_ref (item->analysis.font);
+      run.glyphs = pango_glyph_string_new ();
+      run.location = location;
+      pango_shape_with_flags (text + item->offset, item->length, text, len,
+                              &item->analysis, run.glyphs, PANGO_SHAPE_NONE);
+      run.width = pango_glyph_string_get_width (run.glyphs);
+      g_array_append_val (runs, run);
+      pango_item_free (item);
+    }
+  g_list_free (items);
+}
+
+static Label *
+label_from_runs (GArray *runs)
+{
+  Label *label = g_new0 (Label, 1);
+
+  label->n_runs = runs->len;
+  label->runs = (LabelRun *) g_array_free (runs, FALSE);
+  for (guint i = 0; i < label->n_runs; i++)
+    label->width += label->runs[i].width;
+  return label;
+}
+
+/* Appends at most MAX_LABEL_CHARS characters of TEXT, made valid UTF-8
+ * with control characters replaced, so that Pango takes it. */
+static void
+append_label_text (GString    *out,
+                   const char *text)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+  const char *p = valid;
+
+  for (guint n = 0; *p != '\0' && n < MAX_LABEL_CHARS; n++, p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_iscntrl (c))
+        g_string_append_unichar (out, 0xfffd);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+    }
+}
+
+/* The file part of a label: the file's name, with its directory for a
+ * package's __init__.py or __main__.py, which say little alone. */
+static void
+append_file_name (GString    *out,
+                  const char *path)
+{
+  const char *base = path, *dir = path;
+
+  for (const char *p = path; *p != '\0'; p++)
+    if (*p == '/' || *p == '\\')
+      {
+        dir = base;
+        base = p + 1;
+      }
+  if (path[0] != '<' && (strcmp (base, "__init__.py") == 0 || strcmp (base, "__main__.py") == 0))
+    base = dir;
+  append_label_text (out, base[0] != '\0' ? base : path);
+}
+
+static Label *
+make_frame_label (TvFlameRenderer *self,
+                  TvProfileData   *data,
+                  TvMergeKey       merge,
+                  guint32          frame)
+{
+  const TachFrame *f = tach_reader_get_frame (tv_profile_data_get_reader (data), frame);
+  g_autoptr(GString) name = g_string_new (NULL);
+  g_autoptr(GString) location = g_string_new ("  ");
+  GArray *runs = g_array_new (FALSE, TRUE, sizeof (LabelRun));
+
+  append_label_text (name, tv_profile_data_get_funcname (data, frame));
+  append_file_name (location, tv_profile_data_get_filename (data, frame));
+  /* Merged by function, a node has many lines: its frame's would mislead. */
+  if (merge != TV_MERGE_FUNCTION && f != NULL && f->lineno != TACH_LOCATION_NONE)
+    g_string_append_printf (location, ":%d", f->lineno);
+
+  shape_text (self, name->str, name->len, FALSE, runs);
+  /* Without a name, the location starts the label. */
+  if (name->len == 0)
+    g_string_erase (location, 0, 2);
+  shape_text (self, location->str, location->len, TRUE, runs);
+  return label_from_runs (runs);
+}
+
+static Label *
+make_text_label (TvFlameRenderer *self,
+                 const char      *text)
+{
+  g_autoptr(GString) s = g_string_new (NULL);
+  GArray *runs = g_array_new (FALSE, TRUE, sizeof (LabelRun));
+
+  append_label_text (s, text);
+  shape_text (self, s->str, s->len, FALSE, runs);
+  return label_from_runs (runs);
+}
+
+static void
+clear_labels (TvFlameRenderer *self)
+{
+  g_hash_table_remove_all (self->labels);
+  g_clear_pointer (&self->label_data, tv_profile_data_unref);
+  g_clear_pointer (&self->ellipsis, label_free);
+  g_clear_pointer (&self->root_label, label_free);
+  g_clear_pointer (&self->root_text, g_free);
+}
+
+/* Shaping state for STYLE's font and the layout's profile and merge key;
+ * labels shaped with anything else are dropped. */
+static void
+ensure_fonts (TvFlameRenderer    *self,
+              TvCallTree         *tree,
+              const TvFlameStyle *style)
+{
+  TvProfileData *data = tv_call_tree_get_data (tree);
+  TvMergeKey merge = tv_call_tree_get_merge (tree);
+
+  if (style->font != NULL ? !pango_font_description_equal (style->font, self->font)
+                          : !self->default_font)
+    {
+      clear_labels (self);
+      pango_font_description_free (self->font);
+      self->default_font = style->font == NULL;
+      self->font = style->font != NULL ? pango_font_description_copy (style->font)
+                                       : pango_font_description_from_string (DEFAULT_FONT);
+      self->ascent = 0;
+    }
+
+  if (self->label_data != data || self->label_merge != merge)
+    {
+      clear_labels (self);
+      self->label_data = tv_profile_data_ref (data);
+      self->label_merge = merge;
+    }
+  if (g_hash_table_size (self->labels) > MAX_CACHED_LABELS)
+    g_hash_table_remove_all (self->labels);
+
+  if (self->ascent == 0)
+    {
+      PangoFontMetrics *metrics;
+
+      pango_context_set_font_description (self->context, self->font);
+      metrics = pango_context_get_metrics (self->context, self->font, NULL);
+      self->ascent = (double) pango_font_metrics_get_ascent (metrics) / PANGO_SCALE;
+      self->descent = (double) pango_font_metrics_get_descent (metrics) / PANGO_SCALE;
+      pango_font_metrics_unref (metrics);
+    }
+  if (self->ellipsis == NULL)
+    self->ellipsis = make_text_label (self, "\xe2\x80\xa6");
+}
+
+static Label *
+lookup_label (TvFlameRenderer    *self,
+              TvCallTree         *tree,
+              const TvFlameBox   *box,
+              const TvFlameStyle *style)
+{
+  guint32 frame;
+  Label *label;
+
+  if (box->node == TV_ROOT_NODE)
+    {
+      if (style->root_label == NULL)
+        return NULL;
+      if (g_strcmp0 (self->root_text, style->root_label) != 0)
+        {
+          g_clear_pointer (&self->root_label, label_free);
+          g_free (self->root_text);
+          self->root_text = g_strdup (style->root_label);
+          self->root_label = make_text_label (self, style->root_label);
+        }
+      return self->root_label;
+    }
+
+  frame = tv_call_tree_get_frame (tree, box->node);
+  label = g_hash_table_lookup (self->labels, GUINT_TO_POINTER (frame));
+  if (label == NULL)
+    {
+      label = make_frame_label (self, tv_call_tree_get_data (tree), tv_call_tree_get_merge (tree),
+                                frame);
+      g_hash_table_insert (self->labels, GUINT_TO_POINTER (frame), label);
+    }
+  return label;
+}
+
+static void
+set_source (cairo_t      *cr,
+            TvFlameColor  c,
+            double        alpha)
+{
+  if (alpha >= 1.0)
+    cairo_set_source_rgb (cr, c.red, c.green, c.blue);
+  else
+    cairo_set_source_rgba (cr, c.red, c.green, c.blue, alpha);
+}
+
+/* Draws GLYPHS' first N glyphs at X, BASELINE; returns their width. */
+static int
+show_glyphs (cairo_t          *cr,
+             PangoFont        *font,
+             PangoGlyphString *glyphs,
+             int               n,
+             double            x,
+             double            baseline)
+{
+  PangoGlyphString part = *glyphs;
+  int width = 0;
+
+  part.num_glyphs = n;
+  for (int i = 0; i < n; i++)
+    width += glyphs->glyphs[i].geometry.width;
+  cairo_move_to (cr, x, baseline);
+  pango_cairo_show_glyph_string (cr, font, &part);
+  return width;
+}
+
+/* Draws as much of LABEL as fits in AVAILABLE pixels from X, elided with
+ * an ellipsis; nothing when not even one character and the ellipsis fit. */
+static void
+draw_label (TvFlameRenderer *self,
+            cairo_t         *cr,
+            const Label     *label,
+            double           x,
+            double           baseline,
+            double           available,
+            TvFlameColor     color,
+            double           alpha)
+{
+  int limit = (int) (available * PANGO_SCALE);
+  gboolean elide = label->width > limit;
+  guint last_run = label->n_runs;
+  int last_glyphs = 0;
+  gboolean location = FALSE;
+
+  if (label->n_runs == 0)
+    return;
+
+  if (elide)
+    {
+      int room = limit - self->ellipsis->width, used = 0;
+      guint r;
+
+      for (r = 0; r < label->n_runs && used + label->runs[r].width <= room; r++)
+        used += label->runs[r].width;
+      /* In run R, cut before the last cluster that starts where the glyphs
+       * before it still fit. */
+      if (r < label->n_runs)
+        {
+          const PangoGlyphString *glyphs = label->runs[r].glyphs;
+
+          for (int i = 0; i < glyphs->num_glyphs; i++)
+            {
+              if (glyphs->glyphs[i].attr.is_cluster_start)
+                last_glyphs = i;
+              if (used + glyphs->glyphs[i].geometry.width > room)
+                break;
+              used += glyphs->glyphs[i].geometry.width;
+            }
+        }
+      last_run = r;
+      if (last_run == 0 && last_glyphs == 0)
+        return;
+    }
+
+  set_source (cr, color, alpha);
+  for (guint r = 0; r <= last_run && r < label->n_runs; r++)
+    {
+      const LabelRun *run = &label->runs[r];
+      int n = r < last_run ? run->glyphs->num_glyphs : last_glyphs;
+
+      if (run->location != location)
+        {
+          location = run->location;
+          set_source (cr, color, location ? alpha * 0.68 : alpha);
+        }
+      if (n > 0)
+        x += (double) show_glyphs (cr, run->font, run->glyphs, n, x, baseline) / PANGO_SCALE;
+    }
+  if (elide)
+    {
+      const LabelRun *dots = &self->ellipsis->runs[0];
+
+      if (self->ellipsis->n_runs > 0)
+        show_glyphs (cr, dots->font, dots->glyphs, dots->glyphs->num_glyphs, x, baseline);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Drawing                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Sorts KEYS (a colour in bits 32 to 55, a box below) by colour, keeping
+ * the boxes' order within a colour: three passes of a radix sort.  Cairo
+ * then fills all the boxes of a colour in one go, which costs a fraction
+ * of a fill per box, and a flame graph has far fewer colours than boxes. */
+static void
+sort_by_color (guint64 *keys,
+               guint64 *tmp,
+               guint    n)
+{
+  if (n == 0)
+    return;
+  for (guint shift = 32; shift < 56; shift += 8)
+    {
+      guint count[257] = { 0 };
+
+      for (guint i = 0; i < n; i++)
+        count[((keys[i] >> shift) & 0xff) + 1]++;
+      for (guint b = 0; b < 256; b++)
+        count[b + 1] += count[b];
+      for (guint i = 0; i < n; i++)
+        tmp[count[(keys[i] >> shift) & 0xff]++] = keys[i];
+      memcpy (keys, tmp, n * sizeof (guint64));
+    }
+}
+
+/* Fills the N painted boxes listed in order[], a cairo fill each: a
+ * colour at a time, as setting the source costs as much as a fill. */
+static void
+fill_boxes (TvFlameRenderer *self,
+            cairo_t         *cr,
+            guint            n)
+{
+  sort_by_color (self->order, self->order_tmp, n);
+
+  cairo_save (cr);
+  /* Crisp edges: every box is snapped to whole pixels. */
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  for (guint k = 0; k < n;)
+    {
+      guint32 rgb = self->order[k] >> 32;
+
+      cairo_set_source_rgb (cr, (rgb >> 16) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
+                            (rgb & 0xff) / 255.0);
+      for (; k < n && self->order[k] >> 32 == rgb; k++)
+        {
+          const Painted *p = &self->painted[(guint32) self->order[k]];
+
+          cairo_rectangle (cr, p->left, p->top, p->right - p->left, p->bottom - p->top);
+          cairo_fill (cr);
+        }
+    }
+  cairo_restore (cr);
+}
+
+/* Whether boxes may be drawn as an image: not on vector surfaces (an
+ * export keeps its rectangles), and not under a rotation or shear. */
+static gboolean
+can_rasterize (cairo_t *cr)
+{
+  cairo_matrix_t m;
+
+  switch (cairo_surface_get_type (cairo_get_target (cr)))
+    {
+    case CAIRO_SURFACE_TYPE_PDF:
+    case CAIRO_SURFACE_TYPE_PS:
+    case CAIRO_SURFACE_TYPE_SVG:
+    case CAIRO_SURFACE_TYPE_SCRIPT:
+      return FALSE;
+    default:
+      break;
+    }
+  cairo_get_matrix (cr, &m);
+  return m.xy == 0 && m.yx == 0 && m.xx > 0 && m.yy > 0;
+}
+
+/* Draws the N painted boxes listed in order[] by writing their pixels
+ * into an image of the viewport and painting that once.  Thousands of
+ * cairo fills cost more than a frame's budget; this costs a clear and a
+ * composite.  Boxes are whole user-space pixels, so with the nearest
+ * filter the result is the same as filling them, at any scale.  With a
+ * BACKGROUND, the image is painted on that, opaque, with no blending. */
+static void
+paint_raster (TvFlameRenderer    *self,
+              cairo_t            *cr,
+              guint               n,
+              double              view_width,
+              const TvFlameColor *background,
+              double              view_height)
+{
+  int width = (int) ceil (view_width), height = 0, top = G_MAXINT, bottom = 0, stride;
+  guchar *pixels;
+
+  for (guint k = 0; k < n; k++)
+    {
+      const Painted *p = &self->painted[(guint32) self->order[k]];
+
+      top = MIN (top, (int) MAX (p->top, 0));
+      bottom = MAX (bottom, (int) p->bottom);
+    }
+  height = bottom;
+  if (width <= 0 || bottom <= top)
+    {
+      if (background != NULL)
+        {
+          set_source (cr, *background, 1.0);
+          cairo_rectangle (cr, 0, 0, view_width, view_height);
+          cairo_fill (cr);
+        }
+      return;
+    }
+
+  if (self->raster == NULL || cairo_image_surface_get_width (self->raster) < width
+      || cairo_image_surface_get_height (self->raster) < height)
+    {
+      g_clear_pointer (&self->raster, cairo_surface_destroy);
+      self->raster = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+    }
+  cairo_surface_flush (self->raster);
+  pixels = cairo_image_surface_get_data (self->raster);
+  stride = cairo_image_surface_get_stride (self->raster);
+  if (pixels == NULL)
+    {
+      if (background != NULL)
+        {
+          set_source (cr, *background, 1.0);
+          cairo_rectangle (cr, 0, 0, view_width, view_height);
+          cairo_fill (cr);
+        }
+      fill_boxes (self, cr, n);
+      return;
+    }
+
+  if (background != NULL)
+    {
+      guint32 argb = 0xff000000u | pack_color (*background);
+
+      for (int y = top; y < bottom; y++)
+        {
+          guint32 *row = (guint32 *) (pixels + (gsize) y * stride);
+
+          for (int x = 0; x < width; x++)
+            row[x] = argb;
+        }
+      /* The rest of the background, above and below the boxes. */
+      set_source (cr, *background, 1.0);
+      cairo_rectangle (cr, 0, 0, view_width, top);
+      cairo_rectangle (cr, 0, bottom, view_width, MAX (view_height - bottom, 0));
+      cairo_fill (cr);
+    }
+  else
+    for (int y = top; y < bottom; y++)
+      memset (pixels + (gsize) y * stride, 0, (gsize) width * 4);
+  for (guint k = 0; k < n; k++)
+    {
+      const Painted *p = &self->painted[(guint32) self->order[k]];
+      int l = (int) CLAMP (p->left, 0, width), r = (int) CLAMP (p->right, 0, width);
+      int t = (int) CLAMP (p->top, 0, height), b = (int) CLAMP (p->bottom, 0, height);
+      guint32 argb = 0xff000000u | p->rgb;
+
+      for (int y = t; y < b; y++)
+        {
+          guint32 *row = (guint32 *) (pixels + (gsize) y * stride);
+
+          for (int x = l; x < r; x++)
+            row[x] = argb;
+        }
+    }
+  cairo_surface_mark_dirty_rectangle (self->raster, 0, top, width, bottom - top);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, top, width, bottom - top);
+  cairo_clip (cr);
+  cairo_set_source_surface (cr, self->raster, 0, 0);
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+  if (background != NULL)
+    cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+  cairo_paint (cr);
+  cairo_restore (cr);
+}
+
+void
+tv_flame_style_init (TvFlameStyle *style)
+{
+  g_return_if_fail (style != NULL);
+
+  memset (style, 0, sizeof *style);
+  style->scheme = TV_FLAME_COLORS_MODULE;
+  style->hovered = TV_NODE_NONE;
+  style->hovered_first = 0;
+  style->selected = TV_NODE_NONE;
+}
+
+TvFlameRenderer *
+tv_flame_renderer_new (PangoFontMap *font_map)
+{
+  TvFlameRenderer *self = g_new0 (TvFlameRenderer, 1);
+
+  self->font_map = font_map != NULL ? g_object_ref (font_map)
+                                    : g_object_ref (pango_cairo_font_map_get_default ());
+  self->context = pango_font_map_create_context (self->font_map);
+  pango_context_set_base_dir (self->context, PANGO_DIRECTION_LTR);
+  self->font = pango_font_description_from_string (DEFAULT_FONT);
+  self->default_font = TRUE;
+  self->dpi = 96.0;
+  self->font_options = cairo_font_options_create ();
+  pango_cairo_context_set_resolution (self->context, self->dpi);
+  pango_cairo_context_set_font_options (self->context, self->font_options);
+  self->labels = g_hash_table_new_full (NULL, NULL, NULL, label_free);
+  return self;
+}
+
+void
+tv_flame_renderer_free (TvFlameRenderer *self)
+{
+  if (self == NULL)
+    return;
+  clear_labels (self);
+  clear_frame_cache (self);
+  g_clear_pointer (&self->heat_tree, tv_call_tree_unref);
+  g_hash_table_unref (self->labels);
+  g_free (self->painted);
+  g_free (self->order);
+  g_free (self->order_tmp);
+  g_clear_pointer (&self->raster, cairo_surface_destroy);
+  pango_font_description_free (self->font);
+  cairo_font_options_destroy (self->font_options);
+  g_object_unref (self->context);
+  g_object_unref (self->font_map);
+  g_free (self);
+}
+
+void
+tv_flame_renderer_set_font_options (TvFlameRenderer            *self,
+                                    const cairo_font_options_t *options)
+{
+  g_return_if_fail (self != NULL);
+
+  if (options == NULL || cairo_font_options_equal (options, self->font_options))
+    return;
+  cairo_font_options_destroy (self->font_options);
+  self->font_options = cairo_font_options_copy (options);
+  pango_cairo_context_set_font_options (self->context, self->font_options);
+  clear_labels (self);
+  self->ascent = 0;
+}
+
+void
+tv_flame_renderer_set_resolution (TvFlameRenderer *self,
+                                  double           dpi)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!(dpi > 0) || dpi == self->dpi)
+    return;
+  self->dpi = dpi;
+  pango_cairo_context_set_resolution (self->context, dpi);
+  clear_labels (self);
+  self->ascent = 0;
+}
+
+/* The box's pixels, snapped to whole pixels and cut to the viewport,
+ * with a pixel of gap at its right (when wide enough) and bottom so that
+ * neighbours stay apart.  FALSE when nothing of it shows. */
+static gboolean
+box_pixels (TvFlameLayout    *layout,
+            const TvFlameBox *box,
+            double            view_width,
+            double           *left,
+            double           *top,
+            double           *right,
+            double           *bottom)
+{
+  double x, y, w, h, l, r;
+
+  tv_flame_layout_get_box_rect (layout, box, &x, &y, &w, &h);
+  l = round (MAX (x, -1.0));
+  r = round (MIN (x + w, view_width + 1.0));
+  if (r <= l)
+    r = l + 1;
+  if (r - l > 2)
+    r -= 1;
+  *left = l;
+  *right = r;
+  *top = round (y);
+  *bottom = round (y + h) - (h >= 4 ? 1 : 0);
+  return r > 0 && l < view_width;
+}
+
+/* BOX's label in its pixels L, T, R, B, on FILL, if it has one and there
+ * is room for about three characters and the ellipsis: one letter and an
+ * ellipsis says nothing and clutters the narrow frames. */
+static void
+draw_box_label (TvFlameRenderer    *self,
+                cairo_t            *cr,
+                TvFlameLayout      *layout,
+                const TvFlameBox   *box,
+                const TvFlameStyle *style,
+                double              l,
+                double              t,
+                double              r,
+                double              b,
+                TvFlameColor        fill,
+                double              alpha)
+{
+  double text_height = self->ascent + self->descent;
+  double min_width = 2 * LABEL_PADDING + (double) self->ellipsis->width / PANGO_SCALE
+                     + text_height * 1.6;
+  const Label *label;
+
+  if ((box->flags & TV_FLAME_BOX_MERGED) || r - l < min_width
+      || text_height > tv_flame_layout_get_viewport (layout)->row_height + 2)
+    return;
+  label = lookup_label (self, tv_flame_layout_get_tree (layout), box, style);
+  if (label != NULL)
+    draw_label (self, cr, label, l + LABEL_PADDING,
+                t + round ((b - t - text_height) / 2 + self->ascent),
+                r - l - 2 * LABEL_PADDING, text_color (fill), alpha);
+}
+
+static const TvFlameBox *
+find_hovered (TvFlameLayout      *layout,
+              const TvFlameStyle *style)
+{
+  const TvFlameBox *box;
+
+  if (style->hovered == TV_NODE_NONE)
+    return NULL;
+  if (!style->hovered_merged)
+    {
+      box = tv_flame_layout_lookup_node (layout, style->hovered);
+      return box != NULL && box->node == style->hovered
+             && !(box->flags & TV_FLAME_BOX_MERGED) ? box : NULL;
+    }
+  /* A merged box is found by its first child. */
+  {
+    TvCallTree *tree = tv_flame_layout_get_tree (layout);
+    guint n;
+    const guint32 *children;
+
+    if (style->hovered >= tv_call_tree_get_n_nodes (tree))
+      return NULL;
+    children = tv_call_tree_get_children (tree, style->hovered, &n);
+    if (style->hovered_first >= n)
+      return NULL;
+    box = tv_flame_layout_lookup_node (layout, children[style->hovered_first]);
+    return box != NULL && (box->flags & TV_FLAME_BOX_MERGED)
+           && box->first == style->hovered_first ? box : NULL;
+  }
+}
+
+/* The selection's outline goes under the labels, the hover's veil and
+ * outline over everything. */
+static void
+draw_highlights (TvFlameRenderer    *self,
+                 cairo_t            *cr,
+                 TvFlameLayout      *layout,
+                 const TvFlameStyle *style,
+                 gboolean            selection,
+                 gboolean            hover)
+{
+  const TvFlameViewport *vp = tv_flame_layout_get_viewport (layout);
+  const TvFlameBox *hovered = hover ? find_hovered (layout, style) : NULL;
+  double l, t, r, b;
+
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  if (selection && style->selected != TV_NODE_NONE)
+    {
+      const TvFlameBox *box = tv_flame_layout_lookup_node (layout, style->selected);
+
+      if (box != NULL && box->node == style->selected
+          && box_pixels (layout, box, vp->width, &l, &t, &r, &b))
+        {
+          /* Accent colours of libadwaita. */
+          if (style->dark)
+            cairo_set_source_rgb (cr, 0x78 / 255.0, 0xae / 255.0, 0xed / 255.0);
+          else
+            cairo_set_source_rgb (cr, 0x1c / 255.0, 0x71 / 255.0, 0xd8 / 255.0);
+          cairo_set_line_width (cr, 2.0);
+          cairo_rectangle (cr, l + 1, t + 1, MAX (r - l - 2, 0), MAX (b - t - 2, 0));
+          cairo_stroke (cr);
+        }
+    }
+  /* The hovered box is drawn again, lighter, with its label at full
+   * strength (a veil over the label would wash it out), and outlined. */
+  if (hovered != NULL && box_pixels (layout, hovered, vp->width, &l, &t, &r, &b))
+    {
+      TvFlameColor edge = style->dark ? (TvFlameColor) { 1, 1, 1 } : (TvFlameColor) { 0, 0, 0 };
+      TvFlameColor white = { 1, 1, 1 };
+      TvFlameColor fill;
+      gboolean dimmed;
+
+      fill = box_fill (self, tv_flame_layout_get_tree (layout), hovered, style, &dimmed);
+      fill = mix (fill, white, style->dark ? 0.18 : 0.35);
+      set_source (cr, fill, 1.0);
+      cairo_rectangle (cr, l, t, r - l, b - t);
+      cairo_fill (cr);
+      draw_box_label (self, cr, layout, hovered, style, l, t, r, b, fill, 1.0);
+      set_source (cr, edge, 0.75);
+      cairo_set_line_width (cr, 1.0);
+      cairo_rectangle (cr, l + 0.5, t + 0.5, MAX (r - l - 1, 0), MAX (b - t - 1, 0));
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+}
+
+void
+tv_flame_renderer_draw (TvFlameRenderer    *self,
+                        cairo_t            *cr,
+                        TvFlameLayout      *layout,
+                        const TvFlameStyle *style)
+{
+  const TvFlameViewport *vp;
+  TvCallTree *tree;
+  const TvFlameBox *boxes;
+  guint n_boxes, n_painted = 0;
+  double view_height;
+  TvFlameColor background;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (layout != NULL);
+  g_return_if_fail (style != NULL);
+
+  vp = tv_flame_layout_get_viewport (layout);
+  tree = tv_flame_layout_get_tree (layout);
+  boxes = tv_flame_layout_get_boxes (layout, &n_boxes);
+  ensure_frame_cache (self, tv_call_tree_get_data (tree), style);
+  ensure_fonts (self, tree, style);
+
+  background = tv_flame_background_color (style->dark);
+  view_height = vp->height > 0 ? vp->height
+                : tv_flame_layout_get_content_rows (layout) * vp->row_height;
+
+  cairo_save (cr);
+
+  /* Where each box goes and its colour, then the boxes by colour. */
+  if (n_boxes > self->capacity)
+    {
+      self->capacity = MAX (n_boxes, self->capacity * 2);
+      self->painted = g_renew (Painted, self->painted, self->capacity);
+      self->order = g_renew (guint64, self->order, self->capacity);
+      self->order_tmp = g_renew (guint64, self->order_tmp, self->capacity);
+    }
+  for (guint i = 0; i < n_boxes; i++)
+    {
+      Painted *p = &self->painted[i];
+      double l, t, r, b;
+      gboolean dimmed;
+
+      p->visible = box_pixels (layout, &boxes[i], vp->width, &l, &t, &r, &b);
+      if (!p->visible)
+        continue;
+      p->left = l;
+      p->top = t;
+      p->right = r;
+      p->bottom = b;
+      p->rgb = pack_color (box_fill (self, tree, &boxes[i], style, &dimmed));
+      p->dimmed = dimmed;
+      self->order[n_painted++] = (guint64) p->rgb << 32 | i;
+    }
+  if (n_painted >= RASTER_MIN_BOXES && can_rasterize (cr))
+    paint_raster (self, cr, n_painted, vp->width,
+                  style->draw_background ? &background : NULL, view_height);
+  else
+    {
+      if (style->draw_background)
+        {
+          set_source (cr, background, 1.0);
+          cairo_rectangle (cr, 0, 0, vp->width, view_height);
+          cairo_fill (cr);
+        }
+      fill_boxes (self, cr, n_painted);
+    }
+
+  draw_highlights (self, cr, layout, style, TRUE, FALSE);
+
+  for (guint i = 0; i < n_boxes; i++)
+    {
+      const Painted *p = &self->painted[i];
+
+      if (p->visible)
+        draw_box_label (self, cr, layout, &boxes[i], style, p->left, p->top, p->right,
+                        p->bottom, unpack_color (p->rgb), p->dimmed ? 0.55 : 1.0);
+    }
+  cairo_restore (cr);
+
+  draw_highlights (self, cr, layout, style, FALSE, TRUE);
+}
+
+void
+tv_flame_renderer_draw_highlight (TvFlameRenderer    *self,
+                                  cairo_t            *cr,
+                                  TvFlameLayout      *layout,
+                                  const TvFlameStyle *style)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (layout != NULL);
+  g_return_if_fail (style != NULL);
+
+  ensure_frame_cache (self, tv_call_tree_get_data (tv_flame_layout_get_tree (layout)), style);
+  ensure_fonts (self, tv_flame_layout_get_tree (layout), style);
+  draw_highlights (self, cr, layout, style, FALSE, TRUE);
+}
