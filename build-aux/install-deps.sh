@@ -8,7 +8,7 @@ packages=(
   meson ninja-build pkg-config gcc libgtk-4-dev libadwaita-1-dev libzstd-dev
   libglib2.0-dev libglib2.0-dev-bin libglib2.0-bin gettext
   # tests: the reference reader, sanitizers and fuzzing, headless GUI
-  python3 zstd clang libclang-rt-14-dev
+  python3 zstd clang libclang-rt-14-dev chromium
   xvfb xauth dbus dbus-x11 at-spi2-core xdotool x11-utils imagemagick
   libxml2-utils desktop-file-utils appstream appstream-util shared-mime-info
   xdg-utils libfile-mimeinfo-perl libgtk-4-bin

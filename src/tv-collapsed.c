@@ -16,19 +16,21 @@
  * the sort compares keys piece by piece, and the lines are written straight
  * to the output.  (A profile with deep, varied stacks can give gigabytes of
  * text for a few hundred megabytes of keys.)
+ *
+ * With filters (threads, states, a time range), the stacks come from the
+ * model's call trees instead, one per thread id, and go through the same
+ * canonical frames and the same sort.
  */
 #include "tv-collapsed.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
 #include "tachyon-format.h"
+#include "tv-atomic-write.h"
 #include "tv-tach-error.h"
 
 /* What CPython's collector hides: the profiler's own launcher. */
@@ -315,6 +317,40 @@ collapser_map_frame (Collapser  *self,
   return TRUE;
 }
 
+/* Finds or creates the entry of KEY, whose thread id, depth (> 0) and
+ * frames are set. */
+static StackEntry *
+collapser_lookup_key (Collapser  *self,
+                      StackEntry *key)
+{
+  StackEntry *entry;
+  guint64 hash;
+
+  g_assert (key->depth > 0);
+
+  hash = key->thread_id * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  for (guint i = 0; i < key->depth; i++)
+    hash = (hash ^ key->frames[i]) * G_GUINT64_CONSTANT (0x100000001b3);
+  key->hash = (guint) (hash ^ (hash >> 32));
+
+  entry = g_hash_table_lookup (self->entry_table, key);
+  if (entry == NULL)
+    {
+      gsize size = sizeof (StackEntry) + key->depth * sizeof (guint32);
+
+      entry = arena_alloc (&self->arena, size);
+      memcpy (entry, key, size);
+      entry->count = 0;
+      entry->first_seen = self->entries->len;
+      entry->tid_text_len = g_snprintf (entry->tid_text, sizeof entry->tid_text,
+                                        "%" G_GUINT64_FORMAT, entry->thread_id);
+      g_ptr_array_add (self->entries, entry);
+      g_hash_table_add (self->entry_table, entry);
+    }
+
+  return entry;
+}
+
 /* Finds or creates the entry of SAMPLE's key; sets *OUT_ENTRY to NULL when
  * the sample is not counted (no frames left once internal ones are gone). */
 static gboolean
@@ -324,8 +360,6 @@ collapser_lookup_sample (Collapser         *self,
                          GError           **error)
 {
   StackEntry *key = self->scratch;
-  StackEntry *entry;
-  guint64 hash;
 
   /* The decoder never hands out more; scratch has room for no more. */
   if (sample->depth > TACH_MAX_STACK_DEPTH)
@@ -352,28 +386,8 @@ collapser_lookup_sample (Collapser         *self,
       return TRUE;
     }
 
-  hash = sample->thread_id * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  for (guint i = 0; i < key->depth; i++)
-    hash = (hash ^ key->frames[i]) * G_GUINT64_CONSTANT (0x100000001b3);
-  key->hash = (guint) (hash ^ (hash >> 32));
   key->thread_id = sample->thread_id;
-
-  entry = g_hash_table_lookup (self->entry_table, key);
-  if (entry == NULL)
-    {
-      gsize size = sizeof (StackEntry) + key->depth * sizeof (guint32);
-
-      entry = arena_alloc (&self->arena, size);
-      memcpy (entry, key, size);
-      entry->count = 0;
-      entry->first_seen = self->entries->len;
-      entry->tid_text_len = g_snprintf (entry->tid_text, sizeof entry->tid_text,
-                                        "%" G_GUINT64_FORMAT, entry->thread_id);
-      g_ptr_array_add (self->entries, entry);
-      g_hash_table_add (self->entry_table, entry);
-    }
-
-  *out_entry = entry;
+  *out_entry = collapser_lookup_key (self, key);
   return TRUE;
 }
 
@@ -559,6 +573,41 @@ tv_collapsed_free (TvCollapsed *self)
   g_free (self);
 }
 
+/* Everything but the reader, which the caller has set. */
+static void
+collapser_init (Collapser *self)
+{
+  self->n_frames = tach_reader_get_n_frames (self->reader);
+  self->frame_map = g_new (guint32, MAX (self->n_frames, 1));
+  memset (self->frame_map, 0xff, MAX (self->n_frames, 1) * sizeof (guint32));
+  self->canon_frames = g_ptr_array_new_with_free_func (canon_frame_free);
+  self->canon_table = g_hash_table_new (canon_frame_hash, canon_frame_equal);
+  self->entries = g_ptr_array_new ();
+  self->entry_table = g_hash_table_new (stack_entry_hash, stack_entry_equal);
+  self->threads = g_array_new (FALSE, TRUE, sizeof (ThreadCache));
+  self->scratch = g_malloc0 (sizeof (StackEntry) + TACH_MAX_STACK_DEPTH * sizeof (guint32));
+}
+
+/* Sorts the counted lines and clears SELF. */
+static TvCollapsed *
+collapser_finish (Collapser *self)
+{
+  TvCollapsed *collapsed;
+
+  /* The canonical frames keep their texts; the names they borrowed from
+   * the reader are not used any more. */
+  collapsed = g_new0 (TvCollapsed, 1);
+  collapsed->canon_frames = g_steal_pointer (&self->canon_frames);
+  collapsed->entries = g_steal_pointer (&self->entries);
+  collapsed->arena = self->arena;
+  self->arena = (Arena) { 0 };
+  collapser_clear (self);
+
+  g_ptr_array_sort_with_data (collapsed->entries, compare_entries, collapsed->canon_frames);
+
+  return collapsed;
+}
+
 /**
  * tv_collapsed_new_for_path:
  * @path: a profile
@@ -576,7 +625,6 @@ tv_collapsed_new_for_path (const char    *path,
                            GError       **error)
 {
   Collapser collapser = { 0 };
-  TvCollapsed *self;
   TachError tach_error = { 0 };
   TachStatus status;
 
@@ -591,16 +639,7 @@ tv_collapsed_new_for_path (const char    *path,
       return NULL;
     }
 
-  collapser.n_frames = tach_reader_get_n_frames (collapser.reader);
-  collapser.frame_map = g_new (guint32, MAX (collapser.n_frames, 1));
-  memset (collapser.frame_map, 0xff, MAX (collapser.n_frames, 1) * sizeof (guint32));
-  collapser.canon_frames = g_ptr_array_new_with_free_func (canon_frame_free);
-  collapser.canon_table = g_hash_table_new (canon_frame_hash, canon_frame_equal);
-  collapser.entries = g_ptr_array_new ();
-  collapser.entry_table = g_hash_table_new (stack_entry_hash, stack_entry_equal);
-  collapser.threads = g_array_new (FALSE, TRUE, sizeof (ThreadCache));
-  collapser.scratch = g_malloc0 (sizeof (StackEntry) +
-                                 TACH_MAX_STACK_DEPTH * sizeof (guint32));
+  collapser_init (&collapser);
 
   if (!collapser_count (&collapser, cancellable, error))
     {
@@ -608,18 +647,168 @@ tv_collapsed_new_for_path (const char    *path,
       return NULL;
     }
 
-  /* The canonical frames keep their texts; the names they borrowed from
-   * the reader are not used any more. */
-  self = g_new0 (TvCollapsed, 1);
-  self->canon_frames = g_steal_pointer (&collapser.canon_frames);
-  self->entries = g_steal_pointer (&collapser.entries);
-  self->arena = collapser.arena;
-  collapser.arena = (Arena) { 0 };
-  collapser_clear (&collapser);
+  return collapser_finish (&collapser);
+}
 
-  g_ptr_array_sort_with_data (self->entries, compare_entries, self->canon_frames);
+/* Counts the samples of one thread id that QUERY selects, from the call
+ * tree of the model: every node with samples of its own is a stack. */
+static gboolean
+collapser_count_tree (Collapser   *self,
+                      TvCallTree  *tree,
+                      guint64      thread_id,
+                      GError     **error)
+{
+  guint32 n_nodes = tv_call_tree_get_n_nodes (tree);
+  g_autofree guint32 *canon = g_new (guint32, n_nodes);
+  StackEntry *key = self->scratch;
 
-  return self;
+  /* Parents come before their children. */
+  canon[TV_ROOT_NODE] = FRAME_INTERNAL;
+  for (guint32 n = 1; n < n_nodes; n++)
+    {
+      if (!collapser_map_frame (self, tv_call_tree_get_frame (tree, n), &canon[n], error))
+        return FALSE;
+    }
+
+  for (guint32 n = 1; n < n_nodes; n++)
+    {
+      guint64 count = tv_call_tree_get_self (tree, n);
+      guint depth = 0;
+
+      if (count == 0)
+        continue;
+
+      /* The frames from the leaf up, then turned round. */
+      for (guint32 u = n; u != TV_ROOT_NODE; u = tv_call_tree_get_parent (tree, u))
+        {
+          if (canon[u] == FRAME_INTERNAL)
+            continue;
+          /* The model keeps no deeper stack than the decoder gives. */
+          if (depth == TACH_MAX_STACK_DEPTH)
+            {
+              g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_INVALID,
+                           "Stack depth exceeds capacity %d", TACH_MAX_STACK_DEPTH);
+              return FALSE;
+            }
+          key->frames[depth++] = canon[u];
+        }
+      if (depth == 0)
+        continue;
+      for (guint i = 0; i < depth / 2; i++)
+        {
+          guint32 tmp = key->frames[i];
+
+          key->frames[i] = key->frames[depth - 1 - i];
+          key->frames[depth - 1 - i] = tmp;
+        }
+      key->depth = depth;
+      key->thread_id = thread_id;
+      collapser_lookup_key (self, key)->count += count;
+    }
+
+  return TRUE;
+}
+
+static int
+compare_thread_ids (gconstpointer a,
+                    gconstpointer b,
+                    gpointer      user_data)
+{
+  TvProfileData *data = user_data;
+  const TvThread *ta = tv_profile_data_get_thread (data, *(const guint32 *) a);
+  const TvThread *tb = tv_profile_data_get_thread (data, *(const guint32 *) b);
+
+  if (ta->thread_id != tb->thread_id)
+    return ta->thread_id < tb->thread_id ? -1 : 1;
+  return ta->index < tb->index ? -1 : ta->index > tb->index;
+}
+
+/**
+ * tv_collapsed_new_for_query:
+ * @data: a loaded profile
+ * @query: which samples: the threads, interpreter, states and time range
+ *   (the merge key, inversion and transforms are not used)
+ * @cancellable: (nullable): a cancellable
+ * @error: return location for an error
+ *
+ * The lines that CPython's `replay --collapsed` would write for the
+ * samples @query selects, counted from the model's call trees (one per
+ * thread id) rather than by decoding the file again.  Without any filter
+ * this gives the same lines as tv_collapsed_new_for_path().
+ *
+ * Returns: (transfer full): the lines, or %NULL with @error set
+ */
+TvCollapsed *
+tv_collapsed_new_for_query (TvProfileData  *data,
+                            const TvQuery  *query,
+                            GCancellable   *cancellable,
+                            GError        **error)
+{
+  Collapser collapser = { 0 };
+  g_autofree guint32 *indices = NULL;
+  guint n_indices = 0;
+  guint n_threads;
+
+  g_return_val_if_fail (data != NULL, NULL);
+  g_return_val_if_fail (query != NULL, NULL);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  /* CPython's lines are per thread id: two interpreters' threads with one
+   * id share them. */
+  n_threads = tv_profile_data_get_n_threads (data);
+  indices = g_new (guint32, MAX (n_threads, 1));
+  for (guint i = 0; i < n_threads; i++)
+    {
+      gboolean selected = query->threads == NULL;
+
+      for (guint j = 0; !selected && j < query->n_threads; j++)
+        selected = query->threads[j] == i;
+      if (selected && tv_profile_data_get_thread (data, i)->n_samples > 0)
+        indices[n_indices++] = i;
+    }
+  g_qsort_with_data (indices, n_indices, sizeof (guint32), compare_thread_ids, data);
+
+  collapser.reader = tv_profile_data_get_reader (data);
+  collapser_init (&collapser);
+
+  for (guint i = 0; i < n_indices;)
+    {
+      guint64 thread_id = tv_profile_data_get_thread (data, indices[i])->thread_id;
+      g_autoptr(TvCallTree) tree = NULL;
+      TvQuery thread_query = *query;
+      guint n = 1;
+
+      while (i + n < n_indices
+             && tv_profile_data_get_thread (data, indices[i + n])->thread_id == thread_id)
+        n++;
+
+      thread_query.merge = TV_MERGE_LINE;
+      thread_query.inverted = FALSE;
+      thread_query.threads = indices + i;
+      thread_query.n_threads = n;
+      tree = tv_call_tree_new (data, &thread_query, cancellable);
+      if (tree == NULL)
+        {
+          /* The only reason for no tree. */
+          if (!g_cancellable_set_error_if_cancelled (cancellable, error))
+            g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+          collapser.reader = NULL;
+          collapser_clear (&collapser);
+          return NULL;
+        }
+      if (!collapser_count_tree (&collapser, tree, thread_id, error))
+        {
+          collapser.reader = NULL;
+          collapser_clear (&collapser);
+          return NULL;
+        }
+      i += n;
+    }
+
+  /* The reader belongs to DATA. */
+  collapser.reader = NULL;
+  return collapser_finish (&collapser);
 }
 
 /**
@@ -699,16 +888,23 @@ tv_collapsed_write (const TvCollapsed  *self,
   return TRUE;
 }
 
+static gboolean
+write_collapsed (FILE      *file,
+                 gpointer   user_data,
+                 GError   **error)
+{
+  return tv_collapsed_write (user_data, file, error);
+}
+
 /**
  * tv_collapsed_save:
  * @self: the lines
  * @out_path: the file to create or replace
  * @error: return location for an error
  *
- * Writes the lines to a temporary file next to @out_path and renames it
- * over @out_path, so that @out_path is never left half-written and an
- * existing @out_path stays as it was when anything fails; on failure the
- * temporary file is removed.
+ * Writes the lines to @out_path with tv_atomic_write(): @out_path is
+ * never left half-written, and an existing @out_path stays as it was
+ * when anything fails.
  *
  * Returns: %TRUE on success
  */
@@ -717,96 +913,9 @@ tv_collapsed_save (const TvCollapsed  *self,
                    const char         *out_path,
                    GError            **error)
 {
-  g_autofree char *dirname = NULL;
-  g_autofree char *basename = NULL;
-  g_autofree char *tmp_path = NULL;
-  g_autofree char *tmp_name = NULL;
-  gboolean replacing;
-  FILE *file;
-  int fd;
-
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (out_path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (g_file_test (out_path, G_FILE_TEST_IS_DIR))
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
-                           _("This is a folder; the output must be a file"));
-      return FALSE;
-    }
-
-  /* The temporary file is hidden in OUT's folder, so that rename() stays
-   * within one file system. */
-  dirname = g_path_get_dirname (out_path);
-  basename = g_path_get_basename (out_path);
-  tmp_name = g_strdup_printf (".%.200s.XXXXXX", basename);
-  tmp_path = g_build_filename (dirname, tmp_name, NULL);
-  replacing = g_file_test (out_path, G_FILE_TEST_EXISTS);
-
-  fd = g_mkstemp_full (tmp_path, O_WRONLY | O_CLOEXEC, 0666);
-  if (fd < 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not create a file in “%s”: %s"), dirname, g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  file = fdopen (fd, "w");
-  if (file == NULL)
-    {
-      int saved_errno = errno;
-
-      close (fd);
-      g_unlink (tmp_path);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not write: %s"), g_strerror (saved_errno));
-      return FALSE;
-    }
-  setvbuf (file, NULL, _IOFBF, 1 << 20);
-
-  if (!tv_collapsed_write (self, file, error))
-    {
-      fclose (file);
-      g_unlink (tmp_path);
-      return FALSE;
-    }
-
-  /* When an existing file is replaced, its old contents must survive a
-   * crash, so the new ones go to the disk before the rename (as
-   * g_file_set_contents() does). */
-  if (replacing && fsync (fileno (file)) != 0)
-    {
-      int saved_errno = errno;
-
-      fclose (file);
-      g_unlink (tmp_path);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not write: %s"), g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  if (fclose (file) != 0)
-    {
-      int saved_errno = errno;
-
-      g_unlink (tmp_path);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not write: %s"), g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  if (g_rename (tmp_path, out_path) != 0)
-    {
-      int saved_errno = errno;
-
-      g_unlink (tmp_path);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not replace the file: %s"), g_strerror (saved_errno));
-      return FALSE;
-    }
-
-  return TRUE;
+  return tv_atomic_write (out_path, write_collapsed, (gpointer) self, error);
 }

@@ -778,9 +778,9 @@ def args_cases(env):
         ("--info with --export", ["--info", "--export", "collapsed", "-o", out_path, tiny], "together"),
         ("empty FILE", ["--info", ""], "empty"),
     ]
-    for fmt in ("html", "svg", "png", "pdf"):
-        bad_args.append(("export format %s" % fmt, ["--export", fmt, "-o", out_path, tiny],
-                         "not supported yet"))
+    # The image options are tested with the images, in tests/export.
+    bad_args.append(("image option without --export", ["--dark", tiny],
+                     "can only be used with --export svg, png or pdf"))
     for name, args, expected in bad_args:
         def run_bad(a=args, e=expected):
             problems = check_fails(env, a, e)

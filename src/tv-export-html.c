@@ -1,0 +1,880 @@
+/* tv-export-html.c: a profile as one self-contained HTML flame graph
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The page is data/flamegraph.html (its own canvas renderer, no library,
+ * nothing fetched) with the profile embedded as JSON in a
+ * <script type="application/json" id="tachyon-data"> element; README.md
+ * documents the schema.  The call tree is the model's, merged by frame
+ * (every field of the frame table) and never pruned; each thread's samples
+ * come from a call tree of that thread alone, mapped onto the nodes of the
+ * whole tree, so that the page's thread filter gives exact counts.
+ *
+ * Nothing from the profile goes into the markup: it all lands inside the
+ * JSON, where `<`, `>`, `&`, U+2028 and U+2029 are escaped, so that no
+ * string can end the script element or start a comment in it.  The page
+ * puts names into the DOM only as text.
+ */
+#include "tv-export-html.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "tv-call-tree.h"
+#include "tv-json.h"
+
+/* Generated from data/tachyon-viewer-export.gresource.xml. */
+GResource *tv_export_get_resource (void);
+
+#define TEMPLATE_PATH   "/io/github/tachyonviewer/TachyonViewer/export/flamegraph.html"
+#define CSP_MARKER      "@CSP@"
+#define DATA_MARKER     "@DATA@"
+
+#define FORMAT_NAME     "tachyon-viewer-flamegraph"
+#define FORMAT_VERSION  1
+
+#define UNMAPPED        G_MAXUINT32
+
+#ifndef PACKAGE_VERSION
+# define PACKAGE_VERSION "unknown"
+#endif
+
+static const char * const status_names[] = {
+  "has_gil", "on_cpu", "unknown", "gil_requested", "has_exception", "main_thread",
+};
+
+typedef struct
+{
+  TvProfileData        *data;
+  TachReader           *reader;
+  const TvExportFilter *filter;
+  TvQuery               query;
+  GArray               *thread_indices;  /* storage of query.threads */
+  TvCallTree           *tree;            /* every selected sample, by frame */
+  guint32               n_nodes;
+  guint32              *order;           /* export id -> node, parents first */
+  guint32              *export_ids;      /* node -> export id */
+  guint32              *frame_ids;       /* frame-table index -> export frame */
+  GArray               *frames;          /* guint32 frame-table index, by export frame */
+  guint32              *string_ids;      /* string index -> export string */
+  GArray               *strings;         /* guint32 string index, by export string */
+  /* (parent, key) -> node of TREE, open addressing: where a node of one
+   * thread's tree lands in TREE. */
+  guint64              *slot_keys;       /* (parent << 32 | key) + 1; 0 empty */
+  guint32              *slot_nodes;
+  guint32               slot_mask;
+} Exporter;
+
+static void
+exporter_clear (Exporter *self)
+{
+  g_clear_pointer (&self->thread_indices, g_array_unref);
+  g_clear_pointer (&self->tree, tv_call_tree_unref);
+  g_clear_pointer (&self->order, g_free);
+  g_clear_pointer (&self->export_ids, g_free);
+  g_clear_pointer (&self->frame_ids, g_free);
+  g_clear_pointer (&self->frames, g_array_unref);
+  g_clear_pointer (&self->string_ids, g_free);
+  g_clear_pointer (&self->strings, g_array_unref);
+  g_clear_pointer (&self->slot_keys, g_free);
+  g_clear_pointer (&self->slot_nodes, g_free);
+}
+
+static gboolean
+set_cancelled (GCancellable  *cancellable,
+               GError       **error)
+{
+  /* A call tree is only ever missing because it was cancelled. */
+  if (!g_cancellable_set_error_if_cancelled (cancellable, error))
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+  return FALSE;
+}
+
+static inline guint32
+hash_slot (guint64 key)
+{
+  key *= G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  return (guint32) (key >> 32);
+}
+
+static inline guint64
+slot_key (guint32 parent,
+          guint32 key)
+{
+  return ((guint64) parent << 32 | key) + 1;
+}
+
+static void
+exporter_index_children (Exporter *self)
+{
+  guint32 mask = 63;
+
+  while (mask < self->n_nodes * 2u + 1)
+    mask = mask * 2 + 1;
+  self->slot_mask = mask;
+  self->slot_keys = g_new0 (guint64, (gsize) mask + 1);
+  self->slot_nodes = g_new (guint32, (gsize) mask + 1);
+
+  for (guint32 n = 1; n < self->n_nodes; n++)
+    {
+      guint64 key = slot_key (tv_call_tree_get_parent (self->tree, n),
+                              tv_call_tree_get_key (self->tree, n));
+      guint32 slot = hash_slot (key) & mask;
+
+      while (self->slot_keys[slot] != 0)
+        slot = (slot + 1) & mask;
+      self->slot_keys[slot] = key;
+      self->slot_nodes[slot] = n;
+    }
+}
+
+static guint32
+exporter_find_child (Exporter *self,
+                     guint32   parent,
+                     guint32   key)
+{
+  guint64 wanted = slot_key (parent, key);
+  guint32 slot = hash_slot (wanted) & self->slot_mask;
+
+  while (self->slot_keys[slot] != 0)
+    {
+      if (self->slot_keys[slot] == wanted)
+        return self->slot_nodes[slot];
+      slot = (slot + 1) & self->slot_mask;
+    }
+  return TV_NODE_NONE;
+}
+
+/* Export ids in depth-first order, children in the model's display order:
+ * parents come first, and the page lays out siblings as they come. */
+static void
+exporter_number_nodes (Exporter *self)
+{
+  g_autofree guint32 *stack = g_new (guint32, self->n_nodes);
+  guint32 sp = 0;
+  guint32 next = 0;
+
+  self->order = g_new (guint32, self->n_nodes);
+  self->export_ids = g_new (guint32, self->n_nodes);
+
+  stack[sp++] = TV_ROOT_NODE;
+  while (sp > 0)
+    {
+      guint32 node = stack[--sp];
+      const guint32 *children;
+      guint n_children;
+
+      self->export_ids[node] = next;
+      self->order[next++] = node;
+      children = tv_call_tree_get_children (self->tree, node, &n_children);
+      for (guint i = n_children; i > 0; i--)
+        stack[sp++] = children[i - 1];
+    }
+  g_assert (next == self->n_nodes);
+}
+
+static guint32
+exporter_map_string (Exporter *self,
+                     guint32   index)
+{
+  if (self->string_ids[index] == UNMAPPED)
+    {
+      self->string_ids[index] = self->strings->len;
+      g_array_append_val (self->strings, index);
+    }
+  return self->string_ids[index];
+}
+
+/* Only the frames and strings that the tree uses are exported. */
+static void
+exporter_map_frames (Exporter *self)
+{
+  guint32 n_frames = tach_reader_get_n_frames (self->reader);
+  guint32 n_strings = tach_reader_get_n_strings (self->reader);
+
+  self->frame_ids = g_new (guint32, MAX (n_frames, 1));
+  memset (self->frame_ids, 0xff, MAX (n_frames, 1) * sizeof (guint32));
+  self->string_ids = g_new (guint32, MAX (n_strings, 1));
+  memset (self->string_ids, 0xff, MAX (n_strings, 1) * sizeof (guint32));
+  self->frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->strings = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint32 id = 1; id < self->n_nodes; id++)
+    {
+      guint32 frame = tv_call_tree_get_frame (self->tree, self->order[id]);
+      const TachFrame *tach_frame;
+
+      if (self->frame_ids[frame] != UNMAPPED)
+        continue;
+
+      /* A frame the decoder let through has both strings. */
+      tach_frame = tach_reader_get_frame (self->reader, frame);
+      g_assert (tach_frame != NULL);
+      g_assert (tach_frame->funcname < n_strings && tach_frame->filename < n_strings);
+      self->frame_ids[frame] = self->frames->len;
+      g_array_append_val (self->frames, frame);
+      exporter_map_string (self, tach_frame->funcname);
+      exporter_map_string (self, tach_frame->filename);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* JSON                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static void
+json_key (GString    *out,
+          const char *key)
+{
+  tv_json_append_string (out, key, -1);
+  g_string_append_c (out, ':');
+}
+
+static void
+json_u64 (GString    *out,
+          const char *key,
+          guint64     value)
+{
+  json_key (out, key);
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT ",", value);
+}
+
+static void
+json_string (GString    *out,
+             const char *key,
+             const char *value)
+{
+  json_key (out, key);
+  if (value != NULL)
+    tv_json_append_string (out, value, -1);
+  else
+    g_string_append (out, "null");
+  g_string_append_c (out, ',');
+}
+
+static void
+json_double_or_null (GString  *out,
+                     gboolean  present,
+                     double    value)
+{
+  if (present && isfinite (value))
+    tv_json_append_double (out, value);
+  else
+    g_string_append (out, "null");
+  g_string_append_c (out, ',');
+}
+
+static void
+json_optional_double (GString    *out,
+                      const char *key,
+                      gboolean    present,
+                      double      value)
+{
+  json_key (out, key);
+  json_double_or_null (out, present, value);
+}
+
+/* Ends an object or array whose last member left a comma behind. */
+static void
+json_close (GString *out,
+            char     bracket)
+{
+  if (out->len > 0 && out->str[out->len - 1] == ',')
+    out->str[out->len - 1] = bracket;
+  else
+    g_string_append_c (out, bracket);
+}
+
+static void
+json_int (GString *out,
+          gint32   value)
+{
+  g_string_append_printf (out, "%d,", value);
+}
+
+static void
+append_source (Exporter   *self,
+               GString    *out,
+               const char *source_name)
+{
+  const TachHeader *header = tach_reader_get_header (self->reader);
+  gsize n_warnings = tach_reader_get_n_warnings (self->reader);
+
+  json_key (out, "source");
+  g_string_append_c (out, '{');
+  json_string (out, "name", source_name);
+  json_u64 (out, "file_size", tach_reader_get_file_size (self->reader));
+  json_string (out, "byte_order", header->big_endian ? "big" : "little");
+  json_string (out, "compression",
+               header->compression_type == TACH_COMPRESSION_NONE ? "none"
+               : header->compression_type == TACH_COMPRESSION_ZSTD ? "zstd" : "unknown");
+  json_u64 (out, "sample_region_size", tach_reader_get_sample_region_size (self->reader));
+  json_key (out, "warnings");
+  g_string_append_c (out, '[');
+  for (gsize i = 0; i < n_warnings; i++)
+    {
+      tv_json_append_string (out, tach_reader_get_warning (self->reader, i), -1);
+      g_string_append_c (out, ',');
+    }
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+  json_close (out, '}');
+  g_string_append_c (out, ',');
+}
+
+static void
+append_header_footer_stats (Exporter *self,
+                            GString  *out)
+{
+  const TachHeader *header = tach_reader_get_header (self->reader);
+  const TachFooter *footer = tach_reader_get_footer (self->reader);
+  const TachStats *stats = tach_reader_get_stats (self->reader);
+  char python_version[32];
+
+  g_snprintf (python_version, sizeof python_version, "%u.%u.%u",
+              header->python_major, header->python_minor, header->python_micro);
+
+  json_key (out, "header");
+  g_string_append_c (out, '{');
+  json_u64 (out, "version", header->version);
+  json_string (out, "python_version", python_version);
+  json_u64 (out, "start_time_us", header->start_time_us);
+  json_u64 (out, "sample_interval_us", header->sample_interval_us);
+  json_u64 (out, "sample_count", header->sample_count);
+  json_u64 (out, "thread_count", header->thread_count);
+  json_u64 (out, "string_table_offset", header->string_table_offset);
+  json_u64 (out, "frame_table_offset", header->frame_table_offset);
+  json_u64 (out, "compression_type", header->compression_type);
+  json_string (out, "mode", tach_mode_to_string (header->mode));
+  json_u64 (out, "mode_raw", header->mode_raw);
+  json_close (out, '}');
+  g_string_append_c (out, ',');
+
+  json_key (out, "footer");
+  g_string_append_c (out, '{');
+  json_u64 (out, "string_count", footer->string_count);
+  json_u64 (out, "frame_count", footer->frame_count);
+  json_u64 (out, "file_size", footer->file_size);
+  json_key (out, "checksum");
+  g_string_append_c (out, '"');
+  for (gsize i = 0; i < sizeof footer->checksum; i++)
+    g_string_append_printf (out, "%02x", footer->checksum[i]);
+  g_string_append (out, "\",");
+  json_close (out, '}');
+  g_string_append_c (out, ',');
+
+  /* CPython's names, and null where the file holds no value. */
+  json_key (out, "stats");
+  g_string_append_c (out, '{');
+  json_optional_double (out, "duration_sec", stats->present, stats->duration_sec);
+  json_optional_double (out, "sample_rate", stats->present, stats->sample_rate);
+  json_optional_double (out, "error_rate", stats->present && stats->has_error_rate,
+                        stats->error_rate);
+  json_optional_double (out, "missed_samples", stats->present && stats->has_missed_samples,
+                        stats->missed_samples);
+  json_close (out, '}');
+  g_string_append_c (out, ',');
+}
+
+static void
+append_decoded (Exporter *self,
+                GString  *out)
+{
+  guint64 first = 0;
+  guint64 last = 0;
+  gboolean any = tv_profile_data_get_time_span (self->data, &first, &last);
+
+  json_key (out, "decoded");
+  g_string_append_c (out, '{');
+  json_u64 (out, "samples", tv_profile_data_get_n_samples (self->data));
+  json_key (out, "first_timestamp_us");
+  if (any)
+    g_string_append_printf (out, "%" G_GUINT64_FORMAT ",", first);
+  else
+    g_string_append (out, "null,");
+  json_key (out, "last_timestamp_us");
+  if (any)
+    g_string_append_printf (out, "%" G_GUINT64_FORMAT ",", last);
+  else
+    g_string_append (out, "null,");
+  json_u64 (out, "max_depth", tv_profile_data_get_max_depth (self->data));
+  json_close (out, '}');
+  g_string_append_c (out, ',');
+}
+
+static void
+append_filter (Exporter *self,
+               GString  *out)
+{
+  const TvExportFilter *filter = self->filter;
+
+  json_key (out, "filter");
+  g_string_append_c (out, '{');
+  json_key (out, "threads");
+  if (filter->thread_ids->len == 0)
+    {
+      g_string_append (out, "null,");
+    }
+  else
+    {
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < filter->thread_ids->len; i++)
+        g_string_append_printf (out, "\"%" G_GUINT64_FORMAT "\",",
+                                g_array_index (filter->thread_ids, guint64, i));
+      json_close (out, ']');
+      g_string_append_c (out, ',');
+    }
+  json_string (out, "state", tv_export_state_to_string (filter->state));
+  json_key (out, "range_sec");
+  if (!filter->has_range)
+    {
+      g_string_append (out, "null,");
+    }
+  else
+    {
+      g_string_append_c (out, '[');
+      json_double_or_null (out, isfinite (filter->range_start), filter->range_start);
+      json_double_or_null (out, isfinite (filter->range_end), filter->range_end);
+      json_close (out, ']');
+      g_string_append_c (out, ',');
+    }
+  json_close (out, '}');
+  g_string_append_c (out, ',');
+}
+
+static void
+append_strings_frames_nodes (Exporter *self,
+                             GString  *out)
+{
+  json_key (out, "strings");
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < self->strings->len; i++)
+    {
+      size_t len = 0;
+      const char *text = tach_reader_get_string (self->reader,
+                                                 g_array_index (self->strings, guint32, i),
+                                                 &len);
+
+      tv_json_append_string (out, text, len);
+      g_string_append_c (out, ',');
+    }
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+
+  /* Seven numbers a frame, as the file has them (-1: no value), but -1
+   * for no opcode. */
+  json_key (out, "frames");
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < self->frames->len; i++)
+    {
+      const TachFrame *frame =
+        tach_reader_get_frame (self->reader, g_array_index (self->frames, guint32, i));
+
+      g_string_append_printf (out, "%u,%u,", self->string_ids[frame->funcname],
+                              self->string_ids[frame->filename]);
+      json_int (out, frame->lineno);
+      json_int (out, frame->end_lineno);
+      json_int (out, frame->column);
+      json_int (out, frame->end_column);
+      json_int (out, frame->opcode == TACH_OPCODE_NONE ? -1 : frame->opcode);
+    }
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+
+  /* Two numbers a node but the root: how far back its parent is (ids are
+   * depth-first, so mostly 1 or a few), and its frame. */
+  json_key (out, "nodes");
+  g_string_append_c (out, '[');
+  for (guint32 id = 1; id < self->n_nodes; id++)
+    {
+      guint32 node = self->order[id];
+      guint32 parent = self->export_ids[tv_call_tree_get_parent (self->tree, node)];
+
+      g_assert (parent < id);
+      g_string_append_printf (out, "%u,%u,", id - parent,
+                              self->frame_ids[tv_call_tree_get_frame (self->tree, node)]);
+    }
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+}
+
+typedef struct
+{
+  guint32 id;
+  guint64 count;
+} SelfCount;
+
+static int
+compare_self_counts (gconstpointer a,
+                     gconstpointer b)
+{
+  const SelfCount *ca = a;
+  const SelfCount *cb = b;
+
+  return ca->id < cb->id ? -1 : ca->id > cb->id;
+}
+
+/* The samples of thread INDEX that the query selects, as pairs of export
+ * id and count, from a call tree of that thread alone. */
+static gboolean
+append_thread_self (Exporter      *self,
+                    GString       *out,
+                    guint32        index,
+                    guint64       *sums,
+                    guint64       *n_samples,
+                    GCancellable  *cancellable,
+                    GError       **error)
+{
+  g_autoptr(TvCallTree) tree = NULL;
+  g_autoptr(GArray) counts = NULL;
+  g_autofree guint32 *map = NULL;
+  TvQuery query = self->query;
+  guint32 n_nodes;
+
+  query.threads = &index;
+  query.n_threads = 1;
+  tree = tv_call_tree_new (self->data, &query, cancellable);
+  if (tree == NULL)
+    return set_cancelled (cancellable, error);
+
+  n_nodes = tv_call_tree_get_n_nodes (tree);
+  map = g_new (guint32, n_nodes);
+  counts = g_array_new (FALSE, FALSE, sizeof (SelfCount));
+
+  /* Parents come before their children in both trees, and a thread's
+   * tree is part of the whole one. */
+  map[TV_ROOT_NODE] = TV_ROOT_NODE;
+  for (guint32 n = 0; n < n_nodes; n++)
+    {
+      guint64 count = tv_call_tree_get_self (tree, n);
+
+      if (n > 0)
+        map[n] = exporter_find_child (self, map[tv_call_tree_get_parent (tree, n)],
+                                      tv_call_tree_get_key (tree, n));
+      g_assert (map[n] != TV_NODE_NONE);
+      if (count > 0)
+        {
+          SelfCount pair = { self->export_ids[map[n]], count };
+
+          g_array_append_val (counts, pair);
+          sums[map[n]] += count;
+        }
+    }
+  g_array_sort (counts, compare_self_counts);
+
+  /* Pairs of the distance from the previous id (from 0 for the first)
+   * and the count. */
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < counts->len; i++)
+    {
+      const SelfCount *pair = &g_array_index (counts, SelfCount, i);
+      guint32 previous = i > 0 ? g_array_index (counts, SelfCount, i - 1).id : 0;
+
+      g_string_append_printf (out, "%u,%" G_GUINT64_FORMAT ",", pair->id - previous, pair->count);
+    }
+  json_close (out, ']');
+
+  *n_samples = tv_call_tree_get_n_samples (tree);
+  return TRUE;
+}
+
+static int
+compare_threads (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  TvProfileData *data = user_data;
+  const TvThread *ta = tv_profile_data_get_thread (data, *(const guint32 *) a);
+  const TvThread *tb = tv_profile_data_get_thread (data, *(const guint32 *) b);
+
+  if (ta->thread_id != tb->thread_id)
+    return ta->thread_id < tb->thread_id ? -1 : 1;
+  if (ta->interpreter_id != tb->interpreter_id)
+    return ta->interpreter_id < tb->interpreter_id ? -1 : 1;
+  return ta->index < tb->index ? -1 : ta->index > tb->index;
+}
+
+static gboolean
+thread_selected (Exporter *self,
+                 guint32   index)
+{
+  if (self->query.threads == NULL)
+    return TRUE;
+  for (guint i = 0; i < self->query.n_threads; i++)
+    {
+      if (self->query.threads[i] == index)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+append_threads (Exporter      *self,
+                GString       *out,
+                GCancellable  *cancellable,
+                GError       **error)
+{
+  guint n_threads = tv_profile_data_get_n_threads (self->data);
+  g_autofree guint32 *indices = g_new (guint32, MAX (n_threads, 1));
+  g_autofree guint64 *sums = g_new0 (guint64, self->n_nodes);
+
+  for (guint i = 0; i < n_threads; i++)
+    indices[i] = i;
+  g_qsort_with_data (indices, n_threads, sizeof (guint32), compare_threads, self->data);
+
+  json_key (out, "threads");
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TvThread *thread = tv_profile_data_get_thread (self->data, indices[i]);
+      guint64 n_samples = 0;
+
+      g_string_append_c (out, '{');
+      /* A string: thread ids use all 64 bits, more than a JavaScript
+       * number holds exactly. */
+      g_string_append_printf (out, "\"thread_id\":\"%" G_GUINT64_FORMAT "\",",
+                              thread->thread_id);
+      json_u64 (out, "interpreter_id", thread->interpreter_id);
+      json_u64 (out, "samples_in_file", thread->n_samples);
+      json_key (out, "status_counts");
+      g_string_append_c (out, '{');
+      for (guint bit = 0; bit < G_N_ELEMENTS (status_names); bit++)
+        json_u64 (out, status_names[bit], thread->status_counts[bit]);
+      json_close (out, '}');
+      g_string_append_c (out, ',');
+
+      json_key (out, "self");
+      if (thread->n_samples > 0 && thread_selected (self, indices[i]))
+        {
+          if (!append_thread_self (self, out, indices[i], sums, &n_samples, cancellable, error))
+            return FALSE;
+        }
+      else
+        {
+          g_string_append (out, "[]");
+        }
+      g_string_append_c (out, ',');
+      json_u64 (out, "samples", n_samples);
+      json_close (out, '}');
+      g_string_append_c (out, ',');
+    }
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+
+  /* The threads' samples add up to the whole tree's. */
+  for (guint32 n = 0; n < self->n_nodes; n++)
+    g_assert (sums[n] == tv_call_tree_get_self (self->tree, n));
+
+  return TRUE;
+}
+
+static GString *
+exporter_build_json (Exporter      *self,
+                     const char    *source_name,
+                     GCancellable  *cancellable,
+                     GError       **error)
+{
+  g_autoptr(GString) out = g_string_sized_new (1 << 16);
+  TvTimeSource time_source;
+  double seconds_per_sample;
+
+  seconds_per_sample = tv_profile_data_get_seconds_per_sample (self->data, &time_source);
+
+  g_string_append_c (out, '{');
+  json_string (out, "format", FORMAT_NAME);
+  json_u64 (out, "version", FORMAT_VERSION);
+  json_string (out, "generator", "tachyon-viewer " PACKAGE_VERSION);
+  append_source (self, out, source_name);
+  append_header_footer_stats (self, out);
+  append_decoded (self, out);
+  append_filter (self, out);
+  json_key (out, "view");
+  g_string_append_printf (out, "{\"inverted\":%s},", self->filter->inverted ? "true" : "false");
+  json_optional_double (out, "seconds_per_sample", TRUE, seconds_per_sample);
+  json_string (out, "time_source", time_source == TV_TIME_SOURCE_STATS ? "stats" : "interval");
+  json_u64 (out, "samples", tv_call_tree_get_n_samples (self->tree));
+  append_strings_frames_nodes (self, out);
+  if (!append_threads (self, out, cancellable, error))
+    return NULL;
+  json_close (out, '}');
+
+  return g_steal_pointer (&out);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The page                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Appends JSON so that it can sit inside a <script> element: `<`, `>` and
+ * `&` (which could close the element or open a comment in it) and U+2028
+ * and U+2029 (line ends to older JavaScript) become \u escapes.  Valid
+ * JSON holds these only inside strings, where the escapes mean the same. */
+static void
+append_json_for_script (GString       *out,
+                        const GString *json)
+{
+  const char *p = json->str;
+  const char *end = json->str + json->len;
+
+  while (p < end)
+    {
+      const char *run = p;
+
+      while (p < end && *p != '<' && *p != '>' && *p != '&' && (guchar) *p != 0xe2)
+        p++;
+      g_string_append_len (out, run, p - run);
+      if (p == end)
+        break;
+
+      switch (*p)
+        {
+        case '<':
+          g_string_append (out, "\\u003c");
+          p++;
+          break;
+        case '>':
+          g_string_append (out, "\\u003e");
+          p++;
+          break;
+        case '&':
+          g_string_append (out, "\\u0026");
+          p++;
+          break;
+        default:
+          if (end - p >= 3 && (guchar) p[1] == 0x80
+              && ((guchar) p[2] == 0xa8 || (guchar) p[2] == 0xa9))
+            {
+              g_string_append (out, (guchar) p[2] == 0xa8 ? "\\u2028" : "\\u2029");
+              p += 3;
+            }
+          else
+            {
+              g_string_append_c (out, *p);
+              p++;
+            }
+          break;
+        }
+    }
+}
+
+/* 'sha256-…' of the text between OPEN and the next CLOSE in TEMPLATE. */
+static char *
+element_hash (const char *template,
+              const char *open,
+              const char *close)
+{
+  const char *start = strstr (template, open);
+  const char *stop;
+  guint8 digest[32];
+  gsize digest_len = sizeof digest;
+  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  g_autofree char *base64 = NULL;
+
+  g_assert (start != NULL);
+  start += strlen (open);
+  stop = strstr (start, close);
+  g_assert (stop != NULL);
+
+  g_checksum_update (checksum, (const guchar *) start, stop - start);
+  g_checksum_get_digest (checksum, digest, &digest_len);
+  base64 = g_base64_encode (digest, digest_len);
+  return g_strdup_printf ("'sha256-%s'", base64);
+}
+
+static GBytes *
+fill_template (const GString *json)
+{
+  g_autoptr(GBytes) template_bytes = NULL;
+  g_autoptr(GString) page = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *style_hash = NULL;
+  g_autofree char *script_hash = NULL;
+  const char *template;
+  const char *csp;
+  const char *data;
+
+  template_bytes = g_resource_lookup_data (tv_export_get_resource (), TEMPLATE_PATH,
+                                           G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
+  /* Compiled into this library: it cannot be missing. */
+  g_assert_no_error (error);
+  template = g_bytes_get_data (template_bytes, NULL);
+
+  csp = strstr (template, CSP_MARKER);
+  data = strstr (template, DATA_MARKER);
+  g_assert (csp != NULL && data != NULL && csp < data);
+
+  /* The page runs only its own script and style: the policy names them
+   * by hash.  The JSON is not a script the browser runs. */
+  style_hash = element_hash (template, "<style>", "</style>");
+  script_hash = element_hash (data, "<script>", "</script>");
+
+  page = g_string_sized_new (g_bytes_get_size (template_bytes) + json->len + json->len / 16);
+  g_string_append_len (page, template, csp - template);
+  g_string_append_printf (page,
+                          "default-src 'none'; script-src %s; style-src %s; "
+                          "img-src 'none'; base-uri 'none'; form-action 'none'",
+                          script_hash, style_hash);
+  g_string_append_len (page, csp + strlen (CSP_MARKER), data - (csp + strlen (CSP_MARKER)));
+  append_json_for_script (page, json);
+  g_string_append (page, data + strlen (DATA_MARKER));
+
+  return g_string_free_to_bytes (g_steal_pointer (&page));
+}
+
+/**
+ * tv_export_html_build:
+ * @data: a loaded profile
+ * @filter: which samples, and the orientation the page starts in
+ * @source_name: the profile's name as the page shows it (UTF-8)
+ * @cancellable: (nullable): a cancellable
+ * @error: return location for an error
+ *
+ * Makes the self-contained HTML flame graph of the samples @filter keeps.
+ * Fails if @filter names a thread that @data lacks, or when cancelled.
+ *
+ * Returns: (transfer full): the page, or %NULL with @error set
+ */
+GBytes *
+tv_export_html_build (TvProfileData         *data,
+                      const TvExportFilter  *filter,
+                      const char            *source_name,
+                      GCancellable          *cancellable,
+                      GError               **error)
+{
+  Exporter self = { 0 };
+  g_autoptr(GString) json = NULL;
+
+  g_return_val_if_fail (data != NULL, NULL);
+  g_return_val_if_fail (filter != NULL, NULL);
+  g_return_val_if_fail (source_name != NULL, NULL);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  self.data = data;
+  self.reader = tv_profile_data_get_reader (data);
+  self.filter = filter;
+  if (!tv_export_filter_make_query (filter, data, TV_MERGE_FRAME, &self.query,
+                                    &self.thread_indices, error))
+    return NULL;
+
+  self.tree = tv_call_tree_new (data, &self.query, cancellable);
+  if (self.tree == NULL)
+    {
+      set_cancelled (cancellable, error);
+      exporter_clear (&self);
+      return NULL;
+    }
+  self.n_nodes = tv_call_tree_get_n_nodes (self.tree);
+
+  exporter_number_nodes (&self);
+  exporter_map_frames (&self);
+  exporter_index_children (&self);
+
+  json = exporter_build_json (&self, source_name, cancellable, error);
+  exporter_clear (&self);
+  if (json == NULL)
+    return NULL;
+
+  return fill_template (json);
+}

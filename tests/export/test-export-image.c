@@ -1,0 +1,301 @@
+/* test-export-image.c: tv_export_image_build() beyond what the command
+ * line reaches: the zoom path, merge keys, cancellation, option checks
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+
+#include "tv-export-image.h"
+
+static TvProfileData *
+load (const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid", name, NULL);
+  g_autoptr(GError) error = NULL;
+  TachReader *reader = NULL;
+  TachError tach_error = { 0 };
+  TvProfileData *data;
+
+  g_assert_cmpint (tach_reader_open_path (path, &reader, &tach_error), ==, TACH_OK);
+  data = tv_profile_data_load (reader, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (data);
+  return data;
+}
+
+/* The SVG's <desc>, unescaped. */
+static char *
+svg_desc (GBytes *svg)
+{
+  static const char * const entities[][2] = {
+    { "&lt;", "<" }, { "&gt;", ">" }, { "&quot;", "\"" }, { "&apos;", "'" }, { "&amp;", "&" },
+  };
+  g_autofree char *text = g_strndup (g_bytes_get_data (svg, NULL), g_bytes_get_size (svg));
+  const char *start = strstr (text, "<desc>");
+  const char *end = strstr (text, "</desc>");
+  g_autoptr(GString) desc = NULL;
+
+  g_assert_nonnull (start);
+  g_assert_nonnull (end);
+  start += strlen ("<desc>");
+  desc = g_string_new_len (start, end - start);
+  for (gsize i = 0; i < G_N_ELEMENTS (entities); i++)
+    g_string_replace (desc, entities[i][0], entities[i][1], 0);
+  return g_string_free (g_steal_pointer (&desc), FALSE);
+}
+
+static GBytes *
+build (TvProfileData              *data,
+       const TvExportFilter       *filter,
+       TvExportImageFormat         format,
+       const TvExportImageOptions *options,
+       GError                    **error)
+{
+  return tv_export_image_build (data, filter, format, options, "test.tach", NULL, error);
+}
+
+static void
+test_options (void)
+{
+  TvExportImageOptions options;
+  TvExportImageFormat format = TV_EXPORT_IMAGE_PNG;
+  const guint widths[] = { 0, TV_EXPORT_IMAGE_MIN_WIDTH - 1, TV_EXPORT_IMAGE_MAX_WIDTH + 1,
+                           G_MAXUINT };
+
+  tv_export_image_options_init (&options);
+  g_assert_cmpint (options.merge, ==, TV_MERGE_FUNCTION);
+  g_assert_cmpint (options.orientation, ==, TV_FLAME_ORIENTATION_FLAME);
+  g_assert_cmpint (options.colors, ==, TV_FLAME_COLORS_MODULE);
+  g_assert_false (options.dark);
+  g_assert_cmpuint (options.width, ==, TV_EXPORT_IMAGE_DEFAULT_WIDTH);
+  g_assert_cmpuint (options.n_zoom_path, ==, 0);
+  g_assert_true (tv_export_image_options_check (&options, NULL));
+
+  for (gsize i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      options.width = widths[i];
+      g_assert_false (tv_export_image_options_check (&options, &error));
+      g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION);
+    }
+  options.width = TV_EXPORT_IMAGE_MIN_WIDTH;
+  g_assert_true (tv_export_image_options_check (&options, NULL));
+  options.width = TV_EXPORT_IMAGE_MAX_WIDTH;
+  g_assert_true (tv_export_image_options_check (&options, NULL));
+
+  {
+    g_autoptr(GError) error = NULL;
+
+    options.search = "[unclosed";
+    g_assert_false (tv_export_image_options_check (&options, &error));
+    g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION);
+    g_assert_nonnull (strstr (error->message, "[unclosed"));
+    options.search = "";
+    g_assert_true (tv_export_image_options_check (&options, NULL));
+  }
+
+  g_assert_true (tv_export_image_format_from_string ("svg", &format));
+  g_assert_cmpint (format, ==, TV_EXPORT_IMAGE_SVG);
+  g_assert_true (tv_export_image_format_from_string ("pdf", &format));
+  g_assert_cmpint (format, ==, TV_EXPORT_IMAGE_PDF);
+  g_assert_true (tv_export_image_format_from_string ("png", &format));
+  g_assert_cmpint (format, ==, TV_EXPORT_IMAGE_PNG);
+  g_assert_false (tv_export_image_format_from_string ("PNG", &format));
+  g_assert_false (tv_export_image_format_from_string ("html", &format));
+}
+
+/* The heaviest child of NODE. */
+static guint32
+heaviest_child (TvCallTree *tree,
+                guint32     node)
+{
+  guint32 child = tv_flame_navigate (tree, node, TV_FLAME_CHILD);
+
+  g_assert_cmpuint (child, !=, TV_NODE_NONE);
+  return child;
+}
+
+static const char *
+node_name (TvCallTree *tree,
+           guint32     node)
+{
+  return tv_profile_data_get_funcname (tv_call_tree_get_data (tree),
+                                       tv_call_tree_get_frame (tree, node));
+}
+
+static void
+test_zoom (void)
+{
+  g_autoptr(TvProfileData) data = load ("rec_threads.tach");
+  g_auto(TvExportFilter) filter = { 0 };
+  g_autoptr(TvCallTree) tree = NULL;
+  g_autoptr(GBytes) whole = NULL;
+  g_autoptr(GBytes) zoomed = NULL;
+  g_autoptr(GBytes) none = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *desc = NULL;
+  g_autofree char *expected = NULL;
+  TvExportImageOptions options;
+  TvQuery query;
+  guint32 child, grandchild, great;
+  guint32 path[3];
+
+  tv_export_filter_init (&filter);
+  tv_export_image_options_init (&options);
+  tv_query_init (&query, TV_MERGE_FUNCTION);
+  tree = tv_call_tree_new (data, &query, NULL);
+
+  /* Down the heaviest path: the threads' bootstrap frames. */
+  child = heaviest_child (tree, TV_ROOT_NODE);
+  grandchild = heaviest_child (tree, child);
+  great = heaviest_child (tree, grandchild);
+  path[0] = tv_call_tree_get_key (tree, child);
+  path[1] = tv_call_tree_get_key (tree, grandchild);
+  path[2] = tv_call_tree_get_key (tree, great);
+
+  whole = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+  g_assert_no_error (error);
+  options.zoom_path = path;
+  options.n_zoom_path = 2;
+  zoomed = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+  g_assert_no_error (error);
+  g_assert_false (g_bytes_equal (whole, zoomed));
+  desc = svg_desc (zoomed);
+  expected = g_strdup_printf ("zoomed into %s (", node_name (tree, child));
+  g_assert_nonnull (strstr (desc, expected));
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf (" › %s (", node_name (tree, grandchild));
+  g_assert_nonnull (strstr (desc, expected));
+  g_clear_pointer (&zoomed, g_bytes_unref);
+
+  options.n_zoom_path = 3;
+  zoomed = build (data, &filter, TV_EXPORT_IMAGE_PNG, &options, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (zoomed);
+
+  /* The great-grandchild's key one level down is not there. */
+  g_assert_cmpuint (tv_call_tree_find_child (tree, TV_ROOT_NODE, path[2]), ==, TV_NODE_NONE);
+  path[0] = path[2];
+  options.n_zoom_path = 1;
+  none = build (data, &filter, TV_EXPORT_IMAGE_PNG, &options, &error);
+  g_assert_null (none);
+  g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME);
+  g_clear_pointer (&expected, g_free);
+  expected = g_strdup_printf ("Cannot zoom into %s (", node_name (tree, great));
+  g_assert_nonnull (strstr (error->message, expected));
+  g_assert_nonnull (strstr (error->message, "under all"));
+  g_clear_error (&error);
+
+  /* A key the profile does not have. */
+  path[0] = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+  none = build (data, &filter, TV_EXPORT_IMAGE_PDF, &options, &error);
+  g_assert_null (none);
+  g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME);
+  g_clear_error (&error);
+
+  /* The main thread never ran the worker threads' bootstrap. */
+  path[0] = tv_call_tree_get_key (tree, child);
+  for (guint i = 0; i < tv_profile_data_get_n_threads (data); i++)
+    {
+      const TvThread *thread = tv_profile_data_get_thread (data, i);
+      g_autofree char *id = NULL;
+
+      if (thread->status_counts[5] == 0)      /* main thread */
+        continue;
+      id = g_strdup_printf ("%" G_GUINT64_FORMAT, thread->thread_id);
+      g_assert_true (tv_export_filter_add_thread (&filter, id, NULL));
+    }
+  g_assert_cmpuint (filter.thread_ids->len, ==, 1);
+  none = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+  g_assert_null (none);
+  g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME);
+}
+
+static void
+test_merge_keys (void)
+{
+  static const struct
+  {
+    TvMergeKey  merge;
+    const char *text;
+  } keys[] = {
+    { TV_MERGE_FRAME, "merged by frame" },
+    { TV_MERGE_FUNCTION, "merged by function" },
+    { TV_MERGE_LINE, "merged by line" },
+    { TV_MERGE_INSTRUCTION, "merged by instruction" },
+  };
+  g_autoptr(TvProfileData) data = load ("rec_cpu_mix.tach");
+  g_auto(TvExportFilter) filter = { 0 };
+  TvExportImageOptions options;
+
+  tv_export_filter_init (&filter);
+  tv_export_image_options_init (&options);
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) svg = NULL;
+      g_autofree char *desc = NULL;
+
+      options.merge = keys[i].merge;
+      svg = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+      g_assert_no_error (error);
+      desc = svg_desc (svg);
+      g_assert_nonnull (strstr (desc, keys[i].text));
+    }
+}
+
+static void
+test_errors (void)
+{
+  g_autoptr(TvProfileData) data = load ("tiny.tach");
+  g_auto(TvExportFilter) filter = { 0 };
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  TvExportImageOptions options;
+
+  tv_export_filter_init (&filter);
+  tv_export_image_options_init (&options);
+
+  g_cancellable_cancel (cancellable);
+  bytes = tv_export_image_build (data, &filter, TV_EXPORT_IMAGE_PNG, &options, "tiny.tach",
+                                 cancellable, &error);
+  g_assert_null (bytes);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  g_assert_true (tv_export_filter_add_thread (&filter, "7", NULL));
+  bytes = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+  g_assert_null (bytes);
+  g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_THREAD);
+  g_clear_error (&error);
+
+  g_array_set_size (filter.thread_ids, 0);
+  options.search = "(";
+  bytes = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+  g_assert_null (bytes);
+  g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION);
+  g_clear_error (&error);
+
+  options.search = NULL;
+  options.width = 10;
+  bytes = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+  g_assert_null (bytes);
+  g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/export/image/options", test_options);
+  g_test_add_func ("/export/image/zoom", test_zoom);
+  g_test_add_func ("/export/image/merge-keys", test_merge_keys);
+  g_test_add_func ("/export/image/errors", test_errors);
+
+  return g_test_run ();
+}

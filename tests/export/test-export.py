@@ -1,0 +1,1254 @@
+#!/usr/bin/env python3
+"""Tests of `tachyon-viewer --export html|collapsed` and their filters
+(test-export-image.py tests svg, png and pdf).
+
+Usage: test-export.py --exe PATH --bench PATH GROUP
+
+GROUP is one of:
+  corpus   every valid corpus file: the JSON embedded in the page against
+           --info --json, and its tree against --export collapsed
+  filters  --thread, --state, --range through the model: partitions and
+           subsets that must add up exactly
+  args     bad arguments and files: exit 1, one line on stderr, no OUT
+  hostile  names made to break out of the page, in the file and in Chromium
+  browser  the page in headless Chromium: no request, the statistics,
+           zoom, search, threads, inversion, light and dark
+  size     a 1M-sample, 50k-node profile: at most 5 MB, interactive fast
+
+Prints TAP.  The corpus comes from $TACH_TEST_DATA, tachgen.py from
+$TACH_SHARED_DIR/tools.  Standard library only, plus Debian's chromium
+(build-aux/install-deps.sh installs it): without it the browser tests fail.
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
+PROG = "tachyon-viewer"
+MAX_BYTES = 5 * 1000 * 1000
+DATA_RE = re.compile(rb'<script type="application/json" id="tachyon-data">(.*?)</script>', re.S)
+STATS_KEYS = ["duration_sec", "sample_rate", "error_rate", "missed_samples"]
+STATUS_KEYS = ["has_gil", "on_cpu", "unknown", "gil_requested", "has_exception", "main_thread"]
+STATES = {"gil": "has_gil", "cpu": "on_cpu", "gil-wait": "gil_requested",
+          "exception": "has_exception"}
+# Valid for CPython, refused by the viewer on purpose (see tests/cli).
+REJECTED_VALID = {"valid/compression_type_7.tach"}
+INTERNAL_SUFFIX = "_sync_coordinator.py"
+
+
+class Tap:
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def result(self, name, problems):
+        self.n += 1
+        if problems:
+            self.failed += 1
+            print("not ok %d - %s" % (self.n, name))
+            for p in problems:
+                for line in str(p).splitlines() or [""]:
+                    print("#   " + line)
+        else:
+            print("ok %d - %s" % (self.n, name))
+        sys.stdout.flush()
+
+    def finish(self):
+        print("1..%d" % self.n)
+        sys.stdout.flush()
+        return 1 if self.failed else 0
+
+
+class Env:
+    def __init__(self, exe, bench):
+        self.exe = os.path.abspath(exe)
+        self.bench = os.path.abspath(bench) if bench else None
+        self.data = os.environ.get("TACH_TEST_DATA")
+        shared = os.environ.get("TACH_SHARED_DIR")
+        if not self.data or not shared:
+            raise SystemExit("Bail out! TACH_TEST_DATA and TACH_SHARED_DIR must be set")
+        self.tachgen = os.path.join(shared, "tools", "tachgen.py")
+        self.env = dict(os.environ)
+        for var in ("DISPLAY", "WAYLAND_DISPLAY"):
+            self.env.pop(var, None)
+        self.env["LC_ALL"] = "C.UTF-8"
+        self.env["LANGUAGE"] = ""
+
+    def files(self, kind):
+        d = os.path.join(self.data, kind)
+        return sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".tach"))
+
+    def key(self, path):
+        return os.path.relpath(path, self.data).replace(os.sep, "/")
+
+    def run(self, *args, cwd=None):
+        p = subprocess.run([self.exe] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=self.env, cwd=cwd, timeout=600)
+        return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+    def tachgen_run(self, *args):
+        p = subprocess.run([sys.executable, self.tachgen] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=600)
+        if p.returncode != 0:
+            raise RuntimeError("tachgen %s failed (%d): %s %s"
+                               % (" ".join(args), p.returncode, p.stdout[-2000:], p.stderr[-2000:]))
+        return p.stdout
+
+
+def strict_json(data):
+    def bad_constant(name):
+        raise ValueError("non-JSON constant %s" % name)
+    return json.loads(data.decode("utf-8"), parse_constant=bad_constant)
+
+
+def run_parallel(tap, items):
+    workers = max(2, min(4, os.cpu_count() or 2))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+        futures = [(name, pool.submit(fn)) for name, fn in items]
+        for name, fut in futures:
+            try:
+                problems = fut.result()
+            except Exception as e:  # a crash of the test itself is a failure
+                problems = ["%s: %s" % (type(e).__name__, e)]
+            tap.result(name, problems)
+
+
+# ---------------------------------------------------------------------------
+# The page and its data
+# ---------------------------------------------------------------------------
+
+class Page:
+    """An exported page: its bytes, the raw JSON text and the parsed data."""
+
+    def __init__(self, data):
+        self.bytes = data
+        matches = DATA_RE.findall(data)
+        if len(matches) != 1:
+            raise ValueError("expected one tachyon-data element, found %d" % len(matches))
+        self.raw = matches[0]
+        self.data = strict_json(self.raw)
+        self.template = DATA_RE.sub(b"", data)
+
+
+def export_html(env, path, *extra, out_dir=None):
+    """Exports PATH; returns (Page or None, problems)."""
+    tmp = out_dir or tempfile.mkdtemp(prefix="tv-export-")
+    try:
+        out = os.path.join(tmp, "out.html")
+        rc, stdout, err = env.run("--export", "html", "-o", out, *(list(extra) + [path]))
+        if rc != 0:
+            return None, ["--export html %s: exit %d, stderr %r" % (" ".join(extra), rc, err)]
+        problems = []
+        if stdout or err:
+            problems.append("output on stdout/stderr: %r %r" % (stdout[:200], err[:300]))
+        with open(out, "rb") as fh:
+            page = Page(fh.read())
+        return page, problems
+    finally:
+        if out_dir is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def tree_of(d):
+    n = len(d["nodes"]) // 2 + 1
+    parent = [-1] * n
+    frame = [-1] * n
+    for i in range(1, n):
+        parent[i] = i - d["nodes"][2 * i - 2]
+        frame[i] = d["nodes"][2 * i - 1]
+    return n, parent, frame
+
+
+def thread_pairs(t):
+    node = 0
+    s = t["self"]
+    for k in range(0, len(s), 2):
+        node += s[k]
+        yield node, s[k + 1]
+
+
+def check_structure(d):
+    """The invariants of the schema; returns problems."""
+    problems = []
+    for key in ("format", "version", "generator", "source", "header", "footer", "stats",
+                "decoded", "filter", "view", "seconds_per_sample", "time_source", "samples",
+                "strings", "frames", "nodes", "threads"):
+        if key not in d:
+            problems.append("missing key %s" % key)
+    if problems:
+        return problems
+    if d["format"] != "tachyon-viewer-flamegraph" or d["version"] != 1:
+        problems.append("format/version: %r %r" % (d["format"], d["version"]))
+    if list(d["stats"]) != STATS_KEYS:
+        problems.append("stats keys %r" % list(d["stats"]))
+    if len(d["frames"]) % 7 or len(d["nodes"]) % 2:
+        problems.append("frames or nodes not whole")
+        return problems
+    n_frames = len(d["frames"]) // 7
+    for f in range(n_frames):
+        fn, fl = d["frames"][7 * f], d["frames"][7 * f + 1]
+        if not (0 <= fn < len(d["strings"]) and 0 <= fl < len(d["strings"])):
+            problems.append("frame %d names string %d/%d of %d" % (f, fn, fl, len(d["strings"])))
+            break
+    n, parent, frame = tree_of(d)
+    for i in range(1, n):
+        if not (0 <= parent[i] < i) or not (0 <= frame[i] < n_frames):
+            problems.append("node %d: parent %d, frame %d" % (i, parent[i], frame[i]))
+            break
+    # Depth-first: a node's parent is the previous node or one of its
+    # ancestors.
+    for i in range(2, n):
+        a = i - 1
+        while a != -1 and a != parent[i]:
+            a = parent[a]
+        if a != parent[i]:
+            problems.append("node %d is not in depth-first order" % i)
+            break
+    total = [0] * n
+    used = set()
+    for t in d["threads"]:
+        if not isinstance(t["thread_id"], str) or not t["thread_id"].isdigit():
+            problems.append("thread_id %r is not a decimal string" % t["thread_id"])
+        last = -1
+        s = 0
+        for node, count in thread_pairs(t):
+            if node <= last or not (0 <= node < n) or count <= 0:
+                problems.append("thread %s: bad pair (%d, %d)" % (t["thread_id"], node, count))
+                break
+            last = node
+            total[node] += count
+            s += count
+        if s != t["samples"]:
+            problems.append("thread %s: samples %d, its counts add up to %d"
+                            % (t["thread_id"], t["samples"], s))
+        if t["samples"] > t["samples_in_file"]:
+            problems.append("thread %s: more samples than in the file" % t["thread_id"])
+    for i in range(n - 1, 0, -1):
+        total[parent[i]] += total[i]
+    if total[0] != d["samples"]:
+        problems.append("the threads' counts add up to %d, samples says %d" % (total[0], d["samples"]))
+    empty = [i for i in range(1, n) if total[i] == 0]
+    if empty:
+        problems.append("%d nodes without samples, e.g. %d" % (len(empty), empty[0]))
+    used = {frame[i] for i in range(1, n)}
+    if len(used) != n_frames:
+        problems.append("%d frames exported, %d used" % (n_frames, len(used)))
+    return problems
+
+
+def check_script_safe(page):
+    problems = []
+    for bad in (b"<", b">", b"&", "\u2028".encode(), "\u2029".encode()):
+        if bad in page.raw:
+            problems.append("the embedded JSON holds %r" % bad)
+    head = page.template
+    if b"Content-Security-Policy" not in head or b"default-src 'none'" not in head:
+        problems.append("no Content-Security-Policy with default-src 'none'")
+    for pattern in (rb"https?:", rb"\b(src|href|action|srcset|formaction)\s*=\s*[\"']",
+                    rb"\.(src|href|action)\s*=", rb"url\(", rb"@import",
+                    rb"\bfetch\(", rb"XMLHttpRequest", rb"WebSocket", rb"innerHTML",
+                    rb"outerHTML", rb"insertAdjacentHTML", rb"document\.write", rb"\beval\("):
+        m = re.search(pattern, head)
+        if m:
+            problems.append("the page outside the data holds %r" % m.group(0))
+    return problems
+
+
+def same_number(ours, ref):
+    if ref is None or ours is None:
+        return ours is None and ref is None
+    return isinstance(ours, (int, float)) and float(ours) == float(ref)
+
+
+def canonical(d, f):
+    """CPython's key and text of frame F (SPEC §16), or None when hidden."""
+    s = d["strings"]
+    func, file, line = s[d["frames"][7 * f]], s[d["frames"][7 * f + 1]], d["frames"][7 * f + 2]
+    if file.endswith(INTERNAL_SUFFIX):
+        return None
+    if line == -1:
+        line = 0
+    if file == "~" and line == 0:
+        text = func
+    else:
+        text = "%s:%s:%d" % (file.rsplit("/", 1)[-1], func, line)
+    return (file, line, func), text
+
+
+def collapsed_from_page(d, tid_filter=None):
+    """What `replay --collapsed` writes for the samples in the page."""
+    n, parent, frame = tree_of(d)
+    canon = [None] + [canonical(d, frame[i]) for i in range(1, n)]
+    counts = {}
+    texts = {}
+    for t in d["threads"]:
+        tid = int(t["thread_id"])
+        for node, count in thread_pairs(t):
+            keys = []
+            u = node
+            while u > 0:
+                if canon[u] is not None:
+                    keys.append(canon[u])
+                u = parent[u]
+            if not keys:
+                continue
+            keys.reverse()
+            k = (tid, tuple(c[0] for c in keys))
+            counts[k] = counts.get(k, 0) + count
+            texts[k] = "tid:%d" % tid + "".join(";" + c[1] for c in keys)
+    lines = sorted(((-c, texts[k]) for k, c in counts.items()))
+    return "".join("%s %d\n" % (text, -c) for c, text in lines).encode("utf-8")
+
+
+# ---------------------------------------------------------------------------
+# corpus
+# ---------------------------------------------------------------------------
+
+def check_corpus_file(env, path):
+    key = env.key(path)
+    if key in REJECTED_VALID:
+        tmp = tempfile.mkdtemp(prefix="tv-export-")
+        try:
+            out = os.path.join(tmp, "out.html")
+            rc, stdout, err = env.run("--export", "html", "-o", out, path)
+            problems = []
+            if rc != 1 or stdout or not err.startswith(PROG + ": ") or os.listdir(tmp):
+                problems.append("expected a refusal: exit %d, stdout %r, stderr %r, files %r"
+                                % (rc, stdout[:100], err, os.listdir(tmp)))
+            return problems
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    page, problems = export_html(env, path)
+    if page is None:
+        return problems
+    d = page.data
+    problems += check_script_safe(page)
+    problems += check_structure(d)
+    if problems:
+        return problems
+
+    rc, out, err = env.run("--info", "--json", path)
+    if rc != 0:
+        return problems + ["--info --json: exit %d %s" % (rc, err)]
+    info = strict_json(out)
+
+    for k in ("version", "python_version", "start_time_us", "sample_interval_us", "sample_count",
+              "thread_count", "compression_type", "mode"):
+        if d["header"][k] != info[k]:
+            problems.append("header.%s: %r, --info says %r" % (k, d["header"][k], info[k]))
+    for k in ("string_count", "frame_count"):
+        if d["footer"][k] != info[k]:
+            problems.append("footer.%s: %r, --info says %r" % (k, d["footer"][k], info[k]))
+    for k in STATS_KEYS:
+        if not same_number(d["stats"][k], info[k]):
+            problems.append("stats.%s: %r, --info says %r" % (k, d["stats"][k], info[k]))
+    src = d["source"]
+    for ours, theirs in (("file_size", "file_size"), ("byte_order", "byte_order"),
+                         ("compression", "compression"), ("warnings", "warnings")):
+        if src[ours] != info[theirs]:
+            problems.append("source.%s: %r, --info says %r" % (ours, src[ours], info[theirs]))
+    if src["name"] != os.path.basename(path):
+        problems.append("source.name %r" % src["name"])
+    for k in ("samples", "first_timestamp_us", "last_timestamp_us", "max_depth"):
+        if d["decoded"][k] != info["decoded"][k]:
+            problems.append("decoded.%s: %r, --info says %r" % (k, d["decoded"][k], info["decoded"][k]))
+    if d["samples"] != info["decoded"]["samples"]:
+        problems.append("samples %d, --info decoded %d" % (d["samples"], info["decoded"]["samples"]))
+
+    ours = [(t["thread_id"], t["interpreter_id"], t["samples_in_file"], t["samples"],
+             [t["status_counts"][s] for s in STATUS_KEYS]) for t in d["threads"]]
+    theirs = [(str(t["thread_id"]), t["interpreter_id"], t["samples"], t["samples"],
+               [t["status_counts"][s] for s in STATUS_KEYS]) for t in info["decoded"]["threads"]]
+    if ours != theirs:
+        problems.append("threads differ from --info:\n ours   %r\n theirs %r" % (ours[:4], theirs[:4]))
+    if d["filter"] != {"threads": None, "state": None, "range_sec": None} or d["view"] != {"inverted": False}:
+        problems.append("filter/view of an unfiltered export: %r %r" % (d["filter"], d["view"]))
+    rate = info["sample_rate"]
+    expected = 1 / rate if rate else info["sample_interval_us"] / 1e6
+    if not math.isclose(d["seconds_per_sample"], expected, rel_tol=1e-12) and not (
+            expected == 0 and d["seconds_per_sample"] == 0):
+        problems.append("seconds_per_sample %r, expected %r" % (d["seconds_per_sample"], expected))
+
+    # The tree, summed per stack, is the collapsed export to the byte.
+    rc, collapsed, err = env.run("--export", "collapsed", "-o", "-", path)
+    if rc != 0:
+        return problems + ["--export collapsed: exit %d %s" % (rc, err)]
+    mine = collapsed_from_page(d)
+    if mine != collapsed:
+        a, b = mine.splitlines(), collapsed.splitlines()
+        problems.append("the page's stacks differ from --export collapsed (%d vs %d lines)"
+                        % (len(a), len(b)))
+        for i in range(max(len(a), len(b))):
+            if i >= len(a) or i >= len(b) or a[i] != b[i]:
+                problems.append("first difference at line %d:\n page: %r\n collapsed: %r"
+                                % (i + 1, a[i] if i < len(a) else None, b[i] if i < len(b) else None))
+                break
+
+    # -o - writes the same page.
+    rc, stdout, err = env.run("--export", "html", "-o", "-", path)
+    if rc != 0 or stdout != page.bytes or err:
+        problems.append("-o -: exit %d, %d bytes (expected %d), stderr %r"
+                        % (rc, len(stdout), len(page.bytes), err))
+    return problems
+
+
+# ---------------------------------------------------------------------------
+# filters
+# ---------------------------------------------------------------------------
+
+def parse_collapsed(text):
+    sums = {}
+    for line in text.decode("utf-8").splitlines():
+        stack, count = line.rsplit(" ", 1)
+        sums[stack] = sums.get(stack, 0) + int(count)
+    return sums
+
+
+def check_filters_file(env, path):
+    problems = []
+    rc, out, err = env.run("--info", "--json", path)
+    if rc != 0:
+        return ["--info --json: exit %d %s" % (rc, err)]
+    info = strict_json(out)
+    threads = info["decoded"]["threads"]
+    rc, full, err = env.run("--export", "collapsed", "-o", "-", path)
+    if rc != 0:
+        return ["--export collapsed: exit %d %s" % (rc, err)]
+    full_lines = full.splitlines(True)
+
+    # --thread: exactly the unfiltered lines of that thread, in order.
+    tids = sorted({t["thread_id"] for t in threads if t["samples"] > 0})
+    for tid in tids[:8]:
+        rc, out, err = env.run("--export", "collapsed", "--thread", str(tid), "-o", "-", path)
+        expected = b"".join(l for l in full_lines if l.startswith(b"tid:%d;" % tid))
+        if rc != 0 or out != expected or err:
+            problems.append("--thread %d: exit %d, %d bytes, expected %d; stderr %r"
+                            % (tid, rc, len(out), len(expected), err))
+    if len(tids) >= 2:
+        rc, out, err = env.run("--export", "collapsed", "--thread", str(tids[0]), "--thread",
+                               str(tids[-1]), "-o", "-", path)
+        prefixes = (b"tid:%d;" % tids[0], b"tid:%d;" % tids[-1])
+        expected = b"".join(l for l in full_lines if l.startswith(prefixes))
+        if rc != 0 or out != expected:
+            problems.append("two --thread: %d bytes, expected %d" % (len(out), len(expected)))
+
+    # --range: two halves add up to the whole, in the page and in the
+    # collapsed stacks.
+    if info["decoded"]["samples"] > 0:
+        first, last = info["decoded"]["first_timestamp_us"], info["decoded"]["last_timestamp_us"]
+        middle = repr(((first + last) // 2 + 1 - info["start_time_us"]) / 1e6)
+        halves = []
+        for arg in ("--range=:" + middle, "--range=" + middle + ":"):
+            rc, out, err = env.run("--export", "collapsed", arg, "-o", "-", path)
+            if rc != 0:
+                problems.append("%s: exit %d %s" % (arg, rc, err))
+                continue
+            halves.append(parse_collapsed(out))
+        if len(halves) == 2:
+            added = dict(halves[0])
+            for k, v in halves[1].items():
+                added[k] = added.get(k, 0) + v
+            if added != parse_collapsed(full):
+                problems.append("--range halves at %s do not add up to the whole" % middle)
+        pages = []
+        for arg in ("--range=:" + middle, "--range=" + middle + ":"):
+            page, sub = export_html(env, path, arg)
+            problems += ["%s: %s" % (arg, p) for p in sub]
+            if page is not None:
+                problems += ["%s: %s" % (arg, p) for p in check_structure(page.data)]
+                pages.append(page.data)
+        if len(pages) == 2:
+            if pages[0]["samples"] + pages[1]["samples"] != info["decoded"]["samples"]:
+                problems.append("html --range halves: %d + %d samples, expected %d"
+                                % (pages[0]["samples"], pages[1]["samples"],
+                                   info["decoded"]["samples"]))
+            if pages[0]["filter"]["range_sec"] != [None, float(middle)]:
+                problems.append("filter.range_sec %r" % pages[0]["filter"]["range_sec"])
+        # A range outside the profile selects nothing, and that is no error.
+        rc, out, err = env.run("--export", "collapsed", "--range", "-2e9:-1e9", "-o", "-", path)
+        if rc != 0 or out != b"":
+            problems.append("range before the profile: exit %d, %r" % (rc, out[:100]))
+
+    # --state: the page holds exactly the samples in that state.
+    for state, key in STATES.items():
+        page, sub = export_html(env, path, "--state", state)
+        problems += ["--state %s: %s" % (state, p) for p in sub]
+        if page is None:
+            continue
+        d = page.data
+        problems += ["--state %s: %s" % (state, p) for p in check_structure(d)]
+        expected = sum(t["status_counts"][key] for t in threads)
+        if d["samples"] != expected:
+            problems.append("--state %s: %d samples, --info counts %d" % (state, d["samples"], expected))
+        if d["filter"]["state"] != state:
+            problems.append("--state %s: filter.state %r" % (state, d["filter"]["state"]))
+
+    # --thread in the page: that thread's samples only, the others empty.
+    if tids:
+        page, sub = export_html(env, path, "--thread", str(tids[0]), "--inverted")
+        problems += sub
+        if page is not None:
+            d = page.data
+            problems += check_structure(d)
+            expected = sum(t["samples"] for t in threads if t["thread_id"] == tids[0])
+            others = [t for t in d["threads"] if t["thread_id"] != str(tids[0]) and t["samples"]]
+            if d["samples"] != expected or others:
+                problems.append("--thread %d: %d samples (expected %d), others %r"
+                                % (tids[0], d["samples"], expected, others[:1]))
+            if d["filter"]["threads"] != [str(tids[0])] or d["view"] != {"inverted": True}:
+                problems.append("filter %r, view %r" % (d["filter"], d["view"]))
+            # The tree of one thread is the collapsed stacks of that thread.
+            expected = b"".join(l for l in full_lines if l.startswith(b"tid:%d;" % tids[0]))
+            if collapsed_from_page(d) != expected:
+                problems.append("--thread %d: the page's stacks differ from the collapsed lines"
+                                % tids[0])
+    return problems
+
+
+# ---------------------------------------------------------------------------
+# args
+# ---------------------------------------------------------------------------
+
+def check_fails(env, args, expected, out_dir):
+    rc, out, err = env.run(*args)
+    problems = []
+    if rc != 1:
+        problems.append("exit status %r, expected 1" % rc)
+    if out:
+        problems.append("stdout not empty: %r" % out[:300])
+    if not err.startswith(PROG + ": ") or err.count("\n") != 1:
+        problems.append("stderr is not one '%s: ...' line: %r" % (PROG, err))
+    if expected and expected not in err:
+        problems.append("stderr %r does not contain %r" % (err, expected))
+    left = sorted(f for f in os.listdir(out_dir) if f != "keep.html")
+    if left:
+        problems.append("left behind: %r" % left)
+    return problems
+
+
+def args_cases(env):
+    tiny = os.path.join(env.data, "valid", "tiny.tach")
+    threads = os.path.join(env.data, "valid", "rec_threads.tach")
+    bad = os.path.join(env.data, "invalid", "sample_count_mismatch.tach")
+    tmp = tempfile.mkdtemp(prefix="tv-export-args-")
+    out = os.path.join(tmp, "out.html")
+    cases = []
+
+    def fails(name, args, expected):
+        def fn():
+            d = tempfile.mkdtemp(dir=tmp)
+            real = [a.replace("@OUT@", os.path.join(d, "out")) for a in args]
+            return check_fails(env, real, expected, d)
+        cases.append(("fails: " + name, fn))
+
+    o = ["-o", "@OUT@"]
+    fails("unknown format", ["--export", "xhtml"] + o + [tiny], "xhtml")
+    fails("thread not a number", ["--export", "html"] + o + ["--thread", "main", tiny],
+          "Invalid thread ID “main”")
+    fails("negative thread", ["--export", "html"] + o + ["--thread=-1", tiny], "Invalid thread ID")
+    fails("thread with a sign", ["--export", "html"] + o + ["--thread=+4242", tiny],
+          "Invalid thread ID")
+    fails("thread too big", ["--export", "html"] + o + ["--thread", "18446744073709551616", tiny],
+          "Invalid thread ID")
+    fails("empty thread", ["--export", "html"] + o + ["--thread=", tiny], "Invalid thread ID")
+    fails("thread not in the profile", ["--export", "html"] + o + ["--thread", "7", tiny],
+          "Thread 7 is not in this profile (its threads: 4242)")
+    fails("thread not in the profile, collapsed",
+          ["--export", "collapsed"] + o + ["--thread", "4242", "--thread", "7", tiny],
+          "Thread 7 is not in this profile")
+    fails("unknown state", ["--export", "html"] + o + ["--state", "sleeping", tiny],
+          "Unknown thread state “sleeping”")
+    for rng in ("1", "1:2:3", ":", "a:b", "1:x", "nan:1", "1:inf", " 1:2", "2:1", "1:1"):
+        fails("range %r" % rng, ["--export", "html"] + o + ["--range=" + rng, tiny],
+              "Invalid time range “%s”" % rng)
+    fails("--inverted with collapsed", ["--export", "collapsed"] + o + ["--inverted", tiny],
+          "--inverted does not apply to --export collapsed")
+    fails("--thread without --export", ["--thread", "1", tiny], "can only be used with --export")
+    fails("--inverted without --export", ["--inverted", tiny], "can only be used with --export")
+    fails("--state with --info", ["--info", "--state", "gil", tiny], "can only be used with --export")
+    fails("missing -o", ["--export", "html", tiny], "-o")
+    fails("missing file", ["--export", "html"] + o + [os.path.join(tmp, "nope.tach")],
+          "nope.tach")
+    fails("directory as file", ["--export", "html"] + o + [tmp], None)
+    fails("decode error", ["--export", "html"] + o + [bad], "Sample count mismatch")
+    fails("decode error with a filter", ["--export", "collapsed"] + o + ["--state", "gil", bad],
+          "Sample count mismatch")
+    fails("invalid file", ["--export", "html"] + o +
+          [os.path.join(env.data, "invalid", "bad_magic.tach")], "Invalid magic number")
+
+    def keeps_existing():
+        d = tempfile.mkdtemp(dir=tmp)
+        keep = os.path.join(d, "keep.html")
+        with open(keep, "w") as fh:
+            fh.write("keep me\n")
+        problems = check_fails(env, ["--export", "html", "-o", keep, bad], "Sample count", d)
+        with open(keep) as fh:
+            if fh.read() != "keep me\n":
+                problems.append("the existing OUT was changed")
+        return problems
+    cases.append(("a failed export keeps an existing OUT", keeps_existing))
+
+    def out_is_directory():
+        d = tempfile.mkdtemp(dir=tmp)
+        os.mkdir(os.path.join(d, "out"))
+        rc, stdout, err = env.run("--export", "html", "-o", os.path.join(d, "out"), tiny)
+        problems = []
+        if rc != 1 or stdout or "folder" not in err:
+            problems.append("exit %d, stderr %r" % (rc, err))
+        if os.listdir(d) != ["out"] or os.listdir(os.path.join(d, "out")):
+            problems.append("files: %r" % os.listdir(d))
+        return problems
+    cases.append(("OUT is a directory", out_is_directory))
+
+    def replaces_existing():
+        d = tempfile.mkdtemp(dir=tmp)
+        target = os.path.join(d, "page.html")
+        with open(target, "w") as fh:
+            fh.write("old\n" * 100)
+        rc, stdout, err = env.run("--export", "html", "-o", target, "--state", "cpu",
+                                  "--range", "0:10", "--inverted", threads)
+        problems = []
+        if rc != 0 or stdout or err:
+            problems.append("exit %d, stdout %r, stderr %r" % (rc, stdout[:100], err))
+        with open(target, "rb") as fh:
+            d_ = Page(fh.read()).data
+        if d_["filter"] != {"threads": None, "state": "cpu", "range_sec": [0.0, 10.0]}:
+            problems.append("filter %r" % d_["filter"])
+        if os.listdir(d) != ["page.html"]:
+            problems.append("files: %r" % os.listdir(d))
+        mode = os.stat(target).st_mode & 0o777
+        umask = os.umask(0)
+        os.umask(umask)
+        if mode != 0o666 & ~umask:
+            problems.append("mode %o" % mode)
+        return problems
+    cases.append(("an export replaces OUT, with every filter", replaces_existing))
+
+    def help_lists_filters():
+        rc, stdout, err = env.run("--help")
+        text = stdout.decode("utf-8", "replace")
+        return [] if rc == 0 and all(o in text for o in ("--thread", "--state", "--range",
+                                                           "--inverted", "html")) else \
+            ["--help: exit %d: %s" % (rc, text[:1000])]
+    cases.append(("--help lists the filters", help_lists_filters))
+    return cases, tmp
+
+
+# ---------------------------------------------------------------------------
+# hostile names
+# ---------------------------------------------------------------------------
+
+HOSTILE_FUNCS = [
+    "</script><script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    "\"><svg onload=alert(1)>",
+    "</SCRIPT><!--<script>alert(2)//",
+    "<!--",
+    "]]></style><iframe src=javascript:alert(3)>",
+    "${alert(4)}`'\"\\",
+    "\u2028\u2029line\u2028separators",
+    "\\u003cscript\\u003ealert(5)\\u003c/script\\u003e",
+    "&lt;b&gt;not bold&lt;/b&gt; &amp;",
+    "javascript:alert(6)",
+    "\u202eevil\u202c rtl",
+    "ctrl\u0001\u001b[31m\r\n\t",
+    "nul\u0000byte",
+    "x" * 3000,
+]
+HOSTILE_FILES = [
+    "../../../etc/passwd",
+    "..\\..\\windows\\system32",
+    "/tmp/<img src=x onerror=alert(7)>.py",
+    "dir/\u0007bell\u001b[2J\r\n.py",
+    "\"><script>alert(8)</script>.py",
+    "https://example.com/x.py",
+    "~",
+]
+
+
+def hostile_profile(env, tmp, name):
+    """A profile whose every frame has a hostile function or file name."""
+    frames = []
+    for i, func in enumerate(HOSTILE_FUNCS):
+        frames.append({"file": HOSTILE_FILES[i % len(HOSTILE_FILES)], "func": func,
+                       "location": [i + 1, i + 2, 0, 5], "opcode": 100 + i})
+    samples = []
+    t = 1_000_000_000
+    for k in range(len(frames) * 6):
+        # Two levels: a hostile root and a hostile leaf, with weights that
+        # make every frame wide enough to draw and hover.
+        root = frames[k % len(frames)]
+        leaf = frames[(k * 7 + 3) % len(frames)]
+        samples.append({"t": t, "interpreters": [{"id": 0, "threads": [
+            {"tid": 100 + k % 3, "status": 1, "frames": [leaf, root]}]}]})
+        t += 1000
+    spec = {"samples": samples, "stats": {"duration_sec": 0.25, "sample_rate": 999.5,
+                                          "error_rate": 0.5, "missed_samples": 1.25}}
+    js = os.path.join(tmp, "hostile.json")
+    with open(js, "w", encoding="utf-8") as fh:
+        json.dump(spec, fh)
+    path = os.path.join(tmp, name)
+    env.tachgen_run("fromjson", js, "-o", path, "--mode", "wall")
+    return path
+
+
+def visible(text):
+    """The page's visible(): control and bidirectional characters shown."""
+    out = []
+    for c in text:
+        code = ord(c)
+        if code < 0x20:
+            out.append(chr(0x2400 + code))
+        elif code == 0x7f:
+            out.append("\u2421")
+        elif code in (0x61c, 0x200e, 0x200f, 0x2028, 0x2029) or 0x202a <= code <= 0x202e or \
+                0x2066 <= code <= 0x2069:
+            out.append("[U+%X]" % code)
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+HOSTILE_NAME = "\"><svg onload=alert(9)><img src=x onerror=alert(10)>.tach"
+
+
+def check_hostile_file(env, tmp):
+    """The names arrive intact in the data and never outside it."""
+    path = hostile_profile(env, tmp, HOSTILE_NAME)
+    page, problems = export_html(env, path)
+    if page is None:
+        return problems, None
+    problems += check_script_safe(page)
+    problems += check_structure(page.data)
+    strings = set(page.data["strings"])
+    for name in HOSTILE_FUNCS + HOSTILE_FILES:
+        if name not in strings:
+            problems.append("%r is not in the string table intact" % name[:60])
+    if page.data["source"]["name"] != HOSTILE_NAME:
+        problems.append("source.name %r" % page.data["source"]["name"])
+    for needle in (b"alert(", b"onerror", b"onload", b"\xe2\x80\xa8"):
+        if needle in page.template:
+            problems.append("%r outside the data" % needle)
+    rc, collapsed, err = env.run("--export", "collapsed", "-o", "-", path)
+    if rc != 0 or collapsed_from_page(page.data) != collapsed:
+        problems.append("the page's stacks differ from --export collapsed")
+    out = os.path.join(tmp, "hostile.html")
+    with open(out, "wb") as fh:
+        fh.write(page.bytes)
+    return problems, out
+
+
+PAGE_CHECK = """(() => {
+  const bad = document.querySelectorAll('img, svg, iframe, object, embed, frame, base, link, meta[http-equiv="refresh"], [onerror], [onload], [onclick]');
+  return {
+    scripts: document.scripts.length,
+    bad: Array.from(bad).map(e => e.outerHTML.slice(0, 80)),
+    title: document.title,
+    h1: document.getElementById('title').textContent,
+    ready: document.documentElement.dataset.ready === 'true',
+    alerted: window.__alerted || 0
+  };
+})()"""
+
+
+def browser_problems(browser, page_url):
+    problems = []
+    if browser.dialogs:
+        problems.append("dialogs opened: %r" % [d.get("message") for d in browser.dialogs])
+    if browser.exceptions:
+        problems.append("exceptions: %r" % [e.get("exception", {}).get("description", e)
+                                            for e in browser.exceptions][:3])
+    if browser.console:
+        problems.append("console errors: %r" % [c.get("text", c) for c in browser.console][:3])
+    others = [u for u in browser.requests if u != page_url]
+    if others:
+        problems.append("network requests: %r" % others[:5])
+    return problems
+
+
+def hostile_cases(env, browser_exe):
+    tmp = tempfile.mkdtemp(prefix="tv-export-hostile-")
+    cases = []
+    state = {}
+
+    def in_file():
+        problems, out = check_hostile_file(env, tmp)
+        state["page"] = out
+        return problems
+    cases.append(("hostile names stay data in the file", in_file))
+
+    def in_browser():
+        if browser_exe is None:
+            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
+        if not state.get("page"):
+            return ["no page to load"]
+        url = "file://" + state["page"]
+        problems = []
+        with cdp.Browser(browser_exe) as b:
+            b.navigate(url)
+            before = b.evaluate(PAGE_CHECK)
+            if not before["ready"]:
+                problems.append("the page did not start")
+            if before["scripts"] != 2 or before["bad"]:
+                problems.append("injected elements: %r, %d scripts" % (before["bad"], before["scripts"]))
+            if before["h1"] != HOSTILE_NAME or not before["title"].startswith(HOSTILE_NAME):
+                problems.append("title %r / %r" % (before["title"], before["h1"]))
+            # Hover every drawn frame: each tooltip shows its name as text.
+            frames = b.evaluate("tachyon.frames()")
+            seen = set()
+            for f in frames:
+                if f["node"] == 0 or f["width"] < 3:
+                    continue
+                b.mouse("mouseMoved", f["x"] + min(f["width"] / 2, 20), f["y"] + f["height"] / 2)
+                tip = b.evaluate("[document.getElementById('tooltip').hidden, "
+                                 "(document.querySelector('#tooltip .name') || {}).textContent]")
+                if tip[0] or tip[1] != visible(f["name"]) or f["label"] != visible(f["name"]):
+                    problems.append("tooltip over %r shows %r" % (f["name"][:40], tip))
+                    break
+                if re.search("[\x00-\x1f\u2028\u2029\u202a-\u202e]", tip[1]):
+                    problems.append("control characters shown raw: %r" % tip[1][:60])
+                seen.add(f["name"])
+            missing = [n for n in HOSTILE_FUNCS if n not in seen]
+            if missing:
+                problems.append("never hovered: %r" % [m[:30] for m in missing])
+            # Search for the markup, zoom into it, invert, pick a thread.
+            b.evaluate("document.getElementById('search').focus()")
+            b.type_text("<img")
+            b.key("Enter", keycode=13)
+            st = b.evaluate("tachyon.state()")
+            if not st["highlighted"]:
+                problems.append("searching '<img' highlights nothing: %r" % st)
+            target = next((f for f in b.evaluate("tachyon.frames()")
+                           if (f["name"] or "").startswith("<img") and f["depth"] == 1), None)
+            if target:
+                b.click(target["x"] + 5, target["y"] + 5)
+                if b.evaluate("tachyon.state().zoomName") != target["name"]:
+                    problems.append("clicking %r did not zoom into it" % target["name"])
+            b.evaluate("document.getElementById('inverted').click()")
+            b.evaluate("(() => { const s = document.getElementById('thread'); s.value = s.options[1].value;"
+                       " s.dispatchEvent(new Event('change')); })()")
+            after = b.evaluate(PAGE_CHECK)
+            if after["scripts"] != 2 or after["bad"]:
+                problems.append("injected elements after use: %r" % after["bad"])
+            opts = b.evaluate("Array.from(document.querySelectorAll('#details td, #thread option,"
+                              " #status, #subtitle')).map(e => e.children.length)")
+            if any(opts):
+                problems.append("text cells with child elements")
+            problems += browser_problems(b, url)
+        return problems
+    cases.append(("hostile names run nothing in Chromium", in_browser))
+    return cases, tmp
+
+
+# ---------------------------------------------------------------------------
+# browser
+# ---------------------------------------------------------------------------
+
+def short6(v):
+    """The page's six significant digits: JavaScript's Number(v.toPrecision(6))."""
+    return js_number(float("%.6g" % v))
+
+
+def js_number(v):
+    """JavaScript's String(number) for the values of the corpus."""
+    if v == int(v) and abs(v) < 1e21:
+        return str(int(v))
+    text = repr(v)
+    m = re.match(r"^(-?[\d.]+)e([+-])0*(\d+)$", text)
+    if m:
+        text = "%se%s%s" % (m.group(1), m.group(2), m.group(3))
+    return text
+
+
+STAT_UNITS = {"duration_sec": " s", "sample_rate": " samples/s", "error_rate": " %",
+              "missed_samples": " %"}
+
+
+def check_stats_shown(b, d):
+    problems = []
+    shown = b.evaluate("Object.fromEntries(Array.from(document.querySelectorAll('[data-stat]'))"
+                       ".map(e => [e.dataset.stat, e.textContent]))")
+    table = b.evaluate("Object.fromEntries(Array.from(document.querySelectorAll('[data-field]'))"
+                       ".map(e => [e.dataset.field, e.textContent]))")
+    for k in STATS_KEYS:
+        v = d["stats"][k]
+        card = "not recorded" if v is None else short6(v) + STAT_UNITS[k]
+        exact = "not recorded" if v is None else js_number(v) + STAT_UNITS[k]
+        if shown.get(k) != card:
+            problems.append("summary %s shows %r, expected %r" % (k, shown.get(k), card))
+        if table.get("stats." + k) != exact:
+            problems.append("details %s show %r, expected %r" % (k, table.get("stats." + k), exact))
+    for k in ("version", "python_version", "sample_count", "thread_count",
+              "string_table_offset", "frame_table_offset", "mode_raw"):
+        if table.get("header." + k, "").split(" ")[0] != str(d["header"][k]):
+            problems.append("header.%s shows %r" % (k, table.get("header." + k)))
+    for k in ("string_count", "frame_count"):
+        if table.get("footer." + k) != str(d["footer"][k]):
+            problems.append("footer.%s shows %r" % (k, table.get("footer." + k)))
+    if table.get("footer.checksum") != d["footer"]["checksum"]:
+        problems.append("footer.checksum shows %r" % table.get("footer.checksum"))
+    return problems
+
+
+def browser_cases(env, browser_exe):
+    tmp = tempfile.mkdtemp(prefix="tv-export-browser-")
+    cases = []
+    if browser_exe is None:
+        cases.append(("chromium is installed",
+                      lambda: ["chromium is not installed (build-aux/install-deps.sh installs it)"]))
+        return cases, tmp
+
+    pages = {}
+
+    def page_for(name, *extra):
+        key = (name,) + extra
+        if key not in pages:
+            page, problems = export_html(env, os.path.join(env.data, "valid", name), *extra)
+            if page is None:
+                raise RuntimeError("; ".join(problems))
+            path = os.path.join(tmp, "%d-%s.html" % (len(pages), name))
+            with open(path, "wb") as fh:
+                fh.write(page.bytes)
+            pages[key] = (path, page.data)
+        return pages[key]
+
+    holder = {}
+
+    def browser():
+        if "b" not in holder:
+            holder["b"] = cdp.Browser(browser_exe, 1200, 800)
+        return holder["b"]
+
+    def load(path):
+        b = browser()
+        for attr in ("dialogs", "exceptions", "console", "requests"):
+            getattr(b, attr).clear()
+        url = "file://" + path
+        b.navigate(url)
+        return b, url
+
+    def case(name, fn):
+        cases.append((name, fn))
+
+    def stats_files():
+        problems = []
+        for name in ("stats_v56_full.tach", "stats_v32.tach", "legacy_nostats.tach",
+                     "stats_v56_missed_negative.tach", "rec_threads.tach"):
+            path, d = page_for(name)
+            b, url = load(path)
+            problems += ["%s: %s" % (name, p) for p in check_stats_shown(b, d)]
+            problems += ["%s: %s" % (name, p) for p in browser_problems(b, url)]
+        return problems
+    case("the summary shows the statistics, or 'not recorded'", stats_files)
+
+    def no_network():
+        path, d = page_for("rec_threads.tach")
+        b, url = load(path)
+        problems = browser_problems(b, url)
+        if b.requests != [url]:
+            problems.append("requests: %r" % b.requests)
+        csp = b.evaluate("document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]')"
+                         ".content")
+        if not csp.startswith("default-src 'none'"):
+            problems.append("CSP %r" % csp)
+        if not b.evaluate("document.documentElement.dataset.ready === 'true'"):
+            problems.append("the page did not start (its script blocked?)")
+        return problems
+    case("the page loads with no network request and a strict policy", no_network)
+
+    def zoom():
+        path, d = page_for("rec_threads.tach")
+        b, url = load(path)
+        problems = []
+        frames = b.evaluate("tachyon.frames()")
+        width = max(f["width"] for f in frames)
+        target = next((f for f in frames if f["depth"] >= 3 and 40 < f["width"] < width * 0.9), None)
+        if target is None:
+            return ["no frame to click: %r" % frames[:5]]
+        b.click(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2)
+        st = b.evaluate("tachyon.state()")
+        if st["zoom"] != target["node"] or st["zoomName"] != target["name"]:
+            problems.append("clicked %r (node %d), state %r" % (target["name"], target["node"], st))
+        now = [f for f in b.evaluate("tachyon.frames()") if f["node"] == target["node"]]
+        if not now or abs(now[0]["width"] - width) > 1:
+            problems.append("the zoomed frame is not full width: %r" % now)
+        status = b.evaluate("document.getElementById('status').textContent")
+        if "zoomed into " + visible(target["name"]) not in status:
+            problems.append("status %r" % status)
+        b.evaluate("document.getElementById('reset').click()")
+        if b.evaluate("tachyon.state().zoom") != 0:
+            problems.append("reset did not zoom out")
+        # Zoom again, then Escape.
+        b.click(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2)
+        b.key("Escape", keycode=27)
+        if b.evaluate("tachyon.state().zoom") != 0:
+            problems.append("Escape did not zoom out")
+        return problems + browser_problems(b, url)
+    case("a click zooms, reset and Escape zoom out", zoom)
+
+    def search():
+        path, d = page_for("rec_threads.tach")
+        b, url = load(path)
+        problems = []
+        b.evaluate("document.getElementById('search').focus()")
+        b.type_text("cpu_work")
+        b.key("Enter", keycode=13)
+        st = b.evaluate("tachyon.state()")
+        text = b.evaluate("document.getElementById('match').textContent")
+        # The expected share, from the data: samples under a cpu_work frame.
+        n, parent, frame = tree_of(d)
+        hit = [bool(re.search("cpu_work", d["strings"][d["frames"][7 * frame[i]]], re.I) or
+                    re.search("cpu_work", d["strings"][d["frames"][7 * frame[i] + 1]], re.I))
+               if i else False for i in range(n)]
+        total = [0] * n
+        for t in d["threads"]:
+            for node, count in thread_pairs(t):
+                total[node] += count
+        for i in range(n - 1, 0, -1):
+            total[parent[i]] += total[i]
+        expected = 0
+        for i in range(1, n):
+            a, under = parent[i], False
+            while a > 0:
+                under = under or hit[a]
+                a = parent[a]
+            if hit[i] and not under:
+                expected += total[i]
+        if not st["highlighted"] or st["matched"] != expected or expected == 0:
+            problems.append("search: state %r, expected %d matched samples" % (st, expected))
+        pct = 100 * expected / d["samples"]
+        if "matched" not in text or ("%.1f%%" % pct) not in text and ("%.2g%%" % pct) not in text:
+            problems.append("match text %r, expected %.2f%%" % (text, pct))
+        # An invalid expression says so and highlights nothing.
+        b.evaluate("(() => { const s = document.getElementById('search'); s.value = '(';"
+                   " s.dispatchEvent(new Event('input')); })()")
+        b.key("Enter", keycode=13)
+        st = b.evaluate("tachyon.state()")
+        text = b.evaluate("document.getElementById('match').textContent")
+        if st["highlighted"] or "Not a regular expression" not in text:
+            problems.append("invalid regex: %r %r" % (st, text))
+        return problems + browser_problems(b, url)
+    case("search highlights and shows the share matched", search)
+
+    def threads_and_inverted():
+        path, d = page_for("rec_threads.tach")
+        b, url = load(path)
+        problems = []
+        options = b.evaluate("Array.from(document.getElementById('thread').options)"
+                             ".map(o => [o.value, o.textContent])")
+        with_samples = [t for t in d["threads"] if t["samples"] > 0]
+        if len(options) != len(with_samples) + 1:
+            problems.append("%d options for %d threads" % (len(options), len(with_samples)))
+        for value, text in options[1:]:
+            t = d["threads"][int(value)]
+            b.evaluate("(() => { const s = document.getElementById('thread'); s.value = %s;"
+                       " s.dispatchEvent(new Event('change')); })()" % json.dumps(value))
+            st = b.evaluate("tachyon.state()")
+            if st["samples"] != t["samples"] or "{:,}".format(t["samples"]) not in text:
+                problems.append("thread %s: page shows %d samples (%r), expected %d"
+                                % (t["thread_id"], st["samples"], text, t["samples"]))
+            # Any frame's tooltip names only this thread.
+            frames = [f for f in b.evaluate("tachyon.frames()") if f["depth"] == 1]
+            if frames:
+                f = frames[0]
+                b.mouse("mouseMoved", f["x"] + 2, f["y"] + 5)
+                tip = b.evaluate("document.getElementById('tooltip').textContent")
+                if "Thread: " + t["thread_id"] not in tip:
+                    problems.append("tooltip for thread %s: %r" % (t["thread_id"], tip))
+        b.evaluate("(() => { const s = document.getElementById('thread'); s.value = '-1';"
+                   " s.dispatchEvent(new Event('change')); })()")
+        before = b.evaluate("tachyon.state()")
+        b.evaluate("document.getElementById('inverted').click()")
+        after = b.evaluate("tachyon.state()")
+        if not after["inverted"] or after["samples"] != before["samples"]:
+            problems.append("inverted: %r -> %r" % (before, after))
+        # Inverted, the first level holds the frames where samples end:
+        # their totals are the leaves' self counts, by frame.
+        n, parent, frame = tree_of(d)
+        leaf = {}
+        for t in d["threads"]:
+            for node, count in thread_pairs(t):
+                if node:
+                    leaf[frame[node]] = leaf.get(frame[node], 0) + count
+        top = collections.Counter(f["total"] for f in b.evaluate("tachyon.frames()")
+                                  if f["depth"] == 1)
+        if not top or top - collections.Counter(leaf.values()):
+            problems.append("inverted roots %r, leaves by frame %r" % (top, leaf))
+        return problems + browser_problems(b, url)
+    case("thread filter exact, inverted toggle", threads_and_inverted)
+
+    def starts_inverted():
+        path, d = page_for("rec_threads.tach", "--inverted", "--state", "gil")
+        b, url = load(path)
+        st = b.evaluate("tachyon.state()")
+        checked = b.evaluate("document.getElementById('inverted').checked")
+        problems = []
+        if not st["inverted"] or not checked or st["samples"] != d["samples"]:
+            problems.append("state %r, checkbox %r" % (st, checked))
+        return problems + browser_problems(b, url)
+    case("--inverted starts inverted", starts_inverted)
+
+    def empty_profile():
+        path, d = page_for("empty.tach")
+        b, url = load(path)
+        problems = []
+        shown = b.evaluate("!document.getElementById('empty').hidden")
+        if not shown or d["samples"] != 0:
+            problems.append("the empty notice is not shown")
+        return problems + browser_problems(b, url)
+    case("an empty profile says so", empty_profile)
+
+    def screenshots():
+        path, d = page_for("rec_threads.tach")
+        problems = []
+        b = browser()
+        out = os.environ.get("TV_EXPORT_SCREENSHOTS")
+        colors = {}
+        for scheme in ("light", "dark"):
+            b.color_scheme(scheme)
+            b.navigate("file://" + path)
+            colors[scheme] = b.evaluate("getComputedStyle(document.body).backgroundColor")
+            if out:
+                b.screenshot(os.path.join(out, "export-%s.png" % scheme))
+        b.color_scheme("light")
+        if colors["light"] == colors["dark"]:
+            problems.append("the same background in light and dark: %r" % colors)
+        return problems
+    case("light and dark follow the system", screenshots)
+
+    def close():
+        if "b" in holder:
+            holder.pop("b").close()
+        return []
+    case("chromium closes", close)
+    return cases, tmp
+
+
+# ---------------------------------------------------------------------------
+# size
+# ---------------------------------------------------------------------------
+
+def size_cases(env, browser_exe):
+    tmp = tempfile.mkdtemp(prefix="tv-export-size-")
+    state = {}
+    cases = []
+
+    def generate_and_export():
+        if env.bench is None:
+            return ["no --bench"]
+        profile = os.path.join(tmp, "big.tach")
+        p = subprocess.run([env.bench, "--generate", "1000000", profile], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=300)
+        if p.returncode != 0:
+            return ["tachyon-bench --generate: %d %s" % (p.returncode, p.stderr[-500:])]
+        out = os.path.join(tmp, "big.html")
+        start = time.monotonic()
+        rc, stdout, err = env.run("--export", "html", "-o", out, profile)
+        seconds = time.monotonic() - start
+        if rc != 0:
+            return ["export: exit %d %s" % (rc, err)]
+        size = os.path.getsize(out)
+        with open(out, "rb") as fh:
+            page = Page(fh.read())
+        d = page.data
+        nodes = len(d["nodes"]) // 2 + 1
+        print("# 1M samples, %d nodes, %d threads: %d bytes, exported in %.2f s"
+              % (nodes, len(d["threads"]), size, seconds))
+        problems = []
+        if d["samples"] != 1000000 or nodes < 50000:
+            problems.append("expected 1M samples and >= 50k nodes, got %d and %d"
+                            % (d["samples"], nodes))
+        if size > MAX_BYTES:
+            problems.append("%d bytes, more than %d" % (size, MAX_BYTES))
+        problems += check_structure(d)
+        state["page"] = out
+        return problems
+    cases.append(("a 1M-sample, 50k-node profile exports to at most 5 MB", generate_and_export))
+
+    def interactive():
+        if browser_exe is None:
+            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
+        if "page" not in state:
+            return ["no page"]
+        url = "file://" + state["page"]
+        problems = []
+        with cdp.Browser(browser_exe) as b:
+            times = []
+            for _ in range(3):
+                b.navigate(url)
+                times.append(b.evaluate("tachyon.state().readyMs"))
+            best = min(times)
+            print("# time to interactive: %s ms" % ", ".join("%.0f" % t for t in times))
+            # The issue asks for a second; a loaded CI machine gets twice that.
+            if best > 2000:
+                problems.append("interactive after %.0f ms" % best)
+            frames = b.evaluate("tachyon.frames()")
+            target = next((f for f in frames if f["depth"] == 2 and f["width"] > 20), None)
+            if target:
+                b.click(target["x"] + 5, target["y"] + 5)
+                if b.evaluate("tachyon.state().zoom") != target["node"]:
+                    problems.append("click did not zoom")
+            problems += browser_problems(b, url)
+        return problems
+    cases.append(("the big page becomes interactive within a second (two on CI)", interactive))
+    return cases, tmp
+
+
+# ---------------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--exe", required=True)
+    ap.add_argument("--bench")
+    ap.add_argument("group", choices=["corpus", "filters", "args", "hostile", "browser", "size"])
+    a = ap.parse_args()
+    env = Env(a.exe, a.bench)
+    tap = Tap()
+    valid = env.files("valid")
+    if not valid:
+        print("Bail out! empty corpus in %s" % env.data)
+        return 1
+    browser_exe = cdp.find_chromium()
+
+    tmp = None
+    try:
+        if a.group == "corpus":
+            run_parallel(tap, [("html %s" % env.key(p), lambda p=p: check_corpus_file(env, p))
+                               for p in valid])
+        elif a.group == "filters":
+            run_parallel(tap, [("filters %s" % env.key(p), lambda p=p: check_filters_file(env, p))
+                               for p in valid if env.key(p) not in REJECTED_VALID])
+        elif a.group == "args":
+            cases, tmp = args_cases(env)
+            run_parallel(tap, cases)
+        else:
+            cases, tmp = {"hostile": hostile_cases, "browser": browser_cases,
+                          "size": size_cases}[a.group](env, browser_exe)
+            # One after the other: they share a page or a browser.
+            for name, fn in cases:
+                try:
+                    problems = fn()
+                except Exception as e:
+                    problems = ["%s: %s" % (type(e).__name__, e)]
+                tap.result(name, problems)
+    finally:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return tap.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
