@@ -31,6 +31,7 @@ struct _TvCallTree
   guint64        *total;
   guint64        *status;        /* n_nodes * TV_N_STATUS_COUNTS, like total;
                                   * NULL unless the query counted states */
+  guint32        *threads;       /* distinct threads per node, or NULL */
   guint32        *child_start;   /* n_nodes + 1 */
   guint32        *children;
 
@@ -265,6 +266,12 @@ lower_bound (const TvThread *t,
   return lo;
 }
 
+typedef struct
+{
+  guint32 thread;
+  guint32 leaf;                 /* exact node */
+} ThreadHit;
+
 /* Step 1: the selected samples' weight on each exact node, and how many
  * of them were in each state (STATES, N_STATES per node, if not NULL). */
 static gboolean
@@ -272,6 +279,7 @@ weigh (TvProfileData *data,
        const TvQuery *query,
        guint64       *weights,
        guint64       *states,
+       GArray        *hits,
        GCancellable  *cancellable)
 {
   guint n_threads = tv_profile_data_get_n_threads (data);
@@ -354,6 +362,13 @@ weigh (TvProfileData *data,
                   count_states (t->statuses, s, s + 1, leaf_states);
               }
           weights[t->run_leaf[r]] += count;
+          /* Which thread reached which leaf, thread by thread. */
+          if (hits != NULL && count > 0)
+            {
+              ThreadHit hit = { i, t->run_leaf[r] };
+
+              g_array_append_val (hits, hit);
+            }
         }
     }
   return TRUE;
@@ -377,14 +392,14 @@ map_nodes (TvProfileData *data,
            const guint64 *weights,
            const guint64 *states,
            const guint64 *subtree,
+           guint32       *map,
+           guint8        *in_focus,
            Builder       *b)
 {
   const TvExactTree *exact = tv_profile_data_get_tree (data);
   const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
   const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
   gboolean focus = query->focus_function != TV_NODE_NONE;
-  g_autofree guint32 *map = g_new (guint32, exact->n_nodes);
-  g_autofree guint8 *in_focus = focus ? g_new0 (guint8, exact->n_nodes) : NULL;
   g_autofree guint8 *hidden = NULL;
   guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
 
@@ -419,7 +434,10 @@ map_nodes (TvProfileData *data,
       guint32 pv;
 
       if (subtree[n] == 0)
-        continue;
+        {
+          map[n] = TV_NODE_NONE;
+          continue;
+        }
 
       pv = map[p];
       if (focus)
@@ -715,6 +733,94 @@ finish (TvProfileData *data,
  *
  * Returns: (transfer full) (nullable): the tree, or %NULL if cancelled
  */
+/* The child of PARENT with KEY in B, or TV_NODE_NONE. */
+static guint32
+builder_find (const Builder *b,
+              guint32        parent,
+              guint32        key)
+{
+  guint64 h = ((guint64) parent << 32 | key) + 1;
+  guint32 slot = hash64 (h) & b->mask;
+
+  for (; b->hkeys[slot] != 0; slot = (slot + 1) & b->mask)
+    if (b->hkeys[slot] == h)
+      return b->hvalues[slot];
+  return TV_NODE_NONE;
+}
+
+/* How many threads reached each node of the view V (INV, the inverted
+ * view, when not NULL): each thread stamps the nodes on its leaves' paths
+ * once.  HITS are grouped by thread. */
+static guint32 *
+count_threads (const GArray  *hits,
+               const guint32 *map,
+               const guint8  *in_focus,
+               const Builder *v,
+               const Builder *inv)
+{
+  guint32 n_nodes = inv != NULL ? inv->n_nodes : v->n_nodes;
+  guint32 *counts = g_new0 (guint32, n_nodes);
+  g_autofree guint32 *stamp = g_new (guint32, n_nodes);
+  g_autofree guint32 *leaf_stamp = inv != NULL ? g_new (guint32, v->n_nodes) : NULL;
+
+  memset (stamp, 0xff, n_nodes * sizeof (guint32));
+  if (leaf_stamp != NULL)
+    memset (leaf_stamp, 0xff, v->n_nodes * sizeof (guint32));
+
+  for (guint i = 0; i < hits->len; i++)
+    {
+      const ThreadHit *hit = &g_array_index (hits, ThreadHit, i);
+      guint32 t = hit->thread;
+      guint32 node = map[hit->leaf];
+
+      /* Outside the focused function: not in the tree. */
+      if (node == TV_NODE_NONE || (in_focus != NULL && !in_focus[hit->leaf]))
+        continue;
+
+      if (inv == NULL)
+        {
+          /* Up to the first node this thread has already stamped. */
+          for (;;)
+            {
+              if (stamp[node] == t)
+                break;
+              stamp[node] = t;
+              counts[node]++;
+              if (node == 0)
+                break;
+              node = v->parent[node];
+            }
+          continue;
+        }
+
+      /* Inverted: the path from the root is the leaf's path up, which
+       * shares no stamps with other leaves below its first node. */
+      if (leaf_stamp[node] == t)
+        continue;
+      leaf_stamp[node] = t;
+      {
+        guint32 at = 0;
+
+        if (stamp[0] != t)
+          {
+            stamp[0] = t;
+            counts[0]++;
+          }
+        for (guint32 u = node; u != 0; u = v->parent[u])
+          {
+            at = builder_find (inv, at, v->key[u]);
+            g_assert (at != TV_NODE_NONE);
+            if (stamp[at] != t)
+              {
+                stamp[at] = t;
+                counts[at]++;
+              }
+          }
+      }
+    }
+  return counts;
+}
+
 TvCallTree *
 tv_call_tree_new (TvProfileData *data,
                   const TvQuery *query,
@@ -724,6 +830,13 @@ tv_call_tree_new (TvProfileData *data,
   g_autofree guint64 *weights = NULL;
   g_autofree guint64 *states = NULL;
   g_autofree guint64 *subtree = NULL;
+  g_autofree guint32 *map = NULL;
+  g_autofree guint8 *in_focus = NULL;
+  g_autoptr(GArray) hits = NULL;
+  g_autofree guint32 *threads = NULL;
+  /* A callers tree has no thread counts: its nodes are not paths of
+   * samples but of callers. */
+  gboolean count = query->count_threads && query->callers_of == TV_NODE_NONE;
   Builder view = { 0 };
   TvCallTree *tree;
   TvFunctionRow *functions;
@@ -737,7 +850,9 @@ tv_call_tree_new (TvProfileData *data,
   weights = g_new0 (guint64, exact->n_nodes);
   if (query->count_states)
     states = g_new0 (guint64, (gsize) exact->n_nodes * N_STATES);
-  if (!weigh (data, query, weights, states, cancellable))
+  if (count)
+    hits = g_array_new (FALSE, FALSE, sizeof (ThreadHit));
+  if (!weigh (data, query, weights, states, hits, cancellable))
     return NULL;
 
   subtree = g_memdup2 (weights, exact->n_nodes * sizeof (guint64));
@@ -745,7 +860,10 @@ tv_call_tree_new (TvProfileData *data,
     subtree[exact->parent[n]] += subtree[n];
 
   builder_init (&view, exact->n_nodes, query->count_states);
-  map_nodes (data, query, weights, states, subtree, &view);
+  map = g_new (guint32, exact->n_nodes);
+  if (query->focus_function != TV_NODE_NONE)
+    in_focus = g_new0 (guint8, exact->n_nodes);
+  map_nodes (data, query, weights, states, subtree, map, in_focus, &view);
   g_clear_pointer (&states, g_free);
   if (g_cancellable_is_cancelled (cancellable))
     {
@@ -773,12 +891,19 @@ tv_call_tree_new (TvProfileData *data,
           callers (data, query->merge, &view, total, view.status, query->callers_of, &other);
         }
       else
-        invert (&view, &other);
+        {
+          invert (&view, &other);
+          if (count)
+            threads = count_threads (hits, map, in_focus, &view, &other);
+        }
       builder_clear (&view);
       view = other;
     }
+  else if (count)
+    threads = count_threads (hits, map, in_focus, &view, NULL);
 
   tree = finish (data, query, &view);
+  tree->threads = g_steal_pointer (&threads);
   tree->functions = functions;
   tree->n_functions = n_functions;
   builder_clear (&view);
@@ -805,6 +930,7 @@ tv_call_tree_unref (TvCallTree *self)
   g_free (self->self);
   g_free (self->total);
   g_free (self->status);
+  g_free (self->threads);
   g_free (self->child_start);
   g_free (self->children);
   g_free (self->functions);
@@ -911,6 +1037,21 @@ tv_call_tree_get_status_counts (TvCallTree *self,
   if (self->status == NULL)
     return NULL;
   return self->status + (gsize) node * N_STATES;
+}
+
+gboolean
+tv_call_tree_has_thread_counts (TvCallTree *self)
+{
+  return self->threads != NULL;
+}
+
+guint32
+tv_call_tree_get_n_threads_of (TvCallTree *self,
+                               guint32     node)
+{
+  g_return_val_if_fail (node < self->n_nodes, 0);
+
+  return self->threads != NULL ? self->threads[node] : 0;
 }
 
 const guint32 *

@@ -43,6 +43,9 @@ typedef struct
   /* Count each node's samples by thread state as well (see
    * tv_call_tree_get_status_counts()); it makes the tree slower to build. */
   gboolean       count_states;
+  /* Count how many threads reached each node (see
+   * tv_call_tree_get_n_threads_of()); not for callers_of trees. */
+  gboolean       count_threads;
 } TvQuery;
 
 /* A query that keeps everything, merged by MERGE. */
@@ -103,6 +106,11 @@ gboolean       tv_call_tree_has_status_counts (TvCallTree *tree);
  * TV_N_STATUS_COUNTS values indexed by TvStatusCount, or NULL when the
  * query did not count states. */
 const guint64 *tv_call_tree_get_status_counts (TvCallTree *tree,
+                                               guint32     node);
+/* Whether the query counted threads (TvQuery.count_threads). */
+gboolean       tv_call_tree_has_thread_counts (TvCallTree *tree);
+/* How many threads have samples through NODE; 0 when not counted. */
+guint32        tv_call_tree_get_n_threads_of  (TvCallTree *tree,
                                                guint32     node);
 /* Children in display order (by function name, file, line, ...). */
 const guint32 *tv_call_tree_get_children   (TvCallTree     *tree,

@@ -77,6 +77,7 @@ enum
   COVER_FILTERED,               /* samples filtered out */
   COVER_EMPTY_TREE,             /* queries that select nothing */
   COVER_STATES,                 /* non-zero state counts compared */
+  COVER_THREADS,                /* nodes reached by two threads or more */
   N_COVER
 };
 
@@ -84,7 +85,7 @@ static const char * const cover_names[N_COVER] = {
   "direct recursion", "indirect recursion", "empty stacks", "unordered threads",
   "shared thread ids", "merge keys differ", "collapsed frames", "hidden frames",
   "focus cuts", "focus on hidden", "callers paths", "inverted paths",
-  "filtered samples", "empty trees", "state counts",
+  "filtered samples", "empty trees", "state counts", "nodes of several threads",
 };
 
 static guint64 coverage[N_COVER];
@@ -566,6 +567,8 @@ typedef struct
   guint64 self;
   guint64 total;
   guint64 states[TV_N_STATUS_COUNTS];
+  guint32 n_threads;            /* distinct threads with a path through it */
+  guint64 thread_mask;          /* those below 64 */
 } BruteNode;
 
 typedef struct
@@ -579,6 +582,7 @@ typedef struct
   guint64 *ftotal;
   guint32 *fstamp;              /* last path that counted a function */
   guint32  n_functions;
+  GHashTable *node_threads;     /* (node << 32 | thread) seen */
 } Brute;
 
 static inline guint32
@@ -674,21 +678,49 @@ brute_count_states (BruteNode *node,
       node->states[i]++;
 }
 
+/* Counts THREAD once in NODE. */
+static void
+brute_count_thread (Brute   *b,
+                    guint32  node,
+                    guint    thread)
+{
+  BruteNode *bn = &g_array_index (b->nodes, BruteNode, node);
+  gint64 pair = (gint64) node << 32 | thread;
+
+  if (thread < 64)
+    {
+      if (!(bn->thread_mask & (G_GUINT64_CONSTANT (1) << thread)))
+        {
+          bn->thread_mask |= G_GUINT64_CONSTANT (1) << thread;
+          bn->n_threads++;
+        }
+      return;
+    }
+  if (!g_hash_table_contains (b->node_threads, &pair))
+    {
+      g_hash_table_add (b->node_threads, g_memdup2 (&pair, sizeof pair));
+      g_array_index (b->nodes, BruteNode, node).n_threads++;
+    }
+}
+
 static void
 brute_add_path (Brute         *b,
                 const guint32 *path,
                 guint          len,
-                guint8         status)
+                guint8         status,
+                guint          thread)
 {
   guint32 at = 0;
 
   g_array_index (b->nodes, BruteNode, 0).total++;
   brute_count_states (&g_array_index (b->nodes, BruteNode, 0), status);
+  brute_count_thread (b, 0, thread);
   for (guint i = 0; i < len; i++)
     {
       at = brute_child (b, at, path[i]);
       g_array_index (b->nodes, BruteNode, at).total++;
       brute_count_states (&g_array_index (b->nodes, BruteNode, at), status);
+      brute_count_thread (b, at, thread);
     }
   g_array_index (b->nodes, BruteNode, at).self++;
 }
@@ -802,6 +834,7 @@ brute_init (Brute         *b,
   b->fself = g_new0 (guint64, MAX (b->n_functions, 1));
   b->ftotal = g_new0 (guint64, MAX (b->n_functions, 1));
   b->fstamp = g_new0 (guint32, MAX (b->n_functions, 1));
+  b->node_threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 }
 
 static void
@@ -813,6 +846,7 @@ brute_clear (Brute *b)
   g_clear_pointer (&b->fself, g_free);
   g_clear_pointer (&b->ftotal, g_free);
   g_clear_pointer (&b->fstamp, g_free);
+  g_clear_pointer (&b->node_threads, g_hash_table_unref);
 }
 
 /* The tree of query Q, from the samples alone.
@@ -884,7 +918,7 @@ brute_tree (TvProfileData *data,
           memcpy (path, keys, len * sizeof (guint32));
           plen = len;
         }
-      brute_add_path (b, path, plen, sample->status);
+      brute_add_path (b, path, plen, sample->status, sample_thread[s]);
     }
 }
 
@@ -919,6 +953,8 @@ compare_trees (TvProfileData *data,
   CHECK_EQ (tv_call_tree_has_status_counts (tree), q->count_states, "state counts kept");
   CHECK (q->count_states || tv_call_tree_get_status_counts (tree, 0) == NULL,
          "no state counts unless asked for");
+  CHECK_EQ (tv_call_tree_has_thread_counts (tree),
+            q->count_threads && q->callers_of == TV_NODE_NONE, "thread counts kept");
 
   /* Parents come before their children, so one pass in id order. */
   for (guint32 n = 0; n < n_nodes; n++)
@@ -943,6 +979,11 @@ compare_trees (TvProfileData *data,
           CHECK_EQ (tv_call_tree_get_self (tree, n), bn->self, "self");
           CHECK_EQ (tv_call_tree_get_total (tree, n), bn->total, "total");
           CHECK (bn->total > 0, "no empty nodes");
+        }
+      if (tv_call_tree_has_thread_counts (tree))
+        {
+          CHECK_EQ (tv_call_tree_get_n_threads_of (tree, n), bn->n_threads, "threads");
+          coverage[COVER_THREADS] += bn->n_threads > 1;
         }
       if (q->count_states)
         {
@@ -1202,6 +1243,7 @@ random_query (GRand         *rand,
         store->hidden[0] = q->focus_function;
     }
   q->count_states = g_rand_boolean (rand);
+  q->count_threads = g_rand_boolean (rand);
 }
 
 static void
@@ -1243,6 +1285,7 @@ check_queries (TvProfileData *data,
         tv_query_init (q, merge);
         /* Every transform, with and without state counts. */
         q->count_states = (merge + transform) % 2 == 0;
+        q->count_threads = (merge + transform) % 3 != 1;
         switch (transform)
           {
           case 0:
