@@ -5,12 +5,18 @@
  *
  * The page starts loading its profile when it is created.  While samples
  * are decoded it shows a progress bar and a Cancel button above the
- * properties, which appear as soon as the model emits "opened".  A file
+ * properties, which appear as soon as the model emits "opened"; once
+ * they are in, the flame graph (TvFlameView) shows.  The profile's
+ * TvViewState, which its views share, lives here.  A file
  * that cannot be read shows its error message instead; a cancelled load
  * says so.
  */
+#include <string.h>
+
 #include <glib/gi18n.h>
 
+#include "tv-export-html.h"
+#include "tv-flame-view.h"
 #include "tv-profile-page.h"
 
 struct _TvProfilePage
@@ -23,8 +29,13 @@ struct _TvProfilePage
   TvProfilePageState  state;
   char               *error_message;
   TvProperties       *properties;
+  TvViewState        *view_state;
+  GtkWidget          *flame_view;
 
   GtkStack           *stack;
+  AdwViewStack       *views;
+  GtkBox             *flame_box;
+  GtkWidget          *flame_placeholder;
   GtkWidget          *progress_box;
   GtkProgressBar     *progress_bar;
   GtkButton          *cancel_button;
@@ -133,7 +144,13 @@ on_load_finished (GObject      *object,
       if (tv_properties_get_profile (self->properties) == NULL)
         tv_properties_set_profile (self->properties, self->profile);
       tv_properties_show_data (self->properties);
+      self->flame_view = tv_flame_view_new (self->profile, self->view_state);
+      gtk_widget_set_vexpand (self->flame_view, TRUE);
+      gtk_box_remove (self->flame_box, self->flame_placeholder);
+      gtk_box_append (self->flame_box, self->flame_view);
+      adw_view_stack_set_visible_child_name (self->views, "flamegraph");
       set_state (self, TV_PROFILE_PAGE_LOADED);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "page.export", TRUE);
     }
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
@@ -146,6 +163,204 @@ on_load_finished (GObject      *object,
       adw_status_page_set_description (self->error_page, error->message);
       set_state (self, TV_PROFILE_PAGE_FAILED);
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Export                                                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  TvProfileData  *data;
+  TvExportFilter  filter;
+  char           *source_name;
+  GFile          *dest;
+} ExportJob;
+
+static void
+export_job_free (gpointer user_data)
+{
+  ExportJob *job = user_data;
+
+  tv_profile_data_unref (job->data);
+  tv_export_filter_clear (&job->filter);
+  g_free (job->source_name);
+  g_clear_object (&job->dest);
+  g_free (job);
+}
+
+static void
+export_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  ExportJob *job = task_data;
+  g_autoptr(GBytes) bytes = NULL;
+  GError *error = NULL;
+
+  bytes = tv_export_html_build (job->data, &job->filter, job->source_name, cancellable, &error);
+  /* GIO writes a temporary file and renames it: never a partial page. */
+  if (bytes == NULL
+      || !g_file_replace_contents (job->dest, g_bytes_get_data (bytes, NULL),
+                                   g_bytes_get_size (bytes), NULL, FALSE,
+                                   G_FILE_CREATE_REPLACE_DESTINATION, NULL, cancellable, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+/* What the views show, as the export's filter. */
+static void
+fill_export_filter (TvProfilePage  *self,
+                    TvExportFilter *filter)
+{
+  TvProfileData *data = tv_profile_get_data (self->profile);
+  guint64 start_time = tv_profile_get_header (self->profile)->start_time_us;
+  const guint32 *threads;
+  guint n_threads;
+  guint64 range_start, range_end;
+
+  tv_export_filter_init (filter);
+  threads = tv_view_state_get_threads (self->view_state, &n_threads);
+  for (guint i = 0; i < n_threads; i++)
+    {
+      guint64 id = tv_profile_data_get_thread (data, threads[i])->thread_id;
+
+      g_array_append_val (filter->thread_ids, id);
+    }
+  filter->state = tv_view_state_get_state_filter (self->view_state);
+  if (tv_view_state_get_range (self->view_state, &range_start, &range_end))
+    {
+      filter->has_range = TRUE;
+      filter->range_start = ((double) range_start - (double) start_time) / 1e6;
+      filter->range_end = ((double) range_end - (double) start_time) / 1e6;
+    }
+  filter->inverted = tv_view_state_get_inverted (self->view_state);
+}
+
+void
+tv_profile_page_export_async (TvProfilePage       *self,
+                              GFile               *dest,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *basename = NULL;
+  ExportJob *job;
+
+  g_return_if_fail (TV_IS_PROFILE_PAGE (self));
+  g_return_if_fail (G_IS_FILE (dest));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tv_profile_page_export_async);
+  if (tv_profile_get_data (self->profile) == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                               _("The profile is not loaded yet"));
+      return;
+    }
+
+  basename = g_file_get_basename (self->file);
+  job = g_new0 (ExportJob, 1);
+  job->data = tv_profile_data_ref (tv_profile_get_data (self->profile));
+  fill_export_filter (self, &job->filter);
+  job->source_name = g_filename_display_name (basename != NULL ? basename : "profile");
+  job->dest = g_object_ref (dest);
+  g_task_set_task_data (task, job, export_job_free);
+  g_task_run_in_thread (task, export_thread);
+}
+
+gboolean
+tv_profile_page_export_finish (TvProfilePage  *self,
+                               GAsyncResult   *result,
+                               GError        **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+static void
+on_export_done (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  TvProfilePage *self = TV_PROFILE_PAGE (object);
+  g_autoptr(GFile) dest = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_file_get_basename (dest);
+  g_autofree char *display = g_filename_display_name (name);
+  g_autofree char *title = NULL;
+  AdwToastOverlay *toasts = ADW_TOAST_OVERLAY (adw_bin_get_child (ADW_BIN (self)));
+
+  if (tv_profile_page_export_finish (self, result, &error))
+    title = g_strdup_printf (_("Exported to “%s”"), display);
+  else
+    title = g_strdup_printf (_("Could not export to “%s”: %s"), display, error->message);
+  /* The toast's title is markup. */
+  {
+    g_autofree char *escaped = g_markup_escape_text (title, -1);
+    AdwToast *toast = adw_toast_new (escaped);
+
+    adw_toast_set_timeout (toast, error != NULL ? 0 : 5);
+    adw_toast_overlay_add_toast (toasts, toast);
+  }
+}
+
+static void
+on_export_response (GtkNativeDialog *chooser,
+                    int              response,
+                    TvProfilePage   *self)
+{
+  g_autoptr(GFile) dest = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    dest = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  gtk_native_dialog_destroy (chooser);
+  g_object_unref (chooser);
+  if (dest == NULL)
+    return;
+  tv_profile_page_export_async (self, dest, self->cancellable, on_export_done,
+                                g_object_ref (dest));
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TvProfilePage *self = TV_PROFILE_PAGE (widget);
+  g_autoptr(GtkFileFilter) html = gtk_file_filter_new ();
+  g_autofree char *basename = g_file_get_basename (self->file);
+  g_autofree char *name = NULL;
+  GtkFileChooserNative *chooser;
+  char *dot;
+
+  if (self->state != TV_PROFILE_PAGE_LOADED)
+    return;
+
+  gtk_file_filter_set_name (html, _("Web Page (HTML)"));
+  gtk_file_filter_add_mime_type (html, "text/html");
+  gtk_file_filter_add_pattern (html, "*.html");
+  /* "run.bin" exports to "run.html". */
+  name = g_strdup (basename != NULL ? basename : "profile");
+  if ((dot = strrchr (name, '.')) != NULL && dot != name)
+    *dot = '\0';
+  {
+    g_autofree char *suggested = g_strconcat (name, ".html", NULL);
+
+    chooser = gtk_file_chooser_native_new (_("Export the Flame Graph"),
+                                           GTK_WINDOW (gtk_widget_get_root (widget)),
+                                           GTK_FILE_CHOOSER_ACTION_SAVE,
+                                           _("_Export"), _("_Cancel"));
+    gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), html);
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
+  }
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (on_export_response), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
 void
@@ -196,6 +411,31 @@ tv_profile_page_get_error_message (TvProfilePage *self)
   return self->error_message;
 }
 
+TvFlameView *
+tv_profile_page_get_flame_view (TvProfilePage *self)
+{
+  g_return_val_if_fail (TV_IS_PROFILE_PAGE (self), NULL);
+
+  return self->flame_view != NULL ? TV_FLAME_VIEW (self->flame_view) : NULL;
+}
+
+TvViewState *
+tv_profile_page_get_view_state (TvProfilePage *self)
+{
+  g_return_val_if_fail (TV_IS_PROFILE_PAGE (self), NULL);
+
+  return self->view_state;
+}
+
+void
+tv_profile_page_show_view (TvProfilePage *self,
+                           const char    *name)
+{
+  g_return_if_fail (TV_IS_PROFILE_PAGE (self));
+
+  adw_view_stack_set_visible_child_name (self->views, name);
+}
+
 TvProperties *
 tv_profile_page_get_properties (TvProfilePage *self)
 {
@@ -241,6 +481,7 @@ tv_profile_page_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_PROFILE_PAGE);
   self->properties = NULL;
+  self->flame_view = NULL;
 
   G_OBJECT_CLASS (tv_profile_page_parent_class)->dispose (object);
 }
@@ -250,6 +491,7 @@ tv_profile_page_finalize (GObject *object)
 {
   TvProfilePage *self = (TvProfilePage *)object;
 
+  g_clear_object (&self->view_state);
   g_clear_object (&self->profile);
   g_clear_object (&self->file);
   g_clear_object (&self->cancellable);
@@ -331,9 +573,14 @@ tv_profile_page_class_init (TvProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, properties_box);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, views);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, flame_box);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, flame_placeholder);
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, error_page);
 
   g_type_ensure (TV_TYPE_PROPERTIES);
+
+  gtk_widget_class_install_action (widget_class, "page.export", NULL, export_action);
 }
 
 static void
@@ -343,6 +590,8 @@ tv_profile_page_init (TvProfilePage *self)
 
   self->cancellable = g_cancellable_new ();
   self->state = TV_PROFILE_PAGE_LOADING;
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "page.export", FALSE);
+  self->view_state = tv_view_state_new ();
   self->properties = tv_properties_new ();
   gtk_widget_set_vexpand (GTK_WIDGET (self->properties), TRUE);
   gtk_box_append (self->properties_box, GTK_WIDGET (self->properties));

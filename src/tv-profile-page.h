@@ -7,8 +7,10 @@
 
 #include <adwaita.h>
 
+#include "tv-flame-view.h"
 #include "tv-profile.h"
 #include "tv-properties.h"
+#include "tv-view-state.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +36,24 @@ gboolean            tv_profile_page_get_loading       (TvProfilePage *self);
 /* The message shown when loading failed, or NULL. */
 const char         *tv_profile_page_get_error_message (TvProfilePage *self);
 TvProperties       *tv_profile_page_get_properties    (TvProfilePage *self);
+/* NULL until the profile is loaded. */
+TvFlameView        *tv_profile_page_get_flame_view    (TvProfilePage *self);
+TvViewState        *tv_profile_page_get_view_state    (TvProfilePage *self);
+/* "flamegraph" or "properties". */
+void                tv_profile_page_show_view         (TvProfilePage *self,
+                                                       const char    *name);
 void                tv_profile_page_cancel            (TvProfilePage *self);
+
+/* Writes what the views show (threads, thread state, time range,
+ * inverted) as a self-contained HTML flame graph to DEST, on a worker.
+ * The "page.export" action asks where first. */
+void                tv_profile_page_export_async      (TvProfilePage        *self,
+                                                       GFile                *dest,
+                                                       GCancellable         *cancellable,
+                                                       GAsyncReadyCallback   callback,
+                                                       gpointer              user_data);
+gboolean            tv_profile_page_export_finish     (TvProfilePage        *self,
+                                                       GAsyncResult         *result,
+                                                       GError              **error);
 
 G_END_DECLS

@@ -40,6 +40,7 @@ update_view (TvWindow *self)
 
   gtk_stack_set_visible_child_name (self->stack, has_tabs ? "tabs" : "start");
   gtk_widget_set_visible (GTK_WIDGET (self->tab_bar), has_tabs);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", has_tabs);
 }
 
 static void
@@ -257,6 +258,18 @@ open_demo_action (GtkWidget  *widget,
 }
 
 static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TvWindow *self = TV_WINDOW (widget);
+  AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+
+  if (tab != NULL)
+    gtk_widget_activate_action (adw_tab_page_get_child (tab), "page.export", NULL);
+}
+
+static void
 close_tab_action (GtkWidget  *widget,
                   const char *action_name,
                   GVariant   *parameter)
@@ -348,7 +361,9 @@ tv_window_class_init (TvWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.open-uri", "s", open_uri_action);
   gtk_widget_class_install_action (widget_class, "win.open-demo", NULL, open_demo_action);
+  gtk_widget_class_install_action (widget_class, "win.export", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
                                        "win.close-tab", NULL);

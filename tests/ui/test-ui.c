@@ -9,6 +9,8 @@
  * pages have loaded and reads what the properties pane shows.  Screenshots
  * of a loaded page, light and dark, go to TV_TEST_OUTPUT_DIR.
  */
+#include <math.h>
+
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
@@ -277,6 +279,10 @@ test_open_valid (void)
   WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
   g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
   g_assert_null (adw_tab_page_get_indicator_icon (adw_tab_view_get_page (tab_view, GTK_WIDGET (page))));
+  /* A loaded profile opens on its flame graph; the properties are a click
+   * away. */
+  g_assert_nonnull (tv_profile_page_get_flame_view (page));
+  tv_profile_page_show_view (page, "properties");
 
   text = tv_properties_dup_text (tv_profile_page_get_properties (page));
   g_test_message ("%s", text);
@@ -531,9 +537,12 @@ test_cancel (void)
   {
     AdwTabView *tab_view = tv_window_get_tab_view (window);
     int n_pages = adw_tab_view_get_n_pages (tab_view);
+    /* Kept alive, so that the new page cannot take its address. */
+    g_autoptr(TvProfilePage) cancelled = g_object_ref (page);
     TvProfilePage *again = tv_window_open_file (window, file);
 
-    g_assert_true (again != page);
+    g_assert_true (again != cancelled);
+    g_assert_null (gtk_widget_get_parent (GTK_WIDGET (cancelled)));
     g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, n_pages);
     g_assert_cmpint (tv_profile_page_get_state (again), ==, TV_PROFILE_PAGE_LOADING);
 
@@ -617,6 +626,581 @@ test_load_responsive (void)
                       ==, 3);
   g_assert_cmpint (watch.max_gap, <, 1000 * 1000);
   adw_tab_view_close_page (tab_view, adw_tab_view_get_page (tab_view, GTK_WIDGET (page)));
+}
+
+/* ------------------------------------------------------------------------ */
+/* The flame graph                                                           */
+/* ------------------------------------------------------------------------ */
+
+static void
+on_async_result (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static GtkEventController *
+find_controller (GtkWidget *widget,
+                 GType      type,
+                 guint      button)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type)
+          && (button == 0
+              || gtk_gesture_single_get_button (GTK_GESTURE_SINGLE (controller)) == button))
+        return controller;
+    }
+  g_assert_not_reached ();
+}
+
+static void
+wait_view_idle (TvFlameView *view)
+{
+  WAIT_UNTIL (!tv_flame_view_is_busy (view)
+              && !tv_flame_graph_is_animating (tv_flame_view_get_graph (view))
+              && !tv_flame_graph_is_laying_out (tv_flame_view_get_graph (view))
+              && tv_flame_graph_get_layout (tv_flame_view_get_graph (view)) != NULL, 20000);
+}
+
+/* The centre of NODE's box in the graph's layout. */
+static gboolean
+node_center (TvFlameGraph *graph,
+             guint32       node,
+             double       *x,
+             double       *y)
+{
+  TvFlameLayout *layout = tv_flame_graph_get_layout (graph);
+  const TvFlameBox *box = tv_flame_layout_lookup_node (layout, node);
+  double bx, by, bw, bh;
+
+  if (box == NULL || box->node != node || (box->flags & TV_FLAME_BOX_MERGED))
+    return FALSE;
+  tv_flame_layout_get_box_rect (layout, box, &bx, &by, &bw, &bh);
+  *x = MAX (bx, 0) + MIN (bw, gtk_widget_get_width (GTK_WIDGET (graph)) - MAX (bx, 0)) / 2;
+  *y = by + bh / 2;
+  return TRUE;
+}
+
+/* The widest child of NODE. */
+static guint32
+widest_child (TvCallTree *tree,
+              guint32     node)
+{
+  const guint32 *children;
+  guint n_children;
+  guint32 best = TV_NODE_NONE;
+
+  children = tv_call_tree_get_children (tree, node, &n_children);
+  for (guint i = 0; i < n_children; i++)
+    if (best == TV_NODE_NONE
+        || tv_call_tree_get_total (tree, children[i]) > tv_call_tree_get_total (tree, best))
+      best = children[i];
+  return best;
+}
+
+static gboolean
+tree_has_function (TvCallTree *tree,
+                   guint32     function)
+{
+  for (guint32 node = 1; node < tv_call_tree_get_n_nodes (tree); node++)
+    if (tv_call_tree_get_function (tree, node) == function)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+press_key (GtkWidget *widget,
+           guint      keyval)
+{
+  GtkEventController *keys = find_controller (widget, GTK_TYPE_EVENT_CONTROLLER_KEY, 0);
+  gboolean handled = FALSE;
+
+  g_signal_emit_by_name (keys, "key-pressed", keyval, 0, (GdkModifierType) 0, &handled);
+  g_assert_true (handled);
+}
+
+/* A profile of a script that exists on this machine: work() runs line 3
+ * seven times and line 5 three times, called from main() at line 9. */
+static char *
+write_source_profile (const char *dir)
+{
+  static const char source[] =
+    "import time\n"
+    "def work():\n"
+    "    total = sum(range(1000))\n"
+    "    time.sleep(0)\n"
+    "    return total * 2\n"
+    "\n"
+    "\n"
+    "def main():\n"
+    "    work()\n";
+  g_autofree char *script = g_build_filename (dir, "app.py", NULL);
+  char *path = g_build_filename (dir, "app.tach", NULL);
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError tach_error;
+  TachFrameInfo work3 = { script, "work", 3, 3, 12, 28, 83 };
+  TachFrameInfo work5 = { script, "work", 5, 5, 11, 20, 100 };
+  TachFrameInfo main9 = { script, "main", 9, 9, 4, 10, 53 };
+  guint32 f_work3, f_work5, f_main9;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (g_file_set_contents (script, source, -1, &error));
+  options.start_time_us = 1000000;
+  options.sample_interval_us = 1000;
+  options.mode_raw = 1;
+  if (tach_writer_new (path, &options, &writer, &tach_error) != TACH_OK
+      || tach_writer_intern_frame (writer, &work3, &f_work3, &tach_error) != TACH_OK
+      || tach_writer_intern_frame (writer, &work5, &f_work5, &tach_error) != TACH_OK
+      || tach_writer_intern_frame (writer, &main9, &f_main9, &tach_error) != TACH_OK)
+    g_error ("%s", tach_error.message);
+  for (guint i = 0; i < 10; i++)
+    {
+      guint32 stack[2] = { i < 7 ? f_work3 : f_work5, f_main9 };
+
+      if (tach_writer_add_sample (writer, 7, 0, options.start_time_us + i * 1000,
+                                  TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU | TACH_STATUS_MAIN_THREAD,
+                                  stack, 2, &tach_error) != TACH_OK)
+        g_error ("%s", tach_error.message);
+    }
+  if (tach_writer_finish (writer, &tach_error) != TACH_OK)
+    g_error ("%s", tach_error.message);
+  return path;
+}
+
+/* The side panel: the function table follows the graph's selection, a
+ * row highlights the function's frames, and the source view shows the
+ * lines with their samples. */
+static void
+test_side_panel (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tv-test-source-XXXXXX", &error);
+  g_autofree char *path = write_source_profile (dir);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  TvWindow *window = get_window ();
+  TvProfilePage *page = tv_window_open_file (window, file);
+  TvFlameView *view;
+  TvFlameGraph *graph;
+  TvFunctionTable *table;
+  TvSourceView *source;
+  TvCallTree *tree;
+  guint32 main_node, work_node, work_function;
+  guint64 total, self_samples;
+
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  view = tv_profile_page_get_flame_view (page);
+  graph = tv_flame_view_get_graph (view);
+  table = tv_flame_view_get_function_table (view);
+  source = tv_flame_view_get_source_view (view);
+  wait_view_idle (view);
+  tree = tv_flame_graph_get_tree (graph);
+  g_assert_cmpuint (tv_call_tree_get_n_samples (tree), ==, 10);
+
+  main_node = widest_child (tree, TV_ROOT_NODE);
+  work_node = widest_child (tree, main_node);
+  work_function = tv_call_tree_get_function (tree, work_node);
+  g_assert_cmpstr (tv_profile_data_get_funcname (tv_call_tree_get_data (tree),
+                                                 tv_call_tree_get_frame (tree, work_node)),
+                   ==, "work");
+
+  /* Selecting a frame selects its function and shows its source. */
+  tv_flame_graph_set_selected (graph, work_node);
+  g_assert_cmpuint (tv_function_table_get_selected_function (table), ==, work_function);
+  WAIT_UNTIL (!tv_source_view_is_busy (source), 10000);
+  g_assert_true (tv_source_view_has_source (source));
+  g_assert_true (tv_source_view_get_line_samples (source, 3, &total, &self_samples));
+  g_assert_cmpuint (total, ==, 7);
+  g_assert_cmpuint (self_samples, ==, 7);
+  g_assert_true (tv_source_view_get_line_samples (source, 5, &total, &self_samples));
+  g_assert_cmpuint (total, ==, 3);
+  g_assert_false (tv_source_view_get_line_samples (source, 4, NULL, NULL));
+  g_assert_cmpuint (tv_source_view_get_n_instructions (source), ==, 2);
+  {
+    GtkWidget *side = gtk_widget_get_parent (GTK_WIDGET (source));
+
+    int minimum, natural;
+
+    gtk_stack_set_visible_child (GTK_STACK (side), GTK_WIDGET (source));
+    save_screenshot (GTK_WIDGET (window), "ui-source.png");
+    /* The side panel never makes the window taller than it is. */
+    gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_VERTICAL, -1, &minimum, &natural,
+                        NULL, NULL);
+    g_test_message ("flame view: minimum height %d, natural %d, allocated %d",
+                    minimum, natural, gtk_widget_get_height (GTK_WIDGET (view)));
+    g_assert_cmpint (minimum, <=, gtk_widget_get_height (GTK_WIDGET (view)));
+    gtk_stack_set_visible_child (GTK_STACK (side), GTK_WIDGET (table));
+  }
+
+  /* A row of the table highlights that function's frames. */
+  g_signal_emit_by_name (table, "function-selected", (guint) tv_call_tree_get_function (tree, main_node));
+  WAIT_UNTIL (tv_flame_view_get_matches (view) != NULL
+              && tv_flame_matches_contains (tv_flame_view_get_matches (view), main_node), 10000);
+  g_assert_false (tv_flame_matches_contains (tv_flame_view_get_matches (view), work_node));
+  g_assert_cmpuint (tv_flame_matches_get_n_samples (tv_flame_view_get_matches (view)), ==, 10);
+  save_screenshot (GTK_WIDGET (window), "ui-function-table.png");
+
+  /* The file gone, the view says so and still counts the lines. */
+  {
+    g_autofree char *script = g_build_filename (dir, "app.py", NULL);
+
+    g_unlink (script);
+    tv_flame_graph_set_selected (graph, main_node);
+    WAIT_UNTIL (!tv_source_view_is_busy (source), 10000);
+    g_assert_false (tv_source_view_has_source (source));
+    g_test_message ("missing source: %s", tv_source_view_get_status (source));
+    g_assert_nonnull (strstr (tv_source_view_get_status (source), "not on this machine"));
+    g_assert_true (tv_source_view_get_line_samples (source, 9, &total, NULL));
+    g_assert_cmpuint (total, ==, 10);
+  }
+
+  adw_tab_view_close_page (tv_window_get_tab_view (window),
+                           adw_tab_view_get_page (tv_window_get_tab_view (window),
+                                                  GTK_WIDGET (page)));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+static void
+test_flamegraph_async_layout (void)
+{
+  g_autoptr(GFile) file = data_file ("valid", "rec_recursive.tach");
+  TvWindow *window = get_window ();
+  TvProfilePage *page;
+  TvFlameView *view;
+  TvFlameGraph *graph;
+  TvFlameLayout *before;
+  guint32 child;
+  double x, y;
+
+  /* Every layout made on the worker, as big trees have them. */
+  g_setenv ("TV_FLAME_ASYNC_LAYOUT", "1", TRUE);
+  page = tv_window_open_file (window, file);
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  g_unsetenv ("TV_FLAME_ASYNC_LAYOUT");
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  view = tv_profile_page_get_flame_view (page);
+  graph = tv_flame_view_get_graph (view);
+  wait_view_idle (view);
+
+  /* A new tree: the old layout shows until the new one is in, and a
+   * click meanwhile does nothing. */
+  before = tv_flame_graph_get_layout (graph);
+  tv_view_state_set_merge (tv_profile_page_get_view_state (page), TV_MERGE_LINE);
+  WAIT_UNTIL (tv_call_tree_get_merge (tv_flame_graph_get_tree (graph)) == TV_MERGE_LINE, 10000);
+  if (tv_flame_graph_is_laying_out (graph))
+    {
+      GtkEventController *click = find_controller (GTK_WIDGET (graph), GTK_TYPE_GESTURE_CLICK,
+                                                   GDK_BUTTON_PRIMARY);
+
+      g_assert_true (tv_flame_graph_get_layout (graph) == before);
+      g_signal_emit_by_name (click, "released", 1, 10.0,
+                             (double) gtk_widget_get_height (GTK_WIDGET (graph)) - 5);
+      g_assert_cmpuint (tv_flame_graph_get_zoom_root (graph), ==, TV_ROOT_NODE);
+    }
+  wait_view_idle (view);
+  g_assert_true (tv_flame_layout_get_tree (tv_flame_graph_get_layout (graph))
+                 == tv_flame_graph_get_tree (graph));
+
+  /* Zooming (animated, laid out at once) and back (on the worker). */
+  child = widest_child (tv_flame_graph_get_tree (graph), TV_ROOT_NODE);
+  tv_flame_graph_zoom_to (graph, child);
+  wait_view_idle (view);
+  g_assert_true (node_center (graph, child, &x, &y));
+  g_assert_cmpfloat (x, ==, gtk_widget_get_width (GTK_WIDGET (graph)) / 2.0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame.back", NULL));
+  wait_view_idle (view);
+  g_assert_cmpuint (tv_flame_graph_get_zoom_root (graph), ==, TV_ROOT_NODE);
+  adw_tab_view_close_page (tv_window_get_tab_view (window),
+                           adw_tab_view_get_page (tv_window_get_tab_view (window),
+                                                  GTK_WIDGET (page)));
+}
+
+static void
+test_flamegraph (void)
+{
+  g_autoptr(GFile) file = data_file ("valid", "rec_threads.tach");
+  TvWindow *window = get_window ();
+  TvProfilePage *page = tv_window_open_file (window, file);
+  TvViewState *state = tv_profile_page_get_view_state (page);
+  TvFlameView *view;
+  TvFlameGraph *graph;
+  TvCallTree *tree;
+  TvProfileData *data;
+  TvFlameLayout *layout;
+  g_autofree char *text = NULL;
+  guint32 child, grandchild, function;
+  double x, y;
+
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  tv_profile_page_show_view (page, "flamegraph");
+  view = tv_profile_page_get_flame_view (page);
+  g_assert_nonnull (view);
+  graph = tv_flame_view_get_graph (view);
+  wait_view_idle (view);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (graph)));
+
+  tree = tv_flame_graph_get_tree (graph);
+  data = tv_call_tree_get_data (tree);
+  /* Every sample of every thread, merged by function. */
+  g_assert_cmpuint (tv_call_tree_get_n_samples (tree), ==, 5991);
+  g_assert_cmpint (tv_call_tree_get_merge (tree), ==, TV_MERGE_FUNCTION);
+  g_assert_nonnull (strstr (tv_flame_view_get_summary (view), "all threads, all samples: 5991 samples"));
+
+  /* The tooltip of the root and of a frame say what the model says. */
+  layout = tv_flame_graph_get_layout (graph);
+  g_assert_true (node_center (graph, TV_ROOT_NODE, &x, &y));
+  text = tv_flame_graph_describe_at (graph, x, y);
+  g_test_message ("root: %s", text);
+  g_assert_nonnull (strstr (text, "All samples\nTotal: 5991 samples"));
+  g_clear_pointer (&text, g_free);
+  child = widest_child (tree, TV_ROOT_NODE);
+  g_assert_true (node_center (graph, child, &x, &y));
+  g_assert_true (tv_flame_layout_hit_test (layout, x, y)->node == child);
+  text = tv_flame_graph_describe_at (graph, x, y);
+  g_test_message ("child: %s", text);
+  {
+    g_autofree char *expected = g_strdup_printf ("Total: %" G_GUINT64_FORMAT " samples",
+                                                 tv_call_tree_get_total (tree, child));
+
+    g_assert_true (g_str_has_prefix (text, tv_profile_data_get_funcname (
+                                             data, tv_call_tree_get_frame (tree, child))));
+    g_assert_nonnull (strstr (text, expected));
+    /* Seven threads start in threading's bootstrap: all but the main one. */
+    g_assert_true (tv_call_tree_has_thread_counts (tree));
+    g_assert_cmpuint (tv_call_tree_get_n_threads_of (tree, child), ==, 7);
+    g_assert_nonnull (strstr (text, "Run by 7 threads"));
+  }
+  g_clear_pointer (&text, g_free);
+
+  /* Hovering draws the highlight only. */
+  {
+    GtkEventController *motion = find_controller (GTK_WIDGET (graph),
+                                                  GTK_TYPE_EVENT_CONTROLLER_MOTION, 0);
+
+    g_signal_emit_by_name (motion, "motion", x, y);
+    g_assert_true (tv_flame_graph_get_layout (graph) == layout);
+    save_screenshot (GTK_WIDGET (window), "ui-flamegraph-light.png");
+    adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                        ADW_COLOR_SCHEME_FORCE_DARK);
+    save_screenshot (GTK_WIDGET (window), "ui-flamegraph-dark.png");
+    adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                        ADW_COLOR_SCHEME_DEFAULT);
+  }
+
+  /* A click zooms, with an animation; back returns. */
+  {
+    GtkEventController *click = find_controller (GTK_WIDGET (graph), GTK_TYPE_GESTURE_CLICK,
+                                                 GDK_BUTTON_PRIMARY);
+
+    g_signal_emit_by_name (click, "released", 1, x, y);
+    wait_view_idle (view);
+    g_assert_cmpuint (tv_flame_graph_get_zoom_root (graph), ==, child);
+    g_assert_true (tv_flame_graph_can_go_back (graph));
+    /* The zoomed frame spans the width. */
+    {
+      double bx, bw;
+
+      tv_flame_layout_get_box_rect (tv_flame_graph_get_layout (graph),
+                                    tv_flame_layout_lookup_node (tv_flame_graph_get_layout (graph),
+                                                                 child),
+                                    &bx, NULL, &bw, NULL);
+      g_assert_cmpfloat (fabs (bx), <, 0.5);
+      g_assert_cmpfloat (fabs (bw - gtk_widget_get_width (GTK_WIDGET (graph))), <, 0.5);
+    }
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.back", NULL));
+    wait_view_idle (view);
+    g_assert_cmpuint (tv_flame_graph_get_zoom_root (graph), ==, TV_ROOT_NODE);
+    g_assert_true (tv_flame_graph_can_go_forward (graph));
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.forward", NULL));
+    wait_view_idle (view);
+    g_assert_cmpuint (tv_flame_graph_get_zoom_root (graph), ==, child);
+  }
+
+  /* The keyboard: Escape resets, Up (towards the leaves in a flame
+   * graph) goes to the widest child, Enter zooms. */
+  press_key (GTK_WIDGET (graph), GDK_KEY_Escape);
+  wait_view_idle (view);
+  g_assert_cmpuint (tv_flame_graph_get_zoom_root (graph), ==, TV_ROOT_NODE);
+  tv_flame_graph_set_selected (graph, child);
+  grandchild = widest_child (tree, child);
+  g_assert_cmpuint (grandchild, !=, TV_NODE_NONE);
+  press_key (GTK_WIDGET (graph), GDK_KEY_Up);
+  g_assert_cmpuint (tv_flame_graph_get_selected (graph), ==, grandchild);
+  press_key (GTK_WIDGET (graph), GDK_KEY_Down);
+  g_assert_cmpuint (tv_flame_graph_get_selected (graph), ==, child);
+  press_key (GTK_WIDGET (graph), GDK_KEY_Return);
+  wait_view_idle (view);
+  g_assert_cmpuint (tv_flame_graph_get_zoom_root (graph), ==, child);
+  press_key (GTK_WIDGET (graph), GDK_KEY_Escape);
+  wait_view_idle (view);
+
+  /* Search: the share matched counts each sample once. */
+  tv_flame_view_set_search (view, "worker|consumer");
+  WAIT_UNTIL (tv_flame_view_get_matches (view) != NULL, 10000);
+  {
+    TvFlameMatches *matches = tv_flame_view_get_matches (view);
+    guint64 expected = 0;
+    guint n_nodes = 0;
+
+    for (guint32 node = 1; node < tv_call_tree_get_n_nodes (tree); node++)
+      {
+        const char *name = tv_profile_data_get_funcname (data, tv_call_tree_get_frame (tree, node));
+        const char *file_name = tv_profile_data_get_filename (data, tv_call_tree_get_frame (tree, node));
+        gboolean match = strstr (name, "worker") || strstr (name, "consumer")
+                         || strstr (file_name, "worker") || strstr (file_name, "consumer");
+        gboolean under = FALSE;
+
+        g_assert_cmpint (tv_flame_matches_contains (matches, node), ==, match);
+        n_nodes += match;
+        for (guint32 up = tv_call_tree_get_parent (tree, node); up != TV_NODE_NONE;
+             up = tv_call_tree_get_parent (tree, up))
+          under |= tv_flame_matches_contains (matches, up);
+        if (match && !under)
+          expected += tv_call_tree_get_total (tree, node);
+      }
+    g_assert_cmpuint (n_nodes, >, 0);
+    g_assert_cmpuint (tv_flame_matches_get_n_samples (matches), ==, expected);
+    g_test_message ("search: %s", tv_flame_view_get_match_text (view));
+    g_assert_nonnull (strstr (tv_flame_view_get_match_text (view), "% of the samples"));
+    /* Next match selects a matching frame. */
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.next-match", NULL));
+    g_assert_true (tv_flame_matches_contains (matches, tv_flame_graph_get_selected (graph)));
+    wait_view_idle (view);
+    save_screenshot (GTK_WIDGET (window), "ui-flamegraph-search.png");
+  }
+  /* A bad regular expression says so and highlights nothing. */
+  tv_flame_view_set_search (view, "(unclosed");
+  g_assert_null (tv_flame_view_get_matches (view));
+  g_assert_true (g_str_has_prefix (tv_flame_view_get_match_text (view), "Not a regular expression"));
+  tv_flame_view_set_search (view, "");
+
+  /* The context menu's transforms go through the view state. */
+  tv_flame_graph_set_selected (graph, child);
+  function = tv_call_tree_get_function (tree, child);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame.hide-function", NULL));
+  wait_view_idle (view);
+  tree = tv_flame_graph_get_tree (graph);
+  g_assert_false (tree_has_function (tree, function));
+  g_assert_cmpuint (tv_call_tree_get_n_samples (tree), ==, 5991);
+  g_assert_nonnull (strstr (tv_flame_view_get_summary (view), "1 function hidden"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.reset-transforms", NULL));
+  wait_view_idle (view);
+  tree = tv_flame_graph_get_tree (graph);
+  g_assert_true (tree_has_function (tree, function));
+
+  child = widest_child (tree, TV_ROOT_NODE);
+  grandchild = widest_child (tree, child);
+  tv_flame_graph_set_selected (graph, grandchild);
+  function = tv_call_tree_get_function (tree, grandchild);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame.focus-function", NULL));
+  wait_view_idle (view);
+  tree = tv_flame_graph_get_tree (graph);
+  {
+    guint n_children;
+    const guint32 *children = tv_call_tree_get_children (tree, TV_ROOT_NODE, &n_children);
+
+    g_assert_cmpuint (n_children, ==, 1);
+    g_assert_cmpuint (tv_call_tree_get_function (tree, children[0]), ==, function);
+  }
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame.collapse-recursion", NULL));
+  g_assert_true (tv_view_state_get_collapse_recursion (state));
+  tv_view_state_reset_transforms (state);
+  wait_view_idle (view);
+
+  /* Filters: the thread-state dropdown and the thread list. */
+  {
+    GtkDropDown *dropdown = GTK_DROP_DOWN (gtk_widget_get_template_child (GTK_WIDGET (view),
+                                                                          TV_TYPE_FLAME_VIEW,
+                                                                          "state_dropdown"));
+    const guint64 *counts = tv_profile_data_get_status_counts (data);
+    const TvThread *thread = tv_profile_data_get_thread (data, 1);
+    guint32 index = thread->index;
+
+    gtk_drop_down_set_selected (dropdown, TV_STATE_FILTER_CPU);
+    g_assert_cmpint (tv_view_state_get_state_filter (state), ==, TV_STATE_FILTER_CPU);
+    wait_view_idle (view);
+    tree = tv_flame_graph_get_tree (graph);
+    g_assert_cmpuint (tv_call_tree_get_n_samples (tree), ==, counts[1]);
+    g_assert_nonnull (strstr (tv_flame_view_get_summary (view), "on CPU"));
+    gtk_drop_down_set_selected (dropdown, TV_STATE_FILTER_ALL);
+
+    tv_view_state_set_threads (state, &index, 1);
+    wait_view_idle (view);
+    tree = tv_flame_graph_get_tree (graph);
+    g_assert_cmpuint (tv_call_tree_get_n_samples (tree), ==, thread->n_samples);
+    tv_view_state_set_threads (state, NULL, 0);
+    wait_view_idle (view);
+  }
+
+  /* Export writes what the views show: one thread, on CPU. */
+  {
+    const TvThread *thread = tv_profile_data_get_thread (data, 1);
+    guint32 index = thread->index;
+    g_autoptr(GFile) dest = g_file_new_build_filename (g_get_tmp_dir (), "tv-test-export.html",
+                                                       NULL);
+    g_autoptr(GError) error = NULL;
+    g_autofree char *contents = NULL;
+    g_autofree char *expected = NULL;
+    GAsyncResult *result = NULL;
+
+    tv_view_state_set_threads (state, &index, 1);
+    tv_view_state_set_state_filter (state, TV_STATE_FILTER_CPU);
+    tv_profile_page_export_async (page, dest, NULL, on_async_result, &result);
+    WAIT_UNTIL (result != NULL, 20000);
+    g_assert_true (tv_profile_page_export_finish (page, result, &error));
+    g_assert_no_error (error);
+    g_clear_object (&result);
+    g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (contents, "<script type=\"application/json\" id=\"tachyon-data\">"));
+    expected = g_strdup_printf ("\"filter\":{\"threads\":[\"%" G_GUINT64_FORMAT "\"],\"state\":\"cpu\"",
+                                thread->thread_id);
+    g_assert_nonnull (strstr (contents, expected));
+    g_file_delete (dest, NULL, NULL);
+    tv_view_state_set_threads (state, NULL, 0);
+    tv_view_state_set_state_filter (state, TV_STATE_FILTER_ALL);
+    wait_view_idle (view);
+  }
+
+  /* Icicle orientation puts the root at the top. */
+  {
+    GtkToggleButton *icicle = GTK_TOGGLE_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (view),
+                                                                                TV_TYPE_FLAME_VIEW,
+                                                                                "icicle_button"));
+
+    gtk_toggle_button_set_active (icicle, TRUE);
+    wait_view_idle (view);
+    g_assert_true (node_center (graph, TV_ROOT_NODE, &x, &y));
+    g_assert_cmpfloat (y, <, 18);
+    gtk_toggle_button_set_active (icicle, FALSE);
+    wait_view_idle (view);
+    g_assert_true (node_center (graph, TV_ROOT_NODE, &x, &y));
+    g_assert_cmpfloat (y, >, gtk_widget_get_height (GTK_WIDGET (graph)) - 18);
+  }
+
+  /* Thread-state colours ask the model for each frame's states. */
+  {
+    GtkDropDown *colors = GTK_DROP_DOWN (gtk_widget_get_template_child (GTK_WIDGET (view),
+                                                                        TV_TYPE_FLAME_VIEW,
+                                                                        "colors_dropdown"));
+
+    g_assert_false (tv_call_tree_has_status_counts (tv_flame_graph_get_tree (graph)));
+    gtk_drop_down_set_selected (colors, TV_FLAME_COLORS_THREAD_STATE);
+    wait_view_idle (view);
+    WAIT_UNTIL (tv_call_tree_has_status_counts (tv_flame_graph_get_tree (graph)), 10000);
+    g_assert_cmpint (tv_flame_graph_get_color_scheme (graph), ==, TV_FLAME_COLORS_THREAD_STATE);
+    save_screenshot (GTK_WIDGET (window), "ui-flamegraph-states.png");
+    gtk_drop_down_set_selected (colors, TV_FLAME_COLORS_MODULE);
+  }
 }
 
 static void
@@ -741,6 +1325,9 @@ main (int   argc,
   g_test_add_func ("/ui/metadata-variants", test_metadata_variants);
   g_test_add_func ("/ui/open-invalid", test_open_invalid);
   g_test_add_func ("/ui/cancel", test_cancel);
+  g_test_add_func ("/ui/flamegraph", test_flamegraph);
+  g_test_add_func ("/ui/flamegraph-async-layout", test_flamegraph_async_layout);
+  g_test_add_func ("/ui/side-panel", test_side_panel);
   g_test_add_func ("/ui/load-responsive", test_load_responsive);
   g_test_add_func ("/ui/drop", test_drop);
   g_test_add_func ("/ui/recent-and-close", test_close);

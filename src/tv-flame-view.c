@@ -1,0 +1,1026 @@
+/* tv-flame-view.c: the flame graph page of a profile
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The filters (threads, thread state, merge key, inverted) write to the
+ * profile's TvViewState; a change of the state asks the model for a new
+ * tree (tv_profile_query_async) and a search for new matches, both on a
+ * worker, each with a cancellable and a generation number so that a late
+ * result never replaces a newer one.  The graph keeps showing the old
+ * tree meanwhile.
+ */
+#include <glib/gi18n.h>
+
+#include "tv-flame-view.h"
+#include "tv-function-table.h"
+#include "tv-source-view.h"
+
+struct _TvFlameView
+{
+  AdwBin             parent_instance;
+
+  TvProfile         *profile;
+  TvViewState       *state;
+  TvCallTree        *tree;
+
+  guint              query_generation;
+  GCancellable      *query_cancellable;
+  char              *search;
+  guint              search_generation;
+  GCancellable      *search_cancellable;
+  TvFlameMatches    *matches;
+  /* A function chosen in the table: its frames are highlighted. */
+  guint32            highlight_function;
+  gboolean           updating_controls;
+  TvFunctionTable   *function_table;
+  TvSourceView      *source_view;
+
+  GtkWidget         *toolbar;
+  GtkBox            *breadcrumbs;
+  GtkMenuButton     *threads_button;
+  GtkButton         *all_threads_button;
+  GtkListBox        *threads_list;
+  GtkDropDown       *state_dropdown;
+  GtkDropDown       *merge_dropdown;
+  GtkDropDown       *colors_dropdown;
+  GtkToggleButton   *inverted_button;
+  GtkToggleButton   *icicle_button;
+  GtkToggleButton   *search_button;
+  GtkSearchBar      *search_bar;
+  GtkSearchEntry    *search_entry;
+  GtkLabel          *match_label;
+  GtkLabel          *summary_label;
+  GtkStack          *graph_stack;
+  GtkBox            *graph_box;
+  TvFlameGraph      *graph;
+  GtkWidget         *side_box;
+};
+
+G_DEFINE_FINAL_TYPE (TvFlameView, tv_flame_view, ADW_TYPE_BIN)
+
+/* The merge dropdown's order. */
+static const TvMergeKey merge_keys[] = {
+  TV_MERGE_FUNCTION, TV_MERGE_LINE, TV_MERGE_INSTRUCTION, TV_MERGE_FRAME,
+};
+
+static void start_search (TvFlameView *self);
+
+/* ------------------------------------------------------------------------ */
+/* The summary line                                                          */
+/* ------------------------------------------------------------------------ */
+
+static char *
+describe_threads (TvFlameView *self)
+{
+  TvProfileData *data = tv_profile_get_data (self->profile);
+  const guint32 *threads;
+  guint n_threads;
+
+  threads = tv_view_state_get_threads (self->state, &n_threads);
+  if (n_threads == 0)
+    return g_strdup (_("all threads"));
+  if (n_threads == 1)
+    {
+      const TvThread *thread = tv_profile_data_get_thread (data, threads[0]);
+      g_autofree char *id = g_strdup_printf ("%" G_GUINT64_FORMAT, thread->thread_id);
+
+      return g_strdup_printf (_("thread %s"), id);
+    }
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads", n_threads),
+                          n_threads);
+}
+
+static void
+update_summary (TvFlameView *self)
+{
+  static const char *state_names[TV_N_STATE_FILTERS] = {
+    N_("all samples"),
+    N_("holding the GIL"),
+    N_("on CPU"),
+    N_("waiting for the GIL"),
+    N_("with an exception"),
+  };
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *threads = NULL;
+  g_autofree char *count = NULL;
+  TvTimeSource source;
+  guint64 samples;
+  double seconds;
+
+  if (self->tree == NULL)
+    {
+      gtk_label_set_text (self->summary_label, _("Computing…"));
+      return;
+    }
+
+  threads = describe_threads (self);
+  samples = tv_call_tree_get_n_samples (self->tree);
+  seconds = tv_call_tree_samples_to_seconds (self->tree, samples, &source);
+  count = g_strdup_printf ("%" G_GUINT64_FORMAT, samples);
+  /* Translators: the line above the flame graph, e.g. "all threads, on
+   * CPU: 1234 samples (1.234 s)". */
+  g_string_append_printf (text, _("%s, %s: %s samples (%.3f s)"),
+                          threads, _(state_names[tv_view_state_get_state_filter (self->state)]),
+                          count, seconds);
+  if (tv_view_state_get_range (self->state, NULL, NULL))
+    g_string_append (text, _(", in the selected time range"));
+  if (tv_view_state_get_inverted (self->state))
+    g_string_append (text, _(", inverted"));
+  if (tv_view_state_get_focus_function (self->state) != TV_NODE_NONE)
+    g_string_append (text, _(", focused on one function"));
+  {
+    guint n_hidden;
+
+    tv_view_state_get_hidden_functions (self->state, &n_hidden);
+    if (n_hidden > 0)
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, ", %u function hidden",
+                                                 ", %u functions hidden", n_hidden),
+                              n_hidden);
+  }
+  if (tv_view_state_get_collapse_recursion (self->state))
+    g_string_append (text, _(", recursion collapsed"));
+  gtk_label_set_text (self->summary_label, text->str);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.reset-transforms",
+                                 tv_view_state_has_transforms (self->state));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Breadcrumbs                                                               */
+/* ------------------------------------------------------------------------ */
+
+static void
+on_crumb_clicked (GtkButton   *button,
+                  TvFlameView *self)
+{
+  guint32 node = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "node"));
+
+  tv_flame_graph_zoom_to (self->graph, node);
+}
+
+static void
+update_breadcrumbs (TvFlameView *self)
+{
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  TvCallTree *tree = tv_flame_graph_get_tree (self->graph);
+  TvProfileData *data;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->breadcrumbs))) != NULL)
+    gtk_box_remove (self->breadcrumbs, child);
+  if (tree == NULL)
+    return;
+
+  data = tv_call_tree_get_data (tree);
+  for (guint32 node = tv_flame_graph_get_zoom_root (self->graph);
+       node != TV_NODE_NONE;
+       node = tv_call_tree_get_parent (tree, node))
+    g_array_append_val (path, node);
+
+  for (guint i = path->len; i > 0; i--)
+    {
+      guint32 node = g_array_index (path, guint32, i - 1);
+      const char *name = node == TV_ROOT_NODE
+                         ? _("all")
+                         : tv_profile_data_get_funcname (data, tv_call_tree_get_frame (tree, node));
+      GtkWidget *button = gtk_button_new ();
+      GtkWidget *label = gtk_label_new (name);
+
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), i == 1 ? 40 : 16);
+      gtk_button_set_child (GTK_BUTTON (button), label);
+      gtk_widget_add_css_class (button, "flat");
+      gtk_widget_set_tooltip_text (button, name);
+      g_object_set_data (G_OBJECT (button), "node", GUINT_TO_POINTER (node));
+      g_signal_connect (button, "clicked", G_CALLBACK (on_crumb_clicked), self);
+      if (i == 1)
+        gtk_widget_set_sensitive (button, FALSE);
+      if (i != path->len)
+        {
+          GtkWidget *separator = gtk_label_new ("›");
+
+          gtk_widget_add_css_class (separator, "dim-label");
+          gtk_box_append (self->breadcrumbs, separator);
+        }
+      gtk_box_append (self->breadcrumbs, button);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* The query                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static void
+set_tree (TvFlameView *self,
+          TvCallTree  *tree)
+{
+  g_clear_pointer (&self->matches, tv_flame_matches_unref);
+  g_clear_pointer (&self->tree, tv_call_tree_unref);
+  self->tree = tv_call_tree_ref (tree);
+  tv_flame_graph_set_tree (self->graph, tree);
+  gtk_stack_set_visible_child_name (self->graph_stack,
+                                    tv_call_tree_get_n_samples (tree) > 0 ? "graph" : "empty");
+  update_summary (self);
+  update_breadcrumbs (self);
+  tv_function_table_set_tree (self->function_table, tree);
+  start_search (self);
+}
+
+typedef struct
+{
+  TvFlameView *self;
+  guint        generation;
+} QueryCall;
+
+static void
+query_done (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  QueryCall *call = user_data;
+  g_autoptr(TvFlameView) self = call->self;
+  guint generation = call->generation;
+  g_autoptr(TvCallTree) tree = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_free (call);
+  tree = tv_profile_query_finish (TV_PROFILE (object), result, &error);
+  /* A newer query was started meanwhile: this result is stale. */
+  if (generation != self->query_generation)
+    return;
+  g_clear_object (&self->query_cancellable);
+  if (tree == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        gtk_label_set_text (self->summary_label, error->message);
+      return;
+    }
+  set_tree (self, tree);
+}
+
+static void
+start_query (TvFlameView *self)
+{
+  QueryCall *call = g_new0 (QueryCall, 1);
+  TvQuery query;
+
+  self->query_generation++;
+  g_cancellable_cancel (self->query_cancellable);
+  g_clear_object (&self->query_cancellable);
+  self->query_cancellable = g_cancellable_new ();
+
+  call->self = g_object_ref (self);
+  call->generation = self->query_generation;
+  tv_view_state_to_query (self->state, &query);
+  /* Thread-state colours need each frame's samples by state. */
+  query.count_states = tv_flame_graph_get_color_scheme (self->graph) == TV_FLAME_COLORS_THREAD_STATE;
+  /* Tooltips say how many threads ran a frame. */
+  query.count_threads = TRUE;
+  tv_profile_query_async (self->profile, &query, self->query_cancellable, query_done, call);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Search                                                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  GRegex     *regex;            /* NULL: highlight a function */
+  guint32     function;
+  TvCallTree *tree;
+} SearchJob;
+
+static void
+search_job_free (gpointer data)
+{
+  SearchJob *job = data;
+
+  g_clear_pointer (&job->regex, g_regex_unref);
+  g_clear_pointer (&job->tree, tv_call_tree_unref);
+  g_free (job);
+}
+
+static void
+search_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  SearchJob *job = task_data;
+  TvProfileData *data = tv_call_tree_get_data (job->tree);
+  TvMergeKey merge = tv_call_tree_get_merge (job->tree);
+  TachReader *reader = tv_profile_data_get_reader (data);
+  guint32 n_keys = tv_profile_data_get_n_keys (data, merge);
+  g_autofree guint8 *key_matches = g_new0 (guint8, MAX (n_keys, 1));
+  g_autoptr(GString) location = g_string_new (NULL);
+  const guint32 *function_keys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  TvFlameMatches *matches;
+
+  for (guint32 key = 0; key < n_keys && job->regex == NULL; key++)
+    key_matches[key] = function_keys[tv_profile_data_get_key_frame (data, merge, key)]
+                       == job->function;
+
+  for (guint32 key = 0; key < n_keys && job->regex != NULL; key++)
+    {
+      guint32 frame = tv_profile_data_get_key_frame (data, merge, key);
+      const char *funcname = tv_profile_data_get_funcname (data, frame);
+      const char *filename = tv_profile_data_get_filename (data, frame);
+      const TachFrame *f = tach_reader_get_frame (reader, frame);
+
+      if ((key & 1023) == 0 && g_cancellable_is_cancelled (cancellable))
+        break;
+      g_string_assign (location, filename);
+      if (f->lineno >= 0)
+        g_string_append_printf (location, ":%d", f->lineno);
+      key_matches[key] = g_regex_match (job->regex, funcname, 0, NULL)
+                         || g_regex_match (job->regex, location->str, 0, NULL);
+    }
+
+  matches = tv_flame_matches_new (job->tree, key_matches, cancellable);
+  if (matches == NULL)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+  else
+    g_task_return_pointer (task, matches, (GDestroyNotify) tv_flame_matches_unref);
+}
+
+static void
+update_match_label (TvFlameView *self)
+{
+  g_autofree char *text = NULL;
+  guint64 all;
+
+  if (self->matches == NULL || self->tree == NULL)
+    {
+      gtk_label_set_text (self->match_label, "");
+      return;
+    }
+  all = tv_call_tree_get_n_samples (self->tree);
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%u frame matches: %.2f %% of the samples",
+                                       "%u frames match: %.2f %% of the samples",
+                                       tv_flame_matches_get_n_nodes (self->matches)),
+                          tv_flame_matches_get_n_nodes (self->matches),
+                          all > 0 ? 100.0 * tv_flame_matches_get_n_samples (self->matches) / all
+                                  : 0.0);
+  gtk_label_set_text (self->match_label, text);
+}
+
+static void
+search_done (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  TvFlameView *self = TV_FLAME_VIEW (object);
+  guint generation = GPOINTER_TO_UINT (user_data);
+  TvFlameMatches *matches = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (matches == NULL)
+    return;
+  if (generation != self->search_generation
+      || tv_flame_matches_get_tree (matches) != self->tree)
+    {
+      tv_flame_matches_unref (matches);
+      return;
+    }
+  g_clear_object (&self->search_cancellable);
+  g_clear_pointer (&self->matches, tv_flame_matches_unref);
+  self->matches = matches;
+  tv_flame_graph_set_matches (self->graph, matches);
+  update_match_label (self);
+}
+
+static void
+start_search (TvFlameView *self)
+{
+  g_autoptr(GRegex) regex = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GTask) task = NULL;
+  SearchJob *job;
+
+  self->search_generation++;
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->search_entry), "error");
+
+  if (self->tree != NULL && (self->search == NULL || self->search[0] == '\0')
+      && self->highlight_function != TV_NODE_NONE)
+    {
+      job = g_new0 (SearchJob, 1);
+      job->function = self->highlight_function;
+      job->tree = tv_call_tree_ref (self->tree);
+      self->search_cancellable = g_cancellable_new ();
+      task = g_task_new (self, self->search_cancellable, search_done,
+                         GUINT_TO_POINTER (self->search_generation));
+      g_task_set_task_data (task, job, search_job_free);
+      g_task_run_in_thread (task, search_thread);
+      return;
+    }
+
+  if (self->search == NULL || self->search[0] == '\0' || self->tree == NULL)
+    {
+      g_clear_pointer (&self->matches, tv_flame_matches_unref);
+      tv_flame_graph_set_matches (self->graph, NULL);
+      update_match_label (self);
+      return;
+    }
+
+  regex = g_regex_new (self->search, G_REGEX_CASELESS | G_REGEX_OPTIMIZE, 0, &error);
+  if (regex == NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("Not a regular expression: %s"), error->message);
+
+      gtk_widget_add_css_class (GTK_WIDGET (self->search_entry), "error");
+      gtk_label_set_text (self->match_label, text);
+      g_clear_pointer (&self->matches, tv_flame_matches_unref);
+      tv_flame_graph_set_matches (self->graph, NULL);
+      return;
+    }
+
+  job = g_new0 (SearchJob, 1);
+  job->regex = g_steal_pointer (&regex);
+  job->tree = tv_call_tree_ref (self->tree);
+  self->search_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->search_cancellable, search_done,
+                     GUINT_TO_POINTER (self->search_generation));
+  g_task_set_task_data (task, job, search_job_free);
+  g_task_run_in_thread (task, search_thread);
+}
+
+static void
+on_search_changed (GtkSearchEntry *entry,
+                   TvFlameView    *self)
+{
+  tv_flame_view_set_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+go_to_match (TvFlameView *self,
+             gboolean     forward)
+{
+  guint32 node;
+
+  if (self->matches == NULL)
+    return;
+  node = tv_flame_matches_get_next (self->matches, tv_flame_graph_get_selected (self->graph),
+                                    forward);
+  if (node == TV_NODE_NONE)
+    return;
+  tv_flame_graph_set_selected (self->graph, node);
+  /* Make it visible: zoom to it when it is too narrow or off screen. */
+  if (tv_flame_graph_get_layout (self->graph) == NULL
+      || tv_flame_layout_lookup_node (tv_flame_graph_get_layout (self->graph), node) == NULL
+      || (tv_flame_layout_lookup_node (tv_flame_graph_get_layout (self->graph), node)->flags
+          & TV_FLAME_BOX_MERGED))
+    tv_flame_graph_zoom_to (self->graph, node);
+}
+
+static void
+next_match_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
+{
+  go_to_match (TV_FLAME_VIEW (widget), TRUE);
+}
+
+static void
+previous_match_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  go_to_match (TV_FLAME_VIEW (widget), FALSE);
+}
+
+static void
+on_search_activate (GtkSearchEntry *entry,
+                    TvFlameView    *self)
+{
+  go_to_match (self, TRUE);
+}
+
+static void
+on_search_previous (GtkSearchEntry *entry,
+                    TvFlameView    *self)
+{
+  go_to_match (self, FALSE);
+}
+
+static void
+on_search_next (GtkSearchEntry *entry,
+                TvFlameView    *self)
+{
+  go_to_match (self, TRUE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Controls                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static void
+update_threads_button (TvFlameView *self)
+{
+  g_autofree char *text = describe_threads (self);
+
+  /* Capitalised for a button. */
+  if (text[0] != '\0')
+    text[0] = g_ascii_toupper (text[0]);
+  gtk_menu_button_set_label (self->threads_button, text);
+}
+
+static void
+on_thread_toggled (GtkCheckButton *check,
+                   TvFlameView    *self)
+{
+  g_autoptr(GArray) threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  GtkListBoxRow *row;
+
+  if (self->updating_controls)
+    return;
+  for (int i = 0; (row = gtk_list_box_get_row_at_index (self->threads_list, i)) != NULL; i++)
+    {
+      GtkCheckButton *button = g_object_get_data (G_OBJECT (row), "check");
+      guint32 index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "thread"));
+
+      if (gtk_check_button_get_active (button))
+        g_array_append_val (threads, index);
+    }
+  tv_view_state_set_threads (self->state, (const guint32 *) (gpointer) threads->data,
+                             threads->len);
+}
+
+static void
+sync_thread_checks (TvFlameView *self)
+{
+  GtkListBoxRow *row;
+  guint n_threads;
+
+  tv_view_state_get_threads (self->state, &n_threads);
+  self->updating_controls = TRUE;
+  for (int i = 0; (row = gtk_list_box_get_row_at_index (self->threads_list, i)) != NULL; i++)
+    {
+      GtkCheckButton *button = g_object_get_data (G_OBJECT (row), "check");
+      guint32 index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "thread"));
+
+      gtk_check_button_set_active (button, n_threads > 0
+                                           && tv_view_state_has_thread (self->state, index));
+    }
+  self->updating_controls = FALSE;
+}
+
+static void
+on_all_threads_clicked (GtkButton   *button,
+                        TvFlameView *self)
+{
+  tv_view_state_set_threads (self->state, NULL, 0);
+}
+
+static int
+compare_threads (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      user_data)
+{
+  const TvThread *x = *(const TvThread * const *) a;
+  const TvThread *y = *(const TvThread * const *) b;
+  gboolean x_main = x->status_counts[5] > 0;
+  gboolean y_main = y->status_counts[5] > 0;
+
+  /* The main thread first, then by samples. */
+  if (x_main != y_main)
+    return x_main ? -1 : 1;
+  if (x->n_samples != y->n_samples)
+    return x->n_samples > y->n_samples ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+static void
+fill_threads_list (TvFlameView *self)
+{
+  TvProfileData *data = tv_profile_get_data (self->profile);
+  guint n_threads = tv_profile_data_get_n_threads (data);
+  g_autoptr(GPtrArray) threads = g_ptr_array_sized_new (n_threads);
+
+  for (guint i = 0; i < n_threads; i++)
+    g_ptr_array_add (threads, (gpointer) tv_profile_data_get_thread (data, i));
+  g_ptr_array_sort_with_data (threads, compare_threads, NULL);
+
+  for (guint i = 0; i < threads->len; i++)
+    {
+      const TvThread *thread = g_ptr_array_index (threads, i);
+      GtkWidget *row = gtk_list_box_row_new ();
+      GtkWidget *check = gtk_check_button_new ();
+      g_autofree char *text = NULL;
+      g_autofree char *id = g_strdup_printf ("%" G_GUINT64_FORMAT, thread->thread_id);
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, thread->n_samples);
+
+      if (thread->status_counts[5] > 0)
+        text = g_strdup_printf (_("Thread %s (interpreter %u, main): %s samples"),
+                                id, thread->interpreter_id, count);
+      else
+        text = g_strdup_printf (_("Thread %s (interpreter %u): %s samples"),
+                                id, thread->interpreter_id, count);
+      gtk_check_button_set_label (GTK_CHECK_BUTTON (check), text);
+      gtk_widget_set_margin_start (check, 6);
+      gtk_widget_set_margin_end (check, 6);
+      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), check);
+      g_object_set_data (G_OBJECT (row), "check", check);
+      g_object_set_data (G_OBJECT (row), "thread", GUINT_TO_POINTER (thread->index));
+      g_signal_connect (check, "toggled", G_CALLBACK (on_thread_toggled), self);
+      gtk_list_box_append (self->threads_list, row);
+    }
+}
+
+static void
+sync_controls (TvFlameView *self)
+{
+  TvMergeKey merge = tv_view_state_get_merge (self->state);
+
+  self->updating_controls = TRUE;
+  gtk_drop_down_set_selected (self->state_dropdown, tv_view_state_get_state_filter (self->state));
+  for (guint i = 0; i < G_N_ELEMENTS (merge_keys); i++)
+    if (merge_keys[i] == merge)
+      gtk_drop_down_set_selected (self->merge_dropdown, i);
+  gtk_toggle_button_set_active (self->inverted_button, tv_view_state_get_inverted (self->state));
+  self->updating_controls = FALSE;
+  sync_thread_checks (self);
+  update_threads_button (self);
+}
+
+static void
+on_state_changed (TvViewState *state,
+                  TvFlameView *self)
+{
+  sync_controls (self);
+  update_summary (self);
+  start_query (self);
+}
+
+static void
+on_state_dropdown (GtkDropDown *dropdown,
+                   GParamSpec  *pspec,
+                   TvFlameView *self)
+{
+  if (!self->updating_controls)
+    tv_view_state_set_state_filter (self->state, gtk_drop_down_get_selected (dropdown));
+}
+
+static void
+on_merge_dropdown (GtkDropDown *dropdown,
+                   GParamSpec  *pspec,
+                   TvFlameView *self)
+{
+  guint selected = gtk_drop_down_get_selected (dropdown);
+
+  if (!self->updating_controls && selected < G_N_ELEMENTS (merge_keys))
+    tv_view_state_set_merge (self->state, merge_keys[selected]);
+}
+
+static void
+on_colors_dropdown (GtkDropDown *dropdown,
+                    GParamSpec  *pspec,
+                    TvFlameView *self)
+{
+  TvFlameColorScheme scheme = gtk_drop_down_get_selected (dropdown);
+
+  tv_flame_graph_set_color_scheme (self->graph, scheme);
+  if (scheme == TV_FLAME_COLORS_THREAD_STATE && self->tree != NULL
+      && !tv_call_tree_has_status_counts (self->tree))
+    start_query (self);
+}
+
+static void
+on_inverted_toggled (GtkToggleButton *button,
+                     TvFlameView     *self)
+{
+  if (!self->updating_controls)
+    tv_view_state_set_inverted (self->state, gtk_toggle_button_get_active (button));
+}
+
+static void
+on_icicle_toggled (GtkToggleButton *button,
+                   TvFlameView     *self)
+{
+  tv_flame_graph_set_orientation (self->graph, gtk_toggle_button_get_active (button)
+                                               ? TV_FLAME_ORIENTATION_ICICLE
+                                               : TV_FLAME_ORIENTATION_FLAME);
+}
+
+static void
+on_zoom_changed (TvFlameView *self)
+{
+  update_breadcrumbs (self);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.back",
+                                 tv_flame_graph_can_go_back (self->graph));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.forward",
+                                 tv_flame_graph_can_go_forward (self->graph));
+}
+
+static void
+on_function_selected (TvFunctionTable *table,
+                      guint            function,
+                      TvFlameView     *self)
+{
+  /* The table's choice shows as highlighted frames (a search typed
+   * later takes over) and in the source view. */
+  self->highlight_function = function;
+  if (self->search != NULL && self->search[0] != '\0')
+    tv_flame_view_set_search (self, "");
+  else
+    start_search (self);
+  tv_source_view_show (self->source_view, function, TV_NODE_NONE);
+}
+
+static void
+on_graph_selected (TvFlameView *self)
+{
+  guint32 node = tv_flame_graph_get_selected (self->graph);
+  TvCallTree *tree = tv_flame_graph_get_tree (self->graph);
+  guint32 function;
+
+  if (tree == NULL || node == TV_NODE_NONE || node == TV_ROOT_NODE)
+    return;
+  function = tv_call_tree_get_function (tree, node);
+  tv_function_table_select_function (self->function_table, function);
+  tv_source_view_show (self->source_view, function, tv_call_tree_get_frame (tree, node));
+}
+
+static void
+back_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  gtk_widget_activate_action (GTK_WIDGET (TV_FLAME_VIEW (widget)->graph), "flame.back", NULL);
+}
+
+static void
+forward_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  gtk_widget_activate_action (GTK_WIDGET (TV_FLAME_VIEW (widget)->graph), "flame.forward", NULL);
+}
+
+static void
+reset_transforms_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  tv_view_state_reset_transforms (TV_FLAME_VIEW (widget)->state);
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TvFlameView *self = TV_FLAME_VIEW (widget);
+
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public API                                                                */
+/* ------------------------------------------------------------------------ */
+
+GtkWidget *
+tv_flame_view_new (TvProfile   *profile,
+                   TvViewState *state)
+{
+  TvFlameView *self;
+
+  g_return_val_if_fail (TV_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (tv_profile_get_data (profile) != NULL, NULL);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), NULL);
+
+  self = g_object_new (TV_TYPE_FLAME_VIEW, NULL);
+  self->profile = g_object_ref (profile);
+  self->state = g_object_ref (state);
+  tv_flame_graph_set_view_state (self->graph, state);
+
+  /* The side panel: the functions, and a function's source. */
+  {
+    GtkWidget *stack = gtk_stack_new ();
+    GtkWidget *switcher = gtk_stack_switcher_new ();
+    GtkWidget *scrolled = gtk_scrolled_window_new ();
+
+    self->function_table = TV_FUNCTION_TABLE (tv_function_table_new (profile, state));
+    self->source_view = TV_SOURCE_VIEW (tv_source_view_new (profile, state));
+    gtk_stack_add_titled (GTK_STACK (stack), GTK_WIDGET (self->function_table), "functions",
+                          _("Functions"));
+    gtk_stack_add_titled (GTK_STACK (stack), GTK_WIDGET (self->source_view), "source",
+                          _("Source"));
+    gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), GTK_STACK (stack));
+    gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
+    /* The panel scrolls as a whole when the window is too short for it,
+     * rather than making the window taller. */
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
+                                    GTK_POLICY_AUTOMATIC);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), stack);
+    gtk_widget_set_vexpand (scrolled, TRUE);
+    gtk_box_append (GTK_BOX (self->side_box), switcher);
+    gtk_box_append (GTK_BOX (self->side_box), scrolled);
+    g_signal_connect (self->function_table, "function-selected",
+                      G_CALLBACK (on_function_selected), self);
+  }
+  fill_threads_list (self);
+  sync_controls (self);
+  update_summary (self);
+  g_signal_connect (state, "changed", G_CALLBACK (on_state_changed), self);
+  start_query (self);
+  return GTK_WIDGET (self);
+}
+
+TvViewState *
+tv_flame_view_get_view_state (TvFlameView *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_VIEW (self), NULL);
+
+  return self->state;
+}
+
+TvFunctionTable *
+tv_flame_view_get_function_table (TvFlameView *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_VIEW (self), NULL);
+
+  return self->function_table;
+}
+
+TvSourceView *
+tv_flame_view_get_source_view (TvFlameView *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_VIEW (self), NULL);
+
+  return self->source_view;
+}
+
+TvFlameGraph *
+tv_flame_view_get_graph (TvFlameView *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_VIEW (self), NULL);
+
+  return self->graph;
+}
+
+gboolean
+tv_flame_view_is_busy (TvFlameView *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_VIEW (self), FALSE);
+
+  return self->query_cancellable != NULL || self->search_cancellable != NULL
+         || self->tree == NULL;
+}
+
+void
+tv_flame_view_set_search (TvFlameView *self,
+                          const char  *regex)
+{
+  g_return_if_fail (TV_IS_FLAME_VIEW (self));
+  g_return_if_fail (regex != NULL);
+
+  if (g_strcmp0 (self->search, regex) == 0)
+    return;
+  if (regex[0] != '\0')
+    self->highlight_function = TV_NODE_NONE;
+  g_free (self->search);
+  self->search = g_strdup (regex);
+  /* Setting the text empties the entry first, which a search entry
+   * reports at once: do not search for that. */
+  g_signal_handlers_block_by_func (self->search_entry, on_search_changed, self);
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), regex) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->search_entry), regex);
+  g_signal_handlers_unblock_by_func (self->search_entry, on_search_changed, self);
+  if (regex[0] != '\0')
+    gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  start_search (self);
+}
+
+TvFlameMatches *
+tv_flame_view_get_matches (TvFlameView *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_VIEW (self), NULL);
+
+  return self->matches;
+}
+
+const char *
+tv_flame_view_get_summary (TvFlameView *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_VIEW (self), NULL);
+
+  return gtk_label_get_text (self->summary_label);
+}
+
+const char *
+tv_flame_view_get_match_text (TvFlameView *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_VIEW (self), NULL);
+
+  return gtk_label_get_text (self->match_label);
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static void
+tv_flame_view_dispose (GObject *object)
+{
+  TvFlameView *self = TV_FLAME_VIEW (object);
+
+  g_cancellable_cancel (self->query_cancellable);
+  g_clear_object (&self->query_cancellable);
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  if (self->state != NULL)
+    g_signal_handlers_disconnect_by_data (self->state, self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_FLAME_VIEW);
+  g_clear_pointer (&self->matches, tv_flame_matches_unref);
+  g_clear_pointer (&self->tree, tv_call_tree_unref);
+  g_clear_object (&self->state);
+  g_clear_object (&self->profile);
+  g_clear_pointer (&self->search, g_free);
+
+  G_OBJECT_CLASS (tv_flame_view_parent_class)->dispose (object);
+}
+
+static void
+tv_flame_view_class_init (TvFlameViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tv_flame_view_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/tachyonviewer/TachyonViewer/ui/tv-flame-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, breadcrumbs);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, threads_button);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, all_threads_button);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, threads_list);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, state_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, merge_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, colors_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, inverted_button);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, icicle_button);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, search_button);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, match_label);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, graph_stack);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, graph_box);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, side_box);
+
+  gtk_widget_class_install_action (widget_class, "view.back", NULL, back_action);
+  gtk_widget_class_install_action (widget_class, "view.forward", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "view.reset-transforms", NULL,
+                                   reset_transforms_action);
+  gtk_widget_class_install_action (widget_class, "view.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "view.next-match", NULL, next_match_action);
+  gtk_widget_class_install_action (widget_class, "view.previous-match", NULL,
+                                   previous_match_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
+                                       "view.search", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK,
+                                       "view.next-match", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g,
+                                       GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "view.previous-match", NULL);
+}
+
+static void
+tv_flame_view_init (TvFlameView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->highlight_function = TV_NODE_NONE;
+  self->graph = TV_FLAME_GRAPH (tv_flame_graph_new ());
+  gtk_widget_set_hexpand (GTK_WIDGET (self->graph), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->graph), TRUE);
+  gtk_box_append (self->graph_box, GTK_WIDGET (self->graph));
+
+  g_object_bind_property (self->search_button, "active", self->search_bar, "search-mode-enabled",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
+  g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
+  g_signal_connect (self->search_entry, "activate", G_CALLBACK (on_search_activate), self);
+  g_signal_connect (self->search_entry, "previous-match", G_CALLBACK (on_search_previous), self);
+  g_signal_connect (self->search_entry, "next-match", G_CALLBACK (on_search_next), self);
+  g_signal_connect (self->state_dropdown, "notify::selected", G_CALLBACK (on_state_dropdown), self);
+  g_signal_connect (self->merge_dropdown, "notify::selected", G_CALLBACK (on_merge_dropdown), self);
+  g_signal_connect (self->colors_dropdown, "notify::selected", G_CALLBACK (on_colors_dropdown),
+                    self);
+  g_signal_connect (self->inverted_button, "toggled", G_CALLBACK (on_inverted_toggled), self);
+  g_signal_connect (self->icicle_button, "toggled", G_CALLBACK (on_icicle_toggled), self);
+  g_signal_connect (self->all_threads_button, "clicked", G_CALLBACK (on_all_threads_clicked),
+                    self);
+  g_signal_connect_swapped (self->graph, "notify::zoom-root", G_CALLBACK (on_zoom_changed), self);
+  g_signal_connect_swapped (self->graph, "notify::selected", G_CALLBACK (on_graph_selected), self);
+  g_signal_connect_swapped (self->graph, "notify::can-go-back", G_CALLBACK (on_zoom_changed), self);
+  g_signal_connect_swapped (self->graph, "notify::can-go-forward", G_CALLBACK (on_zoom_changed),
+                            self);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.back", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.forward", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.reset-transforms", FALSE);
+}

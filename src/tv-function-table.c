@@ -1,0 +1,1435 @@
+/* tv-function-table.c: the function table and the callers and callees
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The table is a GtkColumnView over a chain of list models:
+ *
+ *   TvRowList (the tree's function rows) -> GtkSortListModel (the column
+ *   view's sorter) -> GtkFilterListModel (the search) -> GtkSingleSelection
+ *
+ * A profile can have a hundred thousand functions, so nothing here does
+ * per-row work up front.  TvRowList wraps the tree's own row array and
+ * makes each row's item the first time a model asks for it; the sort and
+ * filter models are incremental, so their O(n log n) and O(n) passes run
+ * in slices of a millisecond from the main loop; the sorters compare the
+ * items' fields in C (a function key's rank is its name's order) rather
+ * than through GtkExpressions; the search filter says "match all" when
+ * the search is empty, so that an empty search costs nothing.  Only the
+ * rows on screen get widgets, and the column view recycles them.
+ *
+ * The callers and callees of the selected function F come from the model
+ * (tv_profile_query_async), computed on a worker with the page's view
+ * state: the callees from a tree focused on F (rooted at F merged across
+ * its call sites, so its node's children are the callees and its self is
+ * F's own), the callers from the callers-of-F tree (its node's children
+ * are the callers of F's outermost calls).  Both carry a cancellable and a
+ * generation number, so a late result never replaces a newer one.
+ */
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "tv-function-table.h"
+
+/* ------------------------------------------------------------------------ */
+/* TvFunctionItem                                                            */
+/* ------------------------------------------------------------------------ */
+
+struct _TvFunctionItem
+{
+  GObject     parent_instance;
+
+  /* Keeps the strings alive; its samples are the shares' base. */
+  TvCallTree *tree;
+  const char *name;
+  const char *file;
+  const char *basename;
+  guint32     function;
+  guint64     self;
+  guint64     total;
+};
+
+G_DEFINE_FINAL_TYPE (TvFunctionItem, tv_function_item, G_TYPE_OBJECT)
+
+static void
+tv_function_item_finalize (GObject *object)
+{
+  TvFunctionItem *self = TV_FUNCTION_ITEM (object);
+
+  g_clear_pointer (&self->tree, tv_call_tree_unref);
+
+  G_OBJECT_CLASS (tv_function_item_parent_class)->finalize (object);
+}
+
+static void
+tv_function_item_class_init (TvFunctionItemClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tv_function_item_finalize;
+}
+
+static void
+tv_function_item_init (TvFunctionItem *self)
+{
+}
+
+static const char *
+path_basename (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+  const char *backslash = strrchr (path, '\\');
+
+  if (backslash != NULL && (slash == NULL || backslash > slash))
+    slash = backslash;
+  return slash != NULL && slash[1] != '\0' ? slash + 1 : path;
+}
+
+/* SPECIAL names the row that stands for no function. */
+static TvFunctionItem *
+tv_function_item_new (TvCallTree          *tree,
+                      const TvFunctionRow *row,
+                      const char          *special)
+{
+  TvFunctionItem *self = g_object_new (TV_TYPE_FUNCTION_ITEM, NULL);
+
+  self->tree = tv_call_tree_ref (tree);
+  self->function = row->function;
+  self->self = row->self;
+  self->total = row->total;
+  if (row->function == TV_NODE_NONE)
+    {
+      self->name = special;
+      self->file = "";
+    }
+  else
+    {
+      TvProfileData *data = tv_call_tree_get_data (tree);
+      guint32 frame = tv_profile_data_get_key_frame (data, TV_MERGE_FUNCTION, row->function);
+
+      self->name = tv_profile_data_get_funcname (data, frame);
+      self->file = tv_profile_data_get_filename (data, frame);
+    }
+  self->basename = path_basename (self->file);
+  return self;
+}
+
+guint32
+tv_function_item_get_function (TvFunctionItem *self)
+{
+  g_return_val_if_fail (TV_IS_FUNCTION_ITEM (self), TV_NODE_NONE);
+
+  return self->function;
+}
+
+const char *
+tv_function_item_get_name (TvFunctionItem *self)
+{
+  g_return_val_if_fail (TV_IS_FUNCTION_ITEM (self), NULL);
+
+  return self->name;
+}
+
+const char *
+tv_function_item_get_file (TvFunctionItem *self)
+{
+  g_return_val_if_fail (TV_IS_FUNCTION_ITEM (self), NULL);
+
+  return self->file;
+}
+
+guint64
+tv_function_item_get_self (TvFunctionItem *self)
+{
+  g_return_val_if_fail (TV_IS_FUNCTION_ITEM (self), 0);
+
+  return self->self;
+}
+
+guint64
+tv_function_item_get_total (TvFunctionItem *self)
+{
+  g_return_val_if_fail (TV_IS_FUNCTION_ITEM (self), 0);
+
+  return self->total;
+}
+
+guint64
+tv_function_item_get_base (TvFunctionItem *self)
+{
+  g_return_val_if_fail (TV_IS_FUNCTION_ITEM (self), 0);
+
+  return tv_call_tree_get_n_samples (self->tree);
+}
+
+/* ------------------------------------------------------------------------ */
+/* TvRowList: rows as a GListModel whose items are made when first asked    */
+/* ------------------------------------------------------------------------ */
+
+#define TV_TYPE_ROW_LIST (tv_row_list_get_type ())
+
+G_DECLARE_FINAL_TYPE (TvRowList, tv_row_list, TV, ROW_LIST, GObject)
+
+struct _TvRowList
+{
+  GObject          parent_instance;
+
+  TvCallTree      *tree;
+  /* The tree's function table, or a copy of our own (owned_rows). */
+  const TvFunctionRow *rows;
+  TvFunctionRow   *owned_rows;
+  guint            n_rows;
+  const char      *special;
+  TvFunctionItem **items;
+};
+
+static GType
+tv_row_list_get_item_type (GListModel *list)
+{
+  return TV_TYPE_FUNCTION_ITEM;
+}
+
+static guint
+tv_row_list_get_n_items (GListModel *list)
+{
+  return TV_ROW_LIST (list)->n_rows;
+}
+
+static gpointer
+tv_row_list_get_item (GListModel *list,
+                      guint       position)
+{
+  TvRowList *self = TV_ROW_LIST (list);
+
+  if (position >= self->n_rows)
+    return NULL;
+  if (self->items[position] == NULL)
+    self->items[position] = tv_function_item_new (self->tree, &self->rows[position],
+                                                  self->special);
+  return g_object_ref (self->items[position]);
+}
+
+static void
+tv_row_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = tv_row_list_get_item_type;
+  iface->get_n_items = tv_row_list_get_n_items;
+  iface->get_item = tv_row_list_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TvRowList, tv_row_list, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, tv_row_list_model_init))
+
+static void
+tv_row_list_finalize (GObject *object)
+{
+  TvRowList *self = TV_ROW_LIST (object);
+
+  for (guint i = 0; i < self->n_rows; i++)
+    g_clear_object (&self->items[i]);
+  g_clear_pointer (&self->items, g_free);
+  g_clear_pointer (&self->owned_rows, g_free);
+  g_clear_pointer (&self->tree, tv_call_tree_unref);
+
+  G_OBJECT_CLASS (tv_row_list_parent_class)->finalize (object);
+}
+
+static void
+tv_row_list_class_init (TvRowListClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tv_row_list_finalize;
+}
+
+static void
+tv_row_list_init (TvRowList *self)
+{
+}
+
+/* The function table of TREE. */
+static GListModel *
+tv_row_list_new_functions (TvCallTree *tree)
+{
+  TvRowList *self = g_object_new (TV_TYPE_ROW_LIST, NULL);
+
+  self->tree = tv_call_tree_ref (tree);
+  self->rows = tv_call_tree_get_functions (tree, &self->n_rows);
+  self->items = g_new0 (TvFunctionItem *, MAX (self->n_rows, 1));
+  return G_LIST_MODEL (self);
+}
+
+/* ROWS (taken) of TREE; SPECIAL names the row of TV_NODE_NONE. */
+static GListModel *
+tv_row_list_new_take (TvCallTree    *tree,
+                      TvFunctionRow *rows,
+                      guint          n_rows,
+                      const char    *special)
+{
+  TvRowList *self = g_object_new (TV_TYPE_ROW_LIST, NULL);
+
+  self->tree = tv_call_tree_ref (tree);
+  self->owned_rows = rows;
+  self->rows = rows;
+  self->n_rows = n_rows;
+  self->special = special;
+  self->items = g_new0 (TvFunctionItem *, MAX (n_rows, 1));
+  return G_LIST_MODEL (self);
+}
+
+static void
+free_thread (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  g_object_unref (task_data);
+}
+
+/* Drops OBJECT (taken) on a worker: a list of a hundred thousand rows takes
+ * long enough to free to be felt on the main thread.  Its items are
+ * GObjects of our own whose last references may go anywhere. */
+static void
+free_in_thread (gpointer object)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, NULL, NULL, NULL);
+
+  g_task_set_task_data (task, object, NULL);
+  g_task_run_in_thread (task, free_thread);
+}
+
+/* ------------------------------------------------------------------------ */
+/* TvRowFilter: the search                                                   */
+/* ------------------------------------------------------------------------ */
+
+#define TV_TYPE_ROW_FILTER (tv_row_filter_get_type ())
+
+G_DECLARE_FINAL_TYPE (TvRowFilter, tv_row_filter, TV, ROW_FILTER, GtkFilter)
+
+struct _TvRowFilter
+{
+  GtkFilter  parent_instance;
+
+  char      *needle;      /* ASCII-lowercased; NULL matches everything */
+};
+
+G_DEFINE_FINAL_TYPE (TvRowFilter, tv_row_filter, GTK_TYPE_FILTER)
+
+/* Whether HAYSTACK contains NEEDLE (lowercase), ASCII letters in any
+ * case.  Names are short, so the simple search is the fast one. */
+static gboolean
+contains_ascii_nocase (const char *haystack,
+                       const char *needle)
+{
+  for (const char *h = haystack; *h != '\0'; h++)
+    {
+      const char *a = h, *b = needle;
+
+      while (*b != '\0' && g_ascii_tolower (*a) == *b)
+        a++, b++;
+      if (*b == '\0')
+        return TRUE;
+      if (*a == '\0')
+        return FALSE;
+    }
+  return needle[0] == '\0';
+}
+
+static gboolean
+tv_row_filter_match (GtkFilter *filter,
+                     gpointer   object)
+{
+  TvRowFilter *self = TV_ROW_FILTER (filter);
+  TvFunctionItem *item = object;
+
+  if (self->needle == NULL)
+    return TRUE;
+  return contains_ascii_nocase (item->name, self->needle)
+         || contains_ascii_nocase (item->file, self->needle);
+}
+
+static GtkFilterMatch
+tv_row_filter_get_strictness (GtkFilter *filter)
+{
+  return TV_ROW_FILTER (filter)->needle == NULL ? GTK_FILTER_MATCH_ALL : GTK_FILTER_MATCH_SOME;
+}
+
+static void
+tv_row_filter_finalize (GObject *object)
+{
+  g_clear_pointer (&TV_ROW_FILTER (object)->needle, g_free);
+
+  G_OBJECT_CLASS (tv_row_filter_parent_class)->finalize (object);
+}
+
+static void
+tv_row_filter_class_init (TvRowFilterClass *klass)
+{
+  GtkFilterClass *filter_class = GTK_FILTER_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = tv_row_filter_finalize;
+  filter_class->match = tv_row_filter_match;
+  filter_class->get_strictness = tv_row_filter_get_strictness;
+}
+
+static void
+tv_row_filter_init (TvRowFilter *self)
+{
+}
+
+/* Sets the search; tells the filter models how the result relates to the
+ * last one, so that a longer search only looks at the rows still shown. */
+static void
+tv_row_filter_set_text (TvRowFilter *self,
+                        const char  *text)
+{
+  g_autofree char *needle = text[0] != '\0' ? g_ascii_strdown (text, -1) : NULL;
+  GtkFilterChange change;
+
+  if (g_strcmp0 (needle, self->needle) == 0)
+    return;
+  if (self->needle == NULL)
+    change = GTK_FILTER_CHANGE_MORE_STRICT;
+  else if (needle == NULL || strstr (self->needle, needle) != NULL)
+    change = GTK_FILTER_CHANGE_LESS_STRICT;
+  else if (strstr (needle, self->needle) != NULL)
+    change = GTK_FILTER_CHANGE_MORE_STRICT;
+  else
+    change = GTK_FILTER_CHANGE_DIFFERENT;
+  g_free (self->needle);
+  self->needle = g_steal_pointer (&needle);
+  gtk_filter_changed (GTK_FILTER (self), change);
+}
+
+/* ------------------------------------------------------------------------ */
+/* TvFunctionTable                                                           */
+/* ------------------------------------------------------------------------ */
+
+typedef enum
+{
+  RELATION_CALLERS,
+  RELATION_CALLEES,
+  N_RELATIONS
+} Relation;
+
+struct _TvFunctionTable
+{
+  AdwBin               parent_instance;
+
+  TvProfile           *profile;
+  TvViewState         *state;
+  TvCallTree          *tree;
+  GListModel          *rows;
+  guint32              selected;
+  char                *search;
+  /* The selection is being changed from code: do not emit. */
+  gboolean             selecting;
+  /* Select the row of the selected function again once the models have
+   * settled (after a new tree, search or sort). */
+  gboolean             resync;
+
+  guint                relations_generation;
+  GCancellable        *relations_cancellable;
+  guint                relations_pending;
+
+  TvRowFilter         *filter;
+  GtkSortListModel    *sort_model;
+  GtkFilterListModel  *filter_model;
+  GtkSingleSelection  *selection;
+  GtkSortListModel    *relation_models[N_RELATIONS];
+
+  GtkSearchEntry      *search_entry;
+  GtkStack            *table_stack;
+  GtkColumnView       *table_view;
+  GtkColumnViewColumn *name_column;
+  GtkColumnViewColumn *self_percent_column;
+  GtkColumnViewColumn *total_percent_column;
+  GtkColumnViewColumn *self_column;
+  GtkColumnViewColumn *total_column;
+  GtkColumnViewColumn *file_column;
+  GtkLabel            *selected_label;
+  GtkLabel            *detail_label;
+  GtkSpinner          *spinner;
+  GtkColumnView       *callers_view;
+  GtkColumnViewColumn *callers_name_column;
+  GtkColumnViewColumn *callers_percent_column;
+  GtkColumnViewColumn *callers_samples_column;
+  GtkColumnView       *callees_view;
+  GtkColumnViewColumn *callees_name_column;
+  GtkColumnViewColumn *callees_percent_column;
+  GtkColumnViewColumn *callees_samples_column;
+};
+
+G_DEFINE_FINAL_TYPE (TvFunctionTable, tv_function_table, ADW_TYPE_BIN)
+
+enum {
+  PROP_0,
+  PROP_SELECTED_FUNCTION,
+  N_PROPS
+};
+
+enum {
+  FUNCTION_SELECTED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void start_relations (TvFunctionTable *self);
+static void resync_selection (TvFunctionTable *self);
+
+/* ------------------------------------------------------------------------ */
+/* Cells                                                                     */
+/* ------------------------------------------------------------------------ */
+
+typedef enum
+{
+  CELL_NAME,
+  CELL_FILE,
+  CELL_SELF,
+  CELL_TOTAL,
+  CELL_SELF_PERCENT,
+  CELL_TOTAL_PERCENT,
+} CellKind;
+
+/* Tooltips are made when asked for: setting a tooltip's text makes GTK
+ * query the pointer from the display server, too slow for every bind. */
+static gboolean
+on_cell_query_tooltip (GtkWidget   *label,
+                       int          x,
+                       int          y,
+                       gboolean     keyboard,
+                       GtkTooltip  *tooltip,
+                       GtkListItem *list_item);
+
+static void
+setup_cell (GtkSignalListItemFactory *factory,
+            GtkListItem              *list_item,
+            gpointer                  user_data)
+{
+  CellKind kind = GPOINTER_TO_UINT (user_data);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  if (kind == CELL_NAME || kind == CELL_FILE)
+    {
+      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), kind == CELL_NAME ? PANGO_ELLIPSIZE_END
+                                                                   : PANGO_ELLIPSIZE_START);
+      gtk_label_set_width_chars (GTK_LABEL (label), kind == CELL_NAME ? 14 : 10);
+    }
+  else
+    {
+      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+      gtk_widget_add_css_class (label, "numeric");
+    }
+  g_object_set_data (G_OBJECT (label), "tv-cell-kind", GUINT_TO_POINTER (kind));
+  gtk_widget_set_has_tooltip (label, TRUE);
+  /* The list item owns the label: it outlives the handler. */
+  g_signal_connect (label, "query-tooltip", G_CALLBACK (on_cell_query_tooltip), list_item);
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+format_count (char    *buffer,
+              gsize    size,
+              guint64  count)
+{
+  g_snprintf (buffer, size, "%'" G_GUINT64_FORMAT, count);
+}
+
+static void
+format_percent (char    *buffer,
+                gsize    size,
+                guint64  part,
+                guint64  whole)
+{
+  if (whole == 0)
+    g_strlcpy (buffer, "–", size);
+  else
+    g_snprintf (buffer, size, "%.1f %%", 100.0 * (double) part / (double) whole);
+}
+
+/* "1,234 samples (12.34 %, 1.234 s)" for the tooltips. */
+static char *
+describe_samples (TvCallTree *tree,
+                  guint64     samples)
+{
+  guint64 whole = tv_call_tree_get_n_samples (tree);
+  char count[32];
+
+  format_count (count, sizeof count, samples);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample (%.2f %%, %.3f s)",
+                                       "%s samples (%.2f %%, %.3f s)", samples),
+                          count, whole > 0 ? 100.0 * (double) samples / (double) whole : 0.0,
+                          tv_call_tree_samples_to_seconds (tree, samples, NULL));
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           gpointer                  user_data)
+{
+  CellKind kind = GPOINTER_TO_UINT (user_data);
+  TvFunctionItem *item = gtk_list_item_get_item (list_item);
+  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
+  guint64 base = tv_call_tree_get_n_samples (item->tree);
+  char text[64];
+
+  switch (kind)
+    {
+    case CELL_NAME:
+      gtk_label_set_text (label, item->name);
+      if (item->function == TV_NODE_NONE)
+        gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
+      else
+        gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
+      break;
+    case CELL_FILE:
+      gtk_label_set_text (label, item->basename);
+      break;
+    case CELL_SELF:
+      format_count (text, sizeof text, item->self);
+      gtk_label_set_text (label, text);
+      break;
+    case CELL_TOTAL:
+      format_count (text, sizeof text, item->total);
+      gtk_label_set_text (label, text);
+      break;
+    case CELL_SELF_PERCENT:
+      format_percent (text, sizeof text, item->self, base);
+      gtk_label_set_text (label, text);
+      break;
+    case CELL_TOTAL_PERCENT:
+      format_percent (text, sizeof text, item->total, base);
+      gtk_label_set_text (label, text);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gboolean
+on_cell_query_tooltip (GtkWidget   *label,
+                       int          x,
+                       int          y,
+                       gboolean     keyboard,
+                       GtkTooltip  *tooltip,
+                       GtkListItem *list_item)
+{
+  CellKind kind = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (label), "tv-cell-kind"));
+  TvFunctionItem *item = gtk_list_item_get_item (list_item);
+  g_autofree char *text = NULL;
+
+  if (item == NULL)
+    return FALSE;
+  switch (kind)
+    {
+    case CELL_NAME:
+      text = item->function == TV_NODE_NONE ? g_strdup (item->name)
+                                            : g_strdup_printf ("%s\n%s", item->name, item->file);
+      break;
+    case CELL_FILE:
+      if (item->file[0] == '\0')
+        return FALSE;
+      text = g_strdup (item->file);
+      break;
+    case CELL_SELF:
+    case CELL_SELF_PERCENT:
+      text = describe_samples (item->tree, item->self);
+      break;
+    case CELL_TOTAL:
+    case CELL_TOTAL_PERCENT:
+      text = describe_samples (item->tree, item->total);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static GtkListItemFactory *
+cell_factory_new (CellKind kind)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (kind));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (kind));
+  return factory;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sorters                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static int
+compare_name (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  const TvFunctionItem *x = a, *y = b;
+
+  /* Function keys are numbered in the order of (name, file). */
+  return (x->function > y->function) - (x->function < y->function);
+}
+
+static int
+compare_file (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  const TvFunctionItem *x = a, *y = b;
+  int r;
+
+  if ((r = strcmp (x->basename, y->basename)) != 0)
+    return r;
+  if ((r = strcmp (x->file, y->file)) != 0)
+    return r;
+  return compare_name (a, b, NULL);
+}
+
+static int
+compare_self (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  const TvFunctionItem *x = a, *y = b;
+
+  return (x->self > y->self) - (x->self < y->self);
+}
+
+static int
+compare_total (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  const TvFunctionItem *x = a, *y = b;
+
+  return (x->total > y->total) - (x->total < y->total);
+}
+
+static void
+set_column (GtkColumnViewColumn *column,
+            CellKind             kind,
+            GCompareDataFunc     compare)
+{
+  g_autoptr(GtkListItemFactory) factory = cell_factory_new (kind);
+  g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_custom_sorter_new (compare, NULL, NULL));
+
+  gtk_column_view_column_set_factory (column, factory);
+  gtk_column_view_column_set_sorter (column, sorter);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The selected function                                                     */
+/* ------------------------------------------------------------------------ */
+
+static const TvFunctionRow *
+lookup_row (TvFunctionTable *self,
+            guint32          function)
+{
+  const TvFunctionRow *rows;
+  guint n_rows;
+
+  if (self->tree == NULL || function == TV_NODE_NONE)
+    return NULL;
+  rows = tv_call_tree_get_functions (self->tree, &n_rows);
+  for (guint i = 0; i < n_rows; i++)
+    if (rows[i].function == function)
+      return &rows[i];
+  return NULL;
+}
+
+static void
+update_heading (TvFunctionTable *self)
+{
+  TvProfileData *data = tv_profile_get_data (self->profile);
+  const TvFunctionRow *row;
+  guint32 frame;
+
+  if (self->selected == TV_NODE_NONE)
+    {
+      gtk_label_set_text (self->selected_label, _("No Function Selected"));
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->selected_label), NULL);
+      gtk_label_set_text (self->detail_label,
+                          _("Select a row to see who calls the function and what it calls."));
+      return;
+    }
+
+  frame = tv_profile_data_get_key_frame (data, TV_MERGE_FUNCTION, self->selected);
+  gtk_label_set_text (self->selected_label, tv_profile_data_get_funcname (data, frame));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->selected_label),
+                               tv_profile_data_get_filename (data, frame));
+  row = lookup_row (self, self->selected);
+  if (row == NULL)
+    gtk_label_set_text (self->detail_label, _("Not in the samples shown"));
+  else
+    {
+      guint64 whole = tv_call_tree_get_n_samples (self->tree);
+      g_autofree char *text = NULL;
+      char total[32], own[32];
+
+      format_count (total, sizeof total, row->total);
+      format_count (own, sizeof own, row->self);
+      /* Translators: samples through the selected function and in it,
+       * e.g. "Total 1,234 (12.3 %, 1.234 s), self 56 (0.5 %)". */
+      text = g_strdup_printf (_("Total %s (%.1f %%, %.3f s), self %s (%.1f %%)"),
+                              total, whole > 0 ? 100.0 * (double) row->total / (double) whole : 0.0,
+                              tv_call_tree_samples_to_seconds (self->tree, row->total, NULL),
+                              own, whole > 0 ? 100.0 * (double) row->self / (double) whole : 0.0);
+      gtk_label_set_text (self->detail_label, text);
+    }
+}
+
+/* Where FUNCTION's row is among the rows shown, or GTK_INVALID_LIST_POSITION. */
+static guint
+find_position (TvFunctionTable *self,
+               guint32          function)
+{
+  GListModel *model = G_LIST_MODEL (self->filter_model);
+  guint n = g_list_model_get_n_items (model);
+
+  if (function == TV_NODE_NONE)
+    return GTK_INVALID_LIST_POSITION;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TvFunctionItem) item = g_list_model_get_item (model, i);
+
+      if (item->function == function)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+static void
+scroll_to (GtkColumnView *view,
+           guint          position)
+{
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (view));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (view)));
+
+  /* Rows are all as high: leave the view alone when the row shows. */
+  if (adjustment != NULL && n > 0 && gtk_adjustment_get_page_size (adjustment) > 0)
+    {
+      double height = gtk_adjustment_get_upper (adjustment) / n;
+      double top = height * position;
+      double value = gtk_adjustment_get_value (adjustment);
+
+      if (top >= value && top + height <= value + gtk_adjustment_get_page_size (adjustment))
+        return;
+    }
+
+  /* GTK 4.8 has no gtk_column_view_scroll_to(): its list view, the child
+   * that scrolls, has the action that does it. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      {
+        gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
+        return;
+      }
+}
+
+/* Selects the selected function's row, if shown, without emitting. */
+static void
+resync_selection (TvFunctionTable *self)
+{
+  guint position;
+
+  self->resync = FALSE;
+  position = find_position (self, self->selected);
+  self->selecting = TRUE;
+  gtk_single_selection_set_selected (self->selection, position);
+  self->selecting = FALSE;
+  if (position != GTK_INVALID_LIST_POSITION)
+    scroll_to (self->table_view, position);
+}
+
+static gboolean
+table_settled (TvFunctionTable *self)
+{
+  return gtk_sort_list_model_get_pending (self->sort_model) == 0
+         && gtk_filter_list_model_get_pending (self->filter_model) == 0;
+}
+
+/* Once sorting and filtering are done, the selected row is where it
+ * belongs: select it and scroll to it. */
+static void
+request_resync (TvFunctionTable *self)
+{
+  self->resync = TRUE;
+  if (table_settled (self))
+    resync_selection (self);
+}
+
+static void
+on_pending_changed (TvFunctionTable *self)
+{
+  if (self->resync && table_settled (self))
+    resync_selection (self);
+}
+
+static void
+set_selected (TvFunctionTable *self,
+              guint32          function)
+{
+  if (self->selected == function)
+    return;
+  self->selected = function;
+  update_heading (self);
+  start_relations (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_FUNCTION]);
+}
+
+static void
+on_selected_item_changed (GtkSingleSelection *selection,
+                          GParamSpec         *pspec,
+                          TvFunctionTable    *self)
+{
+  TvFunctionItem *item = gtk_single_selection_get_selected_item (selection);
+
+  /* No item: the row was filtered away or the tree replaced; the function
+   * stays selected and its row comes back with it. */
+  if (self->selecting || item == NULL || item->function == self->selected)
+    return;
+  set_selected (self, item->function);
+  g_signal_emit (self, signals[FUNCTION_SELECTED], 0, item->function);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Callers and callees                                                       */
+/* ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  TvFunctionTable *self;
+  guint            generation;
+  Relation         relation;
+  guint32          function;
+} RelationCall;
+
+static void
+set_relation_rows (TvFunctionTable *self,
+                   Relation         relation,
+                   GListModel      *rows)
+{
+  /* Through an empty list, as in tv_function_table_set_tree(). */
+  gtk_sort_list_model_set_model (self->relation_models[relation], NULL);
+  gtk_sort_list_model_set_model (self->relation_models[relation], rows);
+}
+
+/* The rows of a callers or callees tree: the children of FUNCTION's node,
+ * the root's only child, and its self samples as a row of no function. */
+static GListModel *
+relation_rows (TvCallTree *tree,
+               guint32     function,
+               Relation    relation)
+{
+  guint32 node = tv_call_tree_find_child (tree, TV_ROOT_NODE, function);
+  const guint32 *children;
+  const char *special;
+  TvFunctionRow *rows;
+  guint n_children, n_rows = 0;
+
+  if (node == TV_NODE_NONE)
+    return tv_row_list_new_take (tree, NULL, 0, NULL);
+  children = tv_call_tree_get_children (tree, node, &n_children);
+  rows = g_new (TvFunctionRow, n_children + 1);
+  for (guint i = 0; i < n_children; i++)
+    rows[n_rows++] = (TvFunctionRow) {
+      tv_call_tree_get_function (tree, children[i]), 0, tv_call_tree_get_total (tree, children[i])
+    };
+  if (tv_call_tree_get_self (tree, node) > 0)
+    rows[n_rows++] = (TvFunctionRow) { TV_NODE_NONE, 0, tv_call_tree_get_self (tree, node) };
+  if (relation == RELATION_CALLEES)
+    /* Translators: among the callees, the samples in the function itself. */
+    special = C_("function table", "(self)");
+  else
+    /* Translators: among the callers, the samples where nothing called
+     * the function: it was the outermost frame. */
+    special = C_("function table", "(no caller)");
+  return tv_row_list_new_take (tree, rows, n_rows, special);
+}
+
+static void
+relation_done (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  RelationCall *call = user_data;
+  g_autoptr(TvFunctionTable) self = call->self;
+  guint generation = call->generation;
+  Relation relation = call->relation;
+  guint32 function = call->function;
+  g_autoptr(TvCallTree) tree = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GListModel) rows = NULL;
+
+  g_free (call);
+  tree = tv_profile_query_finish (TV_PROFILE (object), result, &error);
+  /* A newer function or tree was asked for meanwhile: this is stale. */
+  if (generation != self->relations_generation)
+    return;
+  if (--self->relations_pending == 0)
+    {
+      g_clear_object (&self->relations_cancellable);
+      gtk_spinner_stop (self->spinner);
+    }
+  if (tree == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        gtk_label_set_text (self->detail_label, error->message);
+      return;
+    }
+  rows = relation_rows (tree, function, relation);
+  set_relation_rows (self, relation, rows);
+}
+
+static void
+start_relations (TvFunctionTable *self)
+{
+  TvQuery base;
+
+  self->relations_generation++;
+  g_cancellable_cancel (self->relations_cancellable);
+  g_clear_object (&self->relations_cancellable);
+  self->relations_pending = 0;
+  gtk_spinner_stop (self->spinner);
+
+  if (self->selected == TV_NODE_NONE || self->tree == NULL)
+    {
+      for (Relation r = 0; r < N_RELATIONS; r++)
+        set_relation_rows (self, r, NULL);
+      return;
+    }
+
+  /* The view's samples and transforms, merged by function and top-down,
+   * whatever the graph shows.  With the view focused on another function
+   * G, the callers stay within G's stacks, while the callees are those of
+   * every stack through F: a tree has one focus. */
+  tv_view_state_to_query (self->state, &base);
+  base.merge = TV_MERGE_FUNCTION;
+  base.inverted = FALSE;
+  base.count_states = FALSE;
+  self->relations_cancellable = g_cancellable_new ();
+  for (Relation r = 0; r < N_RELATIONS; r++)
+    {
+      RelationCall *call = g_new0 (RelationCall, 1);
+      TvQuery query = base;
+
+      if (r == RELATION_CALLEES)
+        query.focus_function = self->selected;
+      else
+        query.callers_of = self->selected;
+      call->self = g_object_ref (self);
+      call->generation = self->relations_generation;
+      call->relation = r;
+      call->function = self->selected;
+      self->relations_pending++;
+      tv_profile_query_async (self->profile, &query, self->relations_cancellable,
+                              relation_done, call);
+    }
+  gtk_spinner_start (self->spinner);
+}
+
+static void
+on_relation_activate (GtkColumnView   *view,
+                      guint            position,
+                      TvFunctionTable *self)
+{
+  GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (view));
+  g_autoptr(TvFunctionItem) item = g_list_model_get_item (model, position);
+
+  if (item == NULL || item->function == TV_NODE_NONE)
+    return;
+  tv_function_table_select_function (self, item->function);
+  g_signal_emit (self, signals[FUNCTION_SELECTED], 0, item->function);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Search                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static void
+on_search_changed (GtkSearchEntry  *entry,
+                   TvFunctionTable *self)
+{
+  tv_function_table_set_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+on_sorter_changed (TvFunctionTable *self)
+{
+  request_resync (self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public API                                                                */
+/* ------------------------------------------------------------------------ */
+
+GtkWidget *
+tv_function_table_new (TvProfile   *profile,
+                       TvViewState *state)
+{
+  TvFunctionTable *self;
+
+  g_return_val_if_fail (TV_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (tv_profile_get_data (profile) != NULL, NULL);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), NULL);
+
+  self = g_object_new (TV_TYPE_FUNCTION_TABLE, NULL);
+  self->profile = g_object_ref (profile);
+  self->state = g_object_ref (state);
+  update_heading (self);
+  return GTK_WIDGET (self);
+}
+
+TvCallTree *
+tv_function_table_get_tree (TvFunctionTable *self)
+{
+  g_return_val_if_fail (TV_IS_FUNCTION_TABLE (self), NULL);
+
+  return self->tree;
+}
+
+void
+tv_function_table_set_tree (TvFunctionTable *self,
+                            TvCallTree      *tree)
+{
+  g_autoptr(GListModel) old_rows = NULL;
+  guint n_rows = 0;
+
+  g_return_if_fail (TV_IS_FUNCTION_TABLE (self));
+
+  if (tree == self->tree)
+    return;
+  if (tree != NULL)
+    tv_call_tree_ref (tree);
+  g_clear_pointer (&self->tree, tv_call_tree_unref);
+  self->tree = tree;
+
+  old_rows = g_steal_pointer (&self->rows);
+  if (tree != NULL)
+    {
+      self->rows = tv_row_list_new_functions (tree);
+      n_rows = g_list_model_get_n_items (self->rows);
+    }
+  self->selecting = TRUE;
+  /* Through an empty list: when one change replaces the rows, GTK 4.8's
+   * column view looks up every new row for one it already shows, which
+   * would make all the items here and now (a third slower, measured). */
+  gtk_sort_list_model_set_model (self->sort_model, NULL);
+  gtk_sort_list_model_set_model (self->sort_model, self->rows);
+  self->selecting = FALSE;
+  if (old_rows != NULL)
+    free_in_thread (g_steal_pointer (&old_rows));
+  gtk_stack_set_visible_child_name (self->table_stack, n_rows > 0 ? "table" : "empty");
+
+  /* The selected function stays selected while the new tree has it. */
+  if (self->selected != TV_NODE_NONE && lookup_row (self, self->selected) == NULL)
+    {
+      self->selected = TV_NODE_NONE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_FUNCTION]);
+    }
+  update_heading (self);
+  start_relations (self);
+  request_resync (self);
+}
+
+guint32
+tv_function_table_get_selected_function (TvFunctionTable *self)
+{
+  g_return_val_if_fail (TV_IS_FUNCTION_TABLE (self), TV_NODE_NONE);
+
+  return self->selected;
+}
+
+void
+tv_function_table_select_function (TvFunctionTable *self,
+                                   guint32          function)
+{
+  g_return_if_fail (TV_IS_FUNCTION_TABLE (self));
+
+  set_selected (self, function);
+  request_resync (self);
+}
+
+const char *
+tv_function_table_get_search (TvFunctionTable *self)
+{
+  g_return_val_if_fail (TV_IS_FUNCTION_TABLE (self), NULL);
+
+  return self->search != NULL ? self->search : "";
+}
+
+void
+tv_function_table_set_search (TvFunctionTable *self,
+                              const char      *text)
+{
+  g_return_if_fail (TV_IS_FUNCTION_TABLE (self));
+  g_return_if_fail (text != NULL);
+
+  if (g_strcmp0 (tv_function_table_get_search (self), text) == 0)
+    return;
+  g_free (self->search);
+  self->search = g_strdup (text);
+  g_signal_handlers_block_by_func (self->search_entry, on_search_changed, self);
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text) != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
+  g_signal_handlers_unblock_by_func (self->search_entry, on_search_changed, self);
+  tv_row_filter_set_text (self->filter, text);
+  request_resync (self);
+}
+
+void
+tv_function_table_sort_by_column (TvFunctionTable  *self,
+                                  TvFunctionColumn  column,
+                                  GtkSortType       order)
+{
+  GtkColumnViewColumn *columns[TV_N_FUNCTION_COLUMNS];
+
+  g_return_if_fail (TV_IS_FUNCTION_TABLE (self));
+  g_return_if_fail (column < TV_N_FUNCTION_COLUMNS);
+
+  columns[TV_FUNCTION_COLUMN_NAME] = self->name_column;
+  columns[TV_FUNCTION_COLUMN_SELF_PERCENT] = self->self_percent_column;
+  columns[TV_FUNCTION_COLUMN_TOTAL_PERCENT] = self->total_percent_column;
+  columns[TV_FUNCTION_COLUMN_SELF] = self->self_column;
+  columns[TV_FUNCTION_COLUMN_TOTAL] = self->total_column;
+  columns[TV_FUNCTION_COLUMN_FILE] = self->file_column;
+  gtk_column_view_sort_by_column (self->table_view, columns[column], order);
+}
+
+gboolean
+tv_function_table_is_busy (TvFunctionTable *self)
+{
+  g_return_val_if_fail (TV_IS_FUNCTION_TABLE (self), FALSE);
+
+  if (!table_settled (self) || self->relations_pending > 0)
+    return TRUE;
+  for (Relation r = 0; r < N_RELATIONS; r++)
+    if (gtk_sort_list_model_get_pending (self->relation_models[r]) > 0)
+      return TRUE;
+  return FALSE;
+}
+
+GListModel *
+tv_function_table_list_rows (TvFunctionTable *self)
+{
+  g_return_val_if_fail (TV_IS_FUNCTION_TABLE (self), NULL);
+
+  return g_object_ref (G_LIST_MODEL (self->filter_model));
+}
+
+GListModel *
+tv_function_table_list_callers (TvFunctionTable *self)
+{
+  g_return_val_if_fail (TV_IS_FUNCTION_TABLE (self), NULL);
+
+  return g_object_ref (G_LIST_MODEL (self->relation_models[RELATION_CALLERS]));
+}
+
+GListModel *
+tv_function_table_list_callees (TvFunctionTable *self)
+{
+  g_return_val_if_fail (TV_IS_FUNCTION_TABLE (self), NULL);
+
+  return g_object_ref (G_LIST_MODEL (self->relation_models[RELATION_CALLEES]));
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static void
+tv_function_table_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  TvFunctionTable *self = TV_FUNCTION_TABLE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_FUNCTION:
+      g_value_set_uint (value, self->selected);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tv_function_table_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  TvFunctionTable *self = TV_FUNCTION_TABLE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_FUNCTION:
+      tv_function_table_select_function (self, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tv_function_table_dispose (GObject *object)
+{
+  TvFunctionTable *self = TV_FUNCTION_TABLE (object);
+
+  /* Results still on their way find a newer generation and drop out. */
+  self->relations_generation++;
+  g_cancellable_cancel (self->relations_cancellable);
+  g_clear_object (&self->relations_cancellable);
+  if (self->sort_model != NULL)
+    g_signal_handlers_disconnect_by_data (self->sort_model, self);
+  if (self->filter_model != NULL)
+    g_signal_handlers_disconnect_by_data (self->filter_model, self);
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+  if (self->table_view != NULL)
+    g_signal_handlers_disconnect_by_data (gtk_column_view_get_sorter (self->table_view), self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_FUNCTION_TABLE);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->rows);
+  g_clear_object (&self->filter_model);
+  g_clear_object (&self->sort_model);
+  g_clear_object (&self->filter);
+  for (Relation r = 0; r < N_RELATIONS; r++)
+    g_clear_object (&self->relation_models[r]);
+  g_clear_pointer (&self->tree, tv_call_tree_unref);
+  g_clear_object (&self->state);
+  g_clear_object (&self->profile);
+  g_clear_pointer (&self->search, g_free);
+
+  G_OBJECT_CLASS (tv_function_table_parent_class)->dispose (object);
+}
+
+static void
+tv_function_table_class_init (TvFunctionTableClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tv_function_table_dispose;
+  object_class->get_property = tv_function_table_get_property;
+  object_class->set_property = tv_function_table_set_property;
+
+  /**
+   * TvFunctionTable:selected-function:
+   *
+   * The selected function (a TV_MERGE_FUNCTION key), or TV_NODE_NONE;
+   * see tv_function_table_select_function().
+   */
+  properties[PROP_SELECTED_FUNCTION] =
+    g_param_spec_uint ("selected-function", NULL, NULL, 0, G_MAXUINT32, TV_NODE_NONE,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * TvFunctionTable::function-selected:
+   * @function: the function key (TV_MERGE_FUNCTION)
+   *
+   * The user selected a function: a row of the table, or a caller or
+   * callee.
+   */
+  signals[FUNCTION_SELECTED] =
+    g_signal_new ("function-selected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tachyonviewer/"
+                                               "TachyonViewer/ui/tv-function-table.ui");
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, table_stack);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, table_view);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, name_column);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, self_percent_column);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, total_percent_column);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, self_column);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, total_column);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, file_column);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, selected_label);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, detail_label);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, spinner);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, callers_view);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, callers_name_column);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, callers_percent_column);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, callers_samples_column);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, callees_view);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, callees_name_column);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, callees_percent_column);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, callees_samples_column);
+  gtk_widget_class_set_css_name (widget_class, "functiontable");
+}
+
+/* A callers or callees list: sorted by samples, most first. */
+static GtkSortListModel *
+init_relation_view (TvFunctionTable     *self,
+                    GtkColumnView       *view,
+                    GtkColumnViewColumn *name_column,
+                    GtkColumnViewColumn *percent_column,
+                    GtkColumnViewColumn *samples_column)
+{
+  GtkSortListModel *model;
+  g_autoptr(GtkNoSelection) selection = NULL;
+
+  set_column (name_column, CELL_NAME, compare_name);
+  set_column (percent_column, CELL_TOTAL_PERCENT, compare_total);
+  set_column (samples_column, CELL_TOTAL, compare_total);
+  model = gtk_sort_list_model_new (NULL, g_object_ref (gtk_column_view_get_sorter (view)));
+  gtk_sort_list_model_set_incremental (model, TRUE);
+  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (model)));
+  gtk_column_view_set_model (view, GTK_SELECTION_MODEL (selection));
+  gtk_column_view_sort_by_column (view, samples_column, GTK_SORT_DESCENDING);
+  g_signal_connect (view, "activate", G_CALLBACK (on_relation_activate), self);
+  return model;
+}
+
+static void
+tv_function_table_init (TvFunctionTable *self)
+{
+  GtkSorter *sorter;
+
+  self->selected = TV_NODE_NONE;
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  set_column (self->name_column, CELL_NAME, compare_name);
+  set_column (self->self_percent_column, CELL_SELF_PERCENT, compare_self);
+  set_column (self->total_percent_column, CELL_TOTAL_PERCENT, compare_total);
+  set_column (self->self_column, CELL_SELF, compare_self);
+  set_column (self->total_column, CELL_TOTAL, compare_total);
+  set_column (self->file_column, CELL_FILE, compare_file);
+
+  self->filter = g_object_new (TV_TYPE_ROW_FILTER, NULL);
+  sorter = gtk_column_view_get_sorter (self->table_view);
+  self->sort_model = gtk_sort_list_model_new (NULL, g_object_ref (sorter));
+  gtk_sort_list_model_set_incremental (self->sort_model, TRUE);
+  self->filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->sort_model)),
+                                                  g_object_ref (GTK_FILTER (self->filter)));
+  gtk_filter_list_model_set_incremental (self->filter_model, TRUE);
+  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->filter_model)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  gtk_column_view_set_model (self->table_view, GTK_SELECTION_MODEL (self->selection));
+  gtk_column_view_sort_by_column (self->table_view, self->total_column, GTK_SORT_DESCENDING);
+
+  self->relation_models[RELATION_CALLERS] =
+    init_relation_view (self, self->callers_view, self->callers_name_column,
+                        self->callers_percent_column, self->callers_samples_column);
+  self->relation_models[RELATION_CALLEES] =
+    init_relation_view (self, self->callees_view, self->callees_name_column,
+                        self->callees_percent_column, self->callees_samples_column);
+
+  g_signal_connect (self->selection, "notify::selected-item",
+                    G_CALLBACK (on_selected_item_changed), self);
+  g_signal_connect_swapped (self->sort_model, "notify::pending",
+                            G_CALLBACK (on_pending_changed), self);
+  g_signal_connect_swapped (self->filter_model, "notify::pending",
+                            G_CALLBACK (on_pending_changed), self);
+  g_signal_connect_swapped (sorter, "changed", G_CALLBACK (on_sorter_changed), self);
+  g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
+}

@@ -1,0 +1,730 @@
+/* tv-source-view.c: a function's source, with samples per line
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * For the function shown, a worker asks the model for the tree of the
+ * samples the views select, merged by instruction (file, function, line,
+ * column, opcode), and adds up the function's nodes by line and by
+ * instruction.  A sample counts once in a line's total: at the outermost
+ * call of the function on its stack, so that the lines add up to the
+ * function's total even when it recurses.  Self samples count where they
+ * stopped.  The same worker reads the source file when this machine has
+ * it; when not, the view says so and still lists the lines' samples.
+ */
+#include <glib/gi18n.h>
+
+#include "tv-source-view.h"
+
+#define MAX_SOURCE_BYTES  (8 * 1024 * 1024)
+#define CONTEXT_LINES     4
+#define N_HEAT_TAGS       6
+
+typedef struct
+{
+  int     line;
+  guint64 total;
+  guint64 self;
+} LineCount;
+
+typedef struct
+{
+  int     line;
+  int     column;
+  int     end_column;
+  guint8  opcode;
+  guint64 total;
+  guint64 self;
+} InstructionCount;
+
+/* What a worker finds. */
+typedef struct
+{
+  guint32  function;
+  guint32  frame;
+  char    *funcname;
+  char    *filename;
+  guint64  function_total;
+  GArray  *lines;             /* LineCount, by line */
+  GArray  *instructions;      /* InstructionCount, by line and column */
+  gboolean has_opcodes;
+  char    *source;            /* NULL when not found */
+  char    *source_error;      /* why not */
+} SourceResult;
+
+struct _TvSourceView
+{
+  AdwBin         parent_instance;
+
+  TvProfile     *profile;
+  TvViewState   *state;
+  guint32        function;
+  guint32        frame;
+  guint          generation;
+  GCancellable  *cancellable;
+  SourceResult  *result;
+
+  GtkLabel      *title_label;
+  GtkLabel      *status_label;
+  GtkTextView   *text_view;
+  GtkLabel      *instructions_label;
+  GtkTextTag    *heat_tags[N_HEAT_TAGS];
+  GtkTextTag    *marked_line_tag;
+  GtkTextTag    *marked_span_tag;
+  GtkTextTag    *gutter_tag;
+};
+
+G_DEFINE_FINAL_TYPE (TvSourceView, tv_source_view, ADW_TYPE_BIN)
+
+static void
+source_result_free (SourceResult *result)
+{
+  if (result == NULL)
+    return;
+  g_free (result->funcname);
+  g_free (result->filename);
+  g_clear_pointer (&result->lines, g_array_unref);
+  g_clear_pointer (&result->instructions, g_array_unref);
+  g_free (result->source);
+  g_free (result->source_error);
+  g_free (result);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (SourceResult, source_result_free)
+
+/* ------------------------------------------------------------------------ */
+/* The worker                                                                */
+/* ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  TvProfileData *data;
+  TvQuery        query;
+  guint32       *threads;
+  guint32        function;
+  guint32        frame;
+} SourceJob;
+
+static void
+source_job_free (gpointer user_data)
+{
+  SourceJob *job = user_data;
+
+  tv_profile_data_unref (job->data);
+  g_free (job->threads);
+  g_free (job);
+}
+
+static int
+compare_lines (gconstpointer a,
+               gconstpointer b)
+{
+  const LineCount *x = a;
+  const LineCount *y = b;
+
+  return (x->line > y->line) - (x->line < y->line);
+}
+
+static int
+compare_instructions (gconstpointer a,
+                      gconstpointer b)
+{
+  const InstructionCount *x = a;
+  const InstructionCount *y = b;
+
+  if (x->line != y->line)
+    return (x->line > y->line) - (x->line < y->line);
+  if (x->column != y->column)
+    return (x->column > y->column) - (x->column < y->column);
+  if (x->end_column != y->end_column)
+    return (x->end_column > y->end_column) - (x->end_column < y->end_column);
+  return (x->opcode > y->opcode) - (x->opcode < y->opcode);
+}
+
+static void
+read_source (SourceResult *result,
+             GCancellable *cancellable)
+{
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFileInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  /* Pseudo-files ("<string>", "<frozen ...>") and relative paths name
+   * nothing on this machine. */
+  if (!g_path_is_absolute (result->filename))
+    {
+      result->source_error = g_strdup (_("The profile does not give a full path for this file."));
+      return;
+    }
+  file = g_file_new_for_path (result->filename);
+  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                            G_FILE_QUERY_INFO_NONE, cancellable, &error);
+  if (info == NULL)
+    {
+      result->source_error = g_strdup_printf (_("The source file is not on this machine (%s)."),
+                                              error->message);
+      return;
+    }
+  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR
+      || g_file_info_get_size (info) > MAX_SOURCE_BYTES)
+    {
+      result->source_error = g_strdup (_("The source file is not a regular file of at most 8 MiB."));
+      return;
+    }
+  if (!g_file_load_contents (file, cancellable, &contents, &length, NULL, &error))
+    {
+      result->source_error = g_strdup_printf (_("The source file could not be read (%s)."),
+                                              error->message);
+      return;
+    }
+  /* Shown as it is, with invalid bytes replaced. */
+  result->source = g_utf8_make_valid (contents, length);
+}
+
+static void
+source_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  SourceJob *job = task_data;
+  TachReader *reader = tv_profile_data_get_reader (job->data);
+  g_autoptr(TvCallTree) tree = NULL;
+  g_autoptr(SourceResult) result = g_new0 (SourceResult, 1);
+  g_autoptr(GHashTable) by_line = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr(GHashTable) by_instruction = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree gboolean *under = NULL;
+  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+  guint32 n_nodes;
+  guint32 any_frame = TV_NODE_NONE;
+
+  tree = tv_call_tree_new (job->data, &job->query, cancellable);
+  if (tree == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+      return;
+    }
+
+  result->function = job->function;
+  result->frame = job->frame;
+  result->lines = g_array_new (FALSE, FALSE, sizeof (LineCount));
+  result->instructions = g_array_new (FALSE, FALSE, sizeof (InstructionCount));
+
+  /* under[n]: an ancestor of n is a call of the function.  Parents come
+   * before their children. */
+  n_nodes = tv_call_tree_get_n_nodes (tree);
+  under = g_new0 (gboolean, n_nodes);
+  for (guint32 node = 1; node < n_nodes; node++)
+    {
+      guint32 parent = tv_call_tree_get_parent (tree, node);
+      gboolean is_function = tv_call_tree_get_function (tree, node) == job->function;
+      const TachFrame *f;
+      guint64 total, self;
+      guint index;
+      gpointer value;
+      g_autofree char *ikey = NULL;
+
+      g_assert (parent < node);
+      under[node] = under[parent]
+                    || (parent != TV_ROOT_NODE
+                        && tv_call_tree_get_function (tree, parent) == job->function);
+      if (!is_function)
+        continue;
+      if ((node & 4095) == 0 && g_cancellable_is_cancelled (cancellable))
+        break;
+
+      any_frame = tv_call_tree_get_frame (tree, node);
+      f = tach_reader_get_frame (reader, any_frame);
+      total = under[node] ? 0 : tv_call_tree_get_total (tree, node);
+      self = tv_call_tree_get_self (tree, node);
+      result->function_total += total;
+
+      if (g_hash_table_lookup_extended (by_line, GINT_TO_POINTER (f->lineno), NULL, &value))
+        index = GPOINTER_TO_UINT (value);
+      else
+        {
+          LineCount count = { f->lineno, 0, 0 };
+
+          index = result->lines->len;
+          g_array_append_val (result->lines, count);
+          g_hash_table_insert (by_line, GINT_TO_POINTER (f->lineno), GUINT_TO_POINTER (index));
+        }
+      g_array_index (result->lines, LineCount, index).total += total;
+      g_array_index (result->lines, LineCount, index).self += self;
+
+      if (f->opcode == TACH_OPCODE_NONE)
+        continue;
+      result->has_opcodes = TRUE;
+      ikey = g_strdup_printf ("%d:%d:%d:%u", f->lineno, f->column, f->end_column, f->opcode);
+      if (g_hash_table_lookup_extended (by_instruction, ikey, NULL, &value))
+        index = GPOINTER_TO_UINT (value);
+      else
+        {
+          InstructionCount count = { f->lineno, f->column, f->end_column, f->opcode, 0, 0 };
+
+          index = result->instructions->len;
+          g_array_append_val (result->instructions, count);
+          g_hash_table_insert (by_instruction, ikey, GUINT_TO_POINTER (index));
+          g_ptr_array_add (keys, g_steal_pointer (&ikey));
+        }
+      g_array_index (result->instructions, InstructionCount, index).total += total;
+      g_array_index (result->instructions, InstructionCount, index).self += self;
+    }
+  if (g_cancellable_is_cancelled (cancellable))
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+      return;
+    }
+  g_array_sort (result->lines, compare_lines);
+  g_array_sort (result->instructions, compare_instructions);
+
+  /* Names come from the function's own frames (or the one asked about,
+   * when no selected sample ran it). */
+  if (any_frame == TV_NODE_NONE)
+    any_frame = job->frame != TV_NODE_NONE
+                ? job->frame
+                : tv_profile_data_get_key_frame (job->data, TV_MERGE_FUNCTION, job->function);
+  result->funcname = g_strdup (tv_profile_data_get_funcname (job->data, any_frame));
+  result->filename = g_strdup (tv_profile_data_get_filename (job->data, any_frame));
+  read_source (result, cancellable);
+
+  g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) source_result_free);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Showing                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static const LineCount *
+find_line (SourceResult *result,
+           int           line)
+{
+  LineCount key = { line, 0, 0 };
+
+  if (result == NULL || result->lines->len == 0)
+    return NULL;
+  return bsearch (&key, result->lines->data, result->lines->len, sizeof (LineCount),
+                  compare_lines);
+}
+
+static char *
+format_share (guint64 part,
+              guint64 whole)
+{
+  if (part == 0)
+    return g_strdup ("");
+  return g_strdup_printf ("%.1f%%", whole > 0 ? 100.0 * part / whole : 0.0);
+}
+
+static void
+show_instructions (TvSourceView *self)
+{
+  SourceResult *result = self->result;
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (!result->has_opcodes)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->instructions_label), FALSE);
+      return;
+    }
+  /* Translators: the heading of the per-instruction table; keep the
+   * columns aligned with the rows below. */
+  g_string_append (text, _("Line:column   opcode   total   self"));
+  for (guint i = 0; i < result->instructions->len; i++)
+    {
+      const InstructionCount *ic = &g_array_index (result->instructions, InstructionCount, i);
+      g_autofree char *where = NULL;
+
+      if (ic->column >= 0)
+        where = g_strdup_printf ("%d:%d–%d", ic->line, ic->column, ic->end_column);
+      else
+        where = g_strdup_printf ("%d", ic->line);
+      g_string_append_printf (text, "\n%-13s %6u   %5" G_GUINT64_FORMAT "   %4" G_GUINT64_FORMAT,
+                              where, ic->opcode, ic->total, ic->self);
+    }
+  gtk_label_set_text (self->instructions_label, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->instructions_label), TRUE);
+}
+
+static void
+show_result (TvSourceView *self)
+{
+  SourceResult *result = self->result;
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
+  const TachFrame *marked = NULL;
+  g_autofree char *title = NULL;
+  g_auto(GStrv) source_lines = NULL;
+  guint n_source_lines = 0;
+  int first, last;
+  guint64 max_total = 0;
+  GtkTextIter end;
+
+  gtk_text_buffer_set_text (buffer, "", 0);
+  title = g_strdup_printf ("%s — %s", result->funcname, result->filename);
+  gtk_label_set_text (self->title_label, title);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), title);
+
+  if (self->frame != TV_NODE_NONE)
+    marked = tach_reader_get_frame (tv_profile_data_get_reader (tv_profile_get_data (self->profile)),
+                                    self->frame);
+
+  if (result->source != NULL)
+    {
+      source_lines = g_strsplit (result->source, "\n", -1);
+      n_source_lines = g_strv_length (source_lines);
+      gtk_label_set_text (self->status_label, "");
+    }
+  else
+    gtk_label_set_text (self->status_label, result->source_error);
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), result->source == NULL);
+
+  /* The function's lines, and a few around them. */
+  first = G_MAXINT;
+  last = 0;
+  for (guint i = 0; i < result->lines->len; i++)
+    {
+      const LineCount *lc = &g_array_index (result->lines, LineCount, i);
+
+      if (lc->line <= 0)
+        continue;
+      first = MIN (first, lc->line);
+      last = MAX (last, lc->line);
+      max_total = MAX (max_total, lc->total);
+    }
+  if (marked != NULL && marked->lineno > 0)
+    {
+      first = MIN (first, marked->lineno);
+      last = MAX (last, marked->lineno);
+    }
+  if (first > last)
+    {
+      gtk_text_buffer_set_text (buffer, _("No line of this function is in the samples shown."), -1);
+      show_instructions (self);
+      return;
+    }
+  first = MAX (1, first - CONTEXT_LINES);
+  last = last + CONTEXT_LINES;
+  if (source_lines != NULL)
+    last = MIN (last, (int) n_source_lines);
+
+  for (int line = first; line <= last; line++)
+    {
+      const LineCount *lc = find_line (result, line);
+      g_autofree char *share = format_share (lc != NULL ? lc->total : 0, result->function_total);
+      g_autofree char *gutter = g_strdup_printf ("%6d %7s ", line, share);
+      const char *code = source_lines != NULL && line - 1 < (int) n_source_lines
+                         ? source_lines[line - 1] : "";
+      GtkTextIter start;
+      int offset;
+
+      /* Without the file, only the lines that have samples. */
+      if (source_lines == NULL && lc == NULL)
+        continue;
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      offset = gtk_text_iter_get_offset (&end);
+      gtk_text_buffer_insert_with_tags (buffer, &end, gutter, -1, self->gutter_tag, NULL);
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      gtk_text_buffer_insert (buffer, &end, code, -1);
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      gtk_text_buffer_insert (buffer, &end, "\n", 1);
+
+      gtk_text_buffer_get_iter_at_offset (buffer, &start, offset);
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      if (lc != NULL && lc->total > 0 && max_total > 0)
+        {
+          guint level = MIN (N_HEAT_TAGS - 1, (guint) ((double) lc->total / max_total * N_HEAT_TAGS));
+
+          gtk_text_buffer_apply_tag (buffer, self->heat_tags[level], &start, &end);
+        }
+      if (marked != NULL && marked->lineno == line)
+        {
+          gtk_text_buffer_apply_tag (buffer, self->marked_line_tag, &start, &end);
+          if (marked->column >= 0 && source_lines != NULL)
+            {
+              GtkTextIter span_start = start, span_end = start;
+              int code_chars = g_utf8_strlen (code, -1);
+              int from = MIN (marked->column, code_chars);
+              int to = marked->end_lineno == marked->lineno && marked->end_column >= marked->column
+                       ? MIN (marked->end_column, code_chars) : code_chars;
+
+              /* Columns count UTF-8 bytes in CPython; close enough for
+               * the ASCII most code is. */
+              gtk_text_iter_forward_chars (&span_start, g_utf8_strlen (gutter, -1) + from);
+              gtk_text_iter_forward_chars (&span_end, g_utf8_strlen (gutter, -1) + to);
+              gtk_text_buffer_apply_tag (buffer, self->marked_span_tag, &span_start, &span_end);
+            }
+        }
+    }
+  show_instructions (self);
+}
+
+static void
+source_done (GObject      *object,
+             GAsyncResult *res,
+             gpointer      user_data)
+{
+  TvSourceView *self = TV_SOURCE_VIEW (object);
+  guint generation = GPOINTER_TO_UINT (user_data);
+  SourceResult *result = g_task_propagate_pointer (G_TASK (res), NULL);
+
+  if (result == NULL)
+    return;
+  if (generation != self->generation)
+    {
+      source_result_free (result);
+      return;
+    }
+  g_clear_object (&self->cancellable);
+  source_result_free (self->result);
+  self->result = result;
+  show_result (self);
+}
+
+static void
+refresh (TvSourceView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  SourceJob *job;
+  TvQuery query;
+
+  self->generation++;
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->function == TV_NODE_NONE)
+    {
+      g_clear_pointer (&self->result, source_result_free);
+      gtk_label_set_text (self->title_label, _("No function selected"));
+      gtk_label_set_text (self->status_label,
+                          _("Select a frame or a function to see its source, with the samples of each line."));
+      gtk_widget_set_visible (GTK_WIDGET (self->status_label), TRUE);
+      gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text_view), "", 0);
+      gtk_widget_set_visible (GTK_WIDGET (self->instructions_label), FALSE);
+      return;
+    }
+
+  /* The samples the views select, by instruction, with no transform: a
+   * line's samples do not depend on what is hidden or focused. */
+  tv_view_state_to_query (self->state, &query);
+  query.merge = TV_MERGE_INSTRUCTION;
+  query.inverted = FALSE;
+  query.collapse_recursion = FALSE;
+  query.focus_function = TV_NODE_NONE;
+  query.callers_of = TV_NODE_NONE;
+  query.hidden_functions = NULL;
+  query.n_hidden_functions = 0;
+  query.count_states = FALSE;
+
+  job = g_new0 (SourceJob, 1);
+  job->data = tv_profile_data_ref (tv_profile_get_data (self->profile));
+  if (query.threads != NULL)
+    {
+      job->threads = g_memdup2 (query.threads, query.n_threads * sizeof (guint32));
+      query.threads = job->threads;
+    }
+  job->query = query;
+  job->function = self->function;
+  job->frame = self->frame;
+
+  self->cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->cancellable, source_done, GUINT_TO_POINTER (self->generation));
+  g_task_set_task_data (task, job, source_job_free);
+  g_task_run_in_thread (task, source_thread);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public API                                                                */
+/* ------------------------------------------------------------------------ */
+
+GtkWidget *
+tv_source_view_new (TvProfile   *profile,
+                    TvViewState *state)
+{
+  TvSourceView *self;
+
+  g_return_val_if_fail (TV_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (tv_profile_get_data (profile) != NULL, NULL);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), NULL);
+
+  self = g_object_new (TV_TYPE_SOURCE_VIEW, NULL);
+  self->profile = g_object_ref (profile);
+  self->state = g_object_ref (state);
+  g_signal_connect_swapped (state, "changed", G_CALLBACK (refresh), self);
+  refresh (self);
+  return GTK_WIDGET (self);
+}
+
+void
+tv_source_view_show (TvSourceView *self,
+                     guint32       function,
+                     guint32       frame)
+{
+  g_return_if_fail (TV_IS_SOURCE_VIEW (self));
+
+  if (self->function == function && self->frame == frame)
+    return;
+  self->function = function;
+  self->frame = frame;
+  refresh (self);
+}
+
+gboolean
+tv_source_view_is_busy (TvSourceView *self)
+{
+  g_return_val_if_fail (TV_IS_SOURCE_VIEW (self), FALSE);
+
+  return self->cancellable != NULL;
+}
+
+gboolean
+tv_source_view_has_source (TvSourceView *self)
+{
+  g_return_val_if_fail (TV_IS_SOURCE_VIEW (self), FALSE);
+
+  return self->result != NULL && self->result->source != NULL;
+}
+
+const char *
+tv_source_view_get_status (TvSourceView *self)
+{
+  g_return_val_if_fail (TV_IS_SOURCE_VIEW (self), NULL);
+
+  return gtk_label_get_text (self->status_label);
+}
+
+gboolean
+tv_source_view_get_line_samples (TvSourceView *self,
+                                 int           line,
+                                 guint64      *total,
+                                 guint64      *self_samples)
+{
+  const LineCount *lc;
+
+  g_return_val_if_fail (TV_IS_SOURCE_VIEW (self), FALSE);
+
+  lc = find_line (self->result, line);
+  if (lc == NULL)
+    return FALSE;
+  if (total != NULL)
+    *total = lc->total;
+  if (self_samples != NULL)
+    *self_samples = lc->self;
+  return TRUE;
+}
+
+guint
+tv_source_view_get_n_instructions (TvSourceView *self)
+{
+  g_return_val_if_fail (TV_IS_SOURCE_VIEW (self), 0);
+
+  return self->result != NULL ? self->result->instructions->len : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static void
+update_tag_colors (TvSourceView *self)
+{
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+
+  /* Warm backgrounds, stronger with more samples; readable text on both. */
+  for (guint i = 0; i < N_HEAT_TAGS; i++)
+    {
+      GdkRGBA rgba = { dark ? 0.90 : 0.96, dark ? 0.35 : 0.45, 0.10,
+                       0.10 + 0.55 * (i + 1) / N_HEAT_TAGS };
+
+      g_object_set (self->heat_tags[i], "paragraph-background-rgba", &rgba, NULL);
+    }
+}
+
+static void
+tv_source_view_dispose (GObject *object)
+{
+  TvSourceView *self = TV_SOURCE_VIEW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->state != NULL)
+    g_signal_handlers_disconnect_by_data (self->state, self);
+  g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
+  g_clear_object (&self->state);
+  g_clear_object (&self->profile);
+  g_clear_pointer (&self->result, source_result_free);
+
+  G_OBJECT_CLASS (tv_source_view_parent_class)->dispose (object);
+}
+
+static void
+tv_source_view_class_init (TvSourceViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = tv_source_view_dispose;
+}
+
+static void
+tv_source_view_init (TvSourceView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  GtkTextBuffer *buffer;
+
+  self->function = TV_NODE_NONE;
+  self->frame = TV_NODE_NONE;
+
+  self->title_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->title_label, 0);
+  gtk_label_set_ellipsize (self->title_label, PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "heading");
+  self->status_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->status_label, 0);
+  gtk_label_set_wrap (self->status_label, TRUE);
+  gtk_label_set_selectable (self->status_label, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "dim-label");
+
+  self->text_view = GTK_TEXT_VIEW (gtk_text_view_new ());
+  gtk_text_view_set_editable (self->text_view, FALSE);
+  gtk_text_view_set_cursor_visible (self->text_view, FALSE);
+  gtk_text_view_set_monospace (self->text_view, TRUE);
+  gtk_text_view_set_wrap_mode (self->text_view, GTK_WRAP_NONE);
+  gtk_widget_set_vexpand (scrolled, TRUE);
+
+  self->instructions_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->instructions_label, 0);
+  gtk_label_set_selectable (self->instructions_label, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->instructions_label), "monospace");
+
+  buffer = gtk_text_view_get_buffer (self->text_view);
+  for (guint i = 0; i < N_HEAT_TAGS; i++)
+    self->heat_tags[i] = gtk_text_buffer_create_tag (buffer, NULL, NULL);
+  self->gutter_tag = gtk_text_buffer_create_tag (buffer, NULL, "foreground-rgba",
+                                                 &(GdkRGBA) { 0.5, 0.5, 0.5, 1.0 }, NULL);
+  self->marked_line_tag = gtk_text_buffer_create_tag (buffer, NULL, "weight", PANGO_WEIGHT_BOLD,
+                                                      NULL);
+  self->marked_span_tag = gtk_text_buffer_create_tag (buffer, NULL,
+                                                      "underline", PANGO_UNDERLINE_DOUBLE, NULL);
+  update_tag_colors (self);
+  g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
+                            G_CALLBACK (update_tag_colors), self);
+
+  gtk_widget_set_margin_start (box, 6);
+  gtk_widget_set_margin_end (box, 6);
+  gtk_widget_set_margin_top (box, 6);
+  gtk_widget_set_margin_bottom (box, 6);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->title_label));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status_label));
+  /* The lines and the instructions scroll together: a long function
+   * must not make the window taller. */
+  {
+    GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+
+    gtk_box_append (GTK_BOX (content), GTK_WIDGET (self->text_view));
+    gtk_box_append (GTK_BOX (content), GTK_WIDGET (self->instructions_label));
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), content);
+  }
+  gtk_box_append (GTK_BOX (box), scrolled);
+  adw_bin_set_child (ADW_BIN (self), box);
+}
