@@ -894,6 +894,14 @@ tv_flame_view_set_search (TvFlameView *self,
   start_search (self);
 }
 
+const char *
+tv_flame_view_get_search (TvFlameView *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_VIEW (self), NULL);
+
+  return self->search;
+}
+
 TvFlameMatches *
 tv_flame_view_get_matches (TvFlameView *self)
 {

@@ -31,6 +31,8 @@ gboolean      tv_flame_view_is_busy         (TvFlameView *self);
 /* The search's regular expression; "" clears it. */
 void          tv_flame_view_set_search      (TvFlameView *self,
                                              const char  *regex);
+/* The search's regular expression, or NULL. */
+const char   *tv_flame_view_get_search      (TvFlameView *self);
 /* The current search, or NULL (tests). */
 TvFlameMatches *tv_flame_view_get_matches   (TvFlameView *self);
 /* What the line above the graph says (tests). */

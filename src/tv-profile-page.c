@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "tv-export-html.h"
+#include "tv-export-image.h"
 #include "tv-flame-view.h"
 #include "tv-profile-page.h"
 
@@ -171,10 +172,15 @@ on_load_finished (GObject      *object,
 
 typedef struct
 {
-  TvProfileData  *data;
-  TvExportFilter  filter;
-  char           *source_name;
-  GFile          *dest;
+  TvProfileData        *data;
+  TvExportFilter        filter;
+  char                 *source_name;
+  GFile                *dest;
+  gboolean              image;        /* else HTML */
+  TvExportImageFormat   format;
+  TvExportImageOptions  options;      /* points into zoom_path and search */
+  GArray               *zoom_path;
+  char                 *search;
 } ExportJob;
 
 static void
@@ -186,6 +192,8 @@ export_job_free (gpointer user_data)
   tv_export_filter_clear (&job->filter);
   g_free (job->source_name);
   g_clear_object (&job->dest);
+  g_clear_pointer (&job->zoom_path, g_array_unref);
+  g_free (job->search);
   g_free (job);
 }
 
@@ -199,7 +207,12 @@ export_thread (GTask        *task,
   g_autoptr(GBytes) bytes = NULL;
   GError *error = NULL;
 
-  bytes = tv_export_html_build (job->data, &job->filter, job->source_name, cancellable, &error);
+  if (job->image)
+    bytes = tv_export_image_build (job->data, &job->filter, job->format, &job->options,
+                                   job->source_name, cancellable, &error);
+  else
+    bytes = tv_export_html_build (job->data, &job->filter, job->source_name, cancellable,
+                                  &error);
   /* GIO writes a temporary file and renames it: never a partial page. */
   if (bytes == NULL
       || !g_file_replace_contents (job->dest, g_bytes_get_data (bytes, NULL),
@@ -239,6 +252,53 @@ fill_export_filter (TvProfilePage  *self,
   filter->inverted = tv_view_state_get_inverted (self->view_state);
 }
 
+/* An image when DEST ends in .svg, .png or .pdf: what the flame graph
+ * shows, zoom and search included (the zoom only without transforms,
+ * which exports do not apply). */
+static void
+fill_image_options (TvProfilePage *self,
+                    GFile         *dest,
+                    ExportJob     *job)
+{
+  g_autofree char *name = g_file_get_basename (dest);
+  const char *dot = name != NULL ? strrchr (name, '.') : NULL;
+  g_autofree char *extension = dot != NULL ? g_ascii_strdown (dot + 1, -1) : NULL;
+  TvFlameView *view = tv_profile_page_get_flame_view (self);
+
+  if (extension == NULL || !tv_export_image_format_from_string (extension, &job->format))
+    return;
+  job->image = TRUE;
+  tv_export_image_options_init (&job->options);
+  job->options.merge = tv_view_state_get_merge (self->view_state);
+  job->options.dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  if (view == NULL)
+    return;
+
+  {
+    TvFlameGraph *graph = tv_flame_view_get_graph (view);
+    TvCallTree *tree = tv_flame_graph_get_tree (graph);
+    const char *search = tv_flame_view_get_search (view);
+
+    job->options.orientation = tv_flame_graph_get_orientation (graph);
+    job->options.colors = tv_flame_graph_get_color_scheme (graph);
+    if (search != NULL && search[0] != '\0')
+      job->search = g_strdup (search);
+    job->options.search = job->search;
+    job->zoom_path = g_array_new (FALSE, FALSE, sizeof (guint32));
+    if (tree != NULL && !tv_view_state_has_transforms (self->view_state))
+      for (guint32 node = tv_flame_graph_get_zoom_root (graph);
+           node != TV_ROOT_NODE && node != TV_NODE_NONE;
+           node = tv_call_tree_get_parent (tree, node))
+        {
+          guint32 key = tv_call_tree_get_key (tree, node);
+
+          g_array_prepend_val (job->zoom_path, key);
+        }
+    job->options.zoom_path = (const guint32 *) (gpointer) job->zoom_path->data;
+    job->options.n_zoom_path = job->zoom_path->len;
+  }
+}
+
 void
 tv_profile_page_export_async (TvProfilePage       *self,
                               GFile               *dest,
@@ -268,6 +328,7 @@ tv_profile_page_export_async (TvProfilePage       *self,
   fill_export_filter (self, &job->filter);
   job->source_name = g_filename_display_name (basename != NULL ? basename : "profile");
   job->dest = g_object_ref (dest);
+  fill_image_options (self, dest, job);
   g_task_set_task_data (task, job, export_job_free);
   g_task_run_in_thread (task, export_thread);
 }
@@ -318,6 +379,26 @@ on_export_response (GtkNativeDialog *chooser,
 
   if (response == GTK_RESPONSE_ACCEPT)
     dest = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  /* The chosen type's extension, unless the name has it already. */
+  if (dest != NULL)
+    {
+      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
+      const char *extension = filter != NULL ? g_object_get_data (G_OBJECT (filter), "extension")
+                                             : NULL;
+      g_autofree char *name = g_file_get_basename (dest);
+
+      if (extension != NULL && name != NULL && !g_str_has_suffix (name, extension))
+        {
+          g_autoptr(GFile) parent = g_file_get_parent (dest);
+          g_autofree char *with = g_strconcat (name, extension, NULL);
+
+          if (parent != NULL)
+            {
+              g_object_unref (dest);
+              dest = g_file_get_child (parent, with);
+            }
+        }
+    }
   gtk_native_dialog_destroy (chooser);
   g_object_unref (chooser);
   if (dest == NULL)
@@ -332,7 +413,17 @@ export_action (GtkWidget  *widget,
                GVariant   *parameter)
 {
   TvProfilePage *self = TV_PROFILE_PAGE (widget);
-  g_autoptr(GtkFileFilter) html = gtk_file_filter_new ();
+  static const struct
+  {
+    const char *name;
+    const char *mime_type;
+    const char *extension;
+  } types[] = {
+    { N_("Web Page (HTML)"), "text/html", ".html" },
+    { N_("SVG Image"), "image/svg+xml", ".svg" },
+    { N_("PNG Image"), "image/png", ".png" },
+    { N_("PDF Document"), "application/pdf", ".pdf" },
+  };
   g_autofree char *basename = g_file_get_basename (self->file);
   g_autofree char *name = NULL;
   GtkFileChooserNative *chooser;
@@ -341,9 +432,6 @@ export_action (GtkWidget  *widget,
   if (self->state != TV_PROFILE_PAGE_LOADED)
     return;
 
-  gtk_file_filter_set_name (html, _("Web Page (HTML)"));
-  gtk_file_filter_add_mime_type (html, "text/html");
-  gtk_file_filter_add_pattern (html, "*.html");
   /* "run.bin" exports to "run.html". */
   name = g_strdup (basename != NULL ? basename : "profile");
   if ((dot = strrchr (name, '.')) != NULL && dot != name)
@@ -355,7 +443,17 @@ export_action (GtkWidget  *widget,
                                            GTK_WINDOW (gtk_widget_get_root (widget)),
                                            GTK_FILE_CHOOSER_ACTION_SAVE,
                                            _("_Export"), _("_Cancel"));
-    gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), html);
+    for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+      {
+        g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+        g_autofree char *pattern = g_strconcat ("*", types[i].extension, NULL);
+
+        gtk_file_filter_set_name (filter, _(types[i].name));
+        gtk_file_filter_add_mime_type (filter, types[i].mime_type);
+        gtk_file_filter_add_pattern (filter, pattern);
+        g_object_set_data (G_OBJECT (filter), "extension", (gpointer) types[i].extension);
+        gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+      }
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
   }
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);

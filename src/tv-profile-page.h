@@ -45,8 +45,10 @@ void                tv_profile_page_show_view         (TvProfilePage *self,
 void                tv_profile_page_cancel            (TvProfilePage *self);
 
 /* Writes what the views show (threads, thread state, time range,
- * inverted) as a self-contained HTML flame graph to DEST, on a worker.
- * The "page.export" action asks where first. */
+ * inverted) to DEST, on a worker: an SVG, PNG or PDF image of the flame
+ * graph as shown (zoom, orientation, colours, search) when DEST ends in
+ * .svg, .png or .pdf, a self-contained HTML flame graph otherwise.  The
+ * "page.export" action asks where first. */
 void                tv_profile_page_export_async      (TvProfilePage        *self,
                                                        GFile                *dest,
                                                        GCancellable         *cancellable,

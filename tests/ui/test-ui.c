@@ -1166,6 +1166,32 @@ test_flamegraph (void)
                                 thread->thread_id);
     g_assert_nonnull (strstr (contents, expected));
     g_file_delete (dest, NULL, NULL);
+
+    /* An .svg name gives the image of the graph as shown, zoom included. */
+    {
+      g_autoptr(GFile) svg = g_file_new_build_filename (g_get_tmp_dir (), "tv-test-export.svg",
+                                                        NULL);
+      g_autofree char *svg_text = NULL;
+      guint32 zoomed;
+
+      wait_view_idle (view);
+      tree = tv_flame_graph_get_tree (graph);
+      zoomed = widest_child (tree, TV_ROOT_NODE);
+      tv_flame_graph_zoom_to (graph, zoomed);
+      wait_view_idle (view);
+      tv_profile_page_export_async (page, svg, NULL, on_async_result, &result);
+      WAIT_UNTIL (result != NULL, 20000);
+      g_assert_true (tv_profile_page_export_finish (page, result, &error));
+      g_assert_no_error (error);
+      g_clear_object (&result);
+      g_assert_true (g_file_load_contents (svg, NULL, &svg_text, NULL, NULL, &error));
+      g_assert_true (g_str_has_prefix (svg_text, "<?xml"));
+      g_assert_nonnull (strstr (svg_text, "<title>rec_threads.tach"));
+      g_assert_nonnull (strstr (svg_text, tv_profile_data_get_funcname (
+                                            data, tv_call_tree_get_frame (tree, zoomed))));
+      g_file_delete (svg, NULL, NULL);
+      press_key (GTK_WIDGET (graph), GDK_KEY_Escape);
+    }
     tv_view_state_set_threads (state, NULL, 0);
     tv_view_state_set_state_filter (state, TV_STATE_FILTER_ALL);
     wait_view_idle (view);
