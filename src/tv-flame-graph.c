@@ -778,6 +778,34 @@ on_secondary_click (GtkGestureClick *gesture,
   gtk_popover_popup (self->context_menu);
 }
 
+gboolean
+tv_flame_graph_zoom_scroll (TvFlameGraph *self,
+                            double        x,
+                            double        dy)
+{
+  double width = gtk_widget_get_width (GTK_WIDGET (self));
+  double total, span, at, new_span;
+  Zoom zoom;
+
+  g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), FALSE);
+
+  if (self->tree == NULL || dy == 0)
+    return FALSE;
+
+  /* The range around X shrinks or grows; no history for every notch. */
+  stop_animation (self);
+  total = node_total (self, self->zoom.root);
+  span = self->zoom.x1 - self->zoom.x0;
+  at = self->zoom.x0 + span * CLAMP (x / MAX (width, 1), 0, 1);
+  new_span = CLAMP (span * (dy < 0 ? 0.8 : 1.25), MIN (total, 1.0), total);
+  zoom = self->zoom;
+  zoom.x0 = at - (at - self->zoom.x0) * (new_span / span);
+  zoom.x0 = CLAMP (zoom.x0, 0, total - new_span);
+  zoom.x1 = zoom.x0 + new_span;
+  set_zoom (self, &zoom, FALSE);
+  return TRUE;
+}
+
 static gboolean
 on_scroll (GtkEventControllerScroll *controller,
            double                    dx,
@@ -785,27 +813,12 @@ on_scroll (GtkEventControllerScroll *controller,
            TvFlameGraph             *self)
 {
   GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-  double width = gtk_widget_get_width (GTK_WIDGET (self));
 
   if (self->tree == NULL)
     return FALSE;
 
   if (state & GDK_CONTROL_MASK)
-    {
-      /* Zoom the range around the pointer; no history for every notch. */
-      double total = node_total (self, self->zoom.root);
-      double span = self->zoom.x1 - self->zoom.x0;
-      double at = self->zoom.x0 + span * CLAMP (self->pointer_x / MAX (width, 1), 0, 1);
-      double factor = dy < 0 ? 0.8 : 1.25;
-      double new_span = CLAMP (span * factor, MIN (total, 1.0), total);
-      Zoom zoom = self->zoom;
-
-      zoom.x0 = at - (at - self->zoom.x0) * (new_span / span);
-      zoom.x0 = CLAMP (zoom.x0, 0, total - new_span);
-      zoom.x1 = zoom.x0 + new_span;
-      set_zoom (self, &zoom, FALSE);
-      return TRUE;
-    }
+    return tv_flame_graph_zoom_scroll (self, self->pointer_x, dy);
 
   if (dx != 0 && self->zoom.x1 - self->zoom.x0 < node_total (self, self->zoom.root))
     {

@@ -45,6 +45,11 @@ guint32             tv_flame_graph_get_zoom_root    (TvFlameGraph       *self);
  * history (back and forward). */
 void                tv_flame_graph_zoom_to          (TvFlameGraph       *self,
                                                      guint32             node);
+/* What Ctrl+scroll does: shows 0.8 (DY < 0) or 1.25 times the range,
+ * around X. */
+gboolean            tv_flame_graph_zoom_scroll      (TvFlameGraph       *self,
+                                                     double              x,
+                                                     double              dy);
 gboolean            tv_flame_graph_can_go_back      (TvFlameGraph       *self);
 gboolean            tv_flame_graph_can_go_forward   (TvFlameGraph       *self);
 /* Whether an animation is running. */
