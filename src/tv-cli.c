@@ -19,6 +19,7 @@
 
 #include "tv-atomic-write.h"
 #include "tv-collapsed.h"
+#include "tv-compare.h"
 #include "tv-export-html.h"
 #include "tv-export-image.h"
 #include "tv-export.h"
@@ -57,11 +58,12 @@ tv_cli_is_requested (int    argc,
     "--info", "--json", "--export", "--output", "-o", "--version",
     "--thread", "--state", "--range", "--inverted",
     "--width", "--icicle", "--colors", "--dark", "--search",
+    "--compare", "--by", "--merge",
     "-h", "-?", "--help", "--help-all",
   };
   static const char * const with_value[] = {
     "--export=", "--output=", "--thread=", "--state=", "--range=",
-    "--width=", "--colors=", "--search=",
+    "--width=", "--colors=", "--search=", "--by=", "--merge=",
   };
 
   for (int i = 1; i < argc; i++)
@@ -149,6 +151,70 @@ run_info (const char *path,
     return fail_with_path (path, error->message);
 
   text = json ? tv_info_to_json (info) : tv_info_to_text (info);
+  return write_stdout (text, strlen (text));
+}
+
+static TvProfileData *load_profile (const char  *path,
+                                    GError     **error);
+
+/* --compare BASE NEW --info [--json] [--by time|share] [--merge KEY]. */
+static int
+run_compare (const char *base_path,
+             const char *new_path,
+             const char *by,
+             const char *merge_name,
+             gboolean    json)
+{
+  static const struct
+  {
+    const char *name;
+    TvMergeKey  merge;
+  } merges[] = {
+    { "function", TV_MERGE_FUNCTION },
+    { "line", TV_MERGE_LINE },
+    { "instruction", TV_MERGE_INSTRUCTION },
+  };
+  g_autoptr(TvProfileData) base = NULL;
+  g_autoptr(TvProfileData) new_data = NULL;
+  g_autoptr(TvCallTree) base_tree = NULL;
+  g_autoptr(TvCallTree) new_tree = NULL;
+  g_autoptr(TvDiff) diff = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *base_name = display_path (base_path);
+  g_autofree char *new_name = display_path (new_path);
+  g_autofree char *text = NULL;
+  TvDiffOptions options;
+  TvMergeKey merge = TV_MERGE_FUNCTION;
+  TvQuery query;
+  gboolean found = merge_name == NULL;
+
+  tv_diff_options_init (&options);
+  if (by != NULL && g_strcmp0 (by, "share") == 0)
+    options.normalization = TV_DIFF_BY_SHARE;
+  else if (by != NULL && g_strcmp0 (by, "time") != 0)
+    return fail (_("Unknown --by “%s” (expected time or share)"), by);
+  for (gsize i = 0; merge_name != NULL && i < G_N_ELEMENTS (merges); i++)
+    if (g_strcmp0 (merge_name, merges[i].name) == 0)
+      {
+        merge = merges[i].merge;
+        found = TRUE;
+      }
+  if (!found)
+    return fail (_("Unknown --merge “%s” (expected function, line or instruction)"), merge_name);
+
+  if ((base = load_profile (base_path, &error)) == NULL)
+    return fail_with_path (base_path, error->message);
+  if ((new_data = load_profile (new_path, &error)) == NULL)
+    return fail_with_path (new_path, error->message);
+
+  tv_query_init (&query, merge);
+  base_tree = tv_call_tree_new (base, &query, NULL);
+  new_tree = tv_call_tree_new (new_data, &query, NULL);
+  diff = tv_diff_new (base_tree, new_tree, &options, NULL);
+  if (json)
+    text = tv_compare_to_json (diff, base_name, new_name);
+  else
+    text = tv_compare_to_text (diff, base_name, new_name, 40);
   return write_stdout (text, strlen (text));
 }
 
@@ -485,6 +551,9 @@ tv_cli_run (int    argc,
   gboolean info = FALSE;
   gboolean json = FALSE;
   gboolean version = FALSE;
+  gboolean compare = FALSE;
+  g_autofree char *by = NULL;
+  g_autofree char *merge = NULL;
   guint n_files;
   const GOptionEntry entries[] = {
     { "info", 0, 0, G_OPTION_ARG_NONE, &info,
@@ -523,6 +592,14 @@ tv_cli_run (int    argc,
     { "search", 0, 0, G_OPTION_ARG_STRING, &search,
       N_("With --export svg, png or pdf: dim the frames whose function name and file:line "
          "do not match REGEX"), N_("REGEX") },
+    { "compare", 0, 0, G_OPTION_ARG_NONE, &compare,
+      N_("With --info: compare two profiles, BASE then NEW, and print the functions that "
+         "changed beyond sampling noise"), NULL },
+    { "by", 0, 0, G_OPTION_ARG_STRING, &by,
+      N_("With --compare: compare time (the default) or share of samples"), N_("time|share") },
+    { "merge", 0, 0, G_OPTION_ARG_STRING, &merge,
+      N_("With --compare: match frames by function (the default), line or instruction"),
+      N_("KEY") },
     { "version", 0, 0, G_OPTION_ARG_NONE, &version,
       N_("Print the version and exit"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("[FILE…]") },
@@ -552,6 +629,25 @@ tv_cli_run (int    argc,
       g_autofree char *text = g_strdup_printf ("%s %s\n", PROGRAM_NAME, PACKAGE_VERSION);
 
       return write_stdout (text, strlen (text));
+    }
+
+  if (compare || by != NULL || merge != NULL)
+    {
+      if (!compare)
+        return fail (_("--by and --merge can only be used with --compare"));
+      if (!info)
+        return fail (_("The comparison window is not built yet: use --compare with --info "
+                       "to print the comparison"));
+      if (export_format != NULL || output != NULL || threads != NULL || state != NULL
+          || range != NULL || inverted || width != NULL || icicle || colors != NULL || dark
+          || search != NULL)
+        return fail (_("--compare takes only --info, --json, --by and --merge"));
+      n_files = files != NULL ? g_strv_length (files) : 0;
+      if (n_files != 2)
+        return fail (_("--compare needs two files, BASE and NEW; got %u"), n_files);
+      if (files[0][0] == '\0' || files[1][0] == '\0')
+        return fail (_("The file name is empty"));
+      return run_compare (files[0], files[1], by, merge, json);
     }
 
   has_filters = threads != NULL || state != NULL || range != NULL || inverted;

@@ -829,11 +829,117 @@ def run_parallel(tap, items):
             tap.result(name, problems)
 
 
+def write_json_profile(env, path, counts, duration):
+    """A profile of main() calling each function of COUNTS that many
+    times, one sample per millisecond, with a stats block of DURATION."""
+    samples = []
+    t = 1000000
+    for name, n in counts.items():
+        for _ in range(n):
+            t += 1000
+            samples.append({"t": t, "interpreters": [{"id": 0, "threads": [{
+                "tid": 7, "status": 3,
+                "frames": [["app.py", name, 5, 5, 4, 9, 53],
+                           ["app.py", "main", 12, 12, 4, 10, 53]]}]}]})
+    doc = {"start_time_us": 1000000, "interval_us": 1000, "python_version": [3, 15, 0],
+           "mode": "wall", "samples": samples}
+    src = path + ".json"
+    with open(src, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh)
+    subprocess.run([sys.executable, env.tachgen, "fromjson", "-o", path, "--stats", "v56",
+                    "--duration", str(duration), "--rate", "1000", src], check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def compare_cases(env):
+    """--compare BASE NEW --info: the warnings, the verdicts and bad
+    arguments."""
+    tmp = tempfile.mkdtemp(prefix="tv-cli-compare-")
+
+    def run(*args):
+        rc, out, err = env.run(*args)
+        return rc, out.decode("utf-8", "replace"), err
+    data = env.data
+    wall = os.path.join(data, "valid", "mode_wall.tach")
+    cpu = os.path.join(data, "valid", "mode_cpu.tach")
+    threads = os.path.join(data, "valid", "rec_threads.tach")
+    base = os.path.join(tmp, "base.tach")
+    new = os.path.join(tmp, "new.tach")
+    # hot() takes half again as long in NEW; steady() does not change.
+    write_json_profile(env, base, {"hot": 2000, "steady": 2000}, 4.0)
+    write_json_profile(env, new, {"hot": 3000, "steady": 2000}, 5.0)
+
+    def modes():
+        rc, out, err = run("--compare", "--info", wall, cpu)
+        problems = []
+        if rc != 0 or "Warning:" not in out or "wall-clock" not in out:
+            problems.append("no mode warning: rc %d\n%s%s" % (rc, out, err))
+        doc = json.loads(run("--compare", "--info", "--json", wall, cpu)[1])
+        if 0 not in [w["code"] for w in doc["warnings"]]:
+            problems.append("JSON warnings lack the mode (code 0): %r" % doc["warnings"])
+        return problems
+
+    def itself():
+        doc = json.loads(run("--compare", "--info", "--json", threads, threads)[1])
+        problems = []
+        if doc["warnings"]:
+            problems.append("warnings comparing a file with itself: %r" % doc["warnings"])
+        for f in doc["functions"]:
+            for m in ("total", "self"):
+                if f[m]["significant"] or f[m]["base_samples"] != f[m]["new_samples"]:
+                    problems.append("%s %s changed: %r" % (f["function"], m, f[m]))
+        if not doc["functions"]:
+            problems.append("no functions")
+        return problems
+
+    def injected():
+        problems = []
+        doc = json.loads(run("--compare", "--info", "--json", base, new)[1])
+        by = {f["function"]: f for f in doc["functions"]}
+        if by["hot"]["total"]["change"] != "slower" or abs(by["hot"]["total"]["relative"] - 0.5) > 1e-9:
+            problems.append("hot: %r" % by["hot"]["total"])
+        if by["steady"]["total"]["significant"]:
+            problems.append("steady changed: %r" % by["steady"]["total"])
+        # By share, hot's share grows (1/2 to 3/5) and steady's shrinks.
+        doc = json.loads(run("--compare", "--info", "--json", "--by", "share", base, new)[1])
+        by = {f["function"]: f for f in doc["functions"]}
+        if doc["normalization"] != "share" or by["steady"]["total"]["change"] != "faster":
+            problems.append("by share: %r" % by["steady"]["total"])
+        text = run("--compare", "--info", base, new)[1]
+        if "hot (app.py)" not in text or "steady (app.py)" in text:
+            problems.append("text table:\n" + text)
+        return problems
+
+    def bad(args, what):
+        def check():
+            rc, out, err = run(*args)
+            problems = []
+            if rc != 1 or out or what not in err:
+                problems.append("rc %d, stdout %r, stderr %r (want %r)" % (rc, out, err, what))
+            return problems
+        return check
+
+    cases = [
+        ("compare: modes differ", modes),
+        ("compare: a file with itself", itself),
+        ("compare: an injected change", injected),
+        ("compare: one file", bad(["--compare", "--info", wall], "needs two files")),
+        ("compare: --by", bad(["--compare", "--info", "--by", "speed", wall, cpu], "Unknown --by")),
+        ("compare: --merge", bad(["--compare", "--info", "--merge", "x", wall, cpu],
+                                 "Unknown --merge")),
+        ("compare: without --info", bad(["--compare", wall, cpu], "--info")),
+        ("compare: --by alone", bad(["--by", "share", wall], "--compare")),
+        ("compare: a missing file", bad(["--compare", "--info", wall,
+                                         os.path.join(tmp, "none.tach")], "none.tach")),
+    ]
+    return cases, tmp
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--exe", required=True)
     ap.add_argument("group", choices=["info", "human", "invalid", "collapsed", "generated",
-                                      "args"])
+                                      "args", "compare"])
     a = ap.parse_args()
     env = Env(a.exe)
     tap = Tap()
@@ -865,6 +971,12 @@ def main():
         try:
             run_parallel(tap, [("generated %s %s" % (g[0], " ".join(g[3])),
                                 lambda g=g: check_generated(env, tmp, *g)) for g in GENERATED])
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    elif a.group == "compare":
+        cases, tmp = compare_cases(env)
+        try:
+            run_parallel(tap, cases)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     elif a.group == "args":
