@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # Smoke test of tachyon-bench: a small profile is generated, then decoded,
-# loaded into the model, filtered and drawn as a flame graph; the JSON line
-# of each measuring mode must parse, hold its keys and count every sample.
+# loaded into the model, filtered, drawn as a flame graph and as a
+# timeline; the JSON line of each measuring mode must parse, hold its keys
+# and count every sample.
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import json
@@ -100,6 +101,25 @@ def check_render(bench, path):
     print(json.dumps(result))
 
 
+def check_timeline(bench, path):
+    result = run(bench, "--timeline", path, "--runs", "3", "--zooms", "6")
+    check_keys("timeline", result, ["lanes", "build_ms", "draw_ms", "select_ms", "draw_max_ms",
+                                    "draw_cpu_ms", "select_cpu_ms", "memory_bytes"])
+    # The generator's default: 64 threads.
+    if result["lanes"] != 64:
+        sys.exit("--timeline: lanes %r, expected 64" % result["lanes"])
+    for key in ("build_ms", "draw_ms", "select_ms", "draw_max_ms", "draw_cpu_ms",
+                "select_cpu_ms"):
+        if not is_number(result[key]) or result[key] <= 0:
+            sys.exit("--timeline: %s %r" % (key, result[key]))
+    if result["draw_max_ms"] < result["draw_ms"]:
+        sys.exit("--timeline: draw_max_ms %r below draw_ms %r"
+                 % (result["draw_max_ms"], result["draw_ms"]))
+    if not isinstance(result["memory_bytes"], int) or result["memory_bytes"] <= 0:
+        sys.exit("--timeline: memory_bytes %r" % result["memory_bytes"])
+    print(json.dumps(result))
+
+
 def main():
     bench = sys.argv[1]
     with tempfile.TemporaryDirectory(prefix="tachyon-bench-") as tmp:
@@ -111,6 +131,7 @@ def main():
         check_load(bench, a)
         check_filter(bench, a)
         check_render(bench, a)
+        check_timeline(bench, a)
         # The generator is deterministic for a seed.
         run(bench, "--generate", str(SAMPLES), b, "--seed", "7")
         with open(a, "rb") as fa, open(b, "rb") as fb:

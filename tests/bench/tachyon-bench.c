@@ -13,6 +13,8 @@
  *   tachyon-bench --filter FILE [--runs R] [--seed S]
  *   tachyon-bench --render FILE [--runs R] [--width W] [--height H] [--colors C]
  *                 [--inverted] [--icicle] [--png OUT]
+ *   tachyon-bench --timeline FILE [--runs R] [--zooms Z] [--seed S] [--width W]
+ *                 [--height H] [--png OUT]
  *
  * Results go to stdout (one JSON line for the measuring modes); errors go to
  * stderr and the exit status is 1.
@@ -173,6 +175,9 @@ bench_zstd_pass (const void *region,
 /* Modes                                                                     */
 /* ------------------------------------------------------------------------ */
 
+/* In bench-timeline.c. */
+extern const BenchMode bench_mode_timeline;
+
 static const BenchMode *const modes[] = {
   &bench_mode_generate,
   &bench_mode_decode,
@@ -180,6 +185,7 @@ static const BenchMode *const modes[] = {
   &bench_mode_load,
   &bench_mode_filter,
   &bench_mode_render,
+  &bench_mode_timeline,
 };
 
 static void

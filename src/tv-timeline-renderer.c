@@ -1,0 +1,1879 @@
+/* tv-timeline-renderer.c: axis, overview, lanes and legend with cairo
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A 1920x1080 timeline of 64 lanes has some 120,000 column-bands of up to
+ * six colours each: as cairo rectangles that is far more than a frame's
+ * budget.  So the bands are written pixel by pixel into one image, at the
+ * surface's resolution, and painted once with the nearest filter; only the
+ * text, the grid, the selection and the legend are cairo drawing.  Lane
+ * labels are shaped once per timeline and font; other texts (axis labels,
+ * the legend) are kept by their text.
+ */
+#include "tv-timeline-renderer.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <pango/pangocairo.h>
+
+#define DEFAULT_FONT             "Sans 9"
+#define DEFAULT_LANE_HEIGHT      18.0
+#define DEFAULT_COLLAPSED_HEIGHT 4.0
+#define DEFAULT_OVERVIEW_HEIGHT  40.0
+#define LABEL_PADDING            6.0
+#define MIN_LABEL_WIDTH          56.0
+#define MAX_LABEL_WIDTH          220.0
+/* Gap between the overview and the lanes. */
+#define OVERVIEW_GAP             4.0
+/* Pixels at least between two ticks of the axis. */
+#define MIN_TICK_SPACING         80.0
+#define SWATCH_SIZE              12.0
+#define LEGEND_SPACING           18.0
+/* The exception strip along a lane's top, in pixels. */
+#define EXCEPTION_STRIP          3
+/* How high idle (and unknown) samples stand, against busy ones: a lane's
+ * idle stretches are a low floor, its busy ones stand out. */
+#define IDLE_WEIGHT              0.4
+/* A sample's state holds for this many sampling intervals at most when
+ * no sample follows: a sampler that misses a tick or two (CPython's
+ * often does) leaves no holes. */
+#define HOLD_INTERVALS           4.0
+/* Texts (axis labels, legend, headers) kept before the cache starts over. */
+#define MAX_CACHED_TEXTS         512
+
+typedef enum
+{
+  ROW_LANE,
+  ROW_GROUP,
+} RowKind;
+
+typedef struct
+{
+  double  y;             /* viewport pixels, scrolled */
+  double  height;        /* with the gap below */
+  guint   lane;
+  guint32 interpreter;
+  guint8  kind;          /* RowKind */
+  guint8  flags;         /* TvTimelineLaneFlags */
+} Row;
+
+typedef struct
+{
+  double text_height;
+  double plot_x;
+  double plot_width;
+  double axis_height;
+  double overview_y;
+  double overview_height;
+  double lanes_y;
+  double lanes_height;
+  double content_height;
+  double legend_y;
+  double legend_height;
+  double legend_x[TV_TIMELINE_N_STATES];
+  double legend_width[TV_TIMELINE_N_STATES];
+} Geometry;
+
+struct _TvTimelineRenderer
+{
+  PangoFontMap         *font_map;
+  PangoContext         *context;
+  PangoFontDescription *font;
+  gboolean              default_font;
+  cairo_font_options_t *font_options;
+  double                dpi;
+  double                ascent;          /* pixels; 0 until measured */
+  double                descent;
+
+  /* Lane labels of one timeline, made as they are first needed. */
+  TvTimeline           *label_timeline;
+  char                 *label_main;
+  PangoLayout         **lane_labels;
+  double                labels_width;    /* widest label, < 0 until known */
+
+  /* Other texts by their text. */
+  GHashTable           *texts;
+
+  /* Rows of the last geometry. */
+  Row                  *rows;
+  guint                 n_rows;
+  guint                 rows_capacity;
+
+  /* Scratch space of a draw, kept for the next. */
+  TvTimelineColumn     *columns;
+  const TvTimelineColumn **shown;
+  guint                 columns_capacity;
+  cairo_surface_t      *raster;
+  guint8               *covered;         /* per row of the raster */
+  guint                 covered_capacity;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Colours                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static TvTimelineColor
+hsl (double h,
+     double s,
+     double l)
+{
+  double c = (1 - fabs (2 * l - 1)) * s;
+  double hp = fmod (h, 360.0) / 60.0;
+  double x = c * (1 - fabs (fmod (hp, 2.0) - 1));
+  double m = l - c / 2;
+  double r = 0, g = 0, b = 0;
+
+  if (hp < 1)
+    r = c, g = x;
+  else if (hp < 2)
+    r = x, g = c;
+  else if (hp < 3)
+    g = c, b = x;
+  else if (hp < 4)
+    g = x, b = c;
+  else if (hp < 5)
+    r = x, b = c;
+  else
+    r = c, b = x;
+  return (TvTimelineColor) { r + m, g + m, b + m };
+}
+
+static TvTimelineColor
+mix (TvTimelineColor a,
+     TvTimelineColor b,
+     double          t)
+{
+  return (TvTimelineColor) {
+    a.red + (b.red - a.red) * t,
+    a.green + (b.green - a.green) * t,
+    a.blue + (b.blue - a.blue) * t,
+  };
+}
+
+/* round () for what is never negative, without a call into libm: the
+ * drawing runs it for every column of every lane. */
+static inline int
+round_up_half (double x)
+{
+  return (int) (x + 0.5);
+}
+
+static guint32
+pack_color (TvTimelineColor c)
+{
+  guint32 r = (guint32) round_up_half (CLAMP (c.red, 0, 1) * 255);
+  guint32 g = (guint32) round_up_half (CLAMP (c.green, 0, 1) * 255);
+  guint32 b = (guint32) round_up_half (CLAMP (c.blue, 0, 1) * 255);
+
+  return 0xff000000u | r << 16 | g << 8 | b;
+}
+
+TvTimelineColor
+tv_timeline_background_color (gboolean dark)
+{
+  /* libadwaita's view background, as the flame graph's. */
+  if (dark)
+    return (TvTimelineColor) { 0x1e / 255.0, 0x1e / 255.0, 0x1e / 255.0 };
+  return (TvTimelineColor) { 1.0, 1.0, 1.0 };
+}
+
+TvTimelineColor
+tv_timeline_state_color (TvTimelineState state,
+                         gboolean        dark)
+{
+  /* Running, native, waiting and idle are the flame graph's thread-state
+   * colours (state_color () in tv-flame-renderer.c); the test checks that
+   * they stay so. */
+  switch (state)
+    {
+    case TV_TIMELINE_STATE_RUNNING:
+      return dark ? hsl (120, 0.40, 0.34) : hsl (120, 0.45, 0.62);
+    case TV_TIMELINE_STATE_NATIVE:
+      return dark ? hsl (212, 0.50, 0.40) : hsl (212, 0.65, 0.68);
+    case TV_TIMELINE_STATE_WAITING:
+      return dark ? hsl (22, 0.70, 0.42) : hsl (22, 0.85, 0.62);
+    case TV_TIMELINE_STATE_EXCEPTION:
+      return dark ? hsl (350, 0.75, 0.58) : hsl (350, 0.80, 0.47);
+    case TV_TIMELINE_STATE_IDLE:
+      return dark ? hsl (0, 0, 0.30) : hsl (0, 0, 0.80);
+    case TV_TIMELINE_STATE_UNKNOWN:
+      return dark ? hsl (265, 0.16, 0.40) : hsl (265, 0.22, 0.72);
+    case TV_TIMELINE_N_STATES:
+    default:
+      g_return_val_if_reached (tv_timeline_background_color (dark));
+    }
+}
+
+/* A lane's band where it has no samples. */
+static TvTimelineColor
+track_color (gboolean dark)
+{
+  return dark ? hsl (0, 0, 0.155) : hsl (0, 0, 0.955);
+}
+
+static TvTimelineColor
+text_color (gboolean dark)
+{
+  return dark ? (TvTimelineColor) { 1, 1, 1 } : (TvTimelineColor) { 0, 0, 0 };
+}
+
+/* libadwaita's accent colours. */
+static TvTimelineColor
+accent_color (gboolean dark)
+{
+  if (dark)
+    return (TvTimelineColor) { 0x78 / 255.0, 0xae / 255.0, 0xed / 255.0 };
+  return (TvTimelineColor) { 0x1c / 255.0, 0x71 / 255.0, 0xd8 / 255.0 };
+}
+
+static void
+set_source (cairo_t         *cr,
+            TvTimelineColor  c,
+            double           alpha)
+{
+  if (alpha >= 1.0)
+    cairo_set_source_rgb (cr, c.red, c.green, c.blue);
+  else
+    cairo_set_source_rgba (cr, c.red, c.green, c.blue, alpha);
+}
+
+void
+tv_timeline_style_init (TvTimelineStyle *style,
+                        TvTimeline      *timeline,
+                        double           width,
+                        double           height)
+{
+  g_return_if_fail (style != NULL);
+  g_return_if_fail (timeline != NULL);
+
+  memset (style, 0, sizeof *style);
+  style->width = width;
+  style->height = height;
+  style->t0 = 0;
+  style->t1 = MAX (tv_timeline_get_duration (timeline), 1);
+  style->cursor_time = NAN;
+  style->selected_state = -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Text                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static void
+clear_lane_labels (TvTimelineRenderer *self)
+{
+  if (self->lane_labels != NULL)
+    {
+      guint n = tv_timeline_get_n_lanes (self->label_timeline);
+
+      for (guint i = 0; i < n; i++)
+        g_clear_object (&self->lane_labels[i]);
+    }
+  g_clear_pointer (&self->lane_labels, g_free);
+  g_clear_pointer (&self->label_timeline, tv_timeline_unref);
+  g_clear_pointer (&self->label_main, g_free);
+  self->labels_width = -1;
+}
+
+static void
+clear_texts (TvTimelineRenderer *self)
+{
+  clear_lane_labels (self);
+  g_hash_table_remove_all (self->texts);
+}
+
+static void
+ensure_fonts (TvTimelineRenderer    *self,
+              TvTimeline            *timeline,
+              const TvTimelineStyle *style)
+{
+  if (style->font != NULL ? !pango_font_description_equal (style->font, self->font)
+                          : !self->default_font)
+    {
+      clear_texts (self);
+      pango_font_description_free (self->font);
+      self->default_font = style->font == NULL;
+      self->font = style->font != NULL ? pango_font_description_copy (style->font)
+                                       : pango_font_description_from_string (DEFAULT_FONT);
+      self->ascent = 0;
+    }
+  if (self->label_timeline != timeline || g_strcmp0 (self->label_main, style->main_label) != 0)
+    {
+      clear_lane_labels (self);
+      self->label_timeline = tv_timeline_ref (timeline);
+      self->label_main = g_strdup (style->main_label);
+      self->lane_labels = g_new0 (PangoLayout *, MAX (tv_timeline_get_n_lanes (timeline), 1));
+    }
+  if (g_hash_table_size (self->texts) > MAX_CACHED_TEXTS)
+    g_hash_table_remove_all (self->texts);
+  if (self->ascent == 0)
+    {
+      PangoFontMetrics *metrics;
+
+      pango_context_set_font_description (self->context, self->font);
+      metrics = pango_context_get_metrics (self->context, self->font, NULL);
+      self->ascent = (double) pango_font_metrics_get_ascent (metrics) / PANGO_SCALE;
+      self->descent = (double) pango_font_metrics_get_descent (metrics) / PANGO_SCALE;
+      pango_font_metrics_unref (metrics);
+    }
+}
+
+static PangoLayout *
+make_layout (TvTimelineRenderer *self,
+             const char         *text,
+             gboolean            bold)
+{
+  PangoLayout *layout = pango_layout_new (self->context);
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+
+  if (bold)
+    {
+      g_autoptr(PangoFontDescription) font = pango_font_description_copy (self->font);
+
+      pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+      pango_layout_set_font_description (layout, font);
+    }
+  else
+    pango_layout_set_font_description (layout, self->font);
+  pango_layout_set_text (layout, valid, -1);
+  return layout;
+}
+
+/* A text as a layout kept in the cache. */
+static PangoLayout *
+lookup_text (TvTimelineRenderer *self,
+             const char         *text,
+             gboolean            bold)
+{
+  g_autofree char *key = g_strconcat (bold ? "b" : "r", text, NULL);
+  PangoLayout *layout = g_hash_table_lookup (self->texts, key);
+
+  if (layout == NULL)
+    {
+      layout = make_layout (self, text, bold);
+      g_hash_table_insert (self->texts, g_steal_pointer (&key), layout);
+    }
+  return layout;
+}
+
+static double
+layout_width (PangoLayout *layout)
+{
+  int w, h;
+
+  pango_layout_get_size (layout, &w, &h);
+  return (double) w / PANGO_SCALE;
+}
+
+static PangoLayout *
+lane_label (TvTimelineRenderer *self,
+            TvTimeline         *timeline,
+            guint               lane)
+{
+  if (self->lane_labels[lane] == NULL)
+    {
+      const TvTimelineLane *info = tv_timeline_get_lane (timeline, lane);
+      g_autofree char *id = g_strdup_printf ("%" G_GUINT64_FORMAT, info->thread_id);
+      PangoLayout *layout;
+
+      if (info->main_thread && self->label_main != NULL && self->label_main[0] != '\0')
+        {
+          g_autofree char *main_label = g_utf8_make_valid (self->label_main, -1);
+          g_autofree char *text = g_strconcat (id, "  ", main_label, NULL);
+          PangoAttrList *attrs = pango_attr_list_new ();
+          PangoAttribute *bold = pango_attr_weight_new (PANGO_WEIGHT_BOLD);
+
+          layout = make_layout (self, text, FALSE);
+          bold->start_index = strlen (id) + 2;
+          bold->end_index = strlen (text);
+          pango_attr_list_insert (attrs, bold);
+          pango_layout_set_attributes (layout, attrs);
+          pango_attr_list_unref (attrs);
+        }
+      else
+        layout = make_layout (self, id, FALSE);
+      /* Thread ids differ in their middle digits as often as in their
+       * ends. */
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+      self->lane_labels[lane] = layout;
+    }
+  return self->lane_labels[lane];
+}
+
+/* A header's text: FORMAT must hold one "%u" and no other conversion (it
+ * comes from a translation); otherwise the number alone. */
+static char *
+format_interpreter (const char *format,
+                    guint32     interpreter)
+{
+  const char *conversion = NULL;
+
+  for (const char *p = format; *p != '\0'; p++)
+    if (p[0] == '%')
+      {
+        if (p[1] == '%')
+          p++;
+        else if (p[1] == 'u' && conversion == NULL)
+          conversion = p;
+        else
+          return g_strdup_printf ("%u", interpreter);
+      }
+  if (conversion == NULL)
+    return g_strdup_printf ("%u", interpreter);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  return g_strdup_printf (format, interpreter);
+#pragma GCC diagnostic pop
+}
+
+static void
+show_layout (cairo_t     *cr,
+             PangoLayout *layout,
+             double       x,
+             double       y)
+{
+  cairo_move_to (cr, x, y);
+  pango_cairo_show_layout (cr, layout);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Geometry                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static double
+labels_width (TvTimelineRenderer    *self,
+              TvTimeline            *timeline,
+              const TvTimelineStyle *style)
+{
+  if (style->label_width > 0)
+    return style->label_width;
+  if (self->labels_width < 0)
+    {
+      double widest = 0;
+      guint longest = G_MAXUINT, longest_digits = 0;
+
+      /* Shaping thousands of labels to find the widest would take a
+       * while: digits are as wide as each other in nearly every font, so
+       * the label with the most digits is the widest, but for the main
+       * threads', which are measured. */
+      for (guint i = 0; i < tv_timeline_get_n_lanes (timeline); i++)
+        {
+          const TvTimelineLane *info = tv_timeline_get_lane (timeline, i);
+          guint digits = 1;
+
+          if (info->main_thread)
+            {
+              widest = MAX (widest, layout_width (lane_label (self, timeline, i)));
+              continue;
+            }
+          for (guint64 id = info->thread_id; id >= 10; id /= 10)
+            digits++;
+          if (digits > longest_digits)
+            {
+              longest = i;
+              longest_digits = digits;
+            }
+        }
+      if (longest != G_MAXUINT)
+        widest = MAX (widest, layout_width (lane_label (self, timeline, longest)));
+      self->labels_width = widest;
+    }
+  {
+    double widest = self->labels_width;
+
+    if (style->overview_label != NULL)
+      widest = MAX (widest, layout_width (lookup_text (self, style->overview_label, FALSE)));
+    return round (CLAMP (widest + 2 * LABEL_PADDING, MIN_LABEL_WIDTH, MAX_LABEL_WIDTH));
+  }
+}
+
+static guint8
+lane_flags (const TvTimelineStyle *style,
+            guint                  lane)
+{
+  return style->lane_flags != NULL ? style->lane_flags[lane] : 0;
+}
+
+static void
+add_row (TvTimelineRenderer *self,
+         const Row          *row)
+{
+  if (self->n_rows == self->rows_capacity)
+    {
+      self->rows_capacity = MAX (64, self->rows_capacity * 2);
+      self->rows = g_renew (Row, self->rows, self->rows_capacity);
+    }
+  self->rows[self->n_rows++] = *row;
+}
+
+/* Where everything goes, for STYLE; the rows go to self->rows. */
+static void
+compute_geometry (TvTimelineRenderer    *self,
+                  TvTimeline            *timeline,
+                  const TvTimelineStyle *style,
+                  Geometry              *g)
+{
+  double lane_height = style->lane_height > 0 ? style->lane_height : DEFAULT_LANE_HEIGHT;
+  double collapsed_height = style->collapsed_height > 0 ? style->collapsed_height
+                                                         : DEFAULT_COLLAPSED_HEIGHT;
+  double header_height;
+  guint n_order, n_interpreters;
+  const guint32 *order = tv_timeline_get_order (timeline, &n_order);
+  gboolean headers;
+  double y, x;
+  gboolean have_group = FALSE;
+  guint32 group = 0;
+
+  ensure_fonts (self, timeline, style);
+  tv_timeline_get_interpreters (timeline, &n_interpreters);
+  headers = n_interpreters > 1 && style->interpreter_format != NULL;
+
+  memset (g, 0, sizeof *g);
+  g->text_height = ceil (self->ascent + self->descent);
+  header_height = g->text_height + 6;
+  g->plot_x = MIN (labels_width (self, timeline, style), MAX (style->width - 1, 0));
+  g->plot_width = MAX (style->width - g->plot_x, 1);
+  g->axis_height = g->text_height + 10;
+  g->overview_y = g->axis_height;
+  g->overview_height = style->overview_height > 0 ? style->overview_height
+                                                  : DEFAULT_OVERVIEW_HEIGHT;
+  g->lanes_y = g->overview_y + g->overview_height + OVERVIEW_GAP;
+  g->legend_height = g->text_height + 12;
+  g->legend_y = MAX (style->height - g->legend_height, g->lanes_y);
+  g->lanes_height = MAX (g->legend_y - g->lanes_y - 1, 0);
+
+  self->n_rows = 0;
+  y = g->lanes_y - style->scroll_y;
+  for (guint p = 0; p < n_order; p++)
+    {
+      guint lane = order[p];
+      const TvTimelineLane *info = tv_timeline_get_lane (timeline, lane);
+      guint8 flags = lane_flags (style, lane);
+      Row row = { 0 };
+
+      if (flags & TV_TIMELINE_LANE_HIDDEN)
+        continue;
+      if (headers && (!have_group || info->interpreter_id != group))
+        {
+          row.y = y;
+          row.height = header_height;
+          row.kind = ROW_GROUP;
+          row.lane = G_MAXUINT;
+          row.interpreter = info->interpreter_id;
+          add_row (self, &row);
+          y += header_height;
+        }
+      have_group = TRUE;
+      group = info->interpreter_id;
+      row.y = y;
+      row.height = (flags & TV_TIMELINE_LANE_COLLAPSED) ? collapsed_height : lane_height;
+      row.kind = ROW_LANE;
+      row.lane = lane;
+      row.interpreter = info->interpreter_id;
+      row.flags = flags;
+      add_row (self, &row);
+      y += row.height;
+    }
+  g->content_height = y - (g->lanes_y - style->scroll_y);
+
+  x = LABEL_PADDING;
+  for (guint s = 0; s < TV_TIMELINE_N_STATES; s++)
+    {
+      const char *text = style->state_labels[s];
+
+      g->legend_x[s] = x;
+      g->legend_width[s] = SWATCH_SIZE;
+      if (text != NULL && text[0] != '\0')
+        g->legend_width[s] += 5 + ceil (layout_width (lookup_text (self, text, FALSE)));
+      x += g->legend_width[s] + LEGEND_SPACING;
+    }
+}
+
+static double
+time_to_x (const TvTimelineStyle *style,
+           const Geometry        *g,
+           double                 time)
+{
+  return g->plot_x + (time - style->t0) / (style->t1 - style->t0) * g->plot_width;
+}
+
+static double
+x_to_time (const TvTimelineStyle *style,
+           const Geometry        *g,
+           double                 x)
+{
+  return style->t0 + (x - g->plot_x) / g->plot_width * (style->t1 - style->t0);
+}
+
+static gboolean
+style_valid (const TvTimelineStyle *style)
+{
+  return style->width > 0 && style->height > 0 && isfinite (style->t0) && isfinite (style->t1)
+         && style->t1 > style->t0;
+}
+
+/* The row at Y, by bisection (rows are sorted by y), or NULL. */
+static const Row *
+find_row (TvTimelineRenderer *self,
+          double              y)
+{
+  guint lo = 0, hi = self->n_rows;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (self->rows[mid].y <= y)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return NULL;
+  if (y < self->rows[lo - 1].y + self->rows[lo - 1].height)
+    return &self->rows[lo - 1];
+  return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Axis                                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* Groups the digits of the integer part of NUMBER by three, with narrow
+ * no-break spaces, from five digits on. */
+static void
+append_grouped (GString    *out,
+                const char *number)
+{
+  const char *digits = number[0] == '-' ? number + 1 : number;
+  gsize n = strspn (digits, "0123456789");
+
+  if (digits != number)
+    g_string_append (out, "\xe2\x88\x92");   /* minus sign */
+  for (gsize i = 0; i < n; i++)
+    {
+      if (n >= 5 && i > 0 && (n - i) % 3 == 0)
+        g_string_append (out, "\xe2\x80\xaf");
+      g_string_append_c (out, digits[i]);
+    }
+  g_string_append (out, digits + n);
+}
+
+/* The label of a tick at TIME for ticks STEP apart: seconds from steps of
+ * 100 ms, milliseconds from steps of 100 µs, microseconds below. */
+static char *
+tick_label (double time,
+            double step)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+  double divisor;
+  const char *unit;
+  GString *out = g_string_new (NULL);
+
+  if (step >= 100000)
+    divisor = 1e6, unit = "s";
+  else if (step >= 100)
+    divisor = 1e3, unit = "ms";
+  else
+    divisor = 1, unit = "\xc2\xb5s";
+  /* Steps are 1, 2 or 5 times a power of ten, at least a tenth of the
+   * unit: one decimal at most. */
+  if (fabs (time) < step / 2)
+    g_strlcpy (buffer, "0", sizeof buffer);
+  else
+    g_ascii_formatd (buffer, sizeof buffer, step / divisor < 0.999 ? "%.1f" : "%.0f",
+                     time / divisor);
+  append_grouped (out, buffer);
+  g_string_append_printf (out, " %s", unit);
+  return g_string_free (out, FALSE);
+}
+
+/* Ticks of the axis: a step of 1, 2 or 5 times a power of ten of
+ * microseconds, the smallest that keeps the labels apart. */
+static guint
+compute_ticks (TvTimelineRenderer    *self,
+               const TvTimelineStyle *style,
+               const Geometry        *g,
+               double                *step_out,
+               GArray                *times,
+               GPtrArray             *labels)
+{
+  double per_pixel = (style->t1 - style->t0) / g->plot_width;
+  double spacing = MIN_TICK_SPACING;
+  double step = 1;
+
+  for (guint attempt = 0; attempt < 4; attempt++)
+    {
+      double widest = 0;
+      double first;
+
+      step = 1;
+      for (double decade = 1; decade < 1e19; decade *= 10)
+        {
+          static const double multiples[] = { 1, 2, 5 };
+          gboolean found = FALSE;
+
+          for (guint m = 0; m < G_N_ELEMENTS (multiples) && !found; m++)
+            if (multiples[m] * decade / per_pixel >= spacing)
+              {
+                step = multiples[m] * decade;
+                found = TRUE;
+              }
+          if (found)
+            break;
+          step = 10 * decade;
+        }
+
+      g_array_set_size (times, 0);
+      g_ptr_array_set_size (labels, 0);
+      first = ceil (style->t0 / step);
+      for (double k = first; k * step < style->t1 && times->len < 1000; k++)
+        {
+          double t = k * step;
+          char *label = tick_label (t, step);
+
+          g_array_append_val (times, t);
+          g_ptr_array_add (labels, label);
+          widest = MAX (widest, layout_width (lookup_text (self, label, FALSE)));
+        }
+      if (widest + 12 <= step / per_pixel)
+        break;
+      spacing = widest + 12;
+    }
+  *step_out = step;
+  return times->len;
+}
+
+guint
+tv_timeline_renderer_get_ticks (TvTimelineRenderer    *self,
+                                TvTimeline            *timeline,
+                                const TvTimelineStyle *style,
+                                double               **times_out,
+                                char                ***labels_out)
+{
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  Geometry g;
+  double step;
+  guint n;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (timeline != NULL, 0);
+  g_return_val_if_fail (style != NULL, 0);
+
+  if (!style_valid (style))
+    n = 0;
+  else
+    {
+      compute_geometry (self, timeline, style, &g);
+      n = compute_ticks (self, style, &g, &step, times, labels);
+    }
+  if (times_out != NULL)
+    *times_out = (double *) g_array_free (g_steal_pointer (&times), FALSE);
+  if (labels_out != NULL)
+    {
+      g_ptr_array_add (labels, NULL);
+      g_ptr_array_set_free_func (labels, NULL);
+      *labels_out = (char **) g_ptr_array_free (g_steal_pointer (&labels), FALSE);
+    }
+  return n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Bands                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* The states a band stacks, from the bottom, and what is shown for them. */
+enum
+{
+  STACK_RUNNING,
+  STACK_NATIVE,
+  STACK_WAITING,
+  STACK_UNKNOWN,
+  STACK_IDLE,
+  N_STACK
+};
+
+static const TvTimelineState stack_states[N_STACK] = {
+  TV_TIMELINE_STATE_RUNNING,
+  TV_TIMELINE_STATE_NATIVE,
+  TV_TIMELINE_STATE_WAITING,
+  TV_TIMELINE_STATE_UNKNOWN,
+  TV_TIMELINE_STATE_IDLE,
+};
+
+typedef struct
+{
+  guint32 *pixels;
+  int      stride;          /* in pixels */
+  int      width;
+  int      clip_top;
+  int      clip_bottom;
+  double   scale_y;
+  guint32  stack[N_STACK];
+  guint32  track;
+  TvTimelineColor track_color;
+  TvTimelineColor exception_color;
+  TvTimelineColor stack_colors[N_STACK];
+} Raster;
+
+/* The stacked states of a column, as tv_timeline_column_get_state ()
+ * counts them. */
+static inline void
+column_stack (const TvTimelineColumn *c,
+              guint64                *s)
+{
+  guint64 idle = c->counts[TV_TIMELINE_COUNT_IDLE];
+  guint64 unknown = MIN (c->counts[TV_TIMELINE_COUNT_UNKNOWN], idle);
+
+  s[STACK_RUNNING] = c->counts[TV_TIMELINE_COUNT_HAS_GIL];
+  s[STACK_NATIVE] = c->counts[TV_TIMELINE_COUNT_NATIVE];
+  s[STACK_WAITING] = c->samples - s[STACK_RUNNING] - s[STACK_NATIVE] - idle;
+  s[STACK_UNKNOWN] = unknown;
+  s[STACK_IDLE] = idle - unknown;
+}
+
+static inline void
+fill_column (const Raster *r,
+             int           x,
+             int           top,
+             int           bottom,
+             guint32       argb)
+{
+  guint32 *p;
+
+  top = MAX (top, r->clip_top);
+  bottom = MIN (bottom, r->clip_bottom);
+  p = r->pixels + (gsize) MAX (top, 0) * r->stride + x;
+  for (int y = top; y < bottom; y++, p += r->stride)
+    *p = argb;
+}
+
+/* Which column each pixel column shows: its own, or when it has no
+ * samples, the last one with samples if that is less than one sampling
+ * interval (HOLD columns) before it; before the first, BEFORE (the
+ * samples before the window) for its first BEFORE_COLUMNS columns. */
+static void
+hold_columns (const TvTimelineColumn  *columns,
+              const TvTimelineColumn **shown,
+              guint                    n,
+              double                   hold,
+              const TvTimelineColumn  *before,
+              double                   before_columns)
+{
+  int last = -1;
+
+  for (guint x = 0; x < n; x++)
+    {
+      if (columns[x].samples > 0)
+        {
+          shown[x] = &columns[x];
+          last = x;
+        }
+      else if (last >= 0 && (double) (x - last) < hold)
+        shown[x] = &columns[last];
+      else if (last < 0 && before != NULL && (double) x < before_columns)
+        shown[x] = before;
+      else
+        shown[x] = NULL;
+    }
+}
+
+/* The samples a lane (or the overview) shows at the left edge of a window
+ * it is zoomed into: those of the lane's last timestamp before the window
+ * (of the overview's last interval), and for how many columns they hold.
+ * FALSE when nothing holds. */
+static gboolean
+held_before (TvTimeline            *timeline,
+             guint                  lane,
+             const TvTimelineStyle *style,
+             double                 column_us,
+             TvTimelineColumn      *held,
+             double                *n_columns)
+{
+  double interval = HOLD_INTERVALS * tv_timeline_get_interval (timeline);
+  guint64 start = tv_timeline_time_to_timestamp (timeline, style->t0);
+  guint64 previous, from;
+
+  if (interval <= column_us || !tv_timeline_find_previous (timeline, lane, start, &previous)
+      || (double) (start - previous) >= interval)
+    return FALSE;
+  from = lane == TV_TIMELINE_ALL ? start - MIN ((guint64) interval, start) : previous;
+  if (tv_timeline_count_range (timeline, lane, from, start, held) == 0)
+    return FALSE;
+  *n_columns = ((double) (previous - tv_timeline_get_origin (timeline)) + interval - style->t0)
+               / column_us;
+  return TRUE;
+}
+
+/* How full a lane's column is: its samples against what one thread gives
+ * in a column (EXPECTED), counting whole samples only, so that the jitter
+ * of the sampling clock does not make a busy lane ragged. */
+static inline double
+column_density (const TvTimelineColumn *c,
+                double                  expected)
+{
+  if (expected < 1)
+    return 1;
+  return MIN (1.0, (double) c->samples / floor (expected));
+}
+
+static void
+paint_exception (const Raster           *r,
+                 int                     x,
+                 int                     top,
+                 int                     bottom,
+                 const TvTimelineColumn *c)
+{
+  double share;
+  int strip;
+
+  if (c->counts[TV_TIMELINE_COUNT_EXCEPTION] == 0)
+    return;
+  share = (double) c->counts[TV_TIMELINE_COUNT_EXCEPTION] / c->samples;
+  strip = MAX (1, MIN (round_up_half (EXCEPTION_STRIP * r->scale_y), (bottom - top) / 3));
+  fill_column (r, x, top, top + strip,
+               pack_color (mix (r->track_color, r->exception_color, 0.45 + 0.55 * share)));
+}
+
+/* The weights of a column's stacked states: busy ones count whole, idle
+ * and unknown ones IDLE_WEIGHT; returns their sum. */
+static inline double
+stack_weights (const guint64 *s,
+               double        *w)
+{
+  w[STACK_RUNNING] = (double) s[STACK_RUNNING];
+  w[STACK_NATIVE] = (double) s[STACK_NATIVE];
+  w[STACK_WAITING] = (double) s[STACK_WAITING];
+  w[STACK_UNKNOWN] = IDLE_WEIGHT * (double) s[STACK_UNKNOWN];
+  w[STACK_IDLE] = IDLE_WEIGHT * (double) s[STACK_IDLE];
+  return w[STACK_RUNNING] + w[STACK_NATIVE] + w[STACK_WAITING] + w[STACK_UNKNOWN]
+         + w[STACK_IDLE];
+}
+
+/* Stacks the first N_STATES weights W from BOTTOM up, BAR pixels high in
+ * all, in proportion to TOTAL. */
+static void
+paint_stack (const Raster *r,
+             int           x,
+             int           bottom,
+             int           bar,
+             const double *w,
+             guint         n_states,
+             double        total)
+{
+  double sum = 0, scale = total > 0 ? bar / total : 0;
+  int y = bottom;
+
+  for (guint k = 0; k < n_states && total > 0; k++)
+    {
+      int next;
+
+      sum += w[k];
+      next = bottom - round_up_half (sum * scale);
+      if (next < y)
+        fill_column (r, x, next, y, r->stack[k]);
+      y = next;
+    }
+}
+
+static void
+paint_lane (const Raster            *r,
+            const TvTimelineColumn **shown,
+            guint                    n,
+            double                   expected,
+            int                      top,
+            int                      bottom)
+{
+  int height = bottom - top;
+
+  if (height <= 0)
+    return;
+  for (guint x = 0; x < n; x++)
+    {
+      const TvTimelineColumn *c = shown[x];
+      guint64 s[N_STACK];
+      double w[N_STACK], total;
+      int bar;
+
+      if (c == NULL)
+        {
+          fill_column (r, x, top, bottom, r->track);
+          continue;
+        }
+      column_stack (c, s);
+      total = stack_weights (s, w);
+      bar = MAX (1, round_up_half (column_density (c, expected) * height * total / c->samples));
+      fill_column (r, x, top, bottom - bar, r->track);
+      paint_stack (r, x, bottom, bar, w, N_STACK, total);
+      paint_exception (r, x, top, bottom, c);
+    }
+}
+
+/* A thin lane: the colour of the state most of the column's samples are
+ * in, faded by density. */
+static void
+paint_collapsed (const Raster            *r,
+                 const TvTimelineColumn **shown,
+                 guint                    n,
+                 double                   expected,
+                 int                      top,
+                 int                      bottom)
+{
+  for (guint x = 0; x < n; x++)
+    {
+      const TvTimelineColumn *c = shown[x];
+      guint64 s[N_STACK];
+      guint best = 0;
+      double density;
+
+      if (c == NULL)
+        {
+          fill_column (r, x, top, bottom, r->track);
+          continue;
+        }
+      column_stack (c, s);
+      for (guint k = 1; k < N_STACK; k++)
+        if (s[k] > s[best])
+          best = k;
+      density = column_density (c, expected);
+      /* Idle is paler, as it is lower in a full lane. */
+      if (best == STACK_IDLE || best == STACK_UNKNOWN)
+        density *= 0.5;
+      fill_column (r, x, top, bottom,
+                   density >= 1 ? r->stack[best]
+                   : pack_color (mix (r->track_color, r->stack_colors[best],
+                                      0.3 + 0.7 * density)));
+    }
+}
+
+/* The share of a column's samples that are not idle (unknown counts as
+ * not idle: it may be anything). */
+static inline double
+busy_share (const TvTimelineColumn *c)
+{
+  guint64 idle = c->counts[TV_TIMELINE_COUNT_IDLE];
+  guint64 unknown = MIN (c->counts[TV_TIMELINE_COUNT_UNKNOWN], idle);
+
+  return (double) (c->samples - idle + unknown) / c->samples;
+}
+
+/* The share of busy threads that fills the overview's height: that of the
+ * busiest columns of the window, leaving out the busiest 3 %, which would
+ * flatten the rest (they are cut at the top); at least MIN_SHARE.  A
+ * histogram of the shares finds it in one pass. */
+static double
+overview_scale (const TvTimelineColumn **shown,
+                guint                    n,
+                double                   min_share)
+{
+  guint histogram[101] = { 0 };
+  guint n_shown = 0, above = 0;
+
+  for (guint x = 0; x < n; x++)
+    if (shown[x] != NULL)
+      {
+        histogram[round_up_half (busy_share (shown[x]) * 100)]++;
+        n_shown++;
+      }
+  for (guint b = 100; b > 0; b--)
+    {
+      above += histogram[b];
+      if (above > n_shown * 0.03)
+        return MAX (b / 100.0, min_share);
+    }
+  return min_share;
+}
+
+/* The overview: the share of threads that were not idle, by state, scaled
+ * by overview_scale (). */
+static void
+paint_overview (const Raster            *r,
+                const TvTimelineColumn **shown,
+                guint                    n,
+                double                   min_share,
+                int                      top,
+                int                      bottom)
+{
+  int height = bottom - top;
+  double busiest = overview_scale (shown, n, min_share);
+
+  if (height <= 0)
+    return;
+  for (guint x = 0; x < n; x++)
+    {
+      const TvTimelineColumn *c = shown[x];
+      guint64 s[N_STACK];
+      double w[N_STACK], share;
+
+      fill_column (r, x, top, bottom, r->track);
+      if (c == NULL || busiest <= 0)
+        continue;
+      column_stack (c, s);
+      for (guint k = 0; k < N_STACK; k++)
+        w[k] = (double) s[k];
+      share = busy_share (c);
+      if (share > 0)
+        paint_stack (r, x, bottom,
+                     CLAMP (round_up_half (share / busiest * height), 1, height), w,
+                     STACK_IDLE, w[STACK_RUNNING] + w[STACK_NATIVE] + w[STACK_WAITING]
+                                 + w[STACK_UNKNOWN]);
+    }
+}
+
+/* Lanes with samples. */
+static guint
+n_busy_lanes (TvTimeline *timeline)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < tv_timeline_get_n_lanes (timeline); i++)
+    n += tv_timeline_get_lane (timeline, i)->n_samples > 0;
+  return n;
+}
+
+static void
+ensure_columns (TvTimelineRenderer *self,
+                guint               n)
+{
+  if (n <= self->columns_capacity)
+    return;
+  self->columns_capacity = MAX (n, self->columns_capacity * 2);
+  self->columns = g_renew (TvTimelineColumn, self->columns, self->columns_capacity);
+  self->shown = g_renew (const TvTimelineColumn *, self->shown, self->columns_capacity);
+}
+
+/* Device pixels per user-space pixel across and down; 1 under a rotation
+ * or a shear, where the image is painted as it is. */
+static void
+device_scale (cairo_t *cr,
+              double  *sx,
+              double  *sy)
+{
+  cairo_matrix_t m;
+  double dx = 1, dy = 1;
+
+  cairo_get_matrix (cr, &m);
+  cairo_surface_get_device_scale (cairo_get_target (cr), &dx, &dy);
+  if (m.xy != 0 || m.yx != 0 || !(m.xx > 0) || !(m.yy > 0))
+    {
+      *sx = *sy = 1;
+      return;
+    }
+  *sx = CLAMP (m.xx * dx, 0.25, 8.0);
+  *sy = CLAMP (m.yy * dy, 0.25, 8.0);
+}
+
+/* Marks rows TOP to BOTTOM of the raster as painted. */
+static void
+cover_rows (TvTimelineRenderer *self,
+            const Raster       *r,
+            int                 top,
+            int                 bottom)
+{
+  for (int y = MAX (top, r->clip_top); y < MIN (bottom, r->clip_bottom); y++)
+    self->covered[y] = 1;
+}
+
+/* The bands of the overview and the lanes, as one image over the time
+ * axis from the overview's top to the lanes' bottom.  With a background,
+ * the image is opaque (the gaps between bands get the background) and is
+ * copied, not blended.  FALSE when nothing was painted. */
+static gboolean
+paint_bands (TvTimelineRenderer    *self,
+             cairo_t               *cr,
+             TvTimeline            *timeline,
+             const TvTimelineStyle *style,
+             const Geometry        *g)
+{
+  double top = g->overview_y, bottom = g->lanes_y + g->lanes_height;
+  double sx, sy, column_us, expected, hold, held_columns = 0;
+  TvTimelineColumn held;
+  gboolean has_held;
+  int width, height, stride, overview_bottom;
+  guint32 clear = style->draw_background ? pack_color (tv_timeline_background_color (style->dark))
+                                         : 0;
+  guchar *data;
+  Raster r;
+
+  device_scale (cr, &sx, &sy);
+  /* An image of at most 2^26 pixels, whatever the scale. */
+  while ((g->plot_width * sx) * ((bottom - top) * sy) > (double) (1 << 26) && sx > 0.25)
+    {
+      sx /= 2;
+      sy /= 2;
+    }
+  width = (int) ceil (g->plot_width * sx - 1e-6);
+  height = (int) ceil ((bottom - top) * sy - 1e-6);
+  if (width <= 0 || height <= 0)
+    return FALSE;
+
+  if (self->raster == NULL || cairo_image_surface_get_width (self->raster) < width
+      || cairo_image_surface_get_height (self->raster) < height)
+    {
+      g_clear_pointer (&self->raster, cairo_surface_destroy);
+      self->raster = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                                 MAX (width, 64), MAX (height, 64));
+    }
+  cairo_surface_flush (self->raster);
+  data = cairo_image_surface_get_data (self->raster);
+  stride = cairo_image_surface_get_stride (self->raster);
+  if (data == NULL)
+    return FALSE;
+  if ((guint) height > self->covered_capacity)
+    {
+      self->covered_capacity = MAX ((guint) height, self->covered_capacity * 2);
+      self->covered = g_renew (guint8, self->covered, self->covered_capacity);
+    }
+  memset (self->covered, 0, height);
+
+  memset (&r, 0, sizeof r);
+  r.pixels = (guint32 *) data;
+  r.stride = stride / 4;
+  r.width = width;
+  r.scale_y = sy;
+  r.track_color = track_color (style->dark);
+  r.track = pack_color (r.track_color);
+  r.exception_color = tv_timeline_state_color (TV_TIMELINE_STATE_EXCEPTION, style->dark);
+  for (guint k = 0; k < N_STACK; k++)
+    {
+      r.stack_colors[k] = tv_timeline_state_color (stack_states[k], style->dark);
+      r.stack[k] = pack_color (r.stack_colors[k]);
+    }
+
+  ensure_columns (self, width);
+  column_us = (style->t1 - style->t0) / width;
+  expected = column_us / tv_timeline_get_interval (timeline);
+  hold = HOLD_INTERVALS * tv_timeline_get_interval (timeline) / column_us;
+
+  /* The overview. */
+  r.clip_top = 0;
+  r.clip_bottom = MIN ((int) round ((g->overview_y + g->overview_height - top) * sy), height);
+  overview_bottom = (int) round ((g->overview_y + g->overview_height - 1 - top) * sy);
+  tv_timeline_get_bins (timeline, TV_TIMELINE_ALL, style->t0, style->t1, width, self->columns);
+  has_held = held_before (timeline, TV_TIMELINE_ALL, style, column_us, &held, &held_columns);
+  hold_columns (self->columns, self->shown, width, hold, has_held ? &held : NULL, held_columns);
+  paint_overview (&r, self->shown, width, 1.0 / MAX (n_busy_lanes (timeline), 1), 0,
+                  overview_bottom);
+  cover_rows (self, &r, 0, overview_bottom);
+
+  /* The lanes that show. */
+  r.clip_top = (int) round ((g->lanes_y - top) * sy);
+  r.clip_bottom = height;
+  for (guint i = 0; i < self->n_rows; i++)
+    {
+      const Row *row = &self->rows[i];
+      int band_top, band_bottom;
+
+      if (row->kind != ROW_LANE || row->y + row->height <= g->lanes_y
+          || row->y >= g->lanes_y + g->lanes_height)
+        continue;
+      band_top = (int) round ((row->y - top) * sy);
+      band_bottom = (int) round ((row->y + row->height - 1 - top) * sy);
+      if (band_bottom <= band_top)
+        band_bottom = band_top + 1;
+      tv_timeline_get_bins (timeline, row->lane, style->t0, style->t1, width, self->columns);
+      has_held = held_before (timeline, row->lane, style, column_us, &held, &held_columns);
+      hold_columns (self->columns, self->shown, width, hold, has_held ? &held : NULL,
+                    held_columns);
+      if (row->flags & TV_TIMELINE_LANE_COLLAPSED)
+        paint_collapsed (&r, self->shown, width, expected, band_top, band_bottom);
+      else
+        paint_lane (&r, self->shown, width, expected, band_top, band_bottom);
+      cover_rows (self, &r, band_top, band_bottom);
+    }
+  /* The rest: gaps between bands, below the last lane. */
+  for (int y = 0; y < height; y++)
+    if (!self->covered[y])
+      {
+        guint32 *row = r.pixels + (gsize) y * r.stride;
+
+        for (int x = 0; x < width; x++)
+          row[x] = clear;
+      }
+  cairo_surface_mark_dirty_rectangle (self->raster, 0, 0, width, height);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, g->plot_x, top, g->plot_width, bottom - top);
+  cairo_clip (cr);
+  cairo_translate (cr, g->plot_x, top);
+  cairo_scale (cr, 1 / sx, 1 / sy);
+  cairo_set_source_surface (cr, self->raster, 0, 0);
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+  if (style->draw_background)
+    cairo_set_operator (cr, CAIRO_OPERATOR_SOURCE);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_fill (cr);
+  cairo_restore (cr);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Drawing                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static void
+draw_axis (TvTimelineRenderer    *self,
+           cairo_t               *cr,
+           const TvTimelineStyle *style,
+           const Geometry        *g)
+{
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  TvTimelineColor fg = text_color (style->dark);
+  double step, bottom = g->lanes_y + g->lanes_height;
+  guint n = compute_ticks (self, style, g, &step, times, labels);
+
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  cairo_set_line_width (cr, 1.0);
+
+  /* The grid, faint, over the bands. */
+  set_source (cr, fg, style->dark ? 0.10 : 0.08);
+  for (guint i = 0; i < n; i++)
+    {
+      double x = floor (time_to_x (style, g, g_array_index (times, double, i))) + 0.5;
+
+      cairo_move_to (cr, x, g->overview_y);
+      cairo_line_to (cr, x, bottom);
+    }
+  cairo_stroke (cr);
+
+  /* The axis line and its ticks. */
+  set_source (cr, fg, 0.35);
+  cairo_move_to (cr, g->plot_x, g->axis_height - 0.5);
+  cairo_line_to (cr, style->width, g->axis_height - 0.5);
+  for (guint i = 0; i < n; i++)
+    {
+      double x = floor (time_to_x (style, g, g_array_index (times, double, i))) + 0.5;
+
+      cairo_move_to (cr, x, g->axis_height - 6);
+      cairo_line_to (cr, x, g->axis_height);
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
+
+  set_source (cr, fg, 0.75);
+  for (guint i = 0; i < n; i++)
+    {
+      PangoLayout *layout = lookup_text (self, g_ptr_array_index (labels, i), FALSE);
+      double x = floor (time_to_x (style, g, g_array_index (times, double, i))) + 3;
+
+      if (x + layout_width (layout) > style->width)
+        continue;
+      show_layout (cr, layout, x, round ((g->axis_height - 6 - g->text_height) / 2) + 1);
+    }
+}
+
+static void
+draw_labels (TvTimelineRenderer    *self,
+             cairo_t               *cr,
+             TvTimeline            *timeline,
+             const TvTimelineStyle *style,
+             const Geometry        *g)
+{
+  TvTimelineColor fg = text_color (style->dark);
+  TvTimelineColor accent = accent_color (style->dark);
+  double available = g->plot_x - 2 * LABEL_PADDING;
+
+  /* The overview's label. */
+  if (style->overview_label != NULL && available > 0)
+    {
+      PangoLayout *layout = lookup_text (self, style->overview_label, FALSE);
+
+      cairo_save (cr);
+      cairo_rectangle (cr, 0, g->overview_y, g->plot_x, g->overview_height);
+      cairo_clip (cr);
+      set_source (cr, fg, 0.7);
+      show_layout (cr, layout, LABEL_PADDING,
+                   g->overview_y + round ((g->overview_height - g->text_height) / 2));
+      cairo_restore (cr);
+    }
+
+  /* Separators: below the overview, above the legend. */
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  cairo_set_line_width (cr, 1.0);
+  set_source (cr, fg, 0.14);
+  cairo_move_to (cr, 0, g->lanes_y - OVERVIEW_GAP / 2 - 0.5);
+  cairo_line_to (cr, style->width, g->lanes_y - OVERVIEW_GAP / 2 - 0.5);
+  cairo_move_to (cr, 0, g->legend_y + 0.5);
+  cairo_line_to (cr, style->width, g->legend_y + 0.5);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, g->lanes_y, style->width, g->lanes_height);
+  cairo_clip (cr);
+  for (guint i = 0; i < self->n_rows; i++)
+    {
+      const Row *row = &self->rows[i];
+      double band = row->height - 1;
+
+      if (row->y + row->height <= g->lanes_y || row->y >= g->lanes_y + g->lanes_height)
+        continue;
+      if (row->kind == ROW_GROUP)
+        {
+          g_autofree char *text = format_interpreter (style->interpreter_format,
+                                                      row->interpreter);
+          PangoLayout *layout = lookup_text (self, text, TRUE);
+
+          set_source (cr, fg, 0.06);
+          cairo_rectangle (cr, 0, row->y, style->width, band);
+          cairo_fill (cr);
+          set_source (cr, fg, 0.8);
+          show_layout (cr, layout, LABEL_PADDING, row->y + round ((band - g->text_height) / 2));
+          continue;
+        }
+      if (row->flags & TV_TIMELINE_LANE_SELECTED)
+        {
+          set_source (cr, accent, 0.18);
+          cairo_rectangle (cr, 0, row->y, g->plot_x, band);
+          cairo_fill (cr);
+          set_source (cr, accent, 1.0);
+          cairo_rectangle (cr, 0, row->y, 3, band);
+          cairo_fill (cr);
+        }
+      if (band >= g->text_height - 2 && available > 0)
+        {
+          PangoLayout *layout = lane_label (self, timeline, row->lane);
+
+          pango_layout_set_width (layout, (int) (available * PANGO_SCALE));
+          set_source (cr, fg, 0.8);
+          show_layout (cr, layout, LABEL_PADDING, row->y + round ((band - g->text_height) / 2));
+        }
+    }
+  cairo_restore (cr);
+}
+
+static void
+draw_selection (cairo_t               *cr,
+                const TvTimelineStyle *style,
+                const Geometry        *g)
+{
+  TvTimelineColor accent = accent_color (style->dark);
+  double bottom = g->lanes_y + g->lanes_height;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, g->plot_x, 0, g->plot_width, bottom);
+  cairo_clip (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  if (style->has_selection && isfinite (style->selection_start)
+      && isfinite (style->selection_end))
+    {
+      double a = time_to_x (style, g, MIN (style->selection_start, style->selection_end));
+      double b = time_to_x (style, g, MAX (style->selection_start, style->selection_end));
+      double l = round (CLAMP (a, g->plot_x - 2, style->width + 2));
+      double r = round (CLAMP (b, g->plot_x - 2, style->width + 2));
+
+      if (r - l < 1)
+        r = l + 1;
+      set_source (cr, accent, style->dark ? 0.22 : 0.16);
+      cairo_rectangle (cr, l, 0, r - l, bottom);
+      cairo_fill (cr);
+      set_source (cr, accent, 0.9);
+      cairo_rectangle (cr, l, 0, 1, bottom);
+      cairo_rectangle (cr, r - 1, 0, 1, bottom);
+      cairo_fill (cr);
+    }
+  if (isfinite (style->cursor_time))
+    {
+      double x = floor (time_to_x (style, g, style->cursor_time));
+
+      set_source (cr, text_color (style->dark), 0.55);
+      cairo_rectangle (cr, x, 0, 1, bottom);
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+}
+
+static void
+legend_rect (const Geometry  *g,
+             TvTimelineState  state,
+             double          *x,
+             double          *y,
+             double          *width,
+             double          *height)
+{
+  *x = g->legend_x[state] - 3;
+  *y = g->legend_y + 3;
+  *width = g->legend_width[state] + 6;
+  *height = MAX (g->legend_height - 6, 1);
+}
+
+static void
+draw_legend (TvTimelineRenderer    *self,
+             cairo_t               *cr,
+             const TvTimelineStyle *style,
+             const Geometry        *g)
+{
+  TvTimelineColor fg = text_color (style->dark);
+  double middle = g->legend_y + g->legend_height / 2;
+
+  for (guint s = 0; s < TV_TIMELINE_N_STATES; s++)
+    {
+      double x = g->legend_x[s], top = round (middle - SWATCH_SIZE / 2);
+      const char *text = style->state_labels[s];
+
+      if (style->selected_state == (int) s)
+        {
+          double rx, ry, rw, rh;
+
+          legend_rect (g, s, &rx, &ry, &rw, &rh);
+          set_source (cr, accent_color (style->dark), 0.2);
+          cairo_rectangle (cr, rx, ry, rw, rh);
+          cairo_fill (cr);
+          set_source (cr, accent_color (style->dark), 1.0);
+          cairo_set_line_width (cr, 1.0);
+          cairo_rectangle (cr, rx + 0.5, ry + 0.5, rw - 1, rh - 1);
+          cairo_stroke (cr);
+        }
+      set_source (cr, tv_timeline_state_color (s, style->dark), 1.0);
+      cairo_rectangle (cr, x, top, SWATCH_SIZE, SWATCH_SIZE);
+      cairo_fill (cr);
+      set_source (cr, fg, 0.3);
+      cairo_set_line_width (cr, 1.0);
+      cairo_rectangle (cr, x + 0.5, top + 0.5, SWATCH_SIZE - 1, SWATCH_SIZE - 1);
+      cairo_stroke (cr);
+      if (text != NULL && text[0] != '\0')
+        {
+          set_source (cr, fg, 0.8);
+          show_layout (cr, lookup_text (self, text, FALSE), x + SWATCH_SIZE + 5,
+                       round (middle - g->text_height / 2));
+        }
+    }
+}
+
+void
+tv_timeline_renderer_draw (TvTimelineRenderer    *self,
+                           cairo_t               *cr,
+                           TvTimeline            *timeline,
+                           const TvTimelineStyle *style)
+{
+  Geometry g;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (timeline != NULL);
+  g_return_if_fail (style != NULL);
+
+  if (!style_valid (style))
+    return;
+  compute_geometry (self, timeline, style, &g);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, style->width, style->height);
+  cairo_clip (cr);
+  /* The background around the bands, whose image covers its own. */
+  if (style->draw_background)
+    {
+      set_source (cr, tv_timeline_background_color (style->dark), 1.0);
+      cairo_save (cr);
+      cairo_set_fill_rule (cr, CAIRO_FILL_RULE_EVEN_ODD);
+      cairo_rectangle (cr, 0, 0, style->width, style->height);
+      cairo_rectangle (cr, g.plot_x, g.overview_y, g.plot_width,
+                       g.lanes_y + g.lanes_height - g.overview_y);
+      cairo_fill (cr);
+      cairo_restore (cr);
+    }
+  if (!paint_bands (self, cr, timeline, style, &g) && style->draw_background)
+    {
+      cairo_rectangle (cr, g.plot_x, g.overview_y, g.plot_width,
+                       g.lanes_y + g.lanes_height - g.overview_y);
+      cairo_fill (cr);
+    }
+  draw_axis (self, cr, style, &g);
+  draw_labels (self, cr, timeline, style, &g);
+  draw_selection (cr, style, &g);
+  draw_legend (self, cr, style, &g);
+  cairo_restore (cr);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Geometry and hit testing                                                  */
+/* ------------------------------------------------------------------------ */
+
+gboolean
+tv_timeline_renderer_hit_test (TvTimelineRenderer    *self,
+                               TvTimeline            *timeline,
+                               const TvTimelineStyle *style,
+                               double                 x,
+                               double                 y,
+                               TvTimelineHit         *hit)
+{
+  Geometry g;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (timeline != NULL, FALSE);
+  g_return_val_if_fail (style != NULL, FALSE);
+  g_return_val_if_fail (hit != NULL, FALSE);
+
+  memset (hit, 0, sizeof *hit);
+  hit->kind = TV_TIMELINE_HIT_NONE;
+  hit->time = NAN;
+  if (!style_valid (style) || !(x >= 0 && x < style->width && y >= 0 && y < style->height))
+    return FALSE;
+  compute_geometry (self, timeline, style, &g);
+
+  hit->in_labels = x < g.plot_x;
+  if (!hit->in_labels)
+    hit->time = x_to_time (style, &g, x);
+
+  if (y < g.axis_height)
+    hit->kind = TV_TIMELINE_HIT_AXIS;
+  else if (y >= g.overview_y && y < g.overview_y + g.overview_height)
+    hit->kind = TV_TIMELINE_HIT_OVERVIEW;
+  else if (y >= g.lanes_y && y < g.lanes_y + g.lanes_height)
+    {
+      const Row *row = find_row (self, y);
+
+      if (row != NULL)
+        {
+          hit->kind = row->kind == ROW_GROUP ? TV_TIMELINE_HIT_GROUP : TV_TIMELINE_HIT_LANE;
+          hit->lane = row->lane;
+          hit->interpreter = row->interpreter;
+        }
+    }
+  else if (y >= g.legend_y)
+    {
+      hit->time = NAN;
+      hit->in_labels = FALSE;
+      for (guint s = 0; s < TV_TIMELINE_N_STATES; s++)
+        {
+          double rx, ry, rw, rh;
+
+          legend_rect (&g, s, &rx, &ry, &rw, &rh);
+          if (x >= rx && x < rx + rw && y >= ry && y < ry + rh)
+            {
+              hit->kind = TV_TIMELINE_HIT_LEGEND;
+              hit->state = s;
+            }
+        }
+    }
+  return hit->kind != TV_TIMELINE_HIT_NONE;
+}
+
+void
+tv_timeline_renderer_get_plot_area (TvTimelineRenderer    *self,
+                                    TvTimeline            *timeline,
+                                    const TvTimelineStyle *style,
+                                    double                *x,
+                                    double                *width)
+{
+  Geometry g;
+
+  g_return_if_fail (self != NULL && timeline != NULL && style != NULL);
+
+  compute_geometry (self, timeline, style, &g);
+  if (x != NULL)
+    *x = g.plot_x;
+  if (width != NULL)
+    *width = g.plot_width;
+}
+
+double
+tv_timeline_renderer_time_to_x (TvTimelineRenderer    *self,
+                                TvTimeline            *timeline,
+                                const TvTimelineStyle *style,
+                                double                 time)
+{
+  Geometry g;
+
+  g_return_val_if_fail (self != NULL && timeline != NULL && style != NULL, 0);
+
+  compute_geometry (self, timeline, style, &g);
+  return time_to_x (style, &g, time);
+}
+
+double
+tv_timeline_renderer_x_to_time (TvTimelineRenderer    *self,
+                                TvTimeline            *timeline,
+                                const TvTimelineStyle *style,
+                                double                 x)
+{
+  Geometry g;
+
+  g_return_val_if_fail (self != NULL && timeline != NULL && style != NULL, 0);
+
+  compute_geometry (self, timeline, style, &g);
+  return x_to_time (style, &g, x);
+}
+
+void
+tv_timeline_renderer_get_lanes_area (TvTimelineRenderer    *self,
+                                     TvTimeline            *timeline,
+                                     const TvTimelineStyle *style,
+                                     double                *y,
+                                     double                *height,
+                                     double                *content_height)
+{
+  Geometry g;
+
+  g_return_if_fail (self != NULL && timeline != NULL && style != NULL);
+
+  compute_geometry (self, timeline, style, &g);
+  if (y != NULL)
+    *y = g.lanes_y;
+  if (height != NULL)
+    *height = g.lanes_height;
+  if (content_height != NULL)
+    *content_height = g.content_height;
+}
+
+gboolean
+tv_timeline_renderer_get_lane_rect (TvTimelineRenderer    *self,
+                                    TvTimeline            *timeline,
+                                    const TvTimelineStyle *style,
+                                    guint                  lane,
+                                    double                *x,
+                                    double                *y,
+                                    double                *width,
+                                    double                *height)
+{
+  Geometry g;
+
+  g_return_val_if_fail (self != NULL && timeline != NULL && style != NULL, FALSE);
+  g_return_val_if_fail (lane < tv_timeline_get_n_lanes (timeline), FALSE);
+
+  compute_geometry (self, timeline, style, &g);
+  for (guint i = 0; i < self->n_rows; i++)
+    if (self->rows[i].kind == ROW_LANE && self->rows[i].lane == lane)
+      {
+        if (x != NULL)
+          *x = g.plot_x;
+        if (y != NULL)
+          *y = self->rows[i].y;
+        if (width != NULL)
+          *width = g.plot_width;
+        if (height != NULL)
+          *height = self->rows[i].height - 1;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+void
+tv_timeline_renderer_get_overview_rect (TvTimelineRenderer    *self,
+                                        TvTimeline            *timeline,
+                                        const TvTimelineStyle *style,
+                                        double                *x,
+                                        double                *y,
+                                        double                *width,
+                                        double                *height)
+{
+  Geometry g;
+
+  g_return_if_fail (self != NULL && timeline != NULL && style != NULL);
+
+  compute_geometry (self, timeline, style, &g);
+  if (x != NULL)
+    *x = g.plot_x;
+  if (y != NULL)
+    *y = g.overview_y;
+  if (width != NULL)
+    *width = g.plot_width;
+  if (height != NULL)
+    *height = g.overview_height - 1;
+}
+
+void
+tv_timeline_renderer_get_legend_rect (TvTimelineRenderer    *self,
+                                      TvTimeline            *timeline,
+                                      const TvTimelineStyle *style,
+                                      TvTimelineState        state,
+                                      double                *x,
+                                      double                *y,
+                                      double                *width,
+                                      double                *height)
+{
+  Geometry g;
+  double rx, ry, rw, rh;
+
+  g_return_if_fail (self != NULL && timeline != NULL && style != NULL);
+  g_return_if_fail (state < TV_TIMELINE_N_STATES);
+
+  compute_geometry (self, timeline, style, &g);
+  legend_rect (&g, state, &rx, &ry, &rw, &rh);
+  if (x != NULL)
+    *x = rx;
+  if (y != NULL)
+    *y = ry;
+  if (width != NULL)
+    *width = rw;
+  if (height != NULL)
+    *height = rh;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Life                                                                      */
+/* ------------------------------------------------------------------------ */
+
+TvTimelineRenderer *
+tv_timeline_renderer_new (PangoFontMap *font_map)
+{
+  TvTimelineRenderer *self = g_new0 (TvTimelineRenderer, 1);
+
+  self->font_map = font_map != NULL ? g_object_ref (font_map)
+                                    : g_object_ref (pango_cairo_font_map_get_default ());
+  self->context = pango_font_map_create_context (self->font_map);
+  pango_context_set_base_dir (self->context, PANGO_DIRECTION_LTR);
+  self->font = pango_font_description_from_string (DEFAULT_FONT);
+  self->default_font = TRUE;
+  self->dpi = 96.0;
+  self->font_options = cairo_font_options_create ();
+  pango_cairo_context_set_resolution (self->context, self->dpi);
+  pango_cairo_context_set_font_options (self->context, self->font_options);
+  self->texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  self->labels_width = -1;
+  return self;
+}
+
+void
+tv_timeline_renderer_free (TvTimelineRenderer *self)
+{
+  if (self == NULL)
+    return;
+  clear_texts (self);
+  g_hash_table_unref (self->texts);
+  g_free (self->rows);
+  g_free (self->columns);
+  g_free (self->shown);
+  g_free (self->covered);
+  g_clear_pointer (&self->raster, cairo_surface_destroy);
+  pango_font_description_free (self->font);
+  cairo_font_options_destroy (self->font_options);
+  g_object_unref (self->context);
+  g_object_unref (self->font_map);
+  g_free (self);
+}
+
+void
+tv_timeline_renderer_set_font_options (TvTimelineRenderer         *self,
+                                       const cairo_font_options_t *options)
+{
+  g_return_if_fail (self != NULL);
+
+  if (options == NULL || cairo_font_options_equal (options, self->font_options))
+    return;
+  cairo_font_options_destroy (self->font_options);
+  self->font_options = cairo_font_options_copy (options);
+  pango_cairo_context_set_font_options (self->context, self->font_options);
+  clear_texts (self);
+  self->ascent = 0;
+}
+
+void
+tv_timeline_renderer_set_resolution (TvTimelineRenderer *self,
+                                     double              dpi)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!(dpi > 0) || dpi == self->dpi)
+    return;
+  self->dpi = dpi;
+  pango_cairo_context_set_resolution (self->context, dpi);
+  clear_texts (self);
+  self->ascent = 0;
+}

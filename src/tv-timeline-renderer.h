@@ -1,0 +1,234 @@
+/* tv-timeline-renderer.h: draws a timeline with cairo
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One renderer for the widget (through gtk_snapshot_append_cairo), image
+ * exports and the offscreen tests: it draws a TvTimeline onto any cairo_t,
+ * with cairo and pangocairo only.  From the top of the viewport down:
+ *
+ *   - a time axis, relative to the first sample, in s, ms or µs as the
+ *     tick step needs;
+ *   - the overview row: the share of threads busy in each state, stacked,
+ *     scaled to the busiest columns of the window;
+ *   - the lanes, in the timeline's display order, grouped by interpreter
+ *     (with a header per group when there are several), scrolled by
+ *     scroll_y: a lane shows per column how densely its thread was sampled
+ *     (the height of the bar) and its states, stacked from the bottom:
+ *     running, native, waiting at full height, unknown and idle lower, so
+ *     that busy stretches stand out; a collapsed lane is a thin row in the
+ *     colour of its main state; an exception is a strip along the top;
+ *   - a legend of the states.
+ * The lanes' labels (thread id, the main thread's label) take a column on
+ * the left; the time axis spans the rest of the width.
+ *
+ * A column without samples shows the state of the last sample before it
+ * if that is less than four sampling intervals back: a deep zoom shows
+ * states, not needles, and ticks the sampler missed leave no holes.
+ * Nothing is drawn per sample: each band is filled pixel by pixel from
+ * tv_timeline_get_bins() columns into an image, painted once.
+ *
+ * Everything that changes between frames (the window, scrolling, which
+ * lanes are hidden, collapsed or selected, the selected range and state,
+ * the pointer's time, light or dark) is in TvTimelineStyle, as are all the
+ * texts: the renderer has no translatable text.  Geometry and hit testing
+ * take the same style, so they always agree with what was drawn.
+ *
+ * A renderer keeps caches (shaped labels, a scratch image) and is not
+ * thread-safe: make one per thread that draws.
+ */
+#pragma once
+
+#include <cairo.h>
+#include <pango/pango.h>
+
+#include "tv-timeline.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  double red;
+  double green;
+  double blue;
+} TvTimelineColor;
+
+typedef enum
+{
+  TV_TIMELINE_LANE_HIDDEN    = 1 << 0,  /* filtered out: no row */
+  TV_TIMELINE_LANE_COLLAPSED = 1 << 1,  /* a thin row */
+  TV_TIMELINE_LANE_SELECTED  = 1 << 2,  /* highlighted, as in a thread filter */
+} TvTimelineLaneFlags;
+
+typedef struct
+{
+  gboolean                    dark;
+  /* Fill the viewport with the background colour first; the bands are
+   * then copied, not blended, which is faster. */
+  gboolean                    draw_background;
+  /* The labels' font; NULL for the renderer's ("Sans 9"). */
+  const PangoFontDescription *font;
+
+  /* The viewport, in pixels, and the window of time it shows, in
+   * microseconds since the first sample (t1 > t0). */
+  double                      width;
+  double                      height;
+  double                      t0;
+  double                      t1;
+  /* Pixels the lanes are scrolled up by; the axis, the overview and the
+   * legend stay. */
+  double                      scroll_y;
+
+  /* Pixels; 0 for the defaults.  A row's height includes a pixel of gap
+   * below it.  label_width 0 fits the labels (within limits). */
+  double                      label_width;
+  double                      lane_height;       /* 18 */
+  double                      collapsed_height;  /* 4 */
+  double                      overview_height;   /* 40 */
+
+  /* TvTimelineLaneFlags per lane (by lane number), or NULL for none. */
+  const guint8               *lane_flags;
+
+  /* A selected range of time, in microseconds since the first sample. */
+  gboolean                    has_selection;
+  double                      selection_start;
+  double                      selection_end;
+  /* A time to mark with a line (the pointer's), or NAN for none. */
+  double                      cursor_time;
+  /* The legend entry shown selected (a state filter), or -1. */
+  int                         selected_state;
+
+  /* Texts, from the caller (translated).  NULL leaves a text out. */
+  const char                 *main_label;        /* after the main thread's id */
+  const char                 *overview_label;    /* the overview row's label */
+  /* A group header, with one "%u" for the interpreter id; headers are
+   * shown when the profile has more than one interpreter. */
+  const char                 *interpreter_format;
+  const char                 *state_labels[TV_TIMELINE_N_STATES];
+} TvTimelineStyle;
+
+/* Light, no lanes hidden, no selection; WIDTH x HEIGHT pixels showing all
+ * of TIMELINE. */
+void tv_timeline_style_init (TvTimelineStyle *style,
+                             TvTimeline      *timeline,
+                             double           width,
+                             double           height);
+
+/* The colour a state is drawn in (the flame graph's thread-state colours). */
+TvTimelineColor tv_timeline_state_color      (TvTimelineState state,
+                                              gboolean        dark);
+TvTimelineColor tv_timeline_background_color (gboolean        dark);
+
+typedef enum
+{
+  TV_TIMELINE_HIT_NONE,
+  TV_TIMELINE_HIT_AXIS,
+  TV_TIMELINE_HIT_OVERVIEW,
+  TV_TIMELINE_HIT_LANE,
+  TV_TIMELINE_HIT_GROUP,       /* an interpreter's header */
+  TV_TIMELINE_HIT_LEGEND,
+} TvTimelineHitKind;
+
+typedef struct
+{
+  TvTimelineHitKind kind;
+  /* In the labels' column rather than over the time axis. */
+  gboolean          in_labels;
+  guint             lane;          /* LANE */
+  guint32           interpreter;   /* LANE, GROUP */
+  TvTimelineState   state;         /* LEGEND */
+  /* Microseconds since the first sample under x; NAN in the labels'
+   * column and the legend. */
+  double            time;
+} TvTimelineHit;
+
+typedef struct _TvTimelineRenderer TvTimelineRenderer;
+
+/* FONT_MAP: where fonts come from; NULL for the thread's default
+ * pangocairo font map. */
+TvTimelineRenderer *tv_timeline_renderer_new  (PangoFontMap *font_map);
+void                tv_timeline_renderer_free (TvTimelineRenderer *renderer);
+
+/* As tv_flame_renderer_set_font_options() and _set_resolution(). */
+void tv_timeline_renderer_set_font_options (TvTimelineRenderer         *renderer,
+                                            const cairo_font_options_t *options);
+void tv_timeline_renderer_set_resolution   (TvTimelineRenderer         *renderer,
+                                            double                      dpi);
+
+/* Draws TIMELINE as STYLE says onto CR, in the viewport's pixels (the
+ * caller translates and clips). */
+void     tv_timeline_renderer_draw          (TvTimelineRenderer    *renderer,
+                                             cairo_t               *cr,
+                                             TvTimeline            *timeline,
+                                             const TvTimelineStyle *style);
+
+/* What is at X, Y (viewport pixels).  FALSE (and kind NONE) for nothing. */
+gboolean tv_timeline_renderer_hit_test      (TvTimelineRenderer    *renderer,
+                                             TvTimeline            *timeline,
+                                             const TvTimelineStyle *style,
+                                             double                 x,
+                                             double                 y,
+                                             TvTimelineHit         *hit);
+
+/* Where the time axis is across the viewport: X to X + WIDTH. */
+void     tv_timeline_renderer_get_plot_area (TvTimelineRenderer    *renderer,
+                                             TvTimeline            *timeline,
+                                             const TvTimelineStyle *style,
+                                             double                *x,
+                                             double                *width);
+double   tv_timeline_renderer_time_to_x     (TvTimelineRenderer    *renderer,
+                                             TvTimeline            *timeline,
+                                             const TvTimelineStyle *style,
+                                             double                 time);
+double   tv_timeline_renderer_x_to_time     (TvTimelineRenderer    *renderer,
+                                             TvTimeline            *timeline,
+                                             const TvTimelineStyle *style,
+                                             double                 x);
+/* Where the lanes are shown (the rest is axis, overview and legend):
+ * Y to Y + HEIGHT; and the height all their rows take, for a scrollbar. */
+void     tv_timeline_renderer_get_lanes_area (TvTimelineRenderer    *renderer,
+                                              TvTimeline            *timeline,
+                                              const TvTimelineStyle *style,
+                                              double                *y,
+                                              double                *height,
+                                              double                *content_height);
+/* LANE's band over the time axis, scrolled, not clipped to the lanes
+ * area (the gap below it excluded); FALSE when the lane is hidden. */
+gboolean tv_timeline_renderer_get_lane_rect (TvTimelineRenderer    *renderer,
+                                             TvTimeline            *timeline,
+                                             const TvTimelineStyle *style,
+                                             guint                  lane,
+                                             double                *x,
+                                             double                *y,
+                                             double                *width,
+                                             double                *height);
+/* The overview's band over the time axis. */
+void     tv_timeline_renderer_get_overview_rect (TvTimelineRenderer    *renderer,
+                                                 TvTimeline            *timeline,
+                                                 const TvTimelineStyle *style,
+                                                 double                *x,
+                                                 double                *y,
+                                                 double                *width,
+                                                 double                *height);
+/* A legend entry's box (swatch and label). */
+void     tv_timeline_renderer_get_legend_rect (TvTimelineRenderer    *renderer,
+                                               TvTimeline            *timeline,
+                                               const TvTimelineStyle *style,
+                                               TvTimelineState        state,
+                                               double                *x,
+                                               double                *y,
+                                               double                *width,
+                                               double                *height);
+
+/* The axis's ticks for STYLE's window: their times (microseconds since
+ * the first sample) and labels, as drawn.  Free the labels with
+ * g_strfreev(), the times with g_free(). */
+guint    tv_timeline_renderer_get_ticks     (TvTimelineRenderer    *renderer,
+                                             TvTimeline            *timeline,
+                                             const TvTimelineStyle *style,
+                                             double               **times,
+                                             char                ***labels);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TvTimelineRenderer, tv_timeline_renderer_free)
+
+G_END_DECLS
