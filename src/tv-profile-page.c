@@ -19,6 +19,7 @@
 #include "tv-export-image.h"
 #include "tv-flame-view.h"
 #include "tv-profile-page.h"
+#include "tv-timeline-view.h"
 
 struct _TvProfilePage
 {
@@ -32,6 +33,7 @@ struct _TvProfilePage
   TvProperties       *properties;
   TvViewState        *view_state;
   GtkWidget          *flame_view;
+  GtkWidget          *timeline_view;
 
   GtkStack           *stack;
   AdwViewStack       *views;
@@ -146,9 +148,21 @@ on_load_finished (GObject      *object,
         tv_properties_set_profile (self->properties, self->profile);
       tv_properties_show_data (self->properties);
       self->flame_view = tv_flame_view_new (self->profile, self->view_state);
-      gtk_widget_set_vexpand (self->flame_view, TRUE);
+      self->timeline_view = tv_timeline_view_new (self->profile, self->view_state);
       gtk_box_remove (self->flame_box, self->flame_placeholder);
-      gtk_box_append (self->flame_box, self->flame_view);
+      /* The timeline above the flame graph, sharing the view state. */
+      {
+        GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+
+        gtk_paned_set_start_child (GTK_PANED (paned), self->timeline_view);
+        gtk_paned_set_end_child (GTK_PANED (paned), self->flame_view);
+        gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
+        gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
+        gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
+        gtk_paned_set_position (GTK_PANED (paned), 190);
+        gtk_widget_set_vexpand (paned, TRUE);
+        gtk_box_append (self->flame_box, paned);
+      }
       adw_view_stack_set_visible_child_name (self->views, "flamegraph");
       set_state (self, TV_PROFILE_PAGE_LOADED);
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "page.export", TRUE);
@@ -517,6 +531,14 @@ tv_profile_page_get_flame_view (TvProfilePage *self)
   return self->flame_view != NULL ? TV_FLAME_VIEW (self->flame_view) : NULL;
 }
 
+TvTimelineView *
+tv_profile_page_get_timeline_view (TvProfilePage *self)
+{
+  g_return_val_if_fail (TV_IS_PROFILE_PAGE (self), NULL);
+
+  return self->timeline_view != NULL ? TV_TIMELINE_VIEW (self->timeline_view) : NULL;
+}
+
 TvViewState *
 tv_profile_page_get_view_state (TvProfilePage *self)
 {
@@ -580,6 +602,7 @@ tv_profile_page_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_PROFILE_PAGE);
   self->properties = NULL;
   self->flame_view = NULL;
+  self->timeline_view = NULL;
 
   G_OBJECT_CLASS (tv_profile_page_parent_class)->dispose (object);
 }

@@ -10,6 +10,7 @@
 #include "tv-flame-view.h"
 #include "tv-profile.h"
 #include "tv-properties.h"
+#include "tv-timeline-view.h"
 #include "tv-view-state.h"
 
 G_BEGIN_DECLS
@@ -39,6 +40,8 @@ TvProperties       *tv_profile_page_get_properties    (TvProfilePage *self);
 /* NULL until the profile is loaded. */
 TvFlameView        *tv_profile_page_get_flame_view    (TvProfilePage *self);
 TvViewState        *tv_profile_page_get_view_state    (TvProfilePage *self);
+/* NULL until the profile is loaded. */
+TvTimelineView     *tv_profile_page_get_timeline_view (TvProfilePage *self);
 /* "flamegraph" or "properties". */
 void                tv_profile_page_show_view         (TvProfilePage *self,
                                                        const char    *name);

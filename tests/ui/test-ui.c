@@ -733,6 +733,134 @@ press_key (GtkWidget *widget,
   g_assert_true (handled);
 }
 
+/* The timeline: lanes, drag to select a range, a lane click, a legend
+ * click, zoom to the selection; the flame graph follows. */
+static void
+test_timeline (void)
+{
+  g_autoptr(GFile) file = data_file ("valid", "rec_threads.tach");
+  TvWindow *window = get_window ();
+  TvProfilePage *page = tv_window_open_file (window, file);
+  TvViewState *state;
+  TvTimelineView *timeline_view;
+  TvTimeline *timeline;
+  TvFlameView *view;
+  GtkWidget *area;
+  graphene_rect_t lane_rect, legend_rect;
+  guint64 start, end, expected;
+  double t0, t1, x0, x1;
+  guint main_lane = G_MAXUINT;
+
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  tv_profile_page_show_view (page, "flamegraph");
+  state = tv_profile_page_get_view_state (page);
+  view = tv_profile_page_get_flame_view (page);
+  timeline_view = tv_profile_page_get_timeline_view (page);
+  g_assert_nonnull (timeline_view);
+  WAIT_UNTIL (tv_timeline_view_get_timeline (timeline_view) != NULL, 10000);
+  timeline = tv_timeline_view_get_timeline (timeline_view);
+  wait_view_idle (view);
+  g_assert_cmpuint (tv_timeline_get_n_lanes (timeline), ==, 8);
+  for (guint i = 0; i < 8; i++)
+    if (tv_timeline_get_lane (timeline, i)->main_thread)
+      main_lane = i;
+  g_assert_cmpuint (main_lane, !=, G_MAXUINT);
+  spin (100);
+  save_screenshot (GTK_WIDGET (window), "ui-timeline-light.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  save_screenshot (GTK_WIDGET (window), "ui-timeline-dark.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+
+  /* A drag over the main thread's lane selects the middle half of the
+   * recording; the flame graph shows exactly its samples. */
+  tv_timeline_view_get_window (timeline_view, &t0, &t1);
+  g_assert_true (tv_timeline_view_get_lane_rect (timeline_view, main_lane, &lane_rect));
+  x0 = tv_timeline_view_time_to_x (timeline_view, t0 + (t1 - t0) / 4);
+  x1 = tv_timeline_view_time_to_x (timeline_view, t0 + 3 * (t1 - t0) / 4);
+  area = gtk_widget_get_first_child (gtk_widget_get_first_child (GTK_WIDGET (timeline_view)));
+  g_assert_true (GTK_IS_DRAWING_AREA (area));
+  {
+    GtkEventController *drag = find_controller (area, GTK_TYPE_GESTURE_DRAG, 0);
+    double y = lane_rect.origin.y + lane_rect.size.height / 2;
+
+    graphene_point_t p;
+
+    /* Widget coordinates to the drawing area's. */
+    g_assert_true (gtk_widget_compute_point (GTK_WIDGET (timeline_view), area,
+                                             &GRAPHENE_POINT_INIT (x0, y), &p));
+    g_signal_emit_by_name (drag, "drag-begin", (double) p.x, (double) p.y);
+    g_signal_emit_by_name (drag, "drag-end", x1 - x0, 0.0);
+  }
+  g_assert_true (tv_view_state_get_range (state, &start, &end));
+  /* The range is the drag's, to a pixel's worth of time. */
+  {
+    double per_pixel = (t1 - t0) / (x1 - x0) * 0.5 * 2;
+    guint64 origin = tv_timeline_get_origin (timeline);
+
+    g_assert_cmpfloat (fabs ((double) start - origin - (t0 + (t1 - t0) / 4)), <=, per_pixel + 1);
+    g_assert_cmpfloat (fabs ((double) end - origin - (t0 + 3 * (t1 - t0) / 4)), <=, per_pixel + 1);
+  }
+  wait_view_idle (view);
+  expected = tv_timeline_count_range (timeline, TV_TIMELINE_ALL, start, end, NULL);
+  g_assert_cmpuint (expected, >, 0);
+  g_assert_cmpuint (expected, <, 5991);
+  g_assert_cmpuint (tv_call_tree_get_n_samples (tv_flame_graph_get_tree (tv_flame_view_get_graph (view))),
+                    ==, expected);
+  g_assert_nonnull (strstr (tv_flame_view_get_summary (view), "in the selected time range"));
+  g_test_message ("timeline: %s", tv_timeline_view_get_summary (timeline_view));
+  g_assert_true (g_str_has_prefix (tv_timeline_view_get_summary (timeline_view), "Selected "));
+
+  /* Zoom to the selection, and back. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.zoom-selection", NULL));
+  tv_timeline_view_get_window (timeline_view, &x0, &x1);
+  g_assert_cmpfloat (fabs (x0 - ((double) start - tv_timeline_get_origin (timeline))), <, 1.0);
+  g_assert_cmpfloat (fabs (x1 - ((double) end - tv_timeline_get_origin (timeline))), <, 1.0);
+  save_screenshot (GTK_WIDGET (window), "ui-timeline-zoomed.png");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.back", NULL));
+  tv_timeline_view_get_window (timeline_view, &x0, &x1);
+  g_assert_cmpfloat (x0, ==, t0);
+  g_assert_cmpfloat (x1, ==, t1);
+
+  /* A click on a lane shows that thread alone. */
+  {
+    GtkEventController *click = find_controller (area, GTK_TYPE_GESTURE_CLICK, 0);
+    const guint32 *threads;
+    guint n_threads;
+    graphene_point_t p;
+
+    g_assert_true (gtk_widget_compute_point (GTK_WIDGET (timeline_view), area,
+                                             &GRAPHENE_POINT_INIT (lane_rect.origin.x + 5,
+                                                                   lane_rect.origin.y + lane_rect.size.height / 2),
+                                             &p));
+    g_signal_emit_by_name (click, "released", 1, (double) p.x, (double) p.y);
+    threads = tv_view_state_get_threads (state, &n_threads);
+    g_assert_cmpuint (n_threads, ==, 1);
+    g_assert_cmpuint (threads[0], ==, main_lane);
+    wait_view_idle (view);
+    g_assert_cmpuint (tv_call_tree_get_n_samples (tv_flame_graph_get_tree (tv_flame_view_get_graph (view))),
+                      ==, tv_timeline_count_range (timeline, main_lane, start, end, NULL));
+
+    /* A click on a legend entry filters by that state; again, clears. */
+    g_assert_true (tv_timeline_view_get_legend_rect (timeline_view, TV_TIMELINE_STATE_WAITING,
+                                                     &legend_rect));
+    g_assert_true (gtk_widget_compute_point (GTK_WIDGET (timeline_view), area,
+                                             &GRAPHENE_POINT_INIT (legend_rect.origin.x + legend_rect.size.width / 2,
+                                                                   legend_rect.origin.y + legend_rect.size.height / 2),
+                                             &p));
+    g_signal_emit_by_name (click, "released", 1, (double) p.x, (double) p.y);
+    g_assert_cmpint (tv_view_state_get_state_filter (state), ==, TV_STATE_FILTER_GIL_WAIT);
+    save_screenshot (GTK_WIDGET (window), "ui-timeline-filtered.png");
+    g_signal_emit_by_name (click, "released", 1, (double) p.x, (double) p.y);
+    g_assert_cmpint (tv_view_state_get_state_filter (state), ==, TV_STATE_FILTER_ALL);
+  }
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.clear-selection", NULL));
+  g_assert_false (tv_view_state_get_range (state, NULL, NULL));
+  adw_tab_view_close_page (tv_window_get_tab_view (window),
+                           adw_tab_view_get_page (tv_window_get_tab_view (window),
+                                                  GTK_WIDGET (page)));
+}
+
 /* A profile of a script that exists on this machine: work() runs line 3
  * seven times and line 5 three times, called from main() at line 9. */
 static char *
@@ -1405,6 +1533,7 @@ main (int   argc,
   g_test_add_func ("/ui/flamegraph", test_flamegraph);
   g_test_add_func ("/ui/flamegraph-async-layout", test_flamegraph_async_layout);
   g_test_add_func ("/ui/side-panel", test_side_panel);
+  g_test_add_func ("/ui/timeline", test_timeline);
   g_test_add_func ("/ui/load-responsive", test_load_responsive);
   g_test_add_func ("/ui/drop", test_drop);
   g_test_add_func ("/ui/recent-and-close", test_close);

@@ -1,0 +1,796 @@
+/* tv-timeline-view.c: every thread over time, and time-range selection
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The bins (TvTimeline) are built on a worker once the profile is in;
+ * the shared cairo renderer draws them into a GtkDrawingArea for any
+ * window of time, never per sample.  What the user picks goes to the
+ * profile's TvViewState, which every view observes:
+ *   - a drag over the time axis selects a range (the flame graph, the
+ *     function table and the source view then show only that range);
+ *   - a click on a lane shows that thread, Shift+click adds or removes it;
+ *   - a click on a legend entry filters by that state.
+ * The window zooms to the selection, with a history; Ctrl+scroll zooms
+ * around the pointer.
+ */
+#include <math.h>
+
+#include <glib/gi18n.h>
+
+#include "tv-timeline-renderer.h"
+#include "tv-timeline-view.h"
+
+#define MIN_WINDOW_US  10.0
+#define MIN_DRAG_PX    3.0
+
+typedef struct
+{
+  double t0;
+  double t1;
+} Window;
+
+struct _TvTimelineView
+{
+  AdwBin              parent_instance;
+
+  TvProfile          *profile;
+  TvViewState        *state;
+  TvTimeline         *timeline;
+  GCancellable       *cancellable;
+  TvTimelineRenderer *renderer;
+  TvTimelineStyle     style;
+  guint8             *lane_flags;
+  char               *lane_filter;
+  Window              window;
+  GArray             *back;
+  GArray             *forward;
+
+  gboolean            dragging;
+  double              drag_start_x;
+  double              drag_start_time;
+
+  GtkWidget          *area;
+  GtkLabel           *summary;
+  GtkSearchEntry     *filter_entry;
+};
+
+G_DEFINE_FINAL_TYPE (TvTimelineView, tv_timeline_view, ADW_TYPE_BIN)
+
+/* Legend entries and the views' state filters. */
+static TvStateFilter
+state_to_filter (TvTimelineState state)
+{
+  switch (state)
+    {
+    case TV_TIMELINE_STATE_RUNNING:
+      return TV_STATE_FILTER_GIL;
+    case TV_TIMELINE_STATE_NATIVE:
+      return TV_STATE_FILTER_CPU;
+    case TV_TIMELINE_STATE_WAITING:
+      return TV_STATE_FILTER_GIL_WAIT;
+    case TV_TIMELINE_STATE_EXCEPTION:
+      return TV_STATE_FILTER_EXCEPTION;
+    case TV_TIMELINE_STATE_IDLE:
+    case TV_TIMELINE_STATE_UNKNOWN:
+    case TV_TIMELINE_N_STATES:
+    default:
+      return TV_STATE_FILTER_ALL;
+    }
+}
+
+static int
+filter_to_state (TvStateFilter filter)
+{
+  switch (filter)
+    {
+    case TV_STATE_FILTER_GIL:
+      return TV_TIMELINE_STATE_RUNNING;
+    case TV_STATE_FILTER_CPU:
+      return TV_TIMELINE_STATE_NATIVE;
+    case TV_STATE_FILTER_GIL_WAIT:
+      return TV_TIMELINE_STATE_WAITING;
+    case TV_STATE_FILTER_EXCEPTION:
+      return TV_TIMELINE_STATE_EXCEPTION;
+    case TV_STATE_FILTER_ALL:
+    case TV_N_STATE_FILTERS:
+    default:
+      return -1;
+    }
+}
+
+static char *
+format_time (double us)
+{
+  if (fabs (us) >= 1e6)
+    return g_strdup_printf ("%.3f s", us / 1e6);
+  if (fabs (us) >= 1e3)
+    return g_strdup_printf ("%.3f ms", us / 1e3);
+  return g_strdup_printf ("%.0f µs", us);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Style                                                                     */
+/* ------------------------------------------------------------------------ */
+
+static void
+sync_style (TvTimelineView *self)
+{
+  guint n_lanes = tv_timeline_get_n_lanes (self->timeline);
+  guint64 start, end;
+  const guint32 *threads;
+  guint n_threads, n_shown = 0;
+
+  self->style.dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  self->style.width = gtk_widget_get_width (self->area);
+  self->style.height = gtk_widget_get_height (self->area);
+  self->style.t0 = self->window.t0;
+  self->style.t1 = self->window.t1;
+
+  /* Lanes: the filter hides, the thread filter selects, and many lanes
+   * collapse to thin rows but for the selected ones. */
+  threads = tv_view_state_get_threads (self->state, &n_threads);
+  for (guint i = 0; i < n_lanes; i++)
+    n_shown += tv_timeline_lane_matches (self->timeline, i, self->lane_filter, _("main"));
+  for (guint i = 0; i < n_lanes; i++)
+    {
+      guint8 flags = 0;
+      gboolean selected = n_threads > 0 && tv_view_state_has_thread (self->state, i);
+
+      if (!tv_timeline_lane_matches (self->timeline, i, self->lane_filter, _("main")))
+        flags |= TV_TIMELINE_LANE_HIDDEN;
+      if (selected)
+        flags |= TV_TIMELINE_LANE_SELECTED;
+      else if (n_shown > 24)
+        flags |= TV_TIMELINE_LANE_COLLAPSED;
+      self->lane_flags[i] = flags;
+    }
+  (void) threads;
+  self->style.lane_flags = self->lane_flags;
+
+  self->style.has_selection = tv_view_state_get_range (self->state, &start, &end);
+  if (self->style.has_selection)
+    {
+      guint64 origin = tv_timeline_get_origin (self->timeline);
+
+      self->style.selection_start = (double) start - (double) origin;
+      self->style.selection_end = (double) end - (double) origin;
+    }
+  self->style.selected_state = filter_to_state (tv_view_state_get_state_filter (self->state));
+  self->style.main_label = _("main");
+  self->style.overview_label = _("All threads");
+  self->style.interpreter_format = _("Interpreter %u");
+  self->style.state_labels[TV_TIMELINE_STATE_RUNNING] = _("Holding the GIL");
+  self->style.state_labels[TV_TIMELINE_STATE_NATIVE] = _("On CPU without the GIL");
+  self->style.state_labels[TV_TIMELINE_STATE_WAITING] = _("Waiting for the GIL");
+  self->style.state_labels[TV_TIMELINE_STATE_EXCEPTION] = _("Exception");
+  self->style.state_labels[TV_TIMELINE_STATE_IDLE] = _("Idle");
+  self->style.state_labels[TV_TIMELINE_STATE_UNKNOWN] = _("Unknown");
+}
+
+static void
+update_summary (TvTimelineView *self)
+{
+  g_autofree char *text = NULL;
+  guint64 start, end;
+
+  if (self->timeline == NULL)
+    {
+      gtk_label_set_text (self->summary, _("Binning the samples…"));
+      return;
+    }
+  if (tv_view_state_get_range (self->state, &start, &end))
+    {
+      guint64 origin = tv_timeline_get_origin (self->timeline);
+      g_autofree char *from = format_time ((double) start - origin);
+      g_autofree char *to = format_time ((double) end - origin);
+      g_autofree char *span = format_time ((double) end - start);
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                                tv_timeline_count_range (self->timeline,
+                                                                         TV_TIMELINE_ALL,
+                                                                         start, end, NULL));
+
+      /* Translators: the selected time range: from, to, how long, and its
+       * samples over all threads. */
+      text = g_strdup_printf (_("Selected %s to %s (%s): %s samples"), from, to, span, count);
+    }
+  else
+    {
+      g_autofree char *all = format_time (tv_timeline_get_duration (self->timeline));
+
+      text = g_strdup_printf (_("Nothing selected: the whole %s. Drag over the time axis to "
+                                "select a range; click a lane to show one thread."), all);
+    }
+  gtk_label_set_text (self->summary, text);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.zoom-selection",
+                                 tv_view_state_get_range (self->state, NULL, NULL));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.clear-selection",
+                                 tv_view_state_get_range (self->state, NULL, NULL));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.back", self->back->len > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.forward", self->forward->len > 0);
+}
+
+static void
+draw (GtkDrawingArea *area,
+      cairo_t        *cr,
+      int             width,
+      int             height,
+      gpointer        user_data)
+{
+  TvTimelineView *self = user_data;
+
+  if (self->timeline == NULL || width <= 0 || height <= 0)
+    return;
+  sync_style (self);
+  self->style.draw_background = TRUE;
+  tv_timeline_renderer_draw (self->renderer, cr, self->timeline, &self->style);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The window                                                                */
+/* ------------------------------------------------------------------------ */
+
+static void
+set_window (TvTimelineView *self,
+            double          t0,
+            double          t1,
+            gboolean        remember)
+{
+  double duration = self->timeline != NULL ? tv_timeline_get_duration (self->timeline) : 1;
+
+  t1 = MAX (t1, t0 + MIN_WINDOW_US);
+  if (t1 - t0 > duration)
+    {
+      t0 = 0;
+      t1 = duration;
+    }
+  if (t0 < 0)
+    {
+      t1 -= t0;
+      t0 = 0;
+    }
+  if (t1 > duration)
+    {
+      t0 -= t1 - duration;
+      t1 = duration;
+    }
+  if (remember && (t0 != self->window.t0 || t1 != self->window.t1))
+    {
+      g_array_append_val (self->back, self->window);
+      g_array_set_size (self->forward, 0);
+    }
+  self->window.t0 = t0;
+  self->window.t1 = t1;
+  update_summary (self);
+  gtk_widget_queue_draw (self->area);
+}
+
+static void
+zoom_selection_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  TvTimelineView *self = TV_TIMELINE_VIEW (widget);
+  guint64 start, end, origin;
+
+  if (self->timeline == NULL || !tv_view_state_get_range (self->state, &start, &end))
+    return;
+  origin = tv_timeline_get_origin (self->timeline);
+  set_window (self, (double) start - origin, (double) end - origin, TRUE);
+}
+
+static void
+clear_selection_action (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *parameter)
+{
+  tv_view_state_clear_range (TV_TIMELINE_VIEW (widget)->state);
+}
+
+static void
+back_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  TvTimelineView *self = TV_TIMELINE_VIEW (widget);
+  Window w;
+
+  if (self->back->len == 0)
+    return;
+  w = g_array_index (self->back, Window, self->back->len - 1);
+  g_array_set_size (self->back, self->back->len - 1);
+  g_array_append_val (self->forward, self->window);
+  set_window (self, w.t0, w.t1, FALSE);
+}
+
+static void
+forward_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  TvTimelineView *self = TV_TIMELINE_VIEW (widget);
+  Window w;
+
+  if (self->forward->len == 0)
+    return;
+  w = g_array_index (self->forward, Window, self->forward->len - 1);
+  g_array_set_size (self->forward, self->forward->len - 1);
+  g_array_append_val (self->back, self->window);
+  set_window (self, w.t0, w.t1, FALSE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Input                                                                     */
+/* ------------------------------------------------------------------------ */
+
+static gboolean
+hit_test (TvTimelineView *self,
+          double          x,
+          double          y,
+          TvTimelineHit  *hit)
+{
+  if (self->timeline == NULL)
+    return FALSE;
+  sync_style (self);
+  return tv_timeline_renderer_hit_test (self->renderer, self->timeline, &self->style, x, y, hit);
+}
+
+static double
+x_to_time (TvTimelineView *self,
+           double          x)
+{
+  sync_style (self);
+  return tv_timeline_renderer_x_to_time (self->renderer, self->timeline, &self->style, x);
+}
+
+void
+tv_timeline_view_select (TvTimelineView *self,
+                         double          t0,
+                         double          t1)
+{
+  guint64 start, end;
+
+  g_return_if_fail (TV_IS_TIMELINE_VIEW (self));
+  g_return_if_fail (self->timeline != NULL);
+
+  if (t1 < t0)
+    {
+      double t = t0;
+
+      t0 = t1;
+      t1 = t;
+    }
+  t0 = MAX (t0, 0);
+  t1 = MIN (t1, (double) tv_timeline_get_duration (self->timeline));
+  start = tv_timeline_time_to_timestamp (self->timeline, t0);
+  end = tv_timeline_time_to_timestamp (self->timeline, t1);
+  if (end <= start)
+    return;
+  tv_view_state_set_range (self->state, start, end);
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture,
+               double          x,
+               double          y,
+               TvTimelineView *self)
+{
+  TvTimelineHit hit;
+
+  self->dragging = hit_test (self, x, y, &hit) && !hit.in_labels
+                   && (hit.kind == TV_TIMELINE_HIT_AXIS || hit.kind == TV_TIMELINE_HIT_OVERVIEW
+                       || hit.kind == TV_TIMELINE_HIT_LANE);
+  if (self->dragging)
+    {
+      self->drag_start_x = x;
+      self->drag_start_time = x_to_time (self, x);
+    }
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture,
+             double          dx,
+             double          dy,
+             TvTimelineView *self)
+{
+  if (!self->dragging)
+    return;
+  self->dragging = FALSE;
+  /* A click, not a drag: the click gesture handles it. */
+  if (fabs (dx) < MIN_DRAG_PX)
+    return;
+  tv_timeline_view_select (self, self->drag_start_time, x_to_time (self, self->drag_start_x + dx));
+}
+
+static void
+on_released (GtkGestureClick *gesture,
+             int              n_press,
+             double           x,
+             double           y,
+             TvTimelineView  *self)
+{
+  GdkModifierType modifiers = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
+  TvTimelineHit hit;
+
+  if (!hit_test (self, x, y, &hit))
+    return;
+  if (hit.kind == TV_TIMELINE_HIT_LEGEND)
+    {
+      TvStateFilter filter = state_to_filter (hit.state);
+
+      /* A second click on the chosen state shows all samples again. */
+      if (tv_view_state_get_state_filter (self->state) == filter)
+        filter = TV_STATE_FILTER_ALL;
+      tv_view_state_set_state_filter (self->state, filter);
+    }
+  else if (hit.kind == TV_TIMELINE_HIT_LANE)
+    {
+      g_autoptr(GArray) threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+      const guint32 *current;
+      guint n_current;
+      guint32 lane = hit.lane;
+
+      current = tv_view_state_get_threads (self->state, &n_current);
+      if (modifiers & GDK_SHIFT_MASK)
+        {
+          gboolean had = FALSE;
+
+          for (guint i = 0; i < n_current; i++)
+            {
+              if (current[i] == lane)
+                had = TRUE;
+              else
+                g_array_append_val (threads, current[i]);
+            }
+          if (!had)
+            g_array_append_val (threads, lane);
+        }
+      else if (!(n_current == 1 && current[0] == lane))
+        g_array_append_val (threads, lane);
+      tv_view_state_set_threads (self->state, (const guint32 *) (gpointer) threads->data,
+                                 threads->len);
+    }
+  else if (hit.kind == TV_TIMELINE_HIT_OVERVIEW && n_press == 2)
+    tv_view_state_clear_range (self->state);
+}
+
+static gboolean
+on_scroll (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           TvTimelineView           *self)
+{
+  GdkModifierType modifiers = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
+  double span = self->window.t1 - self->window.t0;
+
+  if (self->timeline == NULL)
+    return FALSE;
+  if (modifiers & GDK_CONTROL_MASK)
+    {
+      double pointer_x = 0, pointer_y = 0;
+      double at, factor = dy < 0 ? 0.8 : 1.25;
+      GdkEvent *event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller));
+
+      if (event != NULL)
+        gdk_event_get_position (event, &pointer_x, &pointer_y);
+      at = x_to_time (self, pointer_x);
+      if (isnan (at))
+        at = (self->window.t0 + self->window.t1) / 2;
+      set_window (self, at - (at - self->window.t0) * factor,
+                  at + (self->window.t1 - at) * factor, FALSE);
+      return TRUE;
+    }
+  if (dx != 0)
+    {
+      set_window (self, self->window.t0 + dx * span / 10, self->window.t1 + dx * span / 10, FALSE);
+      return TRUE;
+    }
+  if (dy != 0)
+    {
+      double lanes_y, lanes_height, content;
+
+      sync_style (self);
+      tv_timeline_renderer_get_lanes_area (self->renderer, self->timeline, &self->style,
+                                           &lanes_y, &lanes_height, &content);
+      self->style.scroll_y = CLAMP (self->style.scroll_y + dy * 3 * 18, 0,
+                                    MAX (0, content - lanes_height));
+      gtk_widget_queue_draw (self->area);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+on_filter_changed (GtkSearchEntry *entry,
+                   TvTimelineView *self)
+{
+  g_free (self->lane_filter);
+  self->lane_filter = g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry)));
+  self->style.scroll_y = 0;
+  gtk_widget_queue_draw (self->area);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Building the bins                                                         */
+/* ------------------------------------------------------------------------ */
+
+static void
+build_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  TvTimeline *timeline = tv_timeline_new (task_data, cancellable);
+
+  if (timeline == NULL)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+  else
+    g_task_return_pointer (task, timeline, (GDestroyNotify) tv_timeline_unref);
+}
+
+static void
+build_done (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  TvTimelineView *self = TV_TIMELINE_VIEW (object);
+  TvTimeline *timeline = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (timeline == NULL)
+    return;
+  g_clear_object (&self->cancellable);
+  self->timeline = timeline;
+  self->lane_flags = g_new0 (guint8, MAX (tv_timeline_get_n_lanes (timeline), 1));
+  tv_timeline_style_init (&self->style, timeline, 1, 1);
+  self->window.t0 = 0;
+  self->window.t1 = MAX (tv_timeline_get_duration (timeline), 1);
+  update_summary (self);
+  gtk_widget_queue_draw (self->area);
+}
+
+static void
+on_state_changed (TvTimelineView *self)
+{
+  update_summary (self);
+  gtk_widget_queue_draw (self->area);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public API                                                                */
+/* ------------------------------------------------------------------------ */
+
+GtkWidget *
+tv_timeline_view_new (TvProfile   *profile,
+                      TvViewState *state)
+{
+  TvTimelineView *self;
+  g_autoptr(GTask) task = NULL;
+
+  g_return_val_if_fail (TV_IS_PROFILE (profile), NULL);
+  g_return_val_if_fail (tv_profile_get_data (profile) != NULL, NULL);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), NULL);
+
+  self = g_object_new (TV_TYPE_TIMELINE_VIEW, NULL);
+  self->profile = g_object_ref (profile);
+  self->state = g_object_ref (state);
+  g_signal_connect_swapped (state, "changed", G_CALLBACK (on_state_changed), self);
+
+  self->cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->cancellable, build_done, NULL);
+  g_task_set_task_data (task, tv_profile_data_ref (tv_profile_get_data (profile)),
+                        (GDestroyNotify) tv_profile_data_unref);
+  g_task_run_in_thread (task, build_thread);
+  update_summary (self);
+  return GTK_WIDGET (self);
+}
+
+TvTimeline *
+tv_timeline_view_get_timeline (TvTimelineView *self)
+{
+  g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->timeline;
+}
+
+void
+tv_timeline_view_get_window (TvTimelineView *self,
+                             double         *t0,
+                             double         *t1)
+{
+  g_return_if_fail (TV_IS_TIMELINE_VIEW (self));
+
+  *t0 = self->window.t0;
+  *t1 = self->window.t1;
+}
+
+gboolean
+tv_timeline_view_get_lane_rect (TvTimelineView  *self,
+                                guint            lane,
+                                graphene_rect_t *rect)
+{
+  double x, y, width, height;
+  graphene_point_t origin;
+
+  g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (self->timeline == NULL)
+    return FALSE;
+  sync_style (self);
+  if (!tv_timeline_renderer_get_lane_rect (self->renderer, self->timeline, &self->style, lane,
+                                           &x, &y, &width, &height))
+    return FALSE;
+  if (!gtk_widget_compute_point (self->area, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y),
+                                 &origin))
+    return FALSE;
+  graphene_rect_init (rect, origin.x, origin.y, width, height);
+  return TRUE;
+}
+
+gboolean
+tv_timeline_view_get_legend_rect (TvTimelineView  *self,
+                                  TvTimelineState  state,
+                                  graphene_rect_t *rect)
+{
+  double x, y, width, height;
+  graphene_point_t origin;
+
+  g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (self->timeline == NULL)
+    return FALSE;
+  sync_style (self);
+  tv_timeline_renderer_get_legend_rect (self->renderer, self->timeline, &self->style, state,
+                                        &x, &y, &width, &height);
+  if (width <= 0
+      || !gtk_widget_compute_point (self->area, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y),
+                                    &origin))
+    return FALSE;
+  graphene_rect_init (rect, origin.x, origin.y, width, height);
+  return TRUE;
+}
+
+double
+tv_timeline_view_time_to_x (TvTimelineView *self,
+                            double          time)
+{
+  g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), NAN);
+  g_return_val_if_fail (self->timeline != NULL, NAN);
+
+  sync_style (self);
+  return tv_timeline_renderer_time_to_x (self->renderer, self->timeline, &self->style, time);
+}
+
+const char *
+tv_timeline_view_get_summary (TvTimelineView *self)
+{
+  g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), NULL);
+
+  return gtk_label_get_text (self->summary);
+}
+
+/* ------------------------------------------------------------------------ */
+/* GObject                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static void
+tv_timeline_view_dispose (GObject *object)
+{
+  TvTimelineView *self = TV_TIMELINE_VIEW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->state != NULL)
+    g_signal_handlers_disconnect_by_data (self->state, self);
+  g_clear_object (&self->state);
+  g_clear_object (&self->profile);
+  g_clear_pointer (&self->timeline, tv_timeline_unref);
+
+  G_OBJECT_CLASS (tv_timeline_view_parent_class)->dispose (object);
+}
+
+static void
+tv_timeline_view_finalize (GObject *object)
+{
+  TvTimelineView *self = TV_TIMELINE_VIEW (object);
+
+  g_clear_pointer (&self->renderer, tv_timeline_renderer_free);
+  g_clear_pointer (&self->lane_flags, g_free);
+  g_clear_pointer (&self->lane_filter, g_free);
+  g_clear_pointer (&self->back, g_array_unref);
+  g_clear_pointer (&self->forward, g_array_unref);
+
+  G_OBJECT_CLASS (tv_timeline_view_parent_class)->finalize (object);
+}
+
+static void
+tv_timeline_view_class_init (TvTimelineViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tv_timeline_view_dispose;
+  object_class->finalize = tv_timeline_view_finalize;
+
+  gtk_widget_class_install_action (widget_class, "timeline.zoom-selection", NULL,
+                                   zoom_selection_action);
+  gtk_widget_class_install_action (widget_class, "timeline.clear-selection", NULL,
+                                   clear_selection_action);
+  gtk_widget_class_install_action (widget_class, "timeline.back", NULL, back_action);
+  gtk_widget_class_install_action (widget_class, "timeline.forward", NULL, forward_action);
+}
+
+static GtkWidget *
+icon_button (const char *icon,
+             const char *tooltip,
+             const char *action)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name (icon);
+
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+  gtk_widget_add_css_class (button, "flat");
+  return button;
+}
+
+static void
+tv_timeline_view_init (TvTimelineView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkEventController *controller;
+  GtkGesture *gesture;
+
+  self->back = g_array_new (FALSE, FALSE, sizeof (Window));
+  self->forward = g_array_new (FALSE, FALSE, sizeof (Window));
+  self->renderer = tv_timeline_renderer_new (NULL);
+
+  self->area = gtk_drawing_area_new ();
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw, self, NULL);
+  gtk_widget_set_vexpand (self->area, TRUE);
+  gtk_widget_set_hexpand (self->area, TRUE);
+  gtk_widget_set_size_request (self->area, 200, 120);
+
+  gesture = gtk_gesture_drag_new ();
+  g_signal_connect (gesture, "drag-begin", G_CALLBACK (on_drag_begin), self);
+  g_signal_connect (gesture, "drag-end", G_CALLBACK (on_drag_end), self);
+  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (gesture));
+  gesture = gtk_gesture_click_new ();
+  g_signal_connect (gesture, "released", G_CALLBACK (on_released), self);
+  gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (gesture));
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (controller, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (self->area, controller);
+
+  self->summary = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->summary, 0);
+  gtk_label_set_ellipsize (self->summary, PANGO_ELLIPSIZE_END);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->summary), TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->summary), "dim-label");
+  self->filter_entry = GTK_SEARCH_ENTRY (gtk_search_entry_new ());
+  g_object_set (self->filter_entry, "placeholder-text", _("Filter threads by id"), NULL);
+  g_signal_connect (self->filter_entry, "search-changed", G_CALLBACK (on_filter_changed), self);
+
+  gtk_widget_set_margin_start (bar, 12);
+  gtk_widget_set_margin_end (bar, 6);
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->summary));
+  gtk_box_append (GTK_BOX (bar), icon_button ("go-previous-symbolic", _("Previous window"),
+                                              "timeline.back"));
+  gtk_box_append (GTK_BOX (bar), icon_button ("go-next-symbolic", _("Next window"),
+                                              "timeline.forward"));
+  gtk_box_append (GTK_BOX (bar), icon_button ("zoom-in-symbolic", _("Zoom to the selection"),
+                                              "timeline.zoom-selection"));
+  gtk_box_append (GTK_BOX (bar), icon_button ("edit-clear-symbolic", _("Clear the selection"),
+                                              "timeline.clear-selection"));
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->filter_entry));
+
+  gtk_box_append (GTK_BOX (box), self->area);
+  gtk_box_append (GTK_BOX (box), bar);
+  adw_bin_set_child (ADW_BIN (self), box);
+
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (gtk_widget_queue_draw), self->area, G_CONNECT_SWAPPED);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.zoom-selection", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.clear-selection", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.back", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.forward", FALSE);
+}

@@ -1,0 +1,49 @@
+/* tv-timeline-view.h: every thread over time, and time-range selection
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "tv-profile.h"
+#include "tv-timeline.h"
+#include "tv-view-state.h"
+
+G_BEGIN_DECLS
+
+#define TV_TYPE_TIMELINE_VIEW (tv_timeline_view_get_type ())
+
+G_DECLARE_FINAL_TYPE (TvTimelineView, tv_timeline_view, TV, TIMELINE_VIEW, AdwBin)
+
+/* PROFILE must be loaded; the bins are built on a worker at once.  A
+ * selection sets STATE's time range, a lane click its threads, a legend
+ * click its thread-state filter. */
+GtkWidget  *tv_timeline_view_new            (TvProfile      *profile,
+                                             TvViewState    *state);
+/* NULL until the bins are built. */
+TvTimeline *tv_timeline_view_get_timeline   (TvTimelineView *self);
+/* The window shown, in microseconds since the first sample. */
+void        tv_timeline_view_get_window     (TvTimelineView *self,
+                                             double         *t0,
+                                             double         *t1);
+/* Selects [T0, T1) (microseconds since the first sample), as a drag does. */
+void        tv_timeline_view_select         (TvTimelineView *self,
+                                             double          t0,
+                                             double          t1);
+/* Where LANE's band is, in the widget's pixels; FALSE when not shown. */
+gboolean    tv_timeline_view_get_lane_rect  (TvTimelineView *self,
+                                             guint           lane,
+                                             graphene_rect_t *rect);
+/* Where STATE's legend entry is, in the widget's pixels. */
+gboolean    tv_timeline_view_get_legend_rect (TvTimelineView *self,
+                                              TvTimelineState state,
+                                              graphene_rect_t *rect);
+/* The x of TIME (microseconds since the first sample). */
+double      tv_timeline_view_time_to_x      (TvTimelineView *self,
+                                             double          time);
+/* The selection as the line under the timeline shows it. */
+const char *tv_timeline_view_get_summary    (TvTimelineView *self);
+
+G_END_DECLS
