@@ -274,8 +274,11 @@ state_color (const guint64 *states,
   if (states == NULL || total == 0)
     return idle;
   g = (double) states[TV_STATUS_COUNT_HAS_GIL] / total;
-  c = MAX ((double) states[TV_STATUS_COUNT_ON_CPU] / total - g, 0.0);
   w = (double) states[TV_STATUS_COUNT_GIL_REQUESTED] / total;
+  /* CPython marks a thread that waits for the GIL as on CPU too: on CPU
+   * without the GIL is what is left once holding and waiting are out
+   * (the counts are per bit, so this is its lower bound). */
+  c = MAX ((double) states[TV_STATUS_COUNT_ON_CPU] / total - g - w, 0.0);
   sum = g + c + w;
   if (sum <= 0)
     return idle;

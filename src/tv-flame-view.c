@@ -120,7 +120,9 @@ update_summary (TvFlameView *self)
   count = g_strdup_printf ("%" G_GUINT64_FORMAT, samples);
   /* Translators: the line above the flame graph, e.g. "all threads, on
    * CPU: 1234 samples (1.234 s)". */
-  g_string_append_printf (text, _("%s, %s: %s samples (%.3f s)"),
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s, %s: %s sample (%.3f s)",
+                                             "%s, %s: %s samples (%.3f s)",
+                                             samples > G_MAXULONG ? G_MAXULONG : (gulong) samples),
                           threads, _(state_names[tv_view_state_get_state_filter (self->state)]),
                           count, seconds);
   if (tv_view_state_get_range (self->state, NULL, NULL))

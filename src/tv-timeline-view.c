@@ -185,14 +185,15 @@ update_summary (TvTimelineView *self)
       g_autofree char *from = format_time ((double) start - origin);
       g_autofree char *to = format_time ((double) end - origin);
       g_autofree char *span = format_time ((double) end - start);
-      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT,
-                                                tv_timeline_count_range (self->timeline,
-                                                                         TV_TIMELINE_ALL,
-                                                                         start, end, NULL));
+      guint64 n = tv_timeline_count_range (self->timeline, TV_TIMELINE_ALL, start, end, NULL);
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
 
       /* Translators: the selected time range: from, to, how long, and its
        * samples over all threads. */
-      text = g_strdup_printf (_("Selected %s to %s (%s): %s samples"), from, to, span, count);
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Selected %s to %s (%s): %s sample",
+                                           "Selected %s to %s (%s): %s samples",
+                                           n > G_MAXULONG ? G_MAXULONG : (gulong) n),
+                              from, to, span, count);
     }
   else
     {
