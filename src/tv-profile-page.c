@@ -58,6 +58,8 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
+static void update_range (TvProfilePage *self);
+
 static void
 set_state (TvProfilePage      *self,
            TvProfilePageState  state)
@@ -163,6 +165,8 @@ on_load_finished (GObject      *object,
         gtk_widget_set_vexpand (paned, TRUE);
         gtk_box_append (self->flame_box, paned);
       }
+      g_signal_connect_object (self->view_state, "changed", G_CALLBACK (update_range), self,
+                               G_CONNECT_SWAPPED);
       adw_view_stack_set_visible_child_name (self->views, "flamegraph");
       set_state (self, TV_PROFILE_PAGE_LOADED);
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "page.export", TRUE);
@@ -355,6 +359,19 @@ tv_profile_page_export_finish (TvProfilePage  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* The properties' per-thread figures follow the selected time range. */
+static void
+update_range (TvProfilePage *self)
+{
+  TvTimeline *timeline = self->timeline_view != NULL
+                         ? tv_timeline_view_get_timeline (TV_TIMELINE_VIEW (self->timeline_view))
+                         : NULL;
+  guint64 start = 0, end = 0;
+  gboolean has_range = tv_view_state_get_range (self->view_state, &start, &end);
+
+  tv_properties_show_range (self->properties, timeline, has_range, start, end);
 }
 
 static void

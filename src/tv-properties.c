@@ -31,6 +31,10 @@ struct _TvProperties
   AdwPreferencesGroup  *decoded_group;
   AdwPreferencesGroup  *threads_group;
   GtkGrid              *threads_grid;
+  AdwPreferencesGroup  *range_group;
+  GtkGrid              *range_grid;
+  GString              *range_text;      /* the range's figures, as copied */
+  guint                 n_range_rows;
   GtkButton            *copy_button;
 };
 
@@ -256,11 +260,11 @@ show_metadata (TvProperties *self)
 }
 
 static GtkWidget *
-attach_cell (TvProperties *self,
-             const char   *text,
-             int           column,
-             int           row,
-             float         xalign)
+attach_cell_to (GtkGrid    *grid,
+                const char *text,
+                int         column,
+                int         row,
+                float       xalign)
 {
   GtkWidget *label = gtk_label_new (text);
 
@@ -268,9 +272,19 @@ attach_cell (TvProperties *self,
   gtk_widget_set_focus_on_click (label, FALSE);
   gtk_label_set_xalign (GTK_LABEL (label), xalign);
   gtk_widget_add_css_class (label, "numeric");
-  gtk_grid_attach (self->threads_grid, label, column, row, 1, 1);
+  gtk_grid_attach (grid, label, column, row, 1, 1);
 
   return label;
+}
+
+static GtkWidget *
+attach_cell (TvProperties *self,
+             const char   *text,
+             int           column,
+             int           row,
+             float         xalign)
+{
+  return attach_cell_to (self->threads_grid, text, column, row, xalign);
 }
 
 static char *
@@ -386,12 +400,100 @@ tv_properties_show_data (TvProperties *self)
   gtk_widget_set_visible (GTK_WIDGET (self->threads_group), TRUE);
 }
 
+void
+tv_properties_show_range (TvProperties *self,
+                          TvTimeline   *timeline,
+                          gboolean      has_range,
+                          guint64       start,
+                          guint64       end)
+{
+  g_autofree char *from = NULL;
+  g_autofree char *to = NULL;
+  g_autofree char *description = NULL;
+  const char *headers[6];
+  GtkWidget *child;
+  const guint32 *order;
+  guint n_lanes;
+  guint64 origin;
+
+  g_return_if_fail (TV_IS_PROPERTIES (self));
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->range_grid))) != NULL)
+    gtk_grid_remove (self->range_grid, child);
+  g_string_truncate (self->range_text, 0);
+  self->n_range_rows = 0;
+  gtk_widget_set_visible (GTK_WIDGET (self->range_group), has_range && timeline != NULL);
+  if (!has_range || timeline == NULL)
+    return;
+
+  /* Exact counts from the timeline's bins and a bisection at each edge:
+   * no work that grows with the samples. */
+  origin = tv_timeline_get_origin (timeline);
+  from = g_strdup_printf ("%.6f", ((double) start - origin) / 1e6);
+  to = g_strdup_printf ("%.6f", ((double) end - origin) / 1e6);
+  /* Translators: the range, in seconds after the first sample. */
+  description = g_strdup_printf (_("From %s s to %s s after the first sample; percentages of "
+                                   "each thread’s samples in the range"), from, to);
+  adw_preferences_group_set_description (self->range_group, description);
+  g_string_append_printf (self->range_text, "\n%s\n%s\n ",
+                          adw_preferences_group_get_title (self->range_group), description);
+
+  headers[0] = _("Thread ID");
+  headers[1] = _("Samples");
+  headers[2] = _("GIL %");
+  headers[3] = _("CPU %");
+  headers[4] = _("Wait %");
+  headers[5] = _("Exc %");
+  for (guint c = 0; c < G_N_ELEMENTS (headers); c++)
+    {
+      GtkWidget *label = attach_cell_to (self->range_grid, headers[c], c, 0, 1.0f);
+
+      gtk_widget_remove_css_class (label, "numeric");
+      gtk_widget_add_css_class (label, "heading");
+      g_string_append_printf (self->range_text, " %s%s", headers[c],
+                              c + 1 == G_N_ELEMENTS (headers) ? "\n" : "\t");
+    }
+
+  order = tv_timeline_get_order (timeline, &n_lanes);
+  for (guint i = 0; i < n_lanes; i++)
+    {
+      const TvTimelineLane *lane = tv_timeline_get_lane (timeline, order[i]);
+      TvTimelineColumn counts;
+      guint64 n = tv_timeline_count_range (timeline, order[i], start, end, &counts);
+      char *cells[6];
+
+      cells[0] = u64_to_string (lane->thread_id);
+      cells[1] = u64_to_string (n);
+      cells[2] = percent (counts.counts[TV_TIMELINE_COUNT_HAS_GIL], n);
+      cells[3] = percent (counts.counts[TV_TIMELINE_COUNT_ON_CPU], n);
+      cells[4] = percent (counts.counts[TV_TIMELINE_COUNT_GIL_REQUESTED], n);
+      cells[5] = percent (counts.counts[TV_TIMELINE_COUNT_EXCEPTION], n);
+      g_string_append_c (self->range_text, ' ');
+      for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
+        {
+          attach_cell_to (self->range_grid, cells[c], c, (int) i + 1, 1.0f);
+          g_string_append_printf (self->range_text, " %s%s", cells[c],
+                                  c + 1 == G_N_ELEMENTS (cells) ? "\n" : "\t");
+          g_free (cells[c]);
+        }
+      self->n_range_rows++;
+    }
+}
+
+guint
+tv_properties_get_n_range_rows (TvProperties *self)
+{
+  g_return_val_if_fail (TV_IS_PROPERTIES (self), 0);
+
+  return self->n_range_rows;
+}
+
 char *
 tv_properties_dup_text (TvProperties *self)
 {
   g_return_val_if_fail (TV_IS_PROPERTIES (self), NULL);
 
-  return g_strconcat (self->text->str, self->data_text->str, NULL);
+  return g_strconcat (self->text->str, self->data_text->str, self->range_text->str, NULL);
 }
 
 guint
@@ -457,6 +559,7 @@ tv_properties_finalize (GObject *object)
 
   g_string_free (self->text, TRUE);
   g_string_free (self->data_text, TRUE);
+  g_string_free (self->range_text, TRUE);
 
   G_OBJECT_CLASS (tv_properties_parent_class)->finalize (object);
 }
@@ -504,6 +607,8 @@ tv_properties_class_init (TvPropertiesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TvProperties, decoded_group);
   gtk_widget_class_bind_template_child (widget_class, TvProperties, threads_group);
   gtk_widget_class_bind_template_child (widget_class, TvProperties, threads_grid);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, range_group);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, range_grid);
   gtk_widget_class_bind_template_child (widget_class, TvProperties, copy_button);
 }
 
@@ -514,6 +619,7 @@ tv_properties_init (TvProperties *self)
 
   self->text = g_string_new (NULL);
   self->data_text = g_string_new (NULL);
+  self->range_text = g_string_new (NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->copy_button), FALSE);
   g_signal_connect_swapped (self->copy_button, "clicked", G_CALLBACK (on_copy_clicked), self);
 }

@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "tv-profile.h"
+#include "tv-timeline.h"
 
 G_BEGIN_DECLS
 
@@ -25,5 +26,14 @@ void          tv_properties_show_data         (TvProperties *self);
 /* Everything the pane shows, as the "Copy as Text" button copies it. */
 char         *tv_properties_dup_text          (TvProperties *self);
 guint         tv_properties_get_n_thread_rows (TvProperties *self);
+
+/* The per-thread figures of the selected time range [START, END) (absolute
+ * timestamps), from TIMELINE; hidden without a range. */
+void          tv_properties_show_range        (TvProperties *self,
+                                               TvTimeline   *timeline,
+                                               gboolean      has_range,
+                                               guint64       start,
+                                               guint64       end);
+guint         tv_properties_get_n_range_rows  (TvProperties *self);
 
 G_END_DECLS

@@ -809,6 +809,22 @@ test_timeline (void)
   g_assert_nonnull (strstr (tv_flame_view_get_summary (view), "in the selected time range"));
   g_test_message ("timeline: %s", tv_timeline_view_get_summary (timeline_view));
   g_assert_true (g_str_has_prefix (tv_timeline_view_get_summary (timeline_view), "Selected "));
+  /* The properties' per-thread figures of the range, from the timeline. */
+  {
+    TvProperties *props = tv_profile_page_get_properties (page);
+    g_autofree char *text = tv_properties_dup_text (props);
+    g_autofree char *row = g_strdup_printf ("%" G_GUINT64_FORMAT "\t %" G_GUINT64_FORMAT "\t",
+                                            tv_timeline_get_lane (timeline, main_lane)->thread_id,
+                                            tv_timeline_count_range (timeline, main_lane, start,
+                                                                     end, NULL));
+
+    g_assert_cmpuint (tv_properties_get_n_range_rows (props), ==, 8);
+    g_assert_nonnull (strstr (text, "Threads in the Selected Time Range"));
+    g_assert_nonnull (strstr (text, row));
+    tv_profile_page_show_view (page, "properties");
+    save_screenshot (GTK_WIDGET (window), "ui-properties-range.png");
+    tv_profile_page_show_view (page, "flamegraph");
+  }
 
   /* Zoom to the selection, and back. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.zoom-selection", NULL));
@@ -856,6 +872,7 @@ test_timeline (void)
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.clear-selection", NULL));
   g_assert_false (tv_view_state_get_range (state, NULL, NULL));
+  g_assert_cmpuint (tv_properties_get_n_range_rows (tv_profile_page_get_properties (page)), ==, 0);
   adw_tab_view_close_page (tv_window_get_tab_view (window),
                            adw_tab_view_get_page (tv_window_get_tab_view (window),
                                                   GTK_WIDGET (page)));
