@@ -690,7 +690,13 @@ exporter_build_json (Exporter      *self,
   append_decoded (self, out);
   append_filter (self, out);
   json_key (out, "view");
-  g_string_append_printf (out, "{\"inverted\":%s},", self->filter->inverted ? "true" : "false");
+  g_string_append_printf (out, "{\"inverted\":%s", self->filter->inverted ? "true" : "false");
+  if (self->filter->search != NULL && self->filter->search[0] != '\0')
+    {
+      g_string_append (out, ",\"search\":");
+      tv_json_append_string (out, self->filter->search, -1);
+    }
+  g_string_append (out, "},");
   json_optional_double (out, "seconds_per_sample", TRUE, seconds_per_sample);
   json_string (out, "time_source", time_source == TV_TIME_SOURCE_STATS ? "stats" : "interval");
   json_u64 (out, "samples", tv_call_tree_get_n_samples (self->tree));

@@ -44,6 +44,7 @@ tv_export_filter_clear (TvExportFilter *filter)
   g_return_if_fail (filter != NULL);
 
   g_clear_pointer (&filter->thread_ids, g_array_unref);
+  g_clear_pointer (&filter->search, g_free);
 }
 
 /**

@@ -38,6 +38,9 @@ typedef struct
   double         range_start;
   double         range_end;
   gboolean       inverted;
+  /* HTML: the search the page starts with (a regular expression), or
+   * NULL.  Owned. */
+  char          *search;
 } TvExportFilter;
 
 GQuark      tv_export_error_quark         (void);

@@ -268,6 +268,8 @@ fill_export_filter (TvProfilePage  *self,
       filter->range_end = ((double) range_end - (double) start_time) / 1e6;
     }
   filter->inverted = tv_view_state_get_inverted (self->view_state);
+  if (self->flame_view != NULL)
+    filter->search = g_strdup (tv_flame_view_get_search (TV_FLAME_VIEW (self->flame_view)));
 }
 
 /* An image when DEST ends in .svg, .png or .pdf: what the flame graph

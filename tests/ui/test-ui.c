@@ -1350,6 +1350,7 @@ test_flamegraph (void)
 
     tv_view_state_set_threads (state, &index, 1);
     tv_view_state_set_state_filter (state, TV_STATE_FILTER_CPU);
+    tv_flame_view_set_search (view, "worker");
     tv_profile_page_export_async (page, dest, NULL, on_async_result, &result);
     WAIT_UNTIL (result != NULL, 20000);
     g_assert_true (tv_profile_page_export_finish (page, result, &error));
@@ -1361,7 +1362,10 @@ test_flamegraph (void)
     expected = g_strdup_printf ("\"filter\":{\"threads\":[\"%" G_GUINT64_FORMAT "\"],\"state\":\"cpu\"",
                                 thread->thread_id);
     g_assert_nonnull (strstr (contents, expected));
+    /* The page starts with the view's search. */
+    g_assert_nonnull (strstr (contents, "\"view\":{\"inverted\":false,\"search\":\"worker\"}"));
     g_file_delete (dest, NULL, NULL);
+    tv_flame_view_set_search (view, "");
 
     /* An .svg name gives the image of the graph as shown, zoom included. */
     {
