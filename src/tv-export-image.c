@@ -446,44 +446,17 @@ find_zoom_root (Image   *self,
   return TRUE;
 }
 
-/* Which merge keys the search matches: the function name or "file:line",
- * as in the flame graph's search. */
+/* The flame graph's search, over function names and "file:line". */
 static gboolean
 run_search (Image         *self,
             GCancellable  *cancellable,
             GError       **error)
 {
-  TvMergeKey merge = self->options->merge;
-  TachReader *reader = tv_profile_data_get_reader (self->data);
-  guint32 n_keys = tv_profile_data_get_n_keys (self->data, merge);
-  g_autofree guint8 *key_matches = NULL;
-  g_autoptr(GString) location = g_string_new (NULL);
-  g_autoptr(GRegex) regex = NULL;
+  g_autoptr(GRegex) regex = compile_search (self->options->search, error);
 
-  regex = compile_search (self->options->search, error);
   if (regex == NULL)
     return FALSE;
-
-  key_matches = g_new0 (guint8, MAX (n_keys, 1));
-  for (guint32 key = 0; key < n_keys; key++)
-    {
-      guint32 frame = tv_profile_data_get_key_frame (self->data, merge, key);
-      const TachFrame *f = tach_reader_get_frame (reader, frame);
-      g_autofree char *funcname = g_utf8_make_valid (tv_profile_data_get_funcname (self->data,
-                                                                                   frame), -1);
-      g_autofree char *filename = g_utf8_make_valid (tv_profile_data_get_filename (self->data,
-                                                                                   frame), -1);
-
-      if ((key & 1023) == 0 && g_cancellable_is_cancelled (cancellable))
-        return set_cancelled (cancellable, error);
-      g_string_assign (location, filename);
-      if (f != NULL && f->lineno >= 0)
-        g_string_append_printf (location, ":%d", f->lineno);
-      key_matches[key] = g_regex_match (regex, funcname, 0, NULL)
-                         || g_regex_match (regex, location->str, 0, NULL);
-    }
-
-  self->matches = tv_flame_matches_new (self->tree, key_matches, cancellable);
+  self->matches = tv_flame_matches_new_for_regex (self->tree, regex, cancellable);
   if (self->matches == NULL)
     return set_cancelled (cancellable, error);
   return TRUE;

@@ -169,6 +169,15 @@ typedef struct _TvFlameMatches TvFlameMatches;
 TvFlameMatches *tv_flame_matches_new              (TvCallTree     *tree,
                                                    const guint8   *key_matches,
                                                    GCancellable   *cancellable);
+/* The flame graph's search: the keys whose function name or "file:line"
+ * REGEX matches.  NULL if CANCELLABLE was cancelled. */
+TvFlameMatches *tv_flame_matches_new_for_regex    (TvCallTree     *tree,
+                                                   GRegex         *regex,
+                                                   GCancellable   *cancellable);
+/* The keys of FUNCTION's frames (a TV_MERGE_FUNCTION key). */
+TvFlameMatches *tv_flame_matches_new_for_function (TvCallTree     *tree,
+                                                   guint32         function,
+                                                   GCancellable   *cancellable);
 TvFlameMatches *tv_flame_matches_ref              (TvFlameMatches *matches);
 void            tv_flame_matches_unref            (TvFlameMatches *matches);
 

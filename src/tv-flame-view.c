@@ -309,36 +309,12 @@ search_thread (GTask        *task,
                GCancellable *cancellable)
 {
   SearchJob *job = task_data;
-  TvProfileData *data = tv_call_tree_get_data (job->tree);
-  TvMergeKey merge = tv_call_tree_get_merge (job->tree);
-  TachReader *reader = tv_profile_data_get_reader (data);
-  guint32 n_keys = tv_profile_data_get_n_keys (data, merge);
-  g_autofree guint8 *key_matches = g_new0 (guint8, MAX (n_keys, 1));
-  g_autoptr(GString) location = g_string_new (NULL);
-  const guint32 *function_keys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
   TvFlameMatches *matches;
 
-  for (guint32 key = 0; key < n_keys && job->regex == NULL; key++)
-    key_matches[key] = function_keys[tv_profile_data_get_key_frame (data, merge, key)]
-                       == job->function;
-
-  for (guint32 key = 0; key < n_keys && job->regex != NULL; key++)
-    {
-      guint32 frame = tv_profile_data_get_key_frame (data, merge, key);
-      const char *funcname = tv_profile_data_get_funcname (data, frame);
-      const char *filename = tv_profile_data_get_filename (data, frame);
-      const TachFrame *f = tach_reader_get_frame (reader, frame);
-
-      if ((key & 1023) == 0 && g_cancellable_is_cancelled (cancellable))
-        break;
-      g_string_assign (location, filename);
-      if (f->lineno >= 0)
-        g_string_append_printf (location, ":%d", f->lineno);
-      key_matches[key] = g_regex_match (job->regex, funcname, 0, NULL)
-                         || g_regex_match (job->regex, location->str, 0, NULL);
-    }
-
-  matches = tv_flame_matches_new (job->tree, key_matches, cancellable);
+  if (job->regex != NULL)
+    matches = tv_flame_matches_new_for_regex (job->tree, job->regex, cancellable);
+  else
+    matches = tv_flame_matches_new_for_function (job->tree, job->function, cancellable);
   if (matches == NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
   else
