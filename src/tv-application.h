@@ -10,6 +10,8 @@
 G_BEGIN_DECLS
 
 #define TV_APPLICATION_ID "io.github.tachyonviewer.TachyonViewer"
+/* The MIME type data/ defines for Tachyon profiles. */
+#define TV_PROFILE_MIME_TYPE "application/x-tachyon-profile"
 
 #define TV_TYPE_APPLICATION (tv_application_get_type ())
 

@@ -10,9 +10,6 @@
 #include "tv-application.h"
 #include "tv-start-page.h"
 
-#define APPLICATION_ID "io.github.tachyonviewer.TachyonViewer"
-#define PROFILE_MIME_TYPE "application/x-tachyon-profile"
-
 struct _TvStartPage
 {
   AdwBin            parent_instance;
@@ -35,7 +32,7 @@ is_profile (GtkRecentInfo *info)
   const char *uri = gtk_recent_info_get_uri (info);
   const char *mime_type = gtk_recent_info_get_mime_type (info);
 
-  return g_strcmp0 (mime_type, PROFILE_MIME_TYPE) == 0 || g_str_has_suffix (uri, ".tach");
+  return g_strcmp0 (mime_type, TV_PROFILE_MIME_TYPE) == 0 || g_str_has_suffix (uri, ".tach");
 }
 
 static int

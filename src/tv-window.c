@@ -14,9 +14,6 @@
 #include "tv-start-page.h"
 #include "tv-window.h"
 
-#define APPLICATION_ID "io.github.tachyonviewer.TachyonViewer"
-#define PROFILE_MIME_TYPE "application/x-tachyon-profile"
-
 struct _TvWindow
 {
   AdwApplicationWindow  parent_instance;
@@ -62,7 +59,7 @@ add_to_recent (GFile *file)
   GtkRecentData data = {
     .display_name = NULL,
     .description = NULL,
-    .mime_type = (char *) PROFILE_MIME_TYPE,
+    .mime_type = (char *) TV_PROFILE_MIME_TYPE,
     .app_name = (char *) g_get_application_name (),
     .app_exec = (char *) "tachyon-viewer %u",
     .groups = NULL,
@@ -218,7 +215,7 @@ open_action (GtkWidget  *widget,
     }
 
   gtk_file_filter_set_name (profiles, _("Tachyon Profiles"));
-  gtk_file_filter_add_mime_type (profiles, PROFILE_MIME_TYPE);
+  gtk_file_filter_add_mime_type (profiles, TV_PROFILE_MIME_TYPE);
   gtk_file_filter_add_pattern (profiles, "*.tach");
   gtk_file_filter_add_pattern (profiles, "*.bin");
   gtk_file_filter_set_name (all, _("All Files"));
