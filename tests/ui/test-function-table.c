@@ -16,6 +16,7 @@
 #include <glib/gstdio.h>
 
 #include "tv-function-table.h"
+#include "ui-test-util.h"
 
 static GtkWindow *window;
 static TvProfile *profile;
@@ -27,43 +28,13 @@ static guint n_emitted;
 static guint32 last_emitted;
 static guint n_notified;
 
-static gboolean
-on_timeout (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Spins the main loop until COND holds or MS milliseconds have passed. */
-#define WAIT_UNTIL(cond, ms)                                            \
-  G_STMT_START {                                                        \
-    gboolean timed_out_ = FALSE;                                        \
-    guint id_ = g_timeout_add ((ms), on_timeout, &timed_out_);          \
-    while (!(cond) && !timed_out_)                                      \
-      g_main_context_iteration (NULL, TRUE);                            \
-    if (!timed_out_)                                                    \
-      g_source_remove (id_);                                            \
-    if (!(cond))                                                        \
-      g_error ("timed out after %u ms waiting for %s", (guint) (ms), #cond); \
-  } G_STMT_END
-
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, on_timeout, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 /* Lets the table finish sorting, filtering and its queries. */
 static void
 settle (TvFunctionTable *t)
 {
   WAIT_UNTIL (!tv_function_table_is_busy (t), 60000);
   /* The column view binds what it shows on the next frame. */
-  spin (20);
+  ui_test_spin (20);
   g_assert_false (tv_function_table_is_busy (t));
 }
 
@@ -211,36 +182,7 @@ static void
 save_screenshot (GtkWidget  *widget,
                  const char *name)
 {
-  const char *dir = g_getenv ("TV_TEST_OUTPUT_DIR");
-  g_autofree char *path = NULL;
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  int width, height;
-
-  /* Let the style change and the layout reach the screen. */
-  spin (400);
-  width = gtk_widget_get_width (widget);
-  height = gtk_widget_get_height (widget);
-  g_assert_cmpint (width, >, 0);
-  g_assert_cmpint (height, >, 0);
-
-  paintable = gtk_widget_paintable_new (widget);
-  for (guint tries = 0; node == NULL && tries < 100; tries++)
-    {
-      GtkSnapshot *snapshot = gtk_snapshot_new ();
-
-      gdk_paintable_snapshot (paintable, snapshot, width, height);
-      node = gtk_snapshot_free_to_node (snapshot);
-      if (node == NULL)
-        spin (10);
-    }
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  path = g_build_filename (dir != NULL ? dir : ".", name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
+  ui_test_save_screenshot (widget, name, 400);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1073,7 +1015,7 @@ settle_measuring (TvFunctionTable *t)
 {
   gint64 longest = 0;
   gboolean timed_out = FALSE;
-  guint id = g_timeout_add (120000, on_timeout, &timed_out);
+  guint id = g_timeout_add (120000, ui_test_on_timeout, &timed_out);
 
   while (tv_function_table_is_busy (t) && !timed_out)
     {
@@ -1111,7 +1053,7 @@ test_many_functions (void)
   t = TV_FUNCTION_TABLE (tv_function_table_new (many, many_state));
   gtk_window_set_child (window, GTK_WIDGET (t));
   table = NULL;
-  spin (50);
+  ui_test_spin (50);
 
   start = g_get_monotonic_time ();
   tv_function_table_set_tree (t, tree);

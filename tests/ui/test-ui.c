@@ -17,6 +17,7 @@
 #include "tv-application.h"
 #include "tv-start-page.h"
 #include "tv-window.h"
+#include "ui-test-util.h"
 
 static TvApplication *application;
 static char *big_dir;
@@ -24,36 +25,6 @@ static char *big_path;
 
 #define BIG_SAMPLES 3000000u
 #define BIG_DEPTH 48
-
-static gboolean
-on_timeout (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Spins the main loop until COND holds or MS milliseconds have passed. */
-#define WAIT_UNTIL(cond, ms)                                            \
-  G_STMT_START {                                                        \
-    gboolean timed_out_ = FALSE;                                        \
-    guint id_ = g_timeout_add ((ms), on_timeout, &timed_out_);          \
-    while (!(cond) && !timed_out_)                                      \
-      g_main_context_iteration (NULL, TRUE);                            \
-    if (!timed_out_)                                                    \
-      g_source_remove (id_);                                            \
-    if (!(cond))                                                        \
-      g_error ("timed out after %u ms waiting for %s", (guint) (ms), #cond); \
-  } G_STMT_END
-
-static void
-spin (guint ms)
-{
-  gboolean done = FALSE;
-
-  g_timeout_add (ms, on_timeout, &done);
-  while (!done)
-    g_main_context_iteration (NULL, TRUE);
-}
 
 static GFile *
 data_file (const char *kind,
@@ -75,60 +46,10 @@ get_window (void)
 }
 
 static void
-save_screenshot_after (GtkWidget  *widget,
-                       const char *name,
-                       guint       settle_ms)
-{
-  const char *dir = g_getenv ("TV_TEST_OUTPUT_DIR");
-  g_autofree char *path = NULL;
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  g_autoptr(GskRenderer) renderer = NULL;
-  g_autoptr(GError) error = NULL;
-  GtkSnapshot *snapshot;
-  int width, height;
-
-  /* Let the style change and the layout reach the screen. */
-  if (settle_ms > 0)
-    spin (settle_ms);
-
-  width = gtk_widget_get_width (widget);
-  height = gtk_widget_get_height (widget);
-  g_assert_cmpint (width, >, 0);
-  g_assert_cmpint (height, >, 0);
-
-  paintable = gtk_widget_paintable_new (widget);
-  /* A widget waiting for its next layout draws nothing; wait a frame. */
-  for (guint tries = 0; node == NULL && tries < 100; tries++)
-    {
-      snapshot = gtk_snapshot_new ();
-      gdk_paintable_snapshot (paintable, snapshot, width, height);
-      node = gtk_snapshot_free_to_node (snapshot);
-      if (node == NULL)
-        spin (10);
-    }
-  g_assert_nonnull (node);
-  /* The cairo renderer: rendering offscreen with GL on llvmpipe (the
-   * window's renderer or one of our own) crashed Mesa now and then.  It
-   * draws AdwTabBar's GL shader nodes (the fades of a tab bar that
-   * overflows) as pink boxes: a screenshot artefact only. */
-  renderer = gsk_cairo_renderer_new ();
-  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
-  g_assert_no_error (error);
-  texture = gsk_renderer_render_texture (renderer, node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  gsk_renderer_unrealize (renderer);
-  path = g_build_filename (dir != NULL ? dir : ".", name, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("screenshot: %s", path);
-}
-
-static void
 save_screenshot (GtkWidget  *widget,
                  const char *name)
 {
-  save_screenshot_after (widget, name, 400);
+  ui_test_save_screenshot (widget, name, 400);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -567,12 +488,12 @@ test_cancel (void)
       g_assert_true (g_str_has_suffix (gtk_progress_bar_get_text (bar), " samples decoded"));
       g_assert_cmpfloat (gtk_progress_bar_get_fraction (bar), >, 0.0);
     }
-    save_screenshot_after (GTK_WIDGET (window), "ui-loading.png", 0);
+    ui_test_save_screenshot (GTK_WIDGET (window), "ui-loading.png", 0);
 
     /* Closing a loading tab cancels its load. */
     adw_tab_view_close_page (tab_view, adw_tab_view_get_page (tab_view, GTK_WIDGET (again)));
     g_assert_null (tv_window_lookup_page (window, file));
-    spin (200);
+    ui_test_spin (200);
   }
 }
 
@@ -622,7 +543,7 @@ test_load_responsive (void)
   page = tv_window_open_file (window, file);
   WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 600000);
   /* Whatever the page does once the data is in runs now. */
-  spin (300);
+  ui_test_spin (300);
   g_source_remove (id);
   g_test_message ("loaded in %.2f s; the main loop ran its 5 ms timer %u times; "
                   "%u gaps over 50 ms, the longest %.1f ms",
@@ -765,7 +686,7 @@ test_timeline (void)
     if (tv_timeline_get_lane (timeline, i)->main_thread)
       main_lane = i;
   g_assert_cmpuint (main_lane, !=, G_MAXUINT);
-  spin (100);
+  ui_test_spin (100);
   save_screenshot (GTK_WIDGET (window), "ui-timeline-light.png");
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
   save_screenshot (GTK_WIDGET (window), "ui-timeline-dark.png");
@@ -1502,7 +1423,7 @@ test_close (void)
 
   gtk_window_set_default_size (GTK_WINDOW (window), 1111, 777);
   gtk_window_close (GTK_WINDOW (window));
-  spin (100);
+  ui_test_spin (100);
   g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1111);
   g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 777);
   g_assert_null (gtk_application_get_active_window (GTK_APPLICATION (application)));

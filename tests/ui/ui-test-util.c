@@ -1,0 +1,73 @@
+/* ui-test-util.c: what the UI tests share
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "ui-test-util.h"
+
+gboolean
+ui_test_on_timeout (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+void
+ui_test_spin (guint ms)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (ms, ui_test_on_timeout, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+void
+ui_test_save_screenshot (GtkWidget  *widget,
+                         const char *name,
+                         guint       settle_ms)
+{
+  const char *dir = g_getenv ("TV_TEST_OUTPUT_DIR");
+  g_autofree char *path = NULL;
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GskRenderer) renderer = NULL;
+  g_autoptr(GError) error = NULL;
+  int width, height;
+
+  /* Let the style change and the layout reach the screen. */
+  if (settle_ms > 0)
+    ui_test_spin (settle_ms);
+
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  g_assert_cmpint (width, >, 0);
+  g_assert_cmpint (height, >, 0);
+
+  paintable = gtk_widget_paintable_new (widget);
+  /* A widget waiting for its next layout draws nothing; wait a frame. */
+  for (guint tries = 0; node == NULL && tries < 100; tries++)
+    {
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node == NULL)
+        ui_test_spin (10);
+    }
+  g_assert_nonnull (node);
+  /* The cairo renderer: rendering offscreen with GL on llvmpipe (the
+   * window's renderer or one of our own) crashed Mesa now and then.  It
+   * draws AdwTabBar's GL shader nodes (the fades of a tab bar that
+   * overflows) as pink boxes: a screenshot artefact only. */
+  renderer = gsk_cairo_renderer_new ();
+  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
+  g_assert_no_error (error);
+  texture = gsk_renderer_render_texture (renderer, node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gsk_renderer_unrealize (renderer);
+  path = g_build_filename (dir != NULL ? dir : ".", name, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("screenshot: %s", path);
+}

@@ -1,0 +1,37 @@
+/* ui-test-util.h: what the UI tests share
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* Sets *(gboolean *) USER_DATA; for g_timeout_add(). */
+gboolean ui_test_on_timeout       (gpointer    user_data);
+
+/* Spins the main loop for MS milliseconds. */
+void     ui_test_spin             (guint       ms);
+
+/* Saves a PNG of WIDGET as NAME in TV_TEST_OUTPUT_DIR, after SETTLE_MS
+ * of main loop. */
+void     ui_test_save_screenshot  (GtkWidget  *widget,
+                                   const char *name,
+                                   guint       settle_ms);
+
+/* Spins the main loop until COND holds, failing after MS milliseconds. */
+#define WAIT_UNTIL(cond, ms)                                            \
+  G_STMT_START {                                                        \
+    gboolean timed_out_ = FALSE;                                        \
+    guint id_ = g_timeout_add ((ms), ui_test_on_timeout, &timed_out_);  \
+    while (!(cond) && !timed_out_)                                      \
+      g_main_context_iteration (NULL, TRUE);                            \
+    if (!timed_out_)                                                    \
+      g_source_remove (id_);                                            \
+    if (!(cond))                                                        \
+      g_error ("timed out after %u ms waiting for %s", (guint) (ms), #cond); \
+  } G_STMT_END
+
+G_END_DECLS
