@@ -5,7 +5,8 @@
  *
  * Three steps, each linear in what it reads:
  *   1. weigh the exact tree's nodes by the selected samples, walking each
- *      selected thread's leaf runs (a time range is a binary search);
+ *      selected thread's leaf runs (a time range is a binary search, a
+ *      list of ranges one per range);
  *   2. map the exact nodes, parents first, onto the view's nodes by merge
  *      key, dropping, merging or re-rooting them as the transforms say;
  *   3. invert if asked, sum totals bottom-up, and sort siblings.
@@ -15,6 +16,8 @@
  * per node, exact and view, make a tree half again as slow to build.
  */
 #include "tv-call-tree.h"
+
+#include <stdlib.h>
 
 struct _TvCallTree
 {
@@ -48,6 +51,72 @@ tv_query_init (TvQuery    *query,
   query->interpreter = -1;
   query->focus_function = TV_NODE_NONE;
   query->callers_of = TV_NODE_NONE;
+}
+
+gboolean
+tv_time_ranges_are_sorted (const TvTimeRange *ranges,
+                           guint              n)
+{
+  g_return_val_if_fail (ranges != NULL || n == 0, FALSE);
+
+  for (guint i = 0; i < n; i++)
+    if (ranges[i].start > ranges[i].end || (i > 0 && ranges[i - 1].end > ranges[i].start))
+      return FALSE;
+  return TRUE;
+}
+
+static int
+compare_ranges (gconstpointer a,
+                gconstpointer b)
+{
+  const TvTimeRange *x = a;
+  const TvTimeRange *y = b;
+
+  return (x->start > y->start) - (x->start < y->start);
+}
+
+guint
+tv_time_ranges_normalize (TvTimeRange *ranges,
+                          guint        n)
+{
+  guint kept = 0;
+
+  g_return_val_if_fail (ranges != NULL || n == 0, 0);
+
+  if (n > 1)
+    qsort (ranges, n, sizeof *ranges, compare_ranges);
+  for (guint i = 0; i < n; i++)
+    {
+      if (ranges[i].start >= ranges[i].end)
+        continue;
+      if (kept > 0 && ranges[kept - 1].end >= ranges[i].start)
+        ranges[kept - 1].end = MAX (ranges[kept - 1].end, ranges[i].end);
+      else
+        ranges[kept++] = ranges[i];
+    }
+  return kept;
+}
+
+gboolean
+tv_time_ranges_contain (const TvTimeRange *ranges,
+                        guint              n,
+                        guint64            timestamp)
+{
+  guint lo = 0, hi = n;
+
+  g_return_val_if_fail (ranges != NULL || n == 0, FALSE);
+
+  /* The last range that starts at or before TIMESTAMP. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (ranges[mid].start <= timestamp)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo > 0 && timestamp < ranges[lo - 1].end;
 }
 
 /* A growing tree keyed by (parent, key), used for every tree we build. */
@@ -248,12 +317,14 @@ thread_selected (const TvQuery  *query,
   return FALSE;
 }
 
-/* First sample index with timestamp >= TS, in a time-ordered thread. */
+/* First sample index at or after FROM with timestamp >= TS, in a
+ * time-ordered thread. */
 static guint64
 lower_bound (const TvThread *t,
+             guint64         from,
              guint64         ts)
 {
-  guint64 lo = 0, hi = t->n_samples;
+  guint64 lo = from, hi = t->n_samples;
 
   while (lo < hi)
     {
@@ -266,11 +337,149 @@ lower_bound (const TvThread *t,
   return lo;
 }
 
+/* The first of the N RANGES that ends after TS. */
+static guint
+first_range_after (const TvTimeRange *ranges,
+                   guint              n,
+                   guint64            ts)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (ranges[mid].end <= ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static inline gboolean
+time_selected (const TvQuery *query,
+               guint64        ts)
+{
+  if (query->has_range && (ts < query->range_start || ts >= query->range_end))
+    return FALSE;
+  return query->ranges == NULL || tv_time_ranges_contain (query->ranges, query->n_ranges, ts);
+}
+
 typedef struct
 {
   guint32 thread;
   guint32 leaf;                 /* exact node */
 } ThreadHit;
+
+/* What step 1 fills. */
+typedef struct
+{
+  const TvQuery *query;
+  guint64       *weights;
+  guint64       *states;
+  GArray        *hits;
+} Weigh;
+
+/* Step 1 for the samples LO to HI of thread T (number I): their weight on
+ * the leaves of their runs.  CHECK_TIME: the samples are not in time
+ * order, and each is checked against the query's time filters. */
+static void
+weigh_samples (Weigh          *w,
+               guint           i,
+               const TvThread *t,
+               guint64         lo,
+               guint64         hi,
+               gboolean        check_time)
+{
+  const TvQuery *query = w->query;
+  gboolean by_status = query->status_mask != 0;
+  guint8 mask = query->status_mask, value = query->status_value;
+  guint64 r;
+
+  if (lo >= hi)
+    return;
+
+  /* The runs that overlap [lo, hi). */
+  {
+    guint64 a = 0, b = t->n_runs;
+    while (a < b)
+      {
+        guint64 mid = a + (b - a) / 2;
+        if (t->run_start[mid] <= lo)
+          a = mid + 1;
+        else
+          b = mid;
+      }
+    r = a > 0 ? a - 1 : 0;
+  }
+
+  for (; r < t->n_runs && t->run_start[r] < hi; r++)
+    {
+      guint64 start = MAX (t->run_start[r], lo);
+      guint64 end = r + 1 < t->n_runs ? MIN (t->run_start[r + 1], hi) : hi;
+      guint64 *leaf_states = w->states ? w->states + (gsize) t->run_leaf[r] * N_STATES : NULL;
+      guint64 count = 0;
+
+      if (!by_status && !check_time)
+        {
+          count = end - start;
+          if (leaf_states != NULL)
+            count_states (t->statuses, start, end, leaf_states);
+        }
+      else if (!check_time && leaf_states == NULL)
+        {
+          const guint8 *st = t->statuses;
+          for (guint64 s = start; s < end; s++)
+            count += (st[s] & mask) == value;
+        }
+      else
+        for (guint64 s = start; s < end; s++)
+          {
+            if (by_status && (t->statuses[s] & mask) != value)
+              continue;
+            if (check_time && !time_selected (query, t->timestamps[s]))
+              continue;
+            count++;
+            if (leaf_states != NULL)
+              count_states (t->statuses, s, s + 1, leaf_states);
+          }
+      w->weights[t->run_leaf[r]] += count;
+      /* Which thread reached which leaf, thread by thread. */
+      if (w->hits != NULL && count > 0)
+        {
+          ThreadHit hit = { i, t->run_leaf[r] };
+
+          g_array_append_val (w->hits, hit);
+        }
+    }
+}
+
+/* Step 1 for a time-ordered thread with time ranges: the samples of each
+ * range that overlaps [LO, HI), found by bisection from where the last
+ * range's ended, so a thread costs its selected samples plus a search per
+ * range. */
+static void
+weigh_ranges (Weigh          *w,
+              guint           i,
+              const TvThread *t,
+              guint64         lo,
+              guint64         hi)
+{
+  const TvQuery *query = w->query;
+  guint64 from = lo;
+
+  for (guint k = first_range_after (query->ranges, query->n_ranges, t->timestamps[lo]);
+       k < query->n_ranges && from < hi && query->ranges[k].start <= t->timestamps[hi - 1];
+       k++)
+    {
+      guint64 a = lower_bound (t, from, query->ranges[k].start);
+      guint64 b = lower_bound (t, a, query->ranges[k].end);
+
+      weigh_samples (w, i, t, a, MIN (b, hi), FALSE);
+      from = b;
+    }
+}
 
 /* Step 1: the selected samples' weight on each exact node, and how many
  * of them were in each state (STATES, N_STATES per node, if not NULL). */
@@ -283,23 +492,19 @@ weigh (TvProfileData *data,
        GCancellable  *cancellable)
 {
   guint n_threads = tv_profile_data_get_n_threads (data);
-  gboolean by_status = query->status_mask != 0;
-  gboolean by_time = query->has_range;
-  guint8 mask = query->status_mask, value = query->status_value;
+  Weigh w = { query, weights, states, hits };
 
   for (guint i = 0; i < n_threads; i++)
     {
       const TvThread *t = tv_profile_data_get_thread (data, i);
       guint64 lo = 0, hi = t->n_samples;
-      gboolean check_time = FALSE;
-      guint64 r;
 
       if (t->n_samples == 0 || !thread_selected (query, t))
         continue;
       if (g_cancellable_is_cancelled (cancellable))
         return FALSE;
 
-      if (by_time)
+      if (query->has_range)
         {
           /* An empty or backwards range selects nothing (and would make
            * the bounds below cross). */
@@ -309,67 +514,16 @@ weigh (TvProfileData *data,
             continue;
           if (t->time_ordered)
             {
-              lo = lower_bound (t, query->range_start);
-              hi = lower_bound (t, query->range_end);
-            }
-          else
-            check_time = TRUE;
-        }
-
-      /* The runs that overlap [lo, hi). */
-      {
-        guint64 a = 0, b = t->n_runs;
-        while (a < b)
-          {
-            guint64 mid = a + (b - a) / 2;
-            if (t->run_start[mid] <= lo)
-              a = mid + 1;
-            else
-              b = mid;
-          }
-        r = a > 0 ? a - 1 : 0;
-      }
-
-      for (; r < t->n_runs && t->run_start[r] < hi; r++)
-        {
-          guint64 start = MAX (t->run_start[r], lo);
-          guint64 end = r + 1 < t->n_runs ? MIN (t->run_start[r + 1], hi) : hi;
-          guint64 *leaf_states = states ? states + (gsize) t->run_leaf[r] * N_STATES : NULL;
-          guint64 count = 0;
-
-          if (!by_status && !check_time)
-            {
-              count = end - start;
-              if (leaf_states != NULL)
-                count_states (t->statuses, start, end, leaf_states);
-            }
-          else if (!check_time && leaf_states == NULL)
-            {
-              const guint8 *st = t->statuses;
-              for (guint64 s = start; s < end; s++)
-                count += (st[s] & mask) == value;
-            }
-          else
-            for (guint64 s = start; s < end; s++)
-              {
-                if (by_status && (t->statuses[s] & mask) != value)
-                  continue;
-                if (check_time && (t->timestamps[s] < query->range_start
-                                   || t->timestamps[s] >= query->range_end))
-                  continue;
-                count++;
-                if (leaf_states != NULL)
-                  count_states (t->statuses, s, s + 1, leaf_states);
-              }
-          weights[t->run_leaf[r]] += count;
-          /* Which thread reached which leaf, thread by thread. */
-          if (hits != NULL && count > 0)
-            {
-              ThreadHit hit = { i, t->run_leaf[r] };
-
-              g_array_append_val (hits, hit);
+              lo = lower_bound (t, 0, query->range_start);
+              hi = lower_bound (t, lo, query->range_end);
             }
         }
+      if ((query->has_range || query->ranges != NULL) && !t->time_ordered)
+        weigh_samples (&w, i, t, 0, t->n_samples, TRUE);
+      else if (query->ranges != NULL)
+        weigh_ranges (&w, i, t, lo, hi);
+      else
+        weigh_samples (&w, i, t, lo, hi, FALSE);
     }
   return TRUE;
 }
@@ -845,6 +999,8 @@ tv_call_tree_new (TvProfileData *data,
   g_return_val_if_fail (data != NULL, NULL);
   g_return_val_if_fail (query != NULL, NULL);
   g_return_val_if_fail (query->merge < TV_N_MERGE_KEYS, NULL);
+  g_return_val_if_fail (query->ranges == NULL
+                        || tv_time_ranges_are_sorted (query->ranges, query->n_ranges), NULL);
 
   exact = tv_profile_data_get_tree (data);
   weights = g_new0 (guint64, exact->n_nodes);

@@ -4,10 +4,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A TvCallTree is what a view shows: the samples a query selects (threads,
- * interpreter, status, time range), merged by a key (frame, function,
- * line, instruction), optionally transformed (hide functions, collapse
- * recursion, focus on a function, callers of a function) and optionally
- * inverted.  It is computed from TvProfileData alone, on any thread, and
+ * interpreter, status, a time range, a set of time ranges), merged by a
+ * key (frame, function, line, instruction), optionally transformed (hide
+ * functions, collapse recursion, focus on a function, callers of a
+ * function) and optionally inverted.  It is computed from TvProfileData alone, on any thread, and
  * is immutable once made.
  */
 #pragma once
@@ -31,6 +31,11 @@ typedef struct
   gboolean       has_range;
   guint64        range_start;
   guint64        range_end;
+  /* And keep samples whose timestamp is in one of N_RANGES ranges, sorted
+   * and disjoint (see tv_time_ranges_are_sorted()), as a heatmap selects
+   * them; NULL keeps all, an empty list none. */
+  const TvTimeRange *ranges;
+  guint          n_ranges;
 
   gboolean       inverted;            /* ignored with callers_of */
   gboolean       collapse_recursion;  /* a function calling itself directly */
@@ -51,6 +56,20 @@ typedef struct
 /* A query that keeps everything, merged by MERGE. */
 void tv_query_init (TvQuery    *query,
                     TvMergeKey  merge);
+
+/* Whether the N RANGES are what a query takes: each start <= end, and
+ * each range ends at or before the next one starts. */
+gboolean tv_time_ranges_are_sorted (const TvTimeRange *ranges,
+                                    guint              n);
+/* Sorts RANGES, drops the empty ones and merges those that overlap or
+ * touch, in place; returns how many are left. */
+guint    tv_time_ranges_normalize  (TvTimeRange       *ranges,
+                                    guint              n);
+/* Whether TIMESTAMP is in one of the N sorted, disjoint RANGES: a query's
+ * sample predicate. */
+gboolean tv_time_ranges_contain    (const TvTimeRange *ranges,
+                                    guint              n,
+                                    guint64            timestamp);
 
 typedef struct _TvCallTree TvCallTree;
 

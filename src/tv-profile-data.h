@@ -69,6 +69,13 @@ typedef enum
   TV_N_MERGE_KEYS
 } TvMergeKey;
 
+/* A range of absolute timestamps, [start, end). */
+typedef struct
+{
+  guint64 start;
+  guint64 end;
+} TvTimeRange;
+
 typedef struct _TvProfileData TvProfileData;
 
 /* Called from the loading thread now and then; return nothing. */

@@ -370,10 +370,16 @@ update_range (TvProfilePage *self)
   TvTimeline *timeline = self->timeline_view != NULL
                          ? tv_timeline_view_get_timeline (TV_TIMELINE_VIEW (self->timeline_view))
                          : NULL;
-  guint64 start = 0, end = 0;
-  gboolean has_range = tv_view_state_get_range (self->view_state, &start, &end);
+  TvTimeRange range;
+  guint n_ranges;
+  const TvTimeRange *ranges = tv_view_state_get_ranges (self->view_state, &n_ranges);
 
-  tv_properties_show_range (self->properties, timeline, has_range, start, end);
+  if (ranges == NULL && tv_view_state_get_range (self->view_state, &range.start, &range.end))
+    {
+      ranges = &range;
+      n_ranges = 1;
+    }
+  tv_properties_show_range (self->properties, timeline, ranges, n_ranges);
 }
 
 static void

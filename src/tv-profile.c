@@ -11,6 +11,7 @@
 #include "tv-profile.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #ifdef __linux__
 #include <errno.h>
@@ -361,9 +362,10 @@ tv_profile_load_finish (TvProfile     *self,
 
 typedef struct
 {
-  TvQuery  query;
-  guint32 *threads;
-  guint32 *hidden;
+  TvQuery      query;
+  guint32     *threads;
+  guint32     *hidden;
+  TvTimeRange *ranges;
 } QueryJob;
 
 static void
@@ -373,6 +375,7 @@ query_job_free (gpointer data)
 
   g_free (job->threads);
   g_free (job->hidden);
+  g_free (job->ranges);
   g_free (job);
 }
 
@@ -428,6 +431,13 @@ tv_profile_query_async (TvProfile           *self,
       job->hidden = g_memdup2 (query->hidden_functions,
                                MAX (query->n_hidden_functions, 1) * sizeof (guint32));
       job->query.hidden_functions = job->hidden;
+    }
+  if (query->ranges != NULL)
+    {
+      /* Not NULL even when empty: an empty list selects nothing. */
+      job->ranges = g_new (TvTimeRange, MAX (query->n_ranges, 1));
+      memcpy (job->ranges, query->ranges, query->n_ranges * sizeof (TvTimeRange));
+      job->query.ranges = job->ranges;
     }
   g_task_set_task_data (task, job, query_job_free);
   g_task_run_in_thread (task, query_thread);

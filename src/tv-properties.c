@@ -401,11 +401,10 @@ tv_properties_show_data (TvProperties *self)
 }
 
 void
-tv_properties_show_range (TvProperties *self,
-                          TvTimeline   *timeline,
-                          gboolean      has_range,
-                          guint64       start,
-                          guint64       end)
+tv_properties_show_range (TvProperties      *self,
+                          TvTimeline        *timeline,
+                          const TvTimeRange *ranges,
+                          guint              n_ranges)
 {
   g_autofree char *from = NULL;
   g_autofree char *to = NULL;
@@ -422,18 +421,33 @@ tv_properties_show_range (TvProperties *self,
     gtk_grid_remove (self->range_grid, child);
   g_string_truncate (self->range_text, 0);
   self->n_range_rows = 0;
-  gtk_widget_set_visible (GTK_WIDGET (self->range_group), has_range && timeline != NULL);
-  if (!has_range || timeline == NULL)
+  gtk_widget_set_visible (GTK_WIDGET (self->range_group), n_ranges > 0 && timeline != NULL);
+  if (n_ranges == 0 || timeline == NULL)
     return;
 
-  /* Exact counts from the timeline's bins and a bisection at each edge:
-   * no work that grows with the samples. */
+  /* Exact counts from a bisection at each edge of each range: no work
+   * that grows with the samples. */
   origin = tv_timeline_get_origin (timeline);
-  from = g_strdup_printf ("%.6f", ((double) start - origin) / 1e6);
-  to = g_strdup_printf ("%.6f", ((double) end - origin) / 1e6);
-  /* Translators: the range, in seconds after the first sample. */
-  description = g_strdup_printf (_("From %s s to %s s after the first sample; percentages of "
-                                   "each thread’s samples in the range"), from, to);
+  from = g_strdup_printf ("%.6f", ((double) ranges[0].start - origin) / 1e6);
+  to = g_strdup_printf ("%.6f", ((double) ranges[n_ranges - 1].end - origin) / 1e6);
+  if (n_ranges == 1)
+    /* Translators: the range, in seconds after the first sample. */
+    description = g_strdup_printf (_("From %s s to %s s after the first sample; percentages of "
+                                     "each thread’s samples in the range"), from, to);
+  else
+    {
+      double total = 0;
+      g_autofree char *in_all = NULL;
+
+      for (guint i = 0; i < n_ranges; i++)
+        total += (double) (ranges[i].end - ranges[i].start);
+      in_all = g_strdup_printf ("%.6f", total / 1e6);
+      /* Translators: heatmap cells selected: how many ranges of time,
+       * from, to (seconds after the first sample), and their time in all. */
+      description = g_strdup_printf (_("%u ranges from %s s to %s s after the first sample, %s s "
+                                       "in all; percentages of each thread’s samples in them"),
+                                     n_ranges, from, to, in_all);
+    }
   adw_preferences_group_set_description (self->range_group, description);
   g_string_append_printf (self->range_text, "\n%s\n%s\n ",
                           adw_preferences_group_get_title (self->range_group), description);
@@ -459,7 +473,7 @@ tv_properties_show_range (TvProperties *self,
     {
       const TvTimelineLane *lane = tv_timeline_get_lane (timeline, order[i]);
       TvTimelineColumn counts;
-      guint64 n = tv_timeline_count_range (timeline, order[i], start, end, &counts);
+      guint64 n = tv_timeline_count_ranges (timeline, order[i], ranges, n_ranges, &counts);
       char *cells[6];
 
       cells[0] = u64_to_string (lane->thread_id);

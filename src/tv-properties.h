@@ -27,13 +27,13 @@ void          tv_properties_show_data         (TvProperties *self);
 char         *tv_properties_dup_text          (TvProperties *self);
 guint         tv_properties_get_n_thread_rows (TvProperties *self);
 
-/* The per-thread figures of the selected time range [START, END) (absolute
- * timestamps), from TIMELINE; hidden without a range. */
-void          tv_properties_show_range        (TvProperties *self,
-                                               TvTimeline   *timeline,
-                                               gboolean      has_range,
-                                               guint64       start,
-                                               guint64       end);
+/* The per-thread figures of the selected time ranges (absolute
+ * timestamps, sorted and disjoint: one range, or a heatmap's cells), from
+ * TIMELINE; hidden without a range. */
+void          tv_properties_show_range        (TvProperties      *self,
+                                               TvTimeline        *timeline,
+                                               const TvTimeRange *ranges,
+                                               guint              n_ranges);
 guint         tv_properties_get_n_range_rows  (TvProperties *self);
 
 G_END_DECLS

@@ -101,6 +101,7 @@ typedef struct
   TvProfileData *data;
   TvQuery        query;
   guint32       *threads;
+  TvTimeRange   *ranges;
   guint32        function;
   guint32        frame;
 } SourceJob;
@@ -112,6 +113,7 @@ source_job_free (gpointer user_data)
 
   tv_profile_data_unref (job->data);
   g_free (job->threads);
+  g_free (job->ranges);
   g_free (job);
 }
 
@@ -522,6 +524,11 @@ refresh (TvSourceView *self)
     {
       job->threads = g_memdup2 (query.threads, query.n_threads * sizeof (guint32));
       query.threads = job->threads;
+    }
+  if (query.ranges != NULL)
+    {
+      job->ranges = g_memdup2 (query.ranges, query.n_ranges * sizeof (TvTimeRange));
+      query.ranges = job->ranges;
     }
   job->query = query;
   job->function = self->function;

@@ -229,6 +229,72 @@ guint    tv_timeline_renderer_get_ticks     (TvTimelineRenderer    *renderer,
                                              double               **times,
                                              char                ***labels);
 
+/* The sub-second heatmap (TvTimelineHeatmap), FlameScope style: a column
+ * per second from left to right, a row per offset within the second from
+ * the top down, each cell coloured by its count on a sequential scale
+ * (pale to dark red in light, dark purple to pale yellow in dark; a cell
+ * without samples keeps the lanes' track colour).  The seconds are
+ * labelled below, the offsets on the left, and a legend of the scale
+ * stands on the right.  The cells are painted as one image, a pixel per
+ * cell, scaled: nothing is drawn per sample. */
+typedef struct
+{
+  gboolean                    dark;
+  gboolean                    draw_background;
+  const PangoFontDescription *font;     /* NULL for the renderer's */
+  double                      width;
+  double                      height;
+  /* The selection, absolute timestamps, sorted and disjoint: the cells
+   * (or parts of cells) outside it are dimmed.  None when N_SELECTION
+   * is 0. */
+  const TvTimeRange          *selection;
+  guint                       n_selection;
+  /* A rectangle of cells being dragged out, outlined. */
+  gboolean                    has_drag;
+  guint                       drag_column0;
+  guint                       drag_row0;
+  guint                       drag_column1;
+  guint                       drag_row1;
+  /* The legend's caption, from the caller (translated); NULL for none. */
+  const char                 *legend_label;
+} TvHeatmapStyle;
+
+/* Light, no selection, WIDTH x HEIGHT pixels. */
+void            tv_heatmap_style_init (TvHeatmapStyle *style,
+                                       double          width,
+                                       double          height);
+
+/* The colour of a cell that counts COUNT samples when the fullest counts
+ * MAX. */
+TvTimelineColor tv_timeline_heatmap_color (guint64  count,
+                                           guint64  max,
+                                           gboolean dark);
+
+void     tv_timeline_renderer_draw_heatmap      (TvTimelineRenderer   *renderer,
+                                                 cairo_t              *cr,
+                                                 TvTimelineHeatmap    *heatmap,
+                                                 const TvHeatmapStyle *style);
+/* The cell at X, Y; FALSE when there is none there.  With CLAMP, the
+ * nearest cell to any point (FALSE only for a heatmap without cells). */
+gboolean tv_timeline_renderer_heatmap_hit_test  (TvTimelineRenderer   *renderer,
+                                                 TvTimelineHeatmap    *heatmap,
+                                                 const TvHeatmapStyle *style,
+                                                 double                x,
+                                                 double                y,
+                                                 gboolean              clamp,
+                                                 guint                *column,
+                                                 guint                *row);
+/* Where a cell is drawn; FALSE when it does not exist. */
+gboolean tv_timeline_renderer_get_heatmap_cell  (TvTimelineRenderer   *renderer,
+                                                 TvTimelineHeatmap    *heatmap,
+                                                 const TvHeatmapStyle *style,
+                                                 guint                 column,
+                                                 guint                 row,
+                                                 double               *x,
+                                                 double               *y,
+                                                 double               *width,
+                                                 double               *height);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TvTimelineRenderer, tv_timeline_renderer_free)
 
 G_END_DECLS

@@ -12,12 +12,15 @@
  *   - a click on a lane shows that thread, Shift+click adds or removes it;
  *   - a click on a legend entry filters by that state.
  * The window zooms to the selection, with a history; Ctrl+scroll zooms
- * around the pointer.
+ * around the pointer.  In place of the lanes, the view can show the
+ * heatmap of every second (TvHeatmapView), whose drags select cells.
+ * Escape clears either selection.
  */
 #include <math.h>
 
 #include <glib/gi18n.h>
 
+#include "tv-heatmap-view.h"
 #include "tv-timeline-renderer.h"
 #include "tv-timeline-view.h"
 
@@ -51,11 +54,24 @@ struct _TvTimelineView
   double              drag_start_time;
 
   GtkWidget          *area;
+  GtkWidget          *heatmap;
   GtkLabel           *summary;
   GtkSearchEntry     *filter_entry;
+  /* What only the lanes use, hidden with the heatmap. */
+  GtkWidget          *lanes_controls;
+  char               *view;         /* "lanes" or "heatmap" */
 };
 
 G_DEFINE_FINAL_TYPE (TvTimelineView, tv_timeline_view, ADW_TYPE_BIN)
+
+enum
+{
+  PROP_0,
+  PROP_VIEW,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 /* Legend entries and the views' state filters. */
 static TvStateFilter
@@ -97,16 +113,6 @@ filter_to_state (TvStateFilter filter)
     default:
       return -1;
     }
-}
-
-static char *
-format_time (double us)
-{
-  if (fabs (us) >= 1e6)
-    return g_strdup_printf ("%.3f s", us / 1e6);
-  if (fabs (us) >= 1e3)
-    return g_strdup_printf ("%.3f ms", us / 1e3);
-  return g_strdup_printf ("%.0f µs", us);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -168,23 +174,58 @@ sync_style (TvTimelineView *self)
   self->style.state_labels[TV_TIMELINE_STATE_UNKNOWN] = _("Unknown");
 }
 
+static gboolean
+showing_heatmap (TvTimelineView *self)
+{
+  return g_strcmp0 (self->view, "heatmap") == 0;
+}
+
+/* The heatmap's selection: its time in all and its samples. */
+static char *
+ranges_summary (TvTimelineView    *self,
+                const TvTimeRange *ranges,
+                guint              n_ranges)
+{
+  guint64 n = tv_timeline_count_ranges (self->timeline, TV_TIMELINE_ALL, ranges, n_ranges,
+                                        NULL);
+  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+  g_autofree char *total = NULL;
+  double duration = 0;
+
+  for (guint i = 0; i < n_ranges; i++)
+    duration += (double) (ranges[i].end - ranges[i].start);
+  total = tv_timeline_format_time (duration);
+  /* Translators: a selection of heatmap cells: their time in all, and
+   * their samples over all threads. */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Selected cells: %s in all, %s sample",
+                                       "Selected cells: %s in all, %s samples",
+                                       n > G_MAXULONG ? G_MAXULONG : (gulong) n),
+                          total, count);
+}
+
 static void
 update_summary (TvTimelineView *self)
 {
   g_autofree char *text = NULL;
+  const TvTimeRange *ranges;
   guint64 start, end;
+  guint n_ranges;
+  gboolean selected;
 
   if (self->timeline == NULL)
     {
       gtk_label_set_text (self->summary, _("Binning the samples…"));
       return;
     }
-  if (tv_view_state_get_range (self->state, &start, &end))
+  ranges = tv_view_state_get_ranges (self->state, &n_ranges);
+  if (ranges != NULL)
+    text = ranges_summary (self, ranges, n_ranges);
+  else if (tv_view_state_get_range (self->state, &start, &end))
     {
       guint64 origin = tv_timeline_get_origin (self->timeline);
-      g_autofree char *from = format_time ((double) start - origin);
-      g_autofree char *to = format_time ((double) end - origin);
-      g_autofree char *span = format_time ((double) end - start);
+      g_autofree char *from = tv_timeline_format_time ((double) start - origin);
+      g_autofree char *to = tv_timeline_format_time ((double) end - origin);
+      g_autofree char *span = tv_timeline_format_time ((double) end - start);
       guint64 n = tv_timeline_count_range (self->timeline, TV_TIMELINE_ALL, start, end, NULL);
       g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
 
@@ -195,9 +236,12 @@ update_summary (TvTimelineView *self)
                                            n > G_MAXULONG ? G_MAXULONG : (gulong) n),
                               from, to, span, count);
     }
+  else if (showing_heatmap (self))
+    text = g_strdup (_("Nothing selected. Each column is a second, each row 20 ms of it: drag "
+                       "over the cells to select them."));
   else
     {
-      g_autofree char *all = format_time (tv_timeline_get_duration (self->timeline));
+      g_autofree char *all = tv_timeline_format_time (tv_timeline_get_duration (self->timeline));
 
       text = g_strdup_printf (_("Nothing selected: the whole %s. Drag over the time axis to "
                                 "select a range; click a lane to show one thread."), all);
@@ -205,8 +249,8 @@ update_summary (TvTimelineView *self)
   gtk_label_set_text (self->summary, text);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.zoom-selection",
                                  tv_view_state_get_range (self->state, NULL, NULL));
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.clear-selection",
-                                 tv_view_state_get_range (self->state, NULL, NULL));
+  selected = tv_view_state_get_range (self->state, NULL, NULL) || ranges != NULL;
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.clear-selection", selected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.back", self->back->len > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.forward", self->forward->len > 0);
 }
@@ -545,6 +589,7 @@ build_done (GObject      *object,
   tv_timeline_style_init (&self->style, timeline, 1, 1);
   self->window.t0 = 0;
   self->window.t1 = MAX (tv_timeline_get_duration (timeline), 1);
+  tv_heatmap_view_set_timeline (TV_HEATMAP_VIEW (self->heatmap), timeline);
   update_summary (self);
   gtk_widget_queue_draw (self->area);
 }
@@ -575,6 +620,11 @@ tv_timeline_view_new (TvProfile   *profile,
   self->profile = g_object_ref (profile);
   self->state = g_object_ref (state);
   g_signal_connect_swapped (state, "changed", G_CALLBACK (on_state_changed), self);
+  /* The heatmap takes the lanes' place when shown. */
+  self->heatmap = tv_heatmap_view_new (state);
+  gtk_widget_set_visible (self->heatmap, FALSE);
+  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (self->area)), self->heatmap,
+                              self->area);
 
   self->cancellable = g_cancellable_new ();
   task = g_task_new (self, self->cancellable, build_done, NULL);
@@ -661,6 +711,14 @@ tv_timeline_view_time_to_x (TvTimelineView *self,
   return tv_timeline_renderer_time_to_x (self->renderer, self->timeline, &self->style, time);
 }
 
+TvHeatmapView *
+tv_timeline_view_get_heatmap_view (TvTimelineView *self)
+{
+  g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), NULL);
+
+  return TV_HEATMAP_VIEW (self->heatmap);
+}
+
 const char *
 tv_timeline_view_get_summary (TvTimelineView *self)
 {
@@ -697,10 +755,68 @@ tv_timeline_view_finalize (GObject *object)
   g_clear_pointer (&self->renderer, tv_timeline_renderer_free);
   g_clear_pointer (&self->lane_flags, g_free);
   g_clear_pointer (&self->lane_filter, g_free);
+  g_clear_pointer (&self->view, g_free);
   g_clear_pointer (&self->back, g_array_unref);
   g_clear_pointer (&self->forward, g_array_unref);
 
   G_OBJECT_CLASS (tv_timeline_view_parent_class)->finalize (object);
+}
+
+static void
+set_view (TvTimelineView *self,
+          const char     *view)
+{
+  gboolean heatmap;
+
+  if (g_strcmp0 (view, "heatmap") != 0)
+    view = "lanes";
+  if (g_strcmp0 (self->view, view) == 0)
+    return;
+  g_free (self->view);
+  self->view = g_strdup (view);
+  heatmap = showing_heatmap (self);
+  gtk_widget_set_visible (self->area, !heatmap);
+  gtk_widget_set_visible (self->heatmap, heatmap);
+  gtk_widget_set_visible (self->lanes_controls, !heatmap);
+  gtk_widget_set_visible (GTK_WIDGET (self->filter_entry), !heatmap);
+  update_summary (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
+}
+
+static void
+tv_timeline_view_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  TvTimelineView *self = TV_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_VIEW:
+      g_value_set_string (value, self->view);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tv_timeline_view_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  TvTimelineView *self = TV_TIMELINE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_VIEW:
+      set_view (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
@@ -711,6 +827,22 @@ tv_timeline_view_class_init (TvTimelineViewClass *klass)
 
   object_class->dispose = tv_timeline_view_dispose;
   object_class->finalize = tv_timeline_view_finalize;
+  object_class->get_property = tv_timeline_view_get_property;
+  object_class->set_property = tv_timeline_view_set_property;
+
+  /**
+   * TvTimelineView:view:
+   *
+   * What is shown: "lanes" (a lane per thread) or "heatmap".
+   */
+  properties[PROP_VIEW] = g_param_spec_string ("view", NULL, NULL, "lanes",
+                                               G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
+                                               | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_install_property_action (widget_class, "timeline.view", "view");
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0,
+                                       "timeline.clear-selection", NULL);
 
   gtk_widget_class_install_action (widget_class, "timeline.zoom-selection", NULL,
                                    zoom_selection_action);
@@ -733,6 +865,25 @@ icon_button (const char *icon,
   return button;
 }
 
+/* Lanes | Heatmap, as linked toggle buttons on timeline.view. */
+static GtkWidget *
+view_switch (void)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *lanes = gtk_toggle_button_new_with_label (_("Lanes"));
+  GtkWidget *heatmap = gtk_toggle_button_new_with_label (_("Heatmap"));
+
+  gtk_actionable_set_detailed_action_name (GTK_ACTIONABLE (lanes), "timeline.view::lanes");
+  gtk_actionable_set_detailed_action_name (GTK_ACTIONABLE (heatmap), "timeline.view::heatmap");
+  gtk_widget_set_tooltip_text (lanes, _("A lane per thread over time"));
+  gtk_widget_set_tooltip_text (heatmap, _("Samples per second and within the second"));
+  gtk_widget_add_css_class (box, "linked");
+  gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (box), lanes);
+  gtk_box_append (GTK_BOX (box), heatmap);
+  return box;
+}
+
 static void
 tv_timeline_view_init (TvTimelineView *self)
 {
@@ -744,6 +895,7 @@ tv_timeline_view_init (TvTimelineView *self)
   self->back = g_array_new (FALSE, FALSE, sizeof (Window));
   self->forward = g_array_new (FALSE, FALSE, sizeof (Window));
   self->renderer = tv_timeline_renderer_new (NULL);
+  self->view = g_strdup ("lanes");
 
   self->area = gtk_drawing_area_new ();
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw, self, NULL);
@@ -771,15 +923,20 @@ tv_timeline_view_init (TvTimelineView *self)
   g_object_set (self->filter_entry, "placeholder-text", _("Filter threads by id"), NULL);
   g_signal_connect (self->filter_entry, "search-changed", G_CALLBACK (on_filter_changed), self);
 
-  gtk_widget_set_margin_start (bar, 12);
+  self->lanes_controls = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  gtk_box_append (GTK_BOX (self->lanes_controls),
+                  icon_button ("go-previous-symbolic", _("Previous window"), "timeline.back"));
+  gtk_box_append (GTK_BOX (self->lanes_controls),
+                  icon_button ("go-next-symbolic", _("Next window"), "timeline.forward"));
+  gtk_box_append (GTK_BOX (self->lanes_controls),
+                  icon_button ("zoom-in-symbolic", _("Zoom to the selection"),
+                               "timeline.zoom-selection"));
+
+  gtk_widget_set_margin_start (bar, 6);
   gtk_widget_set_margin_end (bar, 6);
+  gtk_box_append (GTK_BOX (bar), view_switch ());
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->summary));
-  gtk_box_append (GTK_BOX (bar), icon_button ("go-previous-symbolic", _("Previous window"),
-                                              "timeline.back"));
-  gtk_box_append (GTK_BOX (bar), icon_button ("go-next-symbolic", _("Next window"),
-                                              "timeline.forward"));
-  gtk_box_append (GTK_BOX (bar), icon_button ("zoom-in-symbolic", _("Zoom to the selection"),
-                                              "timeline.zoom-selection"));
+  gtk_box_append (GTK_BOX (bar), self->lanes_controls);
   gtk_box_append (GTK_BOX (bar), icon_button ("edit-clear-symbolic", _("Clear the selection"),
                                               "timeline.clear-selection"));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->filter_entry));

@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "tv-heatmap-view.h"
 #include "tv-profile.h"
 #include "tv-timeline.h"
 #include "tv-view-state.h"
@@ -18,8 +19,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TvTimelineView, tv_timeline_view, TV, TIMELINE_VIEW, AdwBin)
 
 /* PROFILE must be loaded; the bins are built on a worker at once.  A
- * selection sets STATE's time range, a lane click its threads, a legend
- * click its thread-state filter. */
+ * selection sets STATE's time range (its ranges, on the heatmap), a lane
+ * click its threads, a legend click its thread-state filter. */
 GtkWidget  *tv_timeline_view_new            (TvProfile      *profile,
                                              TvViewState    *state);
 /* NULL until the bins are built. */
@@ -43,6 +44,9 @@ gboolean    tv_timeline_view_get_legend_rect (TvTimelineView *self,
 /* The x of TIME (microseconds since the first sample). */
 double      tv_timeline_view_time_to_x      (TvTimelineView *self,
                                              double          time);
+/* The heatmap, shown in place of the lanes when the "view" property (or
+ * the timeline.view action) is "heatmap". */
+TvHeatmapView *tv_timeline_view_get_heatmap_view (TvTimelineView *self);
 /* The selection as the line under the timeline shows it. */
 const char *tv_timeline_view_get_summary    (TvTimelineView *self);
 

@@ -967,39 +967,22 @@ guint64
 tv_timeline_count_ranges (TvTimeline        *self,
                           guint              lane,
                           const TvTimeRange *ranges,
-                          guint              n)
+                          guint              n,
+                          TvTimelineColumn  *counts)
 {
   guint64 total = 0;
 
+  if (counts != NULL)
+    memset (counts, 0, sizeof *counts);
   g_return_val_if_fail (self != NULL, 0);
   g_return_val_if_fail (lane < self->n_lanes || lane == TV_TIMELINE_ALL, 0);
   g_return_val_if_fail (ranges != NULL || n == 0, 0);
 
-  for (guint i = 0; i < n; i++)
-    total += tv_timeline_count_range (self, lane, ranges[i].start, ranges[i].end, NULL);
+  for (guint l = lane == TV_TIMELINE_ALL ? 0 : lane;
+       l < (lane == TV_TIMELINE_ALL ? self->n_lanes : lane + 1); l++)
+    for (guint i = 0; i < n; i++)
+      total += lane_count_range (&self->lane_data[l], ranges[i].start, ranges[i].end, counts);
   return total;
-}
-
-gboolean
-tv_time_ranges_contain (const TvTimeRange *ranges,
-                        guint              n,
-                        guint64            timestamp)
-{
-  guint lo = 0, hi = n;
-
-  g_return_val_if_fail (ranges != NULL || n == 0, FALSE);
-
-  /* The last range that starts at or before TIMESTAMP. */
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (ranges[mid].start <= timestamp)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo > 0 && timestamp < ranges[lo - 1].end;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1246,6 +1229,16 @@ tv_timeline_get_level (TvTimeline *self,
   return l->bins;
 }
 
+char *
+tv_timeline_format_time (double us)
+{
+  if (fabs (us) >= 1e6)
+    return g_strdup_printf ("%.3f s", us / 1e6);
+  if (fabs (us) >= 1e3)
+    return g_strdup_printf ("%.3f ms", us / 1e3);
+  return g_strdup_printf ("%.0f \xc2\xb5s", us);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Heatmap                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -1261,22 +1254,24 @@ row_offset (const TvTimelineHeatmap *self,
 static void
 heatmap_add_lane (TvTimelineHeatmap *self,
                   const LaneData    *lane,
-                  guint64            origin)
+                  guint64            origin,
+                  guint8             mask,
+                  guint8             value)
 {
   guint64 n_cells = (guint64) self->n_columns * self->n_rows;
 
   if (lane->n_samples == 0)
     return;
-  if (lane->n_samples < n_cells)
+  if (lane->n_samples < n_cells || mask != 0)
     {
-      /* Fewer samples than cells: place each. */
+      /* Fewer samples than cells, or a status to check: place each. */
       for (guint64 i = 0; i < lane->n_samples; i++)
         {
           guint64 r = lane->timestamps[i] - origin;
           guint64 column = r / USEC_PER_SECOND;
           guint64 row = (r % USEC_PER_SECOND) / self->row_duration;
 
-          if (column < self->n_columns)
+          if (column < self->n_columns && (lane->statuses[i] & mask) == value)
             self->cells[column * self->n_rows + row]++;
         }
     }
@@ -1301,6 +1296,8 @@ TvTimelineHeatmap *
 tv_timeline_heatmap_new (TvTimeline    *timeline,
                          const guint32 *lanes,
                          guint          n_lanes,
+                         guint8         status_mask,
+                         guint8         status_value,
                          guint64        row_duration,
                          GCancellable  *cancellable)
 {
@@ -1332,7 +1329,8 @@ tv_timeline_heatmap_new (TvTimeline    *timeline,
       g_return_val_if_fail (lane < timeline->n_lanes, NULL);
       if (g_cancellable_is_cancelled (cancellable))
         return NULL;
-      heatmap_add_lane (self, &timeline->lane_data[lane], timeline->origin);
+      heatmap_add_lane (self, &timeline->lane_data[lane], timeline->origin, status_mask,
+                        status_value);
     }
   for (guint64 c = 0; c < n_cells; c++)
     self->max_count = MAX (self->max_count, self->cells[c]);

@@ -39,7 +39,7 @@
  */
 #pragma once
 
-#include "tv-profile-data.h"
+#include "tv-call-tree.h"
 
 G_BEGIN_DECLS
 
@@ -98,13 +98,6 @@ typedef struct
   gboolean main_thread;        /* a sample has TACH_STATUS_MAIN_THREAD */
   guint    position;           /* in the display order */
 } TvTimelineLane;
-
-/* A range of absolute timestamps, [start, end). */
-typedef struct
-{
-  guint64 start;
-  guint64 end;
-} TvTimeRange;
 
 typedef struct _TvTimeline TvTimeline;
 
@@ -213,6 +206,10 @@ gboolean              tv_timeline_lane_matches   (TvTimeline    *timeline,
                                                   const char    *text,
                                                   const char    *main_label);
 
+/* A time or a duration in microseconds, as the timeline writes it:
+ * "1.250 s", "12.500 ms", "80 µs".  Free with g_free(). */
+char                 *tv_timeline_format_time    (double         us);
+
 /* The state's samples out of a column. */
 guint64               tv_timeline_column_get_state (const TvTimelineColumn *column,
                                                     TvTimelineState         state);
@@ -228,13 +225,17 @@ void                  tv_timeline_state_get_filter (TvTimelineState  state,
  * counts the samples of some lanes. */
 typedef struct _TvTimelineHeatmap TvTimelineHeatmap;
 
-/* LANES: N_LANES lane numbers, or NULL for all.  ROW_DURATION: in
- * microseconds, 1 to 1000000 (20000 gives 50 rows).  Exact; NULL if
- * CANCELLABLE was cancelled.  A heatmap has at most 2^24 cells: a profile
- * of more seconds than that (days) shows its first ones. */
+/* LANES: N_LANES lane numbers, or NULL for all.  Only samples whose
+ * (status & STATUS_MASK) == STATUS_VALUE count (a mask of 0 counts all),
+ * as in TvQuery.  ROW_DURATION: in microseconds, 1 to 1000000 (20000
+ * gives 50 rows).  Exact; NULL if CANCELLABLE was cancelled.  A heatmap
+ * has at most 2^24 cells: a profile of more seconds than that (days)
+ * shows its first ones. */
 TvTimelineHeatmap *tv_timeline_heatmap_new        (TvTimeline        *timeline,
                                                    const guint32     *lanes,
                                                    guint              n_lanes,
+                                                   guint8             status_mask,
+                                                   guint8             status_value,
                                                    guint64            row_duration,
                                                    GCancellable      *cancellable);
 TvTimelineHeatmap *tv_timeline_heatmap_ref        (TvTimelineHeatmap *heatmap);
@@ -265,16 +266,13 @@ TvTimeRange       *tv_timeline_heatmap_select     (TvTimelineHeatmap *heatmap,
                                                    guint              row1,
                                                    guint             *n_ranges);
 
-/* Whether TIMESTAMP is in one of the N sorted, disjoint RANGES: the sample
- * predicate of a heatmap selection. */
-gboolean           tv_time_ranges_contain         (const TvTimeRange *ranges,
-                                                   guint              n,
-                                                   guint64            timestamp);
-/* Samples of LANE (or TV_TIMELINE_ALL) in the N sorted, disjoint RANGES. */
+/* Samples of LANE (or TV_TIMELINE_ALL) in the N sorted, disjoint RANGES;
+ * COUNTS, if not NULL, receives the states too. */
 guint64            tv_timeline_count_ranges       (TvTimeline        *timeline,
                                                    guint              lane,
                                                    const TvTimeRange *ranges,
-                                                   guint              n);
+                                                   guint              n,
+                                                   TvTimelineColumn  *counts);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TvTimeline, tv_timeline_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TvTimelineHeatmap, tv_timeline_heatmap_unref)

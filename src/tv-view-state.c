@@ -17,6 +17,7 @@ struct _TvViewState
   gboolean       has_range;
   guint64        range_start;
   guint64        range_end;
+  GArray        *ranges;             /* TvTimeRange, sorted, disjoint */
   TvMergeKey     merge;
   gboolean       inverted;
   gboolean       collapse_recursion;
@@ -154,6 +155,7 @@ tv_view_state_set_range (TvViewState *self,
     return;
   self->has_range = TRUE;
   self->range_start = start;
+  g_array_set_size (self->ranges, 0);
   self->range_end = end;
   changed (self);
 }
@@ -163,12 +165,57 @@ tv_view_state_clear_range (TvViewState *self)
 {
   g_return_if_fail (TV_IS_VIEW_STATE (self));
 
-  if (!self->has_range)
+  if (!self->has_range && self->ranges->len == 0)
     return;
   self->has_range = FALSE;
   self->range_start = self->range_end = 0;
   changed (self);
 }
+  g_array_set_size (self->ranges, 0);
+  changed (self);
+}
+
+const TvTimeRange *
+tv_view_state_get_ranges (TvViewState *self,
+                          guint       *n_ranges)
+{
+  g_return_val_if_fail (TV_IS_VIEW_STATE (self), NULL);
+
+  if (n_ranges != NULL)
+    *n_ranges = self->ranges->len;
+  return self->ranges->len > 0 ? (const TvTimeRange *) (gpointer) self->ranges->data : NULL;
+}
+
+void
+tv_view_state_set_ranges (TvViewState       *self,
+                          const TvTimeRange *ranges,
+                          guint              n_ranges)
+{
+  g_autoptr(GArray) sorted = g_array_sized_new (FALSE, FALSE, sizeof (TvTimeRange), n_ranges);
+
+  g_return_if_fail (TV_IS_VIEW_STATE (self));
+  g_return_if_fail (ranges != NULL || n_ranges == 0);
+
+  g_array_append_vals (sorted, ranges, n_ranges);
+  g_array_set_size (sorted, tv_time_ranges_normalize ((TvTimeRange *) (gpointer) sorted->data,
+                                                      sorted->len));
+  if (sorted->len == 0)
+    {
+      if (self->ranges->len == 0)
+        return;
+    }
+  else if (!self->has_range && sorted->len == self->ranges->len
+           && memcmp (sorted->data, self->ranges->data,
+                      sorted->len * sizeof (TvTimeRange)) == 0)
+    return;
+
+  g_array_unref (self->ranges);
+  self->ranges = g_steal_pointer (&sorted);
+  if (self->ranges->len > 0)
+    {
+      self->has_range = FALSE;
+      self->range_start = self->range_end = 0;
+    }
 
 TvMergeKey
 tv_view_state_get_merge (TvViewState *self)
@@ -337,6 +384,11 @@ tv_view_state_to_query (TvViewState *self,
   query->range_end = self->range_end;
   query->inverted = self->inverted;
   query->collapse_recursion = self->collapse_recursion;
+  if (self->ranges->len > 0)
+    {
+      query->ranges = (const TvTimeRange *) (gpointer) self->ranges->data;
+      query->n_ranges = self->ranges->len;
+    }
   query->focus_function = self->focus_function;
   if (self->hidden->len > 0)
     {
@@ -354,6 +406,7 @@ tv_view_state_finalize (GObject *object)
   g_clear_pointer (&self->hidden, g_array_unref);
 
   G_OBJECT_CLASS (tv_view_state_parent_class)->finalize (object);
+  g_clear_pointer (&self->ranges, g_array_unref);
 }
 
 static void
@@ -382,4 +435,5 @@ tv_view_state_init (TvViewState *self)
   self->hidden = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->merge = TV_MERGE_FUNCTION;
   self->focus_function = TV_NODE_NONE;
+  self->ranges = g_array_new (FALSE, FALSE, sizeof (TvTimeRange));
 }

@@ -4,9 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One TvViewState per open profile holds the choices every view shares:
- * the threads, the thread-state filter, the time range, the merge key,
- * inverted or not, and the transforms (focus on a function, hide
- * functions, collapse recursion).  The flame graph, the function table,
+ * the threads, the thread-state filter, the time range (or a set of
+ * ranges, from the heatmap), the merge key, inverted or not, and the
+ * transforms (focus on a function, hide functions, collapse recursion).  The flame graph, the function table,
  * the timeline and "export what you see" observe it ("changed") and turn
  * it into a TvQuery.  It has no widgets.
  */
@@ -52,7 +52,19 @@ gboolean       tv_view_state_get_range             (TvViewState   *self,
 void           tv_view_state_set_range             (TvViewState   *self,
                                                     guint64        start,
                                                     guint64        end);
+/* Clears the time range and the ranges. */
 void           tv_view_state_clear_range           (TvViewState   *self);
+
+/* A selection of several time ranges (a rectangle of heatmap cells),
+ * sorted and disjoint; NULL (and 0) when there is none.  There is one
+ * selection at a time: setting ranges clears the time range, and setting
+ * a time range clears the ranges. */
+const TvTimeRange *tv_view_state_get_ranges        (TvViewState       *self,
+                                                    guint             *n_ranges);
+/* Sorts and merges RANGES; none (N_RANGES 0) clears them. */
+void           tv_view_state_set_ranges            (TvViewState       *self,
+                                                    const TvTimeRange *ranges,
+                                                    guint              n_ranges);
 
 TvMergeKey     tv_view_state_get_merge             (TvViewState   *self);
 void           tv_view_state_set_merge             (TvViewState   *self,

@@ -49,6 +49,7 @@
 #include <glib/gstdio.h>
 
 #include "tv-call-tree.h"
+#include "tv-view-state.h"
 
 #define N_ITERATIONS        40
 #define N_RANDOM_QUERIES    120
@@ -78,6 +79,7 @@ enum
   COVER_EMPTY_TREE,             /* queries that select nothing */
   COVER_STATES,                 /* non-zero state counts compared */
   COVER_THREADS,                /* nodes reached by two threads or more */
+  COVER_RANGE_GAPS,             /* samples between two ranges of a list */
   N_COVER
 };
 
@@ -86,6 +88,7 @@ static const char * const cover_names[N_COVER] = {
   "shared thread ids", "merge keys differ", "collapsed frames", "hidden frames",
   "focus cuts", "focus on hidden", "callers paths", "inverted paths",
   "filtered samples", "empty trees", "state counts", "nodes of several threads",
+  "samples between ranges",
 };
 
 static guint64 coverage[N_COVER];
@@ -743,6 +746,17 @@ sample_selected (const TvQuery *q,
     return FALSE;
   if (q->has_range && (s->ts < q->range_start || s->ts >= q->range_end))
     return FALSE;
+  if (q->ranges != NULL)
+    {
+      gboolean in_list = FALSE;
+
+      for (guint i = 0; i < q->n_ranges; i++)
+        in_list |= s->ts >= q->ranges[i].start && s->ts < q->ranges[i].end;
+      if (!in_list && q->n_ranges > 0 && s->ts >= q->ranges[0].start
+          && s->ts < q->ranges[q->n_ranges - 1].end)
+        coverage[COVER_RANGE_GAPS]++;
+      return in_list;
+    }
   return TRUE;
 }
 
@@ -1063,6 +1077,7 @@ typedef struct
   TvQuery  query;
   guint32  threads[8];
   guint32  hidden[4];
+  TvTimeRange ranges[12];
 } QueryStore;
 
 static char *
@@ -1085,6 +1100,15 @@ describe_query (const TvQuery *q)
   if (q->has_range)
     g_string_append_printf (s, " range=[%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ")",
                             q->range_start, q->range_end);
+  if (q->ranges != NULL)
+    {
+      g_string_append (s, " ranges=");
+      for (guint i = 0; i < q->n_ranges; i++)
+        g_string_append_printf (s, "[%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ")",
+                                q->ranges[i].start, q->ranges[i].end);
+      if (q->n_ranges == 0)
+        g_string_append (s, "none");
+    }
   if (q->inverted)
     g_string_append (s, " inverted");
   if (q->count_states)
@@ -1197,6 +1221,37 @@ random_range (GRand         *rand,
     }
 }
 
+/* A sorted, disjoint list of up to 12 ranges (none, now and then): ends
+ * on samples often, ranges that touch, empty ones, one past the end. */
+static void
+random_ranges (GRand         *rand,
+               TvProfileData *data,
+               const Decoded *d,
+               QueryStore    *store)
+{
+  TvQuery *q = &store->query;
+  guint64 first = 0, last = 0, span;
+  guint n = g_rand_int_range (rand, 0, G_N_ELEMENTS (store->ranges) + 1);
+  guint64 instants[2 * G_N_ELEMENTS (store->ranges)];
+
+  tv_profile_data_get_time_span (data, &first, &last);
+  if (first > last)
+    first = last = 0;
+  span = last - first + 1;
+  for (guint i = 0; i < 2 * n; i++)
+    instants[i] = random_instant (rand, d, first, span);
+  /* Sorted instants, paired, make sorted ranges that may touch or be
+   * empty, and never overlap. */
+  qsort (instants, 2 * n, sizeof instants[0], compare_u64);
+  for (guint i = 0; i < n; i++)
+    store->ranges[i] = (TvTimeRange) { instants[2 * i], instants[2 * i + 1] };
+  if (n > 0 && g_rand_int_range (rand, 0, 4) == 0)
+    store->ranges[n - 1].end = G_MAXUINT64;
+  g_assert_true (tv_time_ranges_are_sorted (store->ranges, n));
+  q->ranges = store->ranges;
+  q->n_ranges = n;
+}
+
 static void
 random_query (GRand         *rand,
               TvProfileData *data,
@@ -1225,6 +1280,8 @@ random_query (GRand         *rand,
     }
   if (g_rand_int_range (rand, 0, 3) == 0)
     random_range (rand, data, d, q);
+  if (g_rand_int_range (rand, 0, 3) == 0)
+    random_ranges (rand, data, d, store);
 
   q->inverted = g_rand_int_range (rand, 0, 3) == 0;
   q->collapse_recursion = g_rand_int_range (rand, 0, 3) == 0;
@@ -1862,6 +1919,65 @@ test_empty_thread (void)
  * reads the region as uncompressed (a deliberate difference, see
  * tests/format/test-corpus.c), so the model never sees this file. */
 static void
+on_changed (gpointer user_data)
+{
+  (*(guint *) user_data)++;
+}
+
+/* A view state holds one selection: a time range or a list of ranges,
+ * which it sorts and merges; the query carries it. */
+static void
+test_view_state_ranges (void)
+{
+  g_autoptr(TvViewState) state = tv_view_state_new ();
+  TvTimeRange messy[] = { { 50, 60 }, { 10, 20 }, { 15, 30 }, { 40, 40 }, { 30, 35 } };
+  const TvTimeRange *ranges;
+  guint n_ranges, n_changed = 0;
+  TvQuery query;
+
+  g_signal_connect_swapped (state, "changed", G_CALLBACK (on_changed), &n_changed);
+  g_assert_null (tv_view_state_get_ranges (state, &n_ranges));
+  g_assert_cmpuint (n_ranges, ==, 0);
+
+  tv_view_state_set_range (state, 5, 8);
+  tv_view_state_set_ranges (state, messy, G_N_ELEMENTS (messy));
+  g_assert_cmpuint (n_changed, ==, 2);
+  /* Sorted, merged where they overlap or touch, the empty one dropped. */
+  ranges = tv_view_state_get_ranges (state, &n_ranges);
+  g_assert_cmpuint (n_ranges, ==, 2);
+  g_assert_cmpuint (ranges[0].start, ==, 10);
+  g_assert_cmpuint (ranges[0].end, ==, 35);
+  g_assert_cmpuint (ranges[1].start, ==, 50);
+  g_assert_cmpuint (ranges[1].end, ==, 60);
+  g_assert_true (tv_time_ranges_are_sorted (ranges, n_ranges));
+  g_assert_false (tv_time_ranges_are_sorted (messy, G_N_ELEMENTS (messy)));
+  /* One selection at a time. */
+  g_assert_false (tv_view_state_get_range (state, NULL, NULL));
+  tv_view_state_to_query (state, &query);
+  g_assert_false (query.has_range);
+  g_assert_true (query.ranges == ranges);
+  g_assert_cmpuint (query.n_ranges, ==, 2);
+  /* The same ranges again change nothing. */
+  tv_view_state_set_ranges (state, ranges, n_ranges);
+  g_assert_cmpuint (n_changed, ==, 2);
+
+  tv_view_state_set_range (state, 5, 8);
+  g_assert_cmpuint (n_changed, ==, 3);
+  g_assert_null (tv_view_state_get_ranges (state, NULL));
+  tv_view_state_set_ranges (state, messy, 2);
+  g_assert_cmpuint (n_changed, ==, 4);
+  tv_view_state_clear_range (state);
+  g_assert_cmpuint (n_changed, ==, 5);
+  g_assert_null (tv_view_state_get_ranges (state, NULL));
+  g_assert_false (tv_view_state_get_range (state, NULL, NULL));
+  tv_view_state_to_query (state, &query);
+  g_assert_null (query.ranges);
+  tv_view_state_clear_range (state);
+  tv_view_state_set_ranges (state, NULL, 0);
+  g_assert_cmpuint (n_changed, ==, 5);
+}
+
+static void
 test_corpus_refused (void)
 {
   g_autofree char *path = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid",
@@ -1914,6 +2030,7 @@ main (int    argc,
     }
   g_test_add_func ("/model/corpus/compression_type_7.tach", test_corpus_refused);
   g_test_add_func ("/model/data/empty-thread", test_empty_thread);
+  g_test_add_func ("/model/view-state/ranges", test_view_state_ranges);
 
   ret = g_test_run ();
   g_clear_pointer (&context, g_free);

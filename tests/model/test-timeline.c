@@ -633,13 +633,16 @@ static void
 check_heatmap (TvTimeline    *timeline,
                const guint32 *lanes,
                guint          n_lanes,
+               guint8         mask,
+               guint8         value,
                guint64        row_duration,
                GRand         *rand)
 {
   TvProfileData *data = tv_timeline_get_data (timeline);
   guint64 origin = tv_timeline_get_origin (timeline);
   g_autoptr(TvTimelineHeatmap) heatmap = tv_timeline_heatmap_new (timeline, lanes, n_lanes,
-                                                                  row_duration, NULL);
+                                                                  mask, value, row_duration,
+                                                                  NULL);
   guint n_columns = tv_timeline_heatmap_get_n_columns (heatmap);
   guint n_rows = tv_timeline_heatmap_get_n_rows (heatmap);
   g_autofree guint64 *expected = NULL;
@@ -663,7 +666,8 @@ check_heatmap (TvTimeline    *timeline,
         {
           guint64 r = t->timestamps[s] - origin;
 
-          expected[(r / 1000000) * n_rows + (r % 1000000) / row_duration]++;
+          if ((t->statuses[s] & mask) == value)
+            expected[(r / 1000000) * n_rows + (r % 1000000) / row_duration]++;
         }
     }
   for (guint c = 0; c < n_columns; c++)
@@ -710,15 +714,25 @@ check_heatmap (TvTimeline    *timeline,
         {
           guint lane = lanes != NULL ? lanes[i] : i;
           const TvThread *t = tv_profile_data_get_thread (data, lane);
+          guint64 in_lane = 0, gil = 0;
+          TvTimelineColumn counts;
 
           for (guint64 s = 0; s < t->n_samples; s++)
-            in_ranges += tv_time_ranges_contain (ranges, n_ranges, t->timestamps[s]);
-          g_assert_cmpuint (tv_timeline_count_ranges (timeline, lane, ranges, n_ranges), <=,
-                            t->n_samples);
+            if (tv_time_ranges_contain (ranges, n_ranges, t->timestamps[s]))
+              {
+                in_lane++;
+                gil += (t->statuses[s] & TACH_STATUS_HAS_GIL) != 0;
+                in_ranges += (t->statuses[s] & mask) == value;
+              }
+          g_assert_cmpuint (tv_timeline_count_ranges (timeline, lane, ranges, n_ranges, &counts),
+                            ==, in_lane);
+          g_assert_cmpuint (counts.samples, ==, in_lane);
+          g_assert_cmpuint (counts.counts[TV_TIMELINE_COUNT_HAS_GIL], ==, gil);
         }
       g_assert_cmpuint (in_ranges, ==, in_cells);
-      if (lanes == NULL)
-        g_assert_cmpuint (tv_timeline_count_ranges (timeline, TV_TIMELINE_ALL, ranges, n_ranges),
+      if (lanes == NULL && mask == 0)
+        g_assert_cmpuint (tv_timeline_count_ranges (timeline, TV_TIMELINE_ALL, ranges, n_ranges,
+                                                    NULL),
                           ==, in_cells);
     }
 }
@@ -767,14 +781,23 @@ check_timeline (TvProfileData *data,
       check_windows (timeline, l, rand);
       check_ranges (timeline, l, rand);
     }
-  check_heatmap (timeline, NULL, 0, 20000, rand);
-  check_heatmap (timeline, NULL, 0, 333333, rand);
-  check_heatmap (timeline, NULL, 0, 1000000, rand);
+  check_heatmap (timeline, NULL, 0, 0, 0, 20000, rand);
+  check_heatmap (timeline, NULL, 0, 0, 0, 333333, rand);
+  check_heatmap (timeline, NULL, 0, 0, 0, 1000000, rand);
+  /* The legend's filters, as the heatmap view passes them. */
+  for (TvTimelineState state = 0; state < TV_TIMELINE_N_STATES; state++)
+    {
+      guint8 mask, value;
+
+      tv_timeline_state_get_filter (state, &mask, &value);
+      check_heatmap (timeline, NULL, 0, mask, value, 20000, rand);
+    }
   if (tv_timeline_get_n_lanes (timeline) > 1)
     {
       guint32 some[] = { 1, 0 };
 
-      check_heatmap (timeline, some, 2, 7000, rand);
+      check_heatmap (timeline, some, 2, 0, 0, 7000, rand);
+      check_heatmap (timeline, some, 2, TACH_STATUS_ON_CPU, TACH_STATUS_ON_CPU, 20000, rand);
     }
 }
 
@@ -869,7 +892,8 @@ test_empty (void)
 {
   g_autoptr(TvProfileData) data = load_corpus ("empty.tach");
   g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
-  g_autoptr(TvTimelineHeatmap) heatmap = tv_timeline_heatmap_new (timeline, NULL, 0, 20000, NULL);
+  g_autoptr(TvTimelineHeatmap) heatmap = tv_timeline_heatmap_new (timeline, NULL, 0, 0, 0, 20000,
+                                                                  NULL);
   g_autoptr(TvTimelineRenderer) renderer = tv_timeline_renderer_new (NULL);
   g_autoptr(cairo_surface_t) surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 300, 200);
   g_autoptr(cairo_t) cr = cairo_create (surface);
@@ -914,7 +938,7 @@ test_cancel (void)
 
   g_cancellable_cancel (cancellable);
   g_assert_null (tv_timeline_new (data, cancellable));
-  g_assert_null (tv_timeline_heatmap_new (timeline, NULL, 0, 20000, cancellable));
+  g_assert_null (tv_timeline_heatmap_new (timeline, NULL, 0, 0, 0, 20000, cancellable));
 }
 
 /* The legend's states split every status (exception aside), and the
@@ -1741,6 +1765,111 @@ test_render_many (void)
 
 /* PNGs to look at: rec_threads.tach, whole and zoomed with a selection,
  * light and dark. */
+static cairo_surface_t *
+render_heatmap (TvTimelineRenderer   *renderer,
+                TvTimelineHeatmap    *heatmap,
+                const TvHeatmapStyle *style)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                                         (int) style->width,
+                                                         (int) style->height);
+  g_autoptr(cairo_t) cr = cairo_create (surface);
+
+  tv_timeline_renderer_draw_heatmap (renderer, cr, heatmap, style);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+/* Every cell of the heatmap is drawn in the colour of its count, where
+ * the hit test finds it; a selection dims exactly the cells outside it. */
+static void
+test_render_heatmap (void)
+{
+  g_autoptr(TvProfileData) data = load_corpus ("rec_threads.tach");
+  g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
+  g_autoptr(TvTimelineHeatmap) heatmap = tv_timeline_heatmap_new (timeline, NULL, 0, 0, 0, 20000,
+                                                                  NULL);
+  g_autoptr(TvTimelineRenderer) renderer = tv_timeline_renderer_new (NULL);
+  guint n_columns = tv_timeline_heatmap_get_n_columns (heatmap);
+  guint n_rows = tv_timeline_heatmap_get_n_rows (heatmap);
+  guint64 max = tv_timeline_heatmap_get_max_count (heatmap);
+
+  g_assert_cmpuint (n_columns, ==, 2);
+  g_assert_cmpuint (max, >, 1);
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_BUILT, dark ? "heatmap-dark.png"
+                                                                         : "heatmap-light.png",
+                                                     NULL);
+      g_autofree TvTimeRange *ranges = NULL;
+      g_autoptr(cairo_surface_t) plain = NULL;
+      g_autoptr(cairo_surface_t) selected = NULL;
+      TvHeatmapStyle style;
+      guint n_ranges, n_dimmed = 0;
+
+      tv_heatmap_style_init (&style, 900, 260);
+      style.dark = dark;
+      style.draw_background = TRUE;
+      style.legend_label = "samples per cell";
+      plain = render_heatmap (renderer, heatmap, &style);
+      ranges = tv_timeline_heatmap_select (heatmap, 0, 10, 1, 29, &n_ranges);
+      style.selection = ranges;
+      style.n_selection = n_ranges;
+      selected = render_heatmap (renderer, heatmap, &style);
+      g_assert_cmpint (cairo_surface_write_to_png (selected, path), ==, CAIRO_STATUS_SUCCESS);
+      g_test_message ("heatmap: %s", path);
+
+      for (guint c = 0; c < n_columns; c++)
+        for (guint r = 0; r < n_rows; r++)
+          {
+            TvTimelineColor color = tv_timeline_heatmap_color (
+              tv_timeline_heatmap_get_count (heatmap, c, r), max, dark);
+            double x, y, w, h;
+            guint hit_c, hit_r;
+            gboolean in_selection = r >= 10 && r <= 29;
+
+            g_assert_true (tv_timeline_renderer_get_heatmap_cell (renderer, heatmap, &style, c, r,
+                                                                  &x, &y, &w, &h));
+            g_assert_true (tv_timeline_renderer_heatmap_hit_test (renderer, heatmap, &style,
+                                                                  x + w / 2, y + h / 2, FALSE,
+                                                                  &hit_c, &hit_r));
+            g_assert_cmpuint (hit_c, ==, c);
+            g_assert_cmpuint (hit_r, ==, r);
+            /* Rows are about 4 pixels high: the middle one is the cell's. */
+            g_assert_cmphex (pixel_at (plain, (int) (x + w / 2), (int) (y + h / 2)), ==,
+                             packed (color));
+            if (in_selection)
+              g_assert_cmphex (pixel_at (selected, (int) (x + w / 2), (int) (y + h / 2)), ==,
+                               packed (color));
+            else
+              n_dimmed += pixel_at (selected, (int) (x + w / 2), (int) (y + h / 2))
+                          != packed (color);
+          }
+      g_assert_cmpuint (n_dimmed, ==, n_columns * (n_rows - 20));
+      /* Nothing to the left of the cells or below them is a cell. */
+      g_assert_false (tv_timeline_renderer_heatmap_hit_test (renderer, heatmap, &style, 1, 100,
+                                                             FALSE, NULL, NULL));
+      g_assert_false (tv_timeline_renderer_heatmap_hit_test (renderer, heatmap, &style, 300, 259,
+                                                             FALSE, NULL, NULL));
+    }
+  /* Zero is the lanes' track, and the scale grows monotonically darker
+   * in light, lighter in dark. */
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      double last = dark ? -1 : 2;
+
+      for (guint64 n = 1; n <= 10; n++)
+        {
+          TvTimelineColor c = tv_timeline_heatmap_color (n, 10, dark);
+          double luma = 0.2126 * c.red + 0.7152 * c.green + 0.0722 * c.blue;
+
+          g_assert_true (dark ? luma > last : luma < last);
+          last = luma;
+        }
+    }
+}
+
 static void
 test_png (void)
 {
@@ -1845,6 +1974,7 @@ main (int    argc,
   g_test_add_func ("/timeline/render/colors", test_render_colors);
   g_test_add_func ("/timeline/render/many", test_render_many);
   g_test_add_func ("/timeline/render/png", test_png);
+  g_test_add_func ("/timeline/render/heatmap", test_render_heatmap);
 
   return g_test_run ();
 }

@@ -799,6 +799,224 @@ test_timeline (void)
                                                   GTK_WIDGET (page)));
 }
 
+/* Samples of THREADS (all when N_THREADS is 0) in the heatmap cells of
+ * columns C0..C1 and rows R0..R1, one by one from the model's records. */
+static guint64
+count_cells_by_hand (TvProfileData *data,
+                     guint64        origin,
+                     guint64        row_duration,
+                     const guint32 *threads,
+                     guint          n_threads,
+                     guint          c0,
+                     guint          r0,
+                     guint          c1,
+                     guint          r1)
+{
+  guint64 n = 0;
+
+  for (guint i = 0; i < tv_profile_data_get_n_threads (data); i++)
+    {
+      const TvThread *t = tv_profile_data_get_thread (data, i);
+      gboolean selected = n_threads == 0;
+
+      for (guint k = 0; k < n_threads; k++)
+        selected |= threads[k] == i;
+      for (guint64 s = 0; selected && s < t->n_samples; s++)
+        {
+          guint64 since = t->timestamps[s] - origin;
+          guint64 column = since / G_USEC_PER_SEC;
+          guint64 row = (since % G_USEC_PER_SEC) / row_duration;
+
+          n += column >= c0 && column <= c1 && row >= r0 && row <= r1;
+        }
+    }
+  return n;
+}
+
+/* The shortcut of WIDGET's class bound to KEYVAL, run as a key press
+ * would run it. */
+static void
+press_binding (GtkWidget *widget,
+               guint      keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (controller)); k++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
+          g_autoptr(GtkShortcutTrigger) trigger = gtk_keyval_trigger_new (keyval, 0);
+
+          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), trigger))
+            {
+              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0,
+                                                           widget, NULL));
+              return;
+            }
+        }
+    }
+  g_assert_not_reached ();
+}
+
+/* The heatmap, in the lanes' place: a drag over a rectangle of cells
+ * selects exactly their samples for the flame graph, the thread filter
+ * remakes it, Escape clears the selection. */
+static void
+test_heatmap (void)
+{
+  g_autoptr(GFile) file = data_file ("valid", "rec_threads.tach");
+  TvWindow *window = get_window ();
+  TvProfilePage *page = tv_window_open_file (window, file);
+  TvViewState *state;
+  TvTimelineView *timeline_view;
+  TvHeatmapView *heatmap_view;
+  TvTimelineHeatmap *heatmap;
+  TvTimeline *timeline;
+  TvFlameView *view;
+  TvProfileData *data;
+  GtkWidget *area;
+  const TvTimeRange *ranges;
+  guint n_ranges, main_lane = G_MAXUINT;
+  guint64 origin, expected, in_cells = 0;
+  const guint c0 = 0, r0 = 10, c1 = 1, r1 = 29;
+
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  tv_profile_page_show_view (page, "flamegraph");
+  state = tv_profile_page_get_view_state (page);
+  view = tv_profile_page_get_flame_view (page);
+  timeline_view = tv_profile_page_get_timeline_view (page);
+  WAIT_UNTIL (tv_timeline_view_get_timeline (timeline_view) != NULL, 10000);
+  timeline = tv_timeline_view_get_timeline (timeline_view);
+  data = tv_timeline_get_data (timeline);
+  origin = tv_timeline_get_origin (timeline);
+  for (guint i = 0; i < tv_timeline_get_n_lanes (timeline); i++)
+    if (tv_timeline_get_lane (timeline, i)->main_thread)
+      main_lane = i;
+  g_assert_cmpuint (main_lane, !=, G_MAXUINT);
+  wait_view_idle (view);
+
+  /* Lanes | Heatmap: the heatmap takes the lanes' place. */
+  area = gtk_widget_get_first_child (gtk_widget_get_first_child (GTK_WIDGET (timeline_view)));
+  heatmap_view = tv_timeline_view_get_heatmap_view (timeline_view);
+  g_assert_true (gtk_widget_get_mapped (area));
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (heatmap_view)));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.view", "s",
+                                             "heatmap"));
+  g_assert_false (gtk_widget_get_visible (area));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (heatmap_view))
+              && tv_heatmap_view_get_heatmap (heatmap_view) != NULL
+              && !tv_heatmap_view_get_busy (heatmap_view), 10000);
+  heatmap = tv_heatmap_view_get_heatmap (heatmap_view);
+  /* 1.275 s of samples, 20 ms rows. */
+  g_assert_cmpuint (tv_timeline_heatmap_get_n_columns (heatmap), ==, 2);
+  g_assert_cmpuint (tv_timeline_heatmap_get_n_rows (heatmap), ==, 50);
+  g_assert_cmpuint (tv_timeline_heatmap_get_row_duration (heatmap), ==, TV_HEATMAP_ROW_DURATION);
+  g_assert_true (g_str_has_prefix (tv_timeline_view_get_summary (timeline_view), "Nothing selected."));
+  save_screenshot (GTK_WIDGET (window), "ui-heatmap-light.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  save_screenshot (GTK_WIDGET (window), "ui-heatmap-dark.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+
+  /* A drag from the middle of one corner cell to the middle of the
+   * other, through the widget's own drag gesture. */
+  {
+    GtkEventController *drag = find_controller (GTK_WIDGET (heatmap_view),
+                                                GTK_TYPE_GESTURE_DRAG, 0);
+    graphene_rect_t from, to;
+    double x, y, dx, dy;
+
+    g_assert_true (tv_heatmap_view_get_cell_rect (heatmap_view, c0, r0, &from));
+    g_assert_true (tv_heatmap_view_get_cell_rect (heatmap_view, c1, r1, &to));
+    g_assert_cmpfloat (from.size.width, >, 100);
+    g_assert_cmpfloat (from.size.height, >=, 1);
+    x = from.origin.x + from.size.width / 2;
+    y = from.origin.y + from.size.height / 2;
+    dx = to.origin.x + to.size.width / 2 - x;
+    dy = to.origin.y + to.size.height / 2 - y;
+    g_signal_emit_by_name (drag, "drag-begin", x, y);
+    g_signal_emit_by_name (drag, "drag-update", dx / 2, dy / 2);
+    save_screenshot (GTK_WIDGET (window), "ui-heatmap-dragging.png");
+    g_signal_emit_by_name (drag, "drag-update", dx, dy);
+    g_signal_emit_by_name (drag, "drag-end", dx, dy);
+  }
+  ranges = tv_view_state_get_ranges (state, &n_ranges);
+  g_assert_nonnull (ranges);
+  /* Rows 10 to 29 of two seconds: two ranges, 0.2 s to 0.6 s of each. */
+  g_assert_cmpuint (n_ranges, ==, 2);
+  g_assert_cmpuint (ranges[0].start, ==, origin + r0 * TV_HEATMAP_ROW_DURATION);
+  g_assert_cmpuint (ranges[1].end, ==, origin + G_USEC_PER_SEC + (r1 + 1) * TV_HEATMAP_ROW_DURATION);
+  g_assert_false (tv_view_state_get_range (state, NULL, NULL));
+  wait_view_idle (view);
+  expected = count_cells_by_hand (data, origin, TV_HEATMAP_ROW_DURATION, NULL, 0, c0, r0, c1, r1);
+  for (guint c = c0; c <= c1; c++)
+    for (guint r = r0; r <= r1; r++)
+      in_cells += tv_timeline_heatmap_get_count (heatmap, c, r);
+  g_test_message ("heatmap: %" G_GUINT64_FORMAT " samples selected; %s", expected,
+                  tv_timeline_view_get_summary (timeline_view));
+  g_assert_cmpuint (expected, >, 0);
+  g_assert_cmpuint (expected, <, 5991);
+  g_assert_cmpuint (in_cells, ==, expected);
+  g_assert_cmpuint (tv_call_tree_get_n_samples (tv_flame_graph_get_tree (tv_flame_view_get_graph (view))),
+                    ==, expected);
+  g_assert_true (g_str_has_prefix (tv_timeline_view_get_summary (timeline_view),
+                                   "Selected cells: 800.000 ms in all, "));
+  /* The properties' per-thread figures are those of the cells. */
+  {
+    TvProperties *props = tv_profile_page_get_properties (page);
+    g_autofree char *text = tv_properties_dup_text (props);
+    g_autofree char *row = g_strdup_printf ("%" G_GUINT64_FORMAT "\t %" G_GUINT64_FORMAT "\t",
+                                            tv_timeline_get_lane (timeline, main_lane)->thread_id,
+                                            count_cells_by_hand (data, origin,
+                                                                 TV_HEATMAP_ROW_DURATION,
+                                                                 &main_lane, 1, c0, r0, c1, r1));
+
+    g_assert_cmpuint (tv_properties_get_n_range_rows (props), ==, 8);
+    g_assert_nonnull (strstr (text, "2 ranges from "));
+    g_assert_nonnull (strstr (text, row));
+  }
+  save_screenshot (GTK_WIDGET (window), "ui-heatmap-selected-light.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  save_screenshot (GTK_WIDGET (window), "ui-heatmap-selected-dark.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+
+  /* One thread: the heatmap is made again for it, the selection stays. */
+  tv_view_state_set_threads (state, &main_lane, 1);
+  WAIT_UNTIL (tv_heatmap_view_get_heatmap (heatmap_view) != heatmap
+              && !tv_heatmap_view_get_busy (heatmap_view), 10000);
+  heatmap = tv_heatmap_view_get_heatmap (heatmap_view);
+  for (guint c = 0; c < tv_timeline_heatmap_get_n_columns (heatmap); c++)
+    for (guint r = 0; r < tv_timeline_heatmap_get_n_rows (heatmap); r++)
+      g_assert_cmpuint (tv_timeline_heatmap_get_count (heatmap, c, r), ==,
+                        count_cells_by_hand (data, origin, TV_HEATMAP_ROW_DURATION, &main_lane, 1,
+                                             c, r, c, r));
+  wait_view_idle (view);
+  g_assert_cmpuint (tv_call_tree_get_n_samples (tv_flame_graph_get_tree (tv_flame_view_get_graph (view))),
+                    ==, count_cells_by_hand (data, origin, TV_HEATMAP_ROW_DURATION, &main_lane, 1,
+                                             c0, r0, c1, r1));
+
+  /* Escape clears the selection; the lanes come back. */
+  press_binding (GTK_WIDGET (timeline_view), GDK_KEY_Escape);
+  g_assert_null (tv_view_state_get_ranges (state, &n_ranges));
+  g_assert_cmpuint (n_ranges, ==, 0);
+  g_assert_cmpuint (tv_properties_get_n_range_rows (tv_profile_page_get_properties (page)), ==, 0);
+  wait_view_idle (view);
+  g_assert_cmpuint (tv_call_tree_get_n_samples (tv_flame_graph_get_tree (tv_flame_view_get_graph (view))),
+                    ==, tv_timeline_get_lane (timeline, main_lane)->n_samples);
+  tv_view_state_set_threads (state, NULL, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.view", "s",
+                                             "lanes"));
+  g_assert_true (gtk_widget_get_visible (area));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (heatmap_view)));
+  adw_tab_view_close_page (tv_window_get_tab_view (window),
+                           adw_tab_view_get_page (tv_window_get_tab_view (window),
+                                                  GTK_WIDGET (page)));
+}
+
 /* A profile of a script that exists on this machine: work() runs line 3
  * seven times and line 5 three times, called from main() at line 9. */
 static char *
@@ -1477,6 +1695,7 @@ main (int   argc,
   g_test_add_func ("/ui/side-panel", test_side_panel);
   g_test_add_func ("/ui/timeline", test_timeline);
   g_test_add_func ("/ui/load-responsive", test_load_responsive);
+  g_test_add_func ("/ui/heatmap", test_heatmap);
   g_test_add_func ("/ui/drop", test_drop);
   g_test_add_func ("/ui/recent-and-close", test_close);
 
