@@ -58,12 +58,14 @@ tv_cli_is_requested (int    argc,
     "--info", "--json", "--export", "--output", "-o", "--version",
     "--thread", "--state", "--range", "--inverted",
     "--width", "--icicle", "--colors", "--dark", "--search",
-    "--compare", "--by", "--merge",
+    "--compare", "--by", "--merge", "--zoom", "--focus", "--hide", "--collapse-recursion",
+    "--baseline",
     "-h", "-?", "--help", "--help-all",
   };
   static const char * const with_value[] = {
     "--export=", "--output=", "--thread=", "--state=", "--range=",
-    "--width=", "--colors=", "--search=", "--by=", "--merge=",
+    "--width=", "--colors=", "--search=", "--by=", "--merge=", "--zoom=", "--focus=",
+    "--hide=", "--baseline=",
   };
 
   for (int i = 1; i < argc; i++)
@@ -157,6 +159,56 @@ run_info (const char *path,
 static TvProfileData *load_profile (const char  *path,
                                     GError     **error);
 
+/* --by: time (the default) or share. */
+static gboolean
+parse_by (const char           *by,
+          TvDiffOptions        *options)
+{
+  tv_diff_options_init (options);
+  if (by == NULL || strcmp (by, "time") == 0)
+    return TRUE;
+  if (strcmp (by, "share") == 0)
+    {
+      options->normalization = TV_DIFF_BY_SHARE;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* BASE and NEW, each loaded and filtered by FILTER, compared; fails with
+ * the message already printed. */
+static TvDiff *
+compare_profiles (const char           *base_path,
+                  const char           *new_path,
+                  const TvExportFilter *filter,
+                  const TvDiffOptions  *options,
+                  int                  *status)
+{
+  const char *paths[2] = { base_path, new_path };
+  TvCallTree *trees[2] = { NULL, NULL };
+  TvDiff *diff;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TvProfileData) data = load_profile (paths[i], &error);
+      g_auto(TvExportQuery) query = { 0 };
+
+      if (data == NULL || !tv_export_filter_make_query (filter, data, &query, &error))
+        {
+          g_clear_pointer (&trees[0], tv_call_tree_unref);
+          *status = fail_with_path (paths[i], error->message);
+          return NULL;
+        }
+      query.query.inverted = filter->inverted;
+      trees[i] = tv_call_tree_new (data, &query.query, NULL);
+    }
+  diff = tv_diff_new (trees[0], trees[1], options, NULL);
+  tv_call_tree_unref (trees[0]);
+  tv_call_tree_unref (trees[1]);
+  return diff;
+}
+
 /* --compare BASE NEW --info [--json] [--by time|share] [--merge KEY]. */
 static int
 run_compare (const char *base_path,
@@ -165,52 +217,24 @@ run_compare (const char *base_path,
              const char *merge_name,
              gboolean    json)
 {
-  static const struct
-  {
-    const char *name;
-    TvMergeKey  merge;
-  } merges[] = {
-    { "function", TV_MERGE_FUNCTION },
-    { "line", TV_MERGE_LINE },
-    { "instruction", TV_MERGE_INSTRUCTION },
-  };
-  g_autoptr(TvProfileData) base = NULL;
-  g_autoptr(TvProfileData) new_data = NULL;
-  g_autoptr(TvCallTree) base_tree = NULL;
-  g_autoptr(TvCallTree) new_tree = NULL;
+  g_auto(TvExportFilter) filter = { 0 };
   g_autoptr(TvDiff) diff = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *base_name = display_path (base_path);
   g_autofree char *new_name = display_path (new_path);
   g_autofree char *text = NULL;
   TvDiffOptions options;
-  TvMergeKey merge = TV_MERGE_FUNCTION;
-  TvQuery query;
-  gboolean found = merge_name == NULL;
+  int status = EXIT_FAILED;
 
-  tv_diff_options_init (&options);
-  if (by != NULL && g_strcmp0 (by, "share") == 0)
-    options.normalization = TV_DIFF_BY_SHARE;
-  else if (by != NULL && g_strcmp0 (by, "time") != 0)
+  tv_export_filter_init (&filter);
+  if (!parse_by (by, &options))
     return fail (_("Unknown --by “%s” (expected time or share)"), by);
-  for (gsize i = 0; merge_name != NULL && i < G_N_ELEMENTS (merges); i++)
-    if (g_strcmp0 (merge_name, merges[i].name) == 0)
-      {
-        merge = merges[i].merge;
-        found = TRUE;
-      }
-  if (!found)
-    return fail (_("Unknown --merge “%s” (expected function, line or instruction)"), merge_name);
+  if (merge_name != NULL && !tv_export_filter_set_merge (&filter, merge_name, &error))
+    return fail ("%s", error->message);
 
-  if ((base = load_profile (base_path, &error)) == NULL)
-    return fail_with_path (base_path, error->message);
-  if ((new_data = load_profile (new_path, &error)) == NULL)
-    return fail_with_path (new_path, error->message);
-
-  tv_query_init (&query, merge);
-  base_tree = tv_call_tree_new (base, &query, NULL);
-  new_tree = tv_call_tree_new (new_data, &query, NULL);
-  diff = tv_diff_new (base_tree, new_tree, &options, NULL);
+  diff = compare_profiles (base_path, new_path, &filter, &options, &status);
+  if (diff == NULL)
+    return status;
   if (json)
     text = tv_compare_to_json (diff, base_name, new_name);
   else
@@ -253,14 +277,37 @@ write_output (const char *output,
   return EXIT_OK;
 }
 
+/* What the command line says about an export. */
+typedef struct
+{
+  const char          *path;
+  const char          *format;
+  const char          *output;
+  const char          *baseline;
+  const char          *by;
+  const char * const  *threads;
+  const char          *state;
+  const char          *range;
+  gboolean             inverted;
+  const char          *merge;
+  const char          *zoom;
+  const char          *focus;
+  const char * const  *hide;
+  gboolean             collapse_recursion;
+  const char          *search;
+  gboolean             icicle;
+  const char          *width;
+  const char          *colors;
+  gboolean             dark;
+} ExportArgs;
+
 typedef struct _ExportFormat ExportFormat;
 
 static int
 export_collapsed (const ExportFormat         *format,
-                  const char                 *path,
+                  const ExportArgs           *args,
                   const TvExportFilter       *filter,
-                  const TvExportImageOptions *image,
-                  const char                 *output)
+                  const TvExportImageOptions *image)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TvCollapsed) collapsed = NULL;
@@ -270,23 +317,20 @@ export_collapsed (const ExportFormat         *format,
    * filter needs the model. */
   if (tv_export_filter_selects_all (filter))
     {
-      collapsed = tv_collapsed_new_for_path (path, NULL, &error);
+      collapsed = tv_collapsed_new_for_path (args->path, NULL, &error);
     }
   else
     {
-      g_autoptr(TvProfileData) data = load_profile (path, &error);
-      g_autoptr(GArray) thread_indices = NULL;
-      TvQuery query;
+      g_autoptr(TvProfileData) data = load_profile (args->path, &error);
+      g_auto(TvExportQuery) query = { 0 };
 
-      if (data != NULL
-          && tv_export_filter_make_query (filter, data, TV_MERGE_LINE, &query,
-                                          &thread_indices, &error))
-        collapsed = tv_collapsed_new_for_query (data, &query, NULL, &error);
+      if (data != NULL && tv_export_filter_make_query (filter, data, &query, &error))
+        collapsed = tv_collapsed_new_for_query (data, &query.query, NULL, &error);
     }
   if (collapsed == NULL)
-    return fail_with_path (path, error->message);
+    return fail_with_path (args->path, error->message);
 
-  if (strcmp (output, "-") == 0)
+  if (strcmp (args->output, "-") == 0)
     {
       setvbuf (stdout, NULL, _IOFBF, 1 << 20);
       if (!tv_collapsed_write (collapsed, stdout, &error))
@@ -294,44 +338,78 @@ export_collapsed (const ExportFormat         *format,
       return EXIT_OK;
     }
 
-  if (!tv_collapsed_save (collapsed, output, &error))
-    return fail_with_path (output, error->message);
+  if (!tv_collapsed_save (collapsed, args->output, &error))
+    return fail_with_path (args->output, error->message);
 
   return EXIT_OK;
 }
 
 static int
+write_bytes (const char *output,
+             GBytes     *bytes)
+{
+  gsize len;
+  const char *data = g_bytes_get_data (bytes, &len);
+
+  return write_output (output, data, len);
+}
+
+/* --export html --baseline BASE: NEW (args->path) against BASE. */
+static int
+export_html_diff (const ExportArgs     *args,
+                  const TvExportFilter *filter)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TvDiff) diff = NULL;
+  g_autoptr(GBytes) page = NULL;
+  g_autofree char *base_name = g_filename_display_basename (args->baseline);
+  g_autofree char *new_name = g_filename_display_basename (args->path);
+  TvDiffOptions options;
+  int status = EXIT_FAILED;
+
+  /* Checked with the other arguments. */
+  if (!parse_by (args->by, &options))
+    g_assert_not_reached ();
+  diff = compare_profiles (args->baseline, args->path, filter, &options, &status);
+  if (diff == NULL)
+    return status;
+
+  page = tv_export_html_build_diff (diff, base_name, new_name, filter->search, NULL, &error);
+  if (page == NULL)
+    return fail_with_path (args->path, error->message);
+  return write_bytes (args->output, page);
+}
+
+static int
 export_html (const ExportFormat         *format,
-             const char                 *path,
+             const ExportArgs           *args,
              const TvExportFilter       *filter,
-             const TvExportImageOptions *image,
-             const char                 *output)
+             const TvExportImageOptions *image)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TvProfileData) data = NULL;
   g_autoptr(GBytes) page = NULL;
   g_autofree char *source_name = NULL;
-  gsize len;
-  const char *bytes;
 
-  data = load_profile (path, &error);
+  if (args->baseline != NULL)
+    return export_html_diff (args, filter);
+
+  data = load_profile (args->path, &error);
   if (data == NULL)
-    return fail_with_path (path, error->message);
+    return fail_with_path (args->path, error->message);
 
-  source_name = g_filename_display_basename (path);
+  source_name = g_filename_display_basename (args->path);
   page = tv_export_html_build (data, filter, source_name, NULL, &error);
   if (page == NULL)
-    return fail_with_path (path, error->message);
-
-  bytes = g_bytes_get_data (page, &len);
-  return write_output (output, bytes, len);
+    return fail_with_path (args->path, error->message);
+  return write_bytes (args->output, page);
 }
 
-static int export_image (const ExportFormat         *format,
-                         const char                 *path,
-                         const TvExportFilter       *filter,
-                         const TvExportImageOptions *image,
-                         const char                 *output);
+static int
+export_image (const ExportFormat         *format,
+              const ExportArgs           *args,
+              const TvExportFilter       *filter,
+              const TvExportImageOptions *image);
 
 /* The formats of --export.  Each takes the filters of TvExportFilter; the
  * images take TvExportImageOptions as well. */
@@ -339,50 +417,48 @@ struct _ExportFormat
 {
   const char          *name;
   int                (*run) (const ExportFormat         *format,
-                             const char                 *path,
+                             const ExportArgs           *args,
                              const TvExportFilter       *filter,
-                             const TvExportImageOptions *image,
-                             const char                 *output);
-  /* Whether --inverted means something for the format. */
-  gboolean             can_invert;
+                             const TvExportImageOptions *image);
+  /* Whether a view is drawn: --inverted, --merge, --zoom, --icicle and
+   * --search mean something for the format. */
+  gboolean             has_view;
   gboolean             is_image;
   TvExportImageFormat  image_format;
+  /* Without --merge. */
+  TvMergeKey           merge;
 };
 
 static const ExportFormat export_formats[] = {
-  { "html", export_html, TRUE, FALSE, 0 },
-  { "collapsed", export_collapsed, FALSE, FALSE, 0 },
-  { "svg", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_SVG },
-  { "png", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_PNG },
-  { "pdf", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_PDF },
+  /* Lossless: every field of the frame table. */
+  { "html", export_html, TRUE, FALSE, 0, TV_MERGE_FRAME },
+  { "collapsed", export_collapsed, FALSE, FALSE, 0, TV_MERGE_LINE },
+  { "svg", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_SVG, TV_MERGE_FUNCTION },
+  { "png", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_PNG, TV_MERGE_FUNCTION },
+  { "pdf", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_PDF, TV_MERGE_FUNCTION },
 };
 
 static int
 export_image (const ExportFormat         *format,
-              const char                 *path,
+              const ExportArgs           *args,
               const TvExportFilter       *filter,
-              const TvExportImageOptions *image,
-              const char                 *output)
+              const TvExportImageOptions *image)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TvProfileData) data = NULL;
   g_autoptr(GBytes) bytes = NULL;
   g_autofree char *source_name = NULL;
-  const char *contents;
-  gsize len;
 
-  data = load_profile (path, &error);
+  data = load_profile (args->path, &error);
   if (data == NULL)
-    return fail_with_path (path, error->message);
+    return fail_with_path (args->path, error->message);
 
-  source_name = g_filename_display_basename (path);
+  source_name = g_filename_display_basename (args->path);
   bytes = tv_export_image_build (data, filter, format->image_format, image, source_name, NULL,
                                  &error);
   if (bytes == NULL)
-    return fail_with_path (path, error->message);
-
-  contents = g_bytes_get_data (bytes, &len);
-  return write_output (output, contents, len);
+    return fail_with_path (args->path, error->message);
+  return write_bytes (args->output, bytes);
 }
 
 /* --width: digits only (GOptionArg's integers take signs and hex). */
@@ -433,36 +509,69 @@ parse_colors (const char          *text,
   return FALSE;
 }
 
-/* What the command line says about an image besides the filters. */
-typedef struct
-{
-  const char *width;
-  gboolean    icicle;
-  const char *colors;
-  gboolean    dark;
-  const char *search;
-} ImageArgs;
-
+/* The filters and the view, into FILTER. */
 static gboolean
-image_args_given (const ImageArgs *args)
+fill_filter (const ExportArgs    *args,
+             const ExportFormat  *format,
+             TvExportFilter      *filter,
+             GError             **error)
 {
-  return args->width != NULL || args->icicle || args->colors != NULL || args->dark
-         || args->search != NULL;
+  for (gsize i = 0; args->threads != NULL && args->threads[i] != NULL; i++)
+    {
+      if (!tv_export_filter_add_thread (filter, args->threads[i], error))
+        return FALSE;
+    }
+  if (args->state != NULL && !tv_export_filter_set_state (filter, args->state, error))
+    return FALSE;
+  if (args->range != NULL && !tv_export_filter_set_range (filter, args->range, error))
+    return FALSE;
+  /* A comparison matches functions unless told otherwise, as --compare. */
+  filter->merge = args->baseline != NULL ? TV_MERGE_FUNCTION : format->merge;
+  if (args->merge != NULL && !tv_export_filter_set_merge (filter, args->merge, error))
+    return FALSE;
+  filter->inverted = args->inverted;
+  filter->orientation = args->icicle ? TV_FLAME_ORIENTATION_ICICLE : TV_FLAME_ORIENTATION_FLAME;
+  filter->search = g_strdup (args->search);
+  filter->zoom = g_strdup (args->zoom);
+  filter->focus_name = g_strdup (args->focus);
+  for (gsize i = 0; args->hide != NULL && args->hide[i] != NULL; i++)
+    tv_export_filter_add_hidden (filter, args->hide[i]);
+  filter->collapse_recursion = args->collapse_recursion;
+  return tv_export_filter_check (filter, error);
+}
+
+/* The options that FORMAT (and --baseline) refuse; NULL when none. */
+static char *
+refused_options (const ExportArgs   *args,
+                 const ExportFormat *format)
+{
+  if (args->inverted && !format->has_view)
+    return g_strdup_printf (_("--inverted does not apply to --export %s: its stacks always go "
+                              "from the root to the leaf"), format->name);
+  if ((args->merge != NULL || args->zoom != NULL || args->icicle || args->search != NULL)
+      && !format->has_view)
+    return g_strdup_printf (_("--merge, --zoom, --icicle and --search do not apply to --export "
+                              "%s: its stacks are CPython’s, by line"), format->name);
+  if ((args->width != NULL || args->colors != NULL || args->dark) && !format->is_image)
+    return g_strdup (_("--width, --colors and --dark can only be used with --export svg, png "
+                       "or pdf"));
+  if (args->baseline != NULL && strcmp (format->name, "html") != 0)
+    return g_strdup (_("--baseline can only be used with --export html"));
+  if (args->baseline != NULL && (args->zoom != NULL || args->icicle))
+    return g_strdup (_("--zoom and --icicle cannot be used with --baseline"));
+  if (args->by != NULL && args->baseline == NULL)
+    return g_strdup (_("--by can only be used with --compare or --baseline"));
+  return NULL;
 }
 
 static int
-run_export (const char          *path,
-            const char          *format_name,
-            const char          *output,
-            const char * const  *threads,
-            const char          *state,
-            const char          *range,
-            gboolean             inverted,
-            const ImageArgs     *image_args)
+run_export (const ExportArgs *args)
 {
   g_autoptr(GError) error = NULL;
   g_auto(TvExportFilter) filter = { 0 };
+  g_autofree char *refused = NULL;
   TvExportImageOptions image;
+  TvDiffOptions diff_options;
   const ExportFormat *format = NULL;
 
   tv_export_filter_init (&filter);
@@ -470,51 +579,133 @@ run_export (const char          *path,
 
   for (gsize i = 0; i < G_N_ELEMENTS (export_formats); i++)
     {
-      if (strcmp (format_name, export_formats[i].name) == 0)
+      if (strcmp (args->format, export_formats[i].name) == 0)
         format = &export_formats[i];
     }
   if (format == NULL)
     return fail (_("Unknown export format “%s” (expected one of: collapsed, html, svg, png, pdf)"),
-                 format_name);
+                 args->format);
 
-  if (output == NULL)
+  if (args->output == NULL)
     return fail (_("--export needs an output file: -o OUT"));
-  if (output[0] == '\0')
+  if (args->output[0] == '\0')
     return fail (_("The output file name is empty"));
+  if (args->baseline != NULL && args->baseline[0] == '\0')
+    return fail (_("The file name of --baseline is empty"));
 
-  for (gsize i = 0; threads != NULL && threads[i] != NULL; i++)
-    {
-      if (!tv_export_filter_add_thread (&filter, threads[i], &error))
-        return fail ("%s", error->message);
-    }
-  if (state != NULL && !tv_export_filter_set_state (&filter, state, &error))
+  if ((refused = refused_options (args, format)) != NULL)
+    return fail ("%s", refused);
+  if (!fill_filter (args, format, &filter, &error))
     return fail ("%s", error->message);
-  if (range != NULL && !tv_export_filter_set_range (&filter, range, &error))
-    return fail ("%s", error->message);
-  if (inverted && !format->can_invert)
-    return fail (_("--inverted does not apply to --export %s: its stacks always go from the "
-                   "root to the leaf"), format->name);
-  filter.inverted = inverted;
+  if (args->by != NULL && !parse_by (args->by, &diff_options))
+    return fail (_("Unknown --by “%s” (expected time or share)"), args->by);
 
-  if (image_args_given (image_args) && !format->is_image)
-    return fail (_("--width, --icicle, --colors, --dark and --search can only be used with "
-                   "--export svg, png or pdf"));
-  if (image_args->width != NULL && !parse_width (image_args->width, &image.width, &error))
+  if (args->width != NULL && !parse_width (args->width, &image.width, &error))
     return fail ("%s", error->message);
-  if (image_args->colors != NULL && !parse_colors (image_args->colors, &image.colors, &error))
+  if (args->colors != NULL && !parse_colors (args->colors, &image.colors, &error))
     return fail ("%s", error->message);
-  image.orientation = image_args->icicle ? TV_FLAME_ORIENTATION_ICICLE
-                                         : TV_FLAME_ORIENTATION_FLAME;
-  image.dark = image_args->dark;
-  image.search = image_args->search;
+  image.dark = args->dark;
   if (format->is_image && !tv_export_image_options_check (&image, &error))
     return fail ("%s", error->message);
 
   /* Checked before the decode, which can take a while. */
-  if (strcmp (output, "-") != 0 && g_file_test (output, G_FILE_TEST_IS_DIR))
-    return fail_with_path (output, _("This is a folder; the output must be a file"));
+  if (strcmp (args->output, "-") != 0 && g_file_test (args->output, G_FILE_TEST_IS_DIR))
+    return fail_with_path (args->output, _("This is a folder; the output must be a file"));
 
-  return format->run (format, path, &filter, &image, output);
+  return format->run (format, args, &filter, &image);
+}
+
+/**
+ * tv_cli_run:
+ * @argc: the argument count of main()
+ * @argv: the arguments of main()
+ *
+ * Parses the arguments and runs the requested mode.  Never initialises
+ * GTK.
+ *
+ * Returns: the exit status: 0 on success, 1 on any error
+ */
+/* The first option given that only --export takes, or NULL. */
+static const char *
+export_option_given (const ExportArgs *a)
+{
+  const struct
+  {
+    gboolean    given;
+    const char *name;
+  } options[] = {
+    { a->threads != NULL, "--thread" },
+    { a->state != NULL, "--state" },
+    { a->range != NULL, "--range" },
+    { a->inverted, "--inverted" },
+    { a->zoom != NULL, "--zoom" },
+    { a->focus != NULL, "--focus" },
+    { a->hide != NULL, "--hide" },
+    { a->collapse_recursion, "--collapse-recursion" },
+    { a->search != NULL, "--search" },
+    { a->icicle, "--icicle" },
+    { a->width != NULL, "--width" },
+    { a->colors != NULL, "--colors" },
+    { a->dark, "--dark" },
+    { a->baseline != NULL, "--baseline" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (options); i++)
+    {
+      if (options[i].given)
+        return options[i].name;
+    }
+  return NULL;
+}
+
+/* Without --export: --compare BASE NEW --info, or --info FILE. */
+static int
+run_not_export (const ExportArgs  *export_args,
+                gboolean           info,
+                gboolean           json,
+                gboolean           compare,
+                char             **files)
+{
+  const char *option = export_option_given (export_args);
+  guint n_files = files != NULL ? g_strv_length (files) : 0;
+
+  if (compare)
+    {
+      if (!info)
+        return fail (_("--compare prints the comparison with --info; with only BASE and NEW "
+                       "it opens the comparison window"));
+      if (option != NULL || export_args->output != NULL)
+        return fail (_("--compare takes only --info, --json, --by and --merge"));
+      if (n_files != 2)
+        return fail (_("--compare needs two files, BASE and NEW; got %u"), n_files);
+      if (files[0][0] == '\0' || files[1][0] == '\0')
+        return fail (_("The file name is empty"));
+      return run_compare (files[0], files[1], export_args->by, export_args->merge, json);
+    }
+  if (export_args->by != NULL)
+    return fail (_("--by can only be used with --compare or --baseline"));
+  if (export_args->merge != NULL)
+    return fail (_("--merge can only be used with --compare or --export"));
+  if (option != NULL)
+    return fail (_("%s can only be used with --export"), option);
+  if (!info)
+    {
+      if (json)
+        return fail (_("--json can only be used with --info"));
+      return fail (_("-o/--output can only be used with --export"));
+    }
+  if (export_args->output != NULL)
+    return fail (_("-o/--output can only be used with --export"));
+
+  /* With G_OPTION_REMAINING, everything that is not an option (including
+   * what follows "--") lands in FILES. */
+  if (n_files == 0)
+    return fail (_("No FILE given"));
+  if (n_files > 1)
+    return fail (_("Expected one FILE, got %u"), n_files);
+  if (files[0][0] == '\0')
+    return fail (_("The file name is empty"));
+  return run_info (files[0], json);
 }
 
 /**
@@ -546,14 +737,18 @@ tv_cli_run (int    argc,
   g_autofree char *search = NULL;
   gboolean icicle = FALSE;
   gboolean dark = FALSE;
-  ImageArgs image_args = { NULL };
-  gboolean has_filters;
   gboolean info = FALSE;
   gboolean json = FALSE;
   gboolean version = FALSE;
   gboolean compare = FALSE;
   g_autofree char *by = NULL;
   g_autofree char *merge = NULL;
+  g_autofree char *zoom = NULL;
+  g_autofree char *focus = NULL;
+  g_auto(GStrv) hide = NULL;
+  gboolean collapse_recursion = FALSE;
+  g_autofree char *baseline = NULL;
+  ExportArgs export_args = { NULL };
   guint n_files;
   const GOptionEntry entries[] = {
     { "info", 0, 0, G_OPTION_ARG_NONE, &info,
@@ -576,30 +771,45 @@ tv_cli_run (int    argc,
       N_("With --export: only the samples taken from START to END seconds after the "
          "profile’s start"),
       N_("START:END") },
+    { "focus", 0, 0, G_OPTION_ARG_STRING, &focus,
+      N_("With --export: only the stacks through the function FUNC (a name, or FILE:NAME), "
+         "rooted at it"), N_("FUNC") },
+    { "hide", 0, 0, G_OPTION_ARG_STRING_ARRAY, &hide,
+      N_("With --export: hide the function FUNC, its time going to its callers (may be "
+         "repeated)"), N_("FUNC") },
+    { "collapse-recursion", 0, 0, G_OPTION_ARG_NONE, &collapse_recursion,
+      N_("With --export: a function calling itself shows as one frame"), NULL },
+    { "merge", 0, 0, G_OPTION_ARG_STRING, &merge,
+      N_("With --export html, svg, png or pdf, or --compare: merge frames by function, line, "
+         "instruction or whole frame (html: frame; the others: function by default)"),
+      N_("KEY") },
     { "inverted", 0, 0, G_OPTION_ARG_NONE, &inverted,
       N_("With --export html: start with the inverted flame graph (callers below their "
          "callees); with svg, png or pdf: draw it"), NULL },
+    { "icicle", 0, 0, G_OPTION_ARG_NONE, &icicle,
+      N_("With --export html, svg, png or pdf: the root at the top (an icicle graph)"), NULL },
+    { "zoom", 0, 0, G_OPTION_ARG_STRING, &zoom,
+      N_("With --export html, svg, png or pdf: zoom into the frame at PATH, functions from "
+         "the root down separated by “;”, each FUNC or FUNC:LINE"), N_("PATH") },
+    { "search", 0, 0, G_OPTION_ARG_STRING, &search,
+      N_("With --export html, svg, png or pdf: highlight the frames whose function or file "
+         "name matches REGEX (the images dim the others)"), N_("REGEX") },
     { "width", 0, 0, G_OPTION_ARG_STRING, &width,
       N_("With --export svg, png or pdf: the image’s width in pixels (320 to 8192, default "
          "1200)"), N_("PX") },
-    { "icicle", 0, 0, G_OPTION_ARG_NONE, &icicle,
-      N_("With --export svg, png or pdf: the root at the top (an icicle graph)"), NULL },
     { "colors", 0, 0, G_OPTION_ARG_STRING, &colors,
       N_("With --export svg, png or pdf: colour the frames by module (the default), by their "
          "own time (heat) or by thread state (state)"), N_("SCHEME") },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark,
       N_("With --export svg, png or pdf: dark colours"), NULL },
-    { "search", 0, 0, G_OPTION_ARG_STRING, &search,
-      N_("With --export svg, png or pdf: dim the frames whose function name and file:line "
-         "do not match REGEX"), N_("REGEX") },
+    { "baseline", 0, 0, G_OPTION_ARG_FILENAME, &baseline,
+      N_("With --export html: a differential flame graph of FILE against BASE"), N_("BASE") },
     { "compare", 0, 0, G_OPTION_ARG_NONE, &compare,
       N_("With --info: compare two profiles, BASE then NEW, and print the functions that "
          "changed beyond sampling noise"), NULL },
     { "by", 0, 0, G_OPTION_ARG_STRING, &by,
-      N_("With --compare: compare time (the default) or share of samples"), N_("time|share") },
-    { "merge", 0, 0, G_OPTION_ARG_STRING, &merge,
-      N_("With --compare: match frames by function (the default), line or instruction"),
-      N_("KEY") },
+      N_("With --compare or --baseline: compare time (the default) or share of samples"),
+      N_("time|share") },
     { "version", 0, 0, G_OPTION_ARG_NONE, &version,
       N_("Print the version and exit"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("[FILE…]") },
@@ -631,55 +841,35 @@ tv_cli_run (int    argc,
       return write_stdout (text, strlen (text));
     }
 
-  if (compare || by != NULL || merge != NULL)
-    {
-      if (!compare)
-        return fail (_("--by and --merge can only be used with --compare"));
-      if (!info)
-        return fail (_("The comparison window is not built yet: use --compare with --info "
-                       "to print the comparison"));
-      if (export_format != NULL || output != NULL || threads != NULL || state != NULL
-          || range != NULL || inverted || width != NULL || icicle || colors != NULL || dark
-          || search != NULL)
-        return fail (_("--compare takes only --info, --json, --by and --merge"));
-      n_files = files != NULL ? g_strv_length (files) : 0;
-      if (n_files != 2)
-        return fail (_("--compare needs two files, BASE and NEW; got %u"), n_files);
-      if (files[0][0] == '\0' || files[1][0] == '\0')
-        return fail (_("The file name is empty"));
-      return run_compare (files[0], files[1], by, merge, json);
-    }
+  export_args.format = export_format;
+  export_args.output = output;
+  export_args.baseline = baseline;
+  export_args.by = by;
+  export_args.threads = (const char * const *) threads;
+  export_args.state = state;
+  export_args.range = range;
+  export_args.inverted = inverted;
+  export_args.merge = merge;
+  export_args.zoom = zoom;
+  export_args.focus = focus;
+  export_args.hide = (const char * const *) hide;
+  export_args.collapse_recursion = collapse_recursion;
+  export_args.search = search;
+  export_args.icicle = icicle;
+  export_args.width = width;
+  export_args.colors = colors;
+  export_args.dark = dark;
 
-  has_filters = threads != NULL || state != NULL || range != NULL || inverted;
-  image_args.width = width;
-  image_args.icicle = icicle;
-  image_args.colors = colors;
-  image_args.dark = dark;
-  image_args.search = search;
-  if (image_args_given (&image_args) && (info || export_format == NULL))
-    return fail (_("--width, --icicle, --colors, --dark and --search can only be used with "
-                   "--export svg, png or pdf"));
-  if (info && export_format != NULL)
+  if (export_format == NULL)
+    return run_not_export (&export_args, info, json, compare, files);
+  if (info)
     return fail (_("--info and --export cannot be used together"));
-  if (!info && export_format == NULL)
-    {
-      if (json)
-        return fail (_("--json can only be used with --info"));
-      if (has_filters)
-        return fail (_("--thread, --state, --range and --inverted can only be used with "
-                       "--export"));
-      return fail (_("-o/--output can only be used with --export"));
-    }
-  if (json && !info)
+  if (compare)
+    return fail (_("--compare and --export cannot be used together: use --export html "
+                   "--baseline BASE"));
+  if (json)
     return fail (_("--json can only be used with --info"));
-  if (info && output != NULL)
-    return fail (_("-o/--output can only be used with --export"));
-  if (info && has_filters)
-    return fail (_("--thread, --state, --range and --inverted can only be used with "
-                   "--export"));
 
-  /* With G_OPTION_REMAINING, everything that is not an option (including
-   * what follows "--") lands in FILES. */
   n_files = files != NULL ? g_strv_length (files) : 0;
   if (n_files == 0)
     return fail (_("No FILE given"));
@@ -688,9 +878,6 @@ tv_cli_run (int    argc,
   if (files[0][0] == '\0')
     return fail (_("The file name is empty"));
 
-  if (info)
-    return run_info (files[0], json);
-
-  return run_export (files[0], export_format, output, (const char * const *) threads, state,
-                     range, inverted, &image_args);
+  export_args.path = files[0];
+  return run_export (&export_args);
 }

@@ -6,10 +6,17 @@
  * The page is data/flamegraph.html (its own canvas renderer, no library,
  * nothing fetched) with the profile embedded as JSON in a
  * <script type="application/json" id="tachyon-data"> element; README.md
- * documents the schema.  The call tree is the model's, merged by frame
- * (every field of the frame table) and never pruned; each thread's samples
- * come from a call tree of that thread alone, mapped onto the nodes of the
- * whole tree, so that the page's thread filter gives exact counts.
+ * documents the schema.  The call tree is the model's, merged by the
+ * filter's key, transformed as it says and never pruned; each thread's
+ * samples come from a call tree of that thread alone, mapped onto the
+ * nodes of the whole tree, so that the page's thread filter gives exact
+ * counts.  A frame of the page is a merge key: the fields the key does not
+ * have are left out (-1).
+ *
+ * A differential page is the same page driven by a "diff" object: NEW's
+ * tree of a TvDiff, each node with BASE's samples and the test's verdict,
+ * the function table, the stacks that vanished from BASE, both profiles'
+ * facts and the comparability warnings.
  *
  * Nothing from the profile goes into the markup: it all lands inside the
  * JSON, where `<`, `>`, `&`, U+2028 and U+2029 are escaped, so that no
@@ -35,6 +42,8 @@ GResource *tv_export_get_resource (void);
 #define FORMAT_VERSION  1
 
 #define UNMAPPED        G_MAXUINT32
+/* The vanished stacks a differential page lists, the most samples first. */
+#define MAX_VANISHED    1000
 
 #ifndef PACKAGE_VERSION
 # define PACKAGE_VERSION "unknown"
@@ -44,21 +53,38 @@ static const char * const status_names[] = {
   "has_gil", "on_cpu", "unknown", "gil_requested", "has_exception", "main_thread",
 };
 
+/* One profile's frames and strings as the page numbers them. */
 typedef struct
 {
   TvProfileData        *data;
   TachReader           *reader;
-  const TvExportFilter *filter;
-  TvQuery               query;
-  GArray               *thread_indices;  /* storage of query.threads */
-  TvCallTree           *tree;            /* every selected sample, by frame */
+  TvMergeKey            merge;
+  guint32              *frame_ids;       /* merge key -> export frame */
+  guint32              *string_ids;      /* string index -> export string */
+} Side;
+
+/* An export frame or string: which side's key or string index. */
+typedef struct
+{
+  guint32 side;
+  guint32 index;
+} Ref;
+
+typedef struct
+{
+  TvProfileData        *data;            /* NEW's, in a differential page */
+  TachReader           *reader;
+  const TvExportFilter *filter;          /* NULL in a differential page */
+  TvDiff               *diff;            /* NULL but in a differential page */
+  TvExportQuery         query;
+  TvCallTree           *tree;            /* every selected sample */
   guint32               n_nodes;
   guint32              *order;           /* export id -> node, parents first */
   guint32              *export_ids;      /* node -> export id */
-  guint32              *frame_ids;       /* frame-table index -> export frame */
-  GArray               *frames;          /* guint32 frame-table index, by export frame */
-  guint32              *string_ids;      /* string index -> export string */
-  GArray               *strings;         /* guint32 string index, by export string */
+  Side                  sides[2];        /* NEW (or the only one), BASE */
+  GArray               *frames;          /* Ref, by export frame */
+  GArray               *strings;         /* Ref, by export string */
+  GArray               *zoom_path;       /* merge keys from the root, or NULL */
   /* (parent, key) -> node of TREE, open addressing: where a node of one
    * thread's tree lands in TREE. */
   guint64              *slot_keys;       /* (parent << 32 | key) + 1; 0 empty */
@@ -67,16 +93,42 @@ typedef struct
 } Exporter;
 
 static void
+side_init (Side          *side,
+           TvProfileData *data,
+           TvMergeKey     merge)
+{
+  TachReader *reader = tv_profile_data_get_reader (data);
+  guint32 n_keys = tv_profile_data_get_n_keys (data, merge);
+  guint32 n_strings = tach_reader_get_n_strings (reader);
+
+  side->data = data;
+  side->reader = reader;
+  side->merge = merge;
+  side->frame_ids = g_new (guint32, MAX (n_keys, 1));
+  memset (side->frame_ids, 0xff, MAX (n_keys, 1) * sizeof (guint32));
+  side->string_ids = g_new (guint32, MAX (n_strings, 1));
+  memset (side->string_ids, 0xff, MAX (n_strings, 1) * sizeof (guint32));
+}
+
+static void
+side_clear (Side *side)
+{
+  g_clear_pointer (&side->frame_ids, g_free);
+  g_clear_pointer (&side->string_ids, g_free);
+}
+
+static void
 exporter_clear (Exporter *self)
 {
-  g_clear_pointer (&self->thread_indices, g_array_unref);
+  tv_export_query_clear (&self->query);
   g_clear_pointer (&self->tree, tv_call_tree_unref);
   g_clear_pointer (&self->order, g_free);
   g_clear_pointer (&self->export_ids, g_free);
-  g_clear_pointer (&self->frame_ids, g_free);
+  side_clear (&self->sides[0]);
+  side_clear (&self->sides[1]);
   g_clear_pointer (&self->frames, g_array_unref);
-  g_clear_pointer (&self->string_ids, g_free);
   g_clear_pointer (&self->strings, g_array_unref);
+  g_clear_pointer (&self->zoom_path, g_array_unref);
   g_clear_pointer (&self->slot_keys, g_free);
   g_clear_pointer (&self->slot_nodes, g_free);
 }
@@ -176,47 +228,56 @@ exporter_number_nodes (Exporter *self)
 
 static guint32
 exporter_map_string (Exporter *self,
+                     guint32   side,
                      guint32   index)
 {
-  if (self->string_ids[index] == UNMAPPED)
+  guint32 *ids = self->sides[side].string_ids;
+
+  if (ids[index] == UNMAPPED)
     {
-      self->string_ids[index] = self->strings->len;
-      g_array_append_val (self->strings, index);
+      Ref ref = { side, index };
+
+      ids[index] = self->strings->len;
+      g_array_append_val (self->strings, ref);
     }
-  return self->string_ids[index];
+  return ids[index];
+}
+
+/* The export frame of merge key KEY of SIDE, made on first use with its
+ * two strings. */
+static guint32
+exporter_map_key (Exporter *self,
+                  guint32   side,
+                  guint32   key)
+{
+  Side *s = &self->sides[side];
+
+  if (s->frame_ids[key] == UNMAPPED)
+    {
+      guint32 frame = tv_profile_data_get_key_frame (s->data, s->merge, key);
+      const TachFrame *f = tach_reader_get_frame (s->reader, frame);
+      guint32 n_strings = tach_reader_get_n_strings (s->reader);
+      Ref ref = { side, key };
+
+      /* A frame the decoder let through has both strings. */
+      g_assert (f != NULL && f->funcname < n_strings && f->filename < n_strings);
+      s->frame_ids[key] = self->frames->len;
+      g_array_append_val (self->frames, ref);
+      exporter_map_string (self, side, f->funcname);
+      exporter_map_string (self, side, f->filename);
+    }
+  return s->frame_ids[key];
 }
 
 /* Only the frames and strings that the tree uses are exported. */
 static void
 exporter_map_frames (Exporter *self)
 {
-  guint32 n_frames = tach_reader_get_n_frames (self->reader);
-  guint32 n_strings = tach_reader_get_n_strings (self->reader);
-
-  self->frame_ids = g_new (guint32, MAX (n_frames, 1));
-  memset (self->frame_ids, 0xff, MAX (n_frames, 1) * sizeof (guint32));
-  self->string_ids = g_new (guint32, MAX (n_strings, 1));
-  memset (self->string_ids, 0xff, MAX (n_strings, 1) * sizeof (guint32));
-  self->frames = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->strings = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->frames = g_array_new (FALSE, FALSE, sizeof (Ref));
+  self->strings = g_array_new (FALSE, FALSE, sizeof (Ref));
 
   for (guint32 id = 1; id < self->n_nodes; id++)
-    {
-      guint32 frame = tv_call_tree_get_frame (self->tree, self->order[id]);
-      const TachFrame *tach_frame;
-
-      if (self->frame_ids[frame] != UNMAPPED)
-        continue;
-
-      /* A frame the decoder let through has both strings. */
-      tach_frame = tach_reader_get_frame (self->reader, frame);
-      g_assert (tach_frame != NULL);
-      g_assert (tach_frame->funcname < n_strings && tach_frame->filename < n_strings);
-      self->frame_ids[frame] = self->frames->len;
-      g_array_append_val (self->frames, frame);
-      exporter_map_string (self, tach_frame->funcname);
-      exporter_map_string (self, tach_frame->filename);
-    }
+    exporter_map_key (self, 0, tv_call_tree_get_key (self->tree, self->order[id]));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -294,27 +355,27 @@ json_int (GString *out,
 }
 
 static void
-append_source (Exporter   *self,
+append_source (TachReader *reader,
                GString    *out,
                const char *source_name)
 {
-  const TachHeader *header = tach_reader_get_header (self->reader);
-  gsize n_warnings = tach_reader_get_n_warnings (self->reader);
+  const TachHeader *header = tach_reader_get_header (reader);
+  gsize n_warnings = tach_reader_get_n_warnings (reader);
 
   json_key (out, "source");
   g_string_append_c (out, '{');
   json_string (out, "name", source_name);
-  json_u64 (out, "file_size", tach_reader_get_file_size (self->reader));
+  json_u64 (out, "file_size", tach_reader_get_file_size (reader));
   json_string (out, "byte_order", header->big_endian ? "big" : "little");
   json_string (out, "compression",
                header->compression_type == TACH_COMPRESSION_NONE ? "none"
                : header->compression_type == TACH_COMPRESSION_ZSTD ? "zstd" : "unknown");
-  json_u64 (out, "sample_region_size", tach_reader_get_sample_region_size (self->reader));
+  json_u64 (out, "sample_region_size", tach_reader_get_sample_region_size (reader));
   json_key (out, "warnings");
   g_string_append_c (out, '[');
   for (gsize i = 0; i < n_warnings; i++)
     {
-      tv_json_append_string (out, tach_reader_get_warning (self->reader, i), -1);
+      tv_json_append_string (out, tach_reader_get_warning (reader, i), -1);
       g_string_append_c (out, ',');
     }
   json_close (out, ']');
@@ -324,12 +385,12 @@ append_source (Exporter   *self,
 }
 
 static void
-append_header_footer_stats (Exporter *self,
-                            GString  *out)
+append_header_footer_stats (TachReader *reader,
+                            GString    *out)
 {
-  const TachHeader *header = tach_reader_get_header (self->reader);
-  const TachFooter *footer = tach_reader_get_footer (self->reader);
-  const TachStats *stats = tach_reader_get_stats (self->reader);
+  const TachHeader *header = tach_reader_get_header (reader);
+  const TachFooter *footer = tach_reader_get_footer (reader);
+  const TachStats *stats = tach_reader_get_stats (reader);
   char python_version[32];
 
   g_snprintf (python_version, sizeof python_version, "%u.%u.%u",
@@ -378,16 +439,16 @@ append_header_footer_stats (Exporter *self,
 }
 
 static void
-append_decoded (Exporter *self,
-                GString  *out)
+append_decoded (TvProfileData *data,
+                GString       *out)
 {
   guint64 first = 0;
   guint64 last = 0;
-  gboolean any = tv_profile_data_get_time_span (self->data, &first, &last);
+  gboolean any = tv_profile_data_get_time_span (data, &first, &last);
 
   json_key (out, "decoded");
   g_string_append_c (out, '{');
-  json_u64 (out, "samples", tv_profile_data_get_n_samples (self->data));
+  json_u64 (out, "samples", tv_profile_data_get_n_samples (data));
   json_key (out, "first_timestamp_us");
   if (any)
     g_string_append_printf (out, "%" G_GUINT64_FORMAT ",", first);
@@ -398,9 +459,64 @@ append_decoded (Exporter *self,
     g_string_append_printf (out, "%" G_GUINT64_FORMAT ",", last);
   else
     g_string_append (out, "null,");
-  json_u64 (out, "max_depth", tv_profile_data_get_max_depth (self->data));
+  json_u64 (out, "max_depth", tv_profile_data_get_max_depth (data));
   json_close (out, '}');
   g_string_append_c (out, ',');
+}
+
+/* What the page shows of one profile: source, header, footer, stats,
+ * decoded, and the time a sample stands for. */
+static void
+append_profile_facts (TvProfileData *data,
+                      GString       *out,
+                      const char    *source_name)
+{
+  TachReader *reader = tv_profile_data_get_reader (data);
+  TvTimeSource time_source;
+  double seconds_per_sample = tv_profile_data_get_seconds_per_sample (data, &time_source);
+
+  append_source (reader, out, source_name);
+  append_header_footer_stats (reader, out);
+  append_decoded (data, out);
+  json_optional_double (out, "seconds_per_sample", TRUE, seconds_per_sample);
+  json_string (out, "time_source", time_source == TV_TIME_SOURCE_STATS ? "stats" : "interval");
+}
+
+/* The function's name, as "file:name". */
+static void
+append_function (Exporter *self,
+                 GString  *out,
+                 guint32   function)
+{
+  guint32 frame = tv_profile_data_get_key_frame (self->data, TV_MERGE_FUNCTION, function);
+  g_autofree char *text = g_strdup_printf ("%s:%s",
+                                           tv_profile_data_get_filename (self->data, frame),
+                                           tv_profile_data_get_funcname (self->data, frame));
+
+  tv_json_append_string (out, text, -1);
+  g_string_append_c (out, ',');
+}
+
+/* focus (a function or null), hidden (functions), collapse_recursion. */
+static void
+append_transforms (Exporter *self,
+                   GString  *out)
+{
+  const TvQuery *query = &self->query.query;
+
+  json_key (out, "focus");
+  if (query->focus_function != TV_NODE_NONE)
+    append_function (self, out, query->focus_function);
+  else
+    g_string_append (out, "null,");
+  json_key (out, "hidden");
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < query->n_hidden_functions; i++)
+    append_function (self, out, query->hidden_functions[i]);
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+  json_key (out, "collapse_recursion");
+  g_string_append (out, query->collapse_recursion ? "true," : "false,");
 }
 
 static void
@@ -439,51 +555,67 @@ append_filter (Exporter *self,
       json_close (out, ']');
       g_string_append_c (out, ',');
     }
+  append_transforms (self, out);
   json_close (out, '}');
   g_string_append_c (out, ',');
 }
 
 static void
-append_strings_frames_nodes (Exporter *self,
-                             GString  *out)
+append_strings (Exporter *self,
+                GString  *out)
 {
   json_key (out, "strings");
   g_string_append_c (out, '[');
   for (guint i = 0; i < self->strings->len; i++)
     {
+      const Ref *ref = &g_array_index (self->strings, Ref, i);
       size_t len = 0;
-      const char *text = tach_reader_get_string (self->reader,
-                                                 g_array_index (self->strings, guint32, i),
-                                                 &len);
+      const char *text = tach_reader_get_string (self->sides[ref->side].reader, ref->index, &len);
 
       tv_json_append_string (out, text, len);
       g_string_append_c (out, ',');
     }
   json_close (out, ']');
   g_string_append_c (out, ',');
+}
 
-  /* Seven numbers a frame, as the file has them (-1: no value), but -1
-   * for no opcode. */
+/* Seven numbers a frame: the strings, then the location and the opcode
+ * as the file has them where the merge key has them, else -1. */
+static void
+append_frames (Exporter *self,
+               GString  *out)
+{
   json_key (out, "frames");
   g_string_append_c (out, '[');
   for (guint i = 0; i < self->frames->len; i++)
     {
-      const TachFrame *frame =
-        tach_reader_get_frame (self->reader, g_array_index (self->frames, guint32, i));
+      const Ref *ref = &g_array_index (self->frames, Ref, i);
+      const Side *side = &self->sides[ref->side];
+      TvMergeKey merge = side->merge;
+      guint32 frame = tv_profile_data_get_key_frame (side->data, merge, ref->index);
+      const TachFrame *f = tach_reader_get_frame (side->reader, frame);
+      gboolean line = merge != TV_MERGE_FUNCTION;
+      gboolean column = merge == TV_MERGE_INSTRUCTION || merge == TV_MERGE_FRAME;
+      gboolean ends = merge == TV_MERGE_FRAME;
 
-      g_string_append_printf (out, "%u,%u,", self->string_ids[frame->funcname],
-                              self->string_ids[frame->filename]);
-      json_int (out, frame->lineno);
-      json_int (out, frame->end_lineno);
-      json_int (out, frame->column);
-      json_int (out, frame->end_column);
-      json_int (out, frame->opcode == TACH_OPCODE_NONE ? -1 : frame->opcode);
+      g_string_append_printf (out, "%u,%u,", side->string_ids[f->funcname],
+                              side->string_ids[f->filename]);
+      json_int (out, line ? f->lineno : -1);
+      json_int (out, ends ? f->end_lineno : -1);
+      json_int (out, column ? f->column : -1);
+      json_int (out, ends ? f->end_column : -1);
+      json_int (out, column && f->opcode != TACH_OPCODE_NONE ? f->opcode : -1);
     }
   json_close (out, ']');
   g_string_append_c (out, ',');
+}
 
-  /* Two numbers a node but the root: how far back its parent is (ids are
-   * depth-first, so mostly 1 or a few), and its frame. */
+/* Two numbers a node but the root: how far back its parent is (ids are
+ * depth-first, so mostly 1 or a few), and its frame. */
+static void
+append_nodes (Exporter *self,
+              GString  *out)
+{
   json_key (out, "nodes");
   g_string_append_c (out, '[');
   for (guint32 id = 1; id < self->n_nodes; id++)
@@ -493,9 +625,38 @@ append_strings_frames_nodes (Exporter *self,
 
       g_assert (parent < id);
       g_string_append_printf (out, "%u,%u,", id - parent,
-                              self->frame_ids[tv_call_tree_get_frame (self->tree, node)]);
+                              self->sides[0].frame_ids[tv_call_tree_get_key (self->tree, node)]);
     }
   json_close (out, ']');
+  g_string_append_c (out, ',');
+}
+
+/* inverted, orientation, merge, zoom (export frames from the root down,
+ * in the tree as the page starts), search. */
+static void
+append_view (Exporter   *self,
+             GString    *out,
+             gboolean    inverted,
+             const char *search)
+{
+  const TvExportFilter *filter = self->filter;
+  gboolean icicle = filter != NULL && filter->orientation == TV_FLAME_ORIENTATION_ICICLE;
+
+  json_key (out, "view");
+  g_string_append_printf (out, "{\"inverted\":%s,", inverted ? "true" : "false");
+  json_string (out, "orientation", icicle ? "icicle" : "flame");
+  json_string (out, "merge", tv_export_merge_to_string (tv_call_tree_get_merge (self->tree)));
+  json_key (out, "zoom");
+  g_string_append_c (out, '[');
+  for (guint i = 0; self->zoom_path != NULL && i < self->zoom_path->len; i++)
+    g_string_append_printf (out, "%u,",
+                            exporter_map_key (self, 0,
+                                              g_array_index (self->zoom_path, guint32, i)));
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+  if (search != NULL && search[0] != '\0')
+    json_string (out, "search", search);
+  json_close (out, '}');
   g_string_append_c (out, ',');
 }
 
@@ -529,7 +690,7 @@ append_thread_self (Exporter      *self,
   g_autoptr(TvCallTree) tree = NULL;
   g_autoptr(GArray) counts = NULL;
   g_autofree guint32 *map = NULL;
-  TvQuery query = self->query;
+  TvQuery query = self->query.query;
   guint32 n_nodes;
 
   query.threads = &index;
@@ -599,14 +760,49 @@ static gboolean
 thread_selected (Exporter *self,
                  guint32   index)
 {
-  if (self->query.threads == NULL)
+  const TvQuery *query = &self->query.query;
+
+  if (query->threads == NULL)
     return TRUE;
-  for (guint i = 0; i < self->query.n_threads; i++)
+  for (guint i = 0; i < query->n_threads; i++)
     {
-      if (self->query.threads[i] == index)
+      if (query->threads[i] == index)
         return TRUE;
     }
   return FALSE;
+}
+
+/* Thread indices of DATA sorted by thread id, then interpreter. */
+static guint32 *
+sorted_threads (TvProfileData *data,
+                guint         *n_threads)
+{
+  guint32 *indices;
+
+  *n_threads = tv_profile_data_get_n_threads (data);
+  indices = g_new (guint32, MAX (*n_threads, 1));
+  for (guint i = 0; i < *n_threads; i++)
+    indices[i] = i;
+  g_qsort_with_data (indices, *n_threads, sizeof (guint32), compare_threads, data);
+  return indices;
+}
+
+/* A thread's members from the file, each followed by a comma. */
+static void
+append_thread_facts (GString        *out,
+                     const TvThread *thread)
+{
+  /* A string: thread ids use all 64 bits, more than a JavaScript number
+   * holds exactly. */
+  g_string_append_printf (out, "\"thread_id\":\"%" G_GUINT64_FORMAT "\",", thread->thread_id);
+  json_u64 (out, "interpreter_id", thread->interpreter_id);
+  json_u64 (out, "samples_in_file", thread->n_samples);
+  json_key (out, "status_counts");
+  g_string_append_c (out, '{');
+  for (guint bit = 0; bit < G_N_ELEMENTS (status_names); bit++)
+    json_u64 (out, status_names[bit], thread->status_counts[bit]);
+  json_close (out, '}');
+  g_string_append_c (out, ',');
 }
 
 static gboolean
@@ -615,13 +811,9 @@ append_threads (Exporter      *self,
                 GCancellable  *cancellable,
                 GError       **error)
 {
-  guint n_threads = tv_profile_data_get_n_threads (self->data);
-  g_autofree guint32 *indices = g_new (guint32, MAX (n_threads, 1));
+  guint n_threads;
+  g_autofree guint32 *indices = sorted_threads (self->data, &n_threads);
   g_autofree guint64 *sums = g_new0 (guint64, self->n_nodes);
-
-  for (guint i = 0; i < n_threads; i++)
-    indices[i] = i;
-  g_qsort_with_data (indices, n_threads, sizeof (guint32), compare_threads, self->data);
 
   json_key (out, "threads");
   g_string_append_c (out, '[');
@@ -631,19 +823,7 @@ append_threads (Exporter      *self,
       guint64 n_samples = 0;
 
       g_string_append_c (out, '{');
-      /* A string: thread ids use all 64 bits, more than a JavaScript
-       * number holds exactly. */
-      g_string_append_printf (out, "\"thread_id\":\"%" G_GUINT64_FORMAT "\",",
-                              thread->thread_id);
-      json_u64 (out, "interpreter_id", thread->interpreter_id);
-      json_u64 (out, "samples_in_file", thread->n_samples);
-      json_key (out, "status_counts");
-      g_string_append_c (out, '{');
-      for (guint bit = 0; bit < G_N_ELEMENTS (status_names); bit++)
-        json_u64 (out, status_names[bit], thread->status_counts[bit]);
-      json_close (out, '}');
-      g_string_append_c (out, ',');
-
+      append_thread_facts (out, thread);
       json_key (out, "self");
       if (thread->n_samples > 0 && thread_selected (self, indices[i]))
         {
@@ -669,6 +849,41 @@ append_threads (Exporter      *self,
   return TRUE;
 }
 
+/* Every thread's facts, without samples: a differential page's trees are
+ * not split by thread. */
+static void
+append_thread_list (TvProfileData *data,
+                    GString       *out)
+{
+  guint n_threads;
+  g_autofree guint32 *indices = sorted_threads (data, &n_threads);
+
+  json_key (out, "threads");
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < n_threads; i++)
+    {
+      g_string_append_c (out, '{');
+      append_thread_facts (out, tv_profile_data_get_thread (data, indices[i]));
+      json_close (out, '}');
+      g_string_append_c (out, ',');
+    }
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+}
+
+/* The start of the object, up to the profile's facts. */
+static void
+append_preamble (GString       *out,
+                 TvProfileData *data,
+                 const char    *source_name)
+{
+  g_string_append_c (out, '{');
+  json_string (out, "format", FORMAT_NAME);
+  json_u64 (out, "version", FORMAT_VERSION);
+  json_string (out, "generator", "tachyon-viewer " PACKAGE_VERSION);
+  append_profile_facts (data, out, source_name);
+}
+
 static GString *
 exporter_build_json (Exporter      *self,
                      const char    *source_name,
@@ -676,33 +891,223 @@ exporter_build_json (Exporter      *self,
                      GError       **error)
 {
   g_autoptr(GString) out = g_string_sized_new (1 << 16);
-  TvTimeSource time_source;
-  double seconds_per_sample;
 
-  seconds_per_sample = tv_profile_data_get_seconds_per_sample (self->data, &time_source);
-
-  g_string_append_c (out, '{');
-  json_string (out, "format", FORMAT_NAME);
-  json_u64 (out, "version", FORMAT_VERSION);
-  json_string (out, "generator", "tachyon-viewer " PACKAGE_VERSION);
-  append_source (self, out, source_name);
-  append_header_footer_stats (self, out);
-  append_decoded (self, out);
+  append_preamble (out, self->data, source_name);
   append_filter (self, out);
-  json_key (out, "view");
-  g_string_append_printf (out, "{\"inverted\":%s", self->filter->inverted ? "true" : "false");
-  if (self->filter->search != NULL && self->filter->search[0] != '\0')
-    {
-      g_string_append (out, ",\"search\":");
-      tv_json_append_string (out, self->filter->search, -1);
-    }
-  g_string_append (out, "},");
-  json_optional_double (out, "seconds_per_sample", TRUE, seconds_per_sample);
-  json_string (out, "time_source", time_source == TV_TIME_SOURCE_STATS ? "stats" : "interval");
+  append_view (self, out, self->filter->inverted, self->filter->search);
   json_u64 (out, "samples", tv_call_tree_get_n_samples (self->tree));
-  append_strings_frames_nodes (self, out);
+  append_strings (self, out);
+  append_frames (self, out);
+  append_nodes (self, out);
   if (!append_threads (self, out, cancellable, error))
     return NULL;
+  json_close (out, '}');
+
+  return g_steal_pointer (&out);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The differential page                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* A p-value, three digits: enough to read, and much shorter. */
+static void
+append_p_value (GString *out,
+                double   p)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (p))
+    p = 1;
+  g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.3g", p));
+  g_string_append_c (out, ',');
+}
+
+static int
+change_sign (TvDiffChange change)
+{
+  return change == TV_DIFF_SLOWER ? 1 : change == TV_DIFF_FASTER ? -1 : 0;
+}
+
+/* Seven numbers a node, by export id: NEW's self samples, BASE's total
+ * and self samples, the p-values of the total's and the self's change,
+ * and their verdicts (1 slower, -1 faster, 0 neutral). */
+static void
+append_diff_nodes (Exporter *self,
+                   GString  *out)
+{
+  json_key (out, "nodes");
+  g_string_append_c (out, '[');
+  for (guint32 id = 0; id < self->n_nodes; id++)
+    {
+      TvDiffNode node;
+
+      tv_diff_get_node (self->diff, TV_DIFF_SIDE_NEW, self->order[id], &node);
+      g_string_append_printf (out, "%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%"
+                              G_GUINT64_FORMAT ",", node.self.new_samples,
+                              node.total.base_samples, node.self.base_samples);
+      append_p_value (out, node.total.p_value);
+      append_p_value (out, node.self.p_value);
+      g_string_append_printf (out, "%d,%d,", change_sign (node.total.change),
+                              change_sign (node.self.change));
+    }
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+}
+
+/* Ten numbers a function, largest change first: its name and file
+ * (strings), BASE's and NEW's total samples, BASE's and NEW's self
+ * samples, the p-values of the total and the self, their verdicts. */
+static void
+append_diff_functions (Exporter *self,
+                       GString  *out)
+{
+  const TvDiffFunction *rows;
+  guint n_rows;
+
+  rows = tv_diff_get_functions (self->diff, &n_rows);
+  json_key (out, "functions");
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < n_rows; i++)
+    {
+      const TvDiffFunction *row = &rows[i];
+      guint32 side = row->new_function != TV_NODE_NONE ? 0 : 1;
+      guint32 key = side == 0 ? row->new_function : row->base_function;
+      TvProfileData *data = self->sides[side].data;
+      guint32 frame = tv_profile_data_get_key_frame (data, TV_MERGE_FUNCTION, key);
+      const TachFrame *f = tach_reader_get_frame (self->sides[side].reader, frame);
+
+      g_string_append_printf (out, "%u,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%"
+                              G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",",
+                              exporter_map_string (self, side, f->funcname),
+                              exporter_map_string (self, side, f->filename),
+                              row->total.base_samples, row->total.new_samples,
+                              row->self.base_samples, row->self.new_samples);
+      append_p_value (out, row->total.p_value);
+      append_p_value (out, row->self.p_value);
+      g_string_append_printf (out, "%d,%d,", change_sign (row->total.change),
+                              change_sign (row->self.change));
+    }
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+}
+
+/* BASE's topmost nodes that NEW lacks, most samples first: each as its
+ * samples, then its frames from the root down (NEW's frame where NEW has
+ * the same key, BASE's otherwise). */
+static void
+append_diff_vanished (Exporter *self,
+                      GString  *out)
+{
+  TvCallTree *base = tv_diff_get_tree (self->diff, TV_DIFF_SIDE_BASE);
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const guint32 *nodes;
+  guint n_nodes;
+
+  nodes = tv_diff_get_unmatched (self->diff, TV_DIFF_SIDE_BASE, &n_nodes);
+  json_u64 (out, "vanished_stacks", n_nodes);
+  json_u64 (out, "vanished_samples",
+            tv_diff_get_unmatched_total (self->diff, TV_DIFF_SIDE_BASE, TV_ROOT_NODE));
+  json_key (out, "vanished");
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < n_nodes && i < MAX_VANISHED; i++)
+    {
+      g_array_set_size (path, 0);
+      for (guint32 n = nodes[i]; n != TV_ROOT_NODE; n = tv_call_tree_get_parent (base, n))
+        {
+          guint32 key = tv_call_tree_get_key (base, n);
+          guint32 new_key = tv_diff_map_key (self->diff, TV_DIFF_SIDE_BASE, key);
+          guint32 frame = new_key != TV_NODE_NONE ? exporter_map_key (self, 0, new_key)
+                                                  : exporter_map_key (self, 1, key);
+
+          g_array_prepend_val (path, frame);
+        }
+      g_string_append_printf (out, "[%" G_GUINT64_FORMAT ",", tv_call_tree_get_total (base, nodes[i]));
+      for (guint j = 0; j < path->len; j++)
+        g_string_append_printf (out, "%u,", g_array_index (path, guint32, j));
+      json_close (out, ']');
+      g_string_append_c (out, ',');
+    }
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+}
+
+static void
+append_diff_warnings (Exporter *self,
+                      GString  *out)
+{
+  GPtrArray *caveats = tv_diff_get_comparability (self->diff);
+
+  json_key (out, "warnings");
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < caveats->len; i++)
+    {
+      const TvComparability *caveat = g_ptr_array_index (caveats, i);
+
+      g_string_append_printf (out, "{\"code\":%d,", caveat->code);
+      json_string (out, "message", caveat->message);
+      json_close (out, '}');
+      g_string_append_c (out, ',');
+    }
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+}
+
+/* The "diff" object, whose frames and strings are mapped as it goes: made
+ * before the tables are written. */
+static GString *
+build_diff_object (Exporter   *self,
+                   const char *base_name)
+{
+  GString *out = g_string_sized_new (1 << 16);
+  TvCallTree *base = tv_diff_get_tree (self->diff, TV_DIFF_SIDE_BASE);
+  TvDiffOptions options;
+
+  tv_diff_get_options (self->diff, &options);
+  json_key (out, "diff");
+  g_string_append_c (out, '{');
+  json_key (out, "base");
+  g_string_append_c (out, '{');
+  append_profile_facts (self->sides[1].data, out, base_name);
+  json_u64 (out, "samples", tv_call_tree_get_n_samples (base));
+  append_thread_list (self->sides[1].data, out);
+  json_close (out, '}');
+  g_string_append_c (out, ',');
+  json_string (out, "normalization",
+               options.normalization == TV_DIFF_BY_TIME ? "time" : "share");
+  json_optional_double (out, "confidence", TRUE, options.confidence);
+  json_key (out, "weights");
+  g_string_append_c (out, '[');
+  json_double_or_null (out, TRUE, tv_diff_get_weight (self->diff, TV_DIFF_SIDE_BASE));
+  json_double_or_null (out, TRUE, tv_diff_get_weight (self->diff, TV_DIFF_SIDE_NEW));
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+  append_diff_warnings (self, out);
+  append_diff_nodes (self, out);
+  append_diff_functions (self, out);
+  append_diff_vanished (self, out);
+  json_close (out, '}');
+  return out;
+}
+
+static GString *
+exporter_build_diff_json (Exporter   *self,
+                          const char *base_name,
+                          const char *new_name,
+                          const char *search)
+{
+  g_autoptr(GString) out = g_string_sized_new (1 << 16);
+  g_autoptr(GString) diff = build_diff_object (self, base_name);
+
+  append_preamble (out, self->data, new_name);
+  g_string_append (out, "\"filter\":null,");
+  append_view (self, out, tv_call_tree_get_inverted (self->tree), search);
+  json_u64 (out, "samples", tv_call_tree_get_n_samples (self->tree));
+  append_strings (self, out);
+  append_frames (self, out);
+  append_nodes (self, out);
+  append_thread_list (self->data, out);
+  g_string_append_len (out, diff->str, diff->len);
   json_close (out, '}');
 
   return g_steal_pointer (&out);
@@ -828,16 +1233,56 @@ fill_template (const GString *json)
   return g_string_free_to_bytes (g_steal_pointer (&page));
 }
 
+/* Numbers the tree's nodes and maps its frames. */
+static void
+exporter_take_tree (Exporter   *self,
+                    TvCallTree *tree)
+{
+  self->tree = tree;
+  self->n_nodes = tv_call_tree_get_n_nodes (tree);
+  exporter_number_nodes (self);
+  exporter_map_frames (self);
+}
+
+/* The zoom path, found in the tree the page starts with: the inverted
+ * one when it starts inverted. */
+static gboolean
+exporter_find_zoom (Exporter      *self,
+                    GCancellable  *cancellable,
+                    GError       **error)
+{
+  g_autoptr(TvCallTree) inverted = NULL;
+  TvCallTree *tree = self->tree;
+  guint32 node;
+
+  if (self->filter->zoom == NULL && self->filter->zoom_path->len == 0)
+    return TRUE;
+  if (self->filter->inverted)
+    {
+      TvQuery query = self->query.query;
+
+      query.inverted = TRUE;
+      inverted = tv_call_tree_new (self->data, &query, cancellable);
+      if (inverted == NULL)
+        return set_cancelled (cancellable, error);
+      tree = inverted;
+    }
+  return tv_export_filter_find_zoom (self->filter, tree, &self->zoom_path, &node, error);
+}
+
 /**
  * tv_export_html_build:
  * @data: a loaded profile
- * @filter: which samples, and the orientation the page starts in
+ * @filter: which samples, transformed and merged how, and the view the
+ *   page starts with (inverted, orientation, zoom, search)
  * @source_name: the profile's name as the page shows it (UTF-8)
  * @cancellable: (nullable): a cancellable
  * @error: return location for an error
  *
  * Makes the self-contained HTML flame graph of the samples @filter keeps.
- * Fails if @filter names a thread that @data lacks, or when cancelled.
+ * Fails if @filter names a thread or a function that @data lacks, its
+ * search is not a regular expression, its zoom path is not in the samples
+ * shown, or when cancelled.
  *
  * Returns: (transfer full): the page, or %NULL with @error set
  */
@@ -850,6 +1295,7 @@ tv_export_html_build (TvProfileData         *data,
 {
   Exporter self = { 0 };
   g_autoptr(GString) json = NULL;
+  TvCallTree *tree;
 
   g_return_val_if_fail (data != NULL, NULL);
   g_return_val_if_fail (filter != NULL, NULL);
@@ -860,21 +1306,20 @@ tv_export_html_build (TvProfileData         *data,
   self.data = data;
   self.reader = tv_profile_data_get_reader (data);
   self.filter = filter;
-  if (!tv_export_filter_make_query (filter, data, TV_MERGE_FRAME, &self.query,
-                                    &self.thread_indices, error))
-    return NULL;
+  if (!tv_export_filter_check (filter, error)
+      || !tv_export_filter_make_query (filter, data, &self.query, error))
+    goto failed;
 
-  self.tree = tv_call_tree_new (data, &self.query, cancellable);
-  if (self.tree == NULL)
+  tree = tv_call_tree_new (data, &self.query.query, cancellable);
+  if (tree == NULL)
     {
       set_cancelled (cancellable, error);
-      exporter_clear (&self);
-      return NULL;
+      goto failed;
     }
-  self.n_nodes = tv_call_tree_get_n_nodes (self.tree);
-
-  exporter_number_nodes (&self);
-  exporter_map_frames (&self);
+  side_init (&self.sides[0], data, filter->merge);
+  exporter_take_tree (&self, tree);
+  if (!exporter_find_zoom (&self, cancellable, error))
+    goto failed;
   exporter_index_children (&self);
 
   json = exporter_build_json (&self, source_name, cancellable, error);
@@ -882,5 +1327,72 @@ tv_export_html_build (TvProfileData         *data,
   if (json == NULL)
     return NULL;
 
+  return fill_template (json);
+
+failed:
+  exporter_clear (&self);
+  return NULL;
+}
+
+/**
+ * tv_export_html_build_diff:
+ * @diff: two profiles compared
+ * @base_name: BASE's name as the page shows it (UTF-8)
+ * @new_name: NEW's name as the page shows it (UTF-8)
+ * @search: (nullable): the search the page starts with, a regular
+ *   expression
+ * @cancellable: (nullable): a cancellable
+ * @error: return location for an error
+ *
+ * Makes the self-contained differential HTML flame graph of @diff: NEW's
+ * tree (as @diff has it: filtered, merged and inverted as its trees were
+ * made) coloured by the change against BASE, with both profiles' facts,
+ * the comparability warnings, the function table and the stacks that
+ * vanished from BASE.  It is the page of tv_export_html_build() in its
+ * "diff" mode.  Fails if @search is not a regular expression, or when
+ * cancelled.
+ *
+ * Returns: (transfer full): the page, or %NULL with @error set
+ */
+GBytes *
+tv_export_html_build_diff (TvDiff        *diff,
+                           const char    *base_name,
+                           const char    *new_name,
+                           const char    *search,
+                           GCancellable  *cancellable,
+                           GError       **error)
+{
+  Exporter self = { 0 };
+  g_autoptr(GString) json = NULL;
+  TvCallTree *new_tree;
+  TvCallTree *base_tree;
+
+  g_return_val_if_fail (diff != NULL, NULL);
+  g_return_val_if_fail (base_name != NULL, NULL);
+  g_return_val_if_fail (new_name != NULL, NULL);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (search != NULL && search[0] != '\0')
+    {
+      g_autoptr(GRegex) regex = tv_export_compile_search (search, error);
+
+      if (regex == NULL)
+        return NULL;
+    }
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  new_tree = tv_diff_get_tree (diff, TV_DIFF_SIDE_NEW);
+  base_tree = tv_diff_get_tree (diff, TV_DIFF_SIDE_BASE);
+  self.diff = diff;
+  self.data = tv_call_tree_get_data (new_tree);
+  self.reader = tv_profile_data_get_reader (self.data);
+  side_init (&self.sides[0], self.data, tv_call_tree_get_merge (new_tree));
+  side_init (&self.sides[1], tv_call_tree_get_data (base_tree), tv_call_tree_get_merge (base_tree));
+  exporter_take_tree (&self, tv_call_tree_ref (new_tree));
+
+  json = exporter_build_diff_json (&self, base_name, new_name, search);
+  exporter_clear (&self);
   return fill_template (json);
 }

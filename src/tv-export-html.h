@@ -7,6 +7,7 @@
 
 #include <gio/gio.h>
 
+#include "tv-diff.h"
 #include "tv-export.h"
 #include "tv-profile-data.h"
 
@@ -17,5 +18,11 @@ GBytes *tv_export_html_build (TvProfileData         *data,
                               const char            *source_name,
                               GCancellable          *cancellable,
                               GError               **error);
+GBytes *tv_export_html_build_diff (TvDiff               *diff,
+                                   const char           *base_name,
+                                   const char           *new_name,
+                                   const char           *search,
+                                   GCancellable         *cancellable,
+                                   GError              **error);
 
 G_END_DECLS

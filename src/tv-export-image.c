@@ -47,7 +47,6 @@
 #define TEXT_FONT            "Sans 9.5"
 #define PDF_POINTS_PER_PIXEL 0.75     /* 96 pixels to the inch */
 #define MAX_LISTED_THREADS   8
-#define MAX_NAME_CHARS       120      /* of one name in the zoom path */
 #define MAX_SEARCH_CHARS     200
 #define MAX_PARAGRAPH_LINES  4
 
@@ -61,26 +60,9 @@ tv_export_image_options_init (TvExportImageOptions *options)
   g_return_if_fail (options != NULL);
 
   memset (options, 0, sizeof *options);
-  options->merge = TV_MERGE_FUNCTION;
-  options->orientation = TV_FLAME_ORIENTATION_FLAME;
   options->colors = TV_FLAME_COLORS_MODULE;
   options->dark = FALSE;
   options->width = TV_EXPORT_IMAGE_DEFAULT_WIDTH;
-}
-
-static GRegex *
-compile_search (const char  *search,
-                GError     **error)
-{
-  g_autoptr(GError) regex_error = NULL;
-  GRegex *regex;
-
-  /* As the flame graph's search entry does. */
-  regex = g_regex_new (search, G_REGEX_CASELESS | G_REGEX_OPTIMIZE, 0, &regex_error);
-  if (regex == NULL)
-    g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION,
-                 _("Invalid search “%s”: %s"), search, regex_error->message);
-  return regex;
 }
 
 /**
@@ -88,8 +70,7 @@ compile_search (const char  *search,
  * @options: image options
  * @error: return location for an error
  *
- * Checks what can be checked without a profile: the width, and that the
- * search is a regular expression.
+ * Checks what can be checked without a profile: the width.
  *
  * Returns: %TRUE if @options can make an image
  */
@@ -98,8 +79,6 @@ tv_export_image_options_check (const TvExportImageOptions  *options,
                                GError                     **error)
 {
   g_return_val_if_fail (options != NULL, FALSE);
-  g_return_val_if_fail (options->merge < TV_N_MERGE_KEYS, FALSE);
-  g_return_val_if_fail (options->n_zoom_path == 0 || options->zoom_path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (options->width < TV_EXPORT_IMAGE_MIN_WIDTH || options->width > TV_EXPORT_IMAGE_MAX_WIDTH)
@@ -110,13 +89,6 @@ tv_export_image_options_check (const TvExportImageOptions  *options,
                    _("Invalid width “%s”: expected a number of pixels from %u to %u"),
                    text, TV_EXPORT_IMAGE_MIN_WIDTH, TV_EXPORT_IMAGE_MAX_WIDTH);
       return FALSE;
-    }
-  if (options->search != NULL && options->search[0] != '\0')
-    {
-      g_autoptr(GRegex) regex = compile_search (options->search, error);
-
-      if (regex == NULL)
-        return FALSE;
     }
   return TRUE;
 }
@@ -144,59 +116,6 @@ tv_export_image_format_from_string (const char          *name,
 /* ------------------------------------------------------------------------ */
 /* Text                                                                      */
 /* ------------------------------------------------------------------------ */
-
-static gboolean
-is_bidi_control (gunichar c)
-{
-  return c == 0x61c || c == 0x200e || c == 0x200f || c == 0x2028 || c == 0x2029
-         || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
-}
-
-/* Appends at most MAX_CHARS characters of TEXT (0: all), made valid UTF-8,
- * with control characters as their Control Pictures (U+2400 on) and
- * bidirectional controls as [U+XXXX]: what the HTML page shows.  The
- * noncharacters U+FFFE and U+FFFF, which XML does not allow either, become
- * U+FFFD. */
-static void
-append_visible (GString    *out,
-                const char *text,
-                gssize      len,
-                guint       max_chars)
-{
-  g_autofree char *valid = g_utf8_make_valid (text, len);
-  guint n = 0;
-
-  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p), n++)
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (max_chars > 0 && n == max_chars)
-        {
-          g_string_append (out, "…");
-          break;
-        }
-      if (c < 0x20)
-        g_string_append_unichar (out, 0x2400 + c);
-      else if (c == 0x7f)
-        g_string_append_unichar (out, 0x2421);
-      else if (is_bidi_control (c))
-        g_string_append_printf (out, "[U+%X]", c);
-      else if (c == 0xfffe || c == 0xffff)
-        g_string_append_unichar (out, 0xfffd);
-      else
-        g_string_append_len (out, p, g_utf8_next_char (p) - p);
-    }
-}
-
-static char *
-dup_visible (const char *text,
-             guint       max_chars)
-{
-  GString *out = g_string_new (NULL);
-
-  append_visible (out, text, -1, max_chars);
-  return g_string_free (out, FALSE);
-}
 
 /* Appends TEXT escaped for XML character data and attribute values. */
 static void
@@ -298,10 +217,10 @@ typedef struct
   TvExportImageFormat         format;
   const char                 *source_name;
 
-  TvQuery                     query;
-  GArray                     *thread_indices;   /* storage of query.threads */
+  TvExportQuery               query;
   TvCallTree                 *tree;
   guint32                     zoom;             /* the zoom root's node */
+  GArray                     *zoom_path;        /* its merge keys, from the root */
   TvFlameMatches             *matches;
   TvFlameLayout              *layout;
   guint                       content_rows;
@@ -350,8 +269,9 @@ legend_entry_clear (gpointer data)
 static void
 image_clear (Image *self)
 {
-  g_clear_pointer (&self->thread_indices, g_array_unref);
+  tv_export_query_clear (&self->query);
   g_clear_pointer (&self->tree, tv_call_tree_unref);
+  g_clear_pointer (&self->zoom_path, g_array_unref);
   g_clear_pointer (&self->matches, tv_flame_matches_unref);
   g_clear_pointer (&self->layout, tv_flame_layout_unref);
   g_clear_pointer (&self->title, g_free);
@@ -386,64 +306,12 @@ set_cancelled (GCancellable  *cancellable,
   return FALSE;
 }
 
-/* "function (file.py)" or "function (file.py:12)" for a merge key, as
- * drawn. */
-static char *
-describe_key (Image   *self,
-              guint32  key)
-{
-  TvMergeKey merge = self->options->merge;
-  guint32 frame = tv_profile_data_get_key_frame (self->data, merge, key);
-  const TachFrame *f = tach_reader_get_frame (tv_profile_data_get_reader (self->data), frame);
-  const char *file = tv_profile_data_get_filename (self->data, frame);
-  const char *base = strrchr (file, '/');
-  g_autoptr(GString) out = g_string_new (NULL);
-
-  append_visible (out, tv_profile_data_get_funcname (self->data, frame), -1, MAX_NAME_CHARS);
-  g_string_append (out, " (");
-  append_visible (out, base != NULL ? base + 1 : file, -1, MAX_NAME_CHARS);
-  if (merge != TV_MERGE_FUNCTION && f != NULL && f->lineno != TACH_LOCATION_NONE)
-    g_string_append_printf (out, ":%d", f->lineno);
-  g_string_append_c (out, ')');
-  return g_string_free (g_steal_pointer (&out), FALSE);
-}
-
 static gboolean
 find_zoom_root (Image   *self,
                 GError **error)
 {
-  guint32 n_keys = tv_profile_data_get_n_keys (self->data, self->options->merge);
-  guint32 node = TV_ROOT_NODE;
-
-  for (guint i = 0; i < self->options->n_zoom_path; i++)
-    {
-      guint32 key = self->options->zoom_path[i];
-      guint32 child;
-
-      if (key >= n_keys)
-        {
-          g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
-                       _("Cannot zoom into frame %u of the zoom path: this profile has no "
-                         "such frame"), i + 1);
-          return FALSE;
-        }
-      child = tv_call_tree_find_child (self->tree, node, key);
-      if (child == TV_NODE_NONE)
-        {
-          g_autofree char *name = describe_key (self, key);
-          g_autofree char *parent = node == TV_ROOT_NODE
-                                    ? g_strdup (_("all"))
-                                    : describe_key (self, tv_call_tree_get_key (self->tree, node));
-
-          g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
-                       _("Cannot zoom into %s: the samples shown have no such frame under %s"),
-                       name, parent);
-          return FALSE;
-        }
-      node = child;
-    }
-  self->zoom = node;
-  return TRUE;
+  return tv_export_filter_find_zoom (self->filter, self->tree, &self->zoom_path, &self->zoom,
+                                     error);
 }
 
 /* The flame graph's search, over function names and "file:line". */
@@ -452,7 +320,7 @@ run_search (Image         *self,
             GCancellable  *cancellable,
             GError       **error)
 {
-  g_autoptr(GRegex) regex = compile_search (self->options->search, error);
+  g_autoptr(GRegex) regex = tv_export_compile_search (self->filter->search, error);
 
   if (regex == NULL)
     return FALSE;
@@ -473,7 +341,7 @@ make_layout (Image        *self,
   viewport.root = self->zoom;
   viewport.x0 = 0;
   viewport.x1 = MAX (tv_call_tree_get_total (self->tree, self->zoom), 1);
-  viewport.orientation = self->options->orientation;
+  viewport.orientation = self->filter->orientation;
   viewport.show_ancestors = TRUE;
   return tv_flame_layout_new (self->tree, &viewport, cancellable);
 }
@@ -546,7 +414,7 @@ build_subtitle (Image *self)
     N_("waiting for the GIL"),
     N_("with an exception"),
   };
-  gboolean icicle = self->options->orientation == TV_FLAME_ORIENTATION_ICICLE;
+  gboolean icicle = self->filter->orientation == TV_FLAME_ORIENTATION_ICICLE;
   g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *threads = describe_threads (self->filter);
   g_autofree char *range = describe_range (self->filter);
@@ -558,7 +426,7 @@ build_subtitle (Image *self)
     append_fact (out, NULL, NULL, icicle ? _("Inverted icicle graph") : _("Inverted flame graph"));
   else
     append_fact (out, NULL, NULL, icicle ? _("Icicle graph") : _("Flame graph"));
-  append_fact (out, NULL, NULL, merge_description (self->options->merge));
+  append_fact (out, NULL, NULL, merge_description (self->filter->merge));
   /* Translators: the samples an exported image shows, of all the
    * profile's; both are numbers. */
   samples = g_strdup_printf (_("%s of %s samples"), shown, all);
@@ -571,7 +439,7 @@ build_subtitle (Image *self)
     {
       g_autoptr(GString) path = g_string_new (NULL);
       g_autofree char *zoomed = NULL;
-      guint n = self->options->n_zoom_path;
+      guint n = self->zoom_path->len;
       /* The outermost frames say least: the last three are shown. */
       guint first = n > 3 ? n - 3 : 0;
 
@@ -579,7 +447,9 @@ build_subtitle (Image *self)
         g_string_append (path, "…");
       for (guint i = first; i < n; i++)
         {
-          g_autofree char *name = describe_key (self, self->options->zoom_path[i]);
+          g_autofree char *name = tv_export_describe_key (self->data, self->filter->merge,
+                                                          g_array_index (self->zoom_path,
+                                                                         guint32, i));
 
           if (path->len > 0)
             g_string_append (path, " › ");
@@ -591,7 +461,7 @@ build_subtitle (Image *self)
 
   if (self->matches != NULL)
     {
-      g_autofree char *search = dup_visible (self->options->search, MAX_SEARCH_CHARS);
+      g_autofree char *search = tv_export_dup_visible (self->filter->search, MAX_SEARCH_CHARS);
       guint64 all_samples = tv_call_tree_get_n_samples (self->tree);
       guint32 n_nodes = tv_flame_matches_get_n_nodes (self->matches);
       double share = all_samples > 0
@@ -1217,9 +1087,10 @@ render (Image   *self,
 /**
  * tv_export_image_build:
  * @data: a loaded profile
- * @filter: which samples, and whether the call tree is inverted
+ * @filter: which samples, transformed and merged how, inverted or not,
+ *   the orientation, the zoom and the search
  * @format: SVG, PNG or PDF
- * @options: merge key, orientation, colours, theme, width, zoom, search
+ * @options: colours, theme, width
  * @source_name: the profile's name as the title shows it (any bytes:
  *   invalid UTF-8 and control characters are shown, not used)
  * @cancellable: (nullable): a cancellable
@@ -1264,13 +1135,13 @@ tv_export_image_build (TvProfileData               *data,
   self.width = options->width;
   self.text_width = self.width - 2 * MARGIN;
 
-  if (!tv_export_filter_make_query (filter, data, options->merge, &self.query,
-                                    &self.thread_indices, error))
+  if (!tv_export_filter_check (filter, error)
+      || !tv_export_filter_make_query (filter, data, &self.query, error))
     goto out;
-  self.query.inverted = filter->inverted;
-  self.query.count_states = options->colors == TV_FLAME_COLORS_THREAD_STATE;
+  self.query.query.inverted = filter->inverted;
+  self.query.query.count_states = options->colors == TV_FLAME_COLORS_THREAD_STATE;
 
-  self.tree = tv_call_tree_new (data, &self.query, cancellable);
+  self.tree = tv_call_tree_new (data, &self.query.query, cancellable);
   if (self.tree == NULL)
     {
       set_cancelled (cancellable, error);
@@ -1278,7 +1149,7 @@ tv_export_image_build (TvProfileData               *data,
     }
   if (!find_zoom_root (&self, error))
     goto out;
-  if (options->search != NULL && options->search[0] != '\0'
+  if (filter->search != NULL && filter->search[0] != '\0'
       && !run_search (&self, cancellable, error))
     goto out;
 
@@ -1306,7 +1177,7 @@ tv_export_image_build (TvProfileData               *data,
       cairo_font_options_set_hint_style (self.font_options, CAIRO_HINT_STYLE_NONE);
     }
 
-  self.title = dup_visible (source_name, 0);
+  self.title = tv_export_dup_visible (source_name, 0);
   build_subtitle (&self);
   build_caption (&self);
   if (!measure (&self, cancellable, error))

@@ -6,9 +6,10 @@
  * The image is drawn by the renderer the flame graph widget uses
  * (tv-flame-renderer.h), with every row laid out, under a title that says
  * what is shown and above a caption with the profile's header facts and
- * statistics.  The options are what the window shows besides the filters
- * (merge key, orientation, colours, theme, zoom, search), so that "export
- * what you see" and the command line make the same picture.
+ * statistics.  The filter says what is shown (samples, transforms, merge
+ * key, orientation, zoom, search); the options how it is drawn (colours,
+ * theme, width), so that "export what you see" and the command line make
+ * the same picture.
  */
 #pragma once
 
@@ -40,24 +41,13 @@ typedef enum
 
 typedef struct
 {
-  TvMergeKey          merge;          /* TV_MERGE_FUNCTION by default */
-  TvFlameOrientation  orientation;
   TvFlameColorScheme  colors;
   gboolean            dark;
   guint               width;          /* pixels */
-  /* The zoom root, as the merge keys of the frames from the tree's root
-   * down to it (the root itself not included); borrowed.  None: the
-   * whole tree. */
-  const guint32      *zoom_path;
-  guint               n_zoom_path;
-  /* A regular expression (GRegex, caseless) over function names and
-   * "file:line": frames that match are drawn as usual, the others
-   * dimmed.  NULL or empty: no search.  Borrowed. */
-  const char         *search;
 } TvExportImageOptions;
 
 void        tv_export_image_options_init   (TvExportImageOptions        *options);
-/* Checks the width and the search's syntax, which need no profile. */
+/* Checks the width, which needs no profile. */
 gboolean    tv_export_image_options_check  (const TvExportImageOptions  *options,
                                             GError                     **error);
 

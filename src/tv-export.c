@@ -26,6 +26,18 @@ static const struct
   { "exception", TV_STATE_FILTER_EXCEPTION },
 };
 
+static const char * const merge_names[TV_N_MERGE_KEYS] = {
+  [TV_MERGE_FRAME] = "frame",
+  [TV_MERGE_FUNCTION] = "function",
+  [TV_MERGE_LINE] = "line",
+  [TV_MERGE_INSTRUCTION] = "instruction",
+};
+
+/* How many files an ambiguous function name lists. */
+#define MAX_LISTED_FILES 4
+/* Of one name in a message. */
+#define MAX_NAME_CHARS   120
+
 void
 tv_export_filter_init (TvExportFilter *filter)
 {
@@ -36,6 +48,12 @@ tv_export_filter_init (TvExportFilter *filter)
   filter->state = TV_STATE_FILTER_ALL;
   filter->range_start = -INFINITY;
   filter->range_end = INFINITY;
+  filter->merge = TV_MERGE_FUNCTION;
+  filter->orientation = TV_FLAME_ORIENTATION_FLAME;
+  filter->zoom_path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  filter->focus_function = TV_NODE_NONE;
+  filter->hidden_functions = g_array_new (FALSE, FALSE, sizeof (guint32));
+  filter->hidden_names = g_ptr_array_new_with_free_func (g_free);
 }
 
 void
@@ -45,6 +63,11 @@ tv_export_filter_clear (TvExportFilter *filter)
 
   g_clear_pointer (&filter->thread_ids, g_array_unref);
   g_clear_pointer (&filter->search, g_free);
+  g_clear_pointer (&filter->zoom_path, g_array_unref);
+  g_clear_pointer (&filter->zoom, g_free);
+  g_clear_pointer (&filter->hidden_functions, g_array_unref);
+  g_clear_pointer (&filter->focus_name, g_free);
+  g_clear_pointer (&filter->hidden_names, g_ptr_array_unref);
 }
 
 /**
@@ -192,13 +215,161 @@ tv_export_filter_set_range (TvExportFilter  *filter,
   return TRUE;
 }
 
+/**
+ * tv_export_filter_set_merge:
+ * @filter: a filter
+ * @text: `function`, `line`, `instruction` or `frame`
+ * @error: return location for an error
+ *
+ * Merges the frames of the exported tree by that key.
+ *
+ * Returns: %TRUE if @text names a merge key
+ */
+gboolean
+tv_export_filter_set_merge (TvExportFilter  *filter,
+                            const char      *text,
+                            GError         **error)
+{
+  g_return_val_if_fail (filter != NULL, FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  for (TvMergeKey merge = 0; merge < TV_N_MERGE_KEYS; merge++)
+    {
+      if (strcmp (text, merge_names[merge]) == 0)
+        {
+          filter->merge = merge;
+          return TRUE;
+        }
+    }
+
+  g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION,
+               _("Unknown merge key “%s” (expected one of: function, line, instruction, "
+                 "frame)"), text);
+  return FALSE;
+}
+
+/**
+ * tv_export_filter_add_hidden:
+ * @filter: a filter
+ * @name: a function, as "name" or "file:name"
+ *
+ * Hides the function(s) of that name: their samples go to their callers.
+ * The name is looked up once the profile is loaded.
+ */
+void
+tv_export_filter_add_hidden (TvExportFilter *filter,
+                             const char     *name)
+{
+  g_return_if_fail (filter != NULL);
+  g_return_if_fail (name != NULL);
+
+  g_ptr_array_add (filter->hidden_names, g_strdup (name));
+}
+
+/**
+ * tv_export_compile_search:
+ * @search: a regular expression
+ * @error: return location for an error
+ *
+ * Returns: (transfer full): @search compiled as the flame graph's search
+ *   entry does (caseless), or %NULL with @error set
+ */
+GRegex *
+tv_export_compile_search (const char  *search,
+                          GError     **error)
+{
+  g_autoptr(GError) regex_error = NULL;
+  GRegex *regex;
+
+  g_return_val_if_fail (search != NULL, NULL);
+
+  regex = g_regex_new (search, G_REGEX_CASELESS | G_REGEX_OPTIMIZE, 0, &regex_error);
+  if (regex == NULL)
+    {
+      g_autofree char *shown = tv_export_dup_visible (search, MAX_NAME_CHARS);
+
+      g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION,
+                   _("Invalid search “%s”: %s"), shown, regex_error->message);
+    }
+  return regex;
+}
+
+/**
+ * tv_export_filter_check:
+ * @filter: a filter
+ * @error: return location for an error
+ *
+ * Checks what can be checked without a profile: that the search is a
+ * regular expression and the zoom path is not empty.
+ *
+ * Returns: %TRUE if @filter can be used
+ */
+gboolean
+tv_export_filter_check (const TvExportFilter  *filter,
+                        GError               **error)
+{
+  g_return_val_if_fail (filter != NULL, FALSE);
+  g_return_val_if_fail (filter->merge < TV_N_MERGE_KEYS, FALSE);
+
+  if (filter->search != NULL && filter->search[0] != '\0')
+    {
+      g_autoptr(GRegex) regex = tv_export_compile_search (filter->search, error);
+
+      if (regex == NULL)
+        return FALSE;
+    }
+  if (filter->zoom != NULL)
+    {
+      g_auto(GStrv) steps = g_strsplit (filter->zoom, ";", -1);
+
+      for (guint i = 0; steps[i] != NULL || i == 0; i++)
+        {
+          if (steps[i] == NULL || steps[i][0] == '\0')
+            {
+              g_autofree char *shown = tv_export_dup_visible (filter->zoom, MAX_NAME_CHARS);
+
+              g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
+                           _("Invalid zoom “%s”: expected functions from the root down, "
+                             "separated by “;”, such as main;run"), shown);
+              return FALSE;
+            }
+        }
+    }
+  if ((filter->focus_name != NULL && filter->focus_name[0] == '\0'))
+    {
+      g_set_error_literal (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
+                           _("The function name to focus on is empty"));
+      return FALSE;
+    }
+  for (guint i = 0; i < filter->hidden_names->len; i++)
+    {
+      if (((const char *) g_ptr_array_index (filter->hidden_names, i))[0] == '\0')
+        {
+          g_set_error_literal (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
+                               _("The function name to hide is empty"));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+tv_export_filter_has_transforms (const TvExportFilter *filter)
+{
+  g_return_val_if_fail (filter != NULL, FALSE);
+
+  return filter->collapse_recursion || filter->focus_function != TV_NODE_NONE
+         || filter->hidden_functions->len > 0 || filter->focus_name != NULL
+         || filter->hidden_names->len > 0;
+}
+
 gboolean
 tv_export_filter_selects_all (const TvExportFilter *filter)
 {
   g_return_val_if_fail (filter != NULL, TRUE);
 
   return filter->thread_ids->len == 0 && filter->state == TV_STATE_FILTER_ALL
-         && !filter->has_range;
+         && !filter->has_range && !tv_export_filter_has_transforms (filter);
 }
 
 /* The timestamp SECONDS after START_TIME, saturated to the u64 range. */
@@ -268,40 +439,175 @@ set_no_such_thread (GError        **error,
                  _("Thread %s is not in this profile (its threads: %s)"), text, list->str);
 }
 
+/* Whether FILE (a profile's file name) is what SPEC names: the whole
+ * path, or its end after a '/'. */
+static gboolean
+file_matches (const char *file,
+              const char *spec,
+              gsize       spec_len)
+{
+  gsize len = strlen (file);
+
+  if (len < spec_len || memcmp (file + len - spec_len, spec, spec_len) != 0)
+    return FALSE;
+  return len == spec_len || file[len - spec_len - 1] == '/';
+}
+
+/* Whether FRAME is the function SPEC names: "name", or "file:name" when
+ * no function has the whole of SPEC as its name (WHOLE FALSE). */
+static gboolean
+frame_matches (TvProfileData *data,
+               guint32        frame,
+               const char    *spec,
+               gboolean       whole)
+{
+  const char *colon;
+
+  if (whole)
+    return strcmp (tv_profile_data_get_funcname (data, frame), spec) == 0;
+  colon = strrchr (spec, ':');
+  return colon != NULL && colon > spec
+         && strcmp (tv_profile_data_get_funcname (data, frame), colon + 1) == 0
+         && file_matches (tv_profile_data_get_filename (data, frame), spec, colon - spec);
+}
+
+/* The function keys SPEC names, appended to KEYS; FALSE if none. */
+static gboolean
+find_functions (TvProfileData *data,
+                const char    *spec,
+                GArray        *keys)
+{
+  guint32 n_keys = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+  guint before = keys->len;
+
+  for (int whole = 1; whole >= 0 && keys->len == before; whole--)
+    for (guint32 key = 0; key < n_keys; key++)
+      {
+        guint32 frame = tv_profile_data_get_key_frame (data, TV_MERGE_FUNCTION, key);
+
+        if (frame_matches (data, frame, spec, whole))
+          g_array_append_val (keys, key);
+      }
+  return keys->len > before;
+}
+
+static void
+set_no_such_function (GError     **error,
+                      const char  *spec)
+{
+  g_autofree char *shown = tv_export_dup_visible (spec, MAX_NAME_CHARS);
+
+  g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FUNCTION,
+               _("No function “%s” in this profile (give a function name, or FILE:NAME)"),
+               shown);
+}
+
+/* The one function key SPEC names for --focus. */
+static gboolean
+find_focus (TvProfileData  *data,
+            const char     *spec,
+            guint32        *key,
+            GError        **error)
+{
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GString) files = g_string_new (NULL);
+  g_autofree char *shown = NULL;
+
+  if (!find_functions (data, spec, keys))
+    {
+      set_no_such_function (error, spec);
+      return FALSE;
+    }
+  if (keys->len == 1)
+    {
+      *key = g_array_index (keys, guint32, 0);
+      return TRUE;
+    }
+
+  for (guint i = 0; i < keys->len && i < MAX_LISTED_FILES; i++)
+    {
+      guint32 frame = tv_profile_data_get_key_frame (data, TV_MERGE_FUNCTION,
+                                                     g_array_index (keys, guint32, i));
+
+      if (i > 0)
+        g_string_append (files, ", ");
+      tv_export_append_visible (files, tv_profile_data_get_filename (data, frame), -1,
+                                MAX_NAME_CHARS);
+    }
+  if (keys->len > MAX_LISTED_FILES)
+    g_string_append (files, ", …");
+  shown = tv_export_dup_visible (spec, MAX_NAME_CHARS);
+  g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FUNCTION,
+               _("“%s” names %u functions (in %s): give FILE:NAME to focus on one"),
+               shown, keys->len, files->str);
+  return FALSE;
+}
+
+static gboolean
+make_transforms (const TvExportFilter  *filter,
+                 TvProfileData         *data,
+                 TvExportQuery         *out,
+                 GError               **error)
+{
+  TvQuery *query = &out->query;
+
+  query->collapse_recursion = filter->collapse_recursion;
+  query->focus_function = filter->focus_function;
+  if (filter->focus_name != NULL
+      && !find_focus (data, filter->focus_name, &query->focus_function, error))
+    return FALSE;
+
+  g_array_append_vals (out->hidden, filter->hidden_functions->data, filter->hidden_functions->len);
+  for (guint i = 0; i < filter->hidden_names->len; i++)
+    {
+      const char *spec = g_ptr_array_index (filter->hidden_names, i);
+
+      if (!find_functions (data, spec, out->hidden))
+        {
+          set_no_such_function (error, spec);
+          return FALSE;
+        }
+    }
+  if (out->hidden->len > 0)
+    {
+      query->hidden_functions = (const guint32 *) (gpointer) out->hidden->data;
+      query->n_hidden_functions = out->hidden->len;
+    }
+  return TRUE;
+}
+
 /**
  * tv_export_filter_make_query:
  * @filter: a filter
  * @data: the loaded profile
- * @merge: the merge key of the query
- * @query: (out caller-allocates): the query
- * @thread_indices: (out) (transfer full): the storage of @query's thread
- *   list, to free with g_array_unref() once @query is not used any more
+ * @query: (out caller-allocates): the query and its storage, to clear
+ *   with tv_export_query_clear()
  * @error: return location for an error
  *
- * The query that selects the samples @filter keeps, not inverted (each
- * exporter applies @filter's orientation in its own way).  Fails when
- * @filter names a thread id that @data has no thread with.
+ * The query that selects the samples @filter keeps, merged by its merge
+ * key and transformed as it says, not inverted (each exporter applies
+ * @filter's orientation in its own way).  Fails when @filter names a
+ * thread id that @data has no thread with, or a function it lacks.
  *
  * Returns: %TRUE on success
  */
 gboolean
 tv_export_filter_make_query (const TvExportFilter  *filter,
                              TvProfileData         *data,
-                             TvMergeKey             merge,
-                             TvQuery               *query,
-                             GArray               **thread_indices,
+                             TvExportQuery         *out,
                              GError               **error)
 {
-  g_autoptr(GArray) indices = NULL;
+  TvQuery *query;
 
   g_return_val_if_fail (filter != NULL, FALSE);
   g_return_val_if_fail (data != NULL, FALSE);
-  g_return_val_if_fail (query != NULL, FALSE);
-  g_return_val_if_fail (thread_indices != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  tv_query_init (query, merge);
-  indices = g_array_new (FALSE, FALSE, sizeof (guint32));
+  query = &out->query;
+  tv_query_init (query, filter->merge);
+  out->threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  out->hidden = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   if (filter->thread_ids->len > 0)
     {
@@ -318,7 +624,7 @@ tv_export_filter_make_query (const TvExportFilter  *filter,
                 {
                   guint32 index = i;
 
-                  g_array_append_val (indices, index);
+                  g_array_append_val (out->threads, index);
                   found = TRUE;
                 }
             }
@@ -328,8 +634,8 @@ tv_export_filter_make_query (const TvExportFilter  *filter,
               return FALSE;
             }
         }
-      query->threads = (const guint32 *) indices->data;
-      query->n_threads = indices->len;
+      query->threads = (const guint32 *) (gpointer) out->threads->data;
+      query->n_threads = out->threads->len;
     }
 
   tv_state_filter_get_mask (filter->state, &query->status_mask, &query->status_value);
@@ -343,7 +649,179 @@ tv_export_filter_make_query (const TvExportFilter  *filter,
       query->range_end = seconds_to_timestamp (header->start_time_us, filter->range_end);
     }
 
-  *thread_indices = g_steal_pointer (&indices);
+  return make_transforms (filter, data, out, error);
+}
+
+void
+tv_export_query_clear (TvExportQuery *query)
+{
+  g_return_if_fail (query != NULL);
+
+  g_clear_pointer (&query->threads, g_array_unref);
+  g_clear_pointer (&query->hidden, g_array_unref);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Zoom                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static char *
+describe_node (TvCallTree *tree,
+               guint32     node)
+{
+  if (node == TV_ROOT_NODE)
+    return g_strdup (_("all"));
+  return tv_export_describe_key (tv_call_tree_get_data (tree), tv_call_tree_get_merge (tree),
+                                 tv_call_tree_get_key (tree, node));
+}
+
+/* The child of NODE that STEP ("FUNC" or "FUNC:LINE", FUNC as --focus
+ * takes it) names. */
+static gboolean
+find_zoom_step (TvCallTree  *tree,
+                guint32      node,
+                const char  *step,
+                guint32     *child,
+                GError     **error)
+{
+  TvProfileData *data = tv_call_tree_get_data (tree);
+  TvMergeKey merge = tv_call_tree_get_merge (tree);
+  g_autofree char *spec = g_strdup (step);
+  char *colon = strrchr (spec, ':');
+  const guint32 *children;
+  guint n_children, n_found = 0;
+  gint64 line = -1;
+
+  /* "FUNC:12": a line, when the key has lines. */
+  if (colon != NULL && colon > spec && colon[1] != '\0'
+      && strspn (colon + 1, "0123456789") == strlen (colon + 1) && strlen (colon + 1) < 10)
+    {
+      line = g_ascii_strtoll (colon + 1, NULL, 10);
+      *colon = '\0';
+    }
+
+  children = tv_call_tree_get_children (tree, node, &n_children);
+  for (int whole = 1; whole >= 0 && n_found == 0; whole--)
+    for (guint i = 0; i < n_children; i++)
+      {
+        guint32 frame = tv_call_tree_get_frame (tree, children[i]);
+        const TachFrame *f = tach_reader_get_frame (tv_profile_data_get_reader (data), frame);
+
+        if (!frame_matches (data, frame, spec, whole)
+            || (line >= 0 && (merge == TV_MERGE_FUNCTION || f == NULL || f->lineno != line)))
+          continue;
+        *child = children[i];
+        n_found++;
+      }
+
+  if (n_found == 1)
+    return TRUE;
+
+  {
+    g_autofree char *shown = tv_export_dup_visible (step, MAX_NAME_CHARS);
+    g_autofree char *parent = describe_node (tree, node);
+
+    if (n_found == 0)
+      g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
+                   _("Cannot zoom into “%s”: the samples shown have no such frame under %s"),
+                   shown, parent);
+    else
+      g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
+                   _("Cannot zoom into “%s”: %u frames under %s match it (add :LINE, or "
+                     "merge by function)"), shown, n_found, parent);
+  }
+  return FALSE;
+}
+
+static gboolean
+find_zoom_key (TvCallTree  *tree,
+               guint32      node,
+               guint        index,
+               guint32      key,
+               guint32     *child,
+               GError     **error)
+{
+  TvProfileData *data = tv_call_tree_get_data (tree);
+  TvMergeKey merge = tv_call_tree_get_merge (tree);
+
+  if (key >= tv_profile_data_get_n_keys (data, merge))
+    {
+      g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
+                   _("Cannot zoom into frame %u of the zoom path: this profile has no "
+                     "such frame"), index + 1);
+      return FALSE;
+    }
+  *child = tv_call_tree_find_child (tree, node, key);
+  if (*child == TV_NODE_NONE)
+    {
+      g_autofree char *name = tv_export_describe_key (data, merge, key);
+      g_autofree char *parent = describe_node (tree, node);
+
+      g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
+                   _("Cannot zoom into %s: the samples shown have no such frame under %s"),
+                   name, parent);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/**
+ * tv_export_filter_find_zoom:
+ * @filter: a filter
+ * @tree: the tree drawn (made with @filter's merge key, inverted when it
+ *   is drawn inverted)
+ * @path: (out) (optional) (transfer full): the merge keys from the root's
+ *   child down to the zoom root
+ * @node: (out): the zoom root, %TV_ROOT_NODE without a zoom
+ * @error: return location for an error
+ *
+ * Finds @filter's zoom path (its keys, or its text) in @tree.  Fails when
+ * a frame of the path is not in @tree, or when a step of the text matches
+ * several frames.
+ *
+ * Returns: %TRUE if the zoom root was found
+ */
+gboolean
+tv_export_filter_find_zoom (const TvExportFilter  *filter,
+                            TvCallTree            *tree,
+                            GArray               **path,
+                            guint32               *node,
+                            GError               **error)
+{
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_auto(GStrv) steps = NULL;
+  guint32 at = TV_ROOT_NODE;
+  guint n_steps;
+
+  g_return_val_if_fail (filter != NULL, FALSE);
+  g_return_val_if_fail (tree != NULL, FALSE);
+  g_return_val_if_fail (node != NULL, FALSE);
+
+  if (filter->zoom != NULL)
+    steps = g_strsplit (filter->zoom, ";", -1);
+  n_steps = steps != NULL ? g_strv_length (steps) : filter->zoom_path->len;
+
+  for (guint i = 0; i < n_steps; i++)
+    {
+      guint32 child;
+      guint32 key;
+      gboolean found;
+
+      if (steps != NULL)
+        found = find_zoom_step (tree, at, steps[i], &child, error);
+      else
+        found = find_zoom_key (tree, at, i, g_array_index (filter->zoom_path, guint32, i),
+                               &child, error);
+      if (!found)
+        return FALSE;
+      key = tv_call_tree_get_key (tree, child);
+      g_array_append_val (keys, key);
+      at = child;
+    }
+
+  *node = at;
+  if (path != NULL)
+    *path = g_steal_pointer (&keys);
   return TRUE;
 }
 
@@ -363,4 +841,96 @@ tv_export_state_to_string (TvStateFilter state)
         return states[i].name;
     }
   return NULL;
+}
+
+const char *
+tv_export_merge_to_string (TvMergeKey merge)
+{
+  g_return_val_if_fail (merge < TV_N_MERGE_KEYS, "function");
+
+  return merge_names[merge];
+}
+
+/* ------------------------------------------------------------------------ */
+/* Text                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static gboolean
+is_bidi_control (gunichar c)
+{
+  return c == 0x61c || c == 0x200e || c == 0x200f || c == 0x2028 || c == 0x2029
+         || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+/**
+ * tv_export_append_visible:
+ * @out: where to append
+ * @text: any bytes
+ * @len: the length of @text, or -1 when nul-terminated
+ * @max_chars: at most this many characters (0: all), then "…"
+ *
+ * Appends @text made valid UTF-8, with control characters as their
+ * Control Pictures (U+2400 on) and bidirectional controls as [U+XXXX]:
+ * what the HTML page shows.  The noncharacters U+FFFE and U+FFFF, which
+ * XML does not allow either, become U+FFFD.
+ */
+void
+tv_export_append_visible (GString    *out,
+                          const char *text,
+                          gssize      len,
+                          guint       max_chars)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, len);
+  guint n = 0;
+
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p), n++)
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (max_chars > 0 && n == max_chars)
+        {
+          g_string_append (out, "…");
+          break;
+        }
+      if (c < 0x20)
+        g_string_append_unichar (out, 0x2400 + c);
+      else if (c == 0x7f)
+        g_string_append_unichar (out, 0x2421);
+      else if (is_bidi_control (c))
+        g_string_append_printf (out, "[U+%X]", c);
+      else if (c == 0xfffe || c == 0xffff)
+        g_string_append_unichar (out, 0xfffd);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+    }
+}
+
+char *
+tv_export_dup_visible (const char *text,
+                       guint       max_chars)
+{
+  GString *out = g_string_new (NULL);
+
+  tv_export_append_visible (out, text, -1, max_chars);
+  return g_string_free (out, FALSE);
+}
+
+char *
+tv_export_describe_key (TvProfileData *data,
+                        TvMergeKey     merge,
+                        guint32        key)
+{
+  guint32 frame = tv_profile_data_get_key_frame (data, merge, key);
+  const TachFrame *f = tach_reader_get_frame (tv_profile_data_get_reader (data), frame);
+  const char *file = tv_profile_data_get_filename (data, frame);
+  const char *base = strrchr (file, '/');
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  tv_export_append_visible (out, tv_profile_data_get_funcname (data, frame), -1, MAX_NAME_CHARS);
+  g_string_append (out, " (");
+  tv_export_append_visible (out, base != NULL ? base + 1 : file, -1, MAX_NAME_CHARS);
+  if (merge != TV_MERGE_FUNCTION && f != NULL && f->lineno != TACH_LOCATION_NONE)
+    g_string_append_printf (out, ":%d", f->lineno);
+  g_string_append_c (out, ')');
+  return g_string_free (g_steal_pointer (&out), FALSE);
 }

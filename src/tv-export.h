@@ -4,16 +4,19 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * `--export FORMAT` takes the same filters whatever the format: threads,
- * a thread state, a time range and the orientation.  They are parsed into
- * a TvExportFilter before the profile is read, and turned into a TvQuery
- * once it is loaded, so that every exporter selects its samples through
- * the model.
+ * a thread state, a time range, the transforms (focus, hidden functions,
+ * collapsed recursion), and what the view shows besides: the merge key,
+ * inverted or not, the orientation, the zoom and the search.  They are
+ * parsed into a TvExportFilter before the profile is read, and turned into
+ * a TvQuery once it is loaded, so that every exporter selects its samples
+ * through the model.  The viewer fills one from what the window shows.
  */
 #pragma once
 
 #include <gio/gio.h>
 
 #include "tv-call-tree.h"
+#include "tv-flame-layout.h"
 #include "tv-view-state.h"
 
 G_BEGIN_DECLS
@@ -26,6 +29,7 @@ typedef enum
   TV_EXPORT_ERROR_NO_SUCH_THREAD,   /* --thread names a thread the profile lacks */
   TV_EXPORT_ERROR_INVALID_OPTION,   /* an image option out of range or malformed */
   TV_EXPORT_ERROR_NO_SUCH_FRAME,    /* a zoom path that is not in the samples shown */
+  TV_EXPORT_ERROR_NO_SUCH_FUNCTION, /* --focus or --hide names no function of the profile */
 } TvExportError;
 
 typedef struct
@@ -38,10 +42,37 @@ typedef struct
   double         range_start;
   double         range_end;
   gboolean       inverted;
-  /* HTML: the search the page starts with (a regular expression), or
-   * NULL.  Owned. */
+  /* A regular expression (caseless) over function and file names: the
+   * images dim what does not match, the page starts with it.  NULL or
+   * empty: none.  Owned. */
   char          *search;
+
+  TvMergeKey          merge;        /* TV_MERGE_FUNCTION by default */
+  TvFlameOrientation  orientation;  /* flame by default */
+  /* The zoom root, as the merge keys of the frames from the (inverted,
+   * when inverted) tree's root down to it, the root not included; empty:
+   * the whole tree.  Or ZOOM, as the command line spells it
+   * ("FUNC;FUNC:LINE;…"), found once the tree is made.  Owned. */
+  GArray             *zoom_path;    /* guint32 */
+  char               *zoom;
+
+  /* The view's transforms (see TvQuery), as function keys
+   * (TV_MERGE_FUNCTION) of the profile, or by name ("name" or
+   * "file:name"), found once it is loaded.  Owned. */
+  gboolean            collapse_recursion;
+  guint32             focus_function;   /* TV_NODE_NONE: none */
+  GArray             *hidden_functions; /* guint32 */
+  char               *focus_name;
+  GPtrArray          *hidden_names;     /* char * */
 } TvExportFilter;
+
+/* A TvQuery made from a filter, with the storage it points into. */
+typedef struct
+{
+  TvQuery  query;
+  GArray  *threads;    /* guint32 */
+  GArray  *hidden;     /* guint32 */
+} TvExportQuery;
 
 GQuark      tv_export_error_quark         (void);
 
@@ -56,17 +87,50 @@ gboolean    tv_export_filter_set_state    (TvExportFilter  *filter,
 gboolean    tv_export_filter_set_range    (TvExportFilter  *filter,
                                            const char      *text,
                                            GError         **error);
-/* Whether the filter keeps every sample (the orientation aside). */
+gboolean    tv_export_filter_set_merge    (TvExportFilter  *filter,
+                                           const char      *text,
+                                           GError         **error);
+void        tv_export_filter_add_hidden   (TvExportFilter  *filter,
+                                           const char      *name);
+/* Checks what needs no profile: the search's syntax. */
+gboolean    tv_export_filter_check        (const TvExportFilter *filter,
+                                           GError         **error);
+/* Whether the filter keeps every sample and every stack as it is (the
+ * view aside: merge key, orientation, zoom, search). */
 gboolean    tv_export_filter_selects_all  (const TvExportFilter *filter);
+/* Whether the filter transforms the stacks (focus, hide, collapse). */
+gboolean    tv_export_filter_has_transforms (const TvExportFilter *filter);
 gboolean    tv_export_filter_make_query   (const TvExportFilter *filter,
                                            TvProfileData   *data,
-                                           TvMergeKey       merge,
-                                           TvQuery         *query,
-                                           GArray         **thread_indices,
+                                           TvExportQuery   *query,
+                                           GError         **error);
+void        tv_export_query_clear         (TvExportQuery   *query);
+gboolean    tv_export_filter_find_zoom    (const TvExportFilter *filter,
+                                           TvCallTree      *tree,
+                                           GArray         **path,
+                                           guint32         *node,
                                            GError         **error);
 
 const char *tv_export_state_to_string     (TvStateFilter    state);
+const char *tv_export_merge_to_string     (TvMergeKey       merge);
+
+/* Text from a profile or a user, with control and bidirectional
+ * characters made visible (as the page shows them), at most MAX_CHARS
+ * characters (0: all). */
+void        tv_export_append_visible      (GString         *out,
+                                           const char      *text,
+                                           gssize           len,
+                                           guint            max_chars);
+char       *tv_export_dup_visible         (const char      *text,
+                                           guint            max_chars);
+/* "function (file.py)" or "function (file.py:12)" for a merge key. */
+char       *tv_export_describe_key        (TvProfileData   *data,
+                                           TvMergeKey       merge,
+                                           guint32          key);
+GRegex     *tv_export_compile_search      (const char      *search,
+                                           GError         **error);
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TvExportFilter, tv_export_filter_clear)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TvExportQuery, tv_export_query_clear)
 
 G_END_DECLS

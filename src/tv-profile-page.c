@@ -196,9 +196,7 @@ typedef struct
   GFile                *dest;
   gboolean              image;        /* else HTML */
   TvExportImageFormat   format;
-  TvExportImageOptions  options;      /* points into zoom_path and search */
-  GArray               *zoom_path;
-  char                 *search;
+  TvExportImageOptions  options;
 } ExportJob;
 
 static void
@@ -210,8 +208,6 @@ export_job_free (gpointer user_data)
   tv_export_filter_clear (&job->filter);
   g_free (job->source_name);
   g_clear_object (&job->dest);
-  g_clear_pointer (&job->zoom_path, g_array_unref);
-  g_free (job->search);
   g_free (job);
 }
 
@@ -241,7 +237,53 @@ export_thread (GTask        *task,
     g_task_return_boolean (task, TRUE);
 }
 
-/* What the views show, as the export's filter. */
+/* The view state's transforms, as the export's. */
+static void
+fill_export_transforms (TvProfilePage  *self,
+                        TvExportFilter *filter)
+{
+  const guint32 *hidden;
+  guint n_hidden;
+
+  filter->collapse_recursion = tv_view_state_get_collapse_recursion (self->view_state);
+  filter->focus_function = tv_view_state_get_focus_function (self->view_state);
+  hidden = tv_view_state_get_hidden_functions (self->view_state, &n_hidden);
+  g_array_append_vals (filter->hidden_functions, hidden, n_hidden);
+}
+
+/* The flame graph's orientation, search and zoom (as the merge keys from
+ * the root down). */
+static void
+fill_export_view (TvProfilePage  *self,
+                  TvExportFilter *filter)
+{
+  TvFlameView *view = tv_profile_page_get_flame_view (self);
+  TvFlameGraph *graph;
+  TvCallTree *tree;
+  const char *search;
+
+  if (view == NULL)
+    return;
+  graph = tv_flame_view_get_graph (view);
+  tree = tv_flame_graph_get_tree (graph);
+  search = tv_flame_view_get_search (view);
+  filter->orientation = tv_flame_graph_get_orientation (graph);
+  if (search != NULL && search[0] != '\0')
+    filter->search = g_strdup (search);
+  if (tree == NULL)
+    return;
+  for (guint32 node = tv_flame_graph_get_zoom_root (graph);
+       node != TV_ROOT_NODE && node != TV_NODE_NONE;
+       node = tv_call_tree_get_parent (tree, node))
+    {
+      guint32 key = tv_call_tree_get_key (tree, node);
+
+      g_array_prepend_val (filter->zoom_path, key);
+    }
+}
+
+/* What the views show, as the export's filter: samples, transforms, merge
+ * key, orientation, zoom and search. */
 static void
 fill_export_filter (TvProfilePage  *self,
                     TvExportFilter *filter)
@@ -268,13 +310,13 @@ fill_export_filter (TvProfilePage  *self,
       filter->range_end = ((double) range_end - (double) start_time) / 1e6;
     }
   filter->inverted = tv_view_state_get_inverted (self->view_state);
-  if (self->flame_view != NULL)
-    filter->search = g_strdup (tv_flame_view_get_search (TV_FLAME_VIEW (self->flame_view)));
+  filter->merge = tv_view_state_get_merge (self->view_state);
+  fill_export_transforms (self, filter);
+  fill_export_view (self, filter);
 }
 
-/* An image when DEST ends in .svg, .png or .pdf: what the flame graph
- * shows, zoom and search included (the zoom only without transforms,
- * which exports do not apply). */
+/* An image when DEST ends in .svg, .png or .pdf, in the window's colours
+ * and theme. */
 static void
 fill_image_options (TvProfilePage *self,
                     GFile         *dest,
@@ -289,34 +331,9 @@ fill_image_options (TvProfilePage *self,
     return;
   job->image = TRUE;
   tv_export_image_options_init (&job->options);
-  job->options.merge = tv_view_state_get_merge (self->view_state);
   job->options.dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
-  if (view == NULL)
-    return;
-
-  {
-    TvFlameGraph *graph = tv_flame_view_get_graph (view);
-    TvCallTree *tree = tv_flame_graph_get_tree (graph);
-    const char *search = tv_flame_view_get_search (view);
-
-    job->options.orientation = tv_flame_graph_get_orientation (graph);
-    job->options.colors = tv_flame_graph_get_color_scheme (graph);
-    if (search != NULL && search[0] != '\0')
-      job->search = g_strdup (search);
-    job->options.search = job->search;
-    job->zoom_path = g_array_new (FALSE, FALSE, sizeof (guint32));
-    if (tree != NULL && !tv_view_state_has_transforms (self->view_state))
-      for (guint32 node = tv_flame_graph_get_zoom_root (graph);
-           node != TV_ROOT_NODE && node != TV_NODE_NONE;
-           node = tv_call_tree_get_parent (tree, node))
-        {
-          guint32 key = tv_call_tree_get_key (tree, node);
-
-          g_array_prepend_val (job->zoom_path, key);
-        }
-    job->options.zoom_path = (const guint32 *) (gpointer) job->zoom_path->data;
-    job->options.n_zoom_path = job->zoom_path->len;
-  }
+  if (view != NULL)
+    job->options.colors = tv_flame_graph_get_color_scheme (tv_flame_view_get_graph (view));
 }
 
 void

@@ -780,7 +780,7 @@ def args_cases(env):
     ]
     # The image options are tested with the images, in tests/export.
     bad_args.append(("image option without --export", ["--dark", tiny],
-                     "can only be used with --export svg, png or pdf"))
+                     "--dark can only be used with --export"))
     for name, args, expected in bad_args:
         def run_bad(a=args, e=expected):
             problems = check_fails(env, a, e)
@@ -926,8 +926,12 @@ def compare_cases(env):
         ("compare: one file", bad(["--compare", "--info", wall], "needs two files")),
         ("compare: --by", bad(["--compare", "--info", "--by", "speed", wall, cpu], "Unknown --by")),
         ("compare: --merge", bad(["--compare", "--info", "--merge", "x", wall, cpu],
-                                 "Unknown --merge")),
-        ("compare: without --info", bad(["--compare", wall, cpu], "--info")),
+                                 "Unknown merge key “x”")),
+        # Without options, --compare BASE NEW opens the window.
+        ("compare: --json without --info", bad(["--compare", "--json", wall, cpu], "--info")),
+        ("compare: with --export", bad(["--compare", "--info", "--export", "html", "-o",
+                                        os.path.join(tmp, "x.html"), wall, cpu],
+                                       "cannot be used together")),
         ("compare: --by alone", bad(["--by", "share", wall], "--compare")),
         ("compare: a missing file", bad(["--compare", "--info", wall,
                                          os.path.join(tmp, "none.tach")], "none.tach")),

@@ -202,6 +202,13 @@ class Browser:
         self.mouse("mousePressed", x, y, "left", 1)
         self.mouse("mouseReleased", x, y, "left", 1)
 
+    def scroll_into_view(self, x, y):
+        """Scrolls the page so that the page point (X, Y) is in the
+        viewport; returns that point in viewport coordinates."""
+        sx, sy = self.evaluate("(() => { window.scrollTo(0, Math.max(0, %r - innerHeight / 2));"
+                               " return [scrollX, scrollY]; })()" % float(y))
+        return x - sx, y - sy
+
     def type_text(self, text):
         self.page_call("Input.insertText", text=text)
 

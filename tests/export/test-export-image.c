@@ -58,18 +58,23 @@ build (TvProfileData              *data,
 static void
 test_options (void)
 {
+  g_auto(TvExportFilter) filter = { 0 };
   TvExportImageOptions options;
   TvExportImageFormat format = TV_EXPORT_IMAGE_PNG;
   const guint widths[] = { 0, TV_EXPORT_IMAGE_MIN_WIDTH - 1, TV_EXPORT_IMAGE_MAX_WIDTH + 1,
                            G_MAXUINT };
 
+  tv_export_filter_init (&filter);
   tv_export_image_options_init (&options);
-  g_assert_cmpint (options.merge, ==, TV_MERGE_FUNCTION);
-  g_assert_cmpint (options.orientation, ==, TV_FLAME_ORIENTATION_FLAME);
+  g_assert_cmpint (filter.merge, ==, TV_MERGE_FUNCTION);
+  g_assert_cmpint (filter.orientation, ==, TV_FLAME_ORIENTATION_FLAME);
+  g_assert_cmpuint (filter.zoom_path->len, ==, 0);
+  g_assert_cmpuint (filter.focus_function, ==, TV_NODE_NONE);
+  g_assert_false (tv_export_filter_has_transforms (&filter));
+  g_assert_true (tv_export_filter_check (&filter, NULL));
   g_assert_cmpint (options.colors, ==, TV_FLAME_COLORS_MODULE);
   g_assert_false (options.dark);
   g_assert_cmpuint (options.width, ==, TV_EXPORT_IMAGE_DEFAULT_WIDTH);
-  g_assert_cmpuint (options.n_zoom_path, ==, 0);
   g_assert_true (tv_export_image_options_check (&options, NULL));
 
   for (gsize i = 0; i < G_N_ELEMENTS (widths); i++)
@@ -88,12 +93,13 @@ test_options (void)
   {
     g_autoptr(GError) error = NULL;
 
-    options.search = "[unclosed";
-    g_assert_false (tv_export_image_options_check (&options, &error));
+    filter.search = g_strdup ("[unclosed");
+    g_assert_false (tv_export_filter_check (&filter, &error));
     g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION);
     g_assert_nonnull (strstr (error->message, "[unclosed"));
-    options.search = "";
-    g_assert_true (tv_export_image_options_check (&options, NULL));
+    g_free (filter.search);
+    filter.search = g_strdup ("");
+    g_assert_true (tv_export_filter_check (&filter, NULL));
   }
 
   g_assert_true (tv_export_image_format_from_string ("svg", &format));
@@ -141,9 +147,11 @@ test_zoom (void)
   TvQuery query;
   guint32 child, grandchild, great;
   guint32 path[3];
+  GArray *zoom;
 
   tv_export_filter_init (&filter);
   tv_export_image_options_init (&options);
+  zoom = filter.zoom_path;
   tv_query_init (&query, TV_MERGE_FUNCTION);
   tree = tv_call_tree_new (data, &query, NULL);
 
@@ -157,8 +165,7 @@ test_zoom (void)
 
   whole = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
   g_assert_no_error (error);
-  options.zoom_path = path;
-  options.n_zoom_path = 2;
+  g_array_append_vals (zoom, path, 2);
   zoomed = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
   g_assert_no_error (error);
   g_assert_false (g_bytes_equal (whole, zoomed));
@@ -170,7 +177,8 @@ test_zoom (void)
   g_assert_nonnull (strstr (desc, expected));
   g_clear_pointer (&zoomed, g_bytes_unref);
 
-  options.n_zoom_path = 3;
+  g_array_set_size (zoom, 0);
+  g_array_append_vals (zoom, path, 3);
   zoomed = build (data, &filter, TV_EXPORT_IMAGE_PNG, &options, &error);
   g_assert_no_error (error);
   g_assert_nonnull (zoomed);
@@ -178,7 +186,8 @@ test_zoom (void)
   /* The great-grandchild's key one level down is not there. */
   g_assert_cmpuint (tv_call_tree_find_child (tree, TV_ROOT_NODE, path[2]), ==, TV_NODE_NONE);
   path[0] = path[2];
-  options.n_zoom_path = 1;
+  g_array_set_size (zoom, 1);
+  g_array_index (zoom, guint32, 0) = path[0];
   none = build (data, &filter, TV_EXPORT_IMAGE_PNG, &options, &error);
   g_assert_null (none);
   g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME);
@@ -189,14 +198,14 @@ test_zoom (void)
   g_clear_error (&error);
 
   /* A key the profile does not have. */
-  path[0] = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+  g_array_index (zoom, guint32, 0) = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
   none = build (data, &filter, TV_EXPORT_IMAGE_PDF, &options, &error);
   g_assert_null (none);
   g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME);
   g_clear_error (&error);
 
   /* The main thread never ran the worker threads' bootstrap. */
-  path[0] = tv_call_tree_get_key (tree, child);
+  g_array_index (zoom, guint32, 0) = tv_call_tree_get_key (tree, child);
   for (guint i = 0; i < tv_profile_data_get_n_threads (data); i++)
     {
       const TvThread *thread = tv_profile_data_get_thread (data, i);
@@ -238,7 +247,7 @@ test_merge_keys (void)
       g_autoptr(GBytes) svg = NULL;
       g_autofree char *desc = NULL;
 
-      options.merge = keys[i].merge;
+      filter.merge = keys[i].merge;
       svg = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
       g_assert_no_error (error);
       desc = svg_desc (svg);
@@ -273,13 +282,13 @@ test_errors (void)
   g_clear_error (&error);
 
   g_array_set_size (filter.thread_ids, 0);
-  options.search = "(";
+  filter.search = g_strdup ("(");
   bytes = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
   g_assert_null (bytes);
   g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION);
   g_clear_error (&error);
 
-  options.search = NULL;
+  g_clear_pointer (&filter.search, g_free);
   options.width = 10;
   bytes = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
   g_assert_null (bytes);

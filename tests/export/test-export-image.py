@@ -659,13 +659,18 @@ def args_cases(env):
           "Unknown colour scheme “rainbow”")
     fails("--search not a regex", ["--export", "pdf"] + o + ["--search", "(unclosed", tiny],
           "Invalid search “(unclosed”")
-    for opt in (["--width", "800"], ["--icicle"], ["--colors", "heat"], ["--dark"],
-                ["--search", "x"]):
+    for opt in (["--width", "800"], ["--colors", "heat"], ["--dark"]):
         for fmt in ("html", "collapsed"):
             fails("%s with %s" % (opt[0], fmt), ["--export", fmt] + o + opt + [tiny],
-                  "can only be used with --export svg, png or pdf")
+                  "--width, --colors and --dark can only be used with --export svg, png or pdf")
         fails("%s without --export" % opt[0], opt + [tiny],
-              "can only be used with --export svg, png or pdf")
+              "%s can only be used with --export" % opt[0])
+    # The page draws both orientations and searches too.
+    for opt in (["--icicle"], ["--search", "x"]):
+        fails("%s with collapsed" % opt[0], ["--export", "collapsed"] + o + opt + [tiny],
+              "do not apply to --export collapsed")
+        fails("%s without --export" % opt[0], opt + [tiny],
+              "%s can only be used with --export" % opt[0])
     fails("--dark with --info", ["--info", "--dark", tiny], "can only be used with --export")
     fails("thread not in the profile", ["--export", "png"] + o + ["--thread", "7", tiny],
           "Thread 7 is not in this profile (its threads: 4242)")

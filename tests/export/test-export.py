@@ -14,6 +14,12 @@ GROUP is one of:
   browser  the page in headless Chromium: no request, the statistics,
            zoom, search, threads, inversion, light and dark
   size     a 1M-sample, 50k-node profile: at most 5 MB, interactive fast
+  view     --merge, --focus, --hide, --collapse-recursion against a
+           brute-force replay of the samples (tachgen.py's reader) and
+           --export collapsed; --zoom, --icicle and --search in the JSON
+  diff     --export html --baseline: the diff object against --compare,
+           and the page in Chromium (injected change, noise, warnings,
+           hostile names)
 
 Prints TAP.  The corpus comes from $TACH_TEST_DATA, tachgen.py from
 $TACH_SHARED_DIR/tools.  Standard library only, plus Debian's chromium
@@ -46,6 +52,10 @@ STATES = {"gil": "has_gil", "cpu": "on_cpu", "gil-wait": "gil_requested",
 # Valid for CPython, refused by the viewer on purpose (see tests/cli).
 REJECTED_VALID = {"valid/compression_type_7.tach"}
 INTERNAL_SUFFIX = "_sync_coordinator.py"
+UNFILTERED = {"threads": None, "state": None, "range_sec": None, "focus": None, "hidden": [],
+              "collapse_recursion": False}
+DEFAULT_VIEW = {"inverted": False, "orientation": "flame", "merge": "frame", "zoom": []}
+MERGES = ["function", "line", "instruction", "frame"]
 
 
 class Tap:
@@ -374,7 +384,7 @@ def check_corpus_file(env, path):
                [t["status_counts"][s] for s in STATUS_KEYS]) for t in info["decoded"]["threads"]]
     if ours != theirs:
         problems.append("threads differ from --info:\n ours   %r\n theirs %r" % (ours[:4], theirs[:4]))
-    if d["filter"] != {"threads": None, "state": None, "range_sec": None} or d["view"] != {"inverted": False}:
+    if d["filter"] != UNFILTERED or d["view"] != DEFAULT_VIEW:
         problems.append("filter/view of an unfiltered export: %r %r" % (d["filter"], d["view"]))
     rate = info["sample_rate"]
     expected = 1 / rate if rate else info["sample_interval_us"] / 1e6
@@ -508,7 +518,8 @@ def check_filters_file(env, path):
             if d["samples"] != expected or others:
                 problems.append("--thread %d: %d samples (expected %d), others %r"
                                 % (tids[0], d["samples"], expected, others[:1]))
-            if d["filter"]["threads"] != [str(tids[0])] or d["view"] != {"inverted": True}:
+            if d["filter"]["threads"] != [str(tids[0])] or \
+                    d["view"] != dict(DEFAULT_VIEW, inverted=True):
                 problems.append("filter %r, view %r" % (d["filter"], d["view"]))
             # The tree of one thread is the collapsed stacks of that thread.
             expected = b"".join(l for l in full_lines if l.startswith(b"tid:%d;" % tids[0]))
@@ -588,6 +599,55 @@ def args_cases(env):
           "Sample count mismatch")
     fails("invalid file", ["--export", "html"] + o +
           [os.path.join(env.data, "invalid", "bad_magic.tach")], "Invalid magic number")
+    recursive = os.path.join(env.data, "valid", "rec_recursive.tach")
+    missing = os.path.join(tmp, "nope.tach")
+    invalid = os.path.join(env.data, "invalid", "bad_magic.tach")
+    for fmt in ("html", "svg"):
+        fails("--merge x, " + fmt, ["--export", fmt] + o + ["--merge", "lines", tiny],
+              "Unknown merge key “lines”")
+        fails("--focus unknown, " + fmt, ["--export", fmt] + o + ["--focus", "nosuch", tiny],
+              "No function “nosuch”")
+        fails("--hide unknown, " + fmt, ["--export", fmt] + o + ["--hide", "main", "--hide",
+              "x.py:nosuch", recursive], "No function “x.py:nosuch”")
+        fails("--zoom unknown, " + fmt, ["--export", fmt] + o + ["--zoom", "nosuch", tiny],
+              "Cannot zoom into “nosuch”")
+        fails("--zoom empty step, " + fmt, ["--export", fmt] + o + ["--zoom", "a;;b", tiny],
+              "Invalid zoom “a;;b”")
+        fails("--search invalid, " + fmt, ["--export", fmt] + o + ["--search", "(", tiny],
+              "Invalid search “(”")
+    fails("--zoom ambiguous", ["--export", "html"] + o + ["--zoom", "run_path", recursive],
+          "frames under all match it")
+    fails("--focus empty", ["--export", "collapsed"] + o + ["--focus=", tiny], "empty")
+    fails("--focus unknown, collapsed", ["--export", "collapsed"] + o + ["--focus", "x", tiny],
+          "No function “x”")
+    fails("--merge with collapsed", ["--export", "collapsed"] + o + ["--merge", "line", tiny],
+          "do not apply to --export collapsed")
+    fails("--zoom with collapsed", ["--export", "collapsed"] + o + ["--zoom", "main", tiny],
+          "do not apply to --export collapsed")
+    fails("--search with collapsed", ["--export", "collapsed"] + o + ["--search", "a", tiny],
+          "do not apply to --export collapsed")
+    fails("--width with html", ["--export", "html"] + o + ["--width", "800", tiny],
+          "--width, --colors and --dark can only be used with --export svg, png or pdf")
+    fails("--focus without --export", ["--focus", "main", tiny], "--focus can only be used with --export")
+    fails("--merge without --export", ["--merge", "line", tiny], "--merge can only be used")
+    fails("--baseline missing file", ["--export", "html"] + o + ["--baseline", missing, tiny],
+          "nope.tach")
+    fails("--baseline invalid file", ["--export", "html"] + o + ["--baseline", invalid, tiny],
+          "Invalid magic number")
+    fails("--baseline, NEW invalid", ["--export", "html"] + o + ["--baseline", tiny, invalid],
+          "Invalid magic number")
+    fails("--baseline empty", ["--export", "html"] + o + ["--baseline=", tiny], "empty")
+    for fmt in ("svg", "png", "pdf", "collapsed"):
+        fails("--baseline with " + fmt, ["--export", fmt] + o + ["--baseline", tiny, tiny],
+              "--baseline can only be used with --export html")
+    fails("--baseline with --zoom", ["--export", "html"] + o + ["--baseline", tiny, "--zoom",
+          "main", tiny], "cannot be used with --baseline")
+    fails("--by without --baseline", ["--export", "html"] + o + ["--by", "share", tiny],
+          "--by can only be used with --compare or --baseline")
+    fails("--by unknown", ["--export", "html"] + o + ["--baseline", tiny, "--by", "speed", tiny],
+          "Unknown --by “speed”")
+    fails("--baseline, thread only in NEW", ["--export", "html"] + o +
+          ["--baseline", tiny, "--thread", str(140242736823168), recursive], "tiny.tach")
 
     def keeps_existing():
         d = tempfile.mkdtemp(dir=tmp)
@@ -625,7 +685,7 @@ def args_cases(env):
             problems.append("exit %d, stdout %r, stderr %r" % (rc, stdout[:100], err))
         with open(target, "rb") as fh:
             d_ = Page(fh.read()).data
-        if d_["filter"] != {"threads": None, "state": "cpu", "range_sec": [0.0, 10.0]}:
+        if d_["filter"] != dict(UNFILTERED, state="cpu", range_sec=[0.0, 10.0]):
             problems.append("filter %r" % d_["filter"])
         if os.listdir(d) != ["page.html"]:
             problems.append("files: %r" % os.listdir(d))
@@ -815,7 +875,8 @@ def hostile_cases(env, browser_exe):
                 b.mouse("mouseMoved", f["x"] + min(f["width"] / 2, 20), f["y"] + f["height"] / 2)
                 tip = b.evaluate("[document.getElementById('tooltip').hidden, "
                                  "(document.querySelector('#tooltip .name') || {}).textContent]")
-                if tip[0] or tip[1] != visible(f["name"]) or f["label"] != visible(f["name"]):
+                label = visible(f["name"]) + (":%d" % f["line"] if f["line"] >= 0 else "")
+                if tip[0] or tip[1] != visible(f["name"]) or f["label"] != label:
                     problems.append("tooltip over %r shows %r" % (f["name"][:40], tip))
                     break
                 if re.search("[\x00-\x1f\u2028\u2029\u202a-\u202e]", tip[1]):
@@ -1198,7 +1259,8 @@ def size_cases(env, browser_exe):
             frames = b.evaluate("tachyon.frames()")
             target = next((f for f in frames if f["depth"] == 2 and f["width"] > 20), None)
             if target:
-                b.click(target["x"] + 5, target["y"] + 5)
+                # A flame graph's root is at the bottom of a tall canvas.
+                b.click(*b.scroll_into_view(target["x"] + 5, target["y"] + 5))
                 if b.evaluate("tachyon.state().zoom") != target["node"]:
                     problems.append("click did not zoom")
             problems += browser_problems(b, url)
@@ -1208,12 +1270,518 @@ def size_cases(env, browser_exe):
 
 
 # ---------------------------------------------------------------------------
+# view: merge keys, transforms, zoom, orientation, search
+# ---------------------------------------------------------------------------
+
+# The frame fields (indices into the page's 7) each merge key keeps.
+KEY_FIELDS = {"function": (), "line": (2,), "instruction": (2, 4, 6), "frame": (2, 3, 4, 5, 6)}
+
+
+def tachgen_module(env):
+    tools = os.path.dirname(env.tachgen)
+    if tools not in sys.path:
+        sys.path.insert(0, tools)
+    import tachgen  # noqa: E402
+    return tachgen
+
+
+def brute_stacks(env, path, merge, focus=None, hidden=(), collapse=False):
+    """Every sample of PATH replayed by tachgen.py's reader, its stack as
+    merge keys from the root, transformed as the model does: (tid, keys)
+    -> samples.  A key is (function, file, the key's fields)."""
+    tg = tachgen_module(env)
+    reader = tg.TachReader(path)
+    cache = {}
+
+    def key(index):
+        k = cache.get(index)
+        if k is None:
+            fn, fu, ln, eln, col, ecol, op = reader.frame_tuple(index)
+            fields = {2: ln, 3: eln, 4: col, 5: ecol, 6: -1 if op == tg.OPCODE_NONE else op}
+            k = cache[index] = (fu, fn) + tuple(fields[i] for i in KEY_FIELDS[merge])
+        return k
+    counts = collections.Counter()
+    for iid, tid, ts, status, stack in reader.iter_samples():
+        keys = [key(i) for i in reversed(stack)]
+        if focus is not None:
+            at = next((i for i, k in enumerate(keys) if k[:2] == focus), None)
+            if at is None:
+                continue
+            keys = keys[at:]
+        keys = [k for k in keys if k[:2] not in hidden]
+        if collapse:
+            kept = []
+            for k in keys:
+                if not (kept and kept[-1][:2] == k[:2]):
+                    kept.append(k)
+            keys = kept
+        counts[(tid, tuple(keys))] += 1
+    return counts
+
+
+def page_stacks(d, merge):
+    """The page's samples per (tid, stack of keys as brute_stacks makes
+    them); and the frames whose fields the key lacks are not -1."""
+    n, parent, frame = tree_of(d)
+    s, fr = d["strings"], d["frames"]
+    problems = []
+    keys = [None] * n
+    for i in range(1, n):
+        f = frame[i]
+        fields = fr[7 * f:7 * f + 7]
+        extra = [fields[j] for j in range(2, 7) if j not in KEY_FIELDS[merge] and fields[j] != -1]
+        if extra and not problems:
+            problems.append("frame %d has fields the key %s lacks: %r" % (f, merge, fields))
+        keys[i] = (s[fields[0]], s[fields[1]]) + tuple(fields[j] for j in KEY_FIELDS[merge])
+    counts = collections.Counter()
+    for t in d["threads"]:
+        for node, count in thread_pairs(t):
+            stack = []
+            u = node
+            while u > 0:
+                stack.append(keys[u])
+                u = parent[u]
+            counts[(int(t["thread_id"]), tuple(reversed(stack)))] += count
+    return counts, problems
+
+
+def compare_counts(ours, theirs, what):
+    if ours == theirs:
+        return []
+    only_ours = ours - theirs
+    only_theirs = theirs - ours
+    return ["%s: %d stacks differ; page only %r; replay only %r"
+            % (what, len(only_ours) + len(only_theirs), list(only_ours.items())[:2],
+               list(only_theirs.items())[:2])]
+
+
+def heaviest_functions(d):
+    """(function, file) pairs by total samples, most first."""
+    n, parent, frame = tree_of(d)
+    total = [0] * n
+    for t in d["threads"]:
+        for node, count in thread_pairs(t):
+            total[node] += count
+    for i in range(n - 1, 0, -1):
+        total[parent[i]] += total[i]
+    by = collections.Counter()
+    for i in range(1, n):
+        f = frame[i]
+        by[(d["strings"][d["frames"][7 * f]], d["strings"][d["frames"][7 * f + 1]])] += total[i]
+    return [k for k, _ in by.most_common()]
+
+
+VIEW_FILES = ["tiny.tach", "rec_recursive.tach", "rec_threads.tach", "rec_cpu_mix.tach",
+              "two_interpreters.tach", "bigendian.zst.tach"]
+
+
+def check_merge_file(env, path):
+    """Each merge key: the page's stacks are the replayed samples'."""
+    problems = []
+    for merge in MERGES:
+        page, sub = export_html(env, path, "--merge", merge)
+        problems += ["--merge %s: %s" % (merge, p) for p in sub]
+        if page is None:
+            continue
+        d = page.data
+        problems += ["--merge %s: %s" % (merge, p) for p in check_structure(d)]
+        if d["view"]["merge"] != merge:
+            problems.append("--merge %s: view.merge %r" % (merge, d["view"]["merge"]))
+        ours, sub = page_stacks(d, merge)
+        problems += sub
+        problems += compare_counts(ours, brute_stacks(env, path, merge), "--merge " + merge)
+    return problems
+
+
+def check_transforms_file(env, path):
+    """--focus, --hide, --collapse-recursion: the page against the replay
+    transformed in Python, and against --export collapsed."""
+    problems = []
+    page, sub = export_html(env, path, "--merge", "function")
+    if page is None:
+        return sub
+    funcs = [f for f in heaviest_functions(page.data) if f[1] != "~"]
+    if len(funcs) < 3:
+        return ["too few functions: %r" % funcs]
+    focus, hide = funcs[len(funcs) // 3], funcs[1]
+    cases = [
+        (["--focus", "%s:%s" % (focus[1], focus[0])], dict(focus=focus)),
+        (["--hide", "%s:%s" % (hide[1], hide[0]), "--hide", "%s:%s" % (funcs[-1][1], funcs[-1][0])],
+         dict(hidden={hide, funcs[-1]})),
+        (["--collapse-recursion"], dict(collapse=True)),
+        (["--focus", "%s:%s" % (focus[1], focus[0]), "--hide", "%s:%s" % (hide[1], hide[0]),
+          "--collapse-recursion"], dict(focus=focus, hidden={hide}, collapse=True)),
+    ]
+    for args, model in cases:
+        name = " ".join(args)
+        for merge in ("function", "line"):
+            page, sub = export_html(env, path, "--merge", merge, *args)
+            problems += ["%s: %s" % (name, p) for p in sub]
+            if page is None:
+                continue
+            d = page.data
+            problems += ["%s: %s" % (name, p) for p in check_structure(d)]
+            ours, sub = page_stacks(d, merge)
+            problems += compare_counts(ours, brute_stacks(env, path, merge, **model),
+                                       "%s --merge %s" % (name, merge))
+            f = d["filter"]
+            if ("focus" in model) != (f["focus"] is not None) or \
+                    len(f["hidden"]) != len(model.get("hidden", ())) or \
+                    f["collapse_recursion"] != model.get("collapse", False):
+                problems.append("%s: filter %r" % (name, f))
+        # The same options give the same stacks in the collapsed export.
+        page, sub = export_html(env, path, *args)
+        rc, collapsed, err = env.run("--export", "collapsed", "-o", "-", *(args + [path]))
+        if page is None or rc != 0:
+            problems.append("%s: collapsed exit %d %s %r" % (name, rc, err, sub))
+        elif collapsed_from_page(page.data) != collapsed:
+            problems.append("%s: the page's stacks differ from --export collapsed" % name)
+    return problems
+
+
+def view_cases(env, browser_exe):
+    tmp = tempfile.mkdtemp(prefix="tv-export-view-")
+    cases = []
+    for name in VIEW_FILES:
+        path = os.path.join(env.data, "valid", name)
+        cases.append(("merge keys: %s" % name, lambda p=path: check_merge_file(env, p)))
+        if name != "tiny.tach":
+            cases.append(("transforms: %s" % name, lambda p=path: check_transforms_file(env, p)))
+
+    recursive = os.path.join(env.data, "valid", "rec_recursive.tach")
+    zoom_path = "run_path;_run_module_code;_run_code;<module>"
+
+    def zoom_json():
+        problems = []
+        page, sub = export_html(env, recursive, "--merge", "function", "--zoom", zoom_path,
+                                "--icicle", "--search", "fib|deep")
+        if page is None:
+            return sub
+        d = page.data
+        v = d["view"]
+        if v["orientation"] != "icicle" or v["search"] != "fib|deep" or v["merge"] != "function":
+            problems.append("view %r" % v)
+        names = [d["strings"][d["frames"][7 * f]] for f in v["zoom"]]
+        if names != zoom_path.split(";"):
+            problems.append("view.zoom names %r" % names)
+        # FUNC:LINE picks one of the frames a finer key splits.
+        page, sub = export_html(env, recursive, "--merge", "line", "--zoom",
+                                "run_path:291;_run_module_code:98")
+        if page is None:
+            return problems + sub
+        lines = [page.data["frames"][7 * f + 2] for f in page.data["view"]["zoom"]]
+        if lines != [291, 98]:
+            problems.append("--zoom with lines: %r" % lines)
+        # Inverted, the path is the inverted tree's: from a leaf.
+        page, sub = export_html(env, recursive, "--merge", "function", "--inverted",
+                                "--zoom", "deep;deep")
+        problems += sub
+        return problems
+    cases.append(("--zoom, --icicle, --search in the view", zoom_json))
+
+    def in_browser():
+        if browser_exe is None:
+            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
+        problems = []
+        out = os.path.join(tmp, "zoomed.html")
+        rc, _, err = env.run("--export", "html", "-o", out, "--merge", "function", "--zoom",
+                             zoom_path, "--icicle", "--search", "fib", recursive)
+        if rc != 0:
+            return ["export: %d %s" % (rc, err)]
+        url = "file://" + out
+        with cdp.Browser(browser_exe) as b:
+            b.navigate(url)
+            st = b.evaluate("tachyon.state()")
+            if st["zoom"] == 0 or st["zoomName"] != "<module>" or not st["icicle"]:
+                problems.append("the page does not open zoomed, as an icicle: %r" % st)
+            if not b.evaluate("document.getElementById('icicle').checked"):
+                problems.append("the icicle toggle is off")
+            frames = b.evaluate("tachyon.frames()")
+            top = min(frames, key=lambda f: f["y"])
+            if top["depth"] != 0:
+                problems.append("icicle: the top row is depth %d" % top["depth"])
+            zoomed = [f for f in frames if f["node"] == st["zoom"]]
+            widest = max(f["width"] for f in frames)
+            if not zoomed or abs(zoomed[0]["width"] - widest) > 1:
+                problems.append("the zoomed frame is not full width: %r" % zoomed)
+            if b.evaluate("document.getElementById('search').value") != "fib" or \
+                    not st["highlighted"] or not st["matched"]:
+                problems.append("the search does not apply: %r" % st)
+            b.evaluate("document.getElementById('reset').click()")
+            if b.evaluate("tachyon.state().zoom") != 0:
+                problems.append("Reset does not go back to the root")
+            # Flame: the root at the bottom.
+            b.evaluate("(() => { const c = document.getElementById('icicle'); c.click(); })()")
+            frames = b.evaluate("tachyon.frames()")
+            bottom = max(frames, key=lambda f: f["y"])
+            if bottom["depth"] != 0 or b.evaluate("tachyon.state().icicle"):
+                problems.append("flame: the bottom row is depth %d" % bottom["depth"])
+            # Merged by line, labels say the line.
+            out2 = os.path.join(tmp, "line.html")
+            env.run("--export", "html", "-o", out2, "--merge", "line", recursive)
+            problems += browser_problems(b, url)
+            b.requests.clear()
+            b.navigate("file://" + out2)
+            frames = [f for f in b.evaluate("tachyon.frames()") if f["node"] and f["width"] > 200]
+            if not frames or any(f["label"] != "%s:%d" % (f["name"], f["line"]) for f in frames):
+                problems.append("labels by line: %r" % [(f["name"], f["label"]) for f in frames][:3])
+            f = frames[0] if frames else None
+            if f:
+                b.mouse("mouseMoved", *b.scroll_into_view(f["x"] + 5, f["y"] + 5))
+                where = b.evaluate("document.querySelector('#tooltip .where').textContent")
+                if not where.endswith(":%d" % f["line"]):
+                    problems.append("tooltip location by line %r" % where)
+            problems += browser_problems(b, "file://" + out2)
+        return problems
+    cases.append(("the page opens zoomed, as an icicle, with the search", in_browser))
+    return cases, tmp
+
+
+# ---------------------------------------------------------------------------
+# diff: --export html --baseline
+# ---------------------------------------------------------------------------
+
+def write_profile(env, path, counts, duration):
+    """main() calling each function of COUNTS that many times, a sample a
+    millisecond, with a statistics block of DURATION seconds."""
+    samples = []
+    t = 1_000_000_000
+    for name, n in counts.items():
+        for _ in range(n):
+            t += 1000
+            samples.append({"t": t, "interpreters": [{"id": 0, "threads": [{
+                "tid": 7, "status": 3,
+                "frames": [{"file": "app.py", "func": name, "location": [5, 5, 4, 9], "opcode": 53},
+                           {"file": "app.py", "func": "main", "location": [12, 12, 4, 10],
+                            "opcode": 53}]}]}]})
+    spec = {"samples": samples, "stats": {"duration_sec": duration,
+                                          "sample_rate": len(samples) / duration}}
+    src = path + ".json"
+    with open(src, "w", encoding="utf-8") as fh:
+        json.dump(spec, fh)
+    env.tachgen_run("fromjson", src, "-o", path, "--mode", "wall")
+
+
+def noise_counts(seed, n):
+    """N draws of one distribution over five functions."""
+    import random
+    rng = random.Random(seed)
+    weights = {"alpha": 0.4, "beta": 0.25, "gamma": 0.2, "delta": 0.1, "epsilon": 0.05}
+    counts = collections.Counter(rng.choices(list(weights), list(weights.values()), k=n))
+    return {k: counts[k] for k in weights}
+
+
+def export_diff(env, base, new, out, *extra):
+    rc, stdout, err = env.run("--export", "html", "--baseline", base, "-o", out, *(list(extra) + [new]))
+    if rc != 0 or stdout or err:
+        raise RuntimeError("--baseline: exit %d, %r %r" % (rc, stdout[:100], err))
+    with open(out, "rb") as fh:
+        return Page(fh.read())
+
+
+def diff_cases(env, browser_exe):
+    tmp = tempfile.mkdtemp(prefix="tv-export-diff-")
+    cases = []
+    base = os.path.join(tmp, "base.tach")
+    new = os.path.join(tmp, "new.tach")
+    noise_a = os.path.join(tmp, "noise-a.tach")
+    noise_b = os.path.join(tmp, "noise-b.tach")
+    # hot() takes half again as long in NEW; steady() does not change.
+    write_profile(env, base, {"hot": 2000, "steady": 2000}, 4.0)
+    write_profile(env, new, {"hot": 3000, "steady": 2000}, 5.0)
+    write_profile(env, noise_a, noise_counts(1, 4000), 4.0)
+    write_profile(env, noise_b, noise_counts(2, 4000), 4.0)
+    wall = os.path.join(env.data, "valid", "mode_wall.tach")
+    cpu = os.path.join(env.data, "valid", "mode_cpu.tach")
+    pages = {}
+
+    def page(name, b, n, *extra):
+        if name not in pages:
+            out = os.path.join(tmp, name + ".html")
+            pages[name] = (out, export_diff(env, b, n, out, *extra))
+        return pages[name]
+
+    def against_compare():
+        """The diff object says what --compare --info --json says."""
+        problems = []
+        for by in ("time", "share"):
+            for merge in ("function", "line"):
+                _, p = page("injected-%s-%s" % (by, merge), base, new, "--by", by, "--merge", merge)
+                d = p.data
+                problems += check_script_safe(p)
+                rc, out, err = env.run("--compare", "--info", "--json", "--by", by, "--merge",
+                                       merge, base, new)
+                ref = strict_json(out)
+                D = d["diff"]
+                if D["normalization"] != by or d["view"]["merge"] != merge or \
+                        D["confidence"] != ref["confidence"]:
+                    problems.append("%s/%s: %r %r" % (by, merge, D["normalization"], d["view"]))
+                rows = D["functions"]
+                mine = {}
+                for k in range(0, len(rows), 10):
+                    mine[d["strings"][rows[k]]] = rows[k + 2:k + 6] + [rows[k + 8], rows[k + 9]]
+                signs = {"slower": 1, "faster": -1, "neutral": 0}
+                theirs = {f["function"]: [f["total"]["base_samples"], f["total"]["new_samples"],
+                                          f["self"]["base_samples"], f["self"]["new_samples"],
+                                          signs[f["total"]["change"]], signs[f["self"]["change"]]]
+                          for f in ref["functions"]}
+                if mine != theirs:
+                    problems.append("%s/%s functions %r, --compare %r" % (by, merge, mine, theirs))
+                # The tree is NEW's, its BASE counts per node.
+                n, parent, frame = tree_of(d)
+                names = {i: d["strings"][d["frames"][7 * frame[i]]] for i in range(1, n)}
+                hot = [i for i in names if names[i] == "hot"]
+                if len(hot) != 1 or D["nodes"][7 * hot[0] + 1] != 2000 or \
+                        D["nodes"][7 * hot[0]] != 3000 or D["nodes"][7 * hot[0] + 5] != (1 if by == "time" else 1):
+                    problems.append("%s/%s: hot's node %r" % (by, merge, [D["nodes"][7 * i:7 * i + 7] for i in hot]))
+                if D["weights"][0] <= 0 or D["warnings"] != [{"code": w["code"], "message": w["message"]}
+                                                             for w in ref["warnings"]]:
+                    problems.append("weights %r, warnings %r" % (D["weights"], D["warnings"]))
+                if D["base"]["source"]["name"] != "base.tach" or d["source"]["name"] != "new.tach" \
+                        or D["base"]["samples"] != 4000 or d["samples"] != 5000:
+                    problems.append("sources %r" % D["base"]["source"])
+        # What vanished: NEW without steady().
+        only_hot = os.path.join(tmp, "only-hot.tach")
+        write_profile(env, only_hot, {"hot": 2000}, 2.0)
+        _, p = page("vanished", base, only_hot)
+        D = p.data["diff"]
+        stacks = [[p.data["strings"][p.data["frames"][7 * f]] for f in v[1:]] + [v[0]]
+                  for v in D["vanished"]]
+        if stacks != [["main", "steady", 2000]] or D["vanished_stacks"] != 1 or \
+                D["vanished_samples"] != 2000:
+            problems.append("vanished %r" % D)
+        return problems
+    cases.append(("the diff object agrees with --compare --info --json", against_compare))
+
+    def browser_checks():
+        if browser_exe is None:
+            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
+        problems = []
+        with cdp.Browser(browser_exe) as b:
+            # The injected change: hot() red, +50 %, in the tooltip and the table.
+            out, _ = page("injected", base, new)
+            url = "file://" + out
+            b.navigate(url)
+            st = b.evaluate("tachyon.state()")
+            frames = {f["name"]: f for f in b.evaluate("tachyon.frames()") if f["name"]}
+            hot, steady = frames.get("hot"), frames.get("steady")
+            if not st["diff"] or not hot or hot["change"] != 1 or not hot["color"].startswith("hsl(4,"):
+                problems.append("hot is not red: %r" % hot)
+            if not steady or steady["change"] != 0 or hot and steady["color"] == hot["color"]:
+                problems.append("steady is coloured: %r" % steady)
+            if hot:
+                b.mouse("mouseMoved", hot["x"] + hot["width"] / 2, hot["y"] + 5)
+                tip = b.evaluate("document.getElementById('tooltip').textContent")
+                for want in ("Total: 2.000 s → 3.000 s (Δ +1.000 s, +50.0 %), slower",
+                             "Total samples: 2,000 → 3,000, p = ", "exact binomial test"):
+                    if want not in tip:
+                        problems.append("tooltip lacks %r: %r" % (want, tip))
+            row = b.evaluate("(() => { const r = document.querySelector('#functions tr[data-name=\"hot\"]');"
+                             " return r && [r.className, Array.from(r.cells).map(c => c.textContent)]; })()")
+            if not row or row[0] != "slower" or row[1][5] != "+50.0 %" or row[1][4] != "+1.000 s":
+                problems.append("table row for hot: %r" % row)
+            # Sorting by the file column, then by total Δ.
+            b.evaluate("document.querySelector('#functions th[data-column=\"4\"]').click()")
+            first = b.evaluate("document.querySelector('#functions tr[data-name]').dataset.name")
+            if first != "hot":
+                problems.append("sorted by Δ, the first row is %r" % first)
+            b.evaluate("(() => { const s = document.getElementById('diffmode'); s.value = 'self';"
+                       " s.dispatchEvent(new Event('change')); })()")
+            frames = {f["name"]: f for f in b.evaluate("tachyon.frames()") if f["name"]}
+            if frames["hot"]["change"] != 1 or frames["main"]["change"] != 0:
+                problems.append("self change: hot %r, main %r" % (frames["hot"], frames["main"]))
+            if not b.evaluate("document.getElementById('banner').hidden"):
+                problems.append("a warning banner for two comparable profiles")
+            problems += browser_problems(b, url)
+
+            # Noise: nothing coloured.
+            out, _ = page("noise", noise_a, noise_b)
+            b.navigate("file://" + out)
+            frames = b.evaluate("tachyon.frames()")
+            coloured = [f for f in frames if f["change"] != 0]
+            if coloured or not frames:
+                problems.append("noise coloured: %r" % coloured[:3])
+            if b.evaluate("document.querySelectorAll('#functions tr.slower, #functions tr.faster').length"):
+                problems.append("noise: the table has changed rows")
+
+            # The corpus mode files: the banner.
+            out, _ = page("modes", wall, cpu)
+            b.navigate("file://" + out)
+            banner = b.evaluate("[document.getElementById('banner').hidden,"
+                                " Array.from(document.querySelectorAll('#banner li')).map(l => [l.dataset.code, l.textContent])]")
+            if banner[0] or "0" not in [c for c, _ in banner[1]] or \
+                    not any("wall-clock" in t for _, t in banner[1]):
+                problems.append("mode banner %r" % banner)
+            stats = b.evaluate("Object.fromEntries(Array.from(document.querySelectorAll('[data-field]'))"
+                               ".map(e => [e.dataset.field, e.textContent]))")
+            if stats.get("base.header.mode") != "wall" or stats.get("new.header.mode") != "cpu":
+                problems.append("both headers: %r %r" % (stats.get("base.header.mode"),
+                                                         stats.get("new.header.mode")))
+            for side in ("base.", "new."):
+                if not all(side + "stats." + k in stats for k in STATS_KEYS):
+                    problems.append("%s statistics missing" % side)
+            shots = os.environ.get("TV_EXPORT_SCREENSHOTS")
+            if shots:
+                out, _ = page("injected", base, new)
+                for scheme in ("light", "dark"):
+                    b.color_scheme(scheme)
+                    b.navigate("file://" + out)
+                    b.screenshot(os.path.join(shots, "diff-%s.png" % scheme), full_page=True)
+                b.color_scheme("light")
+        return problems
+    cases.append(("diff page in Chromium: the change red, noise neutral, the mode banner",
+                  browser_checks))
+
+    def hostile():
+        if browser_exe is None:
+            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
+        problems = []
+        path = hostile_profile(env, tmp, HOSTILE_NAME)
+        tiny = os.path.join(env.data, "valid", "tiny.tach")
+        with cdp.Browser(browser_exe) as b:
+            for name, bp, np in (("hostile-self", path, path), ("hostile-vanished", path, tiny),
+                                 ("hostile-new", tiny, path)):
+                out, p = page(name, bp, np, "--search", "<img")
+                problems += ["%s: %s" % (name, x) for x in check_script_safe(p)]
+                for needle in (b"alert(", b"onerror", b"onload"):
+                    if needle in p.template:
+                        problems.append("%s: %r outside the data" % (name, needle))
+                url = "file://" + out
+                for attr in ("dialogs", "exceptions", "console", "requests"):
+                    getattr(b, attr).clear()
+                b.navigate(url)
+                check = b.evaluate(PAGE_CHECK)
+                if not check["ready"] or check["scripts"] != 2 or check["bad"] or check["alerted"]:
+                    problems.append("%s: %r" % (name, check))
+                for f in b.evaluate("tachyon.frames()"):
+                    if f["node"] and f["width"] >= 3:
+                        b.mouse("mouseMoved", f["x"] + 2, f["y"] + 5)
+                b.evaluate("document.querySelector('#functions th[data-column=\"0\"]').click()")
+                after = b.evaluate(PAGE_CHECK)
+                if after["scripts"] != 2 or after["bad"]:
+                    problems.append("%s: injected after use %r" % (name, after["bad"]))
+                cells = b.evaluate("Array.from(document.querySelectorAll('#functions td, #vanished li,"
+                                   " #banner li, #details td')).filter(e => e.children.length).length")
+                if cells:
+                    problems.append("%s: %d text cells with child elements" % (name, cells))
+                if name == "hostile-vanished":
+                    items = b.evaluate("Array.from(document.querySelectorAll('#vanished li')).map(l => l.textContent)")
+                    if not any(visible(HOSTILE_FUNCS[0]) in t for t in items):
+                        problems.append("vanished stacks %r" % items[:2])
+                problems += ["%s: %s" % (name, x) for x in browser_problems(b, url)]
+        return problems
+    cases.append(("hostile names run nothing in diff mode", hostile))
+    return cases, tmp
+
+
+# ---------------------------------------------------------------------------
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--exe", required=True)
     ap.add_argument("--bench")
-    ap.add_argument("group", choices=["corpus", "filters", "args", "hostile", "browser", "size"])
+    ap.add_argument("group", choices=["corpus", "filters", "args", "hostile", "browser", "size",
+                                      "view", "diff"])
     a = ap.parse_args()
     env = Env(a.exe, a.bench)
     tap = Tap()
@@ -1234,9 +1802,12 @@ def main():
         elif a.group == "args":
             cases, tmp = args_cases(env)
             run_parallel(tap, cases)
+        elif a.group == "view":
+            cases, tmp = view_cases(env, browser_exe)
+            run_parallel(tap, cases)
         else:
             cases, tmp = {"hostile": hostile_cases, "browser": browser_cases,
-                          "size": size_cases}[a.group](env, browser_exe)
+                          "size": size_cases, "diff": diff_cases}[a.group](env, browser_exe)
             # One after the other: they share a page or a browser.
             for name, fn in cases:
                 try:
