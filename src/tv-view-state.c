@@ -87,8 +87,10 @@ tv_view_state_set_threads (TvViewState   *self,
         i++;
     }
 
+  /* memcmp () must not see the NULL data of empty arrays. */
   if (sorted->len == self->threads->len
-      && memcmp (sorted->data, self->threads->data, sorted->len * sizeof (guint32)) == 0)
+      && (sorted->len == 0
+          || memcmp (sorted->data, self->threads->data, sorted->len * sizeof (guint32)) == 0))
     return;
 
   g_array_unref (self->threads);
@@ -153,9 +155,9 @@ tv_view_state_set_range (TvViewState *self,
 
   if (self->has_range && self->range_start == start && self->range_end == end)
     return;
+  g_array_set_size (self->ranges, 0);
   self->has_range = TRUE;
   self->range_start = start;
-  g_array_set_size (self->ranges, 0);
   self->range_end = end;
   changed (self);
 }
@@ -169,8 +171,6 @@ tv_view_state_clear_range (TvViewState *self)
     return;
   self->has_range = FALSE;
   self->range_start = self->range_end = 0;
-  changed (self);
-}
   g_array_set_size (self->ranges, 0);
   changed (self);
 }
@@ -216,6 +216,8 @@ tv_view_state_set_ranges (TvViewState       *self,
       self->has_range = FALSE;
       self->range_start = self->range_end = 0;
     }
+  changed (self);
+}
 
 TvMergeKey
 tv_view_state_get_merge (TvViewState *self)
@@ -382,13 +384,13 @@ tv_view_state_to_query (TvViewState *self,
   query->has_range = self->has_range;
   query->range_start = self->range_start;
   query->range_end = self->range_end;
-  query->inverted = self->inverted;
-  query->collapse_recursion = self->collapse_recursion;
   if (self->ranges->len > 0)
     {
       query->ranges = (const TvTimeRange *) (gpointer) self->ranges->data;
       query->n_ranges = self->ranges->len;
     }
+  query->inverted = self->inverted;
+  query->collapse_recursion = self->collapse_recursion;
   query->focus_function = self->focus_function;
   if (self->hidden->len > 0)
     {
@@ -404,9 +406,9 @@ tv_view_state_finalize (GObject *object)
 
   g_clear_pointer (&self->threads, g_array_unref);
   g_clear_pointer (&self->hidden, g_array_unref);
+  g_clear_pointer (&self->ranges, g_array_unref);
 
   G_OBJECT_CLASS (tv_view_state_parent_class)->finalize (object);
-  g_clear_pointer (&self->ranges, g_array_unref);
 }
 
 static void
@@ -433,7 +435,7 @@ tv_view_state_init (TvViewState *self)
 {
   self->threads = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->hidden = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->ranges = g_array_new (FALSE, FALSE, sizeof (TvTimeRange));
   self->merge = TV_MERGE_FUNCTION;
   self->focus_function = TV_NODE_NONE;
-  self->ranges = g_array_new (FALSE, FALSE, sizeof (TvTimeRange));
 }
