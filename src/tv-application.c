@@ -8,6 +8,9 @@
  * its window.  Without files, the window shows the start page;
  * `tachyon-viewer --demo` opens the demo profile bundled in the resources
  * (app.open-demo, which a second invocation forwards to the first).
+ * Two files opened together (say, both selected in the file manager) also
+ * get an offer to compare them; `tachyon-viewer --compare BASE NEW` opens
+ * the comparison at once (app.compare, forwarded the same way).
  */
 #include <glib/gi18n.h>
 
@@ -48,7 +51,40 @@ tv_application_open (GApplication  *application,
 
   for (int i = 0; i < n_files; i++)
     tv_window_open_file (window, files[i]);
+  if (n_files == 2)
+    tv_window_offer_comparison (window, files[0], files[1]);
   gtk_window_present (GTK_WINDOW (window));
+}
+
+static void
+compare_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  TvWindow *window = get_window (TV_APPLICATION (user_data));
+
+  gtk_widget_activate_action_variant (GTK_WIDGET (window), "win.compare-uris", parameter);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+gboolean
+tv_application_compare (TvApplication  *self,
+                        const char     *base_path,
+                        const char     *new_path,
+                        GError        **error)
+{
+  g_autoptr(GFile) base = g_file_new_for_commandline_arg (base_path);
+  g_autoptr(GFile) new_file = g_file_new_for_commandline_arg (new_path);
+  g_autofree char *base_uri = g_file_get_uri (base);
+  g_autofree char *new_uri = g_file_get_uri (new_file);
+
+  g_return_val_if_fail (TV_IS_APPLICATION (self), FALSE);
+
+  if (!g_application_register (G_APPLICATION (self), NULL, error))
+    return FALSE;
+  g_action_group_activate_action (G_ACTION_GROUP (self), "compare",
+                                  g_variant_new ("(ss)", base_uri, new_uri));
+  return TRUE;
 }
 
 static void
@@ -87,6 +123,7 @@ tv_application_startup (GApplication *application)
 {
   static const GActionEntry actions[] = {
     { .name = "open-demo", .activate = open_demo_action },
+    { .name = "compare", .activate = compare_action, .parameter_type = "(ss)" },
   };
   static const char * const open_accels[] = { "<Control>o", NULL };
   static const char * const close_accels[] = { "<Control>w", NULL };

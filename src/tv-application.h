@@ -21,5 +21,11 @@ TvApplication *tv_application_new          (void);
 /* The application's settings, or NULL when its schema is not installed
  * (the program run from its build directory): then nothing is kept. */
 GSettings     *tv_application_new_settings (void);
+/* `tachyon-viewer --compare BASE NEW`: registers the application and opens
+ * the comparison, in this process or (if remote) in the one running. */
+gboolean       tv_application_compare      (TvApplication  *self,
+                                            const char     *base_path,
+                                            const char     *new_path,
+                                            GError        **error);
 
 G_END_DECLS

@@ -1265,3 +1265,17 @@ tv_comparability_check (TvProfileData *base,
 
   return list;
 }
+
+char *
+tv_diff_format_value (TvDiff   *diff,
+                      double    value,
+                      gboolean  with_sign)
+{
+  g_return_val_if_fail (diff != NULL, NULL);
+
+  if (diff->options.normalization == TV_DIFF_BY_SHARE)
+    return g_strdup_printf (with_sign ? "%+.2f %%" : "%.2f %%", value * 100.0);
+  if (fabs (value) >= 1.0)
+    return g_strdup_printf (with_sign ? "%+.3f s" : "%.3f s", value);
+  return g_strdup_printf (with_sign ? "%+.3f ms" : "%.3f ms", value * 1e3);
+}

@@ -163,6 +163,11 @@ guint64        tv_diff_get_unmatched_total (TvDiff             *diff,
                                             TvDiffSide          side,
                                             guint32             node);
 
+/* VALUE, a normalised value or a change of one, as text: seconds ("1.250 s",
+ * "12.500 ms") or a share of the samples ("12.50 %"), signed when WITH_SIGN. */
+char          *tv_diff_format_value       (TvDiff              *diff,
+                                           double               value,
+                                           gboolean             with_sign);
 /* The two-sided p-value of the hypothesis that a node's normalised value
  * is the same in both profiles, given its sample counts and what one
  * sample of each side is worth (any positive unit; only their ratio

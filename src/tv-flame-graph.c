@@ -19,6 +19,8 @@
  * the old one stays on screen meanwhile.  Animation frames always lay out
  * at once.
  */
+#include <math.h>
+
 #include <glib/gi18n.h>
 
 #include "tv-flame-graph.h"
@@ -71,6 +73,9 @@ struct _TvFlameGraph
   int                 frames_height;
 
   const TvFlameBox   *hovered;       /* points into layout */
+  guint32             hovered_node;  /* its node, TV_NODE_NONE for a merged box */
+  guint32             linked;        /* a node highlighted from elsewhere */
+  TvDiff             *diff;
   double              pointer_x;
   double              pointer_y;
   GtkPopover         *context_menu;
@@ -89,6 +94,7 @@ enum
   PROP_SELECTED,
   PROP_CAN_GO_BACK,
   PROP_CAN_GO_FORWARD,
+  PROP_HOVERED_NODE,
   N_PROPS
 };
 
@@ -580,12 +586,69 @@ describe_box (TvFlameLayout    *layout,
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+static void
+append_diff_measure (GString             *text,
+                     TvDiff              *diff,
+                     const char          *what,
+                     const TvDiffMeasure *m)
+{
+  g_autofree char *before = tv_diff_format_value (diff, m->base_value, FALSE);
+  g_autofree char *after = tv_diff_format_value (diff, m->new_value, FALSE);
+  g_autofree char *delta = tv_diff_format_value (diff, m->delta, TRUE);
+
+  g_string_append_c (text, '\n');
+  /* Translators: "Total: 1.2 s → 1.5 s, +0.3 s (+25.0 %)"; the first %s
+   * is "Total" or "Self". */
+  if (isinf (m->relative))
+    g_string_append_printf (text, _("%s: %s → %s, %s (new)"), what, before, after, delta);
+  else
+    g_string_append_printf (text, _("%s: %s → %s, %s (%+.1f %%)"), what, before, after, delta,
+                            m->relative * 100.0);
+}
+
+/* What the comparison says of NODE: both sides, the change, and the
+ * test behind its colour. */
+static void
+append_diff (GString      *text,
+             TvDiff       *diff,
+             TvDiffSide    side,
+             guint32       node)
+{
+  TvDiffOptions options;
+  TvDiffNode out;
+  const char *method;
+
+  tv_diff_get_node (diff, side, node, &out);
+  tv_diff_get_options (diff, &options);
+  g_string_append_c (text, '\n');
+  if (out.base_node == TV_NODE_NONE)
+    g_string_append (text, _("Not in the base profile: this stack appeared"));
+  else if (out.new_node == TV_NODE_NONE)
+    g_string_append (text, _("Not in the new profile: this stack vanished"));
+  else
+    g_string_append (text, _("Base → new:"));
+  append_diff_measure (text, diff, _("Total"), &out.total);
+  append_diff_measure (text, diff, _("Self"), &out.self);
+  method = options.normalization == TV_DIFF_BY_SHARE
+           ? _("exact binomial test of the share of samples")
+           : _("exact binomial test of the two sample rates");
+  g_string_append_c (text, '\n');
+  if (out.total.significant)
+    g_string_append_printf (text, _("Total changed beyond noise: %s, p = %.2g (%.0f %% confidence)"),
+                            method, out.total.p_value, options.confidence * 100.0);
+  else
+    g_string_append_printf (text, _("Total within sampling noise: %s, p = %.2g"),
+                            method, out.total.p_value);
+}
+
 char *
 tv_flame_graph_describe_at (TvFlameGraph *self,
                             double        x,
                             double        y)
 {
   const TvFlameBox *box;
+  TvCallTree *tree;
+  char *text;
 
   g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), NULL);
 
@@ -594,7 +657,18 @@ tv_flame_graph_describe_at (TvFlameGraph *self,
   box = tv_flame_layout_hit_test (self->layout, x, y);
   if (box == NULL)
     return NULL;
-  return describe_box (self->layout, box);
+  text = describe_box (self->layout, box);
+  tree = tv_flame_layout_get_tree (self->layout);
+  if (self->diff != NULL && !(box->flags & TV_FLAME_BOX_MERGED)
+      && tv_diff_get_tree (self->diff, self->style.diff_side) == tree)
+    {
+      GString *more = g_string_new (text);
+
+      g_free (text);
+      append_diff (more, self->diff, self->style.diff_side, box->node);
+      text = g_string_free (more, FALSE);
+    }
+  return text;
 }
 
 static gboolean
@@ -627,6 +701,26 @@ sync_style (TvFlameGraph *self)
   self->style.dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
   self->style.matches = self->matches;
   self->style.root_label = _("all");
+}
+
+/* The node of the box that shows the linked node: the node itself, or
+ * its nearest ancestor with a box of its own when it is too narrow. */
+static guint32
+linked_box_node (TvFlameGraph *self)
+{
+  guint32 node = self->linked;
+
+  if (self->tree == NULL || tv_flame_layout_get_tree (self->layout) != self->tree
+      || node >= tv_call_tree_get_n_nodes (self->tree))
+    return TV_NODE_NONE;
+  for (; node != TV_NODE_NONE; node = tv_call_tree_get_parent (self->tree, node))
+    {
+      const TvFlameBox *box = tv_flame_layout_lookup_node (self->layout, node);
+
+      if (box != NULL && box->node == node && !(box->flags & TV_FLAME_BOX_MERGED))
+        return node;
+    }
+  return TV_NODE_NONE;
 }
 
 static void
@@ -666,6 +760,8 @@ tv_flame_graph_snapshot (GtkWidget   *widget,
   self->style.hovered_first = self->hovered != NULL ? self->hovered->first : 0;
   self->style.hovered_merged = self->hovered != NULL
                                && (self->hovered->flags & TV_FLAME_BOX_MERGED) != 0;
+  if (self->hovered == NULL && self->linked != TV_NODE_NONE)
+    self->style.hovered = linked_box_node (self);
   if (self->style.hovered != TV_NODE_NONE || self->style.selected != TV_NODE_NONE)
     {
       cr = gtk_snapshot_append_cairo (snapshot, &bounds);
@@ -713,11 +809,18 @@ static void
 set_hovered (TvFlameGraph     *self,
              const TvFlameBox *box)
 {
+  guint32 node = box != NULL && !(box->flags & TV_FLAME_BOX_MERGED) ? box->node : TV_NODE_NONE;
+
   if (self->hovered == box)
     return;
   self->hovered = box;
   /* Only the highlight is drawn again. */
   gtk_widget_queue_draw (GTK_WIDGET (self));
+  if (self->hovered_node != node)
+    {
+      self->hovered_node = node;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HOVERED_NODE]);
+    }
 }
 
 static void
@@ -1140,6 +1243,7 @@ tv_flame_graph_set_tree (TvFlameGraph *self,
   g_array_set_size (self->forward, 0);
   self->zoom = zoom;
   self->style.selected = selected;
+  self->linked = TV_NODE_NONE;
   self->scroll_y = 0;
   self->last_layout_us = 0;
   relayout (self);
@@ -1227,6 +1331,80 @@ tv_flame_graph_set_matches (TvFlameGraph   *self,
   if (matches != NULL)
     self->matches = tv_flame_matches_ref (matches);
   invalidate_frames (self);
+}
+
+void
+tv_flame_graph_set_diff (TvFlameGraph *self,
+                         TvDiff       *diff,
+                         TvDiffSide    side)
+{
+  g_return_if_fail (TV_IS_FLAME_GRAPH (self));
+
+  if (self->diff == diff && self->style.diff_side == side)
+    return;
+  if (diff != NULL)
+    tv_diff_ref (diff);
+  g_clear_pointer (&self->diff, tv_diff_unref);
+  self->diff = diff;
+  self->style.diff = diff;
+  self->style.diff_side = side;
+  invalidate_frames (self);
+}
+
+TvDiff *
+tv_flame_graph_get_diff (TvFlameGraph *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), NULL);
+
+  return self->diff;
+}
+
+void
+tv_flame_graph_set_diff_mode (TvFlameGraph    *self,
+                              TvFlameDiffMode  mode)
+{
+  g_return_if_fail (TV_IS_FLAME_GRAPH (self));
+
+  if (self->style.diff_mode == mode)
+    return;
+  self->style.diff_mode = mode;
+  invalidate_frames (self);
+}
+
+guint32
+tv_flame_graph_get_hovered_node (TvFlameGraph *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), TV_NODE_NONE);
+
+  return self->hovered_node;
+}
+
+void
+tv_flame_graph_set_linked (TvFlameGraph *self,
+                           guint32       node)
+{
+  g_return_if_fail (TV_IS_FLAME_GRAPH (self));
+
+  if (self->linked == node)
+    return;
+  self->linked = node;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+guint32
+tv_flame_graph_get_linked (TvFlameGraph *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), TV_NODE_NONE);
+
+  return self->linked;
+}
+
+TvFlameMatches *
+tv_flame_graph_get_matches (TvFlameGraph *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), NULL);
+
+  return self->matches;
 }
 
 guint32
@@ -1334,6 +1512,8 @@ tv_flame_graph_dispose (GObject *object)
   g_clear_pointer (&self->layout, tv_flame_layout_unref);
   g_clear_pointer (&self->matches, tv_flame_matches_unref);
   g_clear_pointer (&self->tree, tv_call_tree_unref);
+  g_clear_pointer (&self->diff, tv_diff_unref);
+  self->style.diff = NULL;
   g_clear_object (&self->view_state);
 
   G_OBJECT_CLASS (tv_flame_graph_parent_class)->dispose (object);
@@ -1384,6 +1564,9 @@ tv_flame_graph_get_property (GObject    *object,
       break;
     case PROP_CAN_GO_FORWARD:
       g_value_set_boolean (value, self->forward->len > 0);
+      break;
+    case PROP_HOVERED_NODE:
+      g_value_set_uint (value, self->hovered_node);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1443,7 +1626,7 @@ tv_flame_graph_class_init (TvFlameGraphClass *klass)
                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_COLOR_SCHEME] =
     g_param_spec_int ("color-scheme", NULL, NULL,
-                      TV_FLAME_COLORS_MODULE, TV_FLAME_COLORS_THREAD_STATE, TV_FLAME_COLORS_MODULE,
+                      TV_FLAME_COLORS_MODULE, TV_FLAME_COLORS_DIFF, TV_FLAME_COLORS_MODULE,
                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_ZOOM_ROOT] =
     g_param_spec_uint ("zoom-root", NULL, NULL, 0, G_MAXUINT32, 0,
@@ -1457,6 +1640,9 @@ tv_flame_graph_class_init (TvFlameGraphClass *klass)
   properties[PROP_CAN_GO_FORWARD] =
     g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_HOVERED_NODE] =
+    g_param_spec_uint ("hovered-node", NULL, NULL, 0, G_MAXUINT32, TV_NODE_NONE,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "flame.back", NULL, back_action);
@@ -1495,6 +1681,8 @@ tv_flame_graph_init (TvFlameGraph *self)
   self->forward = g_array_new (FALSE, FALSE, sizeof (Zoom));
   self->renderer = tv_flame_renderer_new (NULL);
   tv_flame_style_init (&self->style);
+  self->hovered_node = TV_NODE_NONE;
+  self->linked = TV_NODE_NONE;
   /* TV_FLAME_ASYNC_LAYOUT=1 makes every layout but the animations' go
    * through the worker, so that tests see that path. */
   self->sync_layout_us = g_strcmp0 (g_getenv ("TV_FLAME_ASYNC_LAYOUT"), "1") == 0

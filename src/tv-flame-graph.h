@@ -38,7 +38,25 @@ void                tv_flame_graph_set_color_scheme (TvFlameGraph       *self,
 /* A search to highlight, or NULL. */
 void                tv_flame_graph_set_matches      (TvFlameGraph       *self,
                                                      TvFlameMatches     *matches);
+TvFlameMatches     *tv_flame_graph_get_matches      (TvFlameGraph       *self);
 
+/* Colours of TV_FLAME_COLORS_DIFF and the tooltip's comparison: DIFF is
+ * a comparison whose SIDE tree is (or will be) the graph's tree; NULL
+ * for none. */
+void                tv_flame_graph_set_diff         (TvFlameGraph       *self,
+                                                     TvDiff             *diff,
+                                                     TvDiffSide          side);
+TvDiff             *tv_flame_graph_get_diff         (TvFlameGraph       *self);
+/* What the diff colours show. */
+void                tv_flame_graph_set_diff_mode    (TvFlameGraph       *self,
+                                                     TvFlameDiffMode     mode);
+/* The node under the pointer ("hovered-node"), or TV_NODE_NONE. */
+guint32             tv_flame_graph_get_hovered_node (TvFlameGraph       *self);
+/* A node to outline as if hovered, while the pointer is elsewhere (the
+ * same path hovered in another graph); TV_NODE_NONE for none. */
+void                tv_flame_graph_set_linked       (TvFlameGraph       *self,
+                                                     guint32             node);
+guint32             tv_flame_graph_get_linked       (TvFlameGraph       *self);
 /* The zoomed frame (the tree's root when not zoomed). */
 guint32             tv_flame_graph_get_zoom_root    (TvFlameGraph       *self);
 /* Zooms to NODE, animated unless animations are off; remembered in the

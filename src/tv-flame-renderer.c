@@ -292,6 +292,54 @@ state_color (const guint64 *states,
   return mix (idle, active, pow (MIN (sum, 1.0), 0.6));
 }
 
+/* A change: grey within noise; red (more) or blue (less) otherwise, the
+ * stronger the larger the change, doubling or halving at full strength.
+ * Even a small significant change is told from the neutral grey. */
+TvFlameColor
+tv_flame_diff_color (TvDiffChange change,
+                     double       relative,
+                     gboolean     dark)
+{
+  double hue, t;
+
+  if (change == TV_DIFF_NEUTRAL)
+    return dark ? hsl (0, 0, 0.30) : hsl (0, 0, 0.84);
+  hue = change == TV_DIFF_SLOWER ? 2 : 214;
+  if (isinf (relative) || relative <= -1)
+    t = 1;
+  else
+    t = MIN (fabs (log2 (1 + relative)), 1.0);
+  t = 0.25 + 0.75 * sqrt (t);
+  if (dark)
+    return hsl (hue, 0.30 + 0.45 * t, 0.22 + 0.18 * t);
+  return hsl (hue, 0.30 + 0.60 * t, 0.90 - 0.30 * t);
+}
+
+static TvFlameColor
+diff_fill (const TvFlameStyle *style,
+           TvCallTree         *tree,
+           guint32             node)
+{
+  TvDiffNode out;
+  const TvDiffMeasure *m;
+
+  /* A diff of other trees (one being replaced) says nothing of these nodes. */
+  if (style->diff == NULL || tv_diff_get_tree (style->diff, style->diff_side) != tree)
+    return neutral_color (style->dark, FALSE);
+  tv_diff_get_node (style->diff, style->diff_side, node, &out);
+  if (style->diff_mode == TV_FLAME_DIFF_UNMATCHED)
+    {
+      /* The stacks only this side has, at full strength. */
+      if (out.base_node != TV_NODE_NONE && out.new_node != TV_NODE_NONE)
+        return neutral_color (style->dark, FALSE);
+      return tv_flame_diff_color (style->diff_side == TV_DIFF_SIDE_BASE ? TV_DIFF_FASTER
+                                                                        : TV_DIFF_SLOWER,
+                                  INFINITY, style->dark);
+    }
+  m = style->diff_mode == TV_FLAME_DIFF_SELF ? &out.self : &out.total;
+  return tv_flame_diff_color (m->change, m->relative, style->dark);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Modules                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -489,6 +537,9 @@ base_fill (TvFlameRenderer    *self,
     case TV_FLAME_COLORS_THREAD_STATE:
       return state_color (tv_call_tree_get_status_counts (tree, node),
                           tv_call_tree_get_total (tree, node), style->dark);
+
+    case TV_FLAME_COLORS_DIFF:
+      return diff_fill (style, tree, node);
 
     case TV_FLAME_COLORS_MODULE:
     default:

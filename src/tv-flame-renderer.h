@@ -23,6 +23,7 @@
 #include <cairo.h>
 #include <pango/pango.h>
 
+#include "tv-diff.h"
 #include "tv-flame-layout.h"
 
 G_BEGIN_DECLS
@@ -32,7 +33,16 @@ typedef enum
   TV_FLAME_COLORS_MODULE,        /* standard library, site-packages, the project, other */
   TV_FLAME_COLORS_HEAT,          /* self samples */
   TV_FLAME_COLORS_THREAD_STATE,  /* holding the GIL, on CPU, waiting for the GIL */
+  TV_FLAME_COLORS_DIFF,          /* the change against another profile (TvFlameStyle.diff) */
 } TvFlameColorScheme;
+
+/* What TV_FLAME_COLORS_DIFF shows of a comparison. */
+typedef enum
+{
+  TV_FLAME_DIFF_TOTAL,       /* the change of each frame's total */
+  TV_FLAME_DIFF_SELF,        /* the change of its self samples */
+  TV_FLAME_DIFF_UNMATCHED,   /* only the frames the other side lacks */
+} TvFlameDiffMode;
 
 typedef enum
 {
@@ -72,6 +82,12 @@ typedef struct
   guint32                     selected;      /* a node, or TV_NODE_NONE */
   /* A search: matching frames are drawn as usual, the others dimmed. */
   TvFlameMatches             *matches;
+  /* TV_FLAME_COLORS_DIFF: the comparison the layout's tree is a side of
+   * (DIFF_SIDE), and what it shows.  Red is more, blue less; changes
+   * within sampling noise are neutral. */
+  TvDiff                     *diff;
+  TvDiffSide                  diff_side;
+  TvFlameDiffMode             diff_mode;
 } TvFlameStyle;
 
 /* Module colours, light, nothing hovered, selected or searched. */
@@ -90,6 +106,11 @@ char              *tv_flame_guess_project_root  (TvProfileData *data);
 
 /* The colour a module kind is drawn in, for a legend. */
 TvFlameColor       tv_flame_module_color        (TvFlameModuleKind kind,
+                                                 gboolean          dark);
+/* The colour of a change, for a legend: RELATIVE is the measure's
+ * relative change (0.2 is 20 % more, -1 all gone, INFINITY new). */
+TvFlameColor       tv_flame_diff_color          (TvDiffChange      change,
+                                                 double            relative,
                                                  gboolean          dark);
 /* The background the renderer draws on (draw_background). */
 TvFlameColor       tv_flame_background_color    (gboolean          dark);

@@ -58,6 +58,89 @@ enum
   BIT_MAIN_THREAD = 5,
 };
 
+/* Each group keeps its value labels, named by their rows' titles, for
+ * tv_properties_mark_differences(). */
+static void
+remember_row (AdwPreferencesGroup *group,
+              const char          *title,
+              GtkWidget           *label)
+{
+  GPtrArray *labels = g_object_get_data (G_OBJECT (group), "tv-value-labels");
+
+  if (labels == NULL)
+    {
+      labels = g_ptr_array_new ();
+      g_object_set_data_full (G_OBJECT (group), "tv-value-labels", labels,
+                              (GDestroyNotify) g_ptr_array_unref);
+    }
+  g_object_set_data_full (G_OBJECT (label), "tv-title", g_strdup (title), g_free);
+  g_ptr_array_add (labels, label);
+}
+
+static GtkWidget *
+find_value_label (AdwPreferencesGroup *group,
+                  const char          *title)
+{
+  GPtrArray *labels = g_object_get_data (G_OBJECT (group), "tv-value-labels");
+
+  for (guint i = 0; labels != NULL && i < labels->len; i++)
+    if (g_strcmp0 (g_object_get_data (g_ptr_array_index (labels, i), "tv-title"), title) == 0)
+      return g_ptr_array_index (labels, i);
+  return NULL;
+}
+
+static void
+set_differs (GtkWidget *label,
+             gboolean   differs)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (label, ADW_TYPE_ACTION_ROW);
+
+  if (row == NULL)
+    return;
+  if (differs)
+    gtk_widget_add_css_class (row, "property-differs");
+  else
+    gtk_widget_remove_css_class (row, "property-differs");
+}
+
+/* Marks, in both panes, the header, footer, statistics and decoded rows
+ * whose values differ (or that one pane lacks); the file's name and size
+ * are not compared.  Returns how many of SELF's rows differ. */
+guint
+tv_properties_mark_differences (TvProperties *self,
+                                TvProperties *other)
+{
+  AdwPreferencesGroup *mine[] = { self->header_group, self->footer_group, self->stats_group,
+                                  self->decoded_group };
+  AdwPreferencesGroup *theirs[] = { other->header_group, other->footer_group,
+                                    other->stats_group, other->decoded_group };
+  guint n_differing = 0;
+
+  g_return_val_if_fail (TV_IS_PROPERTIES (self), 0);
+  g_return_val_if_fail (TV_IS_PROPERTIES (other), 0);
+
+  for (guint g = 0; g < G_N_ELEMENTS (mine); g++)
+    {
+      GPtrArray *labels = g_object_get_data (G_OBJECT (mine[g]), "tv-value-labels");
+
+      for (guint i = 0; labels != NULL && i < labels->len; i++)
+        {
+          GtkWidget *label = g_ptr_array_index (labels, i);
+          GtkWidget *match = find_value_label (theirs[g], g_object_get_data (G_OBJECT (label),
+                                                                              "tv-title"));
+          gboolean differs = match == NULL
+                             || g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)),
+                                           gtk_label_get_text (GTK_LABEL (match))) != 0;
+
+          set_differs (label, differs);
+          if (match != NULL)
+            set_differs (match, differs);
+          n_differing += differs;
+        }
+    }
+  return n_differing;
+}
+
 static GtkWidget *
 add_row (GString             *text,
          AdwPreferencesGroup *group,
@@ -85,6 +168,7 @@ add_row (GString             *text,
   gtk_widget_add_css_class (label, "dim-label");
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
   adw_preferences_group_add (group, row);
+  remember_row (group, title, label);
 
   g_string_append_printf (text, "  %s: %s\n", title, value);
 

@@ -36,4 +36,9 @@ void          tv_properties_show_range        (TvProperties      *self,
                                                guint              n_ranges);
 guint         tv_properties_get_n_range_rows  (TvProperties *self);
 
+/* Highlights the rows of the two panes whose values differ; returns how
+ * many of SELF's do. */
+guint         tv_properties_mark_differences  (TvProperties *self,
+                                               TvProperties *other);
+
 G_END_DECLS

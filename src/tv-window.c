@@ -6,11 +6,16 @@
  * The window shows the start page while no profile is open, and one tab
  * (a TvProfilePage) per open profile.  Profiles come in through win.open
  * (a file chooser), win.open-uri (the recent list), win.open-demo (the
- * bundled demo profile), drag and drop, and the application's "open".  The window size is kept in GSettings.
+ * bundled demo profile), drag and drop, and the application's "open".
+ * A comparison of two profiles (a TvComparePage) gets a tab too: from
+ * win.compare-with (the current profile with one chosen in a file
+ * chooser), win.compare-uris, and the offer made when two files are
+ * opened together.  The window size is kept in GSettings.
  */
 #include <glib/gi18n.h>
 
 #include "tv-application.h"
+#include "tv-compare-page.h"
 #include "tv-start-page.h"
 #include "tv-window.h"
 
@@ -20,7 +25,9 @@ struct _TvWindow
 
   GSettings            *settings;
   GtkFileChooserNative *chooser;
+  GtkFileChooserNative *compare_chooser;
   GtkDropTarget        *drop_target;
+  AdwToastOverlay      *toasts;
 
   AdwTabBar            *tab_bar;
   AdwTabView           *tab_view;
@@ -30,6 +37,19 @@ struct _TvWindow
 
 G_DEFINE_FINAL_TYPE (TvWindow, tv_window, ADW_TYPE_APPLICATION_WINDOW)
 
+/* The profile of the selected tab, if it is a loaded profile's. */
+static TvProfilePage *
+selected_loaded_page (TvWindow *self)
+{
+  AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+  GtkWidget *child = tab != NULL ? adw_tab_page_get_child (tab) : NULL;
+
+  if (child != NULL && TV_IS_PROFILE_PAGE (child)
+      && tv_profile_page_get_state (TV_PROFILE_PAGE (child)) == TV_PROFILE_PAGE_LOADED)
+    return TV_PROFILE_PAGE (child);
+  return NULL;
+}
+
 static void
 update_view (TvWindow *self)
 {
@@ -38,6 +58,8 @@ update_view (TvWindow *self)
   gtk_stack_set_visible_child_name (self->stack, has_tabs ? "tabs" : "start");
   gtk_widget_set_visible (GTK_WIDGET (self->tab_bar), has_tabs);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", has_tabs);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-with",
+                                 selected_loaded_page (self) != NULL);
 }
 
 static void
@@ -153,6 +175,8 @@ tv_window_open_file (TvWindow *self,
                                loading_to_icon, NULL, NULL, NULL);
   adw_tab_page_set_indicator_tooltip (tab, _("Loading…"));
   adw_tab_view_set_selected_page (self->tab_view, tab);
+  g_signal_connect_object (page, "notify::state", G_CALLBACK (update_view), self,
+                           G_CONNECT_SWAPPED);
   /* The first tab was selected as it was appended, before it had a title. */
   update_title (self);
   update_view (self);
@@ -160,6 +184,100 @@ tv_window_open_file (TvWindow *self,
   add_to_recent (file);
 
   return page;
+}
+
+static gboolean
+state_to_icon (GBinding     *binding,
+               const GValue *from,
+               GValue       *to,
+               gpointer      user_data)
+{
+  if (g_value_get_int (from) == TV_COMPARE_PAGE_LOADING)
+    g_value_take_object (to, g_themed_icon_new ("content-loading-symbolic"));
+  else
+    g_value_set_object (to, NULL);
+  return TRUE;
+}
+
+/* FILE's profile: the loaded one of its open tab, or a new one. */
+static TvProfile *
+profile_for_comparison (TvWindow *self,
+                        GFile    *file)
+{
+  TvProfilePage *page = tv_window_lookup_page (self, file);
+
+  if (page != NULL && tv_profile_page_get_state (page) == TV_PROFILE_PAGE_LOADED)
+    return g_object_ref (tv_profile_page_get_profile (page));
+  return tv_profile_new (file);
+}
+
+static char *
+display_basename (GFile *file)
+{
+  g_autofree char *basename = g_file_get_basename (file);
+
+  return basename != NULL ? g_filename_display_name (basename) : g_file_get_uri (file);
+}
+
+TvComparePage *
+tv_window_open_comparison (TvWindow *self,
+                           GFile    *base,
+                           GFile    *new_file)
+{
+  g_autoptr(TvProfile) base_profile = NULL;
+  g_autoptr(TvProfile) new_profile = NULL;
+  g_autofree char *base_name = NULL;
+  g_autofree char *new_name = NULL;
+  g_autofree char *title = NULL;
+  TvComparePage *page;
+  AdwTabPage *tab;
+
+  g_return_val_if_fail (TV_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (base), NULL);
+  g_return_val_if_fail (G_IS_FILE (new_file), NULL);
+
+  base_profile = profile_for_comparison (self, base);
+  new_profile = profile_for_comparison (self, new_file);
+  page = tv_compare_page_new (base_profile, new_profile);
+  tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
+  base_name = display_basename (base);
+  new_name = display_basename (new_file);
+  /* Translators: the title of a comparison's tab: "base.bin → new.bin". */
+  title = g_strdup_printf (_("%s → %s"), base_name, new_name);
+  adw_tab_page_set_title (tab, title);
+  adw_tab_page_set_tooltip (tab, title);
+  g_object_bind_property_full (page, "state", tab, "indicator-icon", G_BINDING_SYNC_CREATE,
+                               state_to_icon, NULL, NULL, NULL);
+  adw_tab_view_set_selected_page (self->tab_view, tab);
+  update_title (self);
+  update_view (self);
+  return page;
+}
+
+void
+tv_window_offer_comparison (TvWindow *self,
+                            GFile    *base,
+                            GFile    *new_file)
+{
+  g_autofree char *base_name = display_basename (base);
+  g_autofree char *new_name = display_basename (new_file);
+  g_autofree char *title = NULL;
+  g_autofree char *escaped = NULL;
+  g_autofree char *base_uri = g_file_get_uri (base);
+  g_autofree char *new_uri = g_file_get_uri (new_file);
+  AdwToast *toast;
+
+  g_return_if_fail (TV_IS_WINDOW (self));
+
+  title = g_strdup_printf (_("Compare %s with %s?"), new_name, base_name);
+  /* The toast's title is markup. */
+  escaped = g_markup_escape_text (title, -1);
+  toast = adw_toast_new (escaped);
+  adw_toast_set_button_label (toast, _("_Compare"));
+  adw_toast_set_action_name (toast, "win.compare-uris");
+  adw_toast_set_action_target_value (toast, g_variant_new ("(ss)", base_uri, new_uri));
+  adw_toast_set_timeout (toast, 0);
+  adw_toast_overlay_add_toast (self->toasts, toast);
 }
 
 AdwTabView *
@@ -267,6 +385,82 @@ export_action (GtkWidget  *widget,
 }
 
 static void
+compare_uris_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  const char *base_uri, *new_uri;
+  g_autoptr(GFile) base = NULL;
+  g_autoptr(GFile) new_file = NULL;
+
+  g_variant_get (parameter, "(&s&s)", &base_uri, &new_uri);
+  base = g_file_new_for_uri (base_uri);
+  new_file = g_file_new_for_uri (new_uri);
+  tv_window_open_comparison (TV_WINDOW (widget), base, new_file);
+}
+
+static void
+on_compare_chooser_response (TvWindow             *self,
+                             int                   response,
+                             GtkFileChooserNative *chooser)
+{
+  GFile *base = g_object_get_data (G_OBJECT (chooser), "tv-base");
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+
+      if (file != NULL && base != NULL)
+        tv_window_open_comparison (self, base, file);
+    }
+  g_clear_object (&self->compare_chooser);
+}
+
+static void
+compare_with_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  TvWindow *self = TV_WINDOW (widget);
+  TvProfilePage *page = selected_loaded_page (self);
+  g_autoptr(GtkFileFilter) profiles = gtk_file_filter_new ();
+  g_autofree char *name = NULL;
+  g_autofree char *title = NULL;
+
+  if (page == NULL)
+    return;
+  if (self->compare_chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->compare_chooser));
+  g_clear_object (&self->compare_chooser);
+
+  gtk_file_filter_set_name (profiles, _("Tachyon Profiles"));
+  gtk_file_filter_add_mime_type (profiles, TV_PROFILE_MIME_TYPE);
+  gtk_file_filter_add_pattern (profiles, "*.tach");
+  gtk_file_filter_add_pattern (profiles, "*.bin");
+  name = display_basename (tv_profile_page_get_file (page));
+  /* Translators: the title of the file chooser of "Compare With…". */
+  title = g_strdup_printf (_("Compare %s With…"), name);
+  self->compare_chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
+                                                       GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                       _("_Compare"), _("_Cancel"));
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->compare_chooser), profiles);
+  g_object_set_data_full (G_OBJECT (self->compare_chooser), "tv-base",
+                          g_object_ref (tv_profile_page_get_file (page)), g_object_unref);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->compare_chooser), TRUE);
+  g_signal_connect_object (self->compare_chooser, "response",
+                           G_CALLBACK (on_compare_chooser_response), self, G_CONNECT_SWAPPED);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->compare_chooser));
+}
+
+GtkFileChooserNative *
+tv_window_get_compare_chooser (TvWindow *self)
+{
+  g_return_val_if_fail (TV_IS_WINDOW (self), NULL);
+
+  return self->compare_chooser;
+}
+
+static void
 close_tab_action (GtkWidget  *widget,
                   const char *action_name,
                   GVariant   *parameter)
@@ -331,6 +525,9 @@ tv_window_dispose (GObject *object)
   if (self->chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
+  if (self->compare_chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->compare_chooser));
+  g_clear_object (&self->compare_chooser);
   g_clear_object (&self->settings);
   self->drop_target = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_WINDOW);
@@ -354,12 +551,16 @@ tv_window_class_init (TvWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TvWindow, tab_view);
   gtk_widget_class_bind_template_child (widget_class, TvWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, TvWindow, start_box);
+  gtk_widget_class_bind_template_child (widget_class, TvWindow, toasts);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.open-uri", "s", open_uri_action);
   gtk_widget_class_install_action (widget_class, "win.open-demo", NULL, open_demo_action);
   gtk_widget_class_install_action (widget_class, "win.export", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-with", NULL, compare_with_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-uris", "(ss)",
+                                   compare_uris_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
@@ -397,6 +598,8 @@ tv_window_init (TvWindow *self)
   g_signal_connect_object (self->tab_view, "notify::n-pages", G_CALLBACK (update_view), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->tab_view, "notify::selected-page", G_CALLBACK (update_title),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->tab_view, "notify::selected-page", G_CALLBACK (update_view),
                            self, G_CONNECT_SWAPPED);
   update_view (self);
 }

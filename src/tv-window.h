@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "tv-compare-page.h"
 #include "tv-profile-page.h"
 
 G_BEGIN_DECLS
@@ -28,5 +29,17 @@ TvProfilePage *tv_window_lookup_page     (TvWindow       *self,
                                           GFile          *file);
 AdwTabView    *tv_window_get_tab_view    (TvWindow       *self);
 GtkDropTarget *tv_window_get_drop_target (TvWindow       *self);
+
+/* Opens a tab comparing BASE with NEW_FILE (reusing the profiles of open
+ * tabs that are loaded). */
+TvComparePage *tv_window_open_comparison (TvWindow       *self,
+                                          GFile          *base,
+                                          GFile          *new_file);
+/* Offers, in a toast, to compare two files just opened together. */
+void           tv_window_offer_comparison (TvWindow      *self,
+                                           GFile         *base,
+                                           GFile         *new_file);
+/* The file chooser of win.compare-with while it is open (tests). */
+GtkFileChooserNative *tv_window_get_compare_chooser (TvWindow *self);
 
 G_END_DECLS

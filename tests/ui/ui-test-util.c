@@ -3,6 +3,7 @@
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "tv-flame-graph.h"
 #include "ui-test-util.h"
 
 gboolean
@@ -70,4 +71,41 @@ ui_test_save_screenshot (GtkWidget  *widget,
   path = g_build_filename (dir != NULL ? dir : ".", name, NULL);
   g_assert_true (gdk_texture_save_to_png (texture, path));
   g_test_message ("screenshot: %s", path);
+}
+
+GtkEventController *
+ui_test_find_controller (GtkWidget *widget,
+                         GType      type,
+                         guint      button)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type)
+          && (button == 0
+              || gtk_gesture_single_get_button (GTK_GESTURE_SINGLE (controller)) == button))
+        return controller;
+    }
+  g_assert_not_reached ();
+}
+
+gboolean
+ui_test_node_center (GtkWidget *graph,
+                     guint32    node,
+                     double    *x,
+                     double    *y)
+{
+  TvFlameLayout *layout = tv_flame_graph_get_layout (TV_FLAME_GRAPH (graph));
+  const TvFlameBox *box = tv_flame_layout_lookup_node (layout, node);
+  double bx, by, bw, bh;
+
+  if (box == NULL || box->node != node || (box->flags & TV_FLAME_BOX_MERGED))
+    return FALSE;
+  tv_flame_layout_get_box_rect (layout, box, &bx, &by, &bw, &bh);
+  *x = MAX (bx, 0) + MIN (bw, gtk_widget_get_width (graph) - MAX (bx, 0)) / 2;
+  *y = by + bh / 2;
+  return TRUE;
 }

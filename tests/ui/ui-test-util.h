@@ -22,6 +22,18 @@ void     ui_test_save_screenshot  (GtkWidget  *widget,
                                    guint       settle_ms);
 
 /* Spins the main loop until COND holds, failing after MS milliseconds. */
+/* The first controller of WIDGET of TYPE (with BUTTON, for gestures,
+ * unless 0); aborts the test if there is none. */
+GtkEventController *ui_test_find_controller (GtkWidget *widget,
+                                             GType      type,
+                                             guint      button);
+/* The centre of NODE's own box in GRAPH's layout (a TvFlameGraph);
+ * FALSE when it has none (too narrow, merged or off screen). */
+gboolean ui_test_node_center      (GtkWidget  *graph,
+                                   guint32     node,
+                                   double     *x,
+                                   double     *y);
+
 #define WAIT_UNTIL(cond, ms)                                            \
   G_STMT_START {                                                        \
     gboolean timed_out_ = FALSE;                                        \

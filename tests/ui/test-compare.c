@@ -1,0 +1,760 @@
+/* test-compare.c: the comparison of two profiles, in the real window
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Drives a TvComparePage in the application's window under gtk_test_init
+ * (every warning is fatal).  The two profiles are written here with the
+ * project's writer, with known changes: "work" takes 15 % more time in
+ * NEW, "gone" vanished, "fresh" appeared, "other" is unchanged.  What the
+ * page shows is checked against those changes and against the TvDiff:
+ * the table's order and colours, zoom synchronised by call path, hover
+ * outlined in the other graph, search in both, linked filters, the
+ * vanished stacks, the comparability banner and the differing
+ * properties.  Screenshots, light and dark, go to TV_TEST_OUTPUT_DIR.
+ */
+
+#include <math.h>
+#include <string.h>
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "tv-application.h"
+#include "tv-window.h"
+#include "ui-test-util.h"
+
+static TvApplication *application;
+static char *tmp_dir;
+static char *base_path;
+static char *new_path;
+
+/* Samples of each stack, root first, in BASE and in NEW. */
+typedef struct
+{
+  const char *stack[3];
+  guint64     base;
+  guint64     new;
+  gboolean    idle;        /* not on CPU */
+} StackCount;
+
+static const StackCount stacks[] = {
+  { { "main", "work", NULL }, 3000, 3600, FALSE },
+  { { "main", "work", "helper" }, 1000, 1000, FALSE },
+  { { "main", "other", NULL }, 3000, 3000, TRUE },
+  { { "main", "gone", NULL }, 400, 0, FALSE },
+  { { "main", "fresh", NULL }, 0, 300, FALSE },
+};
+
+static void
+write_pair_side (const char *path,
+                 gboolean    new_side)
+{
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError error;
+  TachStats stats = { 0 };
+  guint64 left[G_N_ELEMENTS (stacks)];
+  guint64 ts = 1000000, total = 0;
+  gboolean more = TRUE;
+
+  options.sample_interval_us = 1000;
+  options.start_time_us = ts;
+  options.mode_raw = 1;            /* wall clock */
+  options.python_major = 3;
+  options.python_minor = 15;
+  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+    g_error ("writer: %s", error.message);
+  for (guint i = 0; i < G_N_ELEMENTS (stacks); i++)
+    left[i] = new_side ? stacks[i].new : stacks[i].base;
+
+  /* Round robin over the stacks, so every stretch of time has them all. */
+  while (more)
+    {
+      more = FALSE;
+      for (guint i = 0; i < G_N_ELEMENTS (stacks); i++)
+        {
+          guint32 frames[3];
+          guint depth = 0;
+
+          if (left[i] == 0)
+            continue;
+          left[i]--;
+          more = TRUE;
+          while (depth < 3 && stacks[i].stack[depth] != NULL)
+            depth++;
+          for (guint d = 0; d < depth; d++)
+            {
+              g_autofree char *file = g_strdup_printf ("/app/%s.py", stacks[i].stack[d]);
+              TachFrameInfo info = { file, stacks[i].stack[d], 10, -1, -1, -1,
+                                     TACH_OPCODE_NONE };
+
+              if (tach_writer_intern_frame (writer, &info, &frames[depth - 1 - d], &error)
+                  != TACH_OK)
+                g_error ("intern: %s", error.message);
+            }
+          if (tach_writer_add_sample (writer, 42, 0, ts,
+                                      stacks[i].idle ? TACH_STATUS_HAS_GIL
+                                                     : TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU,
+                                      frames, depth, &error) != TACH_OK)
+            g_error ("add_sample: %s", error.message);
+          ts += 1000;
+          total++;
+        }
+    }
+  stats.block_size = 56;
+  stats.sample_rate = 1000;
+  stats.duration_sec = total / 1000.0;
+  if (tach_writer_set_stats (writer, &stats, &error) != TACH_OK)
+    g_error ("stats: %s", error.message);
+  if (tach_writer_finish (writer, &error) != TACH_OK)
+    g_error ("finish: %s", error.message);
+}
+
+static TvWindow *
+get_window (void)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
+
+  g_assert_true (TV_IS_WINDOW (window));
+  return TV_WINDOW (window);
+}
+
+static void
+set_dark (gboolean dark)
+{
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      dark ? ADW_COLOR_SCHEME_FORCE_DARK
+                                           : ADW_COLOR_SCHEME_FORCE_LIGHT);
+}
+
+static gboolean
+graphs_idle (TvComparePage *page)
+{
+  TvFlameGraph *graphs[] = { tv_compare_page_get_graph (page, TV_DIFF_SIDE_BASE),
+                             tv_compare_page_get_graph (page, TV_DIFF_SIDE_NEW),
+                             tv_compare_page_get_diff_graph (page) };
+
+  for (guint i = 0; i < G_N_ELEMENTS (graphs); i++)
+    if (tv_flame_graph_is_animating (graphs[i]) || tv_flame_graph_is_laying_out (graphs[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static void
+settle (TvComparePage *page)
+{
+  WAIT_UNTIL (tv_compare_page_get_state (page) != TV_COMPARE_PAGE_LOADING
+              && !tv_compare_page_is_busy (page) && graphs_idle (page), 60000);
+  ui_test_spin (30);
+  g_assert_cmpint (tv_compare_page_get_state (page), ==, TV_COMPARE_PAGE_READY);
+}
+
+static TvComparePage *
+open_pair (const char *base,
+           const char *new_file)
+{
+  g_autoptr(GFile) a = g_file_new_for_path (base);
+  g_autoptr(GFile) b = g_file_new_for_path (new_file);
+  TvComparePage *page;
+
+  g_application_activate (G_APPLICATION (application));
+  page = tv_window_open_comparison (get_window (), a, b);
+  settle (page);
+  return page;
+}
+
+static void
+close_all (void)
+{
+  AdwTabView *tabs = tv_window_get_tab_view (get_window ());
+
+  while (adw_tab_view_get_n_pages (tabs) > 0)
+    adw_tab_view_close_page (tabs, adw_tab_view_get_nth_page (tabs, 0));
+  ui_test_spin (20);
+}
+
+/* The node reached from the root by the functions of PATH. */
+static guint32
+find_path (TvCallTree         *tree,
+           const char * const *path)
+{
+  TvProfileData *data = tv_call_tree_get_data (tree);
+  guint32 node = TV_ROOT_NODE;
+
+  for (guint d = 0; path[d] != NULL; d++)
+    {
+      guint n;
+      const guint32 *children = tv_call_tree_get_children (tree, node, &n);
+      guint32 found = TV_NODE_NONE;
+
+      for (guint i = 0; i < n; i++)
+        if (strcmp (tv_profile_data_get_funcname (data, tv_call_tree_get_frame (tree, children[i])),
+                    path[d]) == 0)
+          found = children[i];
+      if (found == TV_NODE_NONE)
+        return TV_NODE_NONE;
+      node = found;
+    }
+  return node;
+}
+
+static const TvDiffFunction *
+find_function (TvDiff     *diff,
+               const char *name)
+{
+  guint n;
+  const TvDiffFunction *rows = tv_diff_get_functions (diff, &n);
+
+  for (guint i = 0; i < n; i++)
+    if (strcmp (tv_diff_get_function_name (diff, &rows[i]), name) == 0)
+      return &rows[i];
+  g_assert_not_reached ();
+}
+
+/* ------------------------------------------------------------------------ */
+
+/* The page opens on the injected changes: "work" first in the table,
+ * slower by 15 %, significant; "other" unchanged and neutral; the
+ * differential graph coloured by it, and its tooltip says so. */
+static void
+test_open (void)
+{
+  TvComparePage *page = open_pair (base_path, new_path);
+  TvDiff *diff = tv_compare_page_get_diff (page);
+  TvDiffTable *table = tv_compare_page_get_table (page);
+  TvFlameGraph *diff_graph = tv_compare_page_get_diff_graph (page);
+  const TvDiffFunction *work, *other;
+  guint n_rows;
+  const TvDiffFunction *rows;
+  static const char * const work_path[] = { "main", "work", NULL };
+  guint32 node;
+  double x, y;
+  g_autofree char *tooltip = NULL;
+
+  g_assert_nonnull (diff);
+  rows = tv_diff_get_functions (diff, &n_rows);
+  g_assert_cmpuint (tv_diff_table_get_n_rows (table), ==, n_rows);
+  g_assert_cmpuint (n_rows, ==, 6);
+  /* Unsorted, the table keeps the diff's order: the largest change first. */
+  g_assert_cmpstr (tv_diff_get_function_name (diff, &rows[tv_diff_table_get_row (table, 0)]),
+                   ==, "work");
+
+  work = find_function (diff, "work");
+  g_assert_cmpint (work->total.change, ==, TV_DIFF_SLOWER);
+  g_assert_cmpfloat_with_epsilon (work->total.relative, 0.15, 1e-9);
+  g_assert_cmpfloat_with_epsilon (work->total.delta, 0.6, 1e-9);
+  other = find_function (diff, "other");
+  g_assert_cmpint (other->total.change, ==, TV_DIFF_NEUTRAL);
+  g_assert_cmpint (find_function (diff, "gone")->total.change, ==, TV_DIFF_FASTER);
+
+  /* Nothing to warn about between two runs of the same kind. */
+  g_assert_null (tv_compare_page_get_banner_text (page));
+  /* The sample counts and durations differ; the mode and version do not. */
+  g_assert_cmpuint (tv_compare_page_get_n_differing_properties (page), >=, 2);
+
+  tv_compare_page_show_view (page, "differential");
+  settle (page);
+  g_assert_true (tv_flame_graph_get_tree (diff_graph)
+                 == tv_diff_get_tree (diff, TV_DIFF_SIDE_NEW));
+  g_assert_cmpint (tv_flame_graph_get_color_scheme (diff_graph), ==, TV_FLAME_COLORS_DIFF);
+  node = find_path (tv_flame_graph_get_tree (diff_graph), work_path);
+  g_assert_cmpuint (node, !=, TV_NODE_NONE);
+  g_assert_true (ui_test_node_center (GTK_WIDGET (diff_graph), node, &x, &y));
+  tooltip = tv_flame_graph_describe_at (diff_graph, x, y);
+  g_assert_nonnull (tooltip);
+  g_test_message ("tooltip: %s", tooltip);
+  g_assert_nonnull (strstr (tooltip, "Total: 4.000 s → 4.600 s, +600.000 ms (+15.0 %)"));
+  g_assert_nonnull (strstr (tooltip, "Total changed beyond noise: exact binomial test"));
+
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      set_dark (dark);
+      tv_compare_page_show_view (page, "side-by-side");
+      ui_test_save_screenshot (GTK_WIDGET (get_window ()),
+                               dark ? "compare-side-dark.png" : "compare-side-light.png", 400);
+      tv_compare_page_show_view (page, "differential");
+      ui_test_save_screenshot (GTK_WIDGET (get_window ()),
+                               dark ? "compare-diff-dark.png" : "compare-diff-light.png", 400);
+    }
+  set_dark (FALSE);
+  tv_compare_page_show_view (page, "functions");
+  ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-functions.png", 400);
+  tv_compare_page_show_view (page, "properties");
+  ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-properties.png", 400);
+  close_all ();
+}
+
+/* Zooming one graph zooms the others to the same call path, or to its
+ * nearest ancestor that the other profile has. */
+static void
+test_zoom_sync (void)
+{
+  TvComparePage *page = open_pair (base_path, new_path);
+  TvDiff *diff = tv_compare_page_get_diff (page);
+  TvFlameGraph *base_graph = tv_compare_page_get_graph (page, TV_DIFF_SIDE_BASE);
+  TvFlameGraph *new_graph = tv_compare_page_get_graph (page, TV_DIFF_SIDE_NEW);
+  TvFlameGraph *diff_graph = tv_compare_page_get_diff_graph (page);
+  TvCallTree *base_tree = tv_diff_get_tree (diff, TV_DIFF_SIDE_BASE);
+  TvCallTree *new_tree = tv_diff_get_tree (diff, TV_DIFF_SIDE_NEW);
+  static const char * const work_path[] = { "main", "work", NULL };
+  static const char * const gone_path[] = { "main", "gone", NULL };
+  static const char * const main_path[] = { "main", NULL };
+  guint32 base_work = find_path (base_tree, work_path);
+  guint32 new_work = find_path (new_tree, work_path);
+
+  g_assert_cmpuint (base_work, !=, TV_NODE_NONE);
+  g_assert_cmpuint (new_work, !=, TV_NODE_NONE);
+  g_assert_cmpuint (tv_diff_map_node (diff, TV_DIFF_SIDE_BASE, base_work), ==, new_work);
+
+  tv_flame_graph_zoom_to (base_graph, base_work);
+  settle (page);
+  g_assert_cmpuint (tv_flame_graph_get_zoom_root (base_graph), ==, base_work);
+  g_assert_cmpuint (tv_flame_graph_get_zoom_root (new_graph), ==, new_work);
+  g_assert_cmpuint (tv_flame_graph_get_zoom_root (diff_graph), ==, new_work);
+  ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-zoom.png", 400);
+
+  /* "gone" is not in NEW: the other graphs zoom to "main". */
+  tv_flame_graph_zoom_to (base_graph, find_path (base_tree, gone_path));
+  settle (page);
+  g_assert_cmpuint (tv_flame_graph_get_zoom_root (new_graph), ==, find_path (new_tree, main_path));
+
+  /* And back, from the differential graph. */
+  tv_flame_graph_zoom_to (diff_graph, TV_ROOT_NODE);
+  settle (page);
+  g_assert_cmpuint (tv_flame_graph_get_zoom_root (base_graph), ==, TV_ROOT_NODE);
+  g_assert_cmpuint (tv_flame_graph_get_zoom_root (new_graph), ==, TV_ROOT_NODE);
+  close_all ();
+}
+
+/* Hovering a frame outlines the same path in the other graph. */
+static void
+test_hover (void)
+{
+  TvComparePage *page = open_pair (base_path, new_path);
+  TvDiff *diff = tv_compare_page_get_diff (page);
+  TvFlameGraph *base_graph = tv_compare_page_get_graph (page, TV_DIFF_SIDE_BASE);
+  TvFlameGraph *new_graph = tv_compare_page_get_graph (page, TV_DIFF_SIDE_NEW);
+  static const char * const helper_path[] = { "main", "work", "helper", NULL };
+  guint32 base_node = find_path (tv_diff_get_tree (diff, TV_DIFF_SIDE_BASE), helper_path);
+  guint32 new_node = find_path (tv_diff_get_tree (diff, TV_DIFF_SIDE_NEW), helper_path);
+  GtkEventController *motion;
+  double x, y;
+
+  g_assert_true (ui_test_node_center (GTK_WIDGET (new_graph), new_node, &x, &y));
+  motion = ui_test_find_controller (GTK_WIDGET (new_graph), GTK_TYPE_EVENT_CONTROLLER_MOTION, 0);
+  g_signal_emit_by_name (motion, "motion", x, y);
+  g_assert_cmpuint (tv_flame_graph_get_hovered_node (new_graph), ==, new_node);
+  g_assert_cmpuint (tv_flame_graph_get_linked (base_graph), ==, base_node);
+  ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-hover.png", 200);
+
+  g_signal_emit_by_name (motion, "leave");
+  g_assert_cmpuint (tv_flame_graph_get_linked (base_graph), ==, TV_NODE_NONE);
+  close_all ();
+}
+
+/* One search, both graphs; a bad expression is marked, not applied. */
+static void
+test_search (void)
+{
+  TvComparePage *page = open_pair (base_path, new_path);
+  TvFlameGraph *base_graph = tv_compare_page_get_graph (page, TV_DIFF_SIDE_BASE);
+  TvFlameGraph *new_graph = tv_compare_page_get_graph (page, TV_DIFF_SIDE_NEW);
+
+  tv_compare_page_set_search (page, "^work$");
+  WAIT_UNTIL (tv_flame_graph_get_matches (base_graph) != NULL
+              && tv_flame_graph_get_matches (new_graph) != NULL, 20000);
+  /* Samples through "work": its own and its helper's. */
+  g_assert_cmpuint (tv_flame_matches_get_n_samples (tv_flame_graph_get_matches (base_graph)), ==,
+                    4000);
+  g_assert_cmpuint (tv_flame_matches_get_n_samples (tv_flame_graph_get_matches (new_graph)), ==,
+                    4600);
+  g_assert_true (tv_flame_graph_get_matches (tv_compare_page_get_diff_graph (page))
+                 == tv_flame_graph_get_matches (new_graph));
+  ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-search.png", 200);
+
+  tv_compare_page_set_search (page, "(");
+  g_assert_null (tv_flame_graph_get_matches (base_graph));
+  g_assert_null (tv_flame_graph_get_matches (new_graph));
+  tv_compare_page_set_search (page, "");
+  close_all ();
+}
+
+/* Each side has its own filters; linked, NEW follows BASE. */
+static void
+test_filters (void)
+{
+  TvComparePage *page = open_pair (base_path, new_path);
+  TvViewState *base_state = tv_compare_page_get_view_state (page, TV_DIFF_SIDE_BASE);
+  TvViewState *new_state = tv_compare_page_get_view_state (page, TV_DIFF_SIDE_NEW);
+  TvDiff *diff;
+
+  /* Unlinked: only BASE is filtered to "on CPU", which drops "other". */
+  tv_view_state_set_state_filter (base_state, TV_STATE_FILTER_CPU);
+  settle (page);
+  diff = tv_compare_page_get_diff (page);
+  g_assert_cmpuint (tv_call_tree_get_n_samples (tv_diff_get_tree (diff, TV_DIFF_SIDE_BASE)), ==,
+                    7400 - 3000);
+  g_assert_cmpuint (tv_call_tree_get_n_samples (tv_diff_get_tree (diff, TV_DIFF_SIDE_NEW)), ==,
+                    7900);
+  g_assert_cmpint (tv_view_state_get_state_filter (new_state), ==, TV_STATE_FILTER_ALL);
+
+  /* Linked: NEW takes BASE's filter. */
+  tv_compare_page_set_link_filters (page, TRUE);
+  settle (page);
+  g_assert_cmpint (tv_view_state_get_state_filter (new_state), ==, TV_STATE_FILTER_CPU);
+  diff = tv_compare_page_get_diff (page);
+  g_assert_cmpuint (tv_call_tree_get_n_samples (tv_diff_get_tree (diff, TV_DIFF_SIDE_NEW)), ==,
+                    7900 - 3000);
+
+  /* A transform from one graph's context menu applies to both sides:
+   * "helper" hidden in BASE is hidden in NEW, merged into "work". */
+  {
+    static const char * const helper_path[] = { "main", "work", "helper", NULL };
+    static const char * const work_path[] = { "main", "work", NULL };
+    TvCallTree *base_tree = tv_diff_get_tree (diff, TV_DIFF_SIDE_BASE);
+    guint32 helper = tv_call_tree_get_function (base_tree, find_path (base_tree, helper_path));
+    guint n_hidden;
+
+    tv_view_state_hide_function (base_state, helper);
+    settle (page);
+    tv_view_state_get_hidden_functions (new_state, &n_hidden);
+    g_assert_cmpuint (n_hidden, ==, 1);
+    diff = tv_compare_page_get_diff (page);
+    for (guint side = 0; side < 2; side++)
+      {
+        TvCallTree *tree = tv_diff_get_tree (diff, side);
+
+        g_assert_cmpuint (find_path (tree, helper_path), ==, TV_NODE_NONE);
+        g_assert_cmpuint (tv_call_tree_get_self (tree, find_path (tree, work_path)), ==,
+                          side == TV_DIFF_SIDE_BASE ? 4000 : 4600);
+      }
+  }
+  close_all ();
+}
+
+/* The elided view: BASE's graph, the stacks NEW lacks in colour. */
+static void
+test_vanished (void)
+{
+  TvComparePage *page = open_pair (base_path, new_path);
+  TvDiff *diff = tv_compare_page_get_diff (page);
+  TvFlameGraph *diff_graph = tv_compare_page_get_diff_graph (page);
+  static const char * const gone_path[] = { "main", "gone", NULL };
+  const guint32 *unmatched;
+  guint n_unmatched;
+  GtkToggleButton *toggle = NULL;
+  GtkWidget *child;
+
+  unmatched = tv_diff_get_unmatched (diff, TV_DIFF_SIDE_BASE, &n_unmatched);
+  g_assert_cmpuint (n_unmatched, ==, 1);
+  g_assert_cmpuint (unmatched[0], ==, find_path (tv_diff_get_tree (diff, TV_DIFF_SIDE_BASE),
+                                                 gone_path));
+
+  tv_compare_page_show_view (page, "differential");
+  /* The toggle is the last button of the bar above the graph. */
+  for (child = gtk_widget_get_first_child (gtk_widget_get_prev_sibling (GTK_WIDGET (diff_graph)));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TOGGLE_BUTTON (child))
+      toggle = GTK_TOGGLE_BUTTON (child);
+  g_assert_nonnull (toggle);
+  gtk_toggle_button_set_active (toggle, TRUE);
+  settle (page);
+  g_assert_true (tv_flame_graph_get_tree (diff_graph) == tv_diff_get_tree (diff, TV_DIFF_SIDE_BASE));
+  ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-vanished.png", 400);
+  gtk_toggle_button_set_active (toggle, FALSE);
+  settle (page);
+  g_assert_true (tv_flame_graph_get_tree (diff_graph) == tv_diff_get_tree (diff, TV_DIFF_SIDE_NEW));
+  close_all ();
+}
+
+/* A CPU profile against a wall-clock one: the banner says so, and the
+ * "Profiling mode" row differs; a file against itself: no banner. */
+static void
+test_warnings (void)
+{
+  const char *dir = g_getenv ("TACH_TEST_DATA");
+  g_autofree char *cpu = g_build_filename (dir, "valid", "mode_cpu.tach", NULL);
+  g_autofree char *wall = g_build_filename (dir, "valid", "mode_wall.tach", NULL);
+  TvComparePage *page;
+
+  page = open_pair (wall, cpu);
+  g_assert_nonnull (tv_compare_page_get_banner_text (page));
+  g_assert_nonnull (strstr (tv_compare_page_get_banner_text (page),
+                            "BASE was recorded in wall-clock mode and NEW in CPU mode"));
+  g_assert_cmpuint (tv_compare_page_get_n_differing_properties (page), >=, 1);
+  ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-warning.png", 400);
+  set_dark (TRUE);
+  ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-warning-dark.png", 400);
+  set_dark (FALSE);
+  close_all ();
+
+  page = open_pair (wall, wall);
+  g_assert_null (tv_compare_page_get_banner_text (page));
+  g_assert_cmpuint (tv_compare_page_get_n_differing_properties (page), ==, 0);
+  close_all ();
+}
+
+static gboolean
+chooser_has (GtkWidget *dialog,
+             GFile     *file)
+{
+  g_autoptr(GFile) selected = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+  return selected != NULL && g_file_equal (selected, file);
+}
+
+/* "Compare With…" from a loaded profile's tab: its profile is reused. */
+static void
+test_compare_with (void)
+{
+  g_autoptr(GFile) base = g_file_new_for_path (base_path);
+  g_autoptr(GFile) other = g_file_new_for_path (new_path);
+  TvWindow *window;
+  TvProfilePage *profile_page;
+  GtkFileChooserNative *chooser;
+  AdwTabView *tabs;
+  GtkWidget *child;
+  GListModel *toplevels;
+  guint n_before;
+  GtkWidget *dialog = NULL;
+
+  /* As in test-ui's /ui/open-dialog: the file chooser's sidebar leaks in
+   * libcloudproviders, so the dialog is shown in a child process with
+   * leak checking off. */
+  if (!g_test_subprocess ())
+    {
+      g_autofree char *asan = g_strdup (g_getenv ("ASAN_OPTIONS"));
+
+      if (asan != NULL)
+        {
+          g_autoptr(GString) options = g_string_new (asan);
+
+          g_string_replace (options, "detect_leaks=1", "detect_leaks=0", 0);
+          g_setenv ("ASAN_OPTIONS", options->str, TRUE);
+        }
+      g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      if (asan != NULL)
+        g_setenv ("ASAN_OPTIONS", asan, TRUE);
+      return;
+    }
+
+  g_application_activate (G_APPLICATION (application));
+  window = get_window ();
+  tabs = tv_window_get_tab_view (window);
+  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (window), "win.compare-with", NULL)
+                  && tv_window_get_compare_chooser (window) != NULL);
+
+  profile_page = tv_window_open_file (window, base);
+  WAIT_UNTIL (tv_profile_page_get_state (profile_page) == TV_PROFILE_PAGE_LOADED, 60000);
+  toplevels = gtk_window_get_toplevels ();
+  n_before = g_list_model_get_n_items (toplevels);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.compare-with", NULL));
+  chooser = tv_window_get_compare_chooser (window);
+  g_assert_nonnull (chooser);
+  WAIT_UNTIL (g_list_model_get_n_items (toplevels) > n_before, 5000);
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (toplevel))
+        dialog = toplevel;
+    }
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
+  g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (dialog), other, NULL));
+  /* The folder loads asynchronously; the file is selected once it has. */
+  WAIT_UNTIL (chooser_has (dialog, other), 10000);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
+  WAIT_UNTIL (adw_tab_view_get_n_pages (tabs) == 2, 5000);
+
+  g_assert_cmpint (adw_tab_view_get_n_pages (tabs), ==, 2);
+  child = adw_tab_page_get_child (adw_tab_view_get_selected_page (tabs));
+  g_assert_true (TV_IS_COMPARE_PAGE (child));
+  g_assert_true (tv_compare_page_get_profile (TV_COMPARE_PAGE (child), TV_DIFF_SIDE_BASE)
+                 == tv_profile_page_get_profile (profile_page));
+  settle (TV_COMPARE_PAGE (child));
+  g_assert_cmpstr (adw_tab_page_get_title (adw_tab_view_get_selected_page (tabs)), ==,
+                   "base.tach → new.tach");
+  close_all ();
+}
+
+/* win.compare-uris, what the toast offered on opening two files runs. */
+static void
+test_compare_uris (void)
+{
+  g_autoptr(GFile) base = g_file_new_for_path (base_path);
+  g_autoptr(GFile) other = g_file_new_for_path (new_path);
+  g_autofree char *base_uri = g_file_get_uri (base);
+  g_autofree char *new_uri = g_file_get_uri (other);
+  g_autofree char *missing = g_build_filename (tmp_dir, "missing.tach", NULL);
+  g_autoptr(GFile) missing_file = g_file_new_for_path (missing);
+  g_autofree char *missing_uri = g_file_get_uri (missing_file);
+  AdwTabView *tabs;
+  TvComparePage *page;
+
+  g_application_activate (G_APPLICATION (application));
+  tabs = tv_window_get_tab_view (get_window ());
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (get_window ()), "win.compare-uris",
+                                             "(ss)", base_uri, new_uri));
+  page = TV_COMPARE_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (tabs)));
+  settle (page);
+  g_assert_nonnull (tv_compare_page_get_diff (page));
+  close_all ();
+
+  /* A file that cannot be read: the page says which side and why. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (get_window ()), "win.compare-uris",
+                                             "(ss)", base_uri, missing_uri));
+  page = TV_COMPARE_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (tabs)));
+  WAIT_UNTIL (tv_compare_page_get_state (page) == TV_COMPARE_PAGE_FAILED, 20000);
+  g_assert_nonnull (tv_compare_page_get_error_message (page));
+  g_assert_nonnull (strstr (tv_compare_page_get_error_message (page), "missing.tach"));
+  ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-error.png", 200);
+  close_all ();
+}
+
+static void
+on_async_result (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* Export (Ctrl+E on a comparison): the differential page of what is shown,
+ * with its normalisation and search. */
+static void
+test_export (void)
+{
+  TvComparePage *page = open_pair (base_path, new_path);
+  g_autofree char *out = g_build_filename (tmp_dir, "diff.html", NULL);
+  g_autoptr(GFile) dest = g_file_new_for_path (out);
+  g_autoptr(GError) error = NULL;
+
+  for (guint by = 0; by < 2; by++)
+    {
+      GAsyncResult *result = NULL;
+      g_autofree char *contents = NULL;
+
+      tv_compare_page_set_normalization (page, by ? TV_DIFF_BY_SHARE : TV_DIFF_BY_TIME);
+      tv_compare_page_set_search (page, "^work$");
+      settle (page);
+      tv_compare_page_export_async (page, dest, NULL, on_async_result, &result);
+      WAIT_UNTIL (result != NULL, 60000);
+      g_assert_true (tv_compare_page_export_finish (page, result, &error));
+      g_assert_no_error (error);
+      g_clear_object (&result);
+      g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
+      g_assert_no_error (error);
+      g_assert_nonnull (strstr (contents, "<script type=\"application/json\" id=\"tachyon-data\">"));
+      g_assert_nonnull (strstr (contents, "\"diff\":{\"base\":{"));
+      g_assert_nonnull (strstr (contents, by ? "\"normalization\":\"share\""
+                                             : "\"normalization\":\"time\""));
+      g_assert_nonnull (strstr (contents, "\"search\":\"^work$\""));
+      g_assert_nonnull (strstr (contents, "base.tach"));
+      g_assert_nonnull (strstr (contents, "new.tach"));
+    }
+  g_unlink (out);
+  close_all ();
+}
+
+/* `tachyon-viewer --compare BASE NEW` (main.c hands the paths over). */
+static void
+test_command_line (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) base = g_file_new_for_path (base_path);
+  g_autoptr(GFile) other = g_file_new_for_path (new_path);
+  AdwTabView *tabs;
+  TvComparePage *page;
+
+  g_application_activate (G_APPLICATION (application));
+  tabs = tv_window_get_tab_view (get_window ());
+  g_assert_true (tv_application_compare (application, base_path, new_path, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (adw_tab_view_get_n_pages (tabs), ==, 1);
+  page = TV_COMPARE_PAGE (adw_tab_page_get_child (adw_tab_view_get_selected_page (tabs)));
+  g_assert_true (g_file_equal (tv_profile_get_file (tv_compare_page_get_profile (page,
+                                                                                TV_DIFF_SIDE_BASE)),
+                               base));
+  g_assert_true (g_file_equal (tv_profile_get_file (tv_compare_page_get_profile (page,
+                                                                                TV_DIFF_SIDE_NEW)),
+                               other));
+  settle (page);
+  close_all ();
+
+  /* Two files opened together: two tabs, and the offer to compare them
+   * (a toast, seen in the screenshot). */
+  {
+    GFile *files[] = { base, other };
+
+    g_application_open (G_APPLICATION (application), files, 2, "");
+    g_assert_cmpint (adw_tab_view_get_n_pages (tabs), ==, 2);
+    g_assert_true (TV_IS_PROFILE_PAGE (adw_tab_page_get_child (adw_tab_view_get_nth_page (tabs,
+                                                                                          1))));
+    ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-offer.png", 400);
+    close_all ();
+  }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_print ("1..0 # SKIP no display\n");
+      return 77;
+    }
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  tmp_dir = g_dir_make_tmp ("tv-compare-XXXXXX", &error);
+  g_assert_no_error (error);
+  base_path = g_build_filename (tmp_dir, "base.tach", NULL);
+  new_path = g_build_filename (tmp_dir, "new.tach", NULL);
+  write_pair_side (base_path, FALSE);
+  write_pair_side (new_path, TRUE);
+
+  application = tv_application_new ();
+  g_application_set_flags (G_APPLICATION (application),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (application), NULL, &error);
+  g_assert_no_error (error);
+  g_application_hold (G_APPLICATION (application));
+
+  g_test_add_func ("/ui/compare/open", test_open);
+  g_test_add_func ("/ui/compare/zoom-sync", test_zoom_sync);
+  g_test_add_func ("/ui/compare/hover", test_hover);
+  g_test_add_func ("/ui/compare/search", test_search);
+  g_test_add_func ("/ui/compare/filters", test_filters);
+  g_test_add_func ("/ui/compare/vanished", test_vanished);
+  g_test_add_func ("/ui/compare/warnings", test_warnings);
+  g_test_add_func ("/ui/compare/compare-with", test_compare_with);
+  g_test_add_func ("/ui/compare/compare-uris", test_compare_uris);
+  g_test_add_func ("/ui/compare/export", test_export);
+  g_test_add_func ("/ui/compare/command-line", test_command_line);
+
+  ret = g_test_run ();
+
+  {
+    GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
+
+    if (window != NULL)
+      gtk_window_destroy (window);
+  }
+  g_application_release (G_APPLICATION (application));
+  g_clear_object (&application);
+  g_unlink (base_path);
+  g_unlink (new_path);
+  g_rmdir (tmp_dir);
+  g_free (base_path);
+  g_free (new_path);
+  g_free (tmp_dir);
+  return ret;
+}
