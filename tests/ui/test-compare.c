@@ -260,7 +260,7 @@ test_open (void)
   g_assert_cmpint (tv_flame_graph_get_color_scheme (diff_graph), ==, TV_FLAME_COLORS_DIFF);
   node = find_path (tv_flame_graph_get_tree (diff_graph), work_path);
   g_assert_cmpuint (node, !=, TV_NODE_NONE);
-  g_assert_true (ui_test_node_center (GTK_WIDGET (diff_graph), node, &x, &y));
+  g_assert_true (ui_test_node_center (diff_graph, node, &x, &y));
   tooltip = tv_flame_graph_describe_at (diff_graph, x, y);
   g_assert_nonnull (tooltip);
   g_test_message ("tooltip: %s", tooltip);
@@ -341,7 +341,7 @@ test_hover (void)
   GtkEventController *motion;
   double x, y;
 
-  g_assert_true (ui_test_node_center (GTK_WIDGET (new_graph), new_node, &x, &y));
+  g_assert_true (ui_test_node_center (new_graph, new_node, &x, &y));
   motion = ui_test_find_controller (GTK_WIDGET (new_graph), GTK_TYPE_EVENT_CONTROLLER_MOTION, 0);
   g_signal_emit_by_name (motion, "motion", x, y);
   g_assert_cmpuint (tv_flame_graph_get_hovered_node (new_graph), ==, new_node);
@@ -460,11 +460,13 @@ test_vanished (void)
   g_assert_nonnull (toggle);
   gtk_toggle_button_set_active (toggle, TRUE);
   settle (page);
-  g_assert_true (tv_flame_graph_get_tree (diff_graph) == tv_diff_get_tree (diff, TV_DIFF_SIDE_BASE));
+  g_assert_true (tv_flame_graph_get_tree (diff_graph)
+                 == tv_diff_get_tree (diff, TV_DIFF_SIDE_BASE));
   ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-vanished.png", 400);
   gtk_toggle_button_set_active (toggle, FALSE);
   settle (page);
-  g_assert_true (tv_flame_graph_get_tree (diff_graph) == tv_diff_get_tree (diff, TV_DIFF_SIDE_NEW));
+  g_assert_true (tv_flame_graph_get_tree (diff_graph)
+                 == tv_diff_get_tree (diff, TV_DIFF_SIDE_NEW));
   close_all ();
 }
 

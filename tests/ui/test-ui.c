@@ -569,25 +569,6 @@ on_async_result (GObject      *object,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
-static GtkEventController *
-find_controller (GtkWidget *widget,
-                 GType      type,
-                 guint      button)
-{
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
-
-      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type)
-          && (button == 0
-              || gtk_gesture_single_get_button (GTK_GESTURE_SINGLE (controller)) == button))
-        return controller;
-    }
-  g_assert_not_reached ();
-}
-
 static void
 wait_view_idle (TvFlameView *view)
 {
@@ -595,25 +576,6 @@ wait_view_idle (TvFlameView *view)
               && !tv_flame_graph_is_animating (tv_flame_view_get_graph (view))
               && !tv_flame_graph_is_laying_out (tv_flame_view_get_graph (view))
               && tv_flame_graph_get_layout (tv_flame_view_get_graph (view)) != NULL, 20000);
-}
-
-/* The centre of NODE's box in the graph's layout. */
-static gboolean
-node_center (TvFlameGraph *graph,
-             guint32       node,
-             double       *x,
-             double       *y)
-{
-  TvFlameLayout *layout = tv_flame_graph_get_layout (graph);
-  const TvFlameBox *box = tv_flame_layout_lookup_node (layout, node);
-  double bx, by, bw, bh;
-
-  if (box == NULL || box->node != node || (box->flags & TV_FLAME_BOX_MERGED))
-    return FALSE;
-  tv_flame_layout_get_box_rect (layout, box, &bx, &by, &bw, &bh);
-  *x = MAX (bx, 0) + MIN (bw, gtk_widget_get_width (GTK_WIDGET (graph)) - MAX (bx, 0)) / 2;
-  *y = by + bh / 2;
-  return TRUE;
 }
 
 /* The widest child of NODE. */
@@ -647,7 +609,7 @@ static void
 press_key (GtkWidget *widget,
            guint      keyval)
 {
-  GtkEventController *keys = find_controller (widget, GTK_TYPE_EVENT_CONTROLLER_KEY, 0);
+  GtkEventController *keys = ui_test_find_controller (widget, GTK_TYPE_EVENT_CONTROLLER_KEY, 0);
   gboolean handled = FALSE;
 
   g_signal_emit_by_name (keys, "key-pressed", keyval, 0, (GdkModifierType) 0, &handled);
@@ -701,7 +663,7 @@ test_timeline (void)
   area = gtk_widget_get_first_child (gtk_widget_get_first_child (GTK_WIDGET (timeline_view)));
   g_assert_true (GTK_IS_DRAWING_AREA (area));
   {
-    GtkEventController *drag = find_controller (area, GTK_TYPE_GESTURE_DRAG, 0);
+    GtkEventController *drag = ui_test_find_controller (area, GTK_TYPE_GESTURE_DRAG, 0);
     double y = lane_rect.origin.y + lane_rect.size.height / 2;
 
     graphene_point_t p;
@@ -760,7 +722,7 @@ test_timeline (void)
 
   /* A click on a lane shows that thread alone. */
   {
-    GtkEventController *click = find_controller (area, GTK_TYPE_GESTURE_CLICK, 0);
+    GtkEventController *click = ui_test_find_controller (area, GTK_TYPE_GESTURE_CLICK, 0);
     const guint32 *threads;
     guint n_threads;
     graphene_point_t p;
@@ -925,8 +887,8 @@ test_heatmap (void)
   /* A drag from the middle of one corner cell to the middle of the
    * other, through the widget's own drag gesture. */
   {
-    GtkEventController *drag = find_controller (GTK_WIDGET (heatmap_view),
-                                                GTK_TYPE_GESTURE_DRAG, 0);
+    GtkEventController *drag = ui_test_find_controller (GTK_WIDGET (heatmap_view),
+                                                        GTK_TYPE_GESTURE_DRAG, 0);
     graphene_rect_t from, to;
     double x, y, dx, dy;
 
@@ -1189,8 +1151,9 @@ test_flamegraph_async_layout (void)
   WAIT_UNTIL (tv_call_tree_get_merge (tv_flame_graph_get_tree (graph)) == TV_MERGE_LINE, 10000);
   if (tv_flame_graph_is_laying_out (graph))
     {
-      GtkEventController *click = find_controller (GTK_WIDGET (graph), GTK_TYPE_GESTURE_CLICK,
-                                                   GDK_BUTTON_PRIMARY);
+      GtkEventController *click = ui_test_find_controller (GTK_WIDGET (graph),
+                                                           GTK_TYPE_GESTURE_CLICK,
+                                                           GDK_BUTTON_PRIMARY);
 
       g_assert_true (tv_flame_graph_get_layout (graph) == before);
       g_signal_emit_by_name (click, "released", 1, 10.0,
@@ -1205,7 +1168,7 @@ test_flamegraph_async_layout (void)
   child = widest_child (tv_flame_graph_get_tree (graph), TV_ROOT_NODE);
   tv_flame_graph_zoom_to (graph, child);
   wait_view_idle (view);
-  g_assert_true (node_center (graph, child, &x, &y));
+  g_assert_true (ui_test_node_center (graph, child, &x, &y));
   g_assert_cmpfloat (x, ==, gtk_widget_get_width (GTK_WIDGET (graph)) / 2.0);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame.back", NULL));
   wait_view_idle (view);
@@ -1249,13 +1212,13 @@ test_flamegraph (void)
 
   /* The tooltip of the root and of a frame say what the model says. */
   layout = tv_flame_graph_get_layout (graph);
-  g_assert_true (node_center (graph, TV_ROOT_NODE, &x, &y));
+  g_assert_true (ui_test_node_center (graph, TV_ROOT_NODE, &x, &y));
   text = tv_flame_graph_describe_at (graph, x, y);
   g_test_message ("root: %s", text);
   g_assert_nonnull (strstr (text, "All samples\nTotal: 5991 samples"));
   g_clear_pointer (&text, g_free);
   child = widest_child (tree, TV_ROOT_NODE);
-  g_assert_true (node_center (graph, child, &x, &y));
+  g_assert_true (ui_test_node_center (graph, child, &x, &y));
   g_assert_true (tv_flame_layout_hit_test (layout, x, y)->node == child);
   text = tv_flame_graph_describe_at (graph, x, y);
   g_test_message ("child: %s", text);
@@ -1275,8 +1238,8 @@ test_flamegraph (void)
 
   /* Hovering draws the highlight only. */
   {
-    GtkEventController *motion = find_controller (GTK_WIDGET (graph),
-                                                  GTK_TYPE_EVENT_CONTROLLER_MOTION, 0);
+    GtkEventController *motion = ui_test_find_controller (GTK_WIDGET (graph),
+                                                          GTK_TYPE_EVENT_CONTROLLER_MOTION, 0);
 
     g_signal_emit_by_name (motion, "motion", x, y);
     g_assert_true (tv_flame_graph_get_layout (graph) == layout);
@@ -1290,8 +1253,9 @@ test_flamegraph (void)
 
   /* A click zooms, with an animation; back returns. */
   {
-    GtkEventController *click = find_controller (GTK_WIDGET (graph), GTK_TYPE_GESTURE_CLICK,
-                                                 GDK_BUTTON_PRIMARY);
+    GtkEventController *click = ui_test_find_controller (GTK_WIDGET (graph),
+                                                         GTK_TYPE_GESTURE_CLICK,
+                                                         GDK_BUTTON_PRIMARY);
 
     g_signal_emit_by_name (click, "released", 1, x, y);
     wait_view_idle (view);
@@ -1377,12 +1341,13 @@ test_flamegraph (void)
 
   /* A right click on a frame selects it and opens the context menu. */
   {
-    GtkEventController *menu_click = find_controller (GTK_WIDGET (graph), GTK_TYPE_GESTURE_CLICK,
-                                                      GDK_BUTTON_SECONDARY);
+    GtkEventController *menu_click = ui_test_find_controller (GTK_WIDGET (graph),
+                                                              GTK_TYPE_GESTURE_CLICK,
+                                                              GDK_BUTTON_SECONDARY);
     GtkWidget *popover = NULL;
 
     wait_view_idle (view);
-    g_assert_true (node_center (graph, child, &x, &y));
+    g_assert_true (ui_test_node_center (graph, child, &x, &y));
     tv_flame_graph_set_selected (graph, TV_NODE_NONE);
     g_signal_emit_by_name (menu_click, "pressed", 1, x, y);
     g_assert_cmpuint (tv_flame_graph_get_selected (graph), ==, child);
@@ -1401,7 +1366,7 @@ test_flamegraph (void)
     g_assert_true (tv_flame_graph_zoom_scroll (graph, gtk_widget_get_width (GTK_WIDGET (graph)) / 4.0,
                                                -1.0));
     wait_view_idle (view);
-    g_assert_true (node_center (graph, TV_ROOT_NODE, &x, &y));
+    g_assert_true (ui_test_node_center (graph, TV_ROOT_NODE, &x, &y));
     {
       double bx, bw;
       TvFlameLayout *zoomed = tv_flame_graph_get_layout (graph);
@@ -1545,11 +1510,11 @@ test_flamegraph (void)
 
     gtk_toggle_button_set_active (icicle, TRUE);
     wait_view_idle (view);
-    g_assert_true (node_center (graph, TV_ROOT_NODE, &x, &y));
+    g_assert_true (ui_test_node_center (graph, TV_ROOT_NODE, &x, &y));
     g_assert_cmpfloat (y, <, 18);
     gtk_toggle_button_set_active (icicle, FALSE);
     wait_view_idle (view);
-    g_assert_true (node_center (graph, TV_ROOT_NODE, &x, &y));
+    g_assert_true (ui_test_node_center (graph, TV_ROOT_NODE, &x, &y));
     g_assert_cmpfloat (y, >, gtk_widget_get_height (GTK_WIDGET (graph)) - 18);
   }
 

@@ -3,7 +3,6 @@
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include "tv-flame-graph.h"
 #include "ui-test-util.h"
 
 gboolean
@@ -93,19 +92,19 @@ ui_test_find_controller (GtkWidget *widget,
 }
 
 gboolean
-ui_test_node_center (GtkWidget *graph,
-                     guint32    node,
-                     double    *x,
-                     double    *y)
+ui_test_node_center (TvFlameGraph *graph,
+                     guint32       node,
+                     double       *x,
+                     double       *y)
 {
-  TvFlameLayout *layout = tv_flame_graph_get_layout (TV_FLAME_GRAPH (graph));
+  TvFlameLayout *layout = tv_flame_graph_get_layout (graph);
   const TvFlameBox *box = tv_flame_layout_lookup_node (layout, node);
   double bx, by, bw, bh;
 
   if (box == NULL || box->node != node || (box->flags & TV_FLAME_BOX_MERGED))
     return FALSE;
   tv_flame_layout_get_box_rect (layout, box, &bx, &by, &bw, &bh);
-  *x = MAX (bx, 0) + MIN (bw, gtk_widget_get_width (graph) - MAX (bx, 0)) / 2;
+  *x = MAX (bx, 0) + MIN (bw, gtk_widget_get_width (GTK_WIDGET (graph)) - MAX (bx, 0)) / 2;
   *y = by + bh / 2;
   return TRUE;
 }

@@ -7,6 +7,8 @@
 
 #include <gtk/gtk.h>
 
+#include "tv-flame-graph.h"
+
 G_BEGIN_DECLS
 
 /* Sets *(gboolean *) USER_DATA; for g_timeout_add(). */
@@ -27,9 +29,9 @@ void     ui_test_save_screenshot  (GtkWidget  *widget,
 GtkEventController *ui_test_find_controller (GtkWidget *widget,
                                              GType      type,
                                              guint      button);
-/* The centre of NODE's own box in GRAPH's layout (a TvFlameGraph);
+/* The centre of NODE's own box in GRAPH's layout;
  * FALSE when it has none (too narrow, merged or off screen). */
-gboolean ui_test_node_center      (GtkWidget  *graph,
+gboolean ui_test_node_center      (TvFlameGraph *graph,
                                    guint32     node,
                                    double     *x,
                                    double     *y);
