@@ -232,8 +232,10 @@ update_diff_summary (TvComparePage *self)
   tv_diff_get_unmatched (self->diff, side, &n_stacks);
   if (side == TV_DIFF_SIDE_BASE)
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                         "Base profile: %u stack vanished (%.2f %% of its samples), in colour",
-                                         "Base profile: %u stacks vanished (%.2f %% of its samples), in colour",
+                                         "Base profile: %u stack vanished (%.2f %% of its "
+                                         "samples), in colour",
+                                         "Base profile: %u stacks vanished (%.2f %% of its "
+                                         "samples), in colour",
                                          n_stacks),
                             n_stacks, all > 0 ? 100.0 * unmatched / all : 0.0);
   else
@@ -913,8 +915,8 @@ make_graph_column (TvComparePage *self,
                     G_CALLBACK (on_thread_selected), self);
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->thread_menus[side]));
 
-  self->state_menus[side] = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&state_items)),
-                                                              NULL));
+  self->state_menus[side] =
+    GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&state_items)), NULL));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->state_menus[side]), _("Thread state"));
   g_signal_connect (self->state_menus[side], "notify::selected",
                     G_CALLBACK (on_state_selected), self);
@@ -1452,8 +1454,9 @@ tv_compare_page_set_search (TvComparePage *self,
     return;
   g_free (self->search);
   self->search = g_strdup (regex);
-  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), regex ? regex : "") != 0)
-    gtk_editable_set_text (GTK_EDITABLE (self->search_entry), regex ? regex : "");
+  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)),
+                 regex != NULL ? regex : "") != 0)
+    gtk_editable_set_text (GTK_EDITABLE (self->search_entry), regex != NULL ? regex : "");
   apply_search (self);
 }
 

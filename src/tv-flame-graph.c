@@ -634,7 +634,8 @@ append_diff (GString      *text,
            : _("exact binomial test of the two sample rates");
   g_string_append_c (text, '\n');
   if (out.total.significant)
-    g_string_append_printf (text, _("Total changed beyond noise: %s, p = %.2g (%.0f %% confidence)"),
+    g_string_append_printf (text,
+                            _("Total changed beyond noise: %s, p = %.2g (%.0f %% confidence)"),
                             method, out.total.p_value, options.confidence * 100.0);
   else
     g_string_append_printf (text, _("Total within sampling noise: %s, p = %.2g"),
