@@ -120,6 +120,32 @@ def check_timeline(bench, path):
     print(json.dumps(result))
 
 
+def check_compare(bench, base, other):
+    # A profile against itself: the same trees, no change, nothing vanished.
+    result = run(bench, "--compare", base, base, "--runs", "1")
+    missing = [k for k in ("base_samples", "new_samples", "trees_ms", "diff_ms", "base_nodes",
+                           "new_nodes", "functions", "significant", "vanished_stacks")
+               if k not in result]
+    if missing:
+        sys.exit("--compare: missing keys %s in %r" % (", ".join(missing), result))
+    if result["base_samples"] != SAMPLES or result["new_samples"] != SAMPLES:
+        sys.exit("--compare: samples %r %r" % (result["base_samples"], result["new_samples"]))
+    if result["base_nodes"] != result["new_nodes"] or result["functions"] <= 0:
+        sys.exit("--compare: nodes %r %r, functions %r"
+                 % (result["base_nodes"], result["new_nodes"], result["functions"]))
+    if result["significant"] != 0 or result["vanished_stacks"] != 0:
+        sys.exit("--compare of a file with itself: %r significant, %r vanished"
+                 % (result["significant"], result["vanished_stacks"]))
+    for key in ("trees_ms", "diff_ms"):
+        if not is_number(result[key]) or result[key] <= 0:
+            sys.exit("--compare: %s %r" % (key, result[key]))
+    print(json.dumps(result))
+    result = run(bench, "--compare", base, other, "--runs", "1")
+    if result["new_samples"] != SAMPLES * 2:
+        sys.exit("--compare: new_samples %r" % result["new_samples"])
+    print(json.dumps(result))
+
+
 def main():
     bench = sys.argv[1]
     with tempfile.TemporaryDirectory(prefix="tachyon-bench-") as tmp:
@@ -132,6 +158,9 @@ def main():
         check_filter(bench, a)
         check_render(bench, a)
         check_timeline(bench, a)
+        c = os.path.join(tmp, "c.tach")
+        run(bench, "--generate", str(SAMPLES * 2), c, "--seed", "8")
+        check_compare(bench, a, c)
         # The generator is deterministic for a seed.
         run(bench, "--generate", str(SAMPLES), b, "--seed", "7")
         with open(a, "rb") as fa, open(b, "rb") as fb:

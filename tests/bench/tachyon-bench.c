@@ -175,8 +175,9 @@ bench_zstd_pass (const void *region,
 /* Modes                                                                     */
 /* ------------------------------------------------------------------------ */
 
-/* In bench-timeline.c. */
+/* In bench-timeline.c and bench-compare.c. */
 extern const BenchMode bench_mode_timeline;
+extern const BenchMode bench_mode_compare;
 
 static const BenchMode *const modes[] = {
   &bench_mode_generate,
@@ -186,6 +187,7 @@ static const BenchMode *const modes[] = {
   &bench_mode_filter,
   &bench_mode_render,
   &bench_mode_timeline,
+  &bench_mode_compare,
 };
 
 static void
