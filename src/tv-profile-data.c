@@ -11,9 +11,29 @@
  */
 #include "tv-profile-data.h"
 
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "tv-tach-error.h"
 
 #define PROGRESS_EVERY (1u << 16)
+
+/* A node with up to this many children finds them by walking their list;
+ * past it, through the hash table.  Most nodes of a call tree have one or
+ * two children, and most pushed frames make a new node, so the walk is
+ * usually empty and the table stays small. */
+#define LIST_MAX_CHILDREN 8
+
+/* Sample arrays: see SampleStore. */
+#define POPULATE_BYTES      (64 * 1024)
+#define MAX_MAPPED_THREADS  256
+#define PREFAULT_QUEUE      1024
+#define MAX_RESERVED_BYTES  (G_GUINT64_CONSTANT (1) << 40)
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  /* Linux 5.14 */
+#endif
 
 /* Key and node side by side in 12 bytes: a probe touches one cache line.
  * Node 0 is the root, never a child, so it marks an empty slot. */
@@ -24,9 +44,51 @@ typedef struct
   guint32 node;
 } Slot;
 
+/* Building only, per node: its children, newest first, and its frame
+ * again, so that a walk reads one cache line per sibling. */
 typedef struct
 {
-  guint64  capacity;
+  guint32 frame;
+  guint32 first_child;          /* TV_NODE_NONE when none */
+  guint32 next_sibling;
+  guint32 n_children;           /* stops counting past LIST_MAX_CHILDREN */
+} Link;
+
+/* Where a thread's timestamps or statuses are written.  Samples are only
+ * ever appended, so when the header's sample count makes it affordable the
+ * array is a reservation of address space for every sample of the file: a
+ * thread costs what it holds, and nothing is copied while loading.  Its
+ * pages are made resident POPULATE_BYTES ahead of the writes, by a second
+ * thread when there is a second processor: a page fault costs more than
+ * decoding the page's samples, and this way the faults are taken off the
+ * decoding thread, many pages per call.
+ * Otherwise (the kernel limits the number of mappings, and a header can
+ * declare any count) the array is a g_malloc block that doubles. */
+typedef struct
+{
+  guint8 *mem;
+  gsize   mapped;               /* bytes reserved with mmap, 0 for g_malloc */
+  gsize   size;                 /* bytes [0, size) are writable */
+  gsize   populated;            /* bytes [0, populated) are or will be
+                                 * resident; size for g_malloc blocks */
+} SampleStore;
+
+/* The second thread that makes pages resident (see SampleStore). */
+typedef struct
+{
+  GThread *thread;
+  GMutex   lock;
+  GCond    cond;
+  guint8  *mem[PREFAULT_QUEUE];
+  gsize    size[PREFAULT_QUEUE];
+  guint    head;                /* next to take */
+  guint    tail;                /* next to fill */
+  gboolean waiting;
+  gboolean stop;
+} Prefaulter;
+
+typedef struct
+{
   guint64  runs_capacity;
   guint32 *path;                /* node at each depth, path[0] the root;
                                  * NULL until the thread has a frame */
@@ -39,6 +101,7 @@ struct _TvProfileData
   TachReader     *reader;
   GBytes         *bytes;           /* what a memory reader reads, or NULL */
   TvThread       *threads;
+  SampleStore    *stores;          /* per thread: timestamps, statuses */
   guint           n_threads;
   TvExactTree     tree;
   guint64         n_samples;
@@ -50,13 +113,253 @@ struct _TvProfileData
   guint32        *key_ranks[TV_N_MERGE_KEYS];
   guint32         n_keys[TV_N_MERGE_KEYS];
 
-  /* Building only: the node hash table and the cursors. */
+  /* Building only: the children of each node, the hash table of the
+   * children of nodes with many, the cursors. */
   guint32         tree_capacity;
+  Link           *links;
   Slot           *slots;        /* open addressing on (parent, frame) */
   guint32         mask;
+  guint32         n_hashed;
   Cursor         *cursors;
   guint           threads_capacity;
+  guint64         reserve_samples;  /* per mapped thread, 0: no mapping */
+  Prefaulter     *prefaulter;
 };
+
+/* ------------------------------------------------------------------------ */
+/* Sample arrays                                                             */
+/* ------------------------------------------------------------------------ */
+
+static gint populate_unsupported;
+
+static gsize
+page_round (gsize bytes)
+{
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+
+  return (bytes + page - 1) / page * page;
+}
+
+static void
+populate (guint8 *mem,
+          gsize   size)
+{
+  /* Before Linux 5.14 the pages come one fault at a time. */
+  if (madvise (mem, size, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+    g_atomic_int_set (&populate_unsupported, 1);
+}
+
+static gpointer
+prefaulter_main (gpointer data)
+{
+  Prefaulter *pf = data;
+
+  g_mutex_lock (&pf->lock);
+  for (;;)
+    {
+      guint8 *mem;
+      gsize size;
+
+      while (pf->head == pf->tail && !pf->stop)
+        {
+          pf->waiting = TRUE;
+          g_cond_wait (&pf->cond, &pf->lock);
+          pf->waiting = FALSE;
+        }
+      if (pf->stop)
+        break;
+      mem = pf->mem[pf->head % PREFAULT_QUEUE];
+      size = pf->size[pf->head % PREFAULT_QUEUE];
+      pf->head++;
+      g_mutex_unlock (&pf->lock);
+      populate (mem, size);
+      g_mutex_lock (&pf->lock);
+    }
+  g_mutex_unlock (&pf->lock);
+  return NULL;
+}
+
+static Prefaulter *
+prefaulter_new (void)
+{
+  Prefaulter *pf = g_new0 (Prefaulter, 1);
+
+  g_mutex_init (&pf->lock);
+  g_cond_init (&pf->cond);
+  pf->thread = g_thread_try_new ("tv-prefault", prefaulter_main, pf, NULL);
+  if (pf->thread == NULL)
+    {
+      g_mutex_clear (&pf->lock);
+      g_cond_clear (&pf->cond);
+      g_clear_pointer (&pf, g_free);
+    }
+  return pf;
+}
+
+/* Drops what is still queued: the pages come by faults then. */
+static void
+prefaulter_free (Prefaulter *pf)
+{
+  g_mutex_lock (&pf->lock);
+  pf->stop = TRUE;
+  g_cond_signal (&pf->cond);
+  g_mutex_unlock (&pf->lock);
+  g_thread_join (pf->thread);
+  g_mutex_clear (&pf->lock);
+  g_cond_clear (&pf->cond);
+  g_free (pf);
+}
+
+/* Makes SIZE bytes at MEM resident, soon.  When the second thread is
+ * that far behind, the pages come by faults. */
+static void
+prefault (TvProfileData *self,
+          guint8        *mem,
+          gsize          size)
+{
+  Prefaulter *pf = self->prefaulter;
+
+  if (g_atomic_int_get (&populate_unsupported))
+    return;
+  if (pf == NULL)
+    {
+      populate (mem, size);
+      return;
+    }
+  g_mutex_lock (&pf->lock);
+  if (pf->tail - pf->head < PREFAULT_QUEUE)
+    {
+      pf->mem[pf->tail % PREFAULT_QUEUE] = mem;
+      pf->size[pf->tail % PREFAULT_QUEUE] = size;
+      pf->tail++;
+      if (pf->waiting)
+        g_cond_signal (&pf->cond);
+    }
+  g_mutex_unlock (&pf->lock);
+}
+
+/* Reserves RESERVE bytes of address space if RESERVE is not 0 and the
+ * kernel agrees, else allocates INITIAL bytes. */
+static gboolean
+store_init (SampleStore *store,
+            gsize        reserve,
+            gsize        initial)
+{
+  memset (store, 0, sizeof *store);
+  if (reserve > 0)
+    {
+      void *mem = mmap (NULL, page_round (reserve), PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+      if (mem != MAP_FAILED)
+        {
+          store->mem = mem;
+          store->mapped = store->size = page_round (reserve);
+          return TRUE;
+        }
+    }
+  store->mem = g_try_malloc (initial);
+  store->size = store->populated = initial;
+  return store->mem != NULL;
+}
+
+/* Makes bytes [0, BYTES) writable, and for a mapping, the next
+ * POPULATE_BYTES resident; FALSE when memory runs out. */
+static gboolean
+store_grow (TvProfileData *self,
+            SampleStore   *store,
+            gsize          bytes)
+{
+  gsize size = store->size;
+
+  if (store->mapped > 0)
+    {
+      if (bytes > store->mapped)
+        return FALSE;
+      while (store->populated < store->mapped && store->populated < bytes + POPULATE_BYTES)
+        {
+          gsize end = MIN (store->mapped, store->populated + POPULATE_BYTES);
+
+          prefault (self, store->mem + store->populated, end - store->populated);
+          store->populated = end;
+        }
+      return TRUE;
+    }
+
+  while (size < bytes)
+    {
+      if (size > G_MAXSIZE / 2)
+        return FALSE;
+      size *= 2;
+    }
+  if (size != store->size)
+    {
+      guint8 *mem = g_try_realloc (store->mem, size);
+
+      if (mem == NULL)
+        return FALSE;
+      store->mem = mem;
+      store->size = store->populated = size;
+    }
+  return TRUE;
+}
+
+static inline gboolean
+store_ensure (TvProfileData *self,
+              SampleStore   *store,
+              gsize          bytes)
+{
+  return G_LIKELY (bytes <= store->populated) || store_grow (self, store, bytes);
+}
+
+/* Gives back what is past the first BYTES bytes (at least one is kept). */
+static void
+store_shrink (SampleStore *store,
+              gsize        bytes)
+{
+  bytes = MAX (bytes, 1);
+  if (store->mapped > 0)
+    {
+      gsize keep = page_round (bytes);
+
+      if (keep < store->mapped)
+        munmap (store->mem + keep, store->mapped - keep);
+      store->mapped = MIN (keep, store->mapped);
+      store->size = store->populated = MIN (store->size, store->mapped);
+    }
+  else if (store->mem != NULL)
+    {
+      store->mem = g_realloc (store->mem, bytes);
+      store->size = store->populated = bytes;
+    }
+}
+
+static void
+store_clear (SampleStore *store)
+{
+  if (store->mapped > 0)
+    munmap (store->mem, store->mapped);
+  else
+    g_free (store->mem);
+  memset (store, 0, sizeof *store);
+}
+
+/* Whether every thread's samples can have a reservation for all of the
+ * file's samples: the address space it takes stays bounded. */
+static guint64
+reserve_samples (TachReader *reader)
+{
+  const TachHeader *header = tach_reader_get_header (reader);
+  guint64 threads = MIN (MAX (header->thread_count, 1), MAX_MAPPED_THREADS);
+  guint64 budget = MIN (MAX_RESERVED_BYTES, G_MAXSIZE / 4);
+  guint64 per_thread = budget / threads / (sizeof (guint64) + 1);
+
+  return header->sample_count <= per_thread ? header->sample_count : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The exact call tree                                                       */
+/* ------------------------------------------------------------------------ */
 
 static inline guint32
 hash_node (guint32 parent,
@@ -67,6 +370,18 @@ hash_node (guint32 parent,
   return (guint32) (key >> 32);
 }
 
+static void
+insert_hashed (Slot    *slots,
+               guint32  mask,
+               Slot     entry)
+{
+  guint32 slot = hash_node (entry.parent, entry.frame) & mask;
+
+  while (slots[slot].node != 0)
+    slot = (slot + 1) & mask;
+  slots[slot] = entry;
+}
+
 static gboolean
 grow_hash (TvProfileData *self)
 {
@@ -75,76 +390,129 @@ grow_hash (TvProfileData *self)
 
   if (slots == NULL)
     return FALSE;
-
   for (guint32 i = 0; i <= self->mask; i++)
     if (self->slots[i].node != 0)
-      {
-        guint32 slot = hash_node (self->slots[i].parent, self->slots[i].frame) & mask;
-
-        while (slots[slot].node != 0)
-          slot = (slot + 1) & mask;
-        slots[slot] = self->slots[i];
-      }
+      insert_hashed (slots, mask, self->slots[i]);
   g_free (self->slots);
   self->slots = slots;
   self->mask = mask;
   return TRUE;
 }
 
+static gboolean
+add_hashed (TvProfileData *self,
+            guint32        parent,
+            guint32        frame,
+            guint32        node)
+{
+  insert_hashed (self->slots, self->mask, (Slot) { parent, frame, node });
+  self->n_hashed++;
+  return (guint64) self->n_hashed * 2 <= self->mask || grow_hash (self);
+}
+
+static guint32
+lookup_hashed (TvProfileData *self,
+               guint32        parent,
+               guint32        frame)
+{
+  guint32 slot = hash_node (parent, frame) & self->mask;
+
+  for (;;)
+    {
+      const Slot *at = &self->slots[slot];
+
+      if (at->node == 0)
+        return TV_NODE_NONE;
+      if (at->parent == parent && at->frame == frame)
+        return at->node;
+      slot = (slot + 1) & self->mask;
+    }
+}
+
+static gboolean
+grow_tree (TvProfileData *self)
+{
+  TvExactTree *tree = &self->tree;
+  guint32 capacity = self->tree_capacity * 2;
+  gpointer p;
+
+  if (capacity <= self->tree_capacity)
+    return FALSE;
+  if ((p = g_try_renew (guint32, tree->parent, capacity)) == NULL)
+    return FALSE;
+  tree->parent = p;
+  if ((p = g_try_renew (guint32, tree->frame, capacity)) == NULL)
+    return FALSE;
+  tree->frame = p;
+  if ((p = g_try_renew (guint16, tree->depth, capacity)) == NULL)
+    return FALSE;
+  tree->depth = p;
+  if ((p = g_try_renew (guint64, tree->self, capacity)) == NULL)
+    return FALSE;
+  tree->self = p;
+  if ((p = g_try_renew (Link, self->links, capacity)) == NULL)
+    return FALSE;
+  self->links = p;
+  self->tree_capacity = capacity;
+  return TRUE;
+}
+
+/* The child of PARENT for FRAME, made if it is new.  Hostile files can ask
+ * for more nodes than memory holds: that must be an error (TV_NODE_NONE),
+ * not an abort. */
 static guint32
 child_node (TvProfileData *self,
             guint32        parent,
             guint32        frame)
 {
-  guint32 slot = hash_node (parent, frame) & self->mask;
   TvExactTree *tree = &self->tree;
+  guint32 n_children = self->links[parent].n_children;
   guint32 node;
+  Link *link;
 
-  for (;;)
+  if (n_children <= LIST_MAX_CHILDREN)
     {
-      Slot *at = &self->slots[slot];
-
-      if (at->node == 0)
-        break;
-      if (at->parent == parent && at->frame == frame)
-        return at->node;
-      slot = (slot + 1) & self->mask;
+      for (guint32 c = self->links[parent].first_child; c != TV_NODE_NONE;
+           c = self->links[c].next_sibling)
+        if (self->links[c].frame == frame)
+          return c;
     }
+  else if ((node = lookup_hashed (self, parent, frame)) != TV_NODE_NONE)
+    return node;
 
-  /* Hostile files can ask for more nodes than memory holds: that must be
-   * an error (TV_NODE_NONE), not an abort. */
-  if (tree->n_nodes == self->tree_capacity)
-    {
-      guint32 capacity = self->tree_capacity * 2;
-      gpointer p;
-
-      if (capacity <= self->tree_capacity)
-        return TV_NODE_NONE;
-      if ((p = g_try_renew (guint32, tree->parent, capacity)) == NULL)
-        return TV_NODE_NONE;
-      tree->parent = p;
-      if ((p = g_try_renew (guint32, tree->frame, capacity)) == NULL)
-        return TV_NODE_NONE;
-      tree->frame = p;
-      if ((p = g_try_renew (guint16, tree->depth, capacity)) == NULL)
-        return TV_NODE_NONE;
-      tree->depth = p;
-      if ((p = g_try_renew (guint64, tree->self, capacity)) == NULL)
-        return TV_NODE_NONE;
-      tree->self = p;
-      self->tree_capacity = capacity;
-    }
+  if (tree->n_nodes == self->tree_capacity && !grow_tree (self))
+    return TV_NODE_NONE;
   node = tree->n_nodes++;
   tree->parent[node] = parent;
   tree->frame[node] = frame;
   tree->depth[node] = tree->depth[parent] + 1;
   tree->self[node] = 0;
-  self->slots[slot] = (Slot) { parent, frame, node };
+  link = &self->links[node];
+  link->frame = frame;
+  link->first_child = TV_NODE_NONE;
+  link->n_children = 0;
+  link->next_sibling = self->links[parent].first_child;
+  self->links[parent].first_child = node;
 
-  if ((guint64) tree->n_nodes * 2 > self->mask && !grow_hash (self))
+  if (n_children < LIST_MAX_CHILDREN)
+    self->links[parent].n_children++;
+  else if (n_children == LIST_MAX_CHILDREN)
+    {
+      /* One child too many for a list: from now on, all of them are
+       * found through the table. */
+      self->links[parent].n_children++;
+      for (guint32 c = node; c != TV_NODE_NONE; c = self->links[c].next_sibling)
+        if (!add_hashed (self, parent, self->links[c].frame, c))
+          return TV_NODE_NONE;
+    }
+  else if (!add_hashed (self, parent, frame, node))
     return TV_NODE_NONE;
   return node;
 }
+
+/* ------------------------------------------------------------------------ */
+/* The pass                                                                  */
+/* ------------------------------------------------------------------------ */
 
 /* Returns NULL when memory runs out. */
 static TvThread *
@@ -166,6 +534,9 @@ ensure_thread (TvProfileData    *self,
       if ((p = g_try_renew (Cursor, self->cursors, capacity)) == NULL)
         return NULL;
       self->cursors = p;
+      if ((p = g_try_renew (SampleStore, self->stores, (gsize) capacity * 2)) == NULL)
+        return NULL;
+      self->stores = p;
       self->threads_capacity = capacity;
     }
 
@@ -175,6 +546,7 @@ ensure_thread (TvProfileData    *self,
 
       memset (&self->threads[i], 0, sizeof (TvThread));
       memset (&self->cursors[i], 0, sizeof (Cursor));
+      memset (&self->stores[2 * i], 0, 2 * sizeof (SampleStore));
       self->threads[i].index = i;
       self->threads[i].time_ordered = TRUE;
       self->threads[i].first_timestamp = G_MAXUINT64;
@@ -184,24 +556,27 @@ ensure_thread (TvProfileData    *self,
     {
       TvThread *t = &self->threads[index];
       Cursor *c = &self->cursors[index];
+      guint64 reserve = index < MAX_MAPPED_THREADS ? self->reserve_samples : 0;
 
       t->thread_id = sample->thread_id;
       t->interpreter_id = sample->interpreter_id;
       /* Small to start with: a file can declare any number of threads of
-       * one sample each.  The arrays double as they fill. */
-      c->capacity = 64;
+       * one sample each. */
       c->runs_capacity = 4;
-      t->timestamps = g_try_new (guint64, c->capacity);
-      t->statuses = g_try_new (guint8, c->capacity);
+      if (!store_init (&self->stores[2 * index], reserve * sizeof (guint64),
+                       64 * sizeof (guint64))
+          || !store_init (&self->stores[2 * index + 1], reserve, 64))
+        return NULL;
+      t->timestamps = (guint64 *) self->stores[2 * index].mem;
+      t->statuses = self->stores[2 * index + 1].mem;
       t->run_start = g_try_new (guint64, c->runs_capacity);
       t->run_leaf = g_try_new (guint32, c->runs_capacity);
-      if (!t->timestamps || !t->statuses || !t->run_start || !t->run_leaf)
+      if (!t->run_start || !t->run_leaf)
         return NULL;
     }
   return &self->threads[index];
 }
 
-/* Moves the thread's cursor by the record's shape and returns the leaf. */
 /* Moves the thread's cursor by the record's shape and returns the leaf,
  * or TV_NODE_NONE when memory runs out. */
 static guint32
@@ -243,23 +618,13 @@ append_batch (TvProfileData   *self,
               const TachBatch *b)
 {
   guint64 n = b->n;
+  SampleStore *stores = &self->stores[2 * t->index];
 
-  if (t->n_samples + n > c->capacity)
-    {
-      guint64 capacity = c->capacity;
-      guint64 *timestamps;
-      guint8 *statuses;
-
-      while (t->n_samples + n > capacity)
-        capacity *= 2;
-      if ((timestamps = g_try_renew (guint64, t->timestamps, capacity)) == NULL)
-        return FALSE;
-      t->timestamps = timestamps;
-      if ((statuses = g_try_renew (guint8, t->statuses, capacity)) == NULL)
-        return FALSE;
-      t->statuses = statuses;
-      c->capacity = capacity;
-    }
+  if (!store_ensure (self, &stores[0], (t->n_samples + n) * sizeof (guint64))
+      || !store_ensure (self, &stores[1], t->n_samples + n))
+    return FALSE;
+  t->timestamps = (guint64 *) stores[0].mem;
+  t->statuses = stores[1].mem;
 
   if (t->n_runs == 0 || t->run_leaf[t->n_runs - 1] != leaf)
     {
@@ -291,8 +656,8 @@ append_batch (TvProfileData   *self,
     gboolean ordered = t->n_samples == 0 || ts[0] >= t->timestamps[t->n_samples - 1];
     guint64 lo = ts[0], hi = ts[n - 1];
 
-    for (guint64 i = 1; i < n; i++)
-      ordered &= ts[i] >= ts[i - 1];
+    for (guint64 i = 1; ordered && i < n; i++)
+      ordered = ts[i] >= ts[i - 1];
     if (!ordered)
       for (guint64 i = 0; i < n; i++)
         {
@@ -452,8 +817,10 @@ shrink (TvProfileData *self)
 
       if (t->timestamps == NULL)
         continue;
-      t->timestamps = g_renew (guint64, t->timestamps, MAX (t->n_samples, 1));
-      t->statuses = g_renew (guint8, t->statuses, MAX (t->n_samples, 1));
+      store_shrink (&self->stores[2 * i], t->n_samples * sizeof (guint64));
+      store_shrink (&self->stores[2 * i + 1], t->n_samples);
+      t->timestamps = (guint64 *) self->stores[2 * i].mem;
+      t->statuses = self->stores[2 * i + 1].mem;
       t->run_start = g_renew (guint64, t->run_start, MAX (t->n_runs, 1));
       t->run_leaf = g_renew (guint32, t->run_leaf, MAX (t->n_runs, 1));
       for (guint k = 0; k < 6; k++)
@@ -467,6 +834,7 @@ shrink (TvProfileData *self)
     self->max_depth = MAX (self->max_depth, tree->depth[n]);
 
   g_clear_pointer (&self->slots, g_free);
+  g_clear_pointer (&self->links, g_free);
   for (guint i = 0; i < self->n_threads; i++)
     g_free (self->cursors[i].path);
   g_clear_pointer (&self->cursors, g_free);
@@ -519,10 +887,13 @@ tv_profile_data_load (TachReader          *reader,
   self->tree.frame[0] = TV_NODE_NONE;
   self->tree.depth[0] = 0;
   self->tree.self[0] = 0;
-  self->mask = 4095;
-  while (self->mask < self->tree_capacity * 2)
-    self->mask = self->mask * 2 + 1;
+  self->links = g_new (Link, self->tree_capacity);
+  self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE, 0 };
+  self->mask = 1023;
   self->slots = g_new0 (Slot, (gsize) self->mask + 1);
+  self->reserve_samples = reserve_samples (reader);
+  if (self->reserve_samples > 0 && g_get_num_processors () > 1)
+    self->prefaulter = prefaulter_new ();
 
   if (tach_decoder_new (reader, &decoder, &tach_error) != TACH_OK)
     {
@@ -610,6 +981,7 @@ tv_profile_data_load (TachReader          *reader,
       return NULL;
     }
 
+  g_clear_pointer (&self->prefaulter, prefaulter_free);
   shrink (self);
   build_keys (self);
   if (progress != NULL)
@@ -631,19 +1003,24 @@ tv_profile_data_unref (TvProfileData *self)
   if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
     return;
 
+  /* A failed load: the thread must not populate what is unmapped here. */
+  g_clear_pointer (&self->prefaulter, prefaulter_free);
+
   for (guint i = 0; i < self->n_threads; i++)
     {
-      g_free (self->threads[i].timestamps);
-      g_free (self->threads[i].statuses);
+      store_clear (&self->stores[2 * i]);
+      store_clear (&self->stores[2 * i + 1]);
       g_free (self->threads[i].run_start);
       g_free (self->threads[i].run_leaf);
     }
   g_free (self->threads);
+  g_free (self->stores);
   g_free (self->tree.parent);
   g_free (self->tree.frame);
   g_free (self->tree.depth);
   g_free (self->tree.self);
   g_free (self->slots);
+  g_free (self->links);
   if (self->cursors != NULL)
     for (guint i = 0; i < self->n_threads; i++)
       g_free (self->cursors[i].path);
