@@ -287,7 +287,7 @@ typedef struct
   const char          *by;
   const char * const  *threads;
   const char          *state;
-  const char          *range;
+  const char * const  *ranges;
   gboolean             inverted;
   const char          *merge;
   const char          *zoom;
@@ -374,7 +374,8 @@ export_html_diff (const ExportArgs     *args,
   if (diff == NULL)
     return status;
 
-  page = tv_export_html_build_diff (diff, base_name, new_name, filter->search, NULL, &error);
+  page = tv_export_html_build_diff (diff, filter, base_name, new_name, filter->search, NULL,
+                                    &error);
   if (page == NULL)
     return fail_with_path (args->path, error->message);
   return write_bytes (args->output, page);
@@ -523,8 +524,11 @@ fill_filter (const ExportArgs    *args,
     }
   if (args->state != NULL && !tv_export_filter_set_state (filter, args->state, error))
     return FALSE;
-  if (args->range != NULL && !tv_export_filter_set_range (filter, args->range, error))
-    return FALSE;
+  for (gsize i = 0; args->ranges != NULL && args->ranges[i] != NULL; i++)
+    {
+      if (!tv_export_filter_add_range (filter, args->ranges[i], error))
+        return FALSE;
+    }
   /* A comparison matches functions unless told otherwise, as --compare. */
   filter->merge = args->baseline != NULL ? TV_MERGE_FUNCTION : format->merge;
   if (args->merge != NULL && !tv_export_filter_set_merge (filter, args->merge, error))
@@ -636,7 +640,7 @@ export_option_given (const ExportArgs *a)
   } options[] = {
     { a->threads != NULL, "--thread" },
     { a->state != NULL, "--state" },
-    { a->range != NULL, "--range" },
+    { a->ranges != NULL, "--range" },
     { a->inverted, "--inverted" },
     { a->zoom != NULL, "--zoom" },
     { a->focus != NULL, "--focus" },
@@ -730,7 +734,7 @@ tv_cli_run (int    argc,
   g_autofree char *output = NULL;
   g_auto(GStrv) threads = NULL;
   g_autofree char *state = NULL;
-  g_autofree char *range = NULL;
+  g_auto(GStrv) ranges = NULL;
   gboolean inverted = FALSE;
   g_autofree char *width = NULL;
   g_autofree char *colors = NULL;
@@ -767,9 +771,9 @@ tv_cli_run (int    argc,
     { "state", 0, 0, G_OPTION_ARG_STRING, &state,
       N_("With --export: only the samples taken in STATE (gil, cpu, gil-wait or exception)"),
       N_("STATE") },
-    { "range", 0, 0, G_OPTION_ARG_STRING, &range,
+    { "range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &ranges,
       N_("With --export: only the samples taken from START to END seconds after the "
-         "profile’s start"),
+         "profile’s start (may be repeated: the samples in any of the ranges)"),
       N_("START:END") },
     { "focus", 0, 0, G_OPTION_ARG_STRING, &focus,
       N_("With --export: only the stacks through the function FUNC (a name, or FILE:NAME), "
@@ -847,7 +851,7 @@ tv_cli_run (int    argc,
   export_args.by = by;
   export_args.threads = (const char * const *) threads;
   export_args.state = state;
-  export_args.range = range;
+  export_args.ranges = (const char * const *) ranges;
   export_args.inverted = inverted;
   export_args.merge = merge;
   export_args.zoom = zoom;

@@ -1161,8 +1161,8 @@ export_thread (GTask        *task,
   g_autoptr(GBytes) bytes = NULL;
   GError *error = NULL;
 
-  bytes = tv_export_html_build_diff (job->diff, job->base_name, job->new_name, job->search,
-                                     cancellable, &error);
+  bytes = tv_export_html_build_diff (job->diff, NULL, job->base_name, job->new_name,
+                                     job->search, cancellable, &error);
   /* GIO writes a temporary file and renames it: never a partial page. */
   if (bytes == NULL
       || !g_file_replace_contents (job->dest, g_bytes_get_data (bytes, NULL),

@@ -28,6 +28,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <glib/gi18n.h>
+
 #include "tv-call-tree.h"
 #include "tv-json.h"
 
@@ -48,6 +50,189 @@ GResource *tv_export_get_resource (void);
 #ifndef PACKAGE_VERSION
 # define PACKAGE_VERSION "unknown"
 #endif
+
+/* The page's own words (UI_EN of data/flamegraph.html), in the language
+ * the exporter runs in, as the "ui" object: the page keeps English for a
+ * key that is not here.  The page fills in {0}, {1}, …; of a pair of
+ * *_one and *_other keys it takes the first for one, the second for any
+ * other number. */
+static const struct
+{
+  const char *key;
+  const char *text;
+} ui_strings[] = {
+  { "page_title", N_("Tachyon flame graph") },
+  { "page_title_named", N_("{0} — Tachyon flame graph") },
+  { "diff_page_title", N_("{0} vs {1} — Tachyon differential flame graph") },
+  { "diff_title", N_("{0} vs {1}") },
+  { "statistics", N_("Statistics") },
+  { "flame_graph", N_("Flame graph") },
+  { "search", N_("Search") },
+  { "search_placeholder", N_("regular expression") },
+  { "search_tooltip", N_("A regular expression over function and file names; "
+                          "case-insensitive unless it has a capital letter") },
+  { "thread", N_("Thread") },
+  { "inverted", N_("Inverted") },
+  { "icicle", N_("Icicle") },
+  { "colour_by", N_("Colour by") },
+  { "total_change", N_("total change") },
+  { "self_change", N_("self change") },
+  { "reset_zoom", N_("Reset zoom") },
+  { "reset_tooltip", N_("Show the whole tree (Esc)") },
+  { "canvas_label", N_("Flame graph; click a frame to zoom into it") },
+  { "empty", N_("No samples in this export.") },
+  { "functions", N_("Functions") },
+  { "vanished_title", N_("Stacks that vanished from the baseline") },
+  { "profile", N_("Profile") },
+  { "not_regex", N_("Not a regular expression") },
+  /* Translators: {0} is a share (12.5%), {1} and {2} numbers. */
+  { "matched", N_("{0} matched ({1} of {2} samples)") },
+  { "root", N_("all") },
+  { "root_inverted", N_("all (inverted)") },
+  { "all_samples", N_("All samples") },
+  { "all_samples_inverted", N_("All samples (inverted)") },
+  { "tip_total", N_("Total: {0} samples, {1}") },
+  { "tip_self", N_("Self: {0} samples, {1}") },
+  { "tip_share_caller", N_("{0} of all, {1} of its caller") },
+  { "tip_share_callee", N_("{0} of all, {1} of its callee") },
+  { "tip_thread", N_("Thread: {0}") },
+  { "tip_threads", N_("Threads: {0}") },
+  { "none", N_("none") },
+  { "and_more", N_("{0} and {1} more") },
+  { "tip_opcode", N_("Opcode: {0}") },
+  { "where_column", N_("{0}, column {1}") },
+  { "thread_interpreter", N_("{0} (interpreter {1})") },
+  { "thread_main", N_("{0} (main)") },
+  { "all_threads", N_("all threads") },
+  { "thread_named", N_("thread {0}") },
+  { "status", N_("{0} samples ({1}) of {2}") },
+  { "status_inverted", N_("{0}, inverted") },
+  { "status_merged", N_("{0}, merged by {1}") },
+  { "merge_frame", N_("frame") },
+  { "merge_function", N_("function") },
+  { "merge_line", N_("line") },
+  { "merge_instruction", N_("instruction") },
+  { "status_compared", N_("Compared with {0} ({1} samples), by {2}: {3}, coloured by {4}") },
+  { "by_share", N_("share of samples") },
+  { "by_time", N_("time") },
+  { "status_zoomed", N_("{0} — zoomed into {1} ({2})") },
+  { "not_recorded", N_("not recorded") },
+  { "duration", N_("Duration") },
+  { "sample_rate", N_("Measured sample rate") },
+  { "error_rate", N_("Error rate") },
+  { "missed_samples", N_("Missed samples") },
+  { "unit_samples_per_second", N_(" samples/s") },
+  { "unit_bytes", N_(" bytes") },
+  { "header", N_("Header") },
+  { "footer", N_("Footer") },
+  { "format_version", N_("Format version") },
+  { "python_version", N_("Python version") },
+  { "start_time", N_("Start time") },
+  { "sample_interval", N_("Sample interval") },
+  { "sample_count", N_("Sample count") },
+  { "thread_count", N_("Thread count") },
+  { "string_table_offset", N_("String table offset") },
+  { "frame_table_offset", N_("Frame table offset") },
+  { "compression_type", N_("Compression type") },
+  { "profiling_mode", N_("Profiling mode") },
+  { "mode_raw", N_("Mode (raw)") },
+  { "string_count", N_("String count") },
+  { "frame_count", N_("Frame count") },
+  { "file_size", N_("File size") },
+  { "checksum", N_("Checksum") },
+  { "file", N_("File") },
+  { "size", N_("Size") },
+  { "byte_order", N_("Byte order") },
+  { "samples_decoded", N_("Samples decoded") },
+  { "max_depth", N_("Maximum depth") },
+  { "time_per_sample", N_("Time per sample") },
+  { "time_from_stats", N_("{0} (measured sample rate)") },
+  { "time_from_interval", N_("{0} (sampling interval)") },
+  { "samples_exported", N_("Samples exported") },
+  { "samples_compared", N_("Samples compared") },
+  { "threads_filter", N_("Threads filter") },
+  { "state_filter", N_("State filter") },
+  { "time_filter", N_("Time filter") },
+  { "time_ranges", N_("Time ranges") },
+  { "all", N_("all") },
+  { "any", N_("any") },
+  { "range", N_("{0} to {1}") },
+  { "range_start", N_("start") },
+  { "range_end", N_("end") },
+  { "whole_profile", N_("whole profile") },
+  { "focus", N_("Focus") },
+  { "hidden", N_("Hidden") },
+  { "recursion", N_("Recursion") },
+  { "collapsed", N_("collapsed") },
+  { "as_recorded", N_("as recorded") },
+  { "written_by", N_("Written by") },
+  { "file_and_export", N_("File and export") },
+  { "warnings", N_("Warnings") },
+  { "no_warnings", N_("None.") },
+  { "threads", N_("Threads") },
+  { "interpreter", N_("Interpreter") },
+  { "samples", N_("Samples") },
+  { "gil", N_("GIL") },
+  { "cpu", N_("CPU") },
+  { "gil_wait", N_("GIL wait") },
+  { "exception", N_("Exception") },
+  { "exported", N_("Exported") },
+  /* Translators: Python {0}, {1} the profiling mode, {2} a number,
+   * {3} “{0} thread(s)”. */
+  { "subtitle", N_("Python {0}, {1} mode, {2} samples, {3}") },
+  { "subtitle_no_mode", N_("Python {0}, mode not recorded, {1} samples, {2}") },
+  /* Translators: the page picks this when there is one thread and the next
+   * one otherwise. */
+  { "threads_one", N_("{0} thread") },
+  { "threads_other", N_("{0} threads") },
+  { "stat_change_tooltip", N_("baseline → this profile") },
+  { "baseline", N_("Baseline") },
+  { "this_profile", N_("This profile") },
+  { "side_title", N_("{0}: {1}") },
+  { "all_threads_option", N_("All threads — {0} samples") },
+  { "thread_option", N_("{0} — {1} samples ({2})") },
+  { "relative_new", N_("new") },
+  { "slower", N_("slower") },
+  { "faster", N_("faster") },
+  { "no_change", N_("no significant change") },
+  { "method", N_("exact binomial test on {0}, at {1} confidence") },
+  { "method_share", N_("the shares of samples") },
+  { "method_time", N_("the two sampling rates (time)") },
+  { "total", N_("Total") },
+  { "self", N_("Self") },
+  { "diff_line", N_("{0}: {1} → {2} (Δ {3}, {4}), {5}") },
+  { "diff_samples_line", N_("{0} samples: {1} → {2}, p = {3}") },
+  { "method_line", N_("Method: {0}") },
+  /* Translators: the page picks this for one caveat and the next one
+   * otherwise. */
+  { "caveat_one", N_("This comparison has a caveat:") },
+  { "caveats_other", N_("This comparison has {0} caveats:") },
+  { "function", N_("Function") },
+  { "total_before", N_("Total before") },
+  { "total_after", N_("Total after") },
+  { "total_delta", N_("Total Δ") },
+  /* xgettext:no-c-format */
+  { "total_relative", N_("Total Δ%") },
+  { "total_p", N_("Total p") },
+  { "self_before", N_("Self before") },
+  { "self_after", N_("Self after") },
+  { "self_delta", N_("Self Δ") },
+  /* xgettext:no-c-format */
+  { "self_relative", N_("Self Δ%") },
+  { "self_p", N_("Self p") },
+  { "functions_note", N_("{0} functions; by default the largest change of the total first") },
+  { "functions_note_first", N_("{0}; the first {1} shown") },
+  /* xgettext:no-c-format */
+  { "functions_note_end", N_("{0}. Δ% is relative to the baseline; {1}.") },
+  { "vanished_item", N_("{0} — {1} ({2} samples)") },
+  { "vanished_none", N_("None: every stack of the baseline is in this profile.") },
+  { "vanished_note", N_("{0} stacks, {1} samples of the baseline") },
+  { "vanished_note_listed", N_("{0}; the {1} largest listed") },
+  { "sentence", N_("{0}.") },
+  /* Translators: the language tag (BCP 47) the exported page formats
+   * numbers with, such as de-DE. */
+  { "number_locale", N_("en-US") },
+};
 
 static const char * const status_names[] = {
   "has_gil", "on_cpu", "unknown", "gil_requested", "has_exception", "main_thread",
@@ -74,7 +259,8 @@ typedef struct
 {
   TvProfileData        *data;            /* NEW's, in a differential page */
   TachReader           *reader;
-  const TvExportFilter *filter;          /* NULL in a differential page */
+  /* What both sides of a differential page were filtered by, or NULL. */
+  const TvExportFilter *filter;
   TvDiff               *diff;            /* NULL but in a differential page */
   TvExportQuery         query;
   TvCallTree           *tree;            /* every selected sample */
@@ -519,6 +705,21 @@ append_transforms (Exporter *self,
   g_string_append (out, query->collapse_recursion ? "true," : "false,");
 }
 
+/* [start, end] in seconds, null for an open end. */
+static void
+append_range (GString *out,
+              double   start,
+              double   end)
+{
+  g_string_append_c (out, '[');
+  json_double_or_null (out, isfinite (start), start);
+  json_double_or_null (out, isfinite (end), end);
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+}
+
+/* What selected the samples and transformed the tree; null without a
+ * filter (a differential page made without one). */
 static void
 append_filter (Exporter *self,
                GString  *out)
@@ -526,6 +727,11 @@ append_filter (Exporter *self,
   const TvExportFilter *filter = self->filter;
 
   json_key (out, "filter");
+  if (filter == NULL)
+    {
+      g_string_append (out, "null,");
+      return;
+    }
   g_string_append_c (out, '{');
   json_key (out, "threads");
   if (filter->thread_ids->len == 0)
@@ -544,14 +750,23 @@ append_filter (Exporter *self,
   json_string (out, "state", tv_export_state_to_string (filter->state));
   json_key (out, "range_sec");
   if (!filter->has_range)
+    g_string_append (out, "null,");
+  else
+    append_range (out, filter->range_start, filter->range_end);
+  json_key (out, "ranges_sec");
+  if (filter->ranges->len == 0)
     {
       g_string_append (out, "null,");
     }
   else
     {
       g_string_append_c (out, '[');
-      json_double_or_null (out, isfinite (filter->range_start), filter->range_start);
-      json_double_or_null (out, isfinite (filter->range_end), filter->range_end);
+      for (guint i = 0; i < filter->ranges->len; i++)
+        {
+          const TvExportRange *range = &g_array_index (filter->ranges, TvExportRange, i);
+
+          append_range (out, range->start, range->end);
+        }
       json_close (out, ']');
       g_string_append_c (out, ',');
     }
@@ -871,6 +1086,18 @@ append_thread_list (TvProfileData *data,
   g_string_append_c (out, ',');
 }
 
+/* The page's words, translated. */
+static void
+append_ui (GString *out)
+{
+  json_key (out, "ui");
+  g_string_append_c (out, '{');
+  for (gsize i = 0; i < G_N_ELEMENTS (ui_strings); i++)
+    json_string (out, ui_strings[i].key, _(ui_strings[i].text));
+  json_close (out, '}');
+  g_string_append_c (out, ',');
+}
+
 /* The start of the object, up to the profile's facts. */
 static void
 append_preamble (GString       *out,
@@ -881,6 +1108,7 @@ append_preamble (GString       *out,
   json_string (out, "format", FORMAT_NAME);
   json_u64 (out, "version", FORMAT_VERSION);
   json_string (out, "generator", "tachyon-viewer " PACKAGE_VERSION);
+  append_ui (out);
   append_profile_facts (data, out, source_name);
 }
 
@@ -1100,7 +1328,7 @@ exporter_build_diff_json (Exporter   *self,
   g_autoptr(GString) diff = build_diff_object (self, base_name);
 
   append_preamble (out, self->data, new_name);
-  g_string_append (out, "\"filter\":null,");
+  append_filter (self, out);
   append_view (self, out, tv_call_tree_get_inverted (self->tree), search);
   json_u64 (out, "samples", tv_call_tree_get_n_samples (self->tree));
   append_strings (self, out);
@@ -1337,6 +1565,9 @@ failed:
 /**
  * tv_export_html_build_diff:
  * @diff: two profiles compared
+ * @filter: (nullable): what both sides were filtered and transformed by,
+ *   for the page to say (its "filter" object); %NULL: the page's filter
+ *   is null
  * @base_name: BASE's name as the page shows it (UTF-8)
  * @new_name: NEW's name as the page shows it (UTF-8)
  * @search: (nullable): the search the page starts with, a regular
@@ -1349,18 +1580,20 @@ failed:
  * made) coloured by the change against BASE, with both profiles' facts,
  * the comparability warnings, the function table and the stacks that
  * vanished from BASE.  It is the page of tv_export_html_build() in its
- * "diff" mode.  Fails if @search is not a regular expression, or when
+ * "diff" mode.  Fails if @search is not a regular expression, if
+ * @filter names a thread or a function that NEW lacks, or when
  * cancelled.
  *
  * Returns: (transfer full): the page, or %NULL with @error set
  */
 GBytes *
-tv_export_html_build_diff (TvDiff        *diff,
-                           const char    *base_name,
-                           const char    *new_name,
-                           const char    *search,
-                           GCancellable  *cancellable,
-                           GError       **error)
+tv_export_html_build_diff (TvDiff                *diff,
+                           const TvExportFilter  *filter,
+                           const char            *base_name,
+                           const char            *new_name,
+                           const char            *search,
+                           GCancellable          *cancellable,
+                           GError               **error)
 {
   Exporter self = { 0 };
   g_autoptr(GString) json = NULL;
@@ -1391,6 +1624,13 @@ tv_export_html_build_diff (TvDiff        *diff,
   side_init (&self.sides[0], self.data, tv_call_tree_get_merge (new_tree));
   side_init (&self.sides[1], tv_call_tree_get_data (base_tree), tv_call_tree_get_merge (base_tree));
   exporter_take_tree (&self, tv_call_tree_ref (new_tree));
+  /* The filter's transforms, found in NEW, say which functions. */
+  self.filter = filter;
+  if (filter != NULL && !tv_export_filter_make_query (filter, self.data, &self.query, error))
+    {
+      exporter_clear (&self);
+      return NULL;
+    }
 
   json = exporter_build_diff_json (&self, base_name, new_name, search);
   exporter_clear (&self);

@@ -19,6 +19,7 @@ GBytes *tv_export_html_build (TvProfileData         *data,
                               GCancellable          *cancellable,
                               GError               **error);
 GBytes *tv_export_html_build_diff (TvDiff               *diff,
+                                   const TvExportFilter *filter,
                                    const char           *base_name,
                                    const char           *new_name,
                                    const char           *search,

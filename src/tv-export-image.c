@@ -383,6 +383,31 @@ describe_threads (const TvExportFilter *filter)
                           n, list->str);
 }
 
+/* "in 3 selected time ranges (1.5 s)": an open end counts from the
+ * first sample, or to the last. */
+static char *
+describe_ranges (TvProfileData        *data,
+                 const TvExportFilter *filter)
+{
+  guint64 start_time = tach_reader_get_header (tv_profile_data_get_reader (data))->start_time_us;
+  guint64 first = start_time;
+  guint64 last = start_time;
+  guint n = filter->ranges->len;
+  g_autofree char *seconds = NULL;
+  double total;
+
+  tv_profile_data_get_time_span (data, &first, &last);
+  total = tv_export_filter_get_ranges_seconds (filter, ((double) first - start_time) / 1e6,
+                                               ((double) last - start_time) / 1e6);
+  /* To the microsecond, as timestamps are: 0.4, not 0.3999999999999999. */
+  seconds = format_double (round (total * 1e6) / 1e6);
+  /* Translators: the time an exported image shows: how many time ranges
+   * were selected (in the heatmap), and how long they are together. */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "in %u selected time range (%s s)",
+                                       "in %u selected time ranges (%s s)", n),
+                          n, seconds);
+}
+
 static char *
 describe_range (const TvExportFilter *filter)
 {
@@ -402,6 +427,43 @@ describe_range (const TvExportFilter *filter)
   if (end != NULL)
     return g_strdup_printf (_("up to %s s"), end);
   return g_strdup (_("the whole recording"));
+}
+
+/* The transforms applied: "focus on main (app.py)", "2 hidden
+ * functions", "recursion collapsed". */
+static void
+append_transforms (Image   *self,
+                   GString *out)
+{
+  const TvQuery *query = &self->query.query;
+  guint n_hidden = query->n_hidden_functions;
+
+  if (query->focus_function != TV_NODE_NONE)
+    {
+      g_autofree char *name = tv_export_describe_key (self->data, TV_MERGE_FUNCTION,
+                                                      query->focus_function);
+      g_autofree char *text = g_strdup_printf (_("focus on %s"), name);
+
+      append_fact (out, NULL, NULL, text);
+    }
+  if (n_hidden == 1)
+    {
+      g_autofree char *name = tv_export_describe_key (self->data, TV_MERGE_FUNCTION,
+                                                      query->hidden_functions[0]);
+      g_autofree char *text = g_strdup_printf (_("%s hidden"), name);
+
+      append_fact (out, NULL, NULL, text);
+    }
+  else if (n_hidden > 1)
+    {
+      g_autofree char *text = NULL;
+
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u hidden function",
+                                           "%u hidden functions", n_hidden), n_hidden);
+      append_fact (out, NULL, NULL, text);
+    }
+  if (query->collapse_recursion)
+    append_fact (out, NULL, NULL, _("recursion collapsed"));
 }
 
 static void
@@ -433,7 +495,15 @@ build_subtitle (Image *self)
   append_fact (out, NULL, NULL, samples);
   append_fact (out, NULL, NULL, threads);
   append_fact (out, NULL, NULL, _(state_names[self->filter->state]));
-  append_fact (out, NULL, NULL, range);
+  if (self->filter->has_range || self->filter->ranges->len == 0)
+    append_fact (out, NULL, NULL, range);
+  if (self->filter->ranges->len > 0)
+    {
+      g_autofree char *ranges = describe_ranges (self->data, self->filter);
+
+      append_fact (out, NULL, NULL, ranges);
+    }
+  append_transforms (self, out);
 
   if (self->zoom != TV_ROOT_NODE)
     {

@@ -54,6 +54,7 @@ tv_export_filter_init (TvExportFilter *filter)
   filter->focus_function = TV_NODE_NONE;
   filter->hidden_functions = g_array_new (FALSE, FALSE, sizeof (guint32));
   filter->hidden_names = g_ptr_array_new_with_free_func (g_free);
+  filter->ranges = g_array_new (FALSE, FALSE, sizeof (TvExportRange));
 }
 
 void
@@ -68,6 +69,7 @@ tv_export_filter_clear (TvExportFilter *filter)
   g_clear_pointer (&filter->hidden_functions, g_array_unref);
   g_clear_pointer (&filter->focus_name, g_free);
   g_clear_pointer (&filter->hidden_names, g_ptr_array_unref);
+  g_clear_pointer (&filter->ranges, g_array_unref);
 }
 
 /**
@@ -169,6 +171,33 @@ parse_seconds (const char *text,
   return TRUE;
 }
 
+/* TEXT as START:END, either end left out for an open one. */
+static gboolean
+parse_range (const char  *text,
+             double      *start,
+             double      *end,
+             GError     **error)
+{
+  const char *colon = strchr (text, ':');
+
+  if (colon == NULL || strchr (colon + 1, ':') != NULL || (colon == text && colon[1] == '\0')
+      || !parse_seconds (text, colon - text, -INFINITY, start)
+      || !parse_seconds (colon + 1, strlen (colon + 1), INFINITY, end))
+    {
+      g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
+                   _("Invalid time range “%s”: expected START:END in seconds after the "
+                     "profile’s start, such as 1.5:3"), text);
+      return FALSE;
+    }
+  if (*start >= *end)
+    {
+      g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
+                   _("Invalid time range “%s”: the start must come before the end"), text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * tv_export_filter_set_range:
  * @filter: a filter
@@ -185,34 +214,140 @@ tv_export_filter_set_range (TvExportFilter  *filter,
                             const char      *text,
                             GError         **error)
 {
-  const char *colon;
   double start;
   double end;
 
   g_return_val_if_fail (filter != NULL, FALSE);
   g_return_val_if_fail (text != NULL, FALSE);
 
-  colon = strchr (text, ':');
-  if (colon == NULL || strchr (colon + 1, ':') != NULL || (colon == text && colon[1] == '\0')
-      || !parse_seconds (text, colon - text, -INFINITY, &start)
-      || !parse_seconds (colon + 1, strlen (colon + 1), INFINITY, &end))
-    {
-      g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
-                   _("Invalid time range “%s”: expected START:END in seconds after the "
-                     "profile’s start, such as 1.5:3"), text);
-      return FALSE;
-    }
-  if (start >= end)
-    {
-      g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
-                   _("Invalid time range “%s”: the start must come before the end"), text);
-      return FALSE;
-    }
+  if (!parse_range (text, &start, &end, error))
+    return FALSE;
 
   filter->has_range = TRUE;
   filter->range_start = start;
   filter->range_end = end;
   return TRUE;
+}
+
+/**
+ * tv_export_filter_add_range:
+ * @filter: a filter
+ * @text: `START:END`, as tv_export_filter_set_range() takes it
+ * @error: return location for an error
+ *
+ * What `--range` given again does: the first range is the filter's time
+ * range; with a second one, both (and any later ones) become its list of
+ * ranges, and the samples in any of them are kept.
+ *
+ * Returns: %TRUE if @text is a range
+ */
+gboolean
+tv_export_filter_add_range (TvExportFilter  *filter,
+                            const char      *text,
+                            GError         **error)
+{
+  TvExportRange range;
+
+  g_return_val_if_fail (filter != NULL, FALSE);
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  if (!parse_range (text, &range.start, &range.end, error))
+    return FALSE;
+
+  if (!filter->has_range && filter->ranges->len == 0)
+    {
+      filter->has_range = TRUE;
+      filter->range_start = range.start;
+      filter->range_end = range.end;
+      return TRUE;
+    }
+  if (filter->has_range)
+    {
+      TvExportRange first = { filter->range_start, filter->range_end };
+
+      tv_export_filter_add_ranges (filter, &first, 1);
+      filter->has_range = FALSE;
+      filter->range_start = -INFINITY;
+      filter->range_end = INFINITY;
+    }
+  tv_export_filter_add_ranges (filter, &range, 1);
+  return TRUE;
+}
+
+static int
+compare_export_ranges (gconstpointer a,
+                       gconstpointer b)
+{
+  const TvExportRange *x = a;
+  const TvExportRange *y = b;
+
+  return (x->start > y->start) - (x->start < y->start);
+}
+
+/**
+ * tv_export_filter_add_ranges:
+ * @filter: a filter
+ * @ranges: (array length=n_ranges): time ranges, in seconds after the
+ *   header's start time
+ * @n_ranges: how many
+ *
+ * Adds @ranges to @filter's list of ranges, which stays sorted: empty
+ * ranges are dropped, and ranges that overlap or touch are merged.
+ */
+void
+tv_export_filter_add_ranges (TvExportFilter      *filter,
+                             const TvExportRange *ranges,
+                             guint                n_ranges)
+{
+  TvExportRange *all;
+  guint kept = 0;
+
+  g_return_if_fail (filter != NULL);
+  g_return_if_fail (ranges != NULL || n_ranges == 0);
+
+  g_array_append_vals (filter->ranges, ranges, n_ranges);
+  g_array_sort (filter->ranges, compare_export_ranges);
+  all = (TvExportRange *) (gpointer) filter->ranges->data;
+  for (guint i = 0; i < filter->ranges->len; i++)
+    {
+      if (!(all[i].start < all[i].end))
+        continue;
+      if (kept > 0 && all[kept - 1].end >= all[i].start)
+        all[kept - 1].end = MAX (all[kept - 1].end, all[i].end);
+      else
+        all[kept++] = all[i];
+    }
+  g_array_set_size (filter->ranges, kept);
+}
+
+/**
+ * tv_export_filter_get_ranges_seconds:
+ * @filter: a filter
+ * @first: where an open start starts, in seconds after the start time
+ * @last: where an open end ends
+ *
+ * Returns: the seconds that @filter's list of ranges covers (0 without
+ *   one)
+ */
+double
+tv_export_filter_get_ranges_seconds (const TvExportFilter *filter,
+                                     double                first,
+                                     double                last)
+{
+  double seconds = 0;
+
+  g_return_val_if_fail (filter != NULL, 0);
+
+  for (guint i = 0; i < filter->ranges->len; i++)
+    {
+      const TvExportRange *range = &g_array_index (filter->ranges, TvExportRange, i);
+      double start = isfinite (range->start) ? range->start : first;
+      double end = isfinite (range->end) ? range->end : last;
+
+      if (end > start)
+        seconds += end - start;
+    }
+  return seconds;
 }
 
 /**
@@ -369,7 +504,8 @@ tv_export_filter_selects_all (const TvExportFilter *filter)
   g_return_val_if_fail (filter != NULL, TRUE);
 
   return filter->thread_ids->len == 0 && filter->state == TV_STATE_FILTER_ALL
-         && !filter->has_range && !tv_export_filter_has_transforms (filter);
+         && !filter->has_range && filter->ranges->len == 0
+         && !tv_export_filter_has_transforms (filter);
 }
 
 /* The timestamp SECONDS after START_TIME, saturated to the u64 range. */
@@ -576,6 +712,37 @@ make_transforms (const TvExportFilter  *filter,
   return TRUE;
 }
 
+/* The filter's list of ranges as timestamps: sorted and disjoint still,
+ * since rounding to microseconds keeps the order. */
+static void
+make_ranges (const TvExportFilter *filter,
+             TvProfileData        *data,
+             TvExportQuery        *out)
+{
+  /* What a list that rounding left empty points to: no sample. */
+  static const TvTimeRange none = { 0, 0 };
+  const TachHeader *header = tach_reader_get_header (tv_profile_data_get_reader (data));
+  TvQuery *query = &out->query;
+  guint n;
+
+  if (filter->ranges->len == 0)
+    return;
+  for (guint i = 0; i < filter->ranges->len; i++)
+    {
+      const TvExportRange *range = &g_array_index (filter->ranges, TvExportRange, i);
+      TvTimeRange times = {
+        seconds_to_timestamp (header->start_time_us, range->start),
+        seconds_to_timestamp (header->start_time_us, range->end),
+      };
+
+      g_array_append_val (out->ranges, times);
+    }
+  n = tv_time_ranges_normalize ((TvTimeRange *) (gpointer) out->ranges->data, out->ranges->len);
+  g_array_set_size (out->ranges, n);
+  query->ranges = n > 0 ? (const TvTimeRange *) (gpointer) out->ranges->data : &none;
+  query->n_ranges = n;
+}
+
 /**
  * tv_export_filter_make_query:
  * @filter: a filter
@@ -608,6 +775,7 @@ tv_export_filter_make_query (const TvExportFilter  *filter,
   tv_query_init (query, filter->merge);
   out->threads = g_array_new (FALSE, FALSE, sizeof (guint32));
   out->hidden = g_array_new (FALSE, FALSE, sizeof (guint32));
+  out->ranges = g_array_new (FALSE, FALSE, sizeof (TvTimeRange));
 
   if (filter->thread_ids->len > 0)
     {
@@ -648,6 +816,7 @@ tv_export_filter_make_query (const TvExportFilter  *filter,
       query->range_start = seconds_to_timestamp (header->start_time_us, filter->range_start);
       query->range_end = seconds_to_timestamp (header->start_time_us, filter->range_end);
     }
+  make_ranges (filter, data, out);
 
   return make_transforms (filter, data, out, error);
 }
@@ -659,6 +828,7 @@ tv_export_query_clear (TvExportQuery *query)
 
   g_clear_pointer (&query->threads, g_array_unref);
   g_clear_pointer (&query->hidden, g_array_unref);
+  g_clear_pointer (&query->ranges, g_array_unref);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -32,6 +32,14 @@ typedef enum
   TV_EXPORT_ERROR_NO_SUCH_FUNCTION, /* --focus or --hide names no function of the profile */
 } TvExportError;
 
+/* A time range in seconds after the header's start time, [start, end);
+ * -INFINITY and INFINITY leave an end open. */
+typedef struct
+{
+  double start;
+  double end;
+} TvExportRange;
+
 typedef struct
 {
   GArray        *thread_ids;        /* guint64; empty: every thread */
@@ -41,6 +49,10 @@ typedef struct
   gboolean       has_range;
   double         range_start;
   double         range_end;
+  /* And a selection of several time ranges (the heatmap's, or `--range`
+   * given more than once): TvExportRange, sorted, with those that overlap
+   * or touch merged (see tv_export_filter_add_ranges()); empty: none. */
+  GArray        *ranges;
   gboolean       inverted;
   /* A regular expression (caseless) over function and file names: the
    * images dim what does not match, the page starts with it.  NULL or
@@ -72,6 +84,7 @@ typedef struct
   TvQuery  query;
   GArray  *threads;    /* guint32 */
   GArray  *hidden;     /* guint32 */
+  GArray  *ranges;     /* TvTimeRange */
 } TvExportQuery;
 
 GQuark      tv_export_error_quark         (void);
@@ -87,6 +100,17 @@ gboolean    tv_export_filter_set_state    (TvExportFilter  *filter,
 gboolean    tv_export_filter_set_range    (TvExportFilter  *filter,
                                            const char      *text,
                                            GError         **error);
+gboolean    tv_export_filter_add_range    (TvExportFilter  *filter,
+                                           const char      *text,
+                                           GError         **error);
+void        tv_export_filter_add_ranges   (TvExportFilter  *filter,
+                                           const TvExportRange *ranges,
+                                           guint            n_ranges);
+/* The seconds the ranges cover, an open end counting from (or to) FIRST
+ * (LAST) seconds after the start time. */
+double      tv_export_filter_get_ranges_seconds (const TvExportFilter *filter,
+                                                 double                first,
+                                                 double                last);
 gboolean    tv_export_filter_set_merge    (TvExportFilter  *filter,
                                            const char      *text,
                                            GError         **error);

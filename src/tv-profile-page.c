@@ -282,6 +282,27 @@ fill_export_view (TvProfilePage  *self,
     }
 }
 
+/* The heatmap's selection of time ranges, in seconds after the start. */
+static void
+fill_export_ranges (TvProfilePage  *self,
+                    TvExportFilter *filter)
+{
+  guint64 start_time = tv_profile_get_header (self->profile)->start_time_us;
+  const TvTimeRange *ranges;
+  guint n_ranges;
+
+  ranges = tv_view_state_get_ranges (self->view_state, &n_ranges);
+  for (guint i = 0; i < n_ranges; i++)
+    {
+      TvExportRange range = {
+        ((double) ranges[i].start - (double) start_time) / 1e6,
+        ((double) ranges[i].end - (double) start_time) / 1e6,
+      };
+
+      tv_export_filter_add_ranges (filter, &range, 1);
+    }
+}
+
 /* What the views show, as the export's filter: samples, transforms, merge
  * key, orientation, zoom and search. */
 static void
@@ -309,6 +330,7 @@ fill_export_filter (TvProfilePage  *self,
       filter->range_start = ((double) range_start - (double) start_time) / 1e6;
       filter->range_end = ((double) range_end - (double) start_time) / 1e6;
     }
+  fill_export_ranges (self, filter);
   filter->inverted = tv_view_state_get_inverted (self->view_state);
   filter->merge = tv_view_state_get_merge (self->view_state);
   fill_export_transforms (self, filter);

@@ -812,7 +812,69 @@ def args_cases(env):
         return problems
     case("FILE after --", file_after_double_dash)
 
+    for name in ("rec_threads.tach", "two_interpreters.tach"):
+        case("--range given several times: %s" % name,
+             lambda n=name: check_several_ranges(env, os.path.join(env.data, "valid", n)))
+    for args, expected in ((["--range", "0:1", "--range", "1:x"], "Invalid time range “1:x”"),
+                           (["--range", "0:1", "--range", "2:2"], "the start must come before")):
+        case("bad range among several: %s" % " ".join(args),
+             lambda a=args, e=expected: check_fails(
+                 env, ["--export", "collapsed", "-o", out_path] + a + [tiny], e))
+
     return cases, tmp
+
+
+def parse_collapsed(text):
+    sums = {}
+    for line in text.decode("utf-8").splitlines():
+        stack, count = line.rsplit(" ", 1)
+        sums[stack] = sums.get(stack, 0) + int(count)
+    return sums
+
+
+def check_several_ranges(env, path):
+    """Several --range, given out of order, overlapping and touching: the
+    collapsed stacks hold, per thread, the samples tachgen.py's reader
+    finds in any of the ranges, and the lines of the merged ranges, each
+    exported alone, add up to them."""
+    problems = []
+    rc, out, err = env.run("--info", "--json", path)
+    if rc != 0:
+        return ["--info --json: exit %d %s" % (rc, err)]
+    info = strict_json(out)
+    start, dec = info["start_time_us"], info["decoded"]
+    span = dec["last_timestamp_us"] - dec["first_timestamp_us"]
+    at = lambda f: dec["first_timestamp_us"] - start + int(span * f)  # noqa: E731
+    given = [(at(0.7), at(0.8)), (at(0.1), at(0.3)), (at(0.25), at(0.4)), (at(0.4), at(0.45))]
+    merged = [(at(0.1), at(0.45)), (at(0.7), at(0.8))]
+    args = lambda rs: ["--range=%r:%r" % (a / 1e6, b / 1e6) for a, b in rs]  # noqa: E731
+
+    sys.path.insert(0, os.path.dirname(env.tachgen))
+    import tachgen  # noqa: E402
+    brute = {}
+    for iid, tid, ts, status, stack in tachgen.TachReader(path).iter_samples():
+        if any(start + a <= ts < start + b for a, b in given):
+            brute[tid] = brute.get(tid, 0) + 1
+
+    rc, out, err = env.run("--export", "collapsed", *(args(given) + ["-o", "-", path]))
+    if rc != 0 or err:
+        return ["exit %d, stderr %r" % (rc, err)]
+    lines = parse_collapsed(out)
+    per_thread = {}
+    for stack, n in lines.items():
+        tid = int(stack.split(";", 1)[0][len("tid:"):])
+        per_thread[tid] = per_thread.get(tid, 0) + n
+    if per_thread != brute or not brute or sum(brute.values()) == dec["samples"]:
+        problems.append("samples per thread %r, tachgen's reader %r (of %d)"
+                        % (per_thread, brute, dec["samples"]))
+    added = {}
+    for r in merged:
+        rc, part, err = env.run("--export", "collapsed", *(args([r]) + ["-o", "-", path]))
+        for stack, n in parse_collapsed(part).items():
+            added[stack] = added.get(stack, 0) + n
+    if added != lines:
+        problems.append("the merged ranges one by one give other lines")
+    return problems
 
 
 # ---------------------------------------------------------------------------

@@ -600,6 +600,55 @@ def render_cases(env):
         return problems
     cases.append(("--thread, --state, --range and --inverted change the image", thread_filter))
 
+    def transforms_said():
+        """The title line says which transforms were applied."""
+        problems = []
+        plain, p = export(env, two, "svg", tmp=tmp)
+        problems += p
+        if plain is not None:
+            desc = Svg(plain).desc or ""
+            for word in ("focus on", "hidden", "recursion collapsed"):
+                if word in desc:
+                    problems.append("%r in the caption of an untransformed graph: %r"
+                                    % (word, desc))
+        for extra, wants in (
+                (["--focus", "main", "--hide", "beta", "--collapse-recursion"],
+                 ["focus on main (app.py)", "beta (app.py) hidden", "recursion collapsed",
+                  "100 of 100 samples"]),
+                (["--hide", "alpha", "--hide", "beta"], ["2 hidden functions"])):
+            data, p = export(env, two, "svg", *extra, tmp=tmp)
+            problems += p
+            desc = Svg(data).desc or "" if data is not None else ""
+            for want in wants:
+                if want not in desc:
+                    problems.append("%s: %r is not in the caption %r" % (" ".join(extra), want, desc))
+        return problems
+    cases.append(("the caption says focus, hidden functions and collapsed recursion",
+                  transforms_said))
+
+    def ranges_said():
+        """Several --range: the samples in them, and how many ranges and
+        seconds, in the caption."""
+        rc, out, err = env.run("--info", "--json", two)
+        if rc != 0:
+            return ["--info --json: exit %d %s" % (rc, err)]
+        info = te.json.loads(out)
+        first = (info["decoded"]["first_timestamp_us"] - info["start_time_us"]) / 1e6
+        # A sample a millisecond: [10, 30) and [50, 60) ms hold 30 of them;
+        # [15, 25) merges into the first.
+        at = lambda ms: repr(first + ms / 1000)  # noqa: E731
+        ranges = ["--range=%s:%s" % (at(50), at(60)), "--range=%s:%s" % (at(10), at(30)),
+                  "--range=%s:%s" % (at(15), at(25))]
+        data, problems = export(env, two, "svg", *ranges, tmp=tmp)
+        desc = Svg(data).desc or "" if data is not None else ""
+        for want in ("30 of 100 samples", "in 2 selected time ranges (0.03 s)"):
+            if want not in desc:
+                problems.append("%r is not in the caption %r" % (want, desc))
+        if "the whole recording" in desc:
+            problems.append("the caption also says the whole recording: %r" % desc)
+        return problems
+    cases.append(("several --range: the caption gives the ranges and their seconds", ranges_said))
+
     def empty():
         problems = []
         path = os.path.join(env.data, "valid", "empty.tach")

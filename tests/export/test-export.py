@@ -20,6 +20,12 @@ GROUP is one of:
   diff     --export html --baseline: the diff object against --compare,
            and the page in Chromium (injected change, noise, warnings,
            hostile names)
+  ranges   --range given several times: the page's and the collapsed
+           stacks' samples against a brute-force replay of the samples in
+           the ranges; overlapping and touching ranges merge
+  l10n     the page's words: in German (LANGUAGE=de, po/de.po compiled),
+           in the JSON and in Chromium, English where a word is missing,
+           and the English words the same in the exporter and the page
 
 Prints TAP.  The corpus comes from $TACH_TEST_DATA, tachgen.py from
 $TACH_SHARED_DIR/tools.  Standard library only, plus Debian's chromium
@@ -52,8 +58,8 @@ STATES = {"gil": "has_gil", "cpu": "on_cpu", "gil-wait": "gil_requested",
 # Valid for CPython, refused by the viewer on purpose (see tests/cli).
 REJECTED_VALID = {"valid/compression_type_7.tach"}
 INTERNAL_SUFFIX = "_sync_coordinator.py"
-UNFILTERED = {"threads": None, "state": None, "range_sec": None, "focus": None, "hidden": [],
-              "collapse_recursion": False}
+UNFILTERED = {"threads": None, "state": None, "range_sec": None, "ranges_sec": None, "focus": None,
+              "hidden": [], "collapse_recursion": False}
 DEFAULT_VIEW = {"inverted": False, "orientation": "flame", "merge": "frame", "zoom": []}
 MERGES = ["function", "line", "instruction", "frame"]
 
@@ -82,8 +88,10 @@ class Tap:
 
 
 class Env:
-    def __init__(self, exe, bench):
+    def __init__(self, exe, bench, l10n_exe=None, po_dir=None):
         self.exe = os.path.abspath(exe)
+        self.l10n_exe = os.path.abspath(l10n_exe) if l10n_exe else None
+        self.po_dir = po_dir
         self.bench = os.path.abspath(bench) if bench else None
         self.data = os.environ.get("TACH_TEST_DATA")
         shared = os.environ.get("TACH_SHARED_DIR")
@@ -106,6 +114,13 @@ class Env:
     def run(self, *args, cwd=None):
         p = subprocess.run([self.exe] + list(args), stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, env=self.env, cwd=cwd, timeout=600)
+        return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+    def run_in(self, language, localedir, *args):
+        """The command line with the catalogues of LOCALEDIR, in LANGUAGE."""
+        env = dict(self.env, LANGUAGE=language)
+        p = subprocess.run([self.l10n_exe, localedir] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=env, timeout=600)
         return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
 
     def tachgen_run(self, *args):
@@ -1285,10 +1300,11 @@ def tachgen_module(env):
     return tachgen
 
 
-def brute_stacks(env, path, merge, focus=None, hidden=(), collapse=False):
+def brute_stacks(env, path, merge, focus=None, hidden=(), collapse=False, keep=None):
     """Every sample of PATH replayed by tachgen.py's reader, its stack as
     merge keys from the root, transformed as the model does: (tid, keys)
-    -> samples.  A key is (function, file, the key's fields)."""
+    -> samples.  A key is (function, file, the key's fields).  KEEP: a
+    predicate on the timestamp, for the samples kept."""
     tg = tachgen_module(env)
     reader = tg.TachReader(path)
     cache = {}
@@ -1302,6 +1318,8 @@ def brute_stacks(env, path, merge, focus=None, hidden=(), collapse=False):
         return k
     counts = collections.Counter()
     for iid, tid, ts, status, stack in reader.iter_samples():
+        if keep is not None and not keep(ts):
+            continue
         keys = [key(i) for i in reversed(stack)]
         if focus is not None:
             at = next((i for i, k in enumerate(keys) if k[:2] == focus), None)
@@ -1653,6 +1671,28 @@ def diff_cases(env, browser_exe):
         return problems
     cases.append(("the diff object agrees with --compare --info --json", against_compare))
 
+    def filter_said():
+        """The filter both sides were filtered by is the page's "filter"."""
+        problems = []
+        _, p = page("plain", base, new)
+        if p.data["filter"] != UNFILTERED:
+            problems.append("unfiltered: filter %r" % p.data["filter"])
+        _, p = page("filtered", base, new, "--thread", "7", "--state", "gil", "--range", "0:3",
+                    "--range", "2:4", "--hide", "steady", "--collapse-recursion")
+        want = dict(UNFILTERED, threads=["7"], state="gil", ranges_sec=[[0.0, 4.0]],
+                    hidden=["app.py:steady"], collapse_recursion=True)
+        if p.data["filter"] != want:
+            problems.append("filtered: filter %r, expected %r" % (p.data["filter"], want))
+        _, p = page("focused", base, new, "--focus", "main", "--range", ":1")
+        want = dict(UNFILTERED, focus="app.py:main", range_sec=[None, 1.0])
+        if p.data["filter"] != want:
+            problems.append("focused: filter %r, expected %r" % (p.data["filter"], want))
+        # The filter selects what both sides compare.
+        if p.data["diff"]["base"]["samples"] + p.data["samples"] == 0:
+            problems.append("--range :1 left no samples to compare")
+        return problems
+    cases.append(("the diff page's filter says what both sides were filtered by", filter_said))
+
     def browser_checks():
         if browser_exe is None:
             return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
@@ -1776,14 +1816,373 @@ def diff_cases(env, browser_exe):
 
 # ---------------------------------------------------------------------------
 
+# ---------------------------------------------------------------------------
+# ranges: --range given several times
+# ---------------------------------------------------------------------------
+
+RANGE_FILES = ["rec_threads.tach", "rec_asyncio.tach", "rec_cpu_mix.zst.tach",
+               "two_interpreters.tach", "bigendian.zst.tach", "mode_wall.tach"]
+
+
+def range_args(ranges):
+    """--range arguments for RANGES, (start, end) seconds, None open."""
+    return ["--range=%s:%s" % ("" if s is None else repr(s), "" if e is None else repr(e))
+            for s, e in ranges]
+
+
+def merged_ranges(ranges):
+    """RANGES as the filter keeps them: sorted, those that overlap or touch
+    merged (None: an open end)."""
+    lo = lambda v: -math.inf if v is None else v  # noqa: E731
+    hi = lambda v: math.inf if v is None else v  # noqa: E731
+    out = []
+    for s, e in sorted(ranges, key=lambda r: lo(r[0])):
+        if out and hi(out[-1][1]) >= lo(s):
+            if hi(e) > hi(out[-1][1]):
+                out[-1][1] = e
+        else:
+            out.append([s, e])
+    return out
+
+
+def range_predicate(start_us, ranges):
+    """Whether a timestamp is in one of RANGES, with their ends rounded to
+    the microsecond as the viewer does."""
+    bounds = [(-math.inf if s is None else start_us + round(s * 1e6),
+               math.inf if e is None else start_us + round(e * 1e6)) for s, e in ranges]
+    return lambda ts: any(a <= ts < b for a, b in bounds)
+
+
+def range_sets(first, last, start):
+    """Range lists over the samples' span, in whole microseconds after the
+    start: disjoint ones, and out-of-order, overlapping, touching and open
+    ones that merge."""
+    span = max(last - first, 10)
+    at = lambda f: (first - start + int(span * f)) / 1e6  # noqa: E731
+    return [
+        [(at(0.05), at(0.2)), (at(0.4), at(0.5)), (at(0.8), at(0.9))],
+        [(at(0.6), None), (at(0.1), at(0.3)), (at(0.25), at(0.35)), (at(0.35), at(0.4)),
+         (None, at(0.02))],
+        [(at(0.3), at(0.7)), (at(0.4), at(0.5))],
+    ]
+
+
+def check_ranges_file(env, path):
+    """Several --range: the page's stacks and totals, and the collapsed
+    stacks' total, against tachgen.py's replay of the samples in them."""
+    problems = []
+    rc, out, err = env.run("--info", "--json", path)
+    if rc != 0:
+        return ["--info --json: exit %d %s" % (rc, err)]
+    info = strict_json(out)
+    dec = info["decoded"]
+    if not dec["samples"]:
+        return ["%s has no samples" % path]
+    for ranges in range_sets(dec["first_timestamp_us"], dec["last_timestamp_us"],
+                             info["start_time_us"]):
+        what = " ".join(range_args(ranges))
+        keep = range_predicate(info["start_time_us"], ranges)
+        brute = brute_stacks(env, path, "frame", keep=keep)
+        expected = sum(brute.values())
+        if expected == 0 or expected == dec["samples"]:
+            problems.append("%s: the ranges select %d of %d samples: no test"
+                            % (what, expected, dec["samples"]))
+        page, sub = export_html(env, path, *range_args(ranges))
+        problems += ["%s: %s" % (what, p) for p in sub]
+        if page is not None:
+            d = page.data
+            problems += ["%s: %s" % (what, p) for p in check_structure(d)]
+            if d["samples"] != expected:
+                problems.append("%s: the page has %d samples, the replay %d"
+                                % (what, d["samples"], expected))
+            ours, sub = page_stacks(d, "frame")
+            problems += sub + compare_counts(ours, brute, what)
+            want = merged_ranges(ranges)
+            if d["filter"]["ranges_sec"] != want or d["filter"]["range_sec"] is not None:
+                problems.append("%s: filter.ranges_sec %r, range_sec %r; expected %r"
+                                % (what, d["filter"]["ranges_sec"], d["filter"]["range_sec"],
+                                   want))
+        rc, out, err = env.run("--export", "collapsed", *(range_args(ranges) + ["-o", "-", path]))
+        if rc != 0 or err:
+            problems.append("collapsed %s: exit %d %s" % (what, rc, err))
+            continue
+        lines = parse_collapsed(out)
+        by_tid = collections.Counter()
+        for (tid, _), n in brute.items():
+            by_tid[tid] += n
+        ours_tid = collections.Counter()
+        for stack, n in lines.items():
+            ours_tid[int(stack.split(";", 1)[0][len("tid:"):])] += n
+        if ours_tid != by_tid:
+            problems.append("collapsed %s: samples per thread %r, the replay %r"
+                            % (what, dict(ours_tid), dict(by_tid)))
+        # The merged list selects the same samples: the same lines.
+        merged = [tuple(r) for r in merged_ranges(ranges)]
+        rc, again, err = env.run("--export", "collapsed", *(range_args(merged) + ["-o", "-", path]))
+        if rc != 0 or again != out:
+            problems.append("collapsed %s: the merged ranges %r give other lines" % (what, merged))
+    return problems
+
+
+def ranges_args_cases(env):
+    """Bad, empty and overlapping ranges among several."""
+    tiny = os.path.join(env.data, "valid", "tiny.tach")
+    threads = os.path.join(env.data, "valid", "rec_threads.tach")
+    cases = []
+
+    def fails(args, expected):
+        tmp = tempfile.mkdtemp(prefix="tv-export-ranges-")
+        try:
+            out = os.path.join(tmp, "out.html")
+            problems = check_fails(env, ["--export", "html", "-o", out] + args + [tiny],
+                                   expected, tmp)
+            return problems
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    for bad in ("1:2:3", "x:2", "2", "nan:1", ""):
+        cases.append(("--range 0:1 --range %r is refused" % bad, lambda b=bad: fails(
+            ["--range", "0:1", "--range=" + b], "Invalid time range “%s”" % b)))
+    cases.append(("an empty range among several is refused", lambda: fails(
+        ["--range", "0:1", "--range", "3:3"], "the start must come before the end")))
+    cases.append(("a reversed range among several is refused", lambda: fails(
+        ["--range", "0:1", "--range", "3:2"], "the start must come before the end")))
+
+    def outside():
+        page, problems = export_html(env, threads, "--range", "-3e9:-2e9", "--range", "-1e9:-5e8")
+        if page is not None:
+            problems += check_structure(page.data)
+            if page.data["samples"] != 0:
+                problems.append("ranges before the profile select %d samples"
+                                % page.data["samples"])
+            if page.data["filter"]["ranges_sec"] != [[-3e9, -2e9], [-1e9, -5e8]]:
+                problems.append("filter.ranges_sec %r" % page.data["filter"]["ranges_sec"])
+        return problems
+    cases.append(("ranges outside the profile select nothing, and that is no error", outside))
+
+    def touching():
+        # Touching ranges merge into one, which selects what the single
+        # range selects.
+        one, problems = export_html(env, threads, "--range", "0.2:0.6")
+        two, sub = export_html(env, threads, "--range", "0.4:0.6", "--range", "0.2:0.4")
+        problems += sub
+        if one is not None and two is not None:
+            if two.data["filter"]["ranges_sec"] != [[0.2, 0.6]]:
+                problems.append("filter.ranges_sec %r" % two.data["filter"]["ranges_sec"])
+            if one.data["filter"]["range_sec"] != [0.2, 0.6] or \
+                    one.data["filter"]["ranges_sec"] is not None:
+                problems.append("one --range: filter %r" % one.data["filter"])
+            if one.data["samples"] != two.data["samples"] or one.data["nodes"] != two.data["nodes"]:
+                problems.append("0.2:0.6 gives %d samples, 0.2:0.4 and 0.4:0.6 %d"
+                                % (one.data["samples"], two.data["samples"]))
+        return problems
+    cases.append(("touching ranges merge", touching))
+    return cases
+
+
+# ---------------------------------------------------------------------------
+# l10n: the page's words
+# ---------------------------------------------------------------------------
+
+def compile_catalogue(env, tmp, lang):
+    """po/LANG.po compiled into TMP/LANG/LC_MESSAGES: the locale folder."""
+    out = os.path.join(tmp, "locale", lang, "LC_MESSAGES")
+    os.makedirs(out, exist_ok=True)
+    subprocess.run(["msgfmt", "-o", os.path.join(out, "tachyon-viewer.mo"),
+                    os.path.join(env.po_dir, lang + ".po")], check=True)
+    return os.path.join(tmp, "locale")
+
+
+def l10n_cases(env, browser_exe):
+    import gettext
+    tmp = tempfile.mkdtemp(prefix="tv-export-l10n-")
+    cases = []
+    localedir = compile_catalogue(env, tmp, "de")
+    german = gettext.translation("tachyon-viewer", localedir=localedir, languages=["de"])
+    nostats = os.path.join(env.data, "valid", "legacy_nostats.tach")
+    threads = os.path.join(env.data, "valid", "rec_threads.tach")
+    pages = {}
+
+    def export(language, name, path, *extra):
+        if name not in pages:
+            out = os.path.join(tmp, name + ".html")
+            if language is None:
+                rc, stdout, err = env.run("--export", "html", "-o", out, *(list(extra) + [path]))
+            else:
+                rc, stdout, err = env.run_in(language, localedir, "--export", "html", "-o", out,
+                                             *(list(extra) + [path]))
+            if rc != 0 or stdout or err:
+                raise RuntimeError("export %s: exit %d, %r %r" % (name, rc, stdout[:100], err))
+            with open(out, "rb") as fh:
+                pages[name] = (out, Page(fh.read()))
+        return pages[name]
+
+    holder = {}
+
+    def load(path):
+        if "b" not in holder:
+            holder["b"] = cdp.Browser(browser_exe, 1200, 800)
+        b = holder["b"]
+        for attr in ("dialogs", "exceptions", "console", "requests"):
+            getattr(b, attr).clear()
+        url = "file://" + path
+        b.navigate(url)
+        return b, url
+
+    def english_json():
+        """The exporter's English words are the page's own, key for key."""
+        _, p = export(None, "en", threads)
+        if browser_exe is None:
+            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
+        b, url = load(pages["en"][0])
+        words = b.evaluate("tachyon.words()")
+        problems = browser_problems(b, url)
+        ui = p.data.get("ui")
+        if ui != words:
+            keys = set(ui or {}) ^ set(words)
+            differ = [k for k in words if ui and k in ui and ui[k] != words[k]]
+            problems.append("ui differs from the page's words: keys only on one side %r, "
+                            "other text %r" % (sorted(keys)[:10], differ[:10]))
+        if b.evaluate("document.getElementById('reset').textContent") != "Reset zoom":
+            problems.append("the English page's button reads %r"
+                            % b.evaluate("document.getElementById('reset').textContent"))
+        return problems
+    cases.append(("English: the exporter's words are the page's", english_json))
+
+    def german_json():
+        """LANGUAGE=de: every word is its German translation, and most
+        differ from the English."""
+        _, en = export(None, "en", threads)
+        _, de = export("de", "de", threads)
+        problems = []
+        ui, words = de.data.get("ui") or {}, en.data["ui"]
+        if set(ui) != set(words):
+            problems.append("keys differ: %r" % sorted(set(ui) ^ set(words))[:10])
+        wrong = [(k, ui.get(k), german.gettext(v)) for k, v in words.items()
+                 if ui.get(k) != german.gettext(v)]
+        if wrong:
+            problems.append("not the catalogue's translation: %r" % wrong[:5])
+        same = [k for k in words if ui.get(k) == words[k]]
+        if len(same) * 3 > len(words):
+            problems.append("%d of %d words are English still: %r" % (len(same), len(words),
+                                                                      same[:10]))
+        if ui.get("not_recorded") != "nicht aufgezeichnet":
+            problems.append("ui.not_recorded %r" % ui.get("not_recorded"))
+        # Nothing else changes with the language.
+        en_rest = dict(en.data, ui=None)
+        de_rest = dict(de.data, ui=None)
+        if en_rest != de_rest:
+            problems.append("the data besides ui differ between English and German")
+        return problems
+    cases.append(("German: the JSON carries the catalogue's words", german_json))
+
+    def german_page():
+        if browser_exe is None:
+            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
+        path, p = export("de", "de-nostats", nostats)
+        ui = p.data["ui"]
+        b, url = load(path)
+        problems = browser_problems(b, url)
+        shown = b.evaluate("({reset: document.getElementById('reset').textContent,"
+                           " resetTitle: document.getElementById('reset').title,"
+                           " search: document.querySelector('label span[data-ui=\"search\"]').textContent,"
+                           " placeholder: document.getElementById('search').placeholder,"
+                           " profile: document.getElementById('details-title').textContent,"
+                           " status: document.getElementById('status').textContent,"
+                           " stats: Array.from(document.querySelectorAll('[data-stat]')).map(e => e.textContent),"
+                           " heads: Array.from(document.querySelectorAll('.card h3')).map(e => e.textContent),"
+                           " option: document.querySelector('#thread option').textContent})")
+        want = {"reset": ui["reset_zoom"], "resetTitle": ui["reset_tooltip"],
+                "search": ui["search"], "placeholder": ui["search_placeholder"],
+                "profile": ui["profile"]}
+        for k, v in want.items():
+            if shown[k] != v:
+                problems.append("%s shows %r, expected %r" % (k, shown[k], v))
+        if shown["reset"] != "Zoom zurücksetzen":
+            problems.append("the button is not German: %r" % shown["reset"])
+        if shown["stats"] != [ui["not_recorded"]] * 4:
+            problems.append("statistics show %r, expected %r" % (shown["stats"], ui["not_recorded"]))
+        for key in ("statistics", "header", "footer", "file_and_export", "warnings", "threads"):
+            if ui[key] not in shown["heads"]:
+                problems.append("no card %r among %r" % (ui[key], shown["heads"]))
+        head = ui["status"].split("{")[1].split("}")[1].split("{")[0]
+        if head.strip() and head not in shown["status"]:
+            problems.append("status %r lacks %r" % (shown["status"], head))
+        if not shown["option"].startswith(ui["all_threads_option"].split("{")[0]):
+            problems.append("thread option %r" % shown["option"])
+        # The tooltip of the widest frame but the root.
+        frames = [f for f in b.evaluate("tachyon.frames()") if f["depth"] > 0]
+        if frames:
+            f = max(frames, key=lambda f: f["width"])
+            b.mouse("mouseMoved", f["x"] + f["width"] / 2, f["y"] + f["height"] / 2)
+            tip = b.evaluate("document.getElementById('tooltip').textContent")
+            for key in ("tip_total", "tip_self"):
+                word = ui[key].split("{")[0]
+                if word not in tip:
+                    problems.append("tooltip %r lacks %r" % (tip, word))
+        else:
+            problems.append("no frame drawn")
+        shot = os.environ.get("TV_EXPORT_SCREENSHOTS")
+        if shot:
+            b.screenshot(os.path.join(shot, "export-de.png"))
+        return problems
+    cases.append(("German: Chromium shows the page's words in German", german_page))
+
+    def missing_key():
+        """A word the JSON lacks stays English: the rest stays German."""
+        if browser_exe is None:
+            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
+        _, p = export("de", "de", threads)
+        d = json.loads(p.raw.decode("utf-8"))
+        del d["ui"]["reset_zoom"]
+        raw = json.dumps(d, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+        html = p.bytes.replace(p.raw, raw.replace("&", "\\u0026").encode("utf-8"))
+        path = os.path.join(tmp, "de-missing.html")
+        with open(path, "wb") as fh:
+            fh.write(html)
+        b, url = load(path)
+        problems = browser_problems(b, url)
+        reset = b.evaluate("document.getElementById('reset').textContent")
+        profile = b.evaluate("document.getElementById('details-title').textContent")
+        if reset != "Reset zoom" or profile != d["ui"]["profile"]:
+            problems.append("reset %r (expected English), profile %r (expected %r)"
+                            % (reset, profile, d["ui"]["profile"]))
+        return problems
+    cases.append(("a word missing from the JSON stays English", missing_key))
+
+    def german_diff():
+        if browser_exe is None:
+            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
+        out = os.path.join(tmp, "diff-de.html")
+        rc, stdout, err = env.run_in("de", localedir, "--export", "html", "--baseline", nostats,
+                                     "-o", out, threads)
+        if rc != 0:
+            return ["--baseline in German: exit %d %s" % (rc, err)]
+        with open(out, "rb") as fh:
+            ui = Page(fh.read()).data["ui"]
+        b, url = load(out)
+        problems = browser_problems(b, url)
+        heads = b.evaluate("Array.from(document.querySelectorAll('#functions th')).map(e => e.textContent)")
+        if not heads or heads[0] != ui["function"] or ui["total_before"] not in heads:
+            problems.append("function table heads %r" % heads)
+        sides = b.evaluate("Array.from(document.querySelectorAll('h3.side')).map(e => e.textContent)")
+        if len(sides) != 2 or not sides[0].startswith(ui["baseline"]):
+            problems.append("sides %r" % sides)
+        return problems
+    cases.append(("German: the differential page too", german_diff))
+    return cases, tmp
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--exe", required=True)
     ap.add_argument("--bench")
+    ap.add_argument("--l10n-exe")
+    ap.add_argument("--po-dir")
     ap.add_argument("group", choices=["corpus", "filters", "args", "hostile", "browser", "size",
-                                      "view", "diff"])
+                                      "view", "diff", "ranges", "l10n"])
     a = ap.parse_args()
-    env = Env(a.exe, a.bench)
+    env = Env(a.exe, a.bench, a.l10n_exe, a.po_dir)
     tap = Tap()
     valid = env.files("valid")
     if not valid:
@@ -1805,9 +2204,14 @@ def main():
         elif a.group == "view":
             cases, tmp = view_cases(env, browser_exe)
             run_parallel(tap, cases)
+        elif a.group == "ranges":
+            run_parallel(tap, [("ranges %s" % name, lambda n=name: check_ranges_file(
+                env, os.path.join(env.data, "valid", n))) for name in RANGE_FILES]
+                         + ranges_args_cases(env))
         else:
             cases, tmp = {"hostile": hostile_cases, "browser": browser_cases,
-                          "size": size_cases, "diff": diff_cases}[a.group](env, browser_exe)
+                          "size": size_cases, "diff": diff_cases,
+                          "l10n": l10n_cases}[a.group](env, browser_exe)
             # One after the other: they share a page or a browser.
             for name, fn in cases:
                 try:
