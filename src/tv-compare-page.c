@@ -1133,17 +1133,20 @@ make_content (TvComparePage *self)
 
 typedef struct
 {
-  TvDiff *diff;
-  char   *base_name;
-  char   *new_name;
-  char   *search;
-  GFile  *dest;
+  TvDiff         *diff;
+  TvExportFilter  filter;
+  gboolean        has_filter;
+  char           *base_name;
+  char           *new_name;
+  char           *search;
+  GFile          *dest;
 } ExportJob;
 
 static void
 export_job_free (ExportJob *job)
 {
   tv_diff_unref (job->diff);
+  tv_export_filter_clear (&job->filter);
   g_free (job->base_name);
   g_free (job->new_name);
   g_free (job->search);
@@ -1161,8 +1164,9 @@ export_thread (GTask        *task,
   g_autoptr(GBytes) bytes = NULL;
   GError *error = NULL;
 
-  bytes = tv_export_html_build_diff (job->diff, NULL, job->base_name, job->new_name,
-                                     job->search, cancellable, &error);
+  bytes = tv_export_html_build_diff (job->diff, job->has_filter ? &job->filter : NULL,
+                                     job->base_name, job->new_name, job->search, cancellable,
+                                     &error);
   /* GIO writes a temporary file and renames it: never a partial page. */
   if (bytes == NULL
       || !g_file_replace_contents (job->dest, g_bytes_get_data (bytes, NULL),
@@ -1171,6 +1175,33 @@ export_thread (GTask        *task,
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
+}
+
+/* The page says what both sides were filtered by: the state filter and
+ * the transforms (the same on both sides, as NEW's function keys).  When
+ * the sides' filters differ (a thread chosen on either side, or another
+ * state), no one filter says it: FALSE, and the page says nothing. */
+static gboolean
+fill_export_filter (TvComparePage  *self,
+                    TvExportFilter *filter)
+{
+  TvViewState *base = self->states[TV_DIFF_SIDE_BASE];
+  TvViewState *new_state = self->states[TV_DIFF_SIDE_NEW];
+  guint n_base, n_new, n_hidden;
+  const guint32 *hidden;
+
+  tv_view_state_get_threads (base, &n_base);
+  tv_view_state_get_threads (new_state, &n_new);
+  if (n_base > 0 || n_new > 0
+      || tv_view_state_get_state_filter (base) != tv_view_state_get_state_filter (new_state))
+    return FALSE;
+  filter->state = tv_view_state_get_state_filter (new_state);
+  filter->merge = self->merge;
+  filter->collapse_recursion = tv_view_state_get_collapse_recursion (new_state);
+  filter->focus_function = tv_view_state_get_focus_function (new_state);
+  hidden = tv_view_state_get_hidden_functions (new_state, &n_hidden);
+  g_array_append_vals (filter->hidden_functions, hidden, n_hidden);
+  return TRUE;
 }
 
 void
@@ -1196,6 +1227,8 @@ tv_compare_page_export_async (TvComparePage       *self,
     }
   job = g_new0 (ExportJob, 1);
   job->diff = tv_diff_ref (self->diff);
+  tv_export_filter_init (&job->filter);
+  job->has_filter = fill_export_filter (self, &job->filter);
   job->base_name = g_file_get_basename (tv_profile_get_file (self->profiles[0]));
   job->new_name = g_file_get_basename (tv_profile_get_file (self->profiles[1]));
   job->search = g_strdup (self->search != NULL && self->search[0] != '\0' ? self->search : NULL);

@@ -656,7 +656,45 @@ test_export (void)
       g_assert_nonnull (strstr (contents, "\"search\":\"^work$\""));
       g_assert_nonnull (strstr (contents, "base.tach"));
       g_assert_nonnull (strstr (contents, "new.tach"));
+      /* No filter on either side: one filter says it. */
+      g_assert_null (strstr (contents, "\"filter\":null"));
     }
+
+  /* The page says what both sides were filtered by, when one filter says
+   * it: the state filter of both... */
+  {
+    GAsyncResult *result = NULL;
+    g_autofree char *contents = NULL;
+
+    tv_compare_page_set_link_filters (page, TRUE);
+    tv_view_state_set_state_filter (tv_compare_page_get_view_state (page, TV_DIFF_SIDE_BASE),
+                                    TV_STATE_FILTER_CPU);
+    settle (page);
+    tv_compare_page_export_async (page, dest, NULL, on_async_result, &result);
+    WAIT_UNTIL (result != NULL, 60000);
+    g_assert_true (tv_compare_page_export_finish (page, result, &error));
+    g_clear_object (&result);
+    g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
+    g_assert_nonnull (strstr (contents, "\"state\":\"cpu\""));
+    g_assert_null (strstr (contents, "\"filter\":null"));
+  }
+  /* ... and nothing when the sides differ (a thread on one side only). */
+  {
+    GAsyncResult *result = NULL;
+    g_autofree char *contents = NULL;
+    guint32 thread = 0;
+
+    tv_compare_page_set_link_filters (page, FALSE);
+    tv_view_state_set_threads (tv_compare_page_get_view_state (page, TV_DIFF_SIDE_NEW),
+                               &thread, 1);
+    settle (page);
+    tv_compare_page_export_async (page, dest, NULL, on_async_result, &result);
+    WAIT_UNTIL (result != NULL, 60000);
+    g_assert_true (tv_compare_page_export_finish (page, result, &error));
+    g_clear_object (&result);
+    g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
+    g_assert_nonnull (strstr (contents, "\"filter\":null"));
+  }
   g_unlink (out);
   close_all ();
 }
