@@ -15,6 +15,7 @@
 #include "tv-flame-view.h"
 #include "tv-function-table.h"
 #include "tv-source-view.h"
+#include "tv-timeline.h"
 
 struct _TvFlameView
 {
@@ -91,6 +92,28 @@ describe_threads (TvFlameView *self)
                           n_threads);
 }
 
+/* The heatmap's selection, if any: its ranges and their time in all. */
+static void
+describe_ranges (TvFlameView *self,
+                 GString     *text)
+{
+  const TvTimeRange *ranges;
+  g_autofree char *total = NULL;
+  guint n_ranges;
+
+  ranges = tv_view_state_get_ranges (self->state, &n_ranges);
+  if (ranges == NULL)
+    return;
+  total = tv_timeline_format_time (tv_time_ranges_get_duration (ranges, n_ranges));
+  /* Translators: follows the line above the flame graph, e.g. ", in the
+   * selected heatmap cells (2 time ranges, 800.000 ms)". */
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
+                                             ", in the selected heatmap cells (%u time range, %s)",
+                                             ", in the selected heatmap cells (%u time ranges, %s)",
+                                             n_ranges),
+                          n_ranges, total);
+}
+
 static void
 update_summary (TvFlameView *self)
 {
@@ -127,6 +150,7 @@ update_summary (TvFlameView *self)
                           count, seconds);
   if (tv_view_state_get_range (self->state, NULL, NULL))
     g_string_append (text, _(", in the selected time range"));
+  describe_ranges (self, text);
   if (tv_view_state_get_inverted (self->state))
     g_string_append (text, _(", inverted"));
   if (tv_view_state_get_focus_function (self->state) != TV_NODE_NONE)

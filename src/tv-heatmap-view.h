@@ -16,9 +16,6 @@ G_BEGIN_DECLS
 
 G_DECLARE_FINAL_TYPE (TvHeatmapView, tv_heatmap_view, TV, HEATMAP_VIEW, GtkWidget)
 
-/* Rows of this many microseconds: 50 to a second. */
-#define TV_HEATMAP_ROW_DURATION 20000
-
 /* Shows the samples of STATE's threads and thread state; a drag over the
  * cells sets STATE's ranges. */
 GtkWidget         *tv_heatmap_view_new           (TvViewState    *state);

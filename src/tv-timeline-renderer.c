@@ -76,6 +76,13 @@ typedef struct
   double legend_width[TV_TIMELINE_N_STATES];
 } Geometry;
 
+/* Pixel columns [left, right) of the viewport. */
+typedef struct
+{
+  double left;
+  double right;
+} Span;
+
 struct _TvTimelineRenderer
 {
   PangoFontMap         *font_map;
@@ -108,6 +115,7 @@ struct _TvTimelineRenderer
   cairo_surface_t      *raster;
   guint8               *covered;         /* per row of the raster */
   guint                 covered_capacity;
+  GArray               *spans;           /* Span: the ranges drawn */
 
   /* The heatmap's cells as an image, a pixel each, for that heatmap in
    * light or dark. */
@@ -1461,8 +1469,103 @@ draw_labels (TvTimelineRenderer    *self,
   cairo_restore (cr);
 }
 
+/* The pixel columns of STYLE's ranges in the window, into self->spans:
+ * sorted, merged where they meet, and a pixel wide at least, so that a
+ * cell far narrower than a pixel still shows. */
 static void
-draw_selection (cairo_t               *cr,
+range_spans (TvTimelineRenderer    *self,
+             TvTimeline            *timeline,
+             const TvTimelineStyle *style,
+             const Geometry        *g)
+{
+  double origin = (double) tv_timeline_get_origin (timeline);
+  double right = g->plot_x + g->plot_width;
+  guint lo = 0, hi = style->n_ranges;
+
+  g_array_set_size (self->spans, 0);
+  /* The first range that ends after the window starts, by bisection. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if ((double) style->ranges[mid].end - origin <= style->t0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint i = lo; i < style->n_ranges && (double) style->ranges[i].start - origin < style->t1;
+       i++)
+    {
+      double a = time_to_x (style, g, (double) style->ranges[i].start - origin);
+      double b = time_to_x (style, g, (double) style->ranges[i].end - origin);
+      Span span = { round (CLAMP (a, g->plot_x, right)), round (CLAMP (b, g->plot_x, right)) };
+      Span *last = self->spans->len > 0 ? &g_array_index (self->spans, Span,
+                                                          self->spans->len - 1) : NULL;
+
+      if (span.right - span.left < 1)
+        {
+          span.left = MIN (span.left, right - 1);
+          span.right = span.left + 1;
+        }
+      if (last != NULL && span.left <= last->right)
+        last->right = MAX (last->right, span.right);
+      else
+        g_array_append_val (self->spans, span);
+    }
+}
+
+/* The ranges tinted over the axis, the overview and the lanes, marked
+ * along the axis, and the time between them dimmed as the heatmap dims
+ * the cells outside its selection. */
+static void
+draw_ranges (TvTimelineRenderer    *self,
+             cairo_t               *cr,
+             TvTimeline            *timeline,
+             const TvTimelineStyle *style,
+             const Geometry        *g)
+{
+  double bottom = g->lanes_y + g->lanes_height;
+  double done = g->plot_x;
+
+  if (style->ranges == NULL || style->n_ranges == 0)
+    return;
+  range_spans (self, timeline, style, g);
+  for (guint i = 0; i < self->spans->len; i++)
+    {
+      const Span *span = &g_array_index (self->spans, Span, i);
+
+      if (span->left > done)
+        cairo_rectangle (cr, done, g->overview_y, span->left - done, bottom - g->overview_y);
+      done = span->right;
+    }
+  if (done < g->plot_x + g->plot_width)
+    cairo_rectangle (cr, done, g->overview_y, g->plot_x + g->plot_width - done,
+                     bottom - g->overview_y);
+  set_source (cr, tv_timeline_background_color (style->dark), 0.6);
+  cairo_fill (cr);
+
+  for (guint i = 0; i < self->spans->len; i++)
+    {
+      const Span *span = &g_array_index (self->spans, Span, i);
+
+      cairo_rectangle (cr, span->left, 0, span->right - span->left, bottom);
+    }
+  set_source (cr, accent_color (style->dark), style->dark ? 0.22 : 0.16);
+  cairo_fill (cr);
+  for (guint i = 0; i < self->spans->len; i++)
+    {
+      const Span *span = &g_array_index (self->spans, Span, i);
+
+      cairo_rectangle (cr, span->left, g->overview_y - 3, span->right - span->left, 3);
+    }
+  set_source (cr, accent_color (style->dark), 0.9);
+  cairo_fill (cr);
+}
+
+static void
+draw_selection (TvTimelineRenderer    *self,
+                cairo_t               *cr,
+                TvTimeline            *timeline,
                 const TvTimelineStyle *style,
                 const Geometry        *g)
 {
@@ -1473,6 +1576,7 @@ draw_selection (cairo_t               *cr,
   cairo_rectangle (cr, g->plot_x, 0, g->plot_width, bottom);
   cairo_clip (cr);
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  draw_ranges (self, cr, timeline, style, g);
   if (style->has_selection && isfinite (style->selection_start)
       && isfinite (style->selection_end))
     {
@@ -1599,7 +1703,7 @@ tv_timeline_renderer_draw (TvTimelineRenderer    *self,
     }
   draw_axis (self, cr, style, &g);
   draw_labels (self, cr, timeline, style, &g);
-  draw_selection (cr, style, &g);
+  draw_selection (self, cr, timeline, style, &g);
   draw_legend (self, cr, style, &g);
   cairo_restore (cr);
 }
@@ -2312,6 +2416,7 @@ tv_timeline_renderer_new (PangoFontMap *font_map)
   pango_cairo_context_set_font_options (self->context, self->font_options);
   self->texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->labels_width = -1;
+  self->spans = g_array_new (FALSE, FALSE, sizeof (Span));
   return self;
 }
 
@@ -2326,6 +2431,7 @@ tv_timeline_renderer_free (TvTimelineRenderer *self)
   g_free (self->columns);
   g_free (self->shown);
   g_free (self->covered);
+  g_array_unref (self->spans);
   g_clear_pointer (&self->raster, cairo_surface_destroy);
   g_clear_pointer (&self->cells, cairo_surface_destroy);
   g_clear_pointer (&self->cells_heatmap, tv_timeline_heatmap_unref);

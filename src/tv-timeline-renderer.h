@@ -29,10 +29,11 @@
  * tv_timeline_get_bins() columns into an image, painted once.
  *
  * Everything that changes between frames (the window, scrolling, which
- * lanes are hidden, collapsed or selected, the selected range and state,
- * the pointer's time, light or dark) is in TvTimelineStyle, as are all the
- * texts: the renderer has no translatable text.  Geometry and hit testing
- * take the same style, so they always agree with what was drawn.
+ * lanes are hidden, collapsed or selected, the selected range or ranges
+ * and state, the pointer's time, light or dark) is in TvTimelineStyle, as
+ * are all the texts: the renderer has no translatable text.  Geometry and
+ * hit testing take the same style, so they always agree with what was
+ * drawn.
  *
  * A renderer keeps caches (shaped labels, a scratch image) and is not
  * thread-safe: make one per thread that draws.
@@ -93,6 +94,12 @@ typedef struct
   gboolean                    has_selection;
   double                      selection_start;
   double                      selection_end;
+  /* A selection of several ranges (the heatmap's cells), absolute
+   * timestamps as in TvQuery, sorted and disjoint: each is tinted like
+   * the selected range (a pixel wide at least), the time between them
+   * dimmed.  None when N_RANGES is 0. */
+  const TvTimeRange          *ranges;
+  guint                       n_ranges;
   /* A time to mark with a line (the pointer's), or NAN for none. */
   double                      cursor_time;
   /* The legend entry shown selected (a state filter), or -1. */

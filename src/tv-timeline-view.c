@@ -13,8 +13,9 @@
  *   - a click on a legend entry filters by that state.
  * The window zooms to the selection, with a history; Ctrl+scroll zooms
  * around the pointer.  In place of the lanes, the view can show the
- * heatmap of every second (TvHeatmapView), whose drags select cells.
- * Escape clears either selection.
+ * heatmap of every second (TvHeatmapView), whose drags select cells; the
+ * lanes show the selected cells' time too, and zoom to the span from the
+ * first cell to the last.  Escape clears either selection.
  */
 #include <math.h>
 
@@ -162,6 +163,8 @@ sync_style (TvTimelineView *self)
       self->style.selection_start = (double) start - (double) origin;
       self->style.selection_end = (double) end - (double) origin;
     }
+  /* The heatmap's cells show here too. */
+  self->style.ranges = tv_view_state_get_ranges (self->state, &self->style.n_ranges);
   self->style.selected_state = filter_to_state (tv_view_state_get_state_filter (self->state));
   self->style.main_label = _("main");
   self->style.overview_label = _("All threads");
@@ -180,6 +183,26 @@ showing_heatmap (TvTimelineView *self)
   return g_strcmp0 (self->view, "heatmap") == 0;
 }
 
+/* What the selection spans, absolute: the time range, or the heatmap's
+ * cells from the first one's start to the last one's end. */
+static gboolean
+get_selection_span (TvTimelineView *self,
+                    guint64        *start,
+                    guint64        *end)
+{
+  const TvTimeRange *ranges;
+  guint n_ranges;
+
+  if (tv_view_state_get_range (self->state, start, end))
+    return TRUE;
+  ranges = tv_view_state_get_ranges (self->state, &n_ranges);
+  if (ranges == NULL)
+    return FALSE;
+  *start = ranges[0].start;
+  *end = ranges[n_ranges - 1].end;
+  return TRUE;
+}
+
 /* The heatmap's selection: its time in all and its samples. */
 static char *
 ranges_summary (TvTimelineView    *self,
@@ -189,12 +212,9 @@ ranges_summary (TvTimelineView    *self,
   guint64 n = tv_timeline_count_ranges (self->timeline, TV_TIMELINE_ALL, ranges, n_ranges,
                                         NULL);
   g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
-  g_autofree char *total = NULL;
-  double duration = 0;
+  g_autofree char *total = tv_timeline_format_time (tv_time_ranges_get_duration (ranges,
+                                                                                 n_ranges));
 
-  for (guint i = 0; i < n_ranges; i++)
-    duration += (double) (ranges[i].end - ranges[i].start);
-  total = tv_timeline_format_time (duration);
   /* Translators: a selection of heatmap cells: their time in all, and
    * their samples over all threads. */
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Selected cells: %s in all, %s sample",
@@ -247,9 +267,8 @@ update_summary (TvTimelineView *self)
                                 "select a range; click a lane to show one thread."), all);
     }
   gtk_label_set_text (self->summary, text);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.zoom-selection",
-                                 tv_view_state_get_range (self->state, NULL, NULL));
-  selected = tv_view_state_get_range (self->state, NULL, NULL) || ranges != NULL;
+  selected = get_selection_span (self, &start, &end);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.zoom-selection", selected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.clear-selection", selected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.back", self->back->len > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.forward", self->forward->len > 0);
@@ -311,17 +330,44 @@ set_window (TvTimelineView *self,
 }
 
 static void
+set_view (TvTimelineView *self,
+          const char     *view)
+{
+  gboolean heatmap;
+
+  if (g_strcmp0 (view, "heatmap") != 0)
+    view = "lanes";
+  if (g_strcmp0 (self->view, view) == 0)
+    return;
+  g_free (self->view);
+  self->view = g_strdup (view);
+  heatmap = showing_heatmap (self);
+  gtk_widget_set_visible (self->area, !heatmap);
+  gtk_widget_set_visible (self->heatmap, heatmap);
+  gtk_widget_set_visible (self->lanes_controls, !heatmap);
+  gtk_widget_set_visible (GTK_WIDGET (self->filter_entry), !heatmap);
+  update_summary (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
+}
+
+/* Shows the lanes from the selection's start to its end, or to the last
+ * sample (the heatmap's last cells go on to the end of their second). */
+static void
 zoom_selection_action (GtkWidget  *widget,
                        const char *action_name,
                        GVariant   *parameter)
 {
   TvTimelineView *self = TV_TIMELINE_VIEW (widget);
   guint64 start, end, origin;
+  double duration;
 
-  if (self->timeline == NULL || !tv_view_state_get_range (self->state, &start, &end))
+  if (self->timeline == NULL || !get_selection_span (self, &start, &end))
     return;
   origin = tv_timeline_get_origin (self->timeline);
-  set_window (self, (double) start - origin, (double) end - origin, TRUE);
+  duration = tv_timeline_get_duration (self->timeline);
+  set_view (self, "lanes");
+  set_window (self, MAX ((double) start - origin, 0), MIN ((double) end - origin, duration),
+              TRUE);
 }
 
 static void
@@ -763,27 +809,6 @@ tv_timeline_view_finalize (GObject *object)
 }
 
 static void
-set_view (TvTimelineView *self,
-          const char     *view)
-{
-  gboolean heatmap;
-
-  if (g_strcmp0 (view, "heatmap") != 0)
-    view = "lanes";
-  if (g_strcmp0 (self->view, view) == 0)
-    return;
-  g_free (self->view);
-  self->view = g_strdup (view);
-  heatmap = showing_heatmap (self);
-  gtk_widget_set_visible (self->area, !heatmap);
-  gtk_widget_set_visible (self->heatmap, heatmap);
-  gtk_widget_set_visible (self->lanes_controls, !heatmap);
-  gtk_widget_set_visible (GTK_WIDGET (self->filter_entry), !heatmap);
-  update_summary (self);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VIEW]);
-}
-
-static void
 tv_timeline_view_get_property (GObject    *object,
                                guint       prop_id,
                                GValue     *value,
@@ -928,15 +953,15 @@ tv_timeline_view_init (TvTimelineView *self)
                   icon_button ("go-previous-symbolic", _("Previous window"), "timeline.back"));
   gtk_box_append (GTK_BOX (self->lanes_controls),
                   icon_button ("go-next-symbolic", _("Next window"), "timeline.forward"));
-  gtk_box_append (GTK_BOX (self->lanes_controls),
-                  icon_button ("zoom-in-symbolic", _("Zoom to the selection"),
-                               "timeline.zoom-selection"));
 
   gtk_widget_set_margin_start (bar, 6);
   gtk_widget_set_margin_end (bar, 6);
   gtk_box_append (GTK_BOX (bar), view_switch ());
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->summary));
   gtk_box_append (GTK_BOX (bar), self->lanes_controls);
+  /* On the heatmap too: it shows the lanes zoomed to the cells. */
+  gtk_box_append (GTK_BOX (bar), icon_button ("zoom-in-symbolic", _("Zoom to the selection"),
+                                              "timeline.zoom-selection"));
   gtk_box_append (GTK_BOX (bar), icon_button ("edit-clear-symbolic", _("Clear the selection"),
                                               "timeline.clear-selection"));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->filter_entry));

@@ -985,6 +985,19 @@ tv_timeline_count_ranges (TvTimeline        *self,
   return total;
 }
 
+guint64
+tv_time_ranges_get_duration (const TvTimeRange *ranges,
+                             guint              n)
+{
+  guint64 total = 0;
+
+  g_return_val_if_fail (ranges != NULL || n == 0, 0);
+
+  for (guint i = 0; i < n; i++)
+    total += ranges[i].end > ranges[i].start ? ranges[i].end - ranges[i].start : 0;
+  return total;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Windows                                                                   */
 /* ------------------------------------------------------------------------ */

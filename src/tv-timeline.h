@@ -225,6 +225,9 @@ void                  tv_timeline_state_get_filter (TvTimelineState  state,
  * counts the samples of some lanes. */
 typedef struct _TvTimelineHeatmap TvTimelineHeatmap;
 
+/* The heatmap view's rows, in microseconds: 50 to a second. */
+#define TV_HEATMAP_ROW_DURATION 20000
+
 /* LANES: N_LANES lane numbers, or NULL for all.  Only samples whose
  * (status & STATUS_MASK) == STATUS_VALUE count (a mask of 0 counts all),
  * as in TvQuery.  ROW_DURATION: in microseconds, 1 to 1000000 (20000
@@ -273,6 +276,9 @@ guint64            tv_timeline_count_ranges       (TvTimeline        *timeline,
                                                    const TvTimeRange *ranges,
                                                    guint              n,
                                                    TvTimelineColumn  *counts);
+/* How long the N disjoint RANGES last in all, in microseconds. */
+guint64            tv_time_ranges_get_duration    (const TvTimeRange *ranges,
+                                                   guint              n);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TvTimeline, tv_timeline_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TvTimelineHeatmap, tv_timeline_heatmap_unref)

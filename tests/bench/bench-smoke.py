@@ -104,12 +104,15 @@ def check_render(bench, path):
 def check_timeline(bench, path):
     result = run(bench, "--timeline", path, "--runs", "3", "--zooms", "6")
     check_keys("timeline", result, ["lanes", "build_ms", "draw_ms", "select_ms", "draw_max_ms",
-                                    "draw_cpu_ms", "select_cpu_ms", "memory_bytes"])
+                                    "draw_cpu_ms", "select_cpu_ms", "memory_bytes",
+                                    "heatmap_build_ms", "heatmap_first_draw_ms",
+                                    "heatmap_draw_ms", "heatmap_select_ms"])
     # The generator's default: 64 threads.
     if result["lanes"] != 64:
         sys.exit("--timeline: lanes %r, expected 64" % result["lanes"])
     for key in ("build_ms", "draw_ms", "select_ms", "draw_max_ms", "draw_cpu_ms",
-                "select_cpu_ms"):
+                "select_cpu_ms", "heatmap_build_ms", "heatmap_first_draw_ms",
+                "heatmap_draw_ms", "heatmap_select_ms"):
         if not is_number(result[key]) or result[key] <= 0:
             sys.exit("--timeline: %s %r" % (key, result[key]))
     if result["draw_max_ms"] < result["draw_ms"]:

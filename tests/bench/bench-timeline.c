@@ -13,7 +13,16 @@
  *   select_ms  the median re-aggregation of a range selection: one
  *              tv_call_tree_new () with has_range over a random tenth of
  *              the time span, merged by frame (the default view), with the
- *              count of the selected samples the widget shows beside it.
+ *              count of the selected samples the widget shows beside it;
+ *   heatmap_build_ms       the median tv_timeline_heatmap_new () of every
+ *                          thread, 20 ms rows, as the heatmap view makes it;
+ *   heatmap_first_draw_ms  the median first draw of a new heatmap at
+ *                          1920x1080 (it makes the image of the cells);
+ *   heatmap_draw_ms        the median draw after that, with a random
+ *                          rectangle of cells selected and being dragged,
+ *                          as the view redraws while the pointer moves;
+ *   heatmap_select_ms      the median re-aggregation of that rectangle's
+ *                          samples: tv_call_tree_new () with its ranges.
  *
  * Times are wall-clock; draw_cpu_ms and select_cpu_ms are the same medians
  * in the thread's CPU time, which says how much work they are when other
@@ -38,7 +47,7 @@ static char  *opt_png = NULL;
 
 static const GOptionEntry timeline_entries[] = {
   { "runs", 0, 0, G_OPTION_ARG_INT, &opt_runs,
-    "Number of range selections; the median is reported (default 9)", "R" },
+    "Number of range selections and heatmaps; the median is reported (default 9)", "R" },
   { "zooms", 0, 0, G_OPTION_ARG_INT, &opt_zooms,
     "Number of windows drawn, from the whole profile down to 1 ms (default 25)", "Z" },
   { "seed", 0, 0, G_OPTION_ARG_INT64, &opt_seed,
@@ -85,6 +94,93 @@ fit_lanes (TvTimelineRenderer *renderer,
     }
 }
 
+/* What time_heatmap () times, in milliseconds. */
+enum
+{
+  HEATMAP_BUILD,
+  HEATMAP_FIRST_DRAW,
+  HEATMAP_DRAW,
+  HEATMAP_SELECT,
+  N_HEATMAP_TIMES
+};
+
+/* A random rectangle of HEATMAP's cells, as a drag selects; its ranges
+ * go to RANGES (free with g_free ()). */
+static TvTimeRange *
+random_cells (TvTimelineHeatmap *heatmap,
+              GRand             *rand,
+              TvHeatmapStyle    *style,
+              guint             *n_ranges)
+{
+  guint n_columns = tv_timeline_heatmap_get_n_columns (heatmap);
+  guint n_rows = tv_timeline_heatmap_get_n_rows (heatmap);
+
+  style->has_drag = TRUE;
+  style->drag_column0 = g_rand_int_range (rand, 0, n_columns);
+  style->drag_column1 = g_rand_int_range (rand, 0, n_columns);
+  style->drag_row0 = g_rand_int_range (rand, 0, n_rows);
+  style->drag_row1 = g_rand_int_range (rand, 0, n_rows);
+  return tv_timeline_heatmap_select (heatmap, style->drag_column0, style->drag_row0,
+                                     style->drag_column1, style->drag_row1, n_ranges);
+}
+
+/* One heatmap of every thread: made, drawn, drawn again with a rectangle
+ * of cells selected, whose samples are then queried.  FALSE (with a
+ * message) when the query's samples are not the cells'. */
+static gboolean
+time_heatmap (TvProfileData      *data,
+              TvTimeline         *timeline,
+              TvTimelineRenderer *renderer,
+              cairo_t            *cr,
+              GRand              *rand,
+              double              times[N_HEATMAP_TIMES])
+{
+  g_autoptr (TvTimelineHeatmap) heatmap = NULL;
+  g_autoptr (TvCallTree) tree = NULL;
+  g_autofree TvTimeRange *ranges = NULL;
+  TvHeatmapStyle style;
+  TvQuery query;
+  guint n_ranges;
+  guint64 expected;
+  double t0;
+
+  t0 = bench_now_seconds ();
+  heatmap = tv_timeline_heatmap_new (timeline, NULL, 0, 0, 0, TV_HEATMAP_ROW_DURATION, NULL);
+  times[HEATMAP_BUILD] = (bench_now_seconds () - t0) * 1e3;
+
+  tv_heatmap_style_init (&style, opt_width, opt_height);
+  style.draw_background = TRUE;
+  style.legend_label = "samples per cell";
+  t0 = bench_now_seconds ();
+  tv_timeline_renderer_draw_heatmap (renderer, cr, heatmap, &style);
+  cairo_surface_flush (cairo_get_target (cr));
+  times[HEATMAP_FIRST_DRAW] = (bench_now_seconds () - t0) * 1e3;
+
+  ranges = random_cells (heatmap, rand, &style, &n_ranges);
+  style.selection = ranges;
+  style.n_selection = n_ranges;
+  t0 = bench_now_seconds ();
+  tv_timeline_renderer_draw_heatmap (renderer, cr, heatmap, &style);
+  cairo_surface_flush (cairo_get_target (cr));
+  times[HEATMAP_DRAW] = (bench_now_seconds () - t0) * 1e3;
+
+  tv_query_init (&query, TV_MERGE_FRAME);
+  query.ranges = ranges;
+  query.n_ranges = n_ranges;
+  t0 = bench_now_seconds ();
+  tree = tv_call_tree_new (data, &query, NULL);
+  times[HEATMAP_SELECT] = (bench_now_seconds () - t0) * 1e3;
+  expected = tv_timeline_count_ranges (timeline, TV_TIMELINE_ALL, ranges, n_ranges, NULL);
+  if (tree == NULL || tv_call_tree_get_n_samples (tree) != expected)
+    {
+      g_printerr ("tachyon-bench: the heatmap selection's tree has %" G_GUINT64_FORMAT
+                  " samples, its cells %" G_GUINT64_FORMAT "\n",
+                  tree != NULL ? tv_call_tree_get_n_samples (tree) : 0, expected);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static int
 run_timeline (char **args)
 {
@@ -101,6 +197,8 @@ run_timeline (char **args)
   g_autofree double *selects = NULL;
   g_autofree double *selects_cpu = NULL;
   g_autofree guint8 *flags = NULL;
+  g_autofree double *heatmap_times = NULL;      /* N_HEATMAP_TIMES rows of opt_runs */
+  double heatmap_medians[N_HEATMAP_TIMES];
   cairo_surface_t *surface;
   cairo_t *cr;
   TvTimelineStyle style;
@@ -182,6 +280,21 @@ run_timeline (char **args)
       draws_cpu[z] = (thread_cpu_seconds () - c0) * 1e3;
       draw_max = MAX (draw_max, draws[z]);
     }
+
+  /* Heatmaps of every thread, as many as range selections. */
+  heatmap_times = g_new (double, N_HEATMAP_TIMES * opt_runs);
+  for (gint run = 0; run < opt_runs; run++)
+    {
+      double times[N_HEATMAP_TIMES];
+
+      if (!time_heatmap (data, timeline, renderer, cr, rand, times))
+        return 1;
+      for (guint k = 0; k < N_HEATMAP_TIMES; k++)
+        heatmap_times[k * opt_runs + run] = times[k];
+    }
+  for (guint k = 0; k < N_HEATMAP_TIMES; k++)
+    heatmap_medians[k] = bench_median (heatmap_times + k * opt_runs, opt_runs);
+
   if (cairo_status (cr) != CAIRO_STATUS_SUCCESS)
     {
       g_printerr ("tachyon-bench: cairo: %s\n", cairo_status_to_string (cairo_status (cr)));
@@ -226,18 +339,23 @@ run_timeline (char **args)
           ",\"draw_max_ms\":%.3f,\"draw_cpu_ms\":%.3f,\"select_ms\":%.3f"
           ",\"select_cpu_ms\":%.3f,\"count_ms\":%.3f"
           ",\"select_fraction\":%.4f,\"memory_bytes\":%" G_GSIZE_FORMAT
+          ",\"heatmap_build_ms\":%.3f,\"heatmap_first_draw_ms\":%.3f,\"heatmap_draw_ms\":%.3f"
+          ",\"heatmap_select_ms\":%.3f"
           ",\"width\":%d,\"height\":%d,\"zooms\":%d,\"runs\":%d}\n",
           tv_timeline_get_n_lanes (timeline), tv_profile_data_get_n_samples (data), build_ms,
           bench_median (draws, opt_zooms), draw_max, bench_median (draws_cpu, opt_zooms),
           bench_median (selects, opt_runs), bench_median (selects_cpu, opt_runs), count_ms,
           (double) selected / MAX (tv_profile_data_get_n_samples (data), 1),
-          tv_timeline_get_memory_size (timeline), opt_width, opt_height, opt_zooms, opt_runs);
+          tv_timeline_get_memory_size (timeline), heatmap_medians[HEATMAP_BUILD],
+          heatmap_medians[HEATMAP_FIRST_DRAW], heatmap_medians[HEATMAP_DRAW],
+          heatmap_medians[HEATMAP_SELECT], opt_width, opt_height, opt_zooms, opt_runs);
   return 0;
 }
 
 const BenchMode bench_mode_timeline = {
   "timeline", "FILE", 1,
   "Time building FILE's timeline, drawing it offscreen at 1920x1080 from the whole profile"
-  " down to 1 ms, and re-aggregating a selected tenth of its time.",
+  " down to 1 ms, re-aggregating a selected tenth of its time, and making, drawing and"
+  " selecting from its heatmap.",
   timeline_entries, run_timeline,
 };

@@ -21,11 +21,12 @@
  * The renderer is checked on image surfaces: lanes are where hit testing
  * says, with the colours of their states (also at twice the density),
  * hidden lanes take no row, collapsed ones are thin, the selection tints
- * its range only, zoomed in far each sample's state holds until the next,
- * the axis switches between s, ms and µs where it should, and the state
- * colours are the flame graph's.  PNGs of rec_threads.tach, light and
- * dark, whole and zoomed, and of 300 threads go to the build directory to
- * be looked at.
+ * its range only, heatmap cells tint theirs and dim the rest, zoomed in
+ * far each sample's state holds until the next, the axis switches between
+ * s, ms and µs where it should, and the state colours are the flame
+ * graph's.  PNGs of rec_threads.tach, light and dark, whole and zoomed,
+ * with heatmap cells, and of 300 threads go to the build directory to be
+ * looked at.
  *
  * The seed is printed; TACH_SEED replays a run.
  */
@@ -1419,6 +1420,155 @@ test_render_selection (void)
   g_assert_cmpuint (inside, >, (guint) ((b - a - 4) * (lanes_y + lanes_height) * 0.9));
 }
 
+/* Whether DIMMED is PLAIN dimmed by the ranges: 60 % of the way to the
+ * background, to a rounding. */
+static gboolean
+is_dimmed (guint32  plain,
+           guint32  dimmed,
+           gboolean dark)
+{
+  guint32 background = packed (tv_timeline_background_color (dark));
+
+  for (guint shift = 0; shift < 24; shift += 8)
+    {
+      double expected = 0.4 * ((plain >> shift) & 0xff) + 0.6 * ((background >> shift) & 0xff);
+
+      if (fabs (((dimmed >> shift) & 0xff) - expected) > 1.5)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Heatmap cells over the lanes: each range is tinted as a selected range
+ * is, marked along the axis, the time between them dimmed in the overview
+ * and the lanes, and nothing else changes.  A range far narrower than a
+ * pixel still takes one; ranges out of the window take none. */
+static void
+test_render_ranges (void)
+{
+  g_autoptr(TvProfileData) data = load_corpus ("rec_threads.tach");
+  g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
+  g_autoptr(TvTimelineHeatmap) heatmap = tv_timeline_heatmap_new (timeline, NULL, 0, 0, 0, 20000,
+                                                                  NULL);
+  g_autoptr(TvTimelineRenderer) renderer = tv_timeline_renderer_new (NULL);
+  guint64 origin = tv_timeline_get_origin (timeline);
+  g_autofree TvTimeRange *cells = NULL;
+  TvTimeRange ranges[3];
+  guint n_cells;
+
+  /* Rows 10 to 29 of both seconds, and a microsecond between them. */
+  cells = tv_timeline_heatmap_select (heatmap, 0, 10, 1, 29, &n_cells);
+  g_assert_cmpuint (n_cells, ==, 2);
+  ranges[0] = cells[0];
+  ranges[1] = (TvTimeRange) { origin + 900000, origin + 900001 };
+  ranges[2] = cells[1];
+
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      const char *name = dark ? "timeline-cells-dark.png" : "timeline-cells-light.png";
+      g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
+      g_autoptr(cairo_surface_t) plain = NULL;
+      g_autoptr(cairo_surface_t) selected = NULL;
+      TvTimelineStyle style;
+      double plot_x, plot_width, overview_y, lanes_y, lanes_height, bottom;
+      guint n_shown = 0;
+      int tiny;
+
+      init_style (&style, timeline, 1000, 360, dark);
+      plain = render (renderer, timeline, &style);
+      style.ranges = ranges;
+      style.n_ranges = G_N_ELEMENTS (ranges);
+      selected = render (renderer, timeline, &style);
+      g_assert_cmpint (cairo_surface_write_to_png (selected, path), ==, CAIRO_STATUS_SUCCESS);
+      g_test_message ("cells over the lanes: %s", path);
+      tv_timeline_renderer_get_plot_area (renderer, timeline, &style, &plot_x, &plot_width);
+      tv_timeline_renderer_get_overview_rect (renderer, timeline, &style, NULL, &overview_y, NULL,
+                                              NULL);
+      tv_timeline_renderer_get_lanes_area (renderer, timeline, &style, &lanes_y, &lanes_height,
+                                           NULL);
+      bottom = lanes_y + lanes_height;
+      tiny = (int) floor (tv_timeline_renderer_time_to_x (renderer, timeline, &style, 900000));
+
+      /* Each cell range: tinted as the same range selected, but for its
+       * edges and the mark along the axis. */
+      for (guint i = 0; i < 3; i += 2)
+        {
+          g_autoptr(cairo_surface_t) one = NULL;
+          double a = tv_timeline_renderer_time_to_x (renderer, timeline, &style,
+                                                     (double) (ranges[i].start - origin));
+          double b = MIN (tv_timeline_renderer_time_to_x (renderer, timeline, &style,
+                                                          (double) (ranges[i].end - origin)),
+                          plot_x + plot_width);
+          TvTimelineStyle single = style;
+
+          single.ranges = NULL;
+          single.n_ranges = 0;
+          single.has_selection = TRUE;
+          single.selection_start = (double) (ranges[i].start - origin);
+          single.selection_end = (double) (ranges[i].end - origin);
+          one = render (renderer, timeline, &single);
+          for (int x = (int) ceil (a) + 2; x < (int) floor (b) - 2; x++)
+            for (int y = 0; y < style.height; y++)
+              {
+                if (y >= overview_y - 3 && y < overview_y)
+                  g_assert_cmphex (pixel_at (selected, x, y), !=, pixel_at (plain, x, y));
+                else
+                  g_assert_cmphex (pixel_at (selected, x, y), ==, pixel_at (one, x, y));
+              }
+        }
+
+      /* Everything else: dimmed in the overview and the lanes, as it was
+       * elsewhere. */
+      for (int x = 0; x < style.width; x++)
+        {
+          gboolean outside = x < plot_x || x == tiny;
+
+          if (x >= plot_x && x != tiny)
+            {
+              outside = TRUE;
+              for (guint i = 0; i < 3; i += 2)
+                {
+                  double a = tv_timeline_renderer_time_to_x (renderer, timeline, &style,
+                                                             (double) (ranges[i].start - origin));
+                  double b = tv_timeline_renderer_time_to_x (renderer, timeline, &style,
+                                                             (double) (ranges[i].end - origin));
+
+                  outside &= x + 1 < a - 1 || x > b + 1;
+                }
+            }
+          if (!outside || x == tiny)
+            continue;
+          for (int y = 0; y < style.height; y++)
+            {
+              guint32 before = pixel_at (plain, x, y), after = pixel_at (selected, x, y);
+
+              if (x >= plot_x && y >= overview_y && y < bottom)
+                g_assert_true (is_dimmed (before, after, dark));
+              else
+                g_assert_cmphex (after, ==, before);
+            }
+        }
+      /* The microsecond: one column, marked and not dimmed. */
+      g_assert_cmphex (pixel_at (selected, tiny, (int) overview_y - 2), !=,
+                       pixel_at (plain, tiny, (int) overview_y - 2));
+      g_assert_false (is_dimmed (pixel_at (plain, tiny, (int) lanes_y + 8),
+                                 pixel_at (selected, tiny, (int) lanes_y + 8), dark));
+
+      /* A window between the cells shows the microsecond alone. */
+      style.t0 = 700000;
+      style.t1 = 1000000;
+      g_clear_pointer (&plain, cairo_surface_destroy);
+      g_clear_pointer (&selected, cairo_surface_destroy);
+      selected = render (renderer, timeline, &style);
+      style.n_ranges = 0;
+      plain = render (renderer, timeline, &style);
+      for (int x = (int) plot_x; x < plot_x + plot_width; x++)
+        n_shown += !is_dimmed (pixel_at (plain, x, (int) lanes_y + 8),
+                               pixel_at (selected, x, (int) lanes_y + 8), dark);
+      g_assert_cmpuint (n_shown, ==, 1);
+    }
+}
+
 /* Tick steps of 100 ms and more are labelled in seconds, from 100 µs in
  * milliseconds, below in microseconds; every label says its tick's time. */
 static void
@@ -1969,6 +2119,7 @@ main (int    argc,
   g_test_add_func ("/timeline/threads", test_threads);
   g_test_add_func ("/timeline/render/scaled", test_render_scaled);
   g_test_add_func ("/timeline/render/selection", test_render_selection);
+  g_test_add_func ("/timeline/render/ranges", test_render_ranges);
   g_test_add_func ("/timeline/render/axis", test_render_axis);
   g_test_add_func ("/timeline/render/hold", test_render_hold);
   g_test_add_func ("/timeline/render/colors", test_render_colors);

@@ -16,6 +16,7 @@
 
 #include "tv-application.h"
 #include "tv-start-page.h"
+#include "tv-timeline-renderer.h"
 #include "tv-window.h"
 #include "ui-test-util.h"
 
@@ -825,9 +826,111 @@ press_binding (GtkWidget *widget,
   g_assert_not_reached ();
 }
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (cairo_surface_t, cairo_surface_destroy)
+
+/* The screenshot NAME that save_screenshot() wrote. */
+static cairo_surface_t *
+load_screenshot (const char *name)
+{
+  const char *dir = g_getenv ("TV_TEST_OUTPUT_DIR");
+  g_autofree char *path = g_build_filename (dir != NULL ? dir : ".", name, NULL);
+  cairo_surface_t *surface = cairo_image_surface_create_from_png (path);
+
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  return surface;
+}
+
+/* The colour at X, Y of an opaque image, as 0xRRGGBB. */
+static guint32
+pixel_at (cairo_surface_t *surface,
+          int              x,
+          int              y)
+{
+  g_assert_true (x >= 0 && x < cairo_image_surface_get_width (surface));
+  g_assert_true (y >= 0 && y < cairo_image_surface_get_height (surface));
+  return *(const guint32 *) (cairo_image_surface_get_data (surface)
+                             + (gsize) y * cairo_image_surface_get_stride (surface)
+                             + (gsize) x * 4) & 0xffffff;
+}
+
+/* Whether DIMMED is PLAIN 60 % of the way to the timeline's light
+ * background, as the time between heatmap cells is drawn. */
+static gboolean
+is_dimmed (guint32 plain,
+           guint32 dimmed)
+{
+  TvTimelineColor background = tv_timeline_background_color (FALSE);
+  double channels[3] = { background.blue, background.green, background.red };
+
+  for (guint i = 0; i < 3; i++)
+    {
+      double expected = 0.4 * ((plain >> (8 * i)) & 0xff) + 0.6 * 255 * channels[i];
+
+      if (fabs (((dimmed >> (8 * i)) & 0xff) - expected) > 1.5)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Along the middle of LANE, the screenshot SELECTED against PLAIN (both
+ * of VIEW, lanes shown; a window's is scaled a little to fit its shadow
+ * in): the time of RANGES is not dimmed, the time between them is. */
+static void
+check_cells_over_lanes (TvTimelineView    *view,
+                        guint              lane,
+                        const TvTimeRange *ranges,
+                        guint              n_ranges,
+                        const char        *plain,
+                        const char        *selected)
+{
+  guint64 origin = tv_timeline_get_origin (tv_timeline_view_get_timeline (view));
+  g_autoptr(cairo_surface_t) plain_image = load_screenshot (plain);
+  g_autoptr(cairo_surface_t) selected_image = load_screenshot (selected);
+  graphene_rect_t rect;
+  guint n_inside = 0, n_outside = 0;
+  int y;
+
+  g_assert_cmpint (cairo_image_surface_get_width (plain_image), ==,
+                   cairo_image_surface_get_width (selected_image));
+  g_assert_cmpint (cairo_image_surface_get_height (plain_image), ==,
+                   cairo_image_surface_get_height (selected_image));
+  g_assert_true (tv_timeline_view_get_lane_rect (view, lane, &rect));
+  y = (int) (rect.origin.y + rect.size.height / 2);
+  for (int x = (int) rect.origin.x; x < rect.origin.x + rect.size.width; x++)
+    {
+      gboolean inside = FALSE, outside = TRUE;
+      guint32 before, after;
+
+      for (guint i = 0; i < n_ranges; i++)
+        {
+          double a = tv_timeline_view_time_to_x (view, (double) (ranges[i].start - origin));
+          double b = tv_timeline_view_time_to_x (view, (double) (ranges[i].end - origin));
+
+          inside |= x > a + 1 && x + 1 < b - 1;
+          outside &= x + 1 < a - 1 || x > b + 1;
+        }
+      if (!inside && !outside)
+        continue;
+      before = pixel_at (plain_image, x, y);
+      after = pixel_at (selected_image, x, y);
+      if (inside)
+        {
+          g_assert_cmphex (after, !=, before);
+          g_assert_false (is_dimmed (before, after));
+        }
+      else
+        g_assert_true (is_dimmed (before, after));
+      n_inside += inside;
+      n_outside += outside;
+    }
+  g_assert_cmpuint (n_inside, >, 100);
+  g_assert_cmpuint (n_outside, >, 100);
+}
+
 /* The heatmap, in the lanes' place: a drag over a rectangle of cells
- * selects exactly their samples for the flame graph, the thread filter
- * remakes it, Escape clears the selection. */
+ * selects exactly their samples for the flame graph, whose line says so;
+ * the lanes show the cells' time and zoom to their span, with a history;
+ * the thread filter remakes the heatmap, Escape clears the selection. */
 static void
 test_heatmap (void)
 {
@@ -845,6 +948,7 @@ test_heatmap (void)
   const TvTimeRange *ranges;
   guint n_ranges, main_lane = G_MAXUINT;
   guint64 origin, expected, in_cells = 0;
+  double t0, t1, duration;
   const guint c0 = 0, r0 = 10, c1 = 1, r1 = 29;
 
   WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
@@ -856,11 +960,14 @@ test_heatmap (void)
   timeline = tv_timeline_view_get_timeline (timeline_view);
   data = tv_timeline_get_data (timeline);
   origin = tv_timeline_get_origin (timeline);
+  duration = tv_timeline_get_duration (timeline);
   for (guint i = 0; i < tv_timeline_get_n_lanes (timeline); i++)
     if (tv_timeline_get_lane (timeline, i)->main_thread)
       main_lane = i;
   g_assert_cmpuint (main_lane, !=, G_MAXUINT);
   wait_view_idle (view);
+  /* The lanes before anything is selected, to compare with. */
+  save_screenshot (GTK_WIDGET (timeline_view), "ui-heatmap-lanes-before.png");
 
   /* Lanes | Heatmap: the heatmap takes the lanes' place. */
   area = gtk_widget_get_first_child (gtk_widget_get_first_child (GTK_WIDGET (timeline_view)));
@@ -927,6 +1034,9 @@ test_heatmap (void)
                     ==, expected);
   g_assert_true (g_str_has_prefix (tv_timeline_view_get_summary (timeline_view),
                                    "Selected cells: 800.000 ms in all, "));
+  g_test_message ("flame graph: %s", tv_flame_view_get_summary (view));
+  g_assert_true (g_str_has_suffix (tv_flame_view_get_summary (view),
+                                   ", in the selected heatmap cells (2 time ranges, 800.000 ms)"));
   /* The properties' per-thread figures are those of the cells. */
   {
     TvProperties *props = tv_profile_page_get_properties (page);
@@ -945,6 +1055,70 @@ test_heatmap (void)
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
   save_screenshot (GTK_WIDGET (window), "ui-heatmap-selected-dark.png");
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+
+  /* Zoom to the selection, from the heatmap: the lanes come back showing
+   * the first cell's start to the last one's end, cut at the last sample
+   * (the cells of the last second go on past it); the selection stays. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.zoom-selection",
+                                             NULL));
+  g_assert_true (gtk_widget_get_visible (area));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (heatmap_view)));
+  tv_timeline_view_get_window (timeline_view, &t0, &t1);
+  g_assert_cmpfloat (t0, ==, (double) (r0 * TV_HEATMAP_ROW_DURATION));
+  g_assert_cmpfloat ((double) (G_USEC_PER_SEC + (r1 + 1) * TV_HEATMAP_ROW_DURATION), >, duration);
+  g_assert_cmpfloat (t1, ==, duration);
+  ranges = tv_view_state_get_ranges (state, &n_ranges);
+  g_assert_cmpuint (n_ranges, ==, 2);
+  save_screenshot (GTK_WIDGET (window), "ui-lanes-cells-zoomed-light.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  save_screenshot (GTK_WIDGET (window), "ui-lanes-cells-zoomed-dark.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+  /* Back to the whole profile, forward and back again. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.back", NULL));
+  tv_timeline_view_get_window (timeline_view, &t0, &t1);
+  g_assert_cmpfloat (t0, ==, 0);
+  g_assert_cmpfloat (t1, ==, duration);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.forward", NULL));
+  tv_timeline_view_get_window (timeline_view, &t0, &t1);
+  g_assert_cmpfloat (t0, ==, (double) (r0 * TV_HEATMAP_ROW_DURATION));
+  g_assert_cmpfloat (t1, ==, duration);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.back", NULL));
+
+  /* The lanes shade the cells' time and dim the rest. */
+  save_screenshot (GTK_WIDGET (window), "ui-lanes-cells-light.png");
+  save_screenshot (GTK_WIDGET (timeline_view), "ui-lanes-cells-timeline.png");
+  ranges = tv_view_state_get_ranges (state, &n_ranges);
+  check_cells_over_lanes (timeline_view, main_lane, ranges, n_ranges,
+                          "ui-heatmap-lanes-before.png", "ui-lanes-cells-timeline.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
+  save_screenshot (GTK_WIDGET (window), "ui-lanes-cells-dark.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+
+  /* Cells whose last one ends before the last sample: the lanes zoom to
+   * exactly the first one's start to the last one's end. */
+  tv_heatmap_view_select (heatmap_view, 0, 5, 1, 10);
+  ranges = tv_view_state_get_ranges (state, &n_ranges);
+  g_assert_cmpuint (n_ranges, ==, 2);
+  g_assert_cmpfloat ((double) (ranges[1].end - origin), <, duration);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.zoom-selection",
+                                             NULL));
+  tv_timeline_view_get_window (timeline_view, &t0, &t1);
+  g_assert_cmpfloat (t0, ==, (double) (ranges[0].start - origin));
+  g_assert_cmpfloat (t1, ==, (double) (ranges[1].end - origin));
+  g_assert_cmpfloat (t0, ==, 5 * TV_HEATMAP_ROW_DURATION);
+  g_assert_cmpfloat (t1, ==, G_USEC_PER_SEC + 11 * TV_HEATMAP_ROW_DURATION);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.back", NULL));
+  tv_timeline_view_get_window (timeline_view, &t0, &t1);
+  g_assert_cmpfloat (t0, ==, 0);
+  g_assert_cmpfloat (t1, ==, duration);
+
+  /* The first selection again, on the heatmap. */
+  tv_heatmap_view_select (heatmap_view, c0, r0, c1, r1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.view", "s",
+                                             "heatmap"));
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (heatmap_view))
+              && !tv_heatmap_view_get_busy (heatmap_view), 10000);
+  g_assert_true (tv_heatmap_view_get_heatmap (heatmap_view) == heatmap);
 
   /* One thread: the heatmap is made again for it, the selection stays. */
   tv_view_state_set_threads (state, &main_lane, 1);
