@@ -29,6 +29,7 @@
 
 #include "tv-compare-page.h"
 #include "tv-export-html.h"
+#include "tv-export-task.h"
 #include "tv-properties.h"
 
 struct _TvComparePage
@@ -1167,14 +1168,7 @@ export_thread (GTask        *task,
   bytes = tv_export_html_build_diff (job->diff, job->has_filter ? &job->filter : NULL,
                                      job->base_name, job->new_name, job->search, cancellable,
                                      &error);
-  /* GIO writes a temporary file and renames it: never a partial page. */
-  if (bytes == NULL
-      || !g_file_replace_contents (job->dest, g_bytes_get_data (bytes, NULL),
-                                   g_bytes_get_size (bytes), NULL, FALSE,
-                                   G_FILE_CREATE_REPLACE_DESTINATION, NULL, cancellable, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
+  tv_export_task_return (task, bytes, error, job->dest, cancellable);
 }
 
 /* The page says what both sides were filtered by: the state filter and
@@ -1256,21 +1250,9 @@ on_export_done (GObject      *object,
   TvComparePage *self = TV_COMPARE_PAGE (object);
   g_autoptr(GFile) dest = user_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *name = g_file_get_basename (dest);
-  g_autofree char *display = g_filename_display_name (name);
-  g_autofree char *title = NULL;
-  g_autofree char *escaped = NULL;
-  AdwToast *toast;
 
-  if (tv_compare_page_export_finish (self, result, &error))
-    title = g_strdup_printf (_("Exported to “%s”"), display);
-  else
-    title = g_strdup_printf (_("Could not export to “%s”: %s"), display, error->message);
-  /* The toast's title is markup. */
-  escaped = g_markup_escape_text (title, -1);
-  toast = adw_toast_new (escaped);
-  adw_toast_set_timeout (toast, error != NULL ? 0 : 5);
-  adw_toast_overlay_add_toast (ADW_TOAST_OVERLAY (adw_bin_get_child (ADW_BIN (self))), toast);
+  tv_compare_page_export_finish (self, result, &error);
+  tv_export_show_result (ADW_TOAST_OVERLAY (adw_bin_get_child (ADW_BIN (self))), dest, error);
 }
 
 static void

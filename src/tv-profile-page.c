@@ -17,6 +17,7 @@
 
 #include "tv-export-html.h"
 #include "tv-export-image.h"
+#include "tv-export-task.h"
 #include "tv-flame-view.h"
 #include "tv-profile-page.h"
 #include "tv-timeline-view.h"
@@ -227,14 +228,7 @@ export_thread (GTask        *task,
   else
     bytes = tv_export_html_build (job->data, &job->filter, job->source_name, cancellable,
                                   &error);
-  /* GIO writes a temporary file and renames it: never a partial page. */
-  if (bytes == NULL
-      || !g_file_replace_contents (job->dest, g_bytes_get_data (bytes, NULL),
-                                   g_bytes_get_size (bytes), NULL, FALSE,
-                                   G_FILE_CREATE_REPLACE_DESTINATION, NULL, cancellable, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
+  tv_export_task_return (task, bytes, error, job->dest, cancellable);
 }
 
 /* The view state's transforms, as the export's. */
@@ -429,23 +423,9 @@ on_export_done (GObject      *object,
   TvProfilePage *self = TV_PROFILE_PAGE (object);
   g_autoptr(GFile) dest = user_data;
   g_autoptr(GError) error = NULL;
-  g_autofree char *name = g_file_get_basename (dest);
-  g_autofree char *display = g_filename_display_name (name);
-  g_autofree char *title = NULL;
-  AdwToastOverlay *toasts = ADW_TOAST_OVERLAY (adw_bin_get_child (ADW_BIN (self)));
 
-  if (tv_profile_page_export_finish (self, result, &error))
-    title = g_strdup_printf (_("Exported to “%s”"), display);
-  else
-    title = g_strdup_printf (_("Could not export to “%s”: %s"), display, error->message);
-  /* The toast's title is markup. */
-  {
-    g_autofree char *escaped = g_markup_escape_text (title, -1);
-    AdwToast *toast = adw_toast_new (escaped);
-
-    adw_toast_set_timeout (toast, error != NULL ? 0 : 5);
-    adw_toast_overlay_add_toast (toasts, toast);
-  }
+  tv_profile_page_export_finish (self, result, &error);
+  tv_export_show_result (ADW_TOAST_OVERLAY (adw_bin_get_child (ADW_BIN (self))), dest, error);
 }
 
 static void

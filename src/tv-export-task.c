@@ -1,0 +1,57 @@
+/* tv-export-task.c: what the pages' exports share
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A profile's page and a comparison's build different bytes, on a worker,
+ * and then do the same: write them atomically and tell the user.
+ */
+
+#include <glib/gi18n.h>
+
+#include "tv-export-task.h"
+
+void
+tv_export_task_return (GTask        *task,
+                       GBytes       *bytes,
+                       GError       *error,
+                       GFile        *dest,
+                       GCancellable *cancellable)
+{
+  g_return_if_fail (G_IS_TASK (task));
+  g_return_if_fail (G_IS_FILE (dest));
+  g_return_if_fail ((bytes == NULL) != (error == NULL));
+
+  if (bytes == NULL
+      || !g_file_replace_contents (dest, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL,
+                                   cancellable, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+void
+tv_export_show_result (AdwToastOverlay *toasts,
+                       GFile           *dest,
+                       const GError    *error)
+{
+  g_autofree char *name = g_file_get_basename (dest);
+  g_autofree char *display = g_filename_display_name (name);
+  g_autofree char *title = NULL;
+  g_autofree char *escaped = NULL;
+  AdwToast *toast;
+
+  g_return_if_fail (ADW_IS_TOAST_OVERLAY (toasts));
+  g_return_if_fail (G_IS_FILE (dest));
+
+  if (error == NULL)
+    title = g_strdup_printf (_("Exported to “%s”"), display);
+  else
+    title = g_strdup_printf (_("Could not export to “%s”: %s"), display, error->message);
+  /* The toast's title is markup. */
+  escaped = g_markup_escape_text (title, -1);
+  toast = adw_toast_new (escaped);
+  adw_toast_set_timeout (toast, error != NULL ? 0 : 5);
+  adw_toast_overlay_add_toast (toasts, toast);
+}
