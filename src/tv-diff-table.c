@@ -8,8 +8,8 @@
  * p-value of the test behind it.  Changes beyond sampling noise are
  * coloured (red more, blue less); the others are not.
  *
- * The rows come from TvDiffRows, a list model that makes each row's item
- * the first time it is asked for, and a GtkSortListModel with the column
+ * The rows come from a TvLazyList, which makes each row's item the first
+ * time it is asked for, and a GtkSortListModel with the column
  * view's sorter, which sorts incrementally from the main loop: a
  * comparison of two big profiles can have a hundred thousand functions.
  * Activating a row emits "function-activated" with the row's index.
@@ -21,9 +21,10 @@
 #include <glib/gi18n.h>
 
 #include "tv-diff-table.h"
+#include "tv-lazy-list.h"
 
 /* ------------------------------------------------------------------------ */
-/* TvDiffItem and TvDiffRows                                                 */
+/* TvDiffItem, the row of a function                                         */
 /* ------------------------------------------------------------------------ */
 
 #define TV_TYPE_DIFF_ITEM (tv_diff_item_get_type ())
@@ -60,94 +61,29 @@ tv_diff_item_init (TvDiffItem *self)
 {
 }
 
-#define TV_TYPE_DIFF_ROWS (tv_diff_rows_get_type ())
-G_DECLARE_FINAL_TYPE (TvDiffRows, tv_diff_rows, TV, DIFF_ROWS, GObject)
-
-struct _TvDiffRows
-{
-  GObject               parent_instance;
-
-  TvDiff               *diff;
-  const TvDiffFunction *rows;
-  guint                 n_rows;
-  GPtrArray            *items;   /* TvDiffItem or NULL, made on demand */
-};
-
-static GType
-tv_diff_rows_get_item_type (GListModel *list)
-{
-  return TV_TYPE_DIFF_ITEM;
-}
-
-static guint
-tv_diff_rows_get_n_items (GListModel *list)
-{
-  return TV_DIFF_ROWS (list)->n_rows;
-}
-
 static gpointer
-tv_diff_rows_get_item (GListModel *list,
-                       guint       position)
+make_item (guint    position,
+           gpointer user_data)
 {
-  TvDiffRows *self = TV_DIFF_ROWS (list);
-  TvDiffItem *item;
+  TvDiff *diff = user_data;
+  TvDiffItem *item = g_object_new (TV_TYPE_DIFF_ITEM, NULL);
+  guint n_rows;
 
-  if (position >= self->n_rows)
-    return NULL;
-  item = g_ptr_array_index (self->items, position);
-  if (item == NULL)
-    {
-      item = g_object_new (TV_TYPE_DIFF_ITEM, NULL);
-      item->diff = tv_diff_ref (self->diff);
-      item->row = &self->rows[position];
-      item->index = position;
-      g_ptr_array_index (self->items, position) = item;
-    }
-  return g_object_ref (item);
+  item->diff = tv_diff_ref (diff);
+  item->row = &tv_diff_get_functions (diff, &n_rows)[position];
+  item->index = position;
+  return item;
 }
 
-static void
-tv_diff_rows_model_init (GListModelInterface *iface)
+/* The function rows of DIFF, each item made when first asked for. */
+static GListModel *
+diff_rows_new (TvDiff *diff)
 {
-  iface->get_item_type = tv_diff_rows_get_item_type;
-  iface->get_n_items = tv_diff_rows_get_n_items;
-  iface->get_item = tv_diff_rows_get_item;
-}
+  guint n_rows;
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (TvDiffRows, tv_diff_rows, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, tv_diff_rows_model_init))
-
-static void
-tv_diff_rows_finalize (GObject *object)
-{
-  TvDiffRows *self = TV_DIFF_ROWS (object);
-
-  g_clear_pointer (&self->items, g_ptr_array_unref);
-  g_clear_pointer (&self->diff, tv_diff_unref);
-  G_OBJECT_CLASS (tv_diff_rows_parent_class)->finalize (object);
-}
-
-static void
-tv_diff_rows_class_init (TvDiffRowsClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = tv_diff_rows_finalize;
-}
-
-static void
-tv_diff_rows_init (TvDiffRows *self)
-{
-}
-
-static TvDiffRows *
-tv_diff_rows_new (TvDiff *diff)
-{
-  TvDiffRows *self = g_object_new (TV_TYPE_DIFF_ROWS, NULL);
-
-  self->diff = tv_diff_ref (diff);
-  self->rows = tv_diff_get_functions (diff, &self->n_rows);
-  self->items = g_ptr_array_new_full (self->n_rows, g_object_unref);
-  g_ptr_array_set_size (self->items, self->n_rows);
-  return self;
+  tv_diff_get_functions (diff, &n_rows);
+  return tv_lazy_list_new (TV_TYPE_DIFF_ITEM, n_rows, make_item, tv_diff_ref (diff),
+                           (GDestroyNotify) tv_diff_unref);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -370,7 +306,7 @@ void
 tv_diff_table_set_diff (TvDiffTable *self,
                         TvDiff      *diff)
 {
-  g_autoptr(TvDiffRows) rows = NULL;
+  g_autoptr(GListModel) rows = NULL;
 
   g_return_if_fail (TV_IS_DIFF_TABLE (self));
 
@@ -379,11 +315,11 @@ tv_diff_table_set_diff (TvDiffTable *self,
   if (diff != NULL)
     {
       tv_diff_ref (diff);
-      rows = tv_diff_rows_new (diff);
+      rows = diff_rows_new (diff);
     }
   g_clear_pointer (&self->diff, tv_diff_unref);
   self->diff = diff;
-  gtk_sort_list_model_set_model (self->sorted, G_LIST_MODEL (rows));
+  gtk_sort_list_model_set_model (self->sorted, rows);
 }
 
 TvDiff *

@@ -5,11 +5,11 @@
  *
  * The table is a GtkColumnView over a chain of list models:
  *
- *   TvRowList (the tree's function rows) -> GtkSortListModel (the column
+ *   TvLazyList (the tree's function rows) -> GtkSortListModel (the column
  *   view's sorter) -> GtkFilterListModel (the search) -> GtkSingleSelection
  *
  * A profile can have a hundred thousand functions, so nothing here does
- * per-row work up front.  TvRowList wraps the tree's own row array and
+ * per-row work up front.  A TvLazyList wraps the tree's own row array and
  * makes each row's item the first time a model asks for it; the sort and
  * filter models are incremental, so their O(n log n) and O(n) passes run
  * in slices of a millisecond from the main loop; the sorters compare the
@@ -31,6 +31,7 @@
 #include <glib/gi18n.h>
 
 #include "tv-function-table.h"
+#include "tv-lazy-list.h"
 
 /* ------------------------------------------------------------------------ */
 /* TvFunctionItem                                                            */
@@ -162,116 +163,73 @@ tv_function_item_get_base (TvFunctionItem *self)
 }
 
 /* ------------------------------------------------------------------------ */
-/* TvRowList: rows as a GListModel whose items are made when first asked    */
+/* The rows, as a TvLazyList of TvFunctionItems                              */
 /* ------------------------------------------------------------------------ */
 
-#define TV_TYPE_ROW_LIST (tv_row_list_get_type ())
-
-G_DECLARE_FINAL_TYPE (TvRowList, tv_row_list, TV, ROW_LIST, GObject)
-
-struct _TvRowList
+typedef struct
 {
-  GObject          parent_instance;
-
-  TvCallTree      *tree;
+  TvCallTree          *tree;
   /* The tree's function table, or a copy of our own (owned_rows). */
   const TvFunctionRow *rows;
-  TvFunctionRow   *owned_rows;
-  guint            n_rows;
-  const char      *special;
-  TvFunctionItem **items;
-};
+  TvFunctionRow       *owned_rows;
+  const char          *special;
+} RowSource;
 
-static GType
-tv_row_list_get_item_type (GListModel *list)
+static void
+row_source_free (gpointer data)
 {
-  return TV_TYPE_FUNCTION_ITEM;
-}
+  RowSource *source = data;
 
-static guint
-tv_row_list_get_n_items (GListModel *list)
-{
-  return TV_ROW_LIST (list)->n_rows;
+  tv_call_tree_unref (source->tree);
+  g_free (source->owned_rows);
+  g_free (source);
 }
 
 static gpointer
-tv_row_list_get_item (GListModel *list,
-                      guint       position)
+row_source_make_item (guint    position,
+                      gpointer user_data)
 {
-  TvRowList *self = TV_ROW_LIST (list);
+  RowSource *source = user_data;
 
-  if (position >= self->n_rows)
-    return NULL;
-  if (self->items[position] == NULL)
-    self->items[position] = tv_function_item_new (self->tree, &self->rows[position],
-                                                  self->special);
-  return g_object_ref (self->items[position]);
+  return tv_function_item_new (source->tree, &source->rows[position], source->special);
 }
 
-static void
-tv_row_list_model_init (GListModelInterface *iface)
+/* ROWS of TREE (taken when OWNED); SPECIAL names the row of TV_NODE_NONE. */
+static GListModel *
+row_list_new (TvCallTree          *tree,
+              const TvFunctionRow *rows,
+              TvFunctionRow       *owned_rows,
+              guint                n_rows,
+              const char          *special)
 {
-  iface->get_item_type = tv_row_list_get_item_type;
-  iface->get_n_items = tv_row_list_get_n_items;
-  iface->get_item = tv_row_list_get_item;
-}
+  RowSource *source = g_new0 (RowSource, 1);
 
-G_DEFINE_FINAL_TYPE_WITH_CODE (TvRowList, tv_row_list, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL, tv_row_list_model_init))
-
-static void
-tv_row_list_finalize (GObject *object)
-{
-  TvRowList *self = TV_ROW_LIST (object);
-
-  for (guint i = 0; i < self->n_rows; i++)
-    g_clear_object (&self->items[i]);
-  g_clear_pointer (&self->items, g_free);
-  g_clear_pointer (&self->owned_rows, g_free);
-  g_clear_pointer (&self->tree, tv_call_tree_unref);
-
-  G_OBJECT_CLASS (tv_row_list_parent_class)->finalize (object);
-}
-
-static void
-tv_row_list_class_init (TvRowListClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = tv_row_list_finalize;
-}
-
-static void
-tv_row_list_init (TvRowList *self)
-{
+  source->tree = tv_call_tree_ref (tree);
+  source->rows = owned_rows != NULL ? owned_rows : rows;
+  source->owned_rows = owned_rows;
+  source->special = special;
+  return tv_lazy_list_new (TV_TYPE_FUNCTION_ITEM, n_rows, row_source_make_item, source,
+                           row_source_free);
 }
 
 /* The function table of TREE. */
 static GListModel *
-tv_row_list_new_functions (TvCallTree *tree)
+row_list_new_functions (TvCallTree *tree)
 {
-  TvRowList *self = g_object_new (TV_TYPE_ROW_LIST, NULL);
+  guint n_rows;
+  const TvFunctionRow *rows = tv_call_tree_get_functions (tree, &n_rows);
 
-  self->tree = tv_call_tree_ref (tree);
-  self->rows = tv_call_tree_get_functions (tree, &self->n_rows);
-  self->items = g_new0 (TvFunctionItem *, MAX (self->n_rows, 1));
-  return G_LIST_MODEL (self);
+  return row_list_new (tree, rows, NULL, n_rows, NULL);
 }
 
 /* ROWS (taken) of TREE; SPECIAL names the row of TV_NODE_NONE. */
 static GListModel *
-tv_row_list_new_take (TvCallTree    *tree,
+row_list_new_take (TvCallTree    *tree,
                       TvFunctionRow *rows,
                       guint          n_rows,
                       const char    *special)
 {
-  TvRowList *self = g_object_new (TV_TYPE_ROW_LIST, NULL);
-
-  self->tree = tv_call_tree_ref (tree);
-  self->owned_rows = rows;
-  self->rows = rows;
-  self->n_rows = n_rows;
-  self->special = special;
-  self->items = g_new0 (TvFunctionItem *, MAX (n_rows, 1));
-  return G_LIST_MODEL (self);
+  return row_list_new (tree, NULL, rows, n_rows, special);
 }
 
 static void
@@ -931,7 +889,7 @@ relation_rows (TvCallTree *tree,
   guint n_children, n_rows = 0;
 
   if (node == TV_NODE_NONE)
-    return tv_row_list_new_take (tree, NULL, 0, NULL);
+    return row_list_new_take (tree, NULL, 0, NULL);
   children = tv_call_tree_get_children (tree, node, &n_children);
   rows = g_new (TvFunctionRow, n_children + 1);
   for (guint i = 0; i < n_children; i++)
@@ -947,7 +905,7 @@ relation_rows (TvCallTree *tree,
     /* Translators: among the callers, the samples where nothing called
      * the function: it was the outermost frame. */
     special = C_("function table", "(no caller)");
-  return tv_row_list_new_take (tree, rows, n_rows, special);
+  return row_list_new_take (tree, rows, n_rows, special);
 }
 
 static void
@@ -1110,7 +1068,7 @@ tv_function_table_set_tree (TvFunctionTable *self,
   old_rows = g_steal_pointer (&self->rows);
   if (tree != NULL)
     {
-      self->rows = tv_row_list_new_functions (tree);
+      self->rows = row_list_new_functions (tree);
       n_rows = g_list_model_get_n_items (self->rows);
     }
   self->selecting = TRUE;
