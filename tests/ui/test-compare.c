@@ -519,28 +519,12 @@ test_compare_with (void)
   GtkWidget *child;
   GListModel *toplevels;
   guint n_before;
-  GtkWidget *dialog = NULL;
+  GtkWidget *dialog;
 
-  /* As in test-ui's /ui/open-dialog: the file chooser's sidebar leaks in
-   * libcloudproviders, so the dialog is shown in a child process with
-   * leak checking off. */
-  if (!g_test_subprocess ())
-    {
-      g_autofree char *asan = g_strdup (g_getenv ("ASAN_OPTIONS"));
-
-      if (asan != NULL)
-        {
-          g_autoptr(GString) options = g_string_new (asan);
-
-          g_string_replace (options, "detect_leaks=1", "detect_leaks=0", 0);
-          g_setenv ("ASAN_OPTIONS", options->str, TRUE);
-        }
-      g_test_trap_subprocess (NULL, 120 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
-      g_test_trap_assert_passed ();
-      if (asan != NULL)
-        g_setenv ("ASAN_OPTIONS", asan, TRUE);
-      return;
-    }
+  /* The file chooser leaks in libcloudproviders: see
+   * ui_test_trap_without_leak_checks(). */
+  if (ui_test_trap_without_leak_checks (120))
+    return;
 
   g_application_activate (G_APPLICATION (application));
   window = get_window ();
@@ -556,13 +540,7 @@ test_compare_with (void)
   chooser = tv_window_get_compare_chooser (window);
   g_assert_nonnull (chooser);
   WAIT_UNTIL (g_list_model_get_n_items (toplevels) > n_before, 5000);
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWidget) toplevel = g_list_model_get_item (toplevels, i);
-
-      if (GTK_IS_FILE_CHOOSER (toplevel))
-        dialog = toplevel;
-    }
+  dialog = ui_test_find_file_chooser ();
   g_assert_nonnull (dialog);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
   g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (dialog), other, NULL));

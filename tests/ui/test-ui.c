@@ -137,30 +137,15 @@ test_open_dialog (void)
   TvWindow *window;
   GListModel *toplevels;
   guint n_before;
-  GtkWidget *dialog = NULL;
+  GtkWidget *dialog;
   GtkFileFilter *filter;
 
   /* The file chooser's places sidebar loads libcloudproviders, which leaks
    * a string on a D-Bus reply.  Its stack cannot be told apart from GLib's
    * own at the speed the sanitizer build needs, so the dialog is shown in
    * a child process with leak checking off; everything else is checked. */
-  if (!g_test_subprocess ())
-    {
-      g_autofree char *asan = g_strdup (g_getenv ("ASAN_OPTIONS"));
-
-      if (asan != NULL)
-        {
-          g_autoptr(GString) options = g_string_new (asan);
-
-          g_string_replace (options, "detect_leaks=1", "detect_leaks=0", 0);
-          g_setenv ("ASAN_OPTIONS", options->str, TRUE);
-        }
-      g_test_trap_subprocess (NULL, 60 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDERR);
-      g_test_trap_assert_passed ();
-      if (asan != NULL)
-        g_setenv ("ASAN_OPTIONS", asan, TRUE);
-      return;
-    }
+  if (ui_test_trap_without_leak_checks (60))
+    return;
 
   g_application_activate (G_APPLICATION (application));
   window = get_window ();
@@ -169,13 +154,7 @@ test_open_dialog (void)
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open", NULL));
   WAIT_UNTIL (g_list_model_get_n_items (toplevels) > n_before, 5000);
-  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-    {
-      g_autoptr(GtkWidget) toplevel = g_list_model_get_item (toplevels, i);
-
-      if (GTK_IS_FILE_CHOOSER (toplevel))
-        dialog = toplevel;
-    }
+  dialog = ui_test_find_file_chooser ();
   g_assert_nonnull (dialog);
   filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
   g_assert_nonnull (filter);

@@ -108,3 +108,43 @@ ui_test_node_center (TvFlameGraph *graph,
   *y = by + bh / 2;
   return TRUE;
 }
+
+gboolean
+ui_test_trap_without_leak_checks (guint timeout_seconds)
+{
+  g_autofree char *asan = NULL;
+
+  if (g_test_subprocess ())
+    return FALSE;
+
+  asan = g_strdup (g_getenv ("ASAN_OPTIONS"));
+  if (asan != NULL)
+    {
+      g_autoptr(GString) options = g_string_new (asan);
+
+      g_string_replace (options, "detect_leaks=1", "detect_leaks=0", 0);
+      g_setenv ("ASAN_OPTIONS", options->str, TRUE);
+    }
+  g_test_trap_subprocess (NULL, timeout_seconds * G_USEC_PER_SEC,
+                          G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+  if (asan != NULL)
+    g_setenv ("ASAN_OPTIONS", asan, TRUE);
+  return TRUE;
+}
+
+GtkWidget *
+ui_test_find_file_chooser (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  GtkWidget *dialog = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) toplevel = g_list_model_get_item (toplevels, i);
+
+      if (GTK_IS_FILE_CHOOSER (toplevel))
+        dialog = toplevel;
+    }
+  return dialog;
+}
