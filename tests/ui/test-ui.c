@@ -1211,6 +1211,18 @@ test_side_panel (void)
   tree = tv_flame_graph_get_tree (graph);
   g_assert_cmpuint (tv_call_tree_get_n_samples (tree), ==, 10);
 
+  /* The table fits the side panel with nothing selected (its wrapping
+   * hint once made it wider than the panel, cut off on both sides). */
+  {
+    GtkWidget *side = gtk_widget_get_parent (GTK_WIDGET (table));
+    graphene_rect_t bounds;
+
+    ui_test_spin (50);
+    g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (table), side, &bounds));
+    g_assert_cmpfloat (bounds.origin.x, >=, 0);
+    g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (side));
+  }
+
   main_node = widest_child (tree, TV_ROOT_NODE);
   work_node = widest_child (tree, main_node);
   work_function = tv_call_tree_get_function (tree, work_node);
