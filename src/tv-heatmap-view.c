@@ -402,6 +402,11 @@ tv_heatmap_view_set_timeline (TvHeatmapView *self,
   g_clear_pointer (&self->timeline, tv_timeline_unref);
   self->timeline = tv_timeline_ref (timeline);
   self->has_shown = FALSE;
+  /* A heatmap of the old timeline, made or being made, is no use. */
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->generation++;
+  g_clear_pointer (&self->heatmap, tv_timeline_heatmap_unref);
   refresh (self);
 }
 

@@ -32,6 +32,7 @@
 #define LEVEL_STEP        2
 /* A heatmap holds at most this many cells. */
 #define MAX_HEATMAP_CELLS (1u << 24)
+#define MAX_HEATMAP_COLUMNS 32767
 #define USEC_PER_SECOND   G_GUINT64_CONSTANT (1000000)
 
 typedef struct
@@ -1329,8 +1330,10 @@ tv_timeline_heatmap_new (TvTimeline    *timeline,
   n_columns = timeline->has_samples ? (timeline->last - timeline->origin) / USEC_PER_SECOND + 1
                                     : 0;
   /* A profile of days, say, would make a heatmap no one can read: its
-   * first hours are shown. */
-  n_columns = MIN (n_columns, MAX_HEATMAP_CELLS / self->n_rows);
+   * first hours are shown, as many columns as an image can be wide (the
+   * renderer paints a pixel per cell, and cairo's images are at most
+   * 32767 pixels wide). */
+  n_columns = MIN (n_columns, MIN (MAX_HEATMAP_CELLS / self->n_rows, MAX_HEATMAP_COLUMNS));
   self->n_columns = n_columns;
   n_cells = n_columns * self->n_rows;
   self->cells = g_new0 (guint64, MAX (n_cells, 1));

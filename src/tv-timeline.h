@@ -232,8 +232,8 @@ typedef struct _TvTimelineHeatmap TvTimelineHeatmap;
  * (status & STATUS_MASK) == STATUS_VALUE count (a mask of 0 counts all),
  * as in TvQuery.  ROW_DURATION: in microseconds, 1 to 1000000 (20000
  * gives 50 rows).  Exact; NULL if CANCELLABLE was cancelled.  A heatmap
- * has at most 2^24 cells: a profile of more seconds than that (days)
- * shows its first ones. */
+ * has at most 32767 columns and 2^24 cells: a profile of more seconds
+ * than that (over nine hours) shows its first ones. */
 TvTimelineHeatmap *tv_timeline_heatmap_new        (TvTimeline        *timeline,
                                                    const guint32     *lanes,
                                                    guint              n_lanes,

@@ -1931,6 +1931,75 @@ render_heatmap (TvTimelineRenderer   *renderer,
   return surface;
 }
 
+/* A profile of ten hours: its heatmap shows the first 32767 seconds, as
+ * many columns as an image can be wide, and they are drawn (a wider one
+ * once made cairo refuse the image, and the heatmap stayed blank). */
+static void
+test_long_heatmap (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tv-timeline-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "long.tach", NULL);
+  g_autoptr(TvProfileData) data = NULL;
+  g_autoptr(TvTimeline) timeline = NULL;
+  g_autoptr(TvTimelineHeatmap) heatmap = NULL;
+  g_autoptr(TvTimelineRenderer) renderer = tv_timeline_renderer_new (NULL);
+  g_autoptr(cairo_surface_t) surface = NULL;
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError tach_error;
+  TachFrameInfo info = { "/srv/app/long.py", "tick", 1, -1, -1, -1, TACH_OPCODE_NONE };
+  TvHeatmapStyle style;
+  guint32 frame;
+  guint64 in_cells = 0;
+  double x, y, w, h;
+
+  g_assert_no_error (error);
+  options.sample_interval_us = 1000000;
+  options.start_time_us = 1000;
+  if (tach_writer_new (path, &options, &writer, &tach_error) != TACH_OK
+      || tach_writer_intern_frame (writer, &info, &frame, &tach_error) != TACH_OK)
+    g_error ("writer: %s", tach_error.message);
+  /* A sample at the start, one an hour, the last ten hours in. */
+  for (guint64 hour = 0; hour <= 10; hour++)
+    if (tach_writer_add_sample (writer, 1, 0, 1000 + hour * 3600 * G_USEC_PER_SEC,
+                                TACH_STATUS_HAS_GIL, &frame, 1, &tach_error) != TACH_OK)
+      g_error ("sample: %s", tach_error.message);
+  if (tach_writer_finish (writer, &tach_error) != TACH_OK)
+    g_error ("finish: %s", tach_error.message);
+  data = load_data (path);
+  timeline = tv_timeline_new (data, NULL);
+  heatmap = tv_timeline_heatmap_new (timeline, NULL, 0, 0, 0, TV_HEATMAP_ROW_DURATION, NULL);
+
+  g_assert_cmpuint (tv_timeline_heatmap_get_n_columns (heatmap), ==, 32767);
+  for (guint c = 0; c < 32767; c++)
+    for (guint r = 0; r < tv_timeline_heatmap_get_n_rows (heatmap); r++)
+      in_cells += tv_timeline_heatmap_get_count (heatmap, c, r);
+  /* The samples of hours 0 to 9 (32400 s) are in; the tenth is past. */
+  g_assert_cmpuint (in_cells, ==, 10);
+
+  tv_heatmap_style_init (&style, 900, 260);
+  style.draw_background = TRUE;
+  surface = render_heatmap (renderer, heatmap, &style);
+  /* 32767 columns on about 840 pixels: the cells are averaged into the
+   * pixels, and the ten samples' cells tint the plot.  (A blank heatmap
+   * leaves it the colour of an empty cell.) */
+  g_assert_true (tv_timeline_renderer_get_heatmap_cell (renderer, heatmap, &style, 0, 0,
+                                                        &x, &y, &w, &h));
+  {
+    guint32 empty = packed (tv_timeline_heatmap_color (0, 1, FALSE));
+    guint n_tinted = 0;
+
+    for (int px = (int) x; px < (int) (x + 32767 * w); px++)
+      for (int py = (int) y + 1; py < (int) (y + h); py++)
+        n_tinted += pixel_at (surface, px, py) != empty;
+    g_test_message ("%u pixels of row 0 tinted", n_tinted);
+    g_assert_cmpuint (n_tinted, >, 0);
+  }
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 /* Every cell of the heatmap is drawn in the colour of its count, where
  * the hit test finds it; a selection dims exactly the cells outside it. */
 static void
@@ -2112,6 +2181,7 @@ main (int    argc,
   g_test_add_func ("/timeline/unordered", test_unordered);
   g_test_add_func ("/timeline/dense", test_dense);
   g_test_add_func ("/timeline/empty", test_empty);
+  g_test_add_func ("/timeline/long-heatmap", test_long_heatmap);
   g_test_add_func ("/timeline/cancel", test_cancel);
   g_test_add_func ("/timeline/states", test_states);
   g_test_add_func ("/timeline/filter", test_filter);
