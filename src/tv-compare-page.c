@@ -48,6 +48,8 @@ struct _TvComparePage
   TvDiff             *diff;
   GCancellable       *job_cancellable;
   guint               generation;
+  GCancellable       *search_cancellable; /* the running search, if any */
+  guint               search_generation;
   guint               pending;           /* queries not back yet */
   TvDiffNormalization normalization;
   TvMergeKey          merge;
@@ -432,19 +434,34 @@ on_hover_changed (TvFlameGraph  *graph,
 /* Search                                                                    */
 /* ------------------------------------------------------------------------ */
 
+typedef struct
+{
+  GRegex     *regex;
+  TvCallTree *trees[2];
+  guint       generation;
+} SearchJob;
+
+static void
+search_job_free (SearchJob *job)
+{
+  g_regex_unref (job->regex);
+  tv_call_tree_unref (job->trees[0]);
+  tv_call_tree_unref (job->trees[1]);
+  g_free (job);
+}
+
 static void
 search_thread (GTask        *task,
                gpointer      source_object,
                gpointer      task_data,
                GCancellable *cancellable)
 {
-  GRegex *regex = task_data;
-  TvCallTree **trees = g_object_get_data (G_OBJECT (task), "tv-trees");
+  SearchJob *job = task_data;
   GPtrArray *matches = g_ptr_array_new_with_free_func ((GDestroyNotify) tv_flame_matches_unref);
 
   for (guint i = 0; i < 2; i++)
     {
-      TvFlameMatches *m = tv_flame_matches_new_for_regex (trees[i], regex, cancellable);
+      TvFlameMatches *m = tv_flame_matches_new_for_regex (job->trees[i], job->regex, cancellable);
 
       if (m == NULL)
         {
@@ -455,16 +472,6 @@ search_thread (GTask        *task,
       g_ptr_array_add (matches, m);
     }
   g_task_return_pointer (task, matches, (GDestroyNotify) g_ptr_array_unref);
-}
-
-static void
-free_trees (gpointer data)
-{
-  TvCallTree **trees = data;
-
-  tv_call_tree_unref (trees[0]);
-  tv_call_tree_unref (trees[1]);
-  g_free (trees);
 }
 
 static void
@@ -481,17 +488,21 @@ on_search_done (GObject      *object,
                 gpointer      user_data)
 {
   TvComparePage *self = TV_COMPARE_PAGE (object);
+  SearchJob *job = g_task_get_task_data (G_TASK (result));
   g_autoptr(GPtrArray) matches = g_task_propagate_pointer (G_TASK (result), NULL);
 
-  if (matches == NULL)
+  /* A search that a newer one (or clearing it) has overtaken says nothing. */
+  if (job->generation != self->search_generation)
     return;
-  for (guint i = 0; i < 2; i++)
-    {
-      TvFlameMatches *m = g_ptr_array_index (matches, i);
+  g_clear_object (&self->search_cancellable);
+  if (matches != NULL)
+    for (guint i = 0; i < 2; i++)
+      {
+        TvFlameMatches *m = g_ptr_array_index (matches, i);
 
-      set_graph_matches (self->graphs[i], m);
-      set_graph_matches (self->diff_graph, m);
-    }
+        set_graph_matches (self->graphs[i], m);
+        set_graph_matches (self->diff_graph, m);
+      }
   set_busy_changed (self);
 }
 
@@ -501,8 +512,12 @@ apply_search (TvComparePage *self)
   g_autoptr(GError) error = NULL;
   g_autoptr(GRegex) regex = NULL;
   g_autoptr(GTask) task = NULL;
-  TvCallTree **trees;
+  SearchJob *job;
 
+  /* Whatever runs is for an older search or older trees. */
+  g_cancellable_cancel (self->search_cancellable);
+  g_clear_object (&self->search_cancellable);
+  self->search_generation++;
   for (guint i = 0; i < 2; i++)
     tv_flame_graph_set_matches (self->graphs[i], NULL);
   tv_flame_graph_set_matches (self->diff_graph, NULL);
@@ -517,13 +532,15 @@ apply_search (TvComparePage *self)
       return;
     }
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->search_entry), NULL);
-  trees = g_new (TvCallTree *, 2);
-  trees[0] = tv_call_tree_ref (self->trees[0]);
-  trees[1] = tv_call_tree_ref (self->trees[1]);
-  task = g_task_new (self, self->job_cancellable, on_search_done, NULL);
+  job = g_new0 (SearchJob, 1);
+  job->regex = g_steal_pointer (&regex);
+  job->trees[0] = tv_call_tree_ref (self->trees[0]);
+  job->trees[1] = tv_call_tree_ref (self->trees[1]);
+  job->generation = self->search_generation;
+  self->search_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->search_cancellable, on_search_done, NULL);
   g_task_set_source_tag (task, apply_search);
-  g_task_set_task_data (task, g_steal_pointer (&regex), (GDestroyNotify) g_regex_unref);
-  g_object_set_data_full (G_OBJECT (task), "tv-trees", trees, free_trees);
+  g_task_set_task_data (task, job, (GDestroyNotify) search_job_free);
   g_task_run_in_thread (task, search_thread);
 }
 
@@ -1311,6 +1328,11 @@ tv_compare_page_new (TvProfile *base,
 
   g_return_val_if_fail (TV_IS_PROFILE (base), NULL);
   g_return_val_if_fail (TV_IS_PROFILE (new_profile), NULL);
+  /* Not one being loaded elsewhere: its load's end would not reach us. */
+  g_return_val_if_fail (tv_profile_get_state (base) == TV_PROFILE_NEW
+                        || tv_profile_get_state (base) >= TV_PROFILE_LOADED, NULL);
+  g_return_val_if_fail (tv_profile_get_state (new_profile) == TV_PROFILE_NEW
+                        || tv_profile_get_state (new_profile) >= TV_PROFILE_LOADED, NULL);
 
   self = g_object_new (TV_TYPE_COMPARE_PAGE, NULL);
   self->profiles[0] = g_object_ref (base);
@@ -1361,7 +1383,7 @@ tv_compare_page_is_busy (TvComparePage *self)
   if (self->diff == NULL
       || tv_diff_get_tree (self->diff, TV_DIFF_SIDE_BASE) != self->trees[0]
       || tv_diff_get_tree (self->diff, TV_DIFF_SIDE_NEW) != self->trees[1]
-      || self->pending > 0)
+      || self->pending > 0 || self->search_cancellable != NULL)
     return TRUE;
   for (guint i = 0; i < 2; i++)
     if (tv_flame_graph_is_laying_out (self->graphs[i]))
@@ -1469,9 +1491,13 @@ tv_compare_page_set_search (TvComparePage *self,
     return;
   g_free (self->search);
   self->search = g_strdup (regex);
+  /* Replacing the entry's text empties it first, and an empty search entry
+   * says so at once: that is not the user's search. */
+  g_signal_handlers_block_by_func (self->search_entry, on_search_changed, self);
   if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)),
                  regex != NULL ? regex : "") != 0)
     gtk_editable_set_text (GTK_EDITABLE (self->search_entry), regex != NULL ? regex : "");
+  g_signal_handlers_unblock_by_func (self->search_entry, on_search_changed, self);
   apply_search (self);
 }
 
@@ -1488,6 +1514,16 @@ tv_compare_page_set_link_filters (TvComparePage *self,
   /* NEW follows BASE from now on. */
   if (link && self->n_loaded == 2)
     sync_filters (self, TV_DIFF_SIDE_BASE);
+}
+
+void
+tv_compare_page_cancel (TvComparePage *self)
+{
+  g_return_if_fail (TV_IS_COMPARE_PAGE (self));
+
+  g_cancellable_cancel (self->cancellable);
+  g_cancellable_cancel (self->job_cancellable);
+  g_cancellable_cancel (self->search_cancellable);
 }
 
 const char *
@@ -1511,9 +1547,7 @@ tv_compare_page_dispose (GObject *object)
 {
   TvComparePage *self = TV_COMPARE_PAGE (object);
 
-  g_cancellable_cancel (self->cancellable);
-  if (self->job_cancellable != NULL)
-    g_cancellable_cancel (self->job_cancellable);
+  tv_compare_page_cancel (self);
   adw_bin_set_child (ADW_BIN (self), NULL);
   G_OBJECT_CLASS (tv_compare_page_parent_class)->dispose (object);
 }
@@ -1533,6 +1567,7 @@ tv_compare_page_finalize (GObject *object)
   g_clear_pointer (&self->diff, tv_diff_unref);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->job_cancellable);
+  g_clear_object (&self->search_cancellable);
   g_clear_pointer (&self->error_message, g_free);
   g_clear_pointer (&self->search, g_free);
   g_clear_pointer (&self->banner_text, g_free);

@@ -26,8 +26,8 @@ typedef enum
   TV_COMPARE_PAGE_FAILED,
 } TvComparePageState;
 
-/* BASE and NEW_PROFILE are new (the page loads them) or loaded already
- * (say, the profile of an open tab). */
+/* BASE and NEW_PROFILE are new (the page loads them) or done loading
+ * (say, the profile of an open tab), not being loaded elsewhere. */
 TvComparePage      *tv_compare_page_new           (TvProfile     *base,
                                                    TvProfile     *new_profile);
 TvProfile          *tv_compare_page_get_profile   (TvComparePage *self,
@@ -68,6 +68,9 @@ void                tv_compare_page_export_async  (TvComparePage       *self,
 gboolean            tv_compare_page_export_finish (TvComparePage       *self,
                                                    GAsyncResult        *result,
                                                    GError             **error);
+/* Stops the loads, queries, comparison, search and export the page has
+ * running (the window does it when the page's tab is closed). */
+void                tv_compare_page_cancel        (TvComparePage *self);
 /* The comparability warnings shown in the banner, one per line, or NULL. */
 const char         *tv_compare_page_get_banner_text (TvComparePage *self);
 /* The rows of the properties that differ between the two profiles. */

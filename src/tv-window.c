@@ -474,6 +474,21 @@ close_tab_action (GtkWidget  *widget,
     gtk_window_close (GTK_WINDOW (self));
 }
 
+/* A closed tab's page stops its work: its loads hold it until they end,
+ * so it would otherwise load a whole profile no one will see. */
+static gboolean
+on_close_page (TvWindow   *self,
+               AdwTabPage *tab)
+{
+  GtkWidget *child = adw_tab_page_get_child (tab);
+
+  if (TV_IS_PROFILE_PAGE (child))
+    tv_profile_page_cancel (TV_PROFILE_PAGE (child));
+  else if (TV_IS_COMPARE_PAGE (child))
+    tv_compare_page_cancel (TV_COMPARE_PAGE (child));
+  return GDK_EVENT_PROPAGATE;
+}
+
 static gboolean
 on_drop (TvWindow      *self,
          const GValue  *value,
@@ -601,5 +616,7 @@ tv_window_init (TvWindow *self)
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->tab_view, "notify::selected-page", G_CALLBACK (update_view),
                            self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->tab_view, "close-page", G_CALLBACK (on_close_page), self,
+                           G_CONNECT_SWAPPED);
   update_view (self);
 }

@@ -376,7 +376,20 @@ test_search (void)
   tv_compare_page_set_search (page, "(");
   g_assert_null (tv_flame_graph_get_matches (base_graph));
   g_assert_null (tv_flame_graph_get_matches (new_graph));
+
+  /* A search cleared before it finished does not come back. */
+  tv_compare_page_set_search (page, "^work$");
   tv_compare_page_set_search (page, "");
+  settle (page);
+  ui_test_spin (200);
+  g_assert_null (tv_flame_graph_get_matches (base_graph));
+  g_assert_null (tv_flame_graph_get_matches (new_graph));
+  /* Nor does one replaced by another. */
+  tv_compare_page_set_search (page, "^work$");
+  tv_compare_page_set_search (page, "^other$");
+  settle (page);
+  g_assert_cmpuint (tv_flame_matches_get_n_samples (tv_flame_graph_get_matches (base_graph)), ==,
+                    3000);
   close_all ();
 }
 
@@ -677,6 +690,43 @@ test_export (void)
   close_all ();
 }
 
+/* Closing a tab stops its loads (they hold the page, so closing alone
+ * would load two whole profiles no one sees), for a comparison and for a
+ * profile alike. */
+static void
+test_close_while_loading (void)
+{
+  g_autofree char *big = g_build_filename (tmp_dir, "big.tach", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (big);
+  g_autoptr(TvProfile) base = NULL;
+  g_autoptr(TvProfile) other = NULL;
+  g_autoptr(TvProfile) single = NULL;
+  AdwTabView *tabs;
+  TvComparePage *page;
+  TvProfilePage *profile_page;
+
+  ui_test_write_big_profile (big, 3000000, 48);
+  g_application_activate (G_APPLICATION (application));
+  tabs = tv_window_get_tab_view (get_window ());
+
+  page = tv_window_open_comparison (get_window (), file, file);
+  base = g_object_ref (tv_compare_page_get_profile (page, TV_DIFF_SIDE_BASE));
+  other = g_object_ref (tv_compare_page_get_profile (page, TV_DIFF_SIDE_NEW));
+  WAIT_UNTIL (tv_profile_get_state (base) == TV_PROFILE_DECODING, 20000);
+  adw_tab_view_close_page (tabs, adw_tab_view_get_page (tabs, GTK_WIDGET (page)));
+  WAIT_UNTIL (tv_profile_get_state (base) == TV_PROFILE_FAILED
+              && tv_profile_get_state (other) == TV_PROFILE_FAILED, 20000);
+  g_assert_null (tv_profile_get_data (base));
+
+  profile_page = tv_window_open_file (get_window (), file);
+  single = g_object_ref (tv_profile_page_get_profile (profile_page));
+  WAIT_UNTIL (tv_profile_get_state (single) == TV_PROFILE_DECODING, 20000);
+  adw_tab_view_close_page (tabs, adw_tab_view_get_page (tabs, GTK_WIDGET (profile_page)));
+  WAIT_UNTIL (tv_profile_get_state (single) == TV_PROFILE_FAILED, 20000);
+  g_assert_cmpint (adw_tab_view_get_n_pages (tabs), ==, 0);
+  g_unlink (big);
+}
+
 /* `tachyon-viewer --compare BASE NEW` (main.c hands the paths over). */
 static void
 test_command_line (void)
@@ -756,6 +806,7 @@ main (int   argc,
   g_test_add_func ("/ui/compare/compare-with", test_compare_with);
   g_test_add_func ("/ui/compare/compare-uris", test_compare_uris);
   g_test_add_func ("/ui/compare/export", test_export);
+  g_test_add_func ("/ui/compare/close-while-loading", test_close_while_loading);
   g_test_add_func ("/ui/compare/command-line", test_command_line);
 
   ret = g_test_run ();

@@ -349,11 +349,6 @@ static const char *
 get_big_path (void)
 {
   g_autoptr(GError) error = NULL;
-  TachWriterOptions options = { 0 };
-  TachWriter *writer = NULL;
-  TachError tach_error;
-  guint32 frames[16];
-  guint64 written = 0;
 
   if (big_path != NULL)
     return big_path;
@@ -362,37 +357,9 @@ get_big_path (void)
   g_assert_no_error (error);
   big_path = g_build_filename (big_dir, "big.tach", NULL);
 
-  options.start_time_us = 1000000;
-  options.sample_interval_us = 100;
-  options.mode_raw = 1;
-  if (tach_writer_new (big_path, &options, &writer, &tach_error) != TACH_OK)
-    g_error ("%s", tach_error.message);
-  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
-    {
-      g_autofree char *funcname = g_strdup_printf ("function_%u", i);
-      TachFrameInfo info = { "/srv/big/module.py", funcname, 10 + i, -1, -1, -1,
-                             TACH_OPCODE_NONE };
-
-      if (tach_writer_intern_frame (writer, &info, &frames[i], &tach_error) != TACH_OK)
-        g_error ("%s", tach_error.message);
-    }
-  /* Each thread alternates between two unrelated deep stacks, so that
-   * every sample is a full record of BIG_DEPTH frames: decoding takes long
+  /* Every sample a full record of BIG_DEPTH frames: decoding takes long
    * enough to press Cancel while it runs. */
-  for (guint64 tick = 0; written < BIG_SAMPLES; tick++)
-    for (guint t = 0; t < 3 && written < BIG_SAMPLES; t++, written++)
-      {
-        guint32 stack[BIG_DEPTH];
-
-        for (guint d = 0; d < BIG_DEPTH; d++)
-          stack[d] = frames[(tick % 2) * 8 + (d + t) % 8];
-        if (tach_writer_add_sample (writer, 10 + t, 0, options.start_time_us + tick * 100,
-                                    TACH_STATUS_HAS_GIL, stack, BIG_DEPTH,
-                                    &tach_error) != TACH_OK)
-          g_error ("%s", tach_error.message);
-      }
-  if (tach_writer_finish (writer, &tach_error) != TACH_OK)
-    g_error ("%s", tach_error.message);
+  ui_test_write_big_profile (big_path, BIG_SAMPLES, BIG_DEPTH);
 
   return big_path;
 }

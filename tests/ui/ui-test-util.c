@@ -148,3 +148,42 @@ ui_test_find_file_chooser (void)
     }
   return dialog;
 }
+
+void
+ui_test_write_big_profile (const char *path,
+                           guint64     n_samples,
+                           guint       depth)
+{
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError tach_error;
+  guint32 frames[16];
+  g_autofree guint32 *stack = g_new (guint32, depth);
+  guint64 written = 0;
+
+  options.start_time_us = 1000000;
+  options.sample_interval_us = 100;
+  options.mode_raw = 1;
+  if (tach_writer_new (path, &options, &writer, &tach_error) != TACH_OK)
+    g_error ("%s", tach_error.message);
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autofree char *funcname = g_strdup_printf ("function_%u", i);
+      TachFrameInfo info = { "/srv/big/module.py", funcname, 10 + i, -1, -1, -1,
+                             TACH_OPCODE_NONE };
+
+      if (tach_writer_intern_frame (writer, &info, &frames[i], &tach_error) != TACH_OK)
+        g_error ("%s", tach_error.message);
+    }
+  for (guint64 tick = 0; written < n_samples; tick++)
+    for (guint t = 0; t < 3 && written < n_samples; t++, written++)
+      {
+        for (guint d = 0; d < depth; d++)
+          stack[d] = frames[(tick % 2) * 8 + (d + t) % 8];
+        if (tach_writer_add_sample (writer, 10 + t, 0, options.start_time_us + tick * 100,
+                                    TACH_STATUS_HAS_GIL, stack, depth, &tach_error) != TACH_OK)
+          g_error ("%s", tach_error.message);
+      }
+  if (tach_writer_finish (writer, &tach_error) != TACH_OK)
+    g_error ("%s", tach_error.message);
+}

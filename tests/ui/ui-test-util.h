@@ -42,6 +42,12 @@ gboolean ui_test_node_center      (TvFlameGraph *graph,
  * off, asserts that it passed, and returns TRUE (the caller returns); in
  * that child it returns FALSE and the caller goes on. */
 gboolean ui_test_trap_without_leak_checks (guint timeout_seconds);
+/* Writes a profile of N_SAMPLES samples in three threads, each a full
+ * record DEPTH frames deep (two unrelated stacks in turn), so that
+ * decoding takes long enough to cancel while it runs. */
+void ui_test_write_big_profile (const char *path,
+                                guint64     n_samples,
+                                guint       depth);
 /* The file chooser dialog among the toplevel windows, or NULL. */
 GtkWidget *ui_test_find_file_chooser (void);
 
