@@ -1277,12 +1277,8 @@ on_export_response (GtkNativeDialog *chooser,
                     int              response,
                     TvComparePage   *self)
 {
-  g_autoptr(GFile) dest = NULL;
+  g_autoptr(GFile) dest = tv_export_chooser_finish (chooser, response);
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    dest = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-  gtk_native_dialog_destroy (chooser);
-  g_object_unref (chooser);
   if (dest == NULL)
     return;
   tv_compare_page_export_async (self, dest, self->cancellable, on_export_done,
@@ -1310,6 +1306,7 @@ export_action (GtkWidget  *widget,
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "diff.html");
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_object_set_data (G_OBJECT (filter), "extension", (gpointer) ".html");
   g_signal_connect_object (chooser, "response", G_CALLBACK (on_export_response), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }

@@ -55,3 +55,35 @@ tv_export_show_result (AdwToastOverlay *toasts,
   adw_toast_set_timeout (toast, error != NULL ? 0 : 5);
   adw_toast_overlay_add_toast (toasts, toast);
 }
+
+GFile *
+tv_export_chooser_finish (GtkNativeDialog *chooser,
+                          int              response)
+{
+  g_autoptr(GFile) dest = NULL;
+
+  g_return_val_if_fail (GTK_IS_FILE_CHOOSER (chooser), NULL);
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    dest = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  if (dest != NULL)
+    {
+      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
+      const char *extension = filter != NULL ? g_object_get_data (G_OBJECT (filter), "extension")
+                                             : NULL;
+      g_autofree char *name = g_file_get_basename (dest);
+      g_autoptr(GFile) parent = g_file_get_parent (dest);
+
+      if (extension != NULL && name != NULL && parent != NULL
+          && !g_str_has_suffix (name, extension))
+        {
+          g_autofree char *with = g_strconcat (name, extension, NULL);
+
+          g_object_unref (dest);
+          dest = g_file_get_child (parent, with);
+        }
+    }
+  gtk_native_dialog_destroy (chooser);
+  g_object_unref (chooser);
+  return g_steal_pointer (&dest);
+}

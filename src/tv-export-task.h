@@ -18,6 +18,12 @@ void tv_export_task_return (GTask        *task,
                             GError       *error,
                             GFile        *dest,
                             GCancellable *cancellable);
+/* The file an export's save dialog chose, or NULL when it was cancelled,
+ * with the extension of the chosen filter (its "extension" data, such as
+ * ".html") added unless the name has it.  Destroys CHOOSER and drops the
+ * reference its creator kept. */
+GFile *tv_export_chooser_finish (GtkNativeDialog *chooser,
+                                 int              response);
 /* Says in a toast on TOASTS where an export went, or why it failed (the
  * failure's toast stays until dismissed). */
 void tv_export_show_result (AdwToastOverlay *toasts,

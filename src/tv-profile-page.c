@@ -433,32 +433,8 @@ on_export_response (GtkNativeDialog *chooser,
                     int              response,
                     TvProfilePage   *self)
 {
-  g_autoptr(GFile) dest = NULL;
+  g_autoptr(GFile) dest = tv_export_chooser_finish (chooser, response);
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    dest = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-  /* The chosen type's extension, unless the name has it already. */
-  if (dest != NULL)
-    {
-      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (chooser));
-      const char *extension = filter != NULL ? g_object_get_data (G_OBJECT (filter), "extension")
-                                             : NULL;
-      g_autofree char *name = g_file_get_basename (dest);
-
-      if (extension != NULL && name != NULL && !g_str_has_suffix (name, extension))
-        {
-          g_autoptr(GFile) parent = g_file_get_parent (dest);
-          g_autofree char *with = g_strconcat (name, extension, NULL);
-
-          if (parent != NULL)
-            {
-              g_object_unref (dest);
-              dest = g_file_get_child (parent, with);
-            }
-        }
-    }
-  gtk_native_dialog_destroy (chooser);
-  g_object_unref (chooser);
   if (dest == NULL)
     return;
   tv_profile_page_export_async (self, dest, self->cancellable, on_export_done,
