@@ -136,7 +136,10 @@ graphs_idle (TvComparePage *page)
                              tv_compare_page_get_diff_graph (page) };
 
   for (guint i = 0; i < G_N_ELEMENTS (graphs); i++)
-    if (tv_flame_graph_is_animating (graphs[i]) || tv_flame_graph_is_laying_out (graphs[i]))
+    if (tv_flame_graph_is_animating (graphs[i]) || tv_flame_graph_is_laying_out (graphs[i])
+        /* A graph just shown has its first layout on its first allocation. */
+        || (gtk_widget_get_mapped (GTK_WIDGET (graphs[i]))
+            && tv_flame_graph_get_layout (graphs[i]) == NULL))
       return FALSE;
   return TRUE;
 }

@@ -98,7 +98,7 @@ ui_test_node_center (TvFlameGraph *graph,
                      double       *y)
 {
   TvFlameLayout *layout = tv_flame_graph_get_layout (graph);
-  const TvFlameBox *box = tv_flame_layout_lookup_node (layout, node);
+  const TvFlameBox *box = layout != NULL ? tv_flame_layout_lookup_node (layout, node) : NULL;
   double bx, by, bw, bh;
 
   if (box == NULL || box->node != node || (box->flags & TV_FLAME_BOX_MERGED))
