@@ -51,6 +51,7 @@ struct _TvComparePage
   GCancellable       *search_cancellable; /* the running search, if any */
   guint               search_generation;
   guint               pending;           /* queries not back yet */
+  gboolean            diffing;           /* a diff of this generation is being made */
   TvDiffNormalization normalization;
   TvMergeKey          merge;
   char               *search;
@@ -283,6 +284,7 @@ on_diff_done (GObject      *object,
 
   if (diff == NULL || generation != self->generation)
     return;
+  self->diffing = FALSE;
   g_clear_pointer (&self->diff, tv_diff_unref);
   self->diff = g_steal_pointer (&diff);
   for (guint i = 0; i < 2; i++)
@@ -310,6 +312,7 @@ start_diff (TvComparePage *self)
   task = g_task_new (self, self->job_cancellable, on_diff_done, NULL);
   g_task_set_source_tag (task, start_diff);
   g_task_set_task_data (task, job, (GDestroyNotify) diff_job_free);
+  self->diffing = TRUE;
   g_task_run_in_thread (task, diff_thread);
 }
 
@@ -1303,10 +1306,10 @@ export_action (GtkWidget  *widget,
   gtk_file_filter_set_name (filter, _("Web Page (HTML)"));
   gtk_file_filter_add_mime_type (filter, "text/html");
   gtk_file_filter_add_pattern (filter, "*.html");
+  g_object_set_data (G_OBJECT (filter), "extension", (gpointer) ".html");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "diff.html");
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_object_set_data (G_OBJECT (filter), "extension", (gpointer) ".html");
   g_signal_connect_object (chooser, "response", G_CALLBACK (on_export_response), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
@@ -1380,7 +1383,7 @@ tv_compare_page_is_busy (TvComparePage *self)
   if (self->diff == NULL
       || tv_diff_get_tree (self->diff, TV_DIFF_SIDE_BASE) != self->trees[0]
       || tv_diff_get_tree (self->diff, TV_DIFF_SIDE_NEW) != self->trees[1]
-      || self->pending > 0 || self->search_cancellable != NULL)
+      || self->pending > 0 || self->diffing || self->search_cancellable != NULL)
     return TRUE;
   for (guint i = 0; i < 2; i++)
     if (tv_flame_graph_is_laying_out (self->graphs[i]))
@@ -1458,7 +1461,17 @@ tv_compare_page_set_normalization (TvComparePage      *self,
   if (self->normalization == by)
     return;
   self->normalization = by;
-  if (self->n_loaded == 2)
+  /* The trees stay as they are: only the diff is made again. */
+  if (self->n_loaded == 2 && self->pending == 0 && self->trees[0] != NULL)
+    {
+      g_cancellable_cancel (self->job_cancellable);
+      g_clear_object (&self->job_cancellable);
+      self->job_cancellable = g_cancellable_new ();
+      self->generation++;
+      start_diff (self);
+      set_busy_changed (self);
+    }
+  else if (self->n_loaded == 2)
     start_queries (self);
 }
 

@@ -633,9 +633,18 @@ test_export (void)
       GAsyncResult *result = NULL;
       g_autofree char *contents = NULL;
 
+      TvCallTree *base_tree = tv_diff_get_tree (tv_compare_page_get_diff (page),
+                                                TV_DIFF_SIDE_BASE);
+      TvDiffOptions options;
+
       tv_compare_page_set_normalization (page, by ? TV_DIFF_BY_SHARE : TV_DIFF_BY_TIME);
       tv_compare_page_set_search (page, "^work$");
       settle (page);
+      /* Another normalisation makes the diff again, not the trees. */
+      tv_diff_get_options (tv_compare_page_get_diff (page), &options);
+      g_assert_cmpint (options.normalization, ==, by ? TV_DIFF_BY_SHARE : TV_DIFF_BY_TIME);
+      g_assert_true (tv_diff_get_tree (tv_compare_page_get_diff (page), TV_DIFF_SIDE_BASE)
+                     == base_tree);
       tv_compare_page_export_async (page, dest, NULL, on_async_result, &result);
       WAIT_UNTIL (result != NULL, 60000);
       g_assert_true (tv_compare_page_export_finish (page, result, &error));
