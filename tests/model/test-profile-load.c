@@ -347,10 +347,10 @@ big_profile_path (void)
                                       stacks[t], depth[t], &tach_error) != TACH_OK)
             g_error ("%s", tach_error.message);
         }
-      if (tick % 4 == 0 && written < BIG_SAMPLES)
+      if (written < BIG_SAMPLES)
         {
           if (tach_writer_add_sample (writer, 999, 0, ts, TACH_STATUS_HAS_GIL,
-                                      deep[tick / 4 % 2], BIG_DEEP_DEPTH,
+                                      deep[tick % 2], BIG_DEEP_DEPTH,
                                       &tach_error) != TACH_OK)
             g_error ("%s", tach_error.message);
           written++;
