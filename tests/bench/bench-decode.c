@@ -30,57 +30,6 @@ static const GOptionEntry decode_entries[] = {
   { NULL }
 };
 
-/* One full pass of the decoder over every sample.  PIPELINE is -1 to let
- * the decoder choose, else whether to decompress on a second thread. */
-static gboolean
-decode_pass (TachReader *reader,
-             int         pipeline,
-             double     *seconds,
-             double     *cpu,
-             guint64    *n_samples,
-             TachError  *error)
-{
-  TachDecoder *decoder = NULL;
-  TachSample sample;
-  guint64 sum = 0;
-  guint64 n = 0;
-  double t0 = bench_now_seconds ();
-  double c0 = bench_cpu_seconds ();
-  int r;
-
-  if (tach_decoder_new (reader, &decoder, error) != TACH_OK)
-    return FALSE;
-  if (pipeline >= 0)
-    tach_decoder_set_pipelined (decoder, pipeline != 0);
-  if (opt_api != NULL && g_str_equal (opt_api, "sample"))
-    {
-      while ((r = tach_decoder_next (decoder, &sample, error)) == 1)
-        {
-          sum += sample.timestamp_us + sample.depth + sample.status;
-          n++;
-        }
-    }
-  else
-    {
-      TachBatch batch;
-
-      /* Touch every sample, as a consumer would. */
-      while ((r = tach_decoder_next_batch (decoder, &batch, error)) == 1)
-        {
-          sum += batch.sample.depth;
-          for (guint32 i = 0; i < batch.n; i++)
-            sum += batch.timestamps[i] + batch.statuses[i];
-          n += batch.n;
-        }
-    }
-  tach_decoder_free (decoder);
-  *seconds = bench_now_seconds () - t0;
-  *cpu = bench_cpu_seconds () - c0;
-  bench_sink += sum;
-  *n_samples = n;
-  return r == 0;
-}
-
 static int
 run_decode (char **args)
 {
@@ -148,7 +97,9 @@ run_decode (char **args)
     {
       guint64 n = 0;
 
-      if (!decode_pass (reader, pipeline, &decode_times[run], &cpu_times[run], &n, &error))
+      if (!bench_decode_pass (reader, pipeline,
+                              opt_api != NULL && g_str_equal (opt_api, "sample"),
+                              &decode_times[run], &cpu_times[run], &n, &error))
         {
           tach_reader_free (reader);
           return bench_fail_tach (path, &error);

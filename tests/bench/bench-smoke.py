@@ -58,10 +58,15 @@ def check_keys(mode, result, keys):
 def check_load(bench, path):
     result = run(bench, "--load", path, "--runs", "3")
     check_keys("load", result, ["samples", "load_seconds", "zstd_seconds", "ratio",
-                                "peak_rss_bytes", "bytes_per_sample"])
-    for key in ("load_seconds", "zstd_seconds", "ratio"):
+                                "peak_rss_bytes", "bytes_per_sample", "decode_seconds",
+                                "decode_cpu_seconds", "populate_seconds", "processors",
+                                "floor_ratio"])
+    for key in ("load_seconds", "zstd_seconds", "ratio", "decode_seconds",
+                "decode_cpu_seconds", "populate_seconds", "floor_ratio"):
         if not is_number(result[key]) or result[key] <= 0:
             sys.exit("--load: %s %r" % (key, result[key]))
+    if not isinstance(result["processors"], int) or result["processors"] < 1:
+        sys.exit("--load: processors %r" % result["processors"])
     if not isinstance(result["peak_rss_bytes"], int) or result["peak_rss_bytes"] <= 0:
         sys.exit("--load: peak_rss_bytes %r" % result["peak_rss_bytes"])
     if not is_number(result["bytes_per_sample"]):

@@ -55,6 +55,17 @@ int      bench_fail_tach          (const char      *what,
  * does not pay for page faults. */
 void     bench_fault_in           (const void      *region,
                                    size_t           size);
+/* Decodes every sample of READER once and times it: PIPELINE is -1 to let
+ * the decoder choose, else whether to decompress on a second thread;
+ * BY_SAMPLE takes tach_decoder_next () rather than batches.  Every sample
+ * is read, as a consumer would. */
+gboolean bench_decode_pass        (TachReader      *reader,
+                                   int              pipeline,
+                                   gboolean         by_sample,
+                                   double          *seconds,
+                                   double          *cpu_seconds,
+                                   guint64         *n_samples,
+                                   TachError       *error);
 /* Stream-decompresses the SIZE bytes at REGION with libzstd alone, into
  * CHUNK (BENCH_ZSTD_CHUNK bytes, reused), as the decoder does.  Prints the
  * error and returns FALSE if the stream is bad. */
