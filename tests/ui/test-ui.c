@@ -15,6 +15,7 @@
 #include <glib/gstdio.h>
 
 #include "tv-application.h"
+#include "tv-json.h"
 #include "tv-start-page.h"
 #include "tv-timeline-renderer.h"
 #include "tv-window.h"
@@ -1632,6 +1633,79 @@ test_flamegraph (void)
     tv_view_state_set_threads (state, NULL, 0);
     tv_view_state_set_state_filter (state, TV_STATE_FILTER_ALL);
     wait_view_idle (view);
+  }
+
+  /* A selection of heatmap cells (the view state's ranges) is what the
+   * views show and what an export writes: the page's filter lists the
+   * ranges, in seconds after the start, and the image says how many. */
+  {
+    guint64 first, last, span, expected = 0;
+    guint64 start_time = tach_reader_get_header (tv_profile_data_get_reader (data))->start_time_us;
+    TvTimeRange ranges[2];
+    g_autoptr(GFile) dest = g_file_new_build_filename (g_get_tmp_dir (), "tv-test-ranges.html",
+                                                       NULL);
+    g_autoptr(GFile) svg = g_file_new_build_filename (g_get_tmp_dir (), "tv-test-ranges.svg",
+                                                      NULL);
+    g_autoptr(GError) error = NULL;
+    g_autofree char *contents = NULL;
+    g_autofree char *svg_text = NULL;
+    g_autoptr(GString) want = g_string_new ("\"ranges_sec\":[");
+    GAsyncResult *result = NULL;
+
+    g_assert_true (tv_profile_data_get_time_span (data, &first, &last));
+    span = last - first;
+    ranges[0] = (TvTimeRange) { first + span / 8, first + span / 4 };
+    ranges[1] = (TvTimeRange) { first + span / 2, first + span / 2 + span / 8 };
+    for (guint i = 0; i < tv_profile_data_get_n_threads (data); i++)
+      {
+        const TvThread *t = tv_profile_data_get_thread (data, i);
+
+        for (guint64 k = 0; k < t->n_samples; k++)
+          for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
+            if (t->timestamps[k] >= ranges[r].start && t->timestamps[k] < ranges[r].end)
+              expected++;
+      }
+    g_assert_cmpuint (expected, >, 0);
+    g_assert_cmpuint (expected, <, tv_profile_data_get_n_samples (data));
+
+    tv_view_state_set_ranges (state, ranges, G_N_ELEMENTS (ranges));
+    wait_view_idle (view);
+    tree = tv_flame_graph_get_tree (graph);
+    g_assert_cmpuint (tv_call_tree_get_n_samples (tree), ==, expected);
+
+    tv_profile_page_export_async (page, dest, NULL, on_async_result, &result);
+    WAIT_UNTIL (result != NULL, 20000);
+    g_assert_true (tv_profile_page_export_finish (page, result, &error));
+    g_assert_no_error (error);
+    g_clear_object (&result);
+    g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
+    g_assert_no_error (error);
+    for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
+      {
+        char a[TV_JSON_DOUBLE_BUF_SIZE], b[TV_JSON_DOUBLE_BUF_SIZE];
+
+        tv_json_format_double (a, sizeof a, (double) (ranges[r].start - start_time) / 1e6);
+        tv_json_format_double (b, sizeof b, (double) (ranges[r].end - start_time) / 1e6);
+        g_string_append_printf (want, "%s[%s,%s]", r ? "," : "", a, b);
+      }
+    g_string_append_c (want, ']');
+    if (strstr (contents, want->str) == NULL)
+      g_error ("the page's filter lacks %s", want->str);
+    g_file_delete (dest, NULL, NULL);
+
+    tv_profile_page_export_async (page, svg, NULL, on_async_result, &result);
+    WAIT_UNTIL (result != NULL, 20000);
+    g_assert_true (tv_profile_page_export_finish (page, result, &error));
+    g_assert_no_error (error);
+    g_clear_object (&result);
+    g_assert_true (g_file_load_contents (svg, NULL, &svg_text, NULL, NULL, &error));
+    g_assert_nonnull (strstr (svg_text, "in 2 selected time ranges"));
+    g_file_delete (svg, NULL, NULL);
+
+    tv_view_state_clear_range (state);
+    wait_view_idle (view);
+    g_assert_cmpuint (tv_call_tree_get_n_samples (tv_flame_graph_get_tree (graph)), ==,
+                      tv_profile_data_get_n_samples (data));
   }
 
   /* Icicle orientation puts the root at the top. */
