@@ -6,12 +6,16 @@
  * Every export writes a temporary file next to its output and renames it
  * over the output at the end, so that a failure (a full disk, a profile
  * that turns out to be broken) never leaves a partial file behind and an
- * existing file stays as it was.
+ * existing file stays as it was.  What the output path names is respected:
+ * a symbolic link is followed, a pipe or a device is written to (there is
+ * nothing to replace), a file that may not be written stays as it is, and
+ * a replaced file keeps its permissions.
  */
 #include "tv-atomic-write.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gi18n.h>
@@ -29,6 +33,84 @@ fail_write (GError     **error,
   return FALSE;
 }
 
+/* The file OUT_PATH stands for: symbolic links followed, also a link to a
+ * file that does not exist yet, which is then made.  NULL with ERRNO set
+ * for a loop of links. */
+static char *
+resolve_links (const char *out_path)
+{
+  g_autofree char *path = g_strdup (out_path);
+
+  for (guint depth = 0; depth < 40; depth++)
+    {
+      g_autofree char *target = NULL;
+      GStatBuf st;
+
+      if (g_lstat (path, &st) != 0 || !S_ISLNK (st.st_mode))
+        return g_steal_pointer (&path);
+      if ((target = g_file_read_link (path, NULL)) == NULL)
+        return g_steal_pointer (&path);
+      if (!g_path_is_absolute (target))
+        {
+          g_autofree char *dir = g_path_get_dirname (path);
+          char *joined = g_build_filename (dir, target, NULL);
+
+          g_free (target);
+          target = joined;
+        }
+      g_free (path);
+      path = g_steal_pointer (&target);
+    }
+  errno = ELOOP;
+  return NULL;
+}
+
+/* Writes straight into what is not a file to replace (a pipe, a device). */
+static gboolean
+write_in_place (const char         *path,
+                TvAtomicWriteFunc   write_func,
+                gpointer            user_data,
+                GError            **error)
+{
+  int fd = g_open (path, O_WRONLY | O_CLOEXEC, 0);
+  FILE *file;
+
+  if (fd < 0 || (file = fdopen (fd, "w")) == NULL)
+    {
+      int saved_errno = errno;
+
+      if (fd >= 0)
+        close (fd);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not write: %s"), g_strerror (saved_errno));
+      return FALSE;
+    }
+  errno = 0;
+  if (!write_func (file, user_data, error))
+    {
+      fclose (file);
+      return FALSE;
+    }
+  if (fflush (file) != 0 || ferror (file))
+    {
+      int saved_errno = errno != 0 ? errno : EIO;
+
+      fclose (file);
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not write: %s"), g_strerror (saved_errno));
+      return FALSE;
+    }
+  if (fclose (file) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not write: %s"), g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /**
  * tv_atomic_write:
  * @out_path: the file to create or replace
@@ -39,8 +121,12 @@ fail_write (GError     **error,
  * Calls @write_func on a temporary file next to @out_path and renames it
  * over @out_path, so that @out_path is never left half-written and an
  * existing @out_path stays as it was when anything fails; on failure the
- * temporary file is removed.  The new file gets the mode 0666 less the
- * umask, like any file a program creates.
+ * temporary file is removed.  A new file gets the mode 0666 less the
+ * umask, like any file a program creates; a replaced one keeps its mode.
+ *
+ * A symbolic link is followed: the file it points to is written, and the
+ * link stays.  A pipe or a device is written to directly, since there is
+ * nothing to replace.  A file that may not be written is not replaced.
  *
  * Returns: %TRUE on success
  */
@@ -50,11 +136,13 @@ tv_atomic_write (const char         *out_path,
                  gpointer            user_data,
                  GError            **error)
 {
+  g_autofree char *target = NULL;
   g_autofree char *dirname = NULL;
   g_autofree char *basename = NULL;
   g_autofree char *tmp_path = NULL;
   g_autofree char *tmp_name = NULL;
   gboolean replacing;
+  GStatBuf st;
   FILE *file;
   int fd;
 
@@ -62,20 +150,38 @@ tv_atomic_write (const char         *out_path,
   g_return_val_if_fail (write_func != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (g_file_test (out_path, G_FILE_TEST_IS_DIR))
+  if ((target = resolve_links (out_path)) == NULL)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not write: %s"), g_strerror (saved_errno));
+      return FALSE;
+    }
+  replacing = g_stat (target, &st) == 0;
+  if (replacing && S_ISDIR (st.st_mode))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
                            _("This is a folder; the output must be a file"));
       return FALSE;
     }
+  if (replacing && !S_ISREG (st.st_mode))
+    return write_in_place (target, write_func, user_data, error);
+  if (replacing && g_access (target, W_OK) != 0)
+    {
+      int saved_errno = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+                   _("Could not write: %s"), g_strerror (saved_errno));
+      return FALSE;
+    }
 
   /* The temporary file is hidden in OUT's folder, so that rename() stays
    * within one file system. */
-  dirname = g_path_get_dirname (out_path);
-  basename = g_path_get_basename (out_path);
+  dirname = g_path_get_dirname (target);
+  basename = g_path_get_basename (target);
   tmp_name = g_strdup_printf (".%.200s.XXXXXX", basename);
   tmp_path = g_build_filename (dirname, tmp_name, NULL);
-  replacing = g_file_test (out_path, G_FILE_TEST_EXISTS);
 
   fd = g_mkstemp_full (tmp_path, O_WRONLY | O_CLOEXEC, 0666);
   if (fd < 0)
@@ -86,6 +192,11 @@ tv_atomic_write (const char         *out_path,
                    _("Could not create a file in “%s”: %s"), dirname, g_strerror (saved_errno));
       return FALSE;
     }
+
+  /* A replaced file keeps its permissions (a new one has 0666 less the
+   * umask, from g_mkstemp_full()). */
+  if (replacing)
+    fchmod (fd, st.st_mode & 07777);
 
   file = fdopen (fd, "w");
   if (file == NULL)
@@ -127,7 +238,7 @@ tv_atomic_write (const char         *out_path,
   if (fclose (file) != 0)
     return fail_write (error, errno, tmp_path);
 
-  if (g_rename (tmp_path, out_path) != 0)
+  if (g_rename (tmp_path, target) != 0)
     {
       int saved_errno = errno;
 

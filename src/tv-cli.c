@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 #include "tv-atomic-write.h"
 #include "tv-collapsed.h"
@@ -259,6 +260,18 @@ load_profile (const char  *path,
     }
 
   return tv_profile_data_load (reader, NULL, NULL, NULL, error);
+}
+
+/* Whether A and B name the same file (links followed); FALSE when either
+ * does not exist. */
+static gboolean
+same_file (const char *a,
+           const char *b)
+{
+  GStatBuf sa, sb;
+
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0
+         && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 static int
@@ -615,6 +628,10 @@ run_export (const ExportArgs *args)
   /* Checked before the decode, which can take a while. */
   if (strcmp (args->output, "-") != 0 && g_file_test (args->output, G_FILE_TEST_IS_DIR))
     return fail_with_path (args->output, _("This is a folder; the output must be a file"));
+  if (same_file (args->output, args->path)
+      || (args->baseline != NULL && same_file (args->output, args->baseline)))
+    return fail_with_path (args->output,
+                           _("This is the profile being read; choose another output file"));
 
   return format->run (format, args, &filter, &image);
 }

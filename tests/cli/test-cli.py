@@ -16,9 +16,11 @@ import math
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
 
 PROG = "tachyon-viewer"
 
@@ -734,6 +736,129 @@ def args_cases(env):
             problems.append("left behind: %r" % os.listdir(out_dir))
         return problems
     case("export: replaces an existing OUT", export_replaces)
+
+    def export_keeps_mode():
+        out_dir = tempfile.mkdtemp(dir=tmp)
+        out_path = os.path.join(out_dir, "out.collapsed")
+        with open(out_path, "w") as fh:
+            fh.write("old\n")
+        os.chmod(out_path, 0o640)
+        rc, out, err = env.run("--export", "collapsed", "-o", out_path, tiny)
+        problems = []
+        if rc != 0 or out or err:
+            problems.append("exit %d, stdout %r, stderr %r" % (rc, out, err))
+        mode = stat.S_IMODE(os.stat(out_path).st_mode)
+        if mode != 0o640:
+            problems.append("OUT's mode became %o, was 640" % mode)
+        return problems
+    case("export: a replaced OUT keeps its mode", export_keeps_mode)
+
+    def export_through_symlink():
+        out_dir = tempfile.mkdtemp(dir=tmp)
+        target = os.path.join(out_dir, "real.collapsed")
+        with open(target, "w") as fh:
+            fh.write("old\n")
+        link = os.path.join(out_dir, "link.collapsed")
+        os.symlink("real.collapsed", link)
+        dangling = os.path.join(out_dir, "dangling.collapsed")
+        os.symlink("new.collapsed", dangling)
+        problems = []
+        for path in (link, dangling):
+            rc, out, err = env.run("--export", "collapsed", "-o", path, tiny)
+            if rc != 0 or out or err:
+                problems.append("%s: exit %d, stdout %r, stderr %r" % (path, rc, out, err))
+            if not os.path.islink(path):
+                problems.append("%s is no longer a symbolic link" % path)
+        expected = env.tachgen_run("collapsed", tiny)
+        for path in (target, os.path.join(out_dir, "new.collapsed")):
+            with open(path, "rb") as fh:
+                if fh.read() != expected:
+                    problems.append("%s, where a link points, was not written" % path)
+        if sorted(os.listdir(out_dir)) != ["dangling.collapsed", "link.collapsed",
+                                           "new.collapsed", "real.collapsed"]:
+            problems.append("files: %r" % sorted(os.listdir(out_dir)))
+        return problems
+    case("export: OUT is a symbolic link", export_through_symlink)
+
+    def export_to_fifo():
+        out_dir = tempfile.mkdtemp(dir=tmp)
+        fifo = os.path.join(out_dir, "pipe")
+        os.mkfifo(fifo)
+        got = []
+        # A daemon: should the export replace the pipe, the reader would wait
+        # on it for ever, and must not keep the test from ending.
+        reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()),
+                                  daemon=True)
+        reader.start()
+        rc, out, err = env.run("--export", "collapsed", "-o", fifo, tiny)
+        reader.join(30)
+        problems = []
+        if rc != 0 or out or err:
+            problems.append("exit %d, stdout %r, stderr %r" % (rc, out, err))
+        if not stat.S_ISFIFO(os.lstat(fifo).st_mode):
+            problems.append("the pipe was replaced")
+        if got != [env.tachgen_run("collapsed", tiny)]:
+            problems.append("the pipe's reader got %r" % (got[0][:80] if got else None))
+        if os.listdir(out_dir) != ["pipe"]:
+            problems.append("left behind: %r" % os.listdir(out_dir))
+        return problems
+    case("export: OUT is a named pipe", export_to_fifo)
+
+    def export_read_only():
+        # Root may write anything: the check runs as an unprivileged user then.
+        out_dir = tempfile.mkdtemp(dir=tmp)
+        os.chmod(tmp, 0o711)
+        os.chmod(out_dir, 0o777)
+        out_path = os.path.join(out_dir, "ro.collapsed")
+        with open(out_path, "w") as fh:
+            fh.write("keep me\n")
+        os.chmod(out_path, 0o444)
+        args = ["--export", "collapsed", "-o", out_path, tiny]
+        if os.geteuid() == 0:
+            # The program and the profile go where that user can reach them
+            # wherever the build is (the program needs nothing else).
+            exe = os.path.join(tmp, "tachyon-viewer")
+            if not os.path.exists(exe):
+                shutil.copy(env.exe, exe)
+            os.chmod(exe, 0o755)
+            args[-1] = os.path.join(tmp, "tiny.tach")
+            shutil.copy(tiny, args[-1])
+            os.chmod(args[-1], 0o644)
+            os.chown(out_dir, 65534, 65534)
+            os.chown(out_path, 65534, 65534)
+            cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", exe] + args
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=env.env)
+            rc, out, err = proc.returncode, proc.stdout, proc.stderr
+        else:
+            rc, out, err = env.run(*args)
+        problems = []
+        if rc != 1 or out or "Permission denied" not in err:
+            problems.append("exit %d, stdout %r, stderr %r" % (rc, out, err))
+        with open(out_path) as fh:
+            if fh.read() != "keep me\n":
+                problems.append("the read-only OUT was replaced")
+        if os.listdir(out_dir) != ["ro.collapsed"]:
+            problems.append("left behind: %r" % os.listdir(out_dir))
+        return problems
+    case("export: a read-only OUT is not replaced", export_read_only)
+
+    def export_onto_input():
+        out_dir = tempfile.mkdtemp(dir=tmp)
+        mine = os.path.join(out_dir, "mine.tach")
+        shutil.copy(tiny, mine)
+        link = os.path.join(out_dir, "link.html")
+        os.symlink("mine.tach", link)
+        problems = []
+        for args in (["--export", "html", "-o", mine, mine],
+                     ["--export", "html", "-o", link, mine],
+                     ["--export", "html", "--baseline", mine, "-o", mine, tiny]):
+            problems += check_fails(env, args, "is the profile being read", mine if args[-2] == mine
+                                    else None)
+            with open(mine, "rb") as fh, open(tiny, "rb") as orig:
+                if fh.read() != orig.read():
+                    problems.append("%s: the profile was overwritten" % " ".join(args))
+        return problems
+    case("export: OUT is the profile being read", export_onto_input)
 
     def export_relative():
         out_dir = tempfile.mkdtemp(dir=tmp)
