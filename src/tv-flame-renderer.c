@@ -1316,6 +1316,19 @@ draw_highlights (TvFlameRenderer    *self,
   const TvFlameBox *hovered = hover ? find_hovered (layout, style) : NULL;
   double l, t, r, b;
 
+          gboolean dimmed = FALSE;
+          TvFlameColor fill = { 0 };
+
+          /* On top of a drawing with labels (hover too: the widget's
+           * overlay), the box is drawn again, so that its label can go
+           * over the outline as in a whole drawing. */
+          if (hover)
+            {
+              fill = box_fill (self, tv_flame_layout_get_tree (layout), box, style, &dimmed);
+              set_source (cr, fill, 1.0);
+              cairo_rectangle (cr, l, t, r - l, b - t);
+              cairo_fill (cr);
+            }
   cairo_save (cr);
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
   if (selection && style->selected != TV_NODE_NONE)
@@ -1324,6 +1337,8 @@ draw_highlights (TvFlameRenderer    *self,
 
       if (box != NULL && box->node == style->selected
           && box_pixels (layout, box, vp->width, &l, &t, &r, &b))
+          if (hover)
+            draw_box_label (self, cr, layout, box, style, l, t, r, b, fill, dimmed ? 0.55 : 1.0);
         {
           /* Accent colours of libadwaita. */
           if (style->dark)
@@ -1439,7 +1454,7 @@ tv_flame_renderer_draw (TvFlameRenderer    *self,
     }
   cairo_restore (cr);
 
-  draw_highlights (self, cr, layout, style, FALSE, TRUE);
+  draw_highlights (self, cr, layout, style, TRUE, TRUE);
 }
 
 void

@@ -10,8 +10,8 @@
  * What changes between frames without a new layout (hover, selection,
  * search, colours, light or dark) is in TvFlameStyle, so a hover redraw
  * costs no relayout.  A widget that keeps the drawing of the frames (with
- * no hover) can draw the hover alone on top of it with
- * tv_flame_renderer_draw_highlight().
+ * no hover and no selection) can draw the selection and the hover alone
+ * on top of it with tv_flame_renderer_draw_highlight().
  *
  * A renderer keeps caches (shaped labels, colours per frame, a scratch
  * image) and is not thread-safe: make one on each thread that draws (an
@@ -136,8 +136,8 @@ void               tv_flame_renderer_draw       (TvFlameRenderer    *renderer,
                                                  cairo_t            *cr,
                                                  TvFlameLayout      *layout,
                                                  const TvFlameStyle *style);
-/* Draws the hovered box's highlight only, to go on top of a drawing made
- * with nothing hovered (the selection is part of that drawing). */
+/* Draws the selected box's outline and the hovered box's highlight only,
+ * to go on top of a drawing made with nothing selected or hovered. */
 void               tv_flame_renderer_draw_highlight (TvFlameRenderer    *renderer,
                                                      cairo_t            *cr,
                                                      TvFlameLayout      *layout,

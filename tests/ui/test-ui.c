@@ -1424,6 +1424,30 @@ test_flamegraph (void)
   g_assert_cmpuint (grandchild, !=, TV_NODE_NONE);
   press_key (GTK_WIDGET (graph), GDK_KEY_Up);
   g_assert_cmpuint (tv_flame_graph_get_selected (graph), ==, grandchild);
+  /* The selection is drawn: an outline in the accent colour along the
+   * top of its box, where the frame's own colour was. */
+  {
+    TvFlameLayout *shown = tv_flame_graph_get_layout (graph);
+    const TvFlameBox *box = tv_flame_layout_lookup_node (shown, grandchild);
+    g_autoptr(cairo_surface_t) plain = NULL;
+    g_autoptr(cairo_surface_t) outlined = NULL;
+    double bx, by, bw, bh;
+    int px, py;
+
+    g_assert_nonnull (box);
+    tv_flame_layout_get_box_rect (shown, box, &bx, &by, &bw, &bh);
+    g_assert_cmpfloat (bw, >, 40);
+    px = (int) (MAX (bx, 0) + 20);
+    py = (int) by + 1;
+    ui_test_save_screenshot (GTK_WIDGET (graph), "flame-selected.png", 100);
+    tv_flame_graph_set_selected (graph, TV_NODE_NONE);
+    ui_test_save_screenshot (GTK_WIDGET (graph), "flame-unselected.png", 100);
+    tv_flame_graph_set_selected (graph, grandchild);
+    outlined = load_screenshot ("flame-selected.png");
+    plain = load_screenshot ("flame-unselected.png");
+    g_assert_cmphex (pixel_at (plain, px, py), !=, 0x1c71d8);
+    g_assert_cmphex (pixel_at (outlined, px, py), ==, 0x1c71d8);
+  }
   press_key (GTK_WIDGET (graph), GDK_KEY_Down);
   g_assert_cmpuint (tv_flame_graph_get_selected (graph), ==, child);
   press_key (GTK_WIDGET (graph), GDK_KEY_Return);
