@@ -740,6 +740,54 @@ def test_gresource(tap, args):
                "listed:\n" + "\n".join(sorted(listed)))
 
 
+# -------------------------------------------------------------------- icons
+
+def icons_used(args):
+    """{icon name: where it is used} for the .ui files' icon-name properties
+    and the C sources' "...-symbolic" literals."""
+    used = {}
+    for dirpath, dirnames, filenames in os.walk(source(args, "data")):
+        for n in sorted(filenames):
+            if n.endswith(".ui"):
+                path = os.path.join(dirpath, n)
+                text = open(path, encoding="utf-8").read()
+                for name in re.findall(r'<property name="icon[-_]name">([^<]+)</property>', text):
+                    used.setdefault(name.strip(), os.path.relpath(path, args.srcdir))
+    src = source(args, "src")
+    for n in sorted(os.listdir(src)):
+        if n.endswith(".c"):
+            text = open(os.path.join(src, n), encoding="utf-8").read()
+            for name in re.findall(r'"([A-Za-z0-9._-]+-symbolic)"', text):
+                used.setdefault(name, "src/" + n)
+    return used
+
+
+def icons_available(args):
+    """Icon names the Adwaita and hicolor themes installed here have, and
+    those the app's resource bundle adds."""
+    names = set()
+    data_dirs = os.environ.get("XDG_DATA_DIRS") or "/usr/local/share:/usr/share"
+    for base in data_dirs.split(":"):
+        for theme in ("Adwaita", "hicolor"):
+            for dirpath, dirnames, filenames in os.walk(os.path.join(base, "icons", theme)):
+                names.update(os.path.splitext(n)[0] for n in filenames
+                             if n.endswith((".svg", ".png")))
+    xml = open(source(args, "data", "tachyon-viewer.gresource.xml"), encoding="utf-8").read()
+    names.update(re.findall(r'alias="icons/[^"]*/([^/"]+)\.svg"', xml))
+    return names
+
+
+def test_icons(tap, args):
+    used = icons_used(args)
+    available = icons_available(args)
+    tap.ok(len(used) > 5, "the UI names its icons", "found: %r" % used)
+    tap.ok("view-dual-symbolic" in available, "the Adwaita icon theme is installed",
+           "looked in XDG_DATA_DIRS' icons/Adwaita")
+    for name, where in sorted(used.items()):
+        tap.ok(name in available, "icon %s (%s) is in the icon theme or the bundle"
+               % (name, where))
+
+
 # -------------------------------------------------------------------- ui
 
 def has_display():
@@ -802,6 +850,7 @@ GROUPS = {
     "translations": test_translations,
     "flatpak": test_flatpak,
     "gresource": test_gresource,
+    "icons": test_icons,
     "ui": test_ui,
 }
 
