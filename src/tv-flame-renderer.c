@@ -1316,6 +1316,15 @@ draw_highlights (TvFlameRenderer    *self,
   const TvFlameBox *hovered = hover ? find_hovered (layout, style) : NULL;
   double l, t, r, b;
 
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  if (selection && style->selected != TV_NODE_NONE)
+    {
+      const TvFlameBox *box = tv_flame_layout_lookup_node (layout, style->selected);
+
+      if (box != NULL && box->node == style->selected
+          && box_pixels (layout, box, vp->width, &l, &t, &r, &b))
+        {
           gboolean dimmed = FALSE;
           TvFlameColor fill = { 0 };
 
@@ -1329,17 +1338,6 @@ draw_highlights (TvFlameRenderer    *self,
               cairo_rectangle (cr, l, t, r - l, b - t);
               cairo_fill (cr);
             }
-  cairo_save (cr);
-  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
-  if (selection && style->selected != TV_NODE_NONE)
-    {
-      const TvFlameBox *box = tv_flame_layout_lookup_node (layout, style->selected);
-
-      if (box != NULL && box->node == style->selected
-          && box_pixels (layout, box, vp->width, &l, &t, &r, &b))
-          if (hover)
-            draw_box_label (self, cr, layout, box, style, l, t, r, b, fill, dimmed ? 0.55 : 1.0);
-        {
           /* Accent colours of libadwaita. */
           if (style->dark)
             cairo_set_source_rgb (cr, 0x78 / 255.0, 0xae / 255.0, 0xed / 255.0);
@@ -1348,6 +1346,8 @@ draw_highlights (TvFlameRenderer    *self,
           cairo_set_line_width (cr, 2.0);
           cairo_rectangle (cr, l + 1, t + 1, MAX (r - l - 2, 0), MAX (b - t - 2, 0));
           cairo_stroke (cr);
+          if (hover)
+            draw_box_label (self, cr, layout, box, style, l, t, r, b, fill, dimmed ? 0.55 : 1.0);
         }
     }
   /* The hovered box is drawn again, lighter, with its label at full
@@ -1454,7 +1454,7 @@ tv_flame_renderer_draw (TvFlameRenderer    *self,
     }
   cairo_restore (cr);
 
-  draw_highlights (self, cr, layout, style, TRUE, TRUE);
+  draw_highlights (self, cr, layout, style, FALSE, TRUE);
 }
 
 void
@@ -1470,5 +1470,5 @@ tv_flame_renderer_draw_highlight (TvFlameRenderer    *self,
 
   ensure_frame_cache (self, tv_call_tree_get_data (tv_flame_layout_get_tree (layout)), style);
   ensure_fonts (self, tv_flame_layout_get_tree (layout), style);
-  draw_highlights (self, cr, layout, style, FALSE, TRUE);
+  draw_highlights (self, cr, layout, style, TRUE, TRUE);
 }
