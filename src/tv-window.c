@@ -50,6 +50,20 @@ selected_loaded_page (TvWindow *self)
   return NULL;
 }
 
+/* Whether the selected tab has something to export: a loaded profile, or
+ * a comparison that is ready. */
+static gboolean
+selected_can_export (TvWindow *self)
+{
+  AdwTabPage *tab = adw_tab_view_get_selected_page (self->tab_view);
+  GtkWidget *child = tab != NULL ? adw_tab_page_get_child (tab) : NULL;
+
+  if (selected_loaded_page (self) != NULL)
+    return TRUE;
+  return child != NULL && TV_IS_COMPARE_PAGE (child)
+         && tv_compare_page_get_state (TV_COMPARE_PAGE (child)) == TV_COMPARE_PAGE_READY;
+}
+
 static void
 update_view (TvWindow *self)
 {
@@ -57,7 +71,7 @@ update_view (TvWindow *self)
 
   gtk_stack_set_visible_child_name (self->stack, has_tabs ? "tabs" : "start");
   gtk_widget_set_visible (GTK_WIDGET (self->tab_bar), has_tabs);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", has_tabs);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", selected_can_export (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-with",
                                  selected_loaded_page (self) != NULL);
 }
@@ -108,6 +122,18 @@ loading_to_icon (GBinding     *binding,
   else
     g_value_set_object (to, NULL);
   return TRUE;
+}
+
+/* A profile goes to the recent files once it has loaded: one that cannot
+ * be opened is not worth offering again. */
+static void
+on_page_state (TvProfilePage *page,
+               GParamSpec    *pspec,
+               TvWindow      *self)
+{
+  if (tv_profile_page_get_state (page) == TV_PROFILE_PAGE_LOADED)
+    add_to_recent (tv_profile_page_get_file (page));
+  update_view (self);
 }
 
 TvProfilePage *
@@ -175,13 +201,10 @@ tv_window_open_file (TvWindow *self,
                                loading_to_icon, NULL, NULL, NULL);
   adw_tab_page_set_indicator_tooltip (tab, _("Loading…"));
   adw_tab_view_set_selected_page (self->tab_view, tab);
-  g_signal_connect_object (page, "notify::state", G_CALLBACK (update_view), self,
-                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (page, "notify::state", G_CALLBACK (on_page_state), self, 0);
   /* The first tab was selected as it was appended, before it had a title. */
   update_title (self);
   update_view (self);
-
-  add_to_recent (file);
 
   return page;
 }
@@ -248,6 +271,8 @@ tv_window_open_comparison (TvWindow *self,
   adw_tab_page_set_tooltip (tab, title);
   g_object_bind_property_full (page, "state", tab, "indicator-icon", G_BINDING_SYNC_CREATE,
                                state_to_icon, NULL, NULL, NULL);
+  g_signal_connect_object (page, "notify::state", G_CALLBACK (update_view), self,
+                           G_CONNECT_SWAPPED);
   adw_tab_view_set_selected_page (self->tab_view, tab);
   update_title (self);
   update_view (self);

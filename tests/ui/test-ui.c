@@ -308,6 +308,25 @@ test_metadata_variants (void)
   g_assert_nonnull (strstr (big_endian, "Compression: zstd\n"));
 }
 
+/* The first widget under ROOT that activates ACTION. */
+static GtkWidget *
+find_actionable (GtkWidget  *root,
+                 const char *action)
+{
+  if (GTK_IS_ACTIONABLE (root)
+      && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (root)), action) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_actionable (child, action);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_open_invalid (void)
 {
@@ -336,13 +355,33 @@ test_open_invalid (void)
   }
   save_screenshot (GTK_WIDGET (window), "ui-error.png");
 
-  /* The window is still usable: another file opens. */
+  /* There is nothing to export, and nothing to offer again later. */
+  {
+    GtkWidget *export_button = find_actionable (GTK_WIDGET (window), "win.export");
+    g_autofree char *uri = g_file_get_uri (file);
+
+    g_assert_nonnull (export_button);
+    g_assert_false (gtk_widget_get_sensitive (export_button));
+    g_assert_false (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), uri));
+  }
+
+  /* The window is still usable: another file opens, and can be exported. */
   {
     g_autoptr(GFile) other = data_file ("valid", "tiny.tach");
     TvProfilePage *other_page = tv_window_open_file (window, other);
+    GtkWidget *export_button = find_actionable (GTK_WIDGET (window), "win.export");
 
     WAIT_UNTIL (tv_profile_page_get_state (other_page) != TV_PROFILE_PAGE_LOADING, 10000);
     g_assert_cmpint (tv_profile_page_get_state (other_page), ==, TV_PROFILE_PAGE_LOADED);
+    g_assert_true (gtk_widget_get_sensitive (export_button));
+    adw_tab_view_set_selected_page (tv_window_get_tab_view (window),
+                                    adw_tab_view_get_page (tv_window_get_tab_view (window),
+                                                           GTK_WIDGET (page)));
+    g_assert_false (gtk_widget_get_sensitive (export_button));
+    adw_tab_view_set_selected_page (tv_window_get_tab_view (window),
+                                    adw_tab_view_get_page (tv_window_get_tab_view (window),
+                                                           GTK_WIDGET (other_page)));
+    g_assert_true (gtk_widget_get_sensitive (export_button));
   }
 }
 
