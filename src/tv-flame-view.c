@@ -53,6 +53,7 @@ struct _TvFlameView
   GtkLabel          *match_label;
   GtkLabel          *summary_label;
   GtkStack          *graph_stack;
+  AdwStatusPage     *empty_page;
   GtkBox            *graph_box;
   TvFlameGraph      *graph;
   GtkWidget         *side_box;
@@ -246,6 +247,12 @@ set_tree (TvFlameView *self,
   tv_flame_graph_set_tree (self->graph, tree);
   gtk_stack_set_visible_child_name (self->graph_stack,
                                     tv_call_tree_get_n_samples (tree) > 0 ? "graph" : "empty");
+  /* Nothing was filtered out of a profile without samples. */
+  adw_status_page_set_description (self->empty_page,
+                                   tv_profile_data_get_n_samples (tv_call_tree_get_data (tree)) == 0
+                                   ? _("This profile holds no samples.")
+                                   : _("No sample matches the threads, state and time range "
+                                       "chosen."));
   update_summary (self);
   update_breadcrumbs (self);
   tv_function_table_set_tree (self->function_table, tree);
@@ -979,6 +986,7 @@ tv_flame_view_class_init (TvFlameViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, match_label);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, summary_label);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, graph_stack);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, empty_page);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, graph_box);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, side_box);
 

@@ -306,6 +306,26 @@ test_metadata_variants (void)
 
   g_assert_nonnull (strstr (big_endian, "Byte order: big-endian\n"));
   g_assert_nonnull (strstr (big_endian, "Compression: zstd\n"));
+
+  /* A profile without samples says so, not that a filter left nothing. */
+  {
+    g_autofree char *empty = load_and_dup_text ("empty.tach");
+    TvProfilePage *page = TV_PROFILE_PAGE (adw_tab_page_get_child (
+      adw_tab_view_get_selected_page (tv_window_get_tab_view (get_window ()))));
+    TvFlameView *view = tv_profile_page_get_flame_view (page);
+    GtkStack *stack = GTK_STACK (gtk_widget_get_template_child (GTK_WIDGET (view),
+                                                                TV_TYPE_FLAME_VIEW,
+                                                                "graph_stack"));
+    AdwStatusPage *status = ADW_STATUS_PAGE (gtk_widget_get_template_child (GTK_WIDGET (view),
+                                                                            TV_TYPE_FLAME_VIEW,
+                                                                            "empty_page"));
+
+    g_assert_nonnull (strstr (empty, "Samples: 0 thread-samples (header)\n"));
+    WAIT_UNTIL (!tv_flame_view_is_busy (view)
+                && g_strcmp0 (gtk_stack_get_visible_child_name (stack), "empty") == 0, 10000);
+    g_assert_cmpstr (adw_status_page_get_description (status), ==,
+                     "This profile holds no samples.");
+  }
 }
 
 /* The first widget under ROOT that activates ACTION. */
