@@ -412,12 +412,18 @@ lane_label (TvTimelineRenderer *self,
           pango_attr_list_insert (attrs, bold);
           pango_layout_set_attributes (layout, attrs);
           pango_attr_list_unref (attrs);
+          /* Too long (a long translation): the id's first digits go, which
+           * the threads of one process mostly share, never its last ones
+           * or the word that says it is the main thread. */
+          pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_START);
         }
       else
-        layout = make_layout (self, id, FALSE);
-      /* Thread ids differ in their middle digits as often as in their
-       * ends. */
-      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+        {
+          layout = make_layout (self, id, FALSE);
+          /* Thread ids differ in their middle digits as often as in their
+           * ends. */
+          pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+        }
       self->lane_labels[lane] = layout;
     }
   return self->lane_labels[lane];
