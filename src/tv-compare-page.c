@@ -31,6 +31,7 @@
 #include "tv-export-html.h"
 #include "tv-export-task.h"
 #include "tv-properties.h"
+#include "tv-wrap-layout.h"
 
 struct _TvComparePage
 {
@@ -795,6 +796,7 @@ both_loaded (TvComparePage *self)
       tv_properties_show_data (self->properties[i]);
     }
   self->n_differing = tv_properties_mark_differences (self->properties[0], self->properties[1]);
+  tv_properties_align_rows (self->properties[0], self->properties[1]);
   show_banner (self);
   start_queries (self);
 }
@@ -871,6 +873,42 @@ on_cancel_clicked (TvComparePage *self)
 /* Building the page                                                         */
 /* ------------------------------------------------------------------------ */
 
+static void
+setup_menu_item (GtkSignalListItemFactory *factory,
+                 GtkListItem              *item)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (label), 4);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_menu_item (GtkSignalListItemFactory *factory,
+                GtkListItem              *item)
+{
+  GtkStringObject *string = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      gtk_string_object_get_string (string));
+}
+
+/* A drop-down of strings whose button ellipsizes the chosen one ("Main
+ * thread 140523…") rather than widen the page; its list keeps the
+ * default look, in full. */
+static void
+ellipsize_drop_down (GtkDropDown *menu)
+{
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_menu_item), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_menu_item), NULL);
+  gtk_drop_down_set_list_factory (menu, gtk_drop_down_get_factory (menu));
+  gtk_drop_down_set_factory (menu, factory);
+}
+
 static GtkWidget *
 make_loading_page (TvComparePage *self)
 {
@@ -918,6 +956,8 @@ make_graph_column (TvComparePage *self,
   self->headers[side] = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->headers[side]), 0.0);
   gtk_label_set_ellipsize (GTK_LABEL (self->headers[side]), PANGO_ELLIPSIZE_MIDDLE);
+  /* On a narrow page, the menus beside it give up their width too. */
+  gtk_label_set_width_chars (GTK_LABEL (self->headers[side]), 14);
   gtk_widget_add_css_class (self->headers[side], "heading");
   gtk_box_append (GTK_BOX (titles), self->headers[side]);
   self->subtitles[side] = gtk_label_new (NULL);
@@ -931,6 +971,7 @@ make_graph_column (TvComparePage *self,
   gtk_box_append (GTK_BOX (bar), titles);
 
   self->thread_menus[side] = GTK_DROP_DOWN (gtk_drop_down_new (NULL, NULL));
+  ellipsize_drop_down (self->thread_menus[side]);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->thread_menus[side]), _("Threads"));
   g_signal_connect (self->thread_menus[side], "notify::selected",
                     G_CALLBACK (on_thread_selected), self);
@@ -938,6 +979,7 @@ make_graph_column (TvComparePage *self,
 
   self->state_menus[side] =
     GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&state_items)), NULL));
+  ellipsize_drop_down (self->state_menus[side]);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->state_menus[side]), _("Thread state"));
   g_signal_connect (self->state_menus[side], "notify::selected",
                     G_CALLBACK (on_state_selected), self);
@@ -1046,7 +1088,7 @@ make_toolbar (TvComparePage *self)
   static const char * const merges[] = { N_("By Function"), N_("By Line"), N_("By Instruction"),
                                          NULL };
   static const char * const bys[] = { N_("By Time"), N_("By Share of Samples"), NULL };
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *switcher = gtk_stack_switcher_new ();
   GtkWidget *merge, *by, *link;
   g_autoptr(GtkStringList) merge_items = gtk_string_list_new (NULL);
@@ -1057,13 +1099,17 @@ make_toolbar (TvComparePage *self)
   for (guint i = 0; bys[i] != NULL; i++)
     gtk_string_list_append (by_items, _(bys[i]));
 
+  /* On a narrow page the controls wrap onto a second line, rather than
+   * widen the window past the screen.  The box is only their container:
+   * its layout is replaced, so none of GtkBox's own setters apply. */
+  gtk_widget_set_layout_manager (bar, tv_wrap_layout_new (6));
+
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->views);
   gtk_box_append (GTK_BOX (bar), switcher);
 
   merge = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&merge_items)), NULL);
   gtk_widget_set_tooltip_text (merge, _("How frames of the two profiles are matched"));
   g_signal_connect (merge, "notify::selected", G_CALLBACK (on_merge_selected), self);
-  gtk_widget_set_margin_start (merge, 12);
   gtk_box_append (GTK_BOX (bar), merge);
 
   by = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&by_items)), NULL);
@@ -1082,7 +1128,9 @@ make_toolbar (TvComparePage *self)
   self->search_entry = gtk_search_entry_new ();
   gtk_widget_set_hexpand (GTK_WIDGET (self->search_entry), TRUE);
   gtk_widget_set_halign (GTK_WIDGET (self->search_entry), GTK_ALIGN_END);
-  gtk_editable_set_width_chars (GTK_EDITABLE (self->search_entry), 24);
+  /* Natural 24 characters, at least 10. */
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->search_entry), 10);
+  gtk_editable_set_max_width_chars (GTK_EDITABLE (self->search_entry), 24);
   g_object_set (self->search_entry, "placeholder-text", _("Search both (regex)"), NULL);
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->search_entry));
@@ -1109,12 +1157,37 @@ make_banner (TvComparePage *self)
   return box;
 }
 
+/* The two panes of properties, as wide as each other, in one scrolled
+ * window: they scroll together and their rows line up
+ * (tv_properties_align_rows() once both are filled). */
+static GtkWidget *
+make_properties (TvComparePage *self)
+{
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  g_autoptr(GtkSizeGroup) widths = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      self->properties[i] = tv_properties_new ();
+      tv_properties_set_scrolls (self->properties[i], FALSE);
+      gtk_widget_set_hexpand (GTK_WIDGET (self->properties[i]), TRUE);
+      gtk_size_group_add_widget (widths, GTK_WIDGET (self->properties[i]));
+      gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->properties[i]));
+      if (i == 0)
+        gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_VERTICAL));
+    }
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), box);
+  return scrolled;
+}
+
 static GtkWidget *
 make_content (TvComparePage *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  GtkWidget *props = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
 
   self->views = GTK_STACK (gtk_stack_new ());
   gtk_widget_set_vexpand (GTK_WIDGET (self->views), TRUE);
@@ -1132,15 +1205,7 @@ make_content (TvComparePage *self)
   g_signal_connect (self->table, "function-activated", G_CALLBACK (on_table_activated), self);
   gtk_stack_add_titled (self->views, GTK_WIDGET (self->table), "functions", _("Functions"));
 
-  for (guint i = 0; i < 2; i++)
-    {
-      self->properties[i] = tv_properties_new ();
-      gtk_widget_set_hexpand (GTK_WIDGET (self->properties[i]), TRUE);
-      gtk_box_append (GTK_BOX (props), GTK_WIDGET (self->properties[i]));
-      if (i == 0)
-        gtk_box_append (GTK_BOX (props), gtk_separator_new (GTK_ORIENTATION_VERTICAL));
-    }
-  gtk_stack_add_titled (self->views, props, "properties", _("Properties"));
+  gtk_stack_add_titled (self->views, make_properties (self), "properties", _("Properties"));
 
   gtk_box_append (GTK_BOX (box), make_banner (self));
   gtk_box_append (GTK_BOX (box), make_toolbar (self));

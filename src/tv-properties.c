@@ -9,6 +9,8 @@
  * with the file.  Values are selectable labels; the same text is collected
  * for "Copy as Text".
  */
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "tv-profile-data.h"
@@ -58,8 +60,17 @@ enum
   BIT_MAIN_THREAD = 5,
 };
 
+#define N_GROUPS 8
+
+/* Values of up to SHORT_VALUE_CHARS characters stay on one line; longer
+ * ones wrap, no narrower than WRAPPED_VALUE_CHARS (fewer: GTK would take a
+ * width in characters wider than the text for its minimum but not for its
+ * natural width, and warn). */
+#define SHORT_VALUE_CHARS 20
+#define WRAPPED_VALUE_CHARS 12
+
 /* Each group keeps its value labels, named by their rows' titles, for
- * tv_properties_mark_differences(). */
+ * tv_properties_mark_differences() and tv_properties_align_rows(). */
 static void
 remember_row (AdwPreferencesGroup *group,
               const char          *title,
@@ -141,6 +152,92 @@ tv_properties_mark_differences (TvProperties *self,
   return n_differing;
 }
 
+/* Every group of the pane, in the order shown. */
+static void
+list_groups (TvProperties        *self,
+             AdwPreferencesGroup *groups[N_GROUPS])
+{
+  AdwPreferencesGroup *all[N_GROUPS] = { self->file_group, self->header_group,
+                                         self->footer_group, self->stats_group,
+                                         self->warnings_group, self->decoded_group,
+                                         self->threads_group, self->range_group };
+
+  memcpy (groups, all, sizeof all);
+}
+
+static void
+share_height (GtkWidget *widget,
+              GtkWidget *other)
+{
+  g_autoptr(GtkSizeGroup) group = gtk_size_group_new (GTK_SIZE_GROUP_VERTICAL);
+
+  /* The widgets keep the group alive. */
+  gtk_size_group_add_widget (group, widget);
+  gtk_size_group_add_widget (group, other);
+}
+
+void
+tv_properties_align_rows (TvProperties *self,
+                          TvProperties *other)
+{
+  AdwPreferencesGroup *mine[N_GROUPS], *theirs[N_GROUPS];
+
+  g_return_if_fail (TV_IS_PROPERTIES (self));
+  g_return_if_fail (TV_IS_PROPERTIES (other));
+
+  list_groups (self, mine);
+  list_groups (other, theirs);
+  for (guint g = 0; g < N_GROUPS; g++)
+    {
+      GPtrArray *labels = g_object_get_data (G_OBJECT (mine[g]), "tv-value-labels");
+
+      /* A group may have more rows on one side (warnings, threads). */
+      share_height (GTK_WIDGET (mine[g]), GTK_WIDGET (theirs[g]));
+      for (guint i = 0; labels != NULL && i < labels->len; i++)
+        {
+          GtkWidget *label = g_ptr_array_index (labels, i);
+          GtkWidget *match = find_value_label (theirs[g], g_object_get_data (G_OBJECT (label),
+                                                                              "tv-title"));
+
+          if (match != NULL)
+            share_height (gtk_widget_get_ancestor (label, ADW_TYPE_ACTION_ROW),
+                          gtk_widget_get_ancestor (match, ADW_TYPE_ACTION_ROW));
+        }
+    }
+}
+
+void
+tv_properties_set_scrolls (TvProperties *self,
+                           gboolean      scrolls)
+{
+  GtkScrolledWindow *scrolled;
+
+  g_return_if_fail (TV_IS_PROPERTIES (self));
+
+  scrolled = GTK_SCROLLED_WINDOW (adw_bin_get_child (ADW_BIN (self)));
+  gtk_scrolled_window_set_policy (scrolled, GTK_POLICY_NEVER,
+                                  scrolls ? GTK_POLICY_AUTOMATIC : GTK_POLICY_NEVER);
+}
+
+/* The label with CSS class NAME inside WIDGET, or NULL. */
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *name)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, name))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static GtkWidget *
 add_row (GString             *text,
          AdwPreferencesGroup *group,
@@ -149,18 +246,33 @@ add_row (GString             *text,
 {
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *label = gtk_label_new (value);
+  GtkWidget *title_label;
 
   /* File names and warnings may hold '<' or '&'. */
   adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  /* Nor does the row's title ("File") break in the middle of its word
+   * because a long value made the row two lines tall. */
+  title_label = find_label (row, "title");
+  if (title_label != NULL)
+    gtk_label_set_natural_wrap_mode (GTK_LABEL (title_label), GTK_NATURAL_WRAP_NONE);
 
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  /* Short values stay on one line; long ones (paths) wrap at 40 characters
-   * or more, so that the row does not squeeze them into a narrow column. */
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_width_chars (GTK_LABEL (label), MIN ((int) g_utf8_strlen (value, -1), 40));
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 60);
+  /* A short value ("0 %", "3.15.0") never wraps: a width in characters is
+   * only an estimate, and one narrower than the text would break it at
+   * its space.  A long one (a path, a sentence) may wrap, at spaces or
+   * anywhere in a path, down to WRAPPED_VALUE_CHARS characters when the
+   * pane is narrow; its natural width is its one line, which it gets
+   * whenever the row has room (measured for the row's height, which fits
+   * two lines, it would otherwise take two). */
+  if (g_utf8_strlen (value, -1) > SHORT_VALUE_CHARS)
+    {
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_label_set_natural_wrap_mode (GTK_LABEL (label), GTK_NATURAL_WRAP_NONE);
+      gtk_label_set_width_chars (GTK_LABEL (label), WRAPPED_VALUE_CHARS);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 60);
+    }
   gtk_label_set_xalign (GTK_LABEL (label), 1.0f);
   gtk_label_set_justify (GTK_LABEL (label), GTK_JUSTIFY_RIGHT);
   /* A selectable label would take the focus and select all its text. */

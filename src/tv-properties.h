@@ -40,5 +40,14 @@ guint         tv_properties_get_n_range_rows  (TvProperties *self);
  * many of SELF's do. */
 guint         tv_properties_mark_differences  (TvProperties *self,
                                                TvProperties *other);
+/* Gives each group and each row of SELF and OTHER the height of the
+ * taller of the two, so that their rows line up side by side; call once
+ * both show their data. */
+void          tv_properties_align_rows        (TvProperties *self,
+                                               TvProperties *other);
+/* Whether the pane scrolls on its own (the default) or takes its whole
+ * height, for a caller that scrolls it together with another. */
+void          tv_properties_set_scrolls       (TvProperties *self,
+                                               gboolean      scrolls);
 
 G_END_DECLS

@@ -513,6 +513,191 @@ test_warnings (void)
   close_all ();
 }
 
+/* ------------------------------------------------------------------------ */
+/* Small screens and the properties side by side                            */
+/* ------------------------------------------------------------------------ */
+
+#define SMALL_SCREEN_WIDTH 800
+
+/* Whether WIDGET is drawn, and wholly inside WINDOW's width. */
+static gboolean
+inside_window (GtkWidget *widget,
+               GtkWidget *window)
+{
+  graphene_rect_t bounds;
+
+  if (!gtk_widget_get_mapped (widget) || !gtk_widget_compute_bounds (widget, window, &bounds))
+    return FALSE;
+  g_test_message ("%s at x %.0f, %.0f wide, in a window %d wide", G_OBJECT_TYPE_NAME (widget),
+                  bounds.origin.x, bounds.size.width, gtk_widget_get_width (window));
+  return bounds.origin.x >= 0
+         && bounds.origin.x + bounds.size.width <= gtk_widget_get_width (window);
+}
+
+/* Every descendant of ROOT of TYPE, in the order drawn. */
+static void
+collect_widgets (GtkWidget *root,
+                 GType      type,
+                 GPtrArray *found)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    g_ptr_array_add (found, root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_widgets (child, type, found);
+}
+
+/* The comparison fits a small screen: the window is no wider than 800 px
+ * at least, and at 800 px the header bar's buttons, the search entry and
+ * both graphs are in it, each graph with a fair share of the width. */
+static void
+test_small_screen (void)
+{
+  TvComparePage *page = open_pair (base_path, new_path);
+  GtkWidget *window = GTK_WIDGET (get_window ());
+  g_autoptr(GPtrArray) header_bars = g_ptr_array_new ();
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+  g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+  int minimum, natural, width, height;
+  guint n_shown = 0;
+
+  gtk_widget_measure (window, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, NULL, NULL);
+  g_test_message ("window: minimum width %d, natural %d", minimum, natural);
+  g_assert_cmpint (minimum, <=, SMALL_SCREEN_WIDTH);
+
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  gtk_window_set_default_size (GTK_WINDOW (window), SMALL_SCREEN_WIDTH, 600);
+  WAIT_UNTIL (gtk_widget_get_width (window) <= SMALL_SCREEN_WIDTH, 5000);
+  settle (page);
+
+  collect_widgets (window, ADW_TYPE_HEADER_BAR, header_bars);
+  g_assert_cmpuint (header_bars->len, >=, 1);
+  collect_widgets (g_ptr_array_index (header_bars, 0), GTK_TYPE_BUTTON, buttons);
+  g_assert_cmpuint (buttons->len, >=, 3);
+  for (guint i = 0; i < buttons->len; i++)
+    if (gtk_widget_get_visible (g_ptr_array_index (buttons, i)))
+      g_assert_true (inside_window (g_ptr_array_index (buttons, i), window));
+  /* The page's search entry (the others are in hidden views and menus). */
+  collect_widgets (GTK_WIDGET (page), GTK_TYPE_SEARCH_ENTRY, entries);
+  for (guint i = 0; i < entries->len; i++)
+    if (gtk_widget_get_mapped (g_ptr_array_index (entries, i)))
+      n_shown += inside_window (g_ptr_array_index (entries, i), window);
+  g_assert_cmpuint (n_shown, ==, 1);
+  for (guint side = 0; side < 2; side++)
+    {
+      GtkWidget *graph = GTK_WIDGET (tv_compare_page_get_graph (page, side));
+
+      g_assert_true (inside_window (graph, window));
+      g_assert_cmpint (gtk_widget_get_width (graph), >=, SMALL_SCREEN_WIDTH / 3);
+    }
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      set_dark (dark);
+      ui_test_save_screenshot (window, dark ? "compare-small-dark.png" : "compare-small-light.png",
+                               400);
+      tv_compare_page_show_view (page, "properties");
+      ui_test_save_screenshot (window, dark ? "compare-small-properties-dark.png"
+                                            : "compare-small-properties-light.png", 400);
+      tv_compare_page_show_view (page, "side-by-side");
+    }
+  set_dark (FALSE);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  close_all ();
+}
+
+/* The row titled TITLE in PANE. */
+static GtkWidget *
+find_row (GtkWidget  *pane,
+          const char *title)
+{
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  collect_widgets (pane, ADW_TYPE_ACTION_ROW, rows);
+  for (guint i = 0; i < rows->len; i++)
+    if (g_strcmp0 (adw_preferences_row_get_title (g_ptr_array_index (rows, i)), title) == 0)
+      return g_ptr_array_index (rows, i);
+  g_error ("no row \"%s\"", title);
+}
+
+/* The scrolled window that scrolls WIDGET up and down. */
+static GtkScrolledWindow *
+find_scroller (GtkWidget *widget)
+{
+  for (GtkWidget *w = gtk_widget_get_parent (widget); w != NULL; w = gtk_widget_get_parent (w))
+    if (GTK_IS_SCROLLED_WINDOW (w))
+      {
+        GtkPolicyType vertical;
+
+        gtk_scrolled_window_get_policy (GTK_SCROLLED_WINDOW (w), NULL, &vertical);
+        if (vertical != GTK_POLICY_NEVER)
+          return GTK_SCROLLED_WINDOW (w);
+      }
+  g_error ("nothing scrolls %s", G_OBJECT_TYPE_NAME (widget));
+}
+
+static double
+row_top (GtkWidget     *row,
+         TvComparePage *page)
+{
+  graphene_point_t point;
+
+  g_assert_true (gtk_widget_compute_point (row, GTK_WIDGET (page), &GRAPHENE_POINT_INIT (0, 0),
+                                           &point));
+  return point.y;
+}
+
+/* The two panes of properties scroll as one, and their rows line up,
+ * even below a group that has more rows on one side (NEW's two
+ * warnings, BASE's none) and where a longer path wraps on one side. */
+static void
+test_properties_side_by_side (void)
+{
+  const char *dir = g_getenv ("TACH_TEST_DATA");
+  g_autofree char *warned = g_build_filename (dir, "valid", "stats_unknown_size.tach", NULL);
+  static const char * const titles[] = { "File", "Size", "Format version", "Start time",
+                                         "Duration", "Error rate", "Samples decoded",
+                                         "Time span observed" };
+  TvComparePage *page = open_pair (base_path, warned);
+  g_autoptr(GPtrArray) panes = g_ptr_array_new ();
+  GtkAdjustment *adjustment;
+  double before[2], offset;
+  GtkWidget *rows[2];
+
+  tv_compare_page_show_view (page, "properties");
+  collect_widgets (GTK_WIDGET (page), TV_TYPE_PROPERTIES, panes);
+  g_assert_cmpuint (panes->len, ==, 2);
+  WAIT_UNTIL (gtk_widget_get_width (g_ptr_array_index (panes, 1)) > 0, 5000);
+  ui_test_spin (50);
+
+  for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
+    {
+      for (guint side = 0; side < 2; side++)
+        rows[side] = find_row (g_ptr_array_index (panes, side), titles[i]);
+      g_test_message ("%s: at %.0f and %.0f", titles[i], row_top (rows[0], page),
+                      row_top (rows[1], page));
+      g_assert_cmpfloat (row_top (rows[0], page), ==, row_top (rows[1], page));
+      g_assert_cmpint (gtk_widget_get_height (rows[0]), ==, gtk_widget_get_height (rows[1]));
+    }
+
+  /* Scrolling BASE's pane down scrolls NEW's by as much. */
+  for (guint side = 0; side < 2; side++)
+    before[side] = row_top (rows[side], page);
+  adjustment = gtk_scrolled_window_get_vadjustment (find_scroller (rows[0]));
+  offset = gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment);
+  g_assert_cmpfloat (offset, >, 100);
+  gtk_adjustment_set_value (adjustment, offset);
+  /* BASE's row moves up on the next frame; NEW's must have too. */
+  WAIT_UNTIL (fabs (row_top (rows[0], page) - (before[0] - offset)) < 0.5, 5000);
+  g_assert_cmpfloat (gtk_adjustment_get_value (
+                       gtk_scrolled_window_get_vadjustment (find_scroller (rows[1]))), ==,
+                     offset);
+  for (guint side = 0; side < 2; side++)
+    g_assert_cmpfloat_with_epsilon (row_top (rows[side], page), before[side] - offset, 0.5);
+  ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-properties-scrolled.png", 200);
+  close_all ();
+}
+
 static gboolean
 chooser_has (GtkWidget *dialog,
              GFile     *file)
@@ -815,6 +1000,8 @@ main (int   argc,
   g_test_add_func ("/ui/compare/filters", test_filters);
   g_test_add_func ("/ui/compare/vanished", test_vanished);
   g_test_add_func ("/ui/compare/warnings", test_warnings);
+  g_test_add_func ("/ui/compare/small-screen", test_small_screen);
+  g_test_add_func ("/ui/compare/properties-side-by-side", test_properties_side_by_side);
   g_test_add_func ("/ui/compare/compare-with", test_compare_with);
   g_test_add_func ("/ui/compare/compare-uris", test_compare_uris);
   g_test_add_func ("/ui/compare/export", test_export);

@@ -347,6 +347,74 @@ find_actionable (GtkWidget  *root,
   return NULL;
 }
 
+/* The value labels of the properties' rows, mapped, in ROOT. */
+static void
+collect_value_labels (GtkWidget *root,
+                      GPtrArray *labels)
+{
+  if (GTK_IS_LABEL (root) && gtk_label_get_selectable (GTK_LABEL (root))
+      && gtk_widget_get_mapped (root) && gtk_widget_get_ancestor (root, ADW_TYPE_ACTION_ROW))
+    g_ptr_array_add (labels, root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_value_labels (child, labels);
+}
+
+/* Short values ("0 %") take one line, in a wide window and in a narrow
+ * one: the reviewer saw the demo's error rate as "0" over "%".  The
+ * window of one profile stays no wider than 800 px at least. */
+static void
+test_properties_short_values (void)
+{
+  g_autoptr(GFile) file = data_file ("valid", "rec_threads.zst.tach");
+  GtkWidget *window = GTK_WIDGET (get_window ());
+  TvProfilePage *page = tv_window_open_file (TV_WINDOW (window), file);
+  int width, height, minimum;
+
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  tv_profile_page_show_view (page, "properties");
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  for (guint narrow = 0; narrow < 2; narrow++)
+    {
+      g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+      gboolean seen_error_rate = FALSE;
+
+      if (narrow)
+        {
+          gtk_widget_measure (window, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+          g_test_message ("window of one profile: minimum width %d", minimum);
+          g_assert_cmpint (minimum, <=, 800);
+          gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+          WAIT_UNTIL (gtk_widget_get_width (window) <= 800, 5000);
+        }
+      WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (tv_profile_page_get_properties (page)))
+                  && gtk_widget_get_width (GTK_WIDGET (tv_profile_page_get_properties (page))) > 0,
+                  5000);
+      ui_test_spin (100);
+      collect_value_labels (GTK_WIDGET (tv_profile_page_get_properties (page)), labels);
+      g_assert_cmpuint (labels->len, >=, 20);
+      for (guint i = 0; i < labels->len; i++)
+        {
+          GtkLabel *label = g_ptr_array_index (labels, i);
+          const char *text = gtk_label_get_text (label);
+          int lines = pango_layout_get_line_count (gtk_label_get_layout (label));
+
+          g_test_message ("\"%s\": %d line(s), %d px", text, lines,
+                          gtk_widget_get_width (GTK_WIDGET (label)));
+          if (g_utf8_strlen (text, -1) <= 20)
+            g_assert_cmpint (lines, ==, 1);
+          seen_error_rate |= g_strcmp0 (text, "0 %") == 0;
+        }
+      g_assert_true (seen_error_rate);
+    }
+  save_screenshot (window, "ui-properties-narrow.png");
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  adw_tab_view_close_page (tv_window_get_tab_view (TV_WINDOW (window)),
+                           adw_tab_view_get_page (tv_window_get_tab_view (TV_WINDOW (window)),
+                                                  GTK_WIDGET (page)));
+}
+
 static void
 test_open_invalid (void)
 {
@@ -1943,6 +2011,7 @@ main (int   argc,
   g_test_add_func ("/ui/open-dialog", test_open_dialog);
   g_test_add_func ("/ui/open-valid", test_open_valid);
   g_test_add_func ("/ui/metadata-variants", test_metadata_variants);
+  g_test_add_func ("/ui/properties-short-values", test_properties_short_values);
   g_test_add_func ("/ui/open-invalid", test_open_invalid);
   g_test_add_func ("/ui/cancel", test_cancel);
   g_test_add_func ("/ui/flamegraph", test_flamegraph);
