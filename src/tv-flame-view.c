@@ -16,6 +16,7 @@
 #include "tv-function-table.h"
 #include "tv-source-view.h"
 #include "tv-timeline.h"
+#include "tv-wrap-layout.h"
 
 struct _TvFlameView
 {
@@ -1011,6 +1012,10 @@ static void
 tv_flame_view_init (TvFlameView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Its menus are as wide as their longest item, in the user's language:
+   * on a small screen the toolbar goes on two lines rather than widen the
+   * window past it. */
+  gtk_widget_set_layout_manager (self->toolbar, tv_wrap_layout_new (6));
 
   self->highlight_function = TV_NODE_NONE;
   self->graph = TV_FLAME_GRAPH (tv_flame_graph_new ());

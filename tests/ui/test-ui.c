@@ -1541,6 +1541,34 @@ test_flamegraph (void)
     g_assert_cmpuint (tv_flame_graph_get_zoom_root (graph), ==, child);
   }
 
+  /* The toolbar wraps rather than widen the window: it asks for the width
+   * of its widest item, not of all of them in a row (menus are as wide as
+   * their longest item, longer in some languages). */
+  {
+    GtkWidget *toolbar = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (view),
+                                                                    TV_TYPE_FLAME_VIEW,
+                                                                    "toolbar"));
+    int minimum, widest = 0, sum = 0, n = 0;
+
+    for (GtkWidget *item = gtk_widget_get_first_child (toolbar); item != NULL;
+         item = gtk_widget_get_next_sibling (item))
+      {
+        int child_min;
+
+        if (!gtk_widget_get_visible (item))
+          continue;
+        gtk_widget_measure (item, GTK_ORIENTATION_HORIZONTAL, -1, &child_min, NULL, NULL, NULL);
+        widest = MAX (widest, child_min);
+        sum += child_min;
+        n++;
+      }
+    gtk_widget_measure (toolbar, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+    minimum -= gtk_widget_get_margin_start (toolbar) + gtk_widget_get_margin_end (toolbar);
+    g_assert_cmpint (n, >=, 6);
+    g_assert_cmpint (minimum, ==, widest);
+    g_assert_cmpint (minimum, <, sum);
+  }
+
   /* The keyboard: Escape resets, Up (towards the leaves in a flame
    * graph) goes to the widest child, Enter zooms. */
   press_key (GTK_WIDGET (graph), GDK_KEY_Escape);
