@@ -232,11 +232,6 @@ run_compare (const char *base_path,
     return fail (_("Unknown --by “%s” (expected time or share)"), by);
   if (merge_name != NULL && !tv_export_filter_set_merge (&filter, merge_name, &error))
     return fail ("%s", error->message);
-  /* The report is a table of functions, which another key would not
-   * change: say so rather than ignore it. */
-  if (filter.merge != TV_MERGE_FUNCTION)
-    return fail (_("--compare --info compares functions; --merge %s applies to the "
-                   "differential page (--export html --baseline)"), merge_name);
 
   diff = compare_profiles (base_path, new_path, &filter, &options, &status);
   if (diff == NULL)

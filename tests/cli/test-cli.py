@@ -1114,8 +1114,6 @@ def compare_cases(env):
         ("compare: --by", bad(["--compare", "--info", "--by", "speed", wall, cpu], "Unknown --by")),
         ("compare: --merge", bad(["--compare", "--info", "--merge", "x", wall, cpu],
                                  "Unknown merge key “x”")),
-        ("compare: --merge line", bad(["--compare", "--info", "--merge", "line", wall, cpu],
-                                      "--merge line applies to the differential page")),
         # Without options, --compare BASE NEW opens the window.
         ("compare: --json without --info", bad(["--compare", "--json", wall, cpu], "--info")),
         ("compare: with --export", bad(["--compare", "--info", "--export", "html", "-o",
