@@ -22,6 +22,7 @@
 
 #include "tv-diff-table.h"
 #include "tv-lazy-list.h"
+#include "tv-text.h"
 
 /* ------------------------------------------------------------------------ */
 /* TvDiffItem, the row of a function                                         */
@@ -172,10 +173,10 @@ bind_cell (GtkSignalListItemFactory *factory,
   switch (kind)
     {
     case CELL_NAME:
-      text = g_strdup (tv_diff_get_function_name (item->diff, item->row));
+      text = tv_text_dup_visible (tv_diff_get_function_name (item->diff, item->row), 0);
       break;
     case CELL_FILE:
-      text = g_strdup (tv_diff_get_function_file (item->diff, item->row));
+      text = tv_text_dup_visible (tv_diff_get_function_file (item->diff, item->row), 0);
       break;
     case CELL_TOTAL_BEFORE:
     case CELL_SELF_BEFORE:

@@ -31,6 +31,7 @@
 #include <pango/pangocairo.h>
 
 #include "tv-json.h"
+#include "tv-text.h"
 
 #ifndef PACKAGE_VERSION
 # define PACKAGE_VERSION "unknown"
@@ -531,7 +532,7 @@ build_subtitle (Image *self)
 
   if (self->matches != NULL)
     {
-      g_autofree char *search = tv_export_dup_visible (self->filter->search, MAX_SEARCH_CHARS);
+      g_autofree char *search = tv_text_dup_visible (self->filter->search, MAX_SEARCH_CHARS);
       guint64 all_samples = tv_call_tree_get_n_samples (self->tree);
       guint32 n_nodes = tv_flame_matches_get_n_nodes (self->matches);
       double share = all_samples > 0
@@ -1247,7 +1248,7 @@ tv_export_image_build (TvProfileData               *data,
       cairo_font_options_set_hint_style (self.font_options, CAIRO_HINT_STYLE_NONE);
     }
 
-  self.title = tv_export_dup_visible (source_name, 0);
+  self.title = tv_text_dup_visible (source_name, 0);
   build_subtitle (&self);
   build_caption (&self);
   if (!measure (&self, cancellable, error))

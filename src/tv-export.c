@@ -10,6 +10,8 @@
 
 #include <glib/gi18n.h>
 
+#include "tv-text.h"
+
 G_DEFINE_QUARK (tv-export-error-quark, tv_export_error)
 
 /* How many thread ids an error message lists before it says "…". */
@@ -421,7 +423,7 @@ tv_export_compile_search (const char  *search,
   regex = g_regex_new (search, G_REGEX_CASELESS | G_REGEX_OPTIMIZE, 0, &regex_error);
   if (regex == NULL)
     {
-      g_autofree char *shown = tv_export_dup_visible (search, MAX_NAME_CHARS);
+      g_autofree char *shown = tv_text_dup_visible (search, MAX_NAME_CHARS);
 
       g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION,
                    _("Invalid search “%s”: %s"), shown, regex_error->message);
@@ -461,7 +463,7 @@ tv_export_filter_check (const TvExportFilter  *filter,
         {
           if (steps[i] == NULL || steps[i][0] == '\0')
             {
-              g_autofree char *shown = tv_export_dup_visible (filter->zoom, MAX_NAME_CHARS);
+              g_autofree char *shown = tv_text_dup_visible (filter->zoom, MAX_NAME_CHARS);
 
               g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
                            _("Invalid zoom “%s”: expected functions from the root down, "
@@ -631,7 +633,7 @@ static void
 set_no_such_function (GError     **error,
                       const char  *spec)
 {
-  g_autofree char *shown = tv_export_dup_visible (spec, MAX_NAME_CHARS);
+  g_autofree char *shown = tv_text_dup_visible (spec, MAX_NAME_CHARS);
 
   g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FUNCTION,
                _("No function “%s” in this profile (give a function name, or FILE:NAME)"),
@@ -667,12 +669,12 @@ find_focus (TvProfileData  *data,
 
       if (i > 0)
         g_string_append (files, ", ");
-      tv_export_append_visible (files, tv_profile_data_get_filename (data, frame), -1,
-                                MAX_NAME_CHARS);
+      tv_text_append_visible (files, tv_profile_data_get_filename (data, frame), -1,
+                              MAX_NAME_CHARS);
     }
   if (keys->len > MAX_LISTED_FILES)
     g_string_append (files, ", …");
-  shown = tv_export_dup_visible (spec, MAX_NAME_CHARS);
+  shown = tv_text_dup_visible (spec, MAX_NAME_CHARS);
   g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FUNCTION,
                _("“%s” names %u functions (in %s): give FILE:NAME to focus on one"),
                shown, keys->len, files->str);
@@ -888,7 +890,7 @@ find_zoom_step (TvCallTree  *tree,
     return TRUE;
 
   {
-    g_autofree char *shown = tv_export_dup_visible (step, MAX_NAME_CHARS);
+    g_autofree char *shown = tv_text_dup_visible (step, MAX_NAME_CHARS);
     g_autofree char *parent = describe_node (tree, node);
 
     if (n_found == 0)
@@ -1025,66 +1027,6 @@ tv_export_merge_to_string (TvMergeKey merge)
 /* Text                                                                      */
 /* ------------------------------------------------------------------------ */
 
-static gboolean
-is_bidi_control (gunichar c)
-{
-  return c == 0x61c || c == 0x200e || c == 0x200f || c == 0x2028 || c == 0x2029
-         || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
-}
-
-/**
- * tv_export_append_visible:
- * @out: where to append
- * @text: any bytes
- * @len: the length of @text, or -1 when nul-terminated
- * @max_chars: at most this many characters (0: all), then "…"
- *
- * Appends @text made valid UTF-8, with control characters as their
- * Control Pictures (U+2400 on) and bidirectional controls as [U+XXXX]:
- * what the HTML page shows.  The noncharacters U+FFFE and U+FFFF, which
- * XML does not allow either, become U+FFFD.
- */
-void
-tv_export_append_visible (GString    *out,
-                          const char *text,
-                          gssize      len,
-                          guint       max_chars)
-{
-  g_autofree char *valid = g_utf8_make_valid (text, len);
-  guint n = 0;
-
-  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p), n++)
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (max_chars > 0 && n == max_chars)
-        {
-          g_string_append (out, "…");
-          break;
-        }
-      if (c < 0x20)
-        g_string_append_unichar (out, 0x2400 + c);
-      else if (c == 0x7f)
-        g_string_append_unichar (out, 0x2421);
-      else if (is_bidi_control (c))
-        g_string_append_printf (out, "[U+%X]", c);
-      else if (c == 0xfffe || c == 0xffff)
-        g_string_append_unichar (out, 0xfffd);
-      else
-        g_string_append_len (out, p, g_utf8_next_char (p) - p);
-    }
-}
-
-char *
-tv_export_dup_visible (const char *text,
-                       guint       max_chars)
-{
-  GString *out = g_string_new (NULL);
-
-  tv_export_append_visible (out, text, -1, max_chars);
-  return g_string_free (out, FALSE);
-}
-
 char *
 tv_export_describe_key (TvProfileData *data,
                         TvMergeKey     merge,
@@ -1096,9 +1038,9 @@ tv_export_describe_key (TvProfileData *data,
   const char *base = strrchr (file, '/');
   g_autoptr(GString) out = g_string_new (NULL);
 
-  tv_export_append_visible (out, tv_profile_data_get_funcname (data, frame), -1, MAX_NAME_CHARS);
+  tv_text_append_visible (out, tv_profile_data_get_funcname (data, frame), -1, MAX_NAME_CHARS);
   g_string_append (out, " (");
-  tv_export_append_visible (out, base != NULL ? base + 1 : file, -1, MAX_NAME_CHARS);
+  tv_text_append_visible (out, base != NULL ? base + 1 : file, -1, MAX_NAME_CHARS);
   if (merge != TV_MERGE_FUNCTION && f != NULL && f->lineno != TACH_LOCATION_NONE)
     g_string_append_printf (out, ":%d", f->lineno);
   g_string_append_c (out, ')');

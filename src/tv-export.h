@@ -138,15 +138,6 @@ gboolean    tv_export_filter_find_zoom    (const TvExportFilter *filter,
 const char *tv_export_state_to_string     (TvStateFilter    state);
 const char *tv_export_merge_to_string     (TvMergeKey       merge);
 
-/* Text from a profile or a user, with control and bidirectional
- * characters made visible (as the page shows them), at most MAX_CHARS
- * characters (0: all). */
-void        tv_export_append_visible      (GString         *out,
-                                           const char      *text,
-                                           gssize           len,
-                                           guint            max_chars);
-char       *tv_export_dup_visible         (const char      *text,
-                                           guint            max_chars);
 /* "function (file.py)" or "function (file.py:12)" for a merge key. */
 char       *tv_export_describe_key        (TvProfileData   *data,
                                            TvMergeKey       merge,

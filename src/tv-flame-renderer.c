@@ -23,6 +23,8 @@
 
 #include <pango/pangocairo.h>
 
+#include "tv-text.h"
+
 #define DEFAULT_FONT        "Sans 9"
 #define LABEL_PADDING       4.0      /* pixels left and right of a label */
 /* Longest label text shaped, in characters: more never fits a screen. */
@@ -682,24 +684,13 @@ label_from_runs (GArray *runs)
   return label;
 }
 
-/* Appends at most MAX_LABEL_CHARS characters of TEXT, made valid UTF-8
- * with control characters replaced, so that Pango takes it. */
+/* Appends at most MAX_LABEL_CHARS characters of TEXT, with control and
+ * bidirectional characters shown, not obeyed (see tv-text.h). */
 static void
 append_label_text (GString    *out,
                    const char *text)
 {
-  g_autofree char *valid = g_utf8_make_valid (text, -1);
-  const char *p = valid;
-
-  for (guint n = 0; *p != '\0' && n < MAX_LABEL_CHARS; n++, p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (g_unichar_iscntrl (c))
-        g_string_append_unichar (out, 0xfffd);
-      else
-        g_string_append_len (out, p, g_utf8_next_char (p) - p);
-    }
+  tv_text_append_visible (out, text, -1, MAX_LABEL_CHARS);
 }
 
 /* The file part of a label: the file's name, with its directory for a

@@ -32,6 +32,7 @@
 
 #include "tv-function-table.h"
 #include "tv-lazy-list.h"
+#include "tv-text.h"
 
 /* ------------------------------------------------------------------------ */
 /* TvFunctionItem                                                            */
@@ -529,19 +530,22 @@ bind_cell (GtkSignalListItemFactory *factory,
   TvFunctionItem *item = gtk_list_item_get_item (list_item);
   GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
   guint64 base = tv_call_tree_get_n_samples (item->tree);
+  g_autofree char *shown = NULL;
   char text[64];
 
   switch (kind)
     {
     case CELL_NAME:
-      gtk_label_set_text (label, item->name);
+      shown = tv_text_dup_visible (item->name, 0);
+      gtk_label_set_text (label, shown);
       if (item->function == TV_NODE_NONE)
         gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
       else
         gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
       break;
     case CELL_FILE:
-      gtk_label_set_text (label, item->basename);
+      shown = tv_text_dup_visible (item->basename, 0);
+      gtk_label_set_text (label, shown);
       break;
     case CELL_SELF:
       format_count (text, sizeof text, item->self);
@@ -575,19 +579,27 @@ on_cell_query_tooltip (GtkWidget   *label,
   CellKind kind = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (label), "tv-cell-kind"));
   TvFunctionItem *item = gtk_list_item_get_item (list_item);
   g_autofree char *text = NULL;
+  GString *name_file;
 
   if (item == NULL)
     return FALSE;
   switch (kind)
     {
     case CELL_NAME:
-      text = item->function == TV_NODE_NONE ? g_strdup (item->name)
-                                            : g_strdup_printf ("%s\n%s", item->name, item->file);
+      /* The name on a line, the file on the next: each shown, not obeyed. */
+      name_file = g_string_new (NULL);
+      tv_text_append_visible (name_file, item->name, -1, 0);
+      if (item->function != TV_NODE_NONE)
+        {
+          g_string_append_c (name_file, '\n');
+          tv_text_append_visible (name_file, item->file, -1, 0);
+        }
+      text = g_string_free (name_file, FALSE);
       break;
     case CELL_FILE:
       if (item->file[0] == '\0')
         return FALSE;
-      text = g_strdup (item->file);
+      text = tv_text_dup_visible (item->file, 0);
       break;
     case CELL_SELF:
     case CELL_SELF_PERCENT:
@@ -701,6 +713,8 @@ update_heading (TvFunctionTable *self)
 {
   TvProfileData *data = tv_profile_get_data (self->profile);
   const TvFunctionRow *row;
+  g_autofree char *name = NULL;
+  g_autofree char *file = NULL;
   guint32 frame;
 
   if (self->selected == TV_NODE_NONE)
@@ -713,9 +727,10 @@ update_heading (TvFunctionTable *self)
     }
 
   frame = tv_profile_data_get_key_frame (data, TV_MERGE_FUNCTION, self->selected);
-  gtk_label_set_text (self->selected_label, tv_profile_data_get_funcname (data, frame));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->selected_label),
-                               tv_profile_data_get_filename (data, frame));
+  name = tv_text_dup_visible (tv_profile_data_get_funcname (data, frame), 0);
+  file = tv_text_dup_visible (tv_profile_data_get_filename (data, frame), 0);
+  gtk_label_set_text (self->selected_label, name);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->selected_label), file);
   row = lookup_row (self, self->selected);
   if (row == NULL)
     gtk_label_set_text (self->detail_label, _("Not in the samples shown"));

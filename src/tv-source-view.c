@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "tv-source-view.h"
+#include "tv-text.h"
 
 #define MAX_SOURCE_BYTES  (8 * 1024 * 1024)
 #define CONTEXT_LINES     4
@@ -356,7 +357,8 @@ show_result (TvSourceView *self)
   SourceResult *result = self->result;
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
   const TachFrame *marked = NULL;
-  g_autofree char *title = NULL;
+  g_autoptr(GString) title = g_string_new (NULL);
+  g_autofree char *status = NULL;
   g_auto(GStrv) source_lines = NULL;
   guint n_source_lines = 0;
   int first, last;
@@ -364,9 +366,11 @@ show_result (TvSourceView *self)
   GtkTextIter end;
 
   gtk_text_buffer_set_text (buffer, "", 0);
-  title = g_strdup_printf ("%s — %s", result->funcname, result->filename);
-  gtk_label_set_text (self->title_label, title);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), title);
+  tv_text_append_visible (title, result->funcname, -1, 0);
+  g_string_append (title, " — ");
+  tv_text_append_visible (title, result->filename, -1, 0);
+  gtk_label_set_text (self->title_label, title->str);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), title->str);
 
   if (self->frame != TV_NODE_NONE)
     marked = tach_reader_get_frame (tv_profile_data_get_reader (tv_profile_get_data (self->profile)),
@@ -379,7 +383,11 @@ show_result (TvSourceView *self)
       gtk_label_set_text (self->status_label, "");
     }
   else
-    gtk_label_set_text (self->status_label, result->source_error);
+    {
+      /* GIO's messages quote the path, a name from the profile. */
+      status = tv_text_dup_visible (result->source_error, 0);
+      gtk_label_set_text (self->status_label, status);
+    }
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), result->source == NULL);
 
   /* The function's lines, and a few around them. */

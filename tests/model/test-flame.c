@@ -1599,6 +1599,124 @@ compare_names (gconstpointer a,
   return strcmp (*(char * const *) a, *(char * const *) b);
 }
 
+/* A profile of one function called ten times, FUNC in FILE. */
+static TvProfileData *
+load_one_function (const char *dir,
+                   const char *func,
+                   const char *file)
+{
+  g_autofree char *path = g_build_filename (dir, "one.tach", NULL);
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachFrameInfo info = { file, func, 1, -1, -1, -1, TACH_OPCODE_NONE };
+  TachError error;
+  TvProfileData *data;
+  guint32 frame;
+
+  options.sample_interval_us = 1000;
+  options.mode_raw = 1;
+  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK
+      || tach_writer_intern_frame (writer, &info, &frame, &error) != TACH_OK)
+    g_error ("writer: %s", error.message);
+  for (guint s = 0; s < 10; s++)
+    if (tach_writer_add_sample (writer, 1, 0, 1000 + s, TACH_STATUS_ON_CPU, &frame, 1,
+                                &error) != TACH_OK)
+      g_error ("sample: %s", error.message);
+  if (tach_writer_finish (writer, &error) != TACH_OK)
+    g_error ("finish: %s", error.message);
+  data = load_data (path);
+  g_unlink (path);
+  return data;
+}
+
+/* The flame graph of FUNC in FILE, 600 pixels wide, coloured by heat (so
+ * that the name changes no colour), written to PNG to look at. */
+static cairo_surface_t *
+render_one_function (TvFlameRenderer *renderer,
+                     const char      *dir,
+                     const char      *func,
+                     const char      *file,
+                     const char      *png)
+{
+  g_autoptr(TvProfileData) data = load_one_function (dir, func, file);
+  g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_FUNCTION, FALSE);
+  g_autoptr(TvFlameLayout) layout = NULL;
+  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, png, NULL);
+  cairo_surface_t *surface;
+  TvFlameViewport vp;
+  TvFlameStyle style;
+
+  tv_flame_viewport_init (&vp, tree, 600, 0);
+  layout = tv_flame_layout_new (tree, &vp, NULL);
+  tv_flame_style_init (&style);
+  style.scheme = TV_FLAME_COLORS_HEAT;
+  style.draw_background = TRUE;
+  style.root_label = "all";
+  surface = render (renderer, layout, &style);
+  g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+  return surface;
+}
+
+static gboolean
+same_pixels (cairo_surface_t *a,
+             cairo_surface_t *b)
+{
+  int height = cairo_image_surface_get_height (a);
+  int stride = cairo_image_surface_get_stride (a);
+
+  g_assert_cmpint (cairo_image_surface_get_width (a), ==, cairo_image_surface_get_width (b));
+  g_assert_cmpint (height, ==, cairo_image_surface_get_height (b));
+  g_assert_cmpint (stride, ==, cairo_image_surface_get_stride (b));
+  return memcmp (cairo_image_surface_get_data (a), cairo_image_surface_get_data (b),
+                 (gsize) stride * height) == 0;
+}
+
+/* A label shows control and bidirectional characters, and obeys none:
+ * the box of a function whose name has them is drawn exactly as the box
+ * of a function named with what tv-text.h says they are shown as (the
+ * characters drawn and their order), and not as without them. */
+static void
+test_label_text (void)
+{
+  static const struct
+  {
+    const char *func;
+    const char *file;
+    const char *shown_func;
+    const char *shown_file;
+    const char *without;
+  } names[] = {
+    /* Obeyed, U+202E draws "safe_exe.png". */
+    { "safe_\u202egnp.exe", "app.py", "safe_[U+202E]gnp.exe", "app.py", "safe_gnp.exe" },
+    { "tab\there\nnew\rline", "app.py", "tab\u2409here\u240anew\u240dline", "app.py",
+      "tabherenewline" },
+    { "\u2067isolate\u2069\xc2\x85\x7f" "end", "/srv/\u202ekcart/\u2066yp.x\u2028.py",
+      "[U+2067]isolate[U+2069][U+85]\u2421end", "/srv/[U+202E]kcart/[U+2066]yp.x[U+2028].py",
+      "isolateend" },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tv-test-flame-XXXXXX", &error);
+  g_autoptr(TvFlameRenderer) renderer = tv_flame_renderer_new (NULL);
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *hostile_png = g_strdup_printf ("flame-text-%u-hostile.png", i);
+      g_autofree char *shown_png = g_strdup_printf ("flame-text-%u-shown.png", i);
+      g_autofree char *without_png = g_strdup_printf ("flame-text-%u-without.png", i);
+      g_autoptr(cairo_surface_t) hostile =
+        render_one_function (renderer, dir, names[i].func, names[i].file, hostile_png);
+      g_autoptr(cairo_surface_t) shown =
+        render_one_function (renderer, dir, names[i].shown_func, names[i].shown_file, shown_png);
+      g_autoptr(cairo_surface_t) without =
+        render_one_function (renderer, dir, names[i].without, names[i].shown_file, without_png);
+
+      g_assert_true (same_pixels (hostile, shown));
+      g_assert_false (same_pixels (hostile, without));
+    }
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1643,6 +1761,7 @@ main (int    argc,
   g_test_add_func ("/flame/render/raster", test_raster);
   g_test_add_func ("/flame/render/vector", test_vector);
   g_test_add_func ("/flame/render/png", test_png);
+  g_test_add_func ("/flame/render/label-text", test_label_text);
 
   return g_test_run ();
 }

@@ -1094,6 +1094,197 @@ test_many_functions (void)
   g_rmdir (dir);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Names with control and bidirectional characters                           */
+/* ------------------------------------------------------------------------ */
+
+#define HOSTILE_NAME "two\nlines\tand \u202egnp.exe"
+#define HOSTILE_FILE "/srv/app/\u2066yp.live\r\n.py"
+#define HOSTILE_NAME_SHOWN "two\u240alines\u2409and [U+202E]gnp.exe"
+#define HOSTILE_BASENAME_SHOWN "[U+2066]yp.live\u240d\u240a.py"
+
+/* <module> calls a function with a hostile name and file, and a plain
+ * one, written by the format library's writer. */
+static char *
+write_hostile_names (const char *dir)
+{
+  char *path = g_build_filename (dir, "hostile.tach", NULL);
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError error;
+  TachFrameInfo infos[] = {
+    { "/srv/app/main.py", "<module>", 1, -1, -1, -1, TACH_OPCODE_NONE },
+    { HOSTILE_FILE, HOSTILE_NAME, 2, -1, -1, -1, TACH_OPCODE_NONE },
+    { "/srv/app/plain.py", "plain", 3, -1, -1, -1, TACH_OPCODE_NONE },
+  };
+  guint32 frames[G_N_ELEMENTS (infos)];
+
+  options.start_time_us = 1000000;
+  options.sample_interval_us = 1000;
+  options.mode_raw = 1;
+  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+    g_error ("%s", error.message);
+  for (guint i = 0; i < G_N_ELEMENTS (infos); i++)
+    if (tach_writer_intern_frame (writer, &infos[i], &frames[i], &error) != TACH_OK)
+      g_error ("%s", error.message);
+  for (guint i = 0; i < 30; i++)
+    {
+      /* Innermost first; the hostile function has more samples. */
+      guint32 stack[2] = { frames[i % 3 == 0 ? 2 : 1], frames[0] };
+
+      if (tach_writer_add_sample (writer, 1, 0, options.start_time_us + i * 1000ull,
+                                  TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU, stack,
+                                  G_N_ELEMENTS (stack), &error) != TACH_OK)
+        g_error ("%s", error.message);
+    }
+  if (tach_writer_finish (writer, &error) != TACH_OK)
+    g_error ("%s", error.message);
+  return path;
+}
+
+static void
+collect_labels (GtkWidget *widget,
+                GPtrArray *out)
+{
+  if (GTK_IS_LABEL (widget))
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_labels (child, out);
+}
+
+/* The label under WIDGET that shows TEXT, which must be there. */
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  collect_labels (widget, labels);
+  for (guint i = 0; i < labels->len; i++)
+    if (g_strcmp0 (gtk_label_get_text (labels->pdata[i]), text) == 0)
+      return labels->pdata[i];
+  g_error ("no label shows “%s”", text);
+  return NULL;
+}
+
+/* No label of the table obeys a control or bidirectional character of a
+ * name: only the table's own texts break lines. */
+static void
+check_nothing_obeyed (GtkWidget *widget)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  collect_labels (widget, labels);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      const char *text = gtk_label_get_text (labels->pdata[i]);
+
+      g_assert_null (strpbrk (text, "\t\r"));
+      g_assert_null (strstr (text, "\u202e"));
+      g_assert_null (strstr (text, "\u2066"));
+      if (strchr (text, '\n') != NULL)
+        g_error ("a label breaks a line: “%s”", text);
+    }
+}
+
+static void
+test_hostile_names (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tv-test-function-table-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autoptr(TvProfile) hostile = NULL;
+  g_autoptr(TvViewState) hostile_state = NULL;
+  g_autoptr(TvCallTree) tree = NULL;
+  GtkWidget *name_cell, *plain_cell, *file_cell, *callee_cell;
+  TvFunctionTable *t;
+  guint32 module = TV_NODE_NONE, function = TV_NODE_NONE;
+  const TvFunctionRow *rows;
+  guint n_rows;
+
+  g_assert_no_error (error);
+  path = write_hostile_names (dir);
+  hostile = load_profile_path (path);
+  hostile_state = tv_view_state_new ();
+  tree = state_tree (hostile, hostile_state);
+  t = TV_FUNCTION_TABLE (tv_function_table_new (hostile, hostile_state));
+  gtk_window_set_child (window, GTK_WIDGET (t));
+  table = NULL;
+  tv_function_table_set_tree (t, tree);
+  settle (t);
+  check_rows_equal_model (t, tree);
+
+  /* The cells: one line each, as tall as a plain name's. */
+  name_cell = find_label (GTK_WIDGET (get_column_view (t, 0)), HOSTILE_NAME_SHOWN);
+  plain_cell = find_label (GTK_WIDGET (get_column_view (t, 0)), "plain");
+  file_cell = find_label (GTK_WIDGET (get_column_view (t, 0)), HOSTILE_BASENAME_SHOWN);
+  g_assert_cmpint (gtk_widget_get_height (name_cell), >, 0);
+  g_assert_cmpint (gtk_widget_get_height (name_cell), ==, gtk_widget_get_height (plain_cell));
+  g_assert_cmpint (gtk_widget_get_height (file_cell), ==, gtk_widget_get_height (plain_cell));
+  check_nothing_obeyed (GTK_WIDGET (t));
+
+  /* The heading of the selected function, its file as the tooltip; and
+   * the function as <module>'s callee. */
+  rows = tv_call_tree_get_functions (tree, &n_rows);
+  for (guint i = 0; i < n_rows; i++)
+    {
+      TvProfileData *data = tv_call_tree_get_data (tree);
+      guint32 frame = tv_profile_data_get_key_frame (data, TV_MERGE_FUNCTION, rows[i].function);
+      const char *name = tv_profile_data_get_funcname (data, frame);
+
+      if (strcmp (name, HOSTILE_NAME) == 0)
+        function = rows[i].function;
+      else if (strcmp (name, "<module>") == 0)
+        module = rows[i].function;
+    }
+  g_assert_cmpuint (function, !=, TV_NODE_NONE);
+  g_assert_cmpuint (module, !=, TV_NODE_NONE);
+  tv_function_table_select_function (t, function);
+  settle (t);
+  {
+    g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+    gboolean found = FALSE;
+
+    /* The heading is outside the three column views. */
+    collect_labels (GTK_WIDGET (t), labels);
+    for (guint i = 0; i < labels->len; i++)
+      if (gtk_widget_get_ancestor (labels->pdata[i], GTK_TYPE_COLUMN_VIEW) == NULL
+          && g_strcmp0 (gtk_label_get_text (labels->pdata[i]), HOSTILE_NAME_SHOWN) == 0)
+        {
+          g_assert_cmpstr (gtk_widget_get_tooltip_text (labels->pdata[i]), ==,
+                           "/srv/app/[U+2066]yp.live\u240d\u240a.py");
+          found = TRUE;
+        }
+    g_assert_true (found);
+  }
+  check_nothing_obeyed (GTK_WIDGET (t));
+
+  tv_function_table_select_function (t, module);
+  settle (t);
+  callee_cell = find_label (GTK_WIDGET (get_column_view (t, 2)), HOSTILE_NAME_SHOWN);
+  g_assert_cmpint (gtk_widget_get_height (callee_cell), ==,
+                   gtk_widget_get_height (find_label (GTK_WIDGET (get_column_view (t, 2)),
+                                                      "plain")));
+  check_nothing_obeyed (GTK_WIDGET (t));
+
+  tv_function_table_select_function (t, function);
+  settle (t);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_FORCE_LIGHT);
+  save_screenshot (GTK_WIDGET (window), "function-table-hostile-light.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_FORCE_DARK);
+  save_screenshot (GTK_WIDGET (window), "function-table-hostile-dark.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_DEFAULT);
+
+  gtk_window_set_child (window, NULL);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1125,6 +1316,7 @@ main (int   argc,
   g_test_add_func ("/function-table/new-tree", test_new_tree);
   g_test_add_func ("/function-table/screenshots", test_screenshots);
   g_test_add_func ("/function-table/many-functions", test_many_functions);
+  g_test_add_func ("/function-table/hostile-names", test_hostile_names);
 
   ret = g_test_run ();
 

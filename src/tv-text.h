@@ -1,0 +1,42 @@
+/* tv-text.h: names from a profile shown as text, never obeyed
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Function and file names come from untrusted profiles.  Wherever the
+ * application shows one (the flame graph's labels on screen and in PNG,
+ * SVG and PDF, the images' captions and titles, the tables' cells, the
+ * tooltips), it goes through this one rule, the HTML page's visible():
+ *
+ *  - C0 controls (U+0000 to U+001F) and DEL become their Control
+ *    Pictures (U+2400 to U+241F, U+2421), so a tab or a newline is seen
+ *    and breaks no line;
+ *  - C1 controls (U+0080 to U+009F), which have no pictures, the
+ *    bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E,
+ *    U+2066 to U+2069) and the line and paragraph separators (U+2028,
+ *    U+2029) become "[U+XXXX]" (hexadecimal, upper case, no leading
+ *    zeros), so they turn no text around and break no line;
+ *  - a byte that starts no UTF-8 character, and the noncharacters U+FFFE
+ *    and U+FFFF (which XML does not allow), become U+FFFD;
+ *  - everything else is kept as it is.
+ *
+ * The result is always valid UTF-8.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Appends TEXT (LEN bytes, or up to its nul when LEN is -1) to OUT as
+ * above; after MAX_CHARS characters of TEXT (0: no limit), appends "…"
+ * and stops. */
+void  tv_text_append_visible (GString    *out,
+                              const char *text,
+                              gssize      len,
+                              guint       max_chars);
+/* The same, nul-terminated, as a new string. */
+char *tv_text_dup_visible    (const char *text,
+                              guint       max_chars);
+
+G_END_DECLS

@@ -1,0 +1,338 @@
+/* test-text.c: names from a profile shown as text, never obeyed
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * tv_text_append_visible() against each class of character, one by one
+ * and for every code point: C0 controls and DEL as Control Pictures, C1
+ * controls, bidirectional controls and line and paragraph separators as
+ * "[U+XXXX]", noncharacters and invalid bytes as U+FFFD, the rest as it
+ * is; the output is always valid UTF-8 with none of those characters in
+ * it, also for random bytes.  The seed is printed; TACH_SEED replays a run.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "tv-text.h"
+
+static guint32 seed;
+
+static char *
+visible_len (const char *text,
+             gssize      len,
+             guint       max_chars)
+{
+  GString *out = g_string_new (NULL);
+
+  tv_text_append_visible (out, text, len, max_chars);
+  return g_string_free (out, FALSE);
+}
+
+static void
+check (const char *text,
+       const char *expected)
+{
+  g_autofree char *shown = tv_text_dup_visible (text, 0);
+
+  g_assert_cmpstr (shown, ==, expected);
+  g_assert_true (g_utf8_validate (shown, -1, NULL));
+}
+
+/* What a character must never be in the output: something that breaks a
+ * line or turns text around. */
+static gboolean
+is_obeyed (gunichar c)
+{
+  return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0x61c || c == 0x200e || c == 0x200f
+         || c == 0x2028 || c == 0x2029 || (c >= 0x202a && c <= 0x202e)
+         || (c >= 0x2066 && c <= 0x2069) || c == 0xfffe || c == 0xffff;
+}
+
+static void
+assert_shown_only (const char *shown)
+{
+  g_assert_true (g_utf8_validate (shown, -1, NULL));
+  for (const char *p = shown; *p != '\0'; p = g_utf8_next_char (p))
+    if (is_obeyed (g_utf8_get_char (p)))
+      g_error ("U+%04X left in \"%s\"", g_utf8_get_char (p), shown);
+}
+
+static void
+test_plain (void)
+{
+  static const char *const kept[] = {
+    "main", "<module>", "très_long_nom", "处理请求", "λ", "🐍 snake", "שלום", "مرحبا",
+    /* Next to the classes, but not in them. */
+    "\u00a0nbsp", "\u061b", "\u200b\u200c\u200d", "\u2027\u202f\u2065\u206a", "\ufffd\ufffc",
+    "\U0010fffd",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (kept); i++)
+    check (kept[i], kept[i]);
+}
+
+static void
+test_c0 (void)
+{
+  check ("a\tb", "a\u2409b");
+  check ("line\nbreak\r\n", "line\u240abreak\u240d\u240a");
+  check ("\x1b[31mred", "\u241b[31mred");
+  check ("\x01\x1f", "\u2401\u241f");
+  for (gunichar c = 1; c < 0x20; c++)
+    {
+      char text[2] = { (char) c, '\0' };
+      char expected[8] = { 0 };
+
+      g_unichar_to_utf8 (0x2400 + c, expected);
+      check (text, expected);
+    }
+  /* A nul inside the length given is a control character too. */
+  {
+    g_autofree char *shown = visible_len ("nul\0byte", 8, 0);
+
+    g_assert_cmpstr (shown, ==, "nul\u2400byte");
+  }
+}
+
+static void
+test_del (void)
+{
+  check ("\x7f", "\u2421");
+  check ("a\x7f" "b", "a\u2421b");
+}
+
+static void
+test_c1 (void)
+{
+  check ("\xc2\x85" "next line", "[U+85]next line");
+  check ("\xc2\x9b" "31m", "[U+9B]31m");
+  for (gunichar c = 0x80; c <= 0x9f; c++)
+    {
+      char text[8] = { 0 };
+      g_autofree char *expected = g_strdup_printf ("[U+%X]", c);
+
+      g_unichar_to_utf8 (c, text);
+      check (text, expected);
+    }
+}
+
+static void
+test_bidi (void)
+{
+  static const gunichar bidi[] = {
+    0x61c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068,
+    0x2069,
+  };
+
+  /* Drawn as it is, "safe_\u202egnp.exe" reads "safe_exe.png". */
+  check ("safe_\u202egnp.exe", "safe_[U+202E]gnp.exe");
+  check ("\u2067evil\u2069 rtl", "[U+2067]evil[U+2069] rtl");
+  check ("\u061c", "[U+61C]");
+  for (guint i = 0; i < G_N_ELEMENTS (bidi); i++)
+    {
+      char text[8] = { 0 };
+      g_autofree char *expected = g_strdup_printf ("x[U+%X]y", bidi[i]);
+      g_autofree char *input = NULL;
+
+      g_unichar_to_utf8 (bidi[i], text);
+      input = g_strconcat ("x", text, "y", NULL);
+      check (input, expected);
+    }
+}
+
+static void
+test_separators (void)
+{
+  check ("\u2028\u2029line\u2028separators", "[U+2028][U+2029]line[U+2028]separators");
+}
+
+static void
+test_noncharacters (void)
+{
+  check ("\ufffe\uffff", "\ufffd\ufffd");
+}
+
+static guint
+count_replacements (const char *text)
+{
+  guint n = 0;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    n += g_utf8_get_char (p) == 0xfffd;
+  return n;
+}
+
+static void
+test_invalid (void)
+{
+  static const struct
+  {
+    const char *bytes;
+    const char *expected;
+  } cases[] = {
+    { "\xff", "\ufffd" },
+    { "a\xfe" "b", "a\ufffdb" },
+    /* A character cut short, at the end and in the middle. */
+    { "\xc3", "\ufffd" },
+    { "\xe2\x80x", "\ufffd\ufffdx" },
+    /* Overlong, a surrogate, past U+10FFFF: one U+FFFD a byte. */
+    { "\xc0\xaf", "\ufffd\ufffd" },
+    { "\xed\xa0\x80", "\ufffd\ufffd\ufffd" },
+    { "\xf4\x90\x80\x80", "\ufffd\ufffd\ufffd\ufffd" },
+    /* Invalid bytes next to controls. */
+    { "\xff\n\xe2\x80\xae", "\ufffd\u240a[U+202E]" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *made_valid = g_utf8_make_valid (cases[i].bytes, -1);
+
+      check (cases[i].bytes, cases[i].expected);
+      /* As many U+FFFD as g_utf8_make_valid() makes. */
+      g_assert_cmpuint (count_replacements (made_valid), ==,
+                        count_replacements (cases[i].expected));
+    }
+  /* A length that cuts a character. */
+  {
+    g_autofree char *shown = visible_len ("é", 1, 0);
+
+    g_assert_cmpstr (shown, ==, "\ufffd");
+  }
+}
+
+static void
+test_empty (void)
+{
+  g_autofree char *empty = tv_text_dup_visible ("", 0);
+  g_autofree char *zero = visible_len ("abc", 0, 0);
+  g_autofree char *null = visible_len (NULL, 0, 0);
+  GString *out = g_string_new ("kept");
+
+  g_assert_cmpstr (empty, ==, "");
+  g_assert_cmpstr (zero, ==, "");
+  g_assert_cmpstr (null, ==, "");
+  /* Appends: what is there stays. */
+  tv_text_append_visible (out, "", -1, 0);
+  tv_text_append_visible (out, "\t", -1, 0);
+  g_assert_cmpstr (out->str, ==, "kept\u2409");
+  g_string_free (out, TRUE);
+}
+
+static void
+test_max_chars (void)
+{
+  g_autofree char *cut = tv_text_dup_visible ("abcdef", 3);
+  g_autofree char *exact = tv_text_dup_visible ("abc", 3);
+  g_autofree char *wide = tv_text_dup_visible ("处理请求", 2);
+  /* MAX_CHARS counts characters of the input, a control as one. */
+  g_autofree char *controls = tv_text_dup_visible ("\t\u202e\xff" "abc", 3);
+
+  g_assert_cmpstr (cut, ==, "abc…");
+  g_assert_cmpstr (exact, ==, "abc");
+  g_assert_cmpstr (wide, ==, "处理…");
+  g_assert_cmpstr (controls, ==, "\u2409[U+202E]\ufffd…");
+}
+
+/* Every code point, alone and between letters: the class's form, or the
+ * character itself. */
+static void
+test_every_code_point (void)
+{
+  GString *out = g_string_new (NULL);
+  guint n_changed = 0;
+
+  for (gunichar c = 0; c <= 0x10ffff; c++)
+    {
+      char text[8] = { 0 };
+      char expected[16] = { 0 };
+      int n;
+
+      if (c >= 0xd800 && c <= 0xdfff)
+        continue;
+      n = g_unichar_to_utf8 (c, text);
+      if (c < 0x20)
+        g_unichar_to_utf8 (0x2400 + c, expected);
+      else if (c == 0x7f)
+        g_unichar_to_utf8 (0x2421, expected);
+      else if (c == 0xfffe || c == 0xffff)
+        g_unichar_to_utf8 (0xfffd, expected);
+      else if (is_obeyed (c))
+        g_snprintf (expected, sizeof expected, "[U+%X]", c);
+      else
+        memcpy (expected, text, n);
+
+      g_string_truncate (out, 0);
+      tv_text_append_visible (out, text, n, 0);
+      if (strcmp (out->str, expected) != 0)
+        g_error ("U+%04X: \"%s\", expected \"%s\"", c, out->str, expected);
+      assert_shown_only (out->str);
+      n_changed += memcmp (out->str, text, n) != 0 || out->len != (gsize) n;
+    }
+  /* C0, DEL, C1, 12 bidirectional controls, 2 separators, 2 noncharacters. */
+  g_assert_cmpuint (n_changed, ==, 32 + 1 + 32 + 12 + 2 + 2);
+  g_string_free (out, TRUE);
+}
+
+/* Random bytes, and random mixes of the classes: always valid UTF-8, with
+ * nothing left to obey, and text without any of them unchanged. */
+static void
+test_random (void)
+{
+  static const char *const pieces[] = {
+    "a", "é", "处", "🐍", "\t", "\n", "\r", "\x7f", "\xc2\x85", "\u202e", "\u2066", "\u2028",
+    "\ufeff", "\xff", "\xc3", "\xed\xa0\x80", "\ufffe", "[U+202E]", "\u2409",
+  };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+
+  for (guint round = 0; round < 5000; round++)
+    {
+      guint8 bytes[64];
+      guint n = g_rand_int_range (rand, 0, sizeof bytes);
+      g_autoptr(GString) mix = g_string_new (NULL);
+      g_autofree char *from_bytes = NULL;
+      g_autofree char *from_mix = NULL;
+
+      for (guint i = 0; i < n; i++)
+        bytes[i] = g_rand_int_range (rand, 0, 256);
+      from_bytes = visible_len ((const char *) bytes, n, 0);
+      assert_shown_only (from_bytes);
+
+      for (guint i = g_rand_int_range (rand, 0, 20); i > 0; i--)
+        g_string_append (mix, pieces[g_rand_int_range (rand, 0, G_N_ELEMENTS (pieces))]);
+      from_mix = tv_text_dup_visible (mix->str, 0);
+      assert_shown_only (from_mix);
+      /* Made visible once, a text stays as it is. */
+      {
+        g_autofree char *again = tv_text_dup_visible (from_mix, 0);
+
+        g_assert_cmpstr (again, ==, from_mix);
+      }
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char *env_seed = g_getenv ("TACH_SEED");
+
+  g_test_init (&argc, &argv, NULL);
+  seed = env_seed != NULL ? (guint32) strtoul (env_seed, NULL, 10) : g_random_int ();
+  g_test_message ("seed %u (TACH_SEED replays it)", seed);
+
+  g_test_add_func ("/text/plain", test_plain);
+  g_test_add_func ("/text/c0", test_c0);
+  g_test_add_func ("/text/del", test_del);
+  g_test_add_func ("/text/c1", test_c1);
+  g_test_add_func ("/text/bidi", test_bidi);
+  g_test_add_func ("/text/separators", test_separators);
+  g_test_add_func ("/text/noncharacters", test_noncharacters);
+  g_test_add_func ("/text/invalid", test_invalid);
+  g_test_add_func ("/text/empty", test_empty);
+  g_test_add_func ("/text/max-chars", test_max_chars);
+  g_test_add_func ("/text/every-code-point", test_every_code_point);
+  g_test_add_func ("/text/random", test_random);
+  return g_test_run ();
+}
