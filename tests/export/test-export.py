@@ -741,6 +741,7 @@ HOSTILE_FUNCS = [
     "\u202eevil\u202c rtl",
     "ctrl\u0001\u001b[31m\r\n\t",
     "nul\u0000byte",
+    "c1\u0085next\u009bline",
     "x" * 3000,
 ]
 HOSTILE_FILES = [
@@ -790,7 +791,7 @@ def visible(text):
         elif code == 0x7f:
             out.append("\u2421")
         elif code in (0x61c, 0x200e, 0x200f, 0x2028, 0x2029) or 0x202a <= code <= 0x202e or \
-                0x2066 <= code <= 0x2069:
+                0x2066 <= code <= 0x2069 or 0x80 <= code <= 0x9f:
             out.append("[U+%X]" % code)
         else:
             out.append(c)
