@@ -12,6 +12,7 @@
 
 #include "tv-compare.h"
 #include "tv-json.h"
+#include "tv-text.h"
 
 static const char *
 change_name (TvDiffChange change)
@@ -98,10 +99,13 @@ tv_compare_to_text (TvDiff     *diff,
       g_string_append_printf (out, "  %-12s %9.4f → %-9.4f %s ", change,
                               row->total.base_value * scale, row->total.new_value * scale, unit);
       append_relative (out, row->total.relative);
-      g_string_append_printf (out, "   %9.4f → %-9.4f %s   %s (%s)\n",
-                              row->self.base_value * scale, row->self.new_value * scale, unit,
-                              tv_diff_get_function_name (diff, row),
-                              tv_diff_get_function_file (diff, row));
+      /* Names go to a terminal: shown, never obeyed (an escape sequence). */
+      g_string_append_printf (out, "   %9.4f → %-9.4f %s   ",
+                              row->self.base_value * scale, row->self.new_value * scale, unit);
+      tv_text_append_visible (out, tv_diff_get_function_name (diff, row), -1, 0);
+      g_string_append (out, " (");
+      tv_text_append_visible (out, tv_diff_get_function_file (diff, row), -1, 0);
+      g_string_append (out, ")\n");
     }
   if (shown < significant)
     g_string_append_printf (out, _("  … and %u more (--json lists them all)\n"), significant - shown);

@@ -25,6 +25,8 @@
 
 #include "tv-flame-graph.h"
 
+#include "tv-text.h"
+
 #define ROW_HEIGHT      18.0
 #define SYNC_LAYOUT_US  4000
 #define ZOOM_MS         250
@@ -492,7 +494,7 @@ append_location (GString         *text,
 {
   const TachFrame *f = tach_reader_get_frame (tv_profile_data_get_reader (data), frame);
 
-  g_string_append (text, tv_profile_data_get_filename (data, frame));
+  tv_text_append_visible (text, tv_profile_data_get_filename (data, frame), -1, 0);
   if (f->lineno < 0)
     return;
   g_string_append_printf (text, ":%d", f->lineno);
@@ -551,7 +553,7 @@ describe_box (TvFlameLayout    *layout,
 
   frame = tv_call_tree_get_frame (tree, node);
   f = tach_reader_get_frame (tv_profile_data_get_reader (data), frame);
-  g_string_append (text, tv_profile_data_get_funcname (data, frame));
+  tv_text_append_visible (text, tv_profile_data_get_funcname (data, frame), -1, 0);
   g_string_append_c (text, '\n');
   append_location (text, data, frame);
   g_string_append_c (text, '\n');

@@ -16,6 +16,7 @@
 #include "tv-function-table.h"
 #include "tv-source-view.h"
 #include "tv-timeline.h"
+#include "tv-text.h"
 #include "tv-wrap-layout.h"
 
 struct _TvFlameView
@@ -208,9 +209,11 @@ update_breadcrumbs (TvFlameView *self)
   for (guint i = path->len; i > 0; i--)
     {
       guint32 node = g_array_index (path, guint32, i - 1);
-      const char *name = node == TV_ROOT_NODE
-                         ? _("all")
-                         : tv_profile_data_get_funcname (data, tv_call_tree_get_frame (tree, node));
+      g_autofree char *name = tv_text_dup_visible (node == TV_ROOT_NODE
+                                                   ? _("all")
+                                                   : tv_profile_data_get_funcname (
+                                                       data, tv_call_tree_get_frame (tree, node)),
+                                                   0);
       GtkWidget *button = gtk_button_new ();
       GtkWidget *label = gtk_label_new (name);
 

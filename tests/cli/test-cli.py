@@ -1097,6 +1097,25 @@ def compare_cases(env):
             problems.append("text table:\n" + text)
         return problems
 
+    def hostile_names():
+        # The text report goes to a terminal: a name's escape sequence or
+        # bidirectional control is shown, never obeyed.  JSON escapes them.
+        evil = "hot\u001b[2J\u202egnp.exe"
+        b = os.path.join(tmp, "evil-base.tach")
+        n = os.path.join(tmp, "evil-new.tach")
+        write_json_profile(env, b, {evil: 2000, "steady": 2000}, 4.0)
+        write_json_profile(env, n, {evil: 3000, "steady": 2000}, 5.0)
+        rc, text, err = run("--compare", "--info", b, n)
+        problems = []
+        if rc != 0 or "\u001b" in text or "\u202e" in text:
+            problems.append("rc %d, raw controls in the report:\n%r" % (rc, text))
+        if "hot\u241b[2J[U+202E]gnp.exe (app.py)" not in text:
+            problems.append("the name is not shown as text:\n%s" % text)
+        doc = json.loads(run("--compare", "--info", "--json", b, n)[1])
+        if evil not in [f["function"] for f in doc["functions"]]:
+            problems.append("JSON lost the name: %r" % doc["functions"])
+        return problems
+
     def bad(args, what):
         def check():
             rc, out, err = run(*args)
@@ -1110,6 +1129,7 @@ def compare_cases(env):
         ("compare: modes differ", modes),
         ("compare: a file with itself", itself),
         ("compare: an injected change", injected),
+        ("compare: hostile names in the text report", hostile_names),
         ("compare: one file", bad(["--compare", "--info", wall], "needs two files")),
         ("compare: --by", bad(["--compare", "--info", "--by", "speed", wall, cpu], "Unknown --by")),
         ("compare: --merge", bad(["--compare", "--info", "--merge", "x", wall, cpu],

@@ -1280,6 +1280,29 @@ test_hostile_names (void)
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
                                       ADW_COLOR_SCHEME_DEFAULT);
 
+  /* The flame graph's tooltip shows them as the table does. */
+  {
+    TvFlameGraph *graph = TV_FLAME_GRAPH (tv_flame_graph_new ());
+    g_autofree char *tip = NULL;
+    guint32 node = TV_NODE_NONE;
+    double x, y;
+
+    for (guint32 n = 1; n < tv_call_tree_get_n_nodes (tree); n++)
+      if (tv_call_tree_get_function (tree, n) == function)
+        node = n;
+    g_assert_cmpuint (node, !=, TV_NODE_NONE);
+    gtk_window_set_child (window, GTK_WIDGET (graph));
+    tv_flame_graph_set_tree (graph, tree);
+    WAIT_UNTIL (tv_flame_graph_get_layout (graph) != NULL && !tv_flame_graph_is_laying_out (graph)
+                && ui_test_node_center (graph, node, &x, &y), 20000);
+    tip = tv_flame_graph_describe_at (graph, x, y);
+    g_assert_nonnull (tip);
+    g_assert_true (g_str_has_prefix (tip, HOSTILE_NAME_SHOWN "\n" "/srv/app/[U+2066]yp.live"));
+    g_assert_null (strstr (tip, "\u202e"));
+    g_assert_null (strstr (tip, "\u2066"));
+    g_assert_null (strstr (tip, "\t"));
+  }
+
   gtk_window_set_child (window, NULL);
   g_unlink (path);
   g_rmdir (dir);
