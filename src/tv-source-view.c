@@ -505,7 +505,7 @@ refresh (TvSourceView *self)
   if (self->function == TV_NODE_NONE)
     {
       g_clear_pointer (&self->result, source_result_free);
-      gtk_label_set_text (self->title_label, _("No function selected"));
+      gtk_label_set_text (self->title_label, _("No Function Selected"));
       gtk_label_set_text (self->status_label,
                           _("Select a frame or a function to see its source, with the samples of each line."));
       gtk_widget_set_visible (GTK_WIDGET (self->status_label), TRUE);
