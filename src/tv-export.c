@@ -162,8 +162,10 @@ parse_seconds (const char *text,
       *out = open_value;
       return TRUE;
     }
-  /* No leading blanks, "inf" or "nan". */
+  /* No leading blanks, "inf", "nan" or hexadecimal ("0x1p3"). */
   if (!g_ascii_isdigit (copy[0]) && copy[0] != '-' && copy[0] != '+' && copy[0] != '.')
+    return FALSE;
+  if (strpbrk (copy, "xX") != NULL)
     return FALSE;
   value = g_ascii_strtod (copy, &end);
   if (end == copy || *end != '\0' || !isfinite (value))
@@ -893,7 +895,11 @@ find_zoom_step (TvCallTree  *tree,
     g_autofree char *shown = tv_text_dup_visible (step, MAX_NAME_CHARS);
     g_autofree char *parent = describe_node (tree, node);
 
-    if (n_found == 0)
+    if (n_found == 0 && node == TV_ROOT_NODE)
+      g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
+                   _("Cannot zoom into “%s”: the samples shown have no such frame at the root"),
+                   shown);
+    else if (n_found == 0)
       g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
                    _("Cannot zoom into “%s”: the samples shown have no such frame under %s"),
                    shown, parent);
@@ -929,9 +935,14 @@ find_zoom_key (TvCallTree  *tree,
       g_autofree char *name = tv_export_describe_key (data, merge, key);
       g_autofree char *parent = describe_node (tree, node);
 
-      g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
-                   _("Cannot zoom into %s: the samples shown have no such frame under %s"),
-                   name, parent);
+      if (node == TV_ROOT_NODE)
+        g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
+                     _("Cannot zoom into %s: the samples shown have no such frame at the root"),
+                     name);
+      else
+        g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
+                     _("Cannot zoom into %s: the samples shown have no such frame under %s"),
+                     name, parent);
       return FALSE;
     }
   return TRUE;

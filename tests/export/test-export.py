@@ -597,7 +597,8 @@ def args_cases(env):
           "Thread 7 is not in this profile")
     fails("unknown state", ["--export", "html"] + o + ["--state", "sleeping", tiny],
           "Unknown thread state “sleeping”")
-    for rng in ("1", "1:2:3", ":", "a:b", "1:x", "nan:1", "1:inf", " 1:2", "2:1", "1:1"):
+    for rng in ("1", "1:2:3", ":", "a:b", "1:x", "nan:1", "1:inf", " 1:2", "2:1", "1:1",
+                "0x1:2", "0:0x1p1"):
         fails("range %r" % rng, ["--export", "html"] + o + ["--range=" + rng, tiny],
               "Invalid time range “%s”" % rng)
     fails("--inverted with collapsed", ["--export", "collapsed"] + o + ["--inverted", tiny],
@@ -625,7 +626,7 @@ def args_cases(env):
         fails("--hide unknown, " + fmt, ["--export", fmt] + o + ["--hide", "main", "--hide",
               "x.py:nosuch", recursive], "No function “x.py:nosuch”")
         fails("--zoom unknown, " + fmt, ["--export", fmt] + o + ["--zoom", "nosuch", tiny],
-              "Cannot zoom into “nosuch”")
+              "Cannot zoom into “nosuch”: the samples shown have no such frame at the root")
         fails("--zoom empty step, " + fmt, ["--export", fmt] + o + ["--zoom", "a;;b", tiny],
               "Invalid zoom “a;;b”")
         fails("--search invalid, " + fmt, ["--export", fmt] + o + ["--search", "(", tiny],
