@@ -644,6 +644,27 @@ on_async_result (GObject      *object,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
+/* Exports PAGE to DEST as the page's Export does, and returns what it
+ * wrote; DEST is deleted. */
+static char *
+export_and_read (TvProfilePage *page,
+                 GFile         *dest)
+{
+  g_autoptr(GError) error = NULL;
+  GAsyncResult *result = NULL;
+  char *contents = NULL;
+
+  tv_profile_page_export_async (page, dest, NULL, on_async_result, &result);
+  WAIT_UNTIL (result != NULL, 20000);
+  g_assert_true (tv_profile_page_export_finish (page, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_file_delete (dest, NULL, NULL);
+  return contents;
+}
+
 static void
 wait_view_idle (TvFlameView *view)
 {
@@ -1759,21 +1780,13 @@ test_flamegraph (void)
     guint32 index = thread->index;
     g_autoptr(GFile) dest = g_file_new_build_filename (g_get_tmp_dir (), "tv-test-export.html",
                                                        NULL);
-    g_autoptr(GError) error = NULL;
     g_autofree char *contents = NULL;
     g_autofree char *expected = NULL;
-    GAsyncResult *result = NULL;
 
     tv_view_state_set_threads (state, &index, 1);
     tv_view_state_set_state_filter (state, TV_STATE_FILTER_CPU);
     tv_flame_view_set_search (view, "worker");
-    tv_profile_page_export_async (page, dest, NULL, on_async_result, &result);
-    WAIT_UNTIL (result != NULL, 20000);
-    g_assert_true (tv_profile_page_export_finish (page, result, &error));
-    g_assert_no_error (error);
-    g_clear_object (&result);
-    g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
-    g_assert_no_error (error);
+    contents = export_and_read (page, dest);
     g_assert_nonnull (strstr (contents, "<script type=\"application/json\" id=\"tachyon-data\">"));
     expected = g_strdup_printf ("\"filter\":{\"threads\":[\"%" G_GUINT64_FORMAT "\"],\"state\":\"cpu\"",
                                 thread->thread_id);
@@ -1781,7 +1794,6 @@ test_flamegraph (void)
     /* The page starts with the view's search. */
     g_assert_nonnull (strstr (contents, "\"view\":{\"inverted\":false,"));
     g_assert_nonnull (strstr (contents, "\"search\":\"worker\"}"));
-    g_file_delete (dest, NULL, NULL);
     tv_flame_view_set_search (view, "");
 
     /* An .svg name gives the image of the graph as shown, zoom included. */
@@ -1796,17 +1808,11 @@ test_flamegraph (void)
       zoomed = widest_child (tree, TV_ROOT_NODE);
       tv_flame_graph_zoom_to (graph, zoomed);
       wait_view_idle (view);
-      tv_profile_page_export_async (page, svg, NULL, on_async_result, &result);
-      WAIT_UNTIL (result != NULL, 20000);
-      g_assert_true (tv_profile_page_export_finish (page, result, &error));
-      g_assert_no_error (error);
-      g_clear_object (&result);
-      g_assert_true (g_file_load_contents (svg, NULL, &svg_text, NULL, NULL, &error));
+      svg_text = export_and_read (page, svg);
       g_assert_true (g_str_has_prefix (svg_text, "<?xml"));
       g_assert_nonnull (strstr (svg_text, "<title>rec_threads.tach"));
       g_assert_nonnull (strstr (svg_text, tv_profile_data_get_funcname (
                                             data, tv_call_tree_get_frame (tree, zoomed))));
-      g_file_delete (svg, NULL, NULL);
       press_key (GTK_WIDGET (graph), GDK_KEY_Escape);
     }
     tv_view_state_set_threads (state, NULL, 0);
@@ -1825,11 +1831,9 @@ test_flamegraph (void)
                                                        NULL);
     g_autoptr(GFile) svg = g_file_new_build_filename (g_get_tmp_dir (), "tv-test-ranges.svg",
                                                       NULL);
-    g_autoptr(GError) error = NULL;
     g_autofree char *contents = NULL;
     g_autofree char *svg_text = NULL;
     g_autoptr(GString) want = g_string_new ("\"ranges_sec\":[");
-    GAsyncResult *result = NULL;
 
     g_assert_true (tv_profile_data_get_time_span (data, &first, &last));
     span = last - first;
@@ -1852,13 +1856,7 @@ test_flamegraph (void)
     tree = tv_flame_graph_get_tree (graph);
     g_assert_cmpuint (tv_call_tree_get_n_samples (tree), ==, expected);
 
-    tv_profile_page_export_async (page, dest, NULL, on_async_result, &result);
-    WAIT_UNTIL (result != NULL, 20000);
-    g_assert_true (tv_profile_page_export_finish (page, result, &error));
-    g_assert_no_error (error);
-    g_clear_object (&result);
-    g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
-    g_assert_no_error (error);
+    contents = export_and_read (page, dest);
     for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
       {
         char a[TV_JSON_DOUBLE_BUF_SIZE], b[TV_JSON_DOUBLE_BUF_SIZE];
@@ -1870,16 +1868,9 @@ test_flamegraph (void)
     g_string_append_c (want, ']');
     if (strstr (contents, want->str) == NULL)
       g_error ("the page's filter lacks %s", want->str);
-    g_file_delete (dest, NULL, NULL);
 
-    tv_profile_page_export_async (page, svg, NULL, on_async_result, &result);
-    WAIT_UNTIL (result != NULL, 20000);
-    g_assert_true (tv_profile_page_export_finish (page, result, &error));
-    g_assert_no_error (error);
-    g_clear_object (&result);
-    g_assert_true (g_file_load_contents (svg, NULL, &svg_text, NULL, NULL, &error));
+    svg_text = export_and_read (page, svg);
     g_assert_nonnull (strstr (svg_text, "in 2 selected time ranges"));
-    g_file_delete (svg, NULL, NULL);
 
     tv_view_state_clear_range (state);
     wait_view_idle (view);
