@@ -903,6 +903,10 @@ find_zoom_step (TvCallTree  *tree,
       g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
                    _("Cannot zoom into “%s”: the samples shown have no such frame under %s"),
                    shown, parent);
+    else if (node == TV_ROOT_NODE)
+      g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
+                   _("Cannot zoom into “%s”: %u frames at the root match it (add :LINE, or "
+                     "merge by function)"), shown, n_found);
     else
       g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
                    _("Cannot zoom into “%s”: %u frames under %s match it (add :LINE, or "

@@ -632,7 +632,7 @@ def args_cases(env):
         fails("--search invalid, " + fmt, ["--export", fmt] + o + ["--search", "(", tiny],
               "Invalid search “(”")
     fails("--zoom ambiguous", ["--export", "html"] + o + ["--zoom", "run_path", recursive],
-          "frames under all match it")
+          "frames at the root match it")
     fails("--focus empty", ["--export", "collapsed"] + o + ["--focus=", tiny], "empty")
     fails("--focus unknown, collapsed", ["--export", "collapsed"] + o + ["--focus", "x", tiny],
           "No function “x”")
