@@ -21,13 +21,15 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
-/* Removes the temporary file and says why writing failed. */
+/* Says why writing failed; TMP_PATH, the temporary file, if any, is
+ * removed. */
 static gboolean
 fail_write (GError     **error,
             int          saved_errno,
             const char  *tmp_path)
 {
-  g_unlink (tmp_path);
+  if (tmp_path != NULL)
+    g_unlink (tmp_path);
   g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
                _("Could not write: %s"), g_strerror (saved_errno));
   return FALSE;
@@ -81,9 +83,7 @@ write_in_place (const char         *path,
 
       if (fd >= 0)
         close (fd);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not write: %s"), g_strerror (saved_errno));
-      return FALSE;
+      return fail_write (error, saved_errno, NULL);
     }
   errno = 0;
   if (!write_func (file, user_data, error))
@@ -96,18 +96,10 @@ write_in_place (const char         *path,
       int saved_errno = errno != 0 ? errno : EIO;
 
       fclose (file);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not write: %s"), g_strerror (saved_errno));
-      return FALSE;
+      return fail_write (error, saved_errno, NULL);
     }
   if (fclose (file) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not write: %s"), g_strerror (saved_errno));
-      return FALSE;
-    }
+    return fail_write (error, errno, NULL);
   return TRUE;
 }
 
@@ -151,13 +143,7 @@ tv_atomic_write (const char         *out_path,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if ((target = resolve_links (out_path)) == NULL)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not write: %s"), g_strerror (saved_errno));
-      return FALSE;
-    }
+    return fail_write (error, errno, NULL);
   replacing = g_stat (target, &st) == 0;
   if (replacing && S_ISDIR (st.st_mode))
     {
@@ -168,13 +154,7 @@ tv_atomic_write (const char         *out_path,
   if (replacing && !S_ISREG (st.st_mode))
     return write_in_place (target, write_func, user_data, error);
   if (replacing && g_access (target, W_OK) != 0)
-    {
-      int saved_errno = errno;
-
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not write: %s"), g_strerror (saved_errno));
-      return FALSE;
-    }
+    return fail_write (error, errno, NULL);
 
   /* The temporary file is hidden in OUT's folder, so that rename() stays
    * within one file system. */
