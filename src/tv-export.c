@@ -839,14 +839,20 @@ tv_export_query_clear (TvExportQuery *query)
 /* Zoom                                                                      */
 /* ------------------------------------------------------------------------ */
 
+/* Where a zoom step looked: "at the root" or "under NAME". */
 static char *
-describe_node (TvCallTree *tree,
-               guint32     node)
+describe_place (TvCallTree *tree,
+                guint32     node)
 {
+  g_autofree char *name = NULL;
+
   if (node == TV_ROOT_NODE)
-    return g_strdup (_("all"));
-  return tv_export_describe_key (tv_call_tree_get_data (tree), tv_call_tree_get_merge (tree),
+    return g_strdup (_("at the root"));
+  name = tv_export_describe_key (tv_call_tree_get_data (tree), tv_call_tree_get_merge (tree),
                                  tv_call_tree_get_key (tree, node));
+  /* Translators: where a zoom step was looked for, as in "no such frame
+   * under main (app.py)". */
+  return g_strdup_printf (_("under %s"), name);
 }
 
 /* The child of NODE that STEP ("FUNC" or "FUNC:LINE", FUNC as --focus
@@ -893,24 +899,17 @@ find_zoom_step (TvCallTree  *tree,
 
   {
     g_autofree char *shown = tv_text_dup_visible (step, MAX_NAME_CHARS);
-    g_autofree char *parent = describe_node (tree, node);
+    g_autofree char *place = describe_place (tree, node);
 
-    if (n_found == 0 && node == TV_ROOT_NODE)
+    /* Translators: the last %s is "at the root" or "under NAME". */
+    if (n_found == 0)
       g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
-                   _("Cannot zoom into “%s”: the samples shown have no such frame at the root"),
-                   shown);
-    else if (n_found == 0)
-      g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
-                   _("Cannot zoom into “%s”: the samples shown have no such frame under %s"),
-                   shown, parent);
-    else if (node == TV_ROOT_NODE)
-      g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
-                   _("Cannot zoom into “%s”: %u frames at the root match it (add :LINE, or "
-                     "merge by function)"), shown, n_found);
+                   _("Cannot zoom into “%s”: the samples shown have no such frame %s"),
+                   shown, place);
     else
       g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
-                   _("Cannot zoom into “%s”: %u frames under %s match it (add :LINE, or "
-                     "merge by function)"), shown, n_found, parent);
+                   _("Cannot zoom into “%s”: %u frames %s match it (add :LINE, or "
+                     "merge by function)"), shown, n_found, place);
   }
   return FALSE;
 }
@@ -937,16 +936,12 @@ find_zoom_key (TvCallTree  *tree,
   if (*child == TV_NODE_NONE)
     {
       g_autofree char *name = tv_export_describe_key (data, merge, key);
-      g_autofree char *parent = describe_node (tree, node);
+      g_autofree char *place = describe_place (tree, node);
 
-      if (node == TV_ROOT_NODE)
-        g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
-                     _("Cannot zoom into %s: the samples shown have no such frame at the root"),
-                     name);
-      else
-        g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
-                     _("Cannot zoom into %s: the samples shown have no such frame under %s"),
-                     name, parent);
+      /* Translators: the last %s is "at the root" or "under NAME". */
+      g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME,
+                   _("Cannot zoom into %s: the samples shown have no such frame %s"),
+                   name, place);
       return FALSE;
     }
   return TRUE;
