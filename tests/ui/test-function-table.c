@@ -135,18 +135,19 @@ get_row (GListModel *model,
   return item;
 }
 
-/* The column views in the widget, in the order of the widget tree: the
- * table, the callers, the callees. */
+/* The widgets of TYPE under WIDGET (itself included), in the order of
+ * the widget tree. */
 static void
-collect_column_views (GtkWidget *widget,
-                      GPtrArray *out)
+collect_widgets (GtkWidget *widget,
+                 GType      type,
+                 GPtrArray *out)
 {
-  if (GTK_IS_COLUMN_VIEW (widget))
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
     g_ptr_array_add (out, widget);
   for (GtkWidget *child = gtk_widget_get_first_child (widget);
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
-    collect_column_views (child, out);
+    collect_widgets (child, type, out);
 }
 
 static GtkColumnView *
@@ -155,7 +156,8 @@ get_column_view (TvFunctionTable *t,
 {
   g_autoptr(GPtrArray) views = g_ptr_array_new ();
 
-  collect_column_views (GTK_WIDGET (t), views);
+  /* The table, the callers, the callees. */
+  collect_widgets (GTK_WIDGET (t), GTK_TYPE_COLUMN_VIEW, views);
   g_assert_cmpuint (views->len, ==, 3);
   return g_ptr_array_index (views, index);
 }
@@ -1142,18 +1144,6 @@ write_hostile_names (const char *dir)
   return path;
 }
 
-static void
-collect_labels (GtkWidget *widget,
-                GPtrArray *out)
-{
-  if (GTK_IS_LABEL (widget))
-    g_ptr_array_add (out, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_labels (child, out);
-}
-
 /* The label under WIDGET that shows TEXT, which must be there. */
 static GtkWidget *
 find_label (GtkWidget  *widget,
@@ -1161,7 +1151,7 @@ find_label (GtkWidget  *widget,
 {
   g_autoptr(GPtrArray) labels = g_ptr_array_new ();
 
-  collect_labels (widget, labels);
+  collect_widgets (widget, GTK_TYPE_LABEL, labels);
   for (guint i = 0; i < labels->len; i++)
     if (g_strcmp0 (gtk_label_get_text (labels->pdata[i]), text) == 0)
       return labels->pdata[i];
@@ -1176,7 +1166,7 @@ check_nothing_obeyed (GtkWidget *widget)
 {
   g_autoptr(GPtrArray) labels = g_ptr_array_new ();
 
-  collect_labels (widget, labels);
+  collect_widgets (widget, GTK_TYPE_LABEL, labels);
   for (guint i = 0; i < labels->len; i++)
     {
       const char *text = gtk_label_get_text (labels->pdata[i]);
@@ -1248,7 +1238,7 @@ test_hostile_names (void)
     gboolean found = FALSE;
 
     /* The heading is outside the three column views. */
-    collect_labels (GTK_WIDGET (t), labels);
+    collect_widgets (GTK_WIDGET (t), GTK_TYPE_LABEL, labels);
     for (guint i = 0; i < labels->len; i++)
       if (gtk_widget_get_ancestor (labels->pdata[i], GTK_TYPE_COLUMN_VIEW) == NULL
           && g_strcmp0 (gtk_label_get_text (labels->pdata[i]), HOSTILE_NAME_SHOWN) == 0)
