@@ -60,11 +60,18 @@ def check_load(bench, path):
     check_keys("load", result, ["samples", "load_seconds", "zstd_seconds", "ratio",
                                 "peak_rss_bytes", "bytes_per_sample", "decode_seconds",
                                 "decode_cpu_seconds", "populate_seconds", "processors",
-                                "floor_ratio"])
+                                "floor_ratio", "scan_seconds", "read_floor_ratio"])
     for key in ("load_seconds", "zstd_seconds", "ratio", "decode_seconds",
-                "decode_cpu_seconds", "populate_seconds", "floor_ratio"):
+                "decode_cpu_seconds", "populate_seconds", "floor_ratio", "scan_seconds",
+                "read_floor_ratio"):
         if not is_number(result[key]) or result[key] <= 0:
             sys.exit("--load: %s %r" % (key, result[key]))
+    # Reading alone can be no slower than the load, which reads too; and no
+    # design does better than max(libzstd, reading) on one processor each.
+    if result["read_floor_ratio"] < 1 or result["scan_seconds"] > result["load_seconds"]:
+        sys.exit("--load: read_floor_ratio %r scan_seconds %r load_seconds %r"
+                 % (result["read_floor_ratio"], result["scan_seconds"],
+                    result["load_seconds"]))
     if not isinstance(result["processors"], int) or result["processors"] < 1:
         sys.exit("--load: processors %r" % result["processors"])
     if not isinstance(result["peak_rss_bytes"], int) or result["peak_rss_bytes"] <= 0:
