@@ -51,6 +51,15 @@ enum
  *
  * Returns: %TRUE if tv_cli_run() should handle the arguments
  */
+/* The options tv-application.c and GApplication take. */
+static gboolean
+is_window_option (const char *arg)
+{
+  return strcmp (arg, "--demo") == 0 ||
+         strcmp (arg, "--gapplication-service") == 0 ||
+         strcmp (arg, "--help-gapplication") == 0;
+}
+
 gboolean
 tv_cli_is_requested (int    argc,
                      char **argv)
@@ -88,6 +97,10 @@ tv_cli_is_requested (int    argc,
         }
       /* "-oOUT" */
       if (g_str_has_prefix (arg, "-o"))
+        return TRUE;
+      /* Any other option the window does not take: the command line says
+       * what is wrong with it, without a display. */
+      if (arg[0] == '-' && arg[1] != '\0' && !is_window_option (arg))
         return TRUE;
     }
 
@@ -762,6 +775,7 @@ tv_cli_run (int    argc,
   gboolean json = FALSE;
   gboolean version = FALSE;
   gboolean compare = FALSE;
+  gboolean demo = FALSE;
   g_autofree char *by = NULL;
   g_autofree char *merge = NULL;
   g_autofree char *zoom = NULL;
@@ -831,6 +845,8 @@ tv_cli_run (int    argc,
     { "by", 0, 0, G_OPTION_ARG_STRING, &by,
       N_("With --compare or --baseline: compare time (the default) or share of samples"),
       N_("time|share") },
+    { "demo", 0, 0, G_OPTION_ARG_NONE, &demo,
+      N_("Open the demo profile that comes with the viewer"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, &version,
       N_("Print the version and exit"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("[FILE…]") },
@@ -861,6 +877,9 @@ tv_cli_run (int    argc,
 
       return write_stdout (text, strlen (text));
     }
+  /* The window takes --demo alone; here it came with a command-line option. */
+  if (demo)
+    return fail (_("--demo opens the window and cannot be used with other options"));
 
   export_args.format = export_format;
   export_args.output = output;

@@ -892,6 +892,11 @@ def args_cases(env):
         ("two files for --export", ["--export", "collapsed", "-o", out_path, tiny, tiny], "one FILE"),
         ("no FILE for --export", ["--export", "collapsed", "-o", out_path], "No FILE"),
         ("unknown option", ["--info", "--frobnicate", tiny], "frobnicate"),
+        # Without a command-line mode too: the window never sees it.
+        ("unknown option alone", ["--frobnicate"], "Unknown option --frobnicate"),
+        ("unknown option with a FILE", ["--frobnicate", tiny], "Unknown option --frobnicate"),
+        ("unknown option after --demo", ["--demo", "-z"], "Unknown option -z"),
+        ("--demo with --info", ["--demo", "--info", tiny], "--demo opens the window"),
         ("--export without a format", ["--export"], "--export"),
         ("unknown export format", ["--export", "bogus", "-o", out_path, tiny], "bogus"),
         ("missing -o", ["--export", "collapsed", tiny], "-o"),
@@ -918,7 +923,7 @@ def args_cases(env):
         problems = []
         rc, out, err = env.run("--help")
         text = out.decode("utf-8", "replace")
-        if rc != 0 or "--info" not in text or "--export" not in text:
+        if rc != 0 or any(o not in text for o in ("--info", "--export", "--demo")):
             problems.append("--help: exit %d, stdout %r, stderr %r" % (rc, text[:500], err))
         rc, out, err = env.run("--version")
         if rc != 0 or not re.match(r"^%s \S+\n$" % PROG, out.decode("utf-8", "replace")):
