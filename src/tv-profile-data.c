@@ -124,7 +124,77 @@ struct _TvProfileData
   guint           threads_capacity;
   guint64         reserve_samples;  /* per mapped thread, 0: no mapping */
   Prefaulter     *prefaulter;
+  gsize           budget;           /* bytes the load may take (see charge) */
+  gsize           charged;
+  gboolean        over_budget;
 };
+
+/* ------------------------------------------------------------------------ */
+/* Memory                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static guint memory_limit_kib;
+
+void
+tv_profile_data_set_memory_limit (guint kib)
+{
+  g_atomic_int_set (&memory_limit_kib, kib);
+}
+
+/* Three quarters of the memory the kernel says is available without
+ * swapping (MemAvailable), or no limit where it does not say. */
+static gsize
+memory_budget (void)
+{
+  g_autofree char *meminfo = NULL;
+  guint kib = (guint) g_atomic_int_get (&memory_limit_kib);
+  const char *line;
+  guint64 available;
+
+  if (kib > 0)
+    return (gsize) kib * 1024;
+  if (!g_file_get_contents ("/proc/meminfo", &meminfo, NULL, NULL)
+      || (line = strstr (meminfo, "MemAvailable:")) == NULL)
+    return G_MAXSIZE;
+  available = g_ascii_strtoull (line + strlen ("MemAvailable:"), NULL, 10);
+  if (available == 0 || available > G_MAXSIZE / 1024)
+    return G_MAXSIZE;
+  return (gsize) (available / 4 * 3 * 1024);
+}
+
+/* Whether the load may take BYTES more, and takes them if so.  The kernel
+ * promises memory it does not have (overcommit), and when a profile holds
+ * more than fits, it would kill the whole app to get the pages back: a
+ * load stops at its budget instead, with an error. */
+static gboolean
+charge (TvProfileData *self,
+        gsize          bytes)
+{
+  if (bytes > self->budget - self->charged)
+    {
+      self->over_budget = TRUE;
+      return FALSE;
+    }
+  self->charged += bytes;
+  return TRUE;
+}
+
+static void
+set_no_memory_error (TvProfileData  *self,
+                     GError        **error)
+{
+  g_autofree char *budget = g_format_size (self->budget);
+
+  if (self->over_budget)
+    g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_NO_MEMORY,
+                 "Not enough memory to load this profile: it needs more than the %s this "
+                 "system has available (stopped after %" G_GUINT64_FORMAT " samples and %u "
+                 "call-tree nodes)", budget, self->n_samples, self->tree.n_nodes);
+  else
+    g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_NO_MEMORY,
+                 "Not enough memory to load this profile (stopped after %" G_GUINT64_FORMAT
+                 " samples and %u call-tree nodes)", self->n_samples, self->tree.n_nodes);
+}
 
 /* ------------------------------------------------------------------------ */
 /* Sample arrays                                                             */
@@ -241,9 +311,10 @@ prefault (TvProfileData *self,
 /* Reserves RESERVE bytes of address space if RESERVE is not 0 and the
  * kernel agrees, else allocates INITIAL bytes. */
 static gboolean
-store_init (SampleStore *store,
-            gsize        reserve,
-            gsize        initial)
+store_init (TvProfileData *self,
+            SampleStore   *store,
+            gsize          reserve,
+            gsize          initial)
 {
   memset (store, 0, sizeof *store);
   if (reserve > 0)
@@ -258,6 +329,8 @@ store_init (SampleStore *store,
           return TRUE;
         }
     }
+  if (!charge (self, initial))
+    return FALSE;
   store->mem = g_try_malloc (initial);
   store->size = store->populated = initial;
   return store->mem != NULL;
@@ -280,6 +353,8 @@ store_grow (TvProfileData *self,
         {
           gsize end = MIN (store->mapped, store->populated + POPULATE_BYTES);
 
+          if (!charge (self, end - store->populated))
+            return FALSE;
           prefault (self, store->mem + store->populated, end - store->populated);
           store->populated = end;
         }
@@ -294,9 +369,10 @@ store_grow (TvProfileData *self,
     }
   if (size != store->size)
     {
-      guint8 *mem = g_try_realloc (store->mem, size);
+      guint8 *mem;
 
-      if (mem == NULL)
+      if (!charge (self, size - store->size)
+          || (mem = g_try_realloc (store->mem, size)) == NULL)
         return FALSE;
       store->mem = mem;
       store->size = store->populated = size;
@@ -386,8 +462,10 @@ static gboolean
 grow_hash (TvProfileData *self)
 {
   guint32 mask = self->mask * 2 + 1;
-  Slot *slots = mask > self->mask ? g_try_new0 (Slot, (gsize) mask + 1) : NULL;
+  Slot *slots = NULL;
 
+  if (mask > self->mask && charge (self, ((gsize) mask - self->mask) * sizeof (Slot)))
+    slots = g_try_new0 (Slot, (gsize) mask + 1);
   if (slots == NULL)
     return FALSE;
   for (guint32 i = 0; i <= self->mask; i++)
@@ -429,14 +507,18 @@ lookup_hashed (TvProfileData *self,
     }
 }
 
+/* Makes room for CAPACITY nodes (more than there is room for now). */
 static gboolean
-grow_tree (TvProfileData *self)
+grow_tree (TvProfileData *self,
+           guint32        capacity)
 {
   TvExactTree *tree = &self->tree;
-  guint32 capacity = self->tree_capacity * 2;
   gpointer p;
 
-  if (capacity <= self->tree_capacity)
+  if (capacity <= self->tree_capacity
+      || !charge (self, ((gsize) capacity - self->tree_capacity)
+                        * (2 * sizeof (guint32) + sizeof (guint16) + sizeof (guint64)
+                           + sizeof (Link))))
     return FALSE;
   if ((p = g_try_renew (guint32, tree->parent, capacity)) == NULL)
     return FALSE;
@@ -480,7 +562,7 @@ child_node (TvProfileData *self,
   else if ((node = lookup_hashed (self, parent, frame)) != TV_NODE_NONE)
     return node;
 
-  if (tree->n_nodes == self->tree_capacity && !grow_tree (self))
+  if (tree->n_nodes == self->tree_capacity && !grow_tree (self, self->tree_capacity * 2))
     return TV_NODE_NONE;
   node = tree->n_nodes++;
   tree->parent[node] = parent;
@@ -528,6 +610,9 @@ ensure_thread (TvProfileData    *self,
 
       while (capacity <= index)
         capacity *= 2;
+      if (!charge (self, ((gsize) capacity - self->threads_capacity)
+                         * (sizeof (TvThread) + sizeof (Cursor) + 2 * sizeof (SampleStore))))
+        return NULL;
       if ((p = g_try_renew (TvThread, self->threads, capacity)) == NULL)
         return NULL;
       self->threads = p;
@@ -563,9 +648,10 @@ ensure_thread (TvProfileData    *self,
       /* Small to start with: a file can declare any number of threads of
        * one sample each. */
       c->runs_capacity = 4;
-      if (!store_init (&self->stores[2 * index], reserve * sizeof (guint64),
+      if (!store_init (self, &self->stores[2 * index], reserve * sizeof (guint64),
                        64 * sizeof (guint64))
-          || !store_init (&self->stores[2 * index + 1], reserve, 64))
+          || !store_init (self, &self->stores[2 * index + 1], reserve, 64)
+          || !charge (self, c->runs_capacity * (sizeof (guint64) + sizeof (guint32))))
         return NULL;
       t->timestamps = (guint64 *) self->stores[2 * index].mem;
       t->statuses = self->stores[2 * index + 1].mem;
@@ -591,7 +677,8 @@ move_cursor (TvProfileData    *self,
     {
       if (s->push == 0)
         return TV_ROOT_NODE;
-      if ((c->path = g_try_new (guint32, TACH_MAX_STACK_DEPTH + 1)) == NULL)
+      if (!charge (self, (TACH_MAX_STACK_DEPTH + 1) * sizeof (guint32))
+          || (c->path = g_try_new (guint32, TACH_MAX_STACK_DEPTH + 1)) == NULL)
         return TV_NODE_NONE;
       c->path[0] = TV_ROOT_NODE;
     }
@@ -633,6 +720,8 @@ append_batch (TvProfileData   *self,
           guint64 capacity = c->runs_capacity * 2;
           gpointer p;
 
+          if (!charge (self, c->runs_capacity * (sizeof (guint64) + sizeof (guint32))))
+            return FALSE;
           if ((p = g_try_renew (guint64, t->run_start, capacity)) == NULL)
             return FALSE;
           t->run_start = p;
@@ -874,22 +963,23 @@ tv_profile_data_load (TachReader          *reader,
 
   g_atomic_ref_count_init (&self->ref_count);
   self->reader = reader;
+  self->budget = memory_budget ();
 
   /* Trees have a few nodes per frame of the frame table: start there, so
    * that the arrays and the table rarely grow (and never rehash often). */
-  self->tree_capacity = MAX (1024, MIN (tach_reader_get_n_frames (reader), 1u << 20) * 4);
+  self->mask = 1023;
+  if (!grow_tree (self, MAX (1024, MIN (tach_reader_get_n_frames (reader), 1u << 20) * 4))
+      || !charge (self, ((gsize) self->mask + 1) * sizeof (Slot)))
+    {
+      set_no_memory_error (self, error);
+      return NULL;
+    }
   self->tree.n_nodes = 1;
-  self->tree.parent = g_new (guint32, self->tree_capacity);
-  self->tree.frame = g_new (guint32, self->tree_capacity);
-  self->tree.depth = g_new (guint16, self->tree_capacity);
-  self->tree.self = g_new (guint64, self->tree_capacity);
   self->tree.parent[0] = TV_NODE_NONE;
   self->tree.frame[0] = TV_NODE_NONE;
   self->tree.depth[0] = 0;
   self->tree.self[0] = 0;
-  self->links = g_new (Link, self->tree_capacity);
   self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE, 0 };
-  self->mask = 1023;
   self->slots = g_new0 (Slot, (gsize) self->mask + 1);
   self->reserve_samples = reserve_samples (reader);
   if (self->reserve_samples > 0 && g_get_num_processors () > 1)
@@ -927,10 +1017,7 @@ tv_profile_data_load (TachReader          *reader,
         }
       if (leaf == TV_NODE_NONE || !append_batch (self, t, c, leaf, &batch))
         {
-          g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_NO_MEMORY,
-                       "Not enough memory to load this profile (stopped after %"
-                       G_GUINT64_FORMAT " samples and %u call-tree nodes)",
-                       self->n_samples, self->tree.n_nodes);
+          set_no_memory_error (self, error);
           tach_decoder_free (decoder);
           return NULL;
         }

@@ -88,6 +88,10 @@ TvProfileData     *tv_profile_data_load          (TachReader          *reader,
                                                   gpointer             user_data,
                                                   GCancellable        *cancellable,
                                                   GError             **error);
+/* A load takes at most three quarters of the memory available when it
+ * starts, and fails with TV_TACH_ERROR_NO_MEMORY past that.  For tests:
+ * KIB other than 0 is the limit instead, for loads that start after. */
+void               tv_profile_data_set_memory_limit (guint kib);
 TvProfileData     *tv_profile_data_ref           (TvProfileData *data);
 void               tv_profile_data_unref         (TvProfileData *data);
 

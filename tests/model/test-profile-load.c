@@ -691,6 +691,54 @@ test_cancel_at_once (void)
   load_clear (&l);
 }
 
+/* A profile that needs more memory than a load may take: an error that
+ * says so and what the limit was, whether the limit is reached at the
+ * start or well into the samples, and nothing left behind.  A limit well
+ * above what the load needs lets it through: the load counts what it
+ * takes, not more. */
+static void
+test_memory_limit (void)
+{
+  static const struct {
+    guint    kib;
+    gboolean fails;
+  } limits[] = {
+    { 1, TRUE },                /* the first call-tree arrays */
+    { 8 * 1024, TRUE },         /* part of the samples */
+    { 1024 * 1024, FALSE },
+  };
+  const char *path = big_profile_path ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (limits); i++)
+    {
+      g_autofree char *size = g_format_size ((guint64) limits[i].kib * 1024);
+      TvProfile *profile;
+      Load l;
+
+      tv_profile_data_set_memory_limit (limits[i].kib);
+      profile = load_path (&l, path);
+      tv_profile_data_set_memory_limit (0);
+      if (!limits[i].fails)
+        {
+          g_assert_no_error (l.error);
+          g_assert_cmpuint (tv_profile_data_get_n_samples (tv_profile_get_data (profile)), ==,
+                            BIG_SAMPLES);
+        }
+      else
+        {
+          g_test_message ("%s: %s", size, l.error ? l.error->message : "no error");
+          g_assert_error (l.error, TV_TACH_ERROR, TV_TACH_ERROR_NO_MEMORY);
+          g_assert_nonnull (strstr (l.error->message, "Not enough memory to load this profile"));
+          g_assert_nonnull (strstr (l.error->message, size));
+          g_assert_cmpint (tv_profile_get_state (profile), ==, TV_PROFILE_FAILED);
+          g_assert_null (tv_profile_get_data (profile));
+        }
+      disconnect (&l);
+      unref_and_check_finalized (profile);
+      load_clear (&l);
+    }
+}
+
 /* ------------------------------------------------------------------------ */
 /* (e) Two at once                                                           */
 /* ------------------------------------------------------------------------ */
@@ -1057,6 +1105,7 @@ main (int    argc,
   g_test_add_func ("/model/profile/progress", test_progress);
   g_test_add_func ("/model/profile/cancel", test_cancel);
   g_test_add_func ("/model/profile/cancel-at-once", test_cancel_at_once);
+  g_test_add_func ("/model/profile/memory-limit", test_memory_limit);
   g_test_add_func ("/model/profile/concurrent", test_concurrent);
   g_test_add_func ("/model/profile/query", test_query);
   g_test_add_func ("/model/profile/query-cancel", test_query_cancel);
