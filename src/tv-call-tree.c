@@ -556,10 +556,13 @@ map_nodes (TvProfileData *data,
   gboolean focus = query->focus_function != TV_NODE_NONE;
   g_autofree guint8 *hidden = NULL;
   guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+  const guint8 *internal = tv_profile_data_get_internal_functions (data);
 
-  if (query->n_hidden_functions > 0)
+  /* The profiler's own frames are hidden from every view. */
+  if (query->n_hidden_functions > 0 || internal != NULL)
     {
-      hidden = g_new0 (guint8, MAX (n_functions, 1));
+      hidden = internal ? g_memdup2 (internal, MAX (n_functions, 1))
+                        : g_new0 (guint8, MAX (n_functions, 1));
       for (guint i = 0; i < query->n_hidden_functions; i++)
         if (query->hidden_functions[i] < n_functions)
           hidden[query->hidden_functions[i]] = 1;

@@ -611,13 +611,15 @@ frame_matches (TvProfileData *data,
          && file_matches (tv_profile_data_get_filename (data, frame), spec, colon - spec);
 }
 
-/* The function keys SPEC names, appended to KEYS; FALSE if none. */
+/* The function keys SPEC names, appended to KEYS; FALSE if none.  The
+ * profiler's own functions, which no view shows, are never named. */
 static gboolean
 find_functions (TvProfileData *data,
                 const char    *spec,
                 GArray        *keys)
 {
   guint32 n_keys = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+  const guint8 *internal = tv_profile_data_get_internal_functions (data);
   guint before = keys->len;
 
   for (int whole = 1; whole >= 0 && keys->len == before; whole--)
@@ -625,7 +627,7 @@ find_functions (TvProfileData *data,
       {
         guint32 frame = tv_profile_data_get_key_frame (data, TV_MERGE_FUNCTION, key);
 
-        if (frame_matches (data, frame, spec, whole))
+        if ((internal == NULL || !internal[key]) && frame_matches (data, frame, spec, whole))
           g_array_append_val (keys, key);
       }
   return keys->len > before;

@@ -112,6 +112,7 @@ struct _TvProfileData
   guint32        *key_frames[TV_N_MERGE_KEYS];
   guint32        *key_ranks[TV_N_MERGE_KEYS];
   guint32         n_keys[TV_N_MERGE_KEYS];
+  guint8         *internal;        /* per function key; NULL when none is */
 
   /* Building only: the children of each node, the hash table of the
    * children of nodes with many, the cursors. */
@@ -895,6 +896,33 @@ build_keys (TvProfileData *self)
     }
 }
 
+/* The profiler's own launcher, which every `profiling.sampling run`
+ * puts at the root of the stacks; CPython's outputs leave it out. */
+#define INTERNAL_SUFFIX "_sync_coordinator.py"
+
+static void
+find_internal (TvProfileData *self)
+{
+  guint32 n = self->n_keys[TV_MERGE_FUNCTION];
+  gsize suffix = strlen (INTERNAL_SUFFIX);
+
+  for (guint32 k = 0; k < n; k++)
+    {
+      const TachFrame *f = tach_reader_get_frame (self->reader,
+                                                  self->key_frames[TV_MERGE_FUNCTION][k]);
+      gsize len = 0;
+      const char *file = f ? tach_reader_get_string (self->reader, f->filename, &len) : NULL;
+
+      if (file != NULL && len >= suffix
+          && memcmp (file + len - suffix, INTERNAL_SUFFIX, suffix) == 0)
+        {
+          if (self->internal == NULL)
+            self->internal = g_new0 (guint8, n);
+          self->internal[k] = 1;
+        }
+    }
+}
+
 static void
 shrink (TvProfileData *self)
 {
@@ -1071,6 +1099,7 @@ tv_profile_data_load (TachReader          *reader,
   g_clear_pointer (&self->prefaulter, prefaulter_free);
   shrink (self);
   build_keys (self);
+  find_internal (self);
   if (progress != NULL)
     progress (self->n_samples, 1.0, user_data);
   return g_steal_pointer (&self);
@@ -1118,6 +1147,7 @@ tv_profile_data_unref (TvProfileData *self)
       g_free (self->key_frames[m]);
       g_free (self->key_ranks[m]);
     }
+  g_free (self->internal);
   tach_reader_free (self->reader);
   g_clear_pointer (&self->bytes, g_bytes_unref);
   g_free (self);
@@ -1260,6 +1290,12 @@ tv_profile_data_get_key_frame (TvProfileData *self,
   g_return_val_if_fail (merge < TV_N_MERGE_KEYS, 0);
   g_return_val_if_fail (key < self->n_keys[merge], 0);
   return self->key_frames[merge][key];
+}
+
+const guint8 *
+tv_profile_data_get_internal_functions (TvProfileData *self)
+{
+  return self->internal;
 }
 
 const guint32 *

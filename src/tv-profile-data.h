@@ -129,6 +129,11 @@ guint32            tv_profile_data_get_key_frame (TvProfileData *data,
 const guint32     *tv_profile_data_get_key_ranks (TvProfileData *data,
                                                   TvMergeKey     merge);
 
+/* Per function key (TV_MERGE_FUNCTION), 1 for the profiler's own frames
+ * (a file name ending in "_sync_coordinator.py"), which every view leaves
+ * out as CPython's outputs do; NULL when the profile has none. */
+const guint8      *tv_profile_data_get_internal_functions (TvProfileData *data);
+
 /* The frame's strings; never NULL. */
 const char        *tv_profile_data_get_funcname  (TvProfileData *data,
                                                   guint32        frame);

@@ -1328,7 +1328,8 @@ def brute_stacks(env, path, merge, focus=None, hidden=(), collapse=False, keep=N
             if at is None:
                 continue
             keys = keys[at:]
-        keys = [k for k in keys if k[:2] not in hidden]
+        # The profiler's own frames are hidden from every view.
+        keys = [k for k in keys if k[:2] not in hidden and not k[1].endswith(INTERNAL_SUFFIX)]
         if collapse:
             kept = []
             for k in keys:
@@ -1467,6 +1468,38 @@ def view_cases(env, browser_exe):
         cases.append(("merge keys: %s" % name, lambda p=path: check_merge_file(env, p)))
         if name != "tiny.tach":
             cases.append(("transforms: %s" % name, lambda p=path: check_transforms_file(env, p)))
+
+    # What `profiling.sampling run` records: its launcher at the root of
+    # every stack, and here once in the middle too, with a function of the
+    # same name as the script's main().
+    coordinator = os.path.join(tmp, "coordinator.tach")
+    launcher = "/usr/lib/python3.15/profiling/sampling/" + INTERNAL_SUFFIX
+    stacks = [["work", "main"], ["parse", "work", "main"], ["main"], ["helper", "parse", "main"],
+              ["work", "main", launcher]]
+    samples = []
+    for i in range(60):
+        funcs = stacks[i % len(stacks)] + [launcher]
+        frames = [[f if f == launcher else "app.py", "main" if f == launcher else f,
+                   3 + j, 3 + j, 0, 4, 255] for j, f in enumerate(funcs)]
+        samples.append({"t": 1_000_000 + 1000 * i, "interpreters": [{"id": 0, "threads": [
+            {"tid": 7, "status": 3, "frames": frames}]}]})
+    with open(coordinator + ".json", "w", encoding="utf-8") as fh:
+        json.dump({"samples": samples}, fh)
+    env.tachgen_run("fromjson", coordinator + ".json", "-o", coordinator, "--mode", "wall")
+
+    def launcher_hidden():
+        problems = check_transforms_file(env, coordinator)
+        page, sub = export_html(env, coordinator, "--focus", "main")
+        if page is None:
+            return problems + sub
+        n, parent, frame = tree_of(page.data)
+        problems += ["node %d is the launcher's frame" % u for u in range(1, n)
+                     if canonical(page.data, frame[u]) is None]
+        f = page.data["filter"]["focus"]
+        if f != "app.py:main":
+            problems.append("--focus main: %r" % (f,))
+        return problems
+    cases.append(("the profiler's launcher is in no view", launcher_hidden))
 
     recursive = os.path.join(env.data, "valid", "rec_recursive.tach")
     zoom_path = "run_path;_run_module_code;_run_code;<module>"

@@ -71,6 +71,7 @@ enum
   COVER_KEYS_DIFFER,            /* function < line < instruction < frame keys */
   COVER_COLLAPSED,              /* frames dropped by collapse_recursion */
   COVER_HIDDEN,                 /* frames dropped as hidden */
+  COVER_INTERNAL,               /* the profiler's own frames dropped */
   COVER_FOCUS_CUT,              /* frames cut off above the focus */
   COVER_FOCUS_HIDDEN,           /* focus on a hidden function, with samples */
   COVER_CALLERS,                /* callers paths of two frames or more */
@@ -86,7 +87,7 @@ enum
 static const char * const cover_names[N_COVER] = {
   "direct recursion", "indirect recursion", "empty stacks", "unordered threads",
   "shared thread ids", "merge keys differ", "collapsed frames", "hidden frames",
-  "focus cuts", "focus on hidden", "callers paths", "inverted paths",
+  "internal frames", "focus cuts", "focus on hidden", "callers paths", "inverted paths",
   "filtered samples", "empty trees", "state counts", "nodes of several threads",
   "samples between ranges",
 };
@@ -760,6 +761,20 @@ sample_selected (const TvQuery *q,
   return TRUE;
 }
 
+/* The profiler's own frames (its launcher), which no view shows. */
+static gboolean
+frame_is_internal (TachReader *reader,
+                   guint32     frame)
+{
+  const TachFrame *f = tach_reader_get_frame (reader, frame);
+  gsize len;
+  const char *file = tach_reader_get_string (reader, f->filename, &len);
+
+  return len >= strlen (INTERNAL_SUFFIX)
+         && memcmp (file + len - strlen (INTERNAL_SUFFIX), INTERNAL_SUFFIX,
+                    strlen (INTERNAL_SUFFIX)) == 0;
+}
+
 static gboolean
 is_hidden (const TvQuery *q,
            guint32        function)
@@ -779,7 +794,8 @@ is_hidden (const TvQuery *q,
  *     outermost such frame.  It comes first, so focusing on a function
  *     that is also hidden keeps the samples through it, without its own
  *     frames (its callees become the roots).
- *  2. Hidden functions' frames are dropped (merged into their callers).
+ *  2. Hidden functions' frames are dropped (merged into their callers),
+ *     and so are the profiler's own frames, in every query.
  *  3. Collapsing recursion drops a frame whose function is that of the
  *     frame kept just before it: only direct recursion collapses (A B A
  *     stays), whatever the lines, and the outermost call's key stays.
@@ -817,6 +833,11 @@ transform_path (TvProfileData *data,
       if (is_hidden (q, f))
         {
           coverage[COVER_HIDDEN]++;
+          continue;
+        }
+      if (frame_is_internal (tv_profile_data_get_reader (data), frames[i]))
+        {
+          coverage[COVER_INTERNAL]++;
           continue;
         }
       if (q->collapse_recursion && n > 0 && fns[n - 1] == f)
@@ -1403,6 +1424,7 @@ static const char * const filenames[] = {
   "/srv/app/util.py",
   "<frozen importlib._bootstrap>",
   "~",
+  "/usr/lib/python3.15/profiling/sampling/_sync_coordinator.py",
 };
 
 static const char * const funcnames[] = {
@@ -1714,19 +1736,6 @@ append_frame_text (GString    *key,
   n = func_len;
   g_string_append_len (key, (const char *) &n, sizeof n);
   g_string_append_len (key, func, func_len);
-}
-
-static gboolean
-frame_is_internal (TachReader *reader,
-                   guint32     frame)
-{
-  const TachFrame *f = tach_reader_get_frame (reader, frame);
-  gsize len;
-  const char *file = tach_reader_get_string (reader, f->filename, &len);
-
-  return len >= strlen (INTERNAL_SUFFIX)
-         && memcmp (file + len - strlen (INTERNAL_SUFFIX), INTERNAL_SUFFIX,
-                    strlen (INTERNAL_SUFFIX)) == 0;
 }
 
 /* The collapsed-stack key of a stack (root first): the thread id, then
