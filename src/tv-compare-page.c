@@ -1373,6 +1373,8 @@ export_action (GtkWidget  *widget,
   gtk_file_filter_add_pattern (filter, "*.html");
   g_object_set_data (G_OBJECT (filter), "extension", (gpointer) ".html");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  tv_export_chooser_start_next_to (chooser,
+                                   tv_profile_get_file (self->profiles[TV_DIFF_SIDE_NEW]));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "diff.html");
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect_object (chooser, "response", G_CALLBACK (on_export_response), self, 0);

@@ -7,6 +7,8 @@
  * and then do the same: write them atomically and tell the user.
  */
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "tv-export-task.h"
@@ -56,6 +58,42 @@ tv_export_show_result (AdwToastOverlay *toasts,
   adw_toast_overlay_add_toast (toasts, toast);
 }
 
+void
+tv_export_chooser_start_next_to (GtkFileChooserNative *chooser,
+                                 GFile                *file)
+{
+  g_autoptr(GFile) folder = file != NULL ? g_file_get_parent (file) : NULL;
+
+  g_return_if_fail (GTK_IS_FILE_CHOOSER (chooser));
+
+  /* Without it the dialog starts in the working directory, the home
+   * folder for an app started from the desktop. */
+  if (folder != NULL && g_file_is_native (folder))
+    gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+}
+
+/* The length of the extension of another of CHOOSER's filters that NAME
+ * ends with, or 0: "run.html" saved as PNG is "run.png", not
+ * "run.html.png". */
+static gsize
+other_extension (GtkFileChooser *chooser,
+                 const char     *name,
+                 const char     *extension)
+{
+  g_autoptr(GListModel) filters = gtk_file_chooser_get_filters (chooser);
+
+  for (guint i = 0; i < g_list_model_get_n_items (filters); i++)
+    {
+      g_autoptr(GtkFileFilter) filter = g_list_model_get_item (filters, i);
+      const char *other = g_object_get_data (G_OBJECT (filter), "extension");
+
+      if (other != NULL && strcmp (other, extension) != 0 && g_str_has_suffix (name, other)
+          && strlen (name) > strlen (other))
+        return strlen (other);
+    }
+  return 0;
+}
+
 GFile *
 tv_export_chooser_finish (GtkNativeDialog *chooser,
                           int              response)
@@ -77,7 +115,11 @@ tv_export_chooser_finish (GtkNativeDialog *chooser,
       if (extension != NULL && name != NULL && parent != NULL
           && !g_str_has_suffix (name, extension))
         {
-          g_autofree char *with = g_strconcat (name, extension, NULL);
+          g_autofree char *with = NULL;
+
+          name[strlen (name) - other_extension (GTK_FILE_CHOOSER (chooser), name, extension)]
+            = '\0';
+          with = g_strconcat (name, extension, NULL);
 
           g_object_unref (dest);
           dest = g_file_get_child (parent, with);

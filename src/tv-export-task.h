@@ -18,9 +18,13 @@ void tv_export_task_return (GTask        *task,
                             GError       *error,
                             GFile        *dest,
                             GCancellable *cancellable);
+/* Opens an export's save dialog in the folder of FILE (the profile). */
+void   tv_export_chooser_start_next_to (GtkFileChooserNative *chooser,
+                                        GFile                *file);
 /* The file an export's save dialog chose, or NULL when it was cancelled,
  * with the extension of the chosen filter (its "extension" data, such as
- * ".html") added unless the name has it.  Destroys CHOOSER and drops the
+ * ".html") added unless the name has it, in place of another filter's
+ * extension if the name ends with one.  Destroys CHOOSER and drops the
  * reference its creator kept. */
 GFile *tv_export_chooser_finish (GtkNativeDialog *chooser,
                                  int              response);

@@ -488,6 +488,7 @@ export_action (GtkWidget  *widget,
         g_object_set_data (G_OBJECT (filter), "extension", (gpointer) types[i].extension);
         gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
       }
+    tv_export_chooser_start_next_to (chooser, self->file);
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
   }
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);

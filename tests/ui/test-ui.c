@@ -168,6 +168,101 @@ test_open_dialog (void)
   g_assert_cmpint (adw_tab_view_get_n_pages (tv_window_get_tab_view (window)), ==, 0);
 }
 
+static void wait_view_idle (TvFlameView *view);
+
+static gboolean
+chooser_has_file (GtkWidget *dialog,
+                  GFile     *file)
+{
+  g_autoptr(GFile) chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+  return chosen != NULL && g_file_equal (chosen, file);
+}
+
+/* win.export's dialog: the file written has the extension of the format
+ * chosen, in place of the suggested ".html" ("tiny.png", not
+ * "tiny.html.png"), and a name without one gets it. */
+static void
+test_export_dialog (void)
+{
+  static const struct {
+    const char *format;
+    const char *typed;
+    const char *written;
+  } cases[] = {
+    { "PNG Image", "tiny.html", "tiny.png" },
+    { "SVG Image", "tiny.pdf", "tiny.svg" },
+    { "PDF Document", "report", "report.pdf" },
+    { "Web Page (HTML)", "tiny.html", "tiny.html" },
+  };
+  g_autoptr(GFile) source = data_file ("valid", "tiny.tach");
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  g_autoptr(GFile) folder = NULL;
+  TvProfilePage *page;
+  TvWindow *window;
+  GListModel *toplevels;
+
+  /* Shown in a child process: see test_open_dialog(). */
+  if (ui_test_trap_without_leak_checks (120))
+    return;
+
+  dir = g_dir_make_tmp ("tv-test-export-XXXXXX", &error);
+  g_assert_no_error (error);
+  folder = g_file_new_for_path (dir);
+  file = g_file_get_child (folder, "tiny.tach");
+  g_assert_true (g_file_copy (source, file, G_FILE_COPY_NONE, NULL, NULL, NULL, &error));
+  g_application_activate (G_APPLICATION (application));
+  window = get_window ();
+  page = tv_window_open_file (window, file);
+  WAIT_UNTIL (tv_profile_page_get_state (page) == TV_PROFILE_PAGE_LOADED, 60000);
+  wait_view_idle (tv_profile_page_get_flame_view (page));
+  toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GListModel) filters = NULL;
+      g_autoptr(GFile) written = g_file_get_child (folder, cases[i].written);
+      g_autofree char *doubled = g_strconcat (cases[i].typed,
+                                              strrchr (cases[i].written, '.'), NULL);
+      g_autoptr(GFile) wrong = g_file_get_child (folder, doubled);
+      guint n_before = g_list_model_get_n_items (toplevels);
+      GtkWidget *dialog;
+
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export", NULL));
+      WAIT_UNTIL (g_list_model_get_n_items (toplevels) > n_before, 5000);
+      dialog = ui_test_find_file_chooser ();
+      g_assert_nonnull (dialog);
+      filters = gtk_file_chooser_get_filters (GTK_FILE_CHOOSER (dialog));
+      for (guint j = 0; j < g_list_model_get_n_items (filters); j++)
+        {
+          g_autoptr(GtkFileFilter) filter = g_list_model_get_item (filters, j);
+
+          if (g_strcmp0 (gtk_file_filter_get_name (filter), cases[i].format) == 0)
+            gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (dialog), filter);
+        }
+      g_assert_cmpstr (gtk_file_filter_get_name (gtk_file_chooser_get_filter (
+                         GTK_FILE_CHOOSER (dialog))), ==, cases[i].format);
+      /* It opens in the profile's folder. */
+      {
+        g_autoptr(GFile) typed = g_file_get_child (folder, cases[i].typed);
+
+        gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), cases[i].typed);
+        WAIT_UNTIL (chooser_has_file (dialog, typed), 10000);
+      }
+      /* As a click on the dialog's button does. */
+      g_assert_true (gtk_widget_activate (gtk_window_get_default_widget (GTK_WINDOW (dialog))));
+      WAIT_UNTIL (g_file_query_exists (written, NULL), 30000);
+      g_test_message ("%s typed as %s: %s", cases[i].format, cases[i].typed, cases[i].written);
+      if (!g_file_equal (written, wrong))
+        g_assert_false (g_file_query_exists (wrong, NULL));
+      g_assert_true (g_file_delete (written, NULL, NULL));
+    }
+  g_assert_true (g_file_delete (file, NULL, NULL));
+  g_rmdir (dir);
+}
+
 static void
 test_open_valid (void)
 {
@@ -2028,6 +2123,7 @@ main (int   argc,
   g_test_add_func ("/ui/start-page", test_start_page);
   g_test_add_func ("/ui/demo", test_demo);
   g_test_add_func ("/ui/open-dialog", test_open_dialog);
+  g_test_add_func ("/ui/export-dialog", test_export_dialog);
   g_test_add_func ("/ui/open-valid", test_open_valid);
   g_test_add_func ("/ui/metadata-variants", test_metadata_variants);
   g_test_add_func ("/ui/properties-short-values", test_properties_short_values);
