@@ -41,6 +41,7 @@ struct _TvFlameView
 
   GtkWidget         *toolbar;
   GtkBox            *breadcrumbs;
+  GtkScrolledWindow *crumb_scroller;
   GtkMenuButton     *threads_button;
   GtkButton         *all_threads_button;
   GtkListBox        *threads_list;
@@ -216,9 +217,16 @@ update_breadcrumbs (TvFlameView *self)
                                                    0);
       GtkWidget *button = gtk_button_new ();
       GtkWidget *label = gtk_label_new (name);
+      int max_chars = i == 1 ? 40 : 16;
 
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), i == 1 ? 40 : 16);
+      /* Whole up to a length, so that a deep path scrolls instead of
+       * shrinking every name to "…". */
+      if (g_utf8_strlen (name, -1) > max_chars)
+        {
+          gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+          gtk_label_set_width_chars (GTK_LABEL (label), max_chars);
+          gtk_label_set_max_width_chars (GTK_LABEL (label), max_chars);
+        }
       gtk_button_set_child (GTK_BUTTON (button), label);
       gtk_widget_add_css_class (button, "flat");
       gtk_widget_set_tooltip_text (button, name);
@@ -235,6 +243,26 @@ update_breadcrumbs (TvFlameView *self)
         }
       gtk_box_append (self->breadcrumbs, button);
     }
+}
+
+/* The path's end, where the zoom is, stays in view as the path grows.
+ * The scroller's size changes while it is being allocated, so the scroll
+ * waits for that to be over. */
+static gboolean
+scroll_crumbs_to_end (gpointer data)
+{
+  GtkAdjustment *adjustment = data;
+
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment)
+                                        - gtk_adjustment_get_page_size (adjustment));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_crumbs_changed (GtkAdjustment *adjustment)
+{
+  g_idle_add_full (G_PRIORITY_DEFAULT, scroll_crumbs_to_end, g_object_ref (adjustment),
+                   g_object_unref);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -976,6 +1004,7 @@ tv_flame_view_class_init (TvFlameViewClass *klass)
                                                "/io/github/tachyonviewer/TachyonViewer/ui/tv-flame-view.ui");
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, toolbar);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, breadcrumbs);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, crumb_scroller);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, threads_button);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, all_threads_button);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, threads_list);
@@ -1015,6 +1044,8 @@ static void
 tv_flame_view_init (TvFlameView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect (gtk_scrolled_window_get_hadjustment (self->crumb_scroller), "changed",
+                    G_CALLBACK (on_crumbs_changed), NULL);
   /* Its menus are as wide as their longest item, in the user's language:
    * on a small screen the toolbar goes on two lines rather than widen the
    * window past it. */

@@ -1554,6 +1554,86 @@ test_flamegraph_async_layout (void)
                                                   GTK_WIDGET (page)));
 }
 
+/* Zoomed deep, the path shows its names whole (up to 16 characters each)
+ * and scrolls to keep its end, the zoomed frame, in view. */
+static void
+test_breadcrumbs (void)
+{
+  g_autoptr(GFile) file = data_file ("valid", "rec_recursive.tach");
+  TvWindow *window;
+  TvProfilePage *page;
+  TvFlameView *view;
+  TvFlameGraph *graph;
+  GtkWidget *crumbs, *scroller;
+  GtkAdjustment *adjustment;
+  guint32 node = TV_ROOT_NODE;
+  guint depth = 0, n_whole = 0;
+
+  g_application_activate (G_APPLICATION (application));
+  window = get_window ();
+  page = tv_window_open_file (window, file);
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  tv_profile_page_show_view (page, "flamegraph");
+  view = tv_profile_page_get_flame_view (page);
+  graph = tv_flame_view_get_graph (view);
+  wait_view_idle (view);
+  while (depth < 14 && widest_child (tv_flame_graph_get_tree (graph), node) != TV_NODE_NONE)
+    {
+      node = widest_child (tv_flame_graph_get_tree (graph), node);
+      depth++;
+    }
+  g_assert_cmpuint (depth, ==, 14);
+  tv_flame_graph_zoom_to (graph, node);
+  wait_view_idle (view);
+  ui_test_spin (50);
+
+  crumbs = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (view), TV_TYPE_FLAME_VIEW,
+                                                     "breadcrumbs"));
+  scroller = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (view), TV_TYPE_FLAME_VIEW,
+                                                       "crumb_scroller"));
+  for (GtkWidget *child = gtk_widget_get_first_child (crumbs); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_BUTTON (child))
+      {
+        GtkLabel *label = GTK_LABEL (gtk_button_get_child (GTK_BUTTON (child)));
+
+        if (g_utf8_strlen (gtk_label_get_text (label), -1) <= 16)
+          {
+            g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (label)));
+            n_whole++;
+          }
+      }
+  g_assert_cmpuint (n_whole, >=, 10);
+  adjustment = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
+  g_test_message ("path of %u crumbs: %.0f px wide, %.0f px shown from %.0f", depth + 1,
+                  gtk_adjustment_get_upper (adjustment),
+                  gtk_adjustment_get_page_size (adjustment),
+                  gtk_adjustment_get_value (adjustment));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >,
+                     gtk_adjustment_get_page_size (adjustment));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment)
+                     + gtk_adjustment_get_page_size (adjustment), >=,
+                     gtk_adjustment_get_upper (adjustment) - 0.5);
+  /* The last crumb is drawn inside the scroller. */
+  {
+    graphene_rect_t bounds;
+
+    ui_test_spin (100);
+    g_assert_true (gtk_widget_compute_bounds (gtk_widget_get_last_child (crumbs), scroller,
+                                              &bounds));
+    g_test_message ("last crumb at %.0f..%.0f of %d", bounds.origin.x,
+                    bounds.origin.x + bounds.size.width, gtk_widget_get_width (scroller));
+    g_assert_cmpfloat (bounds.origin.x, >=, 0);
+    g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=,
+                       gtk_widget_get_width (scroller) + 0.5);
+  }
+  save_screenshot (GTK_WIDGET (window), "ui-breadcrumbs.png");
+  adw_tab_view_close_page (tv_window_get_tab_view (window),
+                           adw_tab_view_get_page (tv_window_get_tab_view (window),
+                                                  GTK_WIDGET (page)));
+}
+
 static void
 test_flamegraph (void)
 {
@@ -2131,6 +2211,7 @@ main (int   argc,
   g_test_add_func ("/ui/cancel", test_cancel);
   g_test_add_func ("/ui/flamegraph", test_flamegraph);
   g_test_add_func ("/ui/flamegraph-async-layout", test_flamegraph_async_layout);
+  g_test_add_func ("/ui/breadcrumbs", test_breadcrumbs);
   g_test_add_func ("/ui/side-panel", test_side_panel);
   g_test_add_func ("/ui/timeline", test_timeline);
   g_test_add_func ("/ui/load-responsive", test_load_responsive);
