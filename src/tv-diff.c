@@ -1085,9 +1085,18 @@ covered_seconds (TvProfileData *data)
          * tv_profile_data_get_seconds_per_sample (data, NULL);
 }
 
-/* Of the samples on frames whose function the other profile knows, the
- * fraction whose merge key it does not know, each frame on a stack
- * counted by the samples through it. */
+/* What a stack (the path from the root to a node of the exact tree) holds:
+ * a frame of a function the other profile knows, and one of those at a
+ * merge key the other profile lacks. */
+#define STACK_KNOWN     1
+#define STACK_UNMATCHED 2
+
+/* Of the samples whose stack holds a frame of a function the other
+ * profile knows, the fraction whose stack also holds such a frame at a
+ * merge key the other profile lacks: the samples that matching by MERGE
+ * puts on paths the other side does not have.  Each sample counts once,
+ * however deep its stack; a parent's id is smaller than its children's,
+ * so one pass in id order carries the flags down. */
 static double
 unmatched_key_fraction (TvProfileData *data,
                         const KeyMap  *keys,
@@ -1098,23 +1107,24 @@ unmatched_key_fraction (TvProfileData *data,
   const TvExactTree *exact = tv_profile_data_get_tree (data);
   const guint32 *frame_keys = tv_profile_data_get_frame_keys (data, merge);
   const guint32 *frame_functions = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
-  g_autofree guint64 *through = NULL;
+  g_autofree guint8 *flags = NULL;
   double known = 0, unmatched = 0;
 
   if (exact->n_nodes == 0)
     return 0;
-  through = g_memdup2 (exact->self, exact->n_nodes * sizeof (guint64));
-  for (guint32 n = exact->n_nodes; n-- > 1;)
-    through[exact->parent[n]] += through[n];
+  flags = g_new0 (guint8, exact->n_nodes);
   for (guint32 n = 1; n < exact->n_nodes; n++)
     {
       guint32 frame = exact->frame[n];
 
-      if (key_map_lookup (functions, side, frame_functions[frame]) == TV_NODE_NONE)
-        continue;
-      known += (double) through[n];
-      if (key_map_lookup (keys, side, frame_keys[frame]) == TV_NODE_NONE)
-        unmatched += (double) through[n];
+      flags[n] = flags[exact->parent[n]];
+      if (key_map_lookup (functions, side, frame_functions[frame]) != TV_NODE_NONE)
+        flags[n] |= key_map_lookup (keys, side, frame_keys[frame]) == TV_NODE_NONE
+                    ? STACK_KNOWN | STACK_UNMATCHED : STACK_KNOWN;
+      if (flags[n] & STACK_KNOWN)
+        known += (double) exact->self[n];
+      if (flags[n] & STACK_UNMATCHED)
+        unmatched += (double) exact->self[n];
     }
   return known > 0 ? unmatched / known : 0;
 }
@@ -1140,17 +1150,103 @@ check_source (GPtrArray     *list,
   if (fraction >= 0.25)
     add_caveat (list, TV_COMPARABILITY_SOURCE_CHANGED,
                 g_strdup_printf (merge == TV_MERGE_LINE
-                                 ? _("%.0f %% of the samples in functions that both profiles "
-                                     "have are on lines that only one of them has: the "
-                                     "source probably changed between the runs, and "
-                                     "matching by line splits those functions. Match by "
-                                     "function instead.")
-                                 : _("%.0f %% of the samples in functions that both profiles "
-                                     "have are on instructions that only one of them has: "
-                                     "the source probably changed between the runs, and "
-                                     "matching by instruction splits those functions. "
-                                     "Match by function instead."),
+                                 ? _("In %.0f %% of the samples that pass through functions "
+                                     "both profiles have, the stack holds a line of such a "
+                                     "function that only one profile has: the source "
+                                     "probably changed between the runs, and matched by "
+                                     "line, those stacks have no counterpart on the other "
+                                     "side. Match by function instead.")
+                                 : _("In %.0f %% of the samples that pass through functions "
+                                     "both profiles have, the stack holds an instruction of "
+                                     "such a function that only one profile has: the source "
+                                     "probably changed between the runs, and matched by "
+                                     "instruction, those stacks have no counterpart on the "
+                                     "other side. Match by function instead."),
                                  floor (fraction * 100)));
+}
+
+/* Whether DATA's samples stand for any time: a stats block without a
+ * sampling rate and a header interval of 0 leave them at 0 s, and a
+ * comparison by time then has nothing to test (see binomial_init()). */
+static gboolean
+has_time_per_sample (TvProfileData *data)
+{
+  double seconds = tv_profile_data_get_seconds_per_sample (data, NULL);
+
+  return seconds > 0 && isfinite (seconds);
+}
+
+/* Where each side's time per sample comes from: the measured rate on one
+ * side and the interval on the other (no stats block, or one without a
+ * rate) weigh the two differently. */
+static void
+check_time_source (GPtrArray     *list,
+                   TvProfileData *base,
+                   TvProfileData *new_data)
+{
+  TvTimeSource source_a, source_b;
+  gboolean stats_a = tach_reader_get_stats (tv_profile_data_get_reader (base))->present;
+  gboolean stats_b = tach_reader_get_stats (tv_profile_data_get_reader (new_data))->present;
+
+  /* Without a time per sample, TV_COMPARABILITY_NO_TIME says more. */
+  if (!has_time_per_sample (base) || !has_time_per_sample (new_data))
+    return;
+  tv_profile_data_get_seconds_per_sample (base, &source_a);
+  tv_profile_data_get_seconds_per_sample (new_data, &source_b);
+  if (source_a == TV_TIME_SOURCE_INTERVAL && source_b == TV_TIME_SOURCE_STATS)
+    add_caveat (list, TV_COMPARABILITY_NO_STATS_BASE,
+                g_strdup (stats_a
+                          ? _("BASE's statistics block records no sampling rate: its times "
+                              "are its samples times the sampling interval, while NEW's "
+                              "come from the measured sampling rate, so compared by time "
+                              "BASE is off by the samples its profiler missed.")
+                          : _("BASE has no statistics block: its times are its samples times "
+                              "the sampling interval, while NEW's come from the measured "
+                              "sampling rate, so compared by time BASE is off by the samples "
+                              "its profiler missed.")));
+  else if (source_a == TV_TIME_SOURCE_STATS && source_b == TV_TIME_SOURCE_INTERVAL)
+    add_caveat (list, TV_COMPARABILITY_NO_STATS_NEW,
+                g_strdup (stats_b
+                          ? _("NEW's statistics block records no sampling rate: its times "
+                              "are its samples times the sampling interval, while BASE's "
+                              "come from the measured sampling rate, so compared by time "
+                              "NEW is off by the samples its profiler missed.")
+                          : _("NEW has no statistics block: its times are its samples times "
+                              "the sampling interval, while BASE's come from the measured "
+                              "sampling rate, so compared by time NEW is off by the samples "
+                              "its profiler missed.")));
+}
+
+/* A side whose samples stand for no time makes every comparison by time
+ * empty: all its values 0 s, and no change testable. */
+static void
+check_no_time (GPtrArray     *list,
+               TvProfileData *base,
+               TvProfileData *new_data)
+{
+  gboolean time_a = has_time_per_sample (base);
+  gboolean time_b = has_time_per_sample (new_data);
+
+  if (time_a && time_b)
+    return;
+  add_caveat (list, TV_COMPARABILITY_NO_TIME,
+              g_strdup (!time_a && !time_b
+                        ? _("Neither BASE nor NEW records how long a sample lasts (no "
+                            "measured sampling rate, and a sampling interval of 0), so they "
+                            "cannot be compared by time: every value would be 0 s and no "
+                            "change could be tested. Compare by share of samples instead "
+                            "(--by share on the command line).")
+                        : !time_a
+                        ? _("BASE does not record how long a sample lasts (no measured "
+                            "sampling rate, and a sampling interval of 0), so the profiles "
+                            "cannot be compared by time: every value of BASE would be 0 s "
+                            "and no change could be tested. Compare by share of samples "
+                            "instead (--by share on the command line).")
+                        : _("NEW does not record how long a sample lasts (no measured "
+                            "sampling rate, and a sampling interval of 0), so the profiles "
+                            "cannot be compared by time: every value of NEW would be 0 s "
+                            "and no change could be tested. Compare by share of samples "
+                            "instead (--by share on the command line).")));
 }
 
 /**
@@ -1210,18 +1306,7 @@ tv_comparability_check (TvProfileData *base,
                                      "interpreter's."), va, vb));
     }
 
-  if (!sa->present && sb->present)
-    add_caveat (list, TV_COMPARABILITY_NO_STATS_BASE,
-                g_strdup (_("BASE has no statistics block: its times are its samples times "
-                           "the sampling interval, while NEW's come from the measured "
-                           "sampling rate, so compared by time BASE is off by the samples "
-                           "its profiler missed.")));
-  if (sa->present && !sb->present)
-    add_caveat (list, TV_COMPARABILITY_NO_STATS_NEW,
-                g_strdup (_("NEW has no statistics block: its times are its samples times "
-                            "the sampling interval, while BASE's come from the measured "
-                            "sampling rate, so compared by time NEW is off by the samples "
-                            "its profiler missed.")));
+  check_time_source (list, base, new_data);
 
   if (sa->present && sb->present && sa->has_missed_samples && sb->has_missed_samples
       && fabs (sa->missed_samples - sb->missed_samples) >= 5)
@@ -1262,6 +1347,8 @@ tv_comparability_check (TvProfileData *base,
                                      "different bytecode, so few instructions match: match "
                                      "by line or by function instead."), va, vb));
     }
+
+  check_no_time (list, base, new_data);
 
   return list;
 }

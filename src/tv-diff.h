@@ -185,12 +185,13 @@ typedef enum
   TV_COMPARABILITY_MODE_UNKNOWN = 1,    /* one side's mode is unknown */
   TV_COMPARABILITY_INTERVAL = 2,        /* sampling intervals differ */
   TV_COMPARABILITY_PYTHON_VERSION = 3,  /* Python versions differ */
-  TV_COMPARABILITY_NO_STATS_BASE = 4,   /* only NEW has a stats block */
-  TV_COMPARABILITY_NO_STATS_NEW = 5,    /* only BASE has a stats block */
+  TV_COMPARABILITY_NO_STATS_BASE = 4,   /* only NEW's time is its measured rate */
+  TV_COMPARABILITY_NO_STATS_NEW = 5,    /* only BASE's time is its measured rate */
   TV_COMPARABILITY_MISSED_SAMPLES = 6,  /* the profiler missed more on one side */
   TV_COMPARABILITY_DURATION = 7,        /* very different amounts of time */
   TV_COMPARABILITY_SOURCE_CHANGED = 8,  /* by line: lines moved between runs */
   TV_COMPARABILITY_BYTECODE = 9,        /* by instruction across Python versions */
+  TV_COMPARABILITY_NO_TIME = 10,        /* a side has no time per sample */
 } TvComparabilityCode;
 
 typedef struct

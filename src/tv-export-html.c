@@ -91,7 +91,11 @@ static const struct
   { "root_inverted", N_("all (inverted)") },
   { "all_samples", N_("All samples") },
   { "all_samples_inverted", N_("All samples (inverted)") },
+  /* Translators: the page picks the first of each pair for one sample
+   * and the second otherwise. */
+  { "tip_total_one", N_("Total: {0} sample, {1}") },
   { "tip_total", N_("Total: {0} samples, {1}") },
+  { "tip_self_one", N_("Self: {0} sample, {1}") },
   { "tip_self", N_("Self: {0} samples, {1}") },
   { "tip_share_caller", N_("{0} of all, {1} of its caller") },
   { "tip_share_callee", N_("{0} of all, {1} of its callee") },

@@ -1207,6 +1207,42 @@ def browser_cases(env, browser_exe):
         return problems
     case("light and dark follow the system", screenshots)
 
+    def tooltip_counts():
+        """The tooltip says "1 sample" and "2 samples", "0 samples"."""
+        src = os.path.join(tmp, "counts.json")
+        path = os.path.join(tmp, "counts.tach")
+        samples = [{"t": 1_000_000 + 1000 * i, "interpreters": [{"id": 0, "threads": [{
+            "tid": 7, "status": 3, "frames": [["app.py", name, 5, 5, 4, 9, 53],
+                                               ["app.py", "main", 12, 12, 4, 10, 53]]}]}]}
+                   for i, name in enumerate(["once"] + ["twice"] * 2 + ["often"] * 7)]
+        with open(src, "w", encoding="utf-8") as fh:
+            json.dump({"samples": samples}, fh)
+        env.tachgen_run("fromjson", src, "-o", path, "--mode", "wall")
+        page, problems = export_html(env, path)
+        if page is None:
+            return problems
+        out = os.path.join(tmp, "counts.html")
+        with open(out, "wb") as fh:
+            fh.write(page.bytes)
+        b, url = load(out)
+        want = {"once": ("Total: 1 sample, ", "Self: 1 sample, "),
+                "twice": ("Total: 2 samples, ", "Self: 2 samples, "),
+                "main": ("Total: 10 samples, ", "Self: 0 samples, ")}
+        frames = {f["name"]: f for f in b.evaluate("tachyon.frames()") if f["name"] in want}
+        for name, (total, self_) in want.items():
+            f = frames.get(name)
+            if f is None:
+                problems.append("no frame %r drawn" % name)
+                continue
+            b.mouse("mouseMoved", f["x"] + f["width"] / 2, f["y"] + f["height"] / 2)
+            lines = b.evaluate("Array.from(document.querySelectorAll('#tooltip div'))"
+                               ".map(d => d.textContent)")
+            if not any(l.startswith(total) for l in lines) or \
+                    not any(l.startswith(self_) for l in lines):
+                problems.append("%s: tooltip %r, expected %r and %r" % (name, lines, total, self_))
+        return problems + browser_problems(b, url)
+    case("the tooltip says 1 sample, 2 samples", tooltip_counts)
+
     def close():
         if "b" in holder:
             holder.pop("b").close()
@@ -1727,6 +1763,39 @@ def diff_cases(env, browser_exe):
             problems.append("--range :1 left no samples to compare")
         return problems
     cases.append(("the diff page's filter says what both sides were filtered by", filter_said))
+
+    def no_time():
+        """A side whose samples stand for no time (no stats block, an
+        interval of 0): the warning says so, on the page as in
+        --compare --info, by time and by share."""
+        src = os.path.join(tmp, "no-time.json")
+        no_time_path = os.path.join(tmp, "no-time.tach")
+        samples = [{"t": 1_000_000_000, "interpreters": [{"id": 0, "threads": [{
+            "tid": 7, "status": 3, "frames": [["app.py", name, 5, 5, 4, 9, 53],
+                                               ["app.py", "main", 12, 12, 4, 10, 53]]}]}]}
+                   for name in ["hot"] * 2000 + ["steady"] * 2000]
+        with open(src, "w", encoding="utf-8") as fh:
+            json.dump({"samples": samples}, fh)
+        env.tachgen_run("fromjson", src, "-o", no_time_path, "--mode", "wall", "--stats", "none",
+                        "--interval-us", "0")
+        problems = []
+        for by in ("time", "share"):
+            _, p = page("no-time-" + by, no_time_path, new, "--by", by)
+            warnings = p.data["diff"]["warnings"]
+            rc, out, err = env.run("--compare", "--info", "--json", "--by", by, no_time_path, new)
+            ref = strict_json(out)["warnings"] if rc == 0 else None
+            if not warnings or warnings[-1]["code"] != 10 or \
+                    not warnings[-1]["message"].startswith("BASE does not record how long a "
+                                                           "sample lasts") or \
+                    "--by share" not in warnings[-1]["message"] or warnings != ref:
+                problems.append("by %s: warnings %r, --compare %r" % (by, warnings, ref))
+        rc, out, err = env.run("--compare", "--info", new, no_time_path)
+        text = out.decode("utf-8", "replace")
+        if rc != 0 or "Warning: NEW does not record how long a sample lasts" not in text:
+            problems.append("--compare --info: exit %d %r %r" % (rc, text[:600], err))
+        return problems
+    cases.append(("a side without time per sample: the warning says to compare by share",
+                  no_time))
 
     def browser_checks():
         if browser_exe is None:

@@ -29,7 +29,9 @@
  * /diff/normalization/.. by time against by share: different sampling
  *                        rates, a longer run, a stats block's rate;
  * /diff/comparability/.. the warnings on the corpus mode files, on
- *                        identical profiles, and on written ones;
+ *                        identical profiles, and on written ones: moved
+ *                        lines under callers of any depth, and where each
+ *                        side's time per sample comes from, if anywhere;
  * /diff/cancel           a cancelled diff is NULL;
  * /diff/threads          diffs made on two threads at once.
  *
@@ -93,6 +95,7 @@ typedef struct
   guint8   python_minor;     /* 0: 3.15 */
   gboolean stats;
   double   stats_rate;       /* 0: 1e6 / interval */
+  gboolean no_rate;          /* a stats block with a rate of 0 */
   gboolean has_missed;
   double   missed;
   gint32   line_shift;       /* added to every line */
@@ -285,8 +288,11 @@ write_profile (const char      *name,
       TachStats stats = { 0 };
 
       stats.block_size = 56;
-      stats.sample_rate = spec->stats_rate > 0 ? spec->stats_rate : 1e6 / spec->interval_us;
-      stats.duration_sec = (double) spec->n_samples / stats.sample_rate;
+      if (!spec->no_rate)
+        {
+          stats.sample_rate = spec->stats_rate > 0 ? spec->stats_rate : 1e6 / spec->interval_us;
+          stats.duration_sec = (double) spec->n_samples / stats.sample_rate;
+        }
       stats.has_missed_samples = spec->has_missed;
       stats.missed_samples = spec->missed;
       if (tach_writer_set_stats (writer, &stats, &error) != TACH_OK)
@@ -1692,6 +1698,191 @@ test_comparability_written (void)
   remove_file (g_steal_pointer (&twin_path));
 }
 
+/* The stacks of a source test: PREFIX callers above main, which calls
+ * parse and helper (their lines moved in NEW) and compute, a third of the
+ * samples each; and a third on a function only this side has, which the
+ * share of moved samples leaves out. */
+static guint
+moved_stacks (Stack    *stacks,
+              guint     prefix,
+              gboolean  moved)
+{
+  static const guint callers[] = { F_RUN, F_ENCODE, F_LOG, F_IO };
+  Stack *parse = &stacks[0], *compute = &stacks[1], *alone = &stacks[2];
+
+  g_assert_cmpuint (prefix, <=, G_N_ELEMENTS (callers));
+  memset (stacks, 0, 3 * sizeof (Stack));
+  for (guint d = 0; d < prefix; d++)
+    parse->fn[d] = compute->fn[d] = callers[d];
+  parse->fn[prefix] = compute->fn[prefix] = F_MAIN;
+  parse->fn[prefix + 1] = F_PARSE;
+  parse->fn[prefix + 2] = F_HELPER;
+  parse->variant[prefix + 1] = parse->variant[prefix + 2] = moved ? 1 : 0;
+  parse->depth = prefix + 3;
+  compute->fn[prefix + 1] = F_COMPUTE;
+  compute->depth = prefix + 2;
+  alone->fn[0] = moved ? F_FRESH : F_LEGACY;
+  alone->depth = 1;
+  parse->weight = compute->weight = alone->weight = 1;
+  return 3;
+}
+
+/* Half the samples of the functions both sides have are on a stack with
+ * moved lines, however deep the callers above them and however many moved
+ * frames the stack holds: each sample counts once. */
+static void
+test_comparability_source (void)
+{
+  for (guint prefix = 0; prefix <= 4; prefix++)
+    {
+      Stack stacks[2][3];
+      Program programs[2];
+      g_autofree char *base_path = NULL, *new_path = NULL;
+      g_autoptr(TvProfileData) base = NULL, new_data = NULL;
+      WriteSpec spec;
+
+      g_test_message ("%u callers", prefix);
+      write_spec_init (&spec, 600, base_seed + 40 + prefix);
+      for (guint side = 0; side < 2; side++)
+        programs[side] = (Program) { injected_functions, N_INJECTED_FUNCTIONS, stacks[side],
+                                     moved_stacks (stacks[side], prefix, side == 1) };
+      base_path = write_profile ("src-base.tach", &programs[0], &spec, NULL);
+      spec.reorder = TRUE;
+      new_path = write_profile ("src-new.tach", &programs[1], &spec, NULL);
+      base = load_data (base_path);
+      new_data = load_data (new_path);
+
+      for (TvMergeKey merge = TV_MERGE_LINE; merge <= TV_MERGE_INSTRUCTION; merge++)
+        {
+          g_autoptr(GPtrArray) caveats = tv_comparability_check (base, new_data, merge);
+          g_autofree char *got = codes (caveats);
+          const char *message;
+
+          g_assert_cmpstr (got, ==, "8");
+          message = ((TvComparability *) caveats->pdata[0])->message;
+          g_assert_true (g_str_has_prefix (message, "In 50 % of the samples that pass through "
+                                           "functions both profiles have, the stack holds "));
+          g_assert_nonnull (strstr (message, merge == TV_MERGE_LINE ? " a line of such a"
+                                    : " an instruction of such a"));
+        }
+      assert_codes (base, new_data, TV_MERGE_FUNCTION, "");
+
+      /* What the warning counts is what the differential view shows:
+       * the 200 samples through parse vanished from BASE, as did the 200
+       * of legacy, which NEW does not have at all. */
+      {
+        g_autoptr(TvDiff) diff = make_diff (base, new_data, TV_MERGE_LINE, FALSE,
+                                            TV_DIFF_BY_SHARE);
+
+        g_assert_cmpuint (tv_diff_get_unmatched_total (diff, TV_DIFF_SIDE_BASE, 0), ==, 400);
+      }
+
+      remove_file (g_steal_pointer (&base_path));
+      remove_file (g_steal_pointer (&new_path));
+    }
+}
+
+/* Where each side's time per sample comes from: the stats block's rate
+ * only when it has one, and a side with none at all (no rate, an interval
+ * of 0) cannot be compared by time. */
+static void
+test_comparability_time (void)
+{
+  enum { NO_STATS, NO_RATE, RATE, NO_TIME, N_KINDS };
+  static const struct
+  {
+    guint       base, new_side;
+    const char *expected;
+    const char *last;             /* how the last caveat begins */
+  } cases[] = {
+    { NO_RATE, NO_STATS, "", NULL },
+    { NO_STATS, NO_RATE, "", NULL },
+    { NO_RATE, NO_RATE, "", NULL },
+    { NO_RATE, RATE, "4", "BASE's statistics block records no sampling rate: " },
+    { RATE, NO_RATE, "5", "NEW's statistics block records no sampling rate: " },
+    { NO_STATS, RATE, "4", "BASE has no statistics block: " },
+    { RATE, NO_STATS, "5", "NEW has no statistics block: " },
+    { NO_TIME, NO_STATS, "2,10", "BASE does not record how long a sample lasts " },
+    { NO_STATS, NO_TIME, "2,10", "NEW does not record how long a sample lasts " },
+    { NO_TIME, RATE, "2,10", "BASE does not record how long a sample lasts " },
+    { RATE, NO_TIME, "2,10", "NEW does not record how long a sample lasts " },
+    { NO_TIME, NO_TIME, "10", "Neither BASE nor NEW records how long a sample lasts " },
+  };
+  char *paths[N_KINDS];
+  TvProfileData *data[N_KINDS];
+
+  for (guint kind = 0; kind < N_KINDS; kind++)
+    {
+      g_autofree char *name = g_strdup_printf ("time-%u.tach", kind);
+      WriteSpec spec;
+
+      write_spec_init (&spec, 20000, base_seed + 50 + kind);
+      spec.stats = kind == NO_RATE || kind == RATE;
+      spec.no_rate = kind == NO_RATE;
+      spec.interval_us = kind == NO_TIME ? 0 : 1000;
+      paths[kind] = write_profile (name, kind == NO_TIME ? &program_base : &program_new, &spec,
+                                   NULL);
+      data[kind] = load_data (paths[kind]);
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GPtrArray) caveats = tv_comparability_check (data[cases[i].base],
+                                                             data[cases[i].new_side],
+                                                             TV_MERGE_FUNCTION);
+      g_autofree char *got = codes (caveats);
+
+      g_test_message ("case %u", i);
+      g_assert_cmpstr (got, ==, cases[i].expected);
+      if (cases[i].last != NULL)
+        {
+          const TvComparability *last = caveats->pdata[caveats->len - 1];
+
+          g_assert_true (g_str_has_prefix (last->message, cases[i].last));
+          if (last->code == TV_COMPARABILITY_NO_TIME)
+            g_assert_nonnull (strstr (last->message, "Compare by share of samples instead "
+                                      "(--by share on the command line)."));
+        }
+    }
+
+  /* By time, nothing can be tested and the diff says why; by share, the
+   * change shows. */
+  {
+    g_autoptr(TvDiff) by_time = make_diff (data[NO_TIME], data[NO_STATS], TV_MERGE_FUNCTION,
+                                           FALSE, TV_DIFF_BY_TIME);
+    g_autoptr(TvDiff) by_share = make_diff (data[NO_TIME], data[NO_STATS], TV_MERGE_FUNCTION,
+                                            FALSE, TV_DIFF_BY_SHARE);
+    GPtrArray *caveats = tv_diff_get_comparability (by_time);
+    guint32 n_nodes = tv_call_tree_get_n_nodes (tv_diff_get_tree (by_time, TV_DIFF_SIDE_NEW));
+    const TvDiffFunction *rows;
+    guint n_rows;
+    gboolean compute_slower = FALSE;
+
+    g_assert_cmpint (((TvComparability *) caveats->pdata[caveats->len - 1])->code, ==,
+                     TV_COMPARABILITY_NO_TIME);
+    for (guint32 n = 0; n < n_nodes; n++)
+      {
+        TvDiffNode node;
+
+        tv_diff_get_node (by_time, TV_DIFF_SIDE_NEW, n, &node);
+        g_assert_cmpfloat (node.total.base_value, ==, 0);
+        g_assert_cmpfloat (node.total.p_value, ==, 1);
+        g_assert_cmpint (node.total.change, ==, TV_DIFF_NEUTRAL);
+      }
+    rows = tv_diff_get_functions (by_share, &n_rows);
+    for (guint i = 0; i < n_rows; i++)
+      if (strcmp (tv_diff_get_function_name (by_share, &rows[i]), "compute") == 0)
+        compute_slower = rows[i].self.change == TV_DIFF_SLOWER;
+    g_assert_true (compute_slower);
+  }
+
+  for (guint kind = 0; kind < N_KINDS; kind++)
+    {
+      tv_profile_data_unref (data[kind]);
+      remove_file (paths[kind]);
+    }
+}
+
 /* ------------------------------------------------------------------------ */
 /* Cancellation                                                              */
 /* ------------------------------------------------------------------------ */
@@ -1801,6 +1992,8 @@ main (int    argc,
   g_test_add_func ("/diff/normalization", test_normalization);
   g_test_add_func ("/diff/comparability/corpus", test_comparability_corpus);
   g_test_add_func ("/diff/comparability/written", test_comparability_written);
+  g_test_add_func ("/diff/comparability/source", test_comparability_source);
+  g_test_add_func ("/diff/comparability/time", test_comparability_time);
   g_test_add_func ("/diff/cancel", test_cancel);
   g_test_add_func ("/diff/threads", test_threads);
 
