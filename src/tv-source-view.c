@@ -10,8 +10,13 @@
  * call of the function on its stack, so that the lines add up to the
  * function's total even when it recurses.  Self samples count where they
  * stopped.  The same worker reads the source file when this machine has
- * it; when not, the view says so and still lists the lines' samples.
+ * it; when not, the view says so and still lists the lines' samples, and
+ * the user can point it at the file: the folder it was found in then
+ * stands for the recorded one, for every file under it (a profile
+ * recorded on another machine, or in a container).
  */
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "tv-source-view.h"
@@ -51,6 +56,7 @@ typedef struct
   gboolean has_opcodes;
   char    *source;            /* NULL when not found */
   char    *source_error;      /* why not */
+  gboolean can_locate;        /* a file name the user could find */
 } SourceResult;
 
 struct _TvSourceView
@@ -65,8 +71,13 @@ struct _TvSourceView
   GCancellable  *cancellable;
   SourceResult  *result;
 
+  /* Folders found by the user, newest first: FROM[i] stands for TO[i]. */
+  GPtrArray     *map_from;
+  GPtrArray     *map_to;
+
   GtkLabel      *title_label;
   GtkLabel      *status_label;
+  GtkWidget     *locate_button;
   GtkTextView   *text_view;
   GtkLabel      *instructions_label;
   GtkTextTag    *heat_tags[N_HEAT_TAGS];
@@ -105,6 +116,8 @@ typedef struct
   TvTimeRange   *ranges;
   guint32        function;
   guint32        frame;
+  GStrv          map_from;
+  GStrv          map_to;
 } SourceJob;
 
 static void
@@ -115,6 +128,8 @@ source_job_free (gpointer user_data)
   tv_profile_data_unref (job->data);
   g_free (job->threads);
   g_free (job->ranges);
+  g_strfreev (job->map_from);
+  g_strfreev (job->map_to);
   g_free (job);
 }
 
@@ -144,24 +159,48 @@ compare_instructions (gconstpointer a,
   return (x->opcode > y->opcode) - (x->opcode < y->opcode);
 }
 
+/* Where FILENAME is on this machine: under the folder the user found for
+ * a folder of it, else where the profile says. */
+static char *
+map_path (const char        *filename,
+          const char * const *from,
+          const char * const *to)
+{
+  for (guint i = 0; from != NULL && from[i] != NULL; i++)
+    {
+      gsize len = strlen (from[i]);
+
+      if (strcmp (filename, from[i]) == 0)
+        return g_strdup (to[i]);
+      if (strncmp (filename, from[i], len) == 0 && filename[len] == '/')
+        return g_strconcat (to[i], filename + len, NULL);
+    }
+  return g_strdup (filename);
+}
+
 static void
-read_source (SourceResult *result,
-             GCancellable *cancellable)
+read_source (SourceResult      *result,
+             const char * const *map_from,
+             const char * const *map_to,
+             GCancellable      *cancellable)
 {
   g_autoptr(GFile) file = NULL;
   g_autoptr(GFileInfo) info = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
+  g_autofree char *path = map_path (result->filename, map_from, map_to);
   gsize length = 0;
 
-  /* Pseudo-files ("<string>", "<frozen ...>") and relative paths name
-   * nothing on this machine. */
-  if (!g_path_is_absolute (result->filename))
+  /* Pseudo-files ("<string>", "<frozen ...>") name no file at all. */
+  result->can_locate = result->filename[0] != '\0' && result->filename[0] != '<'
+                       && strcmp (result->filename, "~") != 0;
+  /* Relative paths name nothing on this machine, unless found. */
+  if (!g_path_is_absolute (path))
     {
       result->source_error = g_strdup (_("The profile does not give a full path for this file."));
       return;
     }
-  file = g_file_new_for_path (result->filename);
+  file = g_file_new_for_path (path);
   info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
                             G_FILE_QUERY_INFO_NONE, cancellable, &error);
   if (info == NULL)
@@ -291,7 +330,8 @@ source_thread (GTask        *task,
                 : tv_profile_data_get_key_frame (job->data, TV_MERGE_FUNCTION, job->function);
   result->funcname = g_strdup (tv_profile_data_get_funcname (job->data, any_frame));
   result->filename = g_strdup (tv_profile_data_get_filename (job->data, any_frame));
-  read_source (result, cancellable);
+  read_source (result, (const char * const *) job->map_from,
+               (const char * const *) job->map_to, cancellable);
 
   g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) source_result_free);
 }
@@ -389,6 +429,7 @@ show_result (TvSourceView *self)
       gtk_label_set_text (self->status_label, status);
     }
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), result->source == NULL);
+  gtk_widget_set_visible (self->locate_button, result->source == NULL && result->can_locate);
 
   /* The function's lines, and a few around them. */
   first = G_MAXINT;
@@ -509,6 +550,7 @@ refresh (TvSourceView *self)
       gtk_label_set_text (self->status_label,
                           _("Select a frame or a function to see its source, with the samples of each line."));
       gtk_widget_set_visible (GTK_WIDGET (self->status_label), TRUE);
+      gtk_widget_set_visible (self->locate_button, FALSE);
       gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text_view), "", 0);
       gtk_widget_set_visible (GTK_WIDGET (self->instructions_label), FALSE);
       return;
@@ -541,11 +583,104 @@ refresh (TvSourceView *self)
   job->query = query;
   job->function = self->function;
   job->frame = self->frame;
+  g_ptr_array_add (self->map_from, NULL);
+  g_ptr_array_add (self->map_to, NULL);
+  job->map_from = g_strdupv ((char **) self->map_from->pdata);
+  job->map_to = g_strdupv ((char **) self->map_to->pdata);
+  g_ptr_array_set_size (self->map_from, self->map_from->len - 1);
+  g_ptr_array_set_size (self->map_to, self->map_to->len - 1);
 
   self->cancellable = g_cancellable_new ();
   task = g_task_new (self, self->cancellable, source_done, GUINT_TO_POINTER (self->generation));
   g_task_set_task_data (task, job, source_job_free);
   g_task_run_in_thread (task, source_thread);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Finding a file                                                            */
+/* ------------------------------------------------------------------------ */
+
+static void
+on_locate_response (GtkNativeDialog *chooser,
+                    int              response,
+                    TvSourceView    *self)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  gtk_native_dialog_destroy (chooser);
+  g_object_unref (chooser);
+  if (file != NULL && g_file_peek_path (file) != NULL)
+    tv_source_view_locate (self, g_file_peek_path (file));
+}
+
+static void
+locate_clicked (TvSourceView *self)
+{
+  GtkFileChooserNative *chooser;
+  g_autofree char *title = NULL;
+  g_autofree char *base = NULL;
+
+  if (self->result == NULL)
+    return;
+  base = tv_text_dup_visible (self->result->filename, 0);
+  /* Translators: %s is the file name the profile gives. */
+  title = g_strdup_printf (_("Find “%s”"), base);
+  chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Select"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (on_locate_response), self, 0);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+void
+tv_source_view_locate (TvSourceView *self,
+                       const char   *path)
+{
+  g_auto(GStrv) recorded = NULL;
+  g_auto(GStrv) found = NULL;
+  guint n_recorded, n_found, n_common = 0;
+  g_autofree char *from = NULL;
+  g_autofree char *to = NULL;
+
+  g_return_if_fail (TV_IS_SOURCE_VIEW (self));
+  g_return_if_fail (path != NULL);
+
+  if (self->result == NULL || !self->result->can_locate)
+    return;
+
+  /* "/build/app/src/pkg/mod.py" found as "/home/me/app/src/pkg/mod.py":
+   * "/build" stands for "/home/me".  The folders they share at the end
+   * are the same folders; a file of another name stands for itself
+   * alone. */
+  recorded = g_strsplit (self->result->filename, "/", -1);
+  found = g_strsplit (path, "/", -1);
+  n_recorded = g_strv_length (recorded);
+  n_found = g_strv_length (found);
+  while (n_common < n_recorded - 1 && n_common < n_found - 1
+         && strcmp (recorded[n_recorded - 1 - n_common], found[n_found - 1 - n_common]) == 0)
+    n_common++;
+  if (n_common > 0)
+    {
+      g_free (recorded[n_recorded - n_common]);
+      recorded[n_recorded - n_common] = NULL;
+      g_free (found[n_found - n_common]);
+      found[n_found - n_common] = NULL;
+      from = g_strjoinv ("/", recorded);
+      to = g_strjoinv ("/", found);
+    }
+  /* Not the whole file system ("/app.py" found as "/home/me/app.py"). */
+  if (from == NULL || from[0] == '\0' || to[0] == '\0')
+    {
+      g_clear_pointer (&from, g_free);
+      g_clear_pointer (&to, g_free);
+      from = g_strdup (self->result->filename);
+      to = g_strdup (path);
+    }
+  g_ptr_array_insert (self->map_from, 0, g_steal_pointer (&from));
+  g_ptr_array_insert (self->map_to, 0, g_steal_pointer (&to));
+  refresh (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -668,6 +803,8 @@ tv_source_view_dispose (GObject *object)
   g_clear_object (&self->state);
   g_clear_object (&self->profile);
   g_clear_pointer (&self->result, source_result_free);
+  g_clear_pointer (&self->map_from, g_ptr_array_unref);
+  g_clear_pointer (&self->map_to, g_ptr_array_unref);
 
   G_OBJECT_CLASS (tv_source_view_parent_class)->dispose (object);
 }
@@ -689,6 +826,8 @@ tv_source_view_init (TvSourceView *self)
 
   self->function = TV_NODE_NONE;
   self->frame = TV_NODE_NONE;
+  self->map_from = g_ptr_array_new_with_free_func (g_free);
+  self->map_to = g_ptr_array_new_with_free_func (g_free);
 
   self->title_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->title_label, 0);
@@ -699,6 +838,13 @@ tv_source_view_init (TvSourceView *self)
   gtk_label_set_wrap (self->status_label, TRUE);
   gtk_label_set_selectable (self->status_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "dim-label");
+  self->locate_button = gtk_button_new_with_mnemonic (_("_Find the File…"));
+  gtk_widget_set_halign (self->locate_button, GTK_ALIGN_START);
+  gtk_widget_set_tooltip_text (self->locate_button,
+                               _("Show where the file is on this machine; other files of its "
+                                 "folder are then looked for there too"));
+  gtk_widget_set_visible (self->locate_button, FALSE);
+  g_signal_connect_swapped (self->locate_button, "clicked", G_CALLBACK (locate_clicked), self);
 
   self->text_view = GTK_TEXT_VIEW (gtk_text_view_new ());
   gtk_text_view_set_editable (self->text_view, FALSE);
@@ -731,6 +877,7 @@ tv_source_view_init (TvSourceView *self)
   gtk_widget_set_margin_bottom (box, 6);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->title_label));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status_label));
+  gtk_box_append (GTK_BOX (box), self->locate_button);
   /* The lines and the instructions scroll together: a long function
    * must not make the window taller. */
   {

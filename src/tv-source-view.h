@@ -34,5 +34,10 @@ gboolean    tv_source_view_get_line_samples (TvSourceView *self,
                                              guint64      *total,
                                              guint64      *self_samples);
 guint       tv_source_view_get_n_instructions (TvSourceView *self);
+/* The file shown is at PATH on this machine, and the folders it shares
+ * with the name the profile gives (at the end) are the same: as "Find the
+ * File…" does. */
+void        tv_source_view_locate           (TvSourceView *self,
+                                             const char   *path);
 
 G_END_DECLS

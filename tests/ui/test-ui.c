@@ -442,6 +442,24 @@ find_actionable (GtkWidget  *root,
   return NULL;
 }
 
+/* The first button under ROOT whose label is LABEL. */
+static GtkWidget *
+find_button (GtkWidget  *root,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* The value labels of the properties' rows, mapped, in ROOT. */
 static void
 collect_value_labels (GtkWidget *root,
@@ -1480,8 +1498,12 @@ test_side_panel (void)
   /* The file gone, the view says so and still counts the lines. */
   {
     g_autofree char *script = g_build_filename (dir, "app.py", NULL);
+    g_autofree char *moved_dir = g_build_filename (dir, "elsewhere", NULL);
+    g_autofree char *moved = g_build_filename (moved_dir, "app.py", NULL);
+    GtkWidget *find;
 
-    g_unlink (script);
+    g_assert_cmpint (g_mkdir (moved_dir, 0700), ==, 0);
+    g_assert_cmpint (g_rename (script, moved), ==, 0);
     tv_flame_graph_set_selected (graph, main_node);
     WAIT_UNTIL (!tv_source_view_is_busy (source), 10000);
     g_assert_false (tv_source_view_has_source (source));
@@ -1489,6 +1511,27 @@ test_side_panel (void)
     g_assert_nonnull (strstr (tv_source_view_get_status (source), "not on this machine"));
     g_assert_true (tv_source_view_get_line_samples (source, 9, &total, NULL));
     g_assert_cmpuint (total, ==, 10);
+
+    /* "Find the File…" is offered; the file found there, its folder
+     * stands for the recorded one. */
+    find = find_button (GTK_WIDGET (source), "_Find the File…");
+    g_assert_nonnull (find);
+    g_assert_true (gtk_widget_get_visible (find));
+    gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (source))),
+                                 GTK_WIDGET (source));
+    save_screenshot (GTK_WIDGET (window), "ui-source-missing.png");
+    tv_source_view_locate (source, moved);
+    WAIT_UNTIL (!tv_source_view_is_busy (source), 10000);
+    g_assert_true (tv_source_view_has_source (source));
+    g_assert_false (gtk_widget_get_visible (find));
+    g_assert_true (tv_source_view_get_line_samples (source, 9, &total, NULL));
+    g_assert_cmpuint (total, ==, 10);
+    /* Another function of the file is found there too. */
+    tv_flame_graph_set_selected (graph, work_node);
+    WAIT_UNTIL (!tv_source_view_is_busy (source), 10000);
+    g_assert_true (tv_source_view_has_source (source));
+    g_unlink (moved);
+    g_rmdir (moved_dir);
   }
 
   adw_tab_view_close_page (tv_window_get_tab_view (window),
