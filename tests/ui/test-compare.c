@@ -698,15 +698,6 @@ test_properties_side_by_side (void)
   close_all ();
 }
 
-static gboolean
-chooser_has (GtkWidget *dialog,
-             GFile     *file)
-{
-  g_autoptr(GFile) selected = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-
-  return selected != NULL && g_file_equal (selected, file);
-}
-
 /* "Compare With…" from a loaded profile's tab: its profile is reused. */
 static void
 test_compare_with (void)
@@ -746,7 +737,7 @@ test_compare_with (void)
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
   g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (dialog), other, NULL));
   /* The folder loads asynchronously; the file is selected once it has. */
-  WAIT_UNTIL (chooser_has (dialog, other), 10000);
+  WAIT_UNTIL (ui_test_chooser_has_file (dialog, other), 10000);
   gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT);
   WAIT_UNTIL (adw_tab_view_get_n_pages (tabs) == 2, 5000);
 

@@ -170,15 +170,6 @@ test_open_dialog (void)
 
 static void wait_view_idle (TvFlameView *view);
 
-static gboolean
-chooser_has_file (GtkWidget *dialog,
-                  GFile     *file)
-{
-  g_autoptr(GFile) chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-
-  return chosen != NULL && g_file_equal (chosen, file);
-}
-
 /* win.export's dialog: the file written has the extension of the format
  * chosen, in place of the suggested ".html" ("tiny.png", not
  * "tiny.html.png"), and a name without one gets it. */
@@ -249,7 +240,7 @@ test_export_dialog (void)
         g_autoptr(GFile) typed = g_file_get_child (folder, cases[i].typed);
 
         gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), cases[i].typed);
-        WAIT_UNTIL (chooser_has_file (dialog, typed), 10000);
+        WAIT_UNTIL (ui_test_chooser_has_file (dialog, typed), 10000);
       }
       /* As a click on the dialog's button does. */
       g_assert_true (gtk_widget_activate (gtk_window_get_default_widget (GTK_WINDOW (dialog))));
@@ -423,18 +414,18 @@ test_metadata_variants (void)
   }
 }
 
-/* The first widget under ROOT that activates ACTION. */
+/* The first widget under ROOT, depth first, that MATCH accepts. */
 static GtkWidget *
-find_actionable (GtkWidget  *root,
-                 const char *action)
+find_widget (GtkWidget  *root,
+             gboolean  (*match) (GtkWidget *widget, const char *text),
+             const char *text)
 {
-  if (GTK_IS_ACTIONABLE (root)
-      && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (root)), action) == 0)
+  if (match (root, text))
     return root;
   for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = find_actionable (child, action);
+      GtkWidget *found = find_widget (child, match, text);
 
       if (found != NULL)
         return found;
@@ -442,22 +433,28 @@ find_actionable (GtkWidget  *root,
   return NULL;
 }
 
-/* The first button under ROOT whose label is LABEL. */
+static gboolean
+activates (GtkWidget  *widget,
+           const char *action)
+{
+  return GTK_IS_ACTIONABLE (widget)
+         && g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0;
+}
+
+/* The first widget under ROOT that activates ACTION. */
 static GtkWidget *
-find_button (GtkWidget  *root,
+find_actionable (GtkWidget  *root,
+                 const char *action)
+{
+  return find_widget (root, activates, action);
+}
+
+static gboolean
+is_labelled (GtkWidget  *widget,
              const char *label)
 {
-  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_button (child, label);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return GTK_IS_BUTTON (widget)
+         && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0;
 }
 
 /* The value labels of the properties' rows, mapped, in ROOT. */
@@ -1514,7 +1511,7 @@ test_side_panel (void)
 
     /* "Find the File…" is offered; the file found there, its folder
      * stands for the recorded one. */
-    find = find_button (GTK_WIDGET (source), "_Find the File…");
+    find = find_widget (GTK_WIDGET (source), is_labelled, "_Find the File…");
     g_assert_nonnull (find);
     g_assert_true (gtk_widget_get_visible (find));
     gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (source))),

@@ -149,6 +149,15 @@ ui_test_find_file_chooser (void)
   return dialog;
 }
 
+gboolean
+ui_test_chooser_has_file (GtkWidget *dialog,
+                          GFile     *file)
+{
+  g_autoptr(GFile) chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+  return chosen != NULL && g_file_equal (chosen, file);
+}
+
 void
 ui_test_write_big_profile (const char *path,
                            guint64     n_samples,

@@ -50,6 +50,10 @@ void ui_test_write_big_profile (const char *path,
                                 guint       depth);
 /* The file chooser dialog among the toplevel windows, or NULL. */
 GtkWidget *ui_test_find_file_chooser (void);
+/* Whether the file chooser DIALOG has FILE chosen (its folder loads
+ * asynchronously). */
+gboolean   ui_test_chooser_has_file  (GtkWidget *dialog,
+                                      GFile     *file);
 
 #define WAIT_UNTIL(cond, ms)                                            \
   G_STMT_START {                                                        \
