@@ -11,11 +11,15 @@
  *     function table and the source view then show only that range);
  *   - a click on a lane shows that thread, Shift+click adds or removes it;
  *   - a click on a legend entry filters by that state.
- * The window zooms to the selection, with a history; Ctrl+scroll zooms
- * around the pointer.  In place of the lanes, the view can show the
- * heatmap of every second (TvHeatmapView), whose drags select cells; the
- * lanes show the selected cells' time too, and zoom to the span from the
- * first cell to the last.  Escape clears either selection.
+ * A press released less than MIN_DRAG_PX from where it was is a click;
+ * further away, it is a drag, and picks no thread and no state.  The window
+ * zooms to the selection, with a history; Ctrl+scroll zooms around the
+ * pointer.  In place of the lanes, the view can show the heatmap of every
+ * second (TvHeatmapView), whose drags select cells; the lanes show the
+ * selected cells' time too, and zoom to the span from the first cell to
+ * the last.  A press takes the keyboard focus, and Escape clears either
+ * selection.  A lane's tooltip names its thread and counts the samples of
+ * the pixel column under the pointer, from the bins, as drawn.
  */
 #include <math.h>
 
@@ -53,6 +57,13 @@ struct _TvTimelineView
   gboolean            dragging;
   double              drag_start_x;
   double              drag_start_time;
+  /* The pointer's x over the drawing area, for Ctrl+scroll; NAN outside. */
+  double              pointer_x;
+
+  /* Where the click gesture's press was, while it is down. */
+  gboolean            pressed;
+  double              press_x;
+  double              press_y;
 
   GtkWidget          *area;
   GtkWidget          *heatmap;
@@ -460,6 +471,8 @@ tv_timeline_view_select (TvTimelineView *self,
   tv_view_state_set_range (self->state, start, end);
 }
 
+/* Every press, a click's too: Escape (a binding of the view) then
+ * reaches the view from the focused area. */
 static void
 on_drag_begin (GtkGestureDrag *gesture,
                double          x,
@@ -468,6 +481,7 @@ on_drag_begin (GtkGestureDrag *gesture,
 {
   TvTimelineHit hit;
 
+  gtk_widget_grab_focus (self->area);
   self->dragging = hit_test (self, x, y, &hit) && !hit.in_labels
                    && (hit.kind == TV_TIMELINE_HIT_AXIS || hit.kind == TV_TIMELINE_HIT_OVERVIEW
                        || hit.kind == TV_TIMELINE_HIT_LANE);
@@ -494,6 +508,33 @@ on_drag_end (GtkGestureDrag *gesture,
 }
 
 static void
+on_pressed (GtkGestureClick *gesture,
+            int              n_press,
+            double           x,
+            double           y,
+            TvTimelineView  *self)
+{
+  self->pressed = TRUE;
+  self->press_x = x;
+  self->press_y = y;
+}
+
+/* GTK emits "released" at the end of a drag too (before or after
+ * "drag-end"): a release MIN_DRAG_PX or more from its press ends a drag,
+ * which selected a range (or nothing), and picks nothing. */
+static gboolean
+is_click (TvTimelineView *self,
+          double          x,
+          double          y)
+{
+  gboolean pressed = self->pressed;
+
+  self->pressed = FALSE;
+  return !pressed || (fabs (x - self->press_x) < MIN_DRAG_PX
+                      && fabs (y - self->press_y) < MIN_DRAG_PX);
+}
+
+static void
 on_released (GtkGestureClick *gesture,
              int              n_press,
              double           x,
@@ -503,7 +544,7 @@ on_released (GtkGestureClick *gesture,
   GdkModifierType modifiers = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
   TvTimelineHit hit;
 
-  if (!hit_test (self, x, y, &hit))
+  if (!is_click (self, x, y) || !hit_test (self, x, y, &hit))
     return;
   if (hit.kind == TV_TIMELINE_HIT_LEGEND)
     {
@@ -558,14 +599,14 @@ on_scroll (GtkEventControllerScroll *controller,
     return FALSE;
   if (modifiers & GDK_CONTROL_MASK)
     {
-      double pointer_x = 0, pointer_y = 0;
       double at, factor = dy < 0 ? 0.8 : 1.25;
-      GdkEvent *event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (controller));
 
-      if (event != NULL)
-        gdk_event_get_position (event, &pointer_x, &pointer_y);
-      at = x_to_time (self, pointer_x);
-      if (isnan (at))
+      /* The time under the pointer stays there (over the labels, the
+       * window's start does); a scroll event has no position of its own
+       * in GTK 4.8, the motion controller keeps it. */
+      if (isfinite (self->pointer_x))
+        at = CLAMP (x_to_time (self, self->pointer_x), self->window.t0, self->window.t1);
+      else
         at = (self->window.t0 + self->window.t1) / 2;
       set_window (self, at - (at - self->window.t0) * factor,
                   at + (self->window.t1 - at) * factor, FALSE);
@@ -589,6 +630,175 @@ on_scroll (GtkEventControllerScroll *controller,
       return TRUE;
     }
   return FALSE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tooltips                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* LANE's name as its label shows it (the overview's for
+ * TV_TIMELINE_ALL), and its interpreter when there are several. */
+static void
+append_lane_name (TvTimelineView *self,
+                  GString        *text,
+                  guint           lane)
+{
+  const TvTimelineLane *info;
+  g_autofree char *id = NULL;
+  guint n_interpreters;
+
+  if (lane == TV_TIMELINE_ALL)
+    {
+      g_string_append (text, _("All threads"));
+      return;
+    }
+  info = tv_timeline_get_lane (self->timeline, lane);
+  id = g_strdup_printf ("%" G_GUINT64_FORMAT, info->thread_id);
+  g_string_append_printf (text, info->main_thread ? _("Main thread %s") : _("Thread %s"), id);
+  tv_timeline_get_interpreters (self->timeline, &n_interpreters);
+  if (n_interpreters > 1)
+    {
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("Interpreter %u"), info->interpreter_id);
+    }
+}
+
+/* LANE's samples in all, for the labels' column. */
+static void
+append_lane_total (TvTimelineView *self,
+                   GString        *text,
+                   guint           lane)
+{
+  guint64 n = 0;
+  g_autofree char *count = NULL;
+
+  for (guint i = 0; i < tv_timeline_get_n_lanes (self->timeline); i++)
+    if (lane == TV_TIMELINE_ALL || lane == i)
+      n += tv_timeline_get_lane (self->timeline, i)->n_samples;
+  count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+  g_string_append_c (text, '\n');
+  /* Translators: a lane's samples over the whole recording. */
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s sample in all",
+                                             "%s samples in all",
+                                             n > G_MAXULONG ? G_MAXULONG : (gulong) n),
+                          count);
+}
+
+/* The samples of LANE in the pixel column at X and their states: the
+ * column the renderer draws there (one of as many as the time axis has
+ * pixels), counted from the bins, so the cost is that of a pixel. */
+static void
+append_column (TvTimelineView *self,
+               GString        *text,
+               guint           lane,
+               double          x)
+{
+  double plot_x, plot_width, step, from;
+  g_autofree char *start = NULL;
+  g_autofree char *end = NULL;
+  g_autofree char *count = NULL;
+  TvTimelineColumn column;
+  guint n_columns, c;
+
+  tv_timeline_renderer_get_plot_area (self->renderer, self->timeline, &self->style, &plot_x,
+                                      &plot_width);
+  n_columns = MAX ((guint) ceil (plot_width - 1e-6), 1);
+  c = (guint) CLAMP (floor ((x - plot_x) / plot_width * n_columns), 0, n_columns - 1);
+  step = (self->window.t1 - self->window.t0) / n_columns;
+  from = self->window.t0 + c * step;
+  tv_timeline_get_bins (self->timeline, lane, from, from + step, 1, &column);
+  start = tv_timeline_format_time (from);
+  end = tv_timeline_format_time (from + step);
+  count = g_strdup_printf ("%" G_GUINT64_FORMAT, column.samples);
+  g_string_append_c (text, '\n');
+  /* As the heatmap's cells say it. */
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s to %s: %s sample",
+                                             "%s to %s: %s samples",
+                                             column.samples > G_MAXULONG
+                                             ? G_MAXULONG : (gulong) column.samples),
+                          start, end, count);
+  for (guint s = 0; s < TV_TIMELINE_N_STATES && column.samples > 0; s++)
+    {
+      guint64 n = tv_timeline_column_get_state (&column, s);
+      double share = 100.0 * (double) n / (double) column.samples;
+      g_autofree char *number = NULL;
+
+      if (n == 0)
+        continue;
+      number = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+      g_string_append_c (text, '\n');
+      /* Translators: a thread state's samples in a lane's tooltip, and
+       * their share of the samples there: "Holding the GIL: 12 (60.0 %)". */
+      if (share >= 0.05)
+        g_string_append_printf (text, _("%s: %s (%.1f %%)"), self->style.state_labels[s], number,
+                                share);
+      else
+        /* Translators: as "%s: %s (%.1f %%)", for a share that would
+         * show as 0.0 %. */
+        g_string_append_printf (text, _("%s: %s (under 0.1 %%)"), self->style.state_labels[s],
+                                number);
+    }
+}
+
+/* What a tooltip says at X, Y of the drawing area: over a lane (or the
+ * overview), its thread, and the samples under the pointer; NULL
+ * elsewhere. */
+static char *
+describe_area_point (TvTimelineView *self,
+                     double          x,
+                     double          y)
+{
+  TvTimelineHit hit;
+  GString *text;
+  guint lane;
+
+  if (!hit_test (self, x, y, &hit)
+      || (hit.kind != TV_TIMELINE_HIT_LANE && hit.kind != TV_TIMELINE_HIT_OVERVIEW))
+    return NULL;
+  lane = hit.kind == TV_TIMELINE_HIT_LANE ? hit.lane : TV_TIMELINE_ALL;
+  text = g_string_new (NULL);
+  append_lane_name (self, text, lane);
+  if (hit.in_labels)
+    append_lane_total (self, text, lane);
+  else
+    append_column (self, text, lane, x);
+  return g_string_free (text, FALSE);
+}
+
+static gboolean
+on_query_tooltip (GtkWidget      *area,
+                  int             x,
+                  int             y,
+                  gboolean        keyboard,
+                  GtkTooltip     *tooltip,
+                  TvTimelineView *self)
+{
+  g_autofree char *text = NULL;
+
+  if (keyboard)
+    return FALSE;
+  text = describe_area_point (self, x, y);
+  if (text == NULL)
+    return FALSE;
+  /* Plain text: nothing here is markup. */
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
+on_motion (GtkEventControllerMotion *motion,
+           double                    x,
+           double                    y,
+           TvTimelineView           *self)
+{
+  self->pointer_x = x;
+}
+
+static void
+on_leave (GtkEventControllerMotion *motion,
+          TvTimelineView           *self)
+{
+  self->pointer_x = NAN;
 }
 
 static void
@@ -765,6 +975,22 @@ tv_timeline_view_get_heatmap_view (TvTimelineView *self)
   return TV_HEATMAP_VIEW (self->heatmap);
 }
 
+char *
+tv_timeline_view_describe_at (TvTimelineView *self,
+                              double          x,
+                              double          y)
+{
+  graphene_point_t p;
+
+  g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), NULL);
+
+  if (self->timeline == NULL
+      || !gtk_widget_compute_point (GTK_WIDGET (self), self->area, &GRAPHENE_POINT_INIT (x, y),
+                                    &p))
+    return NULL;
+  return describe_area_point (self, p.x, p.y);
+}
+
 const char *
 tv_timeline_view_get_summary (TvTimelineView *self)
 {
@@ -927,16 +1153,26 @@ tv_timeline_view_init (TvTimelineView *self)
   gtk_widget_set_vexpand (self->area, TRUE);
   gtk_widget_set_hexpand (self->area, TRUE);
   gtk_widget_set_size_request (self->area, 200, 120);
+  gtk_widget_set_focusable (self->area, TRUE);
+  gtk_widget_set_has_tooltip (self->area, TRUE);
+  g_signal_connect (self->area, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
+  self->pointer_x = NAN;
 
   gesture = gtk_gesture_drag_new ();
   g_signal_connect (gesture, "drag-begin", G_CALLBACK (on_drag_begin), self);
   g_signal_connect (gesture, "drag-end", G_CALLBACK (on_drag_end), self);
   gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (gesture));
   gesture = gtk_gesture_click_new ();
+  g_signal_connect (gesture, "pressed", G_CALLBACK (on_pressed), self);
   g_signal_connect (gesture, "released", G_CALLBACK (on_released), self);
   gtk_widget_add_controller (self->area, GTK_EVENT_CONTROLLER (gesture));
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
   g_signal_connect (controller, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (self->area, controller);
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect (controller, "enter", G_CALLBACK (on_motion), self);
+  g_signal_connect (controller, "motion", G_CALLBACK (on_motion), self);
+  g_signal_connect (controller, "leave", G_CALLBACK (on_leave), self);
   gtk_widget_add_controller (self->area, controller);
 
   self->summary = GTK_LABEL (gtk_label_new (NULL));

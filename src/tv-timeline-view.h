@@ -47,6 +47,12 @@ double      tv_timeline_view_time_to_x      (TvTimelineView *self,
 /* The heatmap, shown in place of the lanes when the "view" property (or
  * the timeline.view action) is "heatmap". */
 TvHeatmapView *tv_timeline_view_get_heatmap_view (TvTimelineView *self);
+/* What the tooltip at X, Y (the widget's pixels) says: over a lane (or
+ * the overview), its thread and the samples of the pixel column there and
+ * their states; NULL elsewhere.  Free with g_free(). */
+char       *tv_timeline_view_describe_at    (TvTimelineView *self,
+                                             double          x,
+                                             double          y);
 /* The selection as the line under the timeline shows it. */
 const char *tv_timeline_view_get_summary    (TvTimelineView *self);
 

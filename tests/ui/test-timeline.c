@@ -1,0 +1,681 @@
+/* test-timeline.c: the timeline's lanes under the mouse and the keyboard
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Drives the real TvTimelineView in a window of its own under
+ * gtk_test_init (every warning is fatal), with corpus profiles loaded by
+ * TvProfile.  The first tests emit the gestures' signals in the order GTK
+ * emits them; the last one sends real pointer and key events through the
+ * X server (xdotool, XTest) to the window, as a user would, which is why
+ * meson runs this test alone.  Screenshots go to TV_TEST_OUTPUT_DIR.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <adwaita.h>
+#include <gdk/x11/gdkx.h>
+
+#include "tv-timeline-view.h"
+#include "ui-test-util.h"
+
+static GtkWindow *window;
+static GtkWidget *entry;
+static TvProfile *profile;
+static TvViewState *state;
+static TvTimelineView *view;
+static GtkWidget *area;
+static char *view_profile;
+
+static void
+on_load_done (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (tv_profile_load_finish (TV_PROFILE (object), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) user_data = TRUE;
+}
+
+static TvProfile *
+load_corpus (const char *name)
+{
+  const char *dir = g_getenv ("TACH_TEST_DATA");
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  TvProfile *p;
+  gboolean done = FALSE;
+
+  g_assert_nonnull (dir);
+  path = g_build_filename (dir, "valid", name, NULL);
+  file = g_file_new_for_path (path);
+  p = tv_profile_new (file);
+  tv_profile_load_async (p, NULL, on_load_done, &done);
+  WAIT_UNTIL (done, 60000);
+  g_assert_cmpint (tv_profile_get_state (p), ==, TV_PROFILE_LOADED);
+  return p;
+}
+
+/* A fresh view of the corpus profile NAME under an entry that has the
+ * keyboard focus, the selection cleared. */
+static void
+use_profile (const char *name)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+  g_clear_object (&state);
+  g_clear_object (&profile);
+  g_free (view_profile);
+  view_profile = g_strdup (name);
+  profile = load_corpus (name);
+  state = tv_view_state_new ();
+  view = TV_TIMELINE_VIEW (tv_timeline_view_new (profile, state));
+  gtk_widget_set_vexpand (GTK_WIDGET (view), TRUE);
+  entry = gtk_entry_new ();
+  gtk_box_append (GTK_BOX (box), entry);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (view));
+  gtk_window_set_child (window, box);
+  WAIT_UNTIL (tv_timeline_view_get_timeline (view) != NULL, 10000);
+  /* The drawing area: the first child of the view's box. */
+  area = gtk_widget_get_first_child (gtk_widget_get_first_child (GTK_WIDGET (view)));
+  g_assert_true (GTK_IS_DRAWING_AREA (area));
+  WAIT_UNTIL (gtk_widget_get_width (area) > 0 && gtk_widget_get_mapped (area), 10000);
+  ui_test_spin (50);
+}
+
+static void
+reset (const char *name)
+{
+  if (view == NULL || g_strcmp0 (view_profile, name) != 0)
+    use_profile (name);
+  tv_view_state_clear_range (state);
+  tv_view_state_set_threads (state, NULL, 0);
+  gtk_widget_grab_focus (entry);
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), entry));
+}
+
+/* The lane in the middle of the display order, which is no main thread
+ * (the main thread comes first). */
+static guint
+middle_lane (void)
+{
+  TvTimeline *timeline = tv_timeline_view_get_timeline (view);
+  guint n_order;
+  const guint32 *order = tv_timeline_get_order (timeline, &n_order);
+
+  g_assert_cmpuint (n_order, >=, 3);
+  g_assert_false (tv_timeline_get_lane (timeline, order[n_order / 2])->main_thread);
+  return order[n_order / 2];
+}
+
+/* The point FRACTION of the way across the window, in the middle of
+ * LANE's band, in the drawing area's pixels. */
+static graphene_point_t
+lane_point (guint  lane,
+            double fraction)
+{
+  graphene_rect_t rect;
+  graphene_point_t p;
+  double t0, t1, x;
+
+  g_assert_true (tv_timeline_view_get_lane_rect (view, lane, &rect));
+  tv_timeline_view_get_window (view, &t0, &t1);
+  x = tv_timeline_view_time_to_x (view, t0 + fraction * (t1 - t0));
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (view), area,
+                                           &GRAPHENE_POINT_INIT (x, rect.origin.y
+                                                                    + rect.size.height / 2),
+                                           &p));
+  return p;
+}
+
+/* The time (since the first sample) at X of the drawing area. */
+static double
+time_at (double x)
+{
+  double t0, t1, x0, x1;
+
+  tv_timeline_view_get_window (view, &t0, &t1);
+  x0 = tv_timeline_view_time_to_x (view, t0);
+  x1 = tv_timeline_view_time_to_x (view, t1);
+  return t0 + (x - x0) / (x1 - x0) * (t1 - t0);
+}
+
+/* A press at P that moves by DX, DY through STEPS motions, then is
+ * released, as GTK emits it to the area's drag and click gestures: the
+ * click's "pressed" and the drag's "drag-begin", the drag's
+ * "drag-update"s, and at the release the click's "released" and the
+ * drag's "drag-end", RELEASED_FIRST saying in which order. */
+static void
+press_move_release (graphene_point_t p,
+                    double           dx,
+                    double           dy,
+                    guint            steps,
+                    gboolean         released_first)
+{
+  GtkEventController *drag = ui_test_find_controller (area, GTK_TYPE_GESTURE_DRAG, 0);
+  GtkEventController *click = ui_test_find_controller (area, GTK_TYPE_GESTURE_CLICK, 0);
+
+  g_signal_emit_by_name (click, "pressed", 1, (double) p.x, (double) p.y);
+  g_signal_emit_by_name (drag, "drag-begin", (double) p.x, (double) p.y);
+  for (guint i = 1; i <= steps; i++)
+    g_signal_emit_by_name (drag, "drag-update", dx * i / steps, dy * i / steps);
+  if (released_first)
+    g_signal_emit_by_name (click, "released", 1, p.x + dx, p.y + dy);
+  g_signal_emit_by_name (drag, "drag-end", dx, dy);
+  if (!released_first)
+    g_signal_emit_by_name (click, "released", 1, p.x + dx, p.y + dy);
+}
+
+/* Escape as GTK delivers it: to the focus widget, then up through its
+ * ancestors (the bubble phase), to the first shortcut it triggers.
+ * FALSE when none takes it. */
+static gboolean
+press_escape (void)
+{
+  g_autoptr(GtkShortcutTrigger) trigger = gtk_keyval_trigger_new (GDK_KEY_Escape, 0);
+
+  for (GtkWidget *w = gtk_root_get_focus (GTK_ROOT (window)); w != NULL;
+       w = gtk_widget_get_parent (w))
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+          GListModel *shortcuts = GTK_IS_SHORTCUT_CONTROLLER (controller)
+                                  ? G_LIST_MODEL (controller) : NULL;
+
+          for (guint k = 0; shortcuts != NULL && k < g_list_model_get_n_items (shortcuts); k++)
+            {
+              g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (shortcuts, k);
+
+              if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), trigger)
+                  && gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, w,
+                                                   gtk_shortcut_get_arguments (shortcut)))
+                return TRUE;
+            }
+        }
+    }
+  return FALSE;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tests                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* A drag over the lanes selects a time range and nothing else, whichever
+ * of the click's release and the drag's end comes first; a click (a
+ * press that moves less than the drag threshold) picks the lane's thread. */
+static void
+test_drag_over_lanes (void)
+{
+  guint lane;
+  graphene_point_t p;
+  const guint32 *threads;
+  guint n_threads;
+  guint64 start, end, origin;
+  double t0, t1;
+
+  reset ("rec_threads.tach");
+  lane = middle_lane ();
+  origin = tv_timeline_get_origin (tv_timeline_view_get_timeline (view));
+  p = lane_point (lane, 0.25);
+
+  for (guint order = 0; order < 2; order++)
+    {
+      tv_view_state_clear_range (state);
+      press_move_release (p, lane_point (lane, 0.75).x - p.x, 0, 5, order == 1);
+      g_assert_true (tv_view_state_get_range (state, &start, &end));
+      tv_timeline_view_get_window (view, &t0, &t1);
+      g_assert_cmpfloat (fabs ((double) (start - origin) - (t0 + (t1 - t0) / 4)), <,
+                         (t1 - t0) / 100);
+      g_assert_cmpfloat (fabs ((double) (end - origin) - (t0 + 3 * (t1 - t0) / 4)), <,
+                         (t1 - t0) / 100);
+      threads = tv_view_state_get_threads (state, &n_threads);
+      g_assert_cmpuint (n_threads, ==, 0);
+    }
+
+  /* Down over one lane, up over another, no time to speak of: a drag. */
+  {
+    graphene_rect_t rect;
+    guint n_order;
+    const guint32 *order = tv_timeline_get_order (tv_timeline_view_get_timeline (view), &n_order);
+
+    g_assert_true (tv_timeline_view_get_lane_rect (view, order[n_order - 1], &rect));
+    press_move_release (p, 1, rect.origin.y + 2 - p.y, 3, FALSE);
+    tv_view_state_get_threads (state, &n_threads);
+    g_assert_cmpuint (n_threads, ==, 0);
+  }
+
+  /* A click, still or with a pixel of jitter, picks the thread; the range
+   * stays. */
+  press_move_release (p, 0, 0, 0, FALSE);
+  threads = tv_view_state_get_threads (state, &n_threads);
+  g_assert_cmpuint (n_threads, ==, 1);
+  g_assert_cmpuint (threads[0], ==, lane);
+  g_assert_true (tv_view_state_get_range (state, NULL, NULL));
+  tv_view_state_set_threads (state, NULL, 0);
+  press_move_release (p, 1, 1, 2, TRUE);
+  threads = tv_view_state_get_threads (state, &n_threads);
+  g_assert_cmpuint (n_threads, ==, 1);
+  g_assert_cmpuint (threads[0], ==, lane);
+}
+
+/* A drag or a click in the lanes takes the keyboard focus, so that Escape
+ * (the view's binding) clears the range. */
+static void
+test_escape_after_drag (void)
+{
+  guint lane;
+  graphene_point_t p;
+
+  reset ("rec_threads.tach");
+  lane = middle_lane ();
+  p = lane_point (lane, 0.25);
+
+  /* With the focus elsewhere, Escape does not reach the timeline. */
+  tv_timeline_view_select (view, 1000, 2000);
+  g_assert_false (press_escape ());
+  g_assert_true (tv_view_state_get_range (state, NULL, NULL));
+
+  press_move_release (p, lane_point (lane, 0.5).x - p.x, 0, 4, FALSE);
+  g_assert_true (tv_view_state_get_range (state, NULL, NULL));
+  g_assert_true (gtk_widget_has_focus (area));
+  g_assert_true (press_escape ());
+  g_assert_false (tv_view_state_get_range (state, NULL, NULL));
+
+  /* A click on a lane (which shows its thread) does the same. */
+  gtk_widget_grab_focus (entry);
+  tv_timeline_view_select (view, 1000, 2000);
+  press_move_release (p, 0, 0, 0, FALSE);
+  g_assert_true (gtk_widget_has_focus (area));
+  g_assert_true (press_escape ());
+  g_assert_false (tv_view_state_get_range (state, NULL, NULL));
+
+  /* And a drag over the time axis. */
+  gtk_widget_grab_focus (entry);
+  {
+    graphene_point_t q = GRAPHENE_POINT_INIT (p.x, 4);
+
+    press_move_release (q, 40, 0, 2, TRUE);
+  }
+  g_assert_true (tv_view_state_get_range (state, NULL, NULL));
+  g_assert_true (press_escape ());
+  g_assert_false (tv_view_state_get_range (state, NULL, NULL));
+}
+
+/* The samples of LANE (or TV_TIMELINE_ALL) in the pixel column at X of
+ * the drawing area, counted from the model by bisection, into COLUMN;
+ * FROM and TO get the column's time. */
+static guint64
+count_column (guint             lane,
+              double            x,
+              TvTimelineColumn *column,
+              double           *from,
+              double           *to)
+{
+  TvTimeline *timeline = tv_timeline_view_get_timeline (view);
+  double t0, t1, plot_x, plot_end;
+  guint n_columns, c;
+
+  tv_timeline_view_get_window (view, &t0, &t1);
+  plot_x = tv_timeline_view_time_to_x (view, t0);
+  plot_end = tv_timeline_view_time_to_x (view, t1);
+  n_columns = (guint) ceil (plot_end - plot_x - 1e-6);
+  c = (guint) floor ((x - plot_x) / (plot_end - plot_x) * n_columns);
+  *from = t0 + c * (t1 - t0) / n_columns;
+  *to = t0 + (c + 1) * (t1 - t0) / n_columns;
+  return tv_timeline_count_range (timeline, lane, tv_timeline_time_to_timestamp (timeline, *from),
+                                  tv_timeline_time_to_timestamp (timeline, *to), column);
+}
+
+static void
+assert_has_line (const char *text,
+                 const char *line)
+{
+  g_autofree char *framed = g_strconcat ("\n", text, "\n", NULL);
+  g_autofree char *wanted = g_strconcat ("\n", line, "\n", NULL);
+
+  if (strstr (framed, wanted) == NULL)
+    g_error ("no line “%s” in “%s”", line, text);
+}
+
+/* What the tooltip at P (area pixels) says of LANE's column there;
+ * returns how many states it lists. */
+static guint
+check_column_tooltip (guint            lane,
+                      graphene_point_t p)
+{
+  static const char *labels[TV_TIMELINE_N_STATES] = {
+    "Holding the GIL", "On CPU without the GIL", "Waiting for the GIL", "Exception", "Idle",
+    "Unknown",
+  };
+  TvTimeline *timeline = tv_timeline_view_get_timeline (view);
+  g_autofree char *text = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *from_text = NULL;
+  g_autofree char *to_text = NULL;
+  TvTimelineColumn column;
+  double from, to;
+  guint64 n;
+  graphene_point_t q;
+  guint n_states = 0;
+
+  g_assert_true (gtk_widget_compute_point (area, GTK_WIDGET (view), &p, &q));
+  text = tv_timeline_view_describe_at (view, q.x, q.y);
+  g_assert_nonnull (text);
+  n = count_column (lane, p.x, &column, &from, &to);
+  from_text = tv_timeline_format_time (from);
+  to_text = tv_timeline_format_time (to);
+  line = g_strdup_printf ("%s to %s: %" G_GUINT64_FORMAT " sample%s", from_text, to_text, n,
+                          n == 1 ? "" : "s");
+  assert_has_line (text, line);
+  for (guint s = 0; s < TV_TIMELINE_N_STATES; s++)
+    {
+      guint64 k = tv_timeline_column_get_state (&column, s);
+      double share = 100.0 * k / MAX (n, 1);
+      g_autofree char *state_line = share >= 0.05
+                                    ? g_strdup_printf ("%s: %" G_GUINT64_FORMAT " (%.1f %%)",
+                                                       labels[s], k, share)
+                                    : g_strdup_printf ("%s: %" G_GUINT64_FORMAT " (under 0.1 %%)",
+                                                       labels[s], k);
+
+      if (k > 0)
+        {
+          assert_has_line (text, state_line);
+          n_states++;
+        }
+      else
+        g_assert_null (strstr (text, labels[s]));
+    }
+  if (lane != TV_TIMELINE_ALL)
+    {
+      g_autofree char *name = g_strdup_printf ("%s %" G_GUINT64_FORMAT,
+                                               tv_timeline_get_lane (timeline, lane)->main_thread
+                                               ? "Main thread" : "Thread",
+                                               tv_timeline_get_lane (timeline, lane)->thread_id);
+
+      g_assert_true (g_str_has_prefix (text, name));
+      g_assert_true (text[strlen (name)] == '\n');
+    }
+  return n_states;
+}
+
+/* The tooltips of every lane and of the overview across the window;
+ * returns the most states one lists. */
+static guint
+check_column_tooltips (void)
+{
+  TvTimeline *timeline = tv_timeline_view_get_timeline (view);
+  guint n_order, most = 0;
+  const guint32 *order = tv_timeline_get_order (timeline, &n_order);
+  double t0, t1;
+
+  tv_timeline_view_get_window (view, &t0, &t1);
+  for (guint i = 1; i < 40; i++)
+    {
+      double x = tv_timeline_view_time_to_x (view, t0 + i * (t1 - t0) / 40);
+      graphene_point_t p;
+
+      for (guint k = 0; k < n_order; k++)
+        most = MAX (most, check_column_tooltip (order[k], lane_point (order[k], i / 40.0)));
+      /* The overview's band. */
+      g_assert_true (gtk_widget_compute_point (GTK_WIDGET (view), area,
+                                               &GRAPHENE_POINT_INIT (x, 40), &p));
+      most = MAX (most, check_column_tooltip (TV_TIMELINE_ALL, p));
+    }
+  return most;
+}
+
+/* A lane's tooltip names its thread and counts the samples of the pixel
+ * column under the pointer and their states, as the model does; in the
+ * labels' column, all of the lane's samples. */
+static void
+test_tooltip (void)
+{
+  TvTimeline *timeline;
+  guint lane;
+  graphene_rect_t rect;
+  g_autofree char *text = NULL;
+
+  reset ("rec_threads.tach");
+  timeline = tv_timeline_view_get_timeline (view);
+  g_assert_true (gtk_widget_get_has_tooltip (area));
+  lane = middle_lane ();
+
+  /* The overview's tooltip: all threads. */
+  text = tv_timeline_view_describe_at (view, 300, 40);
+  g_test_message ("the overview's tooltip: %s", text);
+  g_assert_true (g_str_has_prefix (text, "All threads\n"));
+  /* Some columns mix states. */
+  g_assert_cmpuint (check_column_tooltips (), >=, 3);
+  /* Zoomed in, most columns are empty, the others hold a sample or two. */
+  tv_timeline_view_select (view, 400000, 440000);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "timeline.zoom-selection", NULL));
+  check_column_tooltips ();
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "timeline.back", NULL));
+
+  /* The labels' column: the thread and all its samples. */
+  g_assert_true (tv_timeline_view_get_lane_rect (view, lane, &rect));
+  g_clear_pointer (&text, g_free);
+  text = tv_timeline_view_describe_at (view, 3, rect.origin.y + rect.size.height / 2);
+  g_assert_nonnull (text);
+  {
+    g_autofree char *expected = g_strdup_printf ("Thread %" G_GUINT64_FORMAT "\n%"
+                                                 G_GUINT64_FORMAT " samples in all",
+                                                 tv_timeline_get_lane (timeline, lane)->thread_id,
+                                                 tv_timeline_get_lane (timeline, lane)->n_samples);
+
+    g_assert_cmpstr (text, ==, expected);
+  }
+
+  /* Nothing over the legend or the axis. */
+  {
+    graphene_rect_t legend;
+
+    g_assert_true (tv_timeline_view_get_legend_rect (view, TV_TIMELINE_STATE_IDLE, &legend));
+    g_clear_pointer (&text, g_free);
+    text = tv_timeline_view_describe_at (view, legend.origin.x + 2, legend.origin.y + 2);
+    g_assert_null (text);
+    text = tv_timeline_view_describe_at (view, rect.origin.x + 20, 3);
+    g_assert_null (text);
+  }
+}
+
+/* With several interpreters, the tooltip says whose thread it is. */
+static void
+test_tooltip_interpreters (void)
+{
+  TvTimeline *timeline;
+  guint n_order, n_interpreters;
+  const guint32 *order;
+
+  reset ("two_interpreters.tach");
+  timeline = tv_timeline_view_get_timeline (view);
+  tv_timeline_get_interpreters (timeline, &n_interpreters);
+  g_assert_cmpuint (n_interpreters, >, 1);
+  order = tv_timeline_get_order (timeline, &n_order);
+  for (guint i = 0; i < n_order; i++)
+    {
+      const TvTimelineLane *info = tv_timeline_get_lane (timeline, order[i]);
+      g_autofree char *text = NULL;
+      g_autofree char *name = g_strdup_printf ("%s %" G_GUINT64_FORMAT "\nInterpreter %u\n",
+                                               info->main_thread ? "Main thread" : "Thread",
+                                               info->thread_id, info->interpreter_id);
+      graphene_point_t p = lane_point (order[i], 0.5), q;
+
+      g_assert_true (gtk_widget_compute_point (area, GTK_WIDGET (view), &p, &q));
+      text = tv_timeline_view_describe_at (view, q.x, q.y);
+      g_test_message ("tooltip: %s", text);
+      g_assert_true (g_str_has_prefix (text, name));
+      check_column_tooltip (order[i], p);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Real input, through the X server                                          */
+/* ------------------------------------------------------------------------ */
+
+/* Runs xdotool with ARGS, where %W stands for the window's X id and %X
+ * %Y for P (in the drawing area) in the window's X coordinates, rounded
+ * down.  Returns where that is in the drawing area. */
+static graphene_point_t
+xdotool (const char       *args,
+         graphene_point_t  p)
+{
+  GdkSurface *surface = gtk_native_get_surface (GTK_NATIVE (window));
+  g_autofree char *command = NULL;
+  g_auto(GStrv) argv = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) line = g_string_new (args);
+  graphene_point_t w;
+  double sx, sy;
+  int status;
+
+  g_assert_true (GDK_IS_X11_SURFACE (surface));
+  g_assert_true (gtk_widget_compute_point (area, GTK_WIDGET (window), &p, &w));
+  gtk_native_get_surface_transform (GTK_NATIVE (window), &sx, &sy);
+  command = g_strdup_printf ("%lu", (gulong) gdk_x11_surface_get_xid (surface));
+  g_string_replace (line, "%W", command, 0);
+  g_free (command);
+  command = g_strdup_printf ("%d", (int) floor (w.x + sx));
+  g_string_replace (line, "%X", command, 0);
+  g_free (command);
+  command = g_strdup_printf ("%d", (int) floor (w.y + sy));
+  g_string_replace (line, "%Y", command, 0);
+  g_free (command);
+  command = g_strconcat ("xdotool ", line->str, NULL);
+  g_test_message ("%s", command);
+  g_assert_true (g_shell_parse_argv (command, NULL, &argv, &error));
+  g_assert_true (g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, &error));
+  g_assert_no_error (error);
+  return GRAPHENE_POINT_INIT (p.x + floor (w.x + sx) - (w.x + sx),
+                              p.y + floor (w.y + sy) - (w.y + sy));
+}
+
+static gboolean
+window_changed (double t0,
+                double t1)
+{
+  double a, b;
+
+  tv_timeline_view_get_window (view, &a, &b);
+  return a != t0 || b != t1;
+}
+
+/* What the reviewer did with xdotool: a drag over the lanes selects a
+ * range and leaves the threads alone; Escape then clears it; Ctrl+scroll
+ * zooms around the pointer. */
+static void
+test_real_input (void)
+{
+  guint lane;
+  graphene_point_t p, q;
+  guint n_threads;
+  double t0, t1, at, span;
+
+  reset ("rec_threads.tach");
+  lane = middle_lane ();
+  p = lane_point (lane, 0.3);
+  q = lane_point (lane, 0.5);
+
+  xdotool ("mousemove --sync --window %W %X %Y", p);
+  xdotool ("mousedown 1", p);
+  xdotool ("mousemove --window %W %X %Y", GRAPHENE_POINT_INIT (p.x + 10, p.y));
+  xdotool ("mousemove --sync --window %W %X %Y", q);
+  xdotool ("mouseup 1", q);
+  WAIT_UNTIL (tv_view_state_get_range (state, NULL, NULL), 10000);
+  /* The release reached both gestures in one go. */
+  tv_view_state_get_threads (state, &n_threads);
+  g_assert_cmpuint (n_threads, ==, 0);
+  g_assert_true (gtk_widget_has_focus (area));
+
+  xdotool ("key Escape", q);
+  WAIT_UNTIL (!tv_view_state_get_range (state, NULL, NULL), 10000);
+
+  /* Ctrl+scroll up at a quarter of the window: that time stays under the
+   * pointer. */
+  p = lane_point (lane, 0.25);
+  tv_timeline_view_get_window (view, &t0, &t1);
+  xdotool ("mousemove --sync --window %W %X %Y", GRAPHENE_POINT_INIT (p.x + 3, p.y));
+  p = xdotool ("mousemove --sync --window %W %X %Y", p);
+  at = time_at (p.x);
+  xdotool ("keydown Control_L click 4 keyup Control_L", p);
+  WAIT_UNTIL (window_changed (t0, t1), 10000);
+  span = t1 - t0;
+  tv_timeline_view_get_window (view, &t0, &t1);
+  g_assert_cmpfloat (fabs ((t1 - t0) - 0.8 * span), <, 1.0);
+  g_test_message ("time under the pointer: %.3f µs, then %.3f µs", at, time_at (p.x));
+  g_assert_cmpfloat (fabs (time_at (p.x) - at), <, 1.0);
+  g_assert_cmpfloat (t0, >, 0);
+
+  /* The pointer goes to the screen's far corner, away from the windows
+   * of the tests that come after. */
+  {
+    GListModel *monitors = gdk_display_get_monitors (gtk_widget_get_display (area));
+    g_autoptr(GdkMonitor) monitor = g_list_model_get_item (monitors, 0);
+    g_autofree char *corner = NULL;
+    GdkRectangle geometry;
+
+    gdk_monitor_get_geometry (monitor, &geometry);
+    corner = g_strdup_printf ("mousemove --sync %d %d", geometry.x + geometry.width - 1,
+                              geometry.y + geometry.height - 1);
+    xdotool (corner, p);
+  }
+}
+
+/* The lanes with the focus after a click, light and dark, for the eye. */
+static void
+test_screenshots (void)
+{
+  reset ("rec_threads.tach");
+  press_move_release (lane_point (middle_lane (), 0.4), 0, 0, 0, FALSE);
+  g_assert_true (gtk_widget_has_focus (area));
+  ui_test_save_screenshot (GTK_WIDGET (window), "timeline-light.png", 200);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_FORCE_DARK);
+  ui_test_save_screenshot (GTK_WIDGET (window), "timeline-dark.png", 200);
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_DEFAULT);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      /* Not in CI, where Xvfb is always there. */
+      g_print ("1..0 # SKIP no display\n");
+      return 77;
+    }
+
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (window, 900, 420);
+  gtk_window_present (window);
+
+  g_test_add_func ("/timeline/drag-over-lanes", test_drag_over_lanes);
+  g_test_add_func ("/timeline/escape-after-drag", test_escape_after_drag);
+  g_test_add_func ("/timeline/tooltip", test_tooltip);
+  g_test_add_func ("/timeline/tooltip-interpreters", test_tooltip_interpreters);
+  g_test_add_func ("/timeline/real-input", test_real_input);
+  g_test_add_func ("/timeline/screenshots", test_screenshots);
+
+  ret = g_test_run ();
+
+  gtk_window_destroy (window);
+  g_clear_object (&state);
+  g_clear_object (&profile);
+  g_free (view_profile);
+  return ret;
+}
