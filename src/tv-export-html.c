@@ -109,6 +109,7 @@ static const struct
   { "thread_main", N_("{0} (main)") },
   { "all_threads", N_("all threads") },
   { "thread_named", N_("thread {0}") },
+  { "status_one", N_("{0} sample ({1}) of {2}") },
   { "status", N_("{0} samples ({1}) of {2}") },
   { "status_inverted", N_("{0}, inverted") },
   { "status_merged", N_("{0}, merged by {1}") },
@@ -183,7 +184,9 @@ static const struct
   { "exported", N_("Exported") },
   /* Translators: Python {0}, {1} the profiling mode, {2} a number,
    * {3} “{0} thread(s)”. */
+  { "subtitle_one", N_("Python {0}, {1} mode, {2} sample, {3}") },
   { "subtitle", N_("Python {0}, {1} mode, {2} samples, {3}") },
+  { "subtitle_no_mode_one", N_("Python {0}, mode not recorded, {1} sample, {2}") },
   { "subtitle_no_mode", N_("Python {0}, mode not recorded, {1} samples, {2}") },
   /* Translators: the page picks this when there is one thread and the next
    * one otherwise. */
@@ -193,7 +196,9 @@ static const struct
   { "baseline", N_("Baseline") },
   { "this_profile", N_("This profile") },
   { "side_title", N_("{0}: {1}") },
+  { "all_threads_option_one", N_("All threads — {0} sample") },
   { "all_threads_option", N_("All threads — {0} samples") },
+  { "thread_option_one", N_("{0} — {1} sample ({2})") },
   { "thread_option", N_("{0} — {1} samples ({2})") },
   { "relative_new", N_("new") },
   { "slower", N_("slower") },
@@ -228,6 +233,7 @@ static const struct
   { "functions_note_first", N_("{0}; the first {1} shown") },
   /* xgettext:no-c-format */
   { "functions_note_end", N_("{0}. Δ% is relative to the baseline; {1}.") },
+  { "vanished_item_one", N_("{0} — {1} ({2} sample)") },
   { "vanished_item", N_("{0} — {1} ({2} samples)") },
   { "vanished_none", N_("None: every stack of the baseline is in this profile.") },
   { "vanished_note", N_("{0} stacks, {1} samples of the baseline") },

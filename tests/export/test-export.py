@@ -1243,6 +1243,36 @@ def browser_cases(env, browser_exe):
         return problems + browser_problems(b, url)
     case("the tooltip says 1 sample, 2 samples", tooltip_counts)
 
+    def one_sample():
+        """A profile of one sample says "1 sample" everywhere the page counts."""
+        src = os.path.join(tmp, "one.json")
+        path = os.path.join(tmp, "one.tach")
+        with open(src, "w", encoding="utf-8") as fh:
+            json.dump({"samples": [{"t": 1_001_000, "interpreters": [{"id": 0, "threads": [{
+                "tid": 7, "status": 3, "frames": [["app.py", "main", 12, 12, 4, 10, 53]]}]}]}]},
+                fh)
+        env.tachgen_run("fromjson", src, "-o", path, "--mode", "wall")
+        page, problems = export_html(env, path)
+        if page is None:
+            return problems
+        out = os.path.join(tmp, "one.html")
+        with open(out, "wb") as fh:
+            fh.write(page.bytes)
+        b, url = load(out)
+        status = b.evaluate("document.getElementById('status').textContent")
+        subtitle = b.evaluate("document.getElementById('subtitle').textContent")
+        options = b.evaluate("Array.from(document.querySelectorAll('#thread option'))"
+                             ".map(o => o.textContent)")
+        if not status.startswith("1 sample ("):
+            problems.append("status %r" % status)
+        if ", 1 sample, " not in subtitle:
+            problems.append("subtitle %r" % subtitle)
+        if len(options) != 2 or options[0] != "All threads — 1 sample" or \
+                "— 1 sample (" not in options[1]:
+            problems.append("thread options %r" % options)
+        return problems + browser_problems(b, url)
+    case("one sample is \"1 sample\" in the status, subtitle and thread menu", one_sample)
+
     def close():
         if "b" in holder:
             holder.pop("b").close()
