@@ -215,19 +215,54 @@ get_selection_span (TvTimelineView *self,
 }
 
 /* The heatmap's selection: its time in all and its samples. */
+/* The samples in the N RANGES that the views show: of the threads and
+ * the state the view state picks, as the flame graph counts them.  A
+ * bisection per thread, whatever the size of the file. */
+static guint64
+count_shown (TvTimelineView    *self,
+             const TvTimeRange *ranges,
+             guint              n)
+{
+  static const int state_counts[TV_N_STATE_FILTERS] = {
+    [TV_STATE_FILTER_ALL] = -1,
+    [TV_STATE_FILTER_GIL] = TV_TIMELINE_COUNT_HAS_GIL,
+    [TV_STATE_FILTER_CPU] = TV_TIMELINE_COUNT_ON_CPU,
+    [TV_STATE_FILTER_GIL_WAIT] = TV_TIMELINE_COUNT_GIL_REQUESTED,
+    [TV_STATE_FILTER_EXCEPTION] = TV_TIMELINE_COUNT_EXCEPTION,
+  };
+  TvStateFilter filter = tv_view_state_get_state_filter (self->state);
+  int state = filter < TV_N_STATE_FILTERS ? state_counts[filter] : -1;
+  guint n_threads;
+  const guint32 *threads = tv_view_state_get_threads (self->state, &n_threads);
+  guint n_lanes = threads != NULL ? n_threads : 1;
+  guint64 total = 0;
+
+  for (guint i = 0; i < n_lanes; i++)
+    {
+      TvTimelineColumn counts;
+      guint lane = threads != NULL ? threads[i] : TV_TIMELINE_ALL;
+      guint64 samples;
+
+      if (lane != TV_TIMELINE_ALL && lane >= tv_timeline_get_n_lanes (self->timeline))
+        continue;
+      samples = tv_timeline_count_ranges (self->timeline, lane, ranges, n, &counts);
+      total += state >= 0 ? counts.counts[state] : samples;
+    }
+  return total;
+}
+
 static char *
 ranges_summary (TvTimelineView    *self,
                 const TvTimeRange *ranges,
                 guint              n_ranges)
 {
-  guint64 n = tv_timeline_count_ranges (self->timeline, TV_TIMELINE_ALL, ranges, n_ranges,
-                                        NULL);
+  guint64 n = count_shown (self, ranges, n_ranges);
   g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
   g_autofree char *total = tv_timeline_format_time (tv_time_ranges_get_duration (ranges,
                                                                                  n_ranges));
 
   /* Translators: a selection of heatmap cells: their time in all, and
-   * their samples over all threads. */
+   * the samples there of the threads and state shown. */
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Selected cells: %s in all, %s sample",
                                        "Selected cells: %s in all, %s samples",
                                        n > G_MAXULONG ? G_MAXULONG : (gulong) n),
@@ -257,11 +292,12 @@ update_summary (TvTimelineView *self)
       g_autofree char *from = tv_timeline_format_time ((double) start - origin);
       g_autofree char *to = tv_timeline_format_time ((double) end - origin);
       g_autofree char *span = tv_timeline_format_time ((double) end - start);
-      guint64 n = tv_timeline_count_range (self->timeline, TV_TIMELINE_ALL, start, end, NULL);
+      TvTimeRange range = { start, end };
+      guint64 n = count_shown (self, &range, 1);
       g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
 
-      /* Translators: the selected time range: from, to, how long, and its
-       * samples over all threads. */
+      /* Translators: the selected time range: from, to, how long, and the
+       * samples there of the threads and state shown. */
       text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Selected %s to %s (%s): %s sample",
                                            "Selected %s to %s (%s): %s samples",
                                            n > G_MAXULONG ? G_MAXULONG : (gulong) n),

@@ -1136,6 +1136,17 @@ check_cells_over_lanes (TvTimelineView    *view,
  * selects exactly their samples for the flame graph, whose line says so;
  * the lanes show the cells' time and zoom to their span, with a history;
  * the thread filter remakes the heatmap, Escape clears the selection. */
+/* The number of samples the timeline's summary gives, its last number. */
+static guint64
+summary_count (TvTimelineView *timeline_view)
+{
+  const char *summary = tv_timeline_view_get_summary (timeline_view);
+  const char *comma = strrchr (summary, ',');
+
+  g_assert_nonnull (comma);
+  return g_ascii_strtoull (comma + 1, NULL, 10);
+}
+
 static void
 test_heatmap (void)
 {
@@ -1339,6 +1350,29 @@ test_heatmap (void)
   g_assert_cmpuint (tv_call_tree_get_n_samples (tv_flame_graph_get_tree (tv_flame_view_get_graph (view))),
                     ==, count_cells_by_hand (data, origin, TV_HEATMAP_ROW_DURATION, &main_lane, 1,
                                              c0, r0, c1, r1));
+  /* The selection's count is the graph's: of the thread and the state
+   * shown, not of every thread. */
+  g_test_message ("one thread: %s", tv_timeline_view_get_summary (timeline_view));
+  g_assert_cmpuint (summary_count (timeline_view), ==,
+                    tv_call_tree_get_n_samples (tv_flame_graph_get_tree (tv_flame_view_get_graph (view))));
+  {
+    guint64 all_states;
+
+    tv_view_state_set_threads (state, NULL, 0);
+    wait_view_idle (view);
+    all_states = summary_count (timeline_view);
+    g_assert_cmpuint (all_states, ==,
+                      tv_call_tree_get_n_samples (tv_flame_graph_get_tree (tv_flame_view_get_graph (view))));
+    tv_view_state_set_state_filter (state, TV_STATE_FILTER_GIL);
+    wait_view_idle (view);
+    g_test_message ("holding the GIL: %s", tv_timeline_view_get_summary (timeline_view));
+    g_assert_cmpuint (summary_count (timeline_view), ==,
+                      tv_call_tree_get_n_samples (tv_flame_graph_get_tree (tv_flame_view_get_graph (view))));
+    g_assert_cmpuint (summary_count (timeline_view), >, 0);
+    g_assert_cmpuint (summary_count (timeline_view), <, all_states);
+  }
+  tv_view_state_set_state_filter (state, TV_STATE_FILTER_ALL);
+  tv_view_state_set_threads (state, &main_lane, 1);
 
   /* Escape clears the selection; the lanes come back. */
   press_binding (GTK_WIDGET (timeline_view), GDK_KEY_Escape);
