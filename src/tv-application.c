@@ -11,6 +11,9 @@
  * Two files opened together (say, both selected in the file manager) also
  * get an offer to compare them; `tachyon-viewer --compare BASE NEW` opens
  * the comparison at once (app.compare, forwarded the same way).
+ * app.about shows the About window; the Keyboard Shortcuts window is
+ * data/ui/help-overlay.ui, which GtkApplication finds at its resource base
+ * path and shows with win.show-help-overlay.
  */
 #include <glib/gi18n.h>
 
@@ -98,6 +101,33 @@ open_demo_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (window));
 }
 
+/* The metainfo's homepage and bugtracker URLs. */
+#define TV_WEBSITE   "https://github.com/tachyonviewer/tachyon-viewer"
+#define TV_ISSUE_URL "https://github.com/tachyonviewer/tachyon-viewer/issues"
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (user_data));
+  GtkWidget *about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                                   "transient-for", parent,
+                                   "application-icon", TV_APPLICATION_ID,
+                                   "application-name", _("Tachyon Viewer"),
+                                   "version", PACKAGE_VERSION,
+                                   "comments",
+                                   _("Explore the profiles of CPython’s sampling profiler"),
+                                   "developer-name", _("The Tachyon Viewer authors"),
+                                   "copyright", _("© 2026 The Tachyon Viewer authors"),
+                                   "license-type", GTK_LICENSE_GPL_3_0,
+                                   "website", TV_WEBSITE,
+                                   "issue-url", TV_ISSUE_URL,
+                                   NULL);
+
+  gtk_window_present (GTK_WINDOW (about));
+}
+
 static int
 tv_application_handle_local_options (GApplication *application,
                                      GVariantDict *options)
@@ -118,15 +148,35 @@ tv_application_handle_local_options (GApplication *application,
   return g_application_get_is_remote (application) ? 0 : -1;
 }
 
+/* GtkApplication's startup found the resources' gtk/help-overlay.ui and
+ * gave win.show-help-overlay its accelerator (Ctrl+?); F1 opens it too,
+ * as there is no manual. */
+static void
+add_help_accel (GtkApplication *application)
+{
+  g_auto(GStrv) accels = gtk_application_get_accels_for_action (application,
+                                                                "win.show-help-overlay");
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) with_f1 = NULL;
+
+  g_strv_builder_addv (builder, (const char **) accels);
+  g_strv_builder_add (builder, "F1");
+  with_f1 = g_strv_builder_end (builder);
+  gtk_application_set_accels_for_action (application, "win.show-help-overlay",
+                                         (const char * const *) with_f1);
+}
+
 static void
 tv_application_startup (GApplication *application)
 {
   static const GActionEntry actions[] = {
     { .name = "open-demo", .activate = open_demo_action },
     { .name = "compare", .activate = compare_action, .parameter_type = "(ss)" },
+    { .name = "about", .activate = about_action },
   };
   static const char * const open_accels[] = { "<Control>o", NULL };
   static const char * const close_accels[] = { "<Control>w", NULL };
+  static const char * const export_accels[] = { "<Control>e", NULL };
 
   G_APPLICATION_CLASS (tv_application_parent_class)->startup (application);
 
@@ -136,6 +186,10 @@ tv_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.open", open_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.close-tab",
                                          close_accels);
+  /* So that the primary menu shows them too. */
+  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.export",
+                                         export_accels);
+  add_help_accel (GTK_APPLICATION (application));
 }
 
 GSettings *
