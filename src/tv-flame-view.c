@@ -552,6 +552,22 @@ on_search_next (GtkSearchEntry *entry,
   go_to_match (self, TRUE);
 }
 
+/* Enter goes to the next match (the entry's "activate"); Shift+Enter,
+ * which the entry lets through, to the previous one. */
+static gboolean
+on_search_key (GtkEventControllerKey *controller,
+               guint                  keyval,
+               guint                  keycode,
+               GdkModifierType        state,
+               TvFlameView           *self)
+{
+  if ((keyval != GDK_KEY_Return && keyval != GDK_KEY_KP_Enter && keyval != GDK_KEY_ISO_Enter)
+      || (state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK)) != GDK_SHIFT_MASK)
+    return FALSE;
+  go_to_match (self, FALSE);
+  return TRUE;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Controls                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -1064,6 +1080,13 @@ tv_flame_view_init (TvFlameView *self)
   g_signal_connect (self->search_entry, "activate", G_CALLBACK (on_search_activate), self);
   g_signal_connect (self->search_entry, "previous-match", G_CALLBACK (on_search_previous), self);
   g_signal_connect (self->search_entry, "next-match", G_CALLBACK (on_search_next), self);
+  {
+    GtkEventController *keys = gtk_event_controller_key_new ();
+
+    gtk_event_controller_set_name (keys, "tv-search-keys");
+    g_signal_connect (keys, "key-pressed", G_CALLBACK (on_search_key), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->search_entry), keys);
+  }
   g_signal_connect (self->state_dropdown, "notify::selected", G_CALLBACK (on_state_dropdown), self);
   g_signal_connect (self->merge_dropdown, "notify::selected", G_CALLBACK (on_merge_dropdown), self);
   g_signal_connect (self->colors_dropdown, "notify::selected", G_CALLBACK (on_colors_dropdown),

@@ -224,26 +224,30 @@ lookup_shortcut (GtkWidget       *widget,
 
 /* Whether WIDGET takes KEYVAL with MODIFIERS: a shortcut of its own (not
  * of its children, whose GTK bindings would take keys the window does
- * not mean), or, for one of ours, its key handler (the flame graph's
- * arrows, Enter, Escape…). */
+ * not mean), or a key handler of ours: any of one of our widgets (the
+ * flame graph's arrows, Enter, Escape…), or one we added to a GTK widget,
+ * named "tv-…" (the search entry's Shift+Enter). */
 static gboolean
 widget_takes (GtkWidget       *widget,
               guint            keyval,
               GdkModifierType  modifiers)
 {
   g_autoptr(GListModel) controllers = NULL;
+  gboolean ours = g_str_has_prefix (G_OBJECT_TYPE_NAME (widget), "Tv");
 
   if (lookup_shortcut (widget, keyval, modifiers) != NULL)
     return TRUE;
-  if (!g_str_has_prefix (G_OBJECT_TYPE_NAME (widget), "Tv"))
-    return FALSE;
   controllers = gtk_widget_observe_controllers (widget);
   for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
     {
       g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+      const char *name;
       gboolean handled = FALSE;
 
       if (!GTK_IS_EVENT_CONTROLLER_KEY (controller))
+        continue;
+      name = gtk_event_controller_get_name (GTK_EVENT_CONTROLLER (controller));
+      if (!ours && (name == NULL || !g_str_has_prefix (name, "tv-")))
         continue;
       g_signal_emit_by_name (controller, "key-pressed", keyval, 0, modifiers, &handled);
       if (handled)

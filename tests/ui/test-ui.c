@@ -1909,9 +1909,36 @@ test_flamegraph (void)
     g_assert_cmpuint (tv_flame_matches_get_n_samples (matches), ==, expected);
     g_test_message ("search: %s", tv_flame_view_get_match_text (view));
     g_assert_nonnull (strstr (tv_flame_view_get_match_text (view), "% of the samples"));
-    /* Next match selects a matching frame. */
+    /* Next match selects a matching frame; Shift+Enter in the entry goes
+     * back to the one before. */
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.next-match", NULL));
     g_assert_true (tv_flame_matches_contains (matches, tv_flame_graph_get_selected (graph)));
+    {
+      guint32 first = tv_flame_graph_get_selected (graph);
+      GtkWidget *entry = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (view),
+                                                                    TV_TYPE_FLAME_VIEW,
+                                                                    "search_entry"));
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (entry);
+      GtkEventController *keys = NULL;
+      gboolean handled = FALSE;
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+          if (g_strcmp0 (gtk_event_controller_get_name (c), "tv-search-keys") == 0)
+            keys = c;
+        }
+
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.next-match", NULL));
+      g_assert_cmpuint (tv_flame_graph_get_selected (graph), !=, first);
+      g_assert_nonnull (keys);
+      g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Return, 0, GDK_SHIFT_MASK, &handled);
+      g_assert_true (handled);
+      g_assert_cmpuint (tv_flame_graph_get_selected (graph), ==, first);
+      g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_a, 0, GDK_SHIFT_MASK, &handled);
+      g_assert_false (handled);
+    }
     wait_view_idle (view);
     save_screenshot (GTK_WIDGET (window), "ui-flamegraph-search.png");
   }
