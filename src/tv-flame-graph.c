@@ -609,16 +609,20 @@ append_diff_measure (GString             *text,
 }
 
 /* What the comparison says of NODE: both sides, the change, and the
- * test behind its colour. */
+ * test behind its colour: of the self samples when the colours show
+ * those (MODE), else of the total. */
 static void
-append_diff (GString      *text,
-             TvDiff       *diff,
-             TvDiffSide    side,
-             guint32       node)
+append_diff (GString         *text,
+             TvDiff          *diff,
+             TvDiffSide       side,
+             TvFlameDiffMode  mode,
+             guint32          node)
 {
   TvDiffOptions options;
   TvDiffNode out;
+  const TvDiffMeasure *tested;
   const char *method;
+  g_autofree char *p = NULL;
 
   tv_diff_get_node (diff, side, node, &out);
   tv_diff_get_options (diff, &options);
@@ -634,14 +638,23 @@ append_diff (GString      *text,
   method = options.normalization == TV_DIFF_BY_SHARE
            ? _("exact binomial test of the share of samples")
            : _("exact binomial test of the two sample rates");
+  tested = mode == TV_FLAME_DIFF_SELF ? &out.self : &out.total;
+  /* Below what a double holds near 0, the test gives 0: "p = 0" would
+   * claim a certainty no test has. */
+  p = tested->p_value < 1e-300 ? g_strdup ("p < 1e-300")
+                               : g_strdup_printf ("p = %.2g", tested->p_value);
   g_string_append_c (text, '\n');
-  if (out.total.significant)
-    g_string_append_printf (text,
-                            _("Total changed beyond noise: %s, p = %.2g (%.0f %% confidence)"),
-                            method, out.total.p_value, options.confidence * 100.0);
+  if (tested->significant)
+    /* Translators: the last %s is "p = 0.0012" or "p < 1e-300". */
+    g_string_append_printf (text, mode == TV_FLAME_DIFF_SELF
+                                  ? _("Self changed beyond noise: %s, %s (%.0f %% confidence)")
+                                  : _("Total changed beyond noise: %s, %s (%.0f %% confidence)"),
+                            method, p, options.confidence * 100.0);
   else
-    g_string_append_printf (text, _("Total within sampling noise: %s, p = %.2g"),
-                            method, out.total.p_value);
+    g_string_append_printf (text, mode == TV_FLAME_DIFF_SELF
+                                  ? _("Self within sampling noise: %s, %s")
+                                  : _("Total within sampling noise: %s, %s"),
+                            method, p);
 }
 
 char *
@@ -668,7 +681,7 @@ tv_flame_graph_describe_at (TvFlameGraph *self,
       GString *more = g_string_new (text);
 
       g_free (text);
-      append_diff (more, self->diff, self->style.diff_side, box->node);
+      append_diff (more, self->diff, self->style.diff_side, self->style.diff_mode, box->node);
       text = g_string_free (more, FALSE);
     }
   return text;

@@ -269,6 +269,29 @@ test_open (void)
   g_test_message ("tooltip: %s", tooltip);
   g_assert_nonnull (strstr (tooltip, "Total: 4.000 s → 4.600 s, +600.000 ms (+15.0 %)"));
   g_assert_nonnull (strstr (tooltip, "Total changed beyond noise: exact binomial test"));
+  /* Coloured by self time, the tooltip gives the self samples' test,
+   * whose verdict the colour shows, for a leaf and for a caller whose
+   * own samples did not change. */
+  tv_flame_graph_set_diff_mode (diff_graph, TV_FLAME_DIFF_SELF);
+  for (guint32 n = node; n != TV_NODE_NONE && n != TV_ROOT_NODE;
+       n = tv_call_tree_get_parent (tv_flame_graph_get_tree (diff_graph), n))
+    {
+      g_autofree char *self_tip = NULL;
+      TvDiffNode out;
+
+      tv_diff_get_node (diff, TV_DIFF_SIDE_NEW, n, &out);
+      if (!ui_test_node_center (diff_graph, n, &x, &y))
+        continue;
+      self_tip = tv_flame_graph_describe_at (diff_graph, x, y);
+      g_test_message ("self tooltip: %s", self_tip);
+      g_assert_null (strstr (self_tip, "Total changed beyond noise"));
+      g_assert_null (strstr (self_tip, "Total within sampling noise"));
+      g_assert_nonnull (strstr (self_tip, out.self.significant ? "Self changed beyond noise: "
+                                                               : "Self within sampling noise: "));
+      if (out.self.base_value == 0 && out.self.new_value == 0)
+        g_assert_nonnull (strstr (self_tip, "p = 1"));
+    }
+  tv_flame_graph_set_diff_mode (diff_graph, TV_FLAME_DIFF_TOTAL);
 
   for (guint dark = 0; dark < 2; dark++)
     {
