@@ -10,7 +10,8 @@
  *   - a drag over the time axis selects a range (the flame graph, the
  *     function table and the source view then show only that range);
  *   - a click on a lane shows that thread, Shift+click adds or removes it;
- *   - a click on a legend entry filters by that state.
+ *   - a click on a legend entry filters by that state, where a filter
+ *     shows exactly that state's samples.
  * A press released less than MIN_DRAG_PX from where it was is a click;
  * further away, it is a drag, and picks no thread and no state.  The window
  * zooms to the selection, with a history; Ctrl+scroll zooms around the
@@ -85,7 +86,10 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-/* Legend entries and the views' state filters. */
+/* Legend entries and the views' state filters: only the entries a filter
+ * shows exactly pick one.  "On CPU without the GIL", "Idle" and
+ * "Unknown" have none ("On CPU" also counts the samples holding the
+ * GIL), so they pick nothing: TV_N_STATE_FILTERS. */
 static TvStateFilter
 state_to_filter (TvTimelineState state)
 {
@@ -93,17 +97,16 @@ state_to_filter (TvTimelineState state)
     {
     case TV_TIMELINE_STATE_RUNNING:
       return TV_STATE_FILTER_GIL;
-    case TV_TIMELINE_STATE_NATIVE:
-      return TV_STATE_FILTER_CPU;
     case TV_TIMELINE_STATE_WAITING:
       return TV_STATE_FILTER_GIL_WAIT;
     case TV_TIMELINE_STATE_EXCEPTION:
       return TV_STATE_FILTER_EXCEPTION;
+    case TV_TIMELINE_STATE_NATIVE:
     case TV_TIMELINE_STATE_IDLE:
     case TV_TIMELINE_STATE_UNKNOWN:
     case TV_TIMELINE_N_STATES:
     default:
-      return TV_STATE_FILTER_ALL;
+      return TV_N_STATE_FILTERS;
     }
 }
 
@@ -114,12 +117,11 @@ filter_to_state (TvStateFilter filter)
     {
     case TV_STATE_FILTER_GIL:
       return TV_TIMELINE_STATE_RUNNING;
-    case TV_STATE_FILTER_CPU:
-      return TV_TIMELINE_STATE_NATIVE;
     case TV_STATE_FILTER_GIL_WAIT:
       return TV_TIMELINE_STATE_WAITING;
     case TV_STATE_FILTER_EXCEPTION:
       return TV_TIMELINE_STATE_EXCEPTION;
+    case TV_STATE_FILTER_CPU:           /* no legend entry is "on CPU" */
     case TV_STATE_FILTER_ALL:
     case TV_N_STATE_FILTERS:
     default:
@@ -586,6 +588,8 @@ on_released (GtkGestureClick *gesture,
     {
       TvStateFilter filter = state_to_filter (hit.state);
 
+      if (filter == TV_N_STATE_FILTERS)
+        return;
       /* A second click on the chosen state shows all samples again. */
       if (tv_view_state_get_state_filter (self->state) == filter)
         filter = TV_STATE_FILTER_ALL;

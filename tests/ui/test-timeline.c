@@ -629,6 +629,52 @@ test_real_input (void)
   }
 }
 
+/* A click on a legend entry picks the state filter that shows exactly
+ * its samples, and a second click shows all again; the entries no filter
+ * shows exactly ("On CPU without the GIL": "On CPU" counts the GIL's too;
+ * "Idle"; "Unknown") change nothing. */
+static void
+test_legend (void)
+{
+  static const struct {
+    TvTimelineState state;
+    TvStateFilter   filter;        /* TV_N_STATE_FILTERS: none */
+  } entries[] = {
+    { TV_TIMELINE_STATE_RUNNING, TV_STATE_FILTER_GIL },
+    { TV_TIMELINE_STATE_NATIVE, TV_N_STATE_FILTERS },
+    { TV_TIMELINE_STATE_WAITING, TV_STATE_FILTER_GIL_WAIT },
+    { TV_TIMELINE_STATE_EXCEPTION, TV_STATE_FILTER_EXCEPTION },
+    { TV_TIMELINE_STATE_IDLE, TV_N_STATE_FILTERS },
+    { TV_TIMELINE_STATE_UNKNOWN, TV_N_STATE_FILTERS },
+  };
+
+  reset ("rec_threads.tach");
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    {
+      graphene_rect_t rect;
+      graphene_point_t p;
+
+      g_assert_true (tv_timeline_view_get_legend_rect (view, entries[i].state, &rect));
+      p = GRAPHENE_POINT_INIT (rect.origin.x + rect.size.width / 2,
+                               rect.origin.y + rect.size.height / 2);
+      /* From a filter of another entry, which must stay if this one has
+       * none. */
+      tv_view_state_set_state_filter (state, TV_STATE_FILTER_EXCEPTION);
+      if (entries[i].filter == TV_STATE_FILTER_EXCEPTION)
+        tv_view_state_set_state_filter (state, TV_STATE_FILTER_GIL);
+      press_move_release (p, 0, 0, 0, FALSE);
+      if (entries[i].filter == TV_N_STATE_FILTERS)
+        {
+          g_assert_cmpint (tv_view_state_get_state_filter (state), ==, TV_STATE_FILTER_EXCEPTION);
+          continue;
+        }
+      g_assert_cmpint (tv_view_state_get_state_filter (state), ==, entries[i].filter);
+      press_move_release (p, 0, 0, 0, FALSE);
+      g_assert_cmpint (tv_view_state_get_state_filter (state), ==, TV_STATE_FILTER_ALL);
+    }
+  tv_view_state_set_state_filter (state, TV_STATE_FILTER_ALL);
+}
+
 /* The lanes with the focus after a click, light and dark, for the eye. */
 static void
 test_screenshots (void)
@@ -669,6 +715,7 @@ main (int   argc,
   g_test_add_func ("/timeline/tooltip", test_tooltip);
   g_test_add_func ("/timeline/tooltip-interpreters", test_tooltip_interpreters);
   g_test_add_func ("/timeline/real-input", test_real_input);
+  g_test_add_func ("/timeline/legend", test_legend);
   g_test_add_func ("/timeline/screenshots", test_screenshots);
 
   ret = g_test_run ();
