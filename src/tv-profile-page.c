@@ -441,6 +441,20 @@ on_export_response (GtkNativeDialog *chooser,
                                 g_object_ref (dest));
 }
 
+/* The flame graph's search, shown and focused. */
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TvProfilePage *self = TV_PROFILE_PAGE (widget);
+
+  if (self->flame_view == NULL)
+    return;
+  tv_profile_page_show_view (self, "flamegraph");
+  gtk_widget_activate_action (self->flame_view, "view.search", NULL);
+}
+
 static void
 export_action (GtkWidget  *widget,
                const char *action_name,
@@ -723,6 +737,11 @@ tv_profile_page_class_init (TvProfilePageClass *klass)
   g_type_ensure (TV_TYPE_PROPERTIES);
 
   gtk_widget_class_install_action (widget_class, "page.export", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "page.search", NULL, search_action);
+  /* Ctrl+F from anywhere in the page (the timeline, the properties): the
+   * flame view's own binding only sees keys from inside it. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
+                                       "page.search", NULL);
 }
 
 static void

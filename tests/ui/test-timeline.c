@@ -168,39 +168,6 @@ press_move_release (graphene_point_t p,
     g_signal_emit_by_name (click, "released", 1, p.x + dx, p.y + dy);
 }
 
-/* Escape as GTK delivers it: to the focus widget, then up through its
- * ancestors (the bubble phase), to the first shortcut it triggers.
- * FALSE when none takes it. */
-static gboolean
-press_escape (void)
-{
-  g_autoptr(GtkShortcutTrigger) trigger = gtk_keyval_trigger_new (GDK_KEY_Escape, 0);
-
-  for (GtkWidget *w = gtk_root_get_focus (GTK_ROOT (window)); w != NULL;
-       w = gtk_widget_get_parent (w))
-    {
-      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
-
-      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-        {
-          g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
-          GListModel *shortcuts = GTK_IS_SHORTCUT_CONTROLLER (controller)
-                                  ? G_LIST_MODEL (controller) : NULL;
-
-          for (guint k = 0; shortcuts != NULL && k < g_list_model_get_n_items (shortcuts); k++)
-            {
-              g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (shortcuts, k);
-
-              if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), trigger)
-                  && gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, w,
-                                                   gtk_shortcut_get_arguments (shortcut)))
-                return TRUE;
-            }
-        }
-    }
-  return FALSE;
-}
-
 /* ------------------------------------------------------------------------ */
 /* Tests                                                                     */
 /* ------------------------------------------------------------------------ */
@@ -277,13 +244,13 @@ test_escape_after_drag (void)
 
   /* With the focus elsewhere, Escape does not reach the timeline. */
   tv_timeline_view_select (view, 1000, 2000);
-  g_assert_false (press_escape ());
+  g_assert_false (ui_test_deliver_key (window, GDK_KEY_Escape, 0));
   g_assert_true (tv_view_state_get_range (state, NULL, NULL));
 
   press_move_release (p, lane_point (lane, 0.5).x - p.x, 0, 4, FALSE);
   g_assert_true (tv_view_state_get_range (state, NULL, NULL));
   g_assert_true (gtk_widget_has_focus (area));
-  g_assert_true (press_escape ());
+  g_assert_true (ui_test_deliver_key (window, GDK_KEY_Escape, 0));
   g_assert_false (tv_view_state_get_range (state, NULL, NULL));
 
   /* A click on a lane (which shows its thread) does the same. */
@@ -291,7 +258,7 @@ test_escape_after_drag (void)
   tv_timeline_view_select (view, 1000, 2000);
   press_move_release (p, 0, 0, 0, FALSE);
   g_assert_true (gtk_widget_has_focus (area));
-  g_assert_true (press_escape ());
+  g_assert_true (ui_test_deliver_key (window, GDK_KEY_Escape, 0));
   g_assert_false (tv_view_state_get_range (state, NULL, NULL));
 
   /* And a drag over the time axis. */
@@ -302,7 +269,7 @@ test_escape_after_drag (void)
     press_move_release (q, 40, 0, 2, TRUE);
   }
   g_assert_true (tv_view_state_get_range (state, NULL, NULL));
-  g_assert_true (press_escape ());
+  g_assert_true (ui_test_deliver_key (window, GDK_KEY_Escape, 0));
   g_assert_false (tv_view_state_get_range (state, NULL, NULL));
 }
 

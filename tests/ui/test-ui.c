@@ -457,6 +457,13 @@ is_labelled (GtkWidget  *widget,
          && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0;
 }
 
+static gboolean
+is_drawing_area (GtkWidget  *widget,
+                 const char *unused)
+{
+  return GTK_IS_DRAWING_AREA (widget);
+}
+
 /* The value labels of the properties' rows, mapped, in ROOT. */
 static void
 collect_value_labels (GtkWidget *root,
@@ -1029,6 +1036,40 @@ press_binding (GtkWidget *widget,
         }
     }
   g_assert_not_reached ();
+}
+
+/* Ctrl+F opens the flame graph's search wherever the focus is in the
+ * page: the timeline too, outside the flame view. */
+static void
+test_search_key (void)
+{
+  g_autoptr(GFile) file = data_file ("valid", "rec_threads.tach");
+  TvWindow *window;
+  TvProfilePage *page;
+  TvFlameView *view;
+  GtkWidget *area, *entry, *focus;
+
+  g_application_activate (G_APPLICATION (application));
+  window = get_window ();
+  page = tv_window_open_file (window, file);
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  view = tv_profile_page_get_flame_view (page);
+  wait_view_idle (view);
+  area = find_widget (GTK_WIDGET (tv_profile_page_get_timeline_view (page)), is_drawing_area,
+                      NULL);
+  entry = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (view), TV_TYPE_FLAME_VIEW,
+                                                     "search_entry"));
+  g_assert_nonnull (area);
+  g_assert_true (gtk_widget_grab_focus (area));
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_nonnull (focus);
+  g_assert_false (gtk_widget_is_ancestor (focus, GTK_WIDGET (view)));
+  g_assert_true (ui_test_deliver_key (GTK_WINDOW (window), GDK_KEY_f, GDK_CONTROL_MASK));
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (focus == entry || gtk_widget_is_ancestor (focus, entry));
+  adw_tab_view_close_page (tv_window_get_tab_view (window),
+                           adw_tab_view_get_page (tv_window_get_tab_view (window),
+                                                  GTK_WIDGET (page)));
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (cairo_surface_t, cairo_surface_destroy)
@@ -2313,6 +2354,7 @@ main (int   argc,
   g_test_add_func ("/ui/flamegraph", test_flamegraph);
   g_test_add_func ("/ui/flamegraph-async-layout", test_flamegraph_async_layout);
   g_test_add_func ("/ui/breadcrumbs", test_breadcrumbs);
+  g_test_add_func ("/ui/search-key", test_search_key);
   g_test_add_func ("/ui/side-panel", test_side_panel);
   g_test_add_func ("/ui/timeline", test_timeline);
   g_test_add_func ("/ui/load-responsive", test_load_responsive);

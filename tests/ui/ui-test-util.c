@@ -150,6 +150,38 @@ ui_test_find_file_chooser (void)
 }
 
 gboolean
+ui_test_deliver_key (GtkWindow       *window,
+                     guint            keyval,
+                     GdkModifierType  modifiers)
+{
+  g_autoptr(GtkShortcutTrigger) trigger = gtk_keyval_trigger_new (keyval, modifiers);
+
+  for (GtkWidget *w = gtk_root_get_focus (GTK_ROOT (window)); w != NULL;
+       w = gtk_widget_get_parent (w))
+    {
+      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
+
+      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+        {
+          g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+          GListModel *shortcuts = GTK_IS_SHORTCUT_CONTROLLER (controller)
+                                  ? G_LIST_MODEL (controller) : NULL;
+
+          for (guint k = 0; shortcuts != NULL && k < g_list_model_get_n_items (shortcuts); k++)
+            {
+              g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (shortcuts, k);
+
+              if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), trigger)
+                  && gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, w,
+                                                   gtk_shortcut_get_arguments (shortcut)))
+                return TRUE;
+            }
+        }
+    }
+  return FALSE;
+}
+
+gboolean
 ui_test_chooser_has_file (GtkWidget *dialog,
                           GFile     *file)
 {

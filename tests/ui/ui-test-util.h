@@ -50,6 +50,12 @@ void ui_test_write_big_profile (const char *path,
                                 guint       depth);
 /* The file chooser dialog among the toplevel windows, or NULL. */
 GtkWidget *ui_test_find_file_chooser (void);
+/* KEYVAL with MODIFIERS as GTK delivers it: to the focus widget of
+ * WINDOW, then up through its ancestors, to the first shortcut that takes
+ * it; FALSE when none does. */
+gboolean   ui_test_deliver_key       (GtkWindow       *window,
+                                      guint            keyval,
+                                      GdkModifierType  modifiers);
 /* Whether the file chooser DIALOG has FILE chosen (its folder loads
  * asynchronously). */
 gboolean   ui_test_chooser_has_file  (GtkWidget *dialog,
