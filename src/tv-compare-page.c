@@ -25,6 +25,8 @@
  * the diff shown, on a worker.
  */
 
+#include <string.h>
+
 #include <glib/gi18n.h>
 
 #include "tv-compare-page.h"
@@ -82,6 +84,8 @@ struct _TvComparePage
   TvProperties       *properties[2];
   GtkWidget          *search_entry;
   GtkCheckButton     *link_button;
+  GtkDropDown        *merge_menu;
+  GtkDropDown        *by_menu;
 };
 
 G_DEFINE_FINAL_TYPE (TvComparePage, tv_compare_page, ADW_TYPE_BIN)
@@ -96,6 +100,8 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static void start_queries (TvComparePage *self);
+static void update_subtitle (TvComparePage *self,
+                             TvDiffSide     side);
 
 static const char *
 side_name (TvDiffSide side)
@@ -292,6 +298,7 @@ on_diff_done (GObject      *object,
     {
       tv_flame_graph_set_tree (self->graphs[i], self->trees[i]);
       tv_flame_graph_set_diff (self->graphs[i], self->diff, i);
+      update_subtitle (self, i);
     }
   update_diff_graph (self);
   tv_diff_table_set_diff (self->table, self->diff);
@@ -737,29 +744,63 @@ on_view_state_changed (TvViewState   *state,
 /* Loading                                                                   */
 /* ------------------------------------------------------------------------ */
 
+/* The line under SIDE's title: the samples compared (its tree's, once
+ * there is one) and their time, "77 of 200 samples" when its filters or
+ * transforms leave out some of the file's. */
+static void
+update_subtitle (TvComparePage *self,
+                 TvDiffSide     side)
+{
+  TvProfileData *data = tv_profile_get_data (self->profiles[side]);
+  guint64 all = tv_profile_data_get_n_samples (data);
+  guint64 shown = self->trees[side] != NULL ? tv_call_tree_get_n_samples (self->trees[side])
+                                            : all;
+  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, shown);
+  g_autofree char *total = g_strdup_printf ("%" G_GUINT64_FORMAT, all);
+  g_autofree char *text = NULL;
+  TvTimeSource source;
+  double seconds = shown * tv_profile_data_get_seconds_per_sample (data, &source);
+
+  if (shown == all)
+    /* Translators: "12345 samples, 1.234 s" */
+    text = g_strdup_printf (_("%s samples, %.3f s"), count, seconds);
+  else
+    /* Translators: "77 of 200 samples, 0.077 s": a filter leaves out the rest. */
+    text = g_strdup_printf (_("%s of %s samples, %.3f s"), count, total, seconds);
+  gtk_label_set_text (GTK_LABEL (self->subtitles[side]), text);
+}
+
 static void
 update_header (TvComparePage *self,
                TvDiffSide     side)
 {
-  TvProfileData *data = tv_profile_get_data (self->profiles[side]);
   g_autofree char *basename = g_file_get_basename (tv_profile_get_file (self->profiles[side]));
   g_autofree char *name = g_filename_display_name (basename);
-  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT,
-                                            tv_profile_data_get_n_samples (data));
-  g_autofree char *text = NULL;
-  TvTimeSource source;
-  double seconds = tv_profile_data_get_n_samples (data)
-                   * tv_profile_data_get_seconds_per_sample (data, &source);
-
   g_autofree char *title = NULL;
 
   /* Translators: "Base: run.bin" */
   title = g_strdup_printf (_("%s: %s"), side_name (side), name);
   gtk_label_set_text (GTK_LABEL (self->headers[side]), title);
   gtk_widget_set_tooltip_text (self->headers[side], title);
-  /* Translators: "12345 samples, 1.234 s" */
-  text = g_strdup_printf (_("%s samples, %.3f s"), count, seconds);
-  gtk_label_set_text (GTK_LABEL (self->subtitles[side]), text);
+  update_subtitle (self, side);
+}
+
+/* Whether a caveat only concerns a comparison by time: what a sample's
+ * time is on either side, and the durations (whose message says to
+ * compare by share).  A share of samples needs no time. */
+static gboolean
+only_by_time (TvComparabilityCode code)
+{
+  switch (code)
+    {
+    case TV_COMPARABILITY_NO_STATS_BASE:
+    case TV_COMPARABILITY_NO_STATS_NEW:
+    case TV_COMPARABILITY_DURATION:
+    case TV_COMPARABILITY_NO_TIME:
+      return TRUE;
+    default:
+      return FALSE;
+    }
 }
 
 static void
@@ -774,6 +815,8 @@ show_banner (TvComparePage *self)
     {
       TvComparability *caveat = g_ptr_array_index (caveats, i);
 
+      if (self->normalization == TV_DIFF_BY_SHARE && only_by_time (caveat->code))
+        continue;
       if (text->len > 0)
         g_string_append_c (text, '\n');
       g_string_append (text, caveat->message);
@@ -1042,6 +1085,7 @@ on_table_activated (TvDiffTable   *table,
 {
   guint n_rows;
   const TvDiffFunction *rows = tv_diff_get_functions (self->diff, &n_rows);
+  TvFlameGraph *graphs[] = { self->diff_graph, self->graphs[0], self->graphs[1] };
   g_autofree char *escaped = NULL;
   g_autofree char *regex = NULL;
 
@@ -1052,18 +1096,28 @@ on_table_activated (TvDiffTable   *table,
   regex = g_strdup_printf ("^%s$", escaped);
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), regex);
   tv_compare_page_show_view (self, "differential");
+  /* A zoom into another subtree would hide every match and dim every
+   * frame shown: the graphs zoom out to the root, where all its frames
+   * are (a step back in the graphs' history returns to the zoom). */
+  for (guint i = 0; i < G_N_ELEMENTS (graphs); i++)
+    if (tv_flame_graph_get_tree (graphs[i]) != NULL
+        && tv_flame_graph_get_zoom_root (graphs[i]) != TV_ROOT_NODE)
+      tv_flame_graph_zoom_to (graphs[i], TV_ROOT_NODE);
 }
+
+/* The merge keys of the merge menu, in its order. */
+static const TvMergeKey merge_keys[] = { TV_MERGE_FUNCTION, TV_MERGE_LINE,
+                                         TV_MERGE_INSTRUCTION };
 
 static void
 on_merge_selected (GtkDropDown   *menu,
                    GParamSpec    *pspec,
                    TvComparePage *self)
 {
-  static const TvMergeKey keys[] = { TV_MERGE_FUNCTION, TV_MERGE_LINE, TV_MERGE_INSTRUCTION };
   guint selected = gtk_drop_down_get_selected (menu);
 
-  if (selected < G_N_ELEMENTS (keys))
-    tv_compare_page_set_merge (self, keys[selected]);
+  if (selected < G_N_ELEMENTS (merge_keys))
+    tv_compare_page_set_merge (self, merge_keys[selected]);
 }
 
 static void
@@ -1110,12 +1164,14 @@ make_toolbar (TvComparePage *self)
   merge = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&merge_items)), NULL);
   gtk_widget_set_tooltip_text (merge, _("How frames of the two profiles are matched"));
   g_signal_connect (merge, "notify::selected", G_CALLBACK (on_merge_selected), self);
+  self->merge_menu = GTK_DROP_DOWN (merge);
   gtk_box_append (GTK_BOX (bar), merge);
 
   by = gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&by_items)), NULL);
   gtk_widget_set_tooltip_text (by, _("Compare time (the stats block’s measured rate, else the "
                                      "sampling interval) or each frame’s share of the samples"));
   g_signal_connect (by, "notify::selected", G_CALLBACK (on_by_selected), self);
+  self->by_menu = GTK_DROP_DOWN (by);
   gtk_box_append (GTK_BOX (bar), by);
 
   link = gtk_check_button_new_with_mnemonic (_("_Link Filters"));
@@ -1353,6 +1409,21 @@ on_export_response (GtkNativeDialog *chooser,
                                 g_object_ref (dest));
 }
 
+/* SIDE's file name without its extension: "run.bin" is "run". */
+static char *
+dup_stem (TvComparePage *self,
+          TvDiffSide     side)
+{
+  char *name = g_file_get_basename (tv_profile_get_file (self->profiles[side]));
+  char *dot;
+
+  if (name == NULL)
+    return g_strdup (side_name (side));
+  if ((dot = strrchr (name, '.')) != NULL && dot != name)
+    *dot = '\0';
+  return name;
+}
+
 static void
 export_action (GtkWidget  *widget,
                const char *action_name,
@@ -1360,6 +1431,9 @@ export_action (GtkWidget  *widget,
 {
   TvComparePage *self = TV_COMPARE_PAGE (widget);
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autofree char *base_stem = dup_stem (self, TV_DIFF_SIDE_BASE);
+  g_autofree char *new_stem = dup_stem (self, TV_DIFF_SIDE_NEW);
+  g_autofree char *suggested = NULL;
   GtkFileChooserNative *chooser;
 
   if (self->diff == NULL)
@@ -1375,7 +1449,10 @@ export_action (GtkWidget  *widget,
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
   tv_export_chooser_start_next_to (chooser,
                                    tv_profile_get_file (self->profiles[TV_DIFF_SIDE_NEW]));
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "diff.html");
+  /* "a.bin" against "b.bin" exports to "a-vs-b.html": two comparisons
+   * exported to one folder do not take each other's name. */
+  suggested = g_strdup_printf ("%s-vs-%s.html", base_stem, new_stem);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect_object (chooser, "response", G_CALLBACK (on_export_response), self, 0);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
@@ -1528,6 +1605,10 @@ tv_compare_page_set_normalization (TvComparePage      *self,
   if (self->normalization == by)
     return;
   self->normalization = by;
+  /* The menu shows it, whoever set it (its handler finds nothing to do). */
+  gtk_drop_down_set_selected (self->by_menu, by == TV_DIFF_BY_SHARE ? 1 : 0);
+  if (self->n_loaded == 2)
+    show_banner (self);
   /* The trees stay as they are: only the diff is made again. */
   if (self->n_loaded == 2 && self->pending == 0 && self->trees[0] != NULL)
     {
@@ -1551,6 +1632,9 @@ tv_compare_page_set_merge (TvComparePage *self,
   if (self->merge == merge)
     return;
   self->merge = merge;
+  for (guint i = 0; i < G_N_ELEMENTS (merge_keys); i++)
+    if (merge_keys[i] == merge)
+      gtk_drop_down_set_selected (self->merge_menu, i);
   /* Each state says "changed"; one query round follows the second. */
   tv_view_state_set_merge (self->states[0], merge);
   tv_view_state_set_merge (self->states[1], merge);
@@ -1609,6 +1693,16 @@ tv_compare_page_get_banner_text (TvComparePage *self)
   g_return_val_if_fail (TV_IS_COMPARE_PAGE (self), NULL);
 
   return self->banner_text;
+}
+
+const char *
+tv_compare_page_get_side_summary (TvComparePage *self,
+                                  TvDiffSide     side)
+{
+  g_return_val_if_fail (TV_IS_COMPARE_PAGE (self), NULL);
+  g_return_val_if_fail (side <= TV_DIFF_SIDE_NEW, NULL);
+
+  return gtk_label_get_text (GTK_LABEL (self->subtitles[side]));
 }
 
 guint

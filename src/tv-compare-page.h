@@ -73,6 +73,9 @@ gboolean            tv_compare_page_export_finish (TvComparePage       *self,
 void                tv_compare_page_cancel        (TvComparePage *self);
 /* The comparability warnings shown in the banner, one per line, or NULL. */
 const char         *tv_compare_page_get_banner_text (TvComparePage *self);
+/* The line under a side's title: the samples compared and their time. */
+const char         *tv_compare_page_get_side_summary (TvComparePage *self,
+                                                      TvDiffSide     side);
 /* The rows of the properties that differ between the two profiles. */
 guint               tv_compare_page_get_n_differing_properties (TvComparePage *self);
 

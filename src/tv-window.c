@@ -16,6 +16,7 @@
 
 #include "tv-application.h"
 #include "tv-compare-page.h"
+#include "tv-export-task.h"
 #include "tv-start-page.h"
 #include "tv-window.h"
 
@@ -294,7 +295,9 @@ tv_window_offer_comparison (TvWindow *self,
 
   g_return_if_fail (TV_IS_WINDOW (self));
 
-  title = g_strdup_printf (_("Compare %s with %s?"), new_name, base_name);
+  /* Translators: "Compare base.bin with new.bin?", BASE first, as in the
+   * tab's title "base.bin → new.bin" and in "Compare base.bin With…". */
+  title = g_strdup_printf (_("Compare %s with %s?"), base_name, new_name);
   /* The toast's title is markup. */
   escaped = g_markup_escape_text (title, -1);
   toast = adw_toast_new (escaped);
@@ -469,6 +472,9 @@ compare_with_action (GtkWidget  *widget,
                                                        GTK_FILE_CHOOSER_ACTION_OPEN,
                                                        _("_Compare"), _("_Cancel"));
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->compare_chooser), profiles);
+  /* The other run is most often next to this one, not among the recent
+   * files the dialog starts with otherwise. */
+  tv_export_chooser_start_next_to (self->compare_chooser, tv_profile_page_get_file (page));
   g_object_set_data_full (G_OBJECT (self->compare_chooser), "tv-base",
                           g_object_ref (tv_profile_page_get_file (page)), g_object_unref);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->compare_chooser), TRUE);

@@ -46,9 +46,14 @@ static const StackCount stacks[] = {
   { { "main", "fresh", NULL }, 0, 300, FALSE },
 };
 
+/* Writes BASE's or NEW's side of the pair, each stack SCALE times as
+ * often, with a statistics block (a measured rate of 1000 Hz) or
+ * without. */
 static void
 write_pair_side (const char *path,
-                 gboolean    new_side)
+                 gboolean    new_side,
+                 guint       scale,
+                 gboolean    with_stats)
 {
   TachWriterOptions options = { 0 };
   TachWriter *writer = NULL;
@@ -66,7 +71,7 @@ write_pair_side (const char *path,
   if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
     g_error ("writer: %s", error.message);
   for (guint i = 0; i < G_N_ELEMENTS (stacks); i++)
-    left[i] = new_side ? stacks[i].new : stacks[i].base;
+    left[i] = scale * (new_side ? stacks[i].new : stacks[i].base);
 
   /* Round robin over the stacks, so every stretch of time has them all. */
   while (more)
@@ -105,7 +110,7 @@ write_pair_side (const char *path,
   stats.block_size = 56;
   stats.sample_rate = 1000;
   stats.duration_sec = total / 1000.0;
-  if (tach_writer_set_stats (writer, &stats, &error) != TACH_OK)
+  if (with_stats && tach_writer_set_stats (writer, &stats, &error) != TACH_OK)
     g_error ("stats: %s", error.message);
   if (tach_writer_finish (writer, &error) != TACH_OK)
     g_error ("finish: %s", error.message);
@@ -419,6 +424,50 @@ test_search (void)
   close_all ();
 }
 
+/* "Find the function" from the table, zoomed into a subtree that lacks
+ * it: the graphs zoom back out, so that its frames are on screen. */
+static void
+test_find_function (void)
+{
+  TvComparePage *page = open_pair (base_path, new_path);
+  TvDiff *diff = tv_compare_page_get_diff (page);
+  TvFlameGraph *graphs[] = { tv_compare_page_get_graph (page, TV_DIFF_SIDE_BASE),
+                             tv_compare_page_get_graph (page, TV_DIFF_SIDE_NEW),
+                             tv_compare_page_get_diff_graph (page) };
+  TvFlameGraph *diff_graph = graphs[2];
+  static const char * const work_path[] = { "main", "work", NULL };
+  guint n_rows;
+  const TvDiffFunction *rows = tv_diff_get_functions (diff, &n_rows);
+  guint other = find_function (diff, "other") - rows;
+
+  tv_compare_page_show_view (page, "differential");
+  settle (page);
+  tv_flame_graph_zoom_to (diff_graph, find_path (tv_flame_graph_get_tree (diff_graph),
+                                                 work_path));
+  settle (page);
+  for (guint i = 0; i < G_N_ELEMENTS (graphs); i++)
+    g_assert_cmpuint (tv_flame_graph_get_zoom_root (graphs[i]), !=, TV_ROOT_NODE);
+
+  tv_compare_page_show_view (page, "functions");
+  g_signal_emit_by_name (tv_compare_page_get_table (page), "function-activated", other);
+  /* The entry says the search a moment later, as typing does. */
+  WAIT_UNTIL (tv_flame_graph_get_matches (diff_graph) != NULL, 20000);
+  settle (page);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (diff_graph)));
+  for (guint i = 0; i < G_N_ELEMENTS (graphs); i++)
+    g_assert_cmpuint (tv_flame_graph_get_zoom_root (graphs[i]), ==, TV_ROOT_NODE);
+  g_assert_cmpuint (tv_flame_matches_get_n_samples (tv_flame_graph_get_matches (diff_graph)), ==,
+                    3000);
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      set_dark (dark);
+      ui_test_save_screenshot (GTK_WIDGET (get_window ()),
+                               dark ? "compare-find-dark.png" : "compare-find-light.png", 400);
+    }
+  set_dark (FALSE);
+  close_all ();
+}
+
 /* Each side has its own filters; linked, NEW follows BASE. */
 static void
 test_filters (void)
@@ -469,6 +518,39 @@ test_filters (void)
                           side == TV_DIFF_SIDE_BASE ? 4000 : 4600);
       }
   }
+  close_all ();
+}
+
+/* Each side's header counts the samples compared, not the file's: a
+ * filter on one side says so there. */
+static void
+test_filtered_header (void)
+{
+  TvComparePage *page = open_pair (base_path, new_path);
+  TvViewState *base_state = tv_compare_page_get_view_state (page, TV_DIFF_SIDE_BASE);
+
+  g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_BASE), ==,
+                   "7400 samples, 7.400 s");
+  g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_NEW), ==,
+                   "7900 samples, 7.900 s");
+  tv_view_state_set_state_filter (base_state, TV_STATE_FILTER_CPU);
+  settle (page);
+  g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_BASE), ==,
+                   "4400 of 7400 samples, 4.400 s");
+  g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_NEW), ==,
+                   "7900 samples, 7.900 s");
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      set_dark (dark);
+      ui_test_save_screenshot (GTK_WIDGET (get_window ()), dark ? "compare-filtered-dark.png"
+                                                                : "compare-filtered-light.png",
+                               400);
+    }
+  set_dark (FALSE);
+  tv_view_state_set_state_filter (base_state, TV_STATE_FILTER_ALL);
+  settle (page);
+  g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_BASE), ==,
+                   "7400 samples, 7.400 s");
   close_all ();
 }
 
@@ -534,6 +616,45 @@ test_warnings (void)
   g_assert_null (tv_compare_page_get_banner_text (page));
   g_assert_cmpuint (tv_compare_page_get_n_differing_properties (page), ==, 0);
   close_all ();
+}
+
+/* The warnings that only concern a comparison by time (no statistics
+ * block, very different durations) go while comparing by share, and come
+ * back by time. */
+static void
+test_banner_by_share (void)
+{
+  g_autofree char *longer = g_build_filename (tmp_dir, "longer.tach", NULL);
+  TvComparePage *page;
+  g_autofree char *text = NULL;
+
+  /* NEW: twice the samples, and no statistics block. */
+  write_pair_side (longer, TRUE, 2, FALSE);
+  page = open_pair (base_path, longer);
+  text = g_strdup (tv_compare_page_get_banner_text (page));
+  g_assert_nonnull (text);
+  g_test_message ("by time: %s", text);
+  g_assert_nonnull (strstr (text, "NEW has no statistics block"));
+  g_assert_nonnull (strstr (text, "compared by time, every function looks slower in NEW"));
+  ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-banner-time.png", 400);
+
+  tv_compare_page_set_normalization (page, TV_DIFF_BY_SHARE);
+  settle (page);
+  g_assert_null (tv_compare_page_get_banner_text (page));
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      set_dark (dark);
+      ui_test_save_screenshot (GTK_WIDGET (get_window ()), dark ? "compare-banner-share-dark.png"
+                                                                : "compare-banner-share-light.png",
+                               400);
+    }
+  set_dark (FALSE);
+
+  tv_compare_page_set_normalization (page, TV_DIFF_BY_TIME);
+  settle (page);
+  g_assert_cmpstr (tv_compare_page_get_banner_text (page), ==, text);
+  close_all ();
+  g_unlink (longer);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -721,6 +842,17 @@ test_properties_side_by_side (void)
   close_all ();
 }
 
+/* Whether the file chooser DIALOG shows the folder PATH. */
+static gboolean
+chooser_shows_folder (GtkWidget  *dialog,
+                      const char *path)
+{
+  g_autoptr(GFile) folder = g_file_new_for_path (path);
+  g_autoptr(GFile) shown = gtk_file_chooser_get_current_folder (GTK_FILE_CHOOSER (dialog));
+
+  return shown != NULL && g_file_equal (shown, folder);
+}
+
 /* "Compare With…" from a loaded profile's tab: its profile is reused. */
 static void
 test_compare_with (void)
@@ -758,6 +890,8 @@ test_compare_with (void)
   dialog = ui_test_find_file_chooser ();
   g_assert_nonnull (dialog);
   g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
+  /* It opens in the folder of the profile, not in "Recent". */
+  WAIT_UNTIL (chooser_shows_folder (dialog, tmp_dir), 10000);
   g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (dialog), other, NULL));
   /* The folder loads asynchronously; the file is selected once it has. */
   WAIT_UNTIL (ui_test_chooser_has_file (dialog, other), 10000);
@@ -901,6 +1035,37 @@ test_export (void)
   close_all ();
 }
 
+/* Ctrl+E on a comparison suggests "BASE-vs-NEW.html" next to NEW, so
+ * that two comparisons exported to one folder do not collide. */
+static void
+test_export_dialog (void)
+{
+  g_autofree char *name = NULL;
+  TvComparePage *page;
+  GListModel *toplevels;
+  guint n_before;
+  GtkWidget *dialog;
+
+  /* The file chooser leaks in libcloudproviders: see
+   * ui_test_trap_without_leak_checks(). */
+  if (ui_test_trap_without_leak_checks (120))
+    return;
+
+  page = open_pair (base_path, new_path);
+  toplevels = gtk_window_get_toplevels ();
+  n_before = g_list_model_get_n_items (toplevels);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.export", NULL));
+  WAIT_UNTIL (g_list_model_get_n_items (toplevels) > n_before, 5000);
+  dialog = ui_test_find_file_chooser ();
+  g_assert_nonnull (dialog);
+  name = gtk_file_chooser_get_current_name (GTK_FILE_CHOOSER (dialog));
+  g_assert_cmpstr (name, ==, "base-vs-new.html");
+  WAIT_UNTIL (chooser_shows_folder (dialog, tmp_dir), 10000);
+  gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  WAIT_UNTIL (g_list_model_get_n_items (toplevels) == n_before, 5000);
+  close_all ();
+}
+
 /* Closing a tab stops its loads (they hold the page, so closing alone
  * would load two whole profiles no one sees), for a comparison and for a
  * profile alike. */
@@ -938,6 +1103,25 @@ test_close_while_loading (void)
   g_unlink (big);
 }
 
+/* The first label under ROOT that asks a question starting with PREFIX,
+ * or NULL. */
+static GtkLabel *
+find_question (GtkWidget  *root,
+               const char *prefix)
+{
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+
+  collect_widgets (root, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      const char *text = gtk_label_get_text (g_ptr_array_index (labels, i));
+
+      if (g_str_has_prefix (text, prefix) && g_str_has_suffix (text, "?"))
+        return g_ptr_array_index (labels, i);
+    }
+  return NULL;
+}
+
 /* `tachyon-viewer --compare BASE NEW` (main.c hands the paths over). */
 static void
 test_command_line (void)
@@ -972,6 +1156,10 @@ test_command_line (void)
     g_assert_cmpint (adw_tab_view_get_n_pages (tabs), ==, 2);
     g_assert_true (TV_IS_PROFILE_PAGE (adw_tab_page_get_child (adw_tab_view_get_nth_page (tabs,
                                                                                           1))));
+    /* It names BASE first, as the tab it opens does: "base.tach → new.tach". */
+    WAIT_UNTIL (find_question (GTK_WIDGET (get_window ()), "Compare ") != NULL, 5000);
+    g_assert_cmpstr (gtk_label_get_text (find_question (GTK_WIDGET (get_window ()), "Compare ")),
+                     ==, "Compare base.tach with new.tach?");
     ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-offer.png", 400);
     close_all ();
   }
@@ -997,8 +1185,8 @@ main (int   argc,
   g_assert_no_error (error);
   base_path = g_build_filename (tmp_dir, "base.tach", NULL);
   new_path = g_build_filename (tmp_dir, "new.tach", NULL);
-  write_pair_side (base_path, FALSE);
-  write_pair_side (new_path, TRUE);
+  write_pair_side (base_path, FALSE, 1, TRUE);
+  write_pair_side (new_path, TRUE, 1, TRUE);
 
   application = tv_application_new ();
   g_application_set_flags (G_APPLICATION (application),
@@ -1011,14 +1199,18 @@ main (int   argc,
   g_test_add_func ("/ui/compare/zoom-sync", test_zoom_sync);
   g_test_add_func ("/ui/compare/hover", test_hover);
   g_test_add_func ("/ui/compare/search", test_search);
+  g_test_add_func ("/ui/compare/find-function", test_find_function);
   g_test_add_func ("/ui/compare/filters", test_filters);
+  g_test_add_func ("/ui/compare/filtered-header", test_filtered_header);
   g_test_add_func ("/ui/compare/vanished", test_vanished);
   g_test_add_func ("/ui/compare/warnings", test_warnings);
+  g_test_add_func ("/ui/compare/banner-by-share", test_banner_by_share);
   g_test_add_func ("/ui/compare/small-screen", test_small_screen);
   g_test_add_func ("/ui/compare/properties-side-by-side", test_properties_side_by_side);
   g_test_add_func ("/ui/compare/compare-with", test_compare_with);
   g_test_add_func ("/ui/compare/compare-uris", test_compare_uris);
   g_test_add_func ("/ui/compare/export", test_export);
+  g_test_add_func ("/ui/compare/export-dialog", test_export_dialog);
   g_test_add_func ("/ui/compare/close-while-loading", test_close_while_loading);
   g_test_add_func ("/ui/compare/command-line", test_command_line);
 
