@@ -1414,14 +1414,7 @@ static char *
 dup_stem (TvComparePage *self,
           TvDiffSide     side)
 {
-  char *name = g_file_get_basename (tv_profile_get_file (self->profiles[side]));
-  char *dot;
-
-  if (name == NULL)
-    return g_strdup (side_name (side));
-  if ((dot = strrchr (name, '.')) != NULL && dot != name)
-    *dot = '\0';
-  return name;
+  return tv_export_dup_stem (tv_profile_get_file (self->profiles[side]), side_name (side));
 }
 
 static void

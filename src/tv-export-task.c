@@ -58,6 +58,20 @@ tv_export_show_result (AdwToastOverlay *toasts,
   adw_toast_overlay_add_toast (toasts, toast);
 }
 
+char *
+tv_export_dup_stem (GFile      *file,
+                    const char *fallback)
+{
+  char *name = file != NULL ? g_file_get_basename (file) : NULL;
+  char *dot;
+
+  if (name == NULL)
+    return g_strdup (fallback);
+  if ((dot = strrchr (name, '.')) != NULL && dot != name)
+    *dot = '\0';
+  return name;
+}
+
 void
 tv_export_chooser_start_next_to (GtkFileChooserNative *chooser,
                                  GFile                *file)

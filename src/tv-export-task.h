@@ -18,6 +18,10 @@ void tv_export_task_return (GTask        *task,
                             GError       *error,
                             GFile        *dest,
                             GCancellable *cancellable);
+/* FILE's name without its extension ("run.bin" gives "run"), to name an
+ * export after; FALLBACK when it has none. */
+char  *tv_export_dup_stem              (GFile                *file,
+                                        const char           *fallback);
 /* Opens an export's save dialog in the folder of FILE (the profile). */
 void   tv_export_chooser_start_next_to (GtkFileChooserNative *chooser,
                                         GFile                *file);

@@ -472,18 +472,14 @@ export_action (GtkWidget  *widget,
     { N_("PNG Image"), "image/png", ".png" },
     { N_("PDF Document"), "application/pdf", ".pdf" },
   };
-  g_autofree char *basename = g_file_get_basename (self->file);
   g_autofree char *name = NULL;
   GtkFileChooserNative *chooser;
-  char *dot;
 
   if (self->state != TV_PROFILE_PAGE_LOADED)
     return;
 
   /* "run.bin" exports to "run.html". */
-  name = g_strdup (basename != NULL ? basename : "profile");
-  if ((dot = strrchr (name, '.')) != NULL && dot != name)
-    *dot = '\0';
+  name = tv_export_dup_stem (self->file, "profile");
   {
     g_autofree char *suggested = g_strconcat (name, ".html", NULL);
 
