@@ -125,6 +125,17 @@ loading_to_icon (GBinding     *binding,
   return TRUE;
 }
 
+/* A file that failed to load (gone, or not a profile) leaves the recent
+ * files, where GTK's file chooser puts what it opens, or where it was
+ * before it went. */
+static void
+remove_from_recent (GFile *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+
+  gtk_recent_manager_remove_item (gtk_recent_manager_get_default (), uri, NULL);
+}
+
 /* A profile goes to the recent files once it has loaded: one that cannot
  * be opened is not worth offering again. */
 static void
@@ -134,6 +145,8 @@ on_page_state (TvProfilePage *page,
 {
   if (tv_profile_page_get_state (page) == TV_PROFILE_PAGE_LOADED)
     add_to_recent (tv_profile_page_get_file (page));
+  else if (tv_profile_page_get_state (page) == TV_PROFILE_PAGE_FAILED)
+    remove_from_recent (tv_profile_page_get_file (page));
   update_view (self);
 }
 
