@@ -119,18 +119,7 @@ write_pair_side (const char *path,
 static TvWindow *
 get_window (void)
 {
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
-
-  g_assert_true (TV_IS_WINDOW (window));
-  return TV_WINDOW (window);
-}
-
-static void
-set_dark (gboolean dark)
-{
-  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
-                                      dark ? ADW_COLOR_SCHEME_FORCE_DARK
-                                           : ADW_COLOR_SCHEME_FORCE_LIGHT);
+  return ui_test_get_window (GTK_APPLICATION (application));
 }
 
 static gboolean
@@ -300,7 +289,7 @@ test_open (void)
 
   for (guint dark = 0; dark < 2; dark++)
     {
-      set_dark (dark);
+      ui_test_set_dark (dark);
       tv_compare_page_show_view (page, "side-by-side");
       ui_test_save_screenshot (GTK_WIDGET (get_window ()),
                                dark ? "compare-side-dark.png" : "compare-side-light.png", 400);
@@ -308,7 +297,7 @@ test_open (void)
       ui_test_save_screenshot (GTK_WIDGET (get_window ()),
                                dark ? "compare-diff-dark.png" : "compare-diff-light.png", 400);
     }
-  set_dark (FALSE);
+  ui_test_set_dark (FALSE);
   tv_compare_page_show_view (page, "functions");
   ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-functions.png", 400);
   tv_compare_page_show_view (page, "properties");
@@ -460,11 +449,11 @@ test_find_function (void)
                     3000);
   for (guint dark = 0; dark < 2; dark++)
     {
-      set_dark (dark);
+      ui_test_set_dark (dark);
       ui_test_save_screenshot (GTK_WIDGET (get_window ()),
                                dark ? "compare-find-dark.png" : "compare-find-light.png", 400);
     }
-  set_dark (FALSE);
+  ui_test_set_dark (FALSE);
   close_all ();
 }
 
@@ -541,12 +530,12 @@ test_filtered_header (void)
                    "7900 samples, 7.900 s");
   for (guint dark = 0; dark < 2; dark++)
     {
-      set_dark (dark);
+      ui_test_set_dark (dark);
       ui_test_save_screenshot (GTK_WIDGET (get_window ()), dark ? "compare-filtered-dark.png"
                                                                 : "compare-filtered-light.png",
                                400);
     }
-  set_dark (FALSE);
+  ui_test_set_dark (FALSE);
   tv_view_state_set_state_filter (base_state, TV_STATE_FILTER_ALL);
   settle (page);
   g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_BASE), ==,
@@ -607,9 +596,9 @@ test_warnings (void)
                             "BASE was recorded in wall-clock mode and NEW in CPU mode"));
   g_assert_cmpuint (tv_compare_page_get_n_differing_properties (page), >=, 1);
   ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-warning.png", 400);
-  set_dark (TRUE);
+  ui_test_set_dark (TRUE);
   ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-warning-dark.png", 400);
-  set_dark (FALSE);
+  ui_test_set_dark (FALSE);
   close_all ();
 
   page = open_pair (wall, wall);
@@ -643,12 +632,12 @@ test_banner_by_share (void)
   g_assert_null (tv_compare_page_get_banner_text (page));
   for (guint dark = 0; dark < 2; dark++)
     {
-      set_dark (dark);
+      ui_test_set_dark (dark);
       ui_test_save_screenshot (GTK_WIDGET (get_window ()), dark ? "compare-banner-share-dark.png"
                                                                 : "compare-banner-share-light.png",
                                400);
     }
-  set_dark (FALSE);
+  ui_test_set_dark (FALSE);
 
   tv_compare_page_set_normalization (page, TV_DIFF_BY_TIME);
   settle (page);
@@ -737,7 +726,7 @@ test_small_screen (void)
     }
   for (guint dark = 0; dark < 2; dark++)
     {
-      set_dark (dark);
+      ui_test_set_dark (dark);
       ui_test_save_screenshot (window, dark ? "compare-small-dark.png" : "compare-small-light.png",
                                400);
       tv_compare_page_show_view (page, "properties");
@@ -745,7 +734,7 @@ test_small_screen (void)
                                             : "compare-small-properties-light.png", 400);
       tv_compare_page_show_view (page, "side-by-side");
     }
-  set_dark (FALSE);
+  ui_test_set_dark (FALSE);
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   close_all ();
 }

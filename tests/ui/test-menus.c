@@ -31,18 +31,7 @@ typedef struct
 static TvWindow *
 get_window (void)
 {
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
-
-  g_assert_true (TV_IS_WINDOW (window));
-  return TV_WINDOW (window);
-}
-
-static void
-set_dark (gboolean dark)
-{
-  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
-                                      dark ? ADW_COLOR_SCHEME_FORCE_DARK
-                                           : ADW_COLOR_SCHEME_FORCE_LIGHT);
+  return ui_test_get_window (GTK_APPLICATION (application));
 }
 
 /* Saves WIDGET as PREFIX-light.png and PREFIX-dark.png. */
@@ -54,10 +43,10 @@ save_light_and_dark (GtkWidget  *widget,
     {
       g_autofree char *name = g_strdup_printf ("%s-%s.png", prefix, dark ? "dark" : "light");
 
-      set_dark (dark);
+      ui_test_set_dark (dark);
       ui_test_save_screenshot (widget, name, 400);
     }
-  set_dark (FALSE);
+  ui_test_set_dark (FALSE);
 }
 
 /* Appends ROOT (if it is a TYPE) and its descendants of TYPE, depth

@@ -41,10 +41,7 @@ data_file (const char *kind,
 static TvWindow *
 get_window (void)
 {
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
-
-  g_assert_true (TV_IS_WINDOW (window));
-  return TV_WINDOW (window);
+  return ui_test_get_window (GTK_APPLICATION (application));
 }
 
 static void
@@ -1024,28 +1021,7 @@ static void
 press_binding (GtkWidget *widget,
                guint      keyval)
 {
-  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
-
-  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-    {
-      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
-
-      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
-        continue;
-      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (controller)); k++)
-        {
-          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), k);
-          g_autoptr(GtkShortcutTrigger) trigger = gtk_keyval_trigger_new (keyval, 0);
-
-          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), trigger))
-            {
-              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0,
-                                                           widget, NULL));
-              return;
-            }
-        }
-    }
-  g_assert_not_reached ();
+  g_assert_true (ui_test_activate_shortcut (widget, keyval, 0));
 }
 
 /* Ctrl+F opens the flame graph's search wherever the focus is in the

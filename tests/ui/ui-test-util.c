@@ -3,6 +3,8 @@
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <adwaita.h>
+
 #include "ui-test-util.h"
 
 gboolean
@@ -133,6 +135,23 @@ ui_test_trap_without_leak_checks (guint timeout_seconds)
   return TRUE;
 }
 
+TvWindow *
+ui_test_get_window (GtkApplication *application)
+{
+  GtkWindow *window = gtk_application_get_active_window (application);
+
+  g_assert_true (TV_IS_WINDOW (window));
+  return TV_WINDOW (window);
+}
+
+void
+ui_test_set_dark (gboolean dark)
+{
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      dark ? ADW_COLOR_SCHEME_FORCE_DARK
+                                           : ADW_COLOR_SCHEME_FORCE_LIGHT);
+}
+
 GtkWidget *
 ui_test_find_file_chooser (void)
 {
@@ -150,34 +169,41 @@ ui_test_find_file_chooser (void)
 }
 
 gboolean
+ui_test_activate_shortcut (GtkWidget       *widget,
+                           guint            keyval,
+                           GdkModifierType  modifiers)
+{
+  g_autoptr(GtkShortcutTrigger) trigger = gtk_keyval_trigger_new (keyval, modifiers);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
+      GListModel *shortcuts = GTK_IS_SHORTCUT_CONTROLLER (controller)
+                              ? G_LIST_MODEL (controller) : NULL;
+
+      for (guint k = 0; shortcuts != NULL && k < g_list_model_get_n_items (shortcuts); k++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (shortcuts, k);
+
+          if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), trigger)
+              && gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, widget,
+                                               gtk_shortcut_get_arguments (shortcut)))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+gboolean
 ui_test_deliver_key (GtkWindow       *window,
                      guint            keyval,
                      GdkModifierType  modifiers)
 {
-  g_autoptr(GtkShortcutTrigger) trigger = gtk_keyval_trigger_new (keyval, modifiers);
-
   for (GtkWidget *w = gtk_root_get_focus (GTK_ROOT (window)); w != NULL;
        w = gtk_widget_get_parent (w))
-    {
-      g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (w);
-
-      for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
-        {
-          g_autoptr(GtkEventController) controller = g_list_model_get_item (controllers, i);
-          GListModel *shortcuts = GTK_IS_SHORTCUT_CONTROLLER (controller)
-                                  ? G_LIST_MODEL (controller) : NULL;
-
-          for (guint k = 0; shortcuts != NULL && k < g_list_model_get_n_items (shortcuts); k++)
-            {
-              g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (shortcuts, k);
-
-              if (gtk_shortcut_trigger_equal (gtk_shortcut_get_trigger (shortcut), trigger)
-                  && gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, w,
-                                                   gtk_shortcut_get_arguments (shortcut)))
-                return TRUE;
-            }
-        }
-    }
+    if (ui_test_activate_shortcut (w, keyval, modifiers))
+      return TRUE;
   return FALSE;
 }
 

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "tv-flame-graph.h"
+#include "tv-window.h"
 
 G_BEGIN_DECLS
 
@@ -48,8 +49,17 @@ gboolean ui_test_trap_without_leak_checks (guint timeout_seconds);
 void ui_test_write_big_profile (const char *path,
                                 guint64     n_samples,
                                 guint       depth);
+/* APPLICATION's active window, which must be a TvWindow. */
+TvWindow  *ui_test_get_window        (GtkApplication *application);
+/* Forces the dark style, or the light one. */
+void       ui_test_set_dark          (gboolean        dark);
 /* The file chooser dialog among the toplevel windows, or NULL. */
 GtkWidget *ui_test_find_file_chooser (void);
+/* Runs the shortcut of WIDGET's own controllers that KEYVAL with
+ * MODIFIERS triggers; FALSE when none takes it. */
+gboolean   ui_test_activate_shortcut (GtkWidget       *widget,
+                                      guint            keyval,
+                                      GdkModifierType  modifiers);
 /* KEYVAL with MODIFIERS as GTK delivers it: to the focus widget of
  * WINDOW, then up through its ancestors, to the first shortcut that takes
  * it; FALSE when none does. */
