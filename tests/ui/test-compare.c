@@ -1161,14 +1161,8 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   int ret;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      g_print ("1..0 # SKIP no display\n");
-      return 77;
-    }
-
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  if (!ui_test_init (&argc, &argv))
+    return 77;
 
   tmp_dir = g_dir_make_tmp ("tv-compare-XXXXXX", &error);
   g_assert_no_error (error);
@@ -1177,12 +1171,7 @@ main (int   argc,
   write_pair_side (base_path, FALSE, 1, TRUE);
   write_pair_side (new_path, TRUE, 1, TRUE);
 
-  application = tv_application_new ();
-  g_application_set_flags (G_APPLICATION (application),
-                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (application), NULL, &error);
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (application));
+  application = ui_test_application_new ();
 
   g_test_add_func ("/ui/compare/open", test_open);
   g_test_add_func ("/ui/compare/zoom-sync", test_zoom_sync);
@@ -1205,14 +1194,7 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  {
-    GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
-
-    if (window != NULL)
-      gtk_window_destroy (window);
-  }
-  g_application_release (G_APPLICATION (application));
-  g_clear_object (&application);
+  g_clear_pointer (&application, ui_test_application_free);
   g_unlink (base_path);
   g_unlink (new_path);
   g_rmdir (tmp_dir);

@@ -1304,19 +1304,10 @@ main (int   argc,
 {
   int ret;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      /* Not in CI, where Xvfb is always there. */
-      g_print ("1..0 # SKIP no display\n");
-      return 77;
-    }
+  if (!ui_test_init (&argc, &argv))
+    return 77;
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  window = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_default_size (window, 360, 760);
-  gtk_window_present (window);
+  window = ui_test_window_new (360, 760);
 
   /* The tests share the window and run in this order. */
   g_test_add_func ("/function-table/rows", test_rows);

@@ -663,19 +663,10 @@ main (int   argc,
 {
   int ret;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      /* Not in CI, where Xvfb is always there. */
-      g_print ("1..0 # SKIP no display\n");
-      return 77;
-    }
+  if (!ui_test_init (&argc, &argv))
+    return 77;
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  window = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_default_size (window, 900, 420);
-  gtk_window_present (window);
+  window = ui_test_window_new (900, 420);
 
   g_test_add_func ("/timeline/drag-over-lanes", test_drag_over_lanes);
   g_test_add_func ("/timeline/escape-after-drag", test_escape_after_drag);

@@ -2296,15 +2296,10 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr(GError) error = NULL;
   int ret;
 
-  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
-    {
-      /* Not in CI, where Xvfb is always there. */
-      g_print ("1..0 # SKIP no display\n");
-      return 77;
-    }
+  if (!ui_test_init (&argc, &argv))
+    return 77;
 
   /* Start from an empty list of recent files (tests/ui/meson.build points
    * XDG_DATA_HOME into the build directory). */
@@ -2315,16 +2310,7 @@ main (int   argc,
     g_unlink (recent);
   }
 
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
-
-  application = tv_application_new ();
-  /* The test's own instance, whatever else runs on the session bus. */
-  g_application_set_flags (G_APPLICATION (application),
-                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
-  g_application_register (G_APPLICATION (application), NULL, &error);
-  g_assert_no_error (error);
-  g_application_hold (G_APPLICATION (application));
+  application = ui_test_application_new ();
 
   /* The tests share one window and run in this order (GTest runs the
    * tests of one level in the order they were added). */
@@ -2350,8 +2336,7 @@ main (int   argc,
 
   ret = g_test_run ();
 
-  g_application_release (G_APPLICATION (application));
-  g_clear_object (&application);
+  g_clear_pointer (&application, ui_test_application_free);
   if (big_path != NULL)
     g_unlink (big_path);
   if (big_dir != NULL)

@@ -135,6 +135,56 @@ ui_test_trap_without_leak_checks (guint timeout_seconds)
   return TRUE;
 }
 
+gboolean
+ui_test_init (int    *argc,
+              char ***argv)
+{
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_print ("1..0 # SKIP no display\n");
+      return FALSE;
+    }
+  gtk_test_init (argc, argv, NULL);
+  adw_init ();
+  return TRUE;
+}
+
+GtkWindow *
+ui_test_window_new (int width,
+                    int height)
+{
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+
+  gtk_window_set_default_size (window, width, height);
+  gtk_window_present (window);
+  return window;
+}
+
+TvApplication *
+ui_test_application_new (void)
+{
+  g_autoptr(GError) error = NULL;
+  TvApplication *application = tv_application_new ();
+
+  g_application_set_flags (G_APPLICATION (application),
+                           G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_application_register (G_APPLICATION (application), NULL, &error);
+  g_assert_no_error (error);
+  g_application_hold (G_APPLICATION (application));
+  return application;
+}
+
+void
+ui_test_application_free (TvApplication *application)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
+
+  if (window != NULL)
+    gtk_window_destroy (window);
+  g_application_release (G_APPLICATION (application));
+  g_object_unref (application);
+}
+
 TvWindow *
 ui_test_get_window (GtkApplication *application)
 {

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "tv-flame-graph.h"
+#include "tv-application.h"
 #include "tv-window.h"
 
 G_BEGIN_DECLS
@@ -49,6 +50,18 @@ gboolean ui_test_trap_without_leak_checks (guint timeout_seconds);
 void ui_test_write_big_profile (const char *path,
                                 guint64     n_samples,
                                 guint       depth);
+/* gtk_test_init () and adw_init (); FALSE where there is no display,
+ * having said so on the TAP stream: main () then returns 77 (skipped),
+ * which never happens in CI, where Xvfb is always there. */
+gboolean   ui_test_init              (int            *argc,
+                                      char         ***argv);
+/* A window of WIDTH x HEIGHT, shown, for the tests of one widget. */
+GtkWindow *ui_test_window_new        (int             width,
+                                      int             height);
+/* The test's own TvApplication, whatever else runs on the session bus:
+ * registered and held; ui_test_application_free () ends it. */
+TvApplication *ui_test_application_new  (void);
+void       ui_test_application_free  (TvApplication  *application);
 /* APPLICATION's active window, which must be a TvWindow. */
 TvWindow  *ui_test_get_window        (GtkApplication *application);
 /* Forces the dark style, or the light one. */
