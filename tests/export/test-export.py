@@ -1207,24 +1207,34 @@ def browser_cases(env, browser_exe):
         return problems
     case("light and dark follow the system", screenshots)
 
-    def tooltip_counts():
-        """The tooltip says "1 sample" and "2 samples", "0 samples"."""
-        src = os.path.join(tmp, "counts.json")
-        path = os.path.join(tmp, "counts.tach")
-        samples = [{"t": 1_000_000 + 1000 * i, "interpreters": [{"id": 0, "threads": [{
-            "tid": 7, "status": 3, "frames": [["app.py", name, 5, 5, 4, 9, 53],
-                                               ["app.py", "main", 12, 12, 4, 10, 53]]}]}]}
-                   for i, name in enumerate(["once"] + ["twice"] * 2 + ["often"] * 7)]
+    def page_of(name, stacks):
+        """The page of a profile of STACKS (each innermost first, one sample
+        each, thread 7), loaded in the browser: (browser, url, problems), the
+        browser None when the export failed."""
+        src = os.path.join(tmp, name + ".json")
+        path = os.path.join(tmp, name + ".tach")
+        samples = [{"t": 1_001_000 + 1000 * i, "interpreters": [{"id": 0, "threads": [{
+            "tid": 7, "status": 3, "frames": [["app.py", f, 5 + j, 5 + j, 4, 9, 53]
+                                              for j, f in enumerate(stack)]}]}]}
+                   for i, stack in enumerate(stacks)]
         with open(src, "w", encoding="utf-8") as fh:
             json.dump({"samples": samples}, fh)
         env.tachgen_run("fromjson", src, "-o", path, "--mode", "wall")
         page, problems = export_html(env, path)
         if page is None:
-            return problems
-        out = os.path.join(tmp, "counts.html")
+            return None, None, problems
+        out = os.path.join(tmp, name + ".html")
         with open(out, "wb") as fh:
             fh.write(page.bytes)
         b, url = load(out)
+        return b, url, problems
+
+    def tooltip_counts():
+        """The tooltip says "1 sample" and "2 samples", "0 samples"."""
+        b, url, problems = page_of("counts", [[name, "main"] for name in
+                                              ["once"] + ["twice"] * 2 + ["often"] * 7])
+        if b is None:
+            return problems
         want = {"once": ("Total: 1 sample, ", "Self: 1 sample, "),
                 "twice": ("Total: 2 samples, ", "Self: 2 samples, "),
                 "main": ("Total: 10 samples, ", "Self: 0 samples, ")}
@@ -1245,20 +1255,9 @@ def browser_cases(env, browser_exe):
 
     def one_sample():
         """A profile of one sample says "1 sample" everywhere the page counts."""
-        src = os.path.join(tmp, "one.json")
-        path = os.path.join(tmp, "one.tach")
-        with open(src, "w", encoding="utf-8") as fh:
-            json.dump({"samples": [{"t": 1_001_000, "interpreters": [{"id": 0, "threads": [{
-                "tid": 7, "status": 3, "frames": [["app.py", "main", 12, 12, 4, 10, 53]]}]}]}]},
-                fh)
-        env.tachgen_run("fromjson", src, "-o", path, "--mode", "wall")
-        page, problems = export_html(env, path)
-        if page is None:
+        b, url, problems = page_of("one", [["main"]])
+        if b is None:
             return problems
-        out = os.path.join(tmp, "one.html")
-        with open(out, "wb") as fh:
-            fh.write(page.bytes)
-        b, url = load(out)
         status = b.evaluate("document.getElementById('status').textContent")
         subtitle = b.evaluate("document.getElementById('subtitle').textContent")
         options = b.evaluate("Array.from(document.querySelectorAll('#thread option'))"
