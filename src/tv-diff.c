@@ -1077,6 +1077,16 @@ check_mode (GPtrArray        *list,
                                  mode_name (a->mode), mode_name (b->mode)));
 }
 
+/* SECONDS as "1.500 s" or "12.000 ms". */
+static char *
+format_seconds (double   seconds,
+                gboolean with_sign)
+{
+  if (fabs (seconds) >= 1.0)
+    return g_strdup_printf (with_sign ? "%+.3f s" : "%.3f s", seconds);
+  return g_strdup_printf (with_sign ? "%+.3f ms" : "%.3f ms", seconds * 1e3);
+}
+
 /* Samples times seconds per sample: the thread time the profile covers. */
 static double
 covered_seconds (TvProfileData *data)
@@ -1321,16 +1331,23 @@ tv_comparability_check (TvProfileData *base,
     double ta = covered_seconds (base), tb = covered_seconds (new_data);
 
     if (ta > 0 && tb > 0 && MAX (ta, tb) / MIN (ta, tb) >= 1.5)
-      add_caveat (list, TV_COMPARABILITY_DURATION,
-                  g_strdup_printf (tb > ta
-                                   ? _("The samples of BASE stand for %.3g s and those of NEW "
-                                       "for %.3g s: compared by time, every function looks "
-                                       "slower in NEW. Unless both runs did the same work, "
-                                       "compare by share.")
-                                   : _("The samples of BASE stand for %.3g s and those of NEW "
-                                       "for %.3g s: compared by time, every function looks "
-                                       "faster in NEW. Unless both runs did the same work, "
-                                       "compare by share."), ta, tb));
+      {
+        /* "1020.300 s", never "1.02e+03 s". */
+        g_autofree char *time_a = format_seconds (ta, FALSE);
+        g_autofree char *time_b = format_seconds (tb, FALSE);
+
+        /* Translators: the %s are durations such as "1.500 s". */
+        add_caveat (list, TV_COMPARABILITY_DURATION,
+                    g_strdup_printf (tb > ta
+                                     ? _("The samples of BASE stand for %s and those of NEW "
+                                         "for %s: compared by time, every function looks "
+                                         "slower in NEW. Unless both runs did the same work, "
+                                         "compare by share.")
+                                     : _("The samples of BASE stand for %s and those of NEW "
+                                         "for %s: compared by time, every function looks "
+                                         "faster in NEW. Unless both runs did the same work, "
+                                         "compare by share."), time_a, time_b));
+      }
   }
 
   if (merge == TV_MERGE_LINE || merge == TV_MERGE_INSTRUCTION || merge == TV_MERGE_FRAME)
@@ -1362,7 +1379,5 @@ tv_diff_format_value (TvDiff   *diff,
 
   if (diff->options.normalization == TV_DIFF_BY_SHARE)
     return g_strdup_printf (with_sign ? "%+.2f %%" : "%.2f %%", value * 100.0);
-  if (fabs (value) >= 1.0)
-    return g_strdup_printf (with_sign ? "%+.3f s" : "%.3f s", value);
-  return g_strdup_printf (with_sign ? "%+.3f ms" : "%.3f ms", value * 1e3);
+  return format_seconds (value, with_sign);
 }

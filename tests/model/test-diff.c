@@ -1673,6 +1673,17 @@ test_comparability_written (void)
         other_path = write_profile ("cmp-other.tach", &program_base, &changed, NULL);
         other = load_data (other_path);
         assert_codes (base, other, cases[i].merge, cases[i].expected);
+        /* Durations read as durations, never as "1.02e+03 s". */
+        if (g_str_equal (cases[i].expected, "7"))
+          {
+            g_autoptr(GPtrArray) caveats = tv_comparability_check (base, other,
+                                                                   cases[i].merge);
+            const char *message = ((TvComparability *) caveats->pdata[0])->message;
+
+            g_test_message ("%s", message);
+            g_assert_true (g_str_has_prefix (message, "The samples of BASE stand for 20.000 s "
+                                             "and those of NEW for 40.000 s: "));
+          }
         remove_file (g_steal_pointer (&other_path));
       }
   }
