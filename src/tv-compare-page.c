@@ -22,7 +22,10 @@
  * hovering a frame outlines the same path in the other side.
  *
  * page.export (the window's Ctrl+E) writes the differential HTML page of
- * the diff shown, on a worker.
+ * the diff shown, on a worker.  page.swap trades BASE and NEW: each side's
+ * profile, view state, trees and widgets move together, and only the diff
+ * is made again.  Until it is back, the diff shown is the one before the
+ * swap, whose sides are the page's the other way round (page_side()).
  */
 
 #include <string.h>
@@ -62,6 +65,7 @@ struct _TvComparePage
   gboolean            syncing;
   char               *banner_text;
   guint               n_differing;
+  char               *title;
 
   /* Widgets */
   GtkStack           *stack;             /* loading | error | content */
@@ -72,6 +76,7 @@ struct _TvComparePage
   GtkStack           *views;
   GtkWidget          *headers[2];
   GtkWidget          *subtitles[2];
+  GtkPaned           *columns;           /* the side-by-side view */
   GtkDropDown        *thread_menus[2];
   GtkDropDown        *state_menus[2];
   GArray             *thread_choices[2]; /* guint32 thread index per menu item after "All" */
@@ -82,6 +87,7 @@ struct _TvComparePage
   GtkLabel           *diff_summary;
   TvDiffTable        *table;
   TvProperties       *properties[2];
+  GtkBox             *property_panes;
   GtkWidget          *search_entry;
   GtkCheckButton     *link_button;
   GtkDropDown        *merge_menu;
@@ -94,6 +100,7 @@ enum {
   PROP_0,
   PROP_STATE,
   PROP_BUSY,
+  PROP_TITLE,
   N_PROPS
 };
 
@@ -107,6 +114,29 @@ static const char *
 side_name (TvDiffSide side)
 {
   return side == TV_DIFF_SIDE_BASE ? _("Base") : _("New");
+}
+
+/* SIDE's file name as it is shown: "run.bin". */
+static char *
+dup_display_name (TvComparePage *self,
+                  TvDiffSide     side)
+{
+  GFile *file = tv_profile_get_file (self->profiles[side]);
+  g_autofree char *basename = g_file_get_basename (file);
+
+  return basename != NULL ? g_filename_display_name (basename) : g_file_get_uri (file);
+}
+
+static void
+update_title (TvComparePage *self)
+{
+  g_autofree char *base_name = dup_display_name (self, TV_DIFF_SIDE_BASE);
+  g_autofree char *new_name = dup_display_name (self, TV_DIFF_SIDE_NEW);
+
+  g_free (self->title);
+  /* Translators: the title of a comparison's tab: "base.bin → new.bin". */
+  self->title = g_strdup_printf (_("%s → %s"), base_name, new_name);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
 }
 
 static void
@@ -230,13 +260,33 @@ map_node_or_ancestor (TvDiff     *diff,
   return TV_ROOT_NODE;
 }
 
+/* The page's side that shows the profile of DIFF's SIDE: SIDE, but for a
+ * diff made before a swap. */
+static TvDiffSide
+page_side (TvComparePage *self,
+           TvDiff        *diff,
+           TvDiffSide     side)
+{
+  TvProfileData *data = tv_call_tree_get_data (tv_diff_get_tree (diff, side));
+
+  return data == tv_profile_get_data (self->profiles[side]) ? side : 1 - side;
+}
+
+/* The file of the diff's SIDE. */
+static GFile *
+diff_side_file (TvComparePage *self,
+                TvDiffSide     side)
+{
+  return tv_profile_get_file (self->profiles[page_side (self, self->diff, side)]);
+}
+
 static void
 update_diff_summary (TvComparePage *self)
 {
   TvDiffSide side = gtk_toggle_button_get_active (self->vanished_toggle)
                     ? TV_DIFF_SIDE_BASE : TV_DIFF_SIDE_NEW;
   guint64 unmatched = tv_diff_get_unmatched_total (self->diff, side, TV_ROOT_NODE);
-  guint64 all = tv_call_tree_get_n_samples (self->trees[side]);
+  guint64 all = tv_call_tree_get_n_samples (tv_diff_get_tree (self->diff, side));
   guint n_stacks;
   g_autofree char *text = NULL;
 
@@ -268,7 +318,8 @@ update_diff_graph (TvComparePage *self)
 
   if (self->diff == NULL)
     return;
-  tv_flame_graph_set_tree (self->diff_graph, self->trees[side]);
+  /* The diff's own tree: the page's may be newer than the diff. */
+  tv_flame_graph_set_tree (self->diff_graph, tv_diff_get_tree (self->diff, side));
   tv_flame_graph_set_diff (self->diff_graph, self->diff, side);
   tv_flame_graph_set_diff_mode (self->diff_graph, mode);
   for (guint i = 0; i < 2; i++)
@@ -341,6 +392,27 @@ on_query_done (GObject      *object,
         start_diff (self);
     }
   query_job_free (job);
+}
+
+/* The trees stay as they are: only the diff is made again.  While
+ * queries run, a new round starts instead (the running ones are of an
+ * older generation: their side may have moved since). */
+static void
+remake_diff (TvComparePage *self)
+{
+  if (self->n_loaded < 2)
+    return;
+  if (self->pending > 0 || self->trees[0] == NULL || self->trees[1] == NULL)
+    {
+      start_queries (self);
+      return;
+    }
+  g_cancellable_cancel (self->job_cancellable);
+  g_clear_object (&self->job_cancellable);
+  self->job_cancellable = g_cancellable_new ();
+  self->generation++;
+  start_diff (self);
+  set_busy_changed (self);
 }
 
 static void
@@ -708,17 +780,19 @@ sync_transforms (TvComparePage *self,
   guint32 focus = tv_view_state_get_focus_function (from);
   guint n_hidden;
   const guint32 *hidden = tv_view_state_get_hidden_functions (from, &n_hidden);
+  TvDiffSide diff_side;
 
   if (self->diff == NULL)
     return;
+  diff_side = page_side (self, self->diff, side);
   self->syncing = TRUE;
   tv_view_state_reset_transforms (to);
   tv_view_state_set_collapse_recursion (to, tv_view_state_get_collapse_recursion (from));
   if (focus != TV_NODE_NONE)
-    tv_view_state_set_focus_function (to, tv_diff_map_function (self->diff, side, focus));
+    tv_view_state_set_focus_function (to, tv_diff_map_function (self->diff, diff_side, focus));
   for (guint i = 0; i < n_hidden; i++)
     {
-      guint32 mapped = tv_diff_map_function (self->diff, side, hidden[i]);
+      guint32 mapped = tv_diff_map_function (self->diff, diff_side, hidden[i]);
 
       if (mapped != TV_NODE_NONE)
         tv_view_state_hide_function (to, mapped);
@@ -774,8 +848,7 @@ static void
 update_header (TvComparePage *self,
                TvDiffSide     side)
 {
-  g_autofree char *basename = g_file_get_basename (tv_profile_get_file (self->profiles[side]));
-  g_autofree char *name = g_filename_display_name (basename);
+  g_autofree char *name = dup_display_name (self, side);
   g_autofree char *title = NULL;
 
   /* Translators: "Base: run.bin" */
@@ -841,6 +914,7 @@ both_loaded (TvComparePage *self)
   self->n_differing = tv_properties_mark_differences (self->properties[0], self->properties[1]);
   tv_properties_align_rows (self->properties[0], self->properties[1]);
   show_banner (self);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "page.swap", TRUE);
   start_queries (self);
 }
 
@@ -913,6 +987,34 @@ on_cancel_clicked (TvComparePage *self)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Swapping the sides                                                        */
+/* ------------------------------------------------------------------------ */
+
+#define SWAP_PAIR(pair) \
+  G_STMT_START { gpointer tmp_ = (pair)[0]; (pair)[0] = (pair)[1]; (pair)[1] = tmp_; } G_STMT_END
+
+/* The paned's two children trade places. */
+static void
+swap_children (GtkPaned *paned)
+{
+  g_autoptr(GtkWidget) start = g_object_ref (gtk_paned_get_start_child (paned));
+  g_autoptr(GtkWidget) end = g_object_ref (gtk_paned_get_end_child (paned));
+
+  gtk_paned_set_start_child (paned, NULL);
+  gtk_paned_set_end_child (paned, NULL);
+  gtk_paned_set_start_child (paned, end);
+  gtk_paned_set_end_child (paned, start);
+}
+
+static void
+swap_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  tv_compare_page_swap (TV_COMPARE_PAGE (widget));
+}
+
+/* ------------------------------------------------------------------------ */
 /* Building the page                                                         */
 /* ------------------------------------------------------------------------ */
 
@@ -963,8 +1065,7 @@ make_loading_page (TvComparePage *self)
   gtk_widget_set_size_request (box, 360, -1);
   for (guint i = 0; i < 2; i++)
     {
-      g_autofree char *basename = g_file_get_basename (tv_profile_get_file (self->profiles[i]));
-      g_autofree char *name = g_filename_display_name (basename);
+      g_autofree char *name = dup_display_name (self, i);
       g_autofree char *text = g_strdup_printf (_("Loading %s: %s"), side_name (i), name);
 
       self->progress[i] = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
@@ -1144,7 +1245,7 @@ make_toolbar (TvComparePage *self)
   static const char * const bys[] = { N_("By Time"), N_("By Share of Samples"), NULL };
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   GtkWidget *switcher = gtk_stack_switcher_new ();
-  GtkWidget *merge, *by, *link;
+  GtkWidget *merge, *by, *swap, *link;
   g_autoptr(GtkStringList) merge_items = gtk_string_list_new (NULL);
   g_autoptr(GtkStringList) by_items = gtk_string_list_new (NULL);
 
@@ -1173,6 +1274,15 @@ make_toolbar (TvComparePage *self)
   g_signal_connect (by, "notify::selected", G_CALLBACK (on_by_selected), self);
   self->by_menu = GTK_DROP_DOWN (by);
   gtk_box_append (GTK_BOX (bar), by);
+
+  swap = gtk_button_new_from_icon_name ("object-flip-horizontal-symbolic");
+  gtk_widget_set_tooltip_text (swap, _("Swap Base and New"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (swap), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Swap Base and New"), -1);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (swap), "page.swap");
+  /* Framed, as the menus beside it are: the toolbar would make it flat. */
+  gtk_widget_add_css_class (swap, "raised");
+  gtk_box_append (GTK_BOX (bar), swap);
 
   link = gtk_check_button_new_with_mnemonic (_("_Link Filters"));
   gtk_widget_set_tooltip_text (link, _("Both sides show the same thread state, and the thread "
@@ -1223,6 +1333,7 @@ make_properties (TvComparePage *self)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
   g_autoptr(GtkSizeGroup) widths = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
 
+  self->property_panes = GTK_BOX (box);
   for (guint i = 0; i < 2; i++)
     {
       self->properties[i] = tv_properties_new ();
@@ -1248,6 +1359,7 @@ make_content (TvComparePage *self)
   self->views = GTK_STACK (gtk_stack_new ());
   gtk_widget_set_vexpand (GTK_WIDGET (self->views), TRUE);
 
+  self->columns = GTK_PANED (paned);
   gtk_paned_set_start_child (GTK_PANED (paned), make_graph_column (self, TV_DIFF_SIDE_BASE));
   gtk_paned_set_end_child (GTK_PANED (paned), make_graph_column (self, TV_DIFF_SIDE_NEW));
   gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
@@ -1320,8 +1432,8 @@ static gboolean
 fill_export_filter (TvComparePage  *self,
                     TvExportFilter *filter)
 {
-  TvViewState *base = self->states[TV_DIFF_SIDE_BASE];
-  TvViewState *new_state = self->states[TV_DIFF_SIDE_NEW];
+  TvViewState *base = self->states[page_side (self, self->diff, TV_DIFF_SIDE_BASE)];
+  TvViewState *new_state = self->states[page_side (self, self->diff, TV_DIFF_SIDE_NEW)];
   guint n_base, n_new, n_hidden;
   const guint32 *hidden;
 
@@ -1364,8 +1476,8 @@ tv_compare_page_export_async (TvComparePage       *self,
   job->diff = tv_diff_ref (self->diff);
   tv_export_filter_init (&job->filter);
   job->has_filter = fill_export_filter (self, &job->filter);
-  job->base_name = g_file_get_basename (tv_profile_get_file (self->profiles[0]));
-  job->new_name = g_file_get_basename (tv_profile_get_file (self->profiles[1]));
+  job->base_name = g_file_get_basename (diff_side_file (self, TV_DIFF_SIDE_BASE));
+  job->new_name = g_file_get_basename (diff_side_file (self, TV_DIFF_SIDE_NEW));
   job->search = g_strdup (self->search != NULL && self->search[0] != '\0' ? self->search : NULL);
   job->dest = g_object_ref (dest);
   g_task_set_task_data (task, job, (GDestroyNotify) export_job_free);
@@ -1409,12 +1521,13 @@ on_export_response (GtkNativeDialog *chooser,
                                 g_object_ref (dest));
 }
 
-/* SIDE's file name without its extension: "run.bin" is "run". */
+/* The file name of the diff's SIDE without its extension: "run.bin" is
+ * "run". */
 static char *
 dup_stem (TvComparePage *self,
           TvDiffSide     side)
 {
-  return tv_export_dup_stem (tv_profile_get_file (self->profiles[side]), side_name (side));
+  return tv_export_dup_stem (diff_side_file (self, side), side_name (side));
 }
 
 static void
@@ -1424,13 +1537,15 @@ export_action (GtkWidget  *widget,
 {
   TvComparePage *self = TV_COMPARE_PAGE (widget);
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  g_autofree char *base_stem = dup_stem (self, TV_DIFF_SIDE_BASE);
-  g_autofree char *new_stem = dup_stem (self, TV_DIFF_SIDE_NEW);
+  g_autofree char *base_stem = NULL;
+  g_autofree char *new_stem = NULL;
   g_autofree char *suggested = NULL;
   GtkFileChooserNative *chooser;
 
   if (self->diff == NULL)
     return;
+  base_stem = dup_stem (self, TV_DIFF_SIDE_BASE);
+  new_stem = dup_stem (self, TV_DIFF_SIDE_NEW);
   chooser = gtk_file_chooser_native_new (_("Export the Comparison"),
                                          GTK_WINDOW (gtk_widget_get_root (widget)),
                                          GTK_FILE_CHOOSER_ACTION_SAVE,
@@ -1440,8 +1555,7 @@ export_action (GtkWidget  *widget,
   gtk_file_filter_add_pattern (filter, "*.html");
   g_object_set_data (G_OBJECT (filter), "extension", (gpointer) ".html");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  tv_export_chooser_start_next_to (chooser,
-                                   tv_profile_get_file (self->profiles[TV_DIFF_SIDE_NEW]));
+  tv_export_chooser_start_next_to (chooser, diff_side_file (self, TV_DIFF_SIDE_NEW));
   /* "a.bin" against "b.bin" exports to "a-vs-b.html": two comparisons
    * exported to one folder do not take each other's name. */
   suggested = g_strdup_printf ("%s-vs-%s.html", base_stem, new_stem);
@@ -1474,6 +1588,7 @@ tv_compare_page_new (TvProfile *base,
   self = g_object_new (TV_TYPE_COMPARE_PAGE, NULL);
   self->profiles[0] = g_object_ref (base);
   self->profiles[1] = g_object_ref (new_profile);
+  update_title (self);
 
   self->stack = GTK_STACK (gtk_stack_new ());
   gtk_stack_add_named (self->stack, make_loading_page (self), "loading");
@@ -1602,18 +1717,7 @@ tv_compare_page_set_normalization (TvComparePage      *self,
   gtk_drop_down_set_selected (self->by_menu, by == TV_DIFF_BY_SHARE ? 1 : 0);
   if (self->n_loaded == 2)
     show_banner (self);
-  /* The trees stay as they are: only the diff is made again. */
-  if (self->n_loaded == 2 && self->pending == 0 && self->trees[0] != NULL)
-    {
-      g_cancellable_cancel (self->job_cancellable);
-      g_clear_object (&self->job_cancellable);
-      self->job_cancellable = g_cancellable_new ();
-      self->generation++;
-      start_diff (self);
-      set_busy_changed (self);
-    }
-  else if (self->n_loaded == 2)
-    start_queries (self);
+  remake_diff (self);
 }
 
 void
@@ -1653,6 +1757,46 @@ tv_compare_page_set_search (TvComparePage *self,
     gtk_editable_set_text (GTK_EDITABLE (self->search_entry), regex != NULL ? regex : "");
   g_signal_handlers_unblock_by_func (self->search_entry, on_search_changed, self);
   apply_search (self);
+}
+
+void
+tv_compare_page_swap (TvComparePage *self)
+{
+  g_return_if_fail (TV_IS_COMPARE_PAGE (self));
+
+  /* Only once both are loaded (the loading page's bars stay as they are). */
+  if (self->n_loaded < 2 || self->state == TV_COMPARE_PAGE_FAILED)
+    return;
+  SWAP_PAIR (self->profiles);
+  SWAP_PAIR (self->states);
+  SWAP_PAIR (self->trees);
+  SWAP_PAIR (self->thread_choices);
+  SWAP_PAIR (self->headers);
+  SWAP_PAIR (self->subtitles);
+  SWAP_PAIR (self->thread_menus);
+  SWAP_PAIR (self->state_menus);
+  SWAP_PAIR (self->graphs);
+  SWAP_PAIR (self->properties);
+  /* A side's column (its graph, zoom included, and menus) and properties
+   * go with it; the differences marked and the rows' heights are the same
+   * either way round. */
+  swap_children (self->columns);
+  gtk_box_reorder_child_after (self->property_panes, GTK_WIDGET (self->properties[0]), NULL);
+  gtk_box_reorder_child_after (self->property_panes, GTK_WIDGET (self->properties[1]),
+                               gtk_widget_get_last_child (GTK_WIDGET (self->property_panes)));
+  for (guint i = 0; i < 2; i++)
+    update_header (self, i);
+  show_banner (self);
+  update_title (self);
+  remake_diff (self);
+}
+
+const char *
+tv_compare_page_get_title (TvComparePage *self)
+{
+  g_return_val_if_fail (TV_IS_COMPARE_PAGE (self), NULL);
+
+  return self->title;
 }
 
 void
@@ -1735,6 +1879,7 @@ tv_compare_page_finalize (GObject *object)
   g_clear_pointer (&self->error_message, g_free);
   g_clear_pointer (&self->search, g_free);
   g_clear_pointer (&self->banner_text, g_free);
+  g_clear_pointer (&self->title, g_free);
   G_OBJECT_CLASS (tv_compare_page_parent_class)->finalize (object);
 }
 
@@ -1753,6 +1898,9 @@ tv_compare_page_get_property (GObject    *object,
       break;
     case PROP_BUSY:
       g_value_set_boolean (value, tv_compare_page_is_busy (self));
+      break;
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1775,9 +1923,13 @@ tv_compare_page_class_init (TvComparePageClass *klass)
   properties[PROP_BUSY] =
     g_param_spec_boolean ("busy", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "page.export", NULL, export_action);
+  gtk_widget_class_install_action (GTK_WIDGET_CLASS (klass), "page.swap", NULL, swap_action);
 }
 
 static void
@@ -1786,6 +1938,7 @@ tv_compare_page_init (TvComparePage *self)
   self->cancellable = g_cancellable_new ();
   self->merge = TV_MERGE_FUNCTION;
   self->normalization = TV_DIFF_BY_TIME;
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "page.swap", FALSE);
   for (guint i = 0; i < 2; i++)
     {
       self->states[i] = tv_view_state_new ();

@@ -54,6 +54,12 @@ void                tv_compare_page_set_merge     (TvComparePage *self,
                                                    TvMergeKey     merge);
 void                tv_compare_page_set_search    (TvComparePage *self,
                                                    const char    *regex);
+/* BASE and NEW trade places, each with its view state (threads, state
+ * filter), its graph and its properties; the diff is made again, on a
+ * worker, without loading either profile again (page.swap). */
+void                tv_compare_page_swap          (TvComparePage *self);
+/* The tab's title: "base.bin → new.bin". */
+const char         *tv_compare_page_get_title     (TvComparePage *self);
 /* Thread and state filters of one side follow the other's. */
 void                tv_compare_page_set_link_filters (TvComparePage *self,
                                                       gboolean       link);

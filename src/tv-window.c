@@ -263,9 +263,6 @@ tv_window_open_comparison (TvWindow *self,
 {
   g_autoptr(TvProfile) base_profile = NULL;
   g_autoptr(TvProfile) new_profile = NULL;
-  g_autofree char *base_name = NULL;
-  g_autofree char *new_name = NULL;
-  g_autofree char *title = NULL;
   TvComparePage *page;
   AdwTabPage *tab;
 
@@ -277,12 +274,11 @@ tv_window_open_comparison (TvWindow *self,
   new_profile = profile_for_comparison (self, new_file);
   page = tv_compare_page_new (base_profile, new_profile);
   tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
-  base_name = display_basename (base);
-  new_name = display_basename (new_file);
-  /* Translators: the title of a comparison's tab: "base.bin → new.bin". */
-  title = g_strdup_printf (_("%s → %s"), base_name, new_name);
-  adw_tab_page_set_title (tab, title);
-  adw_tab_page_set_tooltip (tab, title);
+  /* The page names its sides, BASE first, even after a swap. */
+  g_object_bind_property (page, "title", tab, "title", G_BINDING_SYNC_CREATE);
+  g_object_bind_property (page, "title", tab, "tooltip", G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (tab, "notify::title", G_CALLBACK (update_title), self,
+                           G_CONNECT_SWAPPED);
   g_object_bind_property_full (page, "state", tab, "indicator-icon", G_BINDING_SYNC_CREATE,
                                state_to_icon, NULL, NULL, NULL);
   g_signal_connect_object (page, "notify::state", G_CALLBACK (update_view), self,

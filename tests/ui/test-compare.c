@@ -11,7 +11,8 @@
  * the table's order and colours, zoom synchronised by call path, hover
  * outlined in the other graph, search in both, linked filters, the
  * vanished stacks, the comparability banner and the differing
- * properties.  Screenshots, light and dark, go to TV_TEST_OUTPUT_DIR.
+ * properties, swapping BASE and NEW.  Screenshots, light and dark, go to
+ * TV_TEST_OUTPUT_DIR.
  */
 
 #include <math.h>
@@ -1055,6 +1056,309 @@ test_export_dialog (void)
   close_all ();
 }
 
+/* ------------------------------------------------------------------------ */
+/* Swapping BASE and NEW                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The toolbar's "Swap Base and New" button of PAGE. */
+static GtkWidget *
+find_swap_button (TvComparePage *page)
+{
+  g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
+
+  collect_widgets (GTK_WIDGET (page), GTK_TYPE_BUTTON, buttons);
+  for (guint i = 0; i < buttons->len; i++)
+    if (g_strcmp0 (gtk_actionable_get_action_name (g_ptr_array_index (buttons, i)),
+                   "page.swap") == 0)
+      return g_ptr_array_index (buttons, i);
+  g_error ("no swap button");
+}
+
+/* A copy of DIFF's function rows, by name, to compare with a later diff. */
+static GHashTable *
+copy_functions (TvDiff *diff)
+{
+  GHashTable *rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  guint n;
+  const TvDiffFunction *all = tv_diff_get_functions (diff, &n);
+
+  for (guint i = 0; i < n; i++)
+    g_hash_table_insert (rows, g_strdup (tv_diff_get_function_name (diff, &all[i])),
+                         g_memdup2 (&all[i], sizeof all[i]));
+  return rows;
+}
+
+/* Each measure of DIFF against BEFORE's: the same, or, REVERSED, seen
+ * from the other side (before and after trade places, the change turns
+ * round with the same magnitude and p-value). */
+static void
+assert_measure (const TvDiffMeasure *now,
+                const TvDiffMeasure *before,
+                gboolean             reversed)
+{
+  static const TvDiffChange turned[] = { TV_DIFF_NEUTRAL, TV_DIFF_FASTER, TV_DIFF_SLOWER };
+
+  g_assert_cmpuint (now->base_samples, ==, reversed ? before->new_samples : before->base_samples);
+  g_assert_cmpuint (now->new_samples, ==, reversed ? before->base_samples : before->new_samples);
+  g_assert_cmpfloat_with_epsilon (now->delta, reversed ? -before->delta : before->delta, 1e-12);
+  g_assert_cmpfloat_with_epsilon (now->p_value, before->p_value, 1e-9);
+  g_assert_cmpint (now->change, ==, reversed ? turned[before->change] : before->change);
+}
+
+static void
+assert_functions (TvDiff     *diff,
+                  GHashTable *before,
+                  gboolean    reversed)
+{
+  guint n;
+  const TvDiffFunction *rows = tv_diff_get_functions (diff, &n);
+
+  g_assert_cmpuint (n, ==, g_hash_table_size (before));
+  for (guint i = 0; i < n; i++)
+    {
+      const TvDiffFunction *old = g_hash_table_lookup (before,
+                                                       tv_diff_get_function_name (diff, &rows[i]));
+
+      g_assert_nonnull (old);
+      assert_measure (&rows[i].total, &old->total, reversed);
+      assert_measure (&rows[i].self, &old->self, reversed);
+    }
+}
+
+/* Whether GRAPH is drawn to the left of OTHER. */
+static gboolean
+left_of (TvFlameGraph *graph,
+         TvFlameGraph *other)
+{
+  graphene_point_t a, b;
+
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (graph), GTK_WIDGET (get_window ()),
+                                           &GRAPHENE_POINT_INIT (0, 0), &a));
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (other), GTK_WIDGET (get_window ()),
+                                           &GRAPHENE_POINT_INIT (0, 0), &b));
+  return a.x < b.x;
+}
+
+/* PAGE shows BASE and NEW_PROFILE on their sides: each side's profile,
+ * its tree in the diff, its graph (BASE's on the left) with the side's
+ * view state, and its pane of properties (BASE's first). */
+static void
+assert_sides (TvComparePage *page,
+              TvProfile     *base,
+              TvProfile     *new_profile)
+{
+  TvDiff *diff = tv_compare_page_get_diff (page);
+  TvProfile *profiles[] = { base, new_profile };
+  g_autoptr(GPtrArray) panes = g_ptr_array_new ();
+
+  collect_widgets (GTK_WIDGET (page), TV_TYPE_PROPERTIES, panes);
+  g_assert_cmpuint (panes->len, ==, 2);
+  for (guint side = 0; side < 2; side++)
+    {
+      TvCallTree *tree = tv_diff_get_tree (diff, side);
+
+      g_assert_true (tv_compare_page_get_profile (page, side) == profiles[side]);
+      g_assert_true (tv_call_tree_get_data (tree) == tv_profile_get_data (profiles[side]));
+      g_assert_true (tv_flame_graph_get_tree (tv_compare_page_get_graph (page, side)) == tree);
+      g_assert_true (tv_flame_graph_get_view_state (tv_compare_page_get_graph (page, side))
+                     == tv_compare_page_get_view_state (page, side));
+      g_assert_true (tv_properties_get_profile (g_ptr_array_index (panes, side))
+                     == profiles[side]);
+    }
+  g_assert_true (left_of (tv_compare_page_get_graph (page, TV_DIFF_SIDE_BASE),
+                          tv_compare_page_get_graph (page, TV_DIFF_SIDE_NEW)));
+}
+
+/* The tab's and the window's title. */
+static void
+assert_title (TvComparePage *page,
+              const char    *title)
+{
+  AdwTabView *tabs = tv_window_get_tab_view (get_window ());
+
+  g_assert_cmpstr (tv_compare_page_get_title (page), ==, title);
+  g_assert_cmpstr (adw_tab_page_get_title (adw_tab_view_get_page (tabs, GTK_WIDGET (page))), ==,
+                   title);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (get_window ())), ==, title);
+}
+
+/* Exports PAGE and checks that the page names BASE_NAME as BASE. */
+static void
+assert_export_names (TvComparePage *page,
+                     const char    *base_name)
+{
+  g_autofree char *out = g_build_filename (tmp_dir, "swapped.html", NULL);
+  g_autoptr(GFile) dest = g_file_new_for_path (out);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_autofree char *expected = g_strdup_printf ("\"diff\":{\"base\":{\"source\":{\"name\":\"%s\"",
+                                               base_name);
+  GAsyncResult *result = NULL;
+
+  tv_compare_page_export_async (page, dest, NULL, on_async_result, &result);
+  WAIT_UNTIL (result != NULL, 60000);
+  g_assert_true (tv_compare_page_export_finish (page, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (contents, expected));
+  g_unlink (out);
+}
+
+/* "Swap Base and New" trades the sides in place: no load, each side's
+ * view state goes with its profile, the diff is made again and turns
+ * round (by share: a function that got slower got faster by as much), the
+ * title, headers, graphs, properties and export follow; swapping back
+ * gives the comparison before. */
+static void
+test_swap (void)
+{
+  TvComparePage *page = open_pair (base_path, new_path);
+  g_autoptr(TvProfile) base = g_object_ref (tv_compare_page_get_profile (page,
+                                                                          TV_DIFF_SIDE_BASE));
+  g_autoptr(TvProfile) other = g_object_ref (tv_compare_page_get_profile (page,
+                                                                           TV_DIFF_SIDE_NEW));
+  TvViewState *base_state = tv_compare_page_get_view_state (page, TV_DIFF_SIDE_BASE);
+  TvViewState *new_state = tv_compare_page_get_view_state (page, TV_DIFF_SIDE_NEW);
+  TvProfileData *base_data = tv_profile_get_data (base);
+  GtkWidget *button = find_swap_button (page);
+  g_autoptr(GHashTable) before = NULL;
+  const TvDiffFunction *work;
+  double work_delta;
+  TvDiff *diff;
+
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (button), ==, "Swap Base and New");
+  g_assert_true (gtk_widget_get_sensitive (button));
+  tv_compare_page_set_normalization (page, TV_DIFF_BY_SHARE);
+  settle (page);
+  diff = tv_compare_page_get_diff (page);
+  before = copy_functions (diff);
+  work = find_function (diff, "work");
+  g_assert_cmpint (work->total.change, ==, TV_DIFF_SLOWER);
+  work_delta = work->total.delta;
+  g_assert_cmpfloat (work_delta, >, 0.0);
+  assert_title (page, "base.tach → new.tach");
+
+  /* The button, as a click does; the title follows at once. */
+  g_signal_emit_by_name (button, "clicked");
+  assert_title (page, "new.tach → base.tach");
+  g_assert_true (tv_compare_page_get_profile (page, TV_DIFF_SIDE_BASE) == other);
+  g_assert_true (tv_compare_page_is_busy (page));
+  settle (page);
+  diff = tv_compare_page_get_diff (page);
+  assert_sides (page, other, base);
+  /* Neither profile was loaded again. */
+  g_assert_true (tv_profile_get_data (base) == base_data);
+  g_assert_true (tv_compare_page_get_view_state (page, TV_DIFF_SIDE_BASE) == new_state);
+  g_assert_true (tv_compare_page_get_view_state (page, TV_DIFF_SIDE_NEW) == base_state);
+  work = find_function (diff, "work");
+  g_assert_cmpint (work->total.change, ==, TV_DIFF_FASTER);
+  g_assert_cmpfloat_with_epsilon (work->total.delta, -work_delta, 1e-12);
+  assert_functions (diff, before, TRUE);
+  /* "gone" vanished from the old BASE: now it appeared in NEW. */
+  g_assert_cmpint (find_function (diff, "gone")->total.change, ==, TV_DIFF_SLOWER);
+  g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_BASE), ==,
+                   "7900 samples, 7.900 s");
+  g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_NEW), ==,
+                   "7400 samples, 7.400 s");
+  assert_export_names (page, "new.tach");
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      ui_test_set_dark (dark);
+      ui_test_save_screenshot (GTK_WIDGET (get_window ()), dark ? "compare-swapped-dark.png"
+                                                                : "compare-swapped-light.png",
+                               400);
+    }
+  ui_test_set_dark (FALSE);
+
+  /* Swapped back: the comparison before. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "page.swap", NULL));
+  settle (page);
+  assert_title (page, "base.tach → new.tach");
+  assert_sides (page, base, other);
+  assert_functions (tv_compare_page_get_diff (page), before, FALSE);
+  assert_export_names (page, "base.tach");
+
+  /* Filters go with their profile, even one whose query is still running
+   * at the swap: BASE's "on CPU" (without "other") becomes NEW's. */
+  tv_view_state_set_state_filter (base_state, TV_STATE_FILTER_CPU);
+  tv_compare_page_swap (page);
+  settle (page);
+  diff = tv_compare_page_get_diff (page);
+  assert_sides (page, other, base);
+  g_assert_true (tv_compare_page_get_view_state (page, TV_DIFF_SIDE_NEW) == base_state);
+  g_assert_cmpint (tv_view_state_get_state_filter (base_state), ==, TV_STATE_FILTER_CPU);
+  g_assert_cmpint (tv_view_state_get_state_filter (new_state), ==, TV_STATE_FILTER_ALL);
+  g_assert_cmpuint (tv_call_tree_get_n_samples (tv_diff_get_tree (diff, TV_DIFF_SIDE_NEW)), ==,
+                    7400 - 3000);
+  g_assert_cmpuint (tv_call_tree_get_n_samples (tv_diff_get_tree (diff, TV_DIFF_SIDE_BASE)), ==,
+                    7900);
+  g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_NEW), ==,
+                   "4400 of 7400 samples, 4.400 s");
+  /* Twice before the first diff is back: as if nothing happened. */
+  tv_compare_page_swap (page);
+  tv_compare_page_swap (page);
+  settle (page);
+  assert_sides (page, other, base);
+  g_assert_cmpuint (tv_call_tree_get_n_samples (tv_diff_get_tree (tv_compare_page_get_diff (page),
+                                                                  TV_DIFF_SIDE_NEW)), ==,
+                    7400 - 3000);
+  tv_compare_page_swap (page);
+  settle (page);
+  assert_sides (page, base, other);
+  g_assert_cmpuint (tv_call_tree_get_n_samples (tv_diff_get_tree (tv_compare_page_get_diff (page),
+                                                                  TV_DIFF_SIDE_BASE)), ==,
+                    7400 - 3000);
+  g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_BASE), ==,
+                   "4400 of 7400 samples, 4.400 s");
+  close_all ();
+}
+
+/* The banner's caveats name the sides as they are after a swap. */
+static void
+test_swap_banner (void)
+{
+  const char *dir = g_getenv ("TACH_TEST_DATA");
+  g_autofree char *cpu = g_build_filename (dir, "valid", "mode_cpu.tach", NULL);
+  g_autofree char *wall = g_build_filename (dir, "valid", "mode_wall.tach", NULL);
+  TvComparePage *page = open_pair (wall, cpu);
+
+  g_assert_nonnull (strstr (tv_compare_page_get_banner_text (page),
+                            "BASE was recorded in wall-clock mode and NEW in CPU mode"));
+  tv_compare_page_swap (page);
+  settle (page);
+  g_assert_nonnull (strstr (tv_compare_page_get_banner_text (page),
+                            "BASE was recorded in CPU mode and NEW in wall-clock mode"));
+  assert_title (page, "mode_cpu.tach → mode_wall.tach");
+  close_all ();
+}
+
+/* The toolbar with the swap button, on a small screen: it wraps. */
+static void
+test_swap_small_screen (void)
+{
+  TvComparePage *page = open_pair (base_path, new_path);
+  GtkWidget *window = GTK_WIDGET (get_window ());
+  GtkWidget *button = find_swap_button (page);
+  int width, height;
+
+  gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+  gtk_window_set_default_size (GTK_WINDOW (window), SMALL_SCREEN_WIDTH, 600);
+  WAIT_UNTIL (gtk_widget_get_width (window) <= SMALL_SCREEN_WIDTH, 5000);
+  settle (page);
+  g_assert_true (inside_window (button, window));
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      ui_test_set_dark (dark);
+      ui_test_save_screenshot (window, dark ? "compare-swap-small-dark.png"
+                                            : "compare-swap-small-light.png", 400);
+    }
+  ui_test_set_dark (FALSE);
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  close_all ();
+}
+
 /* Closing a tab stops its loads (they hold the page, so closing alone
  * would load two whole profiles no one sees), for a comparison and for a
  * profile alike. */
@@ -1189,6 +1493,9 @@ main (int   argc,
   g_test_add_func ("/ui/compare/compare-uris", test_compare_uris);
   g_test_add_func ("/ui/compare/export", test_export);
   g_test_add_func ("/ui/compare/export-dialog", test_export_dialog);
+  g_test_add_func ("/ui/compare/swap", test_swap);
+  g_test_add_func ("/ui/compare/swap-banner", test_swap_banner);
+  g_test_add_func ("/ui/compare/swap-small-screen", test_swap_small_screen);
   g_test_add_func ("/ui/compare/close-while-loading", test_close_while_loading);
   g_test_add_func ("/ui/compare/command-line", test_command_line);
 
