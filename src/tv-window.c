@@ -256,6 +256,17 @@ display_basename (GFile *file)
   return basename != NULL ? g_filename_display_name (basename) : g_file_get_uri (file);
 }
 
+/* Both profiles of a comparison go to the recent files once it is
+ * ready, as a profile opened alone does once loaded. */
+static void
+on_compare_state (TvComparePage *page)
+{
+  if (tv_compare_page_get_state (page) != TV_COMPARE_PAGE_READY)
+    return;
+  for (TvDiffSide side = TV_DIFF_SIDE_BASE; side <= TV_DIFF_SIDE_NEW; side++)
+    add_to_recent (tv_profile_get_file (tv_compare_page_get_profile (page, side)));
+}
+
 TvComparePage *
 tv_window_open_comparison (TvWindow *self,
                            GFile    *base,
@@ -283,6 +294,7 @@ tv_window_open_comparison (TvWindow *self,
                                state_to_icon, NULL, NULL, NULL);
   g_signal_connect_object (page, "notify::state", G_CALLBACK (update_view), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect (page, "notify::state", G_CALLBACK (on_compare_state), NULL);
   adw_tab_view_set_selected_page (self->tab_view, tab);
   update_title (self);
   update_view (self);

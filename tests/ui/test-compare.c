@@ -159,6 +159,15 @@ open_pair (const char *base,
   g_application_activate (G_APPLICATION (application));
   page = tv_window_open_comparison (get_window (), a, b);
   settle (page);
+  /* Both files are among the recent ones, as a profile opened alone is. */
+  {
+    g_autofree char *uri_a = g_file_get_uri (a);
+    g_autofree char *uri_b = g_file_get_uri (b);
+
+    ui_test_spin (20);
+    g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), uri_a));
+    g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), uri_b));
+  }
   return page;
 }
 
