@@ -239,6 +239,10 @@ static const struct
   { "vanished_note", N_("{0} stacks, {1} samples of the baseline") },
   { "vanished_note_listed", N_("{0}; the {1} largest listed") },
   { "sentence", N_("{0}.") },
+  { "legend_more", N_("more in this profile") },
+  { "legend_less", N_("less") },
+  { "legend_noise", N_("within sampling noise") },
+  { "legend_stronger", N_("stronger: a larger relative change") },
   /* Translators: the language tag (BCP 47) the exported page formats
    * numbers with, such as de-DE. */
   { "number_locale", N_("en-US") },

@@ -964,7 +964,8 @@ def check_stats_shown(b, d):
     for k in STATS_KEYS:
         v = d["stats"][k]
         card = "not recorded" if v is None else short6(v) + STAT_UNITS[k]
-        exact = "not recorded" if v is None else js_number(v) + STAT_UNITS[k]
+        # The details card rounds as the header does.
+        exact = card
         if shown.get(k) != card:
             problems.append("summary %s shows %r, expected %r" % (k, shown.get(k), card))
         if table.get("stats." + k) != exact:
@@ -1271,6 +1272,139 @@ def browser_cases(env, browser_exe):
             problems.append("thread options %r" % options)
         return problems + browser_problems(b, url)
     case("one sample is \"1 sample\" in the status, subtitle and thread menu", one_sample)
+
+    def deep_first_screen():
+        path, d = page_for("rec_recursive.tach")
+        b, url = load(path)
+        root = next(f for f in b.evaluate("tachyon.frames()") if f["node"] == 0)
+        height = b.evaluate("innerHeight")
+        problems = []
+        if root["y"] < 0 or root["y"] + root["height"] > height:
+            problems.append("the root is at y %.0f, the window %d px tall" % (root["y"], height))
+        return problems + browser_problems(b, url)
+    case("a deep profile opens with the root on the first screen", deep_first_screen)
+
+    def zoom_keeps_place():
+        path, d = page_for("rec_threads.tach")
+        b, url = load(path)
+        problems = []
+        target = next((f for f in b.evaluate("tachyon.frames()") if f["name"] == "cpu_worker"), None)
+        if target is None:
+            return ["no cpu_worker frame"]
+        height = b.evaluate("document.getElementById('flamegraph').getBoundingClientRect().height")
+        b.click(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2)
+        now = next((f for f in b.evaluate("tachyon.frames()") if f["node"] == target["node"]), None)
+        after = b.evaluate("document.getElementById('flamegraph').getBoundingClientRect().height")
+        if b.evaluate("tachyon.state().zoom") != target["node"]:
+            problems.append("the click did not zoom")
+        if now is None or abs(now["y"] - target["y"]) > 0.5:
+            problems.append("the clicked frame moved from y %.1f to %r" % (target["y"], now and now["y"]))
+        if after < height:
+            problems.append("the graph shrank from %.0f to %.0f px" % (height, after))
+        return problems + browser_problems(b, url)
+    case("a zoom keeps the clicked frame where it was", zoom_keeps_place)
+
+    def toggles_unhover():
+        path, d = page_for("rec_threads.tach")
+        b, url = load(path)
+        problems = []
+        for box in ("inverted", "icicle"):
+            f = next(f for f in b.evaluate("tachyon.frames()") if f["depth"] == 2)
+            b.mouse("mouseMoved", f["x"] + 3, f["y"] + 5)
+            if b.evaluate("document.getElementById('tooltip').hidden") or \
+                    b.evaluate("tachyon.state().hover") != f["node"]:
+                problems.append("%s: hovering showed no tooltip" % box)
+            b.evaluate("document.getElementById(%s).focus()" % json.dumps(box))
+            b.key(" ", code="Space", keycode=32)
+            if not b.evaluate("document.getElementById(%s).checked" % json.dumps(box)):
+                problems.append("%s: Space did not tick it" % box)
+            if not b.evaluate("document.getElementById('tooltip').hidden") or \
+                    b.evaluate("tachyon.state().hover") != -1:
+                problems.append("%s: the tooltip or the outline stayed" % box)
+        return problems + browser_problems(b, url)
+    case("ticking Inverted or Icicle hides the tooltip and the outline", toggles_unhover)
+
+    def inverted_once():
+        path, d = page_for("rec_threads.tach")
+        b, url = load(path)
+        for _ in range(3):
+            b.evaluate("document.getElementById('inverted').click()")
+        st = b.evaluate("tachyon.state()")
+        problems = []
+        if st["inversions"] != 1 or not st["inverted"]:
+            problems.append("three toggles built %r inverted trees" % st.get("inversions"))
+        return problems + browser_problems(b, url)
+    case("the inverted tree is built once per thread selection", inverted_once)
+
+    def search_keeps_toolbar():
+        path, d = page_for("rec_threads.tach")
+        b, url = load(path)
+        top = "document.getElementById('flamegraph').getBoundingClientRect().top"
+        before = b.evaluate(top)
+        b.evaluate("document.getElementById('search').focus()")
+        b.type_text("cpu_work")
+        b.key("Enter", keycode=13)
+        after = b.evaluate(top)
+        problems = []
+        if "matched" not in b.evaluate("document.getElementById('match').textContent"):
+            problems.append("no match text")
+        if after != before:
+            problems.append("the graph moved from %.0f to %.0f px" % (before, after))
+        return problems + browser_problems(b, url)
+    case("the match text does not move the graph", search_keeps_toolbar)
+
+    def almost_all():
+        b, url, problems = page_of("almost", [["hit", "main"]] * 1999 + [["miss", "main"]])
+        if b is None:
+            return problems
+        b.evaluate("document.getElementById('search').focus()")
+        b.type_text("hit")
+        b.key("Enter", keycode=13)
+        text = b.evaluate("document.getElementById('match').textContent")
+        if "100" in text.split("matched")[0] or "99.9%" not in text:
+            problems.append("1,999 of 2,000 samples matched: %r" % text)
+        return problems + browser_problems(b, url)
+    case("the match share is never 100 % unless all match", almost_all)
+
+    def long_name_tooltip():
+        long = "very_long_function_name_" * 200
+        b, url, problems = page_of("long", [[long, "main"], ["short", "main"]])
+        if b is None:
+            return problems
+        frames = {f["name"]: f for f in b.evaluate("tachyon.frames()")}
+        size = "(() => { const r = document.getElementById('tooltip').getBoundingClientRect();" \
+               " return [r.width, r.height, innerHeight]; })()"
+        f = frames[long]
+        b.mouse("mouseMoved", f["x"] + f["width"] - 4, f["y"] + 5)
+        w1, h1, inner = b.evaluate(size)
+        f = frames["short"]
+        b.mouse("mouseMoved", f["x"] + 4, f["y"] + 5)
+        w2, _, _ = b.evaluate(size)
+        f = frames[long]
+        b.mouse("mouseMoved", f["x"] + 4, f["y"] + 5)
+        w3, h3, _ = b.evaluate(size)
+        if max(h1, h3) > min(inner, 300):
+            problems.append("the tooltip is %.0f px tall" % max(h1, h3))
+        if abs(w1 - w3) > 1:
+            problems.append("the tooltip's width depends on where it was: %.0f, %.0f" % (w1, w3))
+        return problems + browser_problems(b, url)
+    case("a very long name's tooltip stays small", long_name_tooltip)
+
+    def narrow_threads():
+        path, d = page_for("rec_threads.tach")
+        problems = []
+        with cdp.Browser(browser_exe, 400, 800) as b:
+            b.navigate("file://" + path)
+            # A text broken over lines has a box per line.
+            cells = b.evaluate("Array.from(document.querySelectorAll('table.threads td'))"
+                               ".map(td => { const r = document.createRange(); r.selectNodeContents(td);"
+                               " return [td.textContent, r.getClientRects().length]; })")
+            broken = [c for c in cells if c[1] > 1]
+            if not cells or broken:
+                problems.append("at 400 px, numbers break: %r" % broken[:3])
+            problems += browser_problems(b, "file://" + path)
+        return problems
+    case("at 400 px the threads' numbers do not break", narrow_threads)
 
     def close():
         if "b" in holder:
@@ -1858,6 +1992,29 @@ def diff_cases(env, browser_exe):
             first = b.evaluate("document.querySelector('#functions tr[data-name]').dataset.name")
             if first != "hot":
                 problems.append("sorted by Δ, the first row is %r" % first)
+            # A p-value column sorts the most significant first.
+            b.evaluate("document.querySelector('#functions th[data-column=\"6\"]').click()")
+            order = b.evaluate("document.querySelector('#functions th[data-column=\"6\"]')"
+                               ".getAttribute('aria-sort')")
+            ps = [float(v) for v in b.evaluate("Array.from(document.querySelectorAll("
+                                               "'#functions tr[data-name]')).map(r => r.cells[6].textContent)")]
+            if order != "ascending" or not ps or ps != sorted(ps):
+                problems.append("sorted by total p: %r, p-values %r" % (order, ps[:8]))
+            # The legend: each change's swatch in the colour of its frames.
+            legend = b.evaluate("(() => { const l = document.getElementById('legend');"
+                                " return [l.hidden, l.textContent, Array.from(l.querySelectorAll("
+                                "'span.key > i:last-of-type')).map(i => [i.dataset.change,"
+                                " getComputedStyle(i).backgroundColor])]; })()")
+            if legend[0] or any(w not in legend[1] for w in (
+                    "more in this profile", "less", "within sampling noise", "stronger")):
+                problems.append("legend %r" % legend[:2])
+            swatch = dict(legend[2])
+            hot_rgb = b.evaluate("(() => { const e = document.createElement('i');"
+                                 " document.body.appendChild(e); e.style.color = %s;"
+                                 " const c = getComputedStyle(e).color; e.remove(); return c; })()"
+                                 % json.dumps(hot["color"] if hot else ""))
+            if swatch.get("1") != hot_rgb:
+                problems.append("the legend's red %r is not hot's %r" % (swatch.get("1"), hot_rgb))
             b.evaluate("(() => { const s = document.getElementById('diffmode'); s.value = 'self';"
                        " s.dispatchEvent(new Event('change')); })()")
             frames = {f["name"]: f for f in b.evaluate("tachyon.frames()") if f["name"]}
