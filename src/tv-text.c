@@ -85,3 +85,11 @@ tv_text_dup_visible (const char *text,
   tv_text_append_visible (out, text, -1, max_chars);
   return g_string_free (out, FALSE);
 }
+
+char *
+tv_text_dup_file_name (GFile *file)
+{
+  g_autofree char *basename = g_file_get_basename (file);
+
+  return basename != NULL ? g_filename_display_name (basename) : g_file_get_uri (file);
+}

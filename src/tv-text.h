@@ -24,7 +24,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -38,5 +38,8 @@ void  tv_text_append_visible (GString    *out,
 /* The same, nul-terminated, as a new string. */
 char *tv_text_dup_visible    (const char *text,
                               guint       max_chars);
+/* FILE's name as the window shows it: its base name in UTF-8 ("run.bin"),
+ * or its URI when it has none. */
+char *tv_text_dup_file_name  (GFile      *file);
 
 G_END_DECLS

@@ -18,6 +18,7 @@
 #include "tv-compare-page.h"
 #include "tv-export-task.h"
 #include "tv-start-page.h"
+#include "tv-text.h"
 #include "tv-window.h"
 
 struct _TvWindow
@@ -179,7 +180,6 @@ tv_window_open_file (TvWindow *self,
 {
   TvProfilePage *page;
   AdwTabPage *tab;
-  g_autofree char *basename = NULL;
   g_autofree char *title = NULL;
   g_autofree char *tooltip = NULL;
 
@@ -203,8 +203,7 @@ tv_window_open_file (TvWindow *self,
 
   page = tv_profile_page_new (file);
   tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
-  basename = g_file_get_basename (file);
-  title = basename != NULL ? g_filename_display_name (basename) : g_file_get_uri (file);
+  title = tv_text_dup_file_name (file);
   tooltip = g_file_get_parse_name (file);
   adw_tab_page_set_title (tab, title);
   adw_tab_page_set_tooltip (tab, tooltip);
@@ -246,14 +245,6 @@ profile_for_comparison (TvWindow *self,
   if (page != NULL && tv_profile_page_get_state (page) == TV_PROFILE_PAGE_LOADED)
     return g_object_ref (tv_profile_page_get_profile (page));
   return tv_profile_new (file);
-}
-
-static char *
-display_basename (GFile *file)
-{
-  g_autofree char *basename = g_file_get_basename (file);
-
-  return basename != NULL ? g_filename_display_name (basename) : g_file_get_uri (file);
 }
 
 /* Both profiles of a comparison go to the recent files once it is
@@ -306,8 +297,8 @@ tv_window_offer_comparison (TvWindow *self,
                             GFile    *base,
                             GFile    *new_file)
 {
-  g_autofree char *base_name = display_basename (base);
-  g_autofree char *new_name = display_basename (new_file);
+  g_autofree char *base_name = tv_text_dup_file_name (base);
+  g_autofree char *new_name = tv_text_dup_file_name (new_file);
   g_autofree char *title = NULL;
   g_autofree char *escaped = NULL;
   g_autofree char *base_uri = g_file_get_uri (base);
@@ -486,7 +477,7 @@ compare_with_action (GtkWidget  *widget,
   gtk_file_filter_add_mime_type (profiles, TV_PROFILE_MIME_TYPE);
   gtk_file_filter_add_pattern (profiles, "*.tach");
   gtk_file_filter_add_pattern (profiles, "*.bin");
-  name = display_basename (tv_profile_page_get_file (page));
+  name = tv_text_dup_file_name (tv_profile_page_get_file (page));
   /* Translators: the title of the file chooser of "Compare With…". */
   title = g_strdup_printf (_("Compare %s With…"), name);
   self->compare_chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
