@@ -28,14 +28,13 @@
  * swap, whose sides are the page's the other way round (page_side()).
  */
 
-#include <string.h>
-
 #include <glib/gi18n.h>
 
 #include "tv-compare-page.h"
 #include "tv-export-html.h"
 #include "tv-export-task.h"
 #include "tv-properties.h"
+#include "tv-text.h"
 #include "tv-wrap-layout.h"
 
 struct _TvComparePage
@@ -121,10 +120,7 @@ static char *
 dup_display_name (TvComparePage *self,
                   TvDiffSide     side)
 {
-  GFile *file = tv_profile_get_file (self->profiles[side]);
-  g_autofree char *basename = g_file_get_basename (file);
-
-  return basename != NULL ? g_filename_display_name (basename) : g_file_get_uri (file);
+  return tv_text_dup_file_name (tv_profile_get_file (self->profiles[side]));
 }
 
 static void
@@ -394,6 +390,18 @@ on_query_done (GObject      *object,
   query_job_free (job);
 }
 
+/* Drops whatever the workers are making: their results, of an older
+ * generation, will be dropped too. */
+static void
+next_generation (TvComparePage *self)
+{
+  if (self->job_cancellable != NULL)
+    g_cancellable_cancel (self->job_cancellable);
+  g_clear_object (&self->job_cancellable);
+  self->job_cancellable = g_cancellable_new ();
+  self->generation++;
+}
+
 /* The trees stay as they are: only the diff is made again.  While
  * queries run, a new round starts instead (the running ones are of an
  * older generation: their side may have moved since). */
@@ -407,10 +415,7 @@ remake_diff (TvComparePage *self)
       start_queries (self);
       return;
     }
-  g_cancellable_cancel (self->job_cancellable);
-  g_clear_object (&self->job_cancellable);
-  self->job_cancellable = g_cancellable_new ();
-  self->generation++;
+  next_generation (self);
   start_diff (self);
   set_busy_changed (self);
 }
@@ -420,11 +425,7 @@ start_queries (TvComparePage *self)
 {
   if (self->n_loaded < 2)
     return;
-  if (self->job_cancellable != NULL)
-    g_cancellable_cancel (self->job_cancellable);
-  g_clear_object (&self->job_cancellable);
-  self->job_cancellable = g_cancellable_new ();
-  self->generation++;
+  next_generation (self);
   self->pending = 2;
   for (guint i = 0; i < 2; i++)
     {
