@@ -31,11 +31,8 @@
 
 #include "tachyon-format.h"
 #include "tv-atomic-write.h"
+#include "tv-profile-data.h"
 #include "tv-tach-error.h"
-
-/* What CPython's collector hides: the profiler's own launcher. */
-#define INTERNAL_SUFFIX     "_sync_coordinator.py"
-#define INTERNAL_SUFFIX_LEN (sizeof INTERNAL_SUFFIX - 1)
 
 /* Values of the frame-index map that are not canonical ids. */
 #define FRAME_UNMAPPED      G_MAXUINT32
@@ -286,9 +283,8 @@ collapser_map_frame (Collapser  *self,
       return FALSE;
     }
 
-  if (key.filename_len >= INTERNAL_SUFFIX_LEN &&
-      memcmp (key.filename + key.filename_len - INTERNAL_SUFFIX_LEN,
-              INTERNAL_SUFFIX, INTERNAL_SUFFIX_LEN) == 0)
+  /* What CPython's collector hides: the profiler's own launcher. */
+  if (tv_profile_file_is_internal (key.filename, key.filename_len))
     {
       self->frame_map[index] = FRAME_INTERNAL;
       *out_id = FRAME_INTERNAL;

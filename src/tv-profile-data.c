@@ -900,11 +900,20 @@ build_keys (TvProfileData *self)
  * puts at the root of the stacks; CPython's outputs leave it out. */
 #define INTERNAL_SUFFIX "_sync_coordinator.py"
 
+gboolean
+tv_profile_file_is_internal (const char *filename,
+                             gsize       len)
+{
+  gsize suffix = strlen (INTERNAL_SUFFIX);
+
+  return filename != NULL && len >= suffix
+         && memcmp (filename + len - suffix, INTERNAL_SUFFIX, suffix) == 0;
+}
+
 static void
 find_internal (TvProfileData *self)
 {
   guint32 n = self->n_keys[TV_MERGE_FUNCTION];
-  gsize suffix = strlen (INTERNAL_SUFFIX);
 
   for (guint32 k = 0; k < n; k++)
     {
@@ -913,8 +922,7 @@ find_internal (TvProfileData *self)
       gsize len = 0;
       const char *file = f ? tach_reader_get_string (self->reader, f->filename, &len) : NULL;
 
-      if (file != NULL && len >= suffix
-          && memcmp (file + len - suffix, INTERNAL_SUFFIX, suffix) == 0)
+      if (tv_profile_file_is_internal (file, len))
         {
           if (self->internal == NULL)
             self->internal = g_new0 (guint8, n);

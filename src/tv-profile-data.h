@@ -133,6 +133,9 @@ const guint32     *tv_profile_data_get_key_ranks (TvProfileData *data,
  * (a file name ending in "_sync_coordinator.py"), which every view leaves
  * out as CPython's outputs do; NULL when the profile has none. */
 const guint8      *tv_profile_data_get_internal_functions (TvProfileData *data);
+/* Whether FILENAME (LEN bytes) is the profiler's own, as above. */
+gboolean           tv_profile_file_is_internal   (const char    *filename,
+                                                  gsize          len);
 
 /* The frame's strings; never NULL. */
 const char        *tv_profile_data_get_funcname  (TvProfileData *data,
