@@ -71,7 +71,8 @@ struct _TvSourceView
   GCancellable  *cancellable;
   SourceResult  *result;
 
-  /* Folders found by the user, newest first: FROM[i] stands for TO[i]. */
+  /* Folders found by the user, newest first: FROM[i] stands for TO[i].
+   * Both NULL-terminated. */
   GPtrArray     *map_from;
   GPtrArray     *map_to;
 
@@ -583,12 +584,8 @@ refresh (TvSourceView *self)
   job->query = query;
   job->function = self->function;
   job->frame = self->frame;
-  g_ptr_array_add (self->map_from, NULL);
-  g_ptr_array_add (self->map_to, NULL);
   job->map_from = g_strdupv ((char **) self->map_from->pdata);
   job->map_to = g_strdupv ((char **) self->map_to->pdata);
-  g_ptr_array_set_size (self->map_from, self->map_from->len - 1);
-  g_ptr_array_set_size (self->map_to, self->map_to->len - 1);
 
   self->cancellable = g_cancellable_new ();
   task = g_task_new (self, self->cancellable, source_done, GUINT_TO_POINTER (self->generation));
@@ -826,8 +823,8 @@ tv_source_view_init (TvSourceView *self)
 
   self->function = TV_NODE_NONE;
   self->frame = TV_NODE_NONE;
-  self->map_from = g_ptr_array_new_with_free_func (g_free);
-  self->map_to = g_ptr_array_new_with_free_func (g_free);
+  self->map_from = g_ptr_array_new_null_terminated (0, g_free, TRUE);
+  self->map_to = g_ptr_array_new_null_terminated (0, g_free, TRUE);
 
   self->title_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->title_label, 0);
