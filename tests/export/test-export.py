@@ -2339,6 +2339,18 @@ def names_cases(env, browser_exe):
     cases.append(("a 100 KB name on the differential page: the table's cells cut, their titles "
                   "whole, copied whole, the vanished stack cut", differential))
 
+    def errors():
+        """The command line's messages cut a name as the page does."""
+        problems = []
+        missing = "missing_" + LONG_FUNC
+        rc, out, err = env.run("--export", "html", "-o", os.path.join(tmp, "x.html"),
+                               "--focus", missing, new)
+        want = "No function \u201c%s\u201d" % shown(missing)
+        if rc != 1 or want not in err:
+            problems.append("--focus: exit %d, %r (want %r)" % (rc, err[:400], want))
+        return problems
+    cases.append(("a long name in a message is cut by the page's rule", errors))
+
     def close():
         if "b" in holder:
             holder.pop("b").close()
