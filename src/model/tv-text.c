@@ -5,6 +5,8 @@
  */
 #include "tv-text.h"
 
+#include <string.h>
+
 /* Characters that would turn the text around them, or break its line. */
 static gboolean
 is_bidi_or_separator (gunichar c)
@@ -197,4 +199,25 @@ tv_text_dup_path (const char *path)
 
   name = g_filename_display_name (path);
   return tv_text_dup_shown (name);
+}
+
+char *
+tv_text_dup_message (const char *message,
+                     const char *path)
+{
+  g_autoptr(GString) text = NULL;
+
+  g_return_val_if_fail (message != NULL, NULL);
+
+  text = g_string_new (message);
+  if (path != NULL && path[0] != '\0')
+    {
+      /* GLib's messages quote a path by its display name. */
+      g_autofree char *display = g_filename_display_name (path);
+      g_autofree char *shown = tv_text_dup_shown (display);
+
+      if (strcmp (display, shown) != 0)
+        g_string_replace (text, display, shown, 0);
+    }
+  return tv_text_dup_visible (text->str, 0);
 }

@@ -60,5 +60,9 @@ char *tv_text_dup_file_name  (GFile      *file);
 /* A file's path as it is shown (the bytes of a path in UTF-8, then shown
  * as a name is). */
 char *tv_text_dup_path       (const char *path);
+/* MESSAGE (such as GIO's, which quote the paths they concern) made
+ * visible, with the path PATH (may be NULL) in it shown as a name is. */
+char *tv_text_dup_message    (const char *message,
+                              const char *path);
 
 G_END_DECLS

@@ -164,7 +164,7 @@ fail (TvComparePage *self,
       TvDiffSide     side,
       const char    *message)
 {
-  g_autofree char *basename = g_file_get_basename (tv_profile_get_file (self->profiles[side]));
+  g_autofree char *basename = dup_display_name (self, side);
   g_autofree char *title = NULL;
 
   if (self->state == TV_COMPARE_PAGE_FAILED)

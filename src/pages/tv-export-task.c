@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "tv-export-task.h"
+#include "tv-text.h"
 
 void
 tv_export_task_return (GTask        *task,
@@ -38,8 +39,7 @@ tv_export_show_result (AdwToastOverlay *toasts,
                        GFile           *dest,
                        const GError    *error)
 {
-  g_autofree char *name = g_file_get_basename (dest);
-  g_autofree char *display = g_filename_display_name (name);
+  g_autofree char *display = tv_text_dup_file_name (dest);
   g_autofree char *title = NULL;
   g_autofree char *escaped = NULL;
   AdwToast *toast;

@@ -343,6 +343,33 @@ test_file_name (void)
   g_assert_true (g_str_has_suffix (long_name, "longlong.tach"));
 }
 
+/* A message that quotes a long path shows it as a name is, the rest
+ * whole. */
+static void
+test_message (void)
+{
+  g_autoptr(GString) path = g_string_new ("/srv/\n");
+  g_autofree char *message = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *shown_path = NULL;
+  g_autofree char *plain = tv_text_dup_message ("Error opening file “/a\nb”: gone", "/a\nb");
+  g_autofree char *no_path = tv_text_dup_message ("line\nbreak", NULL);
+
+  while (path->len < 50000)
+    g_string_append (path, "dir/");
+  g_string_append (path, "app.py");
+  message = g_strdup_printf ("Error opening file “%s”: File name too long", path->str);
+  shown = tv_text_dup_message (message, path->str);
+  shown_path = tv_text_dup_shown (path->str);
+  g_assert_true (g_str_has_prefix (shown, "Error opening file “"));
+  g_assert_true (g_str_has_suffix (shown, "app.py”: File name too long"));
+  g_assert_nonnull (strstr (shown, shown_path));
+  g_assert_cmpint (n_chars (shown), <, TV_TEXT_SHOWN_CHARS + 60);
+  assert_shown_only (shown);
+  g_assert_cmpstr (plain, ==, "Error opening file “/a\u240ab”: gone");
+  g_assert_cmpstr (no_path, ==, "line\u240abreak");
+}
+
 /* Every code point, alone and between letters: the class's form, or the
  * character itself. */
 static void
@@ -456,6 +483,7 @@ main (int   argc,
   g_test_add_func ("/text/max-chars", test_max_chars);
   g_test_add_func ("/text/shown", test_shown);
   g_test_add_func ("/text/file-name", test_file_name);
+  g_test_add_func ("/text/message", test_message);
   g_test_add_func ("/text/every-code-point", test_every_code_point);
   g_test_add_func ("/text/random", test_random);
   return g_test_run ();
