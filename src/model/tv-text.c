@@ -201,6 +201,59 @@ tv_text_dup_path (const char *path)
   return tv_text_dup_shown (name);
 }
 
+/* Appends the characters of TEXT from P to END as a regular expression
+ * that matches them literally. */
+static void
+append_regex_literal (GString    *out,
+                      const char *p,
+                      const char *end)
+{
+  while (p < end)
+    {
+      gsize length;
+      gunichar c = next_unit (p, end, &length);
+
+      if (c == (gunichar) -1)
+        g_string_append_c (out, '.');
+      else if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || is_bidi_or_separator (c)
+               || c == 0xfffe || c == 0xffff)
+        g_string_append_printf (out, "\\x{%X}", c);
+      else
+        {
+          if (c < 0x80 && strchr ("\\^$.|?*+()[]{}", (int) c) != NULL)
+            g_string_append_c (out, '\\');
+          g_string_append_len (out, p, length);
+        }
+      p += length;
+    }
+}
+
+char *
+tv_text_dup_name_regex (const char *name)
+{
+  GString *out;
+  const char *end, *head_end, *tail_start;
+  gsize n_chars, skipped;
+
+  g_return_val_if_fail (name != NULL, NULL);
+
+  end = name + strlen (name);
+  out = g_string_new ("^");
+  skip_units (name, end, G_MAXSIZE, &n_chars);
+  if (n_chars <= TV_TEXT_SHOWN_CHARS)
+    append_regex_literal (out, name, end);
+  else
+    {
+      head_end = skip_units (name, end, TV_TEXT_SHOWN_CHARS - TV_TEXT_SHOWN_CHARS / 2, &skipped);
+      tail_start = skip_units (head_end, end, n_chars - TV_TEXT_SHOWN_CHARS, &skipped);
+      append_regex_literal (out, name, head_end);
+      g_string_append (out, "(?s:.*)");
+      append_regex_literal (out, tail_start, end);
+    }
+  g_string_append_c (out, '$');
+  return g_string_free (out, FALSE);
+}
+
 char *
 tv_text_dup_message (const char *message,
                      const char *path)

@@ -60,6 +60,11 @@ char *tv_text_dup_file_name  (GFile      *file);
 /* A file's path as it is shown (the bytes of a path in UTF-8, then shown
  * as a name is). */
 char *tv_text_dup_path       (const char *path);
+/* A regular expression (for g_regex_new()) that matches NAME whole,
+ * written in visible characters (a control as "\x{A}"); for a name longer
+ * than TV_TEXT_SHOWN_CHARS, its start and its end as they are shown, with
+ * anything between them, so that a search entry can hold it and show it. */
+char *tv_text_dup_name_regex (const char *name);
 /* MESSAGE (such as GIO's, which quote the paths they concern) made
  * visible, with the path PATH (may be NULL) in it shown as a name is. */
 char *tv_text_dup_message    (const char *message,

@@ -370,6 +370,66 @@ test_message (void)
   g_assert_cmpstr (no_path, ==, "line\u240abreak");
 }
 
+static gboolean
+regex_matches (const char *regex,
+               const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRegex) compiled = g_regex_new (regex, G_REGEX_OPTIMIZE, 0, &error);
+
+  g_assert_no_error (error);
+  return g_regex_match (compiled, name, 0, NULL);
+}
+
+/* A name's regular expression matches it whole, and shows what a name
+ * shows: a long one by its start and its end. */
+static void
+test_name_regex (void)
+{
+  static const char *const names[] = {
+    "main", "<module>", "a.b(c)[d]{e}^f$g|h?i*j+k\\l", "two\nlines\t\u202eevil", "处理请求",
+    "\x7f\xc2\x85",
+  };
+  g_autoptr(GString) long_name = g_string_new ("long_head\n");
+  g_autoptr(GString) other = NULL;
+  g_autofree char *regex = NULL;
+  g_autofree char *shown = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *r = tv_text_dup_name_regex (names[i]);
+      g_autofree char *longer = g_strconcat (names[i], "x", NULL);
+      g_autofree char *shorter = g_strndup (names[i], strlen (names[i]) - 1);
+
+      assert_shown_only (r);
+      g_assert_true (regex_matches (r, names[i]));
+      g_assert_false (regex_matches (r, longer));
+      g_assert_false (regex_matches (r, shorter));
+    }
+  {
+    g_autofree char *r = tv_text_dup_name_regex ("a.b\n");
+
+    g_assert_cmpstr (r, ==, "^a\\.b\\x{A}$");
+    g_assert_false (regex_matches (r, "axb\n"));
+  }
+
+  while (long_name->len < 100 * 1024)
+    g_string_append (long_name, "middle(.*)_");
+  g_string_append (long_name, "\u202elong_tail");
+  regex = tv_text_dup_name_regex (long_name->str);
+  assert_shown_only (regex);
+  g_assert_cmpint (strlen (regex), <, 4 * TV_TEXT_SHOWN_CHARS);
+  g_assert_true (regex_matches (regex, long_name->str));
+  g_assert_true (g_str_has_prefix (regex, "^long_head\\x{A}middle\\(\\.\\*\\)_"));
+  g_assert_true (g_str_has_suffix (regex, "middle\\(\\.\\*\\)_\\x{202E}long_tail$"));
+  /* Other names: another end, another start, one without its middle. */
+  other = g_string_new (long_name->str);
+  g_string_append (other, "x");
+  g_assert_false (regex_matches (regex, other->str));
+  g_assert_false (regex_matches (regex, long_name->str + 1));
+  g_assert_false (regex_matches (regex, "long_head\nlong_tail"));
+}
+
 /* Every code point, alone and between letters: the class's form, or the
  * character itself. */
 static void
@@ -484,6 +544,7 @@ main (int   argc,
   g_test_add_func ("/text/shown", test_shown);
   g_test_add_func ("/text/file-name", test_file_name);
   g_test_add_func ("/text/message", test_message);
+  g_test_add_func ("/text/name-regex", test_name_regex);
   g_test_add_func ("/text/every-code-point", test_every_code_point);
   g_test_add_func ("/text/random", test_random);
   return g_test_run ();

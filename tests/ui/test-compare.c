@@ -1510,7 +1510,7 @@ write_long_side (const char *path,
 }
 
 /* A function of a 100 KB name: the table's cell and the graphs' tooltips
- * show it cut. */
+ * show it cut; activated, its row still finds its frames. */
 static void
 test_long_names (void)
 {
@@ -1521,6 +1521,7 @@ test_long_names (void)
   g_autofree char *start = NULL;
   g_autoptr(GPtrArray) labels = g_ptr_array_new ();
   TvComparePage *page;
+  TvDiff *diff;
   TvFlameGraph *diff_graph;
   const char *path[] = { "main", NULL, NULL };
   guint n_cells = 0;
@@ -1535,6 +1536,7 @@ test_long_names (void)
   write_long_side (base, name->str, 100);
   write_long_side (new_file, name->str, 300);
   page = open_pair (base, new_file);
+  diff = tv_compare_page_get_diff (page);
   diff_graph = tv_compare_page_get_diff_graph (page);
 
   /* The table: the name's cell cut, as tall as a short name's. */
@@ -1578,6 +1580,19 @@ test_long_names (void)
       g_assert_true (g_str_has_prefix (tip, start));
     }
 
+  /* Activated, the row searches for the whole name: its frames match. */
+  tv_compare_page_show_view (page, "functions");
+  {
+    guint n_rows;
+    const TvDiffFunction *rows = tv_diff_get_functions (diff, &n_rows);
+
+    g_signal_emit_by_name (tv_compare_page_get_table (page), "function-activated",
+                           (guint) (find_function (diff, name->str) - rows));
+  }
+  WAIT_UNTIL (tv_flame_graph_get_matches (diff_graph) != NULL, 20000);
+  settle (page);
+  g_assert_cmpuint (tv_flame_matches_get_n_samples (tv_flame_graph_get_matches (diff_graph)), ==,
+                    300);
   close_all ();
   g_unlink (base);
   g_unlink (new_file);
