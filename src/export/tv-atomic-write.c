@@ -21,6 +21,8 @@
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "tv-text.h"
+
 /* Says why writing failed; TMP_PATH, the temporary file, if any, is
  * removed. */
 static gboolean
@@ -167,9 +169,10 @@ tv_atomic_write (const char         *out_path,
   if (fd < 0)
     {
       int saved_errno = errno;
+      g_autofree char *shown = tv_text_dup_path (dirname);
 
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-                   _("Could not create a file in “%s”: %s"), dirname, g_strerror (saved_errno));
+                   _("Could not create a file in “%s”: %s"), shown, g_strerror (saved_errno));
       return FALSE;
     }
 
