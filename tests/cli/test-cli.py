@@ -17,6 +17,7 @@ import math
 import os
 import re
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -737,6 +738,107 @@ def args_cases(env):
             problems.append("left behind: %r" % os.listdir(out_dir))
         return problems
     case("export: replaces an existing OUT", export_replaces)
+
+    def killed_export():
+        """An export killed while it writes leaves its temporary; the next
+        export to the same OUT removes it, and only what is provably a
+        dead writer's temporary of that OUT."""
+        import resource
+        out_dir = tempfile.mkdtemp(dir=tmp)
+        out_path = os.path.join(out_dir, "out.html")
+        rich = os.path.join(env.data, "valid", "rec_threads.tach")
+
+        def small_files():
+            # Past 4 KiB the kernel kills the writer (SIGXFSZ), as kill -9
+            # would: nothing of the viewer runs after.
+            resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        p = subprocess.run([env.exe, "--export", "html", "-o", out_path, rich], env=env.env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=small_files,
+                           timeout=600)
+        problems = []
+        left = os.listdir(out_dir)
+        if p.returncode != -signal.SIGXFSZ or len(left) != 1:
+            return ["the killed export: exit %d, left %r" % (p.returncode, left)]
+        m = re.match(r"^\.out\.html\.tachyon-tmp-([0-9a-f]{8})-([1-9][0-9]*)-[A-Za-z0-9]{6}$", left[0])
+        if not m:
+            return ["the temporary %r is not named .OUT.tachyon-tmp-HOST-PID-XXXXXX" % left[0]]
+        tag = m.group(1)
+        stale = os.path.join(out_dir, left[0])
+        if os.path.getsize(stale) == 0:
+            problems.append("the temporary is empty: the writer died before writing")
+
+        def dead_pid():
+            child = subprocess.Popen(["true"])
+            child.wait()
+            return child.pid
+        dead = dead_pid()
+        sleeper = subprocess.Popen(["sleep", "600"])
+        keep = {}
+        try:
+            def put(name, kind="file"):
+                path = os.path.join(out_dir, name)
+                if kind == "file":
+                    with open(path, "w") as fh:
+                        fh.write("not the viewer's\n")
+                elif kind == "dir":
+                    os.mkdir(path)
+                else:
+                    os.symlink(kind, path)
+                return path
+            remove = [stale, put(".out.html.tachyon-tmp-%s-%d-Ab3XyZ" % (tag, dead))]
+            victim = put("victim.txt")
+            keep_names = [
+                # A live process's temporary, and this test's own PID.
+                ".out.html.tachyon-tmp-%s-%d-Ab3XyZ" % (tag, sleeper.pid),
+                ".out.html.tachyon-tmp-%s-%d-Ab3XyZ" % (tag, os.getpid()),
+                # Another host's or container's (its PIDs say nothing here).
+                ".out.html.tachyon-tmp-%08x-%d-Ab3XyZ" % (int(tag, 16) ^ 1, dead),
+                # Another output's.
+                ".other.html.tachyon-tmp-%s-%d-Ab3XyZ" % (tag, dead),
+                # Names of nearly that form: a user's files.
+                ".out.html.tachyon-tmp-%s-%d-Ab3Xy" % (tag, dead),
+                ".out.html.tachyon-tmp-%s-%d-Ab3XyZ.bak" % (tag, dead),
+                ".out.html.tachyon-tmp-%s-0%d-Ab3XyZ" % (tag, dead),
+                ".out.html.tachyon-tmp-%s--%d-Ab3XyZ" % (tag, dead),
+                ".out.html.tachyon-tmp-%s-%d-Ab3X_Z" % (tag, dead),
+                "out.html.tachyon-tmp-%s-%d-Ab3XyZ" % (tag, dead),
+                # The form of the old versions, which says nothing of its writer.
+                ".out.html.Ab3XyZ",
+            ]
+            for name in keep_names:
+                keep[name] = put(name)
+            # What is not a regular file of the user: a link, a folder.
+            link = ".out.html.tachyon-tmp-%s-%d-Link00" % (tag, dead)
+            keep[link] = put(link, victim)
+            folder = ".out.html.tachyon-tmp-%s-%d-Dir000" % (tag, dead)
+            keep[folder] = put(folder, "dir")
+            if os.geteuid() == 0:
+                # Another user's file (as root, one can make one).
+                other = ".out.html.tachyon-tmp-%s-%d-Other0" % (tag, dead)
+                keep[other] = put(other)
+                os.chown(keep[other], 65534, 65534)
+            rc, out, err = env.run("--export", "html", "-o", out_path, tiny)
+            if rc != 0 or out or err:
+                problems.append("the next export: exit %d, %r %r" % (rc, out, err))
+            for path in remove:
+                if os.path.lexists(path):
+                    problems.append("a dead writer's temporary stayed: %s" % os.path.basename(path))
+            for name, path in keep.items():
+                if not os.path.lexists(path):
+                    problems.append("removed what is not a stale temporary: %s" % name)
+            with open(victim) as fh:
+                if fh.read() != "not the viewer's\n":
+                    problems.append("the link's target changed")
+            want = sorted(["out.html", "victim.txt"] + list(keep))
+            if sorted(os.listdir(out_dir)) != want:
+                problems.append("the folder holds %r, expected %r" % (sorted(os.listdir(out_dir)), want))
+        finally:
+            sleeper.kill()
+            sleeper.wait()
+        return problems
+    case("export: a killed export's temporary goes with the next, and only it",
+         killed_export)
 
     def export_keeps_mode():
         out_dir = tempfile.mkdtemp(dir=tmp)

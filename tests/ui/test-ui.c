@@ -11,10 +11,14 @@
  */
 #include <math.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
 #include "tv-application.h"
+#include "tv-atomic-write.h"
 #include "tv-json.h"
 #include "tv-start-page.h"
 #include "tv-text.h"
@@ -218,6 +222,22 @@ test_export_dialog (void)
       g_autoptr(GFile) wrong = g_file_get_child (folder, doubled);
       guint n_before = g_list_model_get_n_items (toplevels);
       GtkWidget *dialog;
+      g_autofree char *stale = NULL;
+
+      /* What an export of the same file killed earlier left: the export
+       * removes it, as the command line's does. */
+      {
+        g_autofree char *prefix = tv_atomic_write_dup_temp_prefix (g_file_peek_path (written));
+        g_autofree char *name = NULL;
+        pid_t dead = fork ();
+
+        if (dead == 0)
+          _exit (0);
+        g_assert_cmpint (waitpid (dead, NULL, 0), ==, dead);
+        name = g_strdup_printf ("%s%ld-Ab3XyZ", prefix, (long) dead);
+        stale = g_build_filename (dir, name, NULL);
+        g_assert_true (g_file_set_contents (stale, "half an export", -1, NULL));
+      }
 
       g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export", NULL));
       WAIT_UNTIL (g_list_model_get_n_items (toplevels) > n_before, 5000);
@@ -244,12 +264,14 @@ test_export_dialog (void)
       g_assert_true (gtk_widget_activate (gtk_window_get_default_widget (GTK_WINDOW (dialog))));
       WAIT_UNTIL (g_file_query_exists (written, NULL), 30000);
       g_test_message ("%s typed as %s: %s", cases[i].format, cases[i].typed, cases[i].written);
+      g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
       if (!g_file_equal (written, wrong))
         g_assert_false (g_file_query_exists (wrong, NULL));
       g_assert_true (g_file_delete (written, NULL, NULL));
     }
   g_assert_true (g_file_delete (file, NULL, NULL));
-  g_rmdir (dir);
+  /* Nothing else is left in the folder. */
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
 static void
