@@ -9,6 +9,7 @@
  */
 #include "tv-application.h"
 #include "tv-start-page.h"
+#include "tv-text.h"
 
 struct _TvStartPage
 {
@@ -73,14 +74,14 @@ refresh (TvStartPage *self)
       GtkRecentInfo *info = g_ptr_array_index (infos, i);
       const char *uri = gtk_recent_info_get_uri (info);
       g_autoptr(GFile) file = g_file_new_for_uri (uri);
-      g_autofree char *name = g_file_get_basename (file);
-      g_autofree char *display = g_filename_display_name (name);
+      g_autofree char *display = tv_text_dup_file_name (file);
       g_autofree char *parse_name = g_file_get_parse_name (file);
+      g_autofree char *path = tv_text_dup_shown (parse_name);
       GtkWidget *row = adw_action_row_new ();
 
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), display);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), parse_name);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), path);
       gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
       gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "win.open-uri");
       gtk_actionable_set_action_target (GTK_ACTIONABLE (row), "s", uri);

@@ -126,6 +126,19 @@ loading_to_icon (GBinding     *binding,
   return TRUE;
 }
 
+/* A tab's tooltip is markup; a file's name may hold '<' or '&'. */
+static gboolean
+text_to_markup (GBinding     *binding,
+                const GValue *from,
+                GValue       *to,
+                gpointer      user_data)
+{
+  const char *text = g_value_get_string (from);
+
+  g_value_take_string (to, text != NULL ? g_markup_escape_text (text, -1) : NULL);
+  return TRUE;
+}
+
 /* A file that failed to load (gone, or not a profile) leaves the recent
  * files, where GTK's file chooser puts what it opens, or where it was
  * before it went. */
@@ -181,6 +194,8 @@ tv_window_open_file (TvWindow *self,
   TvProfilePage *page;
   AdwTabPage *tab;
   g_autofree char *title = NULL;
+  g_autofree char *parse_name = NULL;
+  g_autofree char *path = NULL;
   g_autofree char *tooltip = NULL;
 
   g_return_val_if_fail (TV_IS_WINDOW (self), NULL);
@@ -204,7 +219,9 @@ tv_window_open_file (TvWindow *self,
   page = tv_profile_page_new (file);
   tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
   title = tv_text_dup_file_name (file);
-  tooltip = g_file_get_parse_name (file);
+  parse_name = g_file_get_parse_name (file);
+  path = tv_text_dup_shown (parse_name);
+  tooltip = g_markup_escape_text (path, -1);
   adw_tab_page_set_title (tab, title);
   adw_tab_page_set_tooltip (tab, tooltip);
   /* A still icon, not the tab's spinner: a spinner redraws the window at
@@ -278,7 +295,8 @@ tv_window_open_comparison (TvWindow *self,
   tab = adw_tab_view_append (self->tab_view, GTK_WIDGET (page));
   /* The page names its sides, BASE first, even after a swap. */
   g_object_bind_property (page, "title", tab, "title", G_BINDING_SYNC_CREATE);
-  g_object_bind_property (page, "title", tab, "tooltip", G_BINDING_SYNC_CREATE);
+  g_object_bind_property_full (page, "title", tab, "tooltip", G_BINDING_SYNC_CREATE,
+                               text_to_markup, NULL, NULL, NULL);
   g_signal_connect_object (tab, "notify::title", G_CALLBACK (update_title), self,
                            G_CONNECT_SWAPPED);
   g_object_bind_property_full (page, "state", tab, "indicator-icon", G_BINDING_SYNC_CREATE,

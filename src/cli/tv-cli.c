@@ -26,6 +26,7 @@
 #include "tv-export.h"
 #include "tv-info.h"
 #include "tv-tach-error.h"
+#include "tv-text.h"
 
 /* Fixed rather than argv[0], so that messages look the same however the
  * program was started. */
@@ -113,22 +114,28 @@ fail (const char *format,
       ...)
 {
   g_autofree char *message = NULL;
+  g_autofree char *shown = NULL;
   va_list args;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
+  /* One line, whatever a name in it holds: a newline in a file name must
+   * not forge a second line of the log, nor an escape sequence reach the
+   * terminal.  The names are shown as tv-text.h says; so is the rest,
+   * which only says what the names do not. */
+  shown = tv_text_dup_visible (message, 0);
 
-  fprintf (stderr, "%s: %s\n", PROGRAM_NAME, message);
+  fprintf (stderr, "%s: %s\n", PROGRAM_NAME, shown);
   return EXIT_FAILED;
 }
 
 /* Paths are bytes on Linux; show them in the locale's terms without ever
- * failing. */
+ * failing, cut and visible as names are. */
 static char *
 display_path (const char *path)
 {
-  return g_filename_display_name (path);
+  return tv_text_dup_path (path);
 }
 
 static int
@@ -234,8 +241,11 @@ run_compare (const char *base_path,
   g_auto(TvExportFilter) filter = { 0 };
   g_autoptr(TvDiff) diff = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *base_name = display_path (base_path);
-  g_autofree char *new_name = display_path (new_path);
+  /* JSON holds the names whole (its escapes show them); the text report
+   * shows them as names are shown. */
+  g_autofree char *base_name = json ? g_filename_display_name (base_path)
+                                    : display_path (base_path);
+  g_autofree char *new_name = json ? g_filename_display_name (new_path) : display_path (new_path);
   g_autofree char *text = NULL;
   TvDiffOptions options;
   int status = EXIT_FAILED;

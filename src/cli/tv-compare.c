@@ -102,9 +102,9 @@ tv_compare_to_text (TvDiff     *diff,
       /* Names go to a terminal: shown, never obeyed (an escape sequence). */
       g_string_append_printf (out, "   %9.4f → %-9.4f %s   ",
                               row->self.base_value * scale, row->self.new_value * scale, unit);
-      tv_text_append_visible (out, tv_diff_get_function_name (diff, row), -1, 0);
+      tv_text_append_shown (out, tv_diff_get_function_name (diff, row), -1);
       g_string_append (out, " (");
-      tv_text_append_visible (out, tv_diff_get_function_file (diff, row), -1, 0);
+      tv_text_append_shown (out, tv_diff_get_function_file (diff, row), -1);
       g_string_append (out, ")\n");
     }
   if (shown < significant)

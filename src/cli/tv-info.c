@@ -12,6 +12,7 @@
 #include "tachyon-format.h"
 #include "tv-json.h"
 #include "tv-tach-error.h"
+#include "tv-text.h"
 
 /* The status bits, in the order of the per-thread counters. */
 #define N_STATUS_BITS 6
@@ -416,7 +417,8 @@ tv_info_to_text (const TvInfo *info)
 
   header = &info->header;
 
-  display_path = g_filename_display_name (info->path);
+  /* A name printed to a terminal: shown, never obeyed. */
+  display_path = tv_text_dup_path (info->path);
   append_row (out, "", _("File"), "%s", display_path);
   append_row (out, "", _("Size"), _("%s bytes"), u64_str (a, info->file_size));
   append_row (out, "", _("Byte order"), "%s",

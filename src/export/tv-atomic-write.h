@@ -25,5 +25,9 @@ gboolean tv_atomic_write_bytes (const char         *out_path,
                                 const char         *data,
                                 gsize               len,
                                 GError            **error);
+/* How the names of the temporary files for OUT_PATH start, in its folder
+ * (".OUT.tachyon-tmp-HOST-"; this process's ID, '-' and six letters and
+ * digits follow): see tv-atomic-write.c for what a later run removes. */
+char    *tv_atomic_write_dup_temp_prefix (const char *out_path);
 
 G_END_DECLS

@@ -235,6 +235,8 @@ static const struct
   { "functions_note_end", N_("{0}. Δ% is relative to the baseline; {1}.") },
   { "vanished_item_one", N_("{0} — {1} ({2} sample)") },
   { "vanished_item", N_("{0} — {1} ({2} samples)") },
+  /* Translators: stands for the frames in the middle of a deep stack. */
+  { "vanished_more", N_("… {0} more frames …") },
   { "vanished_none", N_("None: every stack of the baseline is in this profile.") },
   { "vanished_note", N_("{0} stacks, {1} samples of the baseline") },
   { "vanished_note_listed", N_("{0}; the {1} largest listed") },

@@ -48,7 +48,6 @@
 #define TEXT_FONT            "Sans 9.5"
 #define PDF_POINTS_PER_PIXEL 0.75     /* 96 pixels to the inch */
 #define MAX_LISTED_THREADS   8
-#define MAX_SEARCH_CHARS     200
 #define MAX_PARAGRAPH_LINES  4
 
 /* ------------------------------------------------------------------------ */
@@ -532,7 +531,7 @@ build_subtitle (Image *self)
 
   if (self->matches != NULL)
     {
-      g_autofree char *search = tv_text_dup_visible (self->filter->search, MAX_SEARCH_CHARS);
+      g_autofree char *search = tv_text_dup_shown (self->filter->search);
       guint64 all_samples = tv_call_tree_get_n_samples (self->tree);
       guint32 n_nodes = tv_flame_matches_get_n_nodes (self->matches);
       double share = all_samples > 0
@@ -1248,7 +1247,7 @@ tv_export_image_build (TvProfileData               *data,
       cairo_font_options_set_hint_style (self.font_options, CAIRO_HINT_STYLE_NONE);
     }
 
-  self.title = tv_text_dup_visible (source_name, 0);
+  self.title = tv_text_dup_shown (source_name);
   build_subtitle (&self);
   build_caption (&self);
   if (!measure (&self, cancellable, error))

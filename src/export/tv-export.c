@@ -37,8 +37,6 @@ static const char * const merge_names[TV_N_MERGE_KEYS] = {
 
 /* How many files an ambiguous function name lists. */
 #define MAX_LISTED_FILES 4
-/* Of one name in a message. */
-#define MAX_NAME_CHARS   120
 
 void
 tv_export_filter_init (TvExportFilter *filter)
@@ -425,7 +423,7 @@ tv_export_compile_search (const char  *search,
   regex = g_regex_new (search, G_REGEX_CASELESS | G_REGEX_OPTIMIZE, 0, &regex_error);
   if (regex == NULL)
     {
-      g_autofree char *shown = tv_text_dup_visible (search, MAX_NAME_CHARS);
+      g_autofree char *shown = tv_text_dup_shown (search);
 
       g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION,
                    _("Invalid search “%s”: %s"), shown, regex_error->message);
@@ -465,7 +463,7 @@ tv_export_filter_check (const TvExportFilter  *filter,
         {
           if (steps[i] == NULL || steps[i][0] == '\0')
             {
-              g_autofree char *shown = tv_text_dup_visible (filter->zoom, MAX_NAME_CHARS);
+              g_autofree char *shown = tv_text_dup_shown (filter->zoom);
 
               g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
                            _("Invalid zoom “%s”: expected functions from the root down, "
@@ -637,7 +635,7 @@ static void
 set_no_such_function (GError     **error,
                       const char  *spec)
 {
-  g_autofree char *shown = tv_text_dup_visible (spec, MAX_NAME_CHARS);
+  g_autofree char *shown = tv_text_dup_shown (spec);
 
   g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FUNCTION,
                _("No function “%s” in this profile (give a function name, or FILE:NAME)"),
@@ -673,12 +671,11 @@ find_focus (TvProfileData  *data,
 
       if (i > 0)
         g_string_append (files, ", ");
-      tv_text_append_visible (files, tv_profile_data_get_filename (data, frame), -1,
-                              MAX_NAME_CHARS);
+      tv_text_append_shown (files, tv_profile_data_get_filename (data, frame), -1);
     }
   if (keys->len > MAX_LISTED_FILES)
     g_string_append (files, ", …");
-  shown = tv_text_dup_visible (spec, MAX_NAME_CHARS);
+  shown = tv_text_dup_shown (spec);
   g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FUNCTION,
                _("“%s” names %u functions (in %s): give FILE:NAME to focus on one"),
                shown, keys->len, files->str);
@@ -900,7 +897,7 @@ find_zoom_step (TvCallTree  *tree,
     return TRUE;
 
   {
-    g_autofree char *shown = tv_text_dup_visible (step, MAX_NAME_CHARS);
+    g_autofree char *shown = tv_text_dup_shown (step);
     g_autofree char *place = describe_place (tree, node);
 
     /* Translators: the last %s is "at the root" or "under NAME". */
@@ -1050,9 +1047,9 @@ tv_export_describe_key (TvProfileData *data,
   const char *base = strrchr (file, '/');
   g_autoptr(GString) out = g_string_new (NULL);
 
-  tv_text_append_visible (out, tv_profile_data_get_funcname (data, frame), -1, MAX_NAME_CHARS);
+  tv_text_append_shown (out, tv_profile_data_get_funcname (data, frame), -1);
   g_string_append (out, " (");
-  tv_text_append_visible (out, base != NULL ? base + 1 : file, -1, MAX_NAME_CHARS);
+  tv_text_append_shown (out, base != NULL ? base + 1 : file, -1);
   if (merge != TV_MERGE_FUNCTION && f != NULL && f->lineno != TACH_LOCATION_NONE)
     g_string_append_printf (out, ":%d", f->lineno);
   g_string_append_c (out, ')');

@@ -118,9 +118,23 @@ tv_json_append_double (GString *out,
   g_string_append (out, buf);
 }
 
+/* Whether C would act on a terminal or turn text around rather than show:
+ * DEL, the C1 controls (U+009B is a terminal's CSI), the bidirectional
+ * controls and the line and paragraph separators.  JSON may hold them raw;
+ * escaped, they mean the same to a parser and nothing to a terminal. */
+static gboolean
+is_obeyed (gunichar c)
+{
+  return c == 0x7f || (c >= 0x80 && c <= 0x9f) || c == 0x61c || c == 0x200e || c == 0x200f
+         || c == 0x2028 || c == 0x2029 || (c >= 0x202a && c <= 0x202e)
+         || (c >= 0x2066 && c <= 0x2069);
+}
+
 /* Appends STR as a JSON string literal.  LEN may be -1 for a NUL-terminated
  * string; with an explicit length, embedded NULs are escaped.  UTF-8 is kept
- * as is; an invalid byte (the format library never hands one out) becomes
+ * as is, but for the characters is_obeyed() names, which are \u escapes
+ * like the C0 controls, so that JSON printed to a terminal is safe to look
+ * at; an invalid byte (the format library never hands one out) becomes
  * U+FFFD so that the output is always valid JSON. */
 void
 tv_json_append_string (GString    *out,
@@ -156,7 +170,10 @@ tv_json_append_string (GString    *out,
             {
               const char *next = g_utf8_next_char (p);
 
-              g_string_append_len (out, p, next - p);
+              if (is_obeyed (ch))
+                g_string_append_printf (out, "\\u%04x", ch);
+              else
+                g_string_append_len (out, p, next - p);
               p = next;
             }
           continue;
@@ -186,7 +203,7 @@ tv_json_append_string (GString    *out,
           g_string_append (out, "\\t");
           break;
         default:
-          if (c < 0x20)
+          if (c < 0x20 || c == 0x7f)
             g_string_append_printf (out, "\\u%04x", c);
           else
             g_string_append_c (out, (char) c);

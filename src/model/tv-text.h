@@ -21,6 +21,13 @@
  *  - everything else is kept as it is.
  *
  * The result is always valid UTF-8.
+ *
+ * A name is also cut for display: one of more than TV_TEXT_SHOWN_CHARS
+ * characters keeps its first and its last TV_TEXT_SHOWN_CHARS / 2, with
+ * "…" between them, so that a crafted 100 KB name neither takes a
+ * window's width nor hangs the layout of a label; the start and the end
+ * together tell most names apart ("pkg.mod.Class…Class.method").  The
+ * page's shown() cuts the same way.  What copies a name copies it whole.
  */
 #pragma once
 
@@ -28,9 +35,13 @@
 
 G_BEGIN_DECLS
 
+/* How many characters of a name are shown. */
+#define TV_TEXT_SHOWN_CHARS 200
+
 /* Appends TEXT (LEN bytes, or up to its nul when LEN is -1) to OUT as
- * above; after MAX_CHARS characters of TEXT (0: no limit), appends "…"
- * and stops. */
+ * above.  A TEXT of more than MAX_CHARS characters (0: no limit; an
+ * invalid byte counts as one) keeps its first MAX_CHARS - MAX_CHARS / 2
+ * and its last MAX_CHARS / 2 characters, with "…" between them. */
 void  tv_text_append_visible (GString    *out,
                               const char *text,
                               gssize      len,
@@ -38,8 +49,25 @@ void  tv_text_append_visible (GString    *out,
 /* The same, nul-terminated, as a new string. */
 char *tv_text_dup_visible    (const char *text,
                               guint       max_chars);
+/* A name as it is shown: visible, cut to TV_TEXT_SHOWN_CHARS. */
+void  tv_text_append_shown   (GString    *out,
+                              const char *text,
+                              gssize      len);
+char *tv_text_dup_shown      (const char *text);
 /* FILE's name as the window shows it: its base name in UTF-8 ("run.bin"),
- * or its URI when it has none. */
+ * or its URI when it has none, shown as a name is. */
 char *tv_text_dup_file_name  (GFile      *file);
+/* A file's path as it is shown (the bytes of a path in UTF-8, then shown
+ * as a name is). */
+char *tv_text_dup_path       (const char *path);
+/* A regular expression (for g_regex_new()) that matches NAME whole,
+ * written in visible characters (a control as "\x{A}"); for a name longer
+ * than TV_TEXT_SHOWN_CHARS, its start and its end as they are shown, with
+ * anything between them, so that a search entry can hold it and show it. */
+char *tv_text_dup_name_regex (const char *name);
+/* MESSAGE (such as GIO's, which quote the paths they concern) made
+ * visible, with the path PATH (may be NULL) in it shown as a name is. */
+char *tv_text_dup_message    (const char *message,
+                              const char *path);
 
 G_END_DECLS

@@ -164,7 +164,7 @@ fail (TvComparePage *self,
       TvDiffSide     side,
       const char    *message)
 {
-  g_autofree char *basename = g_file_get_basename (tv_profile_get_file (self->profiles[side]));
+  g_autofree char *basename = dup_display_name (self, side);
   g_autofree char *title = NULL;
 
   if (self->state == TV_COMPARE_PAGE_FAILED)
@@ -1188,14 +1188,14 @@ on_table_activated (TvDiffTable   *table,
   guint n_rows;
   const TvDiffFunction *rows = tv_diff_get_functions (self->diff, &n_rows);
   TvFlameGraph *graphs[] = { self->diff_graph, self->graphs[0], self->graphs[1] };
-  g_autofree char *escaped = NULL;
   g_autofree char *regex = NULL;
 
   if (index >= n_rows)
     return;
-  /* The function's frames, in both graphs, in the differential view. */
-  escaped = g_regex_escape_string (tv_diff_get_function_name (self->diff, &rows[index]), -1);
-  regex = g_strdup_printf ("^%s$", escaped);
+  /* The function's frames, in both graphs, in the differential view.  The
+   * entry holds at most 65535 characters, and shows what it holds: a
+   * long name is searched for by its start and its end, as it is shown. */
+  regex = tv_text_dup_name_regex (tv_diff_get_function_name (self->diff, &rows[index]));
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), regex);
   tv_compare_page_show_view (self, "differential");
   /* A zoom into another subtree would hide every match and dim every

@@ -11,7 +11,9 @@
 
 #include <glib/gi18n.h>
 
+#include "tv-atomic-write.h"
 #include "tv-export-task.h"
+#include "tv-text.h"
 
 void
 tv_export_task_return (GTask        *task,
@@ -24,10 +26,17 @@ tv_export_task_return (GTask        *task,
   g_return_if_fail (G_IS_FILE (dest));
   g_return_if_fail ((bytes == NULL) != (error == NULL));
 
-  if (bytes == NULL
-      || !g_file_replace_contents (dest, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
-                                   NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL,
-                                   cancellable, &error))
+  /* A file with a path is written as the command line writes one, so that
+   * a run killed meanwhile leaves a temporary a later export removes (GIO's
+   * ".goutputstream-XXXXXX" would stay for good); GIO writes the others. */
+  if (bytes != NULL && g_file_peek_path (dest) != NULL)
+    tv_atomic_write_bytes (g_file_peek_path (dest), g_bytes_get_data (bytes, NULL),
+                           g_bytes_get_size (bytes), &error);
+  else if (bytes != NULL)
+    g_file_replace_contents (dest, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                             NULL, FALSE, G_FILE_CREATE_REPLACE_DESTINATION, NULL, cancellable,
+                             &error);
+  if (error != NULL)
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
@@ -38,8 +47,7 @@ tv_export_show_result (AdwToastOverlay *toasts,
                        GFile           *dest,
                        const GError    *error)
 {
-  g_autofree char *name = g_file_get_basename (dest);
-  g_autofree char *display = g_filename_display_name (name);
+  g_autofree char *display = tv_text_dup_file_name (dest);
   g_autofree char *title = NULL;
   g_autofree char *escaped = NULL;
   AdwToast *toast;

@@ -210,11 +210,10 @@ update_breadcrumbs (TvFlameView *self)
   for (guint i = path->len; i > 0; i--)
     {
       guint32 node = g_array_index (path, guint32, i - 1);
-      g_autofree char *name = tv_text_dup_visible (node == TV_ROOT_NODE
-                                                   ? _("all")
-                                                   : tv_profile_data_get_funcname (
-                                                       data, tv_call_tree_get_frame (tree, node)),
-                                                   0);
+      g_autofree char *name = tv_text_dup_shown (node == TV_ROOT_NODE
+                                                 ? _("all")
+                                                 : tv_profile_data_get_funcname (
+                                                     data, tv_call_tree_get_frame (tree, node)));
       GtkWidget *button = gtk_button_new ();
       GtkWidget *label = gtk_label_new (name);
       int max_chars = i == 1 ? 40 : 16;

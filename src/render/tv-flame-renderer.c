@@ -27,8 +27,6 @@
 
 #define DEFAULT_FONT        "Sans 9"
 #define LABEL_PADDING       4.0      /* pixels left and right of a label */
-/* Longest label text shaped, in characters: more never fits a screen. */
-#define MAX_LABEL_CHARS     400
 /* Shaped labels kept before the cache starts over. */
 #define MAX_CACHED_LABELS   16384
 /* From this many boxes on, boxes are drawn as an image (see paint_raster). */
@@ -684,13 +682,14 @@ label_from_runs (GArray *runs)
   return label;
 }
 
-/* Appends at most MAX_LABEL_CHARS characters of TEXT, with control and
- * bidirectional characters shown, not obeyed (see tv-text.h). */
+/* Appends TEXT as a name is shown (see tv-text.h): its control and
+ * bidirectional characters shown, not obeyed, and a long one cut, so
+ * that a label never shapes more than a screen could show. */
 static void
 append_label_text (GString    *out,
                    const char *text)
 {
-  tv_text_append_visible (out, text, -1, MAX_LABEL_CHARS);
+  tv_text_append_shown (out, text, -1);
 }
 
 /* The file part of a label: the file's name, with its directory for a

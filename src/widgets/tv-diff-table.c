@@ -173,10 +173,10 @@ bind_cell (GtkSignalListItemFactory *factory,
   switch (kind)
     {
     case CELL_NAME:
-      text = tv_text_dup_visible (tv_diff_get_function_name (item->diff, item->row), 0);
+      text = tv_text_dup_shown (tv_diff_get_function_name (item->diff, item->row));
       break;
     case CELL_FILE:
-      text = tv_text_dup_visible (tv_diff_get_function_file (item->diff, item->row), 0);
+      text = tv_text_dup_shown (tv_diff_get_function_file (item->diff, item->row));
       break;
     case CELL_TOTAL_BEFORE:
     case CELL_SELF_BEFORE:

@@ -487,14 +487,18 @@ percent (guint64 part,
   return whole > 0 ? 100.0 * (double) part / (double) whole : 0.0;
 }
 
+/* The frame's file and line span; its file's name shown as names are, or
+ * whole (visible, but not cut) when WHOLE, for what is copied. */
 static void
 append_location (GString         *text,
                  TvProfileData   *data,
-                 guint32          frame)
+                 guint32          frame,
+                 gboolean         whole)
 {
   const TachFrame *f = tach_reader_get_frame (tv_profile_data_get_reader (data), frame);
 
-  tv_text_append_visible (text, tv_profile_data_get_filename (data, frame), -1, 0);
+  tv_text_append_visible (text, tv_profile_data_get_filename (data, frame), -1,
+                          whole ? 0 : TV_TEXT_SHOWN_CHARS);
   if (f->lineno < 0)
     return;
   g_string_append_printf (text, ":%d", f->lineno);
@@ -553,9 +557,9 @@ describe_box (TvFlameLayout    *layout,
 
   frame = tv_call_tree_get_frame (tree, node);
   f = tach_reader_get_frame (tv_profile_data_get_reader (data), frame);
-  tv_text_append_visible (text, tv_profile_data_get_funcname (data, frame), -1, 0);
+  tv_text_append_shown (text, tv_profile_data_get_funcname (data, frame), -1);
   g_string_append_c (text, '\n');
-  append_location (text, data, frame);
+  append_location (text, data, frame, FALSE);
   g_string_append_c (text, '\n');
   g_string_append_printf (text, _("Total: %s (%.2f %% of all)"), total,
                           percent (tv_call_tree_get_total (tree, node), all));
@@ -1159,7 +1163,7 @@ copy_stack_action (GtkWidget  *widget,
 
       g_string_append (text, tv_profile_data_get_funcname (data, frame));
       g_string_append (text, " (");
-      append_location (text, data, frame);
+      append_location (text, data, frame, TRUE);
       g_string_append (text, ")\n");
     }
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text->str);

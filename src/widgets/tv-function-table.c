@@ -536,7 +536,7 @@ bind_cell (GtkSignalListItemFactory *factory,
   switch (kind)
     {
     case CELL_NAME:
-      shown = tv_text_dup_visible (item->name, 0);
+      shown = tv_text_dup_shown (item->name);
       gtk_label_set_text (label, shown);
       if (item->function == TV_NODE_NONE)
         gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
@@ -544,7 +544,7 @@ bind_cell (GtkSignalListItemFactory *factory,
         gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
       break;
     case CELL_FILE:
-      shown = tv_text_dup_visible (item->basename, 0);
+      shown = tv_text_dup_shown (item->basename);
       gtk_label_set_text (label, shown);
       break;
     case CELL_SELF:
@@ -588,18 +588,18 @@ on_cell_query_tooltip (GtkWidget   *label,
     case CELL_NAME:
       /* The name on a line, the file on the next: each shown, not obeyed. */
       name_file = g_string_new (NULL);
-      tv_text_append_visible (name_file, item->name, -1, 0);
+      tv_text_append_shown (name_file, item->name, -1);
       if (item->function != TV_NODE_NONE)
         {
           g_string_append_c (name_file, '\n');
-          tv_text_append_visible (name_file, item->file, -1, 0);
+          tv_text_append_shown (name_file, item->file, -1);
         }
       text = g_string_free (name_file, FALSE);
       break;
     case CELL_FILE:
       if (item->file[0] == '\0')
         return FALSE;
-      text = tv_text_dup_visible (item->file, 0);
+      text = tv_text_dup_shown (item->file);
       break;
     case CELL_SELF:
     case CELL_SELF_PERCENT:
@@ -727,8 +727,8 @@ update_heading (TvFunctionTable *self)
     }
 
   frame = tv_profile_data_get_key_frame (data, TV_MERGE_FUNCTION, self->selected);
-  name = tv_text_dup_visible (tv_profile_data_get_funcname (data, frame), 0);
-  file = tv_text_dup_visible (tv_profile_data_get_filename (data, frame), 0);
+  name = tv_text_dup_shown (tv_profile_data_get_funcname (data, frame));
+  file = tv_text_dup_shown (tv_profile_data_get_filename (data, frame));
   gtk_label_set_text (self->selected_label, name);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->selected_label), file);
   row = lookup_row (self, self->selected);

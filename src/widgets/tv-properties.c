@@ -15,6 +15,7 @@
 
 #include "tv-profile-data.h"
 #include "tv-properties.h"
+#include "tv-text.h"
 
 struct _TvProperties
 {
@@ -238,11 +239,28 @@ find_label (GtkWidget  *widget,
   return NULL;
 }
 
+/* A value cut for display copies whole, from its label's menu or Ctrl+C
+ * as from "Copy as Text". */
+static void
+on_cut_value_copy (GtkLabel *label,
+                   gpointer  user_data)
+{
+  const char *whole = g_object_get_data (G_OBJECT (label), "tv-whole-value");
+  int start, end;
+
+  if (whole == NULL || !gtk_label_get_selection_bounds (label, &start, &end))
+    return;
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (label)), whole);
+  g_signal_stop_emission_by_name (label, "copy-clipboard");
+}
+
+/* A row that shows VALUE and copies WHOLE (NULL: VALUE). */
 static GtkWidget *
-add_row (GString             *text,
-         AdwPreferencesGroup *group,
-         const char          *title,
-         const char          *value)
+add_row_cut (GString             *text,
+             AdwPreferencesGroup *group,
+             const char          *title,
+             const char          *value,
+             const char          *whole)
 {
   GtkWidget *row = adw_action_row_new ();
   GtkWidget *label = gtk_label_new (value);
@@ -281,10 +299,24 @@ add_row (GString             *text,
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
   adw_preferences_group_add (group, row);
   remember_row (group, title, label);
+  if (whole != NULL && strcmp (whole, value) != 0)
+    {
+      g_object_set_data_full (G_OBJECT (label), "tv-whole-value", g_strdup (whole), g_free);
+      g_signal_connect (label, "copy-clipboard", G_CALLBACK (on_cut_value_copy), NULL);
+    }
 
-  g_string_append_printf (text, "  %s: %s\n", title, value);
+  g_string_append_printf (text, "  %s: %s\n", title, whole != NULL ? whole : value);
 
   return label;
+}
+
+static GtkWidget *
+add_row (GString             *text,
+         AdwPreferencesGroup *group,
+         const char          *title,
+         const char          *value)
+{
+  return add_row_cut (text, group, title, value, NULL);
 }
 
 static void
@@ -343,7 +375,14 @@ show_metadata (TvProperties *self)
        * into the program rather than read from disk. */
       path = g_strdup (_("Demo profile bundled with Tachyon Viewer (rec_threads.zst.tach, a real recording)"));
     }
-  add_row (self->text, self->file_group, _("File"), path);
+  /* The path is shown as a name is, and copied whole (but visible: the
+   * copied text keeps one line a value). */
+  {
+    g_autofree char *shown = tv_text_dup_shown (path);
+    g_autofree char *whole = tv_text_dup_visible (path, 0);
+
+    add_row_cut (self->text, self->file_group, _("File"), shown, whole);
+  }
   add_row (self->text, self->file_group, _("Size"), size_text);
 
   add_section (self->text, self->header_group);

@@ -204,10 +204,13 @@ read_source (SourceResult      *result,
   file = g_file_new_for_path (path);
   info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
                             G_FILE_QUERY_INFO_NONE, cancellable, &error);
+  /* GIO's messages quote the path, a name from the profile: cut. */
   if (info == NULL)
     {
+      g_autofree char *reason = tv_text_dup_message (error->message, path);
+
       result->source_error = g_strdup_printf (_("The source file is not on this machine (%s)."),
-                                              error->message);
+                                              reason);
       return;
     }
   if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR
@@ -218,8 +221,10 @@ read_source (SourceResult      *result,
     }
   if (!g_file_load_contents (file, cancellable, &contents, &length, NULL, &error))
     {
+      g_autofree char *reason = tv_text_dup_message (error->message, path);
+
       result->source_error = g_strdup_printf (_("The source file could not be read (%s)."),
-                                              error->message);
+                                              reason);
       return;
     }
   /* Shown as it is, with invalid bytes replaced. */
@@ -407,9 +412,9 @@ show_result (TvSourceView *self)
   GtkTextIter end;
 
   gtk_text_buffer_set_text (buffer, "", 0);
-  tv_text_append_visible (title, result->funcname, -1, 0);
+  tv_text_append_shown (title, result->funcname, -1);
   g_string_append (title, " — ");
-  tv_text_append_visible (title, result->filename, -1, 0);
+  tv_text_append_shown (title, result->filename, -1);
   gtk_label_set_text (self->title_label, title->str);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), title->str);
 
@@ -425,7 +430,6 @@ show_result (TvSourceView *self)
     }
   else
     {
-      /* GIO's messages quote the path, a name from the profile. */
       status = tv_text_dup_visible (result->source_error, 0);
       gtk_label_set_text (self->status_label, status);
     }
@@ -621,7 +625,7 @@ locate_clicked (TvSourceView *self)
 
   if (self->result == NULL)
     return;
-  base = tv_text_dup_visible (self->result->filename, 0);
+  base = tv_text_dup_shown (self->result->filename);
   /* Translators: %s is the file name the profile gives. */
   title = g_strdup_printf (_("Find “%s”"), base);
   chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
@@ -738,6 +742,14 @@ tv_source_view_get_status (TvSourceView *self)
   g_return_val_if_fail (TV_IS_SOURCE_VIEW (self), NULL);
 
   return gtk_label_get_text (self->status_label);
+}
+
+const char *
+tv_source_view_get_title (TvSourceView *self)
+{
+  g_return_val_if_fail (TV_IS_SOURCE_VIEW (self), NULL);
+
+  return gtk_label_get_text (self->title_label);
 }
 
 gboolean

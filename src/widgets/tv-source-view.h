@@ -29,6 +29,8 @@ gboolean    tv_source_view_is_busy          (TvSourceView *self);
  * at LINE in it (self), and the number of instructions listed. */
 gboolean    tv_source_view_has_source       (TvSourceView *self);
 const char *tv_source_view_get_status       (TvSourceView *self);
+/* The heading: the function and its file, as shown. */
+const char *tv_source_view_get_title        (TvSourceView *self);
 gboolean    tv_source_view_get_line_samples (TvSourceView *self,
                                              int           line,
                                              guint64      *total,

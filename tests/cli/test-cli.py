@@ -3,7 +3,8 @@
 
 Usage: test-cli.py --exe PATH GROUP
 
-GROUP is one of: info, human, invalid, collapsed, args.  Prints TAP.
+GROUP is one of: info, human, invalid, collapsed, generated, args, compare,
+names.  Prints TAP.
 The corpus comes from $TACH_TEST_DATA (valid/, invalid/, manifest.json);
 the reference implementation, tachgen.py, from $TACH_SHARED_DIR/tools.
 Standard library only: CI runs this with Debian's python3.
@@ -16,6 +17,7 @@ import math
 import os
 import re
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -737,6 +739,107 @@ def args_cases(env):
         return problems
     case("export: replaces an existing OUT", export_replaces)
 
+    def killed_export():
+        """An export killed while it writes leaves its temporary; the next
+        export to the same OUT removes it, and only what is provably a
+        dead writer's temporary of that OUT."""
+        import resource
+        out_dir = tempfile.mkdtemp(dir=tmp)
+        out_path = os.path.join(out_dir, "out.html")
+        rich = os.path.join(env.data, "valid", "rec_threads.tach")
+
+        def small_files():
+            # Past 4 KiB the kernel kills the writer (SIGXFSZ), as kill -9
+            # would: nothing of the viewer runs after.
+            resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        p = subprocess.run([env.exe, "--export", "html", "-o", out_path, rich], env=env.env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=small_files,
+                           timeout=600)
+        problems = []
+        left = os.listdir(out_dir)
+        if p.returncode != -signal.SIGXFSZ or len(left) != 1:
+            return ["the killed export: exit %d, left %r" % (p.returncode, left)]
+        m = re.match(r"^\.out\.html\.tachyon-tmp-([0-9a-f]{8})-([1-9][0-9]*)-[A-Za-z0-9]{6}$", left[0])
+        if not m:
+            return ["the temporary %r is not named .OUT.tachyon-tmp-HOST-PID-XXXXXX" % left[0]]
+        tag = m.group(1)
+        stale = os.path.join(out_dir, left[0])
+        if os.path.getsize(stale) == 0:
+            problems.append("the temporary is empty: the writer died before writing")
+
+        def dead_pid():
+            child = subprocess.Popen(["true"])
+            child.wait()
+            return child.pid
+        dead = dead_pid()
+        sleeper = subprocess.Popen(["sleep", "600"])
+        keep = {}
+        try:
+            def put(name, kind="file"):
+                path = os.path.join(out_dir, name)
+                if kind == "file":
+                    with open(path, "w") as fh:
+                        fh.write("not the viewer's\n")
+                elif kind == "dir":
+                    os.mkdir(path)
+                else:
+                    os.symlink(kind, path)
+                return path
+            remove = [stale, put(".out.html.tachyon-tmp-%s-%d-Ab3XyZ" % (tag, dead))]
+            victim = put("victim.txt")
+            keep_names = [
+                # A live process's temporary, and this test's own PID.
+                ".out.html.tachyon-tmp-%s-%d-Ab3XyZ" % (tag, sleeper.pid),
+                ".out.html.tachyon-tmp-%s-%d-Ab3XyZ" % (tag, os.getpid()),
+                # Another host's or container's (its PIDs say nothing here).
+                ".out.html.tachyon-tmp-%08x-%d-Ab3XyZ" % (int(tag, 16) ^ 1, dead),
+                # Another output's.
+                ".other.html.tachyon-tmp-%s-%d-Ab3XyZ" % (tag, dead),
+                # Names of nearly that form: a user's files.
+                ".out.html.tachyon-tmp-%s-%d-Ab3Xy" % (tag, dead),
+                ".out.html.tachyon-tmp-%s-%d-Ab3XyZ.bak" % (tag, dead),
+                ".out.html.tachyon-tmp-%s-0%d-Ab3XyZ" % (tag, dead),
+                ".out.html.tachyon-tmp-%s--%d-Ab3XyZ" % (tag, dead),
+                ".out.html.tachyon-tmp-%s-%d-Ab3X_Z" % (tag, dead),
+                "out.html.tachyon-tmp-%s-%d-Ab3XyZ" % (tag, dead),
+                # The form of the old versions, which says nothing of its writer.
+                ".out.html.Ab3XyZ",
+            ]
+            for name in keep_names:
+                keep[name] = put(name)
+            # What is not a regular file of the user: a link, a folder.
+            link = ".out.html.tachyon-tmp-%s-%d-Link00" % (tag, dead)
+            keep[link] = put(link, victim)
+            folder = ".out.html.tachyon-tmp-%s-%d-Dir000" % (tag, dead)
+            keep[folder] = put(folder, "dir")
+            if os.geteuid() == 0:
+                # Another user's file (as root, one can make one).
+                other = ".out.html.tachyon-tmp-%s-%d-Other0" % (tag, dead)
+                keep[other] = put(other)
+                os.chown(keep[other], 65534, 65534)
+            rc, out, err = env.run("--export", "html", "-o", out_path, tiny)
+            if rc != 0 or out or err:
+                problems.append("the next export: exit %d, %r %r" % (rc, out, err))
+            for path in remove:
+                if os.path.lexists(path):
+                    problems.append("a dead writer's temporary stayed: %s" % os.path.basename(path))
+            for name, path in keep.items():
+                if not os.path.lexists(path):
+                    problems.append("removed what is not a stale temporary: %s" % name)
+            with open(victim) as fh:
+                if fh.read() != "not the viewer's\n":
+                    problems.append("the link's target changed")
+            want = sorted(["out.html", "victim.txt"] + list(keep))
+            if sorted(os.listdir(out_dir)) != want:
+                problems.append("the folder holds %r, expected %r" % (sorted(os.listdir(out_dir)), want))
+        finally:
+            sleeper.kill()
+            sleeper.wait()
+        return problems
+    case("export: a killed export's temporary goes with the next, and only it",
+         killed_export)
+
     def export_keeps_mode():
         out_dir = tempfile.mkdtemp(dir=tmp)
         out_path = os.path.join(out_dir, "out.collapsed")
@@ -1151,11 +1254,206 @@ def compare_cases(env):
     return cases, tmp
 
 
+# ---------------------------------------------------------------------------
+# names: what a terminal would obey never reaches it from a name
+# ---------------------------------------------------------------------------
+
+# A name that would forge a log line, clear the screen, ring, move the
+# cursor (C1 CSI), and turn the text around.
+EVIL = "evil\ntachyon-viewer: all good\x1b[2J\x07\r\x7f\x85\x9b31m\u202egnp.\u2066x\u2069\u2028"
+SHOWN_CHARS = 200
+
+
+def visible(text):
+    """tv-text.h's rule for what is shown: C0 and DEL as Control Pictures,
+    C1, bidirectional controls and separators as [U+XXXX]."""
+    out = []
+    for c in text:
+        code = ord(c)
+        if code < 0x20:
+            out.append(chr(0x2400 + code))
+        elif code == 0x7f:
+            out.append("\u2421")
+        elif 0x80 <= code <= 0x9f or code in (0x61c, 0x200e, 0x200f, 0x2028, 0x2029) \
+                or 0x202a <= code <= 0x202e or 0x2066 <= code <= 0x2069:
+            out.append("[U+%X]" % code)
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def shown(text):
+    if len(text) > SHOWN_CHARS:
+        text = text[:SHOWN_CHARS - SHOWN_CHARS // 2] + "\u2026" + text[len(text) - SHOWN_CHARS // 2:]
+    return visible(text)
+
+
+RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def raw_controls(data, what):
+    """What of DATA (bytes printed by the viewer) a terminal would obey."""
+    text = data.decode("utf-8", "replace")
+    found = RAW.findall(text)
+    return ["%s holds %r raw: %r" % (what, sorted(set(found)), text[:400])] if found else []
+
+
+def names_cases(env):
+    tmp = tempfile.mkdtemp(prefix="tv-cli-names-")
+    cases = []
+    evil_dir = os.path.join(tmp, "dir\n" + EVIL)
+    os.mkdir(evil_dir)
+    evil_file = os.path.join(evil_dir, EVIL + ".tach")
+    shutil.copy(os.path.join(env.data, "valid", "tiny.tach"), evil_file)
+    not_profile = os.path.join(tmp, EVIL + ".txt")
+    with open(not_profile, "wb") as fh:
+        fh.write(b"not a profile at all, but long enough for a header" * 4)
+    missing = os.path.join(tmp, EVIL + "-missing.tach")
+    # Names inside a profile: a function in two files, both hostile, and a
+    # 100 KB one.
+    inside = os.path.join(tmp, "inside.tach")
+    long_func = "long_" + "x" * 100000 + "_end"
+    samples = []
+    t = 1000000
+    for i, (file, func) in enumerate([("/srv/a\n" + EVIL + ".py", EVIL),
+                                      ("/srv/b\x1b]0;title\x07.py", EVIL),
+                                      ("/srv/long.py", long_func)] * 20):
+        t += 1000
+        samples.append({"t": t, "interpreters": [{"id": 0, "threads": [{
+            "tid": 7, "status": 3, "frames": [[file, func, 5, 5, 4, 9, 53],
+                                              ["app.py", "main", 12, 12, 4, 10, 53]]}]}]})
+    with open(inside + ".json", "w", encoding="utf-8") as fh:
+        json.dump({"start_time_us": 1000000, "interval_us": 1000, "python_version": [3, 15, 0],
+                   "mode": "wall", "samples": samples}, fh)
+    subprocess.run([sys.executable, env.tachgen, "fromjson", "-o", inside, "--stats", "v56",
+                    inside + ".json"], check=True, stdout=subprocess.DEVNULL)
+    base = os.path.join(tmp, "base.tach")
+    write_json_profile(env, base, {"main": 10}, 0.01)
+
+    def run(*args):
+        p = subprocess.run([env.exe] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           env=env.env, timeout=600)
+        return p.returncode, p.stdout, p.stderr
+
+    def fails(args, *wanted):
+        """ARGS fail with one line on stderr that holds nothing raw and
+        shows each of WANTED as a name is shown."""
+        def check():
+            rc, out, err = run(*args)
+            problems = raw_controls(err, "stderr")
+            text = err.decode("utf-8", "replace")
+            if rc != 1 or out:
+                problems.append("exit %d, stdout %r" % (rc, out[:200]))
+            if not text.startswith(PROG + ": ") or text.count("\n") != 1 or not text.endswith("\n"):
+                problems.append("stderr is not one line: %r" % text[:600])
+            for w in wanted:
+                if w not in text:
+                    problems.append("stderr lacks %r: %r" % (w[:200], text[:600]))
+            return problems
+        return check
+
+    def prints(args, *wanted):
+        def check():
+            rc, out, err = run(*args)
+            problems = raw_controls(out, "stdout") + raw_controls(err, "stderr")
+            text = out.decode("utf-8", "replace")
+            if rc != 0 or err:
+                problems.append("exit %d, stderr %r" % (rc, err[:300]))
+            for w in wanted:
+                if w not in text:
+                    problems.append("stdout lacks %r: %r" % (w[:200], text[:600]))
+            return problems
+        return check
+
+    out_html = os.path.join(tmp, "out.html")
+    evil_out = os.path.join(tmp, "no such dir\n" + EVIL, "out.html")
+    # The file names of the command line.
+    cases += [
+        ("--info: a missing file", fails(["--info", missing], shown(missing))),
+        ("--info --json: a missing file", fails(["--info", "--json", missing], shown(missing))),
+        ("--info: not a profile", fails(["--info", not_profile], shown(not_profile))),
+        ("--info: the File row", prints(["--info", evil_file], " " + shown(evil_file) + "\n")),
+        ("--info --json of a file so named", prints(["--info", "--json", evil_file])),
+        ("--export: a missing FILE", fails(["--export", "html", "-o", out_html, missing],
+                                           shown(missing))),
+        ("--export: a missing --baseline", fails(["--export", "html", "--baseline", missing,
+                                                  "-o", out_html, evil_file], shown(missing))),
+        ("--export: OUT in a missing folder", fails(["--export", "html", "-o", evil_out, evil_file],
+                                                    shown(evil_out))),
+        ("--export: OUT is a folder", fails(["--export", "html", "-o", evil_dir, evil_file],
+                                            shown(evil_dir))),
+        ("--export: OUT is FILE", fails(["--export", "html", "-o", evil_file, evil_file],
+                                        shown(evil_file))),
+        ("--compare --info: a missing file", fails(["--compare", "--info", evil_file, missing],
+                                                   shown(missing))),
+        ("--compare --info: Base and New", prints(["--compare", "--info", evil_file, evil_file],
+                                                  "Base: " + shown(evil_file),
+                                                  "New:  " + shown(evil_file))),
+        ("--compare --info --json: Base and New", prints(["--compare", "--info", "--json",
+                                                          evil_file, evil_file])),
+    ]
+    # What the command line echoes of its arguments.
+    cases += [
+        ("an unknown option", fails(["--info", "--" + EVIL, evil_file])),
+        ("an unknown export format", fails(["--export", EVIL, "-o", out_html, evil_file],
+                                           visible(EVIL))),
+        ("an unknown --by", fails(["--compare", "--info", "--by", EVIL, evil_file, evil_file],
+                                  visible(EVIL))),
+        ("an unknown --merge", fails(["--export", "html", "--merge", EVIL, "-o", out_html,
+                                      evil_file])),
+        ("an unknown --state", fails(["--export", "html", "--state", EVIL, "-o", out_html,
+                                      evil_file])),
+        ("a bad --range", fails(["--export", "html", "--range", EVIL, "-o", out_html, evil_file])),
+        ("a bad --thread", fails(["--export", "html", "--thread", EVIL, "-o", out_html,
+                                  evil_file])),
+        ("a bad --width", fails(["--export", "svg", "--width", EVIL, "-o", out_html, evil_file])),
+        ("a bad --search", fails(["--export", "html", "--search", "(" + EVIL, "-o", out_html,
+                                  evil_file], shown("(" + EVIL))),
+        ("a bad --zoom", fails(["--export", "html", "--zoom", EVIL + ";;", "-o", out_html,
+                                evil_file], shown(EVIL + ";;"))),
+    ]
+    # The names inside a profile.
+    cases += [
+        ("--focus: no such function", fails(["--export", "html", "--focus", EVIL + "x", "-o",
+                                             out_html, inside], shown(EVIL + "x"))),
+        ("--focus: a name of two files lists them",
+         fails(["--export", "html", "--focus", EVIL, "-o", out_html, inside],
+               shown("/srv/a\n" + EVIL + ".py"), shown("/srv/b\x1b]0;title\x07.py"))),
+        ("--hide: no such function", fails(["--export", "collapsed", "--hide", EVIL + "y", "-o",
+                                            out_html, inside], shown(EVIL + "y"))),
+        ("--zoom: no such frame under a hostile one",
+         fails(["--export", "html", "--merge", "function", "--zoom", "main;" + long_func + ";deeper",
+                "-o", out_html, inside], shown(long_func), "deeper")),
+        ("--compare --info: the functions' names and files",
+         prints(["--compare", "--info", base, inside],
+                shown(EVIL) + " (" + shown("/srv/a\n" + EVIL + ".py") + ")\n",
+                shown(long_func) + " (/srv/long.py)\n")),
+        ("--compare --info --json: the names escaped, and whole",
+         prints(["--compare", "--info", "--json", base, inside])),
+    ]
+
+    def json_whole():
+        """JSON keeps the names whole; escaped, they read back the same."""
+        rc, out, err = run("--compare", "--info", "--json", base, inside)
+        doc = strict_json(out)
+        names = {f["function"] for f in doc["functions"]}
+        problems = []
+        if EVIL not in names or long_func not in names:
+            problems.append("names %r" % [n[:40] for n in names])
+        rc, out, err = run("--compare", "--info", "--json", evil_file, evil_file)
+        doc = strict_json(out)
+        if doc["base"] != evil_file or doc["new"] != evil_file:
+            problems.append("base %r new %r" % (doc["base"], doc["new"]))
+        return problems
+    cases.append(("--compare --info --json holds the names whole", json_whole))
+    return cases, tmp
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--exe", required=True)
     ap.add_argument("group", choices=["info", "human", "invalid", "collapsed", "generated",
-                                      "args", "compare"])
+                                      "args", "compare", "names"])
     a = ap.parse_args()
     env = Env(a.exe)
     tap = Tap()
@@ -1191,6 +1489,12 @@ def main():
             shutil.rmtree(tmp, ignore_errors=True)
     elif a.group == "compare":
         cases, tmp = compare_cases(env)
+        try:
+            run_parallel(tap, cases)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    elif a.group == "names":
+        cases, tmp = names_cases(env)
         try:
             run_parallel(tap, cases)
         finally:

@@ -120,15 +120,23 @@ test_string_escapes (void)
   assert_string ("plain", -1, "\"plain\"");
   assert_string ("a\"b\\c/d", -1, "\"a\\\"b\\\\c/d\"");
   assert_string ("\b\f\n\r\t", -1, "\"\\b\\f\\n\\r\\t\"");
-  assert_string ("\x01\x1f\x7f", -1, "\"\\u0001\\u001f\x7f\"");
+  assert_string ("\x01\x1f\x7f", -1, "\"\\u0001\\u001f\\u007f\"");
   assert_string ("nul\0inside", 10, "\"nul\\u0000inside\"");
 }
 
 static void
 test_string_utf8 (void)
 {
-  /* UTF-8 is kept, not escaped. */
+  /* UTF-8 is kept, not escaped... */
   assert_string ("é中😀", -1, "\"é中😀\"");
+  assert_string ("\u00a0\u200b\u2027\u202f\u2065\ufffd", -1,
+                 "\"\u00a0\u200b\u2027\u202f\u2065\ufffd\"");
+  /* ... but for what a terminal obeys or what turns text around: the C1
+   * controls, the bidirectional controls and the separators. */
+  assert_string ("\xc2\x85\xc2\x9b" "31m", -1, "\"\\u0085\\u009b31m\"");
+  assert_string ("safe_\u202egnp.exe\u2066\u2069\u200e\u200f\u061c", -1,
+                 "\"safe_\\u202egnp.exe\\u2066\\u2069\\u200e\\u200f\\u061c\"");
+  assert_string ("\u2028\u2029", -1, "\"\\u2028\\u2029\"");
   /* Invalid bytes become U+FFFD, one per byte. */
   assert_string ("bad\xff\xfe", -1, "\"bad\xef\xbf\xbd\xef\xbf\xbd\"");
   /* A sequence cut short by the end of the string. */

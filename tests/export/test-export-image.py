@@ -830,6 +830,28 @@ def hostile_cases(env):
             problems += check_pdf(data)
         return problems
     cases.append(("hostile names in a PNG and a PDF", png_pdf))
+
+    def long_names():
+        """A 100 KB name and a long search: the caption cuts them as the
+        page and the viewer do."""
+        long_path = os.path.join(tmp, "long.tach")
+        te.write_stacks(env, long_path, [(30, [(te.LONG_FILE, te.LONG_FUNC), ("app.py", "main")]),
+                                         (10, [("app.py", "main")])], 0.04)
+        search = te.LONG_FUNC[:150] + "|" + te.LONG_FUNC[-150:]
+        data, problems = export(env, long_path, "svg", "--merge", "function", "--zoom",
+                                "main;" + te.LONG_FUNC, "--search", search, tmp=tmp)
+        if data is None:
+            return problems
+        desc = Svg(data).desc or ""
+        zoomed = "zoomed into main (app.py) › %s (long_module.py)" % te.shown(te.LONG_FUNC)
+        if zoomed not in desc:
+            problems.append("the zoom is not cut as a name is: %r" % desc[:1000])
+        if "search “%s”" % te.shown(search) not in desc:
+            problems.append("the search is not cut as a name is: %r" % desc[:1000])
+        if len(desc) > 2000:
+            problems.append("a caption of %d characters" % len(desc))
+        return problems
+    cases.append(("a 100 KB name in an image's caption is cut", long_names))
     return cases, tmp
 
 

@@ -20,6 +20,8 @@ GROUP is one of:
   diff     --export html --baseline: the diff object against --compare,
            and the page in Chromium (injected change, noise, warnings,
            hostile names)
+  names    100 KB names on both pages in Chromium: cut in every view,
+           whole in a title and on copy
   ranges   --range given several times: the page's and the collapsed
            stacks' samples against a brute-force replay of the samples in
            the ranges; overlapping and touching ranges merge
@@ -892,8 +894,8 @@ def hostile_cases(env, browser_exe):
                 b.mouse("mouseMoved", f["x"] + min(f["width"] / 2, 20), f["y"] + f["height"] / 2)
                 tip = b.evaluate("[document.getElementById('tooltip').hidden, "
                                  "(document.querySelector('#tooltip .name') || {}).textContent]")
-                label = visible(f["name"]) + (":%d" % f["line"] if f["line"] >= 0 else "")
-                if tip[0] or tip[1] != visible(f["name"]) or f["label"] != label:
+                label = shown(f["name"]) + (":%d" % f["line"] if f["line"] >= 0 else "")
+                if tip[0] or tip[1] != shown(f["name"]) or f["label"] != label:
                     problems.append("tooltip over %r shows %r" % (f["name"][:40], tip))
                     break
                 if re.search("[\x00-\x1f\u2028\u2029\u202a-\u202e]", tip[1]):
@@ -2105,6 +2107,259 @@ def diff_cases(env, browser_exe):
 
 
 # ---------------------------------------------------------------------------
+# names: 100 KB names, cut for display in every view of both pages
+# ---------------------------------------------------------------------------
+
+SHOWN_CHARS = 200     # tv-text.h's TV_TEXT_SHOWN_CHARS, the page's SHOWN_CHARS
+LONG_FUNC = "head_of_the_function_" + "inner" * 20000 + "_tail_of_the_function"
+LONG_FILE = "/srv/" + "dir/" * 25000 + "long_module.py"
+# Characters outside the BMP: the cut counts code points, as tv-text.c
+# does, and splits no surrogate pair.
+SNAKES = "\U0001f40d" * 300 + "\u202e\n"
+
+
+def shown(text):
+    """tv-text.c's and the page's rule: visible, and a name of more than
+    SHOWN_CHARS characters keeps its first and its last SHOWN_CHARS / 2."""
+    if len(text) > SHOWN_CHARS:
+        text = text[:SHOWN_CHARS - SHOWN_CHARS // 2] + "\u2026" + text[len(text) - SHOWN_CHARS // 2:]
+    return visible(text)
+
+
+def write_stacks(env, path, stacks, duration):
+    """A profile of STACKS: (count, frames innermost first, each (file,
+    function)), a sample a millisecond, thread 7."""
+    samples = []
+    t = 1_000_000_000
+    for count, frames in stacks:
+        for _ in range(count):
+            t += 1000
+            samples.append({"t": t, "interpreters": [{"id": 0, "threads": [{
+                "tid": 7, "status": 3,
+                "frames": [[file, func, 5 + i, 5 + i, 4, 9, 53]
+                           for i, (file, func) in enumerate(frames)]}]}]})
+    spec = {"samples": samples, "stats": {"duration_sec": duration,
+                                          "sample_rate": len(samples) / duration}}
+    with open(path + ".json", "w", encoding="utf-8") as fh:
+        json.dump(spec, fh)
+    env.tachgen_run("fromjson", path + ".json", "-o", path, "--mode", "wall")
+    os.unlink(path + ".json")
+
+
+# Every text node of the page but the data: none holds a name whole.
+LONGEST_TEXT = """(() => {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let longest = 0, where = '';
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (n.parentElement.closest('script')) continue;
+    if (n.data.length > longest) { longest = n.data.length; where = n.parentElement.id || n.parentElement.tagName; }
+  }
+  const titles = [document.title.length];
+  return [longest, where, document.title.length];
+})()"""
+
+# Copies the text of the element SELECTOR selects; returns what the
+# clipboard would get (the browser's own text when the page does not step in).
+COPY = """((selector) => {
+  const cell = document.querySelector(selector);
+  const range = document.createRange();
+  range.selectNodeContents(cell);
+  const selection = getSelection();
+  selection.removeAllRanges();
+  selection.addRange(range);
+  const data = new DataTransfer();
+  const event = new ClipboardEvent('copy', {clipboardData: data, bubbles: true, cancelable: true});
+  const taken = !cell.dispatchEvent(event);
+  selection.removeAllRanges();
+  return [taken, data.getData('text/plain')];
+})(%s)"""
+
+
+def names_cases(env, browser_exe):
+    tmp = tempfile.mkdtemp(prefix="tv-export-names-")
+    cases = []
+    base = os.path.join(tmp, "base.tach")
+    new = os.path.join(tmp, "new.tach")
+    main = ("app.py", "main")
+    long_frame = (LONG_FILE, LONG_FUNC)
+    # NEW runs the long function half again as often; a deep recursion
+    # ends in a long name in BASE, in another function in NEW: BASE's
+    # stack vanished, 62 frames deep.
+    recursion = [("app.py", "recurse")] * 60 + [main]
+    write_stacks(env, base, [(20, [long_frame, main]), (20, [("app.py", "steady"), main]),
+                             (4, [("app.py", SNAKES), main]),
+                             (1, [("app.py", SNAKES)] + recursion)], 0.045)
+    write_stacks(env, new, [(30, [long_frame, main]), (20, [("app.py", "steady"), main]),
+                            (4, [("app.py", SNAKES), main]),
+                            (1, [("app.py", "other")] + recursion)], 0.055)
+    pages = {}
+
+    def page(name, *args):
+        if name not in pages:
+            out = os.path.join(tmp, name + ".html")
+            rc, stdout, err = env.run("--export", "html", "-o", out, *args)
+            if rc != 0 or stdout or err:
+                raise RuntimeError("export %s: exit %d, %r %r" % (name, rc, stdout[:100], err[:300]))
+            pages[name] = "file://" + out
+        return pages[name]
+
+    holder = {}
+
+    def load(url):
+        if "b" not in holder:
+            holder["b"] = cdp.Browser(browser_exe, 1200, 800)
+        b = holder["b"]
+        for attr in ("dialogs", "exceptions", "console", "requests"):
+            getattr(b, attr).clear()
+        b.navigate(url)
+        return b
+
+    def common(b, url, what, line):
+        """What both pages must do with the names: start, draw the long
+        frame with its label cut, its tooltip cut, nowhere the whole name."""
+        problems = []
+        if b.evaluate("document.documentElement.dataset.ready") != "true":
+            return ["%s: the page did not start" % what]
+        frames = {f["name"]: f for f in b.evaluate("tachyon.frames()") if f["name"]}
+        f = frames.get(LONG_FUNC)
+        if f is None:
+            return ["%s: the long function is not drawn: %r" % (what, [n[:30] for n in frames])]
+        if f["label"] != shown(LONG_FUNC) + line:
+            problems.append("%s: label %r" % (what, f["label"][:300]))
+        snakes = frames.get(SNAKES)
+        if snakes is None or snakes["label"] != shown(SNAKES) + line:
+            problems.append("%s: the snakes' label %r, expected %r"
+                            % (what, snakes and snakes["label"], shown(SNAKES)))
+        b.mouse("mouseMoved", f["x"] + f["width"] / 2, f["y"] + f["height"] / 2)
+        tip = b.evaluate("[document.getElementById('tooltip').hidden,"
+                         " Array.from(document.querySelectorAll('#tooltip div'))"
+                         ".map(d => [d.className, d.textContent])]")
+        lines = dict(tip[1])
+        if tip[0] or lines.get("name") != shown(LONG_FUNC) or \
+                not lines.get("where", "").startswith(shown(LONG_FILE) + line):
+            problems.append("%s: tooltip %r" % (what, [(c, t[:250]) for c, t in tip[1]]))
+        # The search looks at the whole name: its middle matches.
+        b.evaluate("document.getElementById('search').focus()")
+        b.type_text("innerinner")
+        b.key("Enter", keycode=13)
+        if not b.evaluate("tachyon.state().highlighted"):
+            problems.append("%s: searching the middle of the name highlights nothing" % what)
+        b.key("Escape", keycode=27)
+        b.evaluate("document.getElementById('search').blur()")
+        b.click(f["x"] + f["width"] / 2, f["y"] + f["height"] / 2)
+        status = b.evaluate("document.getElementById('status').textContent")
+        if b.evaluate("tachyon.state().zoomName") != LONG_FUNC or shown(LONG_FUNC) not in status:
+            problems.append("%s: zoomed, the status says %r" % (what, status[:400]))
+        longest, where, title = b.evaluate(LONGEST_TEXT)
+        if longest > 4 * SHOWN_CHARS or title > 3 * SHOWN_CHARS:
+            problems.append("%s: a text of %d characters in %s, a title of %d"
+                            % (what, longest, where, title))
+        return problems + ["%s: %s" % (what, p) for p in browser_problems(b, url)]
+
+    def plain():
+        if browser_exe is None:
+            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
+        url = page("plain", new)
+        b = load(url)
+        problems = common(b, url, "plain", ":5")
+        # The filter's names in the details: cut too.
+        # (An argument holds at most 128 KiB: the function alone.)
+        url = page("focused", "--focus", LONG_FUNC, "--hide", SNAKES, new)
+        b = load(url)
+        cells = b.evaluate("Object.fromEntries(Array.from(document.querySelectorAll('[data-field]'))"
+                           ".map(e => [e.dataset.field, e.textContent]))")
+        if cells.get("filter.focus") != shown("%s:%s" % (LONG_FILE, LONG_FUNC)) or \
+                cells.get("filter.hidden") != shown("app.py:" + SNAKES):
+            problems.append("focused: the filter shows %r, %r"
+                            % (cells.get("filter.focus", "")[:300], cells.get("filter.hidden")))
+        longest, where, _ = b.evaluate(LONGEST_TEXT)
+        if longest > 4 * SHOWN_CHARS:
+            problems.append("focused: a text of %d characters in %s" % (longest, where))
+        return problems + ["focused: %s" % p for p in browser_problems(b, url)]
+    cases.append(("a 100 KB name on the plain page: label, tooltip, status, filter cut", plain))
+
+    def differential():
+        if browser_exe is None:
+            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
+        url = page("diff", "--baseline", base, new)
+        b = load(url)
+        problems = common(b, url, "diff", "")
+        # The function table: the cells cut, the whole names in their titles.
+        rows = b.evaluate("""Array.from(document.querySelectorAll('#functions tr[data-name]')).map(r =>
+          [r.dataset.name, r.cells[0].textContent, r.cells[0].title, r.cells[0].dataset.cut || '',
+           r.cells[1].textContent, r.cells[1].title, r.getBoundingClientRect().height])""")
+        line = b.evaluate("parseFloat(getComputedStyle(document.querySelector('#functions td')).lineHeight)")
+        by_name = {r[0]: r for r in rows}
+        row = by_name.get(LONG_FUNC)
+        if row is None:
+            problems.append("no row for the long function: %r" % [r[0][:30] for r in rows])
+        else:
+            if row[1] != shown(LONG_FUNC) or row[2] != LONG_FUNC or row[3] != "true":
+                problems.append("the name's cell shows %r, title %r" % (row[1][:300], row[2][:80]))
+            if row[4] != shown(LONG_FILE) or row[5] != visible(LONG_FILE):
+                problems.append("the file's cell shows %r, title %r" % (row[4][:300], row[5][:80]))
+            # Cut to 201 characters, a row is a few lines tall (thousands
+            # of lines whole).
+            if not line or row[6] > 12 * line:
+                problems.append("the row is %.0f px tall, a line %r px" % (row[6], line))
+        snakes = by_name.get(SNAKES)
+        if snakes is None or snakes[1] != shown(SNAKES) or snakes[2] != visible(SNAKES):
+            problems.append("the snakes' cell %r, title %r" % (snakes and snakes[1], snakes and snakes[2][:20]))
+        short = by_name.get("steady")
+        if short is None or short[1] != "steady" or short[2] or short[3]:
+            problems.append("a short name's cell %r" % (short,))
+        # Copied, a cut name is whole; a short one is the browser's business.
+        taken, text = b.evaluate(COPY % json.dumps('#functions tr[data-name] td[data-cut]'))
+        if not taken or text not in (LONG_FUNC, LONG_FILE, SNAKES):
+            problems.append("copying a cut cell: taken %r, %d characters %r" % (taken, len(text), text[:40]))
+        taken, text = b.evaluate(COPY % json.dumps('#functions th'))
+        if taken:
+            problems.append("copying a heading was taken over: %r" % text)
+        # Sorted by name, the table is rebuilt with the cells cut again.
+        b.evaluate("document.querySelector('#functions th[data-column=\"0\"]').click()")
+        again = b.evaluate("Array.from(document.querySelectorAll('#functions td[data-cut]'))"
+                           ".map(td => td.textContent)")
+        if sorted(again) != sorted([shown(LONG_FUNC), shown(LONG_FILE), shown(SNAKES)]):
+            problems.append("sorted, the cut cells are %r" % [t[:40] for t in again])
+        # The vanished stack: its long leaf cut, its middle frames counted.
+        items = b.evaluate("Array.from(document.querySelectorAll('#vanished li')).map(l => l.textContent)")
+        # Merged by function: no lines.
+        want = " → ".join(["main"] + ["recurse"] * 11 + ["… 38 more frames …"]
+                          + ["recurse"] * 11 + [shown(SNAKES)])
+        if len(items) != 1 or not items[0].startswith(want + " — "):
+            problems.append("vanished %r, expected %r" % ([i[:400] for i in items], want[:400]))
+        shots = os.environ.get("TV_EXPORT_SCREENSHOTS")
+        if shots:
+            for scheme in ("light", "dark"):
+                b.color_scheme(scheme)
+                b.navigate(url)
+                b.screenshot(os.path.join(shots, "names-diff-%s.png" % scheme), full_page=True)
+            b.color_scheme("light")
+        return problems
+    cases.append(("a 100 KB name on the differential page: the table's cells cut, their titles "
+                  "whole, copied whole, the vanished stack cut", differential))
+
+    def errors():
+        """The command line's messages cut a name as the page does."""
+        problems = []
+        missing = "missing_" + LONG_FUNC
+        rc, out, err = env.run("--export", "html", "-o", os.path.join(tmp, "x.html"),
+                               "--focus", missing, new)
+        want = "No function \u201c%s\u201d" % shown(missing)
+        if rc != 1 or want not in err:
+            problems.append("--focus: exit %d, %r (want %r)" % (rc, err[:400], want))
+        return problems
+    cases.append(("a long name in a message is cut by the page's rule", errors))
+
+    def close():
+        if "b" in holder:
+            holder.pop("b").close()
+        return []
+    cases.append(("chromium closes", close))
+    return cases, tmp
+
+
+# ---------------------------------------------------------------------------
 
 # ---------------------------------------------------------------------------
 # ranges: --range given several times
@@ -2470,7 +2725,7 @@ def main():
     ap.add_argument("--l10n-exe")
     ap.add_argument("--po-dir")
     ap.add_argument("group", choices=["corpus", "filters", "args", "hostile", "browser", "size",
-                                      "view", "diff", "ranges", "l10n"])
+                                      "view", "diff", "ranges", "l10n", "names"])
     a = ap.parse_args()
     env = Env(a.exe, a.bench, a.l10n_exe, a.po_dir)
     tap = Tap()
@@ -2501,7 +2756,7 @@ def main():
         else:
             cases, tmp = {"hostile": hostile_cases, "browser": browser_cases,
                           "size": size_cases, "diff": diff_cases,
-                          "l10n": l10n_cases}[a.group](env, browser_exe)
+                          "l10n": l10n_cases, "names": names_cases}[a.group](env, browser_exe)
             # One after the other: they share a page or a browser.
             for name, fn in cases:
                 try:

@@ -224,15 +224,210 @@ static void
 test_max_chars (void)
 {
   g_autofree char *cut = tv_text_dup_visible ("abcdef", 3);
+  g_autofree char *even = tv_text_dup_visible ("abcdef", 4);
   g_autofree char *exact = tv_text_dup_visible ("abc", 3);
+  g_autofree char *one = tv_text_dup_visible ("abc", 1);
   g_autofree char *wide = tv_text_dup_visible ("处理请求", 2);
   /* MAX_CHARS counts characters of the input, a control as one. */
-  g_autofree char *controls = tv_text_dup_visible ("\t\u202e\xff" "abc", 3);
+  g_autofree char *controls = tv_text_dup_visible ("\t\u202e\xff" "abc\n", 4);
+  g_autofree char *with_len = visible_len ("abcdef\0ghij", 8, 4);
 
-  g_assert_cmpstr (cut, ==, "abc…");
+  /* The start and the end are kept, the start taking the odd one. */
+  g_assert_cmpstr (cut, ==, "ab…f");
+  g_assert_cmpstr (even, ==, "ab…ef");
   g_assert_cmpstr (exact, ==, "abc");
-  g_assert_cmpstr (wide, ==, "处理…");
-  g_assert_cmpstr (controls, ==, "\u2409[U+202E]\ufffd…");
+  g_assert_cmpstr (one, ==, "a…");
+  g_assert_cmpstr (wide, ==, "处…求");
+  g_assert_cmpstr (controls, ==, "\u2409[U+202E]…c\u240a");
+  g_assert_cmpstr (with_len, ==, "ab…\u2400g");
+}
+
+/* The number of characters of valid UTF-8 TEXT. */
+static glong
+n_chars (const char *text)
+{
+  g_assert_true (g_utf8_validate (text, -1, NULL));
+  return g_utf8_strlen (text, -1);
+}
+
+/* A name of 100 KB is shown as its first and last 100 characters. */
+static void
+test_shown (void)
+{
+  g_autoptr(GString) name = g_string_new ("start_");
+  g_autofree char *shown = NULL;
+  g_autofree char *head = NULL;
+  g_autofree char *at_limit = NULL;
+  g_autofree char *over = NULL;
+  g_autofree char *hostile = NULL;
+  g_autofree char *expected = NULL;
+
+  while (name->len < 100 * 1024)
+    g_string_append (name, "inner_");
+  g_string_append (name, "the_end");
+  shown = tv_text_dup_shown (name->str);
+  g_assert_cmpint (n_chars (shown), ==, TV_TEXT_SHOWN_CHARS + 1);
+  head = g_strndup (name->str, TV_TEXT_SHOWN_CHARS / 2);
+  expected = g_strconcat (head, "…", name->str + name->len - TV_TEXT_SHOWN_CHARS / 2, NULL);
+  g_assert_cmpstr (shown, ==, expected);
+  g_assert_true (g_str_has_prefix (shown, "start_inner_"));
+  g_assert_true (g_str_has_suffix (shown, "inner_the_end"));
+
+  /* Up to the limit, a name is whole; one more character cuts it. */
+  g_string_truncate (name, 0);
+  for (guint i = 0; i < TV_TEXT_SHOWN_CHARS; i++)
+    g_string_append (name, "é");
+  at_limit = tv_text_dup_shown (name->str);
+  g_assert_cmpstr (at_limit, ==, name->str);
+  g_string_append (name, "x");
+  over = tv_text_dup_shown (name->str);
+  g_assert_cmpint (n_chars (over), ==, TV_TEXT_SHOWN_CHARS + 1);
+  /* 100 "é", "…", 99 "é" and the "x". */
+  {
+    g_autoptr(GString) want = g_string_new (NULL);
+
+    for (guint i = 0; i < TV_TEXT_SHOWN_CHARS / 2; i++)
+      g_string_append (want, "é");
+    g_string_append (want, "…");
+    for (guint i = 1; i < TV_TEXT_SHOWN_CHARS / 2; i++)
+      g_string_append (want, "é");
+    g_string_append (want, "x");
+    g_assert_cmpstr (over, ==, want->str);
+  }
+
+  /* Cut, a name still obeys nothing: the controls at both ends, and the
+   * bytes that are no UTF-8, are shown like the others. */
+  g_string_assign (name, "\u202e\n\xff");
+  for (guint i = 0; i < 50000; i++)
+    g_string_append_c (name, 'm');
+  g_string_append (name, "\x1b[2J\xc3");
+  hostile = tv_text_dup_shown (name->str);
+  assert_shown_only (hostile);
+  g_assert_true (g_str_has_prefix (hostile, "[U+202E]\u240a\ufffdmmm"));
+  g_assert_true (g_str_has_suffix (hostile, "mmm\u241b[2J\ufffd"));
+  /* 3 characters and 97 "m", then 95 "m" and 5 characters. */
+  g_assert_nonnull (strstr (hostile, "m…m"));
+  g_assert_cmpint (strchr (hostile, 'm') - hostile + 97, ==, strstr (hostile, "…") - hostile);
+  /* With a length: the nuls inside it are characters. */
+  {
+    char bytes[1000];
+    g_autoptr(GString) out = g_string_new (NULL);
+
+    memset (bytes, 0, sizeof bytes);
+    tv_text_append_shown (out, bytes, sizeof bytes);
+    g_assert_cmpint (n_chars (out->str), ==, TV_TEXT_SHOWN_CHARS + 1);
+    g_assert_true (g_str_has_prefix (out->str, "\u2400\u2400"));
+  }
+}
+
+/* A file's name and path are shown as names are. */
+static void
+test_file_name (void)
+{
+  g_autoptr(GFile) evil = g_file_new_for_path ("/tmp/dir\n/two\nlines\u202e\x1b.tach");
+  g_autoptr(GString) path = g_string_new ("/tmp/");
+  g_autoptr(GFile) long_file = NULL;
+  g_autofree char *evil_name = tv_text_dup_file_name (evil);
+  g_autofree char *evil_path = tv_text_dup_path ("/tmp/dir\n/two\xff.tach");
+  g_autofree char *long_name = NULL;
+
+  g_assert_cmpstr (evil_name, ==, "two\u240alines[U+202E]\u241b.tach");
+  g_assert_cmpstr (evil_path, ==, "/tmp/dir\u240a/two\ufffd.tach");
+  for (guint i = 0; i < 1000; i++)
+    g_string_append (path, "long");
+  g_string_append (path, ".tach");
+  long_file = g_file_new_for_path (path->str);
+  long_name = tv_text_dup_file_name (long_file);
+  g_assert_cmpint (n_chars (long_name), ==, TV_TEXT_SHOWN_CHARS + 1);
+  g_assert_true (g_str_has_prefix (long_name, "longlong"));
+  g_assert_true (g_str_has_suffix (long_name, "longlong.tach"));
+}
+
+/* A message that quotes a long path shows it as a name is, the rest
+ * whole. */
+static void
+test_message (void)
+{
+  g_autoptr(GString) path = g_string_new ("/srv/\n");
+  g_autofree char *message = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *shown_path = NULL;
+  g_autofree char *plain = tv_text_dup_message ("Error opening file “/a\nb”: gone", "/a\nb");
+  g_autofree char *no_path = tv_text_dup_message ("line\nbreak", NULL);
+
+  while (path->len < 50000)
+    g_string_append (path, "dir/");
+  g_string_append (path, "app.py");
+  message = g_strdup_printf ("Error opening file “%s”: File name too long", path->str);
+  shown = tv_text_dup_message (message, path->str);
+  shown_path = tv_text_dup_shown (path->str);
+  g_assert_true (g_str_has_prefix (shown, "Error opening file “"));
+  g_assert_true (g_str_has_suffix (shown, "app.py”: File name too long"));
+  g_assert_nonnull (strstr (shown, shown_path));
+  g_assert_cmpint (n_chars (shown), <, TV_TEXT_SHOWN_CHARS + 60);
+  assert_shown_only (shown);
+  g_assert_cmpstr (plain, ==, "Error opening file “/a\u240ab”: gone");
+  g_assert_cmpstr (no_path, ==, "line\u240abreak");
+}
+
+static gboolean
+regex_matches (const char *regex,
+               const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRegex) compiled = g_regex_new (regex, G_REGEX_OPTIMIZE, 0, &error);
+
+  g_assert_no_error (error);
+  return g_regex_match (compiled, name, 0, NULL);
+}
+
+/* A name's regular expression matches it whole, and shows what a name
+ * shows: a long one by its start and its end. */
+static void
+test_name_regex (void)
+{
+  static const char *const names[] = {
+    "main", "<module>", "a.b(c)[d]{e}^f$g|h?i*j+k\\l", "two\nlines\t\u202eevil", "处理请求",
+    "\x7f\xc2\x85",
+  };
+  g_autoptr(GString) long_name = g_string_new ("long_head\n");
+  g_autoptr(GString) other = NULL;
+  g_autofree char *regex = NULL;
+  g_autofree char *shown = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *r = tv_text_dup_name_regex (names[i]);
+      g_autofree char *longer = g_strconcat (names[i], "x", NULL);
+      g_autofree char *shorter = g_strndup (names[i], strlen (names[i]) - 1);
+
+      assert_shown_only (r);
+      g_assert_true (regex_matches (r, names[i]));
+      g_assert_false (regex_matches (r, longer));
+      g_assert_false (regex_matches (r, shorter));
+    }
+  {
+    g_autofree char *r = tv_text_dup_name_regex ("a.b\n");
+
+    g_assert_cmpstr (r, ==, "^a\\.b\\x{A}$");
+    g_assert_false (regex_matches (r, "axb\n"));
+  }
+
+  while (long_name->len < 100 * 1024)
+    g_string_append (long_name, "middle(.*)_");
+  g_string_append (long_name, "\u202elong_tail");
+  regex = tv_text_dup_name_regex (long_name->str);
+  assert_shown_only (regex);
+  g_assert_cmpint (strlen (regex), <, 4 * TV_TEXT_SHOWN_CHARS);
+  g_assert_true (regex_matches (regex, long_name->str));
+  g_assert_true (g_str_has_prefix (regex, "^long_head\\x{A}middle\\(\\.\\*\\)_"));
+  g_assert_true (g_str_has_suffix (regex, "middle\\(\\.\\*\\)_\\x{202E}long_tail$"));
+  /* Other names: another end, another start, one without its middle. */
+  other = g_string_new (long_name->str);
+  g_string_append (other, "x");
+  g_assert_false (regex_matches (regex, other->str));
+  g_assert_false (regex_matches (regex, long_name->str + 1));
+  g_assert_false (regex_matches (regex, "long_head\nlong_tail"));
 }
 
 /* Every code point, alone and between letters: the class's form, or the
@@ -303,6 +498,20 @@ test_random (void)
         g_string_append (mix, pieces[g_rand_int_range (rand, 0, G_N_ELEMENTS (pieces))]);
       from_mix = tv_text_dup_visible (mix->str, 0);
       assert_shown_only (from_mix);
+      /* Cut anywhere, the text is as valid, and it is cut only when it
+       * has more characters than the limit. */
+      {
+        guint limit = g_rand_int_range (rand, 1, 24);
+        g_autofree char *cut = tv_text_dup_visible (mix->str, limit);
+        g_autofree char *bytes_cut = visible_len ((const char *) bytes, n, limit);
+
+        assert_shown_only (cut);
+        assert_shown_only (bytes_cut);
+        if (strstr (mix->str, "…") == NULL)
+          g_assert_true ((strstr (cut, "…") != NULL) == (strcmp (cut, from_mix) != 0));
+        if (strcmp (cut, from_mix) == 0)
+          g_assert_null (strstr (from_mix, "…"));
+      }
       /* Made visible once, a text stays as it is. */
       {
         g_autofree char *again = tv_text_dup_visible (from_mix, 0);
@@ -332,6 +541,10 @@ main (int   argc,
   g_test_add_func ("/text/invalid", test_invalid);
   g_test_add_func ("/text/empty", test_empty);
   g_test_add_func ("/text/max-chars", test_max_chars);
+  g_test_add_func ("/text/shown", test_shown);
+  g_test_add_func ("/text/file-name", test_file_name);
+  g_test_add_func ("/text/message", test_message);
+  g_test_add_func ("/text/name-regex", test_name_regex);
   g_test_add_func ("/text/every-code-point", test_every_code_point);
   g_test_add_func ("/text/random", test_random);
   return g_test_run ();

@@ -22,6 +22,7 @@
 #include <glib/gstdio.h>
 
 #include "tv-application.h"
+#include "tv-text.h"
 #include "tv-window.h"
 #include "ui-test-util.h"
 
@@ -1467,6 +1468,136 @@ test_command_line (void)
   }
 }
 
+/* A side of a pair whose main() calls a function of a 100 KB name (the
+ * same in both, N times) and plain() 100 times. */
+static void
+write_long_side (const char *path,
+                 const char *name,
+                 guint       n)
+{
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError error;
+  TachFrameInfo infos[] = {
+    { "/app/main.py", "main", 1, -1, -1, -1, TACH_OPCODE_NONE },
+    { "/app/long.py", name, 2, -1, -1, -1, TACH_OPCODE_NONE },
+    { "/app/plain.py", "plain", 3, -1, -1, -1, TACH_OPCODE_NONE },
+  };
+  guint32 frames[G_N_ELEMENTS (infos)];
+  guint64 ts = 1000000;
+
+  options.sample_interval_us = 1000;
+  options.start_time_us = ts;
+  options.mode_raw = 1;
+  options.python_major = 3;
+  options.python_minor = 15;
+  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+    g_error ("writer: %s", error.message);
+  for (guint i = 0; i < G_N_ELEMENTS (infos); i++)
+    if (tach_writer_intern_frame (writer, &infos[i], &frames[i], &error) != TACH_OK)
+      g_error ("intern: %s", error.message);
+  for (guint i = 0; i < n + 100; i++)
+    {
+      guint32 stack[2] = { frames[i < n ? 1 : 2], frames[0] };
+
+      if (tach_writer_add_sample (writer, 42, 0, ts, TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU,
+                                  stack, 2, &error) != TACH_OK)
+        g_error ("add_sample: %s", error.message);
+      ts += 1000;
+    }
+  if (tach_writer_finish (writer, &error) != TACH_OK)
+    g_error ("finish: %s", error.message);
+}
+
+/* A function of a 100 KB name: the table's cell and the graphs' tooltips
+ * show it cut; activated, its row still finds its frames. */
+static void
+test_long_names (void)
+{
+  g_autofree char *base = g_build_filename (tmp_dir, "long-base.tach", NULL);
+  g_autofree char *new_file = g_build_filename (tmp_dir, "long-new.tach", NULL);
+  g_autoptr(GString) name = g_string_new ("long_head_");
+  g_autofree char *shown = NULL;
+  g_autofree char *start = NULL;
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  TvComparePage *page;
+  TvDiff *diff;
+  TvFlameGraph *diff_graph;
+  const char *path[] = { "main", NULL, NULL };
+  guint n_cells = 0;
+  guint32 node;
+  double x, y;
+
+  while (name->len < 100 * 1024)
+    g_string_append (name, "middle_");
+  g_string_append (name, "long_tail");
+  shown = tv_text_dup_shown (name->str);
+  start = g_strconcat (shown, "\n/app/long.py:2", NULL);
+  write_long_side (base, name->str, 100);
+  write_long_side (new_file, name->str, 300);
+  page = open_pair (base, new_file);
+  diff = tv_compare_page_get_diff (page);
+  diff_graph = tv_compare_page_get_diff_graph (page);
+
+  /* The table: the name's cell cut, as tall as a short name's. */
+  tv_compare_page_show_view (page, "functions");
+  settle (page);
+  collect_widgets (GTK_WIDGET (tv_compare_page_get_table (page)), GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      const char *text = gtk_label_get_text (labels->pdata[i]);
+
+      g_assert_cmpint (strlen (text), <, 1000);
+      if (strcmp (text, shown) == 0)
+        n_cells++;
+    }
+  g_assert_cmpuint (n_cells, ==, 1);
+  ui_test_save_screenshot (GTK_WIDGET (get_window ()), "compare-long-names.png", 0);
+
+  /* The graphs' tooltips: the name cut, then its file. */
+  path[1] = name->str;
+  tv_compare_page_show_view (page, "differential");
+  settle (page);
+  node = find_path (tv_flame_graph_get_tree (diff_graph), path);
+  g_assert_cmpuint (node, !=, TV_NODE_NONE);
+  g_assert_true (ui_test_node_center (diff_graph, node, &x, &y));
+  {
+    g_autofree char *tip = tv_flame_graph_describe_at (diff_graph, x, y);
+
+    g_assert_true (g_str_has_prefix (tip, start));
+    g_assert_cmpint (strlen (tip), <, 2000);
+  }
+  tv_compare_page_show_view (page, "side-by-side");
+  settle (page);
+  for (guint side = 0; side < 2; side++)
+    {
+      TvFlameGraph *graph = tv_compare_page_get_graph (page, side);
+      g_autofree char *tip = NULL;
+
+      node = find_path (tv_flame_graph_get_tree (graph), path);
+      g_assert_true (ui_test_node_center (graph, node, &x, &y));
+      tip = tv_flame_graph_describe_at (graph, x, y);
+      g_assert_true (g_str_has_prefix (tip, start));
+    }
+
+  /* Activated, the row searches for the whole name: its frames match. */
+  tv_compare_page_show_view (page, "functions");
+  {
+    guint n_rows;
+    const TvDiffFunction *rows = tv_diff_get_functions (diff, &n_rows);
+
+    g_signal_emit_by_name (tv_compare_page_get_table (page), "function-activated",
+                           (guint) (find_function (diff, name->str) - rows));
+  }
+  WAIT_UNTIL (tv_flame_graph_get_matches (diff_graph) != NULL, 20000);
+  settle (page);
+  g_assert_cmpuint (tv_flame_matches_get_n_samples (tv_flame_graph_get_matches (diff_graph)), ==,
+                    300);
+  close_all ();
+  g_unlink (base);
+  g_unlink (new_file);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1507,6 +1638,7 @@ main (int   argc,
   g_test_add_func ("/ui/compare/swap-small-screen", test_swap_small_screen);
   g_test_add_func ("/ui/compare/close-while-loading", test_close_while_loading);
   g_test_add_func ("/ui/compare/command-line", test_command_line);
+  g_test_add_func ("/ui/compare/long-names", test_long_names);
 
   ret = g_test_run ();
 

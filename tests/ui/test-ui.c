@@ -11,12 +11,17 @@
  */
 #include <math.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
 #include "tv-application.h"
+#include "tv-atomic-write.h"
 #include "tv-json.h"
 #include "tv-start-page.h"
+#include "tv-text.h"
 #include "tv-timeline-renderer.h"
 #include "tv-window.h"
 #include "ui-test-util.h"
@@ -217,6 +222,22 @@ test_export_dialog (void)
       g_autoptr(GFile) wrong = g_file_get_child (folder, doubled);
       guint n_before = g_list_model_get_n_items (toplevels);
       GtkWidget *dialog;
+      g_autofree char *stale = NULL;
+
+      /* What an export of the same file killed earlier left: the export
+       * removes it, as the command line's does. */
+      {
+        g_autofree char *prefix = tv_atomic_write_dup_temp_prefix (g_file_peek_path (written));
+        g_autofree char *name = NULL;
+        pid_t dead = fork ();
+
+        if (dead == 0)
+          _exit (0);
+        g_assert_cmpint (waitpid (dead, NULL, 0), ==, dead);
+        name = g_strdup_printf ("%s%ld-Ab3XyZ", prefix, (long) dead);
+        stale = g_build_filename (dir, name, NULL);
+        g_assert_true (g_file_set_contents (stale, "half an export", -1, NULL));
+      }
 
       g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export", NULL));
       WAIT_UNTIL (g_list_model_get_n_items (toplevels) > n_before, 5000);
@@ -243,12 +264,14 @@ test_export_dialog (void)
       g_assert_true (gtk_widget_activate (gtk_window_get_default_widget (GTK_WINDOW (dialog))));
       WAIT_UNTIL (g_file_query_exists (written, NULL), 30000);
       g_test_message ("%s typed as %s: %s", cases[i].format, cases[i].typed, cases[i].written);
+      g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
       if (!g_file_equal (written, wrong))
         g_assert_false (g_file_query_exists (wrong, NULL));
       g_assert_true (g_file_delete (written, NULL, NULL));
     }
   g_assert_true (g_file_delete (file, NULL, NULL));
-  g_rmdir (dir);
+  /* Nothing else is left in the folder. */
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
 static void
@@ -1735,6 +1758,309 @@ test_breadcrumbs (void)
                                                   GTK_WIDGET (page)));
 }
 
+/* ------------------------------------------------------------------------ */
+/* Names of 100 KB                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* A profile in DIR: main() calls a function of a 100 KB name (*NAME) in a
+ * file of a 100 KB path (*FILE), and a plain one. */
+static char *
+write_long_names_profile (const char  *dir,
+                          char       **name,
+                          char       **file)
+{
+  GString *long_name = g_string_new ("long_head_");
+  GString *long_file = g_string_new ("/srv/");
+  char *path = g_build_filename (dir, "long.tach", NULL);
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError error;
+  guint32 frames[3];
+
+  while (long_name->len < 100 * 1024)
+    g_string_append (long_name, "middle_");
+  g_string_append (long_name, "long_tail");
+  while (long_file->len < 100 * 1024)
+    g_string_append (long_file, "dir/");
+  g_string_append (long_file, "long_module.py");
+  {
+    TachFrameInfo infos[] = {
+      { "/srv/app/main.py", "main", 1, -1, -1, -1, TACH_OPCODE_NONE },
+      { long_file->str, long_name->str, 2, -1, -1, -1, TACH_OPCODE_NONE },
+      { "/srv/app/plain.py", "plain", 3, -1, -1, -1, TACH_OPCODE_NONE },
+    };
+
+    options.start_time_us = 1000000;
+    options.sample_interval_us = 1000;
+    options.mode_raw = 1;
+    if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+      g_error ("%s", error.message);
+    for (guint i = 0; i < G_N_ELEMENTS (infos); i++)
+      if (tach_writer_intern_frame (writer, &infos[i], &frames[i], &error) != TACH_OK)
+        g_error ("%s", error.message);
+  }
+  for (guint i = 0; i < 30; i++)
+    {
+      /* Innermost first; the long function has most samples. */
+      guint32 stack[2] = { frames[i % 3 == 0 ? 2 : 1], frames[0] };
+
+      if (tach_writer_add_sample (writer, 1, 0, options.start_time_us + i * 1000ull,
+                                  TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU, stack,
+                                  G_N_ELEMENTS (stack), &error) != TACH_OK)
+        g_error ("%s", error.message);
+    }
+  if (tach_writer_finish (writer, &error) != TACH_OK)
+    g_error ("%s", error.message);
+  *name = g_string_free (long_name, FALSE);
+  *file = g_string_free (long_file, FALSE);
+  return path;
+}
+
+/* TEXT is NAME as a name is shown: cut to its start and end. */
+static void
+assert_shown_name (const char *text,
+                   const char *name)
+{
+  g_autofree char *shown = tv_text_dup_shown (name);
+
+  g_assert_cmpstr (text, ==, shown);
+  g_assert_cmpint (g_utf8_strlen (text, -1), ==, TV_TEXT_SHOWN_CHARS + 1);
+}
+
+static gboolean
+shows_text (GtkWidget  *widget,
+            const char *text)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+         && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0;
+}
+
+/* The text a local clipboard holds. */
+static char *
+dup_clipboard_text (GdkClipboard *clipboard)
+{
+  GdkContentProvider *content = gdk_clipboard_get_content (clipboard);
+  GValue value = G_VALUE_INIT;
+  char *text;
+
+  g_assert_nonnull (content);
+  g_value_init (&value, G_TYPE_STRING);
+  g_assert_true (gdk_content_provider_get_value (content, &value, NULL));
+  text = g_value_dup_string (&value);
+  g_value_unset (&value);
+  return text;
+}
+
+/* A function name and a file path of 100 KB, in a folder of a long path:
+ * every view of the window shows them cut (the tab's tooltip, the
+ * properties, the flame graph's tooltip, the function table and its
+ * heading, the source view's title and status, the breadcrumbs); what
+ * copies copies them whole. */
+static void
+test_long_names (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *top = g_dir_make_tmp ("tv-test-long-XXXXXX", &error);
+  g_autofree char *dir = NULL;
+  g_autofree char *path = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *file_name = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GString) folder = g_string_new (NULL);
+  TvWindow *window;
+  TvProfilePage *page;
+  TvFlameView *view;
+  TvFlameGraph *graph;
+  TvFunctionTable *table;
+  TvSourceView *source;
+  TvCallTree *tree;
+  GtkWidget *label;
+  guint32 main_node, long_node = TV_NODE_NONE;
+  double x, y;
+
+  g_assert_no_error (error);
+  g_application_activate (G_APPLICATION (application));
+  window = get_window ();
+  for (guint i = 0; i < 3; i++)
+    g_string_append_printf (folder, "%sfolder_%u_with_a_long_name_%s", i > 0 ? "/" : "", i,
+                            "so_that_the_whole_path_is_longer_than_a_name_is_shown");
+  dir = g_build_filename (top, folder->str, NULL);
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0700), ==, 0);
+  path = write_long_names_profile (dir, &name, &file_name);
+  g_assert_cmpint (strlen (path), >, TV_TEXT_SHOWN_CHARS);
+  file = g_file_new_for_path (path);
+  page = tv_window_open_file (window, file);
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 20000);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+
+  /* The tab: its name whole (it is short), its path cut, as markup. */
+  {
+    AdwTabPage *tab = adw_tab_view_get_page (tv_window_get_tab_view (window), GTK_WIDGET (page));
+    g_autofree char *shown = tv_text_dup_shown (path);
+    g_autofree char *markup = g_markup_escape_text (shown, -1);
+
+    g_assert_cmpstr (adw_tab_page_get_title (tab), ==, "long.tach");
+    g_assert_cmpstr (adw_tab_page_get_tooltip (tab), ==, markup);
+  }
+
+  /* The properties: the path cut, copied whole by "Copy as Text" and from
+   * its label. */
+  tv_profile_page_show_view (page, "properties");
+  ui_test_spin (50);
+  {
+    TvProperties *properties = tv_profile_page_get_properties (page);
+    g_autofree char *text = tv_properties_dup_text (properties);
+    g_autofree char *shown = tv_text_dup_shown (path);
+    g_autofree char *copied = NULL;
+    g_autofree char *whole_line = g_strdup_printf ("  File: %s\n", path);
+
+    g_assert_nonnull (strstr (text, whole_line));
+    label = find_widget (GTK_WIDGET (properties), shows_text, shown);
+    g_assert_nonnull (label);
+    gtk_label_select_region (GTK_LABEL (label), 0, 10);
+    g_signal_emit_by_name (label, "copy-clipboard");
+    copied = dup_clipboard_text (gtk_widget_get_clipboard (label));
+    g_assert_cmpstr (copied, ==, path);
+  }
+
+  tv_profile_page_show_view (page, "flamegraph");
+  view = tv_profile_page_get_flame_view (page);
+  graph = tv_flame_view_get_graph (view);
+  table = tv_flame_view_get_function_table (view);
+  source = tv_flame_view_get_source_view (view);
+  wait_view_idle (view);
+  tree = tv_flame_graph_get_tree (graph);
+  main_node = widest_child (tree, TV_ROOT_NODE);
+  long_node = widest_child (tree, main_node);
+  g_assert_cmpstr (tv_profile_data_get_funcname (tv_call_tree_get_data (tree),
+                                                 tv_call_tree_get_frame (tree, long_node)),
+                   ==, name);
+
+  /* The flame graph's tooltip: the name and the file cut; copied, the
+   * name is whole. */
+  {
+    g_autofree char *tip = NULL;
+    g_autofree char *shown_name = tv_text_dup_shown (name);
+    g_autofree char *shown_file = tv_text_dup_shown (file_name);
+    g_autofree char *start = g_strdup_printf ("%s\n%s:2\n", shown_name, shown_file);
+    g_autofree char *copied = NULL;
+
+    g_assert_true (ui_test_node_center (graph, long_node, &x, &y));
+    tip = tv_flame_graph_describe_at (graph, x, y);
+    g_assert_nonnull (tip);
+    g_assert_true (g_str_has_prefix (tip, start));
+    g_assert_cmpint (strlen (tip), <, 2000);
+
+    tv_flame_graph_set_selected (graph, long_node);
+    g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame.copy-name", NULL));
+    copied = dup_clipboard_text (gtk_widget_get_clipboard (GTK_WIDGET (graph)));
+    g_assert_cmpstr (copied, ==, name);
+  }
+
+  /* The function table follows the selection: its cell and its heading
+   * cut, the heading's tooltip (the file) too. */
+  ui_test_spin (100);
+  WAIT_UNTIL (tv_function_table_get_selected_function (table)
+              == tv_call_tree_get_function (tree, long_node), 10000);
+  {
+    g_autofree char *shown_name = tv_text_dup_shown (name);
+    g_autofree char *shown_file = tv_text_dup_shown (file_name);
+    GtkWidget *side = gtk_widget_get_parent (GTK_WIDGET (table));
+    GtkWidget *heading = NULL, *cell = NULL;
+
+    gtk_stack_set_visible_child (GTK_STACK (side), GTK_WIDGET (table));
+    ui_test_spin (100);
+    /* The heading is outside the column views, the cell in one. */
+    {
+      g_autoptr(GPtrArray) all = g_ptr_array_new ();
+      GQueue queue = G_QUEUE_INIT;
+
+      g_queue_push_tail (&queue, table);
+      while (!g_queue_is_empty (&queue))
+        {
+          GtkWidget *w = g_queue_pop_head (&queue);
+
+          if (shows_text (w, shown_name))
+            g_ptr_array_add (all, w);
+          for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL;
+               c = gtk_widget_get_next_sibling (c))
+            g_queue_push_tail (&queue, c);
+        }
+      for (guint i = 0; i < all->len; i++)
+        {
+          if (gtk_widget_get_ancestor (all->pdata[i], GTK_TYPE_COLUMN_VIEW) == NULL)
+            heading = all->pdata[i];
+          else
+            cell = all->pdata[i];
+        }
+    }
+    g_assert_nonnull (heading);
+    g_assert_nonnull (cell);
+    assert_shown_name (gtk_label_get_text (GTK_LABEL (cell)), name);
+    g_assert_cmpstr (gtk_widget_get_tooltip_text (heading), ==, shown_file);
+    /* One line, as a short name's. */
+    g_assert_cmpint (gtk_widget_get_height (cell), <, 3 * 20);
+  }
+
+  /* The source view: its title cut, its status (GIO's message, which
+   * quotes the path) too. */
+  WAIT_UNTIL (!tv_source_view_is_busy (source), 10000);
+  {
+    g_autofree char *shown_name = tv_text_dup_shown (name);
+    g_autofree char *shown_file = tv_text_dup_shown (file_name);
+    g_autofree char *title = g_strdup_printf ("%s — %s", shown_name, shown_file);
+    const char *status = tv_source_view_get_status (source);
+
+    g_assert_cmpstr (tv_source_view_get_title (source), ==, title);
+    g_test_message ("status: %s", status);
+    g_assert_false (tv_source_view_has_source (source));
+    g_assert_nonnull (strstr (status, "not on this machine"));
+    g_assert_cmpint (g_utf8_strlen (status, -1), <, 3 * TV_TEXT_SHOWN_CHARS);
+    gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (source))),
+                                 GTK_WIDGET (source));
+    save_screenshot (GTK_WIDGET (window), "ui-long-names-source.png");
+    gtk_stack_set_visible_child (GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (source))),
+                                 GTK_WIDGET (table));
+  }
+
+  /* The breadcrumbs, zoomed into the function: its crumb and the crumb's
+   * tooltip cut. */
+  tv_flame_graph_zoom_to (graph, long_node);
+  wait_view_idle (view);
+  ui_test_spin (50);
+  {
+    GtkWidget *crumbs = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (view),
+                                                                   TV_TYPE_FLAME_VIEW,
+                                                                   "breadcrumbs"));
+    GtkWidget *last = gtk_widget_get_last_child (crumbs);
+    GtkLabel *crumb = GTK_LABEL (gtk_button_get_child (GTK_BUTTON (last)));
+    g_autofree char *shown_name = tv_text_dup_shown (name);
+
+    assert_shown_name (gtk_label_get_text (crumb), name);
+    g_assert_cmpstr (gtk_widget_get_tooltip_text (last), ==, shown_name);
+  }
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_FORCE_LIGHT);
+  save_screenshot (GTK_WIDGET (window), "ui-long-names-light.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_FORCE_DARK);
+  save_screenshot (GTK_WIDGET (window), "ui-long-names-dark.png");
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_DEFAULT);
+
+  adw_tab_view_close_page (tv_window_get_tab_view (window),
+                           adw_tab_view_get_page (tv_window_get_tab_view (window),
+                                                  GTK_WIDGET (page)));
+  ui_test_spin (50);
+  g_unlink (path);
+  for (char *p = dir; strlen (p) > strlen (top); )
+    {
+      g_rmdir (p);
+      *strrchr (p, '/') = '\0';
+    }
+  g_rmdir (top);
+}
+
 static void
 test_flamegraph (void)
 {
@@ -2328,6 +2654,7 @@ main (int   argc,
   g_test_add_func ("/ui/breadcrumbs", test_breadcrumbs);
   g_test_add_func ("/ui/search-key", test_search_key);
   g_test_add_func ("/ui/side-panel", test_side_panel);
+  g_test_add_func ("/ui/long-names", test_long_names);
   g_test_add_func ("/ui/timeline", test_timeline);
   g_test_add_func ("/ui/load-responsive", test_load_responsive);
   g_test_add_func ("/ui/heatmap", test_heatmap);
