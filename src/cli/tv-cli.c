@@ -24,6 +24,7 @@
 #include "tv-compare.h"
 #include "tv-export-html.h"
 #include "tv-export-image.h"
+#include "tv-export-pprof.h"
 #include "tv-export-pstats.h"
 #include "tv-export.h"
 #include "tv-info.h"
@@ -538,6 +539,29 @@ export_image (const ExportFormat         *format,
               const TvExportFilter       *filter,
               const TvExportImageOptions *image);
 
+/* --export pprof: the samples as pprof's profile.proto, gzipped. */
+static int
+export_pprof (const ExportFormat         *format,
+              const ExportArgs           *args,
+              const TvExportFilter       *filter,
+              const TvExportImageOptions *image)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TvProfileData) data = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *source_name = NULL;
+
+  data = load_profile (args->path, &error);
+  if (data == NULL)
+    return fail_with_path (args->path, error->message);
+
+  source_name = g_filename_display_basename (args->path);
+  bytes = tv_export_pprof_build (data, filter, source_name, NULL, &error);
+  if (bytes == NULL)
+    return fail_with_path (args->path, error->message);
+  return write_bytes (args->output, bytes);
+}
+
 /* The formats of --export.  Each takes the filters of TvExportFilter; the
  * images take TvExportImageOptions as well. */
 struct _ExportFormat
@@ -561,6 +585,9 @@ static const ExportFormat export_formats[] = {
   { "html", export_html, TRUE, FALSE, 0, TV_MERGE_FRAME },
   { "collapsed", export_collapsed, FALSE, FALSE, 0, TV_MERGE_LINE },
   { "pstats", export_pstats, FALSE, FALSE, 0, TV_MERGE_LINE },
+  /* Takes --merge too (see refused_options()): a location per line by
+   * default. */
+  { "pprof", export_pprof, FALSE, FALSE, 0, TV_MERGE_LINE },
   { "svg", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_SVG, TV_MERGE_FUNCTION },
   { "png", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_PNG, TV_MERGE_FUNCTION },
   { "pdf", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_PDF, TV_MERGE_FUNCTION },
@@ -679,8 +706,13 @@ refused_options (const ExportArgs   *args,
   if (args->inverted && !format->has_view)
     return g_strdup_printf (_("--inverted does not apply to --export %s: its stacks always go "
                               "from the root to the leaf"), format->name);
+  /* pprof takes --merge: it decides what a location is. */
+  if (strcmp (format->name, "pprof") == 0 && (args->zoom != NULL || args->icicle
+                                              || args->search != NULL))
+    return g_strdup (_("--zoom, --icicle and --search do not apply to --export pprof: it holds "
+                       "the stacks, not a drawing of them"));
   if ((args->merge != NULL || args->zoom != NULL || args->icicle || args->search != NULL)
-      && !format->has_view)
+      && !format->has_view && strcmp (format->name, "pprof") != 0)
     return g_strdup_printf (_("--merge, --zoom, --icicle and --search do not apply to --export "
                               "%s: its stacks are CPython’s, by line"), format->name);
   if ((args->width != NULL || args->colors != NULL || args->dark) && !format->is_image)
@@ -719,7 +751,7 @@ run_export (const ExportArgs *args)
     }
   if (format == NULL)
     return fail (_("Unknown export format “%s” (expected one of: collapsed, html, svg, png, pdf, "
-                   "pstats)"), args->format);
+                   "pstats, pprof)"), args->format);
 
   /* pstats prints its table without one. */
   if (args->output == NULL && strcmp (format->name, "pstats") != 0)
@@ -905,8 +937,8 @@ tv_cli_run (int    argc,
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
       N_("With --info: print the summary as one JSON object"), NULL },
     { "export", 0, 0, G_OPTION_ARG_STRING, &export_format,
-      N_("Export FILE in FORMAT (html, collapsed, svg, png, pdf or pstats) to the file given "
-         "with -o, and exit"),
+      N_("Export FILE in FORMAT (html, collapsed, svg, png, pdf, pstats or pprof) to the file "
+         "given with -o, and exit"),
       N_("FORMAT") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_("With --export: the file to write (\"-\" for standard output)"), N_("OUT") },
@@ -929,8 +961,9 @@ tv_cli_run (int    argc,
     { "collapse-recursion", 0, 0, G_OPTION_ARG_NONE, &collapse_recursion,
       N_("With --export: a function calling itself shows as one frame"), NULL },
     { "merge", 0, 0, G_OPTION_ARG_STRING, &merge,
-      N_("With --export html, svg, png or pdf, or --compare: merge frames by function, line, "
-         "instruction or whole frame (html: frame; the others: function by default)"),
+      N_("With --export html, svg, png, pdf or pprof, or --compare: merge frames by function, "
+         "line, instruction or whole frame (html: frame; pprof: line; the others: function by "
+         "default)"),
       N_("KEY") },
     { "inverted", 0, 0, G_OPTION_ARG_NONE, &inverted,
       N_("With --export html: start with the inverted flame graph (callers below their "
