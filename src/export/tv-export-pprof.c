@@ -8,10 +8,13 @@
  * format asks ("on-disk, the serialized proto must be gzip-compressed").
  *
  * Every sample of the profile has labels (thread_id, interpreter_id,
- * status), so the samples are counted per thread and exact status byte:
- * one call tree per (thread, status) that the filter keeps, and one pprof
- * sample per node of it with samples of its own, its value the count.
- * Memory grows with the distinct (stack, labels), never with the samples.
+ * status), so the samples are counted per thread and exact status byte,
+ * and there is one pprof sample per distinct (stack, labels), its value
+ * the count: memory grows with the distinct stacks, never with the
+ * samples.  Without transforms the model's samples are counted straight
+ * onto their leaves in the exact tree, a pass over the samples kept; with
+ * them (focus, hidden functions, collapsed recursion) the model's call
+ * trees give the stacks, one tree per (thread, status).
  * A location is a merge key of the model (a line of a function by
  * default), a function a (file, name).
  */
@@ -208,6 +211,39 @@ new_label_set (Builder        *b,
   return labels;
 }
 
+/* A sample of the merge keys KEYS (the leaf first) with LABELS, no
+ * count yet. */
+static Sample *
+new_sample (Builder        *b,
+            const guint32  *keys,
+            guint           depth,
+            Label         **labels)
+{
+  Sample *sample = g_new (Sample, 1);
+
+  perftools__profiles__sample__init (sample);
+  sample->n_location_id = depth;
+  sample->location_id = g_new (uint64_t, depth);
+  for (guint i = 0; i < depth; i++)
+    sample->location_id[i] = location_id (b, keys[i]);
+  sample->n_value = 2;
+  sample->value = g_new0 (int64_t, 2);
+  sample->n_label = 3;
+  sample->label = labels;
+  g_ptr_array_add (b->samples, sample);
+  return sample;
+}
+
+static void
+add_count (Builder *b,
+           Sample  *sample,
+           guint64  count)
+{
+  sample->value[0] += (int64_t) count;
+  sample->value[1] = sample->value[0] * b->ns_per_sample;
+  b->n_samples += count;
+}
+
 /* One sample per node of TREE with samples of its own. */
 static void
 add_tree (Builder    *b,
@@ -215,38 +251,149 @@ add_tree (Builder    *b,
           Label     **labels)
 {
   guint32 n_nodes = tv_call_tree_get_n_nodes (tree);
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   for (guint32 n = 1; n < n_nodes; n++)
     {
       guint64 count = tv_call_tree_get_self (tree, n);
-      guint depth = tv_call_tree_get_depth (tree, n);
-      Sample *sample;
-      guint i = 0;
 
-      if (count == 0 || depth == 0)
+      if (count == 0)
         continue;
-      sample = g_new (Sample, 1);
-      perftools__profiles__sample__init (sample);
-      sample->n_location_id = depth;
-      sample->location_id = g_new (uint64_t, depth);
-      /* The leaf first. */
-      for (guint32 u = n; u != TV_ROOT_NODE && i < depth; u = tv_call_tree_get_parent (tree, u))
-        sample->location_id[i++] = location_id (b, tv_call_tree_get_key (tree, u));
-      sample->n_location_id = i;
-      sample->n_value = 2;
-      sample->value = g_new (int64_t, 2);
-      sample->value[0] = (int64_t) count;
-      sample->value[1] = (int64_t) count * b->ns_per_sample;
-      sample->n_label = 3;
-      sample->label = labels;
-      g_ptr_array_add (b->samples, sample);
-      b->n_samples += count;
+      g_array_set_size (keys, 0);
+      for (guint32 u = n; u != TV_ROOT_NODE; u = tv_call_tree_get_parent (tree, u))
+        {
+          guint32 key = tv_call_tree_get_key (tree, u);
+
+          g_array_append_val (keys, key);
+        }
+      add_count (b, new_sample (b, (const guint32 *) (gpointer) keys->data, keys->len, labels),
+                 count);
     }
 }
 
-/* The call trees of every (thread, status) QUERY keeps. */
+static guint
+path_hash (gconstpointer key)
+{
+  return g_bytes_hash (key);
+}
+
+/* The samples of a thread on one exact leaf in one status. */
+typedef struct
+{
+  gint64  leaf_status;            /* leaf << 8 | status: the key */
+  guint64 count;
+} LeafCount;
+
+/* Without transforms: QUERY's samples counted per thread, status and
+ * exact leaf, and the leaves' paths of merge keys (the profiler's own
+ * frames left out, as every view leaves them) made samples, those with
+ * the same path and labels one. */
 static gboolean
-add_samples (Builder       *b,
+add_samples_direct (Builder       *b,
+                    const TvQuery *query,
+                    GCancellable  *cancellable)
+{
+  const TvExactTree *exact = tv_profile_data_get_tree (b->data);
+  const guint32 *keys = tv_profile_data_get_frame_keys (b->data, b->merge);
+  const guint32 *function_keys = tv_profile_data_get_frame_keys (b->data, TV_MERGE_FUNCTION);
+  const guint8 *internal = tv_profile_data_get_internal_functions (b->data);
+  guint n_threads = tv_profile_data_get_n_threads (b->data);
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint32 i = 0; i < n_threads; i++)
+    {
+      const TvThread *t = tv_profile_data_get_thread (b->data, i);
+      gboolean selected = query->threads == NULL;
+      g_autoptr(GHashTable) leaves = NULL;
+      g_autoptr(GHashTable) samples = NULL;
+      Label **labels[256] = { NULL };
+      GHashTableIter iter;
+      gpointer value;
+
+      for (guint j = 0; !selected && j < query->n_threads; j++)
+        selected = query->threads[j] == i;
+      if (!selected || t->n_samples == 0
+          || (query->interpreter >= 0 && t->interpreter_id != (guint64) query->interpreter))
+        continue;
+      if (g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+
+      /* LeafCount by its key. */
+      leaves = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+      for (guint64 r = 0; r < t->n_runs; r++)
+        {
+          guint64 end = r + 1 < t->n_runs ? t->run_start[r + 1] : t->n_samples;
+          guint32 leaf = t->run_leaf[r];
+
+          if (leaf == TV_ROOT_NODE)
+            continue;
+          for (guint64 s = t->run_start[r]; s < end; s++)
+            {
+              guint8 status = t->statuses[s];
+              gint64 packed = (gint64) leaf << 8 | status;
+              guint64 ts = t->timestamps[s];
+              LeafCount *entry;
+
+              if ((status & query->status_mask) != query->status_value)
+                continue;
+              if (query->has_range && (ts < query->range_start || ts >= query->range_end))
+                continue;
+              if (query->ranges != NULL
+                  && !tv_time_ranges_contain (query->ranges, query->n_ranges, ts))
+                continue;
+              entry = g_hash_table_lookup (leaves, &packed);
+              if (entry == NULL)
+                {
+                  entry = g_new0 (LeafCount, 1);
+                  entry->leaf_status = packed;
+                  g_hash_table_insert (leaves, &entry->leaf_status, entry);
+                }
+              entry->count++;
+            }
+        }
+
+      /* (status, path) -> Sample, for leaves whose paths merge. */
+      samples = g_hash_table_new_full (path_hash, g_bytes_equal,
+                                       (GDestroyNotify) g_bytes_unref, NULL);
+      g_hash_table_iter_init (&iter, leaves);
+      while (g_hash_table_iter_next (&iter, NULL, &value))
+        {
+          const LeafCount *entry = value;
+          guint32 status = entry->leaf_status & 0xff;
+          g_autoptr(GBytes) path_key = NULL;
+          Sample *sample;
+
+          /* The status, then the keys from the leaf up. */
+          g_array_set_size (path, 0);
+          g_array_append_val (path, status);
+          for (guint32 u = entry->leaf_status >> 8; u != TV_ROOT_NODE; u = exact->parent[u])
+            {
+              guint32 frame = exact->frame[u];
+
+              if (internal == NULL || !internal[function_keys[frame]])
+                g_array_append_val (path, keys[frame]);
+            }
+          if (path->len == 1)
+            continue;
+          path_key = g_bytes_new (path->data, path->len * sizeof (guint32));
+          sample = g_hash_table_lookup (samples, path_key);
+          if (sample == NULL)
+            {
+              if (labels[status] == NULL)
+                labels[status] = new_label_set (b, t, status);
+              sample = new_sample (b, (const guint32 *) (gpointer) path->data + 1,
+                                   path->len - 1, labels[status]);
+              g_hash_table_insert (samples, g_steal_pointer (&path_key), sample);
+            }
+          add_count (b, sample, entry->count);
+        }
+    }
+  return TRUE;
+}
+
+/* With transforms: the call trees of every (thread, status) QUERY keeps. */
+static gboolean
+add_samples_from_trees (Builder       *b,
              const TvQuery *query,
              GCancellable  *cancellable)
 {
@@ -445,7 +592,9 @@ tv_export_pprof_build (TvProfileData         *data,
     return NULL;
 
   builder_init (&b, data, filter->merge);
-  if (!add_samples (&b, &query.query, cancellable))
+  if (!(tv_export_filter_has_transforms (filter)
+        ? add_samples_from_trees (&b, &query.query, cancellable)
+        : add_samples_direct (&b, &query.query, cancellable)))
     {
       if (!g_cancellable_set_error_if_cancelled (cancellable, error))
         g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
