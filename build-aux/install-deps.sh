@@ -21,10 +21,11 @@ packages=(
 # build: protoc-c compiles pprof's profile.proto; libprotobuf-c encodes it and
 # zlib gzips it.  test: Debian's python3 (above) reads the pstats files; the
 # npm package pprof-format (tests/clients/package-lock.json) decodes the pprof
-# ones on node.  node and npm come from Debian unless the machine has them: a
+# ones on node, and golang-go's `go tool pprof` (Google's own reader) parses
+# them.  node and npm come from Debian unless the machine has them: a
 # NodeSource nodejs brings its own npm, which Debian's npm package conflicts
 # with.
-packages+=(libprotobuf-c-dev protobuf-c-compiler zlib1g-dev)
+packages+=(libprotobuf-c-dev protobuf-c-compiler zlib1g-dev golang-go)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 install_test_clients() {

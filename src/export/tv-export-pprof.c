@@ -484,7 +484,8 @@ make_tables (Builder     *b,
       perftools__profiles__function__init (function);
       function->id = i + 1;
       function->name = string_id (b, tv_profile_data_get_funcname (b->data, frame));
-      function->system_name = function->name;
+      /* No system name: pprof would "demangle" it into the name, and it
+       * makes "<module>" an empty one. */
       function->filename = string_id (b, tv_profile_data_get_filename (b->data, frame));
       functions[i] = function;
     }

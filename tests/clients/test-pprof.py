@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""--export pprof, read by a decoder someone else wrote: the npm package
-pprof-format (Datadog's), run with node through decode-pprof.mjs.
+"""--export pprof, read by decoders someone else wrote: the npm package
+pprof-format (Datadog's), run with node through decode-pprof.mjs, and
+Google's own, `go tool pprof` (Debian's golang-go).
 
-Usage: test-pprof.py --exe PATH --node PATH GROUP
+Usage: test-pprof.py --exe PATH --node PATH [--go PATH] GROUP
 
-GROUP is one of: corpus, filters, merge, args.  Prints TAP.
+GROUP is one of: corpus, filters, merge, args, go.  Prints TAP.
 
 What the decoder reads is compared with the model's own exports and with
 the reference reader (shared/tools/tachgen.py): the samples of each sample
@@ -54,6 +55,7 @@ class Env:
     def __init__(self, args):
         self.exe = os.path.abspath(args.exe)
         self.node = args.node
+        self.go = args.go
         self.data = os.environ.get("TACH_TEST_DATA")
         shared = os.environ.get("TACH_SHARED_DIR")
         if not self.data or not shared:
@@ -151,6 +153,10 @@ def check_structure(profile, info):
         problems.append("function ids are not unique and nonzero")
     if len(location_ids) != len(profile["locations"]) or 0 in location_ids:
         problems.append("location ids are not unique and nonzero")
+    # A system name makes go tool pprof "demangle" it into the name, which
+    # empties "<module>".
+    if any(f["system_name"] != "" or f["name"] == "" for f in profile["functions"]):
+        problems.append("a function has a system name, or no name")
     for loc in profile["locations"]:
         if len(loc["lines"]) != 1 or loc["lines"][0]["function_id"] not in function_ids:
             problems.append("location %d: lines %r" % (loc["id"], loc["lines"]))
@@ -365,11 +371,61 @@ def group_args(env, tap):
                else [err])
 
 
+def group_go(env, tap):
+    """Every valid file through `go tool pprof -proto`, which parses and
+    checks the profile with Google's own code (and symbolizes it, as every
+    one of its reports does) and writes it again: what it wrote holds the
+    same samples, stacks, functions and labels."""
+    go_env = dict(env.env)
+    go_env["HOME"] = env.tmp
+    for path in env.valid_files():
+        name = os.path.basename(path)
+        out = os.path.join(env.tmp, name + ".pb.gz")
+        again = os.path.join(env.tmp, name + ".go.pb.gz")
+        proc = env.run("--export", "pprof", "-o", out, path)
+        if proc.returncode != 0:
+            tap.result("go %s" % name, [proc.stderr.decode()])
+            continue
+        ours, err = env.decode(out)
+        with open(again, "wb") as fh:
+            proc = subprocess.run([env.go, "tool", "pprof", "-proto", out], stdout=fh,
+                                  stderr=subprocess.PIPE, env=go_env, timeout=300)
+        if proc.returncode != 0:
+            tap.result("go %s" % name, ["go tool pprof failed: %s" % proc.stderr.decode()])
+            continue
+        theirs, err = env.decode(again)
+        os.unlink(out)
+        os.unlink(again)
+        if ours is None or theirs is None:
+            tap.result("go %s" % name, [err])
+            continue
+        problems = []
+        want = collapsed_lines(env, path)
+        if as_collapsed(theirs) != want:
+            problems.append("go tool pprof's samples are not --export collapsed's lines: %r"
+                            % sorted(set(as_collapsed(theirs).items())
+                                     ^ set(want.items()))[:4])
+        for key in ("sample_types", "period_type", "period", "duration_nanos", "comments"):
+            if theirs[key] != ours[key]:
+                problems.append("%s: %r, ours %r" % (key, theirs[key], ours[key]))
+        names = sorted((f["filename"], f["name"]) for f in theirs["functions"])
+        if names != sorted((f["filename"], f["name"]) for f in ours["functions"]):
+            problems.append("go tool pprof names the functions otherwise: %r"
+                            % sorted(set(names) ^ {(f["filename"], f["name"])
+                                                   for f in ours["functions"]})[:4])
+        labels = sorted(json.dumps(s["labels"], sort_keys=True) for s in theirs["samples"])
+        if labels != sorted(json.dumps(s["labels"], sort_keys=True) for s in ours["samples"]):
+            problems.append("the labels differ")
+        tap.result("go %s: %d samples, %d functions" % (name, sum(want.values()), len(names)),
+                   problems)
+
+
 GROUPS = {
     "corpus": group_corpus,
     "filters": group_filters,
     "merge": group_merge,
     "args": group_args,
+    "go": group_go,
 }
 
 
@@ -377,12 +433,23 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--exe", required=True)
     ap.add_argument("--node", required=True)
+    ap.add_argument("--go", default="go")
     ap.add_argument("group", choices=sorted(GROUPS))
     args = ap.parse_args()
     if not os.path.isdir(os.path.join(HERE, "node_modules", "pprof-format")):
         print("Bail out! the client pprof-format is not installed in %s/node_modules: "
               "build-aux/install-deps.sh installs it (npm ci)" % HERE)
         return 1
+    if args.group == "go":
+        try:
+            found = subprocess.run([args.go, "tool", "pprof", "-h"],
+                                   capture_output=True).returncode == 0
+        except OSError:
+            found = False
+        if not found:
+            print("Bail out! go tool pprof (%s) is missing: build-aux/install-deps.sh installs "
+                  "golang-go" % args.go)
+            return 1
     env = Env(args)
     tap = Tap()
     GROUPS[args.group](env, tap)
