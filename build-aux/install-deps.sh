@@ -17,12 +17,32 @@ packages=(
   hicolor-icon-theme adwaita-icon-theme fonts-cantarell fonts-dejavu-core
 )
 
+# --- pstats and pprof exports (src/export/tv-export-pprof.c, tests/clients) ---
+# build: protoc-c compiles pprof's profile.proto; libprotobuf-c encodes it and
+# zlib gzips it.  test: Debian's python3 (above) reads the pstats files; the
+# npm package pprof-format (tests/clients/package-lock.json) decodes the pprof
+# ones on node, and golang-go's `go tool pprof` (Google's own reader) parses
+# them.  node and npm come from Debian unless the machine has them: a
+# NodeSource nodejs brings its own npm, which Debian's npm package conflicts
+# with.
+packages+=(libprotobuf-c-dev protobuf-c-compiler zlib1g-dev golang-go)
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
+install_test_clients() {
+  local clients
+  clients="$(cd "$(dirname "$0")/.." && pwd)/tests/clients"
+  [ "$(id -u)" -eq 0 ] || [ -w "$clients" ] || return 0
+  npm ci --prefix "$clients" --no-audit --no-fund --loglevel=error
+}
+# --- end of the pstats and pprof block ---
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
+  install_test_clients
   echo "install-deps: everything is installed"
   exit 0
 fi
@@ -35,3 +55,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 apt-get install -y -q --no-install-recommends "${missing[@]}"
+install_test_clients

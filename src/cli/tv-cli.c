@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -23,6 +24,8 @@
 #include "tv-compare.h"
 #include "tv-export-html.h"
 #include "tv-export-image.h"
+#include "tv-export-pprof.h"
+#include "tv-export-pstats.h"
 #include "tv-export.h"
 #include "tv-info.h"
 #include "tv-tach-error.h"
@@ -70,13 +73,13 @@ tv_cli_is_requested (int    argc,
     "--thread", "--state", "--range", "--inverted",
     "--width", "--icicle", "--colors", "--dark", "--search",
     "--compare", "--by", "--merge", "--zoom", "--focus", "--hide", "--collapse-recursion",
-    "--baseline",
+    "--baseline", "--sort", "--limit", "--no-summary",
     "-h", "-?", "--help", "--help-all",
   };
   static const char * const with_value[] = {
     "--export=", "--output=", "--thread=", "--state=", "--range=",
     "--width=", "--colors=", "--search=", "--by=", "--merge=", "--zoom=", "--focus=",
-    "--hide=", "--baseline=",
+    "--hide=", "--baseline=", "--sort=", "--limit=",
   };
 
   for (int i = 1; i < argc; i++)
@@ -335,6 +338,9 @@ typedef struct
   const char          *width;
   const char          *colors;
   gboolean             dark;
+  const char          *sort;
+  const char          *limit;
+  gboolean             no_summary;
 } ExportArgs;
 
 typedef struct _ExportFormat ExportFormat;
@@ -388,6 +394,101 @@ write_bytes (const char *output,
   const char *data = g_bytes_get_data (bytes, &len);
 
   return write_output (output, data, len);
+}
+
+/* Whether CPython would colour its table on standard output
+ * (_colorize.can_colorize()). */
+static gboolean
+stdout_can_colorize (void)
+{
+  const char *python_colors = g_getenv ("PYTHON_COLORS");
+  const char *term = g_getenv ("TERM");
+
+  if (g_strcmp0 (python_colors, "0") == 0)
+    return FALSE;
+  if (g_strcmp0 (python_colors, "1") == 0)
+    return TRUE;
+  if (g_getenv ("NO_COLOR") != NULL && g_getenv ("NO_COLOR")[0] != '\0')
+    return FALSE;
+  if (g_getenv ("FORCE_COLOR") != NULL && g_getenv ("FORCE_COLOR")[0] != '\0')
+    return TRUE;
+  if (g_strcmp0 (term, "dumb") == 0)
+    return FALSE;
+  return isatty (STDOUT_FILENO);
+}
+
+/* --limit: digits only. */
+static gboolean
+parse_limit (const char *text,
+             int        *limit)
+{
+  guint64 value = 0;
+
+  if (text[0] == '\0' || strlen (text) > 9 || strspn (text, "0123456789") != strlen (text)
+      || !g_ascii_string_to_unsigned (text, 10, 0, G_MAXINT, &value, NULL))
+    return FALSE;
+  *limit = (int) value;
+  return TRUE;
+}
+
+/* --export pstats: CPython's marshal file with -o, else its table. */
+static int
+export_pstats (const ExportFormat         *format,
+               const ExportArgs           *args,
+               const TvExportFilter       *filter,
+               const TvExportImageOptions *image)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TvPstats) stats = NULL;
+  TvPstatsSort sort = TV_PSTATS_SORT_NSAMPLES;
+  TvPstatsTableFlags flags = 0;
+  int limit = 15;
+
+  /* CPython's defaults: by nsamples, 15 rows, with the summary. */
+  if (args->sort != NULL && !tv_pstats_sort_from_string (args->sort, &sort))
+    return fail (_("Unknown --sort “%s” (expected one of: nsamples, tottime, cumtime, "
+                   "sample-pct, cumul-pct, nsamples-cumul, name)"), args->sort);
+  if (args->limit != NULL && !parse_limit (args->limit, &limit))
+    return fail (_("Invalid --limit “%s”: expected a number of rows"), args->limit);
+
+  /* Without a filter the file is decoded in its own order, as CPython's
+   * replay does, which keeps the order of rows that tie.  A filter needs
+   * the model. */
+  if (tv_export_filter_selects_all (filter))
+    {
+      stats = tv_pstats_new_for_path (args->path, NULL, &error);
+    }
+  else
+    {
+      g_autoptr(TvProfileData) data = load_profile (args->path, &error);
+      g_auto(TvExportQuery) query = { 0 };
+
+      if (data != NULL && tv_export_filter_make_query (filter, data, &query, &error))
+        stats = tv_pstats_new_for_query (data, &query.query, NULL, &error);
+    }
+  if (stats == NULL)
+    return fail_with_path (args->path, error->message);
+
+  if (args->output == NULL)
+    {
+      g_autofree char *text = NULL;
+
+      if (!args->no_summary)
+        flags |= TV_PSTATS_TABLE_SUMMARY;
+      if (stdout_can_colorize ())
+        flags |= TV_PSTATS_TABLE_COLORS;
+      /* A terminal would obey the control characters of a hostile name. */
+      if (isatty (STDOUT_FILENO))
+        flags |= TV_PSTATS_TABLE_VISIBLE;
+      text = tv_pstats_to_table (stats, sort, limit, flags);
+      return write_stdout (text, strlen (text));
+    }
+
+  {
+    g_autoptr(GBytes) bytes = tv_pstats_to_marshal (stats);
+
+    return write_bytes (args->output, bytes);
+  }
 }
 
 /* --export html --baseline BASE: NEW (args->path) against BASE. */
@@ -448,6 +549,29 @@ export_image (const ExportFormat         *format,
               const TvExportFilter       *filter,
               const TvExportImageOptions *image);
 
+/* --export pprof: the samples as pprof's profile.proto, gzipped. */
+static int
+export_pprof (const ExportFormat         *format,
+              const ExportArgs           *args,
+              const TvExportFilter       *filter,
+              const TvExportImageOptions *image)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TvProfileData) data = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *source_name = NULL;
+
+  data = load_profile (args->path, &error);
+  if (data == NULL)
+    return fail_with_path (args->path, error->message);
+
+  source_name = g_filename_display_basename (args->path);
+  bytes = tv_export_pprof_build (data, filter, source_name, NULL, &error);
+  if (bytes == NULL)
+    return fail_with_path (args->path, error->message);
+  return write_bytes (args->output, bytes);
+}
+
 /* The formats of --export.  Each takes the filters of TvExportFilter; the
  * images take TvExportImageOptions as well. */
 struct _ExportFormat
@@ -470,6 +594,10 @@ static const ExportFormat export_formats[] = {
   /* Lossless: every field of the frame table. */
   { "html", export_html, TRUE, FALSE, 0, TV_MERGE_FRAME },
   { "collapsed", export_collapsed, FALSE, FALSE, 0, TV_MERGE_LINE },
+  { "pstats", export_pstats, FALSE, FALSE, 0, TV_MERGE_LINE },
+  /* Takes --merge too (see refused_options()): a location per line by
+   * default. */
+  { "pprof", export_pprof, FALSE, FALSE, 0, TV_MERGE_LINE },
   { "svg", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_SVG, TV_MERGE_FUNCTION },
   { "png", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_PNG, TV_MERGE_FUNCTION },
   { "pdf", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_PDF, TV_MERGE_FUNCTION },
@@ -588,8 +716,13 @@ refused_options (const ExportArgs   *args,
   if (args->inverted && !format->has_view)
     return g_strdup_printf (_("--inverted does not apply to --export %s: its stacks always go "
                               "from the root to the leaf"), format->name);
+  /* pprof takes --merge: it decides what a location is. */
+  if (strcmp (format->name, "pprof") == 0 && (args->zoom != NULL || args->icicle
+                                              || args->search != NULL))
+    return g_strdup (_("--zoom, --icicle and --search do not apply to --export pprof: it holds "
+                       "the stacks, not a drawing of them"));
   if ((args->merge != NULL || args->zoom != NULL || args->icicle || args->search != NULL)
-      && !format->has_view)
+      && !format->has_view && strcmp (format->name, "pprof") != 0)
     return g_strdup_printf (_("--merge, --zoom, --icicle and --search do not apply to --export "
                               "%s: its stacks are CPython’s, by line"), format->name);
   if ((args->width != NULL || args->colors != NULL || args->dark) && !format->is_image)
@@ -601,6 +734,10 @@ refused_options (const ExportArgs   *args,
     return g_strdup (_("--zoom and --icicle cannot be used with --baseline"));
   if (args->by != NULL && args->baseline == NULL)
     return g_strdup (_("--by can only be used with --compare or --baseline"));
+  if ((args->sort != NULL || args->limit != NULL || args->no_summary)
+      && (strcmp (format->name, "pstats") != 0 || args->output != NULL))
+    return g_strdup (_("--sort, --limit and --no-summary are for the table that --export "
+                       "pstats prints without -o"));
   return NULL;
 }
 
@@ -623,12 +760,13 @@ run_export (const ExportArgs *args)
         format = &export_formats[i];
     }
   if (format == NULL)
-    return fail (_("Unknown export format “%s” (expected one of: collapsed, html, svg, png, pdf)"),
-                 args->format);
+    return fail (_("Unknown export format “%s” (expected one of: collapsed, html, svg, png, pdf, "
+                   "pstats, pprof)"), args->format);
 
-  if (args->output == NULL)
+  /* pstats prints its table without one. */
+  if (args->output == NULL && strcmp (format->name, "pstats") != 0)
     return fail (_("--export needs an output file: -o OUT"));
-  if (args->output[0] == '\0')
+  if (args->output != NULL && args->output[0] == '\0')
     return fail (_("The output file name is empty"));
   if (args->baseline != NULL && args->baseline[0] == '\0')
     return fail (_("The file name of --baseline is empty"));
@@ -649,10 +787,12 @@ run_export (const ExportArgs *args)
     return fail ("%s", error->message);
 
   /* Checked before the decode, which can take a while. */
-  if (strcmp (args->output, "-") != 0 && g_file_test (args->output, G_FILE_TEST_IS_DIR))
+  if (args->output != NULL && strcmp (args->output, "-") != 0
+      && g_file_test (args->output, G_FILE_TEST_IS_DIR))
     return fail_with_path (args->output, _("This is a folder; the output must be a file"));
-  if (same_file (args->output, args->path)
-      || (args->baseline != NULL && same_file (args->output, args->baseline)))
+  if (args->output != NULL
+      && (same_file (args->output, args->path)
+          || (args->baseline != NULL && same_file (args->output, args->baseline))))
     return fail_with_path (args->output,
                            _("This is the profile being read; choose another output file"));
 
@@ -692,6 +832,9 @@ export_option_given (const ExportArgs *a)
     { a->colors != NULL, "--colors" },
     { a->dark, "--dark" },
     { a->baseline != NULL, "--baseline" },
+    { a->sort != NULL, "--sort" },
+    { a->limit != NULL, "--limit" },
+    { a->no_summary, "--no-summary" },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (options); i++)
@@ -793,6 +936,9 @@ tv_cli_run (int    argc,
   g_auto(GStrv) hide = NULL;
   gboolean collapse_recursion = FALSE;
   g_autofree char *baseline = NULL;
+  g_autofree char *sort = NULL;
+  g_autofree char *limit = NULL;
+  gboolean no_summary = FALSE;
   ExportArgs export_args = { NULL };
   guint n_files;
   const GOptionEntry entries[] = {
@@ -801,8 +947,8 @@ tv_cli_run (int    argc,
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
       N_("With --info: print the summary as one JSON object"), NULL },
     { "export", 0, 0, G_OPTION_ARG_STRING, &export_format,
-      N_("Export FILE in FORMAT (html, collapsed, svg, png or pdf) to the file given with -o, "
-         "and exit"),
+      N_("Export FILE in FORMAT (html, collapsed, svg, png, pdf, pstats or pprof) to the file "
+         "given with -o, and exit"),
       N_("FORMAT") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_("With --export: the file to write (\"-\" for standard output)"), N_("OUT") },
@@ -825,8 +971,9 @@ tv_cli_run (int    argc,
     { "collapse-recursion", 0, 0, G_OPTION_ARG_NONE, &collapse_recursion,
       N_("With --export: a function calling itself shows as one frame"), NULL },
     { "merge", 0, 0, G_OPTION_ARG_STRING, &merge,
-      N_("With --export html, svg, png or pdf, or --compare: merge frames by function, line, "
-         "instruction or whole frame (html: frame; the others: function by default)"),
+      N_("With --export html, svg, png, pdf or pprof, or --compare: merge frames by function, "
+         "line, instruction or whole frame (html: frame; pprof: line; the others: function by "
+         "default)"),
       N_("KEY") },
     { "inverted", 0, 0, G_OPTION_ARG_NONE, &inverted,
       N_("With --export html: start with the inverted flame graph (callers below their "
@@ -849,6 +996,14 @@ tv_cli_run (int    argc,
       N_("With --export svg, png or pdf: dark colours"), NULL },
     { "baseline", 0, 0, G_OPTION_ARG_FILENAME, &baseline,
       N_("With --export html: a differential flame graph of FILE against BASE"), N_("BASE") },
+    { "sort", 0, 0, G_OPTION_ARG_STRING, &sort,
+      N_("With --export pstats and no -o: sort the table by KEY (nsamples, tottime, cumtime, "
+         "sample-pct, cumul-pct, nsamples-cumul or name; default nsamples)"), N_("KEY") },
+    { "limit", 0, 0, G_OPTION_ARG_STRING, &limit,
+      N_("With --export pstats and no -o: at most N rows (default 15)"), N_("N") },
+    { "no-summary", 0, 0, G_OPTION_ARG_NONE, &no_summary,
+      N_("With --export pstats and no -o: leave out the summary of interesting functions"),
+      NULL },
     { "compare", 0, 0, G_OPTION_ARG_NONE, &compare,
       N_("With --info: compare two profiles, BASE then NEW, and print the functions that "
          "changed beyond sampling noise"), NULL },
@@ -909,6 +1064,9 @@ tv_cli_run (int    argc,
   export_args.width = width;
   export_args.colors = colors;
   export_args.dark = dark;
+  export_args.sort = sort;
+  export_args.limit = limit;
+  export_args.no_summary = no_summary;
 
   if (export_format == NULL)
     return run_not_export (&export_args, info, json, compare, files);

@@ -17,6 +17,8 @@
 
 #include "tv-export-html.h"
 #include "tv-export-image.h"
+#include "tv-export-pprof.h"
+#include "tv-export-pstats.h"
 #include "tv-export-task.h"
 #include "tv-flame-view.h"
 #include "tv-profile-page.h"
@@ -195,7 +197,9 @@ typedef struct
   TvExportFilter        filter;
   char                 *source_name;
   GFile                *dest;
-  gboolean              image;        /* else HTML */
+  gboolean              image;        /* else HTML, unless one of these: */
+  gboolean              pstats;
+  gboolean              pprof;
   TvExportImageFormat   format;
   TvExportImageOptions  options;
 } ExportJob;
@@ -225,6 +229,11 @@ export_thread (GTask        *task,
   if (job->image)
     bytes = tv_export_image_build (job->data, &job->filter, job->format, &job->options,
                                    job->source_name, cancellable, &error);
+  else if (job->pstats)
+    bytes = tv_export_pstats_build (job->data, &job->filter, cancellable, &error);
+  else if (job->pprof)
+    bytes = tv_export_pprof_build (job->data, &job->filter, job->source_name, cancellable,
+                                   &error);
   else
     bytes = tv_export_html_build (job->data, &job->filter, job->source_name, cancellable,
                                   &error);
@@ -332,7 +341,7 @@ fill_export_filter (TvProfilePage  *self,
 }
 
 /* An image when DEST ends in .svg, .png or .pdf, in the window's colours
- * and theme. */
+ * and theme; pstats for .pstats, pprof for .pb.gz. */
 static void
 fill_image_options (TvProfilePage *self,
                     GFile         *dest,
@@ -343,6 +352,21 @@ fill_image_options (TvProfilePage *self,
   g_autofree char *extension = dot != NULL ? g_ascii_strdown (dot + 1, -1) : NULL;
   TvFlameView *view = tv_profile_page_get_flame_view (self);
 
+  /* The statistics and the stacks of what the page shows, whatever the
+   * graph's drawing: pstats has CPython's locations, pprof at least a
+   * line for each. */
+  if (name != NULL && g_str_has_suffix (name, ".pstats"))
+    {
+      job->pstats = TRUE;
+      return;
+    }
+  if (name != NULL && g_str_has_suffix (name, ".pb.gz"))
+    {
+      job->pprof = TRUE;
+      if (job->filter.merge == TV_MERGE_FUNCTION)
+        job->filter.merge = TV_MERGE_LINE;
+      return;
+    }
   if (extension == NULL || !tv_export_image_format_from_string (extension, &job->format))
     return;
   job->image = TRUE;
@@ -471,6 +495,9 @@ export_action (GtkWidget  *widget,
     { N_("SVG Image"), "image/svg+xml", ".svg" },
     { N_("PNG Image"), "image/png", ".png" },
     { N_("PDF Document"), "application/pdf", ".pdf" },
+    /* By name alone: no MIME type says what these hold. */
+    { N_("Python Statistics (pstats)"), NULL, ".pstats" },
+    { N_("pprof Profile"), NULL, ".pb.gz" },
   };
   g_autofree char *name = NULL;
   GtkFileChooserNative *chooser;
@@ -493,7 +520,8 @@ export_action (GtkWidget  *widget,
         g_autofree char *pattern = g_strconcat ("*", types[i].extension, NULL);
 
         gtk_file_filter_set_name (filter, _(types[i].name));
-        gtk_file_filter_add_mime_type (filter, types[i].mime_type);
+        if (types[i].mime_type != NULL)
+          gtk_file_filter_add_mime_type (filter, types[i].mime_type);
         gtk_file_filter_add_pattern (filter, pattern);
         g_object_set_data (G_OBJECT (filter), "extension", (gpointer) types[i].extension);
         gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);

@@ -19,6 +19,8 @@
 
 #include "tv-application.h"
 #include "tv-atomic-write.h"
+#include "tv-export-pprof.h"
+#include "tv-export-pstats.h"
 #include "tv-json.h"
 #include "tv-start-page.h"
 #include "tv-text.h"
@@ -171,6 +173,8 @@ test_open_dialog (void)
 }
 
 static void wait_view_idle (TvFlameView *view);
+static GBytes *export_and_load (TvProfilePage *page,
+                                GFile         *dest);
 
 /* win.export's dialog: the file written has the extension of the format
  * chosen, in place of the suggested ".html" ("tiny.png", not
@@ -187,6 +191,9 @@ test_export_dialog (void)
     { "SVG Image", "tiny.pdf", "tiny.svg" },
     { "PDF Document", "report", "report.pdf" },
     { "Web Page (HTML)", "tiny.html", "tiny.html" },
+    { "Python Statistics (pstats)", "tiny.html", "tiny.pstats" },
+    { "pprof Profile", "tiny.png", "tiny.pb.gz" },
+    { "pprof Profile", "stacks", "stacks.pb.gz" },
   };
   g_autoptr(GFile) source = data_file ("valid", "tiny.tach");
   g_autoptr(GFile) file = NULL;
@@ -272,6 +279,85 @@ test_export_dialog (void)
   g_assert_true (g_file_delete (file, NULL, NULL));
   /* Nothing else is left in the folder. */
   g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+/* A .pstats or .pb.gz name exports the statistics or the stacks of the
+ * samples the page shows: the same bytes as the exporters give for the
+ * page's filters (one thread, on CPU, a function hidden), not those of
+ * the whole profile.  By line for pprof, though the page merges by
+ * function. */
+static void
+test_export_stats (void)
+{
+  g_autoptr(GFile) file = data_file ("valid", "rec_threads.tach");
+  g_autoptr(GFile) pstats_dest = g_file_new_build_filename (g_get_tmp_dir (),
+                                                            "tv-test-export.pstats", NULL);
+  g_autoptr(GFile) pprof_dest = g_file_new_build_filename (g_get_tmp_dir (),
+                                                           "tv-test-export.pb.gz", NULL);
+  g_autoptr(GBytes) pstats = NULL;
+  g_autoptr(GBytes) pprof = NULL;
+  g_autoptr(GBytes) want_pstats = NULL;
+  g_autoptr(GBytes) want_pprof = NULL;
+  g_autoptr(GBytes) all_pstats = NULL;
+  g_autoptr(GBytes) all_pprof = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(TvExportFilter) filter = { 0 };
+  g_auto(TvExportFilter) everything = { 0 };
+  TvProfileData *data;
+  TvViewState *state;
+  TvProfilePage *page;
+  const TvThread *thread;
+  guint32 index, hidden;
+
+  g_application_activate (G_APPLICATION (application));
+  page = tv_window_open_file (get_window (), file);
+  WAIT_UNTIL (tv_profile_page_get_state (page) == TV_PROFILE_PAGE_LOADED, 60000);
+  wait_view_idle (tv_profile_page_get_flame_view (page));
+  data = tv_profile_get_data (tv_profile_page_get_profile (page));
+  state = tv_profile_page_get_view_state (page);
+  g_assert_cmpint (tv_view_state_get_merge (state), ==, TV_MERGE_FUNCTION);
+
+  /* The busiest thread on CPU, without its first function. */
+  thread = tv_profile_data_get_thread (data, 0);
+  for (guint i = 1; i < tv_profile_data_get_n_threads (data); i++)
+    if (tv_profile_data_get_thread (data, i)->status_counts[1] > thread->status_counts[1])
+      thread = tv_profile_data_get_thread (data, i);
+  g_assert_cmpuint (thread->status_counts[1], >, 0);
+  index = thread->index;
+  tv_view_state_set_threads (state, &index, 1);
+  tv_view_state_set_state_filter (state, TV_STATE_FILTER_CPU);
+  hidden = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION)[0];
+  tv_view_state_hide_function (state, hidden);
+  wait_view_idle (tv_profile_page_get_flame_view (page));
+
+  pstats = export_and_load (page, pstats_dest);
+  pprof = export_and_load (page, pprof_dest);
+
+  tv_export_filter_init (&filter);
+  g_array_append_val (filter.thread_ids, thread->thread_id);
+  filter.state = TV_STATE_FILTER_CPU;
+  g_array_append_val (filter.hidden_functions, hidden);
+  filter.merge = TV_MERGE_LINE;
+  want_pstats = tv_export_pstats_build (data, &filter, NULL, &error);
+  g_assert_no_error (error);
+  want_pprof = tv_export_pprof_build (data, &filter, "rec_threads.tach", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (pstats, want_pstats));
+  g_assert_true (g_bytes_equal (pprof, want_pprof));
+
+  /* The filters made a difference. */
+  tv_export_filter_init (&everything);
+  everything.merge = TV_MERGE_LINE;
+  all_pstats = tv_export_pstats_build (data, &everything, NULL, &error);
+  g_assert_no_error (error);
+  all_pprof = tv_export_pprof_build (data, &everything, "rec_threads.tach", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (g_bytes_equal (pstats, all_pstats));
+  g_assert_false (g_bytes_equal (pprof, all_pprof));
+
+  tv_view_state_reset_transforms (state);
+  tv_view_state_set_threads (state, NULL, 0);
+  tv_view_state_set_state_filter (state, TV_STATE_FILTER_ALL);
 }
 
 static void
@@ -810,6 +896,27 @@ export_and_read (TvProfilePage *page,
   g_assert_no_error (error);
   g_file_delete (dest, NULL, NULL);
   return contents;
+}
+
+/* Exports PAGE to DEST as the page's Export does, and returns the bytes
+ * it wrote; DEST is deleted. */
+static GBytes *
+export_and_load (TvProfilePage *page,
+                 GFile         *dest)
+{
+  g_autoptr(GError) error = NULL;
+  GAsyncResult *result = NULL;
+  GBytes *bytes;
+
+  tv_profile_page_export_async (page, dest, NULL, on_async_result, &result);
+  WAIT_UNTIL (result != NULL, 20000);
+  g_assert_true (tv_profile_page_export_finish (page, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  bytes = g_file_load_bytes (dest, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_file_delete (dest, NULL, NULL);
+  return bytes;
 }
 
 static void
@@ -2644,6 +2751,7 @@ main (int   argc,
   g_test_add_func ("/ui/demo", test_demo);
   g_test_add_func ("/ui/open-dialog", test_open_dialog);
   g_test_add_func ("/ui/export-dialog", test_export_dialog);
+  g_test_add_func ("/ui/export-stats", test_export_stats);
   g_test_add_func ("/ui/open-valid", test_open_valid);
   g_test_add_func ("/ui/metadata-variants", test_metadata_variants);
   g_test_add_func ("/ui/properties-short-values", test_properties_short_values);
