@@ -474,13 +474,14 @@ typedef struct
 {
   gboolean initialized;
   gboolean open[N_MARKERS];
-  double   start[N_MARKERS];
+  guint64  start[N_MARKERS];
 } MarkerState;
 
+/* START and END in microseconds since the profile's first sample. */
 typedef void (*MarkerFunc) (Gecko      *g,
                             MarkerKind  kind,
-                            double      start,
-                            double      end,
+                            guint64     start,
+                            guint64     end,
                             gpointer    user_data);
 
 typedef struct
@@ -493,7 +494,7 @@ typedef struct
 static void
 marker_open (MarkerWalk *w,
              MarkerKind  kind,
-             double      t)
+             guint64     t)
 {
   if (!w->state.open[kind])
     {
@@ -506,7 +507,7 @@ static void
 marker_close (Gecko      *g,
               MarkerWalk *w,
               MarkerKind  kind,
-              double      t)
+              guint64     t)
 {
   if (w->state.open[kind])
     {
@@ -523,7 +524,7 @@ track (Gecko      *g,
        gboolean    condition,
        MarkerKind  active,
        MarkerKind  inactive,
-       double      t)
+       guint64     t)
 {
   if (!w->state.initialized)
     {
@@ -549,7 +550,7 @@ marker_sample (Gecko      *g,
                MarkerWalk *w,
                guint8      status,
                guint32     leaf,
-               double      t)
+               guint64     t)
 {
   gboolean has_gil = (status & TACH_STATUS_HAS_GIL) != 0;
   gboolean on_cpu = (status & TACH_STATUS_ON_CPU) != 0;
@@ -584,11 +585,19 @@ marker_sample (Gecko      *g,
   w->state.initialized = TRUE;
 }
 
-static inline double
-time_ms (Gecko   *g,
+/* The collector's times are milliseconds since the first sample: the
+ * microseconds since then are kept, and written as milliseconds. */
+static inline guint64
+time_us (Gecko   *g,
          guint64  timestamp)
 {
-  return (double) (timestamp - g->samples.first_timestamp) / 1000.0;
+  return timestamp - g->samples.first_timestamp;
+}
+
+static inline double
+us_to_ms (guint64 us)
+{
+  return (double) us / 1000.0;
 }
 
 /* Calls FUNC for each marker of the thread, in the collector's order:
@@ -604,14 +613,14 @@ walk_markers (Gecko           *g,
   guint8 status;
   guint32 leaf, node;
   guint64 n = 0;
-  double end = time_ms (g, g->last_timestamp);
+  guint64 end = time_us (g, g->last_timestamp);
 
   tv_thread_samples_rewind (ts);
   while (tv_thread_samples_next (ts, &timestamp, &status, &leaf, &node))
     {
       if (++n % TV_EXPORT_CANCEL_INTERVAL == 0 && !gecko_check (g))
         return;
-      marker_sample (g, &w, status, leaf, time_ms (g, timestamp));
+      marker_sample (g, &w, status, leaf, time_us (g, timestamp));
     }
   for (guint k = 0; k < N_MARKERS; k++)
     marker_close (g, &w, k, end);
@@ -713,7 +722,7 @@ write_samples (Gecko           *g,
       if (!tv_export_node_has_stack (node))
         continue;
       comma (g, n++);
-      tv_json_stream_double (out, time_ms (g, timestamp));
+      tv_json_stream_ms_of_us (out, time_us (g, timestamp));
     }
 
   tv_json_stream_raw (out, "],\"eventDelay\":[");
@@ -903,8 +912,8 @@ typedef struct
 static void
 write_marker_cell (Gecko      *g,
                    MarkerKind  kind,
-                   double      start,
-                   double      end,
+                   guint64     start,
+                   guint64     end,
                    gpointer    user_data)
 {
   MarkerWrite *mw = user_data;
@@ -917,7 +926,8 @@ write_marker_cell (Gecko      *g,
       tv_json_stream_raw (out, "{\"type\":\"");
       tv_json_stream_raw (out, marker_info[kind].type);
       tv_json_stream_raw (out, "\",\"duration\":");
-      tv_json_stream_double (out, end - start);
+      /* As the collector subtracts its times. */
+      tv_json_stream_double (out, us_to_ms (end) - us_to_ms (start));
       tv_json_stream_raw (out, ",\"tid\":");
       tv_json_stream_thread_id (out, mw->thread->thread_id);
       tv_json_stream_raw (out, "}");
@@ -926,10 +936,10 @@ write_marker_cell (Gecko      *g,
       tv_json_stream_uint (out, intern_static (g, marker_info[kind].name));
       break;
     case MARKER_COLUMN_START:
-      tv_json_stream_double (out, start);
+      tv_json_stream_ms_of_us (out, start);
       break;
     case MARKER_COLUMN_END:
-      tv_json_stream_double (out, end);
+      tv_json_stream_ms_of_us (out, end);
       break;
     case MARKER_COLUMN_PHASE:
       /* An interval marker. */

@@ -118,6 +118,35 @@ tv_json_stream_double (TvJsonStream *self,
 }
 
 void
+tv_json_stream_ms_of_us (TvJsonStream *self,
+                         guint64       us)
+{
+  guint frac = us % 1000;
+  char text[8];
+  int len;
+
+  /* Below 2^50 µs (35 years) a double's step is under a thousandth of a
+   * millisecond, so the three decimals are the shortest text that reads
+   * back as US / 1000.0, which is what Python's repr() writes; above, the
+   * general way. */
+  if (us >= (G_GUINT64_CONSTANT (1) << 50))
+    {
+      tv_json_stream_double (self, (double) us / 1000.0);
+      return;
+    }
+  tv_json_stream_uint (self, us / 1000);
+  if (frac == 0)
+    {
+      tv_json_stream_raw_len (self, ".0", 2);
+      return;
+    }
+  len = g_snprintf (text, sizeof text, ".%03u", frac);
+  while (text[len - 1] == '0')
+    len--;
+  tv_json_stream_raw_len (self, text, len);
+}
+
+void
 tv_json_stream_thread_id (TvJsonStream *self,
                           guint64       thread_id)
 {

@@ -51,6 +51,11 @@ void     tv_json_stream_int    (TvJsonStream *self,
 /* Python's repr() of VALUE (see tv_json_format_double()). */
 void     tv_json_stream_double (TvJsonStream *self,
                                 double        value);
+/* US microseconds in milliseconds, as tv_json_stream_double() writes
+ * US / 1000.0, but without its search for the shortest digits: a whole
+ * number of microseconds is at most three decimals of a millisecond. */
+void     tv_json_stream_ms_of_us (TvJsonStream *self,
+                                  guint64       us);
 /* A thread ID: a number when a JavaScript number holds it exactly (up to
  * 2^53), else its decimal digits as a string. */
 void     tv_json_stream_thread_id (TvJsonStream *self,
