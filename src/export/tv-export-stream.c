@@ -453,10 +453,12 @@ tv_thread_samples_init (TvThreadSamples       *self,
       self->order = g_try_new (guint64, MAX (t->n_samples, 1));
       if (self->order == NULL)
         {
+          g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, t->n_samples);
+          g_autofree char *tid = g_strdup_printf ("%" G_GUINT64_FORMAT, t->thread_id);
+
           g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_NO_MEMORY,
-                       _("Not enough memory to put the %" G_GUINT64_FORMAT " samples of thread "
-                         "%" G_GUINT64_FORMAT " in time order"),
-                       t->n_samples, t->thread_id);
+                       _("Not enough memory to put the %s samples of thread %s in time order"),
+                       n, tid);
           return FALSE;
         }
       for (guint64 i = 0; i < t->n_samples; i++)
