@@ -28,12 +28,6 @@ packages=(
 packages+=(libprotobuf-c-dev protobuf-c-compiler zlib1g-dev golang-go)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
-install_test_clients() {
-  local clients
-  clients="$(cd "$(dirname "$0")/.." && pwd)/tests/clients"
-  [ "$(id -u)" -eq 0 ] || [ -w "$clients" ] || return 0
-  npm ci --prefix "$clients" --no-audit --no-fund --loglevel=error
-}
 # --- end of the pstats and pprof block ---
 
 missing=()
@@ -42,17 +36,32 @@ for p in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-  install_test_clients
-  echo "install-deps: everything is installed"
-  exit 0
-fi
-
-if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: every package is installed"
+elif [ "$(id -u)" -ne 0 ]; then
   echo "install-deps: run me as root (sudo $0) to install: ${missing[*]}" >&2
   exit 1
+else
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
-install_test_clients
+# --- test clients: npm packages ---------------------------------------------
+# The real clients the export tests open our files in (tests/clients):
+# speedscope and playwright-core, which drives Debian's chromium, and
+# pprof-format, at the versions of tests/clients/package-lock.json.  `npm ci` installs exactly
+# those, runs no install script, and downloads no browser.  It is run as
+# the user who called sudo, so that the checkout keeps its owner, and
+# again only when the lock file changed.
+clients=$(cd "$(dirname "$0")/../tests/clients" && pwd)
+if ! cmp -s "$clients/package-lock.json" "$clients/node_modules/.tv-installed-lock.json"; then
+  as_user=()
+  if [ "$(id -u)" -eq 0 ] && [ -n "${SUDO_USER:-}" ] && [ "$SUDO_USER" != root ]; then
+    as_user=(sudo -u "$SUDO_USER" -H)
+  fi
+  (cd "$clients" \
+     && "${as_user[@]}" env PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 \
+          npm ci --ignore-scripts --no-audit --no-fund --loglevel=error \
+     && "${as_user[@]}" cp package-lock.json node_modules/.tv-installed-lock.json)
+  echo "install-deps: the test clients are installed in tests/clients/node_modules"
+fi

@@ -22,10 +22,12 @@
 #include "tv-atomic-write.h"
 #include "tv-collapsed.h"
 #include "tv-compare.h"
+#include "tv-export-gecko.h"
 #include "tv-export-html.h"
 #include "tv-export-image.h"
 #include "tv-export-pprof.h"
 #include "tv-export-pstats.h"
+#include "tv-export-speedscope.h"
 #include "tv-export.h"
 #include "tv-info.h"
 #include "tv-tach-error.h"
@@ -548,6 +550,11 @@ export_image (const ExportFormat         *format,
               const ExportArgs           *args,
               const TvExportFilter       *filter,
               const TvExportImageOptions *image);
+static int
+export_samples (const ExportFormat         *format,
+                const ExportArgs           *args,
+                const TvExportFilter       *filter,
+                const TvExportImageOptions *image);
 
 /* --export pprof: the samples as pprof's profile.proto, gzipped. */
 static int
@@ -588,6 +595,9 @@ struct _ExportFormat
   TvExportImageFormat  image_format;
   /* Without --merge. */
   TvMergeKey           merge;
+  /* Every sample, written as it is read: --merge applies, the rest of the
+   * view does not. */
+  gboolean             per_sample;
 };
 
 static const ExportFormat export_formats[] = {
@@ -601,7 +611,47 @@ static const ExportFormat export_formats[] = {
   { "svg", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_SVG, TV_MERGE_FUNCTION },
   { "png", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_PNG, TV_MERGE_FUNCTION },
   { "pdf", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_PDF, TV_MERGE_FUNCTION },
+  /* CPython's frames: function, line and column. */
+  { "gecko", export_samples, FALSE, FALSE, 0, TV_MERGE_FRAME, TRUE },
+  { "speedscope", export_samples, FALSE, FALSE, 0, TV_MERGE_FUNCTION, TRUE },
 };
+
+/* --export gecko and speedscope: each sample, streamed to OUT (through a
+ * temporary file) or to standard output. */
+static int
+export_samples (const ExportFormat         *format,
+                const ExportArgs           *args,
+                const TvExportFilter       *filter,
+                const TvExportImageOptions *image)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TvProfileData) data = NULL;
+  g_autofree char *source_name = NULL;
+  gboolean gecko = strcmp (format->name, "gecko") == 0;
+  gboolean ok;
+
+  data = load_profile (args->path, &error);
+  if (data == NULL)
+    return fail_with_path (args->path, error->message);
+  source_name = g_filename_display_basename (args->path);
+
+  if (strcmp (args->output, "-") == 0)
+    ok = gecko ? tv_export_gecko_write (data, filter, stdout, NULL, &error)
+               : tv_export_speedscope_write (data, filter, source_name, stdout, NULL, &error);
+  else
+    ok = gecko ? tv_export_gecko_save (data, filter, args->output, NULL, &error)
+               : tv_export_speedscope_save (data, filter, source_name, args->output, NULL,
+                                            &error);
+  /* Writing fails with a GIO error; the rest (a thread or function the
+   * profile lacks, no memory) is about the profile. */
+  if (!ok && error->domain != G_IO_ERROR)
+    return fail_with_path (args->path, error->message);
+  if (!ok && strcmp (args->output, "-") == 0)
+    return fail ("%s: %s", _("standard output"), error->message);
+  if (!ok)
+    return fail_with_path (args->output, error->message);
+  return EXIT_OK;
+}
 
 static int
 export_image (const ExportFormat         *format,
@@ -721,8 +771,11 @@ refused_options (const ExportArgs   *args,
                                               || args->search != NULL))
     return g_strdup (_("--zoom, --icicle and --search do not apply to --export pprof: it holds "
                        "the stacks, not a drawing of them"));
+  if ((args->zoom != NULL || args->icicle || args->search != NULL) && format->per_sample)
+    return g_strdup_printf (_("--zoom, --icicle and --search do not apply to --export %s: it "
+                              "holds every sample, not a view of them"), format->name);
   if ((args->merge != NULL || args->zoom != NULL || args->icicle || args->search != NULL)
-      && !format->has_view && strcmp (format->name, "pprof") != 0)
+      && !format->has_view && !format->per_sample && strcmp (format->name, "pprof") != 0)
     return g_strdup_printf (_("--merge, --zoom, --icicle and --search do not apply to --export "
                               "%s: its stacks are CPython’s, by line"), format->name);
   if ((args->width != NULL || args->colors != NULL || args->dark) && !format->is_image)
@@ -761,7 +814,8 @@ run_export (const ExportArgs *args)
     }
   if (format == NULL)
     return fail (_("Unknown export format “%s” (expected one of: collapsed, html, svg, png, pdf, "
-                   "pstats, pprof)"), args->format);
+                   "pstats, pprof, gecko, speedscope)"),
+                 args->format);
 
   /* pstats prints its table without one. */
   if (args->output == NULL && strcmp (format->name, "pstats") != 0)
@@ -947,8 +1001,8 @@ tv_cli_run (int    argc,
     { "json", 0, 0, G_OPTION_ARG_NONE, &json,
       N_("With --info: print the summary as one JSON object"), NULL },
     { "export", 0, 0, G_OPTION_ARG_STRING, &export_format,
-      N_("Export FILE in FORMAT (html, collapsed, svg, png, pdf, pstats or pprof) to the file "
-         "given with -o, and exit"),
+      N_("Export FILE in FORMAT (html, collapsed, svg, png, pdf, pstats, pprof, gecko or "
+         "speedscope) to the file given with -o, and exit"),
       N_("FORMAT") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       N_("With --export: the file to write (\"-\" for standard output)"), N_("OUT") },
@@ -971,9 +1025,9 @@ tv_cli_run (int    argc,
     { "collapse-recursion", 0, 0, G_OPTION_ARG_NONE, &collapse_recursion,
       N_("With --export: a function calling itself shows as one frame"), NULL },
     { "merge", 0, 0, G_OPTION_ARG_STRING, &merge,
-      N_("With --export html, svg, png, pdf or pprof, or --compare: merge frames by function, "
-         "line, instruction or whole frame (html: frame; pprof: line; the others: function by "
-         "default)"),
+      N_("With --export html, svg, png, pdf, pprof, gecko or speedscope, or --compare: merge "
+         "frames by function, line, instruction or whole frame (html and gecko: frame; pprof: "
+         "line; the others: function by default)"),
       N_("KEY") },
     { "inverted", 0, 0, G_OPTION_ARG_NONE, &inverted,
       N_("With --export html: start with the inverted flame graph (callers below their "

@@ -5,6 +5,7 @@
  */
 #include "tv-json.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +44,12 @@ tv_json_format_double (char   *buf,
     }
 
   /* The shortest precision that round-trips; 17 significant digits always
-   * do for an IEEE-754 double. */
-  for (int precision = 1; precision <= 17; precision++)
+   * do for an IEEE-754 double.  Only 15, 16 and 17 need trying: when fewer
+   * digits D round-trip, VALUE is within half a unit in the last place of
+   * D, less than half a step of 15 digits, so that its 15 digits are D's
+   * followed by zeros, which are dropped below.  A subnormal value has
+   * fewer bits than that, and tries every precision. */
+  for (int precision = fabs (value) < DBL_MIN ? 1 : 15; precision <= 17; precision++)
     {
       char format[8];
 

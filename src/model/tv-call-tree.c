@@ -35,6 +35,7 @@ struct _TvCallTree
   guint64        *status;        /* n_nodes * TV_N_STATUS_COUNTS, like total;
                                   * NULL unless the query counted states */
   guint32        *threads;       /* distinct threads per node, or NULL */
+  guint32        *node_map;      /* per exact node, or NULL */
   guint32        *child_start;   /* n_nodes + 1 */
   guint32        *children;
 
@@ -364,6 +365,27 @@ time_selected (const TvQuery *query,
   if (query->has_range && (ts < query->range_start || ts >= query->range_end))
     return FALSE;
   return query->ranges == NULL || tv_time_ranges_contain (query->ranges, query->n_ranges, ts);
+}
+
+gboolean
+tv_query_selects_thread (const TvQuery  *query,
+                         const TvThread *t)
+{
+  g_return_val_if_fail (query != NULL, FALSE);
+  g_return_val_if_fail (t != NULL, FALSE);
+
+  return thread_selected (query, t);
+}
+
+gboolean
+tv_query_selects_sample (const TvQuery *query,
+                         guint8         status,
+                         guint64        timestamp)
+{
+  g_return_val_if_fail (query != NULL, FALSE);
+
+  return (status & query->status_mask) == query->status_value
+         && time_selected (query, timestamp);
 }
 
 typedef struct
@@ -1063,6 +1085,16 @@ tv_call_tree_new (TvProfileData *data,
 
   tree = finish (data, query, &view);
   tree->threads = g_steal_pointer (&threads);
+  if (query->keep_node_map && query->callers_of == TV_NODE_NONE && !query->inverted)
+    {
+      /* The samples of an exact node outside the focused function are
+       * counted nowhere, though the node maps onto the root. */
+      if (in_focus != NULL)
+        for (guint32 n = 0; n < exact->n_nodes; n++)
+          if (!in_focus[n])
+            map[n] = TV_NODE_NONE;
+      tree->node_map = g_steal_pointer (&map);
+    }
   tree->functions = functions;
   tree->n_functions = n_functions;
   builder_clear (&view);
@@ -1090,6 +1122,7 @@ tv_call_tree_unref (TvCallTree *self)
   g_free (self->total);
   g_free (self->status);
   g_free (self->threads);
+  g_free (self->node_map);
   g_free (self->child_start);
   g_free (self->children);
   g_free (self->functions);
@@ -1211,6 +1244,14 @@ tv_call_tree_get_n_threads_of (TvCallTree *self,
   g_return_val_if_fail (node < self->n_nodes, 0);
 
   return self->threads != NULL ? self->threads[node] : 0;
+}
+
+const guint32 *
+tv_call_tree_get_node_map (TvCallTree *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->node_map;
 }
 
 const guint32 *

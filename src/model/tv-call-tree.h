@@ -51,6 +51,9 @@ typedef struct
   /* Count how many threads reached each node (see
    * tv_call_tree_get_n_threads_of()); not for callers_of trees. */
   gboolean       count_threads;
+  /* Keep where each exact node's samples went (see
+   * tv_call_tree_get_node_map()); not for inverted or callers_of trees. */
+  gboolean       keep_node_map;
 } TvQuery;
 
 /* A query that keeps everything, merged by MERGE. */
@@ -69,6 +72,15 @@ guint    tv_time_ranges_normalize  (TvTimeRange       *ranges,
  * sample predicate. */
 gboolean tv_time_ranges_contain    (const TvTimeRange *ranges,
                                     guint              n,
+                                    guint64            timestamp);
+
+/* Whether QUERY selects the thread T, and the samples of it with STATUS
+ * taken at TIMESTAMP: what a call tree counts, one sample at a time, for
+ * the exporters that write every sample. */
+gboolean tv_query_selects_thread   (const TvQuery     *query,
+                                    const TvThread    *t);
+gboolean tv_query_selects_sample   (const TvQuery     *query,
+                                    guint8             status,
                                     guint64            timestamp);
 
 typedef struct _TvCallTree TvCallTree;
@@ -131,6 +143,12 @@ gboolean       tv_call_tree_has_thread_counts (TvCallTree *tree);
 /* How many threads have samples through NODE; 0 when not counted. */
 guint32        tv_call_tree_get_n_threads_of  (TvCallTree *tree,
                                                guint32     node);
+/* Per node of the exact tree (TvExactTree), the node of this tree where
+ * the samples that end there are counted: TV_ROOT_NODE for those whose
+ * stack the transforms emptied, TV_NODE_NONE for those it counts nowhere
+ * (not selected, or outside the focused function).  NULL unless the query
+ * asked for it (TvQuery.keep_node_map). */
+const guint32 *tv_call_tree_get_node_map (TvCallTree *tree);
 /* Children in display order (by function name, file, line, ...). */
 const guint32 *tv_call_tree_get_children   (TvCallTree     *tree,
                                             guint32         node,

@@ -15,10 +15,12 @@
 
 #include <glib/gi18n.h>
 
+#include "tv-export-gecko.h"
 #include "tv-export-html.h"
 #include "tv-export-image.h"
 #include "tv-export-pprof.h"
 #include "tv-export-pstats.h"
+#include "tv-export-speedscope.h"
 #include "tv-export-task.h"
 #include "tv-flame-view.h"
 #include "tv-profile-page.h"
@@ -191,15 +193,24 @@ on_load_finished (GObject      *object,
 /* Export                                                                    */
 /* ------------------------------------------------------------------------ */
 
+/* What the name of the file chosen asks for. */
+typedef enum
+{
+  EXPORT_HTML,
+  EXPORT_IMAGE,
+  EXPORT_PSTATS,
+  EXPORT_PPROF,
+  EXPORT_GECKO,
+  EXPORT_SPEEDSCOPE,
+} ExportKind;
+
 typedef struct
 {
   TvProfileData        *data;
   TvExportFilter        filter;
   char                 *source_name;
   GFile                *dest;
-  gboolean              image;        /* else HTML, unless one of these: */
-  gboolean              pstats;
-  gboolean              pprof;
+  ExportKind            kind;
   TvExportImageFormat   format;
   TvExportImageOptions  options;
 } ExportJob;
@@ -226,12 +237,37 @@ export_thread (GTask        *task,
   g_autoptr(GBytes) bytes = NULL;
   GError *error = NULL;
 
-  if (job->image)
+  if (job->kind == EXPORT_GECKO || job->kind == EXPORT_SPEEDSCOPE)
+    {
+      /* Every sample: written as it is made, straight into the file
+       * (through a temporary one), never whole in memory. */
+      g_autofree char *path = g_file_get_path (job->dest);
+      gboolean ok;
+
+      if (path == NULL)
+        {
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                                   _("This format can only be written to a local file"));
+          return;
+        }
+      if (job->kind == EXPORT_GECKO)
+        ok = tv_export_gecko_save (job->data, &job->filter, path, cancellable, &error);
+      else
+        ok = tv_export_speedscope_save (job->data, &job->filter, job->source_name, path,
+                                        cancellable, &error);
+      if (ok)
+        g_task_return_boolean (task, TRUE);
+      else
+        g_task_return_error (task, error);
+      return;
+    }
+
+  if (job->kind == EXPORT_IMAGE)
     bytes = tv_export_image_build (job->data, &job->filter, job->format, &job->options,
                                    job->source_name, cancellable, &error);
-  else if (job->pstats)
+  else if (job->kind == EXPORT_PSTATS)
     bytes = tv_export_pstats_build (job->data, &job->filter, cancellable, &error);
-  else if (job->pprof)
+  else if (job->kind == EXPORT_PPROF)
     bytes = tv_export_pprof_build (job->data, &job->filter, job->source_name, cancellable,
                                    &error);
   else
@@ -341,7 +377,10 @@ fill_export_filter (TvProfilePage  *self,
 }
 
 /* An image when DEST ends in .svg, .png or .pdf, in the window's colours
- * and theme; pstats for .pstats, pprof for .pb.gz. */
+ * and theme; pstats for .pstats, pprof for .pb.gz; the Firefox Profiler's
+ * format or speedscope's when it ends in .gecko.json or .speedscope.json,
+ * with the page's filters, transforms and merge key (not its inversion,
+ * zoom or search: they hold every sample); else the HTML page. */
 static void
 fill_image_options (TvProfilePage *self,
                     GFile         *dest,
@@ -357,19 +396,29 @@ fill_image_options (TvProfilePage *self,
    * line for each. */
   if (name != NULL && g_str_has_suffix (name, ".pstats"))
     {
-      job->pstats = TRUE;
+      job->kind = EXPORT_PSTATS;
       return;
     }
   if (name != NULL && g_str_has_suffix (name, ".pb.gz"))
     {
-      job->pprof = TRUE;
+      job->kind = EXPORT_PPROF;
       if (job->filter.merge == TV_MERGE_FUNCTION)
         job->filter.merge = TV_MERGE_LINE;
       return;
     }
+  if (name != NULL && g_str_has_suffix (name, ".gecko.json"))
+    {
+      job->kind = EXPORT_GECKO;
+      return;
+    }
+  if (name != NULL && g_str_has_suffix (name, ".speedscope.json"))
+    {
+      job->kind = EXPORT_SPEEDSCOPE;
+      return;
+    }
   if (extension == NULL || !tv_export_image_format_from_string (extension, &job->format))
     return;
-  job->image = TRUE;
+  job->kind = EXPORT_IMAGE;
   tv_export_image_options_init (&job->options);
   job->options.dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
   if (view != NULL)
@@ -498,6 +547,8 @@ export_action (GtkWidget  *widget,
     /* By name alone: no MIME type says what these hold. */
     { N_("Python Statistics (pstats)"), NULL, ".pstats" },
     { N_("pprof Profile"), NULL, ".pb.gz" },
+    { N_("Firefox Profiler (Gecko JSON)"), "application/json", ".gecko.json" },
+    { N_("speedscope (JSON)"), "application/json", ".speedscope.json" },
   };
   g_autofree char *name = NULL;
   GtkFileChooserNative *chooser;

@@ -44,6 +44,9 @@ test_double_repr (void)
     { 2.2250738585072014e-308, "2.2250738585072014e-308" },
     { 0.0, "0.0" },
     { -0.0, "-0.0" },
+    /* Subnormal: fewer than 15 digits are needed, and 15 would not do. */
+    { 6.1901018360492e-310, "6.1901018360492e-310" },
+    { 0.8999999999999999, "0.8999999999999999" },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -1324,6 +1324,55 @@ random_query (GRand         *rand,
   q->count_threads = g_rand_boolean (rand);
 }
 
+/* The node map of a tree made like Q's (not inverted, no callers): sample
+ * by sample, the node its exact leaf maps to is where the brute force puts
+ * its path, TV_ROOT_NODE for an empty one, TV_NODE_NONE when it drops out;
+ * and tv_query_selects_sample() keeps the samples the query keeps. */
+static void
+check_node_map (TvProfileData *data,
+                const Decoded *d,
+                const guint   *sample_thread,
+                const TvQuery *q)
+{
+  guint32 keys[TACH_MAX_STACK_DEPTH], fns[TACH_MAX_STACK_DEPTH];
+  g_autofree guint64 *seen = g_new0 (guint64, MAX (tv_profile_data_get_n_threads (data), 1));
+  g_autoptr(TvCallTree) tree = NULL;
+  const guint32 *map;
+  TvQuery mq = *q;
+
+  mq.keep_node_map = TRUE;
+  tree = tv_call_tree_new (data, &mq, NULL);
+  map = tv_call_tree_get_node_map (tree);
+  CHECK (map != NULL, "the node map is kept");
+
+  for (guint s = 0; s < d->samples->len; s++)
+    {
+      const Sample *sample = &g_array_index (d->samples, Sample, s);
+      const TvThread *t = tv_profile_data_get_thread (data, sample_thread[s]);
+      guint64 i = seen[sample_thread[s]]++;
+      gboolean selected = sample_selected (q, t, sample);
+      guint len = 0;
+      guint32 node;
+
+      CHECK_EQ (tv_query_selects_thread (q, t) && tv_query_selects_sample (q, sample->status,
+                                                                           sample->ts),
+                selected, "selects_sample");
+      if (!selected)
+        continue;
+      node = map[leaf_of_sample (t, i)];
+      if (!transform_path (data, q, sample_frames (d, sample), sample->depth, keys, fns, &len))
+        {
+          CHECK_EQ (node, TV_NODE_NONE, "a sample outside the focus maps nowhere");
+          continue;
+        }
+      CHECK (node != TV_NODE_NONE, "a selected sample maps to a node");
+      CHECK_EQ (tv_call_tree_get_depth (tree, node), len, "mapped node depth");
+      for (guint k = len; k > 0; k--, node = tv_call_tree_get_parent (tree, node))
+        CHECK_EQ (tv_call_tree_get_key (tree, node), keys[k - 1], "mapped node key");
+      CHECK_EQ (node, TV_ROOT_NODE, "mapped path ends at the root");
+    }
+}
+
 static void
 check_query (TvProfileData *data,
              const Decoded *d,
@@ -1342,6 +1391,9 @@ check_query (TvProfileData *data,
   coverage[COVER_EMPTY_TREE] += g_array_index (b.nodes, BruteNode, 0).total == 0;
   compare_trees (data, tree, &b, q);
   brute_clear (&b);
+  CHECK (tv_call_tree_get_node_map (tree) == NULL, "no node map unless asked for");
+  if (!q->inverted && q->callers_of == TV_NODE_NONE)
+    check_node_map (data, d, sample_thread, q);
 }
 
 /* Every merge key with each transform alone and a few together, then

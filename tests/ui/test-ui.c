@@ -21,6 +21,8 @@
 #include "tv-atomic-write.h"
 #include "tv-export-pprof.h"
 #include "tv-export-pstats.h"
+#include "tv-export-gecko.h"
+#include "tv-export-speedscope.h"
 #include "tv-json.h"
 #include "tv-start-page.h"
 #include "tv-text.h"
@@ -194,6 +196,9 @@ test_export_dialog (void)
     { "Python Statistics (pstats)", "tiny.html", "tiny.pstats" },
     { "pprof Profile", "tiny.png", "tiny.pb.gz" },
     { "pprof Profile", "stacks", "stacks.pb.gz" },
+    { "Firefox Profiler (Gecko JSON)", "tiny.html", "tiny.gecko.json" },
+    { "speedscope (JSON)", "tiny.gecko.json", "tiny.speedscope.json" },
+    { "Firefox Profiler (Gecko JSON)", "run", "run.gecko.json" },
   };
   g_autoptr(GFile) source = data_file ("valid", "tiny.tach");
   g_autoptr(GFile) file = NULL;
@@ -272,6 +277,17 @@ test_export_dialog (void)
       WAIT_UNTIL (g_file_query_exists (written, NULL), 30000);
       g_test_message ("%s typed as %s: %s", cases[i].format, cases[i].typed, cases[i].written);
       g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
+      /* In the format chosen: the JSON ones say which they are at once. */
+      if (g_str_has_suffix (cases[i].written, ".json"))
+        {
+          g_autofree char *contents = NULL;
+
+          WAIT_UNTIL (g_file_load_contents (written, NULL, &contents, NULL, NULL, NULL)
+                      && g_str_has_suffix (contents, "}\n"), 30000);
+          g_assert_true (g_str_has_prefix (contents,
+                                           g_str_has_suffix (cases[i].written, ".gecko.json")
+                                           ? "{\"meta\":{" : "{\"$schema\":"));
+        }
       if (!g_file_equal (written, wrong))
         g_assert_false (g_file_query_exists (wrong, NULL));
       g_assert_true (g_file_delete (written, NULL, NULL));
@@ -926,6 +942,106 @@ wait_view_idle (TvFlameView *view)
               && !tv_flame_graph_is_animating (tv_flame_view_get_graph (view))
               && !tv_flame_graph_is_laying_out (tv_flame_view_get_graph (view))
               && tv_flame_graph_get_layout (tv_flame_view_get_graph (view)) != NULL, 20000);
+}
+
+/* The page's Export to .gecko.json and .speedscope.json writes what the
+ * exporters write for the page's threads, state, time range, transforms
+ * and merge key, byte for byte. */
+static void
+test_export_samples (void)
+{
+  g_autoptr(GFile) file = data_file ("valid", "rec_threads.tach");
+  g_autofree char *dir = NULL;
+  g_autoptr(GError) error = NULL;
+  TvWindow *window = get_window ();
+  TvProfilePage *page = tv_window_open_file (window, file);
+  TvViewState *state;
+  TvProfileData *data;
+  const TvThread *thread;
+  guint32 index;
+  guint64 first, last;
+
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  dir = g_dir_make_tmp ("tv-test-export-XXXXXX", &error);
+  g_assert_no_error (error);
+  state = tv_profile_page_get_view_state (page);
+  data = tv_profile_get_data (tv_profile_page_get_profile (page));
+
+  /* One thread's samples holding the GIL, in the first half, by line. */
+  index = 0;
+  tv_view_state_set_threads (state, &index, 1);
+  thread = tv_profile_data_get_thread (data, 0);
+  g_assert_true (tv_profile_data_get_time_span (data, &first, &last));
+  tv_view_state_set_state_filter (state, TV_STATE_FILTER_GIL);
+  tv_view_state_set_range (state, first, first + (last - first) / 2);
+  tv_view_state_set_merge (state, TV_MERGE_LINE);
+  /* Views that these formats do not have change nothing. */
+  tv_view_state_set_inverted (state, TRUE);
+
+  for (guint gecko = 0; gecko < 2; gecko++)
+    {
+      g_autofree char *name = g_build_filename (dir, gecko ? "out.gecko.json"
+                                                           : "out.speedscope.json", NULL);
+      g_autoptr(GFile) dest = g_file_new_for_path (name);
+      g_autofree char *written = export_and_read (page, dest);
+      g_auto(TvExportFilter) filter = { 0 };
+      const TachHeader *header = tach_reader_get_header (tv_profile_data_get_reader (data));
+      char *expected = NULL;
+      size_t expected_len = 0;
+      FILE *memory;
+
+      tv_export_filter_init (&filter);
+      g_array_append_val (filter.thread_ids, thread->thread_id);
+      filter.state = TV_STATE_FILTER_GIL;
+      filter.has_range = TRUE;
+      filter.range_start = ((double) first - (double) header->start_time_us) / 1e6;
+      filter.range_end = ((double) (first + (last - first) / 2) - (double) header->start_time_us)
+                         / 1e6;
+      filter.merge = TV_MERGE_LINE;
+      memory = open_memstream (&expected, &expected_len);
+      if (gecko)
+        g_assert_true (tv_export_gecko_write (data, &filter, memory, NULL, &error));
+      else
+        g_assert_true (tv_export_speedscope_write (data, &filter, "rec_threads.tach", memory,
+                                                   NULL, &error));
+      g_assert_no_error (error);
+      fclose (memory);
+      g_test_message ("%s: %zu bytes", name, expected_len);
+      g_assert_cmpuint (strlen (written), ==, expected_len);
+      g_assert_cmpstr (written, ==, expected);
+      /* One thread, named by its id. */
+      {
+        g_autofree char *tid = g_strdup_printf (gecko ? "\"tid\":%" G_GUINT64_FORMAT ","
+                                                      : "\"name\":\"Thread %" G_GUINT64_FORMAT,
+                                                thread->thread_id);
+        const char *per_thread = gecko ? "\"isMainThread\":" : "\"type\":\"sampled\"";
+        const char *at = strstr (written, per_thread);
+
+        g_assert_nonnull (strstr (written, tid));
+        g_assert_nonnull (at);
+        g_assert_null (strstr (at + 1, per_thread));
+      }
+      free (expected);
+    }
+
+  /* A file GIO cannot give a path for: a clear error, no crash. */
+  {
+    g_autoptr(GFile) dest = g_file_new_for_uri ("resource:///nowhere/out.gecko.json");
+    GAsyncResult *result = NULL;
+
+    tv_profile_page_export_async (page, dest, NULL, on_async_result, &result);
+    WAIT_UNTIL (result != NULL, 20000);
+    g_assert_false (tv_profile_page_export_finish (page, result, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+    g_clear_error (&error);
+    g_clear_object (&result);
+  }
+  g_rmdir (dir);
+  tv_view_state_set_threads (state, NULL, 0);
+  adw_tab_view_close_page (tv_window_get_tab_view (window),
+                           adw_tab_view_get_page (tv_window_get_tab_view (window),
+                                                  GTK_WIDGET (page)));
 }
 
 /* The widest child of NODE. */
@@ -2752,6 +2868,7 @@ main (int   argc,
   g_test_add_func ("/ui/open-dialog", test_open_dialog);
   g_test_add_func ("/ui/export-dialog", test_export_dialog);
   g_test_add_func ("/ui/export-stats", test_export_stats);
+  g_test_add_func ("/ui/export-samples", test_export_samples);
   g_test_add_func ("/ui/open-valid", test_open_valid);
   g_test_add_func ("/ui/metadata-variants", test_metadata_variants);
   g_test_add_func ("/ui/properties-short-values", test_properties_short_values);

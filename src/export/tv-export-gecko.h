@@ -1,0 +1,29 @@
+/* tv-export-gecko.h: a profile in the Firefox Profiler's format
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <stdio.h>
+
+#include <gio/gio.h>
+
+#include "tv-export.h"
+#include "tv-profile-data.h"
+
+G_BEGIN_DECLS
+
+gboolean tv_export_gecko_write (TvProfileData         *data,
+                                const TvExportFilter  *filter,
+                                FILE                  *file,
+                                GCancellable          *cancellable,
+                                GError               **error);
+/* Writes OUT_PATH as tv_atomic_write() does: never half-written. */
+gboolean tv_export_gecko_save  (TvProfileData         *data,
+                                const TvExportFilter  *filter,
+                                const char            *out_path,
+                                GCancellable          *cancellable,
+                                GError               **error);
+
+G_END_DECLS

@@ -1,0 +1,1048 @@
+#!/usr/bin/env python3
+"""Tests of `tachyon-viewer --export speedscope|gecko`: the files against an
+independent replay of the samples (shared/tools/tachgen.py's reader) and
+against the model's own outputs (--info --json, --export collapsed), the
+speedscope files opened in the real speedscope in headless Chromium.
+
+Usage: test-clients.py --exe PATH --bench PATH GROUP
+
+GROUP is one of:
+  speedscope-corpus   every valid corpus file opened in speedscope: its
+                      profiles, per thread the samples, each function's
+                      self and total, and the stacks in time order (what
+                      Time Order and Sandwich show) against the replay
+  speedscope-filters  --thread, --state, --range, --focus, --hide,
+                      --collapse-recursion and --merge, in speedscope,
+                      against the replay and --export collapsed
+  speedscope-hostile  names made to break the JSON, and a profile of
+                      every state, in speedscope: the names as they are
+  gecko-corpus        every valid corpus file: the Firefox Profiler's
+                      tables well formed, each thread's samples (time and
+                      stack) and markers against a replay that finds them
+                      as CPython's gecko collector does
+  gecko-filters       the filters and transforms, the same way
+  gecko-hostile       hostile names and every state (GIL, CPU, GIL wait,
+                      exception, <GC> frames, two interpreters, a 64-bit
+                      thread id)
+  size                1M samples (tachyon-bench --generate) in both formats: valid JSON, every sample,
+                      and no more memory than the loaded model needs
+                      beyond a bounded margin (the files are streamed)
+  args                what the formats refuse: exit 1, a message, no OUT
+
+speedscope is the npm package pinned in tests/clients/package-lock.json,
+driven in Debian's chromium by playwright-core (speedscope.mjs);
+build-aux/install-deps.sh installs them.  The Firefox Profiler itself is
+not packaged anywhere this project can install from, and speedscope
+cannot read its format (it imports only Firefox's old DevTools
+recordings): the gecko groups check the file against the format's
+rules and the collector's behaviour instead.  Prints TAP.
+"""
+
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import speedscope  # noqa: E402
+
+INTERNAL_SUFFIX = "_sync_coordinator.py"
+REJECTED_VALID = {"compression_type_7.tach"}
+# Too big for a Python replay in every run: the size group takes it.
+BIG = {"synth_1m.zst.tach"}
+STATE_BITS = {"gil": 0x01, "cpu": 0x02, "gil-wait": 0x08, "exception": 0x10}
+MAIN_THREAD = 0x20
+MAX_SAFE = 1 << 53
+
+GECKO_META_KEYS = [
+    "interval", "startTime", "abi", "misc", "oscpu", "platform", "processType", "categories",
+    "stackwalk", "toolkit", "version", "preprocessedProfileVersion", "appBuildID",
+    "physicalCPUs", "logicalCPUs", "CPUName", "product", "symbolicated", "markerSchema",
+    "importedFrom", "extensions"]
+GECKO_THREAD_KEYS = [
+    "name", "isMainThread", "processStartupTime", "processShutdownTime", "registerTime",
+    "unregisterTime", "pausedRanges", "pid", "tid", "processType", "processName", "samples",
+    "stackTable", "frameTable", "funcTable", "resourceTable", "nativeSymbols", "markers"]
+GECKO_TABLES = {
+    "samples": ["stack", "time", "eventDelay"],
+    "stackTable": ["frame", "category", "subcategory", "prefix"],
+    "frameTable": ["address", "category", "subcategory", "func", "innerWindowID",
+                   "implementation", "optimizations", "line", "column", "inlineDepth",
+                   "nativeSymbol"],
+    "funcTable": ["name", "isJS", "relevantForJS", "resource", "fileName", "lineNumber",
+                  "columnNumber"],
+    "resourceTable": ["lib", "name", "host", "type"],
+    "nativeSymbols": ["libIndex", "address", "name", "functionSize"],
+    "markers": ["data", "name", "startTime", "endTime", "phase", "category"],
+}
+CATEGORIES = ["Other", "Python", "Native", "GC", "GIL", "CPU", "Code Type", "Opcodes",
+              "Exception"]
+MARKERS = [  # name, category, in the collector's order of closing at the end
+    ("Has GIL", 4), ("No GIL", 4), ("On CPU", 5), ("Off CPU", 5), ("Python Code", 6),
+    ("Native Code", 6), ("Waiting for GIL", 4), ("GC Collecting", 3), ("Has Exception", 8),
+    ("No Exception", 8)]
+MARKER_INDEX = {name: i for i, (name, _) in enumerate(MARKERS)}
+
+
+class Tap:
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def result(self, name, problems):
+        self.n += 1
+        if problems:
+            self.failed += 1
+            print("not ok %d - %s" % (self.n, name))
+            for p in problems[:40]:
+                for line in str(p).splitlines() or [""]:
+                    print("#   " + line)
+        else:
+            print("ok %d - %s" % (self.n, name))
+        sys.stdout.flush()
+
+    def run(self, name, fn):
+        try:
+            problems = fn()
+        except Exception as e:  # a test that raises has failed, with its reason
+            import traceback
+            problems = ["%s: %s" % (type(e).__name__, e)] + traceback.format_exc().splitlines()
+        self.result(name, problems)
+
+    def finish(self):
+        print("1..%d" % self.n)
+        return 1 if self.failed else 0
+
+
+class Env:
+    def __init__(self, exe, bench):
+        self.exe = os.path.abspath(exe)
+        self.bench = os.path.abspath(bench)
+        self.data = os.environ.get("TACH_TEST_DATA")
+        shared = os.environ.get("TACH_SHARED_DIR")
+        if not self.data or not shared:
+            raise SystemExit("Bail out! TACH_TEST_DATA and TACH_SHARED_DIR must be set")
+        sys.path.insert(0, os.path.join(shared, "tools"))
+        import tachgen
+        self.tachgen_module = tachgen
+        self.tachgen = os.path.join(shared, "tools", "tachgen.py")
+        self.env = dict(os.environ)
+        for var in ("DISPLAY", "WAYLAND_DISPLAY"):
+            self.env.pop(var, None)
+        self.env["LC_ALL"] = "C.UTF-8"
+        self.env["LANGUAGE"] = ""
+        self.tmp = tempfile.mkdtemp(prefix="tv-clients-")
+
+    def valid_files(self):
+        d = os.path.join(self.data, "valid")
+        return sorted(os.path.join(d, f) for f in os.listdir(d)
+                      if f.endswith(".tach") and f not in REJECTED_VALID)
+
+    def run(self, *args):
+        p = subprocess.run([self.exe] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=self.env, timeout=900)
+        return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+
+    def export(self, fmt, path, *extra, out=None):
+        out = out or os.path.join(self.tmp, "%s.%s.json" % (os.path.basename(path), fmt))
+        rc, _, err = self.run("--export", fmt, "-o", out, *extra, path)
+        if rc != 0:
+            raise AssertionError("--export %s %s failed: %s" % (fmt, " ".join(extra), err))
+        return out
+
+    def info(self, path):
+        rc, out, err = self.run("--info", "--json", path)
+        if rc != 0:
+            raise AssertionError("--info failed: " + err)
+        return json.loads(out)
+
+    def collapsed(self, path, *extra):
+        rc, out, err = self.run("--export", "collapsed", "-o", "-", *extra, path)
+        if rc != 0:
+            raise AssertionError("--export collapsed failed: " + err)
+        return out.decode("utf-8")
+
+    def fromjson(self, spec, name):
+        js = os.path.join(self.tmp, name + ".json")
+        with open(js, "w", encoding="utf-8") as fh:
+            json.dump(spec, fh)
+        path = os.path.join(self.tmp, name)
+        p = subprocess.run([sys.executable, self.tachgen, "fromjson", js, "-o", path,
+                            "--mode", "wall"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if p.returncode != 0:
+            raise RuntimeError("tachgen fromjson: " + p.stderr.decode())
+        return path
+
+
+def strict_json(data):
+    def bad_constant(name):
+        raise ValueError("not JSON: " + name)
+    return json.loads(data, parse_constant=bad_constant)
+
+
+# ---------------------------------------------------------------------------
+# The replay: the samples as tachgen reads them, selected and transformed as
+# the filters say
+# ---------------------------------------------------------------------------
+
+class Filter:
+    def __init__(self, threads=None, state=None, ranges=None, focus=None, hide=(),
+                 collapse=False, merge=None):
+        self.threads = threads          # thread ids, or None
+        self.state = state              # "gil", ... or None
+        self.ranges = ranges            # [(start_s, end_s)] or None
+        self.focus = focus              # (filename, funcname) or None
+        self.hide = set(hide)           # function names: every function of the name
+        self.collapse = collapse
+        self.merge = merge
+
+    def args(self, focus_name=None):
+        a = []
+        for t in self.threads or ():
+            a += ["--thread", str(t)]
+        if self.state:
+            a += ["--state", self.state]
+        for s, e in self.ranges or ():
+            a += ["--range", "%s:%s" % (s, e)]
+        if self.focus:
+            a += ["--focus", focus_name or self.focus[1]]
+        for h in sorted(self.hide):
+            a += ["--hide", h]
+        if self.collapse:
+            a.append("--collapse-recursion")
+        if self.merge:
+            a += ["--merge", self.merge]
+        return a
+
+    def describe(self):
+        return " ".join(self.args()) or "no filter"
+
+
+class Replay:
+    def __init__(self, env, path):
+        r = env.tachgen_module.TachReader(path)
+        self.start = r.start_time_us
+        self.frames = [r.frame_tuple(i) for i in range(len(r.frames))]
+        self.threads = collections.OrderedDict()
+        for iid, tid, ts, status, stack in r.iter_samples():
+            self.threads.setdefault((tid, iid), []).append((ts, status, stack))
+        for key in self.threads:
+            # Time order, equal timestamps in file order, as the export walks.
+            self.threads[key].sort(key=lambda s: s[0])
+        all_ts = [s[0] for samples in self.threads.values() for s in samples]
+        self.first = min(all_ts) if all_ts else 0
+
+    def selected(self, flt, key):
+        """The samples of thread KEY that FLT selects, in time order."""
+        tid, _ = key
+        if flt.threads is not None and tid not in flt.threads:
+            return []
+        out = []
+        for ts, status, stack in self.threads[key]:
+            if flt.state and not status & STATE_BITS[flt.state]:
+                continue
+            if flt.ranges is not None and not any(
+                    self.start + s * 1e6 <= ts < self.start + e * 1e6 for s, e in flt.ranges):
+                continue
+            out.append((ts, status, stack))
+        return out
+
+    def view(self, flt, stack):
+        """The transformed stack, root first, as frame indices; None when
+        the focus drops it.  The model's order: focus on the recorded
+        stack, then hidden and the profiler's own frames out, then
+        recursion collapsed."""
+        frames = list(reversed(stack))
+        if flt.focus is not None:
+            for i, fi in enumerate(frames):
+                if (self.frames[fi][0], self.frames[fi][1]) == flt.focus:
+                    frames = frames[i:]
+                    break
+            else:
+                return None
+        out = []
+        for fi in frames:
+            filename, funcname = self.frames[fi][0], self.frames[fi][1]
+            if filename.endswith(INTERNAL_SUFFIX) or funcname in flt.hide:
+                continue
+            if flt.collapse and out and self.frames[out[-1]][:2] == (filename, funcname):
+                continue
+            out.append(fi)
+        return out
+
+    def has_gc(self, stack):
+        return any(self.frames[fi][1] == "<GC>" and not self.frames[fi][0].endswith(INTERNAL_SUFFIX)
+                   for fi in stack)
+
+
+def seconds_per_sample(info):
+    rate = info.get("sample_rate")
+    if rate:
+        return 1.0 / rate
+    return info["sample_interval_us"] / 1e6
+
+
+# ---------------------------------------------------------------------------
+# speedscope
+# ---------------------------------------------------------------------------
+
+def speedscope_key(replay, fi, merge):
+    """A frame as speedscope shows it: name, file, line, 1-based column."""
+    filename, funcname, ln, _eln, col, _ecol, _op = replay.frames[fi]
+    merge = merge or "function"
+    line = ln if merge != "function" and ln > 0 else None
+    column = col + 1 if merge in ("instruction", "frame") and ln != -1 and col >= 0 else None
+    return (funcname, filename, line, column)
+
+
+def shown_key(frame):
+    return (frame["name"], frame.get("file", "~"), frame.get("line"), frame.get("col"))
+
+
+def profile_name(tid, iid, main):
+    if iid:
+        return "Thread %d (interpreter %d%s)" % (tid, iid, ", main" if main else "")
+    return "Thread %d%s" % (tid, " (main)" if main else "")
+
+
+def expected_speedscope(replay, flt):
+    """Per profile, in order: name, count, {key: [self, total]}, timeline."""
+    out = []
+    for key in sorted(replay.threads):
+        tid, iid = key
+        main = any(s[1] & MAIN_THREAD for s in replay.threads[key])
+        weights = collections.defaultdict(lambda: [0, 0])
+        timeline = []
+        count = 0
+        for ts, status, stack in replay.selected(flt, key):
+            view = replay.view(flt, stack)
+            if not view:
+                continue
+            keys = [speedscope_key(replay, fi, flt.merge) for fi in view]
+            count += 1
+            weights[keys[-1]][0] += 1
+            for k in set(keys):
+                weights[k][1] += 1
+            if timeline and timeline[-1][0] == keys:
+                timeline[-1][1] += 1
+            else:
+                timeline.append([keys, 1])
+        if count:
+            out.append({"name": profile_name(tid, iid, main), "count": count,
+                        "weights": dict(weights), "timeline": timeline})
+    return out
+
+
+def to_count(weight, w, what, problems):
+    c = weight / w
+    n = round(c)
+    if abs(c - n) > 1e-6 * max(1.0, c):
+        problems.append("%s: weight %r is not a whole number of samples of %r" % (what, weight, w))
+    return n
+
+
+def compare_speedscope(result, expected, w, where):
+    problems = []
+    if not expected:
+        # Nothing to show: speedscope says so, and opens nothing.
+        if "it's empty" not in (result.get("error") or ""):
+            problems.append("%s: no samples, and speedscope said %r" % (where, result.get("error")))
+        return problems
+    if result.get("error"):
+        return ["%s: speedscope failed: %s" % (where, result["error"])]
+    if result.get("importer") != "Importing as speedscope json file":
+        problems.append("%s: imported as %r" % (where, result.get("importer")))
+    for view, errors in result.get("views", {}).items():
+        if errors:
+            problems.append("%s: the %s view raised %s" % (where, view, errors))
+    names = [p["name"] for p in result["profiles"]]
+    want_names = [e["name"] for e in expected]
+    if names != want_names:
+        problems.append("%s: profiles %s, expected %s" % (where, names, want_names))
+        return problems
+    for p, e in zip(result["profiles"], expected):
+        what = "%s: %s" % (where, p["name"])
+        n = to_count(p["totalWeight"], w, what, problems)
+        if n != e["count"]:
+            problems.append("%s: %d samples in speedscope, %d replayed" % (what, n, e["count"]))
+        shown = {}
+        for f in p["frames"]:
+            k = shown_key(f)
+            if k in shown:
+                problems.append("%s: frame %r twice" % (what, k))
+            shown[k] = [to_count(f["self"], w, what, problems),
+                        to_count(f["total"], w, what, problems)]
+        if shown != e["weights"]:
+            for k in sorted(set(shown) | set(e["weights"]), key=repr):
+                if shown.get(k) != e["weights"].get(k):
+                    problems.append("%s: %r self/total %s in speedscope, %s replayed"
+                                    % (what, k, shown.get(k), e["weights"].get(k)))
+        if "timeline" in p:
+            frames = [shown_key(f) for f in p["frames"]]
+            got = [[[frames[i] for i in stack], to_count(weight, w, what, problems)]
+                   for stack, weight in p["timeline"]]
+            if got != e["timeline"]:
+                for i, (a, b) in enumerate(zip(got, e["timeline"])):
+                    if a != b:
+                        problems.append("%s: time order differs at run %d: %r, replayed %r"
+                                        % (what, i, a, b))
+                        break
+                else:
+                    problems.append("%s: %d runs in time order, %d replayed"
+                                    % (what, len(got), len(e["timeline"])))
+    return problems
+
+
+def file_checks(out, info, flt, source_name):
+    """What the file says besides its samples."""
+    problems = []
+    with open(out, "rb") as fh:
+        d = strict_json(fh.read())
+    if d.get("$schema") != "https://www.speedscope.app/file-format-schema.json":
+        problems.append("$schema is %r" % d.get("$schema"))
+    if d.get("name") != source_name:
+        problems.append("name %r, expected %r" % (d.get("name"), source_name))
+    w = seconds_per_sample(info) * 1000.0
+    unit = "milliseconds" if w > 0 else "none"
+    for p in d["profiles"]:
+        if p["type"] != "sampled" or p["unit"] != unit:
+            problems.append("%s: type %s, unit %s" % (p["name"], p["type"], p["unit"]))
+        if len(p["samples"]) != len(p["weights"]):
+            problems.append("%s: %d samples, %d weights" % (p["name"], len(p["samples"]),
+                                                             len(p["weights"])))
+        if unit == "milliseconds" and any(x != w for x in p["weights"]):
+            problems.append("%s: weights are not %r ms" % (p["name"], w))
+        if abs(p["endValue"] - p["startValue"] - len(p["samples"]) * (w if w > 0 else 1)) > 1e-6 * max(1, p["endValue"]):
+            problems.append("%s: endValue %r for %d samples" % (p["name"], p["endValue"],
+                                                                len(p["samples"])))
+    mains = [i for i, p in enumerate(d["profiles"]) if "main)" in p["name"]]
+    if d["profiles"] and d["activeProfileIndex"] != (mains[0] if mains else 0):
+        problems.append("activeProfileIndex %r, main thread at %r" % (d["activeProfileIndex"], mains))
+    return problems, (w if w > 0 else 1.0)
+
+
+def collapsed_counts(text):
+    """Per thread id: samples; per (tid, leaf frame text): self samples."""
+    per_tid = collections.Counter()
+    leaves = collections.Counter()
+    for line in text.split("\n"):
+        if not line:
+            continue
+        stack, count = line.rsplit(" ", 1)
+        parts = stack.split(";")
+        tid = int(parts[0][4:])
+        per_tid[tid] += int(count)
+        leaves[(tid, parts[-1])] += int(count)
+    return per_tid, leaves
+
+
+def check_against_collapsed(env, path, flt, result, w):
+    """speedscope's per-thread samples and (with --merge line) per-line self
+    samples against the model's --export collapsed with the same filters."""
+    problems = []
+    args = [a for a in flt.args() if a not in ("--merge", flt.merge)]
+    per_tid, leaves = collapsed_counts(env.collapsed(path, *args))
+    got = collections.Counter()
+    got_leaves = collections.Counter()
+    for p in result["profiles"]:
+        tid = int(p["name"].split()[1])
+        got[tid] += to_count(p["totalWeight"], w, p["name"], problems)
+        for f in p["frames"]:
+            if flt.merge == "line" and f["self"] > 0:
+                file = f.get("file", "~")
+                text = f["name"] if file == "~" and "line" not in f else \
+                    "%s:%s:%d" % (file.rsplit("/", 1)[-1], f["name"], f.get("line", 0))
+                got_leaves[(tid, text)] += to_count(f["self"], w, p["name"], problems)
+    if got != per_tid:
+        problems.append("samples per thread: speedscope %s, collapsed %s"
+                        % (dict(got), dict(per_tid)))
+    if flt.merge == "line" and got_leaves != leaves:
+        diff = set(got_leaves.items()) ^ set(leaves.items())
+        problems.append("self samples per line differ from collapsed: %s" % sorted(diff)[:10])
+    return problems
+
+
+def speedscope_cases(env, items, timeline=True, collapsed=True):
+    """ITEMS: (name, path, Filter).  One browser for all.  COLLAPSED: check
+    against --export collapsed too (whose lines cannot hold a newline)."""
+    outs = []
+    for name, path, flt in items:
+        outs.append(env.export("speedscope", path, *flt.args(),
+                               out=os.path.join(env.tmp, "%d.speedscope.json" % len(outs))))
+    results = speedscope.load(outs, timeline=timeline)
+    cases = []
+    for (name, path, flt), out, result in zip(items, outs, results):
+        def case(path=path, flt=flt, out=out, result=result):
+            info = env.info(path)
+            problems, w = file_checks(out, info, flt, os.path.basename(path))
+            replay = Replay(env, path)
+            problems += compare_speedscope(result, expected_speedscope(replay, flt), w,
+                                           os.path.basename(path))
+            if collapsed and not result.get("error"):
+                problems += check_against_collapsed(env, path, flt, result, w)
+            return problems
+        cases.append((name, case))
+    return cases
+
+
+# ---------------------------------------------------------------------------
+# gecko
+# ---------------------------------------------------------------------------
+
+def is_python_file(filename):
+    return not filename.startswith("<") or filename in ("<stdin>", "<string>")
+
+
+def gecko_frame_key(replay, fi, merge):
+    """A frame as the collector makes it: function name, file base name (of
+    Python code), resource name, line, column."""
+    filename, funcname, ln, _eln, col, _ecol, _op = replay.frames[fi]
+    merge = merge or "frame"
+    python = is_python_file(filename)
+    base = filename.rsplit("/", 1)[-1]
+    resource = base if "/" in filename else filename
+    line = ln if merge != "function" else -1
+    column = col if merge in ("instruction", "frame") and line != -1 and col >= 0 else None
+    return (funcname, base if python else None, resource, python,
+            None if line in (-1, 0) else line, column)
+
+
+def expected_markers(replay, samples, end, base):
+    """The markers the collector's collect() and _finalize_markers() make
+    from one thread's samples (time order), as (name, start, end)."""
+    markers = []
+    start = {}
+    initialized = False
+
+    def t_of(ts):
+        return (ts - base) / 1000
+
+    def close(name, t):
+        if name in start:
+            markers.append((name, start.pop(name), t))
+
+    def track(cond, active, inactive, t):
+        if not initialized:
+            start[active if cond else inactive] = t
+            return
+        if cond:
+            start.setdefault(active, t)
+            close(inactive, t)
+        else:
+            start.setdefault(inactive, t)
+            close(active, t)
+
+    for ts, status, stack in samples:
+        t = t_of(ts)
+        gil, cpu = bool(status & 0x01), bool(status & 0x02)
+        track(gil, "Has GIL", "No GIL", t)
+        track(cpu, "On CPU", "Off CPU", t)
+        if gil:
+            track(True, "Python Code", "Native Code", t)
+        elif cpu:
+            track(True, "Native Code", "Python Code", t)
+        elif initialized:
+            close("Python Code", t)
+            close("Native Code", t)
+        if status & 0x08:
+            start.setdefault("Waiting for GIL", t)
+        else:
+            close("Waiting for GIL", t)
+        track(bool(status & 0x10), "Has Exception", "No Exception", t)
+        if replay.has_gc(stack):
+            start.setdefault("GC Collecting", t)
+        else:
+            close("GC Collecting", t)
+        initialized = True
+    for name, _ in MARKERS:
+        close(name, t_of(end))
+    return markers
+
+
+def check_gecko_tables(d):
+    problems = []
+    if list(d) != ["meta", "libs", "threads", "pages", "shared"]:
+        problems.append("top-level keys %s" % list(d))
+    meta = d["meta"]
+    if list(meta) != GECKO_META_KEYS:
+        problems.append("meta keys %s" % list(meta))
+    if meta.get("version") != 32 or meta.get("preprocessedProfileVersion") != 57:
+        problems.append("versions %r %r" % (meta.get("version"), meta.get("preprocessedProfileVersion")))
+    if [c["name"] for c in meta["categories"]] != CATEGORIES:
+        problems.append("categories %s" % [c["name"] for c in meta["categories"]])
+    strings = d["shared"]["stringArray"]
+    if not strings or strings[0] != "(root)":
+        problems.append("the string array does not start with (root)")
+    if len(set(strings)) != len(strings):
+        problems.append("a string is in the string array twice")
+    for t in d["threads"]:
+        where = t.get("name")
+        if list(t) != GECKO_THREAD_KEYS:
+            problems.append("%s: keys %s" % (where, list(t)))
+            continue
+        for table, columns in GECKO_TABLES.items():
+            tab = t[table]
+            for c in columns:
+                if len(tab[c]) != tab["length"]:
+                    problems.append("%s: %s.%s has %d entries, length %d"
+                                    % (where, table, c, len(tab[c]), tab["length"]))
+        st, fr, fu, rs, mk, sm = (t["stackTable"], t["frameTable"], t["funcTable"],
+                                  t["resourceTable"], t["markers"], t["samples"])
+        for i in range(st["length"]):
+            p = st["prefix"][i]
+            if not (p is None or 0 <= p < i) or not 0 <= st["frame"][i] < fr["length"]:
+                problems.append("%s: stack %d: prefix %r, frame %r" % (where, i, p, st["frame"][i]))
+            elif st["category"][i] != fr["category"][st["frame"][i]]:
+                problems.append("%s: stack %d's category is not its frame's" % (where, i))
+        for i in range(fr["length"]):
+            f = fr["func"][i]
+            if not 0 <= f < fu["length"]:
+                problems.append("%s: frame %d: func %r" % (where, i, f))
+            elif fr["category"][i] != (1 if fu["isJS"][f] else 2):
+                problems.append("%s: frame %d's category" % (where, i))
+        for i in range(fu["length"]):
+            if not 0 <= fu["name"][i] < len(strings) or not 0 <= fu["resource"][i] < rs["length"]:
+                problems.append("%s: func %d: name or resource out of range" % (where, i))
+            fn = fu["fileName"][i]
+            if (fn is None) == fu["isJS"][i] or (fn is not None and not 0 <= fn < len(strings)):
+                problems.append("%s: func %d: fileName %r, isJS %r" % (where, i, fn, fu["isJS"][i]))
+            if fu["isJS"][i] != fu["relevantForJS"][i]:
+                problems.append("%s: func %d: isJS and relevantForJS differ" % (where, i))
+        if any(not 0 <= n < len(strings) for n in rs["name"]):
+            problems.append("%s: a resource name out of range" % where)
+        if any(not 0 <= s < st["length"] for s in sm["stack"]):
+            problems.append("%s: a sample's stack out of range" % where)
+        if any(a > b for a, b in zip(sm["time"], sm["time"][1:])):
+            problems.append("%s: the samples are not in time order" % where)
+        for i in range(mk["length"]):
+            name = strings[mk["name"][i]]
+            data = mk["data"][i]
+            if name not in MARKER_INDEX or mk["category"][i] != MARKERS[MARKER_INDEX[name]][1] \
+                    or mk["phase"][i] != 1 or data["type"] != name.replace(" ", "") \
+                    or data["tid"] != t["tid"] or mk["startTime"][i] > mk["endTime"][i] \
+                    or data["duration"] != mk["endTime"][i] - mk["startTime"][i]:
+                problems.append("%s: marker %d: %r %r" % (where, i, name, data))
+    return problems
+
+
+def gecko_stack(t, strings, index):
+    st, fr, fu, rs = t["stackTable"], t["frameTable"], t["funcTable"], t["resourceTable"]
+    out = []
+    while index is not None:
+        f = st["frame"][index]
+        fn = fr["func"][f]
+        file_name = fu["fileName"][fn]
+        out.append((strings[fu["name"][fn]], None if file_name is None else strings[file_name],
+                    strings[rs["name"][fu["resource"][fn]]], fu["isJS"][fn], fr["line"][f],
+                    fr["column"][f]))
+        index = st["prefix"][index]
+    return out[::-1]
+
+
+def tid_json(tid):
+    return tid if tid <= MAX_SAFE else str(tid)
+
+
+def check_gecko(env, path, flt, collapsed=True):
+    out = env.export("gecko", path, *flt.args(),
+                     out=os.path.join(env.tmp, os.path.basename(path) + ".gecko.json"))
+    with open(out, "rb") as fh:
+        d = strict_json(fh.read())
+    problems = check_gecko_tables(d)
+    info = env.info(path)
+    replay = Replay(env, path)
+    strings = d["shared"]["stringArray"]
+    w = seconds_per_sample(info) * 1000.0
+    if d["meta"]["interval"] != (w if w > 0 else 1.0):
+        problems.append("interval %r, expected %r" % (d["meta"]["interval"], w))
+
+    selected = {key: replay.selected(flt, key) for key in sorted(replay.threads)}
+    selected = {k: v for k, v in selected.items() if v}
+    end = max((s[0] for v in selected.values() for s in v), default=0)
+    if d["meta"]["startTime"] != replay.first / 1000:
+        problems.append("startTime %r, expected %r" % (d["meta"]["startTime"], replay.first / 1000))
+    names = [t["name"] for t in d["threads"]]
+    want = ["Thread-%d" % tid + (" (interpreter %d)" % iid if iid else "") for tid, iid in selected]
+    if names != want:
+        return problems + ["threads %s, expected %s" % (names, want)]
+    for t, (key, samples) in zip(d["threads"], selected.items()):
+        where = t["name"]
+        if t["tid"] != tid_json(key[0]):
+            problems.append("%s: tid %r" % (where, t["tid"]))
+        if t["isMainThread"] != bool(samples[0][1] & MAIN_THREAD):
+            problems.append("%s: isMainThread %r" % (where, t["isMainThread"]))
+        want_samples = []
+        for ts, status, stack in samples:
+            view = replay.view(flt, stack)
+            if view:
+                want_samples.append(((ts - replay.first) / 1000,
+                                     [gecko_frame_key(replay, fi, flt.merge) for fi in view]))
+        got = [(time, gecko_stack(t, strings, s))
+               for time, s in zip(t["samples"]["time"], t["samples"]["stack"])]
+        if got != want_samples:
+            problems.append("%s: %d samples, %d replayed" % (where, len(got), len(want_samples)))
+            for i, (a, b) in enumerate(zip(got, want_samples)):
+                if a != b:
+                    problems.append("%s: sample %d: %r, replayed %r" % (where, i, a, b))
+                    break
+        mk = t["markers"]
+        got_markers = [(strings[n], s, e) for n, s, e in zip(mk["name"], mk["startTime"],
+                                                            mk["endTime"])]
+        want_markers = expected_markers(replay, samples, end, replay.first)
+        if got_markers != want_markers:
+            problems.append("%s: %d markers, %d expected" % (where, len(got_markers),
+                                                             len(want_markers)))
+            for i, (a, b) in enumerate(zip(got_markers, want_markers)):
+                if a != b:
+                    problems.append("%s: marker %d: %r, expected %r" % (where, i, a, b))
+                    break
+        # Every stack once: the collector shares stacks by (frame, prefix).
+        st = t["stackTable"]
+        pairs = list(zip(st["frame"], st["prefix"]))
+        if len(set(pairs)) != len(pairs):
+            problems.append("%s: a stack is in the stack table twice" % where)
+        frames = list(zip(t["frameTable"]["func"], t["frameTable"]["line"],
+                          t["frameTable"]["column"]))
+        if len(set(frames)) != len(frames):
+            problems.append("%s: a frame is in the frame table twice" % where)
+    if not collapsed:
+        return problems
+    # The model's own count: the samples with a stack, per thread id.
+    per_tid, _ = collapsed_counts(env.collapsed(path, *[a for a in flt.args()
+                                                         if a not in ("--merge", flt.merge)]))
+    got = collections.Counter()
+    for t in d["threads"]:
+        got[int(str(t["tid"]))] += t["samples"]["length"]
+    if +got != per_tid:
+        problems.append("samples per thread %s, collapsed %s" % (dict(got), dict(per_tid)))
+    return problems
+
+
+# ---------------------------------------------------------------------------
+# Profiles made for the tests
+# ---------------------------------------------------------------------------
+
+HOSTILE_FUNCS = [
+    "\"quoted\" \\back\\slash\\", "</script><script>alert(1)</script>", "ctrl\u0001\u001b[31m\r\n\t",
+    "nul\u0000byte", "\u2028\u2029separators", "\u202eevil\u202c rtl", "emoji \U0001F525 \u4e2d\u6587",
+    "{\"json\": [1, 2]}", "x" * 5000, "<GC>", "<module>",
+]
+HOSTILE_FILES = ["/tmp/\"q\".py", "C:\\dir\\file.py", "dir/\u0007bell\r\n.py", "<frozen os>", "~",
+                 "<string>", "/srv/app/main.py"]
+
+
+def hostile_profile(env):
+    frames = []
+    for i, func in enumerate(HOSTILE_FUNCS):
+        frames.append({"file": HOSTILE_FILES[i % len(HOSTILE_FILES)], "func": func,
+                       "location": [i + 1, i + 2, i % 5, 20] if i % 4 else None})
+    samples = []
+    t = 5_000_000
+    for k in range(200):
+        stack = [frames[(k * 7 + j) % len(frames)] for j in range(1 + k % 5)]
+        samples.append({"t": t, "interpreters": [{"id": 0, "threads": [
+            {"tid": 7 + k % 2, "status": [1, 3, 2, 8, 0x11, 0x21][k % 6], "frames": stack}]}]})
+        t += 997
+    return env.fromjson({"start_time_us": 4_999_000, "samples": samples,
+                         "stats": {"duration_sec": 0.2, "sample_rate": 1003.0,
+                                                       "error_rate": 0.0, "missed_samples": 0.0}},
+                        "hostile.tach")
+
+
+def states_profile(env):
+    """Every state and its changes, <GC> frames, an internal launcher
+    frame, two interpreters with one thread id, a 64-bit thread id, a
+    repeated timestamp and a stack that is only the launcher."""
+    launcher = {"file": "/usr/lib/python3.15/profiling/sampling/_sync_coordinator.py",
+                "func": "main", "location": [10, 10, 0, 4]}
+    main = {"file": "/srv/app/main.py", "func": "main", "location": [3, 3, 0, 8]}
+    work = {"file": "/srv/app/main.py", "func": "work", "location": [9, 9, 4, 12]}
+    work2 = {"file": "/srv/app/main.py", "func": "work", "location": [11, 11, 2, 7]}
+    gc = {"file": "~", "func": "<GC>", "location": None}
+    native = {"file": "<native>", "func": "compress", "location": None}
+    stacks = [[work, main, launcher], [work2, work, main, launcher], [gc, work, main, launcher],
+              [native, main, launcher], [launcher], [main, launcher]]
+    statuses = [0x21, 0x23, 0x22, 0x08, 0x0a, 0x30, 0x31, 0x00, 0x02, 0x01, 0x19, 0x04]
+    samples = []
+    t = 10_000_000
+    for k in range(360):
+        threads = []
+        for j, (tid, iid) in enumerate([(11, 0), (11, 1), (2 ** 64 - 1, 0), (42, 0)]):
+            if (k + j) % 3 == 2 and j:
+                continue
+            threads.append((iid, {"tid": tid, "status": statuses[(k * (j + 1) + k // 7) % len(statuses)],
+                                  "frames": stacks[(k // (j + 1) + j) % len(stacks)]}))
+        interps = collections.OrderedDict()
+        for iid, th in threads:
+            interps.setdefault(iid, []).append(th)
+        samples.append({"t": t, "interpreters": [{"id": i, "threads": ths}
+                                                 for i, ths in interps.items()]})
+        t += 1000 if k % 11 else 0
+    return env.fromjson({"start_time_us": 9_999_000, "samples": samples,
+                         "stats": {"duration_sec": 0.36, "sample_rate": 997.5,
+                                                       "error_rate": 0.0, "missed_samples": 0.0}},
+                        "states.tach")
+
+
+def filter_items(env):
+    threads = os.path.join(env.data, "valid", "rec_threads.tach")
+    two = os.path.join(env.data, "valid", "two_interpreters.tach")
+    recursive = os.path.join(env.data, "valid", "rec_recursive.tach")
+    states = states_profile(env)
+    replay = Replay(env, threads)
+    tids = sorted({k[0] for k in replay.threads})
+    info = env.info(threads)
+    start = info["start_time_us"]
+    first = (info["decoded"]["first_timestamp_us"] - start) / 1e6
+    last = (info["decoded"]["last_timestamp_us"] - start) / 1e6
+    mid = round((first + last) / 2, 3)
+    items = [
+        ("one thread", threads, Filter(threads=[tids[0]])),
+        ("two threads", threads, Filter(threads=[tids[1], tids[-1]])),
+        ("a thread id in two interpreters", two, Filter(threads=[sorted(Replay(env, two).threads)[0][0]])),
+        ("a range", threads, Filter(ranges=[(round(first, 3), mid)])),
+        ("two ranges", threads, Filter(ranges=[(round(first, 3), round(first + 0.2, 3)),
+                                               (mid, round(last + 1, 3))])),
+        ("focus", threads, Filter(focus=most_common_function(replay))),
+        ("hide", threads, Filter(hide=[most_common_function(replay)[1]])),
+        ("collapse recursion", recursive, Filter(collapse=True)),
+        ("merge by line", threads, Filter(merge="line")),
+        ("merge by instruction", states, Filter(merge="instruction")),
+        ("merge by frame with a state", states, Filter(merge="frame", state="gil")),
+    ]
+    for state in STATE_BITS:
+        items.append(("--state %s" % state, states, Filter(state=state)))
+    items.append(("everything at once", states,
+                  Filter(threads=[11], state="cpu", ranges=[(0.05, 0.3)], hide=["compress"],
+                         focus=("/srv/app/main.py", "main"), collapse=True, merge="line")))
+    return items
+
+
+def most_common_function(replay):
+    """The (file, name) on the most stacks, not the launcher."""
+    counter = collections.Counter()
+    for samples in replay.threads.values():
+        for _, _, stack in samples:
+            for fi in set(stack):
+                f = replay.frames[fi]
+                if not f[0].endswith(INTERNAL_SUFFIX):
+                    counter[(f[0], f[1])] += 1
+    # Not the outermost frames: a function in the middle tests more.
+    ranked = counter.most_common()
+    return ranked[min(3, len(ranked) - 1)][0]
+
+
+# ---------------------------------------------------------------------------
+# Groups
+# ---------------------------------------------------------------------------
+
+def group_speedscope_corpus(env, tap):
+    items = [(os.path.basename(p), p, Filter()) for p in env.valid_files()
+             if os.path.basename(p) not in BIG]
+    for name, fn in speedscope_cases(env, items):
+        tap.run("speedscope shows what %s holds" % name, fn)
+
+
+def group_speedscope_filters(env, tap):
+    items = filter_items(env)
+    for name, fn in speedscope_cases(env, items):
+        tap.run("speedscope: %s" % name, fn)
+
+
+def group_speedscope_hostile(env, tap):
+    hostile = hostile_profile(env)
+    items = [("hostile names", hostile, Filter()),
+             ("hostile names by instruction", hostile, Filter(merge="instruction")),
+             ("every state", states_profile(env), Filter())]
+    for name, fn in speedscope_cases(env, items, collapsed=False):
+        tap.run("speedscope: %s" % name, fn)
+
+    def names_as_they_are():
+        out = env.export("speedscope", hostile)
+        with open(out, "rb") as fh:
+            d = strict_json(fh.read())
+        names = {f["name"] for f in d["shared"]["frames"]}
+        missing = set(HOSTILE_FUNCS) - {"<GC>"} - names
+        return ["names changed or lost: %r" % sorted(missing)[:5]] if missing else []
+    tap.run("speedscope: every hostile name in the file, unchanged", names_as_they_are)
+
+
+def group_gecko_corpus(env, tap):
+    for path in env.valid_files():
+        if os.path.basename(path) in BIG:
+            continue
+        tap.run("gecko: %s" % os.path.basename(path), lambda path=path: check_gecko(env, path, Filter()))
+
+
+def group_gecko_filters(env, tap):
+    for name, path, flt in filter_items(env):
+        tap.run("gecko: %s (%s)" % (name, flt.describe()),
+                lambda path=path, flt=flt: check_gecko(env, path, flt))
+
+
+def group_gecko_hostile(env, tap):
+    hostile = hostile_profile(env)
+    states = states_profile(env)
+    tap.run("gecko: hostile names", lambda: check_gecko(env, hostile, Filter(), collapsed=False))
+    tap.run("gecko: every state", lambda: check_gecko(env, states, Filter()))
+
+    def names():
+        out = env.export("gecko", hostile)
+        with open(out, "rb") as fh:
+            d = strict_json(fh.read())
+        missing = set(HOSTILE_FUNCS) - set(d["shared"]["stringArray"])
+        return ["names changed or lost: %r" % sorted(missing)[:5]] if missing else []
+    tap.run("gecko: every hostile name in the string array, unchanged", names)
+
+    def every_marker():
+        out = env.export("gecko", states)
+        with open(out, "rb") as fh:
+            d = strict_json(fh.read())
+        strings = d["shared"]["stringArray"]
+        seen = {strings[n] for t in d["threads"] for n in t["markers"]["name"]}
+        missing = {m for m, _ in MARKERS} - seen
+        tids = [t["tid"] for t in d["threads"]]
+        problems = ["markers never made: %s" % sorted(missing)] if missing else []
+        if str(2 ** 64 - 1) not in tids:
+            problems.append("the 64-bit thread id is not a string: %r" % tids)
+        return problems
+    tap.run("gecko: every kind of marker, and a 64-bit thread id", every_marker)
+
+
+def peak_rss_of(env, args):
+    """The peak resident size of one run, in bytes (its own rusage: the
+    parent stays small while it runs, since a child's count starts with the
+    parent's pages it was forked from)."""
+    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env.env)
+    _, status, usage = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    err = p.stderr.read().decode("utf-8", "replace")
+    p.stderr.close()
+    if p.returncode != 0:
+        raise AssertionError("%s failed: %s" % (" ".join(args), err))
+    return usage.ru_maxrss * 1024
+
+
+def group_size(env, tap):
+    big = os.path.join(env.tmp, "big.tach")
+    subprocess.run([env.bench, "--generate", "1000000", big], check=True, timeout=900,
+                   stdout=subprocess.DEVNULL)
+    # First every measurement, while this process is small.
+    load_rss = peak_rss_of(env, [env.exe, "--export", "html", "-o", os.devnull, big])
+    outs, rss = {}, {}
+    for fmt in ("speedscope", "gecko"):
+        outs[fmt] = os.path.join(env.tmp, "big." + fmt + ".json")
+        rss[fmt] = peak_rss_of(env, [env.exe, "--export", fmt, "-o", outs[fmt], big])
+    info = env.info(big)
+    per_tid, _ = collapsed_counts(env.collapsed(big))
+    # What the per-sample exports may take beyond an export of the loaded
+    # model that keeps nothing per sample (the HTML page): the node map and
+    # the tables, which do not grow with the samples, while the files do.
+    # Less than either file: one built in memory would not fit.
+    margin = 12 * 1024 * 1024
+
+    for fmt in ("speedscope", "gecko"):
+        def case(fmt=fmt):
+            out = outs[fmt]
+            size = os.path.getsize(out)
+            problems = []
+            print("# --export %s of %d samples: %d MB, peak RSS %d MB (--export html %d MB)"
+                  % (fmt, info["sample_count"], size >> 20, rss[fmt] >> 20, load_rss >> 20))
+            if rss[fmt] > load_rss + margin:
+                problems.append("peak RSS %d MB, --export html %d MB: not streamed?"
+                                % (rss[fmt] >> 20, load_rss >> 20))
+            with open(out, "rb") as fh:
+                d = strict_json(fh.read())
+            os.unlink(out)
+            got = collections.Counter()
+            if fmt == "speedscope":
+                for prof in d["profiles"]:
+                    got[int(prof["name"].split()[1])] += len(prof["samples"])
+            else:
+                for t in d["threads"]:
+                    got[int(str(t["tid"]))] += t["samples"]["length"]
+            del d
+            if got != per_tid:
+                problems.append("samples per thread %s, collapsed %s" % (dict(got), dict(per_tid)))
+            return problems
+        tap.run("--export %s streams 1M samples" % fmt, case)
+
+
+def group_args(env, tap):
+    tiny = os.path.join(env.data, "valid", "tiny.tach")
+    out = os.path.join(env.tmp, "refused.json")
+    cases = [
+        (["--inverted"], "--inverted does not apply to --export"),
+        (["--zoom", "main"], "--zoom, --icicle and --search do not apply"),
+        (["--icicle"], "--zoom, --icicle and --search do not apply"),
+        (["--search", "main"], "--zoom, --icicle and --search do not apply"),
+        (["--width", "400"], "--width, --colors and --dark"),
+        (["--thread", "5"], "Thread 5 is not in this profile"),
+        (["--focus", "nosuchfunction"], "nosuchfunction"),
+        (["--merge", "nonsense"], "nonsense"),
+        (["--baseline", tiny], "--baseline can only be used with --export html"),
+    ]
+    for fmt in ("speedscope", "gecko"):
+        for extra, message in cases:
+            def case(fmt=fmt, extra=extra, message=message):
+                rc, stdout, err = env.run("--export", fmt, "-o", out, *extra, tiny)
+                problems = []
+                if rc != 1 or message not in err or stdout or os.path.exists(out):
+                    problems.append("exit %d, stderr %r, stdout %r, OUT %s"
+                                    % (rc, err, stdout[:100], os.path.exists(out)))
+                return problems
+            tap.run("--export %s %s: refused" % (fmt, " ".join(extra)), case)
+
+        def existing_kept(fmt=fmt):
+            with open(out, "w") as fh:
+                fh.write("keep me")
+            rc, _, err = env.run("--export", fmt, "-o", out, "--thread", "99",
+                                 os.path.join(env.data, "valid", "tiny.tach"))
+            with open(out) as fh:
+                kept = fh.read()
+            os.unlink(out)
+            return [] if rc == 1 and kept == "keep me" else ["exit %d, OUT now %r" % (rc, kept[:50])]
+        tap.run("--export %s that fails leaves an existing OUT as it was" % fmt, existing_kept)
+
+        def to_stdout(fmt=fmt):
+            rc, stdout, err = env.run("--export", fmt, "-o", "-", tiny)
+            file_out = env.export(fmt, tiny)
+            with open(file_out, "rb") as fh:
+                same = fh.read() == stdout
+            return [] if rc == 0 and same else ["exit %d, stdout differs from OUT: %s" % (rc, err)]
+        tap.run("--export %s -o - writes the same bytes to standard output" % fmt, to_stdout)
+
+
+GROUPS = {
+    "speedscope-corpus": group_speedscope_corpus,
+    "speedscope-filters": group_speedscope_filters,
+    "speedscope-hostile": group_speedscope_hostile,
+    "gecko-corpus": group_gecko_corpus,
+    "gecko-filters": group_gecko_filters,
+    "gecko-hostile": group_gecko_hostile,
+    "size": group_size,
+    "args": group_args,
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--exe", required=True)
+    ap.add_argument("--bench", required=True)
+    ap.add_argument("group", choices=sorted(GROUPS))
+    a = ap.parse_args()
+    env = Env(a.exe, a.bench)
+    tap = Tap()
+    try:
+        GROUPS[a.group](env, tap)
+    except speedscope.HarnessError as e:
+        tap.result("speedscope can be started", [str(e)])
+    return tap.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
