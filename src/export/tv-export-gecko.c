@@ -21,7 +21,10 @@
  * the times is the profile's earliest sample rather than the first record
  * of the file, and the open states close at its latest sample; the fields
  * that would describe the converting machine (abi, oscpu, platform, CPU
- * counts, pid) say nothing, since it is not the machine that was profiled.
+ * counts, pid) say nothing, since it is not the machine that was profiled;
+ * a function's file name is the file's whole path, not its base name, and
+ * a name in angle brackets (no path) names its resource whole, since the
+ * Firefox Profiler makes one function of those that look the same.
  * The filters (threads, state, time ranges) select the samples the markers
  * are found from, as if the collector had only been given those; the
  * transforms (focus, hide, collapsed recursion) and the merge key change
@@ -328,8 +331,10 @@ gecko_resource (Gecko      *g,
       guint32 string;
 
       /* The collector names a resource after the file's base name when it
-       * has a folder. */
-      if (memchr (filename, '/', len) != NULL)
+       * has a folder; a name in angle brackets is no path, and keeps the
+       * whole of it.  The Firefox Profiler makes one resource of those of
+       * one name (in any thread): a function's file keeps them apart. */
+      if (file_is_python (filename, len) && memchr (filename, '/', len) != NULL)
         basename_of (filename, len, &name, &name_len);
       string = intern (g, name, name_len);
       *slot = g->resources->len;
@@ -359,11 +364,12 @@ gecko_func (Gecko               *g,
       func.line = -1;
       if (func.is_python)
         {
-          const char *base;
-          gsize base_len;
-
-          basename_of (filename, filename_len, &base, &base_len);
-          func.file_name = intern (g, base, base_len);
+          /* The whole path, where the collector writes its base name: the
+           * Firefox Profiler makes one function of those whose name,
+           * resource, file and line are the same (in any thread), so the
+           * functions of two files of one base name (two packages'
+           * __init__.py) would count as one, and show the wrong totals. */
+          func.file_name = intern (g, filename, filename_len);
           /* The line of the frame the function was first seen in. */
           func.line = ef->line;
         }

@@ -497,17 +497,28 @@ def is_python_file(filename):
     return not filename.startswith("<") or filename in ("<stdin>", "<string>")
 
 
+def library_of(filename):
+    """The resource of a file, which the Firefox Profiler shows as a
+    function's library: the base name of a path (as the collector), the
+    whole of a name in angle brackets (unlike the collector, which takes
+    what follows a '/' there too).  The function's file name is the whole
+    path, where the collector writes its base name: the Firefox Profiler
+    would make one function of two files' with one base name."""
+    if is_python_file(filename) and "/" in filename:
+        return filename.rsplit("/", 1)[-1]
+    return filename
+
+
 def gecko_frame_key(replay, fi, merge):
     """A frame as the collector makes it: function name, file base name (of
     Python code), resource name, line, column."""
     filename, funcname, ln, _eln, col, _ecol, _op = replay.frames[fi]
     merge = merge or "frame"
     python = is_python_file(filename)
-    base = filename.rsplit("/", 1)[-1]
-    resource = base if "/" in filename else filename
     line = ln if merge != "function" else -1
     column = col if merge in ("instruction", "frame") and line != -1 and col >= 0 else None
-    return (funcname, base if python else None, resource, python,
+    # Unlike the collector, the whole path (see library_of()).
+    return (funcname, filename if python else None, library_of(filename), python,
             None if line in (-1, 0) else line, column)
 
 
@@ -788,6 +799,34 @@ def states_profile(env):
                         "states.tach")
 
 
+def base_names_profile(env):
+    """Two files of one base name with a function of one name first seen
+    at one line (two packages' __init__.py, two util.py), and two names in
+    angle brackets that end alike after a '/', in two threads, sometimes on
+    one stack: the Firefox Profiler must keep each function apart."""
+    a_init = {"file": "/srv/a/__init__.py", "func": "<module>", "location": [1, 1, 0, 6]}
+    b_init = {"file": "/srv/b/__init__.py", "func": "<module>", "location": [1, 1, 0, 6]}
+    a_util = {"file": "/srv/a/util.py", "func": "helper", "location": [5, 5, 4, 9]}
+    b_util = {"file": "/srv/b/util.py", "func": "helper", "location": [5, 5, 4, 9]}
+    a_frozen = {"file": "<frozen a/x>", "func": "load", "location": None}
+    b_frozen = {"file": "<frozen b/x>", "func": "load", "location": None}
+    stacks = [[a_util, a_init], [b_util, b_init], [b_util, b_init, a_util, a_init],
+              [a_frozen, a_init], [b_frozen, b_init], [a_frozen, b_frozen, a_util, b_init],
+              [a_util, b_init]]
+    samples = []
+    t = 2_000_000
+    for k in range(120):
+        threads = [{"tid": 5, "status": 0x21, "frames": stacks[k % len(stacks)]}]
+        if k % 3:
+            threads.append({"tid": 6, "status": 0x03, "frames": stacks[(k * 5 + 1) % len(stacks)]})
+        samples.append({"t": t, "interpreters": [{"id": 0, "threads": threads}]})
+        t += 1000
+    return env.fromjson({"start_time_us": 1_999_000, "samples": samples,
+                         "stats": {"duration_sec": 0.12, "sample_rate": 1000.0,
+                                   "error_rate": 0.0, "missed_samples": 0.0}},
+                        "base_names.tach")
+
+
 def filter_items(env):
     threads = os.path.join(env.data, "valid", "rec_threads.tach")
     two = os.path.join(env.data, "valid", "two_interpreters.tach")
@@ -889,6 +928,9 @@ def group_gecko_hostile(env, tap):
     states = states_profile(env)
     tap.run("gecko: hostile names", lambda: check_gecko(env, hostile, Filter(), collapsed=False))
     tap.run("gecko: every state", lambda: check_gecko(env, states, Filter()))
+    # Collapsed names a file in angle brackets by what follows its '/'.
+    tap.run("gecko: two files of one base name, in the Firefox Profiler apart",
+            lambda: check_gecko(env, base_names_profile(env), Filter(), collapsed=False))
 
     def names():
         out = env.export("gecko", hostile)
