@@ -28,7 +28,8 @@
  * The filters (threads, state, time ranges) select the samples the markers
  * are found from, as if the collector had only been given those; the
  * transforms (focus, hide, collapsed recursion) and the merge key change
- * the stacks only.
+ * the stacks only.  An export of no sample at all fails: the Firefox
+ * Profiler cannot open a profile without threads.
  *
  * The file grows with the samples, so it is written as it is made: the
  * format is by columns, and each column of a thread's samples and markers
@@ -1168,6 +1169,16 @@ tv_export_gecko_write (TvProfileData         *data,
   if (!scan_threads (&g))
     {
       g_propagate_error (error, g_steal_pointer (&g.error));
+      gecko_clear (&g);
+      return FALSE;
+    }
+  /* The Firefox Profiler refuses a profile without threads ("there is
+   * nothing to display"): better said now than by a file it cannot open. */
+  if (g.threads->len == 0)
+    {
+      g_set_error_literal (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SAMPLES,
+                           _("No samples to export: the Firefox Profiler cannot open a "
+                             "profile without samples"));
       gecko_clear (&g);
       return FALSE;
     }

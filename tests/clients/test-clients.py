@@ -658,14 +658,24 @@ def tid_json(tid):
     return tid if tid <= MAX_SAFE else str(tid)
 
 
+NO_SAMPLES = "No samples to export: the Firefox Profiler cannot open a profile without samples"
+
+
 def check_gecko(env, path, flt, collapsed=True):
-    out = env.export("gecko", path, *flt.args(),
-                     out=os.path.join(env.tmp, os.path.basename(path) + ".gecko.json"))
+    replay = Replay(env, path)
+    out = os.path.join(env.tmp, os.path.basename(path) + ".gecko.json")
+    if not any(replay.selected(flt, key) for key in replay.threads):
+        # The Firefox Profiler refuses a profile without threads: so does
+        # the export, before it writes anything.
+        rc, stdout, err = env.run("--export", "gecko", "-o", out, *flt.args(), path)
+        if rc != 1 or NO_SAMPLES not in err or stdout or os.path.exists(out):
+            return ["nothing selected: exit %d, stderr %r, OUT %s" % (rc, err, os.path.exists(out))]
+        return []
+    out = env.export("gecko", path, *flt.args(), out=out)
     with open(out, "rb") as fh:
         d = strict_json(fh.read())
     problems = check_gecko_tables(d)
     info = env.info(path)
-    replay = Replay(env, path)
     strings = d["shared"]["stringArray"]
     w = seconds_per_sample(info) * 1000.0
     if d["meta"]["interval"] != (w if w > 0 else 1.0):
@@ -855,6 +865,9 @@ def filter_items(env):
     ]
     for state in STATE_BITS:
         items.append(("--state %s" % state, states, Filter(state=state)))
+    # Nothing: speedscope says so, the gecko export refuses.
+    items.append(("a state no sample has", os.path.join(env.data, "valid", "tiny.tach"),
+                  Filter(state="gil-wait")))
     items.append(("everything at once", states,
                   Filter(threads=[11], state="cpu", ranges=[(0.05, 0.3)], hide=["compress"],
                          focus=("/srv/app/main.py", "main"), collapse=True, merge="line")))
