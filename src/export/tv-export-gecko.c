@@ -24,7 +24,11 @@
  * counts, pid) say nothing, since it is not the machine that was profiled;
  * a function's file name is the file's whole path, not its base name, and
  * a name in angle brackets (no path) names its resource whole, since the
- * Firefox Profiler makes one function of those that look the same.
+ * Firefox Profiler makes one function of those that look the same;
+ * meta.profilingStartTime and profilingEndTime, which the collector does
+ * not write, give the time the selected samples span: the Firefox Profiler
+ * shows only that, or else the span of the samples with frames, hiding the
+ * markers before and after.
  * The filters (threads, state, time ranges) select the samples the markers
  * are found from, as if the collector had only been given those; the
  * transforms (focus, hide, collapsed recursion) and the merge key change
@@ -170,6 +174,8 @@ typedef struct
   GPtrArray       *file_refs;    /* StrRef, owned by file_ids */
 
   GArray          *threads;      /* ThreadInfo */
+  /* The earliest and latest samples the filters select, of all threads. */
+  guint64          first_selected;
   guint64          last_timestamp;
   /* Per exact node, whether a "<GC>" frame is on its stack; NULL when no
    * function has that name. */
@@ -675,11 +681,21 @@ write_meta (Gecko *g)
 {
   TvJsonStream *out = &g->out;
   double seconds = tv_profile_data_get_seconds_per_sample (g->data, NULL);
+  double interval = seconds > 0 ? seconds * 1000.0 : 1.0;
 
   tv_json_stream_raw (out, "\"meta\":{\"interval\":");
-  tv_json_stream_double (out, seconds > 0 ? seconds * 1000.0 : 1.0);
+  tv_json_stream_double (out, interval);
   tv_json_stream_raw (out, ",\"startTime\":");
   tv_json_stream_double (out, (double) g->samples.first_timestamp / 1000.0);
+  /* What the collector does not write: the time profiled, from the first
+   * sample the filters select to the time the last one stands for.
+   * Without it the Firefox Profiler shows only from the first to the last
+   * sample of the samples tables, and hides the markers outside: those of
+   * the samples without frames, or whose stack the transforms emptied. */
+  tv_json_stream_raw (out, ",\"profilingStartTime\":");
+  tv_json_stream_ms_of_us (out, time_us (g, g->first_selected));
+  tv_json_stream_raw (out, ",\"profilingEndTime\":");
+  tv_json_stream_double (out, us_to_ms (time_us (g, g->last_timestamp)) + interval);
   tv_json_stream_raw (out,
                       ",\"abi\":\"\",\"misc\":\"Python profiler\",\"oscpu\":\"\",\"platform\":\"\","
                       "\"processType\":0,\"categories\":");
@@ -1032,6 +1048,7 @@ static gboolean
 scan_threads (Gecko *g)
 {
   g->threads = g_array_new (FALSE, FALSE, sizeof (ThreadInfo));
+  g->first_selected = G_MAXUINT64;
   for (guint i = 0; i < g->samples.threads->len && gecko_check (g); i++)
     {
       guint32 index = g_array_index (g->samples.threads, guint32, i);
@@ -1047,6 +1064,7 @@ scan_threads (Gecko *g)
         {
           if (info.n_selected++ == 0)
             info.is_main = (status & TACH_STATUS_MAIN_THREAD) != 0;
+          g->first_selected = MIN (g->first_selected, timestamp);
           g->last_timestamp = MAX (g->last_timestamp, timestamp);
           if (info.n_selected % TV_EXPORT_CANCEL_INTERVAL == 0 && !gecko_check (g))
             break;

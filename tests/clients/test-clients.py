@@ -59,7 +59,7 @@ MAIN_THREAD = 0x20
 MAX_SAFE = 1 << 53
 
 GECKO_META_KEYS = [
-    "interval", "startTime", "abi", "misc", "oscpu", "platform", "processType", "categories",
+    "interval", "startTime", "profilingStartTime", "profilingEndTime", "abi", "misc", "oscpu", "platform", "processType", "categories",
     "stackwalk", "toolkit", "version", "preprocessedProfileVersion", "appBuildID",
     "physicalCPUs", "logicalCPUs", "CPUName", "product", "symbolicated", "markerSchema",
     "importedFrom", "extensions"]
@@ -686,6 +686,14 @@ def check_gecko(env, path, flt, collapsed=True):
     end = max((s[0] for v in selected.values() for s in v), default=0)
     if d["meta"]["startTime"] != replay.first / 1000:
         problems.append("startTime %r, expected %r" % (d["meta"]["startTime"], replay.first / 1000))
+    # The time profiled: from the first sample selected to the time the
+    # last one stands for (the Firefox Profiler shows only that).
+    first = min(s[0] for v in selected.values() for s in v)
+    profiled = ((first - replay.first) / 1000, (end - replay.first) / 1000 + (w if w > 0 else 1.0))
+    if (d["meta"]["profilingStartTime"], d["meta"]["profilingEndTime"]) != profiled:
+        problems.append("profiling start and end %r, expected %r"
+                        % ((d["meta"]["profilingStartTime"], d["meta"]["profilingEndTime"]),
+                           profiled))
     names = [t["name"] for t in d["threads"]]
     want = ["Thread-%d" % tid + (" (interpreter %d)" % iid if iid else "") for tid, iid in selected]
     if names != want:
