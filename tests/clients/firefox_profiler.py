@@ -6,7 +6,7 @@ Firefox Profiler's command line: built from the profiler's source, its
 daemon imports a file with the profiler's own code (the processed format's
 version upgraders, the tables it derives, its call trees and marker
 lists) and answers queries about what it made of it.  load(path) starts a
-daemon session on one file, asks it, and stops it:
+daemon on one file, asks it, and stops it:
 
   {"error": None or the message of a file it refused,
    "range": (start, end),      # the profile's whole range, in the file's times
@@ -20,17 +20,24 @@ daemon session on one file, asks it, and stops it:
 
 with the samples of every function counted (idle ones too), times in
 milliseconds, a marker's start since the range's start (where the
-profiler puts its zero).  Each call runs in a folder of its own (HOME and the session
-folder, so no other run or user's session is seen), every command has a
-time limit, and the daemon is stopped, or killed when it does not stop,
-whatever happened.
+profiler puts its zero).
+
+The daemon is the one `profiler-cli load` starts (the CLI runs itself
+with --daemon FILE --session ID, the command its own messages give for
+running it in the foreground), but started here as a child: `load` gives
+it half a second to come up and then fails, which a busy machine misses
+(a load average of 16 on two cores did, four times in 39), while this
+waits for its socket as long as the time limit allows.  The queries go
+through the CLI as documented.  Each load runs in a folder of its own
+(HOME and the session folder, so no other run's or user's session is
+seen), every command has a time limit, and the daemon is stopped, or
+killed when it does not stop, whatever happened.
 """
 
 import json
 import os
-import re
 import shutil
-import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -40,7 +47,6 @@ PACKAGE = "@firefox-devtools/profiler-cli"
 SESSION = "tv"
 # The most rows `profile markers` gives.
 MAX_MARKERS = 100000
-LOAD_TRIES = 5
 
 
 class HarnessError(Exception):
@@ -69,13 +75,13 @@ def version():
 
 
 class Session:
-    """One daemon session in a folder of its own."""
+    """One daemon, on one file, in a folder of its own."""
 
-    def __init__(self, timeout):
+    def __init__(self, path, timeout):
         self.cli = cli_path()
         self.node = node()
         self.timeout = timeout
-        self.pids = set()             # daemons this session started
+        self.daemon = None
         # Short: the session folder is part of a Unix socket's path, which
         # may be 108 bytes at most.
         self.home = tempfile.mkdtemp(prefix="tvpq-", dir="/tmp")
@@ -88,60 +94,70 @@ class Session:
         # Where a proxy is set, the CLI would say so in its messages.
         for var in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
             self.env.pop(var, None)
+        self.log = open(os.path.join(self.home, "daemon.log"), "wb")
+        self.daemon = subprocess.Popen(
+            [self.node, self.cli, "--daemon", os.path.abspath(path), "--session", SESSION],
+            stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT,
+            env=self.env, cwd=self.home)
 
-    def run(self, *args, check=True):
-        """The CLI's standard output for ARGS in this session; raises
-        HarnessError with its message when it fails and CHECK is set."""
+    def daemon_output(self):
+        with open(os.path.join(self.home, "daemon.log"), "rb") as fh:
+            return fh.read().decode("utf-8", "replace").strip()
+
+    def wait_ready(self):
+        """Until the daemon answers on its socket, as the CLI's own test
+        of a session does (its metadata, then a connection)."""
+        meta = os.path.join(self.sessions, SESSION + ".json")
+        deadline = time.monotonic() + self.timeout
+        while True:
+            if self.daemon.poll() is not None:
+                raise HarnessError("the profiler-cli daemon exited (%d) as it started: %s"
+                                   % (self.daemon.returncode, self.daemon_output()[-3000:]))
+            try:
+                with open(meta, encoding="utf-8") as fh:
+                    sock_path = json.load(fh)["socketPath"]
+                with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                    sock.connect(sock_path)
+                return
+            except (OSError, ValueError, KeyError, TypeError):
+                pass
+            if time.monotonic() > deadline:
+                raise HarnessError("the profiler-cli daemon did not answer in %d s"
+                                   % self.timeout)
+            time.sleep(0.05)
+
+    def run(self, *args):
+        """The CLI's return code, standard output and error for ARGS."""
         try:
             p = subprocess.run([self.node, self.cli] + list(args) + ["--session", SESSION],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env,
                                cwd=self.home, timeout=self.timeout, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             raise HarnessError("profiler-cli %s: no answer in %d s" % (" ".join(args), self.timeout))
-        out = p.stdout.decode("utf-8", "replace")
-        err = p.stderr.decode("utf-8", "replace")
-        if p.returncode != 0 and check:
-            raise HarnessError("profiler-cli %s failed (%d): %s"
-                               % (" ".join(args), p.returncode, (err or out)[-3000:]))
-        return p.returncode, out, err
+        return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
     def query(self, *args):
-        _, out, _ = self.run(*args, "--json")
+        rc, out, err = self.run(*args, "--json")
+        if rc != 0:
+            raise HarnessError("profiler-cli %s failed (%d): %s"
+                               % (" ".join(args), rc, (err or out)[-3000:]))
         try:
             return json.loads(out)
         except ValueError as e:
             raise HarnessError("profiler-cli %s: not JSON (%s): %r" % (" ".join(args), e, out[:500]))
 
-    def daemon_pid(self):
-        try:
-            with open(os.path.join(self.sessions, SESSION + ".json"), encoding="utf-8") as fh:
-                return int(json.load(fh)["pid"])
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-
     def close(self):
-        pid = self.daemon_pid()
-        if pid is not None:
-            self.pids.add(pid)
-        try:
-            self.run("stop", check=False)
-        except HarnessError:
-            pass
-        # The daemons this session started, if `stop` did not end them.
-        deadline = time.monotonic() + 5
-        for pid in self.pids:
-            while True:
-                try:
-                    os.kill(pid, 0)
-                except ProcessLookupError:
-                    break
-                if time.monotonic() > deadline:
-                    try:
-                        os.kill(pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
-                    break
-                time.sleep(0.1)
+        if self.daemon is not None and self.daemon.poll() is None:
+            try:
+                self.run("stop")
+            except HarnessError:
+                pass
+            try:
+                self.daemon.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.daemon.kill()
+                self.daemon.wait()
+        self.log.close()
         shutil.rmtree(self.home, ignore_errors=True)
 
 
@@ -176,36 +192,33 @@ def thread_result(s, t, markers):
 
 def load(path, timeout=120):
     """What the Firefox Profiler makes of the file at PATH (see the top)."""
-    for attempt in range(LOAD_TRIES):
-        s = Session(timeout)
-        try:
-            rc, out, err = s.run("load", os.path.abspath(path), check=False)
-            if rc != 0:
-                message = (err or out).strip()
-                # The CLI gives its daemon half a second to start, which a
-                # busy machine can miss; the daemon then goes on starting.
-                # A new session, once close() has ended that one, is what
-                # the CLI's own message advises.
-                if "did not become ready" in message and attempt + 1 < LOAD_TRIES:
-                    s.pids.update(int(p) for p in re.findall(r"\bpid (\d+)", message))
-                    continue
-                return {"error": message, "threads": []}
-            threads = s.query("thread", "list", "--sort", "index", "--limit", "0")
-            if threads["totalThreadCount"] != len(threads["threads"]):
-                raise HarnessError("%d threads of %d listed" % (len(threads["threads"]),
-                                                                 threads["totalThreadCount"]))
-            # Every thread's markers in one query: the same rows as `thread
-            # markers --list`, with the thread's handle.
-            markers = s.query("profile", "markers", "--limit", str(MAX_MARKERS))
-            if markers["totalCount"] != len(markers["markers"]):
-                raise HarnessError("%d markers of %d listed" % (len(markers["markers"]),
-                                                                 markers["totalCount"]))
-            root = threads["context"]["rootRange"]
-            return {"error": None, "range": (root["start"], root["end"]),
-                    "threads": [thread_result(s, t, markers["markers"])
-                                for t in threads["threads"]]}
-        finally:
-            s.close()
+    s = Session(path, timeout)
+    try:
+        s.wait_ready()
+        # The first query waits for the file to be loaded, and gives the
+        # daemon's message when it was refused.
+        rc, out, err = s.run("thread", "list", "--sort", "index", "--limit", "0", "--json")
+        if rc != 0:
+            message = (err or out).strip()
+            if "Profile load failed" in message:
+                return {"error": message, "range": None, "threads": []}
+            raise HarnessError("profiler-cli thread list failed (%d): %s" % (rc, message[-3000:]))
+        threads = json.loads(out)
+        if threads["totalThreadCount"] != len(threads["threads"]):
+            raise HarnessError("%d threads of %d listed" % (len(threads["threads"]),
+                                                             threads["totalThreadCount"]))
+        # Every thread's markers in one query: the same rows as `thread
+        # markers --list`, with the thread's handle.
+        markers = s.query("profile", "markers", "--limit", str(MAX_MARKERS))
+        if markers["totalCount"] != len(markers["markers"]):
+            raise HarnessError("%d markers of %d listed" % (len(markers["markers"]),
+                                                             markers["totalCount"]))
+        root = threads["context"]["rootRange"]
+        return {"error": None, "range": (root["start"], root["end"]),
+                "threads": [thread_result(s, t, markers["markers"])
+                            for t in threads["threads"]]}
+    finally:
+        s.close()
 
 
 if __name__ == "__main__":
