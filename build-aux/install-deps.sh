@@ -48,8 +48,11 @@ fi
 
 # --- test clients: npm packages ---------------------------------------------
 # The real clients the export tests open our files in (tests/clients):
-# speedscope and playwright-core, which drives Debian's chromium, and
-# pprof-format, at the versions of tests/clients/package-lock.json.  `npm ci` installs exactly
+# speedscope and playwright-core, which drives Debian's chromium,
+# pprof-format, and the Firefox Profiler's command line
+# (@firefox-devtools/profiler-cli, which asks for Node 24 but runs on
+# Debian's 20: npm only warns), at the versions of
+# tests/clients/package-lock.json.  `npm ci` installs exactly
 # those, runs no install script, and downloads no browser.  It is run as
 # the user who called sudo, so that the checkout keeps its owner, and
 # again only when the lock file changed.

@@ -21,11 +21,19 @@
  * the times is the profile's earliest sample rather than the first record
  * of the file, and the open states close at its latest sample; the fields
  * that would describe the converting machine (abi, oscpu, platform, CPU
- * counts, pid) say nothing, since it is not the machine that was profiled.
+ * counts, pid) say nothing, since it is not the machine that was profiled;
+ * a function's file name is the file's whole path, not its base name, and
+ * a name in angle brackets (no path) names its resource whole, since the
+ * Firefox Profiler makes one function of those that look the same;
+ * meta.profilingStartTime and profilingEndTime, which the collector does
+ * not write, give the time the selected samples span: the Firefox Profiler
+ * shows only that, or else the span of the samples with frames, hiding the
+ * markers before and after.
  * The filters (threads, state, time ranges) select the samples the markers
  * are found from, as if the collector had only been given those; the
  * transforms (focus, hide, collapsed recursion) and the merge key change
- * the stacks only.
+ * the stacks only.  An export of no sample at all fails: the Firefox
+ * Profiler cannot open a profile without threads.
  *
  * The file grows with the samples, so it is written as it is made: the
  * format is by columns, and each column of a thread's samples and markers
@@ -166,6 +174,8 @@ typedef struct
   GPtrArray       *file_refs;    /* StrRef, owned by file_ids */
 
   GArray          *threads;      /* ThreadInfo */
+  /* The earliest and latest samples the filters select, of all threads. */
+  guint64          first_selected;
   guint64          last_timestamp;
   /* Per exact node, whether a "<GC>" frame is on its stack; NULL when no
    * function has that name. */
@@ -328,8 +338,10 @@ gecko_resource (Gecko      *g,
       guint32 string;
 
       /* The collector names a resource after the file's base name when it
-       * has a folder. */
-      if (memchr (filename, '/', len) != NULL)
+       * has a folder; a name in angle brackets is no path, and keeps the
+       * whole of it.  The Firefox Profiler makes one resource of those of
+       * one name (in any thread): a function's file keeps them apart. */
+      if (file_is_python (filename, len) && memchr (filename, '/', len) != NULL)
         basename_of (filename, len, &name, &name_len);
       string = intern (g, name, name_len);
       *slot = g->resources->len;
@@ -359,11 +371,12 @@ gecko_func (Gecko               *g,
       func.line = -1;
       if (func.is_python)
         {
-          const char *base;
-          gsize base_len;
-
-          basename_of (filename, filename_len, &base, &base_len);
-          func.file_name = intern (g, base, base_len);
+          /* The whole path, where the collector writes its base name: the
+           * Firefox Profiler makes one function of those whose name,
+           * resource, file and line are the same (in any thread), so the
+           * functions of two files of one base name (two packages'
+           * __init__.py) would count as one, and show the wrong totals. */
+          func.file_name = intern (g, filename, filename_len);
           /* The line of the frame the function was first seen in. */
           func.line = ef->line;
         }
@@ -668,11 +681,21 @@ write_meta (Gecko *g)
 {
   TvJsonStream *out = &g->out;
   double seconds = tv_profile_data_get_seconds_per_sample (g->data, NULL);
+  double interval = seconds > 0 ? seconds * 1000.0 : 1.0;
 
   tv_json_stream_raw (out, "\"meta\":{\"interval\":");
-  tv_json_stream_double (out, seconds > 0 ? seconds * 1000.0 : 1.0);
+  tv_json_stream_double (out, interval);
   tv_json_stream_raw (out, ",\"startTime\":");
   tv_json_stream_double (out, (double) g->samples.first_timestamp / 1000.0);
+  /* What the collector does not write: the time profiled, from the first
+   * sample the filters select to the time the last one stands for.
+   * Without it the Firefox Profiler shows only from the first to the last
+   * sample of the samples tables, and hides the markers outside: those of
+   * the samples without frames, or whose stack the transforms emptied. */
+  tv_json_stream_raw (out, ",\"profilingStartTime\":");
+  tv_json_stream_ms_of_us (out, time_us (g, g->first_selected));
+  tv_json_stream_raw (out, ",\"profilingEndTime\":");
+  tv_json_stream_double (out, us_to_ms (time_us (g, g->last_timestamp)) + interval);
   tv_json_stream_raw (out,
                       ",\"abi\":\"\",\"misc\":\"Python profiler\",\"oscpu\":\"\",\"platform\":\"\","
                       "\"processType\":0,\"categories\":");
@@ -1025,6 +1048,7 @@ static gboolean
 scan_threads (Gecko *g)
 {
   g->threads = g_array_new (FALSE, FALSE, sizeof (ThreadInfo));
+  g->first_selected = G_MAXUINT64;
   for (guint i = 0; i < g->samples.threads->len && gecko_check (g); i++)
     {
       guint32 index = g_array_index (g->samples.threads, guint32, i);
@@ -1040,6 +1064,7 @@ scan_threads (Gecko *g)
         {
           if (info.n_selected++ == 0)
             info.is_main = (status & TACH_STATUS_MAIN_THREAD) != 0;
+          g->first_selected = MIN (g->first_selected, timestamp);
           g->last_timestamp = MAX (g->last_timestamp, timestamp);
           if (info.n_selected % TV_EXPORT_CANCEL_INTERVAL == 0 && !gecko_check (g))
             break;
@@ -1162,6 +1187,16 @@ tv_export_gecko_write (TvProfileData         *data,
   if (!scan_threads (&g))
     {
       g_propagate_error (error, g_steal_pointer (&g.error));
+      gecko_clear (&g);
+      return FALSE;
+    }
+  /* The Firefox Profiler refuses a profile without threads ("there is
+   * nothing to display"): better said now than by a file it cannot open. */
+  if (g.threads->len == 0)
+    {
+      g_set_error_literal (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SAMPLES,
+                           _("No samples to export: the Firefox Profiler cannot open a "
+                             "profile without samples"));
       gecko_clear (&g);
       return FALSE;
     }

@@ -30,6 +30,7 @@ typedef enum
   TV_EXPORT_ERROR_INVALID_OPTION,   /* an image option out of range or malformed */
   TV_EXPORT_ERROR_NO_SUCH_FRAME,    /* a zoom path that is not in the samples shown */
   TV_EXPORT_ERROR_NO_SUCH_FUNCTION, /* --focus or --hide names no function of the profile */
+  TV_EXPORT_ERROR_NO_SAMPLES,       /* nothing selected, for a format that cannot say so */
 } TvExportError;
 
 /* A time range in seconds after the header's start time, [start, end);

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Tests of `tachyon-viewer --export speedscope|gecko`: the files against an
-independent replay of the samples (shared/tools/tachgen.py's reader) and
-against the model's own outputs (--info --json, --export collapsed), the
-speedscope files opened in the real speedscope in headless Chromium.
+"""Tests of `tachyon-viewer --export speedscope|gecko`: the files opened in
+the real clients that read them (speedscope in headless Chromium, the
+Firefox Profiler's own code through its command line), and what those
+show compared with an independent replay of the samples
+(shared/tools/tachgen.py's reader) and with the model's own outputs
+(--info --json, --export collapsed).
 
 Usage: test-clients.py --exe PATH --bench PATH GROUP
 
@@ -16,26 +18,34 @@ GROUP is one of:
                       against the replay and --export collapsed
   speedscope-hostile  names made to break the JSON, and a profile of
                       every state, in speedscope: the names as they are
-  gecko-corpus        every valid corpus file: the Firefox Profiler's
-                      tables well formed, each thread's samples (time and
-                      stack) and markers against a replay that finds them
-                      as CPython's gecko collector does
+  gecko-corpus        every valid corpus file opened in the Firefox
+                      Profiler: per thread its samples, each function's
+                      self and total and the markers (name, category,
+                      start, duration; count and total per name) against
+                      the replay, which finds the markers as CPython's
+                      gecko collector does, and the samples and functions
+                      against --info and --export collapsed; the file's
+                      own tables well formed, and each sample's time and
+                      stack as replayed
   gecko-filters       the filters and transforms, the same way
-  gecko-hostile       hostile names and every state (GIL, CPU, GIL wait,
+  gecko-hostile       hostile names, every state (GIL, CPU, GIL wait,
                       exception, <GC> frames, two interpreters, a 64-bit
-                      thread id)
+                      thread id), two files of one base name
+  gecko-broken        files broken on purpose (a wrong stack, times out of
+                      order, a missing column, a late marker...): each
+                      must fail the checks above
   size                1M samples (tachyon-bench --generate) in both formats: valid JSON, every sample,
                       and no more memory than the loaded model needs
                       beyond a bounded margin (the files are streamed)
   args                what the formats refuse: exit 1, a message, no OUT
 
-speedscope is the npm package pinned in tests/clients/package-lock.json,
-driven in Debian's chromium by playwright-core (speedscope.mjs);
-build-aux/install-deps.sh installs them.  The Firefox Profiler itself is
-not packaged anywhere this project can install from, and speedscope
-cannot read its format (it imports only Firefox's old DevTools
-recordings): the gecko groups check the file against the format's
-rules and the collector's behaviour instead.  Prints TAP.
+The clients are npm packages pinned in tests/clients/package-lock.json,
+which build-aux/install-deps.sh installs: speedscope, driven in Debian's
+chromium by playwright-core (speedscope.mjs), and the Firefox Profiler's
+command line @firefox-devtools/profiler-cli (firefox_profiler.py), whose
+daemon loads a file with the profiler's own import and processing code
+(speedscope cannot read the Firefox Profiler's format: it imports only
+Firefox's old DevTools recordings).  Prints TAP.
 """
 
 import argparse
@@ -47,7 +57,11 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The harnesses beside this file are imported from the source tree: leave
+# no __pycache__ there.
+sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
+import firefox_profiler  # noqa: E402
 import speedscope  # noqa: E402
 
 INTERNAL_SUFFIX = "_sync_coordinator.py"
@@ -59,7 +73,7 @@ MAIN_THREAD = 0x20
 MAX_SAFE = 1 << 53
 
 GECKO_META_KEYS = [
-    "interval", "startTime", "abi", "misc", "oscpu", "platform", "processType", "categories",
+    "interval", "startTime", "profilingStartTime", "profilingEndTime", "abi", "misc", "oscpu", "platform", "processType", "categories",
     "stackwalk", "toolkit", "version", "preprocessedProfileVersion", "appBuildID",
     "physicalCPUs", "logicalCPUs", "CPUName", "product", "symbolicated", "markerSchema",
     "importedFrom", "extensions"]
@@ -497,17 +511,28 @@ def is_python_file(filename):
     return not filename.startswith("<") or filename in ("<stdin>", "<string>")
 
 
+def library_of(filename):
+    """The resource of a file, which the Firefox Profiler shows as a
+    function's library: the base name of a path (as the collector), the
+    whole of a name in angle brackets (unlike the collector, which takes
+    what follows a '/' there too).  The function's file name is the whole
+    path, where the collector writes its base name: the Firefox Profiler
+    would make one function of two files' with one base name."""
+    if is_python_file(filename) and "/" in filename:
+        return filename.rsplit("/", 1)[-1]
+    return filename
+
+
 def gecko_frame_key(replay, fi, merge):
-    """A frame as the collector makes it: function name, file base name (of
-    Python code), resource name, line, column."""
+    """A frame as the export makes it: function name, file (of Python
+    code), resource name, whether Python, line, column."""
     filename, funcname, ln, _eln, col, _ecol, _op = replay.frames[fi]
     merge = merge or "frame"
     python = is_python_file(filename)
-    base = filename.rsplit("/", 1)[-1]
-    resource = base if "/" in filename else filename
     line = ln if merge != "function" else -1
     column = col if merge in ("instruction", "frame") and line != -1 and col >= 0 else None
-    return (funcname, base if python else None, resource, python,
+    # Unlike the collector, the whole path (see library_of()).
+    return (funcname, filename if python else None, library_of(filename), python,
             None if line in (-1, 0) else line, column)
 
 
@@ -647,14 +672,153 @@ def tid_json(tid):
     return tid if tid <= MAX_SAFE else str(tid)
 
 
-def check_gecko(env, path, flt, collapsed=True):
-    out = env.export("gecko", path, *flt.args(),
-                     out=os.path.join(env.tmp, os.path.basename(path) + ".gecko.json"))
+def expected_in_profiler(replay, key, samples, flt, end):
+    """What the Firefox Profiler should show of one thread: its samples,
+    each function's self and total (a function per file and name, as the
+    model has them), and its markers as (name, category, start,
+    duration)."""
+    weights = collections.defaultdict(lambda: [0, 0])
+    count = 0
+    for ts, status, stack in samples:
+        view = replay.view(flt, stack)
+        if not view:
+            continue
+        count += 1
+        funcs = [(replay.frames[fi][0], replay.frames[fi][1]) for fi in view]
+        weights[funcs[-1]][0] += 1
+        for f in set(funcs):
+            weights[f][1] += 1
+    functions = sorted((name, library_of(filename), s, t)
+                       for (filename, name), (s, t) in weights.items())
+    markers = sorted((name, CATEGORIES[MARKERS[MARKER_INDEX[name]][1]], s, e - s)
+                     for name, s, e in expected_markers(replay, samples, end, replay.first))
+    tid, iid = key
+    return {"name": "Thread-%d" % tid + (" (interpreter %d)" % iid if iid else ""), "tid": tid,
+            "samples": count, "functions": functions, "markers": markers,
+            "first": (samples[0][0] - replay.first) / 1000 if samples else None,
+            "last": (samples[-1][0] - replay.first) / 1000 if samples else None}
+
+
+def close(a, b):
+    return abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b))
+
+
+def same_markers(got, want):
+    return len(got) == len(want) and all(
+        g[:2] == w[:2] and close(g[2], w[2]) and g[3] is not None and close(g[3], w[3])
+        for g, w in zip(got, want))
+
+
+def compare_profiler(result, expected, interval):
+    """The Firefox Profiler's RESULT (firefox_profiler.load()) against
+    EXPECTED: per thread what expected_in_profiler() gives.  INTERVAL: the
+    time a sample stands for."""
+    if result["error"]:
+        return ["the Firefox Profiler refused the file: " + result["error"]]
+    problems = []
+    # The time profiled (meta.profilingStartTime and profilingEndTime):
+    # from the first sample selected to the time the last one stands for.
+    # The profiler's times start there.
+    zero, end = result["range"]
+    want = (min(e["first"] for e in expected), max(e["last"] for e in expected) + interval)
+    if not (close(zero, want[0]) and close(end, want[1])):
+        problems.append("the Firefox Profiler's range is %r, expected %r" % (result["range"], want))
+    names = [t["name"] for t in result["threads"]]
+    if names != [e["name"] for e in expected]:
+        return problems + ["threads in the Firefox Profiler %s, expected %s"
+                           % (names, [e["name"] for e in expected])]
+    for got, want in zip(result["threads"], expected):
+        where = "Firefox Profiler, " + got["name"]
+        if str(got["tid"]) != str(want["tid"]):
+            problems.append("%s: tid %r, expected %r" % (where, got["tid"], want["tid"]))
+        if got["samples"] != want["samples"]:
+            problems.append("%s: %d samples, %d replayed" % (where, got["samples"], want["samples"]))
+        functions = sorted(tuple(f) for f in got["functions"])
+        if functions != want["functions"]:
+            extra = sorted(set(functions) - set(want["functions"]))
+            missing = sorted(set(want["functions"]) - set(functions))
+            problems.append("%s: functions (name, library, self, total) differ: shown but not "
+                            "replayed %s; replayed but not shown %s"
+                            % (where, extra[:8], missing[:8]))
+        markers = sorted((name, category, start + zero, duration)
+                         for name, category, start, duration in got["marker_list"])
+        if not same_markers(markers, want["markers"]):
+            problems.append("%s: %d markers, %d expected" % (where, len(markers),
+                                                             len(want["markers"])))
+            for i, (a, b) in enumerate(zip(markers, want["markers"])):
+                if not same_markers([a], [b]):
+                    problems.append("%s: marker %d: %r, expected %r" % (where, i, a, b))
+                    break
+        # The profiler's own summary: per name and category, how many and
+        # how long in all.
+        summary = {}
+        for name, category, _s, duration in want["markers"]:
+            entry = summary.setdefault((name, category), [0, 0.0])
+            entry[0] += 1
+            entry[1] += duration
+        shown = {tuple(k): v for k, v in got["markers"].items()}
+        if set(shown) != set(summary) or any(
+                shown[k][0] != summary[k][0] or not close(shown[k][1], summary[k][1])
+                for k in summary):
+            problems.append("%s: markers by name and category %s, expected %s"
+                            % (where, sorted(shown.items()), sorted(summary.items())))
+        if got["marker_count"] != len(want["markers"]):
+            problems.append("%s: thread list says %d markers, %d expected"
+                            % (where, got["marker_count"], len(want["markers"])))
+    return problems
+
+
+def collapsed_functions(text):
+    """Per (thread id, name, library): [self, total], from --export
+    collapsed (a frame is "basename:funcname:line", or "funcname" for a
+    "~" frame; the names must hold no ':' or ';')."""
+    out = collections.defaultdict(lambda: [0, 0])
+    for line in text.split("\n"):
+        if not line:
+            continue
+        stack, count = line.rsplit(" ", 1)
+        parts = stack.split(";")
+        tid = int(parts[0][4:])
+        funcs = []
+        for frame in parts[1:]:
+            fields = frame.split(":")
+            funcs.append((fields[0], "~") if len(fields) == 1 else (fields[1], fields[0]))
+        out[(tid,) + funcs[-1]][0] += int(count)
+        for f in set(funcs):
+            out[(tid,) + f][1] += int(count)
+    return dict(out)
+
+
+NO_SAMPLES = "No samples to export: the Firefox Profiler cannot open a profile without samples"
+
+
+def check_gecko(env, path, flt, collapsed=True, mutate=None):
+    """The problems of --export gecko of PATH with the filters FLT: the file
+    itself, what the Firefox Profiler shows of it, against the replay and
+    the model.  MUTATE: a function that breaks the file's JSON first, to
+    show that the checks see it."""
+    replay = Replay(env, path)
+    out = os.path.join(env.tmp, os.path.basename(path) + ".gecko.json")
+    if not any(replay.selected(flt, key) for key in replay.threads):
+        # The Firefox Profiler refuses a profile without threads: so does
+        # the export, before it writes anything.
+        rc, stdout, err = env.run("--export", "gecko", "-o", out, *flt.args(), path)
+        if rc != 1 or NO_SAMPLES not in err or stdout or os.path.exists(out):
+            return ["nothing selected: exit %d, stderr %r, OUT %s" % (rc, err, os.path.exists(out))]
+        return []
+    out = env.export("gecko", path, *flt.args(), out=out)
     with open(out, "rb") as fh:
         d = strict_json(fh.read())
-    problems = check_gecko_tables(d)
+    if mutate is not None:
+        mutate(d)
+        with open(out, "w", encoding="utf-8") as fh:
+            json.dump(d, fh, ensure_ascii=False)
+    problems = []
+    try:
+        problems += check_gecko_tables(d)
+    except (KeyError, IndexError, TypeError) as e:
+        problems.append("the file's tables are malformed: %s: %s" % (type(e).__name__, e))
     info = env.info(path)
-    replay = Replay(env, path)
     strings = d["shared"]["stringArray"]
     w = seconds_per_sample(info) * 1000.0
     if d["meta"]["interval"] != (w if w > 0 else 1.0):
@@ -665,60 +829,131 @@ def check_gecko(env, path, flt, collapsed=True):
     end = max((s[0] for v in selected.values() for s in v), default=0)
     if d["meta"]["startTime"] != replay.first / 1000:
         problems.append("startTime %r, expected %r" % (d["meta"]["startTime"], replay.first / 1000))
+    # The time profiled: from the first sample selected to the time the
+    # last one stands for (the Firefox Profiler shows only that).
+    first = min(s[0] for v in selected.values() for s in v)
+    profiled = ((first - replay.first) / 1000, (end - replay.first) / 1000 + (w if w > 0 else 1.0))
+    if (d["meta"]["profilingStartTime"], d["meta"]["profilingEndTime"]) != profiled:
+        problems.append("profiling start and end %r, expected %r"
+                        % ((d["meta"]["profilingStartTime"], d["meta"]["profilingEndTime"]),
+                           profiled))
     names = [t["name"] for t in d["threads"]]
     want = ["Thread-%d" % tid + (" (interpreter %d)" % iid if iid else "") for tid, iid in selected]
     if names != want:
         return problems + ["threads %s, expected %s" % (names, want)]
     for t, (key, samples) in zip(d["threads"], selected.items()):
-        where = t["name"]
-        if t["tid"] != tid_json(key[0]):
-            problems.append("%s: tid %r" % (where, t["tid"]))
-        if t["isMainThread"] != bool(samples[0][1] & MAIN_THREAD):
-            problems.append("%s: isMainThread %r" % (where, t["isMainThread"]))
-        want_samples = []
-        for ts, status, stack in samples:
-            view = replay.view(flt, stack)
-            if view:
-                want_samples.append(((ts - replay.first) / 1000,
-                                     [gecko_frame_key(replay, fi, flt.merge) for fi in view]))
-        got = [(time, gecko_stack(t, strings, s))
-               for time, s in zip(t["samples"]["time"], t["samples"]["stack"])]
-        if got != want_samples:
-            problems.append("%s: %d samples, %d replayed" % (where, len(got), len(want_samples)))
-            for i, (a, b) in enumerate(zip(got, want_samples)):
-                if a != b:
-                    problems.append("%s: sample %d: %r, replayed %r" % (where, i, a, b))
-                    break
-        mk = t["markers"]
-        got_markers = [(strings[n], s, e) for n, s, e in zip(mk["name"], mk["startTime"],
-                                                            mk["endTime"])]
-        want_markers = expected_markers(replay, samples, end, replay.first)
-        if got_markers != want_markers:
-            problems.append("%s: %d markers, %d expected" % (where, len(got_markers),
-                                                             len(want_markers)))
-            for i, (a, b) in enumerate(zip(got_markers, want_markers)):
-                if a != b:
-                    problems.append("%s: marker %d: %r, expected %r" % (where, i, a, b))
-                    break
-        # Every stack once: the collector shares stacks by (frame, prefix).
-        st = t["stackTable"]
-        pairs = list(zip(st["frame"], st["prefix"]))
-        if len(set(pairs)) != len(pairs):
-            problems.append("%s: a stack is in the stack table twice" % where)
-        frames = list(zip(t["frameTable"]["func"], t["frameTable"]["line"],
-                          t["frameTable"]["column"]))
-        if len(set(frames)) != len(frames):
-            problems.append("%s: a frame is in the frame table twice" % where)
+        try:
+            problems += check_gecko_thread(replay, flt, strings, end, t, key, samples)
+        except (KeyError, IndexError, TypeError) as e:
+            problems.append("%s: malformed: %s: %s" % (t["name"], type(e).__name__, e))
+    # What the Firefox Profiler's own code makes of the file.
+    result = firefox_profiler.load(out)
+    expected = [expected_in_profiler(replay, key, samples, flt, end)
+                for key, samples in selected.items()]
+    problems += compare_profiler(result, expected, w if w > 0 else 1.0)
+    return problems + check_gecko_model(env, path, flt, info, replay, selected, d, result,
+                                        collapsed)
+
+
+def check_gecko_thread(replay, flt, strings, end, t, key, samples):
+    """One thread of the file against the replay."""
+    problems = []
+    where = t["name"]
+    if t["tid"] != tid_json(key[0]):
+        problems.append("%s: tid %r" % (where, t["tid"]))
+    if t["isMainThread"] != bool(samples[0][1] & MAIN_THREAD):
+        problems.append("%s: isMainThread %r" % (where, t["isMainThread"]))
+    want_samples = []
+    for ts, status, stack in samples:
+        view = replay.view(flt, stack)
+        if view:
+            want_samples.append(((ts - replay.first) / 1000,
+                                 [gecko_frame_key(replay, fi, flt.merge) for fi in view]))
+    got = [(time, gecko_stack(t, strings, s))
+           for time, s in zip(t["samples"]["time"], t["samples"]["stack"])]
+    if got != want_samples:
+        problems.append("%s: %d samples, %d replayed" % (where, len(got), len(want_samples)))
+        for i, (a, b) in enumerate(zip(got, want_samples)):
+            if a != b:
+                problems.append("%s: sample %d: %r, replayed %r" % (where, i, a, b))
+                break
+    mk = t["markers"]
+    got_markers = [(strings[n], s, e) for n, s, e in zip(mk["name"], mk["startTime"],
+                                                        mk["endTime"])]
+    want_markers = expected_markers(replay, samples, end, replay.first)
+    if got_markers != want_markers:
+        problems.append("%s: %d markers, %d expected" % (where, len(got_markers),
+                                                         len(want_markers)))
+        for i, (a, b) in enumerate(zip(got_markers, want_markers)):
+            if a != b:
+                problems.append("%s: marker %d: %r, expected %r" % (where, i, a, b))
+                break
+    # Every stack once: the collector shares stacks by (frame, prefix).
+    st = t["stackTable"]
+    pairs = list(zip(st["frame"], st["prefix"]))
+    if len(set(pairs)) != len(pairs):
+        problems.append("%s: a stack is in the stack table twice" % where)
+    frames = list(zip(t["frameTable"]["func"], t["frameTable"]["line"],
+                      t["frameTable"]["column"]))
+    if len(set(frames)) != len(frames):
+        problems.append("%s: a frame is in the frame table twice" % where)
+    return problems
+
+
+def check_gecko_model(env, path, flt, info, replay, selected, d, result, collapsed):
+    """What the Firefox Profiler shows against the model's own counts."""
+    problems = []
+    if result["error"]:
+        return problems
+    if not flt.args():
+        # The model's count of each thread's samples: those without frames
+        # are not in the file.
+        counts = {(t["thread_id"], t["interpreter_id"]): t["samples"]
+                  for t in info["decoded"]["threads"]}
+        for got, (key, samples) in zip(result["threads"], selected.items()):
+            empty = sum(1 for s in samples if not replay.view(flt, s[2]))
+            if got["samples"] + empty != counts.get(key):
+                problems.append("%s: %d samples in the Firefox Profiler and %d without frames, "
+                                "--info says %r" % (got["name"], got["samples"], empty,
+                                                    counts.get(key)))
     if not collapsed:
         return problems
-    # The model's own count: the samples with a stack, per thread id.
-    per_tid, _ = collapsed_counts(env.collapsed(path, *[a for a in flt.args()
-                                                         if a not in ("--merge", flt.merge)]))
+    # The model's own counts, per thread id: the samples with a stack, and
+    # each function's self and total.
+    text = env.collapsed(path, *[a for a in flt.args() if a not in ("--merge", flt.merge)])
+    per_tid, _ = collapsed_counts(text)
     got = collections.Counter()
     for t in d["threads"]:
-        got[int(str(t["tid"]))] += t["samples"]["length"]
+        got[int(str(t["tid"]))] += len(t["samples"]["stack"])
     if +got != per_tid:
         problems.append("samples per thread %s, collapsed %s" % (dict(got), dict(per_tid)))
+    # Per thread id, name and library: the self samples, and the totals of
+    # the functions shown so (one per file: collapsed, which names a file
+    # by its base name, counts a sample once for all of them).
+    shown = collections.defaultdict(lambda: [0, []])
+    profiler_counts = collections.Counter()
+    for t in result["threads"]:
+        tid = int(str(t["tid"]))
+        profiler_counts[tid] += t["samples"]
+        for name, library, s, total in t["functions"]:
+            shown[(tid, name, library)][0] += s
+            shown[(tid, name, library)][1].append(total)
+    if +profiler_counts != per_tid:
+        problems.append("samples per thread in the Firefox Profiler %s, collapsed %s"
+                        % (dict(profiler_counts), dict(per_tid)))
+    model = collapsed_functions(text)
+    diff = []
+    for k in sorted(set(shown) | set(model), key=repr):
+        if k not in shown or k not in model:
+            diff.append((k, shown.get(k), model.get(k)))
+            continue
+        s, totals = shown[k]
+        ms, mt = model[k]
+        if s != ms or not (max(totals) <= mt <= sum(totals)) or (len(totals) == 1 and mt != totals[0]):
+            diff.append((k, shown[k], model[k]))
+    if diff:
+        problems.append("self/total per function in the Firefox Profiler and in --export "
+                        "collapsed (key, profiler, collapsed): %s" % diff[:8])
     return problems
 
 
@@ -788,6 +1023,34 @@ def states_profile(env):
                         "states.tach")
 
 
+def base_names_profile(env):
+    """Two files of one base name with a function of one name first seen
+    at one line (two packages' __init__.py, two util.py), and two names in
+    angle brackets that end alike after a '/', in two threads, sometimes on
+    one stack: the Firefox Profiler must keep each function apart."""
+    a_init = {"file": "/srv/a/__init__.py", "func": "<module>", "location": [1, 1, 0, 6]}
+    b_init = {"file": "/srv/b/__init__.py", "func": "<module>", "location": [1, 1, 0, 6]}
+    a_util = {"file": "/srv/a/util.py", "func": "helper", "location": [5, 5, 4, 9]}
+    b_util = {"file": "/srv/b/util.py", "func": "helper", "location": [5, 5, 4, 9]}
+    a_frozen = {"file": "<frozen a/x>", "func": "load", "location": None}
+    b_frozen = {"file": "<frozen b/x>", "func": "load", "location": None}
+    stacks = [[a_util, a_init], [b_util, b_init], [b_util, b_init, a_util, a_init],
+              [a_frozen, a_init], [b_frozen, b_init], [a_frozen, b_frozen, a_util, b_init],
+              [a_util, b_init]]
+    samples = []
+    t = 2_000_000
+    for k in range(120):
+        threads = [{"tid": 5, "status": 0x21, "frames": stacks[k % len(stacks)]}]
+        if k % 3:
+            threads.append({"tid": 6, "status": 0x03, "frames": stacks[(k * 5 + 1) % len(stacks)]})
+        samples.append({"t": t, "interpreters": [{"id": 0, "threads": threads}]})
+        t += 1000
+    return env.fromjson({"start_time_us": 1_999_000, "samples": samples,
+                         "stats": {"duration_sec": 0.12, "sample_rate": 1000.0,
+                                   "error_rate": 0.0, "missed_samples": 0.0}},
+                        "base_names.tach")
+
+
 def filter_items(env):
     threads = os.path.join(env.data, "valid", "rec_threads.tach")
     two = os.path.join(env.data, "valid", "two_interpreters.tach")
@@ -816,6 +1079,9 @@ def filter_items(env):
     ]
     for state in STATE_BITS:
         items.append(("--state %s" % state, states, Filter(state=state)))
+    # Nothing: speedscope says so, the gecko export refuses.
+    items.append(("a state no sample has", os.path.join(env.data, "valid", "tiny.tach"),
+                  Filter(state="gil-wait")))
     items.append(("everything at once", states,
                   Filter(threads=[11], state="cpu", ranges=[(0.05, 0.3)], hide=["compress"],
                          focus=("/srv/app/main.py", "main"), collapse=True, merge="line")))
@@ -889,6 +1155,9 @@ def group_gecko_hostile(env, tap):
     states = states_profile(env)
     tap.run("gecko: hostile names", lambda: check_gecko(env, hostile, Filter(), collapsed=False))
     tap.run("gecko: every state", lambda: check_gecko(env, states, Filter()))
+    # Collapsed names a file in angle brackets by what follows its '/'.
+    tap.run("gecko: two files of one base name, in the Firefox Profiler apart",
+            lambda: check_gecko(env, base_names_profile(env), Filter(), collapsed=False))
 
     def names():
         out = env.export("gecko", hostile)
@@ -911,6 +1180,96 @@ def group_gecko_hostile(env, tap):
             problems.append("the 64-bit thread id is not a string: %r" % tids)
         return problems
     tap.run("gecko: every kind of marker, and a 64-bit thread id", every_marker)
+
+
+def busiest(d):
+    return max(d["threads"], key=lambda t: t["samples"]["length"])
+
+
+def other_leaf_stack(d):
+    """A sample's stack made another one, of another leaf function."""
+    t = busiest(d)
+    st, fr = t["stackTable"], t["frameTable"]
+    first = t["samples"]["stack"][0]
+    leaf = fr["func"][st["frame"][first]]
+    for i in range(st["length"]):
+        if fr["func"][st["frame"][i]] != leaf:
+            t["samples"]["stack"][0] = i
+            return
+    raise AssertionError("no stack of another leaf")
+
+
+def swap_times(d):
+    time = busiest(d)["samples"]["time"]
+    time[0], time[1] = time[1], time[0]
+
+
+def late_time(d):
+    time = busiest(d)["samples"]["time"]
+    time[len(time) // 2] = time[-1] + 1000.0
+
+
+def drop_column(d):
+    del busiest(d)["frameTable"]["line"]
+
+
+def drop_sample(d):
+    samples = busiest(d)["samples"]
+    for column in ("stack", "time", "eventDelay"):
+        del samples[column][-1]
+    samples["length"] -= 1
+
+
+def later_marker_end(d):
+    markers = busiest(d)["markers"]
+    markers["endTime"][0] += 1.0
+
+
+def cut_prefix(d):
+    st = busiest(d)["stackTable"]
+    i = max(i for i in range(st["length"]) if st["prefix"][i] is not None)
+    st["prefix"][i] = None
+
+
+def renamed_function(d):
+    fu = busiest(d)["funcTable"]
+    fu["name"][0] = 0               # "(root)"
+
+
+def wrong_tid(d):
+    busiest(d)["tid"] += 1
+
+
+BROKEN = [
+    ("a sample's stack is another stack", other_leaf_stack, True),
+    # Within the time profiled, the Firefox Profiler does not mind the
+    # order; the file's checks do.
+    ("two samples' times swapped", swap_times, False),
+    ("a sample a second after the last", late_time, True),
+    ("the frame table without its line column", drop_column, True),
+    ("a thread's last sample left out", drop_sample, True),
+    ("a marker that ends a millisecond late", later_marker_end, True),
+    ("a stack without its prefix", cut_prefix, True),
+    ("a function with another name", renamed_function, True),
+    ("a thread with another id", wrong_tid, True),
+]
+
+
+def group_gecko_broken(env, tap):
+    """Each way of breaking the file must fail the checks, and where the
+    Firefox Profiler can see it, its part of them."""
+    path = os.path.join(env.data, "valid", "rec_threads.tach")
+    for name, mutate, profiler_sees in BROKEN:
+        def case(mutate=mutate, profiler_sees=profiler_sees):
+            problems = check_gecko(env, path, Filter(), mutate=mutate)
+            if not problems:
+                return ["the checks found nothing wrong"]
+            if profiler_sees and not any("Firefox Profiler" in p for p in problems):
+                return ["only the file's checks saw it, not the Firefox Profiler's:"] + problems
+            seen = [p for p in problems if "Firefox Profiler" in p] or problems
+            print("# caught: %s" % seen[0].splitlines()[0][:300])
+            return []
+        tap.run("gecko: %s fails the checks" % name, case)
 
 
 def peak_rss_of(env, args):
@@ -1024,6 +1383,7 @@ GROUPS = {
     "gecko-corpus": group_gecko_corpus,
     "gecko-filters": group_gecko_filters,
     "gecko-hostile": group_gecko_hostile,
+    "gecko-broken": group_gecko_broken,
     "size": group_size,
     "args": group_args,
 }
@@ -1037,10 +1397,18 @@ def main():
     a = ap.parse_args()
     env = Env(a.exe, a.bench)
     tap = Tap()
+    if a.group.startswith("gecko"):
+        try:
+            print("# the Firefox Profiler: %s %s" % (firefox_profiler.PACKAGE,
+                                                   firefox_profiler.version()))
+        except OSError:
+            pass                    # each test says what is missing
     try:
         GROUPS[a.group](env, tap)
     except speedscope.HarnessError as e:
         tap.result("speedscope can be started", [str(e)])
+    except firefox_profiler.HarnessError as e:
+        tap.result("the Firefox Profiler can be started", [str(e)])
     return tap.finish()
 
 
