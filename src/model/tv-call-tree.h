@@ -51,6 +51,10 @@ typedef struct
   /* Count how many threads reached each node (see
    * tv_call_tree_get_n_threads_of()); not for callers_of trees. */
   gboolean       count_threads;
+  /* Keep each thread's own samples per node (see
+   * tv_call_tree_get_thread_self()), found in the same pass as the
+   * tree's; not for inverted or callers_of trees. */
+  gboolean       thread_self;
 } TvQuery;
 
 /* A query that keeps everything, merged by MERGE. */
@@ -131,6 +135,16 @@ gboolean       tv_call_tree_has_thread_counts (TvCallTree *tree);
 /* How many threads have samples through NODE; 0 when not counted. */
 guint32        tv_call_tree_get_n_threads_of  (TvCallTree *tree,
                                                guint32     node);
+/* Whether the query kept each thread's samples (TvQuery.thread_self). */
+gboolean       tv_call_tree_has_thread_self   (TvCallTree *tree);
+/* The nodes where the selected samples of thread THREAD (TvThread.index)
+ * end, in increasing order, and in COUNTS how many end at each: every
+ * node with self samples of that thread, and no other.  *N_NODES is 0 for
+ * a thread with none, or when the query did not ask for them. */
+const guint32 *tv_call_tree_get_thread_self   (TvCallTree     *tree,
+                                               guint           thread,
+                                               const guint64 **counts,
+                                               guint          *n_nodes);
 /* Children in display order (by function name, file, line, ...). */
 const guint32 *tv_call_tree_get_children   (TvCallTree     *tree,
                                             guint32         node,

@@ -81,6 +81,7 @@ enum
   COVER_STATES,                 /* non-zero state counts compared */
   COVER_THREADS,                /* nodes reached by two threads or more */
   COVER_RANGE_GAPS,             /* samples between two ranges of a list */
+  COVER_THREAD_SELF,            /* a thread's own self samples compared */
   N_COVER
 };
 
@@ -89,7 +90,7 @@ static const char * const cover_names[N_COVER] = {
   "shared thread ids", "merge keys differ", "collapsed frames", "hidden frames",
   "internal frames", "focus cuts", "focus on hidden", "callers paths", "inverted paths",
   "filtered samples", "empty trees", "state counts", "nodes of several threads",
-  "samples between ranges",
+  "samples between ranges", "threads' own self samples",
 };
 
 static guint64 coverage[N_COVER];
@@ -587,6 +588,7 @@ typedef struct
   guint32 *fstamp;              /* last path that counted a function */
   guint32  n_functions;
   GHashTable *node_threads;     /* (node << 32 | thread) seen */
+  GHashTable *thread_self;      /* (node << 32 | thread) -> self samples */
 } Brute;
 
 static inline guint32
@@ -727,6 +729,17 @@ brute_add_path (Brute         *b,
       brute_count_thread (b, at, thread);
     }
   g_array_index (b->nodes, BruteNode, at).self++;
+  {
+    gint64 pair = (gint64) at << 32 | thread;
+    guint64 *count = g_hash_table_lookup (b->thread_self, &pair);
+
+    if (count == NULL)
+      {
+        count = g_new0 (guint64, 1);
+        g_hash_table_insert (b->thread_self, g_memdup2 (&pair, sizeof pair), count);
+      }
+    (*count)++;
+  }
 }
 
 static gboolean
@@ -870,6 +883,7 @@ brute_init (Brute         *b,
   b->ftotal = g_new0 (guint64, MAX (b->n_functions, 1));
   b->fstamp = g_new0 (guint32, MAX (b->n_functions, 1));
   b->node_threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  b->thread_self = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
 }
 
 static void
@@ -882,6 +896,7 @@ brute_clear (Brute *b)
   g_clear_pointer (&b->ftotal, g_free);
   g_clear_pointer (&b->fstamp, g_free);
   g_clear_pointer (&b->node_threads, g_hash_table_unref);
+  g_clear_pointer (&b->thread_self, g_hash_table_unref);
 }
 
 /* The tree of query Q, from the samples alone.
@@ -1057,6 +1072,39 @@ compare_trees (TvProfileData *data,
         }
     }
   CHECK_EQ (reached, n_nodes, "every node is some node's child");
+
+  /* Each thread's self samples: exactly its paths' ends, node by node. */
+  {
+    gboolean kept = q->thread_self && !q->inverted && q->callers_of == TV_NODE_NONE;
+    guint n_threads = tv_profile_data_get_n_threads (data);
+    guint n_pairs = 0;
+
+    CHECK_EQ (tv_call_tree_has_thread_self (tree), kept, "thread self kept");
+    for (guint t = 0; t < n_threads; t++)
+      {
+        const guint64 *counts;
+        guint n;
+        const guint32 *nodes = tv_call_tree_get_thread_self (tree, t, &counts, &n);
+
+        CHECK (kept || n == 0, "no thread self unless asked for");
+        for (guint i = 0; i < n; i++)
+          {
+            gint64 pair;
+            const guint64 *expected;
+
+            CHECK (nodes[i] < n_nodes, "thread self node in range");
+            CHECK (i == 0 || nodes[i - 1] < nodes[i], "thread self nodes in order");
+            pair = (gint64) brute_of[nodes[i]] << 32 | t;
+            expected = g_hash_table_lookup (b->thread_self, &pair);
+            CHECK (expected != NULL, "thread self on a node where the thread ends");
+            CHECK_EQ (counts[i], *expected, "thread self count");
+            coverage[COVER_THREAD_SELF] += t > 0 && counts[i] > 0;
+          }
+        n_pairs += n;
+      }
+    if (kept)
+      CHECK_EQ (n_pairs, g_hash_table_size (b->thread_self), "every thread self pair");
+  }
   CHECK_EQ (tv_call_tree_find_child (tree, 0, n_keys), TV_NODE_NONE, "find_child of no key");
 
   /* The function table: rows with a total, by total, self, function. */
@@ -1322,6 +1370,7 @@ random_query (GRand         *rand,
     }
   q->count_states = g_rand_boolean (rand);
   q->count_threads = g_rand_boolean (rand);
+  q->thread_self = g_rand_boolean (rand);
 }
 
 static void
@@ -1364,6 +1413,7 @@ check_queries (TvProfileData *data,
         /* Every transform, with and without state counts. */
         q->count_states = (merge + transform) % 2 == 0;
         q->count_threads = (merge + transform) % 3 != 1;
+        q->thread_self = (merge + transform) % 2 == 1 || transform == 3 || transform == 5;
         switch (transform)
           {
           case 0:
