@@ -505,9 +505,9 @@ weigh (TvProfileData *data,
   for (guint i = 0; i < n_threads; i++)
     {
       const TvThread *t = tv_profile_data_get_thread (data, i);
-      guint64 lo = 0, hi = t->n_samples;
+      guint64 lo = 0, hi = t->n_run_samples;
 
-      if (t->n_samples == 0 || !thread_selected (query, t))
+      if (t->n_run_samples == 0 || !thread_selected (query, t))
         continue;
       if (g_cancellable_is_cancelled (cancellable))
         return FALSE;
@@ -527,7 +527,7 @@ weigh (TvProfileData *data,
             }
         }
       if ((query->has_range || query->ranges != NULL) && !t->time_ordered)
-        weigh_samples (&w, i, t, 0, t->n_samples, TRUE);
+        weigh_samples (&w, i, t, 0, t->n_run_samples, TRUE);
       else if (query->ranges != NULL)
         weigh_ranges (&w, i, t, lo, hi);
       else
@@ -1078,6 +1078,11 @@ tv_call_tree_new (TvProfileData *data,
   g_return_val_if_fail (query->merge < TV_N_MERGE_KEYS, NULL);
   g_return_val_if_fail (query->ranges == NULL
                         || tv_time_ranges_are_sorted (query->ranges, query->n_ranges), NULL);
+  /* A load of counts has no samples to select by state or time: its
+   * filter did that while it loaded. */
+  g_return_val_if_fail (tv_profile_data_has_samples (data)
+                        || (query->status_mask == 0 && !query->has_range
+                            && query->ranges == NULL && !query->count_states), NULL);
 
   exact = tv_profile_data_get_tree (data);
   weights = g_new0 (guint64, exact->n_nodes);

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "tv-call-tree.h"
 #include "tv-tach-error.h"
 
 #define PROGRESS_EVERY (1u << 16)
@@ -90,6 +91,7 @@ typedef struct
 typedef struct
 {
   guint64  runs_capacity;
+  guint64  last_timestamp;      /* of the thread's last sample so far */
   guint32 *path;                /* node at each depth, path[0] the root;
                                  * NULL until the thread has a frame */
   guint32  depth;
@@ -125,6 +127,11 @@ struct _TvProfileData
   guint           threads_capacity;
   guint64         reserve_samples;  /* per mapped thread, 0: no mapping */
   Prefaulter     *prefaulter;
+  /* A load of counts: no sample arrays; the runs count what FILTER
+   * selects (RANGES is its copy of the filter's list). */
+  gboolean        counts_only;
+  TvSampleFilter  filter;
+  TvTimeRange    *ranges;
   gsize           budget;           /* bytes the load may take (see charge) */
   gsize           charged;
   gboolean        over_budget;
@@ -152,6 +159,11 @@ memory_budget (void)
   const char *line;
   guint64 available;
 
+  /* For tests of a whole program (an export, the viewer): a limit from
+   * the environment. */
+  if (kib == 0 && g_getenv ("TV_MEMORY_LIMIT_KIB") != NULL)
+    kib = (guint) MIN (g_ascii_strtoull (g_getenv ("TV_MEMORY_LIMIT_KIB"), NULL, 10),
+                       G_MAXUINT);
   if (kib > 0)
     return (gsize) kib * 1024;
   if (!g_file_get_contents ("/proc/meminfo", &meminfo, NULL, NULL)
@@ -638,7 +650,7 @@ ensure_thread (TvProfileData    *self,
       self->threads[i].first_timestamp = G_MAXUINT64;
     }
 
-  if (self->threads[index].timestamps == NULL)
+  if (self->threads[index].run_start == NULL)
     {
       TvThread *t = &self->threads[index];
       Cursor *c = &self->cursors[index];
@@ -649,10 +661,12 @@ ensure_thread (TvProfileData    *self,
       /* Small to start with: a file can declare any number of threads of
        * one sample each. */
       c->runs_capacity = 4;
-      if (!store_init (self, &self->stores[2 * index], reserve * sizeof (guint64),
-                       64 * sizeof (guint64))
-          || !store_init (self, &self->stores[2 * index + 1], reserve, 64)
-          || !charge (self, c->runs_capacity * (sizeof (guint64) + sizeof (guint32))))
+      if (!self->counts_only
+          && (!store_init (self, &self->stores[2 * index], reserve * sizeof (guint64),
+                           64 * sizeof (guint64))
+              || !store_init (self, &self->stores[2 * index + 1], reserve, 64)))
+        return NULL;
+      if (!charge (self, c->runs_capacity * (sizeof (guint64) + sizeof (guint32))))
         return NULL;
       t->timestamps = (guint64 *) self->stores[2 * index].mem;
       t->statuses = self->stores[2 * index + 1].mem;
@@ -698,6 +712,32 @@ move_cursor (TvProfileData    *self,
 
 /* Returns FALSE when memory runs out: a profile may hold more samples
  * than this machine can keep, and that must be an error, not an abort. */
+/* How many samples of the batch a load of counts keeps. */
+static guint64
+count_kept (const TvSampleFilter *filter,
+            const TachBatch      *b)
+{
+  gboolean by_time = filter->has_range || filter->ranges != NULL;
+  guint64 kept = 0;
+
+  if (filter->status_mask == 0 && !by_time)
+    return b->n;
+  for (guint32 i = 0; i < b->n; i++)
+    {
+      guint64 ts = b->timestamps[i];
+
+      if ((b->statuses[i] & filter->status_mask) != filter->status_value)
+        continue;
+      if (filter->has_range && (ts < filter->range_start || ts >= filter->range_end))
+        continue;
+      if (filter->ranges != NULL
+          && !tv_time_ranges_contain (filter->ranges, filter->n_ranges, ts))
+        continue;
+      kept++;
+    }
+  return kept;
+}
+
 static gboolean
 append_batch (TvProfileData   *self,
               TvThread        *t,
@@ -706,15 +746,23 @@ append_batch (TvProfileData   *self,
               const TachBatch *b)
 {
   guint64 n = b->n;
+  guint64 kept = n;
   SampleStore *stores = &self->stores[2 * t->index];
 
-  if (!store_ensure (self, &stores[0], (t->n_samples + n) * sizeof (guint64))
-      || !store_ensure (self, &stores[1], t->n_samples + n))
-    return FALSE;
-  t->timestamps = (guint64 *) stores[0].mem;
-  t->statuses = stores[1].mem;
+  if (self->counts_only)
+    {
+      kept = count_kept (&self->filter, b);
+    }
+  else
+    {
+      if (!store_ensure (self, &stores[0], (t->n_samples + n) * sizeof (guint64))
+          || !store_ensure (self, &stores[1], t->n_samples + n))
+        return FALSE;
+      t->timestamps = (guint64 *) stores[0].mem;
+      t->statuses = stores[1].mem;
+    }
 
-  if (t->n_runs == 0 || t->run_leaf[t->n_runs - 1] != leaf)
+  if (kept > 0 && (t->n_runs == 0 || t->run_leaf[t->n_runs - 1] != leaf))
     {
       if (t->n_runs == c->runs_capacity)
         {
@@ -731,19 +779,22 @@ append_batch (TvProfileData   *self,
           t->run_leaf = p;
           c->runs_capacity = capacity;
         }
-      t->run_start[t->n_runs] = t->n_samples;
+      t->run_start[t->n_runs] = t->n_run_samples;
       t->run_leaf[t->n_runs] = leaf;
       t->n_runs++;
     }
 
-  memcpy (t->timestamps + t->n_samples, b->timestamps, n * sizeof (guint64));
-  memcpy (t->statuses + t->n_samples, b->statuses, n);
+  if (!self->counts_only)
+    {
+      memcpy (t->timestamps + t->n_samples, b->timestamps, n * sizeof (guint64));
+      memcpy (t->statuses + t->n_samples, b->statuses, n);
+    }
 
   /* Time order, earliest and latest: runs are nearly always in order, and
    * then the ends of the batch are its extremes. */
   {
     const guint64 *ts = b->timestamps;
-    gboolean ordered = t->n_samples == 0 || ts[0] >= t->timestamps[t->n_samples - 1];
+    gboolean ordered = t->n_samples == 0 || ts[0] >= c->last_timestamp;
     guint64 lo = ts[0], hi = ts[n - 1];
 
     for (guint64 i = 1; ordered && i < n; i++)
@@ -757,6 +808,7 @@ append_batch (TvProfileData   *self,
     t->time_ordered &= ordered;
     t->first_timestamp = MIN (t->first_timestamp, MIN (lo, hi));
     t->last_timestamp = MAX (t->last_timestamp, MAX (lo, hi));
+    c->last_timestamp = ts[n - 1];
   }
 
   /* Status bits: multiplying the low six bits by this constant moves bit k
@@ -775,6 +827,7 @@ append_batch (TvProfileData   *self,
     }
 
   t->n_samples += n;
+  t->n_run_samples += kept;
   self->tree.self[leaf] += n;
   self->n_samples += n;
   return TRUE;
@@ -940,12 +993,15 @@ shrink (TvProfileData *self)
     {
       TvThread *t = &self->threads[i];
 
-      if (t->timestamps == NULL)
+      if (t->run_start == NULL)
         continue;
-      store_shrink (&self->stores[2 * i], t->n_samples * sizeof (guint64));
-      store_shrink (&self->stores[2 * i + 1], t->n_samples);
-      t->timestamps = (guint64 *) self->stores[2 * i].mem;
-      t->statuses = self->stores[2 * i + 1].mem;
+      if (!self->counts_only)
+        {
+          store_shrink (&self->stores[2 * i], t->n_samples * sizeof (guint64));
+          store_shrink (&self->stores[2 * i + 1], t->n_samples);
+          t->timestamps = (guint64 *) self->stores[2 * i].mem;
+          t->statuses = self->stores[2 * i + 1].mem;
+        }
       t->run_start = g_renew (guint64, t->run_start, MAX (t->n_runs, 1));
       t->run_leaf = g_renew (guint32, t->run_leaf, MAX (t->n_runs, 1));
       for (guint k = 0; k < 6; k++)
@@ -971,21 +1027,14 @@ decoder_cancelled (void *user_data)
   return g_cancellable_is_cancelled (user_data);
 }
 
-/**
- * tv_profile_data_load:
- * @reader: (transfer full): an open reader
- *
- * Decodes every sample of @reader.  Runs on any thread; @progress is
- * called from it every 65536 samples or so.
- *
- * Returns: (transfer full) (nullable): the data, or %NULL with @error set
- */
-TvProfileData *
-tv_profile_data_load (TachReader          *reader,
-                      TvLoadProgressFunc   progress,
-                      gpointer             user_data,
-                      GCancellable        *cancellable,
-                      GError             **error)
+static TvProfileData *
+load (TachReader           *reader,
+      gboolean              counts_only,
+      const TvSampleFilter *filter,
+      TvLoadProgressFunc    progress,
+      gpointer              user_data,
+      GCancellable         *cancellable,
+      GError              **error)
 {
   g_autoptr(TvProfileData) self = g_new0 (TvProfileData, 1);
   const TachHeader *header = tach_reader_get_header (reader);
@@ -1000,6 +1049,17 @@ tv_profile_data_load (TachReader          *reader,
   g_atomic_ref_count_init (&self->ref_count);
   self->reader = reader;
   self->budget = memory_budget ();
+  self->counts_only = counts_only;
+  if (filter != NULL)
+    {
+      self->filter = *filter;
+      if (filter->ranges != NULL)
+        {
+          self->ranges = g_memdup2 (filter->ranges, MAX (filter->n_ranges, 1)
+                                                    * sizeof (TvTimeRange));
+          self->filter.ranges = self->ranges;
+        }
+    }
 
   /* Trees have a few nodes per frame of the frame table: start there, so
    * that the arrays and the table rarely grow (and never rehash often). */
@@ -1017,7 +1077,7 @@ tv_profile_data_load (TachReader          *reader,
   self->tree.self[0] = 0;
   self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE, 0 };
   self->slots = g_new0 (Slot, (gsize) self->mask + 1);
-  self->reserve_samples = reserve_samples (reader);
+  self->reserve_samples = counts_only ? 0 : reserve_samples (reader);
   if (self->reserve_samples > 0 && g_get_num_processors () > 1)
     self->prefaulter = prefaulter_new ();
 
@@ -1087,7 +1147,7 @@ tv_profile_data_load (TachReader          *reader,
   /* A thread whose only records are empty REPEAT runs has an index but
    * never a sample, so ensure_thread () never saw who it is. */
   for (guint i = 0; i < self->n_threads; i++)
-    if (self->threads[i].timestamps == NULL)
+    if (self->threads[i].run_start == NULL)
       {
         const TachThreadKey *key = tach_decoder_get_thread (decoder, i);
 
@@ -1111,6 +1171,58 @@ tv_profile_data_load (TachReader          *reader,
   if (progress != NULL)
     progress (self->n_samples, 1.0, user_data);
   return g_steal_pointer (&self);
+}
+
+/**
+ * tv_profile_data_load:
+ * @reader: (transfer full): an open reader
+ *
+ * Decodes every sample of @reader.  Runs on any thread; @progress is
+ * called from it every 65536 samples or so.
+ *
+ * Returns: (transfer full) (nullable): the data, or %NULL with @error set
+ */
+TvProfileData *
+tv_profile_data_load (TachReader          *reader,
+                      TvLoadProgressFunc   progress,
+                      gpointer             user_data,
+                      GCancellable        *cancellable,
+                      GError             **error)
+{
+  return load (reader, FALSE, NULL, progress, user_data, cancellable, error);
+}
+
+/**
+ * tv_profile_data_load_counts:
+ * @reader: (transfer full): an open reader
+ * @filter: (nullable): the samples to count
+ *
+ * Decodes every sample of @reader as tv_profile_data_load() does, but
+ * keeps none: each thread's leaf runs count the samples @filter selects,
+ * so that a REPEAT run of any length costs nothing.  What it keeps grows
+ * with the call tree and the records that change a stack, never with the
+ * samples.
+ *
+ * Returns: (transfer full) (nullable): the data, or %NULL with @error set
+ */
+TvProfileData *
+tv_profile_data_load_counts (TachReader           *reader,
+                             const TvSampleFilter *filter,
+                             TvLoadProgressFunc    progress,
+                             gpointer              user_data,
+                             GCancellable         *cancellable,
+                             GError              **error)
+{
+  g_return_val_if_fail (filter == NULL || filter->ranges == NULL
+                        || tv_time_ranges_are_sorted (filter->ranges, filter->n_ranges), NULL);
+
+  return load (reader, TRUE, filter, progress, user_data, cancellable, error);
+}
+
+gboolean
+tv_profile_data_has_samples (TvProfileData *self)
+{
+  return !self->counts_only;
 }
 
 TvProfileData *
@@ -1156,6 +1268,7 @@ tv_profile_data_unref (TvProfileData *self)
       g_free (self->key_ranks[m]);
     }
   g_free (self->internal);
+  g_free (self->ranges);
   tach_reader_free (self->reader);
   g_clear_pointer (&self->bytes, g_bytes_unref);
   g_free (self);

@@ -12,6 +12,12 @@
  * thread filter skips whole arrays.  Per sample there is a timestamp and a
  * status byte; the leaf node only changes at non-REPEAT records, so it is
  * kept as runs (first sample, leaf).
+ *
+ * A load of counts (tv_profile_data_load_counts()) keeps no sample: its
+ * runs cover only the samples its filter selected, as counts, and every
+ * per-thread figure (samples, states, first and last timestamp) is still
+ * that of all the thread's samples.  It costs what the call tree costs,
+ * whatever the number of samples: an export needs no more.
  */
 #pragma once
 
@@ -39,6 +45,8 @@ typedef struct
   guint64  last_timestamp;     /* latest */
   gboolean time_ordered;       /* timestamps never decrease */
   guint64  status_counts[6];   /* samples with each status bit (0..5) set */
+  guint64  n_run_samples;      /* samples the runs cover: n_samples, or in a
+                                * load of counts, those its filter kept */
 } TvThread;
 
 /* The exact call tree: node identity is (parent, file frame index).  Node
@@ -78,6 +86,21 @@ typedef struct
 
 typedef struct _TvProfileData TvProfileData;
 
+/* The samples a load of counts keeps: those with (status & status_mask)
+ * == status_value, a timestamp in [range_start, range_end) when has_range
+ * and in one of the N_RANGES sorted, disjoint RANGES when that is not
+ * NULL (an empty list keeps none). */
+typedef struct
+{
+  guint8             status_mask;
+  guint8             status_value;
+  gboolean           has_range;
+  guint64            range_start;
+  guint64            range_end;
+  const TvTimeRange *ranges;
+  guint              n_ranges;
+} TvSampleFilter;
+
 /* Called from the loading thread now and then; return nothing. */
 typedef void (*TvLoadProgressFunc) (guint64  samples,
                                     double   fraction,
@@ -88,9 +111,21 @@ TvProfileData     *tv_profile_data_load          (TachReader          *reader,
                                                   gpointer             user_data,
                                                   GCancellable        *cancellable,
                                                   GError             **error);
+/* Like tv_profile_data_load(), without keeping the samples: the runs
+ * count those FILTER (NULL: every sample) selects, and a query of the
+ * result selects by thread only (no state, time range or state counts). */
+TvProfileData     *tv_profile_data_load_counts   (TachReader          *reader,
+                                                  const TvSampleFilter *filter,
+                                                  TvLoadProgressFunc   progress,
+                                                  gpointer             user_data,
+                                                  GCancellable        *cancellable,
+                                                  GError             **error);
+/* FALSE for a load of counts: its threads have no timestamps or statuses. */
+gboolean           tv_profile_data_has_samples   (TvProfileData *data);
 /* A load takes at most three quarters of the memory available when it
  * starts, and fails with TV_TACH_ERROR_NO_MEMORY past that.  For tests:
- * KIB other than 0 is the limit instead, for loads that start after. */
+ * KIB other than 0 is the limit instead, for loads that start after; so
+ * is $TV_MEMORY_LIMIT_KIB, when KIB is 0. */
 void               tv_profile_data_set_memory_limit (guint kib);
 TvProfileData     *tv_profile_data_ref           (TvProfileData *data);
 void               tv_profile_data_unref         (TvProfileData *data);
