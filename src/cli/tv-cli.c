@@ -170,8 +170,10 @@ run_info (const char *path,
   return write_stdout (text, strlen (text));
 }
 
-static TvProfileData *load_profile (const char  *path,
-                                    GError     **error);
+static TvProfileData *load_profile (const char           *path,
+                                    const TvExportFilter *filter,
+                                    gboolean              with_samples,
+                                    GError              **error);
 
 /* --by: time (the default) or share. */
 static gboolean
@@ -205,7 +207,7 @@ compare_profiles (const char           *base_path,
   for (guint i = 0; i < 2; i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(TvProfileData) data = load_profile (paths[i], &error);
+      g_autoptr(TvProfileData) data = load_profile (paths[i], filter, FALSE, &error);
       g_auto(TvExportQuery) query = { 0 };
 
       if (data == NULL || !tv_export_filter_make_query (filter, data, &query, &error))
@@ -256,10 +258,15 @@ run_compare (const char *base_path,
   return write_stdout (text, strlen (text));
 }
 
-/* The whole profile, decoded into the model. */
+/* The profile, decoded into the model for an export of FILTER: the
+ * counts of the samples it selects, or WITH_SAMPLES, the samples
+ * themselves.  An export never needs more memory for a longer run of one
+ * stack. */
 static TvProfileData *
-load_profile (const char  *path,
-              GError     **error)
+load_profile (const char           *path,
+              const TvExportFilter *filter,
+              gboolean              with_samples,
+              GError              **error)
 {
   TachReader *reader = NULL;
   TachError tach_error = { 0 };
@@ -272,7 +279,7 @@ load_profile (const char  *path,
       return NULL;
     }
 
-  return tv_profile_data_load (reader, NULL, NULL, NULL, error);
+  return tv_export_filter_load (filter, reader, with_samples, NULL, error);
 }
 
 /* Whether A and B name the same file (links followed); FALSE when either
@@ -347,7 +354,7 @@ export_collapsed (const ExportFormat         *format,
     }
   else
     {
-      g_autoptr(TvProfileData) data = load_profile (args->path, &error);
+      g_autoptr(TvProfileData) data = load_profile (args->path, filter, FALSE, &error);
       g_auto(TvExportQuery) query = { 0 };
 
       if (data != NULL && tv_export_filter_make_query (filter, data, &query, &error))
@@ -421,7 +428,7 @@ export_html (const ExportFormat         *format,
   if (args->baseline != NULL)
     return export_html_diff (args, filter);
 
-  data = load_profile (args->path, &error);
+  data = load_profile (args->path, filter, FALSE, &error);
   if (data == NULL)
     return fail_with_path (args->path, error->message);
 
@@ -476,7 +483,9 @@ export_image (const ExportFormat         *format,
   g_autoptr(GBytes) bytes = NULL;
   g_autofree char *source_name = NULL;
 
-  data = load_profile (args->path, &error);
+  /* The thread-state colours count each node's samples by state. */
+  data = load_profile (args->path, filter, image->colors == TV_FLAME_COLORS_THREAD_STATE,
+                       &error);
   if (data == NULL)
     return fail_with_path (args->path, error->message);
 
