@@ -7,14 +7,93 @@
  * header, footer, statistics and warnings) and, after loading, from the
  * per-thread summaries, so building the pane never costs time that grows
  * with the file.  Values are selectable labels; the same text is collected
- * for "Copy as Text".
+ * for "Copy as Text".  The per-thread table is a column view over a lazy
+ * list of the model's threads: a row's widgets exist only while it is in
+ * view, and its item only once something asked for it (sorting asks for
+ * all of them, incrementally), so a hundred thousand threads cost a
+ * screenful of labels.  "Copy as Text" copies the table's first
+ * MAX_COPIED_THREADS rows in the order shown, and says how many it left
+ * out.
  */
 #include <string.h>
 
 #include <glib/gi18n.h>
 
+#include "tv-lazy-list.h"
 #include "tv-profile-data.h"
 #include "tv-properties.h"
+
+/* Rows of the thread table that "Copy as Text" copies: the clipboard gets
+ * a table a person can read, made in bounded time on the UI thread. */
+#define MAX_COPIED_THREADS 1000
+
+#define N_THREAD_COLUMNS 10
+
+/* Up to about this many rows show without scrolling inside the table, in
+ * THREADS_HEIGHT pixels (the scroller's max-content-height in
+ * tv-properties.ui). */
+#define THREAD_ROWS_IN_VIEW 12
+#define THREADS_HEIGHT      420
+
+/* ------------------------------------------------------------------------ */
+/* TvThreadItem: a row of the thread table                                   */
+/* ------------------------------------------------------------------------ */
+
+#define TV_TYPE_THREAD_ITEM (tv_thread_item_get_type ())
+
+G_DECLARE_FINAL_TYPE (TvThreadItem, tv_thread_item, TV, THREAD_ITEM, GObject)
+
+struct _TvThreadItem
+{
+  GObject         parent_instance;
+
+  /* Of the list's TvProfileData, which outlives its items. */
+  const TvThread *thread;
+  guint64         origin;       /* the earliest timestamp of all threads */
+  gboolean        have_span;
+};
+
+G_DEFINE_FINAL_TYPE (TvThreadItem, tv_thread_item, G_TYPE_OBJECT)
+
+static void
+tv_thread_item_class_init (TvThreadItemClass *klass)
+{
+}
+
+static void
+tv_thread_item_init (TvThreadItem *self)
+{
+}
+
+/* What the list's items point into. */
+typedef struct
+{
+  TvProfileData *data;
+  guint64        origin;
+  gboolean       have_span;
+} ThreadSource;
+
+static void
+thread_source_free (gpointer user_data)
+{
+  ThreadSource *source = user_data;
+
+  tv_profile_data_unref (source->data);
+  g_free (source);
+}
+
+static gpointer
+thread_source_make_item (guint    position,
+                         gpointer user_data)
+{
+  ThreadSource *source = user_data;
+  TvThreadItem *item = g_object_new (TV_TYPE_THREAD_ITEM, NULL);
+
+  item->thread = tv_profile_data_get_thread (source->data, position);
+  item->origin = source->origin;
+  item->have_span = source->have_span;
+  return item;
+}
 
 struct _TvProperties
 {
@@ -32,7 +111,9 @@ struct _TvProperties
   AdwPreferencesGroup  *warnings_group;
   AdwPreferencesGroup  *decoded_group;
   AdwPreferencesGroup  *threads_group;
-  GtkGrid              *threads_grid;
+  GtkScrolledWindow    *threads_scroller;
+  GtkColumnView        *threads_view;
+  GtkSortListModel     *threads_model;   /* the rows in the order shown */
   AdwPreferencesGroup  *range_group;
   GtkGrid              *range_grid;
   GString              *range_text;      /* the range's figures, as copied */
@@ -473,16 +554,6 @@ attach_cell_to (GtkGrid    *grid,
   return label;
 }
 
-static GtkWidget *
-attach_cell (TvProperties *self,
-             const char   *text,
-             int           column,
-             int           row,
-             float         xalign)
-{
-  return attach_cell_to (self->threads_grid, text, column, row, xalign);
-}
-
 static char *
 percent (guint64 count,
          guint64 total)
@@ -490,6 +561,213 @@ percent (guint64 count,
   if (total == 0)
     return g_strdup ("-");
   return g_strdup_printf ("%.1f", 100.0 * (double) count / (double) total);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The thread table                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* The text of column COLUMN for ITEM's thread. */
+static char *
+thread_cell_text (const TvThreadItem *item,
+                  guint               column)
+{
+  const TvThread *thread = item->thread;
+
+  switch (column)
+    {
+    case 0:
+      return u64_to_string (thread->thread_id);
+    case 1:
+      return g_strdup_printf ("%u", thread->interpreter_id);
+    case 2:
+      return u64_to_string (thread->n_samples);
+    case 3:
+      return percent (thread->status_counts[BIT_HAS_GIL], thread->n_samples);
+    case 4:
+      return percent (thread->status_counts[BIT_ON_CPU], thread->n_samples);
+    case 5:
+      return percent (thread->status_counts[BIT_GIL_REQUESTED], thread->n_samples);
+    case 6:
+      return percent (thread->status_counts[BIT_HAS_EXCEPTION], thread->n_samples);
+    case 7:
+    case 8:
+      if (thread->n_samples == 0 || !item->have_span)
+        return g_strdup ("-");
+      return g_strdup_printf ("%.6f", (double) ((column == 7 ? thread->first_timestamp
+                                                             : thread->last_timestamp)
+                                                - item->origin) / 1e6);
+    default:
+      /* Translators: marks the interpreter's main thread in the
+       * per-thread table. */
+      return g_strdup (thread->status_counts[BIT_MAIN_THREAD] > 0 ? _("main") : "");
+    }
+}
+
+/* What column COLUMN sorts ITEM by (not the thread id: see below). */
+static double
+thread_cell_value (const TvThreadItem *item,
+                   guint               column)
+{
+  const TvThread *thread = item->thread;
+  double n = (double) MAX (thread->n_samples, 1);
+
+  switch (column)
+    {
+    case 1:
+      return thread->interpreter_id;
+    case 2:
+      return (double) thread->n_samples;
+    case 3:
+      return (double) thread->status_counts[BIT_HAS_GIL] / n;
+    case 4:
+      return (double) thread->status_counts[BIT_ON_CPU] / n;
+    case 5:
+      return (double) thread->status_counts[BIT_GIL_REQUESTED] / n;
+    case 6:
+      return (double) thread->status_counts[BIT_HAS_EXCEPTION] / n;
+    case 7:
+      return thread->n_samples > 0 ? (double) thread->first_timestamp : -1.0;
+    case 8:
+      return thread->n_samples > 0 ? (double) thread->last_timestamp : -1.0;
+    default:
+      return thread->status_counts[BIT_MAIN_THREAD] > 0;
+    }
+}
+
+static int
+compare_thread_cells (gconstpointer a,
+                      gconstpointer b,
+                      gpointer      user_data)
+{
+  const TvThreadItem *x = a, *y = b;
+  guint column = GPOINTER_TO_UINT (user_data);
+  double u, v;
+
+  /* Thread ids use all 64 bits, more than a double holds exactly. */
+  if (column == 0)
+    {
+      if (x->thread->thread_id != y->thread->thread_id)
+        return x->thread->thread_id < y->thread->thread_id ? -1 : 1;
+    }
+  else
+    {
+      u = thread_cell_value (x, column);
+      v = thread_cell_value (y, column);
+      if (u != v)
+        return u < v ? -1 : 1;
+    }
+  /* Ties in the model's order, so that a sort is stable. */
+  return (x->thread->index > y->thread->index) - (x->thread->index < y->thread->index);
+}
+
+static void
+setup_thread_cell (GtkSignalListItemFactory *factory,
+                   GtkListItem              *list_item,
+                   gpointer                  user_data)
+{
+  guint column = GPOINTER_TO_UINT (user_data);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), column == 9 ? 0.0f : 1.0f);
+  gtk_widget_add_css_class (label, column == 9 ? "accent" : "numeric");
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_thread_cell (GtkSignalListItemFactory *factory,
+                  GtkListItem              *list_item,
+                  gpointer                  user_data)
+{
+  TvThreadItem *item = gtk_list_item_get_item (list_item);
+  g_autofree char *text = thread_cell_text (item, GPOINTER_TO_UINT (user_data));
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
+}
+
+static const char *
+thread_column_title (guint column)
+{
+  /* Translators: column headers of the per-thread table; keep them short. */
+  const char *titles[N_THREAD_COLUMNS] = {
+    _("Thread ID"), _("Interp"), _("Samples"), _("GIL %"), _("CPU %"), _("Wait %"),
+    _("Exc %"), _("First (s)"), _("Last (s)"), _("Main"),
+  };
+
+  return titles[column];
+}
+
+/* The columns, each with its cells and its sorter; the rows in the
+ * model's order until a heading is clicked. */
+static void
+init_thread_table (TvProperties *self)
+{
+  GtkSorter *sorter;
+  g_autoptr(GtkNoSelection) selection = NULL;
+
+  for (guint c = 0; c < N_THREAD_COLUMNS; c++)
+    {
+      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkSorter) column_sorter = NULL;
+      g_autoptr(GtkColumnViewColumn) column = NULL;
+
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_thread_cell), GUINT_TO_POINTER (c));
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_thread_cell), GUINT_TO_POINTER (c));
+      column_sorter = GTK_SORTER (gtk_custom_sorter_new (compare_thread_cells,
+                                                         GUINT_TO_POINTER (c), NULL));
+      column = gtk_column_view_column_new (thread_column_title (c), g_steal_pointer (&factory));
+      gtk_column_view_column_set_sorter (column, column_sorter);
+      gtk_column_view_append_column (self->threads_view, column);
+    }
+
+  sorter = gtk_column_view_get_sorter (self->threads_view);
+  self->threads_model = gtk_sort_list_model_new (NULL, g_object_ref (sorter));
+  /* A sort of a hundred thousand rows runs in steps on the main loop. */
+  gtk_sort_list_model_set_incremental (self->threads_model, TRUE);
+  selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (self->threads_model)));
+  gtk_column_view_set_model (self->threads_view, GTK_SELECTION_MODEL (selection));
+}
+
+/* The table as "Copy as Text" copies it: the first MAX_COPIED_THREADS
+ * rows in the order shown. */
+static void
+append_thread_table (TvProperties *self,
+                     GString      *text)
+{
+  GListModel *rows = G_LIST_MODEL (self->threads_model);
+  guint n_rows = g_list_model_get_n_items (rows);
+  guint n_copied = MIN (n_rows, MAX_COPIED_THREADS);
+
+  /* Nothing before the samples are in. */
+  if (self->data_text->len == 0)
+    return;
+  g_string_append_printf (text, "\n%s\n ", adw_preferences_group_get_title (self->threads_group));
+  for (guint c = 0; c < N_THREAD_COLUMNS; c++)
+    g_string_append_printf (text, " %s%s", thread_column_title (c),
+                            c + 1 == N_THREAD_COLUMNS ? "\n" : "\t");
+  for (guint i = 0; i < n_copied; i++)
+    {
+      g_autoptr(TvThreadItem) item = g_list_model_get_item (rows, i);
+
+      g_string_append_c (text, ' ');
+      for (guint c = 0; c < N_THREAD_COLUMNS; c++)
+        {
+          g_autofree char *cell = thread_cell_text (item, c);
+
+          g_string_append_printf (text, " %s%s", cell, c + 1 == N_THREAD_COLUMNS ? "\n" : "\t");
+        }
+    }
+  if (n_copied < n_rows)
+    {
+      /* Translators: after the rows of the thread table that "Copy as
+       * Text" copied. */
+      g_autofree char *more = g_strdup_printf (ngettext ("… and %u more thread, not copied",
+                                                         "… and %u more threads, not copied",
+                                                         n_rows - n_copied),
+                                               n_rows - n_copied);
+
+      g_string_append_printf (text, "  %s\n", more);
+    }
 }
 
 void
@@ -500,7 +778,6 @@ tv_properties_show_data (TvProperties *self)
   gboolean have_span;
   guint n_threads;
   g_autofree char *value = NULL;
-  const char *headers[10];
 
   g_return_if_fail (TV_IS_PROPERTIES (self));
   g_return_if_fail (self->profile != NULL);
@@ -530,69 +807,22 @@ tv_properties_show_data (TvProperties *self)
   add_row (self->data_text, self->decoded_group, _("Threads seen"), value);
   gtk_widget_set_visible (GTK_WIDGET (self->decoded_group), TRUE);
 
-  /* Translators: column headers of the per-thread table; keep them short. */
-  headers[0] = _("Thread ID");
-  headers[1] = _("Interp");
-  headers[2] = _("Samples");
-  headers[3] = _("GIL %");
-  headers[4] = _("CPU %");
-  headers[5] = _("Wait %");
-  headers[6] = _("Exc %");
-  headers[7] = _("First (s)");
-  headers[8] = _("Last (s)");
-  headers[9] = _("Main");
+  {
+    ThreadSource *source = g_new0 (ThreadSource, 1);
+    g_autoptr(GListModel) rows = NULL;
 
-  g_string_append_printf (self->data_text, "\n%s\n ",
-                          adw_preferences_group_get_title (self->threads_group));
-  for (guint c = 0; c < G_N_ELEMENTS (headers); c++)
-    {
-      GtkWidget *label = attach_cell (self, headers[c], c, 0, c == 9 ? 0.0f : 1.0f);
-
-      gtk_widget_remove_css_class (label, "numeric");
-      gtk_widget_add_css_class (label, "heading");
-      g_string_append_printf (self->data_text, " %s%s", headers[c], c == 9 ? "\n" : "\t");
-    }
-
-  for (guint i = 0; i < n_threads; i++)
-    {
-      const TvThread *thread = tv_profile_data_get_thread (data, i);
-      char *cells[10];
-      int row = (int) i + 1;
-
-      cells[0] = u64_to_string (thread->thread_id);
-      cells[1] = g_strdup_printf ("%u", thread->interpreter_id);
-      cells[2] = u64_to_string (thread->n_samples);
-      cells[3] = percent (thread->status_counts[BIT_HAS_GIL], thread->n_samples);
-      cells[4] = percent (thread->status_counts[BIT_ON_CPU], thread->n_samples);
-      cells[5] = percent (thread->status_counts[BIT_GIL_REQUESTED], thread->n_samples);
-      cells[6] = percent (thread->status_counts[BIT_HAS_EXCEPTION], thread->n_samples);
-      if (thread->n_samples > 0 && have_span)
-        {
-          cells[7] = g_strdup_printf ("%.6f", (double) (thread->first_timestamp - first) / 1e6);
-          cells[8] = g_strdup_printf ("%.6f", (double) (thread->last_timestamp - first) / 1e6);
-        }
-      else
-        {
-          cells[7] = g_strdup ("-");
-          cells[8] = g_strdup ("-");
-        }
-      /* Translators: marks the interpreter's main thread in the
-       * per-thread table. */
-      cells[9] = g_strdup (thread->status_counts[BIT_MAIN_THREAD] > 0 ? _("main") : "");
-
-      g_string_append_c (self->data_text, ' ');
-      for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
-        {
-          GtkWidget *label = attach_cell (self, cells[c], c, row, c == 9 ? 0.0f : 1.0f);
-
-          if (c == 9)
-            gtk_widget_add_css_class (label, "accent");
-          g_string_append_printf (self->data_text, " %s%s", cells[c], c == 9 ? "\n" : "\t");
-        }
-      for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
-        g_free (cells[c]);
-      self->n_thread_rows++;
-    }
+    source->data = tv_profile_data_ref (data);
+    source->origin = first;
+    source->have_span = have_span;
+    rows = tv_lazy_list_new (TV_TYPE_THREAD_ITEM, n_threads, thread_source_make_item, source,
+                             thread_source_free);
+    gtk_sort_list_model_set_model (self->threads_model, rows);
+    self->n_thread_rows = n_threads;
+    /* A list view's natural height is that of the rows it has made, a
+     * few when there are many: the card takes its full height then. */
+    if (n_threads > THREAD_ROWS_IN_VIEW)
+      gtk_scrolled_window_set_min_content_height (self->threads_scroller, THREADS_HEIGHT);
+  }
   gtk_widget_set_visible (GTK_WIDGET (self->threads_group), TRUE);
 }
 
@@ -703,7 +933,12 @@ tv_properties_dup_text (TvProperties *self)
 {
   g_return_val_if_fail (TV_IS_PROPERTIES (self), NULL);
 
-  return g_strconcat (self->text->str, self->data_text->str, self->range_text->str, NULL);
+  g_autoptr(GString) text = g_string_new (self->text->str);
+
+  g_string_append (text, self->data_text->str);
+  append_thread_table (self, text);
+  g_string_append (text, self->range_text->str);
+  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 guint
@@ -757,6 +992,7 @@ tv_properties_dispose (GObject *object)
   TvProperties *self = (TvProperties *)object;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_PROPERTIES);
+  g_clear_object (&self->threads_model);
   g_clear_object (&self->profile);
 
   G_OBJECT_CLASS (tv_properties_parent_class)->dispose (object);
@@ -816,7 +1052,8 @@ tv_properties_class_init (TvPropertiesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TvProperties, warnings_group);
   gtk_widget_class_bind_template_child (widget_class, TvProperties, decoded_group);
   gtk_widget_class_bind_template_child (widget_class, TvProperties, threads_group);
-  gtk_widget_class_bind_template_child (widget_class, TvProperties, threads_grid);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, threads_scroller);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, threads_view);
   gtk_widget_class_bind_template_child (widget_class, TvProperties, range_group);
   gtk_widget_class_bind_template_child (widget_class, TvProperties, range_grid);
   gtk_widget_class_bind_template_child (widget_class, TvProperties, copy_button);
@@ -830,6 +1067,7 @@ tv_properties_init (TvProperties *self)
   self->text = g_string_new (NULL);
   self->data_text = g_string_new (NULL);
   self->range_text = g_string_new (NULL);
+  init_thread_table (self);
   gtk_widget_set_sensitive (GTK_WIDGET (self->copy_button), FALSE);
   g_signal_connect_swapped (self->copy_button, "clicked", G_CALLBACK (on_copy_clicked), self);
 }
