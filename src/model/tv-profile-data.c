@@ -109,6 +109,11 @@ struct _TvProfileData
   guint64         n_samples;
   guint64         status_counts[6];
   guint           max_depth;
+  /* The threads in the order every list of them shows (see
+   * tv_profile_data_get_thread_order()), and the span of all of them. */
+  guint32        *thread_order;
+  guint64         first_timestamp;
+  guint64         last_timestamp;
 
   guint32        *frame_keys[TV_N_MERGE_KEYS];
   guint32        *key_frames[TV_N_MERGE_KEYS];
@@ -1022,6 +1027,49 @@ shrink (TvProfileData *self)
 }
 
 static int
+compare_thread_order (gconstpointer a,
+                      gconstpointer b,
+                      gpointer      user_data)
+{
+  const TvThread *threads = user_data;
+  const TvThread *x = &threads[*(const guint32 *) a];
+  const TvThread *y = &threads[*(const guint32 *) b];
+  gboolean x_main = x->status_counts[5] > 0;   /* TACH_STATUS_MAIN_THREAD */
+  gboolean y_main = y->status_counts[5] > 0;
+
+  if (x->interpreter_id != y->interpreter_id)
+    return x->interpreter_id < y->interpreter_id ? -1 : 1;
+  if (x_main != y_main)
+    return x_main ? -1 : 1;
+  if (x->n_samples != y->n_samples)
+    return x->n_samples > y->n_samples ? -1 : 1;
+  if (x->thread_id != y->thread_id)
+    return x->thread_id < y->thread_id ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+/* What every list of threads needs and would otherwise compute on the UI
+ * thread, in time that grows with the threads: their order and span. */
+static void
+summarize_threads (TvProfileData *self)
+{
+  self->thread_order = g_new (guint32, MAX (self->n_threads, 1));
+  for (guint i = 0; i < self->n_threads; i++)
+    self->thread_order[i] = i;
+  g_qsort_with_data (self->thread_order, self->n_threads, sizeof (guint32),
+                     compare_thread_order, self->threads);
+
+  self->first_timestamp = G_MAXUINT64;
+  self->last_timestamp = 0;
+  for (guint i = 0; i < self->n_threads; i++)
+    if (self->threads[i].n_samples > 0)
+      {
+        self->first_timestamp = MIN (self->first_timestamp, self->threads[i].first_timestamp);
+        self->last_timestamp = MAX (self->last_timestamp, self->threads[i].last_timestamp);
+      }
+}
+
+static int
 decoder_cancelled (void *user_data)
 {
   return g_cancellable_is_cancelled (user_data);
@@ -1166,6 +1214,7 @@ load (TachReader           *reader,
 
   g_clear_pointer (&self->prefaulter, prefaulter_free);
   shrink (self);
+  summarize_threads (self);
   build_keys (self);
   find_internal (self);
   if (progress != NULL)
@@ -1250,6 +1299,7 @@ tv_profile_data_unref (TvProfileData *self)
       g_free (self->threads[i].run_leaf);
     }
   g_free (self->threads);
+  g_free (self->thread_order);
   g_free (self->stores);
   g_free (self->tree.parent);
   g_free (self->tree.frame);
@@ -1326,19 +1376,17 @@ tv_profile_data_get_time_span (TvProfileData *self,
                                guint64       *first,
                                guint64       *last)
 {
-  guint64 lo = G_MAXUINT64, hi = 0;
-
-  for (guint i = 0; i < self->n_threads; i++)
-    if (self->threads[i].n_samples > 0)
-      {
-        lo = MIN (lo, self->threads[i].first_timestamp);
-        hi = MAX (hi, self->threads[i].last_timestamp);
-      }
   if (first)
-    *first = lo;
+    *first = self->first_timestamp;
   if (last)
-    *last = hi;
+    *last = self->last_timestamp;
   return self->n_samples > 0;
+}
+
+const guint32 *
+tv_profile_data_get_thread_order (TvProfileData *self)
+{
+  return self->thread_order;
 }
 
 const guint64 *

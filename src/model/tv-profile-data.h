@@ -138,9 +138,15 @@ guint64            tv_profile_data_get_n_samples (TvProfileData *data);
 guint              tv_profile_data_get_n_threads (TvProfileData *data);
 const TvThread    *tv_profile_data_get_thread    (TvProfileData *data,
                                                   guint          index);
+/* The thread indices in the order every list of threads shows them (the
+ * timeline's lanes, the thread menus and tables): by interpreter, then
+ * the main thread, then by samples (most first), then by thread id; made
+ * with the data, so that no view sorts its threads on the UI thread. */
+const guint32     *tv_profile_data_get_thread_order (TvProfileData *data);
 const TvExactTree *tv_profile_data_get_tree      (TvProfileData *data);
 guint              tv_profile_data_get_max_depth (TvProfileData *data);
-/* Earliest and latest timestamp over all threads; FALSE without samples. */
+/* Earliest and latest timestamp over all threads; FALSE without samples.
+ * Constant time. */
 gboolean           tv_profile_data_get_time_span (TvProfileData *data,
                                                   guint64       *first,
                                                   guint64       *last);

@@ -503,26 +503,6 @@ fill_levels (TvTimeline   *self,
   return TRUE;
 }
 
-static int
-compare_lanes (gconstpointer a,
-               gconstpointer b,
-               gpointer      user_data)
-{
-  const TvTimelineLane *lanes = user_data;
-  const TvTimelineLane *x = &lanes[*(const guint32 *) a];
-  const TvTimelineLane *y = &lanes[*(const guint32 *) b];
-
-  if (x->interpreter_id != y->interpreter_id)
-    return x->interpreter_id < y->interpreter_id ? -1 : 1;
-  if (x->main_thread != y->main_thread)
-    return x->main_thread ? -1 : 1;
-  if (x->n_samples != y->n_samples)
-    return x->n_samples > y->n_samples ? -1 : 1;
-  if (x->thread_id != y->thread_id)
-    return x->thread_id < y->thread_id ? -1 : 1;
-  return (x->thread_index > y->thread_index) - (x->thread_index < y->thread_index);
-}
-
 static void
 lane_data_clear (LaneData *lane)
 {
@@ -582,7 +562,6 @@ tv_timeline_new (TvProfileData *data,
       info->main_thread = t->status_counts[g_bit_nth_lsf (TACH_STATUS_MAIN_THREAD, -1)] > 0;
       info->first_timestamp = t->n_samples > 0 ? t->first_timestamp : 0;
       info->last_timestamp = t->n_samples > 0 ? t->last_timestamp : 0;
-      self->order[i] = i;
 
       lane->n_samples = t->n_samples;
       if (t->n_samples == 0)
@@ -608,7 +587,9 @@ tv_timeline_new (TvProfileData *data,
   if (self->all.levels != NULL)
     build_levels (&self->all);
 
-  g_qsort_with_data (self->order, self->n_lanes, sizeof (guint32), compare_lanes, self->lanes);
+  /* The data's order of threads is the lanes'. */
+  memcpy (self->order, tv_profile_data_get_thread_order (data),
+          self->n_lanes * sizeof (guint32));
   for (guint p = 0; p < self->n_lanes; p++)
     self->lanes[self->order[p]].position = p;
 

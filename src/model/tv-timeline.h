@@ -114,7 +114,7 @@ guint                 tv_timeline_get_n_lanes    (TvTimeline    *timeline);
 const TvTimelineLane *tv_timeline_get_lane       (TvTimeline    *timeline,
                                                   guint          lane);
 /* The lanes in display order: by interpreter, then the main thread, then
- * by samples (most first), then by thread id. */
+ * by samples (most first), then by thread id (the data's thread order). */
 const guint32        *tv_timeline_get_order      (TvTimeline    *timeline,
                                                   guint         *n_lanes);
 /* Distinct interpreters, in display order (ascending). */

@@ -379,6 +379,36 @@ check_threads (TvProfileData *data,
     }
   CHECK_EQ (total, d->samples->len, "samples over all threads");
   CHECK_EQ (tv_profile_data_get_n_samples (data), d->samples->len, "samples");
+
+  /* The display order: every thread once, by interpreter, the main thread
+   * first, then by samples (most first), thread id and index. */
+  {
+    const guint32 *order = tv_profile_data_get_thread_order (data);
+    g_autofree guint8 *listed = g_new0 (guint8, MAX (n_threads, 1));
+
+    for (guint p = 0; p < n_threads; p++)
+      {
+        CHECK (order[p] < n_threads && !listed[order[p]], "the order lists each thread once");
+        listed[order[p]] = 1;
+        if (p > 0)
+          {
+            const TvThread *x = tv_profile_data_get_thread (data, order[p - 1]);
+            const TvThread *y = tv_profile_data_get_thread (data, order[p]);
+            gboolean x_main = x->status_counts[5] > 0, y_main = y->status_counts[5] > 0;
+            gint64 key_x[] = { x->interpreter_id, !x_main, -(gint64) x->n_samples };
+            gint64 key_y[] = { y->interpreter_id, !y_main, -(gint64) y->n_samples };
+            int c = 0;
+
+            for (guint k = 0; c == 0 && k < G_N_ELEMENTS (key_x); k++)
+              c = (key_x[k] > key_y[k]) - (key_x[k] < key_y[k]);
+            if (c == 0)
+              c = (x->thread_id > y->thread_id) - (x->thread_id < y->thread_id);
+            if (c == 0)
+              c = (x->index > y->index) - (x->index < y->index);
+            CHECK (c < 0, "threads in the display order");
+          }
+      }
+  }
   for (guint b = 0; b < 6; b++)
     CHECK_EQ (model_counts[b], status_counts[b], "status bit count");
   CHECK_EQ (tv_profile_data_get_max_depth (data), max_depth, "max depth");
