@@ -31,6 +31,11 @@
 #define MAX_MAPPED_THREADS  256
 #define PREFAULT_QUEUE      1024
 #define MAX_RESERVED_BYTES  (G_GUINT64_CONSTANT (1) << 40)
+/* Room for this many samples at first in a thread's g_malloc'd arrays,
+ * which double from there: a file can have a hundred thousand threads of
+ * a sample or two, and what a load leaves in holes of the heap stays in
+ * the process. */
+#define INITIAL_SAMPLES     8
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23  /* Linux 5.14 */
@@ -59,7 +64,9 @@ typedef struct
  * ever appended, so when the header's sample count makes it affordable the
  * array is a reservation of address space for every sample of the file: a
  * thread costs what it holds, and nothing is copied while loading.  Its
- * pages are made resident POPULATE_BYTES ahead of the writes, by a second
+ * pages are made resident ahead of the writes (as far ahead as it has
+ * written, up to POPULATE_BYTES, so that a thread of one sample takes a
+ * page, and one of millions is POPULATE_BYTES ahead), by a second
  * thread when there is a second processor: a page fault costs more than
  * decoding the page's samples, and this way the faults are taken off the
  * decoding thread, many pages per call.
@@ -95,6 +102,8 @@ typedef struct
   guint32 *path;                /* node at each depth, path[0] the root;
                                  * NULL until the thread has a frame */
   guint32  depth;
+  guint32  path_capacity;       /* grows with the deepest stack: a file can
+                                 * have many threads of shallow stacks */
 } Cursor;
 
 struct _TvProfileData
@@ -365,11 +374,13 @@ store_grow (TvProfileData *self,
 
   if (store->mapped > 0)
     {
+      gsize ahead = MIN (POPULATE_BYTES, page_round (bytes));
+
       if (bytes > store->mapped)
         return FALSE;
-      while (store->populated < store->mapped && store->populated < bytes + POPULATE_BYTES)
+      while (store->populated < store->mapped && store->populated < bytes + ahead)
         {
-          gsize end = MIN (store->mapped, store->populated + POPULATE_BYTES);
+          gsize end = MIN (store->mapped, store->populated + ahead);
 
           if (!charge (self, end - store->populated))
             return FALSE;
@@ -668,8 +679,8 @@ ensure_thread (TvProfileData    *self,
       c->runs_capacity = 4;
       if (!self->counts_only
           && (!store_init (self, &self->stores[2 * index], reserve * sizeof (guint64),
-                           64 * sizeof (guint64))
-              || !store_init (self, &self->stores[2 * index + 1], reserve, 64)))
+                           INITIAL_SAMPLES * sizeof (guint64))
+              || !store_init (self, &self->stores[2 * index + 1], reserve, INITIAL_SAMPLES)))
         return NULL;
       if (!charge (self, c->runs_capacity * (sizeof (guint64) + sizeof (guint32))))
         return NULL;
@@ -693,14 +704,24 @@ move_cursor (TvProfileData    *self,
   guint32 d = s->keep;
 
   g_assert (d <= c->depth);
-  if (c->path == NULL)
+  if (c->path == NULL && s->push == 0)
+    return TV_ROOT_NODE;
+  if ((guint64) d + s->push + 1 > c->path_capacity)
     {
-      if (s->push == 0)
-        return TV_ROOT_NODE;
-      if (!charge (self, (TACH_MAX_STACK_DEPTH + 1) * sizeof (guint32))
-          || (c->path = g_try_new (guint32, TACH_MAX_STACK_DEPTH + 1)) == NULL)
+      guint32 capacity = MAX (c->path_capacity, 8);
+      guint32 *path;
+
+      while (capacity < (guint64) d + s->push + 1)
+        capacity *= 2;
+      capacity = MIN (capacity, TACH_MAX_STACK_DEPTH + 1);
+      g_assert ((guint64) d + s->push + 1 <= capacity);
+      if (!charge (self, (capacity - c->path_capacity) * sizeof (guint32))
+          || (path = g_try_renew (guint32, c->path, capacity)) == NULL)
         return TV_NODE_NONE;
-      c->path[0] = TV_ROOT_NODE;
+      if (c->path == NULL)
+        path[0] = TV_ROOT_NODE;
+      c->path = path;
+      c->path_capacity = capacity;
     }
   for (guint i = s->push; i > 0; i--)
     {
