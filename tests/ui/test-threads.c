@@ -1,0 +1,328 @@
+/* test-threads.c: the window with one thread, eight and ten thousand
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The properties' table of the selected time range made a label per cell
+ * of every thread; it makes the rows in view.  Ten thousand threads are
+ * written by the format library's writer at the start; the corpus gives
+ * one (rec_cpu_mix.tach) and eight (rec_threads.tach).  The table must
+ * also show what it did: the threads in the timeline's order, the counts
+ * of each in the range.  Screenshots, light and dark, go to
+ * TV_TEST_OUTPUT_DIR.
+ */
+#include <string.h>
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "tv-flame-view.h"
+#include "tv-profile-page.h"
+#include "tv-properties.h"
+#include "tv-thread-item.h"
+#include "tv-timeline-view.h"
+#include "ui-test-util.h"
+
+#define MANY_THREADS 10000
+/* GTK keeps up to 200 rows of a list view around, in view or not. */
+#define MAX_ROWS     400
+
+static TvApplication *application;
+static char *many_dir;
+static char *many_path;
+
+static TvWindow *
+get_window (void)
+{
+  return ui_test_get_window (GTK_APPLICATION (application));
+}
+
+static guint
+count_widgets (GtkWidget *widget,
+               GType      type)
+{
+  guint n = G_TYPE_CHECK_INSTANCE_TYPE (widget, type) ? 1 : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_widgets (child, type);
+  return n;
+}
+
+/* Thread t has 1 + t % 3 samples, so that the display order (by samples)
+ * is not the file's; thread 0 is the main thread. */
+static const char *
+many_threads_path (void)
+{
+  g_autoptr(GError) error = NULL;
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError tach_error;
+  guint32 frames[8];
+
+  if (many_path != NULL)
+    return many_path;
+  many_dir = g_dir_make_tmp ("tv-test-threads-XXXXXX", &error);
+  g_assert_no_error (error);
+  many_path = g_build_filename (many_dir, "threads.tach", NULL);
+  options.start_time_us = 1000000;
+  options.sample_interval_us = 1000;
+  options.mode_raw = 1;
+  g_assert_cmpint (tach_writer_new (many_path, &options, &writer, &tach_error), ==, TACH_OK);
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autofree char *funcname = g_strdup_printf ("task_%u", i);
+      TachFrameInfo info = { "/srv/app/tasks.py", funcname, 10 + i, -1, -1, -1,
+                             TACH_OPCODE_NONE };
+
+      g_assert_cmpint (tach_writer_intern_frame (writer, &info, &frames[i], &tach_error), ==,
+                       TACH_OK);
+    }
+  for (guint t = 0; t < MANY_THREADS; t++)
+    for (guint k = 0; k <= t % 3; k++)
+      {
+        guint8 status = t == 0 ? TACH_STATUS_MAIN_THREAD | TACH_STATUS_HAS_GIL
+                                 | TACH_STATUS_ON_CPU
+                        : t % 2 ? TACH_STATUS_ON_CPU : TACH_STATUS_GIL_REQUESTED;
+
+        g_assert_cmpint (tach_writer_add_sample (writer, 100 + t, 0, 1001000 + 10 * t + k,
+                                                 status, &frames[t % 8], 1, &tach_error),
+                         ==, TACH_OK);
+      }
+  g_assert_cmpint (tach_writer_finish (writer, &tach_error), ==, TACH_OK);
+  return many_path;
+}
+
+static TvProfilePage *
+open_page (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  TvProfilePage *page;
+
+  g_application_activate (G_APPLICATION (application));
+  page = tv_window_open_file (get_window (), file);
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 30000);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  WAIT_UNTIL (tv_timeline_view_get_timeline (tv_profile_page_get_timeline_view (page)) != NULL,
+              30000);
+  return page;
+}
+
+static void
+close_page (TvProfilePage *page)
+{
+  AdwTabView *tabs = tv_window_get_tab_view (get_window ());
+
+  adw_tab_view_close_page (tabs, adw_tab_view_get_page (tabs, GTK_WIDGET (page)));
+  ui_test_spin (100);
+}
+
+static char *
+corpus_path (const char *name)
+{
+  return g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid", name, NULL);
+}
+
+static void
+save_light_and_dark (GtkWidget  *widget,
+                     const char *name)
+{
+  g_autofree char *light = g_strdup_printf ("%s-light.png", name);
+  g_autofree char *dark = g_strdup_printf ("%s-dark.png", name);
+
+  ui_test_set_dark (FALSE);
+  ui_test_save_screenshot (widget, light, 400);
+  ui_test_set_dark (TRUE);
+  ui_test_save_screenshot (widget, dark, 600);
+  ui_test_set_dark (FALSE);
+  ui_test_spin (200);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The properties' table of the selected time range                         */
+/* ------------------------------------------------------------------------ */
+
+/* The line "Copy as Text" gives THREAD's row of the range table. */
+static char *
+range_row (TvTimeline        *timeline,
+           guint              lane,
+           const TvTimeRange *range)
+{
+  TvTimelineColumn counts;
+  guint64 n = tv_timeline_count_ranges (timeline, lane, range, 1, &counts);
+
+  return g_strdup_printf ("\n  %" G_GUINT64_FORMAT "\t %" G_GUINT64_FORMAT "\t",
+                          tv_timeline_get_lane (timeline, lane)->thread_id, n);
+}
+
+static void
+check_range_table (const char *path,
+                   const char *screenshot)
+{
+  TvProfilePage *page = open_page (path);
+  TvViewState *state = tv_profile_page_get_view_state (page);
+  TvProperties *properties = tv_profile_page_get_properties (page);
+  TvTimeline *timeline = tv_timeline_view_get_timeline (tv_profile_page_get_timeline_view (page));
+  guint n_lanes = tv_timeline_get_n_lanes (timeline);
+  GtkWidget *range_view = (GtkWidget *) gtk_widget_get_template_child (
+    GTK_WIDGET (properties), TV_TYPE_PROPERTIES, "range_view");
+  g_autofree char *text = NULL;
+  guint64 first, last;
+  TvTimeRange range;
+  guint n_order, n_labels;
+  const guint32 *order = tv_timeline_get_order (timeline, &n_order);
+
+  g_assert_true (GTK_IS_COLUMN_VIEW (range_view));
+  /* The middle half of the profile. */
+  g_assert_true (tv_timeline_get_span (timeline, &first, &last));
+  range.start = first + (last - first) / 4;
+  range.end = first + (last - first) * 3 / 4 + 1;
+  tv_view_state_set_range (state, range.start, range.end);
+  g_assert_cmpuint (tv_properties_get_n_range_rows (properties), ==, n_lanes);
+
+  tv_profile_page_show_view (page, "properties");
+  WAIT_UNTIL (gtk_widget_get_mapped (range_view) && gtk_widget_get_height (range_view) > 0, 5000);
+  ui_test_spin (200);
+  /* A label a cell in view: a grid of every cell was 60,000 labels for
+   * ten thousand threads. */
+  n_labels = count_widgets (range_view, GTK_TYPE_LABEL);
+  g_test_message ("%u threads: %u labels in the range table", n_lanes, n_labels);
+  g_assert_cmpuint (n_labels, >=, 6 * MIN (n_lanes, 8));
+  g_assert_cmpuint (n_labels, <, 6 * (MAX_ROWS + 10));
+  g_assert_cmpuint (g_list_model_get_n_items (
+    G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (range_view)))), ==, n_lanes);
+
+  /* The rows in the timeline's order, with each thread's counts. */
+  text = tv_properties_dup_text (properties);
+  g_assert_nonnull (strstr (text, "Threads in the Selected Time Range"));
+  {
+    const char *table = strstr (text, "Threads in the Selected Time Range");
+    const char *at = table;
+
+    for (guint p = 0; p < MIN (n_order, 30); p++)
+      {
+        g_autofree char *row = range_row (timeline, order[p], &range);
+        const char *found = strstr (at, row);
+
+        g_assert_nonnull (found);
+        at = found + 1;
+      }
+  }
+  if (n_lanes > 1000)
+    {
+      g_autofree char *more = g_strdup_printf ("… and %u more threads, not copied\n",
+                                               n_lanes - 1000);
+      g_autofree char *past = range_row (timeline, order[1000], &range);
+      const char *table = strstr (text, "Threads in the Selected Time Range");
+
+      g_assert_nonnull (strstr (table, more));
+      g_assert_null (strstr (table, past));
+    }
+
+  if (screenshot != NULL)
+    {
+      GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (
+        GTK_SCROLLED_WINDOW (adw_bin_get_child (ADW_BIN (properties))));
+
+      gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+      save_light_and_dark (GTK_WIDGET (get_window ()), screenshot);
+    }
+
+  /* Sorted by samples in the range, most first; another change of the
+   * view state (the merge key) keeps the table as it is. */
+  {
+    g_autoptr(GtkColumnViewColumn) column =
+      g_list_model_get_item (gtk_column_view_get_columns (GTK_COLUMN_VIEW (range_view)), 1);
+    g_autoptr(TvThreadItem) top = NULL;
+    GListModel *rows = G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (range_view)));
+    guint64 most = 0;
+
+    for (guint i = 0; i < n_lanes; i++)
+      most = MAX (most, tv_timeline_count_range (timeline, i, range.start, range.end, NULL));
+    gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (range_view), column, GTK_SORT_DESCENDING);
+    WAIT_UNTIL (({ g_autoptr(TvThreadItem) item = g_list_model_get_item (rows, 0);
+                   tv_thread_item_get_range_counts (item)->samples == most; }), 20000);
+    tv_view_state_set_merge (state, TV_MERGE_LINE);
+    ui_test_spin (100);
+    top = g_list_model_get_item (rows, 0);
+    g_assert_cmpuint (tv_thread_item_get_range_counts (top)->samples, ==, most);
+    tv_view_state_set_merge (state, TV_MERGE_FUNCTION);
+  }
+
+  /* No range, no table. */
+  tv_view_state_clear_range (state);
+  g_assert_cmpuint (tv_properties_get_n_range_rows (properties), ==, 0);
+  g_free (text);
+  text = tv_properties_dup_text (properties);
+  g_assert_null (strstr (text, "Threads in the Selected Time Range"));
+  tv_profile_page_show_view (page, "flamegraph");
+  close_page (page);
+}
+
+static void
+test_range_table_many (void)
+{
+  check_range_table (many_threads_path (), "threads-range-10000");
+}
+
+static void
+test_range_table_corpus (void)
+{
+  g_autofree char *one = corpus_path ("rec_cpu_mix.tach");
+  g_autofree char *eight = corpus_path ("rec_threads.tach");
+
+  check_range_table (one, "threads-range-1");
+  check_range_table (eight, "threads-range-8");
+}
+
+/* ------------------------------------------------------------------------ */
+/* The timeline's lanes                                                      */
+/* ------------------------------------------------------------------------ */
+
+/* The timeline of each, light and dark, to look at. */
+static void
+test_timeline_screenshots (void)
+{
+  g_autofree char *one = corpus_path ("rec_cpu_mix.tach");
+  g_autofree char *eight = corpus_path ("rec_threads.tach");
+  struct { const char *path; const char *name; } files[] = {
+    { one, "threads-window-1" },
+    { eight, "threads-window-8" },
+    { many_threads_path (), "threads-window-10000" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      TvProfilePage *page = open_page (files[i].path);
+
+      save_light_and_dark (GTK_WIDGET (get_window ()), files[i].name);
+      close_page (page);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  if (!ui_test_init (&argc, &argv))
+    return 77;
+
+  application = ui_test_application_new ();
+  g_test_add_func ("/threads/range-table/corpus", test_range_table_corpus);
+  g_test_add_func ("/threads/range-table/many", test_range_table_many);
+  g_test_add_func ("/threads/timeline/screenshots", test_timeline_screenshots);
+  ret = g_test_run ();
+
+  ui_test_application_free (application);
+  if (many_path != NULL)
+    {
+      g_remove (many_path);
+      g_rmdir (many_dir);
+    }
+  g_free (many_path);
+  g_free (many_dir);
+  return ret;
+}
