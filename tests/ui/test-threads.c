@@ -3,12 +3,16 @@
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The properties' table of the selected time range made a label per cell
- * of every thread; it makes the rows in view.  Ten thousand threads are
- * written by the format library's writer at the start; the corpus gives
- * one (rec_cpu_mix.tach) and eight (rec_threads.tach).  The table must
- * also show what it did: the threads in the timeline's order, the counts
- * of each in the range.  Screenshots, light and dark, go to
+ * Every list of a profile's threads makes widgets for what it shows, not
+ * for every thread: the flame graph's thread menu (it made a check button
+ * per thread, a hundred thousand for the file of issue 15, when the
+ * samples came in), the properties' table of the selected time range (a
+ * label per cell), the comparison's thread menus.  Ten thousand threads
+ * are written by the format library's writer at the start; the corpus
+ * gives one (rec_cpu_mix.tach) and eight (rec_threads.tach).  The menus
+ * and tables must also show and do what they did: the threads in the
+ * timeline's order, a check that picks its thread, the counts of each
+ * thread in the range.  Screenshots of each, light and dark, go to
  * TV_TEST_OUTPUT_DIR.
  */
 #include <string.h>
@@ -48,6 +52,19 @@ count_widgets (GtkWidget *widget,
        child = gtk_widget_get_next_sibling (child))
     n += count_widgets (child, type);
   return n;
+}
+
+static void
+collect_widgets (GtkWidget *widget,
+                 GType      type,
+                 GPtrArray *found)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    g_ptr_array_add (found, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_widgets (child, type, found);
 }
 
 /* Thread t has 1 + t % 3 samples, so that the display order (by samples)
@@ -137,6 +154,161 @@ save_light_and_dark (GtkWidget  *widget,
   ui_test_save_screenshot (widget, dark, 600);
   ui_test_set_dark (FALSE);
   ui_test_spin (200);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The flame graph's thread menu                                             */
+/* ------------------------------------------------------------------------ */
+
+static GtkPopover *
+open_thread_menu (TvFlameView *view)
+{
+  GtkMenuButton *button = GTK_MENU_BUTTON (
+    gtk_widget_get_template_child (GTK_WIDGET (view), TV_TYPE_FLAME_VIEW, "threads_button"));
+  GtkPopover *popover = gtk_menu_button_get_popover (button);
+
+  gtk_menu_button_popup (button);
+  WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (popover)), 5000);
+  ui_test_spin (200);
+  return popover;
+}
+
+/* The menu's check buttons in view, and the thread index of each. */
+static GPtrArray *
+thread_checks (GtkPopover *popover)
+{
+  GPtrArray *checks = g_ptr_array_new ();
+
+  collect_widgets (GTK_WIDGET (popover), GTK_TYPE_CHECK_BUTTON, checks);
+  return checks;
+}
+
+static guint32
+check_thread (GtkWidget *check)
+{
+  return GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (check), "thread"));
+}
+
+static void
+check_thread_menu (const char *path,
+                   const char *screenshot)
+{
+  TvProfilePage *page = open_page (path);
+  TvFlameView *view = tv_profile_page_get_flame_view (page);
+  TvViewState *state = tv_profile_page_get_view_state (page);
+  TvProfileData *data = tv_profile_get_data (tv_profile_page_get_profile (page));
+  guint n_threads = tv_profile_data_get_n_threads (data);
+  const guint32 *order = tv_profile_data_get_thread_order (data);
+  g_autoptr(GPtrArray) checks = NULL;
+  GtkListView *list;
+  GListModel *model;
+  GtkPopover *popover;
+  const guint32 *threads;
+  guint n, before;
+
+  /* Nothing of the menu before it opens: it made every row when the
+   * samples came in. */
+  before = count_widgets (GTK_WIDGET (page), GTK_TYPE_CHECK_BUTTON);
+  g_test_message ("%u threads: %u check buttons before the menu opens", n_threads, before);
+  g_assert_cmpuint (before, <, 10);
+
+  popover = open_thread_menu (view);
+  checks = thread_checks (popover);
+  g_test_message ("%u threads: %u check buttons in the menu", n_threads, checks->len);
+  g_assert_cmpuint (checks->len, >=, MIN (n_threads, 8));
+  g_assert_cmpuint (checks->len, <=, MIN (n_threads, MAX_ROWS));
+  g_assert_cmpuint (count_widgets (GTK_WIDGET (page), GTK_TYPE_CHECK_BUTTON), <,
+                    MAX_ROWS + 10);
+
+  /* Every thread, in the timeline's order: the main thread first. */
+  list = GTK_LIST_VIEW (gtk_widget_get_template_child (GTK_WIDGET (view), TV_TYPE_FLAME_VIEW,
+                                                       "threads_list"));
+  model = G_LIST_MODEL (gtk_list_view_get_model (list));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, n_threads);
+  for (guint p = 0; p < MIN (n_threads, 50); p++)
+    {
+      g_autoptr(TvThreadItem) item = g_list_model_get_item (model, p);
+
+      g_assert_cmpuint (tv_thread_item_get_thread (item)->index, ==, order[p]);
+    }
+  g_assert_cmpuint (tv_timeline_get_order (tv_timeline_view_get_timeline (
+    tv_profile_page_get_timeline_view (page)), &n)[0], ==, order[0]);
+  for (guint i = 0; i < checks->len; i++)
+    {
+      GtkWidget *check = g_ptr_array_index (checks, i);
+      const TvThread *t = tv_profile_data_get_thread (data, check_thread (check));
+      g_autofree char *id = g_strdup_printf ("Thread %" G_GUINT64_FORMAT " ", t->thread_id);
+
+      g_assert_true (g_str_has_prefix (gtk_check_button_get_label (GTK_CHECK_BUTTON (check)),
+                                       id));
+      g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
+    }
+  {
+    const TvThread *first = tv_profile_data_get_thread (data, order[0]);
+    GtkWidget *check = NULL;
+
+    for (guint i = 0; i < checks->len; i++)
+      if (check_thread (g_ptr_array_index (checks, i)) == order[0])
+        check = g_ptr_array_index (checks, i);
+    g_assert_nonnull (check);
+    if (first->status_counts[5] > 0)
+      g_assert_nonnull (strstr (gtk_check_button_get_label (GTK_CHECK_BUTTON (check)),
+                                ", main):"));
+  }
+
+  if (screenshot != NULL)
+    save_light_and_dark (GTK_WIDGET (popover), screenshot);
+
+  /* A check picks its thread, a second one adds its own, and unchecked
+   * the first, the second stays. */
+  if (checks->len >= 2)
+    {
+      GtkCheckButton *a = g_ptr_array_index (checks, 0);
+      GtkCheckButton *b = g_ptr_array_index (checks, 1);
+      guint32 ta = check_thread (GTK_WIDGET (a)), tb = check_thread (GTK_WIDGET (b));
+
+      gtk_check_button_set_active (a, TRUE);
+      threads = tv_view_state_get_threads (state, &n);
+      g_assert_cmpuint (n, ==, 1);
+      g_assert_cmpuint (threads[0], ==, ta);
+      gtk_check_button_set_active (b, TRUE);
+      g_assert_cmpuint (tv_view_state_get_threads (state, &n) != NULL, ==, TRUE);
+      g_assert_cmpuint (n, ==, 2);
+      g_assert_true (tv_view_state_has_thread (state, ta) && tv_view_state_has_thread (state, tb));
+      gtk_check_button_set_active (a, FALSE);
+      threads = tv_view_state_get_threads (state, &n);
+      g_assert_cmpuint (n, ==, 1);
+      g_assert_cmpuint (threads[0], ==, tb);
+
+      /* Whoever changes the threads, the checks in view follow. */
+      tv_view_state_set_threads (state, &ta, 1);
+      g_assert_true (gtk_check_button_get_active (a));
+      g_assert_false (gtk_check_button_get_active (b));
+      tv_view_state_set_threads (state, NULL, 0);
+      g_assert_false (gtk_check_button_get_active (a));
+      threads = tv_view_state_get_threads (state, &n);
+      g_assert_cmpuint (n, ==, 0);
+    }
+
+  gtk_popover_popdown (popover);
+  WAIT_UNTIL (!gtk_widget_get_mapped (GTK_WIDGET (popover)), 5000);
+  close_page (page);
+}
+
+static void
+test_thread_menu_many (void)
+{
+  check_thread_menu (many_threads_path (), "threads-menu-10000");
+}
+
+static void
+test_thread_menu_corpus (void)
+{
+  g_autofree char *one = corpus_path ("rec_cpu_mix.tach");
+  g_autofree char *eight = corpus_path ("rec_threads.tach");
+
+  check_thread_menu (one, "threads-menu-1");
+  check_thread_menu (eight, "threads-menu-8");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -301,6 +473,71 @@ test_timeline_screenshots (void)
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* The comparison's thread menus                                             */
+/* ------------------------------------------------------------------------ */
+
+/* The comparison of the ten thousand threads with themselves: each
+ * side's menu is "All Threads" and every thread in the timeline's order,
+ * its items made as the menu asks; picking one shows that thread. */
+static void
+test_compare_menus (void)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (many_threads_path ());
+  g_autoptr(GPtrArray) menus = g_ptr_array_new ();
+  TvComparePage *page;
+  guint n_menus = 0;
+
+  g_application_activate (G_APPLICATION (application));
+  page = tv_window_open_comparison (get_window (), file, file);
+  WAIT_UNTIL (tv_compare_page_get_state (page) != TV_COMPARE_PAGE_LOADING
+              && !tv_compare_page_is_busy (page), 60000);
+  g_assert_cmpint (tv_compare_page_get_state (page), ==, TV_COMPARE_PAGE_READY);
+  collect_widgets (GTK_WIDGET (page), GTK_TYPE_DROP_DOWN, menus);
+  tv_compare_page_set_link_filters (page, FALSE);
+  for (guint m = 0; m < menus->len; m++)
+    {
+      GtkDropDown *menu = g_ptr_array_index (menus, m);
+      GListModel *items = gtk_drop_down_get_model (menu);
+      TvDiffSide side;
+      TvProfileData *data;
+      const guint32 *order, *threads;
+      guint n;
+
+      if (g_list_model_get_n_items (items) != MANY_THREADS + 1)
+        continue;
+      side = n_menus++ == 0 ? TV_DIFF_SIDE_BASE : TV_DIFF_SIDE_NEW;
+      data = tv_profile_get_data (tv_compare_page_get_profile (page, side));
+      order = tv_profile_data_get_thread_order (data);
+      {
+        g_autoptr(GtkStringObject) all = g_list_model_get_item (items, 0);
+        g_autoptr(GtkStringObject) main_thread = g_list_model_get_item (items, 1);
+        g_autoptr(GtkStringObject) last = g_list_model_get_item (items, MANY_THREADS);
+        g_autofree char *last_label = g_strdup_printf (
+          "Thread %" G_GUINT64_FORMAT,
+          tv_profile_data_get_thread (data, order[MANY_THREADS - 1])->thread_id);
+
+        g_assert_cmpstr (gtk_string_object_get_string (all), ==, "All Threads");
+        g_assert_cmpstr (gtk_string_object_get_string (main_thread), ==, "Main thread 100");
+        g_assert_cmpstr (gtk_string_object_get_string (last), ==, last_label);
+      }
+      gtk_drop_down_set_selected (menu, 3);
+      threads = tv_view_state_get_threads (tv_compare_page_get_view_state (page, side), &n);
+      g_assert_cmpuint (n, ==, 1);
+      g_assert_cmpuint (threads[0], ==, order[2]);
+      gtk_drop_down_set_selected (menu, 0);
+      tv_view_state_get_threads (tv_compare_page_get_view_state (page, side), &n);
+      g_assert_cmpuint (n, ==, 0);
+    }
+  g_assert_cmpuint (n_menus, ==, 2);
+  {
+    AdwTabView *tabs = tv_window_get_tab_view (get_window ());
+
+    adw_tab_view_close_page (tabs, adw_tab_view_get_page (tabs, GTK_WIDGET (page)));
+    ui_test_spin (100);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -311,9 +548,12 @@ main (int   argc,
     return 77;
 
   application = ui_test_application_new ();
+  g_test_add_func ("/threads/menu/corpus", test_thread_menu_corpus);
+  g_test_add_func ("/threads/menu/many", test_thread_menu_many);
   g_test_add_func ("/threads/range-table/corpus", test_range_table_corpus);
   g_test_add_func ("/threads/range-table/many", test_range_table_many);
   g_test_add_func ("/threads/timeline/screenshots", test_timeline_screenshots);
+  g_test_add_func ("/threads/compare/menus", test_compare_menus);
   ret = g_test_run ();
 
   ui_test_application_free (application);
