@@ -759,14 +759,58 @@ tv_timeline_get_memory_size (TvTimeline *self)
   return size;
 }
 
-static void
-append_lower (GString    *out,
-              const char *text)
+/* A lane filter's text, folded once for all lanes; matcher_init()
+ * returns FALSE when it matches every lane. */
+typedef struct
 {
-  g_autofree char *folded = g_utf8_casefold (text, -1);
+  char    *needle;
+  char    *main_label;          /* folded, or NULL */
+  GString *haystack;
+} LaneMatcher;
 
-  g_string_append (out, folded);
-  g_string_append_c (out, '\n');
+static gboolean
+matcher_init (LaneMatcher *m,
+              const char  *text,
+              const char  *main_label)
+{
+  g_autofree char *stripped = NULL;
+
+  memset (m, 0, sizeof *m);
+  if (text == NULL)
+    return FALSE;
+  stripped = g_strstrip (g_strdup (text));
+  if (stripped[0] == '\0')
+    return FALSE;
+  m->needle = g_utf8_casefold (stripped, -1);
+  m->main_label = main_label != NULL ? g_utf8_casefold (main_label, -1) : NULL;
+  m->haystack = g_string_new (NULL);
+  return TRUE;
+}
+
+static void
+matcher_clear (LaneMatcher *m)
+{
+  g_free (m->needle);
+  g_free (m->main_label);
+  if (m->haystack != NULL)
+    g_string_free (m->haystack, TRUE);
+}
+
+/* The lane's id in decimal and in hexadecimal (already lower case), and
+ * the main thread's label, a line each. */
+static gboolean
+matcher_matches (LaneMatcher          *m,
+                 const TvTimelineLane *info)
+{
+  g_string_truncate (m->haystack, 0);
+  g_string_append_printf (m->haystack, "%" G_GUINT64_FORMAT "\n0x%" G_GINT64_MODIFIER "x\n",
+                          info->thread_id, info->thread_id);
+  if (info->main_thread && m->main_label != NULL)
+    {
+      g_string_append (m->haystack, m->main_label);
+      g_string_append_c (m->haystack, '\n');
+    }
+  return strstr (m->haystack->str, m->needle) != NULL;
 }
 
 gboolean
@@ -775,28 +819,40 @@ tv_timeline_lane_matches (TvTimeline *self,
                           const char *text,
                           const char *main_label)
 {
-  const TvTimelineLane *info;
-  g_autoptr(GString) haystack = NULL;
-  g_autofree char *needle = NULL;
-  g_autofree char *stripped = NULL;
+  LaneMatcher m;
+  gboolean matches;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (lane < self->n_lanes, FALSE);
 
-  if (text == NULL)
+  if (!matcher_init (&m, text, main_label))
     return TRUE;
-  stripped = g_strstrip (g_strdup (text));
-  if (stripped[0] == '\0')
-    return TRUE;
-  needle = g_utf8_casefold (stripped, -1);
+  matches = matcher_matches (&m, &self->lanes[lane]);
+  matcher_clear (&m);
+  return matches;
+}
 
-  info = &self->lanes[lane];
-  haystack = g_string_new (NULL);
-  g_string_append_printf (haystack, "%" G_GUINT64_FORMAT "\n0x%" G_GINT64_MODIFIER "x\n",
-                          info->thread_id, info->thread_id);
-  if (info->main_thread && main_label != NULL)
-    append_lower (haystack, main_label);
-  return strstr (haystack->str, needle) != NULL;
+guint
+tv_timeline_match_lanes (TvTimeline *self,
+                         const char *text,
+                         const char *main_label,
+                         guint8     *matches)
+{
+  LaneMatcher m;
+  guint n = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (matches != NULL || self->n_lanes == 0, 0);
+
+  if (!matcher_init (&m, text, main_label))
+    {
+      memset (matches, 1, self->n_lanes);
+      return self->n_lanes;
+    }
+  for (guint i = 0; i < self->n_lanes; i++)
+    n += matches[i] = matcher_matches (&m, &self->lanes[i]);
+  matcher_clear (&m);
+  return n;
 }
 
 guint64
@@ -1091,11 +1147,22 @@ add_lane_samples (TvTimeline       *self,
                   guint64           to,
                   TvTimelineColumn *columns)
 {
+  guint64 lo = MAX (from, edges[0]), hi = MIN (to, edges[n_columns]);
+
   if (lane != TV_TIMELINE_ALL)
     add_samples (&self->lane_data[lane], self->origin, edges, n_columns, from, to, columns);
   else
     for (guint i = 0; i < self->n_lanes; i++)
-      add_samples (&self->lane_data[i], self->origin, edges, n_columns, from, to, columns);
+      {
+        const TvTimelineLane *info = &self->lanes[i];
+
+        /* Two comparisons, not two bisections, for a lane with nothing
+         * in the window: of many threads, few live at any one time. */
+        if (info->n_samples == 0 || info->last_timestamp - self->origin < lo
+            || info->first_timestamp - self->origin >= hi)
+          continue;
+        add_samples (&self->lane_data[i], self->origin, edges, n_columns, from, to, columns);
+      }
 }
 
 /* Adds the window of LANE from LEVEL: the bins wholly inside the window,

@@ -12,8 +12,9 @@
  * gives one (rec_cpu_mix.tach) and eight (rec_threads.tach).  The menus
  * and tables must also show and do what they did: the threads in the
  * timeline's order, a check that picks its thread, the counts of each
- * thread in the range.  Screenshots of each, light and dark, go to
- * TV_TEST_OUTPUT_DIR.
+ * thread in the range.  The timeline's filter by thread id, which a worker
+ * applies to the ten thousand lanes, shows the lanes it matches.
+ * Screenshots of each, light and dark, go to TV_TEST_OUTPUT_DIR.
  */
 #include <string.h>
 
@@ -452,6 +453,75 @@ test_range_table_corpus (void)
 /* The timeline's lanes                                                      */
 /* ------------------------------------------------------------------------ */
 
+static GtkEditable *
+find_filter_entry (TvTimelineView *view)
+{
+  g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+
+  collect_widgets (GTK_WIDGET (view), GTK_TYPE_SEARCH_ENTRY, entries);
+  g_assert_cmpuint (entries->len, ==, 1);
+  return GTK_EDITABLE (g_ptr_array_index (entries, 0));
+}
+
+static guint
+n_lanes_shown (TvTimelineView *view)
+{
+  TvTimeline *timeline = tv_timeline_view_get_timeline (view);
+  guint n = 0;
+
+  /* A lane without a row has no rectangle, in view or not. */
+  for (guint i = 0; i < tv_timeline_get_n_lanes (timeline); i++)
+    {
+      graphene_rect_t rect;
+
+      n += tv_timeline_view_get_lane_rect (view, i, &rect);
+    }
+  return n;
+}
+
+/* Filtering ten thousand lanes by id: the lanes whose id has the text,
+ * found on a worker, and all of them again when it is cleared; a thread
+ * picked stays picked. */
+static void
+test_timeline_filter (void)
+{
+  TvProfilePage *page = open_page (many_threads_path ());
+  TvTimelineView *view = tv_profile_page_get_timeline_view (page);
+  TvTimeline *timeline = tv_timeline_view_get_timeline (view);
+  TvViewState *state = tv_profile_page_get_view_state (page);
+  GtkEditable *entry = find_filter_entry (view);
+  guint n = tv_timeline_get_n_lanes (timeline), expected = 0;
+  guint32 picked = 0;
+
+  WAIT_UNTIL (n_lanes_shown (view) == n, 5000);
+  /* Thread ids 100 to 10099: "777" is in 777, 1777 ... 9777 and 7770 to
+   * 7779, and in the hexadecimal 0x777 (1911) ... 0x2777 (10103). */
+  for (guint i = 0; i < n; i++)
+    if (tv_timeline_lane_matches (timeline, i, "777", "main"))
+      {
+        expected++;
+        picked = i;
+      }
+  g_assert_cmpuint (expected, >=, 19);
+  g_assert_cmpuint (expected, <, 40);
+  tv_view_state_set_threads (state, &picked, 1);
+  gtk_editable_set_text (entry, "777");
+  WAIT_UNTIL (n_lanes_shown (view) == expected, 10000);
+  for (guint i = 0; i < n; i++)
+    {
+      graphene_rect_t rect;
+
+      g_assert_cmpint (tv_timeline_view_get_lane_rect (view, i, &rect), ==,
+                       tv_timeline_lane_matches (timeline, i, "777", "main"));
+    }
+  save_light_and_dark (GTK_WIDGET (view), "threads-timeline-filter-10000");
+  gtk_editable_set_text (entry, "");
+  WAIT_UNTIL (n_lanes_shown (view) == n, 10000);
+  g_assert_true (tv_view_state_has_thread (state, picked));
+  tv_view_state_set_threads (state, NULL, 0);
+  close_page (page);
+}
+
 /* The timeline of each, light and dark, to look at. */
 static void
 test_timeline_screenshots (void)
@@ -552,6 +622,7 @@ main (int   argc,
   g_test_add_func ("/threads/menu/many", test_thread_menu_many);
   g_test_add_func ("/threads/range-table/corpus", test_range_table_corpus);
   g_test_add_func ("/threads/range-table/many", test_range_table_many);
+  g_test_add_func ("/threads/timeline/filter", test_timeline_filter);
   g_test_add_func ("/threads/timeline/screenshots", test_timeline_screenshots);
   g_test_add_func ("/threads/compare/menus", test_compare_menus);
   ret = g_test_run ();
