@@ -172,7 +172,7 @@ run_info (const char *path,
 
 static TvProfileData *load_profile (const char           *path,
                                     const TvExportFilter *filter,
-                                    gboolean              with_samples,
+                                    gboolean              count_states,
                                     GError              **error);
 
 /* --by: time (the default) or share. */
@@ -259,13 +259,12 @@ run_compare (const char *base_path,
 }
 
 /* The profile, decoded into the model for an export of FILTER: the
- * counts of the samples it selects, or WITH_SAMPLES, the samples
- * themselves.  An export never needs more memory for a longer run of one
- * stack. */
+ * counts of the samples it selects, and COUNT_STATES, of their states.
+ * An export never needs more memory for a longer run of one stack. */
 static TvProfileData *
 load_profile (const char           *path,
               const TvExportFilter *filter,
-              gboolean              with_samples,
+              gboolean              count_states,
               GError              **error)
 {
   TachReader *reader = NULL;
@@ -279,7 +278,7 @@ load_profile (const char           *path,
       return NULL;
     }
 
-  return tv_export_filter_load (filter, reader, with_samples, NULL, error);
+  return tv_export_filter_load (filter, reader, count_states, NULL, error);
 }
 
 /* Whether A and B name the same file (links followed); FALSE when either

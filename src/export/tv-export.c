@@ -852,17 +852,18 @@ tv_export_filter_make_query (const TvExportFilter  *filter,
  *
  * Loads what an export of @filter needs: the samples' counts, selected
  * by @filter's state and time ranges while they are decoded, and no
- * sample (see tv_profile_data_load_counts()), unless @with_samples asks
- * for the samples themselves (a tree that counts states needs them).
- * Either way the load keeps to the model's memory budget, and fails
- * with TV_TACH_ERROR_NO_MEMORY past it.
+ * sample (see tv_profile_data_load_counts()); with @count_states, the
+ * counts of each state too, for a tree that counts them (an image in
+ * thread-state colours).  So an export never needs more memory for a
+ * longer run of one stack.  The load keeps to the model's memory budget,
+ * and fails with TV_TACH_ERROR_NO_MEMORY past it.
  *
  * Returns: (transfer full) (nullable): the data, or %NULL with @error set
  */
 TvProfileData *
 tv_export_filter_load (const TvExportFilter  *filter,
                        TachReader            *reader,
-                       gboolean               with_samples,
+                       gboolean               count_states,
                        GCancellable          *cancellable,
                        GError               **error)
 {
@@ -871,9 +872,6 @@ tv_export_filter_load (const TvExportFilter  *filter,
 
   g_return_val_if_fail (filter != NULL, NULL);
   g_return_val_if_fail (reader != NULL, NULL);
-
-  if (with_samples)
-    return tv_profile_data_load (reader, NULL, NULL, cancellable, error);
 
   tv_query_init (&query.query, filter->merge);
   query.ranges = g_array_new (FALSE, FALSE, sizeof (TvTimeRange));
@@ -885,6 +883,7 @@ tv_export_filter_load (const TvExportFilter  *filter,
   samples.range_end = query.query.range_end;
   samples.ranges = query.query.ranges;
   samples.n_ranges = query.query.n_ranges;
+  samples.count_states = count_states;
   return tv_profile_data_load_counts (reader, &samples, NULL, NULL, cancellable, error);
 }
 

@@ -131,7 +131,7 @@ gboolean    tv_export_filter_make_query   (const TvExportFilter *filter,
 void        tv_export_query_clear         (TvExportQuery   *query);
 TvProfileData *tv_export_filter_load      (const TvExportFilter *filter,
                                            TachReader      *reader,
-                                           gboolean         with_samples,
+                                           gboolean         count_states,
                                            GCancellable    *cancellable,
                                            GError         **error);
 gboolean    tv_export_filter_find_zoom    (const TvExportFilter *filter,

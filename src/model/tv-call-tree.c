@@ -143,6 +143,8 @@ typedef struct
 
 #define N_STATES TV_N_STATUS_COUNTS
 
+G_STATIC_ASSERT (TV_N_RUN_STATES == TV_N_STATUS_COUNTS);
+
 /* The sum of the eight bytes of X, each at most 255. */
 static inline guint64
 sum_bytes (guint64 x)
@@ -432,8 +434,15 @@ weigh_samples (Weigh          *w,
       if (!by_status && !check_time)
         {
           count = end - start;
-          if (leaf_states != NULL)
+          if (leaf_states != NULL && t->statuses != NULL)
             count_states (t->statuses, start, end, leaf_states);
+          else if (leaf_states != NULL)
+            {
+              /* A load of counts counted each run's states, and selects
+               * by thread only: a run is taken whole. */
+              g_assert (start == t->run_start[r] && t->run_states != NULL);
+              add_states (leaf_states, t->run_states + r * TV_N_RUN_STATES);
+            }
         }
       else if (!check_time && leaf_states == NULL)
         {
@@ -1082,7 +1091,9 @@ tv_call_tree_new (TvProfileData *data,
    * filter did that while it loaded. */
   g_return_val_if_fail (tv_profile_data_has_samples (data)
                         || (query->status_mask == 0 && !query->has_range
-                            && query->ranges == NULL && !query->count_states), NULL);
+                            && query->ranges == NULL), NULL);
+  /* It counted states while it loaded, or it cannot. */
+  g_return_val_if_fail (!query->count_states || tv_profile_data_has_states (data), NULL);
 
   exact = tv_profile_data_get_tree (data);
   weights = g_new0 (guint64, exact->n_nodes);

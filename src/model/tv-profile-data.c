@@ -625,6 +625,21 @@ child_node (TvProfileData *self,
 /* The pass                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* Whether the runs count the states of what they count. */
+static inline gboolean
+counting_states (TvProfileData *self)
+{
+  return self->counts_only && self->filter.count_states;
+}
+
+/* What a run takes: its start, its leaf and, counting states, those. */
+static gsize
+run_bytes (TvProfileData *self)
+{
+  return sizeof (guint64) + sizeof (guint32)
+         + (counting_states (self) ? TV_N_RUN_STATES * sizeof (guint64) : 0);
+}
+
 /* Returns NULL when memory runs out. */
 static TvThread *
 ensure_thread (TvProfileData    *self,
@@ -682,13 +697,16 @@ ensure_thread (TvProfileData    *self,
                            INITIAL_SAMPLES * sizeof (guint64))
               || !store_init (self, &self->stores[2 * index + 1], reserve, INITIAL_SAMPLES)))
         return NULL;
-      if (!charge (self, c->runs_capacity * (sizeof (guint64) + sizeof (guint32))))
+      if (!charge (self, c->runs_capacity * run_bytes (self)))
         return NULL;
       t->timestamps = (guint64 *) self->stores[2 * index].mem;
       t->statuses = self->stores[2 * index + 1].mem;
       t->run_start = g_try_new (guint64, c->runs_capacity);
       t->run_leaf = g_try_new (guint32, c->runs_capacity);
       if (!t->run_start || !t->run_leaf)
+        return NULL;
+      if (counting_states (self)
+          && (t->run_states = g_try_new (guint64, c->runs_capacity * TV_N_RUN_STATES)) == NULL)
         return NULL;
     }
   return &self->threads[index];
@@ -738,21 +756,24 @@ move_cursor (TvProfileData    *self,
 
 /* Returns FALSE when memory runs out: a profile may hold more samples
  * than this machine can keep, and that must be an error, not an abort. */
-/* How many samples of the batch a load of counts keeps. */
+/* How many samples of the batch a load of counts keeps, and in STATES
+ * (unless NULL), how many of them have each state. */
 static guint64
 count_kept (const TvSampleFilter *filter,
-            const TachBatch      *b)
+            const TachBatch      *b,
+            guint64              *states)
 {
   gboolean by_time = filter->has_range || filter->ranges != NULL;
   guint64 kept = 0;
 
-  if (filter->status_mask == 0 && !by_time)
+  if (filter->status_mask == 0 && !by_time && states == NULL)
     return b->n;
   for (guint32 i = 0; i < b->n; i++)
     {
       guint64 ts = b->timestamps[i];
+      guint8 st = b->statuses[i];
 
-      if ((b->statuses[i] & filter->status_mask) != filter->status_value)
+      if ((st & filter->status_mask) != filter->status_value)
         continue;
       if (filter->has_range && (ts < filter->range_start || ts >= filter->range_end))
         continue;
@@ -760,6 +781,13 @@ count_kept (const TvSampleFilter *filter,
           && !tv_time_ranges_contain (filter->ranges, filter->n_ranges, ts))
         continue;
       kept++;
+      if (states != NULL)
+        {
+          states[0] += (st & TACH_STATUS_HAS_GIL) != 0;
+          states[1] += (st & TACH_STATUS_ON_CPU) != 0;
+          states[2] += (st & TACH_STATUS_GIL_REQUESTED) != 0;
+          states[3] += (st & TACH_STATUS_HAS_EXCEPTION) != 0;
+        }
     }
   return kept;
 }
@@ -773,11 +801,12 @@ append_batch (TvProfileData   *self,
 {
   guint64 n = b->n;
   guint64 kept = n;
+  guint64 states[TV_N_RUN_STATES] = { 0 };
   SampleStore *stores = &self->stores[2 * t->index];
 
   if (self->counts_only)
     {
-      kept = count_kept (&self->filter, b);
+      kept = count_kept (&self->filter, b, counting_states (self) ? states : NULL);
     }
   else
     {
@@ -795,7 +824,7 @@ append_batch (TvProfileData   *self,
           guint64 capacity = c->runs_capacity * 2;
           gpointer p;
 
-          if (!charge (self, c->runs_capacity * (sizeof (guint64) + sizeof (guint32))))
+          if (!charge (self, c->runs_capacity * run_bytes (self)))
             return FALSE;
           if ((p = g_try_renew (guint64, t->run_start, capacity)) == NULL)
             return FALSE;
@@ -803,12 +832,24 @@ append_batch (TvProfileData   *self,
           if ((p = g_try_renew (guint32, t->run_leaf, capacity)) == NULL)
             return FALSE;
           t->run_leaf = p;
+          if (t->run_states != NULL)
+            {
+              if ((p = g_try_renew (guint64, t->run_states, capacity * TV_N_RUN_STATES)) == NULL)
+                return FALSE;
+              t->run_states = p;
+            }
           c->runs_capacity = capacity;
         }
       t->run_start[t->n_runs] = t->n_run_samples;
       t->run_leaf[t->n_runs] = leaf;
+      if (t->run_states != NULL)
+        memset (t->run_states + t->n_runs * TV_N_RUN_STATES, 0,
+                TV_N_RUN_STATES * sizeof (guint64));
       t->n_runs++;
     }
+  if (kept > 0 && t->run_states != NULL)
+    for (guint k = 0; k < TV_N_RUN_STATES; k++)
+      t->run_states[(t->n_runs - 1) * TV_N_RUN_STATES + k] += states[k];
 
   if (!self->counts_only)
     {
@@ -1030,6 +1071,8 @@ shrink (TvProfileData *self)
         }
       t->run_start = g_renew (guint64, t->run_start, MAX (t->n_runs, 1));
       t->run_leaf = g_renew (guint32, t->run_leaf, MAX (t->n_runs, 1));
+      if (t->run_states != NULL)
+        t->run_states = g_renew (guint64, t->run_states, MAX (t->n_runs, 1) * TV_N_RUN_STATES);
       for (guint k = 0; k < 6; k++)
         self->status_counts[k] += t->status_counts[k];
     }
@@ -1295,6 +1338,12 @@ tv_profile_data_has_samples (TvProfileData *self)
   return !self->counts_only;
 }
 
+gboolean
+tv_profile_data_has_states (TvProfileData *self)
+{
+  return !self->counts_only || self->filter.count_states;
+}
+
 TvProfileData *
 tv_profile_data_ref (TvProfileData *self)
 {
@@ -1318,6 +1367,7 @@ tv_profile_data_unref (TvProfileData *self)
       store_clear (&self->stores[2 * i + 1]);
       g_free (self->threads[i].run_start);
       g_free (self->threads[i].run_leaf);
+      g_free (self->threads[i].run_states);
     }
   g_free (self->threads);
   g_free (self->thread_order);

@@ -47,7 +47,16 @@ typedef struct
   guint64  status_counts[6];   /* samples with each status bit (0..5) set */
   guint64  n_run_samples;      /* samples the runs cover: n_samples, or in a
                                 * load of counts, those its filter kept */
+  guint64 *run_states;         /* n_runs * TV_N_RUN_STATES: of the samples
+                                * each run counts, those with each state, in
+                                * a load of counts that counted them; else
+                                * NULL */
 } TvThread;
+
+/* The thread states a load of counts may count per run: the status bits
+ * HAS_GIL, ON_CPU, GIL_REQUESTED and HAS_EXCEPTION, in that order (a call
+ * tree's TvStatusCount). */
+#define TV_N_RUN_STATES 4
 
 /* The exact call tree: node identity is (parent, file frame index).  Node
  * 0 is the root (no frame); a parent always has a smaller id than its
@@ -89,7 +98,9 @@ typedef struct _TvProfileData TvProfileData;
 /* The samples a load of counts keeps: those with (status & status_mask)
  * == status_value, a timestamp in [range_start, range_end) when has_range
  * and in one of the N_RANGES sorted, disjoint RANGES when that is not
- * NULL (an empty list keeps none). */
+ * NULL (an empty list keeps none).  COUNT_STATES also counts the states of
+ * the samples each run keeps (TvThread.run_states), which is what a call
+ * tree that counts states needs. */
 typedef struct
 {
   guint8             status_mask;
@@ -99,6 +110,7 @@ typedef struct
   guint64            range_end;
   const TvTimeRange *ranges;
   guint              n_ranges;
+  gboolean           count_states;
 } TvSampleFilter;
 
 /* Called from the loading thread now and then; return nothing. */
@@ -113,7 +125,8 @@ TvProfileData     *tv_profile_data_load          (TachReader          *reader,
                                                   GError             **error);
 /* Like tv_profile_data_load(), without keeping the samples: the runs
  * count those FILTER (NULL: every sample) selects, and a query of the
- * result selects by thread only (no state, time range or state counts). */
+ * result selects by thread only (no state or time range; state counts
+ * when FILTER counted them). */
 TvProfileData     *tv_profile_data_load_counts   (TachReader          *reader,
                                                   const TvSampleFilter *filter,
                                                   TvLoadProgressFunc   progress,
@@ -122,6 +135,9 @@ TvProfileData     *tv_profile_data_load_counts   (TachReader          *reader,
                                                   GError             **error);
 /* FALSE for a load of counts: its threads have no timestamps or statuses. */
 gboolean           tv_profile_data_has_samples   (TvProfileData *data);
+/* Whether a query may count states (TvQuery.count_states): TRUE when the
+ * samples were kept, or when a load of counts counted their states. */
+gboolean           tv_profile_data_has_states    (TvProfileData *data);
 /* A load takes at most three quarters of the memory available when it
  * starts, and fails with TV_TACH_ERROR_NO_MEMORY past that.  For tests:
  * KIB other than 0 is the limit instead, for loads that start after; so

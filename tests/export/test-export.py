@@ -2572,6 +2572,8 @@ def scale_cases(env, browser_exe):
                               (base + ["--state", "gil", "--range", "0:1", bomb], 9999),
                               (base + ["--baseline", bomb, bomb], None),
                               (["--export", "svg", "-o", out, bomb], None),
+                              # Thread-state colours count each run's states.
+                              (["--export", "svg", "-o", out, "--colors", "state", bomb], None),
                               (["--export", "collapsed", "--state", "cpu", "-o", out, bomb], None)):
             rc, err, rss = run_measured(env, args)
             print("# %s: peak RSS %.1f MB" % (" ".join(args[:2] + args[4:-1]), rss / 1e6))
