@@ -182,8 +182,10 @@ run_info (const char *path,
   return write_stdout (text, strlen (text));
 }
 
-static TvProfileData *load_profile (const char  *path,
-                                    GError     **error);
+static TvProfileData *load_profile (const char           *path,
+                                    const TvExportFilter *filter,
+                                    gboolean              count_states,
+                                    GError              **error);
 
 /* --by: time (the default) or share. */
 static gboolean
@@ -217,7 +219,7 @@ compare_profiles (const char           *base_path,
   for (guint i = 0; i < 2; i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(TvProfileData) data = load_profile (paths[i], &error);
+      g_autoptr(TvProfileData) data = load_profile (paths[i], filter, FALSE, &error);
       g_auto(TvExportQuery) query = { 0 };
 
       if (data == NULL || !tv_export_filter_make_query (filter, data, &query, &error))
@@ -271,9 +273,33 @@ run_compare (const char *base_path,
   return write_stdout (text, strlen (text));
 }
 
-/* The whole profile, decoded into the model. */
+/* The profile, decoded into the model for an export of FILTER: the
+ * counts of the samples it selects, and COUNT_STATES, of their states.
+ * An export never needs more memory for a longer run of one stack. */
 static TvProfileData *
-load_profile (const char  *path,
+load_profile (const char           *path,
+              const TvExportFilter *filter,
+              gboolean              count_states,
+              GError              **error)
+{
+  TachReader *reader = NULL;
+  TachError tach_error = { 0 };
+  TachStatus status;
+
+  status = tach_reader_open_path (path, &reader, &tach_error);
+  if (status != TACH_OK)
+    {
+      tv_tach_error_propagate (error, status, &tach_error);
+      return NULL;
+    }
+
+  return tv_export_filter_load (filter, reader, count_states, NULL, error);
+}
+
+/* The profile with every sample, for the formats that keep each sample's
+ * state or time (pprof's status labels, gecko, speedscope). */
+static TvProfileData *
+load_samples (const char  *path,
               GError     **error)
 {
   TachReader *reader = NULL;
@@ -365,7 +391,7 @@ export_collapsed (const ExportFormat         *format,
     }
   else
     {
-      g_autoptr(TvProfileData) data = load_profile (args->path, &error);
+      g_autoptr(TvProfileData) data = load_profile (args->path, filter, FALSE, &error);
       g_auto(TvExportQuery) query = { 0 };
 
       if (data != NULL && tv_export_filter_make_query (filter, data, &query, &error))
@@ -462,7 +488,7 @@ export_pstats (const ExportFormat         *format,
     }
   else
     {
-      g_autoptr(TvProfileData) data = load_profile (args->path, &error);
+      g_autoptr(TvProfileData) data = load_profile (args->path, filter, FALSE, &error);
       g_auto(TvExportQuery) query = { 0 };
 
       if (data != NULL && tv_export_filter_make_query (filter, data, &query, &error))
@@ -534,7 +560,7 @@ export_html (const ExportFormat         *format,
   if (args->baseline != NULL)
     return export_html_diff (args, filter);
 
-  data = load_profile (args->path, &error);
+  data = load_profile (args->path, filter, FALSE, &error);
   if (data == NULL)
     return fail_with_path (args->path, error->message);
 
@@ -568,7 +594,7 @@ export_pprof (const ExportFormat         *format,
   g_autoptr(GBytes) bytes = NULL;
   g_autofree char *source_name = NULL;
 
-  data = load_profile (args->path, &error);
+  data = load_samples (args->path, &error);
   if (data == NULL)
     return fail_with_path (args->path, error->message);
 
@@ -630,7 +656,7 @@ export_samples (const ExportFormat         *format,
   gboolean gecko = strcmp (format->name, "gecko") == 0;
   gboolean ok;
 
-  data = load_profile (args->path, &error);
+  data = load_samples (args->path, &error);
   if (data == NULL)
     return fail_with_path (args->path, error->message);
   source_name = g_filename_display_basename (args->path);
@@ -664,7 +690,9 @@ export_image (const ExportFormat         *format,
   g_autoptr(GBytes) bytes = NULL;
   g_autofree char *source_name = NULL;
 
-  data = load_profile (args->path, &error);
+  /* The thread-state colours count each node's samples by state. */
+  data = load_profile (args->path, filter, image->colors == TV_FLAME_COLORS_THREAD_STATE,
+                       &error);
   if (data == NULL)
     return fail_with_path (args->path, error->message);
 

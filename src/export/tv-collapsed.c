@@ -646,36 +646,45 @@ tv_collapsed_new_for_path (const char    *path,
   return collapser_finish (&collapser);
 }
 
-/* Counts the samples of one thread id that QUERY selects, from the call
- * tree of the model: every node with samples of its own is a stack. */
+/* The frames of each node of TREE as the lines name them. */
 static gboolean
-collapser_count_tree (Collapser   *self,
-                      TvCallTree  *tree,
-                      guint64      thread_id,
-                      GError     **error)
+collapser_map_tree (Collapser   *self,
+                    TvCallTree  *tree,
+                    guint32     *canon,
+                    GError     **error)
 {
   guint32 n_nodes = tv_call_tree_get_n_nodes (tree);
-  g_autofree guint32 *canon = g_new (guint32, n_nodes);
-  StackEntry *key = self->scratch;
 
-  /* Parents come before their children. */
   canon[TV_ROOT_NODE] = FRAME_INTERNAL;
   for (guint32 n = 1; n < n_nodes; n++)
     {
       if (!collapser_map_frame (self, tv_call_tree_get_frame (tree, n), &canon[n], error))
         return FALSE;
     }
+  return TRUE;
+}
 
-  for (guint32 n = 1; n < n_nodes; n++)
+/* Counts the samples of thread INDEX (of id THREAD_ID) that TREE kept:
+ * every node where some of them end is a stack. */
+static gboolean
+collapser_count_thread (Collapser      *self,
+                        TvCallTree     *tree,
+                        const guint32  *canon,
+                        guint           index,
+                        guint64         thread_id,
+                        GError        **error)
+{
+  const guint64 *counts;
+  guint n_nodes;
+  const guint32 *nodes = tv_call_tree_get_thread_self (tree, index, &counts, &n_nodes);
+  StackEntry *key = self->scratch;
+
+  for (guint i = 0; i < n_nodes; i++)
     {
-      guint64 count = tv_call_tree_get_self (tree, n);
       guint depth = 0;
 
-      if (count == 0)
-        continue;
-
       /* The frames from the leaf up, then turned round. */
-      for (guint32 u = n; u != TV_ROOT_NODE; u = tv_call_tree_get_parent (tree, u))
+      for (guint32 u = nodes[i]; u != TV_ROOT_NODE; u = tv_call_tree_get_parent (tree, u))
         {
           if (canon[u] == FRAME_INTERNAL)
             continue;
@@ -690,16 +699,16 @@ collapser_count_tree (Collapser   *self,
         }
       if (depth == 0)
         continue;
-      for (guint i = 0; i < depth / 2; i++)
+      for (guint j = 0; j < depth / 2; j++)
         {
-          guint32 tmp = key->frames[i];
+          guint32 tmp = key->frames[j];
 
-          key->frames[i] = key->frames[depth - 1 - i];
-          key->frames[depth - 1 - i] = tmp;
+          key->frames[j] = key->frames[depth - 1 - j];
+          key->frames[depth - 1 - j] = tmp;
         }
       key->depth = depth;
       key->thread_id = thread_id;
-      collapser_lookup_key (self, key)->count += count;
+      collapser_lookup_key (self, key)->count += counts[i];
     }
 
   return TRUE;
@@ -728,8 +737,8 @@ compare_thread_ids (gconstpointer a,
  * @error: return location for an error
  *
  * The lines that CPython's `replay --collapsed` would write for the
- * samples @query selects, counted from the model's call trees (one per
- * thread id) rather than by decoding the file again.  Without any filter
+ * samples @query selects, counted from one call tree of the model that
+ * keeps each thread's samples, rather than by decoding the file again.  Without any filter
  * this gives the same lines as tv_collapsed_new_for_path().
  *
  * Returns: (transfer full): the lines, or %NULL with @error set
@@ -742,6 +751,9 @@ tv_collapsed_new_for_query (TvProfileData  *data,
 {
   Collapser collapser = { 0 };
   g_autofree guint32 *indices = NULL;
+  g_autofree guint32 *canon = NULL;
+  g_autoptr(TvCallTree) tree = NULL;
+  TvQuery thread_query;
   guint n_indices = 0;
   guint n_threads;
 
@@ -765,46 +777,47 @@ tv_collapsed_new_for_query (TvProfileData  *data,
     }
   g_qsort_with_data (indices, n_indices, sizeof (guint32), compare_thread_ids, data);
 
+  thread_query = *query;
+  thread_query.merge = TV_MERGE_LINE;
+  thread_query.inverted = FALSE;
+  thread_query.callers_of = TV_NODE_NONE;
+  thread_query.count_states = FALSE;
+  thread_query.count_threads = FALSE;
+  thread_query.thread_self = TRUE;
+  tree = tv_call_tree_new (data, &thread_query, cancellable);
+  if (tree == NULL)
+    {
+      /* The only reason for no tree. */
+      if (!g_cancellable_set_error_if_cancelled (cancellable, error))
+        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+      return NULL;
+    }
+
   collapser.reader = tv_profile_data_get_reader (data);
   collapser_init (&collapser);
+  canon = g_new (guint32, tv_call_tree_get_n_nodes (tree));
+  if (!collapser_map_tree (&collapser, tree, canon, error))
+    goto failed;
 
-  for (guint i = 0; i < n_indices;)
+  /* The threads of one id in a row: their lines are one thread's. */
+  for (guint i = 0; i < n_indices; i++)
     {
       guint64 thread_id = tv_profile_data_get_thread (data, indices[i])->thread_id;
-      g_autoptr(TvCallTree) tree = NULL;
-      TvQuery thread_query = *query;
-      guint n = 1;
 
-      while (i + n < n_indices
-             && tv_profile_data_get_thread (data, indices[i + n])->thread_id == thread_id)
-        n++;
-
-      thread_query.merge = TV_MERGE_LINE;
-      thread_query.inverted = FALSE;
-      thread_query.threads = indices + i;
-      thread_query.n_threads = n;
-      tree = tv_call_tree_new (data, &thread_query, cancellable);
-      if (tree == NULL)
-        {
-          /* The only reason for no tree. */
-          if (!g_cancellable_set_error_if_cancelled (cancellable, error))
-            g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
-          collapser.reader = NULL;
-          collapser_clear (&collapser);
-          return NULL;
-        }
-      if (!collapser_count_tree (&collapser, tree, thread_id, error))
-        {
-          collapser.reader = NULL;
-          collapser_clear (&collapser);
-          return NULL;
-        }
-      i += n;
+      if (i % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        goto failed;
+      if (!collapser_count_thread (&collapser, tree, canon, indices[i], thread_id, error))
+        goto failed;
     }
 
   /* The reader belongs to DATA. */
   collapser.reader = NULL;
   return collapser_finish (&collapser);
+
+failed:
+  collapser.reader = NULL;
+  collapser_clear (&collapser);
+  return NULL;
 }
 
 /**

@@ -7,10 +7,10 @@
  * nothing fetched) with the profile embedded as JSON in a
  * <script type="application/json" id="tachyon-data"> element; README.md
  * documents the schema.  The call tree is the model's, merged by the
- * filter's key, transformed as it says and never pruned; each thread's
- * samples come from a call tree of that thread alone, mapped onto the
- * nodes of the whole tree, so that the page's thread filter gives exact
- * counts.  A frame of the page is a merge key: the fields the key does not
+ * filter's key, transformed as it says and never pruned; the same pass
+ * that makes it keeps each thread's samples on its nodes (only the nodes
+ * the thread reached), so that the page's thread filter gives exact
+ * counts at a cost in proportion to what the page holds.  A frame of the page is a merge key: the fields the key does not
  * have are left out (-1).
  *
  * A differential page is the same page driven by a "diff" object: NEW's
@@ -287,11 +287,6 @@ typedef struct
   GArray               *frames;          /* Ref, by export frame */
   GArray               *strings;         /* Ref, by export string */
   GArray               *zoom_path;       /* merge keys from the root, or NULL */
-  /* (parent, key) -> node of TREE, open addressing: where a node of one
-   * thread's tree lands in TREE. */
-  guint64              *slot_keys;       /* (parent << 32 | key) + 1; 0 empty */
-  guint32              *slot_nodes;
-  guint32               slot_mask;
 } Exporter;
 
 static void
@@ -331,8 +326,6 @@ exporter_clear (Exporter *self)
   g_clear_pointer (&self->frames, g_array_unref);
   g_clear_pointer (&self->strings, g_array_unref);
   g_clear_pointer (&self->zoom_path, g_array_unref);
-  g_clear_pointer (&self->slot_keys, g_free);
-  g_clear_pointer (&self->slot_nodes, g_free);
 }
 
 static gboolean
@@ -343,61 +336,6 @@ set_cancelled (GCancellable  *cancellable,
   if (!g_cancellable_set_error_if_cancelled (cancellable, error))
     g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
   return FALSE;
-}
-
-static inline guint32
-hash_slot (guint64 key)
-{
-  key *= G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  return (guint32) (key >> 32);
-}
-
-static inline guint64
-slot_key (guint32 parent,
-          guint32 key)
-{
-  return ((guint64) parent << 32 | key) + 1;
-}
-
-static void
-exporter_index_children (Exporter *self)
-{
-  guint32 mask = 63;
-
-  while (mask < self->n_nodes * 2u + 1)
-    mask = mask * 2 + 1;
-  self->slot_mask = mask;
-  self->slot_keys = g_new0 (guint64, (gsize) mask + 1);
-  self->slot_nodes = g_new (guint32, (gsize) mask + 1);
-
-  for (guint32 n = 1; n < self->n_nodes; n++)
-    {
-      guint64 key = slot_key (tv_call_tree_get_parent (self->tree, n),
-                              tv_call_tree_get_key (self->tree, n));
-      guint32 slot = hash_slot (key) & mask;
-
-      while (self->slot_keys[slot] != 0)
-        slot = (slot + 1) & mask;
-      self->slot_keys[slot] = key;
-      self->slot_nodes[slot] = n;
-    }
-}
-
-static guint32
-exporter_find_child (Exporter *self,
-                     guint32   parent,
-                     guint32   key)
-{
-  guint64 wanted = slot_key (parent, key);
-  guint32 slot = hash_slot (wanted) & self->slot_mask;
-
-  while (self->slot_keys[slot] != 0)
-    {
-      if (self->slot_keys[slot] == wanted)
-        return self->slot_nodes[slot];
-      slot = (slot + 1) & self->slot_mask;
-    }
-  return TV_NODE_NONE;
 }
 
 /* Export ids in depth-first order, children in the model's display order:
@@ -908,67 +846,42 @@ compare_self_counts (gconstpointer a,
 }
 
 /* The samples of thread INDEX that the query selects, as pairs of export
- * id and count, from a call tree of that thread alone. */
-static gboolean
+ * id and count, from what the whole tree kept of that thread. */
+static void
 append_thread_self (Exporter      *self,
                     GString       *out,
                     guint32        index,
                     guint64       *sums,
                     guint64       *n_samples,
-                    GCancellable  *cancellable,
-                    GError       **error)
+                    GArray        *scratch)
 {
-  g_autoptr(TvCallTree) tree = NULL;
-  g_autoptr(GArray) counts = NULL;
-  g_autofree guint32 *map = NULL;
-  TvQuery query = self->query.query;
-  guint32 n_nodes;
+  const guint64 *counts;
+  guint n_nodes;
+  const guint32 *nodes = tv_call_tree_get_thread_self (self->tree, index, &counts, &n_nodes);
 
-  query.threads = &index;
-  query.n_threads = 1;
-  tree = tv_call_tree_new (self->data, &query, cancellable);
-  if (tree == NULL)
-    return set_cancelled (cancellable, error);
-
-  n_nodes = tv_call_tree_get_n_nodes (tree);
-  map = g_new (guint32, n_nodes);
-  counts = g_array_new (FALSE, FALSE, sizeof (SelfCount));
-
-  /* Parents come before their children in both trees, and a thread's
-   * tree is part of the whole one. */
-  map[TV_ROOT_NODE] = TV_ROOT_NODE;
-  for (guint32 n = 0; n < n_nodes; n++)
+  g_array_set_size (scratch, 0);
+  *n_samples = 0;
+  for (guint i = 0; i < n_nodes; i++)
     {
-      guint64 count = tv_call_tree_get_self (tree, n);
+      SelfCount pair = { self->export_ids[nodes[i]], counts[i] };
 
-      if (n > 0)
-        map[n] = exporter_find_child (self, map[tv_call_tree_get_parent (tree, n)],
-                                      tv_call_tree_get_key (tree, n));
-      g_assert (map[n] != TV_NODE_NONE);
-      if (count > 0)
-        {
-          SelfCount pair = { self->export_ids[map[n]], count };
-
-          g_array_append_val (counts, pair);
-          sums[map[n]] += count;
-        }
+      g_array_append_val (scratch, pair);
+      sums[nodes[i]] += counts[i];
+      *n_samples += counts[i];
     }
-  g_array_sort (counts, compare_self_counts);
+  g_array_sort (scratch, compare_self_counts);
 
   /* Pairs of the distance from the previous id (from 0 for the first)
    * and the count. */
   g_string_append_c (out, '[');
-  for (guint i = 0; i < counts->len; i++)
+  for (guint i = 0; i < scratch->len; i++)
     {
-      const SelfCount *pair = &g_array_index (counts, SelfCount, i);
-      guint32 previous = i > 0 ? g_array_index (counts, SelfCount, i - 1).id : 0;
+      const SelfCount *pair = &g_array_index (scratch, SelfCount, i);
+      guint32 previous = i > 0 ? g_array_index (scratch, SelfCount, i - 1).id : 0;
 
       g_string_append_printf (out, "%u,%" G_GUINT64_FORMAT ",", pair->id - previous, pair->count);
     }
   json_close (out, ']');
-
-  *n_samples = tv_call_tree_get_n_samples (tree);
-  return TRUE;
 }
 
 static int
@@ -1045,6 +958,7 @@ append_threads (Exporter      *self,
   guint n_threads;
   g_autofree guint32 *indices = sorted_threads (self->data, &n_threads);
   g_autofree guint64 *sums = g_new0 (guint64, self->n_nodes);
+  g_autoptr(GArray) scratch = g_array_new (FALSE, FALSE, sizeof (SelfCount));
 
   json_key (out, "threads");
   g_string_append_c (out, '[');
@@ -1053,18 +967,15 @@ append_threads (Exporter      *self,
       const TvThread *thread = tv_profile_data_get_thread (self->data, indices[i]);
       guint64 n_samples = 0;
 
+      if (i % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
       g_string_append_c (out, '{');
       append_thread_facts (out, thread);
       json_key (out, "self");
       if (thread->n_samples > 0 && thread_selected (self, indices[i]))
-        {
-          if (!append_thread_self (self, out, indices[i], sums, &n_samples, cancellable, error))
-            return FALSE;
-        }
+        append_thread_self (self, out, indices[i], sums, &n_samples, scratch);
       else
-        {
-          g_string_append (out, "[]");
-        }
+        g_string_append (out, "[]");
       g_string_append_c (out, ',');
       json_u64 (out, "samples", n_samples);
       json_close (out, '}');
@@ -1554,7 +1465,9 @@ tv_export_html_build (TvProfileData         *data,
       || !tv_export_filter_make_query (filter, data, &self.query, error))
     goto failed;
 
+  self.query.query.thread_self = TRUE;
   tree = tv_call_tree_new (data, &self.query.query, cancellable);
+  self.query.query.thread_self = FALSE;
   if (tree == NULL)
     {
       set_cancelled (cancellable, error);
@@ -1564,7 +1477,6 @@ tv_export_html_build (TvProfileData         *data,
   exporter_take_tree (&self, tree);
   if (!exporter_find_zoom (&self, cancellable, error))
     goto failed;
-  exporter_index_children (&self);
 
   json = exporter_build_json (&self, source_name, cancellable, error);
   exporter_clear (&self);

@@ -719,12 +719,12 @@ make_transforms (const TvExportFilter  *filter,
  * since rounding to microseconds keeps the order. */
 static void
 make_ranges (const TvExportFilter *filter,
-             TvProfileData        *data,
+             TachReader           *reader,
              TvExportQuery        *out)
 {
   /* What a list that rounding left empty points to: no sample. */
   static const TvTimeRange none = { 0, 0 };
-  const TachHeader *header = tach_reader_get_header (tv_profile_data_get_reader (data));
+  const TachHeader *header = tach_reader_get_header (reader);
   TvQuery *query = &out->query;
   guint n;
 
@@ -746,6 +746,27 @@ make_ranges (const TvExportFilter *filter,
   query->n_ranges = n;
 }
 
+/* The state and the time ranges of FILTER in QUERY, the ranges stored in
+ * OUT. */
+static void
+make_sample_filter (const TvExportFilter *filter,
+                    TachReader           *reader,
+                    TvExportQuery        *out)
+{
+  TvQuery *query = &out->query;
+
+  tv_state_filter_get_mask (filter->state, &query->status_mask, &query->status_value);
+  if (filter->has_range)
+    {
+      const TachHeader *header = tach_reader_get_header (reader);
+
+      query->has_range = TRUE;
+      query->range_start = seconds_to_timestamp (header->start_time_us, filter->range_start);
+      query->range_end = seconds_to_timestamp (header->start_time_us, filter->range_end);
+    }
+  make_ranges (filter, reader, out);
+}
+
 /**
  * tv_export_filter_make_query:
  * @filter: a filter
@@ -756,8 +777,11 @@ make_ranges (const TvExportFilter *filter,
  *
  * The query that selects the samples @filter keeps, merged by its merge
  * key and transformed as it says, not inverted (each exporter applies
- * @filter's orientation in its own way).  Fails when @filter names a
- * thread id that @data has no thread with, or a function it lacks.
+ * @filter's orientation in its own way); of a load of counts that
+ * tv_export_filter_load() made for @filter, it selects by thread only,
+ * since the load kept only the state and time ranges' samples.  Fails
+ * when @filter names a thread id that @data has no thread with, or a
+ * function it lacks.
  *
  * Returns: %TRUE on success
  */
@@ -809,19 +833,55 @@ tv_export_filter_make_query (const TvExportFilter  *filter,
       query->n_threads = out->threads->len;
     }
 
-  tv_state_filter_get_mask (filter->state, &query->status_mask, &query->status_value);
-
-  if (filter->has_range)
-    {
-      const TachHeader *header = tach_reader_get_header (tv_profile_data_get_reader (data));
-
-      query->has_range = TRUE;
-      query->range_start = seconds_to_timestamp (header->start_time_us, filter->range_start);
-      query->range_end = seconds_to_timestamp (header->start_time_us, filter->range_end);
-    }
-  make_ranges (filter, data, out);
+  /* A load of counts selected the samples by state and time already. */
+  if (tv_profile_data_has_samples (data))
+    make_sample_filter (filter, tv_profile_data_get_reader (data), out);
 
   return make_transforms (filter, data, out, error);
+}
+
+/**
+ * tv_export_filter_load:
+ * @filter: a filter
+ * @reader: (transfer full): an open reader
+ * @cancellable: (nullable): a cancellable
+ * @error: return location for an error
+ *
+ * Loads what an export of @filter needs: the samples' counts, selected
+ * by @filter's state and time ranges while they are decoded, and no
+ * sample (see tv_profile_data_load_counts()); with @count_states, the
+ * counts of each state too, for a tree that counts them (an image in
+ * thread-state colours).  So an export never needs more memory for a
+ * longer run of one stack.  The load keeps to the model's memory budget,
+ * and fails with TV_TACH_ERROR_NO_MEMORY past it.
+ *
+ * Returns: (transfer full) (nullable): the data, or %NULL with @error set
+ */
+TvProfileData *
+tv_export_filter_load (const TvExportFilter  *filter,
+                       TachReader            *reader,
+                       gboolean               count_states,
+                       GCancellable          *cancellable,
+                       GError               **error)
+{
+  g_auto(TvExportQuery) query = { 0 };
+  TvSampleFilter samples = { 0 };
+
+  g_return_val_if_fail (filter != NULL, NULL);
+  g_return_val_if_fail (reader != NULL, NULL);
+
+  tv_query_init (&query.query, filter->merge);
+  query.ranges = g_array_new (FALSE, FALSE, sizeof (TvTimeRange));
+  make_sample_filter (filter, reader, &query);
+  samples.status_mask = query.query.status_mask;
+  samples.status_value = query.query.status_value;
+  samples.has_range = query.query.has_range;
+  samples.range_start = query.query.range_start;
+  samples.range_end = query.query.range_end;
+  samples.ranges = query.query.ranges;
+  samples.n_ranges = query.query.n_ranges;
+  samples.count_states = count_states;
+  return tv_profile_data_load_counts (reader, &samples, NULL, NULL, cancellable, error);
 }
 
 void

@@ -130,6 +130,11 @@ gboolean    tv_export_filter_make_query   (const TvExportFilter *filter,
                                            TvExportQuery   *query,
                                            GError         **error);
 void        tv_export_query_clear         (TvExportQuery   *query);
+TvProfileData *tv_export_filter_load      (const TvExportFilter *filter,
+                                           TachReader      *reader,
+                                           gboolean         count_states,
+                                           GCancellable    *cancellable,
+                                           GError         **error);
 gboolean    tv_export_filter_find_zoom    (const TvExportFilter *filter,
                                            TvCallTree      *tree,
                                            GArray         **path,

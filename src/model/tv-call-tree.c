@@ -36,6 +36,13 @@ struct _TvCallTree
                                   * NULL unless the query counted states */
   guint32        *threads;       /* distinct threads per node, or NULL */
   guint32        *node_map;      /* per exact node, or NULL */
+  /* Each thread's self samples, thread by thread: thread T's are
+   * thread_self_start[T] to thread_self_start[T + 1]; NULL unless the
+   * query asked. */
+  guint64        *thread_self_start;
+  guint32        *thread_self_nodes;
+  guint64        *thread_self_counts;
+  guint           n_thread_self;
   guint32        *child_start;   /* n_nodes + 1 */
   guint32        *children;
 
@@ -136,6 +143,8 @@ typedef struct
 } Builder;
 
 #define N_STATES TV_N_STATUS_COUNTS
+
+G_STATIC_ASSERT (TV_N_RUN_STATES == TV_N_STATUS_COUNTS);
 
 /* The sum of the eight bytes of X, each at most 255. */
 static inline guint64
@@ -392,6 +401,7 @@ typedef struct
 {
   guint32 thread;
   guint32 leaf;                 /* exact node */
+  guint64 count;                /* selected samples of the run */
 } ThreadHit;
 
 /* What step 1 fills. */
@@ -446,8 +456,15 @@ weigh_samples (Weigh          *w,
       if (!by_status && !check_time)
         {
           count = end - start;
-          if (leaf_states != NULL)
+          if (leaf_states != NULL && t->statuses != NULL)
             count_states (t->statuses, start, end, leaf_states);
+          else if (leaf_states != NULL)
+            {
+              /* A load of counts counted each run's states, and selects
+               * by thread only: a run is taken whole. */
+              g_assert (start == t->run_start[r] && t->run_states != NULL);
+              add_states (leaf_states, t->run_states + r * TV_N_RUN_STATES);
+            }
         }
       else if (!check_time && leaf_states == NULL)
         {
@@ -470,7 +487,7 @@ weigh_samples (Weigh          *w,
       /* Which thread reached which leaf, thread by thread. */
       if (w->hits != NULL && count > 0)
         {
-          ThreadHit hit = { i, t->run_leaf[r] };
+          ThreadHit hit = { i, t->run_leaf[r], count };
 
           g_array_append_val (w->hits, hit);
         }
@@ -519,9 +536,9 @@ weigh (TvProfileData *data,
   for (guint i = 0; i < n_threads; i++)
     {
       const TvThread *t = tv_profile_data_get_thread (data, i);
-      guint64 lo = 0, hi = t->n_samples;
+      guint64 lo = 0, hi = t->n_run_samples;
 
-      if (t->n_samples == 0 || !thread_selected (query, t))
+      if (t->n_run_samples == 0 || !thread_selected (query, t))
         continue;
       if (g_cancellable_is_cancelled (cancellable))
         return FALSE;
@@ -541,7 +558,7 @@ weigh (TvProfileData *data,
             }
         }
       if ((query->has_range || query->ranges != NULL) && !t->time_ordered)
-        weigh_samples (&w, i, t, 0, t->n_samples, TRUE);
+        weigh_samples (&w, i, t, 0, t->n_run_samples, TRUE);
       else if (query->ranges != NULL)
         weigh_ranges (&w, i, t, lo, hi);
       else
@@ -1000,6 +1017,68 @@ count_threads (const GArray  *hits,
   return counts;
 }
 
+static int
+compare_nodes (const void *pa,
+               const void *pb)
+{
+  guint32 a = *(const guint32 *) pa, b = *(const guint32 *) pb;
+
+  return (a > b) - (a < b);
+}
+
+/* Each thread's self samples on the nodes of the view V, from the HITS
+ * of step 1 (grouped by thread, in thread order): a hit's leaf lands
+ * where step 2 put its samples.  A thread costs its hits, plus the sort of
+ * the nodes it reached: never the size of the tree. */
+static void
+keep_thread_self (TvCallTree    *tree,
+                  guint          n_threads,
+                  const GArray  *hits,
+                  const guint32 *map,
+                  const guint8  *in_focus,
+                  const Builder *v)
+{
+  g_autofree guint64 *acc = g_new0 (guint64, v->n_nodes);
+  g_autoptr(GArray) nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) touched = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint i = 0;
+
+  tree->n_thread_self = n_threads;
+  tree->thread_self_start = g_new0 (guint64, (gsize) n_threads + 1);
+  for (guint t = 0; t < n_threads; t++)
+    {
+      g_array_set_size (touched, 0);
+      for (; i < hits->len && g_array_index (hits, ThreadHit, i).thread == t; i++)
+        {
+          const ThreadHit *hit = &g_array_index (hits, ThreadHit, i);
+          guint32 node = map[hit->leaf];
+
+          /* Outside the focused function: not in the tree. */
+          if (node == TV_NODE_NONE || (in_focus != NULL && !in_focus[hit->leaf]))
+            continue;
+          if (acc[node] == 0)
+            g_array_append_val (touched, node);
+          acc[node] += hit->count;
+        }
+      if (touched->len > 1)
+        qsort (touched->data, touched->len, sizeof (guint32), compare_nodes);
+      for (guint k = 0; k < touched->len; k++)
+        {
+          guint32 node = g_array_index (touched, guint32, k);
+
+          g_array_append_val (nodes, node);
+          g_array_append_val (counts, acc[node]);
+          acc[node] = 0;
+        }
+      tree->thread_self_start[t + 1] = nodes->len;
+    }
+  g_assert (i == hits->len);
+  tree->thread_self_nodes = (guint32 *) (gpointer) g_array_free (g_steal_pointer (&nodes), FALSE);
+  tree->thread_self_counts = (guint64 *) (gpointer) g_array_free (g_steal_pointer (&counts),
+                                                                  FALSE);
+}
+
 TvCallTree *
 tv_call_tree_new (TvProfileData *data,
                   const TvQuery *query,
@@ -1016,6 +1095,10 @@ tv_call_tree_new (TvProfileData *data,
   /* A callers tree has no thread counts: its nodes are not paths of
    * samples but of callers. */
   gboolean count = query->count_threads && query->callers_of == TV_NODE_NONE;
+  /* A thread's self samples are on the nodes of the tree as step 2 makes
+   * it, before any inversion. */
+  gboolean keep_self = query->thread_self && !query->inverted
+                       && query->callers_of == TV_NODE_NONE;
   Builder view = { 0 };
   TvCallTree *tree;
   TvFunctionRow *functions;
@@ -1026,12 +1109,19 @@ tv_call_tree_new (TvProfileData *data,
   g_return_val_if_fail (query->merge < TV_N_MERGE_KEYS, NULL);
   g_return_val_if_fail (query->ranges == NULL
                         || tv_time_ranges_are_sorted (query->ranges, query->n_ranges), NULL);
+  /* A load of counts has no samples to select by state or time: its
+   * filter did that while it loaded. */
+  g_return_val_if_fail (tv_profile_data_has_samples (data)
+                        || (query->status_mask == 0 && !query->has_range
+                            && query->ranges == NULL), NULL);
+  /* It counted states while it loaded, or it cannot. */
+  g_return_val_if_fail (!query->count_states || tv_profile_data_has_states (data), NULL);
 
   exact = tv_profile_data_get_tree (data);
   weights = g_new0 (guint64, exact->n_nodes);
   if (query->count_states)
     states = g_new0 (guint64, (gsize) exact->n_nodes * N_STATES);
-  if (count)
+  if (count || keep_self)
     hits = g_array_new (FALSE, FALSE, sizeof (ThreadHit));
   if (!weigh (data, query, weights, states, hits, cancellable))
     return NULL;
@@ -1085,6 +1175,8 @@ tv_call_tree_new (TvProfileData *data,
 
   tree = finish (data, query, &view);
   tree->threads = g_steal_pointer (&threads);
+  if (keep_self)
+    keep_thread_self (tree, tv_profile_data_get_n_threads (data), hits, map, in_focus, &view);
   if (query->keep_node_map && query->callers_of == TV_NODE_NONE && !query->inverted)
     {
       /* The samples of an exact node outside the focused function are
@@ -1123,6 +1215,9 @@ tv_call_tree_unref (TvCallTree *self)
   g_free (self->status);
   g_free (self->threads);
   g_free (self->node_map);
+  g_free (self->thread_self_start);
+  g_free (self->thread_self_nodes);
+  g_free (self->thread_self_counts);
   g_free (self->child_start);
   g_free (self->children);
   g_free (self->functions);
@@ -1244,6 +1339,32 @@ tv_call_tree_get_n_threads_of (TvCallTree *self,
   g_return_val_if_fail (node < self->n_nodes, 0);
 
   return self->threads != NULL ? self->threads[node] : 0;
+}
+
+gboolean
+tv_call_tree_has_thread_self (TvCallTree *self)
+{
+  return self->thread_self_start != NULL;
+}
+
+const guint32 *
+tv_call_tree_get_thread_self (TvCallTree     *self,
+                              guint           thread,
+                              const guint64 **counts,
+                              guint          *n_nodes)
+{
+  guint64 start;
+
+  g_return_val_if_fail (counts != NULL && n_nodes != NULL, NULL);
+
+  *n_nodes = 0;
+  *counts = NULL;
+  if (self->thread_self_start == NULL || thread >= self->n_thread_self)
+    return NULL;
+  start = self->thread_self_start[thread];
+  *n_nodes = (guint) (self->thread_self_start[thread + 1] - start);
+  *counts = self->thread_self_counts + start;
+  return self->thread_self_nodes + start;
 }
 
 const guint32 *

@@ -54,6 +54,10 @@ typedef struct
   /* Keep where each exact node's samples went (see
    * tv_call_tree_get_node_map()); not for inverted or callers_of trees. */
   gboolean       keep_node_map;
+  /* Keep each thread's own samples per node (see
+   * tv_call_tree_get_thread_self()), found in the same pass as the
+   * tree's; not for inverted or callers_of trees. */
+  gboolean       thread_self;
 } TvQuery;
 
 /* A query that keeps everything, merged by MERGE. */
@@ -149,6 +153,16 @@ guint32        tv_call_tree_get_n_threads_of  (TvCallTree *tree,
  * (not selected, or outside the focused function).  NULL unless the query
  * asked for it (TvQuery.keep_node_map). */
 const guint32 *tv_call_tree_get_node_map (TvCallTree *tree);
+/* Whether the query kept each thread's samples (TvQuery.thread_self). */
+gboolean       tv_call_tree_has_thread_self   (TvCallTree *tree);
+/* The nodes where the selected samples of thread THREAD (TvThread.index)
+ * end, in increasing order, and in COUNTS how many end at each: every
+ * node with self samples of that thread, and no other.  *N_NODES is 0 for
+ * a thread with none, or when the query did not ask for them. */
+const guint32 *tv_call_tree_get_thread_self   (TvCallTree     *tree,
+                                               guint           thread,
+                                               const guint64 **counts,
+                                               guint          *n_nodes);
 /* Children in display order (by function name, file, line, ...). */
 const guint32 *tv_call_tree_get_children   (TvCallTree     *tree,
                                             guint32         node,

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "tv-call-tree.h"
 #include "tv-tach-error.h"
 
 #define PROGRESS_EVERY (1u << 16)
@@ -30,6 +31,11 @@
 #define MAX_MAPPED_THREADS  256
 #define PREFAULT_QUEUE      1024
 #define MAX_RESERVED_BYTES  (G_GUINT64_CONSTANT (1) << 40)
+/* Room for this many samples at first in a thread's g_malloc'd arrays,
+ * which double from there: a file can have a hundred thousand threads of
+ * a sample or two, and what a load leaves in holes of the heap stays in
+ * the process. */
+#define INITIAL_SAMPLES     8
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23  /* Linux 5.14 */
@@ -58,7 +64,9 @@ typedef struct
  * ever appended, so when the header's sample count makes it affordable the
  * array is a reservation of address space for every sample of the file: a
  * thread costs what it holds, and nothing is copied while loading.  Its
- * pages are made resident POPULATE_BYTES ahead of the writes, by a second
+ * pages are made resident ahead of the writes (as far ahead as it has
+ * written, up to POPULATE_BYTES, so that a thread of one sample takes a
+ * page, and one of millions is POPULATE_BYTES ahead), by a second
  * thread when there is a second processor: a page fault costs more than
  * decoding the page's samples, and this way the faults are taken off the
  * decoding thread, many pages per call.
@@ -90,9 +98,12 @@ typedef struct
 typedef struct
 {
   guint64  runs_capacity;
+  guint64  last_timestamp;      /* of the thread's last sample so far */
   guint32 *path;                /* node at each depth, path[0] the root;
                                  * NULL until the thread has a frame */
   guint32  depth;
+  guint32  path_capacity;       /* grows with the deepest stack: a file can
+                                 * have many threads of shallow stacks */
 } Cursor;
 
 struct _TvProfileData
@@ -107,6 +118,11 @@ struct _TvProfileData
   guint64         n_samples;
   guint64         status_counts[6];
   guint           max_depth;
+  /* The threads in the order every list of them shows (see
+   * tv_profile_data_get_thread_order()), and the span of all of them. */
+  guint32        *thread_order;
+  guint64         first_timestamp;
+  guint64         last_timestamp;
 
   guint32        *frame_keys[TV_N_MERGE_KEYS];
   guint32        *key_frames[TV_N_MERGE_KEYS];
@@ -125,6 +141,11 @@ struct _TvProfileData
   guint           threads_capacity;
   guint64         reserve_samples;  /* per mapped thread, 0: no mapping */
   Prefaulter     *prefaulter;
+  /* A load of counts: no sample arrays; the runs count what FILTER
+   * selects (RANGES is its copy of the filter's list). */
+  gboolean        counts_only;
+  TvSampleFilter  filter;
+  TvTimeRange    *ranges;
   gsize           budget;           /* bytes the load may take (see charge) */
   gsize           charged;
   gboolean        over_budget;
@@ -152,6 +173,11 @@ memory_budget (void)
   const char *line;
   guint64 available;
 
+  /* For tests of a whole program (an export, the viewer): a limit from
+   * the environment. */
+  if (kib == 0 && g_getenv ("TV_MEMORY_LIMIT_KIB") != NULL)
+    kib = (guint) MIN (g_ascii_strtoull (g_getenv ("TV_MEMORY_LIMIT_KIB"), NULL, 10),
+                       G_MAXUINT);
   if (kib > 0)
     return (gsize) kib * 1024;
   if (!g_file_get_contents ("/proc/meminfo", &meminfo, NULL, NULL)
@@ -348,11 +374,13 @@ store_grow (TvProfileData *self,
 
   if (store->mapped > 0)
     {
+      gsize ahead = MIN (POPULATE_BYTES, page_round (bytes));
+
       if (bytes > store->mapped)
         return FALSE;
-      while (store->populated < store->mapped && store->populated < bytes + POPULATE_BYTES)
+      while (store->populated < store->mapped && store->populated < bytes + ahead)
         {
-          gsize end = MIN (store->mapped, store->populated + POPULATE_BYTES);
+          gsize end = MIN (store->mapped, store->populated + ahead);
 
           if (!charge (self, end - store->populated))
             return FALSE;
@@ -597,6 +625,21 @@ child_node (TvProfileData *self,
 /* The pass                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* Whether the runs count the states of what they count. */
+static inline gboolean
+counting_states (TvProfileData *self)
+{
+  return self->counts_only && self->filter.count_states;
+}
+
+/* What a run takes: its start, its leaf and, counting states, those. */
+static gsize
+run_bytes (TvProfileData *self)
+{
+  return sizeof (guint64) + sizeof (guint32)
+         + (counting_states (self) ? TV_N_RUN_STATES * sizeof (guint64) : 0);
+}
+
 /* Returns NULL when memory runs out. */
 static TvThread *
 ensure_thread (TvProfileData    *self,
@@ -638,7 +681,7 @@ ensure_thread (TvProfileData    *self,
       self->threads[i].first_timestamp = G_MAXUINT64;
     }
 
-  if (self->threads[index].timestamps == NULL)
+  if (self->threads[index].run_start == NULL)
     {
       TvThread *t = &self->threads[index];
       Cursor *c = &self->cursors[index];
@@ -649,16 +692,21 @@ ensure_thread (TvProfileData    *self,
       /* Small to start with: a file can declare any number of threads of
        * one sample each. */
       c->runs_capacity = 4;
-      if (!store_init (self, &self->stores[2 * index], reserve * sizeof (guint64),
-                       64 * sizeof (guint64))
-          || !store_init (self, &self->stores[2 * index + 1], reserve, 64)
-          || !charge (self, c->runs_capacity * (sizeof (guint64) + sizeof (guint32))))
+      if (!self->counts_only
+          && (!store_init (self, &self->stores[2 * index], reserve * sizeof (guint64),
+                           INITIAL_SAMPLES * sizeof (guint64))
+              || !store_init (self, &self->stores[2 * index + 1], reserve, INITIAL_SAMPLES)))
+        return NULL;
+      if (!charge (self, c->runs_capacity * run_bytes (self)))
         return NULL;
       t->timestamps = (guint64 *) self->stores[2 * index].mem;
       t->statuses = self->stores[2 * index + 1].mem;
       t->run_start = g_try_new (guint64, c->runs_capacity);
       t->run_leaf = g_try_new (guint32, c->runs_capacity);
       if (!t->run_start || !t->run_leaf)
+        return NULL;
+      if (counting_states (self)
+          && (t->run_states = g_try_new (guint64, c->runs_capacity * TV_N_RUN_STATES)) == NULL)
         return NULL;
     }
   return &self->threads[index];
@@ -674,14 +722,24 @@ move_cursor (TvProfileData    *self,
   guint32 d = s->keep;
 
   g_assert (d <= c->depth);
-  if (c->path == NULL)
+  if (c->path == NULL && s->push == 0)
+    return TV_ROOT_NODE;
+  if ((guint64) d + s->push + 1 > c->path_capacity)
     {
-      if (s->push == 0)
-        return TV_ROOT_NODE;
-      if (!charge (self, (TACH_MAX_STACK_DEPTH + 1) * sizeof (guint32))
-          || (c->path = g_try_new (guint32, TACH_MAX_STACK_DEPTH + 1)) == NULL)
+      guint32 capacity = MAX (c->path_capacity, 8);
+      guint32 *path;
+
+      while (capacity < (guint64) d + s->push + 1)
+        capacity *= 2;
+      capacity = MIN (capacity, TACH_MAX_STACK_DEPTH + 1);
+      g_assert ((guint64) d + s->push + 1 <= capacity);
+      if (!charge (self, (capacity - c->path_capacity) * sizeof (guint32))
+          || (path = g_try_renew (guint32, c->path, capacity)) == NULL)
         return TV_NODE_NONE;
-      c->path[0] = TV_ROOT_NODE;
+      if (c->path == NULL)
+        path[0] = TV_ROOT_NODE;
+      c->path = path;
+      c->path_capacity = capacity;
     }
   for (guint i = s->push; i > 0; i--)
     {
@@ -698,6 +756,42 @@ move_cursor (TvProfileData    *self,
 
 /* Returns FALSE when memory runs out: a profile may hold more samples
  * than this machine can keep, and that must be an error, not an abort. */
+/* How many samples of the batch a load of counts keeps, and in STATES
+ * (unless NULL), how many of them have each state. */
+static guint64
+count_kept (const TvSampleFilter *filter,
+            const TachBatch      *b,
+            guint64              *states)
+{
+  gboolean by_time = filter->has_range || filter->ranges != NULL;
+  guint64 kept = 0;
+
+  if (filter->status_mask == 0 && !by_time && states == NULL)
+    return b->n;
+  for (guint32 i = 0; i < b->n; i++)
+    {
+      guint64 ts = b->timestamps[i];
+      guint8 st = b->statuses[i];
+
+      if ((st & filter->status_mask) != filter->status_value)
+        continue;
+      if (filter->has_range && (ts < filter->range_start || ts >= filter->range_end))
+        continue;
+      if (filter->ranges != NULL
+          && !tv_time_ranges_contain (filter->ranges, filter->n_ranges, ts))
+        continue;
+      kept++;
+      if (states != NULL)
+        {
+          states[0] += (st & TACH_STATUS_HAS_GIL) != 0;
+          states[1] += (st & TACH_STATUS_ON_CPU) != 0;
+          states[2] += (st & TACH_STATUS_GIL_REQUESTED) != 0;
+          states[3] += (st & TACH_STATUS_HAS_EXCEPTION) != 0;
+        }
+    }
+  return kept;
+}
+
 static gboolean
 append_batch (TvProfileData   *self,
               TvThread        *t,
@@ -706,22 +800,31 @@ append_batch (TvProfileData   *self,
               const TachBatch *b)
 {
   guint64 n = b->n;
+  guint64 kept = n;
+  guint64 states[TV_N_RUN_STATES] = { 0 };
   SampleStore *stores = &self->stores[2 * t->index];
 
-  if (!store_ensure (self, &stores[0], (t->n_samples + n) * sizeof (guint64))
-      || !store_ensure (self, &stores[1], t->n_samples + n))
-    return FALSE;
-  t->timestamps = (guint64 *) stores[0].mem;
-  t->statuses = stores[1].mem;
+  if (self->counts_only)
+    {
+      kept = count_kept (&self->filter, b, counting_states (self) ? states : NULL);
+    }
+  else
+    {
+      if (!store_ensure (self, &stores[0], (t->n_samples + n) * sizeof (guint64))
+          || !store_ensure (self, &stores[1], t->n_samples + n))
+        return FALSE;
+      t->timestamps = (guint64 *) stores[0].mem;
+      t->statuses = stores[1].mem;
+    }
 
-  if (t->n_runs == 0 || t->run_leaf[t->n_runs - 1] != leaf)
+  if (kept > 0 && (t->n_runs == 0 || t->run_leaf[t->n_runs - 1] != leaf))
     {
       if (t->n_runs == c->runs_capacity)
         {
           guint64 capacity = c->runs_capacity * 2;
           gpointer p;
 
-          if (!charge (self, c->runs_capacity * (sizeof (guint64) + sizeof (guint32))))
+          if (!charge (self, c->runs_capacity * run_bytes (self)))
             return FALSE;
           if ((p = g_try_renew (guint64, t->run_start, capacity)) == NULL)
             return FALSE;
@@ -729,21 +832,36 @@ append_batch (TvProfileData   *self,
           if ((p = g_try_renew (guint32, t->run_leaf, capacity)) == NULL)
             return FALSE;
           t->run_leaf = p;
+          if (t->run_states != NULL)
+            {
+              if ((p = g_try_renew (guint64, t->run_states, capacity * TV_N_RUN_STATES)) == NULL)
+                return FALSE;
+              t->run_states = p;
+            }
           c->runs_capacity = capacity;
         }
-      t->run_start[t->n_runs] = t->n_samples;
+      t->run_start[t->n_runs] = t->n_run_samples;
       t->run_leaf[t->n_runs] = leaf;
+      if (t->run_states != NULL)
+        memset (t->run_states + t->n_runs * TV_N_RUN_STATES, 0,
+                TV_N_RUN_STATES * sizeof (guint64));
       t->n_runs++;
     }
+  if (kept > 0 && t->run_states != NULL)
+    for (guint k = 0; k < TV_N_RUN_STATES; k++)
+      t->run_states[(t->n_runs - 1) * TV_N_RUN_STATES + k] += states[k];
 
-  memcpy (t->timestamps + t->n_samples, b->timestamps, n * sizeof (guint64));
-  memcpy (t->statuses + t->n_samples, b->statuses, n);
+  if (!self->counts_only)
+    {
+      memcpy (t->timestamps + t->n_samples, b->timestamps, n * sizeof (guint64));
+      memcpy (t->statuses + t->n_samples, b->statuses, n);
+    }
 
   /* Time order, earliest and latest: runs are nearly always in order, and
    * then the ends of the batch are its extremes. */
   {
     const guint64 *ts = b->timestamps;
-    gboolean ordered = t->n_samples == 0 || ts[0] >= t->timestamps[t->n_samples - 1];
+    gboolean ordered = t->n_samples == 0 || ts[0] >= c->last_timestamp;
     guint64 lo = ts[0], hi = ts[n - 1];
 
     for (guint64 i = 1; ordered && i < n; i++)
@@ -757,6 +875,7 @@ append_batch (TvProfileData   *self,
     t->time_ordered &= ordered;
     t->first_timestamp = MIN (t->first_timestamp, MIN (lo, hi));
     t->last_timestamp = MAX (t->last_timestamp, MAX (lo, hi));
+    c->last_timestamp = ts[n - 1];
   }
 
   /* Status bits: multiplying the low six bits by this constant moves bit k
@@ -775,6 +894,7 @@ append_batch (TvProfileData   *self,
     }
 
   t->n_samples += n;
+  t->n_run_samples += kept;
   self->tree.self[leaf] += n;
   self->n_samples += n;
   return TRUE;
@@ -940,14 +1060,19 @@ shrink (TvProfileData *self)
     {
       TvThread *t = &self->threads[i];
 
-      if (t->timestamps == NULL)
+      if (t->run_start == NULL)
         continue;
-      store_shrink (&self->stores[2 * i], t->n_samples * sizeof (guint64));
-      store_shrink (&self->stores[2 * i + 1], t->n_samples);
-      t->timestamps = (guint64 *) self->stores[2 * i].mem;
-      t->statuses = self->stores[2 * i + 1].mem;
+      if (!self->counts_only)
+        {
+          store_shrink (&self->stores[2 * i], t->n_samples * sizeof (guint64));
+          store_shrink (&self->stores[2 * i + 1], t->n_samples);
+          t->timestamps = (guint64 *) self->stores[2 * i].mem;
+          t->statuses = self->stores[2 * i + 1].mem;
+        }
       t->run_start = g_renew (guint64, t->run_start, MAX (t->n_runs, 1));
       t->run_leaf = g_renew (guint32, t->run_leaf, MAX (t->n_runs, 1));
+      if (t->run_states != NULL)
+        t->run_states = g_renew (guint64, t->run_states, MAX (t->n_runs, 1) * TV_N_RUN_STATES);
       for (guint k = 0; k < 6; k++)
         self->status_counts[k] += t->status_counts[k];
     }
@@ -966,26 +1091,62 @@ shrink (TvProfileData *self)
 }
 
 static int
+compare_thread_order (gconstpointer a,
+                      gconstpointer b,
+                      gpointer      user_data)
+{
+  const TvThread *threads = user_data;
+  const TvThread *x = &threads[*(const guint32 *) a];
+  const TvThread *y = &threads[*(const guint32 *) b];
+  gboolean x_main = x->status_counts[5] > 0;   /* TACH_STATUS_MAIN_THREAD */
+  gboolean y_main = y->status_counts[5] > 0;
+
+  if (x->interpreter_id != y->interpreter_id)
+    return x->interpreter_id < y->interpreter_id ? -1 : 1;
+  if (x_main != y_main)
+    return x_main ? -1 : 1;
+  if (x->n_samples != y->n_samples)
+    return x->n_samples > y->n_samples ? -1 : 1;
+  if (x->thread_id != y->thread_id)
+    return x->thread_id < y->thread_id ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+/* What every list of threads needs and would otherwise compute on the UI
+ * thread, in time that grows with the threads: their order and span. */
+static void
+summarize_threads (TvProfileData *self)
+{
+  self->thread_order = g_new (guint32, MAX (self->n_threads, 1));
+  for (guint i = 0; i < self->n_threads; i++)
+    self->thread_order[i] = i;
+  g_qsort_with_data (self->thread_order, self->n_threads, sizeof (guint32),
+                     compare_thread_order, self->threads);
+
+  self->first_timestamp = G_MAXUINT64;
+  self->last_timestamp = 0;
+  for (guint i = 0; i < self->n_threads; i++)
+    if (self->threads[i].n_samples > 0)
+      {
+        self->first_timestamp = MIN (self->first_timestamp, self->threads[i].first_timestamp);
+        self->last_timestamp = MAX (self->last_timestamp, self->threads[i].last_timestamp);
+      }
+}
+
+static int
 decoder_cancelled (void *user_data)
 {
   return g_cancellable_is_cancelled (user_data);
 }
 
-/**
- * tv_profile_data_load:
- * @reader: (transfer full): an open reader
- *
- * Decodes every sample of @reader.  Runs on any thread; @progress is
- * called from it every 65536 samples or so.
- *
- * Returns: (transfer full) (nullable): the data, or %NULL with @error set
- */
-TvProfileData *
-tv_profile_data_load (TachReader          *reader,
-                      TvLoadProgressFunc   progress,
-                      gpointer             user_data,
-                      GCancellable        *cancellable,
-                      GError             **error)
+static TvProfileData *
+load (TachReader           *reader,
+      gboolean              counts_only,
+      const TvSampleFilter *filter,
+      TvLoadProgressFunc    progress,
+      gpointer              user_data,
+      GCancellable         *cancellable,
+      GError              **error)
 {
   g_autoptr(TvProfileData) self = g_new0 (TvProfileData, 1);
   const TachHeader *header = tach_reader_get_header (reader);
@@ -1000,6 +1161,17 @@ tv_profile_data_load (TachReader          *reader,
   g_atomic_ref_count_init (&self->ref_count);
   self->reader = reader;
   self->budget = memory_budget ();
+  self->counts_only = counts_only;
+  if (filter != NULL)
+    {
+      self->filter = *filter;
+      if (filter->ranges != NULL)
+        {
+          self->ranges = g_memdup2 (filter->ranges, MAX (filter->n_ranges, 1)
+                                                    * sizeof (TvTimeRange));
+          self->filter.ranges = self->ranges;
+        }
+    }
 
   /* Trees have a few nodes per frame of the frame table: start there, so
    * that the arrays and the table rarely grow (and never rehash often). */
@@ -1017,7 +1189,7 @@ tv_profile_data_load (TachReader          *reader,
   self->tree.self[0] = 0;
   self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE, 0 };
   self->slots = g_new0 (Slot, (gsize) self->mask + 1);
-  self->reserve_samples = reserve_samples (reader);
+  self->reserve_samples = counts_only ? 0 : reserve_samples (reader);
   if (self->reserve_samples > 0 && g_get_num_processors () > 1)
     self->prefaulter = prefaulter_new ();
 
@@ -1087,7 +1259,7 @@ tv_profile_data_load (TachReader          *reader,
   /* A thread whose only records are empty REPEAT runs has an index but
    * never a sample, so ensure_thread () never saw who it is. */
   for (guint i = 0; i < self->n_threads; i++)
-    if (self->threads[i].timestamps == NULL)
+    if (self->threads[i].run_start == NULL)
       {
         const TachThreadKey *key = tach_decoder_get_thread (decoder, i);
 
@@ -1106,11 +1278,70 @@ tv_profile_data_load (TachReader          *reader,
 
   g_clear_pointer (&self->prefaulter, prefaulter_free);
   shrink (self);
+  summarize_threads (self);
   build_keys (self);
   find_internal (self);
   if (progress != NULL)
     progress (self->n_samples, 1.0, user_data);
   return g_steal_pointer (&self);
+}
+
+/**
+ * tv_profile_data_load:
+ * @reader: (transfer full): an open reader
+ *
+ * Decodes every sample of @reader.  Runs on any thread; @progress is
+ * called from it every 65536 samples or so.
+ *
+ * Returns: (transfer full) (nullable): the data, or %NULL with @error set
+ */
+TvProfileData *
+tv_profile_data_load (TachReader          *reader,
+                      TvLoadProgressFunc   progress,
+                      gpointer             user_data,
+                      GCancellable        *cancellable,
+                      GError             **error)
+{
+  return load (reader, FALSE, NULL, progress, user_data, cancellable, error);
+}
+
+/**
+ * tv_profile_data_load_counts:
+ * @reader: (transfer full): an open reader
+ * @filter: (nullable): the samples to count
+ *
+ * Decodes every sample of @reader as tv_profile_data_load() does, but
+ * keeps none: each thread's leaf runs count the samples @filter selects,
+ * so that a REPEAT run of any length costs nothing.  What it keeps grows
+ * with the call tree and the records that change a stack, never with the
+ * samples.
+ *
+ * Returns: (transfer full) (nullable): the data, or %NULL with @error set
+ */
+TvProfileData *
+tv_profile_data_load_counts (TachReader           *reader,
+                             const TvSampleFilter *filter,
+                             TvLoadProgressFunc    progress,
+                             gpointer              user_data,
+                             GCancellable         *cancellable,
+                             GError              **error)
+{
+  g_return_val_if_fail (filter == NULL || filter->ranges == NULL
+                        || tv_time_ranges_are_sorted (filter->ranges, filter->n_ranges), NULL);
+
+  return load (reader, TRUE, filter, progress, user_data, cancellable, error);
+}
+
+gboolean
+tv_profile_data_has_samples (TvProfileData *self)
+{
+  return !self->counts_only;
+}
+
+gboolean
+tv_profile_data_has_states (TvProfileData *self)
+{
+  return !self->counts_only || self->filter.count_states;
 }
 
 TvProfileData *
@@ -1136,8 +1367,10 @@ tv_profile_data_unref (TvProfileData *self)
       store_clear (&self->stores[2 * i + 1]);
       g_free (self->threads[i].run_start);
       g_free (self->threads[i].run_leaf);
+      g_free (self->threads[i].run_states);
     }
   g_free (self->threads);
+  g_free (self->thread_order);
   g_free (self->stores);
   g_free (self->tree.parent);
   g_free (self->tree.frame);
@@ -1156,6 +1389,7 @@ tv_profile_data_unref (TvProfileData *self)
       g_free (self->key_ranks[m]);
     }
   g_free (self->internal);
+  g_free (self->ranges);
   tach_reader_free (self->reader);
   g_clear_pointer (&self->bytes, g_bytes_unref);
   g_free (self);
@@ -1213,19 +1447,17 @@ tv_profile_data_get_time_span (TvProfileData *self,
                                guint64       *first,
                                guint64       *last)
 {
-  guint64 lo = G_MAXUINT64, hi = 0;
-
-  for (guint i = 0; i < self->n_threads; i++)
-    if (self->threads[i].n_samples > 0)
-      {
-        lo = MIN (lo, self->threads[i].first_timestamp);
-        hi = MAX (hi, self->threads[i].last_timestamp);
-      }
   if (first)
-    *first = lo;
+    *first = self->first_timestamp;
   if (last)
-    *last = hi;
+    *last = self->last_timestamp;
   return self->n_samples > 0;
+}
+
+const guint32 *
+tv_profile_data_get_thread_order (TvProfileData *self)
+{
+  return self->thread_order;
 }
 
 const guint64 *

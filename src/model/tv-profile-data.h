@@ -12,6 +12,12 @@
  * thread filter skips whole arrays.  Per sample there is a timestamp and a
  * status byte; the leaf node only changes at non-REPEAT records, so it is
  * kept as runs (first sample, leaf).
+ *
+ * A load of counts (tv_profile_data_load_counts()) keeps no sample: its
+ * runs cover only the samples its filter selected, as counts, and every
+ * per-thread figure (samples, states, first and last timestamp) is still
+ * that of all the thread's samples.  It costs what the call tree costs,
+ * whatever the number of samples: an export needs no more.
  */
 #pragma once
 
@@ -39,7 +45,18 @@ typedef struct
   guint64  last_timestamp;     /* latest */
   gboolean time_ordered;       /* timestamps never decrease */
   guint64  status_counts[6];   /* samples with each status bit (0..5) set */
+  guint64  n_run_samples;      /* samples the runs cover: n_samples, or in a
+                                * load of counts, those its filter kept */
+  guint64 *run_states;         /* n_runs * TV_N_RUN_STATES: of the samples
+                                * each run counts, those with each state, in
+                                * a load of counts that counted them; else
+                                * NULL */
 } TvThread;
+
+/* The thread states a load of counts may count per run: the status bits
+ * HAS_GIL, ON_CPU, GIL_REQUESTED and HAS_EXCEPTION, in that order (a call
+ * tree's TvStatusCount). */
+#define TV_N_RUN_STATES 4
 
 /* The exact call tree: node identity is (parent, file frame index).  Node
  * 0 is the root (no frame); a parent always has a smaller id than its
@@ -78,6 +95,24 @@ typedef struct
 
 typedef struct _TvProfileData TvProfileData;
 
+/* The samples a load of counts keeps: those with (status & status_mask)
+ * == status_value, a timestamp in [range_start, range_end) when has_range
+ * and in one of the N_RANGES sorted, disjoint RANGES when that is not
+ * NULL (an empty list keeps none).  COUNT_STATES also counts the states of
+ * the samples each run keeps (TvThread.run_states), which is what a call
+ * tree that counts states needs. */
+typedef struct
+{
+  guint8             status_mask;
+  guint8             status_value;
+  gboolean           has_range;
+  guint64            range_start;
+  guint64            range_end;
+  const TvTimeRange *ranges;
+  guint              n_ranges;
+  gboolean           count_states;
+} TvSampleFilter;
+
 /* Called from the loading thread now and then; return nothing. */
 typedef void (*TvLoadProgressFunc) (guint64  samples,
                                     double   fraction,
@@ -88,9 +123,25 @@ TvProfileData     *tv_profile_data_load          (TachReader          *reader,
                                                   gpointer             user_data,
                                                   GCancellable        *cancellable,
                                                   GError             **error);
+/* Like tv_profile_data_load(), without keeping the samples: the runs
+ * count those FILTER (NULL: every sample) selects, and a query of the
+ * result selects by thread only (no state or time range; state counts
+ * when FILTER counted them). */
+TvProfileData     *tv_profile_data_load_counts   (TachReader          *reader,
+                                                  const TvSampleFilter *filter,
+                                                  TvLoadProgressFunc   progress,
+                                                  gpointer             user_data,
+                                                  GCancellable        *cancellable,
+                                                  GError             **error);
+/* FALSE for a load of counts: its threads have no timestamps or statuses. */
+gboolean           tv_profile_data_has_samples   (TvProfileData *data);
+/* Whether a query may count states (TvQuery.count_states): TRUE when the
+ * samples were kept, or when a load of counts counted their states. */
+gboolean           tv_profile_data_has_states    (TvProfileData *data);
 /* A load takes at most three quarters of the memory available when it
  * starts, and fails with TV_TACH_ERROR_NO_MEMORY past that.  For tests:
- * KIB other than 0 is the limit instead, for loads that start after. */
+ * KIB other than 0 is the limit instead, for loads that start after; so
+ * is $TV_MEMORY_LIMIT_KIB, when KIB is 0. */
 void               tv_profile_data_set_memory_limit (guint kib);
 TvProfileData     *tv_profile_data_ref           (TvProfileData *data);
 void               tv_profile_data_unref         (TvProfileData *data);
@@ -103,9 +154,15 @@ guint64            tv_profile_data_get_n_samples (TvProfileData *data);
 guint              tv_profile_data_get_n_threads (TvProfileData *data);
 const TvThread    *tv_profile_data_get_thread    (TvProfileData *data,
                                                   guint          index);
+/* The thread indices in the order every list of threads shows them (the
+ * timeline's lanes, the thread menus and tables): by interpreter, then
+ * the main thread, then by samples (most first), then by thread id; made
+ * with the data, so that no view sorts its threads on the UI thread. */
+const guint32     *tv_profile_data_get_thread_order (TvProfileData *data);
 const TvExactTree *tv_profile_data_get_tree      (TvProfileData *data);
 guint              tv_profile_data_get_max_depth (TvProfileData *data);
-/* Earliest and latest timestamp over all threads; FALSE without samples. */
+/* Earliest and latest timestamp over all threads; FALSE without samples.
+ * Constant time. */
 gboolean           tv_profile_data_get_time_span (TvProfileData *data,
                                                   guint64       *first,
                                                   guint64       *last);

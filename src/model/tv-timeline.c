@@ -366,39 +366,63 @@ pick_shift (guint64 n,
   return shift;
 }
 
+/* The geometry of the level above BELOW; FALSE when BELOW is the last
+ * (one bin holds everything). */
+static gboolean
+level_above (const Level *below,
+             Level       *up)
+{
+  if (below->n_bins <= 1 || below->shift + LEVEL_STEP >= 64)
+    return FALSE;
+  up->shift = below->shift + LEVEL_STEP;
+  up->first_bin = below->first_bin >> LEVEL_STEP;
+  up->n_bins = ((below->first_bin + below->n_bins - 1) >> LEVEL_STEP) - up->first_bin + 1;
+  up->bins = NULL;
+  return TRUE;
+}
+
 /* The levels above level 0, each summing groups of 1 << LEVEL_STEP bins
- * of the one below, until one bin holds everything. */
+ * of the one below, until one bin holds everything.  Their bins are one
+ * block (level 1's), and the levels one array: a hundred thousand lanes
+ * of a few samples make as few allocations as there are lanes. */
 static void
 build_levels (LaneData *lane)
 {
-  GArray *levels = g_array_new (FALSE, FALSE, sizeof (Level));
+  guint n_levels = 1;
+  guint64 n_bins = 0;
+  TvTimelineBin *block;
+  Level probe = lane->levels[0], up;
 
-  g_array_append_vals (levels, lane->levels, 1);
-  g_free (lane->levels);
-  for (;;)
+  while (level_above (&probe, &up))
     {
-      const Level *below = &g_array_index (levels, Level, levels->len - 1);
-      Level up;
+      n_levels++;
+      n_bins += up.n_bins;
+      probe = up;
+    }
+  if (n_levels == 1)
+    return;
+  lane->levels = g_renew (Level, lane->levels, n_levels);
+  block = g_new0 (TvTimelineBin, n_bins);
+  for (guint l = 1; l < n_levels; l++)
+    {
+      const Level *below = &lane->levels[l - 1];
+      Level *level = &lane->levels[l];
 
-      if (below->n_bins <= 1 || below->shift + LEVEL_STEP >= 64)
-        break;
-      up.shift = below->shift + LEVEL_STEP;
-      up.first_bin = below->first_bin >> LEVEL_STEP;
-      up.n_bins = ((below->first_bin + below->n_bins - 1) >> LEVEL_STEP) - up.first_bin + 1;
-      up.bins = g_new0 (TvTimelineBin, up.n_bins);
+      level_above (below, level);
+      level->bins = block;
+      block += level->n_bins;
       for (guint64 i = 0; i < below->n_bins; i++)
         {
           const TvTimelineBin *from = &below->bins[i];
-          TvTimelineBin *to = &up.bins[((below->first_bin + i) >> LEVEL_STEP) - up.first_bin];
+          TvTimelineBin *to = &level->bins[((below->first_bin + i) >> LEVEL_STEP)
+                                           - level->first_bin];
 
           to->samples += from->samples;
           for (guint k = 0; k < TV_TIMELINE_N_COUNTS; k++)
             to->counts[k] += from->counts[k];
         }
-      g_array_append_val (levels, up);
     }
-  lane->n_levels = levels->len;
-  lane->levels = (Level *) g_array_free (levels, FALSE);
+  lane->n_levels = n_levels;
 }
 
 /* Level 0 of LANE, empty, for N samples from FIRST to LAST since the
@@ -458,10 +482,25 @@ fill_bins (Level             *level,
     bin_add_packed (&level->bins[bin - first], acc);
 }
 
+static int
+compare_first_sample (gconstpointer a,
+                      gconstpointer b,
+                      gpointer      user_data)
+{
+  const LaneData *lanes = user_data;
+  guint64 x = lanes[*(const guint32 *) a].timestamps[0];
+  guint64 y = lanes[*(const guint32 *) b].timestamps[0];
+
+  return (x > y) - (x < y);
+}
+
 /* The one pass over the samples, in blocks of time: each lane's samples
  * of a block go into its finest bins and the overview's, so that the bins
  * being filled, a block's worth, stay in the cache while every thread
- * walks the whole profile.  FALSE if cancelled. */
+ * walks the whole profile.  A block visits only the lanes with samples
+ * left that started before its end: of many threads, few live at once,
+ * and a block per lane per block of the profile would cost a hundred
+ * thousand lanes times 4096 blocks.  FALSE if cancelled. */
 static gboolean
 fill_levels (TvTimeline   *self,
              GCancellable *cancellable)
@@ -470,6 +509,9 @@ fill_levels (TvTimeline   *self,
   Level *all0 = self->all.levels;
   guint64 span = self->last - self->origin;
   g_autofree guint64 *done = g_new0 (guint64, MAX (self->n_lanes, 1));
+  g_autofree guint32 *by_start = g_new (guint32, MAX (self->n_lanes, 1));
+  g_autofree guint32 *active = g_new (guint32, MAX (self->n_lanes, 1));
+  guint n_started = 0, n_waiting = 0, n_active = 0;
   guint block_shift, n_blocks;
 
   /* Blocks of 4096 of the overview's bins (128 KiB), and at most 4096. */
@@ -478,24 +520,40 @@ fill_levels (TvTimeline   *self,
     block_shift++;
   n_blocks = (guint) (span >> block_shift) + 1;
 
+  /* The lanes with samples, by their first one in time order. */
+  for (guint i = 0; i < self->n_lanes; i++)
+    if (self->lane_data[i].n_samples > 0)
+      by_start[n_waiting++] = i;
+  g_qsort_with_data (by_start, n_waiting, sizeof (guint32), compare_first_sample,
+                     self->lane_data);
+
   for (guint b = 0; b < n_blocks; b++)
     {
-      for (guint i = 0; i < self->n_lanes; i++)
+      gboolean last_block = b + 1 == n_blocks;
+      guint64 block_end = self->origin + ((guint64) (b + 1) << block_shift);
+
+      while (n_started < n_waiting
+             && (last_block
+                 || self->lane_data[by_start[n_started]].timestamps[0] < block_end))
+        active[n_active++] = by_start[n_started++];
+      for (guint a = 0; a < n_active;)
         {
+          guint i = active[a];
           LaneData *lane = &self->lane_data[i];
           guint64 end;
 
-          if (done[i] == lane->n_samples)
-            continue;
-          end = b + 1 == n_blocks ? lane->n_samples
-                : gallop (lane->timestamps, lane->n_samples, done[i],
-                          self->origin + ((guint64) (b + 1) << block_shift));
+          end = last_block ? lane->n_samples
+                : gallop (lane->timestamps, lane->n_samples, done[i], block_end);
           if (lane->levels != NULL)
             fill_bins (lane->levels, lane->timestamps, lane->statuses, done[i], end,
                        self->origin, table);
           if (all0 != NULL)
             fill_bins (all0, lane->timestamps, lane->statuses, done[i], end, self->origin, table);
           done[i] = end;
+          if (end == lane->n_samples)
+            active[a] = active[--n_active];
+          else
+            a++;
         }
       if (g_cancellable_is_cancelled (cancellable))
         return FALSE;
@@ -503,30 +561,11 @@ fill_levels (TvTimeline   *self,
   return TRUE;
 }
 
-static int
-compare_lanes (gconstpointer a,
-               gconstpointer b,
-               gpointer      user_data)
-{
-  const TvTimelineLane *lanes = user_data;
-  const TvTimelineLane *x = &lanes[*(const guint32 *) a];
-  const TvTimelineLane *y = &lanes[*(const guint32 *) b];
-
-  if (x->interpreter_id != y->interpreter_id)
-    return x->interpreter_id < y->interpreter_id ? -1 : 1;
-  if (x->main_thread != y->main_thread)
-    return x->main_thread ? -1 : 1;
-  if (x->n_samples != y->n_samples)
-    return x->n_samples > y->n_samples ? -1 : 1;
-  if (x->thread_id != y->thread_id)
-    return x->thread_id < y->thread_id ? -1 : 1;
-  return (x->thread_index > y->thread_index) - (x->thread_index < y->thread_index);
-}
-
 static void
 lane_data_clear (LaneData *lane)
 {
-  for (guint l = 0; l < lane->n_levels; l++)
+  /* Level 0's bins, and the block of all the others (build_levels ()). */
+  for (guint l = 0; l < MIN (lane->n_levels, 2); l++)
     g_free (lane->levels[l].bins);
   g_clear_pointer (&lane->levels, g_free);
   g_clear_pointer (&lane->sorted_timestamps, g_free);
@@ -582,7 +621,6 @@ tv_timeline_new (TvProfileData *data,
       info->main_thread = t->status_counts[g_bit_nth_lsf (TACH_STATUS_MAIN_THREAD, -1)] > 0;
       info->first_timestamp = t->n_samples > 0 ? t->first_timestamp : 0;
       info->last_timestamp = t->n_samples > 0 ? t->last_timestamp : 0;
-      self->order[i] = i;
 
       lane->n_samples = t->n_samples;
       if (t->n_samples == 0)
@@ -608,7 +646,9 @@ tv_timeline_new (TvProfileData *data,
   if (self->all.levels != NULL)
     build_levels (&self->all);
 
-  g_qsort_with_data (self->order, self->n_lanes, sizeof (guint32), compare_lanes, self->lanes);
+  /* The data's order of threads is the lanes'. */
+  memcpy (self->order, tv_profile_data_get_thread_order (data),
+          self->n_lanes * sizeof (guint32));
   for (guint p = 0; p < self->n_lanes; p++)
     self->lanes[self->order[p]].position = p;
 
@@ -778,14 +818,58 @@ tv_timeline_get_memory_size (TvTimeline *self)
   return size;
 }
 
-static void
-append_lower (GString    *out,
-              const char *text)
+/* A lane filter's text, folded once for all lanes; matcher_init()
+ * returns FALSE when it matches every lane. */
+typedef struct
 {
-  g_autofree char *folded = g_utf8_casefold (text, -1);
+  char    *needle;
+  char    *main_label;          /* folded, or NULL */
+  GString *haystack;
+} LaneMatcher;
 
-  g_string_append (out, folded);
-  g_string_append_c (out, '\n');
+static gboolean
+matcher_init (LaneMatcher *m,
+              const char  *text,
+              const char  *main_label)
+{
+  g_autofree char *stripped = NULL;
+
+  memset (m, 0, sizeof *m);
+  if (text == NULL)
+    return FALSE;
+  stripped = g_strstrip (g_strdup (text));
+  if (stripped[0] == '\0')
+    return FALSE;
+  m->needle = g_utf8_casefold (stripped, -1);
+  m->main_label = main_label != NULL ? g_utf8_casefold (main_label, -1) : NULL;
+  m->haystack = g_string_new (NULL);
+  return TRUE;
+}
+
+static void
+matcher_clear (LaneMatcher *m)
+{
+  g_free (m->needle);
+  g_free (m->main_label);
+  if (m->haystack != NULL)
+    g_string_free (m->haystack, TRUE);
+}
+
+/* The lane's id in decimal and in hexadecimal (already lower case), and
+ * the main thread's label, a line each. */
+static gboolean
+matcher_matches (LaneMatcher          *m,
+                 const TvTimelineLane *info)
+{
+  g_string_truncate (m->haystack, 0);
+  g_string_append_printf (m->haystack, "%" G_GUINT64_FORMAT "\n0x%" G_GINT64_MODIFIER "x\n",
+                          info->thread_id, info->thread_id);
+  if (info->main_thread && m->main_label != NULL)
+    {
+      g_string_append (m->haystack, m->main_label);
+      g_string_append_c (m->haystack, '\n');
+    }
+  return strstr (m->haystack->str, m->needle) != NULL;
 }
 
 gboolean
@@ -794,28 +878,40 @@ tv_timeline_lane_matches (TvTimeline *self,
                           const char *text,
                           const char *main_label)
 {
-  const TvTimelineLane *info;
-  g_autoptr(GString) haystack = NULL;
-  g_autofree char *needle = NULL;
-  g_autofree char *stripped = NULL;
+  LaneMatcher m;
+  gboolean matches;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (lane < self->n_lanes, FALSE);
 
-  if (text == NULL)
+  if (!matcher_init (&m, text, main_label))
     return TRUE;
-  stripped = g_strstrip (g_strdup (text));
-  if (stripped[0] == '\0')
-    return TRUE;
-  needle = g_utf8_casefold (stripped, -1);
+  matches = matcher_matches (&m, &self->lanes[lane]);
+  matcher_clear (&m);
+  return matches;
+}
 
-  info = &self->lanes[lane];
-  haystack = g_string_new (NULL);
-  g_string_append_printf (haystack, "%" G_GUINT64_FORMAT "\n0x%" G_GINT64_MODIFIER "x\n",
-                          info->thread_id, info->thread_id);
-  if (info->main_thread && main_label != NULL)
-    append_lower (haystack, main_label);
-  return strstr (haystack->str, needle) != NULL;
+guint
+tv_timeline_match_lanes (TvTimeline *self,
+                         const char *text,
+                         const char *main_label,
+                         guint8     *matches)
+{
+  LaneMatcher m;
+  guint n = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+  g_return_val_if_fail (matches != NULL || self->n_lanes == 0, 0);
+
+  if (!matcher_init (&m, text, main_label))
+    {
+      memset (matches, 1, self->n_lanes);
+      return self->n_lanes;
+    }
+  for (guint i = 0; i < self->n_lanes; i++)
+    n += matches[i] = matcher_matches (&m, &self->lanes[i]);
+  matcher_clear (&m);
+  return n;
 }
 
 guint64
@@ -914,6 +1010,38 @@ lane_count_range (const LaneData   *lane,
   return hi - lo;
 }
 
+/* lane_count_range () of lane I as a part of every lane: a lane with no
+ * sample in the range costs two comparisons and one with all of them in
+ * it adds its coarsest bin, so that the overview's counts cost a bisection
+ * only for the lanes the range's edges cut, whatever the threads. */
+static guint64
+count_lane_range (TvTimeline       *self,
+                  guint             i,
+                  guint64           start,
+                  guint64           end,
+                  TvTimelineColumn *counts)
+{
+  const TvTimelineLane *info = &self->lanes[i];
+  const LaneData *lane = &self->lane_data[i];
+
+  if (lane->n_samples == 0 || start >= end || info->last_timestamp < start
+      || info->first_timestamp >= end)
+    return 0;
+  if (info->first_timestamp >= start && info->last_timestamp < end)
+    {
+      const Level *top = lane->n_levels > 0 ? &lane->levels[lane->n_levels - 1] : NULL;
+
+      if (counts == NULL)
+        return lane->n_samples;
+      if (top != NULL && top->n_bins == 1)
+        column_add_bin (counts, &top->bins[0]);
+      else
+        column_add_statuses (counts, lane->statuses, 0, lane->n_samples);
+      return lane->n_samples;
+    }
+  return lane_count_range (lane, start, end, counts);
+}
+
 guint64
 tv_timeline_count_range (TvTimeline       *self,
                          guint             lane,
@@ -931,7 +1059,7 @@ tv_timeline_count_range (TvTimeline       *self,
   if (lane != TV_TIMELINE_ALL)
     return lane_count_range (&self->lane_data[lane], start, end, counts);
   for (guint i = 0; i < self->n_lanes; i++)
-    n += lane_count_range (&self->lane_data[i], start, end, counts);
+    n += count_lane_range (self, i, start, end, counts);
   return n;
 }
 
@@ -951,8 +1079,14 @@ tv_timeline_find_previous (TvTimeline *self,
        i < (lane == TV_TIMELINE_ALL ? self->n_lanes : lane + 1); i++)
     {
       const LaneData *data = &self->lane_data[i];
-      guint64 at = lower_bound (data->timestamps, data->n_samples, before);
+      const TvTimelineLane *info = &self->lanes[i];
+      guint64 at;
 
+      /* No bisection for a lane wholly before or after BEFORE. */
+      if (data->n_samples == 0 || info->first_timestamp >= before)
+        continue;
+      at = info->last_timestamp < before ? data->n_samples
+           : lower_bound (data->timestamps, data->n_samples, before);
       if (at > 0 && (!found || data->timestamps[at - 1] > latest))
         {
           latest = data->timestamps[at - 1];
@@ -982,7 +1116,7 @@ tv_timeline_count_ranges (TvTimeline        *self,
   for (guint l = lane == TV_TIMELINE_ALL ? 0 : lane;
        l < (lane == TV_TIMELINE_ALL ? self->n_lanes : lane + 1); l++)
     for (guint i = 0; i < n; i++)
-      total += lane_count_range (&self->lane_data[l], ranges[i].start, ranges[i].end, counts);
+      total += count_lane_range (self, l, ranges[i].start, ranges[i].end, counts);
   return total;
 }
 
@@ -1110,11 +1244,22 @@ add_lane_samples (TvTimeline       *self,
                   guint64           to,
                   TvTimelineColumn *columns)
 {
+  guint64 lo = MAX (from, edges[0]), hi = MIN (to, edges[n_columns]);
+
   if (lane != TV_TIMELINE_ALL)
     add_samples (&self->lane_data[lane], self->origin, edges, n_columns, from, to, columns);
   else
     for (guint i = 0; i < self->n_lanes; i++)
-      add_samples (&self->lane_data[i], self->origin, edges, n_columns, from, to, columns);
+      {
+        const TvTimelineLane *info = &self->lanes[i];
+
+        /* Two comparisons, not two bisections, for a lane with nothing
+         * in the window: of many threads, few live at any one time. */
+        if (info->n_samples == 0 || info->last_timestamp - self->origin < lo
+            || info->first_timestamp - self->origin >= hi)
+          continue;
+        add_samples (&self->lane_data[i], self->origin, edges, n_columns, from, to, columns);
+      }
 }
 
 /* Adds the window of LANE from LEVEL: the bins wholly inside the window,

@@ -114,7 +114,7 @@ guint                 tv_timeline_get_n_lanes    (TvTimeline    *timeline);
 const TvTimelineLane *tv_timeline_get_lane       (TvTimeline    *timeline,
                                                   guint          lane);
 /* The lanes in display order: by interpreter, then the main thread, then
- * by samples (most first), then by thread id. */
+ * by samples (most first), then by thread id (the data's thread order). */
 const guint32        *tv_timeline_get_order      (TvTimeline    *timeline,
                                                   guint         *n_lanes);
 /* Distinct interpreters, in display order (ascending). */
@@ -205,6 +205,13 @@ gboolean              tv_timeline_lane_matches   (TvTimeline    *timeline,
                                                   guint          lane,
                                                   const char    *text,
                                                   const char    *main_label);
+/* The same for every lane: MATCHES[lane] gets 1 or 0 (one byte a lane);
+ * returns how many match.  The text is folded once, so this is the way
+ * to filter many lanes (on a worker when they are very many). */
+guint                 tv_timeline_match_lanes    (TvTimeline    *timeline,
+                                                  const char    *text,
+                                                  const char    *main_label,
+                                                  guint8        *matches);
 
 /* A time or a duration in microseconds, as the timeline writes it:
  * "1.250 s", "12.500 ms", "80 µs".  Free with g_free(). */

@@ -33,6 +33,7 @@
 #include "tv-compare-page.h"
 #include "tv-export-html.h"
 #include "tv-export-task.h"
+#include "tv-lazy-list.h"
 #include "tv-properties.h"
 #include "tv-text.h"
 #include "tv-wrap-layout.h"
@@ -639,52 +640,45 @@ on_search_changed (GtkEditable   *entry,
 /* Filters                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static int
-compare_threads (gconstpointer a,
-                 gconstpointer b)
+/* A thread menu's item POSITION: "All Threads", then the threads in the
+ * data's display order (the timeline's), made when the menu asks. */
+static gpointer
+make_thread_menu_item (guint    position,
+                       gpointer user_data)
 {
-  const TvThread *x = *(const TvThread * const *) a;
-  const TvThread *y = *(const TvThread * const *) b;
-  gboolean xm = x->status_counts[5] /* TACH_STATUS_MAIN_THREAD */ > 0;
-  gboolean ym = y->status_counts[5] /* TACH_STATUS_MAIN_THREAD */ > 0;
+  TvProfileData *data = user_data;
+  const TvThread *t;
+  g_autofree char *id = NULL;
+  g_autofree char *label = NULL;
 
-  if (xm != ym)
-    return xm ? -1 : 1;
-  if (x->n_samples != y->n_samples)
-    return x->n_samples > y->n_samples ? -1 : 1;
-  return (x->thread_id > y->thread_id) - (x->thread_id < y->thread_id);
+  if (position == 0)
+    return gtk_string_object_new (_("All Threads"));
+  t = tv_profile_data_get_thread (data, tv_profile_data_get_thread_order (data)[position - 1]);
+  id = g_strdup_printf ("%" G_GUINT64_FORMAT, t->thread_id);
+  if (t->status_counts[5] /* TACH_STATUS_MAIN_THREAD */ > 0)
+    label = g_strdup_printf (_("Main thread %s"), id);
+  else
+    label = g_strdup_printf (_("Thread %s"), id);
+  return gtk_string_object_new (label);
 }
 
 /* The thread menu: "All Threads", then the main thread, then the others
- * by samples, as the timeline orders its lanes. */
+ * by samples, as the timeline orders its lanes.  Its items are made as
+ * the menu shows them: a profile can have a hundred thousand threads. */
 static void
 fill_thread_menu (TvComparePage *self,
                   TvDiffSide     side)
 {
   TvProfileData *data = tv_profile_get_data (self->profiles[side]);
   guint n = tv_profile_data_get_n_threads (data);
-  g_autoptr(GPtrArray) threads = g_ptr_array_new ();
-  g_autoptr(GtkStringList) items = gtk_string_list_new (NULL);
+  g_autoptr(GListModel) items = tv_lazy_list_new (GTK_TYPE_STRING_OBJECT, n + 1,
+                                                  make_thread_menu_item,
+                                                  tv_profile_data_ref (data),
+                                                  (GDestroyNotify) tv_profile_data_unref);
 
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (threads, (gpointer) tv_profile_data_get_thread (data, i));
-  g_ptr_array_sort (threads, compare_threads);
-  gtk_string_list_append (items, _("All Threads"));
   g_array_set_size (self->thread_choices[side], 0);
-  for (guint i = 0; i < threads->len; i++)
-    {
-      const TvThread *t = g_ptr_array_index (threads, i);
-      g_autofree char *id = g_strdup_printf ("%" G_GUINT64_FORMAT, t->thread_id);
-      g_autofree char *label = NULL;
-
-      if (t->status_counts[5] /* TACH_STATUS_MAIN_THREAD */ > 0)
-        label = g_strdup_printf (_("Main thread %s"), id);
-      else
-        label = g_strdup_printf (_("Thread %s"), id);
-      gtk_string_list_append (items, label);
-      g_array_append_val (self->thread_choices[side], t->index);
-    }
-  gtk_drop_down_set_model (self->thread_menus[side], G_LIST_MODEL (items));
+  g_array_append_vals (self->thread_choices[side], tv_profile_data_get_thread_order (data), n);
+  gtk_drop_down_set_model (self->thread_menus[side], items);
 }
 
 static void

@@ -17,6 +17,7 @@
 #include "tv-source-view.h"
 #include "tv-timeline.h"
 #include "tv-text.h"
+#include "tv-thread-item.h"
 #include "tv-wrap-layout.h"
 
 struct _TvFlameView
@@ -44,7 +45,12 @@ struct _TvFlameView
   GtkScrolledWindow *crumb_scroller;
   GtkMenuButton     *threads_button;
   GtkButton         *all_threads_button;
-  GtkListBox        *threads_list;
+  GtkScrolledWindow *threads_scroller;
+  GtkListView       *threads_list;
+  GListModel        *threads_model;   /* until the menu is first shown */
+  /* The check buttons of the thread menu's rows that show, by their
+   * "thread" (TvThread.index). */
+  GPtrArray         *thread_checks;
   GtkDropDown       *state_dropdown;
   GtkDropDown       *merge_dropdown;
   GtkDropDown       *colors_dropdown;
@@ -586,40 +592,44 @@ static void
 on_thread_toggled (GtkCheckButton *check,
                    TvFlameView    *self)
 {
+  guint32 index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (check), "thread"));
   g_autoptr(GArray) threads = g_array_new (FALSE, FALSE, sizeof (guint32));
-  GtkListBoxRow *row;
+  const guint32 *current;
+  guint n_current;
 
   if (self->updating_controls)
     return;
-  for (int i = 0; (row = gtk_list_box_get_row_at_index (self->threads_list, i)) != NULL; i++)
-    {
-      GtkCheckButton *button = g_object_get_data (G_OBJECT (row), "check");
-      guint32 index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "thread"));
-
-      if (gtk_check_button_get_active (button))
-        g_array_append_val (threads, index);
-    }
+  /* The others as they are: only the rows in view have a check button. */
+  current = tv_view_state_get_threads (self->state, &n_current);
+  for (guint i = 0; i < n_current; i++)
+    if (current[i] != index)
+      g_array_append_val (threads, current[i]);
+  if (gtk_check_button_get_active (check))
+    g_array_append_val (threads, index);
   tv_view_state_set_threads (self->state, (const guint32 *) (gpointer) threads->data,
                              threads->len);
 }
 
 static void
-sync_thread_checks (TvFlameView *self)
+sync_thread_check (TvFlameView    *self,
+                   GtkCheckButton *check)
 {
-  GtkListBoxRow *row;
+  guint32 index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (check), "thread"));
+  gboolean updating = self->updating_controls;
   guint n_threads;
 
   tv_view_state_get_threads (self->state, &n_threads);
   self->updating_controls = TRUE;
-  for (int i = 0; (row = gtk_list_box_get_row_at_index (self->threads_list, i)) != NULL; i++)
-    {
-      GtkCheckButton *button = g_object_get_data (G_OBJECT (row), "check");
-      guint32 index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "thread"));
+  gtk_check_button_set_active (check, n_threads > 0 && tv_view_state_has_thread (self->state,
+                                                                                  index));
+  self->updating_controls = updating;
+}
 
-      gtk_check_button_set_active (button, n_threads > 0
-                                           && tv_view_state_has_thread (self->state, index));
-    }
-  self->updating_controls = FALSE;
+static void
+sync_thread_checks (TvFlameView *self)
+{
+  for (guint i = 0; i < self->thread_checks->len; i++)
+    sync_thread_check (self, g_ptr_array_index (self->thread_checks, i));
 }
 
 static void
@@ -629,59 +639,81 @@ on_all_threads_clicked (GtkButton   *button,
   tv_view_state_set_threads (self->state, NULL, 0);
 }
 
-static int
-compare_threads (gconstpointer a,
-                 gconstpointer b,
-                 gpointer      user_data)
+static void
+setup_thread_row (GtkSignalListItemFactory *factory,
+                  GtkListItem              *list_item,
+                  TvFlameView              *self)
 {
-  const TvThread *x = *(const TvThread * const *) a;
-  const TvThread *y = *(const TvThread * const *) b;
-  gboolean x_main = x->status_counts[5] > 0;
-  gboolean y_main = y->status_counts[5] > 0;
+  GtkWidget *check = gtk_check_button_new ();
 
-  /* The main thread first, then by samples. */
-  if (x_main != y_main)
-    return x_main ? -1 : 1;
-  if (x->n_samples != y->n_samples)
-    return x->n_samples > y->n_samples ? -1 : 1;
-  return (x->index > y->index) - (x->index < y->index);
+  gtk_widget_set_margin_start (check, 6);
+  gtk_widget_set_margin_end (check, 6);
+  g_signal_connect (check, "toggled", G_CALLBACK (on_thread_toggled), self);
+  gtk_list_item_set_child (list_item, check);
 }
 
+static void
+bind_thread_row (GtkSignalListItemFactory *factory,
+                 GtkListItem              *list_item,
+                 TvFlameView              *self)
+{
+  GtkWidget *check = gtk_list_item_get_child (list_item);
+  const TvThread *thread = tv_thread_item_get_thread (gtk_list_item_get_item (list_item));
+  g_autofree char *text = NULL;
+  g_autofree char *id = g_strdup_printf ("%" G_GUINT64_FORMAT, thread->thread_id);
+  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, thread->n_samples);
+
+  if (thread->status_counts[5] > 0)
+    text = g_strdup_printf (_("Thread %s (interpreter %u, main): %s samples"),
+                            id, thread->interpreter_id, count);
+  else
+    text = g_strdup_printf (_("Thread %s (interpreter %u): %s samples"),
+                            id, thread->interpreter_id, count);
+  gtk_check_button_set_label (GTK_CHECK_BUTTON (check), text);
+  g_object_set_data (G_OBJECT (check), "thread", GUINT_TO_POINTER (thread->index));
+  sync_thread_check (self, GTK_CHECK_BUTTON (check));
+  g_ptr_array_add (self->thread_checks, check);
+}
+
+static void
+unbind_thread_row (GtkSignalListItemFactory *factory,
+                   GtkListItem              *list_item,
+                   TvFlameView              *self)
+{
+  g_ptr_array_remove_fast (self->thread_checks, gtk_list_item_get_child (list_item));
+}
+
+static void
+on_threads_list_map (TvFlameView *self)
+{
+  if (self->threads_model != NULL)
+    gtk_list_view_set_model (self->threads_list, GTK_SELECTION_MODEL (
+      gtk_no_selection_new (g_steal_pointer (&self->threads_model))));
+}
+
+/* The thread menu lists every thread in the display order, a check
+ * button a row; GTK makes the rows in view, and their items only when it
+ * asks for them: a hundred thousand threads cost a screenful. */
 static void
 fill_threads_list (TvFlameView *self)
 {
   TvProfileData *data = tv_profile_get_data (self->profile);
-  guint n_threads = tv_profile_data_get_n_threads (data);
-  g_autoptr(GPtrArray) threads = g_ptr_array_sized_new (n_threads);
+  g_autoptr(GListModel) threads = tv_thread_list_new (data);
+  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+  guint n_threads = g_list_model_get_n_items (threads);
 
-  for (guint i = 0; i < n_threads; i++)
-    g_ptr_array_add (threads, (gpointer) tv_profile_data_get_thread (data, i));
-  g_ptr_array_sort_with_data (threads, compare_threads, NULL);
-
-  for (guint i = 0; i < threads->len; i++)
-    {
-      const TvThread *thread = g_ptr_array_index (threads, i);
-      GtkWidget *row = gtk_list_box_row_new ();
-      GtkWidget *check = gtk_check_button_new ();
-      g_autofree char *text = NULL;
-      g_autofree char *id = g_strdup_printf ("%" G_GUINT64_FORMAT, thread->thread_id);
-      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, thread->n_samples);
-
-      if (thread->status_counts[5] > 0)
-        text = g_strdup_printf (_("Thread %s (interpreter %u, main): %s samples"),
-                                id, thread->interpreter_id, count);
-      else
-        text = g_strdup_printf (_("Thread %s (interpreter %u): %s samples"),
-                                id, thread->interpreter_id, count);
-      gtk_check_button_set_label (GTK_CHECK_BUTTON (check), text);
-      gtk_widget_set_margin_start (check, 6);
-      gtk_widget_set_margin_end (check, 6);
-      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), check);
-      g_object_set_data (G_OBJECT (row), "check", check);
-      g_object_set_data (G_OBJECT (row), "thread", GUINT_TO_POINTER (thread->index));
-      g_signal_connect (check, "toggled", G_CALLBACK (on_thread_toggled), self);
-      gtk_list_box_append (self->threads_list, row);
-    }
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_thread_row), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_thread_row), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_thread_row), self);
+  gtk_list_view_set_factory (self->threads_list, factory);
+  /* GTK makes a list view's rows as soon as it has a model, shown or not:
+   * the menu gets them when it first opens. */
+  g_set_object (&self->threads_model, threads);
+  g_signal_connect_swapped (self->threads_list, "map", G_CALLBACK (on_threads_list_map), self);
+  /* A list view's natural height is that of the rows it made, a few when
+   * there are many: the menu takes its full height then. */
+  if (n_threads > 12)
+    gtk_scrolled_window_set_min_content_height (self->threads_scroller, 400);
 }
 
 static void
@@ -1000,11 +1032,23 @@ tv_flame_view_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_FLAME_VIEW);
   g_clear_pointer (&self->matches, tv_flame_matches_unref);
   g_clear_pointer (&self->tree, tv_call_tree_unref);
+  g_clear_object (&self->threads_model);
   g_clear_object (&self->state);
   g_clear_object (&self->profile);
   g_clear_pointer (&self->search, g_free);
 
   G_OBJECT_CLASS (tv_flame_view_parent_class)->dispose (object);
+}
+
+static void
+tv_flame_view_finalize (GObject *object)
+{
+  TvFlameView *self = TV_FLAME_VIEW (object);
+
+  /* Not in dispose: the thread menu's rows are unbound while it runs. */
+  g_clear_pointer (&self->thread_checks, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (tv_flame_view_parent_class)->finalize (object);
 }
 
 static void
@@ -1014,6 +1058,7 @@ tv_flame_view_class_init (TvFlameViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tv_flame_view_dispose;
+  object_class->finalize = tv_flame_view_finalize;
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/tachyonviewer/TachyonViewer/ui/tv-flame-view.ui");
@@ -1022,6 +1067,7 @@ tv_flame_view_class_init (TvFlameViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, crumb_scroller);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, threads_button);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, all_threads_button);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, threads_scroller);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, threads_list);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, state_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, merge_dropdown);
@@ -1058,6 +1104,7 @@ tv_flame_view_class_init (TvFlameViewClass *klass)
 static void
 tv_flame_view_init (TvFlameView *self)
 {
+  self->thread_checks = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
   g_signal_connect (gtk_scrolled_window_get_hadjustment (self->crumb_scroller), "changed",
                     G_CALLBACK (on_crumbs_changed), NULL);

@@ -51,7 +51,7 @@ typedef enum
 
 typedef struct
 {
-  double  y;             /* viewport pixels, scrolled */
+  double  y;             /* pixels below the first row's top */
   double  height;        /* with the gap below */
   guint   lane;
   guint32 interpreter;
@@ -69,6 +69,7 @@ typedef struct
   double overview_height;
   double lanes_y;
   double lanes_height;
+  double rows_y;         /* the viewport's y of the rows' y 0 (scrolled) */
   double content_height;
   double legend_y;
   double legend_height;
@@ -103,10 +104,19 @@ struct _TvTimelineRenderer
   /* Other texts by their text. */
   GHashTable           *texts;
 
-  /* Rows of the last geometry. */
+  /* Rows of the last geometry, and what they were laid out for: they
+   * stay while the style's lanes_serial (not 0) and the heights do. */
   Row                  *rows;
   guint                 n_rows;
   guint                 rows_capacity;
+  TvTimeline           *rows_timeline;
+  guint                 rows_serial;
+  double                rows_heights[3];  /* lane, collapsed, header */
+  gboolean              rows_headers;
+  double                rows_height;
+  guint                 n_layouts;
+  /* Lanes with samples, of label_timeline. */
+  guint                 busy_lanes;
 
   /* Scratch space of a draw, kept for the next. */
   TvTimelineColumn     *columns;
@@ -289,6 +299,7 @@ clear_lane_labels (TvTimelineRenderer *self)
   g_clear_pointer (&self->label_timeline, tv_timeline_unref);
   g_clear_pointer (&self->label_main, g_free);
   self->labels_width = -1;
+  self->busy_lanes = G_MAXUINT;
 }
 
 static void
@@ -571,39 +582,60 @@ compute_geometry (TvTimelineRenderer    *self,
   g->legend_y = MAX (style->height - g->legend_height, g->lanes_y);
   g->lanes_height = MAX (g->legend_y - g->lanes_y - 1, 0);
 
-  self->n_rows = 0;
-  y = g->lanes_y - style->scroll_y;
-  for (guint p = 0; p < n_order; p++)
+  g->rows_y = g->lanes_y - style->scroll_y;
+  if (style->lanes_serial == 0 || style->lanes_serial != self->rows_serial
+      || timeline != self->rows_timeline || lane_height != self->rows_heights[0]
+      || collapsed_height != self->rows_heights[1] || header_height != self->rows_heights[2]
+      || headers != self->rows_headers)
     {
-      guint lane = order[p];
-      const TvTimelineLane *info = tv_timeline_get_lane (timeline, lane);
-      guint8 flags = lane_flags (style, lane);
-      Row row = { 0 };
-
-      if (flags & TV_TIMELINE_LANE_HIDDEN)
-        continue;
-      if (headers && (!have_group || info->interpreter_id != group))
+      /* A row per lane that shows: made again only when the lanes change,
+       * not at every frame, pointer motion or scroll. */
+      self->n_rows = 0;
+      y = 0;
+      for (guint p = 0; p < n_order; p++)
         {
+          guint lane = order[p];
+          const TvTimelineLane *info = tv_timeline_get_lane (timeline, lane);
+          guint8 flags = lane_flags (style, lane);
+          Row row = { 0 };
+
+          if (flags & TV_TIMELINE_LANE_HIDDEN)
+            continue;
+          if (headers && (!have_group || info->interpreter_id != group))
+            {
+              row.y = y;
+              row.height = header_height;
+              row.kind = ROW_GROUP;
+              row.lane = G_MAXUINT;
+              row.interpreter = info->interpreter_id;
+              add_row (self, &row);
+              y += header_height;
+            }
+          have_group = TRUE;
+          group = info->interpreter_id;
           row.y = y;
-          row.height = header_height;
-          row.kind = ROW_GROUP;
-          row.lane = G_MAXUINT;
+          row.height = (flags & TV_TIMELINE_LANE_COLLAPSED) ? collapsed_height : lane_height;
+          row.kind = ROW_LANE;
+          row.lane = lane;
           row.interpreter = info->interpreter_id;
+          row.flags = flags;
           add_row (self, &row);
-          y += header_height;
+          y += row.height;
         }
-      have_group = TRUE;
-      group = info->interpreter_id;
-      row.y = y;
-      row.height = (flags & TV_TIMELINE_LANE_COLLAPSED) ? collapsed_height : lane_height;
-      row.kind = ROW_LANE;
-      row.lane = lane;
-      row.interpreter = info->interpreter_id;
-      row.flags = flags;
-      add_row (self, &row);
-      y += row.height;
+      if (self->rows_timeline != timeline)
+        {
+          g_clear_pointer (&self->rows_timeline, tv_timeline_unref);
+          self->rows_timeline = tv_timeline_ref (timeline);
+        }
+      self->rows_serial = style->lanes_serial;
+      self->rows_heights[0] = lane_height;
+      self->rows_heights[1] = collapsed_height;
+      self->rows_heights[2] = header_height;
+      self->rows_headers = headers;
+      self->rows_height = y;
+      self->n_layouts++;
     }
-  g->content_height = y - (g->lanes_y - style->scroll_y);
+  g->content_height = self->rows_height;
 
   x = LABEL_PADDING;
   for (guint s = 0; s < TV_TIMELINE_N_STATES; s++)
@@ -641,7 +673,27 @@ style_valid (const TvTimelineStyle *style)
          && style->t1 > style->t0;
 }
 
-/* The row at Y, by bisection (rows are sorted by y), or NULL. */
+/* The first row that ends below Y (in the rows' pixels), by bisection
+ * (rows are sorted by y); n_rows when there is none. */
+static guint
+first_row_below (TvTimelineRenderer *self,
+                 double              y)
+{
+  guint lo = 0, hi = self->n_rows;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (self->rows[mid].y + self->rows[mid].height <= y)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The row at Y (in the rows' pixels), by bisection, or NULL. */
 static const Row *
 find_row (TvTimelineRenderer *self,
           double              y)
@@ -1150,15 +1202,20 @@ paint_overview (const Raster            *r,
     }
 }
 
-/* Lanes with samples. */
+/* Lanes with samples, counted once per timeline. */
 static guint
-n_busy_lanes (TvTimeline *timeline)
+n_busy_lanes (TvTimelineRenderer *self,
+              TvTimeline         *timeline)
 {
-  guint n = 0;
+  if (self->busy_lanes == G_MAXUINT)
+    {
+      guint n = 0;
 
-  for (guint i = 0; i < tv_timeline_get_n_lanes (timeline); i++)
-    n += tv_timeline_get_lane (timeline, i)->n_samples > 0;
-  return n;
+      for (guint i = 0; i < tv_timeline_get_n_lanes (timeline); i++)
+        n += tv_timeline_get_lane (timeline, i)->n_samples > 0;
+      self->busy_lanes = n;
+    }
+  return self->busy_lanes;
 }
 
 static void
@@ -1282,23 +1339,24 @@ paint_bands (TvTimelineRenderer    *self,
   tv_timeline_get_bins (timeline, TV_TIMELINE_ALL, style->t0, style->t1, width, self->columns);
   has_held = held_before (timeline, TV_TIMELINE_ALL, style, column_us, &held, &held_columns);
   hold_columns (self->columns, self->shown, width, hold, has_held ? &held : NULL, held_columns);
-  paint_overview (&r, self->shown, width, 1.0 / MAX (n_busy_lanes (timeline), 1), 0,
+  paint_overview (&r, self->shown, width, 1.0 / MAX (n_busy_lanes (self, timeline), 1), 0,
                   overview_bottom);
   cover_rows (self, &r, 0, overview_bottom);
 
   /* The lanes that show. */
   r.clip_top = (int) round ((g->lanes_y - top) * sy);
   r.clip_bottom = height;
-  for (guint i = 0; i < self->n_rows; i++)
+  for (guint i = first_row_below (self, g->lanes_y - g->rows_y);
+       i < self->n_rows && self->rows[i].y + g->rows_y < g->lanes_y + g->lanes_height; i++)
     {
       const Row *row = &self->rows[i];
+      double row_y = row->y + g->rows_y;
       int band_top, band_bottom;
 
-      if (row->kind != ROW_LANE || row->y + row->height <= g->lanes_y
-          || row->y >= g->lanes_y + g->lanes_height)
+      if (row->kind != ROW_LANE)
         continue;
-      band_top = (int) round ((row->y - top) * sy);
-      band_bottom = (int) round ((row->y + row->height - 1 - top) * sy);
+      band_top = (int) round ((row_y - top) * sy);
+      band_bottom = (int) round ((row_y + row->height - 1 - top) * sy);
       if (band_bottom <= band_top)
         band_bottom = band_top + 1;
       tv_timeline_get_bins (timeline, row->lane, style->t0, style->t1, width, self->columns);
@@ -1434,13 +1492,13 @@ draw_labels (TvTimelineRenderer    *self,
   cairo_save (cr);
   cairo_rectangle (cr, 0, g->lanes_y, style->width, g->lanes_height);
   cairo_clip (cr);
-  for (guint i = 0; i < self->n_rows; i++)
+  for (guint i = first_row_below (self, g->lanes_y - g->rows_y);
+       i < self->n_rows && self->rows[i].y + g->rows_y < g->lanes_y + g->lanes_height; i++)
     {
       const Row *row = &self->rows[i];
       double band = row->height - 1;
+      double row_y = row->y + g->rows_y;
 
-      if (row->y + row->height <= g->lanes_y || row->y >= g->lanes_y + g->lanes_height)
-        continue;
       if (row->kind == ROW_GROUP)
         {
           g_autofree char *text = format_interpreter (style->interpreter_format,
@@ -1448,19 +1506,19 @@ draw_labels (TvTimelineRenderer    *self,
           PangoLayout *layout = lookup_text (self, text, TRUE);
 
           set_source (cr, fg, 0.06);
-          cairo_rectangle (cr, 0, row->y, style->width, band);
+          cairo_rectangle (cr, 0, row_y, style->width, band);
           cairo_fill (cr);
           set_source (cr, fg, 0.8);
-          show_layout (cr, layout, LABEL_PADDING, row->y + round ((band - g->text_height) / 2));
+          show_layout (cr, layout, LABEL_PADDING, row_y + round ((band - g->text_height) / 2));
           continue;
         }
       if (row->flags & TV_TIMELINE_LANE_SELECTED)
         {
           set_source (cr, accent, 0.18);
-          cairo_rectangle (cr, 0, row->y, g->plot_x, band);
+          cairo_rectangle (cr, 0, row_y, g->plot_x, band);
           cairo_fill (cr);
           set_source (cr, accent, 1.0);
-          cairo_rectangle (cr, 0, row->y, 3, band);
+          cairo_rectangle (cr, 0, row_y, 3, band);
           cairo_fill (cr);
         }
       if (band >= g->text_height - 2 && available > 0)
@@ -1469,7 +1527,7 @@ draw_labels (TvTimelineRenderer    *self,
 
           pango_layout_set_width (layout, (int) (available * PANGO_SCALE));
           set_source (cr, fg, 0.8);
-          show_layout (cr, layout, LABEL_PADDING, row->y + round ((band - g->text_height) / 2));
+          show_layout (cr, layout, LABEL_PADDING, row_y + round ((band - g->text_height) / 2));
         }
     }
   cairo_restore (cr);
@@ -1750,7 +1808,7 @@ tv_timeline_renderer_hit_test (TvTimelineRenderer    *self,
     hit->kind = TV_TIMELINE_HIT_OVERVIEW;
   else if (y >= g.lanes_y && y < g.lanes_y + g.lanes_height)
     {
-      const Row *row = find_row (self, y);
+      const Row *row = find_row (self, y - g.rows_y);
 
       if (row != NULL)
         {
@@ -1867,7 +1925,7 @@ tv_timeline_renderer_get_lane_rect (TvTimelineRenderer    *self,
         if (x != NULL)
           *x = g.plot_x;
         if (y != NULL)
-          *y = self->rows[i].y;
+          *y = self->rows[i].y + g.rows_y;
         if (width != NULL)
           *width = g.plot_width;
         if (height != NULL)
@@ -2422,8 +2480,17 @@ tv_timeline_renderer_new (PangoFontMap *font_map)
   pango_cairo_context_set_font_options (self->context, self->font_options);
   self->texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->labels_width = -1;
+  self->busy_lanes = G_MAXUINT;
   self->spans = g_array_new (FALSE, FALSE, sizeof (Span));
   return self;
+}
+
+guint
+tv_timeline_renderer_get_n_layouts (TvTimelineRenderer *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n_layouts;
 }
 
 void
@@ -2434,6 +2501,7 @@ tv_timeline_renderer_free (TvTimelineRenderer *self)
   clear_texts (self);
   g_hash_table_unref (self->texts);
   g_free (self->rows);
+  g_clear_pointer (&self->rows_timeline, tv_timeline_unref);
   g_free (self->columns);
   g_free (self->shown);
   g_free (self->covered);

@@ -89,6 +89,11 @@ typedef struct
 
   /* TvTimelineLaneFlags per lane (by lane number), or NULL for none. */
   const guint8               *lane_flags;
+  /* Not 0: a number the caller changes whenever the lanes' flags (or the
+   * timeline) change, so that the renderer lays out its rows once for all
+   * the frames in between, not at every call: with a hundred thousand
+   * lanes that is the cost of a frame.  0 lays them out at every call. */
+  guint                       lanes_serial;
 
   /* A selected range of time, in microseconds since the first sample. */
   gboolean                    has_selection;
@@ -161,6 +166,9 @@ void tv_timeline_renderer_set_font_options (TvTimelineRenderer         *renderer
                                             const cairo_font_options_t *options);
 void tv_timeline_renderer_set_resolution   (TvTimelineRenderer         *renderer,
                                             double                      dpi);
+/* How many times RENDERER has laid out the rows of its lanes, a pass over
+ * every lane each: what TvTimelineStyle.lanes_serial saves, for tests. */
+guint tv_timeline_renderer_get_n_layouts   (TvTimelineRenderer         *renderer);
 
 /* Draws TIMELINE as STYLE says onto CR, in the viewport's pixels (the
  * caller translates and clips). */

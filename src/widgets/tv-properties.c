@@ -7,7 +7,14 @@
  * header, footer, statistics and warnings) and, after loading, from the
  * per-thread summaries, so building the pane never costs time that grows
  * with the file.  Values are selectable labels; the same text is collected
- * for "Copy as Text".
+ * for "Copy as Text".  The two thread tables (every sample of each thread,
+ * and those of the selected time range) are column views over a lazy list
+ * of the threads (TvThreadItem), in the display order: a row's widgets
+ * exist only while it is in view, and its item (with its counts in the
+ * range) only once something asked for it (sorting asks for all of them,
+ * incrementally), so a hundred thousand threads cost a screenful of
+ * labels.  "Copy as Text" copies a table's first MAX_COPIED_THREADS rows
+ * in the order shown, and says how many it left out.
  */
 #include <string.h>
 
@@ -16,6 +23,52 @@
 #include "tv-profile-data.h"
 #include "tv-properties.h"
 #include "tv-text.h"
+#include "tv-thread-item.h"
+
+/* Rows of the thread table that "Copy as Text" copies: the clipboard gets
+ * a table a person can read, made in bounded time on the UI thread. */
+#define MAX_COPIED_THREADS 1000
+
+#define N_THREAD_COLUMNS 10
+
+/* Up to about this many rows show without scrolling inside the table, in
+ * THREADS_HEIGHT pixels (the scroller's max-content-height in
+ * tv-properties.ui). */
+#define THREAD_ROWS_IN_VIEW 12
+#define THREADS_HEIGHT      420
+
+/* The two tables of threads (all their samples, and those of the selected
+ * range) are column views over a TvThreadItem list, sorted by any column
+ * through an incremental sort model, ties in the display order.  A table
+ * knows its columns by these two functions. */
+typedef struct
+{
+  /* What column COLUMN shows for ITEM. */
+  char   *(*text)  (TvThreadItem *item,
+                    guint         column);
+  /* What it sorts by: not column 0, the thread id, which uses all 64 bits,
+   * more than a double holds exactly. */
+  double  (*value) (TvThreadItem *item,
+                    guint         column);
+  const char *(*title) (guint column);
+  guint   n_columns;
+  /* The column whose text is a word, not a number; G_MAXUINT for none. */
+  guint   word_column;
+} TableKind;
+
+typedef struct
+{
+  struct _ThreadTable *table;
+  guint                column;
+} TableColumn;
+
+typedef struct _ThreadTable
+{
+  const TableKind  *kind;
+  GtkColumnView    *view;
+  GtkSortListModel *rows;       /* in the order shown */
+  TableColumn       columns[N_THREAD_COLUMNS];
+} ThreadTable;
 
 struct _TvProperties
 {
@@ -33,11 +86,18 @@ struct _TvProperties
   AdwPreferencesGroup  *warnings_group;
   AdwPreferencesGroup  *decoded_group;
   AdwPreferencesGroup  *threads_group;
-  GtkGrid              *threads_grid;
+  GtkScrolledWindow    *threads_scroller;
+  GtkColumnView        *threads_view;
+  ThreadTable           thread_table;
   AdwPreferencesGroup  *range_group;
-  GtkGrid              *range_grid;
-  GString              *range_text;      /* the range's figures, as copied */
-  guint                 n_range_rows;
+  GtkScrolledWindow    *range_scroller;
+  GtkColumnView        *range_view;
+  ThreadTable           range_table;
+  GString              *range_text;      /* the range's title, as copied */
+  /* What the range table shows. */
+  TvTimeline           *range_timeline;
+  TvTimeRange          *ranges;
+  guint                 n_ranges;
   GtkButton            *copy_button;
 };
 
@@ -494,34 +554,6 @@ show_metadata (TvProperties *self)
     }
 }
 
-static GtkWidget *
-attach_cell_to (GtkGrid    *grid,
-                const char *text,
-                int         column,
-                int         row,
-                float       xalign)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_set_focus_on_click (label, FALSE);
-  gtk_label_set_xalign (GTK_LABEL (label), xalign);
-  gtk_widget_add_css_class (label, "numeric");
-  gtk_grid_attach (grid, label, column, row, 1, 1);
-
-  return label;
-}
-
-static GtkWidget *
-attach_cell (TvProperties *self,
-             const char   *text,
-             int           column,
-             int           row,
-             float         xalign)
-{
-  return attach_cell_to (self->threads_grid, text, column, row, xalign);
-}
-
 static char *
 percent (guint64 count,
          guint64 total)
@@ -529,6 +561,338 @@ percent (guint64 count,
   if (total == 0)
     return g_strdup ("-");
   return g_strdup_printf ("%.1f", 100.0 * (double) count / (double) total);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The thread tables                                                         */
+/* ------------------------------------------------------------------------ */
+
+static int
+compare_table_cells (gconstpointer a,
+                     gconstpointer b,
+                     gpointer      user_data)
+{
+  const TableColumn *column = user_data;
+  TvThreadItem *x = (TvThreadItem *) a, *y = (TvThreadItem *) b;
+  guint px = tv_thread_item_get_position (x), py = tv_thread_item_get_position (y);
+
+  if (column->column == 0)
+    {
+      guint64 u = tv_thread_item_get_thread (x)->thread_id;
+      guint64 v = tv_thread_item_get_thread (y)->thread_id;
+
+      if (u != v)
+        return u < v ? -1 : 1;
+    }
+  else
+    {
+      double u = column->table->kind->value (x, column->column);
+      double v = column->table->kind->value (y, column->column);
+
+      if (u != v)
+        return u < v ? -1 : 1;
+    }
+  /* Ties in the list's order, so that a sort is stable. */
+  return (px > py) - (px < py);
+}
+
+static void
+setup_table_cell (GtkSignalListItemFactory *factory,
+                  GtkListItem              *list_item,
+                  gpointer                  user_data)
+{
+  const TableColumn *column = user_data;
+  gboolean word = column->column == column->table->kind->word_column;
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), word ? 0.0f : 1.0f);
+  gtk_widget_add_css_class (label, word ? "accent" : "numeric");
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_table_cell (GtkSignalListItemFactory *factory,
+                 GtkListItem              *list_item,
+                 gpointer                  user_data)
+{
+  const TableColumn *column = user_data;
+  TvThreadItem *item = gtk_list_item_get_item (list_item);
+  g_autofree char *text = column->table->kind->text (item, column->column);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
+}
+
+static void
+on_table_map (GtkColumnView *view,
+              ThreadTable   *table)
+{
+  if (gtk_column_view_get_model (view) == NULL)
+    {
+      g_autoptr(GtkNoSelection) selection = NULL;
+
+      selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (table->rows)));
+      gtk_column_view_set_model (view, GTK_SELECTION_MODEL (selection));
+    }
+}
+
+/* The columns of VIEW, each with its cells and its sorter; no rows until
+ * table_set_rows(), in the list's order until a heading is clicked. */
+static void
+table_init (ThreadTable     *table,
+            const TableKind *kind,
+            GtkColumnView   *view)
+{
+  g_assert (kind->n_columns <= N_THREAD_COLUMNS);
+  table->kind = kind;
+  table->view = view;
+  for (guint c = 0; c < kind->n_columns; c++)
+    {
+      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkSorter) sorter = NULL;
+      g_autoptr(GtkColumnViewColumn) column = NULL;
+
+      table->columns[c].table = table;
+      table->columns[c].column = c;
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_table_cell), &table->columns[c]);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_table_cell), &table->columns[c]);
+      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_table_cells, &table->columns[c], NULL));
+      column = gtk_column_view_column_new (kind->title (c), g_steal_pointer (&factory));
+      gtk_column_view_column_set_sorter (column, sorter);
+      gtk_column_view_append_column (view, column);
+    }
+  /* An empty column takes what the others leave of the card's width: a
+   * column view narrower than its scrolled window draws the glow of a
+   * scroll that hit its end along the right edge (GTK 4.8). */
+  {
+    g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+    g_autoptr(GtkColumnViewColumn) filler = gtk_column_view_column_new (NULL,
+                                                                        g_steal_pointer (&factory));
+
+    gtk_column_view_column_set_expand (filler, TRUE);
+    gtk_column_view_append_column (view, filler);
+  }
+
+  table->rows = gtk_sort_list_model_new (NULL, g_object_ref (gtk_column_view_get_sorter (view)));
+  /* A sort of a hundred thousand rows runs in steps on the main loop. */
+  gtk_sort_list_model_set_incremental (table->rows, TRUE);
+  /* GTK makes a view's rows (up to 200) as soon as it has a model, shown
+   * or not: a table gets its rows once it is first shown. */
+  g_signal_connect (view, "map", G_CALLBACK (on_table_map), table);
+}
+
+static void
+table_set_rows (ThreadTable *table,
+                GListModel  *rows)
+{
+  gtk_sort_list_model_set_model (table->rows, rows);
+  /* A table of a few rows takes their height, which it knows once it has
+   * made them: those it makes now (one that scrolls has its height). */
+  if (rows != NULL && g_list_model_get_n_items (rows) <= THREAD_ROWS_IN_VIEW)
+    on_table_map (table->view, table);
+}
+
+static guint
+table_get_n_rows (ThreadTable *table)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (table->rows));
+}
+
+/* The table as "Copy as Text" copies it: its headings, then its first
+ * MAX_COPIED_THREADS rows in the order shown, and how many it left out;
+ * bounded work on the UI thread, a table a person can still read. */
+static void
+table_append_text (ThreadTable *table,
+                   GString     *text)
+{
+  GListModel *rows = G_LIST_MODEL (table->rows);
+  guint n_columns = table->kind->n_columns;
+  guint n_rows = g_list_model_get_n_items (rows);
+  guint n_copied = MIN (n_rows, MAX_COPIED_THREADS);
+
+  g_string_append_c (text, ' ');
+  for (guint c = 0; c < n_columns; c++)
+    g_string_append_printf (text, " %s%s", table->kind->title (c),
+                            c + 1 == n_columns ? "\n" : "\t");
+  for (guint i = 0; i < n_copied; i++)
+    {
+      g_autoptr(TvThreadItem) item = g_list_model_get_item (rows, i);
+
+      g_string_append_c (text, ' ');
+      for (guint c = 0; c < n_columns; c++)
+        {
+          g_autofree char *cell = table->kind->text (item, c);
+
+          g_string_append_printf (text, " %s%s", cell, c + 1 == n_columns ? "\n" : "\t");
+        }
+    }
+  if (n_copied < n_rows)
+    {
+      /* Translators: after the rows of a thread table that "Copy as Text"
+       * copied. */
+      g_autofree char *more = g_strdup_printf (ngettext ("… and %u more thread, not copied",
+                                                         "… and %u more threads, not copied",
+                                                         n_rows - n_copied),
+                                               n_rows - n_copied);
+
+      g_string_append_printf (text, "  %s\n", more);
+    }
+}
+
+/* The per-thread table: every sample of each thread. */
+
+static char *
+thread_cell_text (TvThreadItem *item,
+                  guint         column)
+{
+  const TvThread *thread = tv_thread_item_get_thread (item);
+
+  switch (column)
+    {
+    case 0:
+      return u64_to_string (thread->thread_id);
+    case 1:
+      return g_strdup_printf ("%u", thread->interpreter_id);
+    case 2:
+      return u64_to_string (thread->n_samples);
+    case 3:
+      return percent (thread->status_counts[BIT_HAS_GIL], thread->n_samples);
+    case 4:
+      return percent (thread->status_counts[BIT_ON_CPU], thread->n_samples);
+    case 5:
+      return percent (thread->status_counts[BIT_GIL_REQUESTED], thread->n_samples);
+    case 6:
+      return percent (thread->status_counts[BIT_HAS_EXCEPTION], thread->n_samples);
+    case 7:
+    case 8:
+      {
+        guint64 origin;
+
+        if (thread->n_samples == 0
+            || !tv_profile_data_get_time_span (tv_thread_item_get_data (item), &origin, NULL))
+          return g_strdup ("-");
+        return g_strdup_printf ("%.6f", (double) ((column == 7 ? thread->first_timestamp
+                                                               : thread->last_timestamp)
+                                                  - origin) / 1e6);
+      }
+    default:
+      /* Translators: marks the interpreter's main thread in the
+       * per-thread table. */
+      return g_strdup (thread->status_counts[BIT_MAIN_THREAD] > 0 ? _("main") : "");
+    }
+}
+
+static double
+thread_cell_value (TvThreadItem *item,
+                   guint         column)
+{
+  const TvThread *thread = tv_thread_item_get_thread (item);
+  double n = (double) MAX (thread->n_samples, 1);
+
+  switch (column)
+    {
+    case 1:
+      return thread->interpreter_id;
+    case 2:
+      return (double) thread->n_samples;
+    case 3:
+      return (double) thread->status_counts[BIT_HAS_GIL] / n;
+    case 4:
+      return (double) thread->status_counts[BIT_ON_CPU] / n;
+    case 5:
+      return (double) thread->status_counts[BIT_GIL_REQUESTED] / n;
+    case 6:
+      return (double) thread->status_counts[BIT_HAS_EXCEPTION] / n;
+    case 7:
+      return thread->n_samples > 0 ? (double) thread->first_timestamp : -1.0;
+    case 8:
+      return thread->n_samples > 0 ? (double) thread->last_timestamp : -1.0;
+    default:
+      return thread->status_counts[BIT_MAIN_THREAD] > 0;
+    }
+}
+
+static const char *
+thread_column_title (guint column)
+{
+  /* Translators: column headers of the per-thread table; keep them short. */
+  const char *titles[N_THREAD_COLUMNS] = {
+    _("Thread ID"), _("Interp"), _("Samples"), _("GIL %"), _("CPU %"), _("Wait %"),
+    _("Exc %"), _("First (s)"), _("Last (s)"), _("Main"),
+  };
+
+  return titles[column];
+}
+
+static const TableKind thread_table = {
+  thread_cell_text, thread_cell_value, thread_column_title, N_THREAD_COLUMNS, 9,
+};
+
+/* The range table: each thread's samples in the selected time ranges. */
+
+#define N_RANGE_COLUMNS 6
+
+static const TvTimelineCount range_counts[N_RANGE_COLUMNS] = {
+  0, 0, TV_TIMELINE_COUNT_HAS_GIL, TV_TIMELINE_COUNT_ON_CPU, TV_TIMELINE_COUNT_GIL_REQUESTED,
+  TV_TIMELINE_COUNT_EXCEPTION,
+};
+
+static char *
+range_cell_text (TvThreadItem *item,
+                 guint         column)
+{
+  const TvTimelineColumn *counts = tv_thread_item_get_range_counts (item);
+
+  switch (column)
+    {
+    case 0:
+      return u64_to_string (tv_thread_item_get_thread (item)->thread_id);
+    case 1:
+      return u64_to_string (counts->samples);
+    default:
+      return percent (counts->counts[range_counts[column]], counts->samples);
+    }
+}
+
+static double
+range_cell_value (TvThreadItem *item,
+                  guint         column)
+{
+  const TvTimelineColumn *counts = tv_thread_item_get_range_counts (item);
+
+  if (column == 1)
+    return (double) counts->samples;
+  return (double) counts->counts[range_counts[column]] / (double) MAX (counts->samples, 1);
+}
+
+static const char *
+range_column_title (guint column)
+{
+  const char *titles[N_RANGE_COLUMNS] = {
+    _("Thread ID"), _("Samples"), _("GIL %"), _("CPU %"), _("Wait %"), _("Exc %"),
+  };
+
+  return titles[column];
+}
+
+static const TableKind range_table = {
+  range_cell_text, range_cell_value, range_column_title, N_RANGE_COLUMNS, G_MAXUINT,
+};
+
+/* Up to a dozen rows, the table is as tall as its rows: the pane's
+ * viewport gives the card its minimum height, which for a scrolled window
+ * is a row or two (the table of eight threads showed one).  Past that the
+ * card takes its full height and the table scrolls inside it (a list
+ * view's natural height is that of the rows it has made, a few when there
+ * are many). */
+static void
+fit_table (GtkScrolledWindow *scroller,
+           guint              n_rows)
+{
+  gboolean scrolls = n_rows > THREAD_ROWS_IN_VIEW;
+
+  gtk_scrolled_window_set_policy (scroller, GTK_POLICY_AUTOMATIC,
+                                  scrolls ? GTK_POLICY_AUTOMATIC : GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_min_content_height (scroller, scrolls ? THREADS_HEIGHT : -1);
 }
 
 void
@@ -539,7 +903,7 @@ tv_properties_show_data (TvProperties *self)
   gboolean have_span;
   guint n_threads;
   g_autofree char *value = NULL;
-  const char *headers[10];
+  g_autoptr(GListModel) rows = NULL;
 
   g_return_if_fail (TV_IS_PROPERTIES (self));
   g_return_if_fail (self->profile != NULL);
@@ -569,69 +933,10 @@ tv_properties_show_data (TvProperties *self)
   add_row (self->data_text, self->decoded_group, _("Threads seen"), value);
   gtk_widget_set_visible (GTK_WIDGET (self->decoded_group), TRUE);
 
-  /* Translators: column headers of the per-thread table; keep them short. */
-  headers[0] = _("Thread ID");
-  headers[1] = _("Interp");
-  headers[2] = _("Samples");
-  headers[3] = _("GIL %");
-  headers[4] = _("CPU %");
-  headers[5] = _("Wait %");
-  headers[6] = _("Exc %");
-  headers[7] = _("First (s)");
-  headers[8] = _("Last (s)");
-  headers[9] = _("Main");
-
-  g_string_append_printf (self->data_text, "\n%s\n ",
-                          adw_preferences_group_get_title (self->threads_group));
-  for (guint c = 0; c < G_N_ELEMENTS (headers); c++)
-    {
-      GtkWidget *label = attach_cell (self, headers[c], c, 0, c == 9 ? 0.0f : 1.0f);
-
-      gtk_widget_remove_css_class (label, "numeric");
-      gtk_widget_add_css_class (label, "heading");
-      g_string_append_printf (self->data_text, " %s%s", headers[c], c == 9 ? "\n" : "\t");
-    }
-
-  for (guint i = 0; i < n_threads; i++)
-    {
-      const TvThread *thread = tv_profile_data_get_thread (data, i);
-      char *cells[10];
-      int row = (int) i + 1;
-
-      cells[0] = u64_to_string (thread->thread_id);
-      cells[1] = g_strdup_printf ("%u", thread->interpreter_id);
-      cells[2] = u64_to_string (thread->n_samples);
-      cells[3] = percent (thread->status_counts[BIT_HAS_GIL], thread->n_samples);
-      cells[4] = percent (thread->status_counts[BIT_ON_CPU], thread->n_samples);
-      cells[5] = percent (thread->status_counts[BIT_GIL_REQUESTED], thread->n_samples);
-      cells[6] = percent (thread->status_counts[BIT_HAS_EXCEPTION], thread->n_samples);
-      if (thread->n_samples > 0 && have_span)
-        {
-          cells[7] = g_strdup_printf ("%.6f", (double) (thread->first_timestamp - first) / 1e6);
-          cells[8] = g_strdup_printf ("%.6f", (double) (thread->last_timestamp - first) / 1e6);
-        }
-      else
-        {
-          cells[7] = g_strdup ("-");
-          cells[8] = g_strdup ("-");
-        }
-      /* Translators: marks the interpreter's main thread in the
-       * per-thread table. */
-      cells[9] = g_strdup (thread->status_counts[BIT_MAIN_THREAD] > 0 ? _("main") : "");
-
-      g_string_append_c (self->data_text, ' ');
-      for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
-        {
-          GtkWidget *label = attach_cell (self, cells[c], c, row, c == 9 ? 0.0f : 1.0f);
-
-          if (c == 9)
-            gtk_widget_add_css_class (label, "accent");
-          g_string_append_printf (self->data_text, " %s%s", cells[c], c == 9 ? "\n" : "\t");
-        }
-      for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
-        g_free (cells[c]);
-      self->n_thread_rows++;
-    }
+  rows = tv_thread_list_new (data);
+  table_set_rows (&self->thread_table, rows);
+  self->n_thread_rows = n_threads;
+  fit_table (self->threads_scroller, n_threads);
   gtk_widget_set_visible (GTK_WIDGET (self->threads_group), TRUE);
 }
 
@@ -644,24 +949,35 @@ tv_properties_show_range (TvProperties      *self,
   g_autofree char *from = NULL;
   g_autofree char *to = NULL;
   g_autofree char *description = NULL;
-  const char *headers[6];
-  GtkWidget *child;
-  const guint32 *order;
-  guint n_lanes;
+  g_autoptr(GListModel) rows = NULL;
   guint64 origin;
 
   g_return_if_fail (TV_IS_PROPERTIES (self));
+  g_return_if_fail (tv_time_ranges_are_sorted (ranges, n_ranges));
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->range_grid))) != NULL)
-    gtk_grid_remove (self->range_grid, child);
-  g_string_truncate (self->range_text, 0);
-  self->n_range_rows = 0;
-  gtk_widget_set_visible (GTK_WIDGET (self->range_group), n_ranges > 0 && timeline != NULL);
   if (n_ranges == 0 || timeline == NULL)
+    {
+      n_ranges = 0;
+      timeline = NULL;
+    }
+  /* The view state changes for other reasons too (threads, the merge
+   * key): the same ranges keep the table as it is, sorted and scrolled. */
+  if (timeline == self->range_timeline && n_ranges == self->n_ranges
+      && (n_ranges == 0 || memcmp (ranges, self->ranges, n_ranges * sizeof (TvTimeRange)) == 0))
     return;
+  g_clear_pointer (&self->range_timeline, tv_timeline_unref);
+  g_clear_pointer (&self->ranges, g_free);
+  self->n_ranges = n_ranges;
+  g_string_truncate (self->range_text, 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->range_group), n_ranges > 0);
+  if (n_ranges == 0)
+    {
+      table_set_rows (&self->range_table, NULL);
+      return;
+    }
+  self->range_timeline = tv_timeline_ref (timeline);
+  self->ranges = g_memdup2 (ranges, n_ranges * sizeof (TvTimeRange));
 
-  /* Exact counts from a bisection at each edge of each range: no work
-   * that grows with the samples. */
   origin = tv_timeline_get_origin (timeline);
   from = g_strdup_printf ("%.6f", ((double) ranges[0].start - origin) / 1e6);
   to = g_strdup_printf ("%.6f", ((double) ranges[n_ranges - 1].end - origin) / 1e6);
@@ -684,49 +1000,15 @@ tv_properties_show_range (TvProperties      *self,
                                      n_ranges, from, to, in_all);
     }
   adw_preferences_group_set_description (self->range_group, description);
-  g_string_append_printf (self->range_text, "\n%s\n%s\n ",
+  g_string_append_printf (self->range_text, "\n%s\n%s\n",
                           adw_preferences_group_get_title (self->range_group), description);
 
-  headers[0] = _("Thread ID");
-  headers[1] = _("Samples");
-  headers[2] = _("GIL %");
-  headers[3] = _("CPU %");
-  headers[4] = _("Wait %");
-  headers[5] = _("Exc %");
-  for (guint c = 0; c < G_N_ELEMENTS (headers); c++)
-    {
-      GtkWidget *label = attach_cell_to (self->range_grid, headers[c], c, 0, 1.0f);
-
-      gtk_widget_remove_css_class (label, "numeric");
-      gtk_widget_add_css_class (label, "heading");
-      g_string_append_printf (self->range_text, " %s%s", headers[c],
-                              c + 1 == G_N_ELEMENTS (headers) ? "\n" : "\t");
-    }
-
-  order = tv_timeline_get_order (timeline, &n_lanes);
-  for (guint i = 0; i < n_lanes; i++)
-    {
-      const TvTimelineLane *lane = tv_timeline_get_lane (timeline, order[i]);
-      TvTimelineColumn counts;
-      guint64 n = tv_timeline_count_ranges (timeline, order[i], ranges, n_ranges, &counts);
-      char *cells[6];
-
-      cells[0] = u64_to_string (lane->thread_id);
-      cells[1] = u64_to_string (n);
-      cells[2] = percent (counts.counts[TV_TIMELINE_COUNT_HAS_GIL], n);
-      cells[3] = percent (counts.counts[TV_TIMELINE_COUNT_ON_CPU], n);
-      cells[4] = percent (counts.counts[TV_TIMELINE_COUNT_GIL_REQUESTED], n);
-      cells[5] = percent (counts.counts[TV_TIMELINE_COUNT_EXCEPTION], n);
-      g_string_append_c (self->range_text, ' ');
-      for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
-        {
-          attach_cell_to (self->range_grid, cells[c], c, (int) i + 1, 1.0f);
-          g_string_append_printf (self->range_text, " %s%s", cells[c],
-                                  c + 1 == G_N_ELEMENTS (cells) ? "\n" : "\t");
-          g_free (cells[c]);
-        }
-      self->n_range_rows++;
-    }
+  /* Each row counts its samples when it is first shown (or sorted): a
+   * bisection at each edge of each range, no work that grows with the
+   * samples, nor, until a sort, with the threads. */
+  rows = tv_thread_list_new_for_ranges (timeline, ranges, n_ranges);
+  table_set_rows (&self->range_table, rows);
+  fit_table (self->range_scroller, g_list_model_get_n_items (rows));
 }
 
 guint
@@ -734,7 +1016,7 @@ tv_properties_get_n_range_rows (TvProperties *self)
 {
   g_return_val_if_fail (TV_IS_PROPERTIES (self), 0);
 
-  return self->n_range_rows;
+  return table_get_n_rows (&self->range_table);
 }
 
 char *
@@ -742,7 +1024,22 @@ tv_properties_dup_text (TvProperties *self)
 {
   g_return_val_if_fail (TV_IS_PROPERTIES (self), NULL);
 
-  return g_strconcat (self->text->str, self->data_text->str, self->range_text->str, NULL);
+  g_autoptr(GString) text = g_string_new (self->text->str);
+
+  g_string_append (text, self->data_text->str);
+  /* Nothing of the tables before the samples are in. */
+  if (self->data_text->len > 0)
+    {
+      g_string_append_printf (text, "\n%s\n",
+                              adw_preferences_group_get_title (self->threads_group));
+      table_append_text (&self->thread_table, text);
+    }
+  if (self->range_text->len > 0)
+    {
+      g_string_append (text, self->range_text->str);
+      table_append_text (&self->range_table, text);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 guint
@@ -796,6 +1093,10 @@ tv_properties_dispose (GObject *object)
   TvProperties *self = (TvProperties *)object;
 
   gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_PROPERTIES);
+  g_clear_object (&self->thread_table.rows);
+  g_clear_object (&self->range_table.rows);
+  g_clear_pointer (&self->range_timeline, tv_timeline_unref);
+  g_clear_pointer (&self->ranges, g_free);
   g_clear_object (&self->profile);
 
   G_OBJECT_CLASS (tv_properties_parent_class)->dispose (object);
@@ -855,9 +1156,11 @@ tv_properties_class_init (TvPropertiesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TvProperties, warnings_group);
   gtk_widget_class_bind_template_child (widget_class, TvProperties, decoded_group);
   gtk_widget_class_bind_template_child (widget_class, TvProperties, threads_group);
-  gtk_widget_class_bind_template_child (widget_class, TvProperties, threads_grid);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, threads_scroller);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, threads_view);
   gtk_widget_class_bind_template_child (widget_class, TvProperties, range_group);
-  gtk_widget_class_bind_template_child (widget_class, TvProperties, range_grid);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, range_scroller);
+  gtk_widget_class_bind_template_child (widget_class, TvProperties, range_view);
   gtk_widget_class_bind_template_child (widget_class, TvProperties, copy_button);
 }
 
@@ -869,6 +1172,8 @@ tv_properties_init (TvProperties *self)
   self->text = g_string_new (NULL);
   self->data_text = g_string_new (NULL);
   self->range_text = g_string_new (NULL);
+  table_init (&self->thread_table, &thread_table, self->threads_view);
+  table_init (&self->range_table, &range_table, self->range_view);
   gtk_widget_set_sensitive (GTK_WIDGET (self->copy_button), FALSE);
   g_signal_connect_swapped (self->copy_button, "clicked", G_CALLBACK (on_copy_clicked), self);
 }

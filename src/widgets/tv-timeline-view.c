@@ -50,7 +50,15 @@ struct _TvTimelineView
   TvTimelineRenderer *renderer;
   TvTimelineStyle     style;
   guint8             *lane_flags;
+  /* What lane_flags were made for: the threads selected, and the lanes
+   * the filter keeps (NULL: all), which a worker finds. */
+  GArray             *flagged_threads;
+  guint8             *lane_matches;
+  guint               n_matched;
+  guint               lanes_serial;
   char               *lane_filter;
+  guint               filter_generation;
+  GCancellable       *filter_cancellable;
   Window              window;
   GArray             *back;
   GArray             *forward;
@@ -133,13 +141,41 @@ filter_to_state (TvStateFilter filter)
 /* Style                                                                     */
 /* ------------------------------------------------------------------------ */
 
+/* Lanes: the filter hides, the thread filter selects, and many lanes
+ * collapse to thin rows but for the selected ones.  A pass over the lanes,
+ * when the threads or the filter's matches change, and a new serial, which
+ * tells the renderer to lay out its rows again. */
+static void
+update_lane_flags (TvTimelineView *self)
+{
+  guint n_lanes = tv_timeline_get_n_lanes (self->timeline);
+  guint n_shown = self->lane_matches != NULL ? self->n_matched : n_lanes;
+  guint8 base = n_shown > 24 ? TV_TIMELINE_LANE_COLLAPSED : 0;
+  const guint32 *threads;
+  guint n_threads;
+
+  threads = tv_view_state_get_threads (self->state, &n_threads);
+  for (guint i = 0; i < n_lanes; i++)
+    self->lane_flags[i] = self->lane_matches == NULL || self->lane_matches[i]
+                          ? base : TV_TIMELINE_LANE_HIDDEN;
+  for (guint i = 0; i < n_threads; i++)
+    if (threads[i] < n_lanes)
+      {
+        self->lane_flags[threads[i]] &= ~TV_TIMELINE_LANE_COLLAPSED;
+        self->lane_flags[threads[i]] |= TV_TIMELINE_LANE_SELECTED;
+      }
+  g_array_set_size (self->flagged_threads, 0);
+  g_array_append_vals (self->flagged_threads, threads, n_threads);
+  /* 0 would ask the renderer to lay out the rows at every call. */
+  if (++self->lanes_serial == 0)
+    self->lanes_serial = 1;
+  gtk_widget_queue_draw (self->area);
+}
+
 static void
 sync_style (TvTimelineView *self)
 {
-  guint n_lanes = tv_timeline_get_n_lanes (self->timeline);
   guint64 start, end;
-  const guint32 *threads;
-  guint n_threads, n_shown = 0;
 
   self->style.dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
   self->style.width = gtk_widget_get_width (self->area);
@@ -147,26 +183,10 @@ sync_style (TvTimelineView *self)
   self->style.t0 = self->window.t0;
   self->style.t1 = self->window.t1;
 
-  /* Lanes: the filter hides, the thread filter selects, and many lanes
-   * collapse to thin rows but for the selected ones. */
-  threads = tv_view_state_get_threads (self->state, &n_threads);
-  for (guint i = 0; i < n_lanes; i++)
-    n_shown += tv_timeline_lane_matches (self->timeline, i, self->lane_filter, _("main"));
-  for (guint i = 0; i < n_lanes; i++)
-    {
-      guint8 flags = 0;
-      gboolean selected = n_threads > 0 && tv_view_state_has_thread (self->state, i);
-
-      if (!tv_timeline_lane_matches (self->timeline, i, self->lane_filter, _("main")))
-        flags |= TV_TIMELINE_LANE_HIDDEN;
-      if (selected)
-        flags |= TV_TIMELINE_LANE_SELECTED;
-      else if (n_shown > 24)
-        flags |= TV_TIMELINE_LANE_COLLAPSED;
-      self->lane_flags[i] = flags;
-    }
-  (void) threads;
+  /* The lanes' flags are made when they change (update_lane_flags ()),
+   * not at every frame: they cost a pass over every lane. */
   self->style.lane_flags = self->lane_flags;
+  self->style.lanes_serial = self->lanes_serial;
 
   self->style.has_selection = tv_view_state_get_range (self->state, &start, &end);
   if (self->style.has_selection)
@@ -709,12 +729,11 @@ append_lane_total (TvTimelineView *self,
                    GString        *text,
                    guint           lane)
 {
-  guint64 n = 0;
+  guint64 n = lane == TV_TIMELINE_ALL
+              ? tv_profile_data_get_n_samples (tv_timeline_get_data (self->timeline))
+              : tv_timeline_get_lane (self->timeline, lane)->n_samples;
   g_autofree char *count = NULL;
 
-  for (guint i = 0; i < tv_timeline_get_n_lanes (self->timeline); i++)
-    if (lane == TV_TIMELINE_ALL || lane == i)
-      n += tv_timeline_get_lane (self->timeline, i)->n_samples;
   count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
   g_string_append_c (text, '\n');
   /* Translators: a lane's samples over the whole recording. */
@@ -841,14 +860,103 @@ on_leave (GtkEventControllerMotion *motion,
   self->pointer_x = NAN;
 }
 
+typedef struct
+{
+  TvTimeline *timeline;
+  char       *text;
+  char       *main_label;
+  guint       generation;
+  guint8     *matches;
+  guint       n_matched;
+} FilterJob;
+
+static void
+filter_job_free (gpointer data)
+{
+  FilterJob *job = data;
+
+  tv_timeline_unref (job->timeline);
+  g_free (job->text);
+  g_free (job->main_label);
+  g_free (job->matches);
+  g_free (job);
+}
+
+static void
+filter_thread (GTask        *task,
+               gpointer      source_object,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  FilterJob *job = task_data;
+
+  job->matches = g_new (guint8, MAX (tv_timeline_get_n_lanes (job->timeline), 1));
+  job->n_matched = tv_timeline_match_lanes (job->timeline, job->text, job->main_label,
+                                            job->matches);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+filter_done (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  TvTimelineView *self = TV_TIMELINE_VIEW (object);
+  FilterJob *job = g_task_get_task_data (G_TASK (result));
+
+  /* Overtaken by another filter, or the view is gone. */
+  if (!g_task_propagate_boolean (G_TASK (result), NULL)
+      || job->generation != self->filter_generation || self->timeline == NULL)
+    return;
+  g_clear_object (&self->filter_cancellable);
+  g_free (self->lane_matches);
+  self->lane_matches = g_steal_pointer (&job->matches);
+  self->n_matched = job->n_matched;
+  self->style.scroll_y = 0;
+  update_lane_flags (self);
+}
+
+/* Which lanes the filter keeps: matching every lane's id grows with the
+ * lanes, so it runs on a worker; the lanes shown stay until it is done. */
+static void
+start_filter (TvTimelineView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *stripped = g_strstrip (g_strdup (self->lane_filter != NULL
+                                                    ? self->lane_filter : ""));
+  FilterJob *job;
+
+  g_cancellable_cancel (self->filter_cancellable);
+  g_clear_object (&self->filter_cancellable);
+  self->filter_generation++;
+  if (self->timeline == NULL)
+    return;
+  if (stripped[0] == '\0')
+    {
+      g_clear_pointer (&self->lane_matches, g_free);
+      self->style.scroll_y = 0;
+      update_lane_flags (self);
+      return;
+    }
+  job = g_new0 (FilterJob, 1);
+  job->timeline = tv_timeline_ref (self->timeline);
+  job->text = g_strdup (self->lane_filter);
+  job->main_label = g_strdup (_("main"));
+  job->generation = self->filter_generation;
+  self->filter_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->filter_cancellable, filter_done, NULL);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_set_task_data (task, job, filter_job_free);
+  g_task_run_in_thread (task, filter_thread);
+}
+
 static void
 on_filter_changed (GtkSearchEntry *entry,
                    TvTimelineView *self)
 {
   g_free (self->lane_filter);
   self->lane_filter = g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry)));
-  self->style.scroll_y = 0;
-  gtk_widget_queue_draw (self->area);
+  start_filter (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -883,6 +991,7 @@ build_done (GObject      *object,
   self->timeline = timeline;
   self->lane_flags = g_new0 (guint8, MAX (tv_timeline_get_n_lanes (timeline), 1));
   tv_timeline_style_init (&self->style, timeline, 1, 1);
+  start_filter (self);
   self->window.t0 = 0;
   self->window.t1 = MAX (tv_timeline_get_duration (timeline), 1);
   tv_heatmap_view_set_timeline (TV_HEATMAP_VIEW (self->heatmap), timeline);
@@ -893,8 +1002,18 @@ build_done (GObject      *object,
 static void
 on_state_changed (TvTimelineView *self)
 {
+  const guint32 *threads;
+  guint n_threads;
+
   update_summary (self);
   gtk_widget_queue_draw (self->area);
+  if (self->timeline == NULL)
+    return;
+  threads = tv_view_state_get_threads (self->state, &n_threads);
+  if (n_threads != self->flagged_threads->len
+      || (n_threads > 0 && memcmp (threads, self->flagged_threads->data,
+                                   n_threads * sizeof (guint32)) != 0))
+    update_lane_flags (self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1050,6 +1169,8 @@ tv_timeline_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->filter_cancellable);
+  g_clear_object (&self->filter_cancellable);
   if (self->state != NULL)
     g_signal_handlers_disconnect_by_data (self->state, self);
   g_clear_object (&self->state);
@@ -1066,6 +1187,8 @@ tv_timeline_view_finalize (GObject *object)
 
   g_clear_pointer (&self->renderer, tv_timeline_renderer_free);
   g_clear_pointer (&self->lane_flags, g_free);
+  g_clear_pointer (&self->lane_matches, g_free);
+  g_clear_pointer (&self->flagged_threads, g_array_unref);
   g_clear_pointer (&self->lane_filter, g_free);
   g_clear_pointer (&self->view, g_free);
   g_clear_pointer (&self->back, g_array_unref);
@@ -1184,6 +1307,7 @@ tv_timeline_view_init (TvTimelineView *self)
   GtkGesture *gesture;
 
   self->back = g_array_new (FALSE, FALSE, sizeof (Window));
+  self->flagged_threads = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->forward = g_array_new (FALSE, FALSE, sizeof (Window));
   self->renderer = tv_timeline_renderer_new (NULL);
   self->view = g_strdup ("lanes");

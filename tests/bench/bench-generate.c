@@ -1048,18 +1048,207 @@ thread_frames (Gen       *gen,
 }
 
 static gint64   opt_seed = 1;
-static gint     opt_threads = 64;
+static gint     opt_threads = 0;
 static gboolean opt_no_zstd = FALSE;
+static char    *opt_shape = NULL;
 
 static const GOptionEntry generate_entries[] = {
   { "seed", 0, 0, G_OPTION_ARG_INT64, &opt_seed,
     "Seed of the random generator (default 1)", "S" },
   { "threads", 0, 0, G_OPTION_ARG_INT, &opt_threads,
-    "Number of threads (default 64)", "T" },
+    "Number of threads (default 64; with --shape threads, 100000)", "T" },
   { "no-zstd", 0, 0, G_OPTION_ARG_NONE, &opt_no_zstd,
     "Leave the sample region uncompressed", NULL },
+  { "shape", 0, 0, G_OPTION_ARG_STRING, &opt_shape,
+    "default (a threaded server), threads (T threads of a few samples each, "
+    "each its own stack) or repeat (one stack, N samples: a sample bomb)", "SHAPE" },
   { NULL }
 };
+
+/* The statistics block, the tables and the footer, then the JSON line. */
+static int
+finish_file (TachWriter *writer,
+             const char *path,
+             TachStats  *stats,
+             guint64     count,
+             guint32     n_threads,
+             guint64     ticks,
+             guint32     n_funcs,
+             double      t0)
+{
+  g_autoptr (GString) json = g_string_new (NULL);
+  TachError error = { 0 };
+  GStatBuf st;
+
+  if (tach_writer_set_stats (writer, stats, &error) != TACH_OK)
+    {
+      tach_writer_abort (writer);
+      return bench_fail_tach (path, &error);
+    }
+  if (tach_writer_finish (writer, &error) != TACH_OK)
+    return bench_fail_tach (path, &error);
+
+  g_string_append (json, "{\"file\":");
+  tv_json_append_string (json, path, -1);
+  g_string_append_printf (json, ",\"samples\":%" G_GUINT64_FORMAT
+                          ",\"threads\":%u,\"ticks\":%" G_GUINT64_FORMAT
+                          ",\"functions\":%u,\"file_bytes\":%" G_GINT64_FORMAT
+                          ",\"seconds\":%.3f}",
+                          count, n_threads, ticks, n_funcs,
+                          g_stat (path, &st) == 0 ? (gint64) st.st_size : (gint64) -1,
+                          bench_now_seconds () - t0);
+  printf ("%s\n", json->str);
+  return 0;
+}
+
+/* --shape threads: what makes per-thread work quadratic, if anything is.
+ * Thread k runs main -> dispatch_(k % 317) -> task_(k % 331), so nearly
+ * every thread has a call path of its own (317 and 331 are coprime: the
+ * paths repeat only after 104,927 threads), with few frames.  Every thread
+ * gets one sample per tick until N are written; its leaf moves between two
+ * lines, and its state goes round the five, so that every record kind and
+ * state shows up. */
+#define THREADS_DISPATCH 317
+#define THREADS_TASKS    331
+
+static int
+generate_threads (guint64     n_samples,
+                  const char *path,
+                  guint32     n_threads)
+{
+  static const guint8 statuses[] = {
+    TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU, TACH_STATUS_ON_CPU, TACH_STATUS_GIL_REQUESTED,
+    0, TACH_STATUS_HAS_EXCEPTION,
+  };
+  TachWriterOptions options = { 0 };
+  TachStats stats = { 0 };
+  TachWriter *writer = NULL;
+  TachError error = { 0 };
+  guint32 main_frame;
+  guint32 dispatch[THREADS_DISPATCH];
+  guint32 tasks[THREADS_TASKS][2];
+  guint64 start_us = 734019000000ull;
+  guint64 timestamp = start_us + 100;
+  guint64 count = 0, ticks = 0;
+  double t0 = bench_now_seconds ();
+
+  options.zstd = !opt_no_zstd;
+  options.start_time_us = start_us;
+  options.sample_interval_us = GEN_INTERVAL_US;
+  options.mode_raw = (uint32_t) TACH_MODE_WALL + 1;
+  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+    return bench_fail_tach (path, &error);
+
+  {
+    TachFrameInfo info = { "server/main.py", "main", 12, 12, 4, 30, TACH_OPCODE_NONE };
+
+    if (tach_writer_intern_frame (writer, &info, &main_frame, &error) != TACH_OK)
+      goto failed;
+  }
+  for (guint32 i = 0; i < THREADS_DISPATCH; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("dispatch_%u", i);
+      TachFrameInfo info = { "server/dispatch.py", name, 20 + (int) i, 20 + (int) i, 8, 40,
+                             TACH_OPCODE_NONE };
+
+      if (tach_writer_intern_frame (writer, &info, &dispatch[i], &error) != TACH_OK)
+        goto failed;
+    }
+  for (guint32 i = 0; i < THREADS_TASKS; i++)
+    for (guint32 line = 0; line < 2; line++)
+      {
+        g_autofree char *name = g_strdup_printf ("task_%u", i);
+        TachFrameInfo info = { "server/tasks.py", name, 100 + 3 * (int) i + (int) line,
+                               100 + 3 * (int) i + (int) line, 8, 50, TACH_OPCODE_NONE };
+
+        if (tach_writer_intern_frame (writer, &info, &tasks[i][line], &error) != TACH_OK)
+          goto failed;
+      }
+
+  while (count < n_samples)
+    {
+      for (guint32 k = 0; k < n_threads && count < n_samples; k++)
+        {
+          guint32 frames[3] = {
+            tasks[k % THREADS_TASKS][(ticks / 2) % 2], dispatch[k % THREADS_DISPATCH], main_frame,
+          };
+          guint8 status = statuses[(k + ticks) % G_N_ELEMENTS (statuses)];
+
+          if (k == 0)
+            status |= TACH_STATUS_MAIN_THREAD;
+          if (tach_writer_add_sample (writer, 1000 + (guint64) k, 0, timestamp, status, frames,
+                                      G_N_ELEMENTS (frames), &error) != TACH_OK)
+            goto failed;
+          count++;
+        }
+      ticks++;
+      timestamp += GEN_INTERVAL_US;
+    }
+
+  stats.present = TRUE;
+  stats.block_size = 56;
+  stats.duration_sec = (double) (timestamp - start_us) / 1e6;
+  stats.sample_rate = (double) ticks / stats.duration_sec;
+  return finish_file (writer, path, &stats, count, MIN ((guint64) n_threads, count), ticks,
+                      1 + THREADS_DISPATCH + THREADS_TASKS, t0);
+
+failed:
+  tach_writer_abort (writer);
+  return bench_fail_tach (path, &error);
+}
+
+/* --shape repeat: one thread, one stack, N samples 100 µs apart in one
+ * state: REPEAT records of two bytes a sample, which zstd packs into next
+ * to nothing (500M samples, the most a sample region of 1 GiB holds, make
+ * a file of some 31 KB).  What a reader needs per sample, it needs N
+ * times. */
+#define REPEAT_INTERVAL_US 100
+
+static int
+generate_repeat (guint64     n_samples,
+                 const char *path)
+{
+  TachWriterOptions options = { 0 };
+  TachStats stats = { 0 };
+  TachWriter *writer = NULL;
+  TachError error = { 0 };
+  static const TachFrameInfo infos[3] = {
+    { "bomb.py", "spin", 3, 3, 8, 20, TACH_OPCODE_NONE },
+    { "bomb.py", "loop", 7, 7, 4, 12, TACH_OPCODE_NONE },
+    { "bomb.py", "<module>", 10, 10, 0, 6, TACH_OPCODE_NONE },
+  };
+  guint32 frames[3];
+  guint64 start_us = 734019000000ull;
+  guint64 timestamp = start_us + REPEAT_INTERVAL_US;
+  double t0 = bench_now_seconds ();
+
+  options.zstd = !opt_no_zstd;
+  options.start_time_us = start_us;
+  options.sample_interval_us = REPEAT_INTERVAL_US;
+  options.mode_raw = (uint32_t) TACH_MODE_CPU + 1;
+  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+    return bench_fail_tach (path, &error);
+  for (guint i = 0; i < G_N_ELEMENTS (infos); i++)
+    if (tach_writer_intern_frame (writer, &infos[i], &frames[i], &error) != TACH_OK)
+      goto failed;
+
+  for (guint64 i = 0; i < n_samples; i++, timestamp += REPEAT_INTERVAL_US)
+    if (tach_writer_add_sample (writer, 1, 0, timestamp,
+                                TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU | TACH_STATUS_MAIN_THREAD,
+                                frames, G_N_ELEMENTS (frames), &error) != TACH_OK)
+      goto failed;
+
+  stats.present = TRUE;
+  stats.block_size = 56;
+  stats.duration_sec = (double) (timestamp - start_us) / 1e6;
+  stats.sample_rate = stats.duration_sec > 0 ? (double) n_samples / stats.duration_sec : 0.0;
+  return finish_file (writer, path, &stats, n_samples, n_samples > 0 ? 1 : 0, n_samples,
+                      G_N_ELEMENTS (infos), t0);
+
+failed:
+  tach_writer_abort (writer);
+  return bench_fail_tach (path, &error);
+}
 
 static int
 run_generate (char **args)
@@ -1075,14 +1264,41 @@ run_generate (char **args)
   Gen gen = { 0 };
   TachWriterOptions options = { 0 };
   TachStats stats = { 0 };
-  g_autoptr (GString) json = g_string_new (NULL);
-  GStatBuf st;
+  guint32 n_funcs;
 
   if (!bench_parse_count (args[0], G_MAXUINT64 / 2, &n_samples))
     {
       g_printerr ("tachyon-bench: --generate: invalid sample count \"%s\"\n", args[0]);
       return 1;
     }
+  if (g_strcmp0 (opt_shape, "threads") == 0)
+    {
+      if (opt_threads == 0)
+        opt_threads = 100000;
+      if (opt_threads < 1 || opt_threads > 10000000)
+        {
+          g_printerr ("tachyon-bench: --threads must be between 1 and 10000000\n");
+          return 1;
+        }
+      return generate_threads (n_samples, path, (guint32) opt_threads);
+    }
+  if (g_strcmp0 (opt_shape, "repeat") == 0)
+    {
+      if (opt_threads != 0)
+        {
+          g_printerr ("tachyon-bench: --shape repeat has one thread: no --threads\n");
+          return 1;
+        }
+      return generate_repeat (n_samples, path);
+    }
+  if (opt_shape != NULL && strcmp (opt_shape, "default") != 0)
+    {
+      g_printerr ("tachyon-bench: unknown --shape \"%s\" (expected default, threads or "
+                  "repeat)\n", opt_shape);
+      return 1;
+    }
+  if (opt_threads == 0)
+    opt_threads = 64;
   if (opt_threads < 1 || opt_threads > 4096)
     {
       g_printerr ("tachyon-bench: --threads must be between 1 and 4096\n");
@@ -1152,6 +1368,7 @@ run_generate (char **args)
       return bench_fail_tach (path, &gen.error);
     }
 
+  n_funcs = gen.n_funcs;
   stats.present = TRUE;
   stats.block_size = 56;
   stats.duration_sec = (double) (timestamp - start_us) / 1e6;
@@ -1162,34 +1379,12 @@ run_generate (char **args)
   stats.has_missed_samples = TRUE;
   stats.missed_samples = ticks > 0 ? 100.0 * (double) missed_ticks
                                      / (double) (ticks + missed_ticks) : 0.0;
-  if (tach_writer_set_stats (gen.writer, &stats, &gen.error) != TACH_OK)
-    {
-      tach_writer_abort (gen.writer);
-      gen_free_program (&gen);
-      return bench_fail_tach (path, &gen.error);
-    }
-  if (tach_writer_finish (gen.writer, &gen.error) != TACH_OK)
-    {
-      gen_free_program (&gen);
-      return bench_fail_tach (path, &gen.error);
-    }
-
-  g_string_append (json, "{\"file\":");
-  tv_json_append_string (json, path, -1);
-  g_string_append_printf (json, ",\"samples\":%" G_GUINT64_FORMAT
-                          ",\"threads\":%u,\"ticks\":%" G_GUINT64_FORMAT
-                          ",\"functions\":%u,\"file_bytes\":%" G_GINT64_FORMAT
-                          ",\"seconds\":%.3f}",
-                          count, gen.n_threads, ticks, gen.n_funcs,
-                          g_stat (path, &st) == 0 ? (gint64) st.st_size : (gint64) -1,
-                          bench_now_seconds () - t0);
   gen_free_program (&gen);
-  printf ("%s\n", json->str);
-  return 0;
+  return finish_file (gen.writer, path, &stats, count, gen.n_threads, ticks, n_funcs, t0);
 }
 
 const BenchMode bench_mode_generate = {
   "generate", "N OUT", 2,
-  "Write a synthetic profile of N thread-samples (5M, 500k, ...) to OUT.",
+  "Write a synthetic profile of N thread-samples (5M, 500k, ...) to OUT, of a shape.",
   generate_entries, run_generate,
 };

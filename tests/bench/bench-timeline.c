@@ -73,25 +73,27 @@ static const char *const state_labels[TV_TIMELINE_N_STATES] = {
 };
 
 /* Expands as many lanes as fit with the others collapsed; FLAGS gets the
- * collapsed ones. */
+ * collapsed ones.  Each lane expanded takes the difference of the two
+ * default heights (18 and 4 pixels): one layout, whatever the lanes. */
 static void
 fit_lanes (TvTimelineRenderer *renderer,
            TvTimeline         *timeline,
            TvTimelineStyle    *style,
            guint8             *flags)
 {
-  guint n;
+  guint n, fit;
   const guint32 *order = tv_timeline_get_order (timeline, &n);
   double available, content;
 
-  memset (flags, 0, n);
+  memset (flags, TV_TIMELINE_LANE_COLLAPSED, n);
   style->lane_flags = flags;
+  style->lanes_serial = 0;
   tv_timeline_renderer_get_lanes_area (renderer, timeline, style, NULL, &available, &content);
-  for (guint p = n; p-- > 0 && content > available;)
-    {
-      flags[order[p]] = TV_TIMELINE_LANE_COLLAPSED;
-      tv_timeline_renderer_get_lanes_area (renderer, timeline, style, NULL, NULL, &content);
-    }
+  fit = content >= available ? 0 : (guint) MIN ((available - content) / (18 - 4), n);
+  for (guint p = 0; p < fit; p++)
+    flags[order[p]] = 0;
+  /* As the timeline view draws: the rows laid out once for every frame. */
+  style->lanes_serial = 1;
 }
 
 /* What time_heatmap () times, in milliseconds. */

@@ -7,6 +7,7 @@
  * own options, so adding one is adding a BenchMode to the modes[] table:
  *
  *   tachyon-bench --generate N OUT [--seed S] [--threads T] [--no-zstd]
+ *                 [--shape default|threads|repeat]
  *   tachyon-bench --decode FILE [--runs R]
  *   tachyon-bench --dump FILE
  *   tachyon-bench --load FILE [--runs R]

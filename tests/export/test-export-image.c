@@ -4,6 +4,7 @@
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
 #include <string.h>
 
 #include "tv-export-image.h"
@@ -295,6 +296,93 @@ test_errors (void)
   g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION);
 }
 
+/* SVG's text, but for the number cairo gives each surface it draws in a
+ * process. */
+static char *
+without_surface_ids (GBytes *svg)
+{
+  g_autoptr(GRegex) ids = g_regex_new ("surface[0-9]+", 0, 0, NULL);
+  g_autofree char *text = g_strndup (g_bytes_get_data (svg, NULL), g_bytes_get_size (svg));
+
+  return g_regex_replace_literal (ids, text, -1, 0, "surface", 0, NULL);
+}
+
+/* An image in thread-state colours from a load of counts that counted
+ * the states (what the command line loads) is the image from the samples
+ * (what the window has), whatever the filter. */
+static void
+test_state_from_counts (void)
+{
+  static const char * const names[] = {
+    "rec_threads.tach", "rec_cpu_mix.tach", "two_interpreters.tach", "mode_all.tach",
+    "rec_recursive.zst.tach", "stats_v56_full.tach",
+  };
+
+  for (gsize n = 0; n < G_N_ELEMENTS (names); n++)
+    for (guint f = 0; f < 6; f++)
+      {
+        g_autofree char *path = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid", names[n],
+                                                  NULL);
+        g_autoptr(TvProfileData) full = load (names[n]);
+        g_autoptr(TvProfileData) counts = NULL;
+        g_auto(TvExportFilter) filter = { 0 };
+        g_autoptr(GError) error = NULL;
+        g_autoptr(GBytes) a = NULL;
+        g_autoptr(GBytes) b = NULL;
+        TvExportImageOptions options;
+        TachReader *reader = NULL;
+        TachError tach_error = { 0 };
+
+        tv_export_filter_init (&filter);
+        tv_export_image_options_init (&options);
+        options.colors = TV_FLAME_COLORS_THREAD_STATE;
+        switch (f)
+          {
+          case 1:
+            filter.state = TV_STATE_FILTER_GIL;
+            break;
+          case 2:
+            filter.state = TV_STATE_FILTER_CPU;
+            filter.inverted = TRUE;
+            break;
+          case 3:
+            filter.has_range = TRUE;
+            filter.range_start = 0.1;
+            filter.range_end = 0.7;
+            break;
+          case 4:
+            {
+              TvExportRange ranges[] = { { 0, 0.2 }, { 0.4, 0.5 }, { 0.9, INFINITY } };
+
+              tv_export_filter_add_ranges (&filter, ranges, G_N_ELEMENTS (ranges));
+              filter.merge = TV_MERGE_LINE;
+            }
+            break;
+          case 5:
+            filter.state = TV_STATE_FILTER_EXCEPTION;
+            filter.collapse_recursion = TRUE;
+            options.dark = TRUE;
+            break;
+          default:
+            break;
+          }
+        g_assert_cmpint (tach_reader_open_path (path, &reader, &tach_error), ==, TACH_OK);
+        counts = tv_export_filter_load (&filter, reader, TRUE, NULL, &error);
+        g_assert_no_error (error);
+        g_assert_false (tv_profile_data_has_samples (counts));
+        a = build (full, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+        g_assert_no_error (error);
+        b = build (counts, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+        g_assert_no_error (error);
+        {
+          g_autofree char *x = without_surface_ids (a);
+          g_autofree char *y = without_surface_ids (b);
+
+          g_assert_cmpstr (x, ==, y);
+        }
+      }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -305,6 +393,7 @@ main (int    argc,
   g_test_add_func ("/export/image/zoom", test_zoom);
   g_test_add_func ("/export/image/merge-keys", test_merge_keys);
   g_test_add_func ("/export/image/errors", test_errors);
+  g_test_add_func ("/export/image/state-from-counts", test_state_from_counts);
 
   return g_test_run ();
 }

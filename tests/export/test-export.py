@@ -28,6 +28,9 @@ GROUP is one of:
   l10n     the page's words: in German (LANGUAGE=de, po/de.po compiled),
            in the JSON and in Chromium, English where a word is missing,
            and the English words the same in the exporter and the page
+  scale    10,000 threads of their own stacks: each thread's counts in the
+           page; a bomb of 30M samples of one stack: the exports' peak RSS
+           stays under 100 MB; a small memory budget: a clear error
 
 Prints TAP.  The corpus comes from $TACH_TEST_DATA, tachgen.py from
 $TACH_SHARED_DIR/tools.  Standard library only, plus Debian's chromium
@@ -2718,6 +2721,160 @@ def l10n_cases(env, browser_exe):
     return cases, tmp
 
 
+# ---------------------------------------------------------------------------
+# scale: many threads, a sample bomb, the memory budget
+# ---------------------------------------------------------------------------
+
+SCALE_THREADS = 10000
+BOMB_SAMPLES = 30 * 1000 * 1000
+# A load of counts of the bomb takes some 15 MB; keeping its samples took
+# nine bytes each, 270 MB.
+BOMB_MAX_RSS = 100 * 1000 * 1000
+
+
+# A child's peak RSS counts the pages it had before exec: a fork of this
+# process would start with all of this one's.  A fresh interpreter that
+# does nothing else forks the viewer and reports its rusage.
+MEASURE = """
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+sys.stdout.write("%d %d" % (os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024))
+"""
+
+
+def run_measured(env, args, extra_env=None):
+    """Runs the viewer; returns (exit status, stderr, peak RSS in bytes)."""
+    p = subprocess.run([sys.executable, "-c", MEASURE, env.exe] + list(args),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=dict(env.env, **(extra_env or {})), timeout=600)
+    rc, rss = (int(x) for x in p.stdout.decode().split())
+    return rc, p.stderr.decode("utf-8", "replace"), rss
+
+
+def scale_cases(env, browser_exe):
+    tmp = tempfile.mkdtemp(prefix="tv-export-scale-")
+    threads = os.path.join(tmp, "threads.tach")
+    bomb = os.path.join(tmp, "bomb.tach")
+    cases = []
+
+    def generate():
+        if env.bench is None:
+            return ["no --bench"]
+        for args in (["--generate", str(2 * SCALE_THREADS), threads, "--shape", "threads",
+                      "--threads", str(SCALE_THREADS)],
+                     ["--generate", str(BOMB_SAMPLES), bomb, "--shape", "repeat"]):
+            p = subprocess.run([env.bench] + args, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, timeout=300)
+            if p.returncode != 0:
+                return ["tachyon-bench %s: %d %s" % (" ".join(args), p.returncode,
+                                                     p.stderr[-500:])]
+        return []
+    cases.append(("generate %d threads and a bomb of %d samples" % (SCALE_THREADS, BOMB_SAMPLES),
+                  generate))
+
+    def many_threads():
+        rc, out, err = env.run("--info", "--json", threads)
+        if rc != 0:
+            return ["--info: exit %d %s" % (rc, err)]
+        info = strict_json(out)
+        problems = []
+        for extra in ([], ["--state", "gil"], ["--focus", "main", "--merge", "function"]):
+            page, problems_page = export_html(env, threads, *extra)
+            problems += problems_page
+            if page is None:
+                continue
+            d = page.data
+            problems += check_structure(d)
+            if len(d["threads"]) != SCALE_THREADS:
+                problems.append("%s: %d threads" % (extra, len(d["threads"])))
+            # Each thread's counts: its samples in the file (no filter), or
+            # those --export collapsed counts for it with the same filter.
+            theirs = {str(t["thread_id"]): t for t in info["decoded"]["threads"]}
+            for t in d["threads"]:
+                counted = sum(c for _, c in thread_pairs(t))
+                if counted != t["samples"]:
+                    problems.append("%s: thread %s: its pairs add up to %d, not %d"
+                                    % (extra, t["thread_id"], counted, t["samples"]))
+                if t["samples_in_file"] != theirs[t["thread_id"]]["samples"]:
+                    problems.append("%s: thread %s: %d samples in the file, --info says %d"
+                                    % (extra, t["thread_id"], t["samples_in_file"],
+                                       theirs[t["thread_id"]]["samples"]))
+                if not extra and t["samples"] != t["samples_in_file"]:
+                    problems.append("thread %s: %d samples of %d"
+                                    % (t["thread_id"], t["samples"], t["samples_in_file"]))
+            if "--merge" in extra:
+                continue
+            rc, expected, err = env.run("--export", "collapsed", "-o", "-", *extra, threads)
+            if rc != 0:
+                problems.append("collapsed %s: exit %d %s" % (extra, rc, err))
+            elif collapsed_from_page(d) != expected:
+                problems.append("%s: the page's threads give other stacks than --export "
+                                "collapsed" % extra)
+            if len(problems) > 10:
+                break
+        return problems[:10]
+    cases.append(("%d threads of their own stacks: every thread's counts in the page"
+                  % SCALE_THREADS, many_threads))
+
+    def bomb_memory():
+        problems = []
+        out = os.path.join(tmp, "bomb.out")
+        base = ["--export", "html", "-o", out]
+        for args, samples in ((base + [bomb], BOMB_SAMPLES),
+                              (base + ["--state", "gil", "--range", "0:1", bomb], 9999),
+                              (base + ["--baseline", bomb, bomb], None),
+                              (["--export", "svg", "-o", out, bomb], None),
+                              # Thread-state colours count each run's states.
+                              (["--export", "svg", "-o", out, "--colors", "state", bomb], None),
+                              (["--export", "collapsed", "--state", "cpu", "-o", out, bomb], None)):
+            rc, err, rss = run_measured(env, args)
+            print("# %s: peak RSS %.1f MB" % (" ".join(args[:2] + args[4:-1]), rss / 1e6))
+            if rc != 0:
+                problems.append("%s: exit %d %s" % (args, rc, err))
+                continue
+            if rss > BOMB_MAX_RSS:
+                problems.append("%s: peak RSS %d bytes, more than %d"
+                                % (args, rss, BOMB_MAX_RSS))
+            if samples is not None:
+                with open(out, "rb") as fh:
+                    d = Page(fh.read()).data
+                if d["samples"] != samples or d["threads"][0]["samples"] != samples:
+                    problems.append("%s: %d samples, expected %d" % (args, d["samples"], samples))
+                if d["decoded"]["samples"] != BOMB_SAMPLES:
+                    problems.append("%s: decoded %d samples" % (args, d["decoded"]["samples"]))
+            elif "collapsed" in args:
+                with open(out, "rb") as fh:
+                    lines = fh.read().decode().splitlines()
+                if len(lines) != 1 or not lines[0].endswith(" %d" % BOMB_SAMPLES):
+                    problems.append("collapsed --state cpu: %r" % lines[:3])
+        return problems
+    cases.append(("a bomb of %d samples exports in at most %d MB"
+                  % (BOMB_SAMPLES, BOMB_MAX_RSS // 1000000), bomb_memory))
+
+    def budget():
+        problems = []
+        for fmt in ("html", "svg", "collapsed"):
+            out = os.path.join(tmp, "budget." + fmt)
+            args = ["--export", fmt, "-o", out, threads]
+            if fmt == "collapsed":
+                args[2:2] = ["--state", "gil"]
+            rc, err, _ = run_measured(env, args, {"TV_MEMORY_LIMIT_KIB": "1024"})
+            if rc != 1 or "Not enough memory to load this profile" not in err \
+                    or not re.search(r"more than the 1\.0\sMB", err) or err.count("\n") != 1:
+                problems.append("%s with 1 MiB: exit %d, stderr %r" % (fmt, rc, err))
+            if os.path.exists(out):
+                problems.append("%s with 1 MiB: %s was written" % (fmt, out))
+            rc, err, _ = run_measured(env, args, {"TV_MEMORY_LIMIT_KIB": str(512 * 1024)})
+            if rc != 0:
+                problems.append("%s with 512 MiB: exit %d %s" % (fmt, rc, err))
+        return problems
+    cases.append(("an export stops at the memory budget with an error that says so", budget))
+    return cases, tmp
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--exe", required=True)
@@ -2725,7 +2882,7 @@ def main():
     ap.add_argument("--l10n-exe")
     ap.add_argument("--po-dir")
     ap.add_argument("group", choices=["corpus", "filters", "args", "hostile", "browser", "size",
-                                      "view", "diff", "ranges", "l10n", "names"])
+                                      "view", "diff", "ranges", "l10n", "names", "scale"])
     a = ap.parse_args()
     env = Env(a.exe, a.bench, a.l10n_exe, a.po_dir)
     tap = Tap()
@@ -2756,7 +2913,8 @@ def main():
         else:
             cases, tmp = {"hostile": hostile_cases, "browser": browser_cases,
                           "size": size_cases, "diff": diff_cases,
-                          "l10n": l10n_cases, "names": names_cases}[a.group](env, browser_exe)
+                          "l10n": l10n_cases, "names": names_cases,
+                          "scale": scale_cases}[a.group](env, browser_exe)
             # One after the other: they share a page or a browser.
             for name, fn in cases:
                 try:

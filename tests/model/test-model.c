@@ -53,6 +53,7 @@
 
 #define N_ITERATIONS        40
 #define N_RANDOM_QUERIES    120
+#define N_COUNTS_ITERATIONS 12
 #define INTERNAL_SUFFIX     "_sync_coordinator.py"
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TachReader, tach_reader_free)
@@ -81,6 +82,7 @@ enum
   COVER_STATES,                 /* non-zero state counts compared */
   COVER_THREADS,                /* nodes reached by two threads or more */
   COVER_RANGE_GAPS,             /* samples between two ranges of a list */
+  COVER_THREAD_SELF,            /* a thread's own self samples compared */
   N_COVER
 };
 
@@ -89,7 +91,7 @@ static const char * const cover_names[N_COVER] = {
   "shared thread ids", "merge keys differ", "collapsed frames", "hidden frames",
   "internal frames", "focus cuts", "focus on hidden", "callers paths", "inverted paths",
   "filtered samples", "empty trees", "state counts", "nodes of several threads",
-  "samples between ranges",
+  "samples between ranges", "threads' own self samples",
 };
 
 static guint64 coverage[N_COVER];
@@ -378,6 +380,36 @@ check_threads (TvProfileData *data,
     }
   CHECK_EQ (total, d->samples->len, "samples over all threads");
   CHECK_EQ (tv_profile_data_get_n_samples (data), d->samples->len, "samples");
+
+  /* The display order: every thread once, by interpreter, the main thread
+   * first, then by samples (most first), thread id and index. */
+  {
+    const guint32 *order = tv_profile_data_get_thread_order (data);
+    g_autofree guint8 *listed = g_new0 (guint8, MAX (n_threads, 1));
+
+    for (guint p = 0; p < n_threads; p++)
+      {
+        CHECK (order[p] < n_threads && !listed[order[p]], "the order lists each thread once");
+        listed[order[p]] = 1;
+        if (p > 0)
+          {
+            const TvThread *x = tv_profile_data_get_thread (data, order[p - 1]);
+            const TvThread *y = tv_profile_data_get_thread (data, order[p]);
+            gboolean x_main = x->status_counts[5] > 0, y_main = y->status_counts[5] > 0;
+            gint64 key_x[] = { x->interpreter_id, !x_main, -(gint64) x->n_samples };
+            gint64 key_y[] = { y->interpreter_id, !y_main, -(gint64) y->n_samples };
+            int c = 0;
+
+            for (guint k = 0; c == 0 && k < G_N_ELEMENTS (key_x); k++)
+              c = (key_x[k] > key_y[k]) - (key_x[k] < key_y[k]);
+            if (c == 0)
+              c = (x->thread_id > y->thread_id) - (x->thread_id < y->thread_id);
+            if (c == 0)
+              c = (x->index > y->index) - (x->index < y->index);
+            CHECK (c < 0, "threads in the display order");
+          }
+      }
+  }
   for (guint b = 0; b < 6; b++)
     CHECK_EQ (model_counts[b], status_counts[b], "status bit count");
   CHECK_EQ (tv_profile_data_get_max_depth (data), max_depth, "max depth");
@@ -587,6 +619,7 @@ typedef struct
   guint32 *fstamp;              /* last path that counted a function */
   guint32  n_functions;
   GHashTable *node_threads;     /* (node << 32 | thread) seen */
+  GHashTable *thread_self;      /* (node << 32 | thread) -> self samples */
 } Brute;
 
 static inline guint32
@@ -727,6 +760,17 @@ brute_add_path (Brute         *b,
       brute_count_thread (b, at, thread);
     }
   g_array_index (b->nodes, BruteNode, at).self++;
+  {
+    gint64 pair = (gint64) at << 32 | thread;
+    guint64 *count = g_hash_table_lookup (b->thread_self, &pair);
+
+    if (count == NULL)
+      {
+        count = g_new0 (guint64, 1);
+        g_hash_table_insert (b->thread_self, g_memdup2 (&pair, sizeof pair), count);
+      }
+    (*count)++;
+  }
 }
 
 static gboolean
@@ -870,6 +914,7 @@ brute_init (Brute         *b,
   b->ftotal = g_new0 (guint64, MAX (b->n_functions, 1));
   b->fstamp = g_new0 (guint32, MAX (b->n_functions, 1));
   b->node_threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  b->thread_self = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
 }
 
 static void
@@ -882,6 +927,7 @@ brute_clear (Brute *b)
   g_clear_pointer (&b->ftotal, g_free);
   g_clear_pointer (&b->fstamp, g_free);
   g_clear_pointer (&b->node_threads, g_hash_table_unref);
+  g_clear_pointer (&b->thread_self, g_hash_table_unref);
 }
 
 /* The tree of query Q, from the samples alone.
@@ -1057,6 +1103,39 @@ compare_trees (TvProfileData *data,
         }
     }
   CHECK_EQ (reached, n_nodes, "every node is some node's child");
+
+  /* Each thread's self samples: exactly its paths' ends, node by node. */
+  {
+    gboolean kept = q->thread_self && !q->inverted && q->callers_of == TV_NODE_NONE;
+    guint n_threads = tv_profile_data_get_n_threads (data);
+    guint n_pairs = 0;
+
+    CHECK_EQ (tv_call_tree_has_thread_self (tree), kept, "thread self kept");
+    for (guint t = 0; t < n_threads; t++)
+      {
+        const guint64 *counts;
+        guint n;
+        const guint32 *nodes = tv_call_tree_get_thread_self (tree, t, &counts, &n);
+
+        CHECK (kept || n == 0, "no thread self unless asked for");
+        for (guint i = 0; i < n; i++)
+          {
+            gint64 pair;
+            const guint64 *expected;
+
+            CHECK (nodes[i] < n_nodes, "thread self node in range");
+            CHECK (i == 0 || nodes[i - 1] < nodes[i], "thread self nodes in order");
+            pair = (gint64) brute_of[nodes[i]] << 32 | t;
+            expected = g_hash_table_lookup (b->thread_self, &pair);
+            CHECK (expected != NULL, "thread self on a node where the thread ends");
+            CHECK_EQ (counts[i], *expected, "thread self count");
+            coverage[COVER_THREAD_SELF] += t > 0 && counts[i] > 0;
+          }
+        n_pairs += n;
+      }
+    if (kept)
+      CHECK_EQ (n_pairs, g_hash_table_size (b->thread_self), "every thread self pair");
+  }
   CHECK_EQ (tv_call_tree_find_child (tree, 0, n_keys), TV_NODE_NONE, "find_child of no key");
 
   /* The function table: rows with a total, by total, self, function. */
@@ -1322,6 +1401,7 @@ random_query (GRand         *rand,
     }
   q->count_states = g_rand_boolean (rand);
   q->count_threads = g_rand_boolean (rand);
+  q->thread_self = g_rand_boolean (rand);
 }
 
 /* The node map of a tree made like Q's (not inverted, no callers): sample
@@ -1416,6 +1496,7 @@ check_queries (TvProfileData *data,
         /* Every transform, with and without state counts. */
         q->count_states = (merge + transform) % 2 == 0;
         q->count_threads = (merge + transform) % 3 != 1;
+        q->thread_self = (merge + transform) % 2 == 1 || transform == 3 || transform == 5;
         switch (transform)
           {
           case 0:
@@ -1766,6 +1847,299 @@ test_random_coverage (void)
 }
 
 /* ------------------------------------------------------------------------ */
+/* A load of counts against the full load                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Everything two trees say, node by node: the load of counts must give
+ * the tree the full load gives for the same samples. */
+static void
+check_same_tree (TvCallTree *a,
+                 TvCallTree *b,
+                 guint       n_threads)
+{
+  guint32 n = tv_call_tree_get_n_nodes (a);
+  const TvFunctionRow *fa, *fb;
+  guint n_fa, n_fb;
+
+  CHECK_EQ (tv_call_tree_get_n_nodes (b), n, "nodes");
+  CHECK_EQ (tv_call_tree_get_n_samples (b), tv_call_tree_get_n_samples (a), "samples");
+  CHECK_EQ (tv_call_tree_has_status_counts (b), tv_call_tree_has_status_counts (a),
+            "state counts kept");
+  CHECK_EQ (tv_call_tree_has_thread_counts (b), tv_call_tree_has_thread_counts (a),
+            "thread counts kept");
+  CHECK_EQ (tv_call_tree_has_thread_self (b), tv_call_tree_has_thread_self (a),
+            "threads' self kept");
+  for (guint32 node = 0; node < n; node++)
+    {
+      const guint32 *ca, *cb;
+      guint n_ca, n_cb;
+
+      CHECK_EQ (tv_call_tree_get_parent (b, node), tv_call_tree_get_parent (a, node), "parent");
+      CHECK_EQ (tv_call_tree_get_key (b, node), tv_call_tree_get_key (a, node), "key");
+      CHECK_EQ (tv_call_tree_get_depth (b, node), tv_call_tree_get_depth (a, node), "depth");
+      CHECK_EQ (tv_call_tree_get_self (b, node), tv_call_tree_get_self (a, node), "self");
+      CHECK_EQ (tv_call_tree_get_total (b, node), tv_call_tree_get_total (a, node), "total");
+      if (tv_call_tree_has_status_counts (a))
+        for (guint k = 0; k < TV_N_STATUS_COUNTS; k++)
+          CHECK_EQ (tv_call_tree_get_status_counts (b, node)[k],
+                    tv_call_tree_get_status_counts (a, node)[k], "state count");
+      CHECK_EQ (tv_call_tree_get_n_threads_of (b, node), tv_call_tree_get_n_threads_of (a, node),
+                "threads of a node");
+      ca = tv_call_tree_get_children (a, node, &n_ca);
+      cb = tv_call_tree_get_children (b, node, &n_cb);
+      CHECK_EQ (n_cb, n_ca, "children");
+      for (guint c = 0; c < n_ca; c++)
+        CHECK_EQ (cb[c], ca[c], "child");
+    }
+  for (guint t = 0; t < n_threads; t++)
+    {
+      const guint64 *sa, *sb;
+      guint n_sa, n_sb;
+      const guint32 *na = tv_call_tree_get_thread_self (a, t, &sa, &n_sa);
+      const guint32 *nb = tv_call_tree_get_thread_self (b, t, &sb, &n_sb);
+
+      CHECK_EQ (n_sb, n_sa, "a thread's self nodes");
+      for (guint i = 0; i < n_sa; i++)
+        {
+          CHECK_EQ (nb[i], na[i], "a thread's self node");
+          CHECK_EQ (sb[i], sa[i], "a thread's self count");
+        }
+    }
+  fa = tv_call_tree_get_functions (a, &n_fa);
+  fb = tv_call_tree_get_functions (b, &n_fb);
+  CHECK_EQ (n_fb, n_fa, "function rows");
+  for (guint i = 0; i < n_fa; i++)
+    {
+      CHECK_EQ (fb[i].function, fa[i].function, "function row");
+      CHECK_EQ (fb[i].self, fa[i].self, "function self");
+      CHECK_EQ (fb[i].total, fa[i].total, "function total");
+    }
+}
+
+/* The filters an export loads with: none, each view's state, any status
+ * byte, a range, a list of ranges (as the heatmap and --range give them),
+ * nothing at all, and states with times. */
+static void
+random_sample_filter (GRand          *rand,
+                      TvProfileData  *full,
+                      guint           kind,
+                      TvSampleFilter *filter,
+                      TvTimeRange    *ranges)
+{
+  guint64 first = 0, last = 0, span;
+
+  memset (filter, 0, sizeof *filter);
+  tv_profile_data_get_time_span (full, &first, &last);
+  span = last >= first ? last - first + 1 : 1;
+  if (kind >= 1 && kind <= 4)
+    tv_state_filter_get_mask (kind, &filter->status_mask, &filter->status_value);
+  else if (kind == 5 || kind == 9)
+    {
+      filter->status_mask = g_rand_int_range (rand, 1, 64);
+      filter->status_value = g_rand_int_range (rand, 0, 64) & filter->status_mask;
+    }
+  if (kind == 6 || kind == 9)
+    {
+      filter->has_range = TRUE;
+      filter->range_start = first + g_rand_int_range (rand, 0, 2) * g_rand_double (rand) * span;
+      filter->range_end = filter->range_start + g_rand_double (rand) * span;
+    }
+  if (kind == 7 || kind == 10)
+    {
+      guint n = g_rand_int_range (rand, 1, 5);
+
+      for (guint i = 0; i < n; i++)
+        {
+          ranges[i].start = first + g_rand_double (rand) * span;
+          ranges[i].end = ranges[i].start + g_rand_double (rand) * span / 4;
+        }
+      filter->ranges = ranges;
+      filter->n_ranges = tv_time_ranges_normalize (ranges, n);
+      if (kind == 10)
+        tv_state_filter_get_mask (g_rand_int_range (rand, 1, TV_N_STATE_FILTERS),
+                                  &filter->status_mask, &filter->status_value);
+    }
+  if (kind == 8)
+    {
+      /* An empty list of ranges keeps nothing. */
+      filter->ranges = ranges;
+      filter->n_ranges = 0;
+    }
+}
+
+#define N_FILTER_KINDS 11
+
+/* FULL's samples that FILTER keeps, thread by thread, straight from them. */
+static guint64
+count_filtered (const TvThread       *t,
+                const TvSampleFilter *filter)
+{
+  guint64 n = 0;
+
+  for (guint64 s = 0; s < t->n_samples; s++)
+    {
+      guint64 ts = t->timestamps[s];
+
+      if ((t->statuses[s] & filter->status_mask) != filter->status_value)
+        continue;
+      if (filter->has_range && (ts < filter->range_start || ts >= filter->range_end))
+        continue;
+      if (filter->ranges != NULL && !tv_time_ranges_contain (filter->ranges, filter->n_ranges, ts))
+        continue;
+      n++;
+    }
+  return n;
+}
+
+/* tv_profile_data_load_counts () of PATH against tv_profile_data_load ():
+ * for every filter an export loads with, the same threads, and each run
+ * counting exactly the samples the filter keeps; then for queries of
+ * every merge key, inverted or not, of some threads or all, with or
+ * without transforms, counting states, threads and the threads' own
+ * samples, the tree the full load gives for the filter.  N_QUERIES
+ * random queries per filter. */
+static void
+check_counts_load (const char *path,
+                   GRand      *rand,
+                   const char *where,
+                   guint       n_queries)
+{
+  g_autoptr(TvProfileData) full = load_data (path);
+  guint n_threads = tv_profile_data_get_n_threads (full);
+  guint32 n_functions = tv_profile_data_get_n_keys (full, TV_MERGE_FUNCTION);
+
+  for (guint kind = 0; kind < N_FILTER_KINDS; kind++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TvProfileData) counts = NULL;
+      TvTimeRange ranges[8];
+      TvSampleFilter filter;
+      TachReader *reader = NULL;
+      TachError tach_error;
+
+      random_sample_filter (rand, full, kind, &filter, ranges);
+      filter.count_states = kind != 3;
+      g_assert_cmpint (tach_reader_open_path (path, &reader, &tach_error), ==, TACH_OK);
+      counts = tv_profile_data_load_counts (reader, &filter, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      set_context ("%s, filter %u (mask %u value %u, range %d, %u ranges)", where, kind,
+                   filter.status_mask, filter.status_value, filter.has_range, filter.n_ranges);
+
+      CHECK (!tv_profile_data_has_samples (counts), "a load of counts has no samples");
+      CHECK_EQ (tv_profile_data_has_states (counts), filter.count_states, "state counts");
+      CHECK_EQ (tv_profile_data_get_n_threads (counts), n_threads, "threads");
+      CHECK_EQ (tv_profile_data_get_n_samples (counts), tv_profile_data_get_n_samples (full),
+                "samples");
+      CHECK_EQ (tv_profile_data_get_tree (counts)->n_nodes,
+                tv_profile_data_get_tree (full)->n_nodes, "exact nodes");
+      for (guint i = 0; i < n_threads; i++)
+        {
+          const TvThread *a = tv_profile_data_get_thread (full, i);
+          const TvThread *b = tv_profile_data_get_thread (counts, i);
+
+          CHECK_EQ (b->thread_id, a->thread_id, "thread id");
+          CHECK_EQ (b->interpreter_id, a->interpreter_id, "interpreter");
+          CHECK_EQ (b->n_samples, a->n_samples, "a thread's samples");
+          CHECK_EQ (b->n_samples > 0 ? b->first_timestamp : 0,
+                    a->n_samples > 0 ? a->first_timestamp : 0, "first timestamp");
+          CHECK_EQ (b->last_timestamp, a->last_timestamp, "last timestamp");
+          for (guint k = 0; k < 6; k++)
+            CHECK_EQ (b->status_counts[k], a->status_counts[k], "a thread's status bits");
+          CHECK_EQ (b->n_run_samples, count_filtered (a, &filter), "the samples the runs count");
+          CHECK (b->timestamps == NULL && b->statuses == NULL, "no samples kept");
+          CHECK (filter.count_states ? b->n_runs == 0 || b->run_states != NULL
+                                     : b->run_states == NULL, "run states");
+          CHECK_EQ (tv_profile_data_get_thread_order (counts)[i],
+                    tv_profile_data_get_thread_order (full)[i], "thread order");
+        }
+
+      for (guint q = 0; q < n_queries; q++)
+        {
+          g_autoptr(TvCallTree) a = NULL;
+          g_autoptr(TvCallTree) b = NULL;
+          guint32 threads[6], hidden[2];
+          TvQuery query;
+
+          tv_query_init (&query, q % TV_N_MERGE_KEYS);
+          query.inverted = (q / TV_N_MERGE_KEYS) % 2;
+          if (g_rand_int_range (rand, 0, 3) == 0 && n_threads > 0)
+            {
+              query.n_threads = g_rand_int_range (rand, 1, MIN (n_threads, 6) + 1);
+              for (guint i = 0; i < query.n_threads; i++)
+                threads[i] = g_rand_int_range (rand, 0, n_threads);
+              query.threads = threads;
+            }
+          if (g_rand_int_range (rand, 0, 3) == 0 && n_functions > 0)
+            {
+              switch (g_rand_int_range (rand, 0, 3))
+                {
+                case 0:
+                  query.focus_function = g_rand_int_range (rand, 0, n_functions);
+                  break;
+                case 1:
+                  hidden[0] = g_rand_int_range (rand, 0, n_functions);
+                  hidden[1] = g_rand_int_range (rand, 0, n_functions);
+                  query.hidden_functions = hidden;
+                  query.n_hidden_functions = hidden[0] == hidden[1] ? 1 : 2;
+                  if (hidden[0] > hidden[1])
+                    {
+                      hidden[0] = hidden[1];
+                      query.n_hidden_functions = 1;
+                    }
+                  break;
+                default:
+                  query.collapse_recursion = TRUE;
+                }
+            }
+          query.count_states = filter.count_states;
+          query.count_threads = TRUE;
+          query.thread_self = !query.inverted;
+          b = tv_call_tree_new (counts, &query, NULL);
+          query.status_mask = filter.status_mask;
+          query.status_value = filter.status_value;
+          query.has_range = filter.has_range;
+          query.range_start = filter.range_start;
+          query.range_end = filter.range_end;
+          query.ranges = filter.ranges;
+          query.n_ranges = filter.n_ranges;
+          a = tv_call_tree_new (full, &query, NULL);
+          set_context ("%s, filter %u, query %u (merge %d, inverted %d, %u threads)", where,
+                       kind, q, query.merge, query.inverted, query.n_threads);
+          check_same_tree (a, b, n_threads);
+        }
+    }
+}
+
+static void
+test_counts_random (gconstpointer user_data)
+{
+  guint iteration = GPOINTER_TO_UINT (user_data);
+  g_autoptr(GRand) rand = iteration_rand (1000 + iteration);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tv-model-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autofree char *where = NULL;
+
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "random.tach", NULL);
+  where = g_strdup_printf ("TACH_SEED=%" G_GUINT32_FORMAT " counts %u", base_seed, iteration);
+  generate_profile (rand, path);
+  check_counts_load (path, rand, where, 16);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+static void
+test_counts_corpus (gconstpointer user_data)
+{
+  const char *name = user_data;
+  g_autofree char *path = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid", name, NULL);
+  g_autoptr(GRand) rand = iteration_rand (2000);
+
+  check_counts_load (path, rand, name, 8);
+}
+
+/* ------------------------------------------------------------------------ */
 /* The corpus                                                                */
 /* ------------------------------------------------------------------------ */
 
@@ -2073,6 +2447,12 @@ main (int    argc,
       g_test_add_data_func (path, GUINT_TO_POINTER (i), test_random);
     }
   g_test_add_func ("/model/random/coverage", test_random_coverage);
+  for (guint i = 0; i < N_COUNTS_ITERATIONS; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/model/counts/random/%03u", i);
+
+      g_test_add_data_func (path, GUINT_TO_POINTER (i), test_counts_random);
+    }
 
   valid = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid", NULL);
   dir = g_dir_open (valid, 0, NULL);
@@ -2088,6 +2468,13 @@ main (int    argc,
                                                (char *) g_ptr_array_index (names, i));
 
       g_test_add_data_func (path, g_ptr_array_index (names, i), test_corpus);
+    }
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/model/counts/corpus/%s",
+                                               (char *) g_ptr_array_index (names, i));
+
+      g_test_add_data_func (path, g_ptr_array_index (names, i), test_counts_corpus);
     }
   g_test_add_func ("/model/corpus/compression_type_7.tach", test_corpus_refused);
   g_test_add_func ("/model/data/empty-thread", test_empty_thread);

@@ -996,6 +996,27 @@ test_filter (void)
       n_main += lane->main_thread;
     }
   g_assert_cmpuint (n_main, >=, 1);
+
+  /* Every lane at once, as lane by lane. */
+  {
+    const char *texts[] = { NULL, "", " ", "1", "0x", "a", "MAIN", "ai", "\nma", "zzz" };
+    guint n = tv_timeline_get_n_lanes (timeline);
+    g_autofree guint8 *matches = g_new (guint8, n);
+
+    for (guint k = 0; k < G_N_ELEMENTS (texts); k++)
+      {
+        guint n_matched = 0;
+
+        memset (matches, 7, n);
+        for (guint i = 0; i < n; i++)
+          n_matched += tv_timeline_lane_matches (timeline, i, texts[k], "Main");
+        g_assert_cmpuint (tv_timeline_match_lanes (timeline, texts[k], "Main", matches), ==,
+                          n_matched);
+        for (guint i = 0; i < n; i++)
+          g_assert_cmpuint (matches[i], ==, tv_timeline_lane_matches (timeline, i, texts[k],
+                                                                      "Main"));
+      }
+  }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1938,6 +1959,115 @@ test_render_many (void)
     }
 }
 
+/* Whether two renderings are the same, pixel for pixel. */
+static gboolean
+same_surface (cairo_surface_t *a,
+              cairo_surface_t *b)
+{
+  int height = cairo_image_surface_get_height (a);
+  int stride = cairo_image_surface_get_stride (a);
+
+  return cairo_image_surface_get_width (a) == cairo_image_surface_get_width (b)
+         && height == cairo_image_surface_get_height (b)
+         && stride == cairo_image_surface_get_stride (b)
+         && memcmp (cairo_image_surface_get_data (a), cairo_image_surface_get_data (b),
+                    (gsize) height * stride) == 0;
+}
+
+/* What a renderer that keeps its rows (a lanes_serial) draws and hits at
+ * SCROLL is what one that lays them out at every call draws and hits. */
+static void
+check_same_as_fresh (TvTimelineRenderer    *kept,
+                     TvTimeline            *timeline,
+                     const TvTimelineStyle *style)
+{
+  g_autoptr(TvTimelineRenderer) fresh = tv_timeline_renderer_new (NULL);
+  TvTimelineStyle fresh_style = *style;
+  g_autoptr(cairo_surface_t) a = NULL;
+  g_autoptr(cairo_surface_t) b = NULL;
+  double content_a, content_b;
+
+  fresh_style.lanes_serial = 0;
+  a = render (kept, timeline, style);
+  b = render (fresh, timeline, &fresh_style);
+  g_assert_true (same_surface (a, b));
+  tv_timeline_renderer_get_lanes_area (kept, timeline, style, NULL, NULL, &content_a);
+  tv_timeline_renderer_get_lanes_area (fresh, timeline, &fresh_style, NULL, NULL, &content_b);
+  g_assert_cmpfloat (content_a, ==, content_b);
+  for (double y = 0; y < style->height; y += 3)
+    {
+      TvTimelineHit x, z;
+
+      g_assert_cmpint (tv_timeline_renderer_hit_test (kept, timeline, style, 300, y, &x), ==,
+                       tv_timeline_renderer_hit_test (fresh, timeline, &fresh_style, 300, y, &z));
+      g_assert_cmpint (x.kind, ==, z.kind);
+      g_assert_cmpuint (x.lane, ==, z.lane);
+    }
+  for (guint lane = 0; lane < tv_timeline_get_n_lanes (timeline); lane += 37)
+    {
+      double ya = 0, yb = 0;
+
+      g_assert_cmpint (tv_timeline_renderer_get_lane_rect (kept, timeline, style, lane, NULL,
+                                                           &ya, NULL, NULL), ==,
+                       tv_timeline_renderer_get_lane_rect (fresh, timeline, &fresh_style, lane,
+                                                           NULL, &yb, NULL, NULL));
+      g_assert_cmpfloat (ya, ==, yb);
+    }
+}
+
+/* The rows of a hundred thousand lanes cost a pass over them all: a
+ * renderer given a lanes_serial lays them out once for every frame, hit
+ * test and scroll until the serial or a height changes (the timeline did
+ * it at every one of them, and every pointer motion), and what it draws
+ * and hits is what a layout at every call gives. */
+static void
+test_render_lanes_serial (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (base_seed);
+  g_autoptr(TvProfileData) data = random_data (rand, 300);
+  g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
+  g_autoptr(TvTimelineRenderer) renderer = tv_timeline_renderer_new (NULL);
+  guint n = tv_timeline_get_n_lanes (timeline);
+  g_autofree guint8 *flags = g_new0 (guint8, n);
+  TvTimelineStyle style;
+  double content, lanes_height;
+
+  for (guint i = 0; i < n; i++)
+    flags[i] = g_rand_int_range (rand, 0, 10) == 0 ? TV_TIMELINE_LANE_HIDDEN
+               : g_rand_int_range (rand, 0, 8) == 0 ? TV_TIMELINE_LANE_SELECTED
+               : TV_TIMELINE_LANE_COLLAPSED;
+  init_style (&style, timeline, 900, 500, FALSE);
+  style.lane_flags = flags;
+  style.lanes_serial = 1;
+
+  tv_timeline_renderer_get_lanes_area (renderer, timeline, &style, NULL, &lanes_height, &content);
+  g_assert_cmpfloat (content, >, 2 * lanes_height);
+  for (guint i = 0; i <= 4; i++)
+    {
+      style.scroll_y = (content - lanes_height) * i / 4;
+      check_same_as_fresh (renderer, timeline, &style);
+    }
+  g_assert_cmpuint (tv_timeline_renderer_get_n_layouts (renderer), ==, 1);
+
+  /* New flags and a new serial: laid out again, once. */
+  for (guint i = 0; i < n; i++)
+    flags[i] = i % 3 == 0 ? 0 : TV_TIMELINE_LANE_COLLAPSED;
+  style.lanes_serial = 2;
+  style.scroll_y = 40;
+  check_same_as_fresh (renderer, timeline, &style);
+  check_same_as_fresh (renderer, timeline, &style);
+  g_assert_cmpuint (tv_timeline_renderer_get_n_layouts (renderer), ==, 2);
+
+  /* Other heights: again, whatever the serial says. */
+  style.lane_height = 24;
+  check_same_as_fresh (renderer, timeline, &style);
+  g_assert_cmpuint (tv_timeline_renderer_get_n_layouts (renderer), ==, 3);
+  /* And a serial of 0, at every call. */
+  style.lanes_serial = 0;
+  check_same_as_fresh (renderer, timeline, &style);
+  g_assert_cmpuint (tv_timeline_renderer_get_n_layouts (renderer), >, 4);
+}
+
 /* PNGs to look at: rec_threads.tach, whole and zoomed with a selection,
  * light and dark. */
 static cairo_surface_t *
@@ -2219,6 +2349,7 @@ main (int    argc,
   g_test_add_func ("/timeline/render/hold", test_render_hold);
   g_test_add_func ("/timeline/render/colors", test_render_colors);
   g_test_add_func ("/timeline/render/many", test_render_many);
+  g_test_add_func ("/timeline/render/lanes-serial", test_render_lanes_serial);
   g_test_add_func ("/timeline/render/png", test_png);
   g_test_add_func ("/timeline/render/heatmap", test_render_heatmap);
 

@@ -741,6 +741,122 @@ get_big_path (void)
   return big_path;
 }
 
+/* Widgets of TYPE inside WIDGET, WIDGET too. */
+static guint
+count_widgets (GtkWidget *widget,
+               GType      type)
+{
+  guint n = G_TYPE_CHECK_INSTANCE_TYPE (widget, type) ? 1 : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_widgets (child, type);
+  return n;
+}
+
+#define MANY_THREADS 10000
+
+/* A hundred thousand threads made a million labels in the properties'
+ * table.  Its rows are made for what is in view: with 10,000 threads a
+ * few screenfuls of labels at most, the whole table in its model, and
+ * "Copy as Text" bounded with a line that says how many rows it left
+ * out. */
+static void
+test_properties_many_threads (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tv-test-ui-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "threads.tach", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *text = NULL;
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError tach_error;
+  guint32 frames[8];
+  TvWindow *window = get_window ();
+  TvProfilePage *page;
+  TvProperties *properties;
+  GtkWidget *view;
+  guint n_labels;
+
+  g_assert_no_error (error);
+  options.start_time_us = 1000000;
+  options.sample_interval_us = 1000;
+  options.mode_raw = 1;
+  g_assert_cmpint (tach_writer_new (path, &options, &writer, &tach_error), ==, TACH_OK);
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autofree char *funcname = g_strdup_printf ("task_%u", i);
+      TachFrameInfo info = { "/srv/app/tasks.py", funcname, 10 + i, -1, -1, -1,
+                             TACH_OPCODE_NONE };
+
+      g_assert_cmpint (tach_writer_intern_frame (writer, &info, &frames[i], &tach_error), ==,
+                       TACH_OK);
+    }
+  for (guint t = 0; t < MANY_THREADS; t++)
+    g_assert_cmpint (tach_writer_add_sample (writer, 100 + t, 0, 1001000 + t, TACH_STATUS_ON_CPU,
+                                             &frames[t % 8], 1, &tach_error), ==, TACH_OK);
+  g_assert_cmpint (tach_writer_finish (writer, &tach_error), ==, TACH_OK);
+
+  page = tv_window_open_file (window, file);
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 20000);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  tv_profile_page_show_view (page, "properties");
+  properties = tv_profile_page_get_properties (page);
+  view = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (properties), TV_TYPE_PROPERTIES,
+                                                      "threads_view");
+  g_assert_true (GTK_IS_COLUMN_VIEW (view));
+  WAIT_UNTIL (gtk_widget_get_mapped (view) && gtk_widget_get_height (view) > 0, 5000);
+  /* To look at: the table, scrolled to, light and dark. */
+  {
+    GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (
+      GTK_SCROLLED_WINDOW (adw_bin_get_child (ADW_BIN (properties))));
+
+    ui_test_spin (200);
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment));
+    ui_test_spin (200);
+    ui_test_save_screenshot (GTK_WIDGET (properties), "properties-many-threads.png", 0);
+    ui_test_set_dark (TRUE);
+    ui_test_spin (600);
+    ui_test_save_screenshot (GTK_WIDGET (properties), "properties-many-threads-dark.png", 0);
+    ui_test_set_dark (FALSE);
+  }
+
+  g_assert_cmpuint (tv_properties_get_n_thread_rows (properties), ==, MANY_THREADS);
+  g_assert_cmpuint (g_list_model_get_n_items (
+    G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (view)))), ==, MANY_THREADS);
+  /* Ten labels a row: a grid of every cell would be 100,000. */
+  n_labels = count_widgets (GTK_WIDGET (properties), GTK_TYPE_LABEL);
+  g_test_message ("%u labels for %u threads", n_labels, MANY_THREADS);
+  g_assert_cmpuint (n_labels, >, 10);
+  /* GTK keeps up to 200 rows of a list view around, in view or not. */
+  g_assert_cmpuint (n_labels, <, 4000);
+
+  text = tv_properties_dup_text (properties);
+  g_assert_nonnull (strstr (text, "\n  100\t 0\t 1\t 0.0\t 100.0\t"));
+  g_assert_nonnull (strstr (text, "\n  1099\t"));
+  g_assert_null (strstr (text, "\n  1100\t"));
+  g_assert_nonnull (strstr (text, "… and 9000 more threads, not copied\n"));
+
+  /* Sorted by a column: the table's order, and the copy's. */
+  {
+    g_autoptr(GtkColumnViewColumn) column =
+      g_list_model_get_item (gtk_column_view_get_columns (GTK_COLUMN_VIEW (view)), 0);
+
+    gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (view), column, GTK_SORT_DESCENDING);
+  }
+  WAIT_UNTIL (({ g_autofree char *sorted = tv_properties_dup_text (properties);
+                 strstr (sorted, "\n  10099\t") != NULL
+                 && strstr (sorted, "\n  100\t") == NULL; }), 10000);
+
+  adw_tab_view_close_page (tv_window_get_tab_view (window),
+                           adw_tab_view_get_page (tv_window_get_tab_view (window),
+                                                  GTK_WIDGET (page)));
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 static void
 test_cancel (void)
 {
@@ -2874,6 +2990,7 @@ main (int   argc,
   g_test_add_func ("/ui/properties-short-values", test_properties_short_values);
   g_test_add_func ("/ui/open-invalid", test_open_invalid);
   g_test_add_func ("/ui/cancel", test_cancel);
+  g_test_add_func ("/ui/properties-many-threads", test_properties_many_threads);
   g_test_add_func ("/ui/flamegraph", test_flamegraph);
   g_test_add_func ("/ui/flamegraph-async-layout", test_flamegraph_async_layout);
   g_test_add_func ("/ui/breadcrumbs", test_breadcrumbs);
