@@ -28,6 +28,12 @@
 
 #define CANCEL_EVERY 1024
 
+G_DEFINE_BOXED_TYPE (TvDiff, tv_diff, tv_diff_ref, tv_diff_unref)
+
+G_DEFINE_ENUM_TYPE (TvDiffNormalization, tv_diff_normalization,
+                    G_DEFINE_ENUM_VALUE (TV_DIFF_BY_TIME, "time"),
+                    G_DEFINE_ENUM_VALUE (TV_DIFF_BY_SHARE, "share"))
+
 void
 tv_diff_options_init (TvDiffOptions *options)
 {
@@ -413,6 +419,24 @@ tv_diff_map_node (TvDiff     *self,
   g_return_val_if_fail (side <= TV_DIFF_SIDE_NEW, TV_NODE_NONE);
   g_return_val_if_fail (node < self->sides[side].n_nodes, TV_NODE_NONE);
   return self->sides[side].other[node];
+}
+
+guint32
+tv_diff_map_node_or_ancestor (TvDiff     *self,
+                              TvDiffSide  side,
+                              guint32     node)
+{
+  TvCallTree *tree;
+
+  g_return_val_if_fail (self != NULL, TV_ROOT_NODE);
+  g_return_val_if_fail (side <= TV_DIFF_SIDE_NEW, TV_ROOT_NODE);
+  g_return_val_if_fail (node < self->sides[side].n_nodes, TV_ROOT_NODE);
+
+  tree = self->sides[side].tree;
+  for (; node != TV_NODE_NONE; node = tv_call_tree_get_parent (tree, node))
+    if (self->sides[side].other[node] != TV_NODE_NONE)
+      return self->sides[side].other[node];
+  return TV_ROOT_NODE;
 }
 
 guint32

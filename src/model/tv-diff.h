@@ -44,6 +44,9 @@ typedef enum
   TV_DIFF_BY_SHARE,
 } TvDiffNormalization;
 
+#define TV_TYPE_DIFF_NORMALIZATION (tv_diff_normalization_get_type ())
+GType tv_diff_normalization_get_type (void);
+
 typedef enum
 {
   TV_DIFF_NEUTRAL,             /* no change beyond noise */
@@ -102,6 +105,9 @@ typedef struct
 
 typedef struct _TvDiff TvDiff;
 
+#define TV_TYPE_DIFF (tv_diff_get_type ())
+GType          tv_diff_get_type           (void);
+
 /* BASE and NEW_TREE must have the same merge key and the same inversion.
  * OPTIONS may be NULL for the defaults.  Returns NULL if cancelled. */
 TvDiff        *tv_diff_new                (TvCallTree          *base,
@@ -124,6 +130,12 @@ double         tv_diff_get_weight         (TvDiff              *diff,
 guint32        tv_diff_map_node           (TvDiff              *diff,
                                            TvDiffSide           side,
                                            guint32              node);
+/* The same for NODE or, when it has no match, its nearest ancestor that
+ * has one: the root at worst.  A view zoomed into NODE of one side zooms
+ * the other side there. */
+guint32        tv_diff_map_node_or_ancestor (TvDiff            *diff,
+                                             TvDiffSide         side,
+                                             guint32            node);
 /* The merge key (of the trees' merge) or the function key
  * (TV_MERGE_FUNCTION) of the other side with the same content as KEY of
  * SIDE, or TV_NODE_NONE: to carry a search, a focus or a hidden function
