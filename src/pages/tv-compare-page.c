@@ -1394,7 +1394,6 @@ typedef struct
   char           *base_name;
   char           *new_name;
   char           *search;
-  GFile          *dest;
 } ExportJob;
 
 static void
@@ -1405,24 +1404,23 @@ export_job_free (ExportJob *job)
   g_free (job->base_name);
   g_free (job->new_name);
   g_free (job->search);
-  g_object_unref (job->dest);
   g_free (job);
 }
 
-static void
-export_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
+/* On the export's worker. */
+static gboolean
+build_export (gpointer       user_data,
+              GFile         *dest,
+              GBytes       **bytes,
+              GCancellable  *cancellable,
+              GError       **error)
 {
-  ExportJob *job = task_data;
-  g_autoptr(GBytes) bytes = NULL;
-  GError *error = NULL;
+  ExportJob *job = user_data;
 
-  bytes = tv_export_html_build_diff (job->diff, job->has_filter ? &job->filter : NULL,
-                                     job->base_name, job->new_name, job->search, cancellable,
-                                     &error);
-  tv_export_task_return (task, bytes, error, job->dest, cancellable);
+  *bytes = tv_export_html_build_diff (job->diff, job->has_filter ? &job->filter : NULL,
+                                      job->base_name, job->new_name, job->search, cancellable,
+                                      error);
+  return *bytes != NULL;
 }
 
 /* The page says what both sides were filtered by: the state filter and
@@ -1459,17 +1457,15 @@ tv_compare_page_export_async (TvComparePage       *self,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
   ExportJob *job;
 
   g_return_if_fail (TV_IS_COMPARE_PAGE (self));
   g_return_if_fail (G_IS_FILE (dest));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tv_compare_page_export_async);
   if (self->diff == NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+      g_task_report_new_error (self, callback, user_data, tv_compare_page_export_async,
+                               G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                                _("The comparison is not ready yet"));
       return;
     }
@@ -1480,9 +1476,9 @@ tv_compare_page_export_async (TvComparePage       *self,
   job->base_name = g_file_get_basename (diff_side_file (self, TV_DIFF_SIDE_BASE));
   job->new_name = g_file_get_basename (diff_side_file (self, TV_DIFF_SIDE_NEW));
   job->search = g_strdup (self->search != NULL && self->search[0] != '\0' ? self->search : NULL);
-  job->dest = g_object_ref (dest);
-  g_task_set_task_data (task, job, (GDestroyNotify) export_job_free);
-  g_task_run_in_thread (task, export_thread);
+  tv_export_task_run (self, tv_compare_page_export_async, dest, job,
+                      (GDestroyNotify) export_job_free, build_export, cancellable, callback,
+                      user_data);
 }
 
 gboolean
@@ -1491,35 +1487,8 @@ tv_compare_page_export_finish (TvComparePage  *self,
                                GError        **error)
 {
   g_return_val_if_fail (TV_IS_COMPARE_PAGE (self), FALSE);
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
-static void
-on_export_done (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  TvComparePage *self = TV_COMPARE_PAGE (object);
-  g_autoptr(GFile) dest = user_data;
-  g_autoptr(GError) error = NULL;
-
-  tv_compare_page_export_finish (self, result, &error);
-  tv_export_show_result (ADW_TOAST_OVERLAY (adw_bin_get_child (ADW_BIN (self))), dest, error);
-}
-
-static void
-on_export_response (GtkNativeDialog *chooser,
-                    int              response,
-                    TvComparePage   *self)
-{
-  g_autoptr(GFile) dest = tv_export_chooser_finish (chooser, response);
-
-  if (dest == NULL)
-    return;
-  tv_compare_page_export_async (self, dest, self->cancellable, on_export_done,
-                                g_object_ref (dest));
+  return tv_export_task_finish (self, result, error);
 }
 
 /* The file name of the diff's SIDE without its extension: "run.bin" is
@@ -1536,34 +1505,23 @@ export_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
 {
+  static const TvExportFileType types[] = { { N_("Web Page (HTML)"), "text/html", ".html" } };
   TvComparePage *self = TV_COMPARE_PAGE (widget);
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
   g_autofree char *base_stem = NULL;
   g_autofree char *new_stem = NULL;
   g_autofree char *suggested = NULL;
-  GtkFileChooserNative *chooser;
 
   if (self->diff == NULL)
     return;
   base_stem = dup_stem (self, TV_DIFF_SIDE_BASE);
   new_stem = dup_stem (self, TV_DIFF_SIDE_NEW);
-  chooser = gtk_file_chooser_native_new (_("Export the Comparison"),
-                                         GTK_WINDOW (gtk_widget_get_root (widget)),
-                                         GTK_FILE_CHOOSER_ACTION_SAVE,
-                                         _("_Export"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, _("Web Page (HTML)"));
-  gtk_file_filter_add_mime_type (filter, "text/html");
-  gtk_file_filter_add_pattern (filter, "*.html");
-  g_object_set_data (G_OBJECT (filter), "extension", (gpointer) ".html");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  tv_export_chooser_start_next_to (chooser, diff_side_file (self, TV_DIFF_SIDE_NEW));
   /* "a.bin" against "b.bin" exports to "a-vs-b.html": two comparisons
    * exported to one folder do not take each other's name. */
   suggested = g_strdup_printf ("%s-vs-%s.html", base_stem, new_stem);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_signal_connect_object (chooser, "response", G_CALLBACK (on_export_response), self, 0);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  tv_export_dialog_show (widget, ADW_TOAST_OVERLAY (adw_bin_get_child (ADW_BIN (self))),
+                         _("Export the Comparison"), types, G_N_ELEMENTS (types),
+                         diff_side_file (self, TV_DIFF_SIDE_NEW), suggested,
+                         (TvExportStartFunc) tv_compare_page_export_async, self->cancellable);
 }
 
 /* ------------------------------------------------------------------------ */
