@@ -71,57 +71,49 @@ write_runs (const char *path,
             guint       n_runs,
             gboolean    with_stats)
 {
-  TachWriterOptions options = { 0 };
+  const TachWriterOptions options = {
+    .sample_interval_us = 1000, .start_time_us = 1000000, .mode_raw = 1 /* wall clock */,
+    .python_major = 3, .python_minor = 15,
+  };
+  g_autofree guint32 *frames = g_new (guint32, n_runs * 2);  /* innermost first */
   TachWriter *writer = NULL;
   TachError error;
-  g_autofree guint *left = g_new0 (guint, n_runs);
-  guint64 ts = 1000000, total = 0;
-  gboolean more = TRUE;
+  guint most = 0;
+  guint64 n = 0;
 
-  options.sample_interval_us = 1000;
-  options.start_time_us = ts;
-  options.mode_raw = 1;            /* wall clock */
-  options.python_major = 3;
-  options.python_minor = 15;
   if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
     g_error ("writer: %s", error.message);
   for (guint i = 0; i < n_runs; i++)
-    left[i] = runs[i].count;
-  while (more)
     {
-      more = FALSE;
-      for (guint i = 0; i < n_runs; i++)
+      most = MAX (most, runs[i].count);
+      for (guint depth = 0; depth < 2; depth++)
         {
-          guint8 main_bit = runs[i].thread_id < 200 ? TACH_STATUS_MAIN_THREAD : 0;
-          guint32 frames[2];
+          g_autofree char *file = g_strdup_printf ("/app/%s.py", runs[i].stack[depth]);
+          TachFrameInfo info = { file, runs[i].stack[depth], 10, -1, -1, -1, TACH_OPCODE_NONE };
 
-          if (left[i] == 0)
-            continue;
-          left[i]--;
-          more = TRUE;
-          for (guint d = 0; d < 2; d++)
-            {
-              g_autofree char *file = g_strdup_printf ("/app/%s.py", runs[i].stack[d]);
-              TachFrameInfo info = { file, runs[i].stack[d], 10, -1, -1, -1,
-                                     TACH_OPCODE_NONE };
-
-              if (tach_writer_intern_frame (writer, &info, &frames[1 - d], &error) != TACH_OK)
-                g_error ("intern: %s", error.message);
-            }
-          if (tach_writer_add_sample (writer, runs[i].thread_id, 0, ts,
-                                      runs[i].status | main_bit, frames, 2, &error) != TACH_OK)
-            g_error ("add_sample: %s", error.message);
-          ts += 1000;
-          total++;
+          if (tach_writer_intern_frame (writer, &info, &frames[i * 2 + 1 - depth], &error)
+              != TACH_OK)
+            g_error ("intern: %s", error.message);
         }
     }
+  for (guint round = 0; round < most; round++)
+    for (guint i = 0; i < n_runs; i++)
+      if (round < runs[i].count)
+        {
+          guint8 status = runs[i].status
+                          | (runs[i].thread_id < 200 ? TACH_STATUS_MAIN_THREAD : 0);
+
+          guint64 ts = options.start_time_us + n++ * options.sample_interval_us;
+
+          if (tach_writer_add_sample (writer, runs[i].thread_id, 0, ts, status, &frames[i * 2], 2,
+                                      &error) != TACH_OK)
+            g_error ("add_sample: %s", error.message);
+        }
   if (with_stats)
     {
-      TachStats stats = { 0 };
+      const TachStats stats = { .block_size = 56, .sample_rate = 1000,
+                                .duration_sec = n / 1000.0 };
 
-      stats.block_size = 56;
-      stats.sample_rate = 1000;
-      stats.duration_sec = total / 1000.0;
       if (tach_writer_set_stats (writer, &stats, &error) != TACH_OK)
         g_error ("stats: %s", error.message);
     }
@@ -288,6 +280,33 @@ open_pair (const char *base,
   return comparison;
 }
 
+/* The fixture of most tests: the pair compared, ready, and a watch that
+ * counts from then on. */
+static void
+pair_setup (Watch         *w,
+            gconstpointer  data)
+{
+  open_pair (base_path, new_path, w);
+  watch_reset (w);
+}
+
+static void
+pair_teardown (Watch         *w,
+               gconstpointer  data)
+{
+  watch_finish (w);
+}
+
+/* SIDE's state filter to FILTER: a round of queries and diff begins. */
+static void
+start_round (TvComparison  *comparison,
+             TvDiffSide     side,
+             TvStateFilter  filter)
+{
+  tv_view_state_set_state_filter (tv_comparison_get_view_state (comparison, side), filter);
+  g_assert_true (tv_comparison_is_busy (comparison));
+}
+
 /* The function key of NAME in SIDE's profile. */
 static guint32
 function_key (TvComparison *comparison,
@@ -444,42 +463,37 @@ test_loaded_profiles (void)
 /* Two changes in a row, the first round's work done but not yet handed
  * over when the second starts: only the second's diff is shown, once. */
 static void
-test_stale_dropped (void)
+test_stale_dropped (Watch         *w,
+                    gconstpointer  data)
 {
-  Watch w;
-  TvComparison *comparison = open_pair (base_path, new_path, &w);
+  TvComparison *comparison = w->comparison;
   TvDiff *before = tv_comparison_get_diff (comparison);
 
-  watch_reset (&w);
-  tv_view_state_set_state_filter (tv_comparison_get_view_state (comparison, TV_DIFF_SIDE_BASE),
-                                  TV_STATE_FILTER_CPU);
-  g_assert_true (tv_comparison_is_busy (comparison));
+  start_round (comparison, TV_DIFF_SIDE_BASE, TV_STATE_FILTER_CPU);
   /* The first round's queries finish on their workers meanwhile; their
    * results wait in the main context. */
   g_usleep (200 * 1000);
-  tv_view_state_set_state_filter (tv_comparison_get_view_state (comparison, TV_DIFF_SIDE_NEW),
-                                  TV_STATE_FILTER_CPU);
+  start_round (comparison, TV_DIFF_SIDE_NEW, TV_STATE_FILTER_CPU);
   /* Nothing shown changes before the diff is back. */
   g_assert_true (tv_comparison_get_diff (comparison) == before);
   settle (comparison);
   spin (100);
 
-  g_assert_cmpuint (w.n_diff, ==, 1);
-  g_assert_true (w.trees_match_diff);
+  g_assert_cmpuint (w->n_diff, ==, 1);
+  g_assert_true (w->trees_match_diff);
   g_assert_cmpuint (n_samples (comparison, TV_DIFF_SIDE_BASE), ==, 3000 + 400);
   g_assert_cmpuint (n_samples (comparison, TV_DIFF_SIDE_NEW), ==, 3600 + 300 + 1500);
   /* busy went up and down once, whatever the rounds in between. */
-  g_assert_cmpuint (w.n_busy, ==, 2);
-  watch_finish (&w);
+  g_assert_cmpuint (w->n_busy, ==, 2);
 }
 
 /* Swapping trades the sides at once and makes the diff again from the
  * same trees; swapping twice before it is back comes back to the start. */
 static void
-test_swap (void)
+test_swap (Watch         *w,
+           gconstpointer  data)
 {
-  Watch w;
-  TvComparison *comparison = open_pair (base_path, new_path, &w);
+  TvComparison *comparison = w->comparison;
   TvProfile *base = tv_comparison_get_profile (comparison, TV_DIFF_SIDE_BASE);
   TvProfile *other = tv_comparison_get_profile (comparison, TV_DIFF_SIDE_NEW);
   TvViewState *base_state = tv_comparison_get_view_state (comparison, TV_DIFF_SIDE_BASE);
@@ -489,13 +503,12 @@ test_swap (void)
   double work_delta = find_function (before, "work")->total.delta;
   TvDiff *diff;
 
-  watch_reset (&w);
   tv_comparison_swap (comparison);
   g_assert_true (tv_comparison_get_profile (comparison, TV_DIFF_SIDE_BASE) == other);
   g_assert_true (tv_comparison_get_view_state (comparison, TV_DIFF_SIDE_NEW) == base_state);
   g_assert_true (tv_comparison_get_tree (comparison, TV_DIFF_SIDE_NEW) == base_tree);
-  g_assert_cmpuint (w.n_profiles, ==, 1);
-  g_assert_cmpuint (w.n_trees[0], ==, 1);
+  g_assert_cmpuint (w->n_profiles, ==, 1);
+  g_assert_cmpuint (w->n_trees[0], ==, 1);
   /* The diff shown is the one before, its sides the other way round. */
   g_assert_true (tv_comparison_get_diff (comparison) == before);
   g_assert_cmpint (tv_comparison_get_diff_side (comparison, TV_DIFF_SIDE_BASE), ==,
@@ -505,8 +518,8 @@ test_swap (void)
 
   diff = tv_comparison_get_diff (comparison);
   g_assert_true (diff != before);
-  g_assert_cmpuint (w.n_diff, ==, 1);
-  g_assert_true (w.trees_match_diff);
+  g_assert_cmpuint (w->n_diff, ==, 1);
+  g_assert_true (w->trees_match_diff);
   g_assert_cmpint (tv_comparison_get_diff_side (comparison, TV_DIFF_SIDE_BASE), ==,
                    TV_DIFF_SIDE_BASE);
   /* The same trees, not queried again, and no profile loaded again. */
@@ -533,17 +546,16 @@ test_swap (void)
                                                           TV_DIFF_SIDE_BASE)) == base_data);
   g_assert_cmpuint (n_samples (comparison, TV_DIFF_SIDE_BASE), ==, 3400);
   g_assert_cmpuint (n_samples (comparison, TV_DIFF_SIDE_NEW), ==, 18400);
-  watch_finish (&w);
 }
 
 /* Unlinked, each side has its own filters; linked, a side's state filter
  * and thread (by place: the main thread for the main thread) go to the
  * other.  Transforms go across either way, by content. */
 static void
-test_link_filters (void)
+test_link_filters (Watch         *w,
+                   gconstpointer  data)
 {
-  Watch w;
-  TvComparison *comparison = open_pair (base_path, new_path, &w);
+  TvComparison *comparison = w->comparison;
   TvViewState *base_state = tv_comparison_get_view_state (comparison, TV_DIFF_SIDE_BASE);
   TvViewState *new_state = tv_comparison_get_view_state (comparison, TV_DIFF_SIDE_NEW);
   TvProfileData *new_data;
@@ -592,16 +604,15 @@ test_link_filters (void)
   g_assert_cmpuint (shown[0], ==, function_key (comparison, TV_DIFF_SIDE_NEW, "other"));
   settle (comparison);
   g_assert_null (find_function (tv_comparison_get_diff (comparison), "other"));
-  watch_finish (&w);
 }
 
 /* By share the diff is made again from the same trees, and the warnings
  * that only concern time go; by time they come back. */
 static void
-test_normalization (void)
+test_normalization (Watch         *w,
+                    gconstpointer  data)
 {
-  Watch w;
-  TvComparison *comparison = open_pair (base_path, new_path, &w);
+  TvComparison *comparison = w->comparison;
   TvCallTree *trees[2] = { tv_comparison_get_tree (comparison, TV_DIFF_SIDE_BASE),
                            tv_comparison_get_tree (comparison, TV_DIFF_SIDE_NEW) };
   TvDiffOptions options;
@@ -611,7 +622,6 @@ test_normalization (void)
   diff = tv_comparison_get_diff (comparison);
   g_assert_cmpfloat_with_epsilon (find_function (diff, "other")->total.relative, 0, 1e-12);
 
-  watch_reset (&w);
   g_object_set (comparison, "normalization", TV_DIFF_BY_SHARE, NULL);
   g_assert_cmpint (tv_comparison_get_normalization (comparison), ==, TV_DIFF_BY_SHARE);
   g_assert_true (tv_comparison_is_busy (comparison));
@@ -621,27 +631,26 @@ test_normalization (void)
   g_assert_cmpint (options.normalization, ==, TV_DIFF_BY_SHARE);
   for (guint side = 0; side < 2; side++)
     g_assert_true (tv_comparison_get_tree (comparison, side) == trees[side]);
-  g_assert_cmpuint (w.n_trees[0] + w.n_trees[1], ==, 0);
-  g_assert_cmpuint (w.n_diff, ==, 1);
+  g_assert_cmpuint (w->n_trees[0] + w->n_trees[1], ==, 0);
+  g_assert_cmpuint (w->n_diff, ==, 1);
   /* By share it lost a sixth: 3000 of 15400 samples, then 3000 of 18400. */
   g_assert_cmpfloat_with_epsilon (find_function (diff, "other")->total.relative,
                                   15400.0 / 18400.0 - 1, 1e-12);
   g_assert_cmpuint (tv_comparison_get_warnings (comparison)->len, ==, 0);
-  g_assert_cmpuint (w.n_warnings, ==, 1);
+  g_assert_cmpuint (w->n_warnings, ==, 1);
 
   tv_comparison_set_normalization (comparison, TV_DIFF_BY_TIME);
   settle (comparison);
   g_assert_cmpuint (tv_comparison_get_warnings (comparison)->len, ==, 1);
-  g_assert_cmpuint (w.n_warnings, ==, 2);
-  watch_finish (&w);
+  g_assert_cmpuint (w->n_warnings, ==, 2);
 }
 
 /* Another merge key queries both sides again, with it. */
 static void
-test_merge (void)
+test_merge (Watch         *w,
+            gconstpointer  data)
 {
-  Watch w;
-  TvComparison *comparison = open_pair (base_path, new_path, &w);
+  TvComparison *comparison = w->comparison;
 
   g_object_set (comparison, "merge", TV_MERGE_LINE, NULL);
   g_assert_cmpint (tv_comparison_get_merge (comparison), ==, TV_MERGE_LINE);
@@ -652,8 +661,7 @@ test_merge (void)
   for (guint side = 0; side < 2; side++)
     g_assert_cmpint (tv_call_tree_get_merge (tv_comparison_get_tree (comparison, side)), ==,
                      TV_MERGE_LINE);
-  g_assert_true (w.trees_match_diff);
-  watch_finish (&w);
+  g_assert_true (w->trees_match_diff);
 }
 
 /* Cancelled while loading: it fails at once, says so, and its loads stop. */
@@ -691,29 +699,24 @@ test_cancel_loading (void)
 /* Cancelled once ready: the round running is dropped, the diff shown
  * stays, and later changes make rounds again. */
 static void
-test_cancel_ready (void)
+test_cancel_ready (Watch         *w,
+                   gconstpointer  data)
 {
-  Watch w;
-  TvComparison *comparison = open_pair (base_path, new_path, &w);
+  TvComparison *comparison = w->comparison;
   TvDiff *diff = tv_comparison_get_diff (comparison);
 
-  watch_reset (&w);
-  tv_view_state_set_state_filter (tv_comparison_get_view_state (comparison, TV_DIFF_SIDE_BASE),
-                                  TV_STATE_FILTER_CPU);
-  g_assert_true (tv_comparison_is_busy (comparison));
+  start_round (comparison, TV_DIFF_SIDE_BASE, TV_STATE_FILTER_CPU);
   tv_comparison_cancel (comparison);
   g_assert_false (tv_comparison_is_busy (comparison));
   spin (300);
   g_assert_cmpint (tv_comparison_get_state (comparison), ==, TV_COMPARISON_READY);
   g_assert_true (tv_comparison_get_diff (comparison) == diff);
-  g_assert_cmpuint (w.n_diff, ==, 0);
+  g_assert_cmpuint (w->n_diff, ==, 0);
   g_assert_null (tv_comparison_get_error (comparison));
 
-  tv_view_state_set_state_filter (tv_comparison_get_view_state (comparison, TV_DIFF_SIDE_BASE),
-                                  TV_STATE_FILTER_ALL);
+  start_round (comparison, TV_DIFF_SIDE_BASE, TV_STATE_FILTER_ALL);
   settle (comparison);
-  g_assert_cmpuint (w.n_diff, ==, 1);
-  watch_finish (&w);
+  g_assert_cmpuint (w->n_diff, ==, 1);
 }
 
 /* A profile that cannot be loaded fails the comparison, naming its side;
@@ -770,13 +773,19 @@ main (int   argc,
 
   g_test_add_func ("/model/comparison/ready", test_ready);
   g_test_add_func ("/model/comparison/loaded-profiles", test_loaded_profiles);
-  g_test_add_func ("/model/comparison/stale-dropped", test_stale_dropped);
-  g_test_add_func ("/model/comparison/swap", test_swap);
-  g_test_add_func ("/model/comparison/link-filters", test_link_filters);
-  g_test_add_func ("/model/comparison/normalization", test_normalization);
-  g_test_add_func ("/model/comparison/merge", test_merge);
+  g_test_add ("/model/comparison/stale-dropped", Watch, NULL, pair_setup, test_stale_dropped,
+              pair_teardown);
+  g_test_add ("/model/comparison/swap", Watch, NULL, pair_setup, test_swap,
+              pair_teardown);
+  g_test_add ("/model/comparison/link-filters", Watch, NULL, pair_setup, test_link_filters,
+              pair_teardown);
+  g_test_add ("/model/comparison/normalization", Watch, NULL, pair_setup, test_normalization,
+              pair_teardown);
+  g_test_add ("/model/comparison/merge", Watch, NULL, pair_setup, test_merge,
+              pair_teardown);
   g_test_add_func ("/model/comparison/cancel-loading", test_cancel_loading);
-  g_test_add_func ("/model/comparison/cancel-ready", test_cancel_ready);
+  g_test_add ("/model/comparison/cancel-ready", Watch, NULL, pair_setup, test_cancel_ready,
+              pair_teardown);
   g_test_add_func ("/model/comparison/failed", test_failed);
 
   ret = g_test_run ();
