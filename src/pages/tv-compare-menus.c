@@ -187,8 +187,13 @@ ellipsize_drop_down (GtkDropDown *menu)
 void
 _tv_compare_page_fill_menus (TvComparePage *self)
 {
+  gboolean syncing = self->syncing;
+
+  /* A new model selects its first item: that is not the user's choice. */
+  self->syncing = TRUE;
   for (guint side = 0; side < 2; side++)
     fill_thread_menu (self, side);
+  self->syncing = syncing;
   _tv_compare_page_sync_menus (self);
 }
 
