@@ -16,7 +16,7 @@
  * out of sampling noise (see tv_diff_p_value()).  It also gives a table of
  * functions, the nodes of one side that the other lacks (the stacks that
  * vanished from BASE, or appeared in NEW), and the caveats of comparing
- * these two profiles at all (TvComparability).
+ * these two profiles at all (TvComparability, tv-comparability.h).
  *
  * It is made on any thread, can be cancelled, and is immutable once made.
  * It has no widgets.
@@ -24,6 +24,7 @@
 #pragma once
 
 #include "tv-call-tree.h"
+#include "tv-comparability.h"
 
 G_BEGIN_DECLS
 
@@ -42,6 +43,9 @@ typedef enum
   /* A fraction of the samples of the profile's tree (0 to 1). */
   TV_DIFF_BY_SHARE,
 } TvDiffNormalization;
+
+#define TV_TYPE_DIFF_NORMALIZATION (tv_diff_normalization_get_type ())
+GType tv_diff_normalization_get_type (void);
 
 typedef enum
 {
@@ -101,6 +105,9 @@ typedef struct
 
 typedef struct _TvDiff TvDiff;
 
+#define TV_TYPE_DIFF (tv_diff_get_type ())
+GType          tv_diff_get_type           (void);
+
 /* BASE and NEW_TREE must have the same merge key and the same inversion.
  * OPTIONS may be NULL for the defaults.  Returns NULL if cancelled. */
 TvDiff        *tv_diff_new                (TvCallTree          *base,
@@ -123,6 +130,12 @@ double         tv_diff_get_weight         (TvDiff              *diff,
 guint32        tv_diff_map_node           (TvDiff              *diff,
                                            TvDiffSide           side,
                                            guint32              node);
+/* The same for NODE or, when it has no match, its nearest ancestor that
+ * has one: the root at worst.  A view zoomed into NODE of one side zooms
+ * the other side there. */
+guint32        tv_diff_map_node_or_ancestor (TvDiff            *diff,
+                                             TvDiffSide         side,
+                                             guint32            node);
 /* The merge key (of the trees' merge) or the function key
  * (TV_MERGE_FUNCTION) of the other side with the same content as KEY of
  * SIDE, or TV_NODE_NONE: to carry a search, a focus or a hidden function
@@ -171,47 +184,16 @@ char          *tv_diff_format_value       (TvDiff              *diff,
 /* The two-sided p-value of the hypothesis that a node's normalised value
  * is the same in both profiles, given its sample counts and what one
  * sample of each side is worth (any positive unit; only their ratio
- * matters).  See tv-diff.c for the test and its assumptions. */
+ * matters).  See tv-diff-binomial.c for the test and its assumptions. */
 double         tv_diff_p_value            (guint64              base_count,
                                            double               base_weight,
                                            guint64              new_count,
                                            double               new_weight);
 
-/* Why two profiles may not compare like for like.  The values are stable
- * (exports and scripts may record them): add new ones at the end. */
-typedef enum
-{
-  TV_COMPARABILITY_MODE = 0,            /* profiling modes differ */
-  TV_COMPARABILITY_MODE_UNKNOWN = 1,    /* one side's mode is unknown */
-  TV_COMPARABILITY_INTERVAL = 2,        /* sampling intervals differ */
-  TV_COMPARABILITY_PYTHON_VERSION = 3,  /* Python versions differ */
-  TV_COMPARABILITY_NO_STATS_BASE = 4,   /* only NEW's time is its measured rate */
-  TV_COMPARABILITY_NO_STATS_NEW = 5,    /* only BASE's time is its measured rate */
-  TV_COMPARABILITY_MISSED_SAMPLES = 6,  /* the profiler missed more on one side */
-  TV_COMPARABILITY_DURATION = 7,        /* very different amounts of time */
-  TV_COMPARABILITY_SOURCE_CHANGED = 8,  /* by line: lines moved between runs */
-  TV_COMPARABILITY_BYTECODE = 9,        /* by instruction across Python versions */
-  TV_COMPARABILITY_NO_TIME = 10,        /* a side has no time per sample */
-} TvComparabilityCode;
-
-typedef struct
-{
-  TvComparabilityCode code;
-  char               *message;   /* one or two translated sentences */
-} TvComparability;
-
-void           tv_comparability_free      (TvComparability     *comparability);
-
-/* The caveats of comparing BASE with NEW_DATA when frames are matched by
- * MERGE, in the order of TvComparabilityCode.
- * Returns: (transfer full): TvComparability elements, maybe none. */
-GPtrArray     *tv_comparability_check     (TvProfileData       *base,
-                                           TvProfileData       *new_data,
-                                           TvMergeKey           merge);
-/* The same for the diff's two profiles and merge key (borrowed). */
+/* The comparability caveats (tv_comparability_check()) of the diff's two
+ * profiles and merge key (borrowed). */
 GPtrArray     *tv_diff_get_comparability  (TvDiff              *diff);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TvDiff, tv_diff_unref)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TvComparability, tv_comparability_free)
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 
 #include <adwaita.h>
 
+#include "tv-comparison.h"
 #include "tv-diff-table.h"
 #include "tv-flame-graph.h"
 #include "tv-profile.h"
@@ -30,6 +31,8 @@ typedef enum
  * (say, the profile of an open tab), not being loaded elsewhere. */
 TvComparePage      *tv_compare_page_new           (TvProfile     *base,
                                                    TvProfile     *new_profile);
+/* What the page shows: the profiles, their view states, the diff. */
+TvComparison       *tv_compare_page_get_comparison (TvComparePage *self);
 TvProfile          *tv_compare_page_get_profile   (TvComparePage *self,
                                                    TvDiffSide     side);
 TvComparePageState  tv_compare_page_get_state     (TvComparePage *self);

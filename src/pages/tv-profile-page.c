@@ -209,7 +209,6 @@ typedef struct
   TvProfileData        *data;
   TvExportFilter        filter;
   char                 *source_name;
-  GFile                *dest;
   ExportKind            kind;
   TvExportImageFormat   format;
   TvExportImageOptions  options;
@@ -223,57 +222,64 @@ export_job_free (gpointer user_data)
   tv_profile_data_unref (job->data);
   tv_export_filter_clear (&job->filter);
   g_free (job->source_name);
-  g_clear_object (&job->dest);
   g_free (job);
 }
 
-static void
-export_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
+/* Every sample: written as it is made, straight into the file (through a
+ * temporary one), never whole in memory. */
+static gboolean
+save_samples (ExportJob     *job,
+              GFile         *dest,
+              GCancellable  *cancellable,
+              GError       **error)
 {
-  ExportJob *job = task_data;
-  g_autoptr(GBytes) bytes = NULL;
-  GError *error = NULL;
+  g_autofree char *path = g_file_get_path (dest);
 
-  if (job->kind == EXPORT_GECKO || job->kind == EXPORT_SPEEDSCOPE)
+  if (path == NULL)
     {
-      /* Every sample: written as it is made, straight into the file
-       * (through a temporary one), never whole in memory. */
-      g_autofree char *path = g_file_get_path (job->dest);
-      gboolean ok;
-
-      if (path == NULL)
-        {
-          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                                   _("This format can only be written to a local file"));
-          return;
-        }
-      if (job->kind == EXPORT_GECKO)
-        ok = tv_export_gecko_save (job->data, &job->filter, path, cancellable, &error);
-      else
-        ok = tv_export_speedscope_save (job->data, &job->filter, job->source_name, path,
-                                        cancellable, &error);
-      if (ok)
-        g_task_return_boolean (task, TRUE);
-      else
-        g_task_return_error (task, error);
-      return;
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           _("This format can only be written to a local file"));
+      return FALSE;
     }
+  if (job->kind == EXPORT_GECKO)
+    return tv_export_gecko_save (job->data, &job->filter, path, cancellable, error);
+  return tv_export_speedscope_save (job->data, &job->filter, job->source_name, path,
+                                    cancellable, error);
+}
 
-  if (job->kind == EXPORT_IMAGE)
-    bytes = tv_export_image_build (job->data, &job->filter, job->format, &job->options,
-                                   job->source_name, cancellable, &error);
-  else if (job->kind == EXPORT_PSTATS)
-    bytes = tv_export_pstats_build (job->data, &job->filter, cancellable, &error);
-  else if (job->kind == EXPORT_PPROF)
-    bytes = tv_export_pprof_build (job->data, &job->filter, job->source_name, cancellable,
-                                   &error);
-  else
-    bytes = tv_export_html_build (job->data, &job->filter, job->source_name, cancellable,
-                                  &error);
-  tv_export_task_return (task, bytes, error, job->dest, cancellable);
+/* On the export's worker. */
+static gboolean
+build_export (gpointer       user_data,
+              GFile         *dest,
+              GBytes       **bytes,
+              GCancellable  *cancellable,
+              GError       **error)
+{
+  ExportJob *job = user_data;
+
+  switch (job->kind)
+    {
+    case EXPORT_GECKO:
+    case EXPORT_SPEEDSCOPE:
+      return save_samples (job, dest, cancellable, error);
+    case EXPORT_IMAGE:
+      *bytes = tv_export_image_build (job->data, &job->filter, job->format, &job->options,
+                                      job->source_name, cancellable, error);
+      break;
+    case EXPORT_PSTATS:
+      *bytes = tv_export_pstats_build (job->data, &job->filter, cancellable, error);
+      break;
+    case EXPORT_PPROF:
+      *bytes = tv_export_pprof_build (job->data, &job->filter, job->source_name, cancellable,
+                                      error);
+      break;
+    case EXPORT_HTML:
+    default:
+      *bytes = tv_export_html_build (job->data, &job->filter, job->source_name, cancellable,
+                                     error);
+      break;
+    }
+  return *bytes != NULL;
 }
 
 /* The view state's transforms, as the export's. */
@@ -432,18 +438,16 @@ tv_profile_page_export_async (TvProfilePage       *self,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
-  g_autoptr(GTask) task = NULL;
   g_autofree char *basename = NULL;
   ExportJob *job;
 
   g_return_if_fail (TV_IS_PROFILE_PAGE (self));
   g_return_if_fail (G_IS_FILE (dest));
 
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tv_profile_page_export_async);
   if (tv_profile_get_data (self->profile) == NULL)
     {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+      g_task_report_new_error (self, callback, user_data, tv_profile_page_export_async,
+                               G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                                _("The profile is not loaded yet"));
       return;
     }
@@ -453,10 +457,9 @@ tv_profile_page_export_async (TvProfilePage       *self,
   job->data = tv_profile_data_ref (tv_profile_get_data (self->profile));
   fill_export_filter (self, &job->filter);
   job->source_name = g_filename_display_name (basename != NULL ? basename : "profile");
-  job->dest = g_object_ref (dest);
   fill_image_options (self, dest, job);
-  g_task_set_task_data (task, job, export_job_free);
-  g_task_run_in_thread (task, export_thread);
+  tv_export_task_run (self, tv_profile_page_export_async, dest, job, export_job_free,
+                      build_export, cancellable, callback, user_data);
 }
 
 gboolean
@@ -464,9 +467,9 @@ tv_profile_page_export_finish (TvProfilePage  *self,
                                GAsyncResult   *result,
                                GError        **error)
 {
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (TV_IS_PROFILE_PAGE (self), FALSE);
 
-  return g_task_propagate_boolean (G_TASK (result), error);
+  return tv_export_task_finish (self, result, error);
 }
 
 /* The properties' per-thread figures follow the selected time range. */
@@ -488,32 +491,6 @@ update_range (TvProfilePage *self)
   tv_properties_show_range (self->properties, timeline, ranges, n_ranges);
 }
 
-static void
-on_export_done (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  TvProfilePage *self = TV_PROFILE_PAGE (object);
-  g_autoptr(GFile) dest = user_data;
-  g_autoptr(GError) error = NULL;
-
-  tv_profile_page_export_finish (self, result, &error);
-  tv_export_show_result (ADW_TOAST_OVERLAY (adw_bin_get_child (ADW_BIN (self))), dest, error);
-}
-
-static void
-on_export_response (GtkNativeDialog *chooser,
-                    int              response,
-                    TvProfilePage   *self)
-{
-  g_autoptr(GFile) dest = tv_export_chooser_finish (chooser, response);
-
-  if (dest == NULL)
-    return;
-  tv_profile_page_export_async (self, dest, self->cancellable, on_export_done,
-                                g_object_ref (dest));
-}
-
 /* The flame graph's search, shown and focused. */
 static void
 search_action (GtkWidget  *widget,
@@ -528,61 +505,37 @@ search_action (GtkWidget  *widget,
   gtk_widget_activate_action (self->flame_view, "view.search", NULL);
 }
 
+/* What the Export dialog offers, the HTML page first. */
+static const TvExportFileType export_types[] = {
+  { N_("Web Page (HTML)"), "text/html", ".html" },
+  { N_("SVG Image"), "image/svg+xml", ".svg" },
+  { N_("PNG Image"), "image/png", ".png" },
+  { N_("PDF Document"), "application/pdf", ".pdf" },
+  /* By name alone: no MIME type says what these hold. */
+  { N_("Python Statistics (pstats)"), NULL, ".pstats" },
+  { N_("pprof Profile"), NULL, ".pb.gz" },
+  { N_("Firefox Profiler (Gecko JSON)"), "application/json", ".gecko.json" },
+  { N_("speedscope (JSON)"), "application/json", ".speedscope.json" },
+};
+
 static void
 export_action (GtkWidget  *widget,
                const char *action_name,
                GVariant   *parameter)
 {
   TvProfilePage *self = TV_PROFILE_PAGE (widget);
-  static const struct
-  {
-    const char *name;
-    const char *mime_type;
-    const char *extension;
-  } types[] = {
-    { N_("Web Page (HTML)"), "text/html", ".html" },
-    { N_("SVG Image"), "image/svg+xml", ".svg" },
-    { N_("PNG Image"), "image/png", ".png" },
-    { N_("PDF Document"), "application/pdf", ".pdf" },
-    /* By name alone: no MIME type says what these hold. */
-    { N_("Python Statistics (pstats)"), NULL, ".pstats" },
-    { N_("pprof Profile"), NULL, ".pb.gz" },
-    { N_("Firefox Profiler (Gecko JSON)"), "application/json", ".gecko.json" },
-    { N_("speedscope (JSON)"), "application/json", ".speedscope.json" },
-  };
-  g_autofree char *name = NULL;
-  GtkFileChooserNative *chooser;
+  g_autofree char *stem = NULL;
+  g_autofree char *suggested = NULL;
 
   if (self->state != TV_PROFILE_PAGE_LOADED)
     return;
-
   /* "run.bin" exports to "run.html". */
-  name = tv_export_dup_stem (self->file, "profile");
-  {
-    g_autofree char *suggested = g_strconcat (name, ".html", NULL);
-
-    chooser = gtk_file_chooser_native_new (_("Export the Flame Graph"),
-                                           GTK_WINDOW (gtk_widget_get_root (widget)),
-                                           GTK_FILE_CHOOSER_ACTION_SAVE,
-                                           _("_Export"), _("_Cancel"));
-    for (guint i = 0; i < G_N_ELEMENTS (types); i++)
-      {
-        g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-        g_autofree char *pattern = g_strconcat ("*", types[i].extension, NULL);
-
-        gtk_file_filter_set_name (filter, _(types[i].name));
-        if (types[i].mime_type != NULL)
-          gtk_file_filter_add_mime_type (filter, types[i].mime_type);
-        gtk_file_filter_add_pattern (filter, pattern);
-        g_object_set_data (G_OBJECT (filter), "extension", (gpointer) types[i].extension);
-        gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-      }
-    tv_export_chooser_start_next_to (chooser, self->file);
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
-  }
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_signal_connect_object (chooser, "response", G_CALLBACK (on_export_response), self, 0);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  stem = tv_export_dup_stem (self->file, "profile");
+  suggested = g_strconcat (stem, ".html", NULL);
+  tv_export_dialog_show (widget, ADW_TOAST_OVERLAY (adw_bin_get_child (ADW_BIN (self))),
+                         _("Export the Flame Graph"), export_types,
+                         G_N_ELEMENTS (export_types), self->file, suggested,
+                         (TvExportStartFunc) tv_profile_page_export_async, self->cancellable);
 }
 
 void
