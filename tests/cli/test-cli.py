@@ -931,6 +931,26 @@ def args_cases(env):
         return problems
     case("--help and --version without a display", help_and_version)
 
+    def help_without_locale():
+        """With no locale set at all, --help and the messages show their
+        "…" and "’", not "?"."""
+        bare = {k: v for k, v in env.env.items()
+                if k not in ("LANG", "LANGUAGE") and not k.startswith("LC_")}
+        problems = []
+        p = subprocess.run([env.exe, "--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           env=bare, timeout=600)
+        text = p.stdout.decode("utf-8", "replace")
+        if p.returncode != 0 or "[FILE\u2026]" not in text or "CPython\u2019s" not in text \
+                or "?" in text:
+            problems.append("--help: exit %d, stdout %r" % (p.returncode, text[:800]))
+        p = subprocess.run([env.exe, "--export", "collapsed", "-o", "-", "--range", "1:x", tiny],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=bare, timeout=600)
+        err = p.stderr.decode("utf-8", "replace")
+        if p.returncode != 1 or "\u201c1:x\u201d" not in err:
+            problems.append("a message: exit %d, stderr %r" % (p.returncode, err))
+        return problems
+    case("--help and messages with no locale set", help_without_locale)
+
     def file_after_double_dash():
         problems = []
         dashed_dir = tempfile.mkdtemp(dir=tmp)
