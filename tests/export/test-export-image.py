@@ -852,10 +852,8 @@ def size_cases(env):
             problems += p
             if data is None:
                 continue
+            # A figure, not a bound: a busy machine changes it.
             print("# 1M samples to %s: %d bytes in %.2f s" % (fmt, len(data), seconds))
-            # Generous: a loaded CI machine with a sanitizer build.
-            if seconds > 60:
-                problems.append("%s took %.1f s" % (fmt, seconds))
             if fmt == "svg":
                 svg = Svg(data)
                 if "1000000 of 1000000 samples" not in (svg.desc or ""):
