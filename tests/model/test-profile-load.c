@@ -532,7 +532,7 @@ test_not_local (void)
   TvProfileData *data;
   Load l;
 
-  profile = load_path (&l, "resource:///io/github/tachyonviewer/TachyonViewer/demo/rec_threads.tach");
+  profile = load_path (&l, "resource:///io/github/tachyonviewer/TachyonViewer/demo/rec_threads.zst.tach");
   g_assert_no_error (l.error);
   g_assert_true (l.ok);
   g_assert_true (l.opened);

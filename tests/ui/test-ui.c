@@ -92,7 +92,7 @@ test_demo (void)
   g_assert_nonnull (page);
   WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
   g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
-  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "rec_threads.tach");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "rec_threads.zst.tach");
 
   text = tv_properties_dup_text (tv_profile_page_get_properties (page));
   g_assert_nonnull (strstr (text, "File: Demo profile bundled with Tachyon Viewer"));
