@@ -2,12 +2,31 @@
 # Builds Tachyon Viewer twice, plainly and with ASan+UBSan, runs every test
 # of both under one X server and one session bus, and ends with the line
 # "N passed, N failed".  Exits non-zero when a test failed.
+#
+# The reference suite runs the reference reader, tachgen.py, which is not
+# part of the project: $TACHGEN, else ../shared/tools/tachgen.py beside the
+# source.  Without it, that suite does not run, and the output says so;
+# with TACHYON_REQUIRE_REFERENCE=1 (CI) its absence is a failure.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 fail() { echo "run-tests: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
+
+reference=${TACHGEN:-$top/../shared/tools/tachgen.py}
+not_run=
+if [ -f "$reference" ]; then
+  TACHGEN=$(cd "$(dirname "$reference")" && pwd)/$(basename "$reference")
+  export TACHGEN
+  echo "run-tests: the reference suite runs $TACHGEN"
+  suites=()
+else
+  not_run="the reference suite did not run: there is no reference reader at $reference (set TACHGEN to tachgen.py, or put shared/ beside the source)"
+  [ "${TACHYON_REQUIRE_REFERENCE:-0}" = 1 ] && fail "$not_run, and TACHYON_REQUIRE_REFERENCE is set"
+  echo "run-tests: $not_run"
+  suites=(--no-suite reference)
+fi
 
 setup() {
   local dir=$1; shift
@@ -35,8 +54,10 @@ run_suite() {
     meson test -C "$dir" --print-errorlogs "$@"
 }
 
-run_suite build --num-processes 2
-run_suite build-asan --num-processes 2 --timeout-multiplier 4
+run_suite build --num-processes 2 "${suites[@]}"
+run_suite build-asan --num-processes 2 --timeout-multiplier 4 "${suites[@]}"
+
+[ -n "$not_run" ] && echo "run-tests: $not_run"
 
 python3 - "$top/build/meson-logs/testlog.json" "$top/build-asan/meson-logs/testlog.json" <<'PY'
 import json, sys

@@ -48,6 +48,21 @@ is_window_compare (int          argc,
   return TRUE;
 }
 
+/* With no locale set (LANG and LC_* unset, as in containers, over ssh or
+ * under cron), the C locale's character set is ASCII, and GLib prints "?"
+ * for every "…" and "’" of --help and of the messages.  As Python does
+ * (PEP 538), take the UTF-8 form of the C locale for the characters: the
+ * words stay the C locale's, and terminals today show UTF-8.  A locale
+ * the user did choose is left as it is. */
+static void
+use_utf8_for_the_c_locale (void)
+{
+  const char *ctype = setlocale (LC_CTYPE, NULL);
+
+  if (ctype != NULL && (strcmp (ctype, "C") == 0 || strcmp (ctype, "POSIX") == 0))
+    setlocale (LC_CTYPE, "C.UTF-8");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -58,6 +73,10 @@ main (int   argc,
   g_autoptr(TvApplication) application = NULL;
 
   setlocale (LC_ALL, "");
+  use_utf8_for_the_c_locale ();
+  /* GTK would set the locale again, from the environment, undoing the
+   * above: it is set already. */
+  gtk_disable_setlocale ();
 #ifdef LOCALEDIR
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
 #endif

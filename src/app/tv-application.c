@@ -11,9 +11,10 @@
  * Two files opened together (say, both selected in the file manager) also
  * get an offer to compare them; `tachyon-viewer --compare BASE NEW` opens
  * the comparison at once (app.compare, forwarded the same way).
- * app.about shows the About window; the Keyboard Shortcuts window is
- * data/ui/help-overlay.ui, which GtkApplication finds at its resource base
- * path and shows with win.show-help-overlay.
+ * app.about shows the About window; app.quit (Ctrl+Q) closes every
+ * window.  The Keyboard Shortcuts window is data/ui/help-overlay.ui, which
+ * GtkApplication finds at its resource base path and shows with
+ * win.show-help-overlay.
  */
 #include <glib/gi18n.h>
 
@@ -148,6 +149,23 @@ tv_application_handle_local_options (GApplication *application,
   return g_application_get_is_remote (application) ? 0 : -1;
 }
 
+/* Ctrl+Q: every window closes as its close button would close it, so
+ * that each keeps its size for next time and stops its loads; the
+ * application ends with the last one. */
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  /* Closing a window takes it off the application's list. */
+  GList *windows = g_list_copy_deep (gtk_application_get_windows (GTK_APPLICATION (user_data)),
+                                     (GCopyFunc) (void (*) (void)) g_object_ref, NULL);
+
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free_full (windows, g_object_unref);
+}
+
 /* GtkApplication's startup found the resources' gtk/help-overlay.ui and
  * gave win.show-help-overlay its accelerator (Ctrl+?); F1 opens it too,
  * as there is no manual. */
@@ -173,9 +191,11 @@ tv_application_startup (GApplication *application)
     { .name = "open-demo", .activate = open_demo_action },
     { .name = "compare", .activate = compare_action, .parameter_type = "(ss)" },
     { .name = "about", .activate = about_action },
+    { .name = "quit", .activate = quit_action },
   };
   static const char * const open_accels[] = { "<Control>o", NULL };
   static const char * const close_accels[] = { "<Control>w", NULL };
+  static const char * const quit_accels[] = { "<Control>q", NULL };
   static const char * const export_accels[] = { "<Control>e", NULL };
 
   G_APPLICATION_CLASS (tv_application_parent_class)->startup (application);
@@ -186,6 +206,7 @@ tv_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.open", open_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.close-tab",
                                          close_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (application), "app.quit", quit_accels);
   /* So that the primary menu shows them too. */
   gtk_application_set_accels_for_action (GTK_APPLICATION (application), "win.export",
                                          export_accels);

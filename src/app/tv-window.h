@@ -16,7 +16,7 @@ G_BEGIN_DECLS
 
 /* The demo profile in the resources: a real recording from the corpus. */
 #define TV_DEMO_PROFILE_URI \
-  "resource:///io/github/tachyonviewer/TachyonViewer/demo/rec_threads.tach"
+  "resource:///io/github/tachyonviewer/TachyonViewer/demo/rec_threads.zst.tach"
 
 
 G_DECLARE_FINAL_TYPE (TvWindow, tv_window, TV, WINDOW, AdwApplicationWindow)

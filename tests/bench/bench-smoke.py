@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # Smoke test of tachyon-bench: a small profile is generated, then decoded,
 # loaded into the model, filtered, drawn as a flame graph and as a
-# timeline; the JSON line of each measuring mode must parse, hold its keys
+# timeline, and a bigger one cancelled while it loads; the JSON line of each measuring mode must parse, hold its keys
 # and count every sample.
 # SPDX-License-Identifier: GPL-3.0-or-later
 
@@ -161,6 +161,22 @@ def check_compare(bench, base, other):
     print(json.dumps(result))
 
 
+def check_cancel(bench, path, samples):
+    result = run(bench, "--cancel", path, "--runs", "2")
+    missing = [k for k in ("samples", "runs", "cancelled_at", "cancel_ms", "cancel_min_ms",
+                           "cancel_max_ms", "cancel_cpu_ms") if k not in result]
+    if missing:
+        sys.exit("--cancel: missing keys %s in %r" % (", ".join(missing), result))
+    # Cancelled at the first progress report past a third of the samples.
+    if result["samples"] != samples or not samples / 3 <= result["cancelled_at"] < samples:
+        sys.exit("--cancel: samples %r, cancelled at %r" % (result["samples"],
+                                                            result["cancelled_at"]))
+    if not (0 <= result["cancel_min_ms"] <= result["cancel_ms"] <= result["cancel_max_ms"]) \
+            or result["cancel_cpu_ms"] < 0:
+        sys.exit("--cancel: %r" % result)
+    print(json.dumps(result))
+
+
 def main():
     bench = sys.argv[1]
     with tempfile.TemporaryDirectory(prefix="tachyon-bench-") as tmp:
@@ -183,6 +199,10 @@ def main():
                 sys.exit("two runs with the same seed wrote different files")
         run(bench, "--generate", str(SAMPLES), raw, "--seed", "7", "--no-zstd")
         check_decode(bench, raw, False)
+        # Progress comes every 65536 samples: a cancel needs a few of them.
+        big = os.path.join(tmp, "big.tach")
+        run(bench, "--generate", str(SAMPLES * 15), big, "--seed", "9")
+        check_cancel(bench, big, SAMPLES * 15)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@
  *   tachyon-bench --decode FILE [--runs R]
  *   tachyon-bench --dump FILE
  *   tachyon-bench --load FILE [--runs R]
+ *   tachyon-bench --cancel FILE [--runs R]
  *   tachyon-bench --filter FILE [--runs R] [--seed S]
  *   tachyon-bench --render FILE [--runs R] [--width W] [--height H] [--colors C]
  *                 [--inverted] [--icicle] [--png OUT]
@@ -231,6 +232,7 @@ bench_zstd_pass (const void *region,
 /* In bench-timeline.c and bench-compare.c. */
 extern const BenchMode bench_mode_timeline;
 extern const BenchMode bench_mode_compare;
+extern const BenchMode bench_mode_cancel;
 
 static const BenchMode *const modes[] = {
   &bench_mode_generate,
@@ -241,6 +243,7 @@ static const BenchMode *const modes[] = {
   &bench_mode_render,
   &bench_mode_timeline,
   &bench_mode_compare,
+  &bench_mode_cancel,
 };
 
 static void

@@ -5,10 +5,13 @@
  *
  * Loading a profile: "opened" and the metadata before any sample, the
  * states, errors with the format library's words, progress at most ten
- * times a second, cancellation within 50 ms that leaves nothing behind
- * (the sanitizer build's LeakSanitizer checks that, so everything is
- * freed before exit), two loads at once, queries on a worker thread, and
- * the conversion of samples to seconds.
+ * times a second, a cancel seen before the next progress report and that
+ * leaves nothing behind (the sanitizer build's LeakSanitizer checks that,
+ * so everything is freed before exit), two loads at once, queries on a
+ * worker thread, and the conversion of samples to seconds.
+ *
+ * Nothing here asserts how fast something happens, which a busy machine
+ * changes: tachyon-bench --load and --cancel measure that.
  *
  * The big profile (a few million samples, mostly REPEAT runs, plus a
  * thread of deep FULL records) is written by the format library's writer
@@ -25,11 +28,11 @@
 
 #define BIG_SAMPLES        3500000
 #define BIG_DEEP_DEPTH     200
-#define PROGRESS_MIN_GAP   (95 * G_TIME_SPAN_MILLISECOND)
 #define PROGRESS_INTERVAL  (100 * G_TIME_SPAN_MILLISECOND)
-#define PROGRESS_JITTER    (50 * G_TIME_SPAN_MILLISECOND)
+#define PROGRESS_EVERY     65536   /* samples, tv_profile_data_load ()'s reports */
 #define CANCEL_AFTER_MS    75
-#define CANCEL_MAX_LATENCY (50 * G_TIME_SPAN_MILLISECOND)
+#define FULL_SAMPLES       400000
+#define FULL_DEPTH         64
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TachReader, tach_reader_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TachDecoder, tach_decoder_free)
@@ -86,12 +89,13 @@ on_finalized (gpointer  user_data,
 
 /* Drops the last reference to PROFILE and checks that nothing else holds
  * one: the worker's job and the tasks must all have let go.  The worker
- * thread may drop its task a moment after the callback ran. */
+ * thread may drop its task a moment after the callback ran; the deadline
+ * only stops a test that would hang. */
 static void
 unref_and_check_finalized (TvProfile *profile)
 {
   gint finalized = 0;
-  gint64 deadline = g_get_monotonic_time () + 2 * G_TIME_SPAN_SECOND;
+  gint64 deadline = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
 
   g_object_weak_ref (G_OBJECT (profile), on_finalized, &finalized);
   g_object_unref (profile);
@@ -111,6 +115,7 @@ typedef struct
   gboolean        done;
   gboolean        ok;
   GError         *error;
+  gint64          started_at;   /* before the load started */
   gint64          opened_at;
   gint64          done_at;
   TvProfileState  state_at_opened;
@@ -253,6 +258,7 @@ load_start (Load       *l,
 static void
 load_go (Load *l)
 {
+  l->started_at = g_get_monotonic_time ();
   tv_profile_load_async (l->profile, l->cancellable, on_loaded, l);
   g_assert_cmpint (tv_profile_get_state (l->profile), ==, TV_PROFILE_OPENING);
 }
@@ -526,7 +532,7 @@ test_not_local (void)
   TvProfileData *data;
   Load l;
 
-  profile = load_path (&l, "resource:///io/github/tachyonviewer/TachyonViewer/demo/rec_threads.tach");
+  profile = load_path (&l, "resource:///io/github/tachyonviewer/TachyonViewer/demo/rec_threads.zst.tach");
   g_assert_no_error (l.error);
   g_assert_true (l.ok);
   g_assert_true (l.opened);
@@ -571,8 +577,7 @@ test_progress (void)
 
   g_test_message ("decoding took %.3f s; %u notifications of samples-loaded",
                   (l.done_at - l.opened_at) / 1e6, l.progress->len);
-  /* The load must be long enough for the test to mean something. */
-  g_assert_cmpint (l.done_at - l.opened_at, >, 300 * G_TIME_SPAN_MILLISECOND);
+  /* Enough reports for the test to mean something. */
   g_assert_cmpuint (l.progress->len, >=, 3);
 
   for (guint i = 0; i < l.progress->len; i++)
@@ -590,26 +595,18 @@ test_progress (void)
       g_assert_cmpuint (samples, >, g_array_index (l.progress, guint64, i - 1));
       g_assert_cmpfloat (fraction, >=, g_array_index (l.fractions, double, i - 1));
 
-      /* At most ten a second; the last one, at the end, may come sooner.
-       * The worker spaces them out, and the main loop sees them a little
-       * later, by as much as the scheduler delays it: one late delivery
-       * makes the next gap look short.  So each gap is reported, and what
-       * must hold is that N notifications span N - 1 intervals, less the
-       * greatest delay of one delivery. */
       if (i + 1 < l.progress->len)
-        {
-          gint64 gap = at - g_array_index (l.progress_at, gint64, i - 1);
-
-          min_gap = MIN (min_gap, gap);
-          if (gap < PROGRESS_MIN_GAP)
-            g_test_message ("notification %u came %.1f ms after the one before "
-                            "(%" G_GUINT64_FORMAT " samples, fraction %.4f)", i, gap / 1e3,
-                            samples, fraction);
-          for (guint j = 0; j < i; j++)
-            g_assert_cmpint (at - g_array_index (l.progress_at, gint64, j), >=,
-                             (gint64) (i - j) * PROGRESS_INTERVAL - PROGRESS_JITTER);
-        }
+        min_gap = MIN (min_gap, at - g_array_index (l.progress_at, gint64, i - 1));
     }
+  /* At most ten a second; the last one, at the end, may come sooner.  The
+   * worker reports at most once an interval from the time it starts, and
+   * the main loop sees a report when it has been made, or later: however
+   * late the main loop runs, report I comes at least I + 1 intervals after
+   * the load started.  (The gaps between two reports seen on the main loop
+   * say nothing: one late delivery makes the next gap short.) */
+  for (guint i = 0; i + 1 < l.progress->len; i++)
+    g_assert_cmpint (g_array_index (l.progress_at, gint64, i) - l.started_at, >=,
+                     (gint64) (i + 1) * PROGRESS_INTERVAL);
   g_test_message ("shortest gap between notifications: %.1f ms", min_gap / 1e3);
   g_assert_cmpuint (g_array_index (l.progress, guint64, l.progress->len - 1), ==, BIG_SAMPLES);
 
@@ -628,7 +625,9 @@ test_progress (void)
 /* Cancelled at a few moments of the decoding (the first is the one the
  * issue names), the last well into it: at the first progress report past
  * a third of the samples (reports come every 100 ms), however fast the
- * machine decodes.  The callback must follow within CANCEL_MAX_LATENCY. */
+ * machine decodes.  The load then fails as cancelled and leaves nothing
+ * behind; how soon is tachyon-bench --cancel's to measure (and
+ * test_cancel_seen's to bound, in samples). */
 static void
 test_cancel (void)
 {
@@ -662,13 +661,108 @@ test_cancel (void)
       g_assert_null (tv_profile_get_data (profile));
       g_assert_cmpint (g_array_index (l.states, TvProfileState, l.states->len - 1), ==,
                        TV_PROFILE_FAILED);
-      g_assert_cmpint (latency, <, CANCEL_MAX_LATENCY);
 
       disconnect (&l);
       unref_and_check_finalized (profile);
       load_clear (&l);
     }
   g_test_message ("worst cancel latency: %.2f ms", worst / 1e3);
+}
+
+/* Every sample of one thread a FULL record, DEPTH frames deep (two
+ * unrelated stacks in turn): each sample is a batch of its own, the most
+ * work between two looks at the cancellable. */
+static char *
+write_full_records (const char *dir)
+{
+  char *path = g_build_filename (dir, "full.tach", NULL);
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError tach_error;
+  guint32 stacks[2][FULL_DEPTH];
+
+  options.start_time_us = 1000000;
+  options.sample_interval_us = 1000;
+  if (tach_writer_new (path, &options, &writer, &tach_error) != TACH_OK)
+    g_error ("%s", tach_error.message);
+  for (guint i = 0; i < 2 * FULL_DEPTH; i++)
+    {
+      g_autofree char *funcname = g_strdup_printf ("function_%u", i);
+      TachFrameInfo info = { "/srv/full.py", funcname, 10 + i, -1, -1, -1, TACH_OPCODE_NONE };
+
+      if (tach_writer_intern_frame (writer, &info, &stacks[i % 2][i / 2], &tach_error) != TACH_OK)
+        g_error ("%s", tach_error.message);
+    }
+  for (guint i = 0; i < FULL_SAMPLES; i++)
+    if (tach_writer_add_sample (writer, 1, 0, options.start_time_us + i * 1000ull,
+                                TACH_STATUS_HAS_GIL, stacks[i % 2], FULL_DEPTH,
+                                &tach_error) != TACH_OK)
+      g_error ("%s", tach_error.message);
+  if (tach_writer_finish (writer, &tach_error) != TACH_OK)
+    g_error ("%s", tach_error.message);
+  return path;
+}
+
+typedef struct
+{
+  GCancellable *cancellable;
+  guint64       cancelled_at;   /* samples, at the cancel */
+  guint         reports_after;
+  guint64       last_report;
+} CancelSeen;
+
+static void
+cancel_at_first_report (guint64  samples,
+                        double   fraction,
+                        gpointer user_data)
+{
+  CancelSeen *c = user_data;
+
+  if (c->cancelled_at == 0)
+    {
+      c->cancelled_at = samples;
+      g_cancellable_cancel (c->cancellable);
+    }
+  else
+    {
+      c->reports_after++;
+      c->last_report = samples;
+    }
+}
+
+/* A cancel is seen before PROGRESS_EVERY more samples are decoded, here
+ * PROGRESS_EVERY batches: the cancel comes from the first progress report,
+ * on the loading thread itself, so the load must end before the next
+ * report, whatever the machine's speed or load.  (The loader looks every
+ * 256 batches.) */
+static void
+test_cancel_seen (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tv-profile-load-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  CancelSeen c = { cancellable, 0, 0, 0 };
+  TachReader *reader = NULL;
+  TachError tach_error;
+  TvProfileData *data;
+
+  g_assert_no_error (error);
+  path = write_full_records (dir);
+  if (tach_reader_open_path (path, &reader, &tach_error) != TACH_OK)
+    g_error ("%s", tach_error.message);
+  data = tv_profile_data_load (reader, cancel_at_first_report, &c, cancellable, &error);
+  g_test_message ("cancelled at %" G_GUINT64_FORMAT " samples of %u; %u reports after it, "
+                  "the last at %" G_GUINT64_FORMAT, c.cancelled_at, FULL_SAMPLES,
+                  c.reports_after, c.last_report);
+  g_assert_null (data);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (c.cancelled_at, >=, PROGRESS_EVERY);
+  g_assert_cmpuint (c.cancelled_at, <, FULL_SAMPLES - 2 * PROGRESS_EVERY);
+  g_assert_cmpuint (c.reports_after, ==, 0);
+
+  g_remove (path);
+  g_rmdir (dir);
 }
 
 /* Cancelled before it starts: the same error, and nothing left behind. */
@@ -1174,6 +1268,7 @@ main (int    argc,
   g_test_add_func ("/model/profile/not-local", test_not_local);
   g_test_add_func ("/model/profile/progress", test_progress);
   g_test_add_func ("/model/profile/cancel", test_cancel);
+  g_test_add_func ("/model/profile/cancel-seen", test_cancel_seen);
   g_test_add_func ("/model/profile/cancel-at-once", test_cancel_at_once);
   g_test_add_func ("/model/profile/memory-limit", test_memory_limit);
   g_test_add_func ("/model/profile/many-threads-memory", test_many_threads_memory);

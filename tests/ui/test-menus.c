@@ -774,6 +774,40 @@ test_shortcuts_exist (void)
     }
 }
 
+/* Ctrl+Q closes every window, each through its close request (which
+ * keeps its size for next time), and so ends the application; Ctrl+W
+ * closes the tab.  Last: it closes the tests' window. */
+static void
+test_quit (void)
+{
+  TvWindow *window = get_window ();
+  TvWindow *second = tv_window_new (GTK_APPLICATION (application));
+  AdwTabView *tab_view = tv_window_get_tab_view (window);
+  g_autoptr(GFile) demo = g_file_new_for_uri (TV_DEMO_PROFILE_URI);
+  g_autoptr(GSettings) settings = tv_application_new_settings ();
+  int n_pages;
+
+  g_assert_nonnull (settings);
+  gtk_window_present (GTK_WINDOW (second));
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (application))),
+                    ==, 2);
+
+  tv_window_open_file (window, demo);
+  n_pages = adw_tab_view_get_n_pages (tab_view);
+  g_assert_cmpint (n_pages, >, 0);
+  g_assert_true (ui_test_activate_shortcut (GTK_WIDGET (window), GDK_KEY_w, GDK_CONTROL_MASK));
+  g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, n_pages - 1);
+
+  /* Neither is the size the settings hold now. */
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), !=, 777);
+  gtk_window_set_default_size (GTK_WINDOW (window), 777, 555);
+  gtk_window_set_default_size (GTK_WINDOW (second), 777, 555);
+  g_assert_true (ui_test_activate_shortcut (GTK_WIDGET (window), GDK_KEY_q, GDK_CONTROL_MASK));
+  WAIT_UNTIL (gtk_application_get_windows (GTK_APPLICATION (application)) == NULL, 10000);
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 777);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 555);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -790,6 +824,7 @@ main (int   argc,
   g_test_add_func ("/ui/menus/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/ui/menus/shortcuts-cover-code", test_shortcuts_cover_code);
   g_test_add_func ("/ui/menus/shortcuts-exist", test_shortcuts_exist);
+  g_test_add_func ("/ui/menus/quit", test_quit);
 
   ret = g_test_run ();
 
