@@ -656,6 +656,34 @@ tach_reader_open_memory (const void  *data,
   return TACH_OK;
 }
 
+/* What a file that is not a regular file is, for the message that
+ * refuses it. */
+static const char *
+describe_file_type (mode_t mode)
+{
+  if (S_ISDIR (mode))
+    return "a folder";
+  if (S_ISFIFO (mode))
+    return "a FIFO (a named pipe)";
+  if (S_ISSOCK (mode))
+    return "a socket";
+  if (S_ISCHR (mode))
+    return "a character device";
+  if (S_ISBLK (mode))
+    return "a block device";
+  return "a special file";
+}
+
+static TachStatus
+not_regular (TachError *error,
+             mode_t     mode)
+{
+  tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
+                  "This is %s, not a regular file: a profile must be a file",
+                  describe_file_type (mode));
+  return TACH_ERROR_IO;
+}
+
 TachStatus
 tach_reader_open_path (const char  *path,
                        TachReader **out,
@@ -664,7 +692,7 @@ tach_reader_open_path (const char  *path,
   TachReader *reader;
   TachStatus status;
   struct stat st;
-  int fd;
+  int fd, flags;
 
   if (out == NULL || path == NULL)
     {
@@ -674,7 +702,19 @@ tach_reader_open_path (const char  *path,
     }
   *out = NULL;
 
-  fd = open (path, O_RDONLY | O_CLOEXEC);
+  /* open () of a FIFO waits for a writer, and of a device may do anything:
+   * look first.  O_NONBLOCK then covers a FIFO made in its place between
+   * the two calls, and fstat () refuses it. */
+  if (stat (path, &st) != 0)
+    {
+      tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
+                      "Cannot open the file: %s", strerror (errno));
+      return TACH_ERROR_IO;
+    }
+  if (!S_ISREG (st.st_mode))
+    return not_regular (error, st.st_mode);
+
+  fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
     {
       tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
@@ -688,17 +728,15 @@ tach_reader_open_path (const char  *path,
       close (fd);
       return TACH_ERROR_IO;
     }
-  if (S_ISDIR (st.st_mode))
-    {
-      tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
-                      "This is a folder, not a profile");
-      close (fd);
-      return TACH_ERROR_IO;
-    }
   if (!S_ISREG (st.st_mode))
     {
+      close (fd);
+      return not_regular (error, st.st_mode);
+    }
+  if ((flags = fcntl (fd, F_GETFL)) < 0 || fcntl (fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
+    {
       tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
-                      "This is not a regular file");
+                      "Cannot open the file: %s", strerror (errno));
       close (fd);
       return TACH_ERROR_IO;
     }

@@ -35,7 +35,7 @@ extern "C" {
 typedef enum
 {
   TACH_OK = 0,
-  TACH_ERROR_IO,            /* open, stat, mmap, write failed */
+  TACH_ERROR_IO,            /* open, stat, mmap, write failed; not a file */
   TACH_ERROR_INVALID,       /* the file breaks the format */
   TACH_ERROR_UNSUPPORTED,   /* a valid-looking file we cannot read */
   TACH_ERROR_NO_MEMORY,
@@ -162,7 +162,10 @@ typedef struct
 typedef struct TachReader TachReader;
 
 /* Maps PATH read-only and validates header, footer, stats block, string
- * table and frame table.  Samples are not touched. */
+ * table and frame table.  Samples are not touched.  What is not a regular
+ * file (a folder, a FIFO, a socket, a device) is refused with
+ * TACH_ERROR_IO and a message that says what it is, without ever
+ * blocking. */
 TACH_API TachStatus   tach_reader_open_path      (const char  *path,
                                                   TachReader **out,
                                                   TachError   *error);
