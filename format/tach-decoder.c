@@ -129,7 +129,7 @@ stream_init (Stream           *s,
   s->reader = reader;
   s->size = reader->header.string_table_offset - TACH_HEADER_SIZE;
   s->compressed = reader->header.compression_type == TACH_COMPRESSION_ZSTD;
-  if (reader->fd < 0)
+  if (!reader->from_file)
     s->mem = reader->data + TACH_HEADER_SIZE;
   if (!s->compressed)
     return true;
@@ -581,6 +581,12 @@ tach_decoder_new (TachReader   *reader,
       return TACH_ERROR_ARGUMENT;
     }
   *out = NULL;
+  if (reader->from_file && reader->fd < 0)
+    {
+      tach_set_error (error, TACH_ERROR_ARGUMENT, TACH_PHASE_DECODE, UINT64_MAX,
+                      "The reader has let go of its file (tach_reader_release_file)");
+      return TACH_ERROR_ARGUMENT;
+    }
 
   if ((dec = calloc (1, sizeof *dec)) == NULL)
     goto no_memory;
@@ -592,7 +598,7 @@ tach_decoder_new (TachReader   *reader,
   dec->frame_ok = reader->frame_ok;
 
   dec->compressed = h->compression_type == TACH_COMPRESSION_ZSTD;
-  dec->from_file = reader->fd >= 0;
+  dec->from_file = reader->from_file;
   if (!dec->compressed && !dec->from_file)
     {
       /* A raw region in memory is decoded where it is. */

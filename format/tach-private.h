@@ -29,7 +29,8 @@ struct TachReader
 {
   const uint8_t *data;         /* the bytes, for a reader over memory */
   size_t         size;
-  int            fd;           /* the file, or -1 for a reader over memory */
+  bool           from_file;    /* opened from a path, not over memory */
+  int            fd;           /* the file, or -1 (over memory, or let go) */
   TachFileStamp  stamp;        /* the file as it was at open */
   bool           swap;         /* file byte order differs from ours */
 

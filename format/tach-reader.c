@@ -189,7 +189,7 @@ reader_bytes (TachReader     *reader,
 
   assert (offset <= reader->size);
   *got = reader->size - offset < want ? (size_t) (reader->size - offset) : want;
-  if (reader->fd < 0)
+  if (!reader->from_file)
     {
       *out = reader->data + offset;
       return TACH_OK;
@@ -950,6 +950,7 @@ tach_reader_open_path (const char  *path,
    * end, and a profile may be rewritten while it is read (the profiler
    * run again with the same output, a copy still under way).  A read
    * that comes short says so instead. */
+  reader->from_file = true;
   reader->fd = fd;
   reader->size = (size_t) st.st_size;
   stamp_from_stat (&reader->stamp, &st);
@@ -1024,7 +1025,7 @@ tach_reader_get_sample_region_size (const TachReader *reader)
 const void *
 tach_reader_get_sample_region (const TachReader *reader)
 {
-  if (reader->fd >= 0)
+  if (reader->from_file)
     return NULL;
   return reader->data + TACH_HEADER_SIZE;
 }
@@ -1033,10 +1034,19 @@ bool
 tach_reader_get_file_stamp (const TachReader *reader,
                             TachFileStamp    *stamp)
 {
-  if (reader->fd < 0)
+  if (!reader->from_file)
     return false;
   *stamp = reader->stamp;
   return true;
+}
+
+void
+tach_reader_release_file (TachReader *reader)
+{
+  if (reader == NULL || reader->fd < 0)
+    return;
+  close (reader->fd);
+  reader->fd = -1;
 }
 
 size_t

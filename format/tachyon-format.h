@@ -211,6 +211,15 @@ TACH_API const void  *tach_reader_get_sample_region (const TachReader *reader);
  * a reader over memory. */
 TACH_API bool         tach_reader_get_file_stamp (const TachReader *reader,
                                                   TachFileStamp    *stamp);
+/* Closes the file of a reader opened from a path, which it otherwise holds
+ * until it is freed; what open read (header, tables, stamp) stays, but no
+ * decoder can be made any more (tach_decoder_new gives
+ * TACH_ERROR_ARGUMENT).  For a caller that keeps the reader for its tables
+ * once the samples are in: a file held open keeps a removable disk from
+ * being unmounted, and a deleted file's space from being freed.  Does
+ * nothing over memory, or when called again; the decoders that exist must
+ * have been freed. */
+TACH_API void         tach_reader_release_file   (TachReader       *reader);
 
 /* Warnings: the file opens, but something is off (footer size, unknown
  * stats bits, unknown mode value, ...). */

@@ -322,6 +322,56 @@ test_memory_has_no_stamp (Fixture       *f,
   tach_reader_free (reader);
 }
 
+/* Whether this process holds PATH open, or mapped. */
+static gboolean
+holds_file (const char *path)
+{
+  g_autoptr(GDir) fds = g_dir_open ("/proc/self/fd", 0, NULL);
+  g_autofree char *maps = NULL;
+  const char *name;
+
+  g_assert_nonnull (fds);
+  while ((name = g_dir_read_name (fds)) != NULL)
+    {
+      g_autofree char *link = g_build_filename ("/proc/self/fd", name, NULL);
+      g_autofree char *target = g_file_read_link (link, NULL);
+
+      if (g_strcmp0 (target, path) == 0)
+        return TRUE;
+    }
+  g_assert_true (g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL));
+  return strstr (maps, path) != NULL;
+}
+
+/* A reader kept for its tables lets go of the file once asked to. */
+static void
+test_release_file (Fixture       *f,
+                   gconstpointer  data)
+{
+  TachReader *reader;
+  TachDecoder *decoder = (TachDecoder *) 1;
+  TachFileStamp stamp;
+  TachError error;
+  guint32 n_strings;
+
+  write_profile (f->path, FALSE, 1000);
+  g_assert_cmpint (tach_reader_open_path (f->path, &reader, &error), ==, TACH_OK);
+  g_assert_true (holds_file (f->path));
+  n_strings = tach_reader_get_n_strings (reader);
+  tach_reader_release_file (reader);
+  tach_reader_release_file (reader);
+  g_assert_false (holds_file (f->path));
+
+  g_assert_cmpuint (tach_reader_get_n_strings (reader), ==, n_strings);
+  g_assert_cmpstr (tach_reader_get_string (reader, 0, NULL), ==, "app.py");
+  g_assert_true (tach_reader_get_file_stamp (reader, &stamp));
+  g_assert_null (tach_reader_get_sample_region (reader));
+  g_assert_cmpint (tach_decoder_new (reader, &decoder, &error), ==, TACH_ERROR_ARGUMENT);
+  g_assert_null (decoder);
+  g_assert_nonnull (strstr (error.message, "let go of its file"));
+  tach_reader_free (reader);
+}
+
 static void
 assert_refused (const char *path,
                 const char *what)
@@ -387,6 +437,7 @@ main (int   argc,
   ADD ("rewritten-ahead", test_rewritten_ahead);
   ADD ("replaced-by-rename", test_replaced_by_rename);
   ADD ("memory-has-no-stamp", test_memory_has_no_stamp);
+  ADD ("release-file", test_release_file);
   ADD ("fifo", test_fifo);
   ADD ("not-regular", test_not_regular);
 #undef ADD
