@@ -303,6 +303,43 @@ test_check_file (Fixture       *f,
   g_assert_cmpint (check_file (profile), ==, TV_PROFILE_FILE_DELETED);
 }
 
+/* Whether this process holds PATH open, or mapped. */
+static gboolean
+holds_file (const char *path)
+{
+  g_autoptr(GDir) fds = g_dir_open ("/proc/self/fd", 0, NULL);
+  g_autofree char *maps = NULL;
+  const char *name;
+
+  g_assert_nonnull (fds);
+  while ((name = g_dir_read_name (fds)) != NULL)
+    {
+      g_autofree char *link = g_build_filename ("/proc/self/fd", name, NULL);
+      g_autofree char *target = g_file_read_link (link, NULL);
+
+      if (g_strcmp0 (target, path) == 0)
+        return TRUE;
+    }
+  g_assert_true (g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL));
+  return strstr (maps, path) != NULL;
+}
+
+/* A loaded profile keeps its tables, not its file: the disk it is on can
+ * be unmounted, and its space is freed once it is deleted. */
+static void
+test_file_let_go (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(TvProfile) profile = NULL;
+  Load l;
+
+  write_profile (f->path, GPOINTER_TO_INT (data), 100000);
+  profile = load (f->path, &l);
+  g_assert_true (l.ok);
+  g_assert_false (holds_file (f->path));
+  g_assert_cmpuint (tv_profile_data_get_n_samples (tv_profile_get_data (profile)), ==, 100000);
+}
+
 /* A profile that was never opened has nothing to compare the file with. */
 static void
 test_check_unopened (void)
@@ -328,6 +365,8 @@ main (int    argc,
   ADD ("cut-while-decoding/zstd", GINT_TO_POINTER (TRUE), test_cut_while_decoding);
   ADD ("fifo", NULL, test_fifo);
   ADD ("check-file", NULL, test_check_file);
+  ADD ("file-let-go/raw", GINT_TO_POINTER (FALSE), test_file_let_go);
+  ADD ("file-let-go/zstd", GINT_TO_POINTER (TRUE), test_file_let_go);
 #undef ADD
   g_test_add_func ("/model/profile-file/check-unopened", test_check_unopened);
 
