@@ -321,8 +321,9 @@ TACH_API int          tach_decoder_next_batch    (TachDecoder  *decoder,
 
 /* A compressed region of 256 KiB or more is decompressed on a second
  * thread while the caller decodes, which about halves the time a decode
- * takes on two cores.  This forces the choice either way; it only has an
- * effect before the first tach_decoder_next(). */
+ * takes on two cores.  This forces the choice either way (for a raw region
+ * of a file too, which is otherwise read in line); it only has an effect
+ * before the first tach_decoder_next(). */
 TACH_API void         tach_decoder_set_pipelined (TachDecoder  *decoder,
                                                   bool          pipelined);
 
