@@ -162,7 +162,10 @@ check_tables (const TachReader *reader,
   CHECK (stats != NULL);
 
   CHECK (tach_reader_get_file_size (reader) == size);
-  CHECK (size >= TACH_HEADER_SIZE + TACH_FOOTER_SIZE);
+  /* SPEC §9.1: only a file shorter than the header is too small; in one
+   * of 64 to 95 bytes the footer (the last 32) overlaps the header, and
+   * CPython reads it all the same. */
+  CHECK (size >= TACH_HEADER_SIZE);
   CHECK (header->version == 1);
   CHECK (header->string_table_offset >= TACH_HEADER_SIZE);
   CHECK (header->string_table_offset <= header->frame_table_offset);
