@@ -71,8 +71,7 @@ struct TachDecoder
   bool            from_file;
   bool            started;        /* the stream has been read from */
   Stream          stream;         /* when not pipelined */
-  uint8_t        *buf;
-  size_t          buf_cap;
+  uint8_t        *buf;            /* PREFIX_SPACE + CHUNK_SIZE, in line */
   Pipeline       *pipe;           /* when reading on a thread */
   bool            want_pipe;
 
@@ -477,15 +476,26 @@ refill (TachDecoder *dec,
           continue;
         }
 
-      memmove (dec->buf, dec->pos, have);
-      dec->window_base = stream_offset (dec, dec->pos);
-      dec->window_start = dec->pos = dec->buf;
+      /* Exactly as the thread fills a chunk of the ring: the unread tail
+       * in front of a whole new chunk.  Both ways then meet the end of the
+       * stream, or an error in it, at the same record, and give the same
+       * samples before it. */
+      {
+        uint8_t *chunk = dec->buf + PREFIX_SPACE;
+        uint64_t base = stream_offset (dec, dec->pos);
+        size_t len = 0;
 
-      status = stream_fill (&dec->stream, dec->buf, dec->buf_cap, &have, need, &dec->failure);
-      if (status < 0)
-        return decode_failed (dec);
-      dec->eof = status == 1;
-      dec->end = dec->buf + have;
+        assert (have <= PREFIX_SPACE);
+        memmove (chunk - have, dec->pos, have);
+        status = stream_fill (&dec->stream, chunk, CHUNK_SIZE, &len, CHUNK_SIZE, &dec->failure);
+        if (status < 0)
+          return decode_failed (dec);
+        dec->window_start = dec->pos = chunk - have;
+        dec->end = chunk + len;
+        dec->window_base = base;
+        dec->eof = status == 1;
+        have += len;
+      }
     }
   if (dec->eof && !dec->total_known)
     {
@@ -610,10 +620,9 @@ tach_decoder_new (TachReader   *reader,
     {
       if (!stream_init (&dec->stream, reader))
         goto no_memory;
-      dec->buf_cap = CHUNK_SIZE;
-      if ((dec->buf = malloc (dec->buf_cap)) == NULL)
+      if ((dec->buf = malloc (PREFIX_SPACE + CHUNK_SIZE)) == NULL)
         goto no_memory;
-      dec->window_start = dec->pos = dec->end = dec->buf;
+      dec->window_start = dec->pos = dec->end = dec->buf + PREFIX_SPACE;
       dec->eof = dec->stream.size == 0 && !dec->compressed;
       /* Decompressing on a thread about halves a decode on two cores.  A
        * raw file is read in line: the copy pread () makes costs about a
