@@ -27,11 +27,21 @@ static_assert (TACH_FOOTER_SIZE == 32, "SPEC §8: the footer is 32 bytes");
 
 struct TachReader
 {
-  const uint8_t *data;
+  const uint8_t *data;         /* the bytes, for a reader over memory */
   size_t         size;
-  void          *map;          /* non-NULL when we own an mmap */
-  size_t         map_size;
+  bool           from_file;    /* opened from a path, not over memory */
+  int            fd;           /* the file, or -1 (over memory, or let go) */
+  TachFileStamp  stamp;        /* the file as it was at open */
   bool           swap;         /* file byte order differs from ours */
+
+  /* While a file is opened: the bytes last read from it, which the
+   * header, footer and tables are parsed from.  Freed once it is open. */
+  uint8_t       *window;
+  size_t         window_cap;
+  size_t         window_len;
+  uint64_t       window_base;
+
+  uint8_t        head[TACH_HEADER_SIZE];   /* a copy of the header */
 
   TachHeader     header;
   TachFooter     footer;
@@ -143,3 +153,26 @@ void tach_set_error (TachError  *error,
 size_t tach_utf8_replace (const uint8_t *src,
                           size_t         len,
                           char          *dst);
+
+/* Reads exactly LEN bytes at OFFSET of the reader's file into BUF.  A read
+ * that meets the end of the file first is a change of the file
+ * (TACH_ERROR_CHANGED); a failed read is TACH_ERROR_IO.  Both name
+ * OFFSET. */
+TachStatus tach_reader_read_at (const TachReader *reader,
+                                void             *buf,
+                                size_t            len,
+                                uint64_t          offset,
+                                TachPhase         phase,
+                                TachError        *error);
+
+/* Whether the reader's file is no longer what it was at open: another size
+ * or modification time (or fstat() fails).  Always false over memory. */
+bool tach_reader_file_changed (const TachReader *reader,
+                               uint64_t         *size_now);
+
+/* Sets ERROR to say that the reader's file changed while it was read,
+ * which was found at OFFSET of the file. */
+void tach_set_changed_error (TachError        *error,
+                             const TachReader *reader,
+                             TachPhase         phase,
+                             uint64_t          offset);

@@ -10,7 +10,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -73,6 +72,157 @@ add_warning (TachReader *reader,
 #define NO_MEMORY() \
   (tach_set_error (error, TACH_ERROR_NO_MEMORY, TACH_PHASE_OPEN, UINT64_MAX, "Out of memory"), \
    TACH_ERROR_NO_MEMORY)
+
+/* What open reads from a file at a time: the header, the footer and the
+ * tables are parsed field by field, each from memory. */
+#define WINDOW_SIZE (64 * 1024)
+
+static void
+stamp_from_stat (TachFileStamp     *stamp,
+                 const struct stat *st)
+{
+  stamp->size = (uint64_t) st->st_size;
+  stamp->mtime_sec = (int64_t) st->st_mtim.tv_sec;
+  stamp->mtime_nsec = (uint32_t) st->st_mtim.tv_nsec;
+  stamp->device = (uint64_t) st->st_dev;
+  stamp->inode = (uint64_t) st->st_ino;
+}
+
+bool
+tach_reader_file_changed (const TachReader *reader,
+                          uint64_t         *size_now)
+{
+  struct stat st;
+
+  if (size_now != NULL)
+    *size_now = reader->stamp.size;
+  if (reader->fd < 0)
+    return false;
+  if (fstat (reader->fd, &st) != 0)
+    return true;
+  if (size_now != NULL)
+    *size_now = (uint64_t) st.st_size;
+  /* The descriptor pins the inode: only the size and the modification
+   * time can say that what it reads is not what was opened. */
+  return (uint64_t) st.st_size != reader->stamp.size
+         || (int64_t) st.st_mtim.tv_sec != reader->stamp.mtime_sec
+         || (uint32_t) st.st_mtim.tv_nsec != reader->stamp.mtime_nsec;
+}
+
+void
+tach_set_changed_error (TachError        *error,
+                        const TachReader *reader,
+                        TachPhase         phase,
+                        uint64_t          offset)
+{
+  uint64_t now;
+
+  tach_reader_file_changed (reader, &now);
+  if (now < reader->stamp.size)
+    tach_set_error (error, TACH_ERROR_CHANGED, phase, offset,
+                    "The file changed while it was being read: it was cut short to %llu "
+                    "bytes from %llu (found reading at byte %llu)",
+                    (unsigned long long) now, (unsigned long long) reader->stamp.size,
+                    (unsigned long long) offset);
+  else if (now > reader->stamp.size)
+    tach_set_error (error, TACH_ERROR_CHANGED, phase, offset,
+                    "The file changed while it was being read: it grew to %llu bytes "
+                    "from %llu (found reading at byte %llu)",
+                    (unsigned long long) now, (unsigned long long) reader->stamp.size,
+                    (unsigned long long) offset);
+  else
+    tach_set_error (error, TACH_ERROR_CHANGED, phase, offset,
+                    "The file changed while it was being read: it was written to after it "
+                    "was opened (found reading at byte %llu)", (unsigned long long) offset);
+}
+
+TachStatus
+tach_reader_read_at (const TachReader *reader,
+                     void             *buf,
+                     size_t            len,
+                     uint64_t          offset,
+                     TachPhase         phase,
+                     TachError        *error)
+{
+  uint8_t *p = buf;
+
+  while (len > 0)
+    {
+      ssize_t n = pread (reader->fd, p, len, (off_t) offset);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          tach_set_error (error, TACH_ERROR_IO, phase, offset,
+                          "Cannot read the file at byte %llu: %s",
+                          (unsigned long long) offset, strerror (errno));
+          return TACH_ERROR_IO;
+        }
+      if (n == 0)
+        {
+          /* The size was known when the file was opened, and nothing is
+           * read past it: the file is shorter now. */
+          tach_set_changed_error (error, reader, phase, offset);
+          return TACH_ERROR_CHANGED;
+        }
+      p += n;
+      offset += (uint64_t) n;
+      len -= (size_t) n;
+    }
+  return TACH_OK;
+}
+
+/* Points *OUT at the bytes [OFFSET, OFFSET + *GOT) of the file, where *GOT
+ * is WANT or what is left of the file if that is less.  The bytes stay
+ * valid until the next call. */
+static TachStatus
+reader_bytes (TachReader     *reader,
+              uint64_t        offset,
+              size_t          want,
+              const uint8_t **out,
+              size_t         *got,
+              TachError      *error)
+{
+  TachStatus status;
+  size_t len;
+
+  assert (offset <= reader->size);
+  *got = reader->size - offset < want ? (size_t) (reader->size - offset) : want;
+  if (!reader->from_file)
+    {
+      *out = reader->data + offset;
+      return TACH_OK;
+    }
+  if (offset >= reader->window_base
+      && offset - reader->window_base + *got <= reader->window_len)
+    {
+      *out = reader->window + (offset - reader->window_base);
+      return TACH_OK;
+    }
+
+  /* Read ahead: the next fields most likely follow. */
+  len = *got > WINDOW_SIZE ? *got : WINDOW_SIZE;
+  if (len > reader->size - offset)
+    len = (size_t) (reader->size - offset);
+  if (len > reader->window_cap)
+    {
+      uint8_t *window = realloc (reader->window, len ? len : 1);
+
+      if (window == NULL)
+        return NO_MEMORY ();
+      reader->window = window;
+      reader->window_cap = len;
+    }
+  reader->window_len = 0;
+  status = tach_reader_read_at (reader, reader->window, len, offset, TACH_PHASE_OPEN, error);
+  if (status != TACH_OK)
+    return status;
+  reader->window_base = offset;
+  reader->window_len = len;
+  *out = reader->window;
+  return TACH_OK;
+}
 
 /* Python's UTF-8 decoder with errors="replace": every maximal invalid
  * subpart becomes one U+FFFD (Unicode §3.9, "substitution of maximal
@@ -160,14 +310,20 @@ static TachStatus
 read_header (TachReader *reader,
              TachError  *error)
 {
-  const uint8_t *d = reader->data;
+  const uint8_t *d = reader->head;
+  const uint8_t *bytes;
   TachHeader *h = &reader->header;
+  TachStatus status;
   uint32_t magic;
+  size_t got;
   bool swap;
 
   if (reader->size < TACH_HEADER_SIZE)
     return INVALID (0, "File too small for header (the file has %zu bytes, a header needs 64)",
                     reader->size);
+  if ((status = reader_bytes (reader, 0, TACH_HEADER_SIZE, &bytes, &got, error)) != TACH_OK)
+    return status;
+  memcpy (reader->head, bytes, TACH_HEADER_SIZE);
 
   memcpy (&magic, d, 4);
   if (magic == TACH_MAGIC)
@@ -223,7 +379,7 @@ read_header (TachReader *reader,
 static bool
 looks_like_beta_layout (const TachReader *reader)
 {
-  const uint8_t *d = reader->data;
+  const uint8_t *d = reader->head;
   uint64_t final_string_offset = tach_load_u64 (d + 40, reader->swap);
   uint64_t beta_string_offset = tach_load_u64 (d + 36, reader->swap);
   uint64_t beta_frame_offset = tach_load_u64 (d + 44, reader->swap);
@@ -241,10 +397,16 @@ static TachStatus
 read_footer (TachReader *reader,
              TachError  *error)
 {
-  const uint8_t *f = reader->data + reader->size - TACH_FOOTER_SIZE;
   const TachHeader *h = &reader->header;
   uint64_t size = reader->size;
+  const uint8_t *f;
+  TachStatus status;
   uint64_t max;
+  size_t got;
+
+  if ((status = reader_bytes (reader, size - TACH_FOOTER_SIZE, TACH_FOOTER_SIZE, &f, &got,
+                              error)) != TACH_OK)
+    return status;
 
   reader->footer.string_count = tach_load_u32 (f, reader->swap);
   reader->footer.frame_count = tach_load_u32 (f + 4, reader->swap);
@@ -304,19 +466,28 @@ static TachStatus
 read_stats (TachReader *reader,
             TachError  *error)
 {
-  const uint8_t *d = reader->data;
   uint64_t size = reader->size;
-  uint64_t trailer, start;
+  uint64_t trailer, start, tail;
   uint32_t version, block_size, flags = 0, reserved = 0;
   double duration, rate, error_rate = 0.0, missed = 0.0;
   TachStats *s = &reader->stats;
+  const uint8_t *t;
+  TachStatus status;
+  size_t got;
 
   memset (s, 0, sizeof *s);
 
   if (size < TACH_FOOTER_SIZE + TACH_STATS_TRAILER + TACH_HEADER_SIZE)
     return TACH_OK;
+
+  /* Trailer and block lie in the largest block's bytes before the footer. */
+  tail = size - TACH_FOOTER_SIZE - TACH_STATS_SIZE_V56;
+  if ((status = reader_bytes (reader, tail, (size_t) (size - TACH_FOOTER_SIZE - tail), &t, &got,
+                              error)) != TACH_OK)
+    return status;
+
   trailer = size - TACH_FOOTER_SIZE - TACH_STATS_TRAILER;
-  if (memcmp (d + trailer, TACH_STATS_SIGNATURE, 8) != 0)
+  if (memcmp (t + (trailer - tail), TACH_STATS_SIGNATURE, 8) != 0)
     return TACH_OK;
 
   /* SPEC §15.8: the last bytes of a table can look like a trailer; no
@@ -324,8 +495,8 @@ read_stats (TachReader *reader,
   if (trailer < reader->frame_table_end)
     return TACH_OK;
 
-  version = tach_load_u32 (d + trailer + 8, reader->swap);
-  block_size = tach_load_u32 (d + trailer + 12, reader->swap);
+  version = tach_load_u32 (t + (trailer - tail + 8), reader->swap);
+  block_size = tach_load_u32 (t + (trailer - tail + 12), reader->swap);
   if (version != 1)
     {
       if (!add_warning (reader, "Statistics block ignored: unknown block version %u (size %u) "
@@ -355,14 +526,14 @@ read_stats (TachReader *reader,
   if (start < reader->frame_table_end)
     return TACH_OK;
 
-  duration = tach_load_f64 (d + start, reader->swap);
-  rate = tach_load_f64 (d + start + 8, reader->swap);
+  duration = tach_load_f64 (t + (start - tail), reader->swap);
+  rate = tach_load_f64 (t + (start - tail + 8), reader->swap);
   if (block_size == TACH_STATS_SIZE_V56)
     {
-      error_rate = tach_load_f64 (d + start + 16, reader->swap);
-      missed = tach_load_f64 (d + start + 24, reader->swap);
-      flags = tach_load_u32 (d + start + 32, reader->swap);
-      reserved = tach_load_u32 (d + start + 36, reader->swap);
+      error_rate = tach_load_f64 (t + (start - tail + 16), reader->swap);
+      missed = tach_load_f64 (t + (start - tail + 24), reader->swap);
+      flags = tach_load_u32 (t + (start - tail + 32), reader->swap);
+      reserved = tach_load_u32 (t + (start - tail + 36), reader->swap);
     }
 
   /* SPEC §7.4: the values CPython's writer refuses to store. */
@@ -415,8 +586,16 @@ check_sample_region (TachReader *reader,
     {
       size_t region = (size_t) (h->string_table_offset - TACH_HEADER_SIZE);
       unsigned long long content;
+      const uint8_t *frame;
+      TachStatus status;
+      size_t got;
 
-      content = ZSTD_getFrameContentSize (reader->data + TACH_HEADER_SIZE, region);
+      /* A frame header takes at most ZSTD_FRAMEHEADERSIZE_MAX (18) bytes,
+       * which zstd.h only defines for static linking. */
+      if ((status = reader_bytes (reader, TACH_HEADER_SIZE, region < 18 ? region : 18, &frame,
+                                  &got, error)) != TACH_OK)
+        return status;
+      content = ZSTD_getFrameContentSize (frame, got);
       if (content == ZSTD_CONTENTSIZE_ERROR)
         return INVALID (TACH_HEADER_SIZE, "Corrupted zstd frame header (sample region at byte 64, "
                         "%zu bytes, is not a zstd frame)", region);
@@ -438,62 +617,63 @@ static TachStatus
 read_strings (TachReader *reader,
               TachError  *error)
 {
-  const uint8_t *d = reader->data;
-  const uint8_t *end = d + reader->size;
   uint32_t count = reader->footer.string_count;
   uint64_t pos = reader->header.string_table_offset;
-  uint64_t total = 0;
   uint64_t out = 0;
+  size_t cap = 0;
+  char *arena;
 
   reader->string_offsets = calloc ((size_t) count + 1, sizeof *reader->string_offsets);
   reader->string_lengths = calloc ((size_t) count + 1, sizeof *reader->string_lengths);
   if (reader->string_offsets == NULL || reader->string_lengths == NULL)
     return NO_MEMORY ();
 
-  /* First pass: bounds, and the size of the arena after replacement. */
+  /* One pass, which copies each string once its bounds are checked: a
+   * file read twice could change in between. */
   for (uint32_t i = 0; i < count; i++)
     {
+      const uint8_t *p;
+      TachStatus status;
       uint32_t len;
-      size_t n = tach_read_uvarint32 (d + pos, end, &len);
-      size_t decoded;
+      size_t got, n, decoded;
 
-      if (n == 0)
+      if ((status = reader_bytes (reader, pos, 10, &p, &got, error)) != TACH_OK)
+        return status;
+      if ((n = tach_read_uvarint32 (p, p + got, &len)) == 0)
         return INVALID (pos, "Malformed varint in string table (length of string %u at byte %llu)",
                         i, (unsigned long long) pos);
       pos += n;
       if (len > reader->size - pos)
         return INVALID (pos, "String table overflow (string %u at byte %llu declares %u bytes, "
                         "past the end of the file)", i, (unsigned long long) (pos - n), len);
-      decoded = tach_utf8_replace (d + pos, len, NULL);
-      reader->string_offsets[i] = pos;
+      if ((status = reader_bytes (reader, pos, len, &p, &got, error)) != TACH_OK)
+        return status;
+
+      /* Invalid UTF-8 is replaced as CPython's decoder does, which can
+       * make a string up to three times longer. */
+      decoded = tach_utf8_replace (p, len, NULL);
+      if (decoded + 1 > cap - out)
+        {
+          size_t want = cap * 2 > out + decoded + 1 ? cap * 2 : (size_t) out + decoded + 1;
+
+          if ((arena = realloc (reader->strings, want)) == NULL)
+            return NO_MEMORY ();
+          reader->strings = arena;
+          cap = want;
+        }
+      tach_utf8_replace (p, len, reader->strings + out);
+      reader->strings[out + decoded] = '\0';
+      reader->string_offsets[i] = out;
       reader->string_lengths[i] = (uint32_t) (decoded > UINT32_MAX ? UINT32_MAX : decoded);
-      total += decoded + 1;
+      out += decoded + 1;
       pos += len;
     }
   reader->string_table_end = pos;
 
-  reader->strings = malloc (total ? total : 1);
-  if (reader->strings == NULL)
+  /* Give back what the doubling left over. */
+  if ((arena = realloc (reader->strings, out ? out : 1)) == NULL)
     return NO_MEMORY ();
-
-  /* Second pass over the now validated table: copy, replacing invalid
-   * UTF-8 as CPython's decoder does. */
-  pos = reader->header.string_table_offset;
-  out = 0;
-  for (uint32_t i = 0; i < count; i++)
-    {
-      uint32_t len = 0;
-      size_t n = tach_read_uvarint32 (d + pos, end, &len);
-      size_t decoded;
-
-      pos += n;
-      decoded = tach_utf8_replace (d + pos, len, reader->strings + out);
-      reader->strings[out + decoded] = '\0';
-      reader->string_offsets[i] = out;
-      out += decoded + 1;
-      pos += len;
-    }
-
+  reader->strings = arena;
   return TACH_OK;
 }
 
@@ -504,8 +684,6 @@ read_frames (TachReader *reader,
   static const char *const field_names[] = {
     "filename", "funcname", "lineno", "end_lineno_delta", "column", "end_column_delta",
   };
-  const uint8_t *d = reader->data;
-  const uint8_t *end = d + reader->size;
   uint32_t count = reader->footer.frame_count;
   uint32_t n_strings = reader->footer.string_count;
   uint64_t pos = reader->header.frame_table_offset;
@@ -519,14 +697,22 @@ read_frames (TachReader *reader,
     {
       uint32_t v[6];
       TachFrame *f = &reader->frames[i];
+      const uint8_t *p, *end;
+      TachStatus status;
+      size_t got;
 
+      /* Six varints of at most ten bytes, and the opcode. */
+      if ((status = reader_bytes (reader, pos, 61, &p, &got, error)) != TACH_OK)
+        return status;
+      end = p + got;
       for (unsigned k = 0; k < 6; k++)
         {
-          size_t n = tach_read_uvarint32 (d + pos, end, &v[k]);
+          size_t n = tach_read_uvarint32 (p, end, &v[k]);
           if (n == 0)
             return INVALID (pos, "Malformed varint in frame table (%s) (frame %u, at byte %llu)",
                             field_names[k], i, (unsigned long long) pos);
           pos += n;
+          p += n;
         }
       if (pos >= reader->size)
         return INVALID (pos, "Unexpected end of frame table (opcode) (frame %u, at byte %llu)",
@@ -542,7 +728,8 @@ read_frames (TachReader *reader,
       f->end_column = f->column == TACH_LOCATION_NONE
                       ? TACH_LOCATION_NONE
                       : (int32_t) ((uint32_t) f->column + (uint32_t) tach_unzigzag32 (v[5]));
-      f->opcode = d[pos++];
+      f->opcode = *p;
+      pos++;
       reader->frame_ok[i] = f->filename < n_strings && f->funcname < n_strings;
     }
   reader->frame_table_end = pos;
@@ -624,7 +811,11 @@ reader_load (TachReader *reader,
 static TachReader *
 reader_new (void)
 {
-  return calloc (1, sizeof (TachReader));
+  TachReader *reader = calloc (1, sizeof (TachReader));
+
+  if (reader != NULL)
+    reader->fd = -1;
+  return reader;
 }
 
 TachStatus
@@ -656,6 +847,34 @@ tach_reader_open_memory (const void  *data,
   return TACH_OK;
 }
 
+/* What a file that is not a regular file is, for the message that
+ * refuses it. */
+static const char *
+describe_file_type (mode_t mode)
+{
+  if (S_ISDIR (mode))
+    return "a folder";
+  if (S_ISFIFO (mode))
+    return "a FIFO (a named pipe)";
+  if (S_ISSOCK (mode))
+    return "a socket";
+  if (S_ISCHR (mode))
+    return "a character device";
+  if (S_ISBLK (mode))
+    return "a block device";
+  return "a special file";
+}
+
+static TachStatus
+not_regular (TachError *error,
+             mode_t     mode)
+{
+  tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
+                  "This is %s, not a regular file: a profile must be a file",
+                  describe_file_type (mode));
+  return TACH_ERROR_IO;
+}
+
 TachStatus
 tach_reader_open_path (const char  *path,
                        TachReader **out,
@@ -664,7 +883,7 @@ tach_reader_open_path (const char  *path,
   TachReader *reader;
   TachStatus status;
   struct stat st;
-  int fd;
+  int fd, flags;
 
   if (out == NULL || path == NULL)
     {
@@ -674,7 +893,19 @@ tach_reader_open_path (const char  *path,
     }
   *out = NULL;
 
-  fd = open (path, O_RDONLY | O_CLOEXEC);
+  /* open () of a FIFO waits for a writer, and of a device may do anything:
+   * look first.  O_NONBLOCK then covers a FIFO made in its place between
+   * the two calls, and fstat () refuses it. */
+  if (stat (path, &st) != 0)
+    {
+      tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
+                      "Cannot open the file: %s", strerror (errno));
+      return TACH_ERROR_IO;
+    }
+  if (!S_ISREG (st.st_mode))
+    return not_regular (error, st.st_mode);
+
+  fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
     {
       tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
@@ -688,19 +919,25 @@ tach_reader_open_path (const char  *path,
       close (fd);
       return TACH_ERROR_IO;
     }
-  if (S_ISDIR (st.st_mode))
+  if (!S_ISREG (st.st_mode))
+    {
+      close (fd);
+      return not_regular (error, st.st_mode);
+    }
+  if ((flags = fcntl (fd, F_GETFL)) < 0 || fcntl (fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
     {
       tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
-                      "This is a folder, not a profile");
+                      "Cannot open the file: %s", strerror (errno));
       close (fd);
       return TACH_ERROR_IO;
     }
-  if (!S_ISREG (st.st_mode))
+  if ((uint64_t) st.st_size > SIZE_MAX)
     {
-      tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
-                      "This is not a regular file");
+      tach_set_error (error, TACH_ERROR_UNSUPPORTED, TACH_PHASE_OPEN, UINT64_MAX,
+                      "The file is too large for this computer (%llu bytes)",
+                      (unsigned long long) st.st_size);
       close (fd);
-      return TACH_ERROR_IO;
+      return TACH_ERROR_UNSUPPORTED;
     }
 
   if ((reader = reader_new ()) == NULL)
@@ -708,48 +945,28 @@ tach_reader_open_path (const char  *path,
       close (fd);
       return NO_MEMORY ();
     }
+  /* The file is read with pread (), never mapped: a mapped file that
+   * shrinks kills the process with SIGBUS at the first page past its new
+   * end, and a profile may be rewritten while it is read (the profiler
+   * run again with the same output, a copy still under way).  A read
+   * that comes short says so instead. */
+  reader->from_file = true;
+  reader->fd = fd;
+  reader->size = (size_t) st.st_size;
+  stamp_from_stat (&reader->stamp, &st);
+  posix_fadvise (fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 
-  if (st.st_size > 0)
-    {
-      void *map = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-
-      if (map == MAP_FAILED)
-        {
-          tach_set_error (error, TACH_ERROR_IO, TACH_PHASE_OPEN, UINT64_MAX,
-                          "Cannot map the file: %s", strerror (errno));
-          close (fd);
-          free (reader);
-          return TACH_ERROR_IO;
-        }
-      reader->map = map;
-      reader->map_size = (size_t) st.st_size;
-      reader->data = map;
-      reader->size = (size_t) st.st_size;
-    }
-  else
-    {
-      reader->data = (const uint8_t *) "";
-      reader->size = 0;
-    }
-  close (fd);
-
-  if ((status = reader_load (reader, error)) != TACH_OK)
+  status = reader_load (reader, error);
+  free (reader->window);
+  reader->window = NULL;
+  reader->window_cap = reader->window_len = 0;
+  if (status == TACH_OK && tach_reader_file_changed (reader, NULL))
+    status = (tach_set_changed_error (error, reader, TACH_PHASE_OPEN, reader->size),
+              TACH_ERROR_CHANGED);
+  if (status != TACH_OK)
     {
       tach_reader_free (reader);
       return status;
-    }
-
-  /* The samples are read once, front to back; the tables were read at
-   * open and are not needed from the mapping again. */
-  if (reader->map != NULL)
-    {
-      uintptr_t page = (uintptr_t) sysconf (_SC_PAGESIZE);
-      uintptr_t base = (uintptr_t) reader->map;
-      uintptr_t tables = (base + reader->header.string_table_offset) & ~(page - 1);
-
-      madvise (reader->map, reader->map_size, MADV_SEQUENTIAL);
-      if (tables > base)
-        madvise ((void *) tables, base + reader->map_size - tables, MADV_DONTNEED);
     }
 
   *out = reader;
@@ -761,8 +978,9 @@ tach_reader_free (TachReader *reader)
 {
   if (reader == NULL)
     return;
-  if (reader->map != NULL)
-    munmap (reader->map, reader->map_size);
+  if (reader->fd >= 0)
+    close (reader->fd);
+  free (reader->window);
   for (size_t i = 0; i < reader->n_warnings; i++)
     free (reader->warnings[i]);
   free (reader->warnings);
@@ -807,7 +1025,28 @@ tach_reader_get_sample_region_size (const TachReader *reader)
 const void *
 tach_reader_get_sample_region (const TachReader *reader)
 {
+  if (reader->from_file)
+    return NULL;
   return reader->data + TACH_HEADER_SIZE;
+}
+
+bool
+tach_reader_get_file_stamp (const TachReader *reader,
+                            TachFileStamp    *stamp)
+{
+  if (!reader->from_file)
+    return false;
+  *stamp = reader->stamp;
+  return true;
+}
+
+void
+tach_reader_release_file (TachReader *reader)
+{
+  if (reader == NULL || reader->fd < 0)
+    return;
+  close (reader->fd);
+  reader->fd = -1;
 }
 
 size_t

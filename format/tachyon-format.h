@@ -35,12 +35,14 @@ extern "C" {
 typedef enum
 {
   TACH_OK = 0,
-  TACH_ERROR_IO,            /* open, stat, mmap, write failed */
+  TACH_ERROR_IO,            /* open, stat, read, write failed; not a regular file */
   TACH_ERROR_INVALID,       /* the file breaks the format */
   TACH_ERROR_UNSUPPORTED,   /* a valid-looking file we cannot read */
   TACH_ERROR_NO_MEMORY,
   TACH_ERROR_ARGUMENT,      /* the caller passed something wrong */
   TACH_ERROR_CANCELLED,     /* the cancel function said so */
+  TACH_ERROR_CHANGED,       /* the file shrank, grew or was rewritten while it
+                             * was being read: read it again */
 } TachStatus;
 
 typedef enum
@@ -161,8 +163,30 @@ typedef struct
 
 typedef struct TachReader TachReader;
 
-/* Maps PATH read-only and validates header, footer, stats block, string
- * table and frame table.  Samples are not touched. */
+/* What a file was when a reader opened it.  The reader keeps the file
+ * open, so a file replaced by another (a rename over it) is still read
+ * whole and unchanged; DEVICE and INODE tell such a replacement from the
+ * file that was read. */
+typedef struct
+{
+  uint64_t size;
+  int64_t  mtime_sec;
+  uint32_t mtime_nsec;
+  uint64_t device;
+  uint64_t inode;
+} TachFileStamp;
+
+/* Opens PATH and validates header, footer, stats block, string table and
+ * frame table.  Samples are not touched.
+ *
+ * What is not a regular file (a folder, a FIFO, a socket, a device) is
+ * refused with TACH_ERROR_IO and a message that says what it is, without
+ * ever blocking.  The file is read with pread(), never mapped: a file that
+ * is truncated, grows or is rewritten while it is read (at open or while
+ * its samples are decoded) gives TACH_ERROR_CHANGED, never a signal.  A
+ * change is a read that finds the end of the file early, or a size or
+ * modification time that differs from the open's when the decoder reaches
+ * the end of the samples or meets an error. */
 TACH_API TachStatus   tach_reader_open_path      (const char  *path,
                                                   TachReader **out,
                                                   TachError   *error);
@@ -180,7 +204,22 @@ TACH_API const TachStats  *tach_reader_get_stats  (const TachReader *reader);
 TACH_API uint64_t     tach_reader_get_file_size  (const TachReader *reader);
 /* Size in bytes of the sample region as stored (compressed or not). */
 TACH_API uint64_t     tach_reader_get_sample_region_size (const TachReader *reader);
+/* The stored sample region of a reader over memory; NULL for a reader of
+ * a path, which reads the region as it decodes it. */
 TACH_API const void  *tach_reader_get_sample_region (const TachReader *reader);
+/* Fills STAMP with what the file was at open and returns true; false for
+ * a reader over memory. */
+TACH_API bool         tach_reader_get_file_stamp (const TachReader *reader,
+                                                  TachFileStamp    *stamp);
+/* Closes the file of a reader opened from a path, which it otherwise holds
+ * until it is freed; what open read (header, tables, stamp) stays, but no
+ * decoder can be made any more (tach_decoder_new gives
+ * TACH_ERROR_ARGUMENT).  For a caller that keeps the reader for its tables
+ * once the samples are in: a file held open keeps a removable disk from
+ * being unmounted, and a deleted file's space from being freed.  Does
+ * nothing over memory, or when called again; the decoders that exist must
+ * have been freed. */
+TACH_API void         tach_reader_release_file   (TachReader       *reader);
 
 /* Warnings: the file opens, but something is off (footer size, unknown
  * stats bits, unknown mode value, ...). */
@@ -282,8 +321,9 @@ TACH_API int          tach_decoder_next_batch    (TachDecoder  *decoder,
 
 /* A compressed region of 256 KiB or more is decompressed on a second
  * thread while the caller decodes, which about halves the time a decode
- * takes on two cores.  This forces the choice either way; it only has an
- * effect before the first tach_decoder_next(). */
+ * takes on two cores.  This forces the choice either way (for a raw region
+ * of a file too, which is otherwise read in line); it only has an effect
+ * before the first tach_decoder_next(). */
 TACH_API void         tach_decoder_set_pipelined (TachDecoder  *decoder,
                                                   bool          pipelined);
 

@@ -211,6 +211,9 @@ tv_window_open_file (TvWindow *self,
     }
   if (page != NULL)
     {
+      /* A file that failed (cut short, still being copied) may read now. */
+      if (tv_profile_page_get_state (page) == TV_PROFILE_PAGE_FAILED)
+        tv_profile_page_reload (page);
       adw_tab_view_set_selected_page (self->tab_view,
                                       adw_tab_view_get_page (self->tab_view, GTK_WIDGET (page)));
       return page;

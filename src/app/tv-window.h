@@ -22,7 +22,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TvWindow, tv_window, TV, WINDOW, AdwApplicationWindow)
 
 TvWindow      *tv_window_new             (GtkApplication *application);
-/* Opens FILE in a new tab, or selects its tab if it is open already. */
+/* Opens FILE in a new tab, or selects its tab if it is open already (and
+ * loads it again if it had failed). */
 TvProfilePage *tv_window_open_file       (TvWindow       *self,
                                           GFile          *file);
 TvProfilePage *tv_window_lookup_page     (TvWindow       *self,

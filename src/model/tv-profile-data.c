@@ -1276,6 +1276,9 @@ load (TachReader           *reader,
       return NULL;
     }
 
+  /* Every sample is in, and the tables are in memory: the file need not
+   * stay open for as long as its profile is shown. */
+  tach_reader_release_file (reader);
   g_clear_pointer (&self->prefaulter, prefaulter_free);
   shrink (self);
   summarize_threads (self);

@@ -10,11 +10,12 @@
  */
 #include "tv-profile.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #ifdef __linux__
-#include <errno.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -39,9 +40,14 @@ struct _TvProfile
   TachStats       stats;
   guint64         file_size;
   char          **warnings;
+  gboolean        has_stamp;
+  TachFileStamp   stamp;
 
   TvProfileData  *data;
 };
+
+static TvProfileLoadHook load_hook;
+static gpointer load_hook_data;
 
 G_DEFINE_FINAL_TYPE (TvProfile, tv_profile, G_TYPE_OBJECT)
 
@@ -103,6 +109,8 @@ typedef struct
   TachStats   stats;
   guint64     file_size;
   char      **warnings;
+  gboolean    has_stamp;
+  TachFileStamp stamp;
   guint64     samples;
   double      fraction;
 } Message;
@@ -133,6 +141,8 @@ deliver_metadata (gpointer data)
   self->file_size = m->file_size;
   g_strfreev (self->warnings);
   self->warnings = g_steal_pointer (&m->warnings);
+  self->has_stamp = m->has_stamp;
+  self->stamp = m->stamp;
   self->has_metadata = TRUE;
   set_state (self, TV_PROFILE_DECODING);
   g_signal_emit (self, signals[OPENED], 0);
@@ -196,6 +206,8 @@ on_progress (guint64  samples,
   gint64 now = g_get_monotonic_time ();
   Message *m;
 
+  if (load_hook != NULL && job->path != NULL)
+    load_hook (job->path, samples, load_hook_data);
   if (now - job->last_progress < PROGRESS_INTERVAL_US && fraction < 1.0)
     return;
   job->last_progress = now;
@@ -251,8 +263,24 @@ load_thread (GTask        *task,
        * location): read it whole, here on the worker, and keep the bytes
        * with the data, which reads its strings from them. */
       g_autofree char *contents = NULL;
+      g_autoptr(GFileInfo) info = NULL;
       gsize length = 0;
 
+      /* As the format library does for local files: a special file of a
+       * backend could block the read, or never end. */
+      info = g_file_query_info (job->file, G_FILE_ATTRIBUTE_STANDARD_TYPE,
+                                G_FILE_QUERY_INFO_NONE, cancellable, &error);
+      if (info == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
+        {
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
+                                   _("This is not a regular file: a profile must be a file"));
+          return;
+        }
       if (!g_file_load_contents (job->file, cancellable, &contents, &length, NULL, &error))
         {
           g_task_return_error (task, error);
@@ -277,6 +305,7 @@ load_thread (GTask        *task,
   m->warnings = g_new0 (char *, tach_reader_get_n_warnings (reader) + 1);
   for (gsize i = 0; i < tach_reader_get_n_warnings (reader); i++)
     m->warnings[i] = g_strdup (tach_reader_get_warning (reader, i));
+  m->has_stamp = tach_reader_get_file_stamp (reader, &m->stamp);
   post (job, deliver_metadata, m);
 
   job->last_progress = g_get_monotonic_time ();
@@ -530,6 +559,108 @@ tv_profile_get_data (TvProfile *self)
 {
   g_return_val_if_fail (TV_IS_PROFILE (self), NULL);
   return self->data;
+}
+
+gboolean
+tv_profile_get_file_stamp (TvProfile     *self,
+                           TachFileStamp *stamp)
+{
+  g_return_val_if_fail (TV_IS_PROFILE (self), FALSE);
+  g_return_val_if_fail (stamp != NULL, FALSE);
+
+  if (!self->has_metadata || !self->has_stamp)
+    return FALSE;
+  *stamp = self->stamp;
+  return TRUE;
+}
+
+typedef struct
+{
+  char          *path;
+  TachFileStamp  stamp;
+} CheckJob;
+
+static void
+check_job_free (gpointer data)
+{
+  CheckJob *job = data;
+
+  g_free (job->path);
+  g_free (job);
+}
+
+static void
+check_thread (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  CheckJob *job = task_data;
+  GStatBuf st;
+  TvProfileFileState state;
+
+  /* stat () follows links, as the reader's open did. */
+  if (g_stat (job->path, &st) != 0)
+    state = errno == ENOENT || errno == ENOTDIR ? TV_PROFILE_FILE_DELETED
+                                                : TV_PROFILE_FILE_CHANGED;
+  else if ((guint64) st.st_size != job->stamp.size
+           || (gint64) st.st_mtim.tv_sec != job->stamp.mtime_sec
+           || (guint32) st.st_mtim.tv_nsec != job->stamp.mtime_nsec
+           || (guint64) st.st_ino != job->stamp.inode
+           || (guint64) st.st_dev != job->stamp.device)
+    state = TV_PROFILE_FILE_CHANGED;
+  else
+    state = TV_PROFILE_FILE_UNCHANGED;
+  g_task_return_int (task, state);
+}
+
+void
+tv_profile_check_file_async (TvProfile           *self,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *path = NULL;
+  CheckJob *job;
+
+  g_return_if_fail (TV_IS_PROFILE (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, tv_profile_check_file_async);
+  path = g_file_get_path (self->file);
+  if (path == NULL || !self->has_metadata || !self->has_stamp)
+    {
+      g_task_return_int (task, TV_PROFILE_FILE_UNCHANGED);
+      return;
+    }
+  job = g_new0 (CheckJob, 1);
+  job->path = g_steal_pointer (&path);
+  job->stamp = self->stamp;
+  g_task_set_task_data (task, job, check_job_free);
+  g_task_run_in_thread (task, check_thread);
+}
+
+TvProfileFileState
+tv_profile_check_file_finish (TvProfile     *self,
+                              GAsyncResult  *result,
+                              GError       **error)
+{
+  gssize state;
+
+  g_return_val_if_fail (TV_IS_PROFILE (self), TV_PROFILE_FILE_UNCHANGED);
+  g_return_val_if_fail (g_task_is_valid (result, self), TV_PROFILE_FILE_UNCHANGED);
+
+  state = g_task_propagate_int (G_TASK (result), error);
+  return state < 0 ? TV_PROFILE_FILE_UNCHANGED : (TvProfileFileState) state;
+}
+
+void
+tv_profile_set_load_hook (TvProfileLoadHook hook,
+                          gpointer          user_data)
+{
+  load_hook = hook;
+  load_hook_data = user_data;
 }
 
 static void

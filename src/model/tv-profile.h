@@ -53,6 +53,41 @@ const char * const *tv_profile_get_warnings  (TvProfile            *self);
 /* The decoded samples, once LOADED; NULL before. */
 TvProfileData     *tv_profile_get_data       (TvProfile            *self);
 
+/* What the file was when it was opened (size, modification time, inode),
+ * from the OPENING state on; FALSE for a file that is not local, which is
+ * read whole. */
+gboolean           tv_profile_get_file_stamp (TvProfile            *self,
+                                              TachFileStamp        *stamp);
+
+typedef enum
+{
+  TV_PROFILE_FILE_UNCHANGED,
+  TV_PROFILE_FILE_CHANGED,   /* another size, time or file at the path */
+  TV_PROFILE_FILE_DELETED,   /* nothing at the path */
+} TvProfileFileState;
+
+/* Looks, on a worker thread, whether the file on disk is still the one
+ * that was read: what a file monitor's events, which reads of the file
+ * itself may cause on some file systems, are checked against.  A profile
+ * without a stamp is always UNCHANGED. */
+void               tv_profile_check_file_async  (TvProfile          *self,
+                                                 GCancellable       *cancellable,
+                                                 GAsyncReadyCallback callback,
+                                                 gpointer            user_data);
+TvProfileFileState tv_profile_check_file_finish (TvProfile          *self,
+                                                 GAsyncResult       *result,
+                                                 GError            **error);
+
+/* For tests: HOOK is called on the loading thread of every profile, with
+ * the path and the samples decoded so far, each time the decoder reports
+ * progress (every 65536 samples), while the decoder waits.  NULL removes
+ * it. */
+typedef void     (*TvProfileLoadHook)        (const char           *path,
+                                              guint64               samples,
+                                              gpointer              user_data);
+void               tv_profile_set_load_hook  (TvProfileLoadHook     hook,
+                                              gpointer              user_data);
+
 /* Computes a call tree on a worker thread. */
 void               tv_profile_query_async    (TvProfile            *self,
                                               const TvQuery        *query,

@@ -38,6 +38,9 @@ tv_tach_error_propagate (GError          **error,
     case TACH_ERROR_ARGUMENT:
       code = TV_TACH_ERROR_ARGUMENT;
       break;
+    case TACH_ERROR_CHANGED:
+      code = TV_TACH_ERROR_CHANGED;
+      break;
     case TACH_ERROR_INVALID:
     case TACH_OK:
     default:

@@ -21,6 +21,7 @@ typedef enum
   TV_TACH_ERROR_UNSUPPORTED,
   TV_TACH_ERROR_NO_MEMORY,
   TV_TACH_ERROR_ARGUMENT,
+  TV_TACH_ERROR_CHANGED,     /* the file changed while it was read */
 } TvTachError;
 
 GQuark tv_tach_error_quark     (void);

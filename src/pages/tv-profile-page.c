@@ -9,7 +9,15 @@
  * they are in, the flame graph (TvFlameView) shows.  The profile's
  * TvViewState, which its views share, lives here.  A file
  * that cannot be read shows its error message instead; a cancelled load
- * says so.
+ * says so.  Both offer Reload, which replaces the page's profile (and its
+ * views and view state) with a fresh load of the same file, in the same
+ * tab.
+ *
+ * Once loaded, a GFileMonitor watches the file.  Its events only start a
+ * check on a worker (tv_profile_check_file_async) of the file's size, time
+ * and inode against what was read, so that nothing but a real change (not
+ * a read of the file, say, on a file system whose monitor polls) shows the
+ * banner that offers to reload.
  */
 #include <string.h>
 
@@ -24,6 +32,7 @@
 #include "tv-export-task.h"
 #include "tv-flame-view.h"
 #include "tv-profile-page.h"
+#include "tv-tach-error.h"
 #include "tv-timeline-view.h"
 
 struct _TvProfilePage
@@ -32,13 +41,22 @@ struct _TvProfilePage
 
   GFile              *file;
   TvProfile          *profile;
-  GCancellable       *cancellable;
+  GCancellable       *cancellable;       /* the page's: loads and exports */
+  GCancellable       *load_cancellable;  /* the current load's */
   TvProfilePageState  state;
   char               *error_message;
   TvProperties       *properties;
   TvViewState        *view_state;
   GtkWidget          *flame_view;
   GtkWidget          *timeline_view;
+  GtkWidget          *paned;
+
+  /* Watching the file once it is loaded. */
+  GFileMonitor       *monitor;
+  guint               check_source;
+  GCancellable       *check_cancellable;
+  guint               check_generation;
+  TvProfileFileState  file_state;
 
   GtkStack           *stack;
   AdwViewStack       *views;
@@ -49,6 +67,10 @@ struct _TvProfilePage
   GtkButton          *cancel_button;
   GtkBox             *properties_box;
   AdwStatusPage      *error_page;
+  GtkWidget          *error_reload_button;
+  GtkRevealer        *file_banner;
+  GtkLabel           *file_banner_label;
+  GtkWidget          *file_banner_button;
 };
 
 G_DEFINE_FINAL_TYPE (TvProfilePage, tv_profile_page, ADW_TYPE_BIN)
@@ -64,6 +86,7 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static void update_range (TvProfilePage *self);
+static void watch_file   (TvProfilePage *self);
 
 static void
 set_state (TvProfilePage      *self,
@@ -145,8 +168,8 @@ on_load_finished (GObject      *object,
 
   tv_profile_load_finish (TV_PROFILE (object), result, &error);
 
-  /* The page was closed while it loaded. */
-  if (self->stack == NULL)
+  /* The page was closed while it loaded, or reloaded since. */
+  if (self->stack == NULL || TV_PROFILE (object) != self->profile)
     return;
 
   if (error == NULL)
@@ -156,25 +179,24 @@ on_load_finished (GObject      *object,
       tv_properties_show_data (self->properties);
       self->flame_view = tv_flame_view_new (self->profile, self->view_state);
       self->timeline_view = tv_timeline_view_new (self->profile, self->view_state);
-      gtk_box_remove (self->flame_box, self->flame_placeholder);
+      /* Hidden, not removed: a reload shows it again. */
+      gtk_widget_set_visible (self->flame_placeholder, FALSE);
       /* The timeline above the flame graph, sharing the view state. */
-      {
-        GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
-
-        gtk_paned_set_start_child (GTK_PANED (paned), self->timeline_view);
-        gtk_paned_set_end_child (GTK_PANED (paned), self->flame_view);
-        gtk_paned_set_resize_start_child (GTK_PANED (paned), FALSE);
-        gtk_paned_set_shrink_start_child (GTK_PANED (paned), FALSE);
-        gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
-        gtk_paned_set_position (GTK_PANED (paned), 190);
-        gtk_widget_set_vexpand (paned, TRUE);
-        gtk_box_append (self->flame_box, paned);
-      }
+      self->paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+      gtk_paned_set_start_child (GTK_PANED (self->paned), self->timeline_view);
+      gtk_paned_set_end_child (GTK_PANED (self->paned), self->flame_view);
+      gtk_paned_set_resize_start_child (GTK_PANED (self->paned), FALSE);
+      gtk_paned_set_shrink_start_child (GTK_PANED (self->paned), FALSE);
+      gtk_paned_set_shrink_end_child (GTK_PANED (self->paned), FALSE);
+      gtk_paned_set_position (GTK_PANED (self->paned), 190);
+      gtk_widget_set_vexpand (self->paned, TRUE);
+      gtk_box_append (self->flame_box, self->paned);
       g_signal_connect_object (self->view_state, "changed", G_CALLBACK (update_range), self,
                                G_CONNECT_SWAPPED);
       adw_view_stack_set_visible_child_name (self->views, "flamegraph");
       set_state (self, TV_PROFILE_PAGE_LOADED);
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "page.export", TRUE);
+      watch_file (self);
     }
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
@@ -184,9 +206,200 @@ on_load_finished (GObject      *object,
     {
       g_free (self->error_message);
       self->error_message = g_strdup (error->message);
+      adw_status_page_set_title (self->error_page,
+                                 g_error_matches (error, TV_TACH_ERROR, TV_TACH_ERROR_CHANGED)
+                                 ? _("The File Changed While It Was Read")
+                                 : _("Could Not Open the Profile"));
       adw_status_page_set_description (self->error_page, error->message);
       set_state (self, TV_PROFILE_PAGE_FAILED);
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Loading, reloading, and watching the file                                 */
+/* ------------------------------------------------------------------------ */
+
+/* A monitor's events come in bursts while a file is written: look once
+ * they have settled. */
+#define CHECK_DELAY_MS 250
+
+static void
+show_file_state (TvProfilePage      *self,
+                 TvProfileFileState  state)
+{
+  self->file_state = state;
+  switch (state)
+    {
+    case TV_PROFILE_FILE_CHANGED:
+      gtk_label_set_text (self->file_banner_label, _("The file changed on disk."));
+      gtk_widget_set_visible (self->file_banner_button, TRUE);
+      break;
+    case TV_PROFILE_FILE_DELETED:
+      /* Reload would only fail; a file that comes back is a change. */
+      gtk_label_set_text (self->file_banner_label,
+                          _("The file is no longer on disk. The profile shows what was read."));
+      gtk_widget_set_visible (self->file_banner_button, FALSE);
+      break;
+    case TV_PROFILE_FILE_UNCHANGED:
+    default:
+      break;
+    }
+  gtk_revealer_set_reveal_child (self->file_banner, state != TV_PROFILE_FILE_UNCHANGED);
+}
+
+typedef struct
+{
+  TvProfilePage *page;
+  guint          generation;
+} Check;
+
+static void
+on_file_checked (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Check *check = user_data;
+  g_autoptr(TvProfilePage) self = check->page;
+  g_autoptr(GError) error = NULL;
+  TvProfileFileState state;
+  guint generation = check->generation;
+
+  g_free (check);
+  state = tv_profile_check_file_finish (TV_PROFILE (object), result, &error);
+  if (error != NULL || generation != self->check_generation
+      || self->state != TV_PROFILE_PAGE_LOADED)
+    return;
+  show_file_state (self, state);
+}
+
+static gboolean
+check_file (gpointer user_data)
+{
+  TvProfilePage *self = user_data;
+  Check *check;
+
+  self->check_source = 0;
+  g_cancellable_cancel (self->check_cancellable);
+  g_clear_object (&self->check_cancellable);
+  self->check_cancellable = g_cancellable_new ();
+  check = g_new0 (Check, 1);
+  check->page = g_object_ref (self);
+  check->generation = ++self->check_generation;
+  tv_profile_check_file_async (self->profile, self->check_cancellable, on_file_checked, check);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_file_event (GFileMonitor      *monitor,
+               GFile             *file,
+               GFile             *other_file,
+               GFileMonitorEvent  event,
+               TvProfilePage     *self)
+{
+  g_clear_handle_id (&self->check_source, g_source_remove);
+  self->check_source = g_timeout_add (CHECK_DELAY_MS, check_file, self);
+}
+
+/* Watches a local file from the moment it is loaded.  It may have changed
+ * between the open and now: one check at once tells. */
+static void
+watch_file (TvProfilePage *self)
+{
+  g_autoptr(GError) error = NULL;
+  TachFileStamp stamp;
+
+  if (!tv_profile_get_file_stamp (self->profile, &stamp))
+    return;
+  self->monitor = g_file_monitor_file (self->file, G_FILE_MONITOR_WATCH_MOVES, NULL, &error);
+  if (self->monitor == NULL)
+    g_debug ("Cannot watch the profile's file: %s", error->message);
+  else
+    g_signal_connect_object (self->monitor, "changed", G_CALLBACK (on_file_event), self, 0);
+  check_file (self);
+}
+
+static void
+stop_watching (TvProfilePage *self)
+{
+  if (self->monitor != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->monitor, self);
+      g_file_monitor_cancel (self->monitor);
+      g_clear_object (&self->monitor);
+    }
+  g_clear_handle_id (&self->check_source, g_source_remove);
+  g_cancellable_cancel (self->check_cancellable);
+  g_clear_object (&self->check_cancellable);
+  self->check_generation++;
+  self->file_state = TV_PROFILE_FILE_UNCHANGED;
+  if (self->file_banner != NULL)
+    gtk_revealer_set_reveal_child (self->file_banner, FALSE);
+}
+
+static void
+start_load (TvProfilePage *self)
+{
+  g_clear_object (&self->load_cancellable);
+  self->load_cancellable = g_cancellable_new ();
+  self->profile = tv_profile_new (self->file);
+  g_signal_connect_object (self->profile, "opened", G_CALLBACK (on_opened), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->profile, "notify::samples-loaded",
+                           G_CALLBACK (on_progress_notify), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->profile, "notify::state",
+                           G_CALLBACK (on_progress_notify), self, G_CONNECT_SWAPPED);
+  update_progress (self);
+  tv_profile_load_async (self->profile, self->load_cancellable, on_load_finished,
+                         g_object_ref (self));
+}
+
+static void
+cancel_load (TvProfilePage *self)
+{
+  g_cancellable_cancel (self->load_cancellable);
+}
+
+void
+tv_profile_page_reload (TvProfilePage *self)
+{
+  g_return_if_fail (TV_IS_PROFILE_PAGE (self));
+
+  stop_watching (self);
+  cancel_load (self);
+  if (self->profile != NULL)
+    g_signal_handlers_disconnect_by_data (self->profile, self);
+  g_clear_object (&self->profile);
+
+  /* The views and the view state were those of the old profile, whose
+   * threads and functions the new one need not have. */
+  if (self->paned != NULL)
+    {
+      gtk_box_remove (self->flame_box, self->paned);
+      self->paned = NULL;
+      self->flame_view = NULL;
+      self->timeline_view = NULL;
+    }
+  gtk_widget_set_visible (self->flame_placeholder, TRUE);
+  g_clear_object (&self->view_state);
+  self->view_state = tv_view_state_new ();
+  gtk_box_remove (self->properties_box, GTK_WIDGET (self->properties));
+  self->properties = tv_properties_new ();
+  gtk_widget_set_vexpand (GTK_WIDGET (self->properties), TRUE);
+  gtk_box_append (self->properties_box, GTK_WIDGET (self->properties));
+  g_clear_pointer (&self->error_message, g_free);
+  gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "page.export", FALSE);
+
+  set_state (self, TV_PROFILE_PAGE_LOADING);
+  start_load (self);
+}
+
+static void
+reload_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  tv_profile_page_reload (TV_PROFILE_PAGE (widget));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -543,7 +756,16 @@ tv_profile_page_cancel (TvProfilePage *self)
 {
   g_return_if_fail (TV_IS_PROFILE_PAGE (self));
 
+  cancel_load (self);
   g_cancellable_cancel (self->cancellable);
+}
+
+TvProfileFileState
+tv_profile_page_get_file_state (TvProfilePage *self)
+{
+  g_return_val_if_fail (TV_IS_PROFILE_PAGE (self), TV_PROFILE_FILE_UNCHANGED);
+
+  return self->file_state;
 }
 
 GFile *
@@ -644,16 +866,7 @@ tv_profile_page_constructed (GObject *object)
 
   g_assert (self->file != NULL);
 
-  self->profile = tv_profile_new (self->file);
-  g_signal_connect_object (self->profile, "opened", G_CALLBACK (on_opened), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->profile, "notify::samples-loaded",
-                           G_CALLBACK (on_progress_notify), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->profile, "notify::state",
-                           G_CALLBACK (on_progress_notify), self, G_CONNECT_SWAPPED);
-  update_progress (self);
-  tv_profile_load_async (self->profile, self->cancellable, on_load_finished,
-                         g_object_ref (self));
+  start_load (self);
 }
 
 static void
@@ -662,10 +875,13 @@ tv_profile_page_dispose (GObject *object)
   TvProfilePage *self = (TvProfilePage *)object;
 
   g_cancellable_cancel (self->cancellable);
+  cancel_load (self);
+  stop_watching (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_PROFILE_PAGE);
   self->properties = NULL;
   self->flame_view = NULL;
   self->timeline_view = NULL;
+  self->paned = NULL;
 
   G_OBJECT_CLASS (tv_profile_page_parent_class)->dispose (object);
 }
@@ -679,6 +895,7 @@ tv_profile_page_finalize (GObject *object)
   g_clear_object (&self->profile);
   g_clear_object (&self->file);
   g_clear_object (&self->cancellable);
+  g_clear_object (&self->load_cancellable);
   g_clear_pointer (&self->error_message, g_free);
 
   G_OBJECT_CLASS (tv_profile_page_parent_class)->finalize (object);
@@ -761,11 +978,16 @@ tv_profile_page_class_init (TvProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, flame_box);
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, flame_placeholder);
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, error_page);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, error_reload_button);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, file_banner);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, file_banner_label);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, file_banner_button);
 
   g_type_ensure (TV_TYPE_PROPERTIES);
 
   gtk_widget_class_install_action (widget_class, "page.export", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "page.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "page.reload", NULL, reload_action);
   /* Ctrl+F from anywhere in the page (the timeline, the properties): the
    * flame view's own binding only sees keys from inside it. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
@@ -784,6 +1006,5 @@ tv_profile_page_init (TvProfilePage *self)
   self->properties = tv_properties_new ();
   gtk_widget_set_vexpand (GTK_WIDGET (self->properties), TRUE);
   gtk_box_append (self->properties_box, GTK_WIDGET (self->properties));
-  g_signal_connect_swapped (self->cancel_button, "clicked",
-                            G_CALLBACK (tv_profile_page_cancel), self);
+  g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (cancel_load), self);
 }

@@ -46,6 +46,12 @@ TvTimelineView     *tv_profile_page_get_timeline_view (TvProfilePage *self);
 void                tv_profile_page_show_view         (TvProfilePage *self,
                                                        const char    *name);
 void                tv_profile_page_cancel            (TvProfilePage *self);
+/* Loads the file again, in place of what the page shows ("page.reload"):
+ * after a failure, or when the file changed on disk. */
+void                tv_profile_page_reload            (TvProfilePage *self);
+/* Whether the file on disk is still the one shown, as the banner says:
+ * UNCHANGED until the page is loaded and its file watched. */
+TvProfileFileState  tv_profile_page_get_file_state    (TvProfilePage *self);
 
 /* Writes what the views show (threads, thread state, time range,
  * inverted) to DEST, on a worker: an SVG, PNG or PDF image of the flame

@@ -55,6 +55,13 @@ int      bench_fail_tach          (const char      *what,
  * does not pay for page faults. */
 void     bench_fault_in           (const void      *region,
                                    size_t           size);
+/* Maps PATH and points *REGION at its sample region as READER sees it, for
+ * libzstd alone to work on (the reader reads the file as it decodes, and
+ * keeps no region in memory).  NULL with the error printed if PATH cannot
+ * be mapped. */
+GMappedFile *bench_map_region     (const char      *path,
+                                   TachReader      *reader,
+                                   const void     **region);
 /* Decodes every sample of READER once and times it: PIPELINE is -1 to let
  * the decoder choose, else whether to decompress on a second thread;
  * BY_SAMPLE takes tach_decoder_next () rather than batches.  Every sample

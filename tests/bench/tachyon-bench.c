@@ -125,6 +125,29 @@ bench_fault_in (const void *region,
   bench_sink += touch;
 }
 
+GMappedFile *
+bench_map_region (const char  *path,
+                  TachReader  *reader,
+                  const void **region)
+{
+  g_autoptr (GError) error = NULL;
+  GMappedFile *file = g_mapped_file_new (path, FALSE, &error);
+
+  if (file == NULL)
+    {
+      g_printerr ("tachyon-bench: %s\n", error->message);
+      return NULL;
+    }
+  if (g_mapped_file_get_length (file) != tach_reader_get_file_size (reader))
+    {
+      g_printerr ("tachyon-bench: %s changed while it was measured\n", path);
+      g_mapped_file_unref (file);
+      return NULL;
+    }
+  *region = g_mapped_file_get_contents (file) + TACH_HEADER_SIZE;
+  return file;
+}
+
 /* One full pass of the decoder over every sample.  PIPELINE is -1 to let
  * the decoder choose, else whether to decompress on a second thread. */
 gboolean

@@ -725,6 +725,29 @@ def args_cases(env):
             problems.append("left behind in OUT's directory: %r" % os.listdir(out_dir))
         return problems
 
+    # A FIFO without a writer: open() alone would wait for one for ever.
+    fifo = os.path.join(tmp, "pipe.tach")
+    os.mkfifo(fifo)
+
+    def fifo_fails(args):
+        try:
+            p = subprocess.run([env.exe] + args + [fifo], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=env.env, timeout=30)
+        except subprocess.TimeoutExpired:
+            return ["still blocked after 30 s"]
+        problems = []
+        check_error_run(env, problems, p.returncode, p.stdout,
+                        p.stderr.decode("utf-8", "replace"), fifo,
+                        "This is a FIFO (a named pipe), not a regular file")
+        return problems
+
+    fifo_out = os.path.join(tmp, "fifo-out")
+    for args in (["--info"], ["--info", "--json"],
+                 ["--export", "collapsed", "-o", fifo_out + ".collapsed"],
+                 ["--export", "html", "-o", fifo_out + ".html"],
+                 ["--compare", "--info", tiny]):
+        case("FIFO: %s" % " ".join(args), lambda a=args: fifo_fails(a))
+
     case("export: missing file", lambda: export_fails(missing))
     case("export: directory as FILE", lambda: export_fails(tmp))
     case("export: decode error leaves no OUT",

@@ -10,6 +10,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include <zstd.h>
+
 #include "tachyon-format.h"
 
 /* A little-endian file under construction. */
@@ -783,6 +785,116 @@ test_huge_decompressed_region (void)
   g_rmdir (dir);
 }
 
+/* Decodes DATA to its end, the zstd stream read on a second thread or in
+ * line; returns the samples and sets MESSAGE to the error. */
+static guint64
+decode_count (const guint8 *data,
+              gsize         len,
+              gboolean      pipelined,
+              char        **message)
+{
+  TachReader *reader;
+  TachDecoder *decoder;
+  TachError error;
+  TachBatch batch;
+  guint64 n = 0;
+  int rc;
+
+  g_assert_cmpint (tach_reader_open_memory (data, len, &reader, &error), ==, TACH_OK);
+  g_assert_cmpint (tach_decoder_new (reader, &decoder, &error), ==, TACH_OK);
+  tach_decoder_set_pipelined (decoder, pipelined);
+  while ((rc = tach_decoder_next_batch (decoder, &batch, &error)) == 1)
+    n += batch.n;
+  g_assert_cmpint (rc, ==, -1);
+  g_assert_cmpint (error.status, ==, TACH_ERROR_INVALID);
+  *message = g_strdup (error.message);
+  tach_decoder_free (decoder);
+  tach_reader_free (reader);
+  return n;
+}
+
+/* A zstd stream that breaks gives the same samples before its error
+ * whether it is decompressed on a second thread or in line.  The thread
+ * fills whole chunks, and the decoder in line used to stop at the bytes it
+ * needed, so that the two met the error at different records (found by
+ * the fuzzer).  The file: the writer's raw records compressed here into
+ * one good frame, then bytes that are no frame at all. */
+static void
+test_zstd_error_same_either_way (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tach-test-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "raw.tach", NULL);
+  TachWriterOptions options = { .sample_interval_us = 1000, .start_time_us = 1 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+  g_autoptr(GByteArray) file = g_byte_array_new ();
+  g_autofree guint8 *raw = NULL;
+  g_autofree guint8 *frame = NULL;
+  g_autofree char *inline_message = NULL;
+  g_autofree char *pipelined_message = NULL;
+  static const guint8 garbage[] = "no zstd frame here";
+  TachWriter *writer;
+  TachError error;
+  guint32 frames[64];
+  guint32 stack[12];
+  guint64 string_offset, frame_offset, region, shift;
+  guint64 n_inline, n_pipelined;
+  guint32 compression = GUINT32_TO_LE (TACH_COMPRESSION_ZSTD);
+  gsize len;
+  size_t frame_len;
+
+  g_assert_cmpint (tach_writer_new (path, &options, &writer, &error), ==, TACH_OK);
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", i);
+      TachFrameInfo info = { "big.py", name, (gint32) i + 1, (gint32) i + 1, -1, -1, 255 };
+
+      g_assert_cmpint (tach_writer_intern_frame (writer, &info, &frames[i], &error), ==, TACH_OK);
+    }
+  for (guint i = 0; i < 100000; i++)
+    {
+      for (guint k = 0; k < G_N_ELEMENTS (stack); k++)
+        stack[k] = frames[g_rand_int_range (rand, 0, G_N_ELEMENTS (frames))];
+      g_assert_cmpint (tach_writer_add_sample (writer, 1 + i % 4, 0, 1 + i * 1000, 3, stack,
+                                               G_N_ELEMENTS (stack), &error), ==, TACH_OK);
+    }
+  g_assert_cmpint (tach_writer_finish (writer, &error), ==, TACH_OK);
+  g_assert_true (g_file_get_contents (path, (char **) &raw, &len, NULL));
+  g_unlink (path);
+  g_rmdir (dir);
+
+  memcpy (&string_offset, raw + 40, 8);
+  memcpy (&frame_offset, raw + 48, 8);
+  string_offset = GUINT64_FROM_LE (string_offset);
+  frame_offset = GUINT64_FROM_LE (frame_offset);
+  region = string_offset - 64;
+  frame = g_malloc (ZSTD_compressBound (region));
+  frame_len = ZSTD_compress (frame, ZSTD_compressBound (region), raw + 64, region, 1);
+  g_assert_false (ZSTD_isError (frame_len));
+  /* Large enough for the second thread, and for several of its chunks. */
+  g_assert_cmpuint (frame_len, >, 512 * 1024);
+  g_assert_cmpuint (region, >, 4 * 128 * 1024);
+
+  /* Header, the frame and the garbage, then the tables moved by as much. */
+  shift = frame_len + sizeof garbage - region;
+  string_offset = GUINT64_TO_LE (string_offset + shift);
+  frame_offset = GUINT64_TO_LE (frame_offset + shift);
+  g_byte_array_append (file, raw, 64);
+  memcpy (file->data + 40, &string_offset, 8);
+  memcpy (file->data + 48, &frame_offset, 8);
+  memcpy (file->data + 56, &compression, 4);
+  g_byte_array_append (file, frame, (guint) frame_len);
+  g_byte_array_append (file, garbage, sizeof garbage);
+  g_byte_array_append (file, raw + 64 + region, (guint) (len - 64 - region));
+
+  n_inline = decode_count (file->data, file->len, FALSE, &inline_message);
+  n_pipelined = decode_count (file->data, file->len, TRUE, &pipelined_message);
+  g_test_message ("%" G_GUINT64_FORMAT " samples, then: %s", n_inline, inline_message);
+  g_assert_nonnull (strstr (inline_message, "zstd decompression error"));
+  g_assert_cmpuint (n_inline, >, 50000);
+  g_assert_cmpuint (n_pipelined, ==, n_inline);
+  g_assert_cmpstr (pipelined_message, ==, inline_message);
+}
+
 /* SPEC §15.8: a file without statistics whose frame table happens to end
  * in bytes that look like a statistics trailer (found by the fuzzer).  The
  * block would start inside the frame table, so there is none. */
@@ -826,6 +938,7 @@ main (int   argc,
   g_test_add_func ("/format/reader/open-memory", test_open_memory_matches_path);
   g_test_add_func ("/format/reader/stats-lookalike", test_stats_lookalike);
   g_test_add_func ("/format/reader/huge-decompressed-region", test_huge_decompressed_region);
+  g_test_add_func ("/format/reader/zstd-error-same-either-way", test_zstd_error_same_either_way);
 
   return g_test_run ();
 }
