@@ -2,11 +2,17 @@
 """Tests of `tachyon-viewer --export speedscope|gecko`: the files opened in
 the real clients that read them (speedscope in headless Chromium, the
 Firefox Profiler's own code through its command line), and what those
-show compared with an independent replay of the samples
-(shared/tools/tachgen.py's reader) and with the model's own outputs
-(--info --json, --export collapsed).
+show compared with an independent replay of the samples and with the
+model's own outputs (--info --json, --export collapsed).  The replay of a
+corpus file has the samples the reference reader decodes (our decoder's,
+used once their digests are those of tests/data/reference.json).  The
+profiles made for a test (profiles.py) are written by the format library's
+writer (tach-tool, --tool), or, the one with a NUL in a name, copied from
+tests/data/generated, and replayed from their own descriptions.  Only the
+group profiles, of the reference suite, needs anything outside the
+repository: the reference itself, tachgen.py.
 
-Usage: test-clients.py --exe PATH --bench PATH GROUP
+Usage: test-clients.py --exe PATH --bench PATH --tool PATH GROUP
 
 GROUP is one of:
   speedscope-corpus   every valid corpus file opened in speedscope: its
@@ -38,6 +44,11 @@ GROUP is one of:
                       and no more memory than the loaded model needs
                       beyond a bounded margin (the files are streamed)
   args                what the formats refuse: exit 1, a message, no OUT
+  profiles            (the reference suite) the reference reader reads back
+                      from the reference writer's file of each profile of
+                      profiles.py what its description says, and the
+                      library's writer writes the same bytes: the tests
+                      replay and open the very files the reference makes
 
 The clients are npm packages pinned in tests/clients/package-lock.json,
 which build-aux/install-deps.sh installs: speedscope, driven in Debian's
@@ -50,8 +61,10 @@ Firefox's old DevTools recordings).  Prints TAP.
 
 import argparse
 import collections
+import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -61,8 +74,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # no __pycache__ there.
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "tools"))
 import firefox_profiler  # noqa: E402
+import profiles  # noqa: E402
+import reference  # noqa: E402
 import speedscope  # noqa: E402
+import tachprofile  # noqa: E402
 
 INTERNAL_SUFFIX = "_sync_coordinator.py"
 REJECTED_VALID = {"compression_type_7.tach"}
@@ -133,17 +150,18 @@ class Tap:
 
 
 class Env:
-    def __init__(self, exe, bench):
+    def __init__(self, exe, bench, tool):
         self.exe = os.path.abspath(exe)
         self.bench = os.path.abspath(bench)
+        self.tool = os.path.abspath(tool)
         self.data = os.environ.get("TACH_TEST_DATA")
-        shared = os.environ.get("TACH_SHARED_DIR")
-        if not self.data or not shared:
-            raise SystemExit("Bail out! TACH_TEST_DATA and TACH_SHARED_DIR must be set")
-        sys.path.insert(0, os.path.join(shared, "tools"))
-        import tachgen
-        self.tachgen_module = tachgen
-        self.tachgen = os.path.join(shared, "tools", "tachgen.py")
+        if not self.data:
+            raise SystemExit("Bail out! TACH_TEST_DATA must be set")
+        self.expected = reference.load(self.data)
+        # The samples of the files read so far, and those of the profiles
+        # made here, from their descriptions.
+        self.read = {}
+        self.described = {}
         self.env = dict(os.environ)
         for var in ("DISPLAY", "WAYLAND_DISPLAY"):
             self.env.pop(var, None)
@@ -180,15 +198,40 @@ class Env:
             raise AssertionError("--export collapsed failed: " + err)
         return out.decode("utf-8")
 
-    def fromjson(self, spec, name):
-        js = os.path.join(self.tmp, name + ".json")
-        with open(js, "w", encoding="utf-8") as fh:
-            json.dump(spec, fh)
+    def samples(self, path):
+        """The samples and frames of PATH for a replay: a profile made here,
+        those of its description; a corpus file, those the reference
+        reader decodes (checked against reference.json, which must hold
+        the file)."""
+        path = os.path.abspath(path)
+        if path in self.described:
+            return self.described[path]
+        if path not in self.read:
+            key = os.path.relpath(path, self.data).replace(os.sep, "/")
+            self.read[path] = reference.Samples(self.tool, self.expected, key, path)
+        return self.read[path]
+
+    def profile(self, name):
+        """The profile NAME of profiles.PROFILES, in the temporary folder:
+        written by the library's writer, or copied from tests/data when
+        only the reference writer can write it; in either case checked to
+        hold what its description says, as our decoder reads it."""
+        describe, stored = profiles.PROFILES[name]
+        spec = describe()
         path = os.path.join(self.tmp, name)
-        p = subprocess.run([sys.executable, self.tachgen, "fromjson", js, "-o", path,
-                            "--mode", "wall"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        if p.returncode != 0:
-            raise RuntimeError("tachgen fromjson: " + p.stderr.decode())
+        if stored:
+            shutil.copyfile(os.path.join(self.data, stored), path)
+        else:
+            tachprofile.write(self.tool, path, spec)
+        described = tachprofile.Described(spec)
+        problems = tachprofile.differences(
+            described, reference.Samples(self.tool, None, name, path), name)
+        if problems:
+            raise AssertionError("\n".join(
+                ["%s does not hold what profiles.%s() describes%s" % (
+                    stored or "the library's writer's " + name, describe.__name__,
+                    ": run tests/data/make-expected.py" if stored else "")] + problems))
+        self.described[path] = described
         return path
 
 
@@ -199,8 +242,9 @@ def strict_json(data):
 
 
 # ---------------------------------------------------------------------------
-# The replay: the samples as tachgen reads them, selected and transformed as
-# the filters say
+# The replay: the samples as the reference reader decodes them (or as a
+# profile made here describes them), selected and transformed as the
+# filters say
 # ---------------------------------------------------------------------------
 
 class Filter:
@@ -238,7 +282,7 @@ class Filter:
 
 class Replay:
     def __init__(self, env, path):
-        r = env.tachgen_module.TachReader(path)
+        r = env.samples(path)
         self.start = r.start_time_us
         self.frames = [r.frame_tuple(i) for i in range(len(r.frames))]
         self.threads = collections.OrderedDict()
@@ -961,94 +1005,16 @@ def check_gecko_model(env, path, flt, info, replay, selected, d, result, collaps
 # Profiles made for the tests
 # ---------------------------------------------------------------------------
 
-HOSTILE_FUNCS = [
-    "\"quoted\" \\back\\slash\\", "</script><script>alert(1)</script>", "ctrl\u0001\u001b[31m\r\n\t",
-    "nul\u0000byte", "\u2028\u2029separators", "\u202eevil\u202c rtl", "emoji \U0001F525 \u4e2d\u6587",
-    "{\"json\": [1, 2]}", "x" * 5000, "<GC>", "<module>",
-]
-HOSTILE_FILES = ["/tmp/\"q\".py", "C:\\dir\\file.py", "dir/\u0007bell\r\n.py", "<frozen os>", "~",
-                 "<string>", "/srv/app/main.py"]
-
-
 def hostile_profile(env):
-    frames = []
-    for i, func in enumerate(HOSTILE_FUNCS):
-        frames.append({"file": HOSTILE_FILES[i % len(HOSTILE_FILES)], "func": func,
-                       "location": [i + 1, i + 2, i % 5, 20] if i % 4 else None})
-    samples = []
-    t = 5_000_000
-    for k in range(200):
-        stack = [frames[(k * 7 + j) % len(frames)] for j in range(1 + k % 5)]
-        samples.append({"t": t, "interpreters": [{"id": 0, "threads": [
-            {"tid": 7 + k % 2, "status": [1, 3, 2, 8, 0x11, 0x21][k % 6], "frames": stack}]}]})
-        t += 997
-    return env.fromjson({"start_time_us": 4_999_000, "samples": samples,
-                         "stats": {"duration_sec": 0.2, "sample_rate": 1003.0,
-                                                       "error_rate": 0.0, "missed_samples": 0.0}},
-                        "hostile.tach")
+    return env.profile("hostile.tach")
 
 
 def states_profile(env):
-    """Every state and its changes, <GC> frames, an internal launcher
-    frame, two interpreters with one thread id, a 64-bit thread id, a
-    repeated timestamp and a stack that is only the launcher."""
-    launcher = {"file": "/usr/lib/python3.15/profiling/sampling/_sync_coordinator.py",
-                "func": "main", "location": [10, 10, 0, 4]}
-    main = {"file": "/srv/app/main.py", "func": "main", "location": [3, 3, 0, 8]}
-    work = {"file": "/srv/app/main.py", "func": "work", "location": [9, 9, 4, 12]}
-    work2 = {"file": "/srv/app/main.py", "func": "work", "location": [11, 11, 2, 7]}
-    gc = {"file": "~", "func": "<GC>", "location": None}
-    native = {"file": "<native>", "func": "compress", "location": None}
-    stacks = [[work, main, launcher], [work2, work, main, launcher], [gc, work, main, launcher],
-              [native, main, launcher], [launcher], [main, launcher]]
-    statuses = [0x21, 0x23, 0x22, 0x08, 0x0a, 0x30, 0x31, 0x00, 0x02, 0x01, 0x19, 0x04]
-    samples = []
-    t = 10_000_000
-    for k in range(360):
-        threads = []
-        for j, (tid, iid) in enumerate([(11, 0), (11, 1), (2 ** 64 - 1, 0), (42, 0)]):
-            if (k + j) % 3 == 2 and j:
-                continue
-            threads.append((iid, {"tid": tid, "status": statuses[(k * (j + 1) + k // 7) % len(statuses)],
-                                  "frames": stacks[(k // (j + 1) + j) % len(stacks)]}))
-        interps = collections.OrderedDict()
-        for iid, th in threads:
-            interps.setdefault(iid, []).append(th)
-        samples.append({"t": t, "interpreters": [{"id": i, "threads": ths}
-                                                 for i, ths in interps.items()]})
-        t += 1000 if k % 11 else 0
-    return env.fromjson({"start_time_us": 9_999_000, "samples": samples,
-                         "stats": {"duration_sec": 0.36, "sample_rate": 997.5,
-                                                       "error_rate": 0.0, "missed_samples": 0.0}},
-                        "states.tach")
+    return env.profile("states.tach")
 
 
 def base_names_profile(env):
-    """Two files of one base name with a function of one name first seen
-    at one line (two packages' __init__.py, two util.py), and two names in
-    angle brackets that end alike after a '/', in two threads, sometimes on
-    one stack: the Firefox Profiler must keep each function apart."""
-    a_init = {"file": "/srv/a/__init__.py", "func": "<module>", "location": [1, 1, 0, 6]}
-    b_init = {"file": "/srv/b/__init__.py", "func": "<module>", "location": [1, 1, 0, 6]}
-    a_util = {"file": "/srv/a/util.py", "func": "helper", "location": [5, 5, 4, 9]}
-    b_util = {"file": "/srv/b/util.py", "func": "helper", "location": [5, 5, 4, 9]}
-    a_frozen = {"file": "<frozen a/x>", "func": "load", "location": None}
-    b_frozen = {"file": "<frozen b/x>", "func": "load", "location": None}
-    stacks = [[a_util, a_init], [b_util, b_init], [b_util, b_init, a_util, a_init],
-              [a_frozen, a_init], [b_frozen, b_init], [a_frozen, b_frozen, a_util, b_init],
-              [a_util, b_init]]
-    samples = []
-    t = 2_000_000
-    for k in range(120):
-        threads = [{"tid": 5, "status": 0x21, "frames": stacks[k % len(stacks)]}]
-        if k % 3:
-            threads.append({"tid": 6, "status": 0x03, "frames": stacks[(k * 5 + 1) % len(stacks)]})
-        samples.append({"t": t, "interpreters": [{"id": 0, "threads": threads}]})
-        t += 1000
-    return env.fromjson({"start_time_us": 1_999_000, "samples": samples,
-                         "stats": {"duration_sec": 0.12, "sample_rate": 1000.0,
-                                   "error_rate": 0.0, "missed_samples": 0.0}},
-                        "base_names.tach")
+    return env.profile("base_names.tach")
 
 
 def filter_items(env):
@@ -1132,7 +1098,7 @@ def group_speedscope_hostile(env, tap):
         with open(out, "rb") as fh:
             d = strict_json(fh.read())
         names = {f["name"] for f in d["shared"]["frames"]}
-        missing = set(HOSTILE_FUNCS) - {"<GC>"} - names
+        missing = set(profiles.HOSTILE_FUNCS) - {"<GC>"} - names
         return ["names changed or lost: %r" % sorted(missing)[:5]] if missing else []
     tap.run("speedscope: every hostile name in the file, unchanged", names_as_they_are)
 
@@ -1163,7 +1129,7 @@ def group_gecko_hostile(env, tap):
         out = env.export("gecko", hostile)
         with open(out, "rb") as fh:
             d = strict_json(fh.read())
-        missing = set(HOSTILE_FUNCS) - set(d["shared"]["stringArray"])
+        missing = set(profiles.HOSTILE_FUNCS) - set(d["shared"]["stringArray"])
         return ["names changed or lost: %r" % sorted(missing)[:5]] if missing else []
     tap.run("gecko: every hostile name in the string array, unchanged", names)
 
@@ -1376,6 +1342,51 @@ def group_args(env, tap):
         tap.run("--export %s -o - writes the same bytes to standard output" % fmt, to_stdout)
 
 
+def group_profiles(env, tap):
+    """The reference suite: each profile of profiles.py written by the
+    reference writer, tachgen.py fromjson, is what its description says as
+    the reference reader reads it, and the very file the tests open: the
+    library's writer writes the same bytes, and tests/data holds them for
+    the one that only the reference can write."""
+    spec = importlib.util.spec_from_file_location("tachgen", env.tachgen)
+    tachgen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tachgen)
+    for name, (describe, stored) in sorted(profiles.PROFILES.items()):
+        def case(name=name, describe=describe, stored=stored):
+            desc = describe()
+            js = os.path.join(env.tmp, name + ".json")
+            with open(js, "w", encoding="utf-8") as fh:
+                json.dump(desc, fh)
+            theirs = os.path.join(env.tmp, "reference-" + name)
+            p = subprocess.run([sys.executable, env.tachgen, "fromjson", js, "-o", theirs],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+            if p.returncode != 0:
+                return ["tachgen fromjson failed: " + p.stderr.decode("utf-8", "replace")]
+            problems = tachprofile.differences(tachprofile.Described(desc),
+                                               tachgen.TachReader(theirs),
+                                               "the reference's " + name)
+            with open(theirs, "rb") as fh:
+                theirs_bytes = fh.read()
+            if stored:
+                with open(os.path.join(env.data, stored), "rb") as fh:
+                    if fh.read() != theirs_bytes:
+                        problems.append("tests/data/%s is not what the reference writes of "
+                                        "profiles.%s(): run tests/data/make-expected.py"
+                                        % (stored, describe.__name__))
+            else:
+                ours = tachprofile.write(env.tool, os.path.join(env.tmp, name), desc)
+                with open(ours, "rb") as fh:
+                    ours_bytes = fh.read()
+                if ours_bytes != theirs_bytes:
+                    at = next((i for i, (x, y) in enumerate(zip(ours_bytes, theirs_bytes))
+                               if x != y), min(len(ours_bytes), len(theirs_bytes)))
+                    problems.append("the library's writer writes %d bytes, the reference %d; "
+                                    "they differ from byte %d" % (len(ours_bytes),
+                                                                  len(theirs_bytes), at))
+            return problems
+        tap.run("profiles: %s, as the reference writes and reads it" % name, case)
+
+
 GROUPS = {
     "speedscope-corpus": group_speedscope_corpus,
     "speedscope-filters": group_speedscope_filters,
@@ -1386,6 +1397,7 @@ GROUPS = {
     "gecko-broken": group_gecko_broken,
     "size": group_size,
     "args": group_args,
+    "profiles": group_profiles,
 }
 
 
@@ -1393,9 +1405,18 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--exe", required=True)
     ap.add_argument("--bench", required=True)
+    ap.add_argument("--tool", required=True)
     ap.add_argument("group", choices=sorted(GROUPS))
     a = ap.parse_args()
-    env = Env(a.exe, a.bench)
+    env = Env(a.exe, a.bench, a.tool)
+    if a.group == "profiles":
+        env.tachgen = reference.find_tachgen()
+        if env.tachgen is None:
+            # Not a failure: run-tests.sh leaves the reference suite out
+            # then, and says so.
+            print("1..0 # SKIP the reference reader is not found: set TACHGEN to tachgen.py, "
+                  "or put shared/ beside the source")
+            return 0
     tap = Tap()
     if a.group.startswith("gecko"):
         try:
@@ -1409,6 +1430,10 @@ def main():
         tap.result("speedscope can be started", [str(e)])
     except firefox_profiler.HarnessError as e:
         tap.result("the Firefox Profiler can be started", [str(e)])
+    except (AssertionError, RuntimeError) as e:
+        # A profile of profiles.py that could not be made, or is not what
+        # it describes.
+        tap.result("the group's profiles can be made", [str(e)])
     return tap.finish()
 
 

@@ -3,15 +3,18 @@
 pprof-format (Datadog's), run with node through decode-pprof.mjs, and
 Google's own, `go tool pprof` (Debian's golang-go).
 
-Usage: test-pprof.py --exe PATH --node PATH [--go PATH] GROUP
+Usage: test-pprof.py --exe PATH --tool PATH --node PATH [--go PATH] GROUP
 
 GROUP is one of: corpus, filters, merge, args, go.  Prints TAP.
 
 What the decoder reads is compared with the model's own exports and with
-the reference reader (shared/tools/tachgen.py): the samples of each sample
-type add up to the model's, every (thread, stack) adds up to the line of
-`--export collapsed` with the same filters, the functions are the
-profile's, the labels count the samples of each thread and status.
+the samples the reference reader, tachgen.py, decodes (our decoder's,
+through tach-tool, --tool, used once their digests are those of
+tests/data/reference.json): the samples of each sample type add up to the
+model's, every (thread, stack) adds up to the line of `--export collapsed`
+with the same filters, the functions are the profile's, the labels count
+the samples of each thread and status.  Nothing outside the repository is
+needed.
 """
 
 import argparse
@@ -26,6 +29,10 @@ REJECTED_VALID = {"compression_type_7.tach"}
 STATUS_NAMES = ["has_gil", "on_cpu", "unknown", "gil_requested", "has_exception",
                 "main_thread"]
 HERE = os.path.dirname(os.path.abspath(__file__))
+# tests/tools is imported from the source tree: leave no __pycache__ there.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(HERE, "..", "tools"))
+import reference  # noqa: E402
 
 
 class Tap:
@@ -56,13 +63,11 @@ class Env:
         self.exe = os.path.abspath(args.exe)
         self.node = args.node
         self.go = args.go
+        self.tool = os.path.abspath(args.tool)
         self.data = os.environ.get("TACH_TEST_DATA")
-        shared = os.environ.get("TACH_SHARED_DIR")
-        if not self.data or not shared:
-            raise SystemExit("Bail out! TACH_TEST_DATA and TACH_SHARED_DIR must be set")
-        sys.path.insert(0, os.path.join(shared, "tools"))
-        import tachgen  # noqa: E402 (the reference reader)
-        self.tachgen = tachgen
+        if not self.data:
+            raise SystemExit("Bail out! TACH_TEST_DATA must be set")
+        self.expected = reference.load(self.data)
         self.env = dict(os.environ)
         for var in ("DISPLAY", "WAYLAND_DISPLAY"):
             self.env.pop(var, None)
@@ -73,6 +78,12 @@ class Env:
         folder = os.path.join(self.data, "valid")
         return [os.path.join(folder, n) for n in sorted(os.listdir(folder))
                 if n.endswith(".tach") and n not in REJECTED_VALID]
+
+    def samples(self, path):
+        """The samples and frames of the corpus file PATH as the reference
+        reader decodes them (checked against reference.json)."""
+        key = os.path.relpath(path, self.data).replace(os.sep, "/")
+        return reference.Samples(self.tool, self.expected, key, path)
 
     def run(self, *args):
         return subprocess.run([self.exe, *args], capture_output=True, env=self.env, timeout=300)
@@ -183,23 +194,20 @@ def status_text(status):
     return ",".join(names) or "none"
 
 
-def reference_counts(tachgen, path):
-    """From the reference reader, for the samples with a stack: the
-    functions (file, name), and the samples per thread, interpreter and
-    status."""
-    reader = tachgen.TachReader(path)
-    strings, frames = reader.strings, reader.frames
+def reference_counts(reader):
+    """From the reference reader's samples (env.samples()), for the samples
+    with a stack: the functions (file, name), and the samples per thread,
+    interpreter and status."""
     functions, threads, statuses = set(), {}, {}
-    for tid, iid, enc, items, stack in reader.iter_records():
-        kept = [(strings[frames[i][0]], strings[frames[i][1]]) for i in stack
-                if not strings[frames[i][0]].endswith("_sync_coordinator.py")]
-        if not items or not kept:
+    for iid, tid, ts, st, stack in reader.iter_samples():
+        names = [reader.frame_tuple(i)[:2] for i in stack]
+        kept = [n for n in names if not n[0].endswith("_sync_coordinator.py")]
+        if not kept:
             continue
         functions.update(kept)
         key = (str(tid), str(iid))
-        threads[key] = threads.get(key, 0) + len(items)
-        for ts, st in items:
-            statuses[status_text(st)] = statuses.get(status_text(st), 0) + 1
+        threads[key] = threads.get(key, 0) + 1
+        statuses[status_text(st)] = statuses.get(status_text(st), 0) + 1
     return functions, threads, statuses
 
 
@@ -224,7 +232,7 @@ def group_corpus(env, tap):
             problems.append("%d samples, the model %d" % (total, sum(want.values())))
         if sum(s["values"][1] for s in profile["samples"]) != total * profile["period"]:
             problems.append("the time values do not add up to samples × period")
-        functions, threads, statuses = reference_counts(env.tachgen, path)
+        functions, threads, statuses = reference_counts(env.samples(path))
         got_functions = {(f["filename"], f["name"]) for f in profile["functions"]}
         if got_functions != functions:
             problems.append("%d functions, the reference %d: %r" % (
@@ -432,6 +440,7 @@ GROUPS = {
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--exe", required=True)
+    ap.add_argument("--tool", required=True)
     ap.add_argument("--node", required=True)
     ap.add_argument("--go", default="go")
     ap.add_argument("group", choices=sorted(GROUPS))

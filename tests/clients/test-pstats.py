@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
 """--export pstats, read by the client it is for: Python's pstats.
 
-Usage: test-pstats.py --exe PATH --client-python PATH GROUP
+Usage: test-pstats.py --exe PATH --tool PATH --client-python PATH GROUP
 
-GROUP is one of: corpus, table, filters, args.  Prints TAP.
+GROUP is one of: corpus, table, filters, args, terminal.  Prints TAP.
 
 The expected statistics are computed here, from the samples that the
-reference reader (shared/tools/tachgen.py) decodes, by the rules of
-CPython's PstatsCollector and print_stats() (Lib/profiling/sampling/
-pstats_collector.py): per location (filename, line, funcname) the samples
+reference reader, tachgen.py, decodes (our decoder's, through tach-tool,
+--tool, used once their digests are those of tests/data/reference.json),
+by the rules of CPython's PstatsCollector and print_stats() (Lib/profiling/
+sampling/pstats_collector.py): per location (filename, line, funcname) the samples
 it was the leaf of, the samples it was on the stack of (once per sample),
 the callers per adjacent pair, times in seconds of the header's interval.
 The file is then loaded by the client, Debian's /usr/bin/python3 (not the
 interpreter running this script), with marshal.load() and pstats.Stats().
+The profile of hostile names is written by the format library's writer
+(tach-tool), from its description in profiles.py.  Nothing outside the
+repository is needed.
 """
 
 import argparse
@@ -23,6 +27,16 @@ import select
 import subprocess
 import sys
 import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The modules beside this file and in tests/tools are imported from the
+# source tree: leave no __pycache__ there.
+sys.dont_write_bytecode = True
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "tools"))
+import profiles  # noqa: E402
+import reference  # noqa: E402
+import tachprofile  # noqa: E402
 
 PROG = "tachyon-viewer"
 SORTS = ["nsamples", "tottime", "cumtime", "sample-pct", "cumul-pct", "nsamples-cumul", "name"]
@@ -84,13 +98,11 @@ class Env:
     def __init__(self, args):
         self.exe = os.path.abspath(args.exe)
         self.client = args.client_python
+        self.tool = os.path.abspath(args.tool)
         self.data = os.environ.get("TACH_TEST_DATA")
-        shared = os.environ.get("TACH_SHARED_DIR")
-        if not self.data or not shared:
-            raise SystemExit("Bail out! TACH_TEST_DATA and TACH_SHARED_DIR must be set")
-        sys.path.insert(0, os.path.join(shared, "tools"))
-        import tachgen  # noqa: E402 (the reference reader)
-        self.tachgen = tachgen
+        if not self.data:
+            raise SystemExit("Bail out! TACH_TEST_DATA must be set")
+        self.expected = reference.load(self.data)
         self.env = dict(os.environ)
         for var in ("DISPLAY", "WAYLAND_DISPLAY", "NO_COLOR", "FORCE_COLOR", "PYTHON_COLORS"):
             self.env.pop(var, None)
@@ -101,6 +113,12 @@ class Env:
         folder = os.path.join(self.data, "valid")
         return [os.path.join(folder, n) for n in sorted(os.listdir(folder))
                 if n.endswith(".tach") and n not in REJECTED_VALID]
+
+    def samples(self, path):
+        """The samples and frames of the corpus file PATH as the reference
+        reader decodes them (checked against reference.json)."""
+        key = os.path.relpath(path, self.data).replace(os.sep, "/")
+        return reference.Samples(self.tool, self.expected, key, path)
 
     def run(self, *args, env=None):
         return subprocess.run([self.exe, *args], capture_output=True, env=env or self.env,
@@ -123,30 +141,26 @@ def is_internal(filename):
     return filename.endswith("_sync_coordinator.py")
 
 
-def samples_of(tachgen, path, keep=None):
-    """(stack of locations leaf first, weight) per record, in file order.
-    KEEP (tid, status, ts) -> bool selects samples."""
-    reader = tachgen.TachReader(path)
-    strings, frames = reader.strings, reader.frames
+def samples_of(reader, keep=None):
+    """(stack of locations leaf first, weight) per sample, in file order.
+    READER: env.samples(); KEEP (tid, status, ts) -> bool selects samples."""
     cache = {}
 
     def location(index):
         if index not in cache:
-            fi, fu, ln = frames[index][0], frames[index][1], frames[index][2]
-            fn = strings[fi]
+            fn, fu, ln = reader.frame_tuple(index)[:3]
             cache[index] = None if is_internal(fn) else (
-                fn, 0 if ln == tachgen.LOC_NA else ln, strings[fu])
+                fn, 0 if ln == tachprofile.LOC_NA else ln, fu)
         return cache[index]
 
     out = []
-    for tid, iid, enc, items, stack in reader.iter_records():
-        n = len(items) if keep is None else sum(1 for ts, st in items if keep(tid, st, ts))
-        if n == 0:
+    for iid, tid, ts, status, stack in reader.iter_samples():
+        if keep is not None and not keep(tid, status, ts):
             continue
         locs = [loc for loc in map(location, stack) if loc is not None]
         if locs:
-            out.append((locs, n))
-    return reader, out
+            out.append((locs, 1))
+    return out
 
 
 def expected_stats(stacks, interval_us):
@@ -318,7 +332,8 @@ def group_corpus(env, tap):
             tap.result("corpus %s" % name, ["exit %d: %s" % (proc.returncode,
                                                              proc.stderr.decode())])
             continue
-        reader, stacks = samples_of(env.tachgen, path)
+        reader = env.samples(path)
+        stacks = samples_of(reader)
         stats = expected_stats(stacks, reader.sample_interval_us)
         n_samples, _ = collapsed_total(env, path)
         if sum(w for _, w in stacks) != n_samples:
@@ -334,7 +349,8 @@ def group_table(env, tap):
     """Without -o: CPython's table, for every sort key, limit and summary."""
     for path in env.valid_files():
         name = os.path.basename(path)
-        reader, stacks = samples_of(env.tachgen, path)
+        reader = env.samples(path)
+        stacks = samples_of(reader)
         stats = expected_stats(stacks, reader.sample_interval_us)
         big = os.path.getsize(path) > 1_000_000
         cases = [([], "nsamples", 15, True)]
@@ -360,12 +376,12 @@ def group_table(env, tap):
 def group_filters(env, tap):
     """The filters select samples as the model does."""
     path = os.path.join(env.data, "valid", "rec_threads.tach")
-    reader = env.tachgen.TachReader(path)
+    reader = env.samples(path)
     interval = reader.sample_interval_us
-    tids = sorted({tid for tid, *_ in reader.iter_records()})
+    tids = sorted({tid for _, tid, *_ in reader.iter_samples()})
     gil = {}
-    for tid, iid, enc, items, stack in reader.iter_records():
-        gil[tid] = gil.get(tid, 0) + sum(1 for ts, st in items if st & 0x01)
+    for iid, tid, ts, st, stack in reader.iter_samples():
+        gil[tid] = gil.get(tid, 0) + (1 if st & 0x01 else 0)
     busiest = max(gil, key=gil.get)
     cases = [
         (["--thread", str(tids[0])], lambda tid, st, ts: tid == tids[0]),
@@ -377,7 +393,7 @@ def group_filters(env, tap):
         (["--state", "exception"], lambda tid, st, ts: st & 0x10),
     ]
     for args, keep in cases:
-        _, stacks = samples_of(env.tachgen, path, keep)
+        stacks = samples_of(reader, keep)
         stats = expected_stats(stacks, interval)
         out = os.path.join(env.tmp, "filtered.pstats")
         proc = env.run("--export", "pstats", "-o", out, *args, path)
@@ -552,17 +568,11 @@ def group_terminal(env, tap):
                and b"app.py:7(work)" in text else [text[:200]])
 
     # A name with an escape sequence and a newline in it.
-    hostile = os.path.join(env.tmp, "hostile.tach")
-    desc = {
-        "interval_us": 1000, "start_time_us": 1000000, "mode": "wall",
-        "samples": [{"t": 1000000 + 1000 * (i + 1), "interpreters": [{"id": 0, "threads": [
-            {"tid": 7, "status": 1, "frames": [
-                ["app\x1b]0;owned\x07.py", "evil\x1b[2Jname\nnext", 3, 3, 0, 1, None],
-                ["app.py", "main", 1, 1, 0, 1, None]]}]}]} for i in range(3)],
-    }
-    ok, why = write_fromjson(env, desc, hostile)
-    if not ok:
-        tap.result("terminal: a hostile name", [why])
+    hostile = os.path.join(env.tmp, "terminal.tach")
+    try:
+        tachprofile.write(env.tool, hostile, profiles.terminal_names())
+    except RuntimeError as e:
+        tap.result("terminal: a hostile name", [str(e)])
         return
     code, text = run_in_terminal(env, ["--export", "pstats", hostile], {"NO_COLOR": "1"})
     problems = []
@@ -577,20 +587,10 @@ def group_terminal(env, tap):
     out = os.path.join(env.tmp, "hostile.pstats")
     proc = env.run("--export", "pstats", "-o", out, hostile)
     got, err = env.load_in_client(out) if proc.returncode == 0 else (None, proc.stderr)
-    if got is None or ["app\x1b]0;owned\x07.py", 3, "evil\x1b[2Jname\nnext"] not in \
+    if got is None or [profiles.TERMINAL_FILE, 3, profiles.TERMINAL_FUNC] not in \
             [k for k, _ in got["raw"]]:
         problems.append("the file does not hold the name as it is: %s" % err)
     tap.result("terminal: a hostile name is shown, not obeyed", problems)
-
-
-def write_fromjson(env, desc, out):
-    src = out + ".json"
-    with open(src, "w", encoding="utf-8") as fh:
-        json.dump(desc, fh)
-    tachgen = os.path.join(os.path.dirname(env.tachgen.__file__), "tachgen.py")
-    proc = subprocess.run([sys.executable, tachgen, "fromjson", src, "-o", out],
-                          capture_output=True)
-    return proc.returncode == 0, proc.stderr.decode()
 
 
 GROUPS = {
@@ -605,6 +605,7 @@ GROUPS = {
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--exe", required=True)
+    ap.add_argument("--tool", required=True)
     ap.add_argument("--client-python", required=True)
     ap.add_argument("group", choices=sorted(GROUPS))
     args = ap.parse_args()

@@ -21,8 +21,9 @@ file in valid/ and invalid/, this writes:
                        `dump --raw`, of the frame table and of `collapsed`
                        (see tests/tools/reference.py)
   generated/*.tach     profiles the tests cannot write themselves, made
-                       by tachgen's `fromjson` (hostile.tach: names with
-                       a NUL, which our writer cannot take)
+                       by tachgen's `fromjson` (hostile.tach and
+                       clients-hostile.tach: names with a NUL, which our
+                       writer cannot take)
 
 With --check, nothing is written: the outputs are made afresh and compared
 with the files there are; it fails, naming them, when one differs.  The
@@ -142,6 +143,19 @@ def hostile_profile(tg, out):
         tg.run("fromjson", js, "-o", out, "--mode", "wall")
 
 
+def clients_hostile_profile(tg, out):
+    """The profile of hostile() in tests/clients/profiles.py, by tachgen."""
+    path = os.path.join(top, "tests", "clients", "profiles.py")
+    spec = importlib.util.spec_from_file_location("clients_profiles", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with tempfile.TemporaryDirectory() as tmp:
+        js = os.path.join(tmp, "clients-hostile.json")
+        with open(js, "w", encoding="utf-8") as fh:
+            json.dump(module.hostile(), fh)
+        tg.run("fromjson", js, "-o", out)
+
+
 def make(tg, out_dir):
     """Writes every output into OUT_DIR; returns their names."""
     try:
@@ -164,7 +178,9 @@ def make(tg, out_dir):
         fh.write("\n")
     os.makedirs(os.path.join(out_dir, "generated"), exist_ok=True)
     hostile_profile(tg, os.path.join(out_dir, "generated", "hostile.tach"))
-    return ["manifest.json", "corpus-expected.tsv", "reference.json", "generated/hostile.tach"]
+    clients_hostile_profile(tg, os.path.join(out_dir, "generated", "clients-hostile.tach"))
+    return ["manifest.json", "corpus-expected.tsv", "reference.json", "generated/hostile.tach",
+            "generated/clients-hostile.tach"]
 
 
 def main():

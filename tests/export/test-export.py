@@ -2138,10 +2138,7 @@ def write_stacks(env, path, stacks, duration):
                            for i, (file, func) in enumerate(frames)]}]}]})
     spec = {"samples": samples, "stats": {"duration_sec": duration,
                                           "sample_rate": len(samples) / duration}}
-    with open(path + ".json", "w", encoding="utf-8") as fh:
-        json.dump(spec, fh)
-    env.tachgen_run("fromjson", path + ".json", "-o", path, "--mode", "wall")
-    os.unlink(path + ".json")
+    env.write_profile(path, spec, mode="wall")
 
 
 # Every text node of the page but the data: none holds a name whole.

@@ -74,7 +74,9 @@ class Samples:
     """The samples and frames of a corpus file as our decoder reads them
     (tach-tool dump and frames), after checking that they are exactly what
     the reference reader decodes: the same interface as tachgen.py's
-    TachReader, iter_samples() and frame_tuple(), for the tests' replays."""
+    TachReader, iter_samples() and frame_tuple(), for the tests' replays;
+    and, from the reference's info, start_time_us and sample_interval_us
+    (None for a file without an entry)."""
 
     OPCODE_NONE = 255
 
@@ -93,6 +95,9 @@ class Samples:
         if entry is not None and frames_digest(self.frames) != entry["frames"]["sha256"]:
             raise Mismatch("%s: our frame table (%d frames) is not the reference's (%d)"
                            % (key, len(self.frames), entry["frames"]["count"]))
+        info = entry["info"] if entry is not None else {}
+        self.start_time_us = info.get("start_time_us")
+        self.sample_interval_us = info.get("sample_interval_us")
         self.samples = []
         for line in dump.decode("ascii").splitlines():
             iid, tid, ts, status, stack = line.split(" ")

@@ -19,14 +19,22 @@ CPython's writer converts its Python objects (None: absent).
 
 The writer itself is checked against the reference writer, byte for byte,
 in the reference suite (tests/format/test-writer.c --reference).
+
+Described(spec) is what a reader must decode from the file write() makes
+of SPEC, for a test that replays the profile it wrote from its own
+description rather than from a reader; differences() compares two such
+sources of samples.
 """
 
+import collections
 import subprocess
 
 MODES = {"wall": 0, "cpu": 1, "gil": 2, "all": 3, "exception": 4}
 LOC_NA = -1
 OPCODE_NONE = 255
 M32 = (1 << 32) - 1
+M64 = (1 << 64) - 1
+MAX_DEPTH = 256
 
 
 def to_int32(v):
@@ -131,3 +139,91 @@ def write(tool, path, spec, **options):
         raise RuntimeError("tach-tool write %s failed (%d): %s"
                            % (path, p.returncode, p.stderr.decode("utf-8", "replace")))
     return path
+
+
+def decoded_name(text):
+    """TEXT as a reader gives it back: its UTF-8, invalid bytes replaced."""
+    return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
+class Described:
+    """The samples and frames a reader must decode from the file that
+    write() makes of SPEC: the interface of reference.Samples and of the
+    reference's TachReader (frames, iter_samples(), frame_tuple(),
+    start_time_us, sample_interval_us).  Frames are numbered in the order
+    the writer interns them, at first use; the samples come in SPEC's
+    order, which is each thread's order in the file (across threads the
+    file may differ: the writer holds back a thread's repeats until its
+    stack changes).  The keyword arguments are write()'s."""
+
+    def __init__(self, spec, start_time_us=None, interval_us=None):
+        self.start_time_us = (start_time_us if start_time_us is not None
+                              else spec.get("start_time_us", 1_000_000_000))
+        self.sample_interval_us = (interval_us if interval_us is not None
+                                   else spec.get("interval_us", 1000))
+        self.frames = []
+        self.samples = []
+        ids = {}
+        for smp in spec.get("samples", []):
+            for it in smp["interpreters"]:
+                for t in it["threads"]:
+                    stack = []
+                    for fr in t.get("frames", [])[:MAX_DEPTH]:
+                        key = frame_key(fr)
+                        i = ids.get(key)
+                        if i is None:
+                            i = ids[key] = len(self.frames)
+                            self.frames.append((decoded_name(key[0]), decoded_name(key[1]))
+                                               + key[2:])
+                        stack.append(i)
+                    self.samples.append((it.get("id", 0), t["tid"], smp["t"] & M64,
+                                         t.get("status", 0) & 0xFF, tuple(stack)))
+
+    def iter_samples(self):
+        return iter(self.samples)
+
+    def frame_tuple(self, index):
+        return self.frames[index]
+
+
+def threads_of(source):
+    """SOURCE's samples per (thread, interpreter), in order, each as
+    (timestamp, status, frames innermost first as tuples)."""
+    threads = collections.defaultdict(list)
+    frames = {}
+    for iid, tid, ts, status, stack in source.iter_samples():
+        for i in stack:
+            if i not in frames:
+                frames[i] = tuple(source.frame_tuple(i))
+        threads[(tid, iid)].append((ts, status, tuple(frames[i] for i in stack)))
+    return threads
+
+
+def differences(described, read, what="the file"):
+    """How the samples READ from a file differ from those DESCRIBED (both
+    with the interface of Described), thread by thread, and the header's
+    start time and interval where both know them; WHAT names the file.
+    An empty list when they agree."""
+    problems = []
+    for name in ("start_time_us", "sample_interval_us"):
+        a, b = getattr(described, name, None), getattr(read, name, None)
+        if a is not None and b is not None and a != b:
+            problems.append("%s: %s %r, described %r" % (what, name, b, a))
+    want, got = threads_of(described), threads_of(read)
+    if sorted(want) != sorted(got):
+        problems.append("%s: threads %s, described %s" % (what, sorted(got), sorted(want)))
+    for key in sorted(set(want) & set(got)):
+        a, b = want[key], got[key]
+        if a != b:
+            i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+            problems.append("%s: thread %d (interpreter %d): %d samples, described %d; first "
+                            "difference at sample %d:\n  read:      %s\n  described: %s"
+                            % ((what,) + key + (len(b), len(a), i,
+                                                brief(b[i] if i < len(b) else None),
+                                                brief(a[i] if i < len(a) else None))))
+    return problems
+
+
+def brief(value, limit=400):
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "... (%d characters)" % len(text)
