@@ -23,6 +23,7 @@
 
 #include <pango/pangocairo.h>
 
+#include "tv-palette.h"
 #include "tv-text.h"
 
 #define DEFAULT_FONT        "Sans 9"
@@ -100,133 +101,13 @@ struct _TvFlameRenderer
 };
 
 /* ------------------------------------------------------------------------ */
-/* Colours                                                                   */
+/* Colours (the palette's, tv-palette.h)                                     */
 /* ------------------------------------------------------------------------ */
-
-static TvFlameColor
-hsl (double h,
-     double s,
-     double l)
-{
-  double c = (1 - fabs (2 * l - 1)) * s;
-  double hp = fmod (h, 360.0) / 60.0;
-  double x = c * (1 - fabs (fmod (hp, 2.0) - 1));
-  double m = l - c / 2;
-  double r = 0, g = 0, b = 0;
-
-  if (hp < 0)
-    hp += 6;
-  if (hp < 1)
-    r = c, g = x;
-  else if (hp < 2)
-    r = x, g = c;
-  else if (hp < 3)
-    g = c, b = x;
-  else if (hp < 4)
-    g = x, b = c;
-  else if (hp < 5)
-    r = x, b = c;
-  else
-    r = c, b = x;
-  return (TvFlameColor) { r + m, g + m, b + m };
-}
-
-static TvFlameColor
-mix (TvFlameColor a,
-     TvFlameColor b,
-     double       t)
-{
-  return (TvFlameColor) {
-    a.red + (b.red - a.red) * t,
-    a.green + (b.green - a.green) * t,
-    a.blue + (b.blue - a.blue) * t,
-  };
-}
-
-static guint32
-pack_color (TvFlameColor c)
-{
-  guint32 r = (guint32) CLAMP (round (c.red * 255), 0, 255);
-  guint32 g = (guint32) CLAMP (round (c.green * 255), 0, 255);
-  guint32 b = (guint32) CLAMP (round (c.blue * 255), 0, 255);
-
-  return r << 16 | g << 8 | b;
-}
-
-static TvFlameColor
-unpack_color (guint32 rgb)
-{
-  return (TvFlameColor) { (rgb >> 16) / 255.0, ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0 };
-}
-
-static double
-channel_luminance (double c)
-{
-  return c <= 0.04045 ? c / 12.92 : pow ((c + 0.055) / 1.055, 2.4);
-}
-
-/* WCAG relative luminance. */
-static double
-luminance (TvFlameColor c)
-{
-  return 0.2126 * channel_luminance (c.red) + 0.7152 * channel_luminance (c.green)
-         + 0.0722 * channel_luminance (c.blue);
-}
-
-/* Black or white text, whichever contrasts more with FILL: black on a
- * fill of luminance L has contrast (L + 0.05) / 0.05, white 1.05 / (L +
- * 0.05); they are equal at L = 0.179. */
-static TvFlameColor
-text_color (TvFlameColor fill)
-{
-  if (luminance (fill) > 0.179)
-    return (TvFlameColor) { 0.0, 0.0, 0.0 };
-  return (TvFlameColor) { 1.0, 1.0, 1.0 };
-}
 
 TvFlameColor
 tv_flame_background_color (gboolean dark)
 {
-  /* libadwaita's view background. */
-  if (dark)
-    return (TvFlameColor) { 0x1e / 255.0, 0x1e / 255.0, 0x1e / 255.0 };
-  return (TvFlameColor) { 1.0, 1.0, 1.0 };
-}
-
-/* Hue (start and range), saturation and lightness (start and range) per
- * module kind, light and dark.  Each function's colour is picked inside
- * these by a hash of its name, so it is the same in every profile. */
-typedef struct
-{
-  double hue;
-  double hue_range;
-  double saturation;
-  double lightness;
-  double lightness_range;
-} Palette;
-
-static const Palette module_palettes[2][TV_FLAME_N_MODULE_KINDS] = {
-  {
-    [TV_FLAME_MODULE_STDLIB] = { 200, 28, 0.55, 0.70, 0.09 },
-    [TV_FLAME_MODULE_SITE_PACKAGES] = { 140, 32, 0.42, 0.64, 0.10 },
-    [TV_FLAME_MODULE_PROJECT] = { 14, 30, 0.80, 0.64, 0.10 },
-    [TV_FLAME_MODULE_OTHER] = { 265, 30, 0.20, 0.72, 0.08 },
-  },
-  {
-    [TV_FLAME_MODULE_STDLIB] = { 200, 28, 0.45, 0.33, 0.08 },
-    [TV_FLAME_MODULE_SITE_PACKAGES] = { 140, 32, 0.35, 0.29, 0.08 },
-    [TV_FLAME_MODULE_PROJECT] = { 14, 30, 0.60, 0.36, 0.08 },
-    [TV_FLAME_MODULE_OTHER] = { 265, 30, 0.16, 0.35, 0.07 },
-  },
-};
-
-static TvFlameColor
-palette_color (const Palette *p,
-               double         hue_at,
-               double         lightness_at)
-{
-  return hsl (p->hue + p->hue_range * hue_at, p->saturation,
-              p->lightness + p->lightness_range * lightness_at);
+  return tv_palette_background (dark);
 }
 
 TvFlameColor
@@ -234,40 +115,21 @@ tv_flame_module_color (TvFlameModuleKind kind,
                        gboolean          dark)
 {
   g_return_val_if_fail (kind < TV_FLAME_N_MODULE_KINDS, tv_flame_background_color (dark));
-  return palette_color (&module_palettes[dark ? 1 : 0][kind], 0.5, 0.5);
+  return tv_palette_module ((TvPaletteModule) kind, 0.5, 0.5, dark);
 }
 
-static TvFlameColor
-neutral_color (gboolean dark,
-               gboolean merged)
-{
-  if (merged)
-    return dark ? hsl (0, 0, 0.40) : hsl (0, 0, 0.66);
-  return dark ? hsl (40, 0.05, 0.27) : hsl (40, 0.08, 0.86);
-}
-
-/* Heat: from pale yellow (no self samples) to red (the most). */
-static TvFlameColor
-heat_color (double   t,
-            gboolean dark)
-{
-  if (dark)
-    return hsl (50 - 50 * t, 0.25 + 0.50 * t, 0.26 + 0.16 * t);
-  return hsl (50 - 50 * t, 0.35 + 0.50 * t, 0.88 - 0.32 * t);
-}
-
-/* Thread state: green for running Python (holding the GIL), blue for on
- * CPU without the GIL (native code), orange for waiting for the GIL, grey
- * for the rest (idle, blocked), mixed by their shares. */
+/* Thread state: the timeline's colours of holding the GIL, on CPU
+ * without it, waiting for it and idle (or blocked), mixed by their
+ * shares. */
 static TvFlameColor
 state_color (const guint64 *states,
              guint64        total,
              gboolean       dark)
 {
-  TvFlameColor running = dark ? hsl (120, 0.40, 0.34) : hsl (120, 0.45, 0.62);
-  TvFlameColor native = dark ? hsl (212, 0.50, 0.40) : hsl (212, 0.65, 0.68);
-  TvFlameColor waiting = dark ? hsl (22, 0.70, 0.42) : hsl (22, 0.85, 0.62);
-  TvFlameColor idle = dark ? hsl (0, 0, 0.30) : hsl (0, 0, 0.80);
+  TvFlameColor running = tv_palette_state (TV_PALETTE_STATE_RUNNING, dark);
+  TvFlameColor native = tv_palette_state (TV_PALETTE_STATE_NATIVE, dark);
+  TvFlameColor waiting = tv_palette_state (TV_PALETTE_STATE_WAITING, dark);
+  TvFlameColor idle = tv_palette_state (TV_PALETTE_STATE_IDLE, dark);
   TvFlameColor active;
   double g, c, w, sum;
 
@@ -289,30 +151,17 @@ state_color (const guint64 *states,
   };
   /* A frame busy a fifth of the time is told from an idle one: the
    * share is eased out. */
-  return mix (idle, active, pow (MIN (sum, 1.0), 0.6));
+  return tv_color_mix (idle, active, pow (MIN (sum, 1.0), 0.6));
 }
 
-/* A change: grey within noise; red (more) or blue (less) otherwise, the
- * stronger the larger the change, doubling or halving at full strength.
- * Even a small significant change is told from the neutral grey. */
 TvFlameColor
 tv_flame_diff_color (TvDiffChange change,
                      double       relative,
                      gboolean     dark)
 {
-  double hue, t;
+  int direction = change == TV_DIFF_SLOWER ? 1 : change == TV_DIFF_FASTER ? -1 : 0;
 
-  if (change == TV_DIFF_NEUTRAL)
-    return dark ? hsl (0, 0, 0.30) : hsl (0, 0, 0.84);
-  hue = change == TV_DIFF_SLOWER ? 2 : 214;
-  if (isinf (relative) || relative <= -1)
-    t = 1;
-  else
-    t = MIN (fabs (log2 (1 + relative)), 1.0);
-  t = 0.25 + 0.75 * sqrt (t);
-  if (dark)
-    return hsl (hue, 0.30 + 0.45 * t, 0.22 + 0.18 * t);
-  return hsl (hue, 0.30 + 0.60 * t, 0.90 - 0.30 * t);
+  return tv_palette_diff (direction, tv_palette_diff_strength (relative), dark);
 }
 
 static TvFlameColor
@@ -325,13 +174,13 @@ diff_fill (const TvFlameStyle *style,
 
   /* A diff of other trees (one being replaced) says nothing of these nodes. */
   if (style->diff == NULL || tv_diff_get_tree (style->diff, style->diff_side) != tree)
-    return neutral_color (style->dark, FALSE);
+    return tv_palette_neutral (style->dark);
   tv_diff_get_node (style->diff, style->diff_side, node, &out);
   if (style->diff_mode == TV_FLAME_DIFF_UNMATCHED)
     {
       /* The stacks only this side has, at full strength. */
       if (out.base_node != TV_NODE_NONE && out.new_node != TV_NODE_NONE)
-        return neutral_color (style->dark, FALSE);
+        return tv_palette_neutral (style->dark);
       return tv_flame_diff_color (style->diff_side == TV_DIFF_SIDE_BASE ? TV_DIFF_FASTER
                                                                         : TV_DIFF_SLOWER,
                                   INFINITY, style->dark);
@@ -519,9 +368,9 @@ base_fill (TvFlameRenderer    *self,
   guint32 node = box->node;
 
   if (box->flags & TV_FLAME_BOX_MERGED)
-    return neutral_color (style->dark, TRUE);
+    return tv_palette_merged (style->dark);
   if (node == TV_ROOT_NODE)
-    return neutral_color (style->dark, FALSE);
+    return tv_palette_neutral (style->dark);
 
   switch (style->scheme)
     {
@@ -531,7 +380,7 @@ base_fill (TvFlameRenderer    *self,
         double t = max_self > 0 ? sqrt ((double) tv_call_tree_get_self (tree, node) / max_self)
                                 : 0;
 
-        return heat_color (t, style->dark);
+        return tv_palette_heat (t, style->dark);
       }
 
     case TV_FLAME_COLORS_THREAD_STATE:
@@ -547,8 +396,8 @@ base_fill (TvFlameRenderer    *self,
         guint32 hash;
         guint8 kind = frame_kind (self, tv_call_tree_get_frame (tree, node), &hash);
 
-        return palette_color (&module_palettes[style->dark ? 1 : 0][kind],
-                              (hash & 0xffff) / 65535.0, (hash >> 16) / 65535.0);
+        return tv_palette_module ((TvPaletteModule) kind, (hash & 0xffff) / 65535.0,
+                                  (hash >> 16) / 65535.0, style->dark);
       }
     }
 }
@@ -588,11 +437,11 @@ box_fill (TvFlameRenderer    *self,
   *dimmed = FALSE;
   if (style->matches != NULL && !box_matches (style->matches, tree, box))
     {
-      fill = mix (fill, background, 0.72);
+      fill = tv_color_mix (fill, background, TV_PALETTE_SEARCH_DIM);
       *dimmed = TRUE;
     }
   else if (box->flags & TV_FLAME_BOX_ANCESTOR)
-    fill = mix (fill, background, 0.40);
+    fill = tv_color_mix (fill, background, TV_PALETTE_ANCESTOR_DIM);
   return fill;
 }
 
@@ -1076,7 +925,7 @@ paint_raster (TvFlameRenderer    *self,
 
   if (background != NULL)
     {
-      guint32 argb = 0xff000000u | pack_color (*background);
+      guint32 argb = 0xff000000u | tv_color_pack (*background);
 
       for (int y = top; y < bottom; y++)
         {
@@ -1258,7 +1107,7 @@ draw_box_label (TvFlameRenderer    *self,
   if (label != NULL)
     draw_label (self, cr, label, l + LABEL_PADDING,
                 t + round ((b - t - text_height) / 2 + self->ascent),
-                r - l - 2 * LABEL_PADDING, text_color (fill), alpha);
+                r - l - 2 * LABEL_PADDING, tv_palette_text_on (fill), alpha);
 }
 
 static const TvFlameBox *
@@ -1328,11 +1177,7 @@ draw_highlights (TvFlameRenderer    *self,
               cairo_rectangle (cr, l, t, r - l, b - t);
               cairo_fill (cr);
             }
-          /* Accent colours of libadwaita. */
-          if (style->dark)
-            cairo_set_source_rgb (cr, 0x78 / 255.0, 0xae / 255.0, 0xed / 255.0);
-          else
-            cairo_set_source_rgb (cr, 0x1c / 255.0, 0x71 / 255.0, 0xd8 / 255.0);
+          set_source (cr, tv_palette_accent (style->dark), 1.0);
           cairo_set_line_width (cr, 2.0);
           cairo_rectangle (cr, l + 1, t + 1, MAX (r - l - 2, 0), MAX (b - t - 2, 0));
           cairo_stroke (cr);
@@ -1344,18 +1189,16 @@ draw_highlights (TvFlameRenderer    *self,
    * strength (a veil over the label would wash it out), and outlined. */
   if (hovered != NULL && box_pixels (layout, hovered, vp->width, &l, &t, &r, &b))
     {
-      TvFlameColor edge = style->dark ? (TvFlameColor) { 1, 1, 1 } : (TvFlameColor) { 0, 0, 0 };
-      TvFlameColor white = { 1, 1, 1 };
       TvFlameColor fill;
       gboolean dimmed;
 
       fill = box_fill (self, tv_flame_layout_get_tree (layout), hovered, style, &dimmed);
-      fill = mix (fill, white, style->dark ? 0.18 : 0.35);
+      fill = tv_palette_hover (fill, style->dark);
       set_source (cr, fill, 1.0);
       cairo_rectangle (cr, l, t, r - l, b - t);
       cairo_fill (cr);
       draw_box_label (self, cr, layout, hovered, style, l, t, r, b, fill, 1.0);
-      set_source (cr, edge, 0.75);
+      set_source (cr, tv_palette_foreground (style->dark), 0.75);
       cairo_set_line_width (cr, 1.0);
       cairo_rectangle (cr, l + 0.5, t + 0.5, MAX (r - l - 1, 0), MAX (b - t - 1, 0));
       cairo_stroke (cr);
@@ -1414,7 +1257,7 @@ tv_flame_renderer_draw (TvFlameRenderer    *self,
       p->top = t;
       p->right = r;
       p->bottom = b;
-      p->rgb = pack_color (box_fill (self, tree, &boxes[i], style, &dimmed));
+      p->rgb = tv_color_pack (box_fill (self, tree, &boxes[i], style, &dimmed));
       p->dimmed = dimmed;
       self->order[n_painted++] = (guint64) p->rgb << 32 | i;
     }
@@ -1440,7 +1283,7 @@ tv_flame_renderer_draw (TvFlameRenderer    *self,
 
       if (p->visible)
         draw_box_label (self, cr, layout, &boxes[i], style, p->left, p->top, p->right,
-                        p->bottom, unpack_color (p->rgb), p->dimmed ? 0.55 : 1.0);
+                        p->bottom, tv_color_unpack (p->rgb), p->dimmed ? 0.55 : 1.0);
     }
   cairo_restore (cr);
 

@@ -25,6 +25,7 @@
 
 #include "tv-diff.h"
 #include "tv-flame-layout.h"
+#include "tv-palette.h"
 
 G_BEGIN_DECLS
 
@@ -44,21 +45,17 @@ typedef enum
   TV_FLAME_DIFF_UNMATCHED,   /* only the frames the other side lacks */
 } TvFlameDiffMode;
 
+/* The palette's modules, as the flame graph names them. */
 typedef enum
 {
-  TV_FLAME_MODULE_STDLIB,
-  TV_FLAME_MODULE_SITE_PACKAGES,
-  TV_FLAME_MODULE_PROJECT,
-  TV_FLAME_MODULE_OTHER,
-  TV_FLAME_N_MODULE_KINDS
+  TV_FLAME_MODULE_STDLIB = TV_PALETTE_MODULE_STDLIB,
+  TV_FLAME_MODULE_SITE_PACKAGES = TV_PALETTE_MODULE_SITE_PACKAGES,
+  TV_FLAME_MODULE_PROJECT = TV_PALETTE_MODULE_PROJECT,
+  TV_FLAME_MODULE_OTHER = TV_PALETTE_MODULE_OTHER,
+  TV_FLAME_N_MODULE_KINDS = TV_PALETTE_N_MODULES
 } TvFlameModuleKind;
 
-typedef struct
-{
-  double red;
-  double green;
-  double blue;
-} TvFlameColor;
+typedef TvColor TvFlameColor;
 
 typedef struct
 {

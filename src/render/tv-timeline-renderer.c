@@ -138,44 +138,6 @@ struct _TvTimelineRenderer
 /* Colours                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static TvTimelineColor
-hsl (double h,
-     double s,
-     double l)
-{
-  double c = (1 - fabs (2 * l - 1)) * s;
-  double hp = fmod (h, 360.0) / 60.0;
-  double x = c * (1 - fabs (fmod (hp, 2.0) - 1));
-  double m = l - c / 2;
-  double r = 0, g = 0, b = 0;
-
-  if (hp < 1)
-    r = c, g = x;
-  else if (hp < 2)
-    r = x, g = c;
-  else if (hp < 3)
-    g = c, b = x;
-  else if (hp < 4)
-    g = x, b = c;
-  else if (hp < 5)
-    r = x, b = c;
-  else
-    r = c, b = x;
-  return (TvTimelineColor) { r + m, g + m, b + m };
-}
-
-static TvTimelineColor
-mix (TvTimelineColor a,
-     TvTimelineColor b,
-     double          t)
-{
-  return (TvTimelineColor) {
-    a.red + (b.red - a.red) * t,
-    a.green + (b.green - a.green) * t,
-    a.blue + (b.blue - a.blue) * t,
-  };
-}
-
 /* round () for what is never negative, without a call into libm: the
  * drawing runs it for every column of every lane. */
 static inline int
@@ -184,72 +146,36 @@ round_up_half (double x)
   return (int) (x + 0.5);
 }
 
-static guint32
+/* Opaque, as the bands' image holds it. */
+static inline guint32
 pack_color (TvTimelineColor c)
 {
-  guint32 r = (guint32) round_up_half (CLAMP (c.red, 0, 1) * 255);
-  guint32 g = (guint32) round_up_half (CLAMP (c.green, 0, 1) * 255);
-  guint32 b = (guint32) round_up_half (CLAMP (c.blue, 0, 1) * 255);
-
-  return 0xff000000u | r << 16 | g << 8 | b;
+  return 0xff000000u | tv_color_pack (c);
 }
 
 TvTimelineColor
 tv_timeline_background_color (gboolean dark)
 {
-  /* libadwaita's view background, as the flame graph's. */
-  if (dark)
-    return (TvTimelineColor) { 0x1e / 255.0, 0x1e / 255.0, 0x1e / 255.0 };
-  return (TvTimelineColor) { 1.0, 1.0, 1.0 };
+  return tv_palette_background (dark);
 }
 
 TvTimelineColor
 tv_timeline_state_color (TvTimelineState state,
                          gboolean        dark)
 {
-  /* Running, native, waiting and idle are the flame graph's thread-state
-   * colours (state_color () in tv-flame-renderer.c); the test checks that
-   * they stay so. */
-  switch (state)
-    {
-    case TV_TIMELINE_STATE_RUNNING:
-      return dark ? hsl (120, 0.40, 0.34) : hsl (120, 0.45, 0.62);
-    case TV_TIMELINE_STATE_NATIVE:
-      return dark ? hsl (212, 0.50, 0.40) : hsl (212, 0.65, 0.68);
-    case TV_TIMELINE_STATE_WAITING:
-      return dark ? hsl (22, 0.70, 0.42) : hsl (22, 0.85, 0.62);
-    case TV_TIMELINE_STATE_EXCEPTION:
-      return dark ? hsl (350, 0.75, 0.58) : hsl (350, 0.80, 0.47);
-    case TV_TIMELINE_STATE_IDLE:
-      return dark ? hsl (0, 0, 0.30) : hsl (0, 0, 0.80);
-    case TV_TIMELINE_STATE_UNKNOWN:
-      return dark ? hsl (265, 0.16, 0.40) : hsl (265, 0.22, 0.72);
-    case TV_TIMELINE_N_STATES:
-    default:
-      g_return_val_if_reached (tv_timeline_background_color (dark));
-    }
-}
+  /* The flame graph's thread-state colours are these too (state_color ()
+   * in tv-flame-renderer.c); the test checks that they stay so. */
+  static const TvPaletteState states[TV_TIMELINE_N_STATES] = {
+    [TV_TIMELINE_STATE_RUNNING] = TV_PALETTE_STATE_RUNNING,
+    [TV_TIMELINE_STATE_NATIVE] = TV_PALETTE_STATE_NATIVE,
+    [TV_TIMELINE_STATE_WAITING] = TV_PALETTE_STATE_WAITING,
+    [TV_TIMELINE_STATE_EXCEPTION] = TV_PALETTE_STATE_EXCEPTION,
+    [TV_TIMELINE_STATE_IDLE] = TV_PALETTE_STATE_IDLE,
+    [TV_TIMELINE_STATE_UNKNOWN] = TV_PALETTE_STATE_UNKNOWN,
+  };
 
-/* A lane's band where it has no samples. */
-static TvTimelineColor
-track_color (gboolean dark)
-{
-  return dark ? hsl (0, 0, 0.155) : hsl (0, 0, 0.955);
-}
-
-static TvTimelineColor
-text_color (gboolean dark)
-{
-  return dark ? (TvTimelineColor) { 1, 1, 1 } : (TvTimelineColor) { 0, 0, 0 };
-}
-
-/* libadwaita's accent colours. */
-static TvTimelineColor
-accent_color (gboolean dark)
-{
-  if (dark)
-    return (TvTimelineColor) { 0x78 / 255.0, 0xae / 255.0, 0xed / 255.0 };
-  return (TvTimelineColor) { 0x1c / 255.0, 0x71 / 255.0, 0xd8 / 255.0 };
+  g_return_val_if_fail (state < TV_TIMELINE_N_STATES, tv_timeline_background_color (dark));
+  return tv_palette_state (states[state], dark);
 }
 
 static void
@@ -1014,7 +940,7 @@ paint_exception (const Raster           *r,
   share = (double) c->counts[TV_TIMELINE_COUNT_EXCEPTION] / c->samples;
   strip = MAX (1, MIN (round_up_half (EXCEPTION_STRIP * r->scale_y), (bottom - top) / 3));
   fill_column (r, x, top, top + strip,
-               pack_color (mix (r->track_color, r->exception_color, 0.45 + 0.55 * share)));
+               pack_color (tv_color_mix (r->track_color, r->exception_color, 0.45 + 0.55 * share)));
 }
 
 /* The weights of a column's stacked states: busy ones count whole, idle
@@ -1123,7 +1049,7 @@ paint_collapsed (const Raster            *r,
         density *= 0.5;
       fill_column (r, x, top, bottom,
                    density >= 1 ? r->stack[best]
-                   : pack_color (mix (r->track_color, r->stack_colors[best],
+                   : pack_color (tv_color_mix (r->track_color, r->stack_colors[best],
                                       0.3 + 0.7 * density)));
     }
 }
@@ -1318,7 +1244,7 @@ paint_bands (TvTimelineRenderer    *self,
   r.stride = stride / 4;
   r.width = width;
   r.scale_y = sy;
-  r.track_color = track_color (style->dark);
+  r.track_color = tv_palette_track (style->dark);
   r.track = pack_color (r.track_color);
   r.exception_color = tv_timeline_state_color (TV_TIMELINE_STATE_EXCEPTION, style->dark);
   for (guint k = 0; k < N_STACK; k++)
@@ -1407,7 +1333,7 @@ draw_axis (TvTimelineRenderer    *self,
 {
   g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
-  TvTimelineColor fg = text_color (style->dark);
+  TvTimelineColor fg = tv_palette_foreground (style->dark);
   double step, bottom = g->lanes_y + g->lanes_height;
   guint n = compute_ticks (self, style, g, &step, times, labels);
 
@@ -1459,8 +1385,8 @@ draw_labels (TvTimelineRenderer    *self,
              const TvTimelineStyle *style,
              const Geometry        *g)
 {
-  TvTimelineColor fg = text_color (style->dark);
-  TvTimelineColor accent = accent_color (style->dark);
+  TvTimelineColor fg = tv_palette_foreground (style->dark);
+  TvTimelineColor accent = tv_palette_accent (style->dark);
   double available = g->plot_x - 2 * LABEL_PADDING;
 
   /* The overview's label. */
@@ -1605,7 +1531,7 @@ draw_ranges (TvTimelineRenderer    *self,
   if (done < g->plot_x + g->plot_width)
     cairo_rectangle (cr, done, g->overview_y, g->plot_x + g->plot_width - done,
                      bottom - g->overview_y);
-  set_source (cr, tv_timeline_background_color (style->dark), 0.6);
+  set_source (cr, tv_timeline_background_color (style->dark), TV_PALETTE_VEIL_ALPHA);
   cairo_fill (cr);
 
   for (guint i = 0; i < self->spans->len; i++)
@@ -1614,7 +1540,7 @@ draw_ranges (TvTimelineRenderer    *self,
 
       cairo_rectangle (cr, span->left, 0, span->right - span->left, bottom);
     }
-  set_source (cr, accent_color (style->dark), style->dark ? 0.22 : 0.16);
+  set_source (cr, tv_palette_accent (style->dark), tv_palette_selection_alpha (style->dark));
   cairo_fill (cr);
   for (guint i = 0; i < self->spans->len; i++)
     {
@@ -1622,7 +1548,7 @@ draw_ranges (TvTimelineRenderer    *self,
 
       cairo_rectangle (cr, span->left, g->overview_y - 3, span->right - span->left, 3);
     }
-  set_source (cr, accent_color (style->dark), 0.9);
+  set_source (cr, tv_palette_accent (style->dark), 0.9);
   cairo_fill (cr);
 }
 
@@ -1633,7 +1559,7 @@ draw_selection (TvTimelineRenderer    *self,
                 const TvTimelineStyle *style,
                 const Geometry        *g)
 {
-  TvTimelineColor accent = accent_color (style->dark);
+  TvTimelineColor accent = tv_palette_accent (style->dark);
   double bottom = g->lanes_y + g->lanes_height;
 
   cairo_save (cr);
@@ -1651,7 +1577,7 @@ draw_selection (TvTimelineRenderer    *self,
 
       if (r - l < 1)
         r = l + 1;
-      set_source (cr, accent, style->dark ? 0.22 : 0.16);
+      set_source (cr, accent, tv_palette_selection_alpha (style->dark));
       cairo_rectangle (cr, l, 0, r - l, bottom);
       cairo_fill (cr);
       set_source (cr, accent, 0.9);
@@ -1663,7 +1589,7 @@ draw_selection (TvTimelineRenderer    *self,
     {
       double x = floor (time_to_x (style, g, style->cursor_time));
 
-      set_source (cr, text_color (style->dark), 0.55);
+      set_source (cr, tv_palette_foreground (style->dark), 0.55);
       cairo_rectangle (cr, x, 0, 1, bottom);
       cairo_fill (cr);
     }
@@ -1690,7 +1616,7 @@ draw_legend (TvTimelineRenderer    *self,
              const TvTimelineStyle *style,
              const Geometry        *g)
 {
-  TvTimelineColor fg = text_color (style->dark);
+  TvTimelineColor fg = tv_palette_foreground (style->dark);
   double middle = g->legend_y + g->legend_height / 2;
 
   for (guint s = 0; s < TV_TIMELINE_N_STATES; s++)
@@ -1703,10 +1629,10 @@ draw_legend (TvTimelineRenderer    *self,
           double rx, ry, rw, rh;
 
           legend_rect (g, s, &rx, &ry, &rw, &rh);
-          set_source (cr, accent_color (style->dark), 0.2);
+          set_source (cr, tv_palette_accent (style->dark), 0.2);
           cairo_rectangle (cr, rx, ry, rw, rh);
           cairo_fill (cr);
-          set_source (cr, accent_color (style->dark), 1.0);
+          set_source (cr, tv_palette_accent (style->dark), 1.0);
           cairo_set_line_width (cr, 1.0);
           cairo_rectangle (cr, rx + 0.5, ry + 0.5, rw - 1, rh - 1);
           cairo_stroke (cr);
@@ -2028,27 +1954,9 @@ tv_timeline_heatmap_color (guint64  count,
                            guint64  max,
                            gboolean dark)
 {
-  /* Sequential scales whose far end stands out most from the background:
-   * ColorBrewer's YlOrRd in light, a part of inferno in dark. */
-  static const TvTimelineColor light[] = {
-    { 1.000, 0.929, 0.627 }, { 0.996, 0.698, 0.298 }, { 0.941, 0.231, 0.125 },
-    { 0.647, 0.000, 0.149 },
-  };
-  static const TvTimelineColor dark_stops[] = {
-    { 0.231, 0.059, 0.439 }, { 0.549, 0.161, 0.506 }, { 0.871, 0.286, 0.408 },
-    { 0.996, 0.624, 0.427 }, { 0.988, 0.992, 0.749 },
-  };
-  const TvTimelineColor *stops = dark ? dark_stops : light;
-  guint n = dark ? G_N_ELEMENTS (dark_stops) : G_N_ELEMENTS (light);
-  double f, at;
-  guint i;
-
   if (count == 0 || max == 0)
-    return track_color (dark);
-  f = MIN ((double) count / (double) max, 1.0);
-  at = f * (n - 1);
-  i = MIN ((guint) at, n - 2);
-  return mix (stops[i], stops[i + 1], at - i);
+    return tv_palette_track (dark);
+  return tv_palette_heatmap (MIN ((double) count / (double) max, 1.0), dark);
 }
 
 static gboolean
@@ -2234,7 +2142,7 @@ draw_heatmap_selection (cairo_t               *cr,
       cairo_rectangle (cr, g->plot_x, g->plot_y, g->plot_width, g->plot_height);
       for (guint i = 0; i < style->n_selection; i++)
         add_range_path (cr, heatmap, g, origin, style->selection[i]);
-      set_source (cr, tv_timeline_background_color (style->dark), 0.6);
+      set_source (cr, tv_timeline_background_color (style->dark), TV_PALETTE_VEIL_ALPHA);
       cairo_fill (cr);
       cairo_restore (cr);
     }
@@ -2251,10 +2159,10 @@ draw_heatmap_selection (cairo_t               *cr,
       double w = round (g->plot_x + (c1 + 1) * g->column_width) - x;
       double h = round (g->plot_y + (r1 + 1) * g->row_height) - y;
 
-      set_source (cr, accent_color (style->dark), 0.2);
+      set_source (cr, tv_palette_accent (style->dark), 0.2);
       cairo_rectangle (cr, x, y, w, h);
       cairo_fill (cr);
-      set_source (cr, accent_color (style->dark), 1.0);
+      set_source (cr, tv_palette_accent (style->dark), 1.0);
       cairo_set_line_width (cr, 2.0);
       cairo_rectangle (cr, x + 1, y + 1, MAX (w - 2, 0), MAX (h - 2, 0));
       cairo_stroke (cr);
@@ -2281,7 +2189,7 @@ draw_heatmap_axes (TvTimelineRenderer    *self,
                    const TvHeatmapStyle  *style,
                    const HeatmapGeometry *g)
 {
-  TvTimelineColor fg = text_color (style->dark);
+  TvTimelineColor fg = tv_palette_foreground (style->dark);
   guint n_columns = tv_timeline_heatmap_get_n_columns (heatmap);
   guint n_rows = tv_timeline_heatmap_get_n_rows (heatmap);
   guint64 duration = tv_timeline_heatmap_get_row_duration (heatmap);
@@ -2331,7 +2239,7 @@ draw_heatmap_legend (TvTimelineRenderer    *self,
                      const TvHeatmapStyle  *style,
                      const HeatmapGeometry *g)
 {
-  TvTimelineColor fg = text_color (style->dark);
+  TvTimelineColor fg = tv_palette_foreground (style->dark);
   guint64 max = tv_timeline_heatmap_get_max_count (heatmap);
   g_autofree char *max_text = heatmap_count_label (max);
   double x = g->legend_x, top = g->plot_y;
