@@ -3,50 +3,26 @@
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A full redraw of a 1920x1080 flame graph must take a few milliseconds,
- * and a PangoLayout per label costs tens of microseconds.  So each frame's
- * label is itemized and shaped once, into glyph strings that are kept
- * (per frame, until the font or the profile changes); eliding is then
- * adding glyph widths until the box is full and drawing that prefix of
- * the glyph strings, followed by a shaped ellipsis.  Glyphs are drawn
- * with pango_cairo_show_glyph_string(), so font fallback, hex boxes for
- * missing glyphs and vector output all work as for any Pango text.
- *
- * Right-to-left runs are drawn in the order Pango itemizes them and
- * elided from their visual end; function and file names are nearly
- * always left-to-right, and a label is a hint, the tooltip has the text.
+ * A full redraw of a 1920x1080 flame graph must take a few milliseconds.
+ * So each frame's label is shaped once (a TvDrawLabel, tv-draw.h) and
+ * kept per frame until the font or the profile changes; boxes are sorted
+ * by colour, so that cairo fills all of a colour in one go, and from a
+ * few thousand on they are written into an image painted once.
  */
 #include "tv-flame-renderer.h"
 
 #include <math.h>
 #include <string.h>
 
-#include <pango/pangocairo.h>
-
+#include "tv-draw.h"
 #include "tv-palette.h"
 #include "tv-text.h"
 
-#define DEFAULT_FONT        "Sans 9"
 #define LABEL_PADDING       4.0      /* pixels left and right of a label */
 /* Shaped labels kept before the cache starts over. */
 #define MAX_CACHED_LABELS   16384
 /* From this many boxes on, boxes are drawn as an image (see paint_raster). */
 #define RASTER_MIN_BOXES    2048
-
-typedef struct
-{
-  PangoFont        *font;
-  PangoGlyphString *glyphs;
-  int               width;         /* Pango units */
-  gboolean          location;      /* part of the file:line text */
-} LabelRun;
-
-typedef struct
-{
-  LabelRun *runs;
-  guint     n_runs;
-  int       width;                 /* Pango units */
-} Label;
 
 /* A box as drawn: whole pixels and an 8-bit colour. */
 typedef struct
@@ -62,21 +38,13 @@ typedef struct
 
 struct _TvFlameRenderer
 {
-  PangoFontMap         *font_map;
-  PangoContext         *context;
-  PangoFontDescription *font;          /* what the labels are shaped with */
-  gboolean              default_font;  /* DEFAULT_FONT, not the style's */
-  cairo_font_options_t *font_options;
-  double                dpi;
-  double                ascent;        /* pixels */
-  double                descent;
+  TvDrawText            text;
 
   /* Shaped labels by frame, for one profile and merge key. */
   GHashTable           *labels;
   TvProfileData        *label_data;
   TvMergeKey            label_merge;
-  Label                *ellipsis;
-  Label                *root_label;
+  TvDrawLabel          *root_label;
   char                 *root_text;
 
   /* Per frame of one profile: module kind (G_MAXUINT8 until known) and a
@@ -468,69 +436,6 @@ tv_flame_renderer_get_fill (TvFlameRenderer    *self,
 /* Labels                                                                    */
 /* ------------------------------------------------------------------------ */
 
-static void
-label_free (gpointer data)
-{
-  Label *label = data;
-
-  if (label == NULL)
-    return;
-  for (guint i = 0; i < label->n_runs; i++)
-    {
-      g_object_unref (label->runs[i].font);
-      pango_glyph_string_free (label->runs[i].glyphs);
-    }
-  g_free (label->runs);
-  g_free (label);
-}
-
-/* Itemizes and shapes LEN bytes of TEXT onto RUNS. */
-static void
-shape_text (TvFlameRenderer *self,
-            const char      *text,
-            int              len,
-            gboolean         location,
-            GArray          *runs)
-{
-  GList *items;
-
-  if (len <= 0)
-    return;
-  items = pango_itemize (self->context, text, 0, len, NULL, NULL);
-  for (GList *l = items; l != NULL; l = l->next)
-    {
-      PangoItem *item = l->data;
-      LabelRun run = { 0 };
-
-      if (item->analysis.font == NULL)
-        {
-          pango_item_free (item);
-          continue;
-        }
-      run.font = g_object_ref (item->analysis.font);
-      run.glyphs = pango_glyph_string_new ();
-      run.location = location;
-      pango_shape_with_flags (text + item->offset, item->length, text, len,
-                              &item->analysis, run.glyphs, PANGO_SHAPE_NONE);
-      run.width = pango_glyph_string_get_width (run.glyphs);
-      g_array_append_val (runs, run);
-      pango_item_free (item);
-    }
-  g_list_free (items);
-}
-
-static Label *
-label_from_runs (GArray *runs)
-{
-  Label *label = g_new0 (Label, 1);
-
-  label->n_runs = runs->len;
-  label->runs = (LabelRun *) g_array_free (runs, FALSE);
-  for (guint i = 0; i < label->n_runs; i++)
-    label->width += label->runs[i].width;
-  return label;
-}
-
 /* Appends TEXT as a name is shown (see tv-text.h): its control and
  * bidirectional characters shown, not obeyed, and a long one cut, so
  * that a label never shapes more than a screen could show. */
@@ -560,7 +465,7 @@ append_file_name (GString    *out,
   append_label_text (out, base[0] != '\0' ? base : path);
 }
 
-static Label *
+static TvDrawLabel *
 make_frame_label (TvFlameRenderer *self,
                   TvProfileData   *data,
                   TvMergeKey       merge,
@@ -569,7 +474,7 @@ make_frame_label (TvFlameRenderer *self,
   const TachFrame *f = tach_reader_get_frame (tv_profile_data_get_reader (data), frame);
   g_autoptr(GString) name = g_string_new (NULL);
   g_autoptr(GString) location = g_string_new ("  ");
-  GArray *runs = g_array_new (FALSE, TRUE, sizeof (LabelRun));
+  TvDrawLabel *label = tv_draw_label_new ();
 
   append_label_text (name, tv_profile_data_get_funcname (data, frame));
   append_file_name (location, tv_profile_data_get_filename (data, frame));
@@ -577,24 +482,24 @@ make_frame_label (TvFlameRenderer *self,
   if (merge != TV_MERGE_FUNCTION && f != NULL && f->lineno != TACH_LOCATION_NONE)
     g_string_append_printf (location, ":%d", f->lineno);
 
-  shape_text (self, name->str, name->len, FALSE, runs);
-  /* Without a name, the location starts the label. */
+  tv_draw_label_append (label, &self->text, name->str, name->len, FALSE);
+  /* Without a name, the location starts the label; it is drawn fainter. */
   if (name->len == 0)
     g_string_erase (location, 0, 2);
-  shape_text (self, location->str, location->len, TRUE, runs);
-  return label_from_runs (runs);
+  tv_draw_label_append (label, &self->text, location->str, location->len, TRUE);
+  return label;
 }
 
-static Label *
+static TvDrawLabel *
 make_text_label (TvFlameRenderer *self,
                  const char      *text)
 {
   g_autoptr(GString) s = g_string_new (NULL);
-  GArray *runs = g_array_new (FALSE, TRUE, sizeof (LabelRun));
+  TvDrawLabel *label = tv_draw_label_new ();
 
   append_label_text (s, text);
-  shape_text (self, s->str, s->len, FALSE, runs);
-  return label_from_runs (runs);
+  tv_draw_label_append (label, &self->text, s->str, s->len, FALSE);
+  return label;
 }
 
 static void
@@ -602,8 +507,7 @@ clear_labels (TvFlameRenderer *self)
 {
   g_hash_table_remove_all (self->labels);
   g_clear_pointer (&self->label_data, tv_profile_data_unref);
-  g_clear_pointer (&self->ellipsis, label_free);
-  g_clear_pointer (&self->root_label, label_free);
+  g_clear_pointer (&self->root_label, tv_draw_label_free);
   g_clear_pointer (&self->root_text, g_free);
 }
 
@@ -617,16 +521,8 @@ ensure_fonts (TvFlameRenderer    *self,
   TvProfileData *data = tv_call_tree_get_data (tree);
   TvMergeKey merge = tv_call_tree_get_merge (tree);
 
-  if (style->font != NULL ? !pango_font_description_equal (style->font, self->font)
-                          : !self->default_font)
-    {
-      clear_labels (self);
-      pango_font_description_free (self->font);
-      self->default_font = style->font == NULL;
-      self->font = style->font != NULL ? pango_font_description_copy (style->font)
-                                       : pango_font_description_from_string (DEFAULT_FONT);
-      self->ascent = 0;
-    }
+  if (tv_draw_text_set_font (&self->text, style->font))
+    clear_labels (self);
 
   if (self->label_data != data || self->label_merge != merge)
     {
@@ -636,29 +532,16 @@ ensure_fonts (TvFlameRenderer    *self,
     }
   if (g_hash_table_size (self->labels) > MAX_CACHED_LABELS)
     g_hash_table_remove_all (self->labels);
-
-  if (self->ascent == 0)
-    {
-      PangoFontMetrics *metrics;
-
-      pango_context_set_font_description (self->context, self->font);
-      metrics = pango_context_get_metrics (self->context, self->font, NULL);
-      self->ascent = (double) pango_font_metrics_get_ascent (metrics) / PANGO_SCALE;
-      self->descent = (double) pango_font_metrics_get_descent (metrics) / PANGO_SCALE;
-      pango_font_metrics_unref (metrics);
-    }
-  if (self->ellipsis == NULL)
-    self->ellipsis = make_text_label (self, "\xe2\x80\xa6");
 }
 
-static Label *
+static TvDrawLabel *
 lookup_label (TvFlameRenderer    *self,
               TvCallTree         *tree,
               const TvFlameBox   *box,
               const TvFlameStyle *style)
 {
   guint32 frame;
-  Label *label;
+  TvDrawLabel *label;
 
   if (box->node == TV_ROOT_NODE)
     {
@@ -666,7 +549,7 @@ lookup_label (TvFlameRenderer    *self,
         return NULL;
       if (g_strcmp0 (self->root_text, style->root_label) != 0)
         {
-          g_clear_pointer (&self->root_label, label_free);
+          g_clear_pointer (&self->root_label, tv_draw_label_free);
           g_free (self->root_text);
           self->root_text = g_strdup (style->root_label);
           self->root_label = make_text_label (self, style->root_label);
@@ -683,108 +566,6 @@ lookup_label (TvFlameRenderer    *self,
       g_hash_table_insert (self->labels, GUINT_TO_POINTER (frame), label);
     }
   return label;
-}
-
-static void
-set_source (cairo_t      *cr,
-            TvFlameColor  c,
-            double        alpha)
-{
-  if (alpha >= 1.0)
-    cairo_set_source_rgb (cr, c.red, c.green, c.blue);
-  else
-    cairo_set_source_rgba (cr, c.red, c.green, c.blue, alpha);
-}
-
-/* Draws GLYPHS' first N glyphs at X, BASELINE; returns their width. */
-static int
-show_glyphs (cairo_t          *cr,
-             PangoFont        *font,
-             PangoGlyphString *glyphs,
-             int               n,
-             double            x,
-             double            baseline)
-{
-  PangoGlyphString part = *glyphs;
-  int width = 0;
-
-  part.num_glyphs = n;
-  for (int i = 0; i < n; i++)
-    width += glyphs->glyphs[i].geometry.width;
-  cairo_move_to (cr, x, baseline);
-  pango_cairo_show_glyph_string (cr, font, &part);
-  return width;
-}
-
-/* Draws as much of LABEL as fits in AVAILABLE pixels from X, elided with
- * an ellipsis; nothing when not even one character and the ellipsis fit. */
-static void
-draw_label (TvFlameRenderer *self,
-            cairo_t         *cr,
-            const Label     *label,
-            double           x,
-            double           baseline,
-            double           available,
-            TvFlameColor     color,
-            double           alpha)
-{
-  int limit = (int) (available * PANGO_SCALE);
-  gboolean elide = label->width > limit;
-  guint last_run = label->n_runs;
-  int last_glyphs = 0;
-  gboolean location = FALSE;
-
-  if (label->n_runs == 0)
-    return;
-
-  if (elide)
-    {
-      int room = limit - self->ellipsis->width, used = 0;
-      guint r;
-
-      for (r = 0; r < label->n_runs && used + label->runs[r].width <= room; r++)
-        used += label->runs[r].width;
-      /* In run R, cut before the last cluster that starts where the glyphs
-       * before it still fit. */
-      if (r < label->n_runs)
-        {
-          const PangoGlyphString *glyphs = label->runs[r].glyphs;
-
-          for (int i = 0; i < glyphs->num_glyphs; i++)
-            {
-              if (glyphs->glyphs[i].attr.is_cluster_start)
-                last_glyphs = i;
-              if (used + glyphs->glyphs[i].geometry.width > room)
-                break;
-              used += glyphs->glyphs[i].geometry.width;
-            }
-        }
-      last_run = r;
-      if (last_run == 0 && last_glyphs == 0)
-        return;
-    }
-
-  set_source (cr, color, alpha);
-  for (guint r = 0; r <= last_run && r < label->n_runs; r++)
-    {
-      const LabelRun *run = &label->runs[r];
-      int n = r < last_run ? run->glyphs->num_glyphs : last_glyphs;
-
-      if (run->location != location)
-        {
-          location = run->location;
-          set_source (cr, color, location ? alpha * 0.68 : alpha);
-        }
-      if (n > 0)
-        x += (double) show_glyphs (cr, run->font, run->glyphs, n, x, baseline) / PANGO_SCALE;
-    }
-  if (elide)
-    {
-      const LabelRun *dots = &self->ellipsis->runs[0];
-
-      if (self->ellipsis->n_runs > 0)
-        show_glyphs (cr, dots->font, dots->glyphs, dots->glyphs->num_glyphs, x, baseline);
-    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -880,8 +661,8 @@ paint_raster (TvFlameRenderer    *self,
               const TvFlameColor *background,
               double              view_height)
 {
-  int width = (int) ceil (view_width), height = 0, top = G_MAXINT, bottom = 0, stride;
-  guchar *pixels;
+  int width = (int) ceil (view_width), height = 0, top = G_MAXINT, bottom = 0, stride = 0;
+  guchar *pixels = NULL;
 
   for (guint k = 0; k < n; k++)
     {
@@ -895,27 +676,24 @@ paint_raster (TvFlameRenderer    *self,
     {
       if (background != NULL)
         {
-          set_source (cr, *background, 1.0);
+          tv_draw_set_source (cr, *background, 1.0);
           cairo_rectangle (cr, 0, 0, view_width, view_height);
           cairo_fill (cr);
         }
       return;
     }
 
-  if (self->raster == NULL || cairo_image_surface_get_width (self->raster) < width
-      || cairo_image_surface_get_height (self->raster) < height)
+  if (tv_draw_ensure_image (&self->raster, width, height) != NULL)
     {
-      g_clear_pointer (&self->raster, cairo_surface_destroy);
-      self->raster = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+      cairo_surface_flush (self->raster);
+      pixels = cairo_image_surface_get_data (self->raster);
+      stride = cairo_image_surface_get_stride (self->raster);
     }
-  cairo_surface_flush (self->raster);
-  pixels = cairo_image_surface_get_data (self->raster);
-  stride = cairo_image_surface_get_stride (self->raster);
   if (pixels == NULL)
     {
       if (background != NULL)
         {
-          set_source (cr, *background, 1.0);
+          tv_draw_set_source (cr, *background, 1.0);
           cairo_rectangle (cr, 0, 0, view_width, view_height);
           cairo_fill (cr);
         }
@@ -935,7 +713,7 @@ paint_raster (TvFlameRenderer    *self,
             row[x] = argb;
         }
       /* The rest of the background, above and below the boxes. */
-      set_source (cr, *background, 1.0);
+      tv_draw_set_source (cr, *background, 1.0);
       cairo_rectangle (cr, 0, 0, view_width, top);
       cairo_rectangle (cr, 0, bottom, view_width, MAX (view_height - bottom, 0));
       cairo_fill (cr);
@@ -988,17 +766,9 @@ tv_flame_renderer_new (PangoFontMap *font_map)
 {
   TvFlameRenderer *self = g_new0 (TvFlameRenderer, 1);
 
-  self->font_map = font_map != NULL ? g_object_ref (font_map)
-                                    : g_object_ref (pango_cairo_font_map_get_default ());
-  self->context = pango_font_map_create_context (self->font_map);
-  pango_context_set_base_dir (self->context, PANGO_DIRECTION_LTR);
-  self->font = pango_font_description_from_string (DEFAULT_FONT);
-  self->default_font = TRUE;
-  self->dpi = 96.0;
-  self->font_options = cairo_font_options_create ();
-  pango_cairo_context_set_resolution (self->context, self->dpi);
-  pango_cairo_context_set_font_options (self->context, self->font_options);
-  self->labels = g_hash_table_new_full (NULL, NULL, NULL, label_free);
+  tv_draw_text_init (&self->text, font_map);
+  self->labels = g_hash_table_new_full (NULL, NULL, NULL,
+                                        (GDestroyNotify) tv_draw_label_free);
   return self;
 }
 
@@ -1015,10 +785,7 @@ tv_flame_renderer_free (TvFlameRenderer *self)
   g_free (self->order);
   g_free (self->order_tmp);
   g_clear_pointer (&self->raster, cairo_surface_destroy);
-  pango_font_description_free (self->font);
-  cairo_font_options_destroy (self->font_options);
-  g_object_unref (self->context);
-  g_object_unref (self->font_map);
+  tv_draw_text_clear (&self->text);
   g_free (self);
 }
 
@@ -1028,13 +795,8 @@ tv_flame_renderer_set_font_options (TvFlameRenderer            *self,
 {
   g_return_if_fail (self != NULL);
 
-  if (options == NULL || cairo_font_options_equal (options, self->font_options))
-    return;
-  cairo_font_options_destroy (self->font_options);
-  self->font_options = cairo_font_options_copy (options);
-  pango_cairo_context_set_font_options (self->context, self->font_options);
-  clear_labels (self);
-  self->ascent = 0;
+  if (tv_draw_text_set_font_options (&self->text, options))
+    clear_labels (self);
 }
 
 void
@@ -1043,12 +805,8 @@ tv_flame_renderer_set_resolution (TvFlameRenderer *self,
 {
   g_return_if_fail (self != NULL);
 
-  if (!(dpi > 0) || dpi == self->dpi)
-    return;
-  self->dpi = dpi;
-  pango_cairo_context_set_resolution (self->context, dpi);
-  clear_labels (self);
-  self->ascent = 0;
+  if (tv_draw_text_set_resolution (&self->text, dpi))
+    clear_labels (self);
 }
 
 /* The box's pixels, snapped to whole pixels and cut to the viewport,
@@ -1095,19 +853,21 @@ draw_box_label (TvFlameRenderer    *self,
                 TvFlameColor        fill,
                 double              alpha)
 {
-  double text_height = self->ascent + self->descent;
-  double min_width = 2 * LABEL_PADDING + (double) self->ellipsis->width / PANGO_SCALE
+  double text_height = self->text.ascent + self->text.descent;
+  double min_width = 2 * LABEL_PADDING
+                     + (double) tv_draw_label_get_width (tv_draw_text_get_ellipsis (&self->text))
+                       / PANGO_SCALE
                      + text_height * 1.6;
-  const Label *label;
+  const TvDrawLabel *label;
 
   if ((box->flags & TV_FLAME_BOX_MERGED) || r - l < min_width
       || text_height > tv_flame_layout_get_viewport (layout)->row_height + 2)
     return;
   label = lookup_label (self, tv_flame_layout_get_tree (layout), box, style);
   if (label != NULL)
-    draw_label (self, cr, label, l + LABEL_PADDING,
-                t + round ((b - t - text_height) / 2 + self->ascent),
-                r - l - 2 * LABEL_PADDING, tv_palette_text_on (fill), alpha);
+    tv_draw_label_show (cr, &self->text, label, l + LABEL_PADDING,
+                        t + round ((b - t - text_height) / 2 + self->text.ascent),
+                        r - l - 2 * LABEL_PADDING, tv_palette_text_on (fill), alpha);
 }
 
 static const TvFlameBox *
@@ -1173,11 +933,11 @@ draw_highlights (TvFlameRenderer    *self,
           if (hover)
             {
               fill = box_fill (self, tv_flame_layout_get_tree (layout), box, style, &dimmed);
-              set_source (cr, fill, 1.0);
+              tv_draw_set_source (cr, fill, 1.0);
               cairo_rectangle (cr, l, t, r - l, b - t);
               cairo_fill (cr);
             }
-          set_source (cr, tv_palette_accent (style->dark), 1.0);
+          tv_draw_set_source (cr, tv_palette_accent (style->dark), 1.0);
           cairo_set_line_width (cr, 2.0);
           cairo_rectangle (cr, l + 1, t + 1, MAX (r - l - 2, 0), MAX (b - t - 2, 0));
           cairo_stroke (cr);
@@ -1194,11 +954,11 @@ draw_highlights (TvFlameRenderer    *self,
 
       fill = box_fill (self, tv_flame_layout_get_tree (layout), hovered, style, &dimmed);
       fill = tv_palette_hover (fill, style->dark);
-      set_source (cr, fill, 1.0);
+      tv_draw_set_source (cr, fill, 1.0);
       cairo_rectangle (cr, l, t, r - l, b - t);
       cairo_fill (cr);
       draw_box_label (self, cr, layout, hovered, style, l, t, r, b, fill, 1.0);
-      set_source (cr, tv_palette_foreground (style->dark), 0.75);
+      tv_draw_set_source (cr, tv_palette_foreground (style->dark), 0.75);
       cairo_set_line_width (cr, 1.0);
       cairo_rectangle (cr, l + 0.5, t + 0.5, MAX (r - l - 1, 0), MAX (b - t - 1, 0));
       cairo_stroke (cr);
@@ -1268,7 +1028,7 @@ tv_flame_renderer_draw (TvFlameRenderer    *self,
     {
       if (style->draw_background)
         {
-          set_source (cr, background, 1.0);
+          tv_draw_set_source (cr, background, 1.0);
           cairo_rectangle (cr, 0, 0, vp->width, view_height);
           cairo_fill (cr);
         }

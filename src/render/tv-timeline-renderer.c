@@ -16,9 +16,8 @@
 #include <math.h>
 #include <string.h>
 
-#include <pango/pangocairo.h>
+#include "tv-draw.h"
 
-#define DEFAULT_FONT             "Sans 9"
 #define DEFAULT_LANE_HEIGHT      18.0
 #define DEFAULT_COLLAPSED_HEIGHT 4.0
 #define DEFAULT_OVERVIEW_HEIGHT  40.0
@@ -40,8 +39,6 @@
  * no sample follows: a sampler that misses a tick or two (CPython's
  * often does) leaves no holes. */
 #define HOLD_INTERVALS           4.0
-/* Texts (axis labels, legend, headers) kept before the cache starts over. */
-#define MAX_CACHED_TEXTS         512
 
 typedef enum
 {
@@ -86,23 +83,15 @@ typedef struct
 
 struct _TvTimelineRenderer
 {
-  PangoFontMap         *font_map;
-  PangoContext         *context;
-  PangoFontDescription *font;
-  gboolean              default_font;
-  cairo_font_options_t *font_options;
-  double                dpi;
-  double                ascent;          /* pixels; 0 until measured */
-  double                descent;
+  /* The fonts, and other texts (axis labels, legend, headers) kept by
+   * their text. */
+  TvDrawText            text;
 
   /* Lane labels of one timeline, made as they are first needed. */
   TvTimeline           *label_timeline;
   char                 *label_main;
   PangoLayout         **lane_labels;
   double                labels_width;    /* widest label, < 0 until known */
-
-  /* Other texts by their text. */
-  GHashTable           *texts;
 
   /* Rows of the last geometry, and what they were laid out for: they
    * stay while the style's lanes_serial (not 0) and the heights do. */
@@ -178,17 +167,6 @@ tv_timeline_state_color (TvTimelineState state,
   return tv_palette_state (states[state], dark);
 }
 
-static void
-set_source (cairo_t         *cr,
-            TvTimelineColor  c,
-            double           alpha)
-{
-  if (alpha >= 1.0)
-    cairo_set_source_rgb (cr, c.red, c.green, c.blue);
-  else
-    cairo_set_source_rgba (cr, c.red, c.green, c.blue, alpha);
-}
-
 void
 tv_timeline_style_init (TvTimelineStyle *style,
                         TvTimeline      *timeline,
@@ -228,39 +206,13 @@ clear_lane_labels (TvTimelineRenderer *self)
   self->busy_lanes = G_MAXUINT;
 }
 
-static void
-clear_texts (TvTimelineRenderer *self)
-{
-  clear_lane_labels (self);
-  g_hash_table_remove_all (self->texts);
-}
-
 /* FONT, or the default for NULL, and its metrics. */
 static void
 ensure_font (TvTimelineRenderer         *self,
              const PangoFontDescription *font)
 {
-  if (font != NULL ? !pango_font_description_equal (font, self->font) : !self->default_font)
-    {
-      clear_texts (self);
-      pango_font_description_free (self->font);
-      self->default_font = font == NULL;
-      self->font = font != NULL ? pango_font_description_copy (font)
-                                : pango_font_description_from_string (DEFAULT_FONT);
-      self->ascent = 0;
-    }
-  if (g_hash_table_size (self->texts) > MAX_CACHED_TEXTS)
-    g_hash_table_remove_all (self->texts);
-  if (self->ascent == 0)
-    {
-      PangoFontMetrics *metrics;
-
-      pango_context_set_font_description (self->context, self->font);
-      metrics = pango_context_get_metrics (self->context, self->font, NULL);
-      self->ascent = (double) pango_font_metrics_get_ascent (metrics) / PANGO_SCALE;
-      self->descent = (double) pango_font_metrics_get_descent (metrics) / PANGO_SCALE;
-      pango_font_metrics_unref (metrics);
-    }
+  if (tv_draw_text_set_font (&self->text, font))
+    clear_lane_labels (self);
 }
 
 static void
@@ -276,53 +228,6 @@ ensure_fonts (TvTimelineRenderer    *self,
       self->label_main = g_strdup (style->main_label);
       self->lane_labels = g_new0 (PangoLayout *, MAX (tv_timeline_get_n_lanes (timeline), 1));
     }
-}
-
-static PangoLayout *
-make_layout (TvTimelineRenderer *self,
-             const char         *text,
-             gboolean            bold)
-{
-  PangoLayout *layout = pango_layout_new (self->context);
-  g_autofree char *valid = g_utf8_make_valid (text, -1);
-
-  if (bold)
-    {
-      g_autoptr(PangoFontDescription) font = pango_font_description_copy (self->font);
-
-      pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
-      pango_layout_set_font_description (layout, font);
-    }
-  else
-    pango_layout_set_font_description (layout, self->font);
-  pango_layout_set_text (layout, valid, -1);
-  return layout;
-}
-
-/* A text as a layout kept in the cache. */
-static PangoLayout *
-lookup_text (TvTimelineRenderer *self,
-             const char         *text,
-             gboolean            bold)
-{
-  g_autofree char *key = g_strconcat (bold ? "b" : "r", text, NULL);
-  PangoLayout *layout = g_hash_table_lookup (self->texts, key);
-
-  if (layout == NULL)
-    {
-      layout = make_layout (self, text, bold);
-      g_hash_table_insert (self->texts, g_steal_pointer (&key), layout);
-    }
-  return layout;
-}
-
-static double
-layout_width (PangoLayout *layout)
-{
-  int w, h;
-
-  pango_layout_get_size (layout, &w, &h);
-  return (double) w / PANGO_SCALE;
 }
 
 static PangoLayout *
@@ -343,7 +248,7 @@ lane_label (TvTimelineRenderer *self,
           PangoAttrList *attrs = pango_attr_list_new ();
           PangoAttribute *bold = pango_attr_weight_new (PANGO_WEIGHT_BOLD);
 
-          layout = make_layout (self, text, FALSE);
+          layout = tv_draw_text_new_layout (&self->text, text, FALSE);
           bold->start_index = strlen (id) + 2;
           bold->end_index = strlen (text);
           pango_attr_list_insert (attrs, bold);
@@ -356,7 +261,7 @@ lane_label (TvTimelineRenderer *self,
         }
       else
         {
-          layout = make_layout (self, id, FALSE);
+          layout = tv_draw_text_new_layout (&self->text, id, FALSE);
           /* Thread ids differ in their middle digits as often as in their
            * ends. */
           pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
@@ -392,16 +297,6 @@ format_interpreter (const char *format,
 #pragma GCC diagnostic pop
 }
 
-static void
-show_layout (cairo_t     *cr,
-             PangoLayout *layout,
-             double       x,
-             double       y)
-{
-  cairo_move_to (cr, x, y);
-  pango_cairo_show_layout (cr, layout);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Geometry                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -429,7 +324,7 @@ labels_width (TvTimelineRenderer    *self,
 
           if (info->main_thread)
             {
-              widest = MAX (widest, layout_width (lane_label (self, timeline, i)));
+              widest = MAX (widest, tv_draw_layout_width (lane_label (self, timeline, i)));
               continue;
             }
           for (guint64 id = info->thread_id; id >= 10; id /= 10)
@@ -441,14 +336,14 @@ labels_width (TvTimelineRenderer    *self,
             }
         }
       if (longest != G_MAXUINT)
-        widest = MAX (widest, layout_width (lane_label (self, timeline, longest)));
+        widest = MAX (widest, tv_draw_layout_width (lane_label (self, timeline, longest)));
       self->labels_width = widest;
     }
   {
     double widest = self->labels_width;
 
     if (style->overview_label != NULL)
-      widest = MAX (widest, layout_width (lookup_text (self, style->overview_label, FALSE)));
+      widest = MAX (widest, tv_draw_layout_width (tv_draw_text_lookup (&self->text, style->overview_label, FALSE)));
     return round (CLAMP (widest + 2 * LABEL_PADDING, MIN_LABEL_WIDTH, MAX_LABEL_WIDTH));
   }
 }
@@ -495,7 +390,7 @@ compute_geometry (TvTimelineRenderer    *self,
   headers = n_interpreters > 1 && style->interpreter_format != NULL;
 
   memset (g, 0, sizeof *g);
-  g->text_height = ceil (self->ascent + self->descent);
+  g->text_height = ceil (self->text.ascent + self->text.descent);
   header_height = g->text_height + 6;
   g->plot_x = MIN (labels_width (self, timeline, style), MAX (style->width - 1, 0));
   g->plot_width = MAX (style->width - g->plot_x, 1);
@@ -571,7 +466,7 @@ compute_geometry (TvTimelineRenderer    *self,
       g->legend_x[s] = x;
       g->legend_width[s] = SWATCH_SIZE;
       if (text != NULL && text[0] != '\0')
-        g->legend_width[s] += 5 + ceil (layout_width (lookup_text (self, text, FALSE)));
+        g->legend_width[s] += 5 + ceil (tv_draw_layout_width (tv_draw_text_lookup (&self->text, text, FALSE)));
       x += g->legend_width[s] + LEGEND_SPACING;
     }
 }
@@ -741,7 +636,7 @@ compute_ticks (TvTimelineRenderer    *self,
 
           g_array_append_val (times, t);
           g_ptr_array_add (labels, label);
-          widest = MAX (widest, layout_width (lookup_text (self, label, FALSE)));
+          widest = MAX (widest, tv_draw_layout_width (tv_draw_text_lookup (&self->text, label, FALSE)));
         }
       if (widest + 12 <= step / per_pixel)
         break;
@@ -1220,13 +1115,8 @@ paint_bands (TvTimelineRenderer    *self,
   if (width <= 0 || height <= 0)
     return FALSE;
 
-  if (self->raster == NULL || cairo_image_surface_get_width (self->raster) < width
-      || cairo_image_surface_get_height (self->raster) < height)
-    {
-      g_clear_pointer (&self->raster, cairo_surface_destroy);
-      self->raster = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
-                                                 MAX (width, 64), MAX (height, 64));
-    }
+  if (tv_draw_ensure_image (&self->raster, MAX (width, 64), MAX (height, 64)) == NULL)
+    return FALSE;
   cairo_surface_flush (self->raster);
   data = cairo_image_surface_get_data (self->raster);
   stride = cairo_image_surface_get_stride (self->raster);
@@ -1342,7 +1232,7 @@ draw_axis (TvTimelineRenderer    *self,
   cairo_set_line_width (cr, 1.0);
 
   /* The grid, faint, over the bands. */
-  set_source (cr, fg, style->dark ? 0.10 : 0.08);
+  tv_draw_set_source (cr, fg, style->dark ? 0.10 : 0.08);
   for (guint i = 0; i < n; i++)
     {
       double x = floor (time_to_x (style, g, g_array_index (times, double, i))) + 0.5;
@@ -1353,7 +1243,7 @@ draw_axis (TvTimelineRenderer    *self,
   cairo_stroke (cr);
 
   /* The axis line and its ticks. */
-  set_source (cr, fg, 0.35);
+  tv_draw_set_source (cr, fg, 0.35);
   cairo_move_to (cr, g->plot_x, g->axis_height - 0.5);
   cairo_line_to (cr, style->width, g->axis_height - 0.5);
   for (guint i = 0; i < n; i++)
@@ -1366,15 +1256,15 @@ draw_axis (TvTimelineRenderer    *self,
   cairo_stroke (cr);
   cairo_restore (cr);
 
-  set_source (cr, fg, 0.75);
+  tv_draw_set_source (cr, fg, 0.75);
   for (guint i = 0; i < n; i++)
     {
-      PangoLayout *layout = lookup_text (self, g_ptr_array_index (labels, i), FALSE);
+      PangoLayout *layout = tv_draw_text_lookup (&self->text, g_ptr_array_index (labels, i), FALSE);
       double x = floor (time_to_x (style, g, g_array_index (times, double, i))) + 3;
 
-      if (x + layout_width (layout) > style->width)
+      if (x + tv_draw_layout_width (layout) > style->width)
         continue;
-      show_layout (cr, layout, x, round ((g->axis_height - 6 - g->text_height) / 2) + 1);
+      tv_draw_show_layout (cr, layout, x, round ((g->axis_height - 6 - g->text_height) / 2) + 1);
     }
 }
 
@@ -1392,13 +1282,13 @@ draw_labels (TvTimelineRenderer    *self,
   /* The overview's label. */
   if (style->overview_label != NULL && available > 0)
     {
-      PangoLayout *layout = lookup_text (self, style->overview_label, FALSE);
+      PangoLayout *layout = tv_draw_text_lookup (&self->text, style->overview_label, FALSE);
 
       cairo_save (cr);
       cairo_rectangle (cr, 0, g->overview_y, g->plot_x, g->overview_height);
       cairo_clip (cr);
-      set_source (cr, fg, 0.7);
-      show_layout (cr, layout, LABEL_PADDING,
+      tv_draw_set_source (cr, fg, 0.7);
+      tv_draw_show_layout (cr, layout, LABEL_PADDING,
                    g->overview_y + round ((g->overview_height - g->text_height) / 2));
       cairo_restore (cr);
     }
@@ -1407,7 +1297,7 @@ draw_labels (TvTimelineRenderer    *self,
   cairo_save (cr);
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
   cairo_set_line_width (cr, 1.0);
-  set_source (cr, fg, 0.14);
+  tv_draw_set_source (cr, fg, 0.14);
   cairo_move_to (cr, 0, g->lanes_y - OVERVIEW_GAP / 2 - 0.5);
   cairo_line_to (cr, style->width, g->lanes_y - OVERVIEW_GAP / 2 - 0.5);
   cairo_move_to (cr, 0, g->legend_y + 0.5);
@@ -1429,21 +1319,21 @@ draw_labels (TvTimelineRenderer    *self,
         {
           g_autofree char *text = format_interpreter (style->interpreter_format,
                                                       row->interpreter);
-          PangoLayout *layout = lookup_text (self, text, TRUE);
+          PangoLayout *layout = tv_draw_text_lookup (&self->text, text, TRUE);
 
-          set_source (cr, fg, 0.06);
+          tv_draw_set_source (cr, fg, 0.06);
           cairo_rectangle (cr, 0, row_y, style->width, band);
           cairo_fill (cr);
-          set_source (cr, fg, 0.8);
-          show_layout (cr, layout, LABEL_PADDING, row_y + round ((band - g->text_height) / 2));
+          tv_draw_set_source (cr, fg, 0.8);
+          tv_draw_show_layout (cr, layout, LABEL_PADDING, row_y + round ((band - g->text_height) / 2));
           continue;
         }
       if (row->flags & TV_TIMELINE_LANE_SELECTED)
         {
-          set_source (cr, accent, 0.18);
+          tv_draw_set_source (cr, accent, 0.18);
           cairo_rectangle (cr, 0, row_y, g->plot_x, band);
           cairo_fill (cr);
-          set_source (cr, accent, 1.0);
+          tv_draw_set_source (cr, accent, 1.0);
           cairo_rectangle (cr, 0, row_y, 3, band);
           cairo_fill (cr);
         }
@@ -1452,8 +1342,8 @@ draw_labels (TvTimelineRenderer    *self,
           PangoLayout *layout = lane_label (self, timeline, row->lane);
 
           pango_layout_set_width (layout, (int) (available * PANGO_SCALE));
-          set_source (cr, fg, 0.8);
-          show_layout (cr, layout, LABEL_PADDING, row_y + round ((band - g->text_height) / 2));
+          tv_draw_set_source (cr, fg, 0.8);
+          tv_draw_show_layout (cr, layout, LABEL_PADDING, row_y + round ((band - g->text_height) / 2));
         }
     }
   cairo_restore (cr);
@@ -1531,7 +1421,7 @@ draw_ranges (TvTimelineRenderer    *self,
   if (done < g->plot_x + g->plot_width)
     cairo_rectangle (cr, done, g->overview_y, g->plot_x + g->plot_width - done,
                      bottom - g->overview_y);
-  set_source (cr, tv_timeline_background_color (style->dark), TV_PALETTE_VEIL_ALPHA);
+  tv_draw_set_source (cr, tv_timeline_background_color (style->dark), TV_PALETTE_VEIL_ALPHA);
   cairo_fill (cr);
 
   for (guint i = 0; i < self->spans->len; i++)
@@ -1540,7 +1430,7 @@ draw_ranges (TvTimelineRenderer    *self,
 
       cairo_rectangle (cr, span->left, 0, span->right - span->left, bottom);
     }
-  set_source (cr, tv_palette_accent (style->dark), tv_palette_selection_alpha (style->dark));
+  tv_draw_set_source (cr, tv_palette_accent (style->dark), tv_palette_selection_alpha (style->dark));
   cairo_fill (cr);
   for (guint i = 0; i < self->spans->len; i++)
     {
@@ -1548,7 +1438,7 @@ draw_ranges (TvTimelineRenderer    *self,
 
       cairo_rectangle (cr, span->left, g->overview_y - 3, span->right - span->left, 3);
     }
-  set_source (cr, tv_palette_accent (style->dark), 0.9);
+  tv_draw_set_source (cr, tv_palette_accent (style->dark), 0.9);
   cairo_fill (cr);
 }
 
@@ -1577,10 +1467,10 @@ draw_selection (TvTimelineRenderer    *self,
 
       if (r - l < 1)
         r = l + 1;
-      set_source (cr, accent, tv_palette_selection_alpha (style->dark));
+      tv_draw_set_source (cr, accent, tv_palette_selection_alpha (style->dark));
       cairo_rectangle (cr, l, 0, r - l, bottom);
       cairo_fill (cr);
-      set_source (cr, accent, 0.9);
+      tv_draw_set_source (cr, accent, 0.9);
       cairo_rectangle (cr, l, 0, 1, bottom);
       cairo_rectangle (cr, r - 1, 0, 1, bottom);
       cairo_fill (cr);
@@ -1589,7 +1479,7 @@ draw_selection (TvTimelineRenderer    *self,
     {
       double x = floor (time_to_x (style, g, style->cursor_time));
 
-      set_source (cr, tv_palette_foreground (style->dark), 0.55);
+      tv_draw_set_source (cr, tv_palette_foreground (style->dark), 0.55);
       cairo_rectangle (cr, x, 0, 1, bottom);
       cairo_fill (cr);
     }
@@ -1629,25 +1519,25 @@ draw_legend (TvTimelineRenderer    *self,
           double rx, ry, rw, rh;
 
           legend_rect (g, s, &rx, &ry, &rw, &rh);
-          set_source (cr, tv_palette_accent (style->dark), 0.2);
+          tv_draw_set_source (cr, tv_palette_accent (style->dark), 0.2);
           cairo_rectangle (cr, rx, ry, rw, rh);
           cairo_fill (cr);
-          set_source (cr, tv_palette_accent (style->dark), 1.0);
+          tv_draw_set_source (cr, tv_palette_accent (style->dark), 1.0);
           cairo_set_line_width (cr, 1.0);
           cairo_rectangle (cr, rx + 0.5, ry + 0.5, rw - 1, rh - 1);
           cairo_stroke (cr);
         }
-      set_source (cr, tv_timeline_state_color (s, style->dark), 1.0);
+      tv_draw_set_source (cr, tv_timeline_state_color (s, style->dark), 1.0);
       cairo_rectangle (cr, x, top, SWATCH_SIZE, SWATCH_SIZE);
       cairo_fill (cr);
-      set_source (cr, fg, 0.3);
+      tv_draw_set_source (cr, fg, 0.3);
       cairo_set_line_width (cr, 1.0);
       cairo_rectangle (cr, x + 0.5, top + 0.5, SWATCH_SIZE - 1, SWATCH_SIZE - 1);
       cairo_stroke (cr);
       if (text != NULL && text[0] != '\0')
         {
-          set_source (cr, fg, 0.8);
-          show_layout (cr, lookup_text (self, text, FALSE), x + SWATCH_SIZE + 5,
+          tv_draw_set_source (cr, fg, 0.8);
+          tv_draw_show_layout (cr, tv_draw_text_lookup (&self->text, text, FALSE), x + SWATCH_SIZE + 5,
                        round (middle - g->text_height / 2));
         }
     }
@@ -1676,7 +1566,7 @@ tv_timeline_renderer_draw (TvTimelineRenderer    *self,
   /* The background around the bands, whose image covers its own. */
   if (style->draw_background)
     {
-      set_source (cr, tv_timeline_background_color (style->dark), 1.0);
+      tv_draw_set_source (cr, tv_timeline_background_color (style->dark), 1.0);
       cairo_save (cr);
       cairo_set_fill_rule (cr, CAIRO_FILL_RULE_EVEN_ODD);
       cairo_rectangle (cr, 0, 0, style->width, style->height);
@@ -1999,12 +1889,12 @@ heatmap_geometry (TvTimelineRenderer   *self,
   double label_width, legend_width;
 
   ensure_font (self, style->font);
-  g->text_height = ceil (self->ascent + self->descent);
-  label_width = ceil (layout_width (lookup_text (self, longest, FALSE)));
-  legend_width = HEATMAP_BAR_WIDTH + 4 + ceil (layout_width (lookup_text (self, max, FALSE)));
+  g->text_height = ceil (self->text.ascent + self->text.descent);
+  label_width = ceil (tv_draw_layout_width (tv_draw_text_lookup (&self->text, longest, FALSE)));
+  legend_width = HEATMAP_BAR_WIDTH + 4 + ceil (tv_draw_layout_width (tv_draw_text_lookup (&self->text, max, FALSE)));
   if (style->legend_label != NULL)
     legend_width = MAX (legend_width,
-                        ceil (layout_width (lookup_text (self, style->legend_label, FALSE))));
+                        ceil (tv_draw_layout_width (tv_draw_text_lookup (&self->text, style->legend_label, FALSE))));
 
   g->plot_x = label_width + 2 * HEATMAP_PADDING;
   g->plot_y = ceil (g->text_height / 2) + 2;
@@ -2142,7 +2032,7 @@ draw_heatmap_selection (cairo_t               *cr,
       cairo_rectangle (cr, g->plot_x, g->plot_y, g->plot_width, g->plot_height);
       for (guint i = 0; i < style->n_selection; i++)
         add_range_path (cr, heatmap, g, origin, style->selection[i]);
-      set_source (cr, tv_timeline_background_color (style->dark), TV_PALETTE_VEIL_ALPHA);
+      tv_draw_set_source (cr, tv_timeline_background_color (style->dark), TV_PALETTE_VEIL_ALPHA);
       cairo_fill (cr);
       cairo_restore (cr);
     }
@@ -2159,10 +2049,10 @@ draw_heatmap_selection (cairo_t               *cr,
       double w = round (g->plot_x + (c1 + 1) * g->column_width) - x;
       double h = round (g->plot_y + (r1 + 1) * g->row_height) - y;
 
-      set_source (cr, tv_palette_accent (style->dark), 0.2);
+      tv_draw_set_source (cr, tv_palette_accent (style->dark), 0.2);
       cairo_rectangle (cr, x, y, w, h);
       cairo_fill (cr);
-      set_source (cr, tv_palette_accent (style->dark), 1.0);
+      tv_draw_set_source (cr, tv_palette_accent (style->dark), 1.0);
       cairo_set_line_width (cr, 2.0);
       cairo_rectangle (cr, x + 1, y + 1, MAX (w - 2, 0), MAX (h - 2, 0));
       cairo_stroke (cr);
@@ -2194,7 +2084,7 @@ draw_heatmap_axes (TvTimelineRenderer    *self,
   guint n_rows = tv_timeline_heatmap_get_n_rows (heatmap);
   guint64 duration = tv_timeline_heatmap_get_row_duration (heatmap);
   g_autofree char *widest = g_strdup_printf ("%u s", n_columns);
-  guint column_step = nice_step ((layout_width (lookup_text (self, widest, FALSE)) + 12)
+  guint column_step = nice_step ((tv_draw_layout_width (tv_draw_text_lookup (&self->text, widest, FALSE)) + 12)
                                  / g->column_width);
   guint row_step = nice_step ((g->text_height + 2) / g->row_height);
   double bottom = g->plot_y + g->plot_height;
@@ -2207,26 +2097,26 @@ draw_heatmap_axes (TvTimelineRenderer    *self,
       g_autofree char *text = g_strdup_printf ("%u s", c);
       double x = round (g->plot_x + c * g->column_width);
 
-      set_source (cr, fg, 0.3);
+      tv_draw_set_source (cr, fg, 0.3);
       cairo_move_to (cr, x + 0.5, bottom);
       cairo_line_to (cr, x + 0.5, bottom + 4);
       cairo_stroke (cr);
-      set_source (cr, fg, 0.7);
-      show_layout (cr, lookup_text (self, text, FALSE), x + 3, bottom + 2);
+      tv_draw_set_source (cr, fg, 0.7);
+      tv_draw_show_layout (cr, tv_draw_text_lookup (&self->text, text, FALSE), x + 3, bottom + 2);
     }
   /* Offsets within the second, on the left, centred on their row's top. */
   for (guint r = 0; r < n_rows; r += row_step)
     {
       g_autofree char *text = offset_label (r * duration, duration * row_step);
-      PangoLayout *layout = lookup_text (self, text, FALSE);
+      PangoLayout *layout = tv_draw_text_lookup (&self->text, text, FALSE);
       double y = round (g->plot_y + r * g->row_height);
 
-      set_source (cr, fg, 0.3);
+      tv_draw_set_source (cr, fg, 0.3);
       cairo_move_to (cr, g->plot_x - 4, y + 0.5);
       cairo_line_to (cr, g->plot_x, y + 0.5);
       cairo_stroke (cr);
-      set_source (cr, fg, 0.7);
-      show_layout (cr, layout, g->plot_x - 6 - layout_width (layout),
+      tv_draw_set_source (cr, fg, 0.7);
+      tv_draw_show_layout (cr, layout, g->plot_x - 6 - tv_draw_layout_width (layout),
                    y - round (g->text_height / 2));
     }
   cairo_restore (cr);
@@ -2261,17 +2151,17 @@ draw_heatmap_legend (TvTimelineRenderer    *self,
   cairo_pattern_destroy (gradient);
   cairo_rectangle (cr, x, top, HEATMAP_BAR_WIDTH, height);
   cairo_fill (cr);
-  set_source (cr, fg, 0.3);
+  tv_draw_set_source (cr, fg, 0.3);
   cairo_set_line_width (cr, 1.0);
   cairo_rectangle (cr, x + 0.5, top + 0.5, HEATMAP_BAR_WIDTH - 1, height - 1);
   cairo_stroke (cr);
 
-  set_source (cr, fg, 0.7);
-  show_layout (cr, lookup_text (self, max_text, FALSE), x + HEATMAP_BAR_WIDTH + 4, top);
-  show_layout (cr, lookup_text (self, max > 0 ? "1" : "0", FALSE), x + HEATMAP_BAR_WIDTH + 4,
+  tv_draw_set_source (cr, fg, 0.7);
+  tv_draw_show_layout (cr, tv_draw_text_lookup (&self->text, max_text, FALSE), x + HEATMAP_BAR_WIDTH + 4, top);
+  tv_draw_show_layout (cr, tv_draw_text_lookup (&self->text, max > 0 ? "1" : "0", FALSE), x + HEATMAP_BAR_WIDTH + 4,
                top + height - g->text_height);
   if (style->legend_label != NULL)
-    show_layout (cr, lookup_text (self, style->legend_label, FALSE), x,
+    tv_draw_show_layout (cr, tv_draw_text_lookup (&self->text, style->legend_label, FALSE), x,
                  top + height + 4);
 }
 
@@ -2296,7 +2186,7 @@ tv_timeline_renderer_draw_heatmap (TvTimelineRenderer   *self,
   cairo_clip (cr);
   if (style->draw_background)
     {
-      set_source (cr, tv_timeline_background_color (style->dark), 1.0);
+      tv_draw_set_source (cr, tv_timeline_background_color (style->dark), 1.0);
       cairo_paint (cr);
     }
   if (tv_timeline_heatmap_get_n_columns (heatmap) > 0)
@@ -2376,17 +2266,7 @@ tv_timeline_renderer_new (PangoFontMap *font_map)
 {
   TvTimelineRenderer *self = g_new0 (TvTimelineRenderer, 1);
 
-  self->font_map = font_map != NULL ? g_object_ref (font_map)
-                                    : g_object_ref (pango_cairo_font_map_get_default ());
-  self->context = pango_font_map_create_context (self->font_map);
-  pango_context_set_base_dir (self->context, PANGO_DIRECTION_LTR);
-  self->font = pango_font_description_from_string (DEFAULT_FONT);
-  self->default_font = TRUE;
-  self->dpi = 96.0;
-  self->font_options = cairo_font_options_create ();
-  pango_cairo_context_set_resolution (self->context, self->dpi);
-  pango_cairo_context_set_font_options (self->context, self->font_options);
-  self->texts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
+  tv_draw_text_init (&self->text, font_map);
   self->labels_width = -1;
   self->busy_lanes = G_MAXUINT;
   self->spans = g_array_new (FALSE, FALSE, sizeof (Span));
@@ -2406,8 +2286,7 @@ tv_timeline_renderer_free (TvTimelineRenderer *self)
 {
   if (self == NULL)
     return;
-  clear_texts (self);
-  g_hash_table_unref (self->texts);
+  clear_lane_labels (self);
   g_free (self->rows);
   g_clear_pointer (&self->rows_timeline, tv_timeline_unref);
   g_free (self->columns);
@@ -2417,10 +2296,7 @@ tv_timeline_renderer_free (TvTimelineRenderer *self)
   g_clear_pointer (&self->raster, cairo_surface_destroy);
   g_clear_pointer (&self->cells, cairo_surface_destroy);
   g_clear_pointer (&self->cells_heatmap, tv_timeline_heatmap_unref);
-  pango_font_description_free (self->font);
-  cairo_font_options_destroy (self->font_options);
-  g_object_unref (self->context);
-  g_object_unref (self->font_map);
+  tv_draw_text_clear (&self->text);
   g_free (self);
 }
 
@@ -2430,13 +2306,8 @@ tv_timeline_renderer_set_font_options (TvTimelineRenderer         *self,
 {
   g_return_if_fail (self != NULL);
 
-  if (options == NULL || cairo_font_options_equal (options, self->font_options))
-    return;
-  cairo_font_options_destroy (self->font_options);
-  self->font_options = cairo_font_options_copy (options);
-  pango_cairo_context_set_font_options (self->context, self->font_options);
-  clear_texts (self);
-  self->ascent = 0;
+  if (tv_draw_text_set_font_options (&self->text, options))
+    clear_lane_labels (self);
 }
 
 void
@@ -2445,10 +2316,6 @@ tv_timeline_renderer_set_resolution (TvTimelineRenderer *self,
 {
   g_return_if_fail (self != NULL);
 
-  if (!(dpi > 0) || dpi == self->dpi)
-    return;
-  self->dpi = dpi;
-  pango_cairo_context_set_resolution (self->context, dpi);
-  clear_texts (self);
-  self->ascent = 0;
+  if (tv_draw_text_set_resolution (&self->text, dpi))
+    clear_lane_labels (self);
 }
