@@ -313,3 +313,27 @@ tv_palette_diff_text (int      direction,
     return dark ? rgb (0x62a0ea) : rgb (0x3584e4);
   return tv_palette_foreground (dark);
 }
+
+/* ------------------------------------------------------------------------ */
+/* For CSS                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static void
+append_hex (GString *out,
+            TvColor  color)
+{
+  g_string_append_printf (out, "#%06x", tv_color_pack (color));
+}
+
+char *
+tv_palette_to_css (gboolean dark)
+{
+  GString *out = g_string_new (NULL);
+
+  g_string_append (out, "@define-color tv_diff_slower_color ");
+  append_hex (out, tv_palette_diff_text (1, dark));
+  g_string_append (out, ";\n@define-color tv_diff_faster_color ");
+  append_hex (out, tv_palette_diff_text (-1, dark));
+  g_string_append (out, ";\n");
+  return g_string_free (out, FALSE);
+}

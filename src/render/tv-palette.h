@@ -4,12 +4,13 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One table, read by everything that colours a profile: the flame graph's
- * and the timeline's renderers, and so the image exports.  Module
- * colours, thread states, changes between two profiles, heat, the
- * heatmap's scale, the background, the selection and how things are
- * dimmed are defined here and nowhere else.
+ * and the timeline's renderers (and so the image exports), and the
+ * widgets, whose CSS named colours are generated from it at build time
+ * (tv-palette-css.c).  Module colours, thread states, changes between
+ * two profiles, heat, the heatmap's scale, the background, the selection
+ * and how things are dimmed are defined here and nowhere else.
  *
- * GLib only (no cairo, no model).
+ * GLib only (no cairo, no model), so that the build can run it.
  */
 #pragma once
 
@@ -110,5 +111,9 @@ double   tv_palette_diff_strength  (double           relative);
 /* A change in text (a table's Δ column): more or less. */
 TvColor  tv_palette_diff_text      (int              direction,
                                     gboolean         dark);
+
+/* The CSS named colours the widgets use (style.css imports them), as
+ * @define-color lines. */
+char    *tv_palette_to_css         (gboolean         dark);
 
 G_END_DECLS
