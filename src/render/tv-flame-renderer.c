@@ -3,49 +3,26 @@
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A full redraw of a 1920x1080 flame graph must take a few milliseconds,
- * and a PangoLayout per label costs tens of microseconds.  So each frame's
- * label is itemized and shaped once, into glyph strings that are kept
- * (per frame, until the font or the profile changes); eliding is then
- * adding glyph widths until the box is full and drawing that prefix of
- * the glyph strings, followed by a shaped ellipsis.  Glyphs are drawn
- * with pango_cairo_show_glyph_string(), so font fallback, hex boxes for
- * missing glyphs and vector output all work as for any Pango text.
- *
- * Right-to-left runs are drawn in the order Pango itemizes them and
- * elided from their visual end; function and file names are nearly
- * always left-to-right, and a label is a hint, the tooltip has the text.
+ * A full redraw of a 1920x1080 flame graph must take a few milliseconds.
+ * So each frame's label is shaped once (a TvDrawLabel, tv-draw.h) and
+ * kept per frame until the font or the profile changes; boxes are sorted
+ * by colour, so that cairo fills all of a colour in one go, and from a
+ * few thousand on they are written into an image painted once.
  */
 #include "tv-flame-renderer.h"
 
 #include <math.h>
 #include <string.h>
 
-#include <pango/pangocairo.h>
-
+#include "tv-draw.h"
+#include "tv-palette.h"
 #include "tv-text.h"
 
-#define DEFAULT_FONT        "Sans 9"
 #define LABEL_PADDING       4.0      /* pixels left and right of a label */
 /* Shaped labels kept before the cache starts over. */
 #define MAX_CACHED_LABELS   16384
 /* From this many boxes on, boxes are drawn as an image (see paint_raster). */
 #define RASTER_MIN_BOXES    2048
-
-typedef struct
-{
-  PangoFont        *font;
-  PangoGlyphString *glyphs;
-  int               width;         /* Pango units */
-  gboolean          location;      /* part of the file:line text */
-} LabelRun;
-
-typedef struct
-{
-  LabelRun *runs;
-  guint     n_runs;
-  int       width;                 /* Pango units */
-} Label;
 
 /* A box as drawn: whole pixels and an 8-bit colour. */
 typedef struct
@@ -61,21 +38,13 @@ typedef struct
 
 struct _TvFlameRenderer
 {
-  PangoFontMap         *font_map;
-  PangoContext         *context;
-  PangoFontDescription *font;          /* what the labels are shaped with */
-  gboolean              default_font;  /* DEFAULT_FONT, not the style's */
-  cairo_font_options_t *font_options;
-  double                dpi;
-  double                ascent;        /* pixels */
-  double                descent;
+  TvDrawText            text;
 
   /* Shaped labels by frame, for one profile and merge key. */
   GHashTable           *labels;
   TvProfileData        *label_data;
   TvMergeKey            label_merge;
-  Label                *ellipsis;
-  Label                *root_label;
+  TvDrawLabel          *root_label;
   char                 *root_text;
 
   /* Per frame of one profile: module kind (G_MAXUINT8 until known) and a
@@ -100,174 +69,27 @@ struct _TvFlameRenderer
 };
 
 /* ------------------------------------------------------------------------ */
-/* Colours                                                                   */
+/* Colours (the palette's, tv-palette.h)                                     */
 /* ------------------------------------------------------------------------ */
-
-static TvFlameColor
-hsl (double h,
-     double s,
-     double l)
-{
-  double c = (1 - fabs (2 * l - 1)) * s;
-  double hp = fmod (h, 360.0) / 60.0;
-  double x = c * (1 - fabs (fmod (hp, 2.0) - 1));
-  double m = l - c / 2;
-  double r = 0, g = 0, b = 0;
-
-  if (hp < 0)
-    hp += 6;
-  if (hp < 1)
-    r = c, g = x;
-  else if (hp < 2)
-    r = x, g = c;
-  else if (hp < 3)
-    g = c, b = x;
-  else if (hp < 4)
-    g = x, b = c;
-  else if (hp < 5)
-    r = x, b = c;
-  else
-    r = c, b = x;
-  return (TvFlameColor) { r + m, g + m, b + m };
-}
-
-static TvFlameColor
-mix (TvFlameColor a,
-     TvFlameColor b,
-     double       t)
-{
-  return (TvFlameColor) {
-    a.red + (b.red - a.red) * t,
-    a.green + (b.green - a.green) * t,
-    a.blue + (b.blue - a.blue) * t,
-  };
-}
-
-static guint32
-pack_color (TvFlameColor c)
-{
-  guint32 r = (guint32) CLAMP (round (c.red * 255), 0, 255);
-  guint32 g = (guint32) CLAMP (round (c.green * 255), 0, 255);
-  guint32 b = (guint32) CLAMP (round (c.blue * 255), 0, 255);
-
-  return r << 16 | g << 8 | b;
-}
-
-static TvFlameColor
-unpack_color (guint32 rgb)
-{
-  return (TvFlameColor) { (rgb >> 16) / 255.0, ((rgb >> 8) & 0xff) / 255.0, (rgb & 0xff) / 255.0 };
-}
-
-static double
-channel_luminance (double c)
-{
-  return c <= 0.04045 ? c / 12.92 : pow ((c + 0.055) / 1.055, 2.4);
-}
-
-/* WCAG relative luminance. */
-static double
-luminance (TvFlameColor c)
-{
-  return 0.2126 * channel_luminance (c.red) + 0.7152 * channel_luminance (c.green)
-         + 0.0722 * channel_luminance (c.blue);
-}
-
-/* Black or white text, whichever contrasts more with FILL: black on a
- * fill of luminance L has contrast (L + 0.05) / 0.05, white 1.05 / (L +
- * 0.05); they are equal at L = 0.179. */
-static TvFlameColor
-text_color (TvFlameColor fill)
-{
-  if (luminance (fill) > 0.179)
-    return (TvFlameColor) { 0.0, 0.0, 0.0 };
-  return (TvFlameColor) { 1.0, 1.0, 1.0 };
-}
 
 TvFlameColor
 tv_flame_background_color (gboolean dark)
 {
-  /* libadwaita's view background. */
-  if (dark)
-    return (TvFlameColor) { 0x1e / 255.0, 0x1e / 255.0, 0x1e / 255.0 };
-  return (TvFlameColor) { 1.0, 1.0, 1.0 };
+  return tv_palette_background (dark);
 }
 
-/* Hue (start and range), saturation and lightness (start and range) per
- * module kind, light and dark.  Each function's colour is picked inside
- * these by a hash of its name, so it is the same in every profile. */
-typedef struct
-{
-  double hue;
-  double hue_range;
-  double saturation;
-  double lightness;
-  double lightness_range;
-} Palette;
-
-static const Palette module_palettes[2][TV_FLAME_N_MODULE_KINDS] = {
-  {
-    [TV_FLAME_MODULE_STDLIB] = { 200, 28, 0.55, 0.70, 0.09 },
-    [TV_FLAME_MODULE_SITE_PACKAGES] = { 140, 32, 0.42, 0.64, 0.10 },
-    [TV_FLAME_MODULE_PROJECT] = { 14, 30, 0.80, 0.64, 0.10 },
-    [TV_FLAME_MODULE_OTHER] = { 265, 30, 0.20, 0.72, 0.08 },
-  },
-  {
-    [TV_FLAME_MODULE_STDLIB] = { 200, 28, 0.45, 0.33, 0.08 },
-    [TV_FLAME_MODULE_SITE_PACKAGES] = { 140, 32, 0.35, 0.29, 0.08 },
-    [TV_FLAME_MODULE_PROJECT] = { 14, 30, 0.60, 0.36, 0.08 },
-    [TV_FLAME_MODULE_OTHER] = { 265, 30, 0.16, 0.35, 0.07 },
-  },
-};
-
-static TvFlameColor
-palette_color (const Palette *p,
-               double         hue_at,
-               double         lightness_at)
-{
-  return hsl (p->hue + p->hue_range * hue_at, p->saturation,
-              p->lightness + p->lightness_range * lightness_at);
-}
-
-TvFlameColor
-tv_flame_module_color (TvFlameModuleKind kind,
-                       gboolean          dark)
-{
-  g_return_val_if_fail (kind < TV_FLAME_N_MODULE_KINDS, tv_flame_background_color (dark));
-  return palette_color (&module_palettes[dark ? 1 : 0][kind], 0.5, 0.5);
-}
-
-static TvFlameColor
-neutral_color (gboolean dark,
-               gboolean merged)
-{
-  if (merged)
-    return dark ? hsl (0, 0, 0.40) : hsl (0, 0, 0.66);
-  return dark ? hsl (40, 0.05, 0.27) : hsl (40, 0.08, 0.86);
-}
-
-/* Heat: from pale yellow (no self samples) to red (the most). */
-static TvFlameColor
-heat_color (double   t,
-            gboolean dark)
-{
-  if (dark)
-    return hsl (50 - 50 * t, 0.25 + 0.50 * t, 0.26 + 0.16 * t);
-  return hsl (50 - 50 * t, 0.35 + 0.50 * t, 0.88 - 0.32 * t);
-}
-
-/* Thread state: green for running Python (holding the GIL), blue for on
- * CPU without the GIL (native code), orange for waiting for the GIL, grey
- * for the rest (idle, blocked), mixed by their shares. */
+/* Thread state: the timeline's colours of holding the GIL, on CPU
+ * without it, waiting for it and idle (or blocked), mixed by their
+ * shares. */
 static TvFlameColor
 state_color (const guint64 *states,
              guint64        total,
              gboolean       dark)
 {
-  TvFlameColor running = dark ? hsl (120, 0.40, 0.34) : hsl (120, 0.45, 0.62);
-  TvFlameColor native = dark ? hsl (212, 0.50, 0.40) : hsl (212, 0.65, 0.68);
-  TvFlameColor waiting = dark ? hsl (22, 0.70, 0.42) : hsl (22, 0.85, 0.62);
-  TvFlameColor idle = dark ? hsl (0, 0, 0.30) : hsl (0, 0, 0.80);
+  TvFlameColor running = tv_palette_state (TV_PALETTE_STATE_RUNNING, dark);
+  TvFlameColor native = tv_palette_state (TV_PALETTE_STATE_NATIVE, dark);
+  TvFlameColor waiting = tv_palette_state (TV_PALETTE_STATE_WAITING, dark);
+  TvFlameColor idle = tv_palette_state (TV_PALETTE_STATE_IDLE, dark);
   TvFlameColor active;
   double g, c, w, sum;
 
@@ -289,30 +111,17 @@ state_color (const guint64 *states,
   };
   /* A frame busy a fifth of the time is told from an idle one: the
    * share is eased out. */
-  return mix (idle, active, pow (MIN (sum, 1.0), 0.6));
+  return tv_color_mix (idle, active, pow (MIN (sum, 1.0), 0.6));
 }
 
-/* A change: grey within noise; red (more) or blue (less) otherwise, the
- * stronger the larger the change, doubling or halving at full strength.
- * Even a small significant change is told from the neutral grey. */
 TvFlameColor
 tv_flame_diff_color (TvDiffChange change,
                      double       relative,
                      gboolean     dark)
 {
-  double hue, t;
+  int direction = change == TV_DIFF_SLOWER ? 1 : change == TV_DIFF_FASTER ? -1 : 0;
 
-  if (change == TV_DIFF_NEUTRAL)
-    return dark ? hsl (0, 0, 0.30) : hsl (0, 0, 0.84);
-  hue = change == TV_DIFF_SLOWER ? 2 : 214;
-  if (isinf (relative) || relative <= -1)
-    t = 1;
-  else
-    t = MIN (fabs (log2 (1 + relative)), 1.0);
-  t = 0.25 + 0.75 * sqrt (t);
-  if (dark)
-    return hsl (hue, 0.30 + 0.45 * t, 0.22 + 0.18 * t);
-  return hsl (hue, 0.30 + 0.60 * t, 0.90 - 0.30 * t);
+  return tv_palette_diff (direction, tv_palette_diff_strength (relative), dark);
 }
 
 static TvFlameColor
@@ -325,13 +134,13 @@ diff_fill (const TvFlameStyle *style,
 
   /* A diff of other trees (one being replaced) says nothing of these nodes. */
   if (style->diff == NULL || tv_diff_get_tree (style->diff, style->diff_side) != tree)
-    return neutral_color (style->dark, FALSE);
+    return tv_palette_neutral (style->dark);
   tv_diff_get_node (style->diff, style->diff_side, node, &out);
   if (style->diff_mode == TV_FLAME_DIFF_UNMATCHED)
     {
       /* The stacks only this side has, at full strength. */
       if (out.base_node != TV_NODE_NONE && out.new_node != TV_NODE_NONE)
-        return neutral_color (style->dark, FALSE);
+        return tv_palette_neutral (style->dark);
       return tv_flame_diff_color (style->diff_side == TV_DIFF_SIDE_BASE ? TV_DIFF_FASTER
                                                                         : TV_DIFF_SLOWER,
                                   INFINITY, style->dark);
@@ -341,106 +150,8 @@ diff_fill (const TvFlameStyle *style,
 }
 
 /* ------------------------------------------------------------------------ */
-/* Modules                                                                   */
+/* The frames' modules                                                       */
 /* ------------------------------------------------------------------------ */
-
-static gboolean
-has_dir_prefix (const char *path,
-                const char *dir)
-{
-  gsize len = strlen (dir);
-
-  if (len == 0 || strncmp (path, dir, len) != 0)
-    return FALSE;
-  return dir[len - 1] == '/' || dir[len - 1] == '\\' || path[len] == '/'
-         || path[len] == '\\' || path[len] == '\0';
-}
-
-static gboolean
-is_absolute (const char *path)
-{
-  return path[0] == '/' || path[0] == '\\'
-         || (g_ascii_isalpha (path[0]) && path[1] == ':');
-}
-
-TvFlameModuleKind
-tv_flame_classify_file (const char *path,
-                        const char *project_root)
-{
-  if (path == NULL || path[0] == '\0')
-    return TV_FLAME_MODULE_OTHER;
-  /* Pseudo-files: the frozen modules are the standard library's, the rest
-   * ("<string>", "<stdin>", ...) is code made at run time. */
-  if (path[0] == '<')
-    return g_str_has_prefix (path, "<frozen ") ? TV_FLAME_MODULE_STDLIB : TV_FLAME_MODULE_OTHER;
-  if (strstr (path, "/site-packages/") != NULL || strstr (path, "/dist-packages/") != NULL
-      || strstr (path, "\\site-packages\\") != NULL)
-    return TV_FLAME_MODULE_SITE_PACKAGES;
-  /* /usr/lib/python3.12/, ~/.pyenv/versions/3.12.1/lib/python3.12/,
-   * /usr/lib64/python3.12/, C:\Python312\Lib\ */
-  if (strstr (path, "/lib/python") != NULL || strstr (path, "/lib64/python") != NULL
-      || strstr (path, "\\Lib\\") != NULL)
-    return TV_FLAME_MODULE_STDLIB;
-  if (project_root == NULL || project_root[0] == '\0')
-    return TV_FLAME_MODULE_PROJECT;
-  if (!is_absolute (path) || has_dir_prefix (path, project_root))
-    return TV_FLAME_MODULE_PROJECT;
-  return TV_FLAME_MODULE_OTHER;
-}
-
-char *
-tv_flame_guess_project_root (TvProfileData *data)
-{
-  TachReader *reader;
-  const char *prefix = NULL;
-  gsize prefix_len = 0;
-
-  g_return_val_if_fail (data != NULL, NULL);
-
-  reader = tv_profile_data_get_reader (data);
-  for (guint32 f = 0; f < tach_reader_get_n_frames (reader); f++)
-    {
-      const char *path = tv_profile_data_get_filename (data, f);
-      const char *slash;
-      gsize i;
-
-      if (path[0] != '/'
-          || tv_flame_classify_file (path, NULL) != TV_FLAME_MODULE_PROJECT)
-        continue;
-      if (prefix == NULL)
-        {
-          /* Its directory, with the slash. */
-          slash = strrchr (path, '/');
-          prefix = path;
-          prefix_len = slash - path + 1;
-          continue;
-        }
-      for (i = 0; i < prefix_len && path[i] == prefix[i]; i++)
-        ;
-      prefix_len = i;
-    }
-  /* Back to the last whole directory. */
-  while (prefix_len > 0 && prefix[prefix_len - 1] != '/')
-    prefix_len--;
-  if (prefix == NULL || prefix_len <= 1)
-    return NULL;
-  return g_strndup (prefix, prefix_len);
-}
-
-/* FNV-1a: the same name gets the same colour in every run and profile. */
-static guint32
-name_hash (const char *name)
-{
-  guint32 h = 2166136261u;
-
-  for (const guchar *p = (const guchar *) name; *p != '\0'; p++)
-    h = (h ^ *p) * 16777619u;
-  /* Spread the low bits, which the palette uses. */
-  h ^= h >> 15;
-  h *= 0x2c1b3c6du;
-  h ^= h >> 12;
-  return h;
-}
 
 static void
 clear_frame_cache (TvFlameRenderer *self)
@@ -485,8 +196,8 @@ frame_kind (TvFlameRenderer *self,
       self->frame_kinds[frame] =
         tv_flame_classify_file (tv_profile_data_get_filename (self->frame_data, frame),
                                 self->project_root);
-      self->frame_hashes[frame] = name_hash (tv_profile_data_get_funcname (self->frame_data,
-                                                                           frame));
+      self->frame_hashes[frame] =
+        tv_flame_function_hash (tv_profile_data_get_funcname (self->frame_data, frame));
     }
   *hash = self->frame_hashes[frame];
   return self->frame_kinds[frame];
@@ -519,9 +230,9 @@ base_fill (TvFlameRenderer    *self,
   guint32 node = box->node;
 
   if (box->flags & TV_FLAME_BOX_MERGED)
-    return neutral_color (style->dark, TRUE);
+    return tv_palette_merged (style->dark);
   if (node == TV_ROOT_NODE)
-    return neutral_color (style->dark, FALSE);
+    return tv_palette_neutral (style->dark);
 
   switch (style->scheme)
     {
@@ -531,7 +242,7 @@ base_fill (TvFlameRenderer    *self,
         double t = max_self > 0 ? sqrt ((double) tv_call_tree_get_self (tree, node) / max_self)
                                 : 0;
 
-        return heat_color (t, style->dark);
+        return tv_palette_heat (t, style->dark);
       }
 
     case TV_FLAME_COLORS_THREAD_STATE:
@@ -547,8 +258,7 @@ base_fill (TvFlameRenderer    *self,
         guint32 hash;
         guint8 kind = frame_kind (self, tv_call_tree_get_frame (tree, node), &hash);
 
-        return palette_color (&module_palettes[style->dark ? 1 : 0][kind],
-                              (hash & 0xffff) / 65535.0, (hash >> 16) / 65535.0);
+        return tv_flame_function_color (kind, hash, style->dark);
       }
     }
 }
@@ -588,11 +298,11 @@ box_fill (TvFlameRenderer    *self,
   *dimmed = FALSE;
   if (style->matches != NULL && !box_matches (style->matches, tree, box))
     {
-      fill = mix (fill, background, 0.72);
+      fill = tv_color_mix (fill, background, TV_PALETTE_SEARCH_DIM);
       *dimmed = TRUE;
     }
   else if (box->flags & TV_FLAME_BOX_ANCESTOR)
-    fill = mix (fill, background, 0.40);
+    fill = tv_color_mix (fill, background, TV_PALETTE_ANCESTOR_DIM);
   return fill;
 }
 
@@ -618,69 +328,6 @@ tv_flame_renderer_get_fill (TvFlameRenderer    *self,
 /* ------------------------------------------------------------------------ */
 /* Labels                                                                    */
 /* ------------------------------------------------------------------------ */
-
-static void
-label_free (gpointer data)
-{
-  Label *label = data;
-
-  if (label == NULL)
-    return;
-  for (guint i = 0; i < label->n_runs; i++)
-    {
-      g_object_unref (label->runs[i].font);
-      pango_glyph_string_free (label->runs[i].glyphs);
-    }
-  g_free (label->runs);
-  g_free (label);
-}
-
-/* Itemizes and shapes LEN bytes of TEXT onto RUNS. */
-static void
-shape_text (TvFlameRenderer *self,
-            const char      *text,
-            int              len,
-            gboolean         location,
-            GArray          *runs)
-{
-  GList *items;
-
-  if (len <= 0)
-    return;
-  items = pango_itemize (self->context, text, 0, len, NULL, NULL);
-  for (GList *l = items; l != NULL; l = l->next)
-    {
-      PangoItem *item = l->data;
-      LabelRun run = { 0 };
-
-      if (item->analysis.font == NULL)
-        {
-          pango_item_free (item);
-          continue;
-        }
-      run.font = g_object_ref (item->analysis.font);
-      run.glyphs = pango_glyph_string_new ();
-      run.location = location;
-      pango_shape_with_flags (text + item->offset, item->length, text, len,
-                              &item->analysis, run.glyphs, PANGO_SHAPE_NONE);
-      run.width = pango_glyph_string_get_width (run.glyphs);
-      g_array_append_val (runs, run);
-      pango_item_free (item);
-    }
-  g_list_free (items);
-}
-
-static Label *
-label_from_runs (GArray *runs)
-{
-  Label *label = g_new0 (Label, 1);
-
-  label->n_runs = runs->len;
-  label->runs = (LabelRun *) g_array_free (runs, FALSE);
-  for (guint i = 0; i < label->n_runs; i++)
-    label->width += label->runs[i].width;
-  return label;
-}
 
 /* Appends TEXT as a name is shown (see tv-text.h): its control and
  * bidirectional characters shown, not obeyed, and a long one cut, so
@@ -711,7 +358,7 @@ append_file_name (GString    *out,
   append_label_text (out, base[0] != '\0' ? base : path);
 }
 
-static Label *
+static TvDrawLabel *
 make_frame_label (TvFlameRenderer *self,
                   TvProfileData   *data,
                   TvMergeKey       merge,
@@ -720,7 +367,7 @@ make_frame_label (TvFlameRenderer *self,
   const TachFrame *f = tach_reader_get_frame (tv_profile_data_get_reader (data), frame);
   g_autoptr(GString) name = g_string_new (NULL);
   g_autoptr(GString) location = g_string_new ("  ");
-  GArray *runs = g_array_new (FALSE, TRUE, sizeof (LabelRun));
+  TvDrawLabel *label = tv_draw_label_new ();
 
   append_label_text (name, tv_profile_data_get_funcname (data, frame));
   append_file_name (location, tv_profile_data_get_filename (data, frame));
@@ -728,24 +375,24 @@ make_frame_label (TvFlameRenderer *self,
   if (merge != TV_MERGE_FUNCTION && f != NULL && f->lineno != TACH_LOCATION_NONE)
     g_string_append_printf (location, ":%d", f->lineno);
 
-  shape_text (self, name->str, name->len, FALSE, runs);
-  /* Without a name, the location starts the label. */
+  tv_draw_label_append (label, &self->text, name->str, name->len, FALSE);
+  /* Without a name, the location starts the label; it is drawn fainter. */
   if (name->len == 0)
     g_string_erase (location, 0, 2);
-  shape_text (self, location->str, location->len, TRUE, runs);
-  return label_from_runs (runs);
+  tv_draw_label_append (label, &self->text, location->str, location->len, TRUE);
+  return label;
 }
 
-static Label *
+static TvDrawLabel *
 make_text_label (TvFlameRenderer *self,
                  const char      *text)
 {
   g_autoptr(GString) s = g_string_new (NULL);
-  GArray *runs = g_array_new (FALSE, TRUE, sizeof (LabelRun));
+  TvDrawLabel *label = tv_draw_label_new ();
 
   append_label_text (s, text);
-  shape_text (self, s->str, s->len, FALSE, runs);
-  return label_from_runs (runs);
+  tv_draw_label_append (label, &self->text, s->str, s->len, FALSE);
+  return label;
 }
 
 static void
@@ -753,8 +400,7 @@ clear_labels (TvFlameRenderer *self)
 {
   g_hash_table_remove_all (self->labels);
   g_clear_pointer (&self->label_data, tv_profile_data_unref);
-  g_clear_pointer (&self->ellipsis, label_free);
-  g_clear_pointer (&self->root_label, label_free);
+  g_clear_pointer (&self->root_label, tv_draw_label_free);
   g_clear_pointer (&self->root_text, g_free);
 }
 
@@ -768,16 +414,8 @@ ensure_fonts (TvFlameRenderer    *self,
   TvProfileData *data = tv_call_tree_get_data (tree);
   TvMergeKey merge = tv_call_tree_get_merge (tree);
 
-  if (style->font != NULL ? !pango_font_description_equal (style->font, self->font)
-                          : !self->default_font)
-    {
-      clear_labels (self);
-      pango_font_description_free (self->font);
-      self->default_font = style->font == NULL;
-      self->font = style->font != NULL ? pango_font_description_copy (style->font)
-                                       : pango_font_description_from_string (DEFAULT_FONT);
-      self->ascent = 0;
-    }
+  if (tv_draw_text_set_font (&self->text, style->font))
+    clear_labels (self);
 
   if (self->label_data != data || self->label_merge != merge)
     {
@@ -787,29 +425,16 @@ ensure_fonts (TvFlameRenderer    *self,
     }
   if (g_hash_table_size (self->labels) > MAX_CACHED_LABELS)
     g_hash_table_remove_all (self->labels);
-
-  if (self->ascent == 0)
-    {
-      PangoFontMetrics *metrics;
-
-      pango_context_set_font_description (self->context, self->font);
-      metrics = pango_context_get_metrics (self->context, self->font, NULL);
-      self->ascent = (double) pango_font_metrics_get_ascent (metrics) / PANGO_SCALE;
-      self->descent = (double) pango_font_metrics_get_descent (metrics) / PANGO_SCALE;
-      pango_font_metrics_unref (metrics);
-    }
-  if (self->ellipsis == NULL)
-    self->ellipsis = make_text_label (self, "\xe2\x80\xa6");
 }
 
-static Label *
+static TvDrawLabel *
 lookup_label (TvFlameRenderer    *self,
               TvCallTree         *tree,
               const TvFlameBox   *box,
               const TvFlameStyle *style)
 {
   guint32 frame;
-  Label *label;
+  TvDrawLabel *label;
 
   if (box->node == TV_ROOT_NODE)
     {
@@ -817,7 +442,7 @@ lookup_label (TvFlameRenderer    *self,
         return NULL;
       if (g_strcmp0 (self->root_text, style->root_label) != 0)
         {
-          g_clear_pointer (&self->root_label, label_free);
+          g_clear_pointer (&self->root_label, tv_draw_label_free);
           g_free (self->root_text);
           self->root_text = g_strdup (style->root_label);
           self->root_label = make_text_label (self, style->root_label);
@@ -834,108 +459,6 @@ lookup_label (TvFlameRenderer    *self,
       g_hash_table_insert (self->labels, GUINT_TO_POINTER (frame), label);
     }
   return label;
-}
-
-static void
-set_source (cairo_t      *cr,
-            TvFlameColor  c,
-            double        alpha)
-{
-  if (alpha >= 1.0)
-    cairo_set_source_rgb (cr, c.red, c.green, c.blue);
-  else
-    cairo_set_source_rgba (cr, c.red, c.green, c.blue, alpha);
-}
-
-/* Draws GLYPHS' first N glyphs at X, BASELINE; returns their width. */
-static int
-show_glyphs (cairo_t          *cr,
-             PangoFont        *font,
-             PangoGlyphString *glyphs,
-             int               n,
-             double            x,
-             double            baseline)
-{
-  PangoGlyphString part = *glyphs;
-  int width = 0;
-
-  part.num_glyphs = n;
-  for (int i = 0; i < n; i++)
-    width += glyphs->glyphs[i].geometry.width;
-  cairo_move_to (cr, x, baseline);
-  pango_cairo_show_glyph_string (cr, font, &part);
-  return width;
-}
-
-/* Draws as much of LABEL as fits in AVAILABLE pixels from X, elided with
- * an ellipsis; nothing when not even one character and the ellipsis fit. */
-static void
-draw_label (TvFlameRenderer *self,
-            cairo_t         *cr,
-            const Label     *label,
-            double           x,
-            double           baseline,
-            double           available,
-            TvFlameColor     color,
-            double           alpha)
-{
-  int limit = (int) (available * PANGO_SCALE);
-  gboolean elide = label->width > limit;
-  guint last_run = label->n_runs;
-  int last_glyphs = 0;
-  gboolean location = FALSE;
-
-  if (label->n_runs == 0)
-    return;
-
-  if (elide)
-    {
-      int room = limit - self->ellipsis->width, used = 0;
-      guint r;
-
-      for (r = 0; r < label->n_runs && used + label->runs[r].width <= room; r++)
-        used += label->runs[r].width;
-      /* In run R, cut before the last cluster that starts where the glyphs
-       * before it still fit. */
-      if (r < label->n_runs)
-        {
-          const PangoGlyphString *glyphs = label->runs[r].glyphs;
-
-          for (int i = 0; i < glyphs->num_glyphs; i++)
-            {
-              if (glyphs->glyphs[i].attr.is_cluster_start)
-                last_glyphs = i;
-              if (used + glyphs->glyphs[i].geometry.width > room)
-                break;
-              used += glyphs->glyphs[i].geometry.width;
-            }
-        }
-      last_run = r;
-      if (last_run == 0 && last_glyphs == 0)
-        return;
-    }
-
-  set_source (cr, color, alpha);
-  for (guint r = 0; r <= last_run && r < label->n_runs; r++)
-    {
-      const LabelRun *run = &label->runs[r];
-      int n = r < last_run ? run->glyphs->num_glyphs : last_glyphs;
-
-      if (run->location != location)
-        {
-          location = run->location;
-          set_source (cr, color, location ? alpha * 0.68 : alpha);
-        }
-      if (n > 0)
-        x += (double) show_glyphs (cr, run->font, run->glyphs, n, x, baseline) / PANGO_SCALE;
-    }
-  if (elide)
-    {
-      const LabelRun *dots = &self->ellipsis->runs[0];
-
-      if (self->ellipsis->n_runs > 0)
-        show_glyphs (cr, dots->font, dots->glyphs, dots->glyphs->num_glyphs, x, baseline);
-    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1031,8 +554,8 @@ paint_raster (TvFlameRenderer    *self,
               const TvFlameColor *background,
               double              view_height)
 {
-  int width = (int) ceil (view_width), height = 0, top = G_MAXINT, bottom = 0, stride;
-  guchar *pixels;
+  int width = (int) ceil (view_width), height = 0, top = G_MAXINT, bottom = 0, stride = 0;
+  guchar *pixels = NULL;
 
   for (guint k = 0; k < n; k++)
     {
@@ -1046,27 +569,24 @@ paint_raster (TvFlameRenderer    *self,
     {
       if (background != NULL)
         {
-          set_source (cr, *background, 1.0);
+          tv_draw_set_source (cr, *background, 1.0);
           cairo_rectangle (cr, 0, 0, view_width, view_height);
           cairo_fill (cr);
         }
       return;
     }
 
-  if (self->raster == NULL || cairo_image_surface_get_width (self->raster) < width
-      || cairo_image_surface_get_height (self->raster) < height)
+  if (tv_draw_ensure_image (&self->raster, width, height) != NULL)
     {
-      g_clear_pointer (&self->raster, cairo_surface_destroy);
-      self->raster = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+      cairo_surface_flush (self->raster);
+      pixels = cairo_image_surface_get_data (self->raster);
+      stride = cairo_image_surface_get_stride (self->raster);
     }
-  cairo_surface_flush (self->raster);
-  pixels = cairo_image_surface_get_data (self->raster);
-  stride = cairo_image_surface_get_stride (self->raster);
   if (pixels == NULL)
     {
       if (background != NULL)
         {
-          set_source (cr, *background, 1.0);
+          tv_draw_set_source (cr, *background, 1.0);
           cairo_rectangle (cr, 0, 0, view_width, view_height);
           cairo_fill (cr);
         }
@@ -1076,7 +596,7 @@ paint_raster (TvFlameRenderer    *self,
 
   if (background != NULL)
     {
-      guint32 argb = 0xff000000u | pack_color (*background);
+      guint32 argb = 0xff000000u | tv_color_pack (*background);
 
       for (int y = top; y < bottom; y++)
         {
@@ -1086,7 +606,7 @@ paint_raster (TvFlameRenderer    *self,
             row[x] = argb;
         }
       /* The rest of the background, above and below the boxes. */
-      set_source (cr, *background, 1.0);
+      tv_draw_set_source (cr, *background, 1.0);
       cairo_rectangle (cr, 0, 0, view_width, top);
       cairo_rectangle (cr, 0, bottom, view_width, MAX (view_height - bottom, 0));
       cairo_fill (cr);
@@ -1139,17 +659,9 @@ tv_flame_renderer_new (PangoFontMap *font_map)
 {
   TvFlameRenderer *self = g_new0 (TvFlameRenderer, 1);
 
-  self->font_map = font_map != NULL ? g_object_ref (font_map)
-                                    : g_object_ref (pango_cairo_font_map_get_default ());
-  self->context = pango_font_map_create_context (self->font_map);
-  pango_context_set_base_dir (self->context, PANGO_DIRECTION_LTR);
-  self->font = pango_font_description_from_string (DEFAULT_FONT);
-  self->default_font = TRUE;
-  self->dpi = 96.0;
-  self->font_options = cairo_font_options_create ();
-  pango_cairo_context_set_resolution (self->context, self->dpi);
-  pango_cairo_context_set_font_options (self->context, self->font_options);
-  self->labels = g_hash_table_new_full (NULL, NULL, NULL, label_free);
+  tv_draw_text_init (&self->text, font_map);
+  self->labels = g_hash_table_new_full (NULL, NULL, NULL,
+                                        (GDestroyNotify) tv_draw_label_free);
   return self;
 }
 
@@ -1166,10 +678,7 @@ tv_flame_renderer_free (TvFlameRenderer *self)
   g_free (self->order);
   g_free (self->order_tmp);
   g_clear_pointer (&self->raster, cairo_surface_destroy);
-  pango_font_description_free (self->font);
-  cairo_font_options_destroy (self->font_options);
-  g_object_unref (self->context);
-  g_object_unref (self->font_map);
+  tv_draw_text_clear (&self->text);
   g_free (self);
 }
 
@@ -1179,13 +688,8 @@ tv_flame_renderer_set_font_options (TvFlameRenderer            *self,
 {
   g_return_if_fail (self != NULL);
 
-  if (options == NULL || cairo_font_options_equal (options, self->font_options))
-    return;
-  cairo_font_options_destroy (self->font_options);
-  self->font_options = cairo_font_options_copy (options);
-  pango_cairo_context_set_font_options (self->context, self->font_options);
-  clear_labels (self);
-  self->ascent = 0;
+  if (tv_draw_text_set_font_options (&self->text, options))
+    clear_labels (self);
 }
 
 void
@@ -1194,12 +698,8 @@ tv_flame_renderer_set_resolution (TvFlameRenderer *self,
 {
   g_return_if_fail (self != NULL);
 
-  if (!(dpi > 0) || dpi == self->dpi)
-    return;
-  self->dpi = dpi;
-  pango_cairo_context_set_resolution (self->context, dpi);
-  clear_labels (self);
-  self->ascent = 0;
+  if (tv_draw_text_set_resolution (&self->text, dpi))
+    clear_labels (self);
 }
 
 /* The box's pixels, snapped to whole pixels and cut to the viewport,
@@ -1246,19 +746,21 @@ draw_box_label (TvFlameRenderer    *self,
                 TvFlameColor        fill,
                 double              alpha)
 {
-  double text_height = self->ascent + self->descent;
-  double min_width = 2 * LABEL_PADDING + (double) self->ellipsis->width / PANGO_SCALE
+  double text_height = self->text.ascent + self->text.descent;
+  double min_width = 2 * LABEL_PADDING
+                     + (double) tv_draw_label_get_width (tv_draw_text_get_ellipsis (&self->text))
+                       / PANGO_SCALE
                      + text_height * 1.6;
-  const Label *label;
+  const TvDrawLabel *label;
 
   if ((box->flags & TV_FLAME_BOX_MERGED) || r - l < min_width
       || text_height > tv_flame_layout_get_viewport (layout)->row_height + 2)
     return;
   label = lookup_label (self, tv_flame_layout_get_tree (layout), box, style);
   if (label != NULL)
-    draw_label (self, cr, label, l + LABEL_PADDING,
-                t + round ((b - t - text_height) / 2 + self->ascent),
-                r - l - 2 * LABEL_PADDING, text_color (fill), alpha);
+    tv_draw_label_show (cr, &self->text, label, l + LABEL_PADDING,
+                        t + round ((b - t - text_height) / 2 + self->text.ascent),
+                        r - l - 2 * LABEL_PADDING, tv_palette_text_on (fill), alpha);
 }
 
 static const TvFlameBox *
@@ -1324,15 +826,11 @@ draw_highlights (TvFlameRenderer    *self,
           if (hover)
             {
               fill = box_fill (self, tv_flame_layout_get_tree (layout), box, style, &dimmed);
-              set_source (cr, fill, 1.0);
+              tv_draw_set_source (cr, fill, 1.0);
               cairo_rectangle (cr, l, t, r - l, b - t);
               cairo_fill (cr);
             }
-          /* Accent colours of libadwaita. */
-          if (style->dark)
-            cairo_set_source_rgb (cr, 0x78 / 255.0, 0xae / 255.0, 0xed / 255.0);
-          else
-            cairo_set_source_rgb (cr, 0x1c / 255.0, 0x71 / 255.0, 0xd8 / 255.0);
+          tv_draw_set_source (cr, tv_palette_accent (style->dark), 1.0);
           cairo_set_line_width (cr, 2.0);
           cairo_rectangle (cr, l + 1, t + 1, MAX (r - l - 2, 0), MAX (b - t - 2, 0));
           cairo_stroke (cr);
@@ -1344,18 +842,16 @@ draw_highlights (TvFlameRenderer    *self,
    * strength (a veil over the label would wash it out), and outlined. */
   if (hovered != NULL && box_pixels (layout, hovered, vp->width, &l, &t, &r, &b))
     {
-      TvFlameColor edge = style->dark ? (TvFlameColor) { 1, 1, 1 } : (TvFlameColor) { 0, 0, 0 };
-      TvFlameColor white = { 1, 1, 1 };
       TvFlameColor fill;
       gboolean dimmed;
 
       fill = box_fill (self, tv_flame_layout_get_tree (layout), hovered, style, &dimmed);
-      fill = mix (fill, white, style->dark ? 0.18 : 0.35);
-      set_source (cr, fill, 1.0);
+      fill = tv_palette_hover (fill, style->dark);
+      tv_draw_set_source (cr, fill, 1.0);
       cairo_rectangle (cr, l, t, r - l, b - t);
       cairo_fill (cr);
       draw_box_label (self, cr, layout, hovered, style, l, t, r, b, fill, 1.0);
-      set_source (cr, edge, 0.75);
+      tv_draw_set_source (cr, tv_palette_foreground (style->dark), 0.75);
       cairo_set_line_width (cr, 1.0);
       cairo_rectangle (cr, l + 0.5, t + 0.5, MAX (r - l - 1, 0), MAX (b - t - 1, 0));
       cairo_stroke (cr);
@@ -1414,7 +910,7 @@ tv_flame_renderer_draw (TvFlameRenderer    *self,
       p->top = t;
       p->right = r;
       p->bottom = b;
-      p->rgb = pack_color (box_fill (self, tree, &boxes[i], style, &dimmed));
+      p->rgb = tv_color_pack (box_fill (self, tree, &boxes[i], style, &dimmed));
       p->dimmed = dimmed;
       self->order[n_painted++] = (guint64) p->rgb << 32 | i;
     }
@@ -1425,7 +921,7 @@ tv_flame_renderer_draw (TvFlameRenderer    *self,
     {
       if (style->draw_background)
         {
-          set_source (cr, background, 1.0);
+          tv_draw_set_source (cr, background, 1.0);
           cairo_rectangle (cr, 0, 0, vp->width, view_height);
           cairo_fill (cr);
         }
@@ -1440,7 +936,7 @@ tv_flame_renderer_draw (TvFlameRenderer    *self,
 
       if (p->visible)
         draw_box_label (self, cr, layout, &boxes[i], style, p->left, p->top, p->right,
-                        p->bottom, unpack_color (p->rgb), p->dimmed ? 0.55 : 1.0);
+                        p->bottom, tv_color_unpack (p->rgb), p->dimmed ? 0.55 : 1.0);
     }
   cairo_restore (cr);
 

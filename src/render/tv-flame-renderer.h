@@ -25,6 +25,8 @@
 
 #include "tv-diff.h"
 #include "tv-flame-layout.h"
+#include "tv-flame-modules.h"
+#include "tv-palette.h"
 
 G_BEGIN_DECLS
 
@@ -43,22 +45,6 @@ typedef enum
   TV_FLAME_DIFF_SELF,        /* the change of its self samples */
   TV_FLAME_DIFF_UNMATCHED,   /* only the frames the other side lacks */
 } TvFlameDiffMode;
-
-typedef enum
-{
-  TV_FLAME_MODULE_STDLIB,
-  TV_FLAME_MODULE_SITE_PACKAGES,
-  TV_FLAME_MODULE_PROJECT,
-  TV_FLAME_MODULE_OTHER,
-  TV_FLAME_N_MODULE_KINDS
-} TvFlameModuleKind;
-
-typedef struct
-{
-  double red;
-  double green;
-  double blue;
-} TvFlameColor;
 
 typedef struct
 {
@@ -93,20 +79,6 @@ typedef struct
 /* Module colours, light, nothing hovered, selected or searched. */
 void               tv_flame_style_init          (TvFlameStyle *style);
 
-/* The kind of module a file path belongs to.  PROJECT_ROOT may be NULL:
- * then every file that is not the standard library's, an installed
- * package's or a pseudo-file such as "<string>" is the project's. */
-TvFlameModuleKind  tv_flame_classify_file       (const char   *path,
-                                                 const char   *project_root);
-/* The directory that holds the profile's own Python files: the longest
- * common directory of the absolute paths that are neither the standard
- * library nor installed packages.  NULL when that is only "/" or there
- * are none. */
-char              *tv_flame_guess_project_root  (TvProfileData *data);
-
-/* The colour a module kind is drawn in, for a legend. */
-TvFlameColor       tv_flame_module_color        (TvFlameModuleKind kind,
-                                                 gboolean          dark);
 /* The colour of a change, for a legend: RELATIVE is the measure's
  * relative change (0.2 is 20 % more, -1 all gone, INFINITY new). */
 TvFlameColor       tv_flame_diff_color          (TvDiffChange      change,

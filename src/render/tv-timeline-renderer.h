@@ -43,16 +43,12 @@
 #include <cairo.h>
 #include <pango/pango.h>
 
+#include "tv-palette.h"
 #include "tv-timeline.h"
 
 G_BEGIN_DECLS
 
-typedef struct
-{
-  double red;
-  double green;
-  double blue;
-} TvTimelineColor;
+typedef TvColor TvTimelineColor;
 
 typedef enum
 {

@@ -725,7 +725,9 @@ def test_gresource(tap, args):
     data_dir = source(args, "data")
     with tempfile.TemporaryDirectory(prefix="tv-gresource-") as tmp:
         out_file = os.path.join(tmp, "tachyon-viewer.gresource")
-        cmd = ["glib-compile-resources", "--sourcedir", data_dir, "--target", out_file, xml]
+        # palette.css and palette-dark.css are generated into the build tree.
+        cmd = ["glib-compile-resources", "--sourcedir", data_dir, "--sourcedir",
+               built(args, "data"), "--target", out_file, xml]
         rc, out, err = check_tool_passes(tap, "glib-compile-resources compiles the bundle", cmd)
         tap.ok(err.strip() == "", "it has nothing to say about it", err)
         if rc != 0:
@@ -733,7 +735,8 @@ def test_gresource(tap, args):
         rc, out, err = run(["gresource", "list", out_file])
         listed = set(out.split())
     prefix = "/io/github/tachyonviewer/TachyonViewer/"
-    for name in ("style.css", "style-dark.css", "ui/tv-start-page.ui",
+    for name in ("style.css", "style-dark.css", "palette.css", "palette-dark.css",
+                 "ui/tv-start-page.ui",
                  "icons/scalable/apps/%s.svg" % APP_ID,
                  "icons/scalable/apps/%s-symbolic.svg" % APP_ID):
         tap.ok(prefix + name in listed, "the bundle has " + prefix + name,
