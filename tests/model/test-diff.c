@@ -44,6 +44,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "model-fixture.h"
 #include "tv-diff.h"
 
 #define CONFIDENCE      0.99
@@ -306,22 +307,6 @@ write_profile (const char      *name,
   return path;
 }
 
-static TvProfileData *
-load_data (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  TachReader *reader = NULL;
-  TachError tach_error;
-  TvProfileData *data;
-
-  if (tach_reader_open_path (path, &reader, &tach_error) != TACH_OK)
-    g_error ("%s: %s", path, tach_error.message);
-  data = tv_profile_data_load (reader, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (data);
-  return data;
-}
-
 static TvCallTree *
 make_tree (TvProfileData *data,
            TvMergeKey     merge,
@@ -355,13 +340,6 @@ make_diff (TvProfileData       *base,
   diff = tv_diff_new (a, b, &options, NULL);
   g_assert_nonnull (diff);
   return diff;
-}
-
-static void
-remove_file (char *path)
-{
-  g_remove (path);
-  g_free (path);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -941,8 +919,8 @@ test_injected_exact (gconstpointer user_data)
   spec.seed = base_seed + 1;
   spec.reorder = TRUE;
   new_path = write_profile ("injected-new.tach", &program_new, &spec, &new_counts);
-  base = load_data (base_path);
-  new_data = load_data (new_path);
+  base = fixture_load (base_path);
+  new_data = fixture_load (new_path);
 
   diff = make_diff (base, new_data, TV_MERGE_FUNCTION, FALSE, normalization);
   check_functions (diff, base_counts, new_counts);
@@ -1009,8 +987,8 @@ test_injected_exact (gconstpointer user_data)
     g_assert_cmpint (find_row (by_line, "compute")->self.change, ==, TV_DIFF_SLOWER);
   }
 
-  remove_file (g_steal_pointer (&base_path));
-  remove_file (g_steal_pointer (&new_path));
+  fixture_remove_file (g_steal_pointer (&base_path));
+  fixture_remove_file (g_steal_pointer (&new_path));
 }
 
 /* Inverted: paths run from the leaf, so compute's own time is a child of
@@ -1036,8 +1014,8 @@ test_injected_inverted (void)
   spec.seed = base_seed + 3;
   spec.reorder = TRUE;
   new_path = write_profile ("inverted-new.tach", &program_new, &spec, NULL);
-  base = load_data (base_path);
-  new_data = load_data (new_path);
+  base = fixture_load (base_path);
+  new_data = fixture_load (new_path);
 
   diff = make_diff (base, new_data, TV_MERGE_FUNCTION, TRUE, TV_DIFF_BY_TIME);
   g_assert_true (tv_call_tree_get_inverted (tv_diff_get_tree (diff, TV_DIFF_SIDE_NEW)));
@@ -1068,8 +1046,8 @@ test_injected_inverted (void)
   g_assert_cmpuint (tops[0], ==, find_node (tv_diff_get_tree (diff, TV_DIFF_SIDE_NEW),
                                             fresh_leaf));
 
-  remove_file (g_steal_pointer (&base_path));
-  remove_file (g_steal_pointer (&new_path));
+  fixture_remove_file (g_steal_pointer (&base_path));
+  fixture_remove_file (g_steal_pointer (&new_path));
 }
 
 /* Random draws: the three changes are found with the right signs and
@@ -1099,8 +1077,8 @@ test_injected_random (void)
       spec.seed += 1000;
       spec.reorder = TRUE;
       new_path = write_profile ("random-new.tach", &program_new, &spec, NULL);
-      base = load_data (base_path);
-      new_data = load_data (new_path);
+      base = fixture_load (base_path);
+      new_data = fixture_load (new_path);
       diff = make_diff (base, new_data, TV_MERGE_FUNCTION, FALSE, TV_DIFF_BY_TIME);
       check_mapping (diff);
 
@@ -1128,8 +1106,8 @@ test_injected_random (void)
           false_positives += rows[i].total.significant + rows[i].self.significant;
         }
 
-      remove_file (g_steal_pointer (&base_path));
-      remove_file (g_steal_pointer (&new_path));
+      fixture_remove_file (g_steal_pointer (&base_path));
+      fixture_remove_file (g_steal_pointer (&new_path));
     }
   g_test_message ("false positives on unchanged functions: %u of 42", false_positives);
   g_assert_cmpuint (false_positives, <=, 6);
@@ -1265,8 +1243,8 @@ test_noise (void)
       spec.seed += 10000;
       spec.reorder = TRUE;
       new_path = write_profile ("noise-new.tach", &program, &spec, NULL);
-      base = load_data (base_path);
-      new_data = load_data (new_path);
+      base = fixture_load (base_path);
+      new_data = fixture_load (new_path);
 
       diff = make_diff (base, new_data, TV_MERGE_LINE, FALSE,
                         seed % 2 ? TV_DIFF_BY_SHARE : TV_DIFF_BY_TIME);
@@ -1287,8 +1265,8 @@ test_noise (void)
           check_key_maps (diff);
         }
 
-      remove_file (g_steal_pointer (&base_path));
-      remove_file (g_steal_pointer (&new_path));
+      fixture_remove_file (g_steal_pointer (&base_path));
+      fixture_remove_file (g_steal_pointer (&new_path));
     }
 
   bound = ALPHA * n_tests + 4 * sqrt (ALPHA * n_tests);
@@ -1331,8 +1309,8 @@ test_map (gconstpointer user_data)
   spec.seed = base_seed + 11;
   spec.reorder = TRUE;
   new_path = write_profile ("map-new.tach", &program_b, &spec, NULL);
-  base = load_data (base_path);
-  new_data = load_data (new_path);
+  base = fixture_load (base_path);
+  new_data = fixture_load (new_path);
 
   for (TvMergeKey merge = TV_MERGE_FRAME; merge < TV_N_MERGE_KEYS; merge++)
     {
@@ -1351,8 +1329,8 @@ test_map (gconstpointer user_data)
       g_assert_cmpuint (matched, >, 20);
     }
 
-  remove_file (g_steal_pointer (&base_path));
-  remove_file (g_steal_pointer (&new_path));
+  fixture_remove_file (g_steal_pointer (&base_path));
+  fixture_remove_file (g_steal_pointer (&new_path));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1415,10 +1393,10 @@ test_normalization (void)
   spec.stats_rate = 2000;
   rate_path = write_profile ("norm-rate.tach", &program_base, &spec, NULL);
 
-  base = load_data (base_path);
-  fast = load_data (fast_path);
-  longer = load_data (long_path);
-  rated = load_data (rate_path);
+  base = fixture_load (base_path);
+  fast = fixture_load (fast_path);
+  longer = fixture_load (long_path);
+  rated = fixture_load (rate_path);
 
   {
     g_autoptr(TvDiff) by_time = make_diff (base, fast, TV_MERGE_FUNCTION, FALSE, TV_DIFF_BY_TIME);
@@ -1474,23 +1452,15 @@ test_normalization (void)
                      TV_COMPARABILITY_NO_STATS_BASE);
   }
 
-  remove_file (g_steal_pointer (&base_path));
-  remove_file (g_steal_pointer (&fast_path));
-  remove_file (g_steal_pointer (&long_path));
-  remove_file (g_steal_pointer (&rate_path));
+  fixture_remove_file (g_steal_pointer (&base_path));
+  fixture_remove_file (g_steal_pointer (&fast_path));
+  fixture_remove_file (g_steal_pointer (&long_path));
+  fixture_remove_file (g_steal_pointer (&rate_path));
 }
 
 /* ------------------------------------------------------------------------ */
 /* Comparability                                                             */
 /* ------------------------------------------------------------------------ */
-
-static TvProfileData *
-load_corpus (const char *name)
-{
-  g_autofree char *path = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid", name, NULL);
-
-  return load_data (path);
-}
 
 /* The codes of the caveats, as a string of digits, for messages. */
 static char *
@@ -1539,7 +1509,7 @@ test_comparability_corpus (void)
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (mode_files); i++)
-    modes[i] = load_corpus (mode_files[i]);
+    modes[i] = fixture_load_corpus (mode_files[i]);
 
   /* The files differ only in their mode. */
   for (guint i = 0; i < G_N_ELEMENTS (mode_files); i++)
@@ -1568,8 +1538,8 @@ test_comparability_corpus (void)
 
   /* A Python version apart, and no mode recorded. */
   {
-    g_autoptr(TvProfileData) version = load_corpus ("pyversion_3_15_2.tach");
-    g_autoptr(TvProfileData) unknown = load_corpus ("offset60_unknown_value.tach");
+    g_autoptr(TvProfileData) version = fixture_load_corpus ("pyversion_3_15_2.tach");
+    g_autoptr(TvProfileData) unknown = fixture_load_corpus ("offset60_unknown_value.tach");
 
     assert_codes (version, modes[0], TV_MERGE_FUNCTION, "1,3");
     assert_codes (modes[1], unknown, TV_MERGE_FUNCTION, "1");
@@ -1579,8 +1549,8 @@ test_comparability_corpus (void)
   /* Stats on one side only, which also changes how long the samples are
    * said to last. */
   {
-    g_autoptr(TvProfileData) legacy = load_corpus ("legacy_nostats.tach");
-    g_autoptr(TvProfileData) full = load_corpus ("stats_v56_full.tach");
+    g_autoptr(TvProfileData) legacy = fixture_load_corpus ("legacy_nostats.tach");
+    g_autoptr(TvProfileData) full = fixture_load_corpus ("stats_v56_full.tach");
 
     assert_codes (legacy, full, TV_MERGE_FUNCTION, "1,4");
     assert_codes (full, legacy, TV_MERGE_FUNCTION, "1,5");
@@ -1589,8 +1559,8 @@ test_comparability_corpus (void)
   /* A profile with itself has nothing to warn about. */
   for (guint i = 0; i < G_N_ELEMENTS (same); i++)
     {
-      g_autoptr(TvProfileData) a = load_corpus (same[i]);
-      g_autoptr(TvProfileData) b = load_corpus (same[i]);
+      g_autoptr(TvProfileData) a = fixture_load_corpus (same[i]);
+      g_autoptr(TvProfileData) b = fixture_load_corpus (same[i]);
 
       for (TvMergeKey merge = TV_MERGE_FRAME; merge < TV_N_MERGE_KEYS; merge++)
         assert_codes (a, b, merge, "");
@@ -1598,8 +1568,8 @@ test_comparability_corpus (void)
 
   /* The little-endian twin of the big-endian file: the same profile. */
   {
-    g_autoptr(TvProfileData) big = load_corpus ("bigendian.tach");
-    g_autoptr(TvProfileData) little = load_corpus ("littleendian_twin.tach");
+    g_autoptr(TvProfileData) big = fixture_load_corpus ("bigendian.tach");
+    g_autoptr(TvProfileData) little = fixture_load_corpus ("littleendian_twin.tach");
     g_autoptr(TvCallTree) a = make_tree (big, TV_MERGE_LINE, FALSE);
     g_autoptr(TvCallTree) b = make_tree (little, TV_MERGE_LINE, FALSE);
     g_autoptr(TvDiff) diff = tv_diff_new (a, b, NULL, NULL);
@@ -1630,8 +1600,8 @@ test_comparability_written (void)
   spec.seed++;
   spec.reorder = TRUE;
   twin_path = write_profile ("cmp-twin.tach", &program_base, &spec, NULL);
-  base = load_data (base_path);
-  twin = load_data (twin_path);
+  base = fixture_load (base_path);
+  twin = fixture_load (twin_path);
   for (TvMergeKey merge = TV_MERGE_FRAME; merge < TV_N_MERGE_KEYS; merge++)
     assert_codes (base, twin, merge, "");
 
@@ -1671,7 +1641,7 @@ test_comparability_written (void)
         changed.n_samples = cases[i].n_samples;
         changed.line_shift = cases[i].line_shift;
         other_path = write_profile ("cmp-other.tach", &program_base, &changed, NULL);
-        other = load_data (other_path);
+        other = fixture_load (other_path);
         assert_codes (base, other, cases[i].merge, cases[i].expected);
         /* Durations read as durations, never as "1.02e+03 s". */
         if (g_str_equal (cases[i].expected, "7"))
@@ -1684,7 +1654,7 @@ test_comparability_written (void)
             g_assert_true (g_str_has_prefix (message, "The samples of BASE stand for 20.000 s "
                                              "and those of NEW for 40.000 s: "));
           }
-        remove_file (g_steal_pointer (&other_path));
+        fixture_remove_file (g_steal_pointer (&other_path));
       }
   }
 
@@ -1700,13 +1670,13 @@ test_comparability_written (void)
     extended[G_N_ELEMENTS (injected_base)] = (Stack) { S3 (F_MAIN, F_RUN, F_PARSE), 111 };
     extended[G_N_ELEMENTS (injected_base)].variant[2] = 2;
     other_path = write_profile ("cmp-other.tach", &program, &spec, NULL);
-    other = load_data (other_path);
+    other = fixture_load (other_path);
     assert_codes (base, other, TV_MERGE_LINE, "");
-    remove_file (g_steal_pointer (&other_path));
+    fixture_remove_file (g_steal_pointer (&other_path));
   }
 
-  remove_file (g_steal_pointer (&base_path));
-  remove_file (g_steal_pointer (&twin_path));
+  fixture_remove_file (g_steal_pointer (&base_path));
+  fixture_remove_file (g_steal_pointer (&twin_path));
 }
 
 /* The stacks of a source test: PREFIX callers above main, which calls
@@ -1760,8 +1730,8 @@ test_comparability_source (void)
       base_path = write_profile ("src-base.tach", &programs[0], &spec, NULL);
       spec.reorder = TRUE;
       new_path = write_profile ("src-new.tach", &programs[1], &spec, NULL);
-      base = load_data (base_path);
-      new_data = load_data (new_path);
+      base = fixture_load (base_path);
+      new_data = fixture_load (new_path);
 
       for (TvMergeKey merge = TV_MERGE_LINE; merge <= TV_MERGE_INSTRUCTION; merge++)
         {
@@ -1788,8 +1758,8 @@ test_comparability_source (void)
         g_assert_cmpuint (tv_diff_get_unmatched_total (diff, TV_DIFF_SIDE_BASE, 0), ==, 400);
       }
 
-      remove_file (g_steal_pointer (&base_path));
-      remove_file (g_steal_pointer (&new_path));
+      fixture_remove_file (g_steal_pointer (&base_path));
+      fixture_remove_file (g_steal_pointer (&new_path));
     }
 }
 
@@ -1833,7 +1803,7 @@ test_comparability_time (void)
       spec.interval_us = kind == NO_TIME ? 0 : 1000;
       paths[kind] = write_profile (name, kind == NO_TIME ? &program_base : &program_new, &spec,
                                    NULL);
-      data[kind] = load_data (paths[kind]);
+      data[kind] = fixture_load (paths[kind]);
     }
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1890,7 +1860,7 @@ test_comparability_time (void)
   for (guint kind = 0; kind < N_KINDS; kind++)
     {
       tv_profile_data_unref (data[kind]);
-      remove_file (paths[kind]);
+      fixture_remove_file (paths[kind]);
     }
 }
 
@@ -1901,8 +1871,8 @@ test_comparability_time (void)
 static void
 test_cancel (void)
 {
-  g_autoptr(TvProfileData) a = load_corpus ("rec_threads.tach");
-  g_autoptr(TvProfileData) b = load_corpus ("rec_threads.zst.tach");
+  g_autoptr(TvProfileData) a = fixture_load_corpus ("rec_threads.tach");
+  g_autoptr(TvProfileData) b = fixture_load_corpus ("rec_threads.zst.tach");
   g_autoptr(TvCallTree) ta = make_tree (a, TV_MERGE_FUNCTION, FALSE);
   g_autoptr(TvCallTree) tb = make_tree (b, TV_MERGE_FUNCTION, FALSE);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
@@ -1941,8 +1911,8 @@ diff_on_thread (gpointer user_data)
 static void
 test_threads (void)
 {
-  g_autoptr(TvProfileData) a = load_corpus ("rec_cpu_mix.tach");
-  g_autoptr(TvProfileData) b = load_corpus ("rec_cpu_mix.zst.tach");
+  g_autoptr(TvProfileData) a = fixture_load_corpus ("rec_cpu_mix.tach");
+  g_autoptr(TvProfileData) b = fixture_load_corpus ("rec_cpu_mix.zst.tach");
   g_autoptr(TvCallTree) ta = make_tree (a, TV_MERGE_LINE, FALSE);
   g_autoptr(TvCallTree) tb = make_tree (b, TV_MERGE_LINE, FALSE);
   ThreadJob job = { ta, tb };
@@ -1976,14 +1946,12 @@ int
 main (int    argc,
       char **argv)
 {
-  const char *seed = g_getenv ("TACH_SEED");
   g_autoptr(GError) error = NULL;
   int ret;
 
   g_test_init (&argc, &argv, NULL);
 
-  base_seed = seed != NULL ? (guint32) strtoul (seed, NULL, 0) : g_random_int ();
-  g_test_message ("TACH_SEED=%" G_GUINT32_FORMAT, base_seed);
+  base_seed = fixture_seed ();
   tmp_dir = g_dir_make_tmp ("tv-diff-XXXXXX", &error);
   g_assert_no_error (error);
 

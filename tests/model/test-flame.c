@@ -43,6 +43,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "model-fixture.h"
 #include "tv-flame-renderer.h"
 
 #define N_RANDOM_TREES 12
@@ -55,30 +56,6 @@ static guint32 base_seed;
 /* ------------------------------------------------------------------------ */
 /* Profiles                                                                  */
 /* ------------------------------------------------------------------------ */
-
-static TvProfileData *
-load_data (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  TachReader *reader = NULL;
-  TachError tach_error;
-  TvProfileData *data;
-
-  if (tach_reader_open_path (path, &reader, &tach_error) != TACH_OK)
-    g_error ("%s: %s", path, tach_error.message);
-  data = tv_profile_data_load (reader, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (data);
-  return data;
-}
-
-static TvProfileData *
-load_corpus (const char *name)
-{
-  g_autofree char *path = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid", name, NULL);
-
-  return load_data (path);
-}
 
 static TvCallTree *
 make_tree (TvProfileData *data,
@@ -1024,7 +1001,7 @@ static void
 test_corpus (gconstpointer user_data)
 {
   const char *name = user_data;
-  g_autoptr(TvProfileData) data = load_corpus (name);
+  g_autoptr(TvProfileData) data = fixture_load_corpus (name);
   g_autoptr(GRand) rand = g_rand_new_with_seed (base_seed ^ g_str_hash (name));
   g_autoptr(TvFlameRenderer) renderer = tv_flame_renderer_new (NULL);
 
@@ -1064,7 +1041,7 @@ test_random (gconstpointer user_data)
   g_test_message ("TACH_SEED=%" G_GUINT32_FORMAT " iteration %u", base_seed, iteration);
   path = g_build_filename (dir, "random.tach", NULL);
   generate_profile (rand, path);
-  data = load_data (path);
+  data = fixture_load (path);
 
   for (TvMergeKey merge = 0; merge < TV_N_MERGE_KEYS; merge += 2)
     {
@@ -1097,7 +1074,7 @@ test_random (gconstpointer user_data)
 static void
 test_empty (void)
 {
-  g_autoptr(TvProfileData) data = load_corpus ("empty.tach");
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("empty.tach");
   g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_FRAME, FALSE);
   g_autoptr(TvFlameRenderer) renderer = tv_flame_renderer_new (NULL);
   g_autoptr(cairo_surface_t) surface = NULL;
@@ -1124,7 +1101,7 @@ test_empty (void)
 static void
 test_cancel (void)
 {
-  g_autoptr(TvProfileData) data = load_corpus ("rec_threads.tach");
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_threads.tach");
   g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_FRAME, FALSE);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autofree guint8 *keys = g_new0 (guint8, tv_profile_data_get_n_keys (data, TV_MERGE_FRAME));
@@ -1156,7 +1133,7 @@ layout_thread (gpointer user_data)
 static void
 test_thread (void)
 {
-  g_autoptr(TvProfileData) data = load_corpus ("rec_asyncio.tach");
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_asyncio.tach");
   g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_LINE, FALSE);
   GThread *thread = g_thread_new ("layout", layout_thread, tree);
   g_autoptr(TvFlameLayout) there = g_thread_join (thread);
@@ -1276,7 +1253,7 @@ test_matches (void)
 
   for (guint f = 0; f < G_N_ELEMENTS (names); f++)
     {
-      g_autoptr(TvProfileData) data = load_corpus (names[f]);
+      g_autoptr(TvProfileData) data = fixture_load_corpus (names[f]);
 
       for (guint i = 0; i < 6; i++)
         {
@@ -1290,7 +1267,7 @@ test_matches (void)
 static void
 test_navigate (void)
 {
-  g_autoptr(TvProfileData) data = load_corpus ("rec_cpu_mix.tach");
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_cpu_mix.tach");
   g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_FRAME, FALSE);
 
   for (guint32 node = 0; node < tv_call_tree_get_n_nodes (tree); node++)
@@ -1367,7 +1344,7 @@ test_classify (void)
     g_assert_cmpint (tv_flame_classify_file (cases[i].path, cases[i].root), ==, cases[i].kind);
 
   /* rec_* profiles are recorded from one directory of scripts. */
-  data = load_corpus ("rec_cpu_mix.tach");
+  data = fixture_load_corpus ("rec_cpu_mix.tach");
   root = tv_flame_guess_project_root (data);
   g_test_message ("project root of rec_cpu_mix.tach: %s", root ? root : "(none)");
   if (root != NULL)
@@ -1413,7 +1390,7 @@ discard (void                *closure,
 static void
 test_vector (void)
 {
-  g_autoptr(TvProfileData) data = load_corpus ("rec_threads.tach");
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_threads.tach");
   g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_FRAME, FALSE);
   g_autoptr(TvFlameRenderer) renderer = tv_flame_renderer_new (NULL);
   g_autoptr(TvFlameLayout) layout = NULL;
@@ -1481,7 +1458,7 @@ test_png (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (pictures); i++)
     {
-      g_autoptr(TvProfileData) data = load_corpus (pictures[i].profile);
+      g_autoptr(TvProfileData) data = fixture_load_corpus (pictures[i].profile);
       g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_LINE, FALSE);
       g_autoptr(TvFlameLayout) layout = NULL;
       g_autoptr(TvFlameMatches) matches = NULL;
@@ -1559,7 +1536,7 @@ test_raster (void)
       g_clear_pointer (&big, tv_flame_layout_unref);
       g_clear_pointer (&data, tv_profile_data_unref);
       generate_profile (rand, path);
-      data = load_data (path);
+      data = fixture_load (path);
       tree = make_tree (data, TV_MERGE_FRAME, FALSE);
       tv_flame_viewport_init (&vp, tree, 1920, 1080);
       /* Frames down to a fifth of a pixel get boxes of their own. */
@@ -1592,13 +1569,6 @@ test_raster (void)
   g_rmdir (dir);
 }
 
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return strcmp (*(char * const *) a, *(char * const *) b);
-}
-
 /* A profile of one function called ten times, FUNC in FILE. */
 static TvProfileData *
 load_one_function (const char *dir,
@@ -1624,7 +1594,7 @@ load_one_function (const char *dir,
       g_error ("sample: %s", error.message);
   if (tach_writer_finish (writer, &error) != TACH_OK)
     g_error ("finish: %s", error.message);
-  data = load_data (path);
+  data = fixture_load (path);
   g_unlink (path);
   return data;
 }
@@ -1721,31 +1691,14 @@ int
 main (int    argc,
       char **argv)
 {
-  const char *seed = g_getenv ("TACH_SEED");
-  g_autofree char *valid = NULL;
-  g_autoptr(GDir) dir = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
+  g_autoptr(GPtrArray) names = NULL;
 
   g_test_init (&argc, &argv, NULL);
 
-  base_seed = seed != NULL ? (guint32) strtoul (seed, NULL, 0) : g_random_int ();
-  g_test_message ("TACH_SEED=%" G_GUINT32_FORMAT, base_seed);
+  base_seed = fixture_seed ();
 
-  valid = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid", NULL);
-  dir = g_dir_open (valid, 0, NULL);
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    if (g_str_has_suffix (name, ".tach") && strcmp (name, "compression_type_7.tach") != 0)
-      g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  for (guint i = 0; i < names->len; i++)
-    {
-      g_autofree char *test = g_strdup_printf ("/flame/corpus/%s",
-                                               (char *) g_ptr_array_index (names, i));
-
-      g_test_add_data_func (test, g_ptr_array_index (names, i), test_corpus);
-    }
+  names = fixture_list_corpus ();
+  fixture_add_corpus_tests (names, "/flame/corpus", test_corpus);
   for (guint i = 0; i < N_RANDOM_TREES; i++)
     {
       g_autofree char *test = g_strdup_printf ("/flame/random/%03u", i);

@@ -48,6 +48,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "model-fixture.h"
 #include "tv-call-tree.h"
 #include "tv-view-state.h"
 
@@ -209,22 +210,6 @@ decode_file (const char *path,
   d->threads = g_new0 (TachThreadKey, MAX (d->n_threads, 1));
   for (guint i = 0; i < d->n_threads; i++)
     d->threads[i] = *tach_decoder_get_thread (decoder, i);
-}
-
-static TvProfileData *
-load_data (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  TachReader *reader = NULL;
-  TachError tach_error;
-  TvProfileData *data;
-
-  if (tach_reader_open_path (path, &reader, &tach_error) != TACH_OK)
-    g_error ("%s: %s", path, tach_error.message);
-  data = tv_profile_data_load (reader, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (data);
-  return data;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1816,7 +1801,7 @@ test_random (gconstpointer user_data)
   where = g_strdup_printf ("TACH_SEED=%" G_GUINT32_FORMAT " iteration %u", base_seed, iteration);
   generate_profile (rand, path);
 
-  data = load_data (path);
+  data = fixture_load (path);
   decode_file (path, &d);
   set_context ("%s", where);
   sample_thread = check_threads (data, &d);
@@ -2004,7 +1989,7 @@ check_counts_load (const char *path,
                    const char *where,
                    guint       n_queries)
 {
-  g_autoptr(TvProfileData) full = load_data (path);
+  g_autoptr(TvProfileData) full = fixture_load (path);
   guint n_threads = tv_profile_data_get_n_threads (full);
   guint32 n_functions = tv_profile_data_get_n_keys (full, TV_MERGE_FUNCTION);
 
@@ -2133,7 +2118,7 @@ static void
 test_counts_corpus (gconstpointer user_data)
 {
   const char *name = user_data;
-  g_autofree char *path = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid", name, NULL);
+  g_autofree char *path = fixture_data_path ("valid", name);
   g_autoptr(GRand) rand = iteration_rand (2000);
 
   check_counts_load (path, rand, name, 8);
@@ -2212,18 +2197,11 @@ count_key (GHashTable *counts,
   *count += n;
 }
 
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return strcmp (*(char * const *) a, *(char * const *) b);
-}
-
 static void
 check_file (const char *path,
             const char *name)
 {
-  g_autoptr(TvProfileData) data = load_data (path);
+  g_autoptr(TvProfileData) data = fixture_load (path);
   g_autoptr(GRand) rand = iteration_rand (g_str_hash (name));
   g_autofree guint *sample_thread = NULL;
   g_autoptr(GHashTable) expected = NULL;
@@ -2293,7 +2271,7 @@ static void
 test_corpus (gconstpointer user_data)
 {
   const char *name = user_data;
-  g_autofree char *path = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid", name, NULL);
+  g_autofree char *path = fixture_data_path ("valid", name);
 
   check_file (path, name);
 }
@@ -2306,8 +2284,7 @@ test_corpus (gconstpointer user_data)
 static void
 test_empty_thread (void)
 {
-  g_autofree char *source = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid",
-                                              "repeat_count_zero.tach", NULL);
+  g_autofree char *source = fixture_data_path ("valid", "repeat_count_zero.tach");
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("tv-model-XXXXXX", &error);
   g_autofree char *path = NULL;
@@ -2338,7 +2315,7 @@ test_empty_thread (void)
 
   check_file (path, "empty-thread.tach");
   {
-    g_autoptr(TvProfileData) data = load_data (path);
+    g_autoptr(TvProfileData) data = fixture_load (path);
 
     g_assert_cmpuint (tv_profile_data_get_n_threads (data), ==, 2);
     g_assert_cmpuint (tv_profile_data_get_thread (data, 0)->n_samples, ==, 0);
@@ -2415,8 +2392,7 @@ test_view_state_ranges (void)
 static void
 test_corpus_refused (void)
 {
-  g_autofree char *path = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid",
-                                            "compression_type_7.tach", NULL);
+  g_autofree char *path = fixture_data_path ("valid", "compression_type_7.tach");
   TachReader *reader = NULL;
   TachError error;
 
@@ -2428,17 +2404,12 @@ int
 main (int    argc,
       char **argv)
 {
-  const char *seed = g_getenv ("TACH_SEED");
-  g_autofree char *valid = NULL;
-  g_autoptr(GDir) dir = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
+  g_autoptr(GPtrArray) names = NULL;
   int ret;
 
   g_test_init (&argc, &argv, NULL);
 
-  base_seed = seed != NULL ? (guint32) strtoul (seed, NULL, 0) : g_random_int ();
-  g_test_message ("TACH_SEED=%" G_GUINT32_FORMAT, base_seed);
+  base_seed = fixture_seed ();
 
   for (guint i = 0; i < N_ITERATIONS; i++)
     {
@@ -2454,28 +2425,9 @@ main (int    argc,
       g_test_add_data_func (path, GUINT_TO_POINTER (i), test_counts_random);
     }
 
-  valid = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid", NULL);
-  dir = g_dir_open (valid, 0, NULL);
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    if (g_str_has_suffix (name, ".tach") && strcmp (name, "compression_type_7.tach") != 0)
-      g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  g_assert_cmpuint (names->len, >, 0);
-  for (guint i = 0; i < names->len; i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/model/corpus/%s",
-                                               (char *) g_ptr_array_index (names, i));
-
-      g_test_add_data_func (path, g_ptr_array_index (names, i), test_corpus);
-    }
-  for (guint i = 0; i < names->len; i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/model/counts/corpus/%s",
-                                               (char *) g_ptr_array_index (names, i));
-
-      g_test_add_data_func (path, g_ptr_array_index (names, i), test_counts_corpus);
-    }
+  names = fixture_list_corpus ();
+  fixture_add_corpus_tests (names, "/model/corpus", test_corpus);
+  fixture_add_corpus_tests (names, "/model/counts/corpus", test_counts_corpus);
   g_test_add_func ("/model/corpus/compression_type_7.tach", test_corpus_refused);
   g_test_add_func ("/model/data/empty-thread", test_empty_thread);
   g_test_add_func ("/model/view-state/ranges", test_view_state_ranges);

@@ -19,29 +19,9 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "model-fixture.h"
 #include "tv-profile.h"
 #include "tv-tach-error.h"
-
-static gboolean
-set_flag (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the default main context until *DONE, failing after SECONDS. */
-static void
-run_until (const gboolean *done,
-           guint           seconds)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (seconds, set_flag, &timed_out);
-
-  while (!*done && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
 
 /* Samples with stacks drawn at random from 4096 frames: every record is
  * some 20 to 40 bytes, so the file is larger than what the decoder reads
@@ -151,7 +131,7 @@ load (const char *path,
   memset (l, 0, sizeof *l);
   g_signal_connect (profile, "opened", G_CALLBACK (on_opened), l);
   tv_profile_load_async (profile, NULL, on_loaded, l);
-  run_until (&l->done, 60);
+  fixture_run_until (&l->done, 60);
   g_signal_handlers_disconnect_by_data (profile, l);
   return profile;
 }
@@ -249,7 +229,7 @@ check_file (TvProfile *profile)
   Check c = { FALSE, -1 };
 
   tv_profile_check_file_async (profile, NULL, on_checked, &c);
-  run_until (&c.done, 10);
+  fixture_run_until (&c.done, 10);
   return c.state;
 }
 

@@ -23,6 +23,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "model-fixture.h"
 #include "tv-profile.h"
 #include "tv-tach-error.h"
 
@@ -44,34 +45,6 @@ static TvProfile *big_profile;   /* loaded once, for the queries */
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                   */
 /* ------------------------------------------------------------------------ */
-
-static char *
-data_path (const char *subdir,
-           const char *name)
-{
-  return g_build_filename (g_getenv ("TACH_TEST_DATA"), subdir, name, NULL);
-}
-
-static gboolean
-set_flag (gpointer user_data)
-{
-  *(gboolean *) user_data = TRUE;
-  return G_SOURCE_REMOVE;
-}
-
-/* Iterates the default main context until *DONE, failing after SECONDS. */
-static void
-run_until (const gboolean *done,
-           guint           seconds)
-{
-  gboolean timed_out = FALSE;
-  guint id = g_timeout_add_seconds (seconds, set_flag, &timed_out);
-
-  while (!*done && !timed_out)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_false (timed_out);
-  g_source_remove (id);
-}
 
 static void
 drain_main_context (void)
@@ -271,7 +244,7 @@ load_path (Load       *l,
   TvProfile *profile = load_start (l, path);
 
   load_go (l);
-  run_until (&l->done, 120);
+  fixture_run_until (&l->done, 120);
   return profile;
 }
 
@@ -378,7 +351,7 @@ static void
 test_opened (void)
 {
   /* This file has a warning, so the warnings are checked too. */
-  g_autofree char *path = data_path ("valid", "stats_v56_unknown_flag_bits.tach");
+  g_autofree char *path = fixture_data_path ("valid", "stats_v56_unknown_flag_bits.tach");
   g_autoptr(TachReader) reader = NULL;
   TachError tach_error;
   TvProfile *profile;
@@ -472,7 +445,7 @@ static void
 test_invalid (gconstpointer user_data)
 {
   const char *name = user_data;
-  g_autofree char *path = data_path ("invalid", name);
+  g_autofree char *path = fixture_data_path ("invalid", name);
   TachPhase phase;
   g_autofree char *expected = library_error (path, &phase);
   TvProfile *profile;
@@ -507,7 +480,7 @@ test_invalid (gconstpointer user_data)
 static void
 test_missing (void)
 {
-  g_autofree char *path = data_path ("valid", "no-such-file.tach");
+  g_autofree char *path = fixture_data_path ("valid", "no-such-file.tach");
   TvProfile *profile;
   Load l;
 
@@ -645,7 +618,7 @@ test_cancel (void)
       l.cancel_after_ms = after_ms[i];
       l.cancel_at_fraction = after_ms[i] == 0 ? 1.0 / 3 : 0;
       load_go (&l);
-      run_until (&l.done, 120);
+      fixture_run_until (&l.done, 120);
 
       g_assert_true (l.opened);
       g_assert_cmpint (l.cancelled_at, >, 0);
@@ -776,7 +749,7 @@ test_cancel_at_once (void)
   profile = load_start (&l, path);
   g_cancellable_cancel (l.cancellable);
   load_go (&l);
-  run_until (&l.done, 120);
+  fixture_run_until (&l.done, 120);
   g_assert_error (l.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpint (tv_profile_get_state (profile), ==, TV_PROFILE_FAILED);
 
@@ -942,7 +915,7 @@ static void
 test_concurrent (void)
 {
   const char *path = big_profile_path ();
-  g_autofree char *small_path = data_path ("valid", "rec_threads.zst.tach");
+  g_autofree char *small_path = fixture_data_path ("valid", "rec_threads.zst.tach");
   TvProfile *first, *second, *small;
   Load a, b, c;
   gboolean overlapped;
@@ -953,9 +926,9 @@ test_concurrent (void)
   load_go (&a);
   load_go (&b);
   load_go (&c);
-  run_until (&a.done, 120);
-  run_until (&b.done, 120);
-  run_until (&c.done, 120);
+  fixture_run_until (&a.done, 120);
+  fixture_run_until (&b.done, 120);
+  fixture_run_until (&c.done, 120);
 
   g_assert_no_error (a.error);
   g_assert_no_error (b.error);
@@ -1103,7 +1076,7 @@ test_query (void)
        * change the result. */
       threads[0] = threads[1] = 2;
       hidden[0] = 0;
-      run_until (&r.done, 60);
+      fixture_run_until (&r.done, 60);
       threads[0] = 0;
       threads[1] = 4;
 
@@ -1140,7 +1113,7 @@ test_query_cancel (void)
           g_usleep (2000);
           g_cancellable_cancel (cancellable);
         }
-      run_until (&r.done, 60);
+      fixture_run_until (&r.done, 60);
       if (r.error != NULL)
         {
           g_assert_error (r.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
@@ -1160,7 +1133,7 @@ test_query_cancel (void)
 static void
 test_query_not_loaded (void)
 {
-  g_autofree char *path = data_path ("valid", "tiny.tach");
+  g_autofree char *path = fixture_data_path ("valid", "tiny.tach");
   g_autoptr(GFile) file = g_file_new_for_path (path);
   TvProfile *profile = tv_profile_new (file);
   QueryResult r = { 0 };
@@ -1168,7 +1141,7 @@ test_query_not_loaded (void)
 
   tv_query_init (&q, TV_MERGE_FUNCTION);
   tv_profile_query_async (profile, &q, NULL, on_query, &r);
-  run_until (&r.done, 10);
+  fixture_run_until (&r.done, 10);
   g_assert_error (r.error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED);
   g_clear_error (&r.error);
   unref_and_check_finalized (profile);
@@ -1183,7 +1156,7 @@ check_time (const char   *name,
             TvTimeSource  expected_source,
             double        expected)
 {
-  g_autofree char *path = data_path ("valid", name);
+  g_autofree char *path = fixture_data_path ("valid", name);
   TvProfile *profile;
   TvProfileData *data;
   g_autoptr(TvCallTree) tree = NULL;
@@ -1220,8 +1193,8 @@ check_time (const char   *name,
 static void
 test_time (void)
 {
-  g_autofree char *legacy = data_path ("valid", "legacy_nostats.tach");
-  g_autofree char *unknown = data_path ("valid", "stats_unknown_version.tach");
+  g_autofree char *legacy = fixture_data_path ("valid", "legacy_nostats.tach");
+  g_autofree char *unknown = fixture_data_path ("valid", "stats_unknown_version.tach");
   g_autoptr(TachReader) reader = NULL;
   g_autoptr(TachReader) reader2 = NULL;
   TachError error;

@@ -37,6 +37,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "model-fixture.h"
 #include "tv-flame-renderer.h"
 #include "tv-timeline-renderer.h"
 
@@ -55,30 +56,6 @@ static const char *const state_labels[TV_TIMELINE_N_STATES] = {
 /* ------------------------------------------------------------------------ */
 /* Profiles                                                                  */
 /* ------------------------------------------------------------------------ */
-
-static TvProfileData *
-load_data (const char *path)
-{
-  g_autoptr(GError) error = NULL;
-  TachReader *reader = NULL;
-  TachError tach_error;
-  TvProfileData *data;
-
-  if (tach_reader_open_path (path, &reader, &tach_error) != TACH_OK)
-    g_error ("%s: %s", path, tach_error.message);
-  data = tv_profile_data_load (reader, NULL, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (data);
-  return data;
-}
-
-static TvProfileData *
-load_corpus (const char *name)
-{
-  g_autofree char *path = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid", name, NULL);
-
-  return load_data (path);
-}
 
 typedef struct
 {
@@ -227,7 +204,7 @@ random_data (GRand    *rand,
   g_assert_no_error (error);
   path = g_build_filename (dir, "random.tach", NULL);
   generate_profile (rand, path, n_threads);
-  data = load_data (path);
+  data = fixture_load (path);
   g_remove (path);
   g_rmdir (dir);
   return data;
@@ -805,7 +782,7 @@ check_timeline (TvProfileData *data,
 static void
 test_corpus (gconstpointer user_data)
 {
-  g_autoptr(TvProfileData) data = load_corpus (user_data);
+  g_autoptr(TvProfileData) data = fixture_load_corpus (user_data);
   g_autoptr(GRand) rand = g_rand_new_with_seed (base_seed);
 
   check_timeline (data, rand);
@@ -882,7 +859,7 @@ test_dense (void)
     }
   if (tach_writer_finish (writer, &tach_error) != TACH_OK)
     g_error ("finish: %s", tach_error.message);
-  data = load_data (path);
+  data = fixture_load (path);
   check_timeline (data, rand);
   g_remove (path);
   g_rmdir (dir);
@@ -891,7 +868,7 @@ test_dense (void)
 static void
 test_empty (void)
 {
-  g_autoptr(TvProfileData) data = load_corpus ("empty.tach");
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("empty.tach");
   g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
   g_autoptr(TvTimelineHeatmap) heatmap = tv_timeline_heatmap_new (timeline, NULL, 0, 0, 0, 20000,
                                                                   NULL);
@@ -933,7 +910,7 @@ test_empty (void)
 static void
 test_cancel (void)
 {
-  g_autoptr(TvProfileData) data = load_corpus ("rec_threads.tach");
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_threads.tach");
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
 
@@ -1225,7 +1202,7 @@ check_lanes_drawn (TvTimelineRenderer    *renderer,
 static void
 test_render_lanes (void)
 {
-  g_autoptr(TvProfileData) data = load_corpus ("rec_threads.tach");
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_threads.tach");
   g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
   g_autoptr(TvTimelineRenderer) renderer = tv_timeline_renderer_new (NULL);
   guint n;
@@ -1324,7 +1301,7 @@ test_render_lanes (void)
 static void
 test_render_scaled (void)
 {
-  g_autoptr(TvProfileData) data = load_corpus ("rec_threads.tach");
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_threads.tach");
   g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
   g_autoptr(TvTimelineRenderer) renderer = tv_timeline_renderer_new (NULL);
   g_autoptr(cairo_surface_t) surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1600, 700);
@@ -1407,7 +1384,7 @@ read_thread (gpointer user_data)
 static void
 test_threads (void)
 {
-  g_autoptr(TvProfileData) data = load_corpus ("rec_threads.tach");
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_threads.tach");
   g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
   guint64 expected = read_everything (timeline);
   ReadJob jobs[4];
@@ -1430,7 +1407,7 @@ test_threads (void)
 static void
 test_render_selection (void)
 {
-  g_autoptr(TvProfileData) data = load_corpus ("rec_threads.tach");
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_threads.tach");
   g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
   g_autoptr(TvTimelineRenderer) renderer = tv_timeline_renderer_new (NULL);
   g_autoptr(cairo_surface_t) plain = NULL;
@@ -1492,7 +1469,7 @@ is_dimmed (guint32  plain,
 static void
 test_render_ranges (void)
 {
-  g_autoptr(TvProfileData) data = load_corpus ("rec_threads.tach");
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_threads.tach");
   g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
   g_autoptr(TvTimelineHeatmap) heatmap = tv_timeline_heatmap_new (timeline, NULL, 0, 0, 0, 20000,
                                                                   NULL);
@@ -1620,7 +1597,7 @@ test_render_ranges (void)
 static void
 test_render_axis (void)
 {
-  g_autoptr(TvProfileData) data = load_corpus ("rec_threads.tach");
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_threads.tach");
   g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
   g_autoptr(TvTimelineRenderer) renderer = tv_timeline_renderer_new (NULL);
   TvTimelineStyle style;
@@ -1780,7 +1757,7 @@ test_render_hold (void)
 
   g_assert_no_error (error);
   write_profile (path, 3, 100, hold_status);
-  data = load_data (path);
+  data = fixture_load (path);
   timeline = tv_timeline_new (data, NULL);
   g_assert_cmpfloat (tv_timeline_get_interval (timeline), ==, 1000);
 
@@ -1859,7 +1836,7 @@ test_render_colors (void)
 
   g_assert_no_error (error);
   write_profile (path, 4, 100, hold_status);
-  data = load_data (path);
+  data = fixture_load (path);
   tv_query_init (&query, TV_MERGE_FUNCTION);
   query.count_states = TRUE;
   tree = tv_call_tree_new (data, &query, NULL);
@@ -2122,7 +2099,7 @@ test_long_heatmap (void)
       g_error ("sample: %s", tach_error.message);
   if (tach_writer_finish (writer, &tach_error) != TACH_OK)
     g_error ("finish: %s", tach_error.message);
-  data = load_data (path);
+  data = fixture_load (path);
   timeline = tv_timeline_new (data, NULL);
   heatmap = tv_timeline_heatmap_new (timeline, NULL, 0, 0, 0, TV_HEATMAP_ROW_DURATION, NULL);
 
@@ -2160,7 +2137,7 @@ test_long_heatmap (void)
 static void
 test_render_heatmap (void)
 {
-  g_autoptr(TvProfileData) data = load_corpus ("rec_threads.tach");
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_threads.tach");
   g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
   g_autoptr(TvTimelineHeatmap) heatmap = tv_timeline_heatmap_new (timeline, NULL, 0, 0, 0, 20000,
                                                                   NULL);
@@ -2247,7 +2224,7 @@ test_render_heatmap (void)
 static void
 test_png (void)
 {
-  g_autoptr(TvProfileData) data = load_corpus ("rec_threads.tach");
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_threads.tach");
   g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
   g_autoptr(TvTimelineRenderer) renderer = tv_timeline_renderer_new (NULL);
   static const struct
@@ -2290,43 +2267,18 @@ test_png (void)
     }
 }
 
-static int
-compare_names (gconstpointer a,
-               gconstpointer b)
-{
-  return strcmp (*(char * const *) a, *(char * const *) b);
-}
-
 int
 main (int    argc,
       char **argv)
 {
-  const char *seed = g_getenv ("TACH_SEED");
-  g_autofree char *valid = NULL;
-  g_autoptr(GDir) dir = NULL;
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  const char *name;
+  g_autoptr(GPtrArray) names = NULL;
 
   g_test_init (&argc, &argv, NULL);
 
-  base_seed = seed != NULL ? (guint32) strtoul (seed, NULL, 0) : g_random_int ();
-  g_test_message ("TACH_SEED=%" G_GUINT32_FORMAT, base_seed);
+  base_seed = fixture_seed ();
 
-  valid = g_build_filename (g_getenv ("TACH_TEST_DATA"), "valid", NULL);
-  dir = g_dir_open (valid, 0, NULL);
-  g_assert_nonnull (dir);
-  /* The reader refuses compression type 7, which CPython reads. */
-  while ((name = g_dir_read_name (dir)) != NULL)
-    if (g_str_has_suffix (name, ".tach") && strcmp (name, "compression_type_7.tach") != 0)
-      g_ptr_array_add (names, g_strdup (name));
-  g_ptr_array_sort (names, compare_names);
-  for (guint i = 0; i < names->len; i++)
-    {
-      g_autofree char *test = g_strdup_printf ("/timeline/corpus/%s",
-                                               (char *) g_ptr_array_index (names, i));
-
-      g_test_add_data_func (test, g_ptr_array_index (names, i), test_corpus);
-    }
+  names = fixture_list_corpus ();
+  fixture_add_corpus_tests (names, "/timeline/corpus", test_corpus);
   for (guint i = 0; i < N_RANDOM_PROFILES; i++)
     {
       g_autofree char *test = g_strdup_printf ("/timeline/random/%03u", i);
