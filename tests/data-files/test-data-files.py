@@ -838,6 +838,15 @@ def test_ui(tap, args):
         env.pop("ASAN_OPTIONS", None)
         cmd = ["gtk4-builder-tool", "validate", path]
         rc, out, err = run(cmd, env=env)
+        # Under load, gtk4-builder-tool 4.8 has been seen to die of SIGSEGV
+        # once in a few hundred runs on a file it validates otherwise (not
+        # reproducible alone): a crash, not a verdict, is tried again, twice
+        # at most, and said.  A file it rejects fails at once.
+        for _ in range(2):
+            if rc >= 0:
+                break
+            print("# gtk4-builder-tool died of signal %d on %s; once more" % (-rc, rel))
+            rc, out, err = run(cmd, env=env)
         # It reports bad property values as warnings and still exits 0.
         noise = [l for l in err.splitlines() if l.strip()]
         tap.ok(rc == 0 and not noise, "gtk4-builder-tool validate %s" % rel,
