@@ -10,6 +10,7 @@
  * untouched.
  */
 #include "tv-cli.h"
+#include "tachyon-format.h"
 
 #include <errno.h>
 #include <stdio.h>

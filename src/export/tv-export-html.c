@@ -24,6 +24,7 @@
  * puts names into the DOM only as text.
  */
 #include "tv-export-html.h"
+#include "tachyon-format.h"
 
 #include <math.h>
 #include <string.h>

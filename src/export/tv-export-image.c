@@ -21,6 +21,7 @@
  * engines, screen readers and tests.
  */
 #include "tv-export-image.h"
+#include "tachyon-format.h"
 
 #include <math.h>
 #include <string.h>

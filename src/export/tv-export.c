@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "tv-export.h"
+#include "tachyon-format.h"
 
 #include <math.h>
 #include <string.h>

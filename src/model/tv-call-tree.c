@@ -16,6 +16,7 @@
  * per node, exact and view, make a tree half again as slow to build.
  */
 #include "tv-call-tree.h"
+#include "tachyon-format.h"
 
 #include <stdlib.h>
 

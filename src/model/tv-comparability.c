@@ -10,6 +10,7 @@
  * NEW, as the command line and the banner do.
  */
 #include "tv-comparability.h"
+#include "tachyon-format.h"
 #include "tv-diff-private.h"
 
 #include <math.h>

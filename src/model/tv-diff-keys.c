@@ -9,6 +9,7 @@
  * has them.
  */
 #include "tv-diff-private.h"
+#include "tachyon-format.h"
 
 #include <string.h>
 

@@ -10,6 +10,7 @@
  * nothing in the tree and a copy of its timestamps and statuses.
  */
 #include "tv-profile-data.h"
+#include "tachyon-format.h"
 
 #include <errno.h>
 #include <sys/mman.h>
@@ -1507,6 +1508,38 @@ tv_profile_data_get_filename (TvProfileData *self,
   const char *s = f ? tach_reader_get_string (self->reader, f->filename, NULL) : NULL;
 
   return s ? s : "";
+}
+
+guint32
+tv_profile_data_get_n_frames (TvProfileData *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return tach_reader_get_n_frames (self->reader);
+}
+
+gboolean
+tv_profile_data_get_frame_location (TvProfileData   *self,
+                                    guint32          frame,
+                                    TvFrameLocation *location)
+{
+  const TachFrame *f;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (location != NULL, FALSE);
+
+  G_STATIC_ASSERT (TV_LOCATION_NONE == TACH_LOCATION_NONE);
+  G_STATIC_ASSERT (TV_OPCODE_NONE == TACH_OPCODE_NONE);
+  G_STATIC_ASSERT (TV_MAX_STACK_DEPTH == TACH_MAX_STACK_DEPTH);
+  f = tach_reader_get_frame (self->reader, frame);
+  if (f == NULL)
+    {
+      *location = (TvFrameLocation) { TV_LOCATION_NONE, TV_LOCATION_NONE, TV_LOCATION_NONE,
+                                      TV_LOCATION_NONE, TV_OPCODE_NONE };
+      return FALSE;
+    }
+  *location = (TvFrameLocation) { f->lineno, f->end_lineno, f->column, f->end_column,
+                                  f->opcode };
+  return TRUE;
 }
 
 guint32

@@ -23,7 +23,10 @@
 
 #include <gio/gio.h>
 
-#include "tachyon-format.h"
+/* The format library's reader, for the loads and the exporters that
+ * stream it (src/export/, src/cli/); no layer above the model includes
+ * tachyon-format.h or calls it. */
+typedef struct TachReader TachReader;
 
 G_BEGIN_DECLS
 
@@ -199,6 +202,29 @@ const char        *tv_profile_data_get_funcname  (TvProfileData *data,
                                                   guint32        frame);
 const char        *tv_profile_data_get_filename  (TvProfileData *data,
                                                   guint32        frame);
+
+/* The deepest stack the format records (SPEC §4): a stack of this many
+ * frames may have been cut by the profiler. */
+#define TV_MAX_STACK_DEPTH 256
+/* A frame's location (SPEC §6): lines and columns are TV_LOCATION_NONE
+ * when absent, the opcode TV_OPCODE_NONE. */
+#define TV_LOCATION_NONE (-1)
+#define TV_OPCODE_NONE   255
+
+typedef struct
+{
+  gint32 line;
+  gint32 end_line;
+  gint32 column;
+  gint32 end_column;
+  guint8 opcode;
+} TvFrameLocation;
+
+guint32            tv_profile_data_get_n_frames  (TvProfileData *data);
+/* FALSE, with every field absent, for a frame the table does not have. */
+gboolean           tv_profile_data_get_frame_location (TvProfileData   *data,
+                                                       guint32          frame,
+                                                       TvFrameLocation *location);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TvProfileData, tv_profile_data_unref)
 

@@ -9,6 +9,7 @@
  * on the main thread.
  */
 #include "tv-profile.h"
+#include "tachyon-format.h"
 
 #include <errno.h>
 #include <glib/gi18n.h>
@@ -35,13 +36,13 @@ struct _TvProfile
   guint64         samples_loaded;
 
   gboolean        has_metadata;
-  TachHeader      header;
-  TachFooter      footer;
-  TachStats       stats;
+  TvProfileHeader header;
+  TvProfileFooter footer;
+  TvProfileStats  stats;
   guint64         file_size;
   char          **warnings;
   gboolean        has_stamp;
-  TachFileStamp   stamp;
+  TvFileStamp     stamp;
 
   TvProfileData  *data;
 };
@@ -104,13 +105,13 @@ set_progress (TvProfile *self,
 typedef struct
 {
   TvProfile  *profile;
-  TachHeader  header;
-  TachFooter  footer;
-  TachStats   stats;
+  TvProfileHeader header;
+  TvProfileFooter footer;
+  TvProfileStats  stats;
   guint64     file_size;
   char      **warnings;
   gboolean    has_stamp;
-  TachFileStamp stamp;
+  TvFileStamp stamp;
   guint64     samples;
   double      fraction;
 } Message;
@@ -123,6 +124,59 @@ message_free (gpointer data)
   g_clear_object (&m->profile);
   g_strfreev (m->warnings);
   g_free (m);
+}
+
+/* The reader's header, footer, statistics and stamp in the model's types. */
+static void
+copy_metadata (TachReader *reader,
+               Message    *m)
+{
+  const TachHeader *h = tach_reader_get_header (reader);
+  const TachFooter *f = tach_reader_get_footer (reader);
+  const TachStats *st = tach_reader_get_stats (reader);
+  TachFileStamp stamp;
+
+  m->header = (TvProfileHeader) {
+    .version = h->version,
+    .python_major = h->python_major,
+    .python_minor = h->python_minor,
+    .python_micro = h->python_micro,
+    .start_time_us = h->start_time_us,
+    .sample_interval_us = h->sample_interval_us,
+    .sample_count = h->sample_count,
+    .thread_count = h->thread_count,
+    .compression_type = h->compression_type,
+    .mode_raw = h->mode_raw,
+    .mode_name = tach_mode_to_string (h->mode),
+    .big_endian = h->big_endian,
+  };
+  m->footer = (TvProfileFooter) {
+    .string_count = f->string_count,
+    .frame_count = f->frame_count,
+    .file_size = f->file_size,
+  };
+  G_STATIC_ASSERT (sizeof m->footer.checksum == sizeof f->checksum);
+  memcpy (m->footer.checksum, f->checksum, sizeof f->checksum);
+  m->stats = (TvProfileStats) {
+    .present = st->present,
+    .block_size = st->block_size,
+    .block_offset = st->block_offset,
+    .duration_sec = st->duration_sec,
+    .sample_rate = st->sample_rate,
+    .has_error_rate = st->has_error_rate,
+    .error_rate = st->error_rate,
+    .has_missed_samples = st->has_missed_samples,
+    .missed_samples = st->missed_samples,
+  };
+  m->has_stamp = tach_reader_get_file_stamp (reader, &stamp);
+  if (m->has_stamp)
+    m->stamp = (TvFileStamp) {
+      .size = stamp.size,
+      .mtime_sec = stamp.mtime_sec,
+      .mtime_nsec = stamp.mtime_nsec,
+      .device = stamp.device,
+      .inode = stamp.inode,
+    };
 }
 
 static gboolean
@@ -298,14 +352,11 @@ load_thread (GTask        *task,
     }
 
   m = g_new0 (Message, 1);
-  m->header = *tach_reader_get_header (reader);
-  m->footer = *tach_reader_get_footer (reader);
-  m->stats = *tach_reader_get_stats (reader);
+  copy_metadata (reader, m);
   m->file_size = tach_reader_get_file_size (reader);
   m->warnings = g_new0 (char *, tach_reader_get_n_warnings (reader) + 1);
   for (gsize i = 0; i < tach_reader_get_n_warnings (reader); i++)
     m->warnings[i] = g_strdup (tach_reader_get_warning (reader, i));
-  m->has_stamp = tach_reader_get_file_stamp (reader, &m->stamp);
   post (job, deliver_metadata, m);
 
   job->last_progress = g_get_monotonic_time ();
@@ -517,21 +568,21 @@ tv_profile_get_samples_loaded (TvProfile *self)
   return self->samples_loaded;
 }
 
-const TachHeader *
+const TvProfileHeader *
 tv_profile_get_header (TvProfile *self)
 {
   g_return_val_if_fail (TV_IS_PROFILE (self), NULL);
   return self->has_metadata ? &self->header : NULL;
 }
 
-const TachFooter *
+const TvProfileFooter *
 tv_profile_get_footer (TvProfile *self)
 {
   g_return_val_if_fail (TV_IS_PROFILE (self), NULL);
   return self->has_metadata ? &self->footer : NULL;
 }
 
-const TachStats *
+const TvProfileStats *
 tv_profile_get_stats (TvProfile *self)
 {
   g_return_val_if_fail (TV_IS_PROFILE (self), NULL);
@@ -562,8 +613,8 @@ tv_profile_get_data (TvProfile *self)
 }
 
 gboolean
-tv_profile_get_file_stamp (TvProfile     *self,
-                           TachFileStamp *stamp)
+tv_profile_get_file_stamp (TvProfile   *self,
+                           TvFileStamp *stamp)
 {
   g_return_val_if_fail (TV_IS_PROFILE (self), FALSE);
   g_return_val_if_fail (stamp != NULL, FALSE);
@@ -577,7 +628,7 @@ tv_profile_get_file_stamp (TvProfile     *self,
 typedef struct
 {
   char          *path;
-  TachFileStamp  stamp;
+  TvFileStamp    stamp;
 } CheckJob;
 
 static void

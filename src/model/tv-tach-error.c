@@ -3,6 +3,7 @@
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include "tachyon-format.h"
 #include "tv-tach-error.h"
 
 #include <string.h>

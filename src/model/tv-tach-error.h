@@ -7,8 +7,6 @@
 
 #include <glib.h>
 
-#include "tachyon-format.h"
-
 G_BEGIN_DECLS
 
 #define TV_TACH_ERROR (tv_tach_error_quark ())
@@ -25,8 +23,14 @@ typedef enum
 } TvTachError;
 
 GQuark tv_tach_error_quark     (void);
+
+/* For the layers that call the format library (the model, src/export/ and
+ * src/cli/), declared where tachyon-format.h is included first: no layer
+ * above the model sees the format library's types. */
+#ifdef TACH_API
 void   tv_tach_error_propagate (GError          **error,
                                 TachStatus        status,
                                 const TachError  *tach_error);
+#endif
 
 G_END_DECLS

@@ -16,6 +16,7 @@
  * samples by bisection.
  */
 #include "tv-timeline.h"
+#include "tachyon-format.h"
 
 #include <math.h>
 #include <string.h>

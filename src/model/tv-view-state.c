@@ -7,6 +7,7 @@
  * "changed" once; the views decide what to recompute.
  */
 #include "tv-view-state.h"
+#include "tachyon-format.h"
 
 struct _TvViewState
 {

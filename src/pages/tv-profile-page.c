@@ -306,7 +306,7 @@ static void
 watch_file (TvProfilePage *self)
 {
   g_autoptr(GError) error = NULL;
-  TachFileStamp stamp;
+  TvFileStamp stamp;
 
   if (!tv_profile_get_file_stamp (self->profile, &stamp))
     return;

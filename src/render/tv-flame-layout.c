@@ -797,7 +797,6 @@ tv_flame_matches_new_for_regex (TvCallTree   *tree,
 {
   TvProfileData *data;
   TvMergeKey merge;
-  TachReader *reader;
   guint32 n_keys;
   g_autofree guint8 *key_matches = NULL;
   g_autoptr(GString) location = g_string_new (NULL);
@@ -807,20 +806,19 @@ tv_flame_matches_new_for_regex (TvCallTree   *tree,
 
   data = tv_call_tree_get_data (tree);
   merge = tv_call_tree_get_merge (tree);
-  reader = tv_profile_data_get_reader (data);
   n_keys = tv_profile_data_get_n_keys (data, merge);
   key_matches = g_new0 (guint8, MAX (n_keys, 1));
   for (guint32 key = 0; key < n_keys; key++)
     {
       guint32 frame = tv_profile_data_get_key_frame (data, merge, key);
-      const TachFrame *f = tach_reader_get_frame (reader, frame);
+      TvFrameLocation f;
 
       if ((key & 1023) == 0 && g_cancellable_is_cancelled (cancellable))
         return NULL;
       /* The reader made every string valid UTF-8, as GRegex needs. */
       g_string_assign (location, tv_profile_data_get_filename (data, frame));
-      if (f->lineno >= 0)
-        g_string_append_printf (location, ":%d", f->lineno);
+      if (tv_profile_data_get_frame_location (data, frame, &f) && f.line >= 0)
+        g_string_append_printf (location, ":%d", f.line);
       key_matches[key] = g_regex_match (regex, tv_profile_data_get_funcname (data, frame), 0, NULL)
                          || g_regex_match (regex, location->str, 0, NULL);
     }

@@ -59,14 +59,12 @@ tv_flame_classify_file (const char *path,
 char *
 tv_flame_guess_project_root (TvProfileData *data)
 {
-  TachReader *reader;
   const char *prefix = NULL;
   gsize prefix_len = 0;
 
   g_return_val_if_fail (data != NULL, NULL);
 
-  reader = tv_profile_data_get_reader (data);
-  for (guint32 f = 0; f < tach_reader_get_n_frames (reader); f++)
+  for (guint32 f = 0; f < tv_profile_data_get_n_frames (data); f++)
     {
       const char *path = tv_profile_data_get_filename (data, f);
       const char *slash;

@@ -179,7 +179,7 @@ ensure_frame_cache (TvFlameRenderer    *self,
   self->guessed_root = style->project_root == NULL;
   self->project_root = self->guessed_root ? tv_flame_guess_project_root (data)
                                           : g_strdup (style->project_root);
-  self->n_frames = tach_reader_get_n_frames (tv_profile_data_get_reader (data));
+  self->n_frames = tv_profile_data_get_n_frames (data);
   self->frame_kinds = g_malloc (MAX (self->n_frames, 1));
   memset (self->frame_kinds, G_MAXUINT8, MAX (self->n_frames, 1));
   self->frame_hashes = g_new (guint32, MAX (self->n_frames, 1));
@@ -364,7 +364,8 @@ make_frame_label (TvFlameRenderer *self,
                   TvMergeKey       merge,
                   guint32          frame)
 {
-  const TachFrame *f = tach_reader_get_frame (tv_profile_data_get_reader (data), frame);
+  TvFrameLocation f;
+  gboolean has_frame = tv_profile_data_get_frame_location (data, frame, &f);
   g_autoptr(GString) name = g_string_new (NULL);
   g_autoptr(GString) location = g_string_new ("  ");
   TvDrawLabel *label = tv_draw_label_new ();
@@ -372,8 +373,8 @@ make_frame_label (TvFlameRenderer *self,
   append_label_text (name, tv_profile_data_get_funcname (data, frame));
   append_file_name (location, tv_profile_data_get_filename (data, frame));
   /* Merged by function, a node has many lines: its frame's would mislead. */
-  if (merge != TV_MERGE_FUNCTION && f != NULL && f->lineno != TACH_LOCATION_NONE)
-    g_string_append_printf (location, ":%d", f->lineno);
+  if (merge != TV_MERGE_FUNCTION && has_frame && f.line != TV_LOCATION_NONE)
+    g_string_append_printf (location, ":%d", f.line);
 
   tv_draw_label_append (label, &self->text, name->str, name->len, FALSE);
   /* Without a name, the location starts the label; it is drawn fainter. */

@@ -495,20 +495,20 @@ append_location (GString         *text,
                  guint32          frame,
                  gboolean         whole)
 {
-  const TachFrame *f = tach_reader_get_frame (tv_profile_data_get_reader (data), frame);
+  TvFrameLocation f;
 
   tv_text_append_visible (text, tv_profile_data_get_filename (data, frame), -1,
                           whole ? 0 : TV_TEXT_SHOWN_CHARS);
-  if (f->lineno < 0)
+  if (!tv_profile_data_get_frame_location (data, frame, &f) || f.line < 0)
     return;
-  g_string_append_printf (text, ":%d", f->lineno);
-  if (f->end_lineno >= 0 && f->end_lineno != f->lineno)
-    g_string_append_printf (text, "–%d", f->end_lineno);
-  if (f->column >= 0)
+  g_string_append_printf (text, ":%d", f.line);
+  if (f.end_line >= 0 && f.end_line != f.line)
+    g_string_append_printf (text, "–%d", f.end_line);
+  if (f.column >= 0)
     {
       /* Translators: a column span in a source location. */
-      g_string_append_printf (text, _(", columns %d–%d"), f->column,
-                              f->end_column >= 0 ? f->end_column : f->column);
+      g_string_append_printf (text, _(", columns %d–%d"), f.column,
+                              f.end_column >= 0 ? f.end_column : f.column);
     }
 }
 
@@ -527,7 +527,7 @@ describe_box (TvFlameLayout    *layout,
   guint32 node = box->node;
   guint32 parent;
   guint32 frame;
-  const TachFrame *f;
+  TvFrameLocation f;
 
   if (box->flags & TV_FLAME_BOX_MERGED)
     {
@@ -556,7 +556,7 @@ describe_box (TvFlameLayout    *layout,
     }
 
   frame = tv_call_tree_get_frame (tree, node);
-  f = tach_reader_get_frame (tv_profile_data_get_reader (data), frame);
+  tv_profile_data_get_frame_location (data, frame, &f);
   tv_text_append_shown (text, tv_profile_data_get_funcname (data, frame), -1);
   g_string_append_c (text, '\n');
   append_location (text, data, frame, FALSE);
@@ -583,11 +583,11 @@ describe_box (TvFlameLayout    *layout,
                                                  "Run by %u threads", n_threads),
                               n_threads);
     }
-  if (f->opcode != TACH_OPCODE_NONE && tv_call_tree_get_merge (tree) != TV_MERGE_FUNCTION
+  if (f.opcode != TV_OPCODE_NONE && tv_call_tree_get_merge (tree) != TV_MERGE_FUNCTION
       && tv_call_tree_get_merge (tree) != TV_MERGE_LINE)
     {
       g_string_append_c (text, '\n');
-      g_string_append_printf (text, _("Opcode: %u"), f->opcode);
+      g_string_append_printf (text, _("Opcode: %u"), f.opcode);
     }
   return g_string_free (g_steal_pointer (&text), FALSE);
 }

@@ -413,9 +413,9 @@ add_stat_row (TvProperties *self,
 static void
 show_metadata (TvProperties *self)
 {
-  const TachHeader *header = tv_profile_get_header (self->profile);
-  const TachFooter *footer = tv_profile_get_footer (self->profile);
-  const TachStats *stats = tv_profile_get_stats (self->profile);
+  const TvProfileHeader *header = tv_profile_get_header (self->profile);
+  const TvProfileFooter *footer = tv_profile_get_footer (self->profile);
+  const TvProfileStats *stats = tv_profile_get_stats (self->profile);
   const char * const *warnings = tv_profile_get_warnings (self->profile);
   GFile *file = tv_profile_get_file (self->profile);
   g_autofree char *path = g_file_get_parse_name (file);
@@ -481,16 +481,16 @@ show_metadata (TvProperties *self)
   add_row (self->text, self->header_group, _("Threads"), value);
 
   g_clear_pointer (&value, g_free);
-  if (header->compression_type == TACH_COMPRESSION_ZSTD)
+  if (header->compression_type == TV_COMPRESSION_ZSTD)
     value = g_strdup ("zstd");
-  else if (header->compression_type == TACH_COMPRESSION_NONE)
+  else if (header->compression_type == TV_COMPRESSION_NONE)
     value = g_strdup (_("none"));
   else
     value = g_strdup_printf (_("%s (type %u)"), "unknown", header->compression_type);
   add_row (self->text, self->header_group, _("Compression"), value);
 
   g_clear_pointer (&value, g_free);
-  mode_name = tach_mode_to_string (header->mode);
+  mode_name = header->mode_name;
   if (mode_name != NULL)
     value = g_strdup (mode_name);
   else if (header->mode_raw == 0)

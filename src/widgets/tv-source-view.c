@@ -238,7 +238,6 @@ source_thread (GTask        *task,
                GCancellable *cancellable)
 {
   SourceJob *job = task_data;
-  TachReader *reader = tv_profile_data_get_reader (job->data);
   g_autoptr(TvCallTree) tree = NULL;
   g_autoptr(SourceResult) result = g_new0 (SourceResult, 1);
   g_autoptr(GHashTable) by_line = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -268,7 +267,8 @@ source_thread (GTask        *task,
     {
       guint32 parent = tv_call_tree_get_parent (tree, node);
       gboolean is_function = tv_call_tree_get_function (tree, node) == job->function;
-      const TachFrame *f;
+      TvFrameLocation location;
+      const TvFrameLocation *f = &location;
       guint64 total, self;
       guint index;
       gpointer value;
@@ -284,33 +284,33 @@ source_thread (GTask        *task,
         break;
 
       any_frame = tv_call_tree_get_frame (tree, node);
-      f = tach_reader_get_frame (reader, any_frame);
+      tv_profile_data_get_frame_location (job->data, any_frame, &location);
       total = under[node] ? 0 : tv_call_tree_get_total (tree, node);
       self = tv_call_tree_get_self (tree, node);
       result->function_total += total;
 
-      if (g_hash_table_lookup_extended (by_line, GINT_TO_POINTER (f->lineno), NULL, &value))
+      if (g_hash_table_lookup_extended (by_line, GINT_TO_POINTER (f->line), NULL, &value))
         index = GPOINTER_TO_UINT (value);
       else
         {
-          LineCount count = { f->lineno, 0, 0 };
+          LineCount count = { f->line, 0, 0 };
 
           index = result->lines->len;
           g_array_append_val (result->lines, count);
-          g_hash_table_insert (by_line, GINT_TO_POINTER (f->lineno), GUINT_TO_POINTER (index));
+          g_hash_table_insert (by_line, GINT_TO_POINTER (f->line), GUINT_TO_POINTER (index));
         }
       g_array_index (result->lines, LineCount, index).total += total;
       g_array_index (result->lines, LineCount, index).self += self;
 
-      if (f->opcode == TACH_OPCODE_NONE)
+      if (f->opcode == TV_OPCODE_NONE)
         continue;
       result->has_opcodes = TRUE;
-      ikey = g_strdup_printf ("%d:%d:%d:%u", f->lineno, f->column, f->end_column, f->opcode);
+      ikey = g_strdup_printf ("%d:%d:%d:%u", f->line, f->column, f->end_column, f->opcode);
       if (g_hash_table_lookup_extended (by_instruction, ikey, NULL, &value))
         index = GPOINTER_TO_UINT (value);
       else
         {
-          InstructionCount count = { f->lineno, f->column, f->end_column, f->opcode, 0, 0 };
+          InstructionCount count = { f->line, f->column, f->end_column, f->opcode, 0, 0 };
 
           index = result->instructions->len;
           g_array_append_val (result->instructions, count);
@@ -402,7 +402,8 @@ show_result (TvSourceView *self)
 {
   SourceResult *result = self->result;
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
-  const TachFrame *marked = NULL;
+  TvFrameLocation marked_location;
+  const TvFrameLocation *marked = NULL;
   g_autoptr(GString) title = g_string_new (NULL);
   g_autofree char *status = NULL;
   g_auto(GStrv) source_lines = NULL;
@@ -418,9 +419,10 @@ show_result (TvSourceView *self)
   gtk_label_set_text (self->title_label, title->str);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), title->str);
 
-  if (self->frame != TV_NODE_NONE)
-    marked = tach_reader_get_frame (tv_profile_data_get_reader (tv_profile_get_data (self->profile)),
-                                    self->frame);
+  if (self->frame != TV_NODE_NONE
+      && tv_profile_data_get_frame_location (tv_profile_get_data (self->profile), self->frame,
+                                             &marked_location))
+    marked = &marked_location;
 
   if (result->source != NULL)
     {
@@ -449,10 +451,10 @@ show_result (TvSourceView *self)
       last = MAX (last, lc->line);
       max_total = MAX (max_total, lc->total);
     }
-  if (marked != NULL && marked->lineno > 0)
+  if (marked != NULL && marked->line > 0)
     {
-      first = MIN (first, marked->lineno);
-      last = MAX (last, marked->lineno);
+      first = MIN (first, marked->line);
+      last = MAX (last, marked->line);
     }
   if (first > last)
     {
@@ -494,7 +496,7 @@ show_result (TvSourceView *self)
 
           gtk_text_buffer_apply_tag (buffer, self->heat_tags[level], &start, &end);
         }
-      if (marked != NULL && marked->lineno == line)
+      if (marked != NULL && marked->line == line)
         {
           gtk_text_buffer_apply_tag (buffer, self->marked_line_tag, &start, &end);
           if (marked->column >= 0 && source_lines != NULL)
@@ -502,7 +504,7 @@ show_result (TvSourceView *self)
               GtkTextIter span_start = start, span_end = start;
               int code_chars = g_utf8_strlen (code, -1);
               int from = MIN (marked->column, code_chars);
-              int to = marked->end_lineno == marked->lineno && marked->end_column >= marked->column
+              int to = marked->end_line == marked->line && marked->end_column >= marked->column
                        ? MIN (marked->end_column, code_chars) : code_chars;
 
               /* Columns count UTF-8 bytes in CPython; close enough for

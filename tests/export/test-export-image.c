@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tachyon-format.h"
 #include "tv-export-image.h"
 
 static TvProfileData *

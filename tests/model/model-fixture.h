@@ -10,6 +10,7 @@
 
 #include <glib.h>
 
+#include "tachyon-format.h"
 #include "tv-call-tree.h"
 
 G_BEGIN_DECLS

@@ -19,6 +19,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "tachyon-format.h"
 #include "tv-comparison.h"
 #include "tv-tach-error.h"
 

@@ -2400,6 +2400,37 @@ test_corpus_refused (void)
   g_assert_null (reader);
 }
 
+/* The model's frames are the reader's: every field of every frame, and
+ * nothing past the table. */
+static void
+test_frames (gconstpointer user_data)
+{
+  g_autoptr(TvProfileData) data = fixture_load_corpus (user_data);
+  TachReader *reader = tv_profile_data_get_reader (data);
+  guint32 n = tach_reader_get_n_frames (reader);
+  TvFrameLocation loc;
+
+  g_assert_cmpuint (tv_profile_data_get_n_frames (data), ==, n);
+  for (guint32 i = 0; i < n; i++)
+    {
+      const TachFrame *f = tach_reader_get_frame (reader, i);
+
+      g_assert_true (tv_profile_data_get_frame_location (data, i, &loc));
+      g_assert_cmpint (loc.line, ==, f->lineno);
+      g_assert_cmpint (loc.end_line, ==, f->end_lineno);
+      g_assert_cmpint (loc.column, ==, f->column);
+      g_assert_cmpint (loc.end_column, ==, f->end_column);
+      g_assert_cmpuint (loc.opcode, ==, f->opcode);
+      g_assert_cmpstr (tv_profile_data_get_filename (data, i), ==,
+                       tach_reader_get_string (reader, f->filename, NULL));
+    }
+  loc.line = 7;
+  g_assert_false (tv_profile_data_get_frame_location (data, n, &loc));
+  g_assert_cmpint (loc.line, ==, TV_LOCATION_NONE);
+  g_assert_cmpint (loc.end_column, ==, TV_LOCATION_NONE);
+  g_assert_cmpuint (loc.opcode, ==, TV_OPCODE_NONE);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2428,6 +2459,7 @@ main (int    argc,
   names = fixture_list_corpus ();
   fixture_add_corpus_tests (names, "/model/corpus", test_corpus);
   fixture_add_corpus_tests (names, "/model/counts/corpus", test_counts_corpus);
+  fixture_add_corpus_tests (names, "/model/frames", test_frames);
   g_test_add_func ("/model/corpus/compression_type_7.tach", test_corpus_refused);
   g_test_add_func ("/model/data/empty-thread", test_empty_thread);
   g_test_add_func ("/model/view-state/ranges", test_view_state_ranges);

@@ -244,7 +244,7 @@ test_check_file (Fixture       *f,
   g_autofree char *contents = NULL;
   g_autoptr(TvProfile) profile = NULL;
   struct timespec times[2] = { { 0, UTIME_OMIT }, { 1000000000, 0 } };
-  TachFileStamp stamp;
+  TvFileStamp stamp;
   GStatBuf st;
   gsize len;
   Load l;
@@ -326,7 +326,7 @@ test_check_unopened (void)
 {
   g_autoptr(GFile) file = g_file_new_for_path ("/nonexistent/run.tach");
   g_autoptr(TvProfile) profile = tv_profile_new (file);
-  TachFileStamp stamp;
+  TvFileStamp stamp;
 
   g_assert_false (tv_profile_get_file_stamp (profile, &stamp));
   g_assert_cmpint (check_file (profile), ==, TV_PROFILE_FILE_UNCHANGED);

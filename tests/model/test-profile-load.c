@@ -98,9 +98,9 @@ typedef struct
   GArray         *progress;     /* guint64: samples-loaded at each notify */
   GArray         *fractions;    /* double */
   /* What "opened" saw. */
-  TachHeader      header;
-  TachFooter      footer;
-  TachStats       stats;
+  TvProfileHeader header;
+  TvProfileFooter footer;
+  TvProfileStats  stats;
   gboolean        has_metadata;
   guint64         file_size;
   char          **warnings;
@@ -137,9 +137,9 @@ static void
 on_opened (TvProfile *profile,
            Load      *l)
 {
-  const TachHeader *header = tv_profile_get_header (profile);
-  const TachFooter *footer = tv_profile_get_footer (profile);
-  const TachStats *stats = tv_profile_get_stats (profile);
+  const TvProfileHeader *header = tv_profile_get_header (profile);
+  const TvProfileFooter *footer = tv_profile_get_footer (profile);
+  const TvProfileStats *stats = tv_profile_get_stats (profile);
 
   g_assert_false (l->opened);
   g_assert_false (l->done);
@@ -378,14 +378,27 @@ test_opened (void)
   g_assert_cmpuint (l.header.sample_interval_us, ==,
                     tach_reader_get_header (reader)->sample_interval_us);
   g_assert_cmpuint (l.header.start_time_us, ==, tach_reader_get_header (reader)->start_time_us);
-  g_assert_cmpint (l.header.mode, ==, tach_reader_get_header (reader)->mode);
+  g_assert_cmpstr (l.header.mode_name, ==, tach_mode_to_string (tach_reader_get_header (reader)->mode));
+  g_assert_cmpuint (l.header.mode_raw, ==, tach_reader_get_header (reader)->mode_raw);
+  g_assert_cmpuint (l.header.python_major, ==, tach_reader_get_header (reader)->python_major);
+  g_assert_cmpuint (l.header.python_minor, ==, tach_reader_get_header (reader)->python_minor);
+  g_assert_cmpuint (l.header.python_micro, ==, tach_reader_get_header (reader)->python_micro);
+  g_assert_cmpuint (l.header.compression_type, ==,
+                    tach_reader_get_header (reader)->compression_type);
+  g_assert_cmpint (l.header.big_endian, ==, tach_reader_get_header (reader)->big_endian);
+  g_assert_cmpmem (l.footer.checksum, sizeof l.footer.checksum,
+                   tach_reader_get_footer (reader)->checksum, sizeof l.footer.checksum);
   g_assert_cmpuint (l.footer.string_count, ==, tach_reader_get_footer (reader)->string_count);
   g_assert_cmpuint (l.footer.frame_count, ==, tach_reader_get_footer (reader)->frame_count);
   g_assert_cmpuint (l.footer.file_size, ==, tach_reader_get_footer (reader)->file_size);
   g_assert_true (l.stats.present);
   g_assert_cmpfloat (l.stats.sample_rate, ==, tach_reader_get_stats (reader)->sample_rate);
   g_assert_cmpfloat (l.stats.duration_sec, ==, tach_reader_get_stats (reader)->duration_sec);
-  g_assert_cmpuint (l.stats.flags, ==, tach_reader_get_stats (reader)->flags);
+  g_assert_cmpuint (l.stats.block_size, ==, tach_reader_get_stats (reader)->block_size);
+  g_assert_cmpint (l.stats.has_error_rate, ==, tach_reader_get_stats (reader)->has_error_rate);
+  g_assert_cmpint (l.stats.has_missed_samples, ==,
+                   tach_reader_get_stats (reader)->has_missed_samples);
+  g_assert_cmpfloat (l.stats.missed_samples, ==, tach_reader_get_stats (reader)->missed_samples);
   g_assert_cmpuint (l.file_size, ==, tach_reader_get_file_size (reader));
   g_assert_cmpuint (g_strv_length (l.warnings), ==, tach_reader_get_n_warnings (reader));
   g_assert_cmpuint (g_strv_length (l.warnings), >, 0);

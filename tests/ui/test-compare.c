@@ -21,6 +21,7 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "tachyon-format.h"
 #include "tv-application.h"
 #include "tv-text.h"
 #include "tv-window.h"

@@ -19,6 +19,7 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "tachyon-format.h"
 #include "tv-application.h"
 #include "tv-window.h"
 #include "ui-test-util.h"

@@ -15,6 +15,7 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "tachyon-format.h"
 #include "tv-function-table.h"
 #include "ui-test-util.h"
 

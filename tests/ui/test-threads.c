@@ -21,6 +21,7 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "tachyon-format.h"
 #include "tv-flame-view.h"
 #include "tv-profile-page.h"
 #include "tv-properties.h"

@@ -18,6 +18,7 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "tachyon-format.h"
 #include "tv-application.h"
 #include "tv-atomic-write.h"
 #include "tv-export-pprof.h"

@@ -5,6 +5,7 @@
  */
 #include <adwaita.h>
 
+#include "tachyon-format.h"
 #include "ui-test-util.h"
 
 gboolean
