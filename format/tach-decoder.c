@@ -54,6 +54,9 @@ struct TachDecoder
   bool            swap;
   uint32_t        n_frames;
   const uint8_t  *frame_ok;
+  /* Every frame of the table names strings that exist: then a frame index
+   * is valid exactly when it is below n_frames. */
+  bool            all_frames_ok;
 
   /* The window of decoded bytes: [pos, end) is still to be read, and the
    * byte at window_start is at window_base in the stream. */
@@ -606,6 +609,9 @@ tach_decoder_new (TachReader   *reader,
   dec->swap = reader->swap;
   dec->n_frames = reader->footer.frame_count;
   dec->frame_ok = reader->frame_ok;
+  dec->all_frames_ok = true;
+  for (uint32_t i = 0; i < dec->n_frames; i++)
+    dec->all_frames_ok &= dec->frame_ok[i] != 0;
 
   dec->compressed = h->compression_type == TACH_COMPRESSION_ZSTD;
   dec->from_file = reader->from_file;
@@ -1272,20 +1278,78 @@ parse_record (TachDecoder *dec,
       {
         /* A thread that never had a frame has no array at all. */
         uint32_t *dst = push > 0 ? t->frames + t->cap - keep - push : NULL;
+        /* frame_ok has n_frames + 1 entries, the last 0: an index past the
+         * table reads it, so one load and no branch checks a frame. */
+        const uint8_t *frame_ok = dec->frame_ok;
+        uint32_t n_frames = dec->n_frames;
+        unsigned all_ok = 1;
 
-        for (uint32_t i = 0; i < push; i++)
+        /* Frame indices are mostly one or two bytes: both without a call.
+         * The hot case: room for PUSH varints of the longest kind (ten
+         * bytes) is left, so no byte read needs a bound, and every frame
+         * of the table is sound, so the largest index alone tells. */
+        if (dec->all_frames_ok && end - p >= (ptrdiff_t) push * 10)
           {
-            uint32_t v;
+            /* Eight one-byte indices at once, when the table has 128
+             * frames or more (so that they are all in it). */
+            bool wide_table = n_frames >= 0x80;
+            uint32_t max = 0;
 
-            if (p < end && *p < 0x80)
-              v = *p++;
-            else if (!read_u32 (&p, end, &v))
-              goto bad_varint;
-            dst[i] = v;
+            for (uint32_t i = 0; i < push;)
+              {
+                uint32_t v;
+                uint64_t w;
+
+                if (wide_table && push - i >= 8)
+                  {
+                    memcpy (&w, p, sizeof w);
+                    if ((w & UINT64_C (0x8080808080808080)) == 0)
+                      {
+                        uint32_t *d = dst + i;
+
+                        d[0] = p[0], d[1] = p[1], d[2] = p[2], d[3] = p[3];
+                        d[4] = p[4], d[5] = p[5], d[6] = p[6], d[7] = p[7];
+                        p += 8;
+                        i += 8;
+                        continue;
+                      }
+                  }
+                v = p[0];
+                if (v < 0x80)
+                  p++;
+                else if (p[1] < 0x80)
+                  {
+                    v = (v & 0x7f) | (uint32_t) p[1] << 7;
+                    p += 2;
+                  }
+                else if (!read_u32 (&p, end, &v))
+                  goto bad_varint;
+                dst[i++] = v;
+                max = v > max ? v : max;
+              }
+            all_ok = max < n_frames;
           }
+        else
+          for (uint32_t i = 0; i < push; i++)
+            {
+              uint32_t v;
 
-        /* CPython checks the frames once the record is parsed (item 24). */
-        for (uint32_t i = 0; i < push; i++)
+              if (p < end && p[0] < 0x80)
+                v = *p++;
+              else if (end - p >= 2 && p[1] < 0x80)
+                {
+                  v = (uint32_t) (p[0] & 0x7f) | (uint32_t) p[1] << 7;
+                  p += 2;
+                }
+              else if (!read_u32 (&p, end, &v))
+                goto bad_varint;
+              dst[i] = v;
+              all_ok &= frame_ok[v < n_frames ? v : n_frames];
+            }
+
+        /* CPython checks the frames once the record is parsed (item 24):
+         * a bad one is looked for again, to name the first. */
+        for (uint32_t i = 0; !all_ok && i < push; i++)
           {
             if (dst[i] >= dec->n_frames)
               {

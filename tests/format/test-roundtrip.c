@@ -257,6 +257,20 @@ random_string (GRand *rand)
   return g_string_free (s, FALSE);
 }
 
+/* A frame for a stack.  From a big table, mostly one of the first hundred,
+ * which being used first get the one-byte indices: so that records hold
+ * runs of one-byte indices among two-byte ones, as real deep stacks do,
+ * and the decoder's paths for eight indices at once and for one are both
+ * taken. */
+static guint
+pick_spec (GRand *rand,
+           guint  n_specs)
+{
+  if (n_specs > 128 && g_rand_int_range (rand, 0, 4) != 0)
+    return g_rand_int_range (rand, 0, 100);
+  return g_rand_int_range (rand, 0, n_specs);
+}
+
 /* Moves W's stack one step: the same stack (a REPEAT), frames pushed,
  * frames popped and pushed, a new stack, an empty one or a deep one. */
 static void
@@ -275,7 +289,7 @@ walk (GRand  *rand,
       push = MIN (push, MAX_GIVEN_DEPTH - w->depth);
       memmove (w->stack + push, w->stack, w->depth * sizeof (guint));
       for (guint k = 0; k < push; k++)
-        w->stack[k] = g_rand_int_range (rand, 0, n_specs);
+        w->stack[k] = pick_spec (rand, n_specs);
       w->depth += push;
     }
   else if (action < 85)
@@ -288,14 +302,14 @@ walk (GRand  *rand,
       push = MIN (push, MAX_GIVEN_DEPTH - w->depth);
       memmove (w->stack + push, w->stack, w->depth * sizeof (guint));
       for (guint k = 0; k < push; k++)
-        w->stack[k] = g_rand_int_range (rand, 0, n_specs);
+        w->stack[k] = pick_spec (rand, n_specs);
       w->depth += push;
     }
   else if (action < 95)
     {
       w->depth = g_rand_int_range (rand, 1, 12);
       for (guint k = 0; k < w->depth; k++)
-        w->stack[k] = g_rand_int_range (rand, 0, n_specs);
+        w->stack[k] = pick_spec (rand, n_specs);
     }
   else if (action < 98)
     w->depth = 0;
@@ -304,7 +318,7 @@ walk (GRand  *rand,
       /* Deeper than 256: the writer keeps the innermost 256 frames. */
       w->depth = g_rand_int_range (rand, TACH_MAX_STACK_DEPTH - 2, MAX_GIVEN_DEPTH + 1);
       for (guint k = 0; k < w->depth; k++)
-        w->stack[k] = g_rand_int_range (rand, 0, n_specs);
+        w->stack[k] = pick_spec (rand, n_specs);
     }
 }
 
@@ -419,7 +433,9 @@ run_iteration (guint iteration)
   /* Strings (some equal by value) and frames (some equal too). */
   for (guint i = g_rand_int_range (rand, 1, 30); i > 0; i--)
     g_ptr_array_add (strings, random_string (rand));
-  n_specs = g_rand_int_range (rand, 1, 60);
+  /* A small table, or one of more than 128 frames (two-byte indices). */
+  n_specs = g_rand_boolean (rand) ? g_rand_int_range (rand, 1, 60)
+                                  : g_rand_int_range (rand, 129, 3000);
   specs = g_new (Spec, n_specs);
   index_of_spec = g_new (uint32_t, n_specs);
   for (guint i = 0; i < n_specs; i++)
