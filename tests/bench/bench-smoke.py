@@ -4,11 +4,14 @@
 # timeline, and a bigger one cancelled while it loads; the JSON line of each measuring mode must parse, hold its keys
 # and count every sample.  Each shape of --generate is written small and
 # uncompressed, its printed figures held against its records (read here
-# from the bytes) and against what `tachyon-viewer --info --json` reads.
+# from the bytes) and against what `tachyon-viewer --info --json` reads;
+# --stages goes through the page's stages on the small profile, and the
+# exports it times must be those of `tachyon-viewer --export`.
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -286,6 +289,74 @@ def check_shapes(bench, viewer, tmp):
         sys.exit("--shape threads --threads 2000: %r threads" % threads["threads"])
 
 
+STAGE_SECONDS = ("zstd_cpu_s", "decode_cpu_s", "load_cpu_s", "load_wall_s",
+                 "first_view_cpu_s", "html_cpu_s", "svg_cpu_s")
+STAGE_MS = ("zoom_ms", "callers_callees_ms", "search_ms", "range_ms", "thread_ms",
+            "on_cpu_ms", "inverted_ms", "merge_line_ms")
+STAGE_COUNTS = ("samples", "peak_rss_bytes", "nodes", "view_nodes", "html_bytes",
+                "svg_bytes", "decompressed_bytes")
+
+
+def export(viewer, fmt, path, out):
+    proc = subprocess.run([viewer, "--export", fmt, "-o", out, path],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit("tachyon-viewer --export %s failed: %s" % (fmt, proc.stderr.strip()))
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def check_stages(bench, viewer, tmp, path):
+    html = os.path.join(tmp, "stages.html")
+    svg = os.path.join(tmp, "stages.svg")
+    result = run(bench, "--stages", path, "--runs", "2", "--html", html, "--svg", svg)
+    missing = [k for k in STAGE_SECONDS + STAGE_MS + STAGE_COUNTS
+               + ("kept_bytes_per_sample", "range_fraction", "zoom_depth") if k not in result]
+    if missing:
+        sys.exit("--stages: missing keys %s in %r" % (", ".join(missing), result))
+    for key in STAGE_SECONDS:
+        if not is_number(result[key]) or result[key] <= 0:
+            sys.exit("--stages: %s %r" % (key, result[key]))
+    # Every interaction has a model API today: none may be null.
+    for key in STAGE_MS:
+        if not is_number(result[key]) or result[key] < 0:
+            sys.exit("--stages: %s %r" % (key, result[key]))
+    for key in STAGE_COUNTS:
+        if not isinstance(result[key], int) or result[key] <= 0:
+            sys.exit("--stages: %s %r" % (key, result[key]))
+    if result["samples"] != SAMPLES or result["decoded_samples"] != SAMPLES:
+        sys.exit("--stages: %r samples, %r decoded, expected %d"
+                 % (result["samples"], result["decoded_samples"], SAMPLES))
+    # The first view starts with the load and comes after it.
+    if result["first_view_cpu_s"] < result["load_cpu_s"]:
+        sys.exit("--stages: first_view_cpu_s %r below load_cpu_s %r"
+                 % (result["first_view_cpu_s"], result["load_cpu_s"]))
+    if not is_number(result["kept_bytes_per_sample"]) \
+            or result["peak_rss_bytes"] < result["kept_bytes"]:
+        sys.exit("--stages: kept %r bytes, peak %r" % (result["kept_bytes"],
+                                                       result["peak_rss_bytes"]))
+    if result["view_nodes"] > result["nodes"] or result["zoom_depth"] != 3:
+        sys.exit("--stages: %r view nodes of %r, zoom at depth %r"
+                 % (result["view_nodes"], result["nodes"], result["zoom_depth"]))
+    if not 0.05 <= result["range_fraction"] <= 0.2:
+        sys.exit("--stages: range_fraction %r, expected about 0.1" % result["range_fraction"])
+    # The exports measured are the command line's, byte for byte (an SVG
+    # names its cairo surface by a counter of the process).
+    with open(html, "rb") as f:
+        page = f.read()
+    if len(page) != result["html_bytes"] or page != export(viewer, "html", path, html + ".cli"):
+        sys.exit("--stages: html_bytes %r, its page %d bytes, not the --export html page"
+                 % (result["html_bytes"], len(page)))
+    with open(svg, "rb") as f:
+        image = f.read()
+    surface = re.compile(rb'id="surface[0-9]+"')
+    if len(image) != result["svg_bytes"] \
+            or surface.sub(b"", image) != surface.sub(b"", export(viewer, "svg", path, svg + ".cli")):
+        sys.exit("--stages: svg_bytes %r, its image %d bytes, not the --export svg image"
+                 % (result["svg_bytes"], len(image)))
+    print(json.dumps(result))
+
+
 def check_cancel(bench, path, samples):
     result = run(bench, "--cancel", path, "--runs", "2")
     missing = [k for k in ("samples", "runs", "cancelled_at", "cancel_ms", "cancel_min_ms",
@@ -330,6 +401,7 @@ def main():
         run(bench, "--generate", str(SAMPLES * 15), big, "--seed", "9")
         check_cancel(bench, big, SAMPLES * 15)
         check_shapes(bench, viewer, tmp)
+        check_stages(bench, viewer, tmp, a)
 
 
 if __name__ == "__main__":
