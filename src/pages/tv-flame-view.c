@@ -18,6 +18,7 @@
 #include "tv-timeline.h"
 #include "tv-text.h"
 #include "tv-thread-item.h"
+#include "tv-trace-paint.h"
 #include "tv-wrap-layout.h"
 
 struct _TvFlameView
@@ -293,6 +294,8 @@ set_tree (TvFlameView *self,
   update_summary (self);
   update_breadcrumbs (self);
   tv_function_table_set_tree (self->function_table, tree);
+  tv_trace_paint (GTK_WIDGET (self->graph), self->profile, TV_TRACE_FLAME_GRAPH, NULL);
+  tv_trace_paint (GTK_WIDGET (self->function_table), self->profile, TV_TRACE_SIDE_PANELS, NULL);
   start_search (self);
 }
 

@@ -34,6 +34,7 @@
 #include "tv-profile-page.h"
 #include "tv-tach-error.h"
 #include "tv-timeline-view.h"
+#include "tv-trace-paint.h"
 
 struct _TvProfilePage
 {
@@ -154,8 +155,16 @@ on_opened (TvProfilePage *self)
   if (self->state != TV_PROFILE_PAGE_LOADING)
     return;
 
+  tv_trace_stage (self->profile, self->file, TV_TRACE_OPENED);
   tv_properties_set_profile (self->properties, self->profile);
+  tv_trace_paint (GTK_WIDGET (self), self->profile, TV_TRACE_PROPERTIES, NULL);
   update_progress (self);
+}
+
+static gboolean
+timeline_ready (GtkWidget *view)
+{
+  return tv_timeline_view_get_timeline (TV_TIMELINE_VIEW (view)) != NULL;
 }
 
 static void
@@ -174,11 +183,15 @@ on_load_finished (GObject      *object,
 
   if (error == NULL)
     {
+      tv_trace_stage (self->profile, self->file, TV_TRACE_OPENED);
+      tv_trace_stage (self->profile, self->file, TV_TRACE_DECODED);
       if (tv_properties_get_profile (self->properties) == NULL)
         tv_properties_set_profile (self->properties, self->profile);
+      tv_trace_paint (GTK_WIDGET (self), self->profile, TV_TRACE_PROPERTIES, NULL);
       tv_properties_show_data (self->properties);
       self->flame_view = tv_flame_view_new (self->profile, self->view_state);
       self->timeline_view = tv_timeline_view_new (self->profile, self->view_state);
+      tv_trace_paint (self->timeline_view, self->profile, TV_TRACE_TIMELINE, timeline_ready);
       /* Hidden, not removed: a reload shows it again. */
       gtk_widget_set_visible (self->flame_placeholder, FALSE);
       /* The timeline above the flame graph, sharing the view state. */

@@ -1056,14 +1056,126 @@ static const GOptionEntry generate_entries[] = {
   { "seed", 0, 0, G_OPTION_ARG_INT64, &opt_seed,
     "Seed of the random generator (default 1)", "S" },
   { "threads", 0, 0, G_OPTION_ARG_INT, &opt_threads,
-    "Number of threads (default 64; with --shape threads, 100000)", "T" },
+    "Number of threads (default 64; deep 64; wide 16; threads 100000: the 2,000 "
+    "threads of short stacks of issue 17 are --shape threads --threads 2000)", "T" },
   { "no-zstd", 0, 0, G_OPTION_ARG_NONE, &opt_no_zstd,
     "Leave the sample region uncompressed", NULL },
   { "shape", 0, 0, G_OPTION_ARG_STRING, &opt_shape,
-    "default (a threaded server), threads (T threads of a few samples each, "
+    "default (a threaded server), deep (64 threads recursing 160-250 frames deep: "
+    "FULL records of long stacks, 40-60 bytes a sample), wide (10,000 functions in 1,000 "
+    "files, nearly every stack its own), threads (T threads of a few samples each, "
     "each its own stack) or repeat (one stack, N samples: a sample bomb)", "SHAPE" },
   { NULL }
 };
+
+/* What the file holds once decompressed, read back with the library's own
+ * decoder: the bytes a sample and, for each record kind, its share of the
+ * samples and of the bytes (in %), so that a shape can be held against a
+ * real recording.  The decoder reads records in file order, and every
+ * sample of a REPEAT run carries the offset of its record: a record ends
+ * where the next one starts. */
+static gboolean
+append_record_shares (GString    *json,
+                      const char *path)
+{
+  static const char *const kind_keys[4] = {
+    [TACH_RECORD_REPEAT] = "repeat", [TACH_RECORD_FULL] = "full",
+    [TACH_RECORD_SUFFIX] = "suffix", [TACH_RECORD_POP_PUSH] = "pop_push",
+  };
+  static const TachRecordKind order[4] = {
+    TACH_RECORD_FULL, TACH_RECORD_SUFFIX, TACH_RECORD_POP_PUSH, TACH_RECORD_REPEAT,
+  };
+  TachReader *reader = NULL;
+  TachDecoder *decoder = NULL;
+  TachError error = { 0 };
+  TachSample sample;
+  guint64 samples[4] = { 0 }, bytes[4] = { 0 }, records[4] = { 0 };
+  guint64 n = 0, total = 0, last_offset = 0, base = 0;
+  int last_kind = -1;
+  int r;
+
+  if (tach_reader_open_path (path, &reader, &error) != TACH_OK)
+    return bench_fail_tach (path, &error), FALSE;
+  if (tach_reader_get_header (reader)->compression_type == 0)
+    {
+      /* The offsets of a raw region are the file's. */
+      base = TACH_HEADER_SIZE;
+      total = tach_reader_get_sample_region_size (reader);
+    }
+  else
+    {
+      const void *region = NULL;
+      g_autofree void *chunk = g_malloc (BENCH_ZSTD_CHUNK);
+      GMappedFile *file = bench_map_region (path, reader, &region);
+      double seconds, cpu;
+      gboolean ok;
+
+      if (file == NULL)
+        {
+          tach_reader_free (reader);
+          return FALSE;
+        }
+      ok = bench_zstd_pass (region, tach_reader_get_sample_region_size (reader), chunk,
+                            &seconds, &cpu, &total);
+      g_mapped_file_unref (file);
+      if (!ok)
+        {
+          tach_reader_free (reader);
+          return FALSE;
+        }
+    }
+  if (tach_decoder_new (reader, &decoder, &error) != TACH_OK)
+    {
+      tach_reader_free (reader);
+      return bench_fail_tach (path, &error), FALSE;
+    }
+  while ((r = tach_decoder_next (decoder, &sample, &error)) == 1)
+    {
+      if (sample.kind > TACH_RECORD_POP_PUSH)
+        continue;
+      samples[sample.kind]++;
+      n++;
+      if (last_kind < 0 || sample.record_offset != last_offset)
+        {
+          if (last_kind >= 0)
+            bytes[last_kind] += sample.record_offset - last_offset;
+          last_kind = sample.kind;
+          last_offset = sample.record_offset;
+          records[sample.kind]++;
+        }
+    }
+  tach_decoder_free (decoder);
+  tach_reader_free (reader);
+  if (r < 0)
+    return bench_fail_tach (path, &error), FALSE;
+  if (last_kind >= 0)
+    bytes[last_kind] += total + base - last_offset;
+
+  g_string_append_printf (json, ",\"decompressed_bytes\":%" G_GUINT64_FORMAT
+                          ",\"bytes_per_sample\":%.3f", total,
+                          n > 0 ? (double) total / (double) n : 0.0);
+  for (guint k = 0; k < 3; k++)
+    {
+      g_string_append_printf (json, ",\"%s\":{", k == 0 ? "sample_share_pct"
+                              : k == 1 ? "byte_share_pct" : "records");
+      for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+        {
+          TachRecordKind kind = order[i];
+
+          g_string_append_printf (json, "%s\"%s\":", i > 0 ? "," : "", kind_keys[kind]);
+          if (k == 2)
+            g_string_append_printf (json, "%" G_GUINT64_FORMAT, records[kind]);
+          else
+            g_string_append_printf (json, "%.3f",
+                                    k == 0 ? (n > 0 ? 100.0 * (double) samples[kind] / (double) n
+                                              : 0.0)
+                                    : total > 0 ? 100.0 * (double) bytes[kind] / (double) total
+                                    : 0.0);
+        }
+      g_string_append_c (json, '}');
+    }
+  return TRUE;
+}
 
 /* The statistics block, the tables and the footer, then the JSON line. */
 static int
@@ -1093,10 +1205,13 @@ finish_file (TachWriter *writer,
   g_string_append_printf (json, ",\"samples\":%" G_GUINT64_FORMAT
                           ",\"threads\":%u,\"ticks\":%" G_GUINT64_FORMAT
                           ",\"functions\":%u,\"file_bytes\":%" G_GINT64_FORMAT
-                          ",\"seconds\":%.3f}",
+                          ",\"seconds\":%.3f",
                           count, n_threads, ticks, n_funcs,
                           g_stat (path, &st) == 0 ? (gint64) st.st_size : (gint64) -1,
                           bench_now_seconds () - t0);
+  if (!append_record_shares (json, path))
+    return 1;
+  g_string_append_c (json, '}');
   printf ("%s\n", json->str);
   return 0;
 }
@@ -1250,6 +1365,308 @@ failed:
   return bench_fail_tach (path, &error);
 }
 
+/* --shape deep: what a program that mostly recurses records (a tree walk,
+ * a recursive descent parser, a deep copy).  64 threads, one sample each
+ * per tick; every thread runs a piece of work whose stack is its thread's
+ * few entry frames under a recursion 160 to 250 frames deep through a few
+ * mutually recursive functions, each mostly from one line.  Now and
+ * then (DEEP_NEW_STACK of the samples) a thread starts a new piece of work:
+ * the new stack shares only the entry frames with the old one, which the
+ * writer stores as a FULL record of some 200 two-byte frame indices; more
+ * often the innermost frames move (POP_PUSH), and most samples repeat.
+ * That makes 40 to 60 bytes a sample, as real recursive recordings and
+ * tachgen.py's `synth --recursion` have. */
+#define DEEP_THREADS     64
+#define DEEP_FUNCS       48
+#define DEEP_LINES       6
+#define DEEP_ENTRY       4
+#define DEEP_MAX         256
+#define DEEP_NEW_STACK   0.105
+#define DEEP_MOVE_LEAF   0.15
+
+static int
+generate_deep (guint64     n_samples,
+               const char *path,
+               guint32     n_threads)
+{
+  static const char *const deep_names[] = {
+    "visit", "walk", "_deepcopy", "parse_expr", "parse_term", "resolve", "expand",
+    "flatten", "evaluate", "render_node", "_reduce", "match_pattern",
+  };
+  static const char *const deep_files[] = {
+    "/home/dev/compiler/src/ast_walk.py", "/home/dev/compiler/src/parser.py",
+    "/usr/lib/python3.15/copy.py", "/home/dev/compiler/src/resolve.py",
+  };
+  static const TachFrameInfo entry_infos[DEEP_ENTRY] = {
+    { "/usr/lib/python3.15/threading.py", "Thread._bootstrap", 1012, 1012, 8, 30, TACH_OPCODE_NONE },
+    { "/usr/lib/python3.15/threading.py", "Thread._bootstrap_inner", 1041, 1041, 12, 22, TACH_OPCODE_NONE },
+    { "/usr/lib/python3.15/threading.py", "Thread.run", 990, 990, 12, 40, TACH_OPCODE_NONE },
+    { "/home/dev/compiler/src/driver.py", "compile_unit", 77, 77, 8, 36, TACH_OPCODE_NONE },
+  };
+  static const guint8 statuses[] = {
+    TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU, TACH_STATUS_ON_CPU, TACH_STATUS_GIL_REQUESTED, 0,
+  };
+  TachWriterOptions options = { 0 };
+  TachStats stats = { 0 };
+  TachWriter *writer = NULL;
+  TachError error = { 0 };
+  guint32 entry[DEEP_ENTRY];
+  guint32 frames[DEEP_FUNCS][DEEP_LINES];
+  guint32 *stacks = NULL;         /* DEEP_MAX a thread */
+  guint32 *depths = NULL;
+  guint8 *thread_status = NULL;
+  guint64 start_us = 734019000000ull;
+  guint64 timestamp = start_us + 100;
+  guint64 count = 0, ticks = 0;
+  double t0 = bench_now_seconds ();
+  Rng rng;
+
+  rng_init (&rng, (guint64) opt_seed);
+  options.zstd = !opt_no_zstd;
+  options.start_time_us = start_us;
+  options.sample_interval_us = GEN_INTERVAL_US;
+  options.mode_raw = (uint32_t) TACH_MODE_WALL + 1;
+  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+    return bench_fail_tach (path, &error);
+
+  for (guint i = 0; i < DEEP_ENTRY; i++)
+    if (tach_writer_intern_frame (writer, &entry_infos[i], &entry[i], &error) != TACH_OK)
+      goto failed;
+  /* 288 frames: most indices take two bytes, as in a real recording. */
+  for (guint32 f = 0; f < DEEP_FUNCS; f++)
+    for (guint32 l = 0; l < DEEP_LINES; l++)
+      {
+        g_autofree char *name = g_strdup_printf ("%s_%u", deep_names[f % G_N_ELEMENTS (deep_names)],
+                                                 f / (guint32) G_N_ELEMENTS (deep_names));
+        int line = 40 + 25 * (int) f + 3 * (int) l;
+        TachFrameInfo info = { deep_files[f % G_N_ELEMENTS (deep_files)], name, line, line,
+                               8, 48, TACH_OPCODE_NONE };
+
+        if (tach_writer_intern_frame (writer, &info, &frames[f][l], &error) != TACH_OK)
+          goto failed;
+      }
+
+  stacks = g_new0 (guint32, (gsize) n_threads * DEEP_MAX);
+  depths = g_new0 (guint32, n_threads);
+  thread_status = g_new0 (guint8, n_threads);
+  while (count < n_samples)
+    {
+      for (guint32 k = 0; k < n_threads && count < n_samples; k++)
+        {
+          guint32 *stack = stacks + (gsize) k * DEEP_MAX;  /* innermost first */
+          double r = rng_double (&rng);
+          guint8 status;
+
+          if (depths[k] == 0 || r < DEEP_NEW_STACK)
+            {
+              /* A new piece of work: a chain of 2 or 3 functions that call
+               * each other, from a random line each time. */
+              guint32 rec = rng_range (&rng, 160, 250);
+              guint32 chain[3], lines[3];
+              guint32 n_chain = rng_range (&rng, 2, 3);
+
+              for (guint32 c = 0; c < n_chain; c++)
+                {
+                  chain[c] = rng_below (&rng, DEEP_FUNCS);
+                  lines[c] = rng_below (&rng, DEEP_LINES);
+                }
+              depths[k] = rec + DEEP_ENTRY;
+              for (guint32 i = 0; i < DEEP_ENTRY; i++)
+                stack[depths[k] - 1 - i] = entry[i];
+              /* Each function of the chain recurses from one line, now and
+               * then from another. */
+              for (guint32 i = 0; i < rec; i++)
+                stack[rec - 1 - i] = frames[chain[i % n_chain]]
+                                           [rng_chance (&rng, 0.005) ? rng_below (&rng, DEEP_LINES)
+                                            : lines[i % n_chain]];
+              thread_status[k] = statuses[rng_below (&rng, G_N_ELEMENTS (statuses))];
+            }
+          else if (r < DEEP_NEW_STACK + DEEP_MOVE_LEAF)
+            {
+              /* The innermost frames return, and others are called. */
+              guint32 pop = rng_range (&rng, 1, 3);
+              guint32 push = rng_range (&rng, 1, 3);
+              guint32 keep = depths[k] - pop;
+
+              /* CPython keeps no more than 256 frames. */
+              push = MIN (push, DEEP_MAX - keep);
+
+              memmove (stack + push, stack + pop, keep * sizeof *stack);
+              for (guint32 i = 0; i < push; i++)
+                stack[i] = frames[rng_below (&rng, DEEP_FUNCS)][rng_below (&rng, DEEP_LINES)];
+              depths[k] = keep + push;
+              if (rng_chance (&rng, 0.3))
+                thread_status[k] = statuses[rng_below (&rng, G_N_ELEMENTS (statuses))];
+            }
+          status = thread_status[k] | (k == 0 ? TACH_STATUS_MAIN_THREAD : 0);
+          if (tach_writer_add_sample (writer, 0x7f4c8d5fe6c0ull - (guint64) k * 0x801000ull, 0,
+                                      timestamp, status, stack, depths[k], &error) != TACH_OK)
+            goto failed;
+          count++;
+        }
+      ticks++;
+      timestamp += GEN_INTERVAL_US;
+    }
+  g_free (stacks);
+  g_free (depths);
+  g_free (thread_status);
+
+  stats.present = TRUE;
+  stats.block_size = 56;
+  stats.duration_sec = (double) (timestamp - start_us) / 1e6;
+  stats.sample_rate = (double) ticks / stats.duration_sec;
+  return finish_file (writer, path, &stats, count, MIN ((guint64) n_threads, count), ticks,
+                      DEEP_ENTRY + DEEP_FUNCS, t0);
+
+failed:
+  g_free (stacks);
+  g_free (depths);
+  g_free (thread_status);
+  tach_writer_abort (writer);
+  return bench_fail_tach (path, &error);
+}
+
+/* --shape wide: a big code base with no hot spot.  10,000 functions in
+ * 1,000 files (ten a file), each calling four others picked at random
+ * from all of them, so that nearly every stack is one of its own: the call
+ * tree and the function table are wide rather than deep.  16 threads, one
+ * sample each per tick, 8 to 30 frames deep; a stack either repeats, moves
+ * its innermost frames, or starts again from the entry point. */
+#define WIDE_FILES    1000
+#define WIDE_PER_FILE 10
+#define WIDE_FUNCS    (WIDE_FILES * WIDE_PER_FILE)
+#define WIDE_CALLEES  4
+#define WIDE_THREADS  16
+#define WIDE_MAX      32
+
+static int
+generate_wide (guint64     n_samples,
+               const char *path,
+               guint32     n_threads)
+{
+  TachWriterOptions options = { 0 };
+  TachStats stats = { 0 };
+  TachWriter *writer = NULL;
+  TachError error = { 0 };
+  guint32 *func_frame = NULL;     /* WIDE_FUNCS x 2 lines */
+  guint32 *callees = NULL;        /* WIDE_FUNCS x WIDE_CALLEES */
+  guint32 *stacks = NULL;         /* WIDE_MAX function indices a thread, outermost first */
+  guint32 *depths = NULL;
+  guint32 *frames = NULL;
+  guint64 start_us = 734019000000ull;
+  guint64 timestamp = start_us + 100;
+  guint64 count = 0, ticks = 0;
+  double t0 = bench_now_seconds ();
+  Rng rng;
+
+  rng_init (&rng, (guint64) opt_seed);
+  options.zstd = !opt_no_zstd;
+  options.start_time_us = start_us;
+  options.sample_interval_us = GEN_INTERVAL_US;
+  options.mode_raw = (uint32_t) TACH_MODE_CPU + 1;
+  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+    return bench_fail_tach (path, &error);
+
+  func_frame = g_new (guint32, WIDE_FUNCS * 2);
+  callees = g_new (guint32, WIDE_FUNCS * WIDE_CALLEES);
+  for (guint32 f = 0; f < WIDE_FUNCS; f++)
+    {
+      guint32 file = f / WIDE_PER_FILE;
+      g_autofree char *filename = g_strdup_printf ("/srv/monorepo/pkg%02u/mod%03u.py",
+                                                   file / 40, file);
+      g_autofree char *name = g_strdup_printf ("%s_%s_%u",
+                                               verbs[f % G_N_ELEMENTS (verbs)],
+                                               nouns[(f / G_N_ELEMENTS (verbs))
+                                                     % G_N_ELEMENTS (nouns)], f);
+
+      for (guint32 l = 0; l < 2; l++)
+        {
+          int line = 10 + 30 * (int) (f % WIDE_PER_FILE) + 7 * (int) l;
+          TachFrameInfo info = { filename, name, line, line, 4, 40, TACH_OPCODE_NONE };
+
+          if (tach_writer_intern_frame (writer, &info, &func_frame[2 * f + l], &error)
+              != TACH_OK)
+            goto failed;
+        }
+      for (guint32 c = 0; c < WIDE_CALLEES; c++)
+        callees[f * WIDE_CALLEES + c] = rng_below (&rng, WIDE_FUNCS);
+    }
+
+  stacks = g_new0 (guint32, (gsize) n_threads * WIDE_MAX);
+  depths = g_new0 (guint32, n_threads);
+  frames = g_new (guint32, WIDE_MAX);
+  while (count < n_samples)
+    {
+      for (guint32 k = 0; k < n_threads && count < n_samples; k++)
+        {
+          guint32 *stack = stacks + (gsize) k * WIDE_MAX;
+          double r = rng_double (&rng);
+          guint32 target = 0;
+          guint8 status;
+
+          if (depths[k] == 0 || r < 0.05)
+            {
+              /* Each thread has an entry function of its own. */
+              stack[0] = (k * 7919u) % WIDE_FUNCS;
+              depths[k] = 1;
+              target = rng_range (&rng, 8, 30);
+            }
+          else if (r < 0.45)
+            {
+              guint32 pop = rng_range (&rng, 1, MIN (4, depths[k] - 1));
+              guint32 push = rng_range (&rng, 1, 4);
+
+              depths[k] -= MIN (pop, depths[k] - 1);
+              target = MIN (depths[k] + push, WIDE_MAX);
+            }
+          while (depths[k] < target)
+            {
+              stack[depths[k]] = callees[stack[depths[k] - 1] * WIDE_CALLEES
+                                         + rng_below (&rng, WIDE_CALLEES)];
+              depths[k]++;
+            }
+          for (guint32 i = 0; i < depths[k]; i++)
+            {
+              guint32 f = stack[depths[k] - 1 - i];
+
+              /* The line a frame is at follows from where it is, so that a
+               * repeated stack repeats its frames. */
+              frames[i] = func_frame[2 * f + ((f + depths[k] - i) & 1)];
+            }
+          status = (r < 0.6 ? TACH_STATUS_ON_CPU | TACH_STATUS_HAS_GIL
+                    : r < 0.8 ? TACH_STATUS_ON_CPU : TACH_STATUS_GIL_REQUESTED)
+                   | (k == 0 ? TACH_STATUS_MAIN_THREAD : 0);
+          if (tach_writer_add_sample (writer, 5000 + (guint64) k, 0, timestamp, status,
+                                      frames, depths[k], &error) != TACH_OK)
+            goto failed;
+          count++;
+        }
+      ticks++;
+      timestamp += GEN_INTERVAL_US;
+    }
+  g_free (func_frame);
+  g_free (callees);
+  g_free (stacks);
+  g_free (depths);
+  g_free (frames);
+
+  stats.present = TRUE;
+  stats.block_size = 56;
+  stats.duration_sec = (double) (timestamp - start_us) / 1e6;
+  stats.sample_rate = (double) ticks / stats.duration_sec;
+  return finish_file (writer, path, &stats, count, MIN ((guint64) n_threads, count), ticks,
+                      WIDE_FUNCS, t0);
+
+failed:
+  g_free (func_frame);
+  g_free (callees);
+  g_free (stacks);
+  g_free (depths);
+  g_free (frames);
+  tach_writer_abort (writer);
+  return bench_fail_tach (path, &error);
+}
+
 static int
 run_generate (char **args)
 {
@@ -1282,6 +1699,20 @@ run_generate (char **args)
         }
       return generate_threads (n_samples, path, (guint32) opt_threads);
     }
+  if (g_strcmp0 (opt_shape, "deep") == 0 || g_strcmp0 (opt_shape, "wide") == 0)
+    {
+      gboolean deep = opt_shape[0] == 'd';
+
+      if (opt_threads == 0)
+        opt_threads = deep ? DEEP_THREADS : WIDE_THREADS;
+      if (opt_threads < 1 || opt_threads > 4096)
+        {
+          g_printerr ("tachyon-bench: --threads must be between 1 and 4096\n");
+          return 1;
+        }
+      return deep ? generate_deep (n_samples, path, (guint32) opt_threads)
+                  : generate_wide (n_samples, path, (guint32) opt_threads);
+    }
   if (g_strcmp0 (opt_shape, "repeat") == 0)
     {
       if (opt_threads != 0)
@@ -1293,8 +1724,8 @@ run_generate (char **args)
     }
   if (opt_shape != NULL && strcmp (opt_shape, "default") != 0)
     {
-      g_printerr ("tachyon-bench: unknown --shape \"%s\" (expected default, threads or "
-                  "repeat)\n", opt_shape);
+      g_printerr ("tachyon-bench: unknown --shape \"%s\" (expected default, deep, wide, "
+                  "threads or repeat)\n", opt_shape);
       return 1;
     }
   if (opt_threads == 0)
@@ -1385,6 +1816,8 @@ run_generate (char **args)
 
 const BenchMode bench_mode_generate = {
   "generate", "N OUT", 2,
-  "Write a synthetic profile of N thread-samples (5M, 500k, ...) to OUT, of a shape.",
+  "Write a synthetic profile of N thread-samples (5M, 500k, ...) to OUT, of a shape; the\n"
+  "      JSON line also gives the bytes a sample decompressed and each record kind's share\n"
+  "      of the samples and of the bytes, to hold the shape against real recordings.",
   generate_entries, run_generate,
 };

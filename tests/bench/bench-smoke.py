@@ -2,11 +2,17 @@
 # Smoke test of tachyon-bench: a small profile is generated, then decoded,
 # loaded into the model, filtered, drawn as a flame graph and as a
 # timeline, and a bigger one cancelled while it loads; the JSON line of each measuring mode must parse, hold its keys
-# and count every sample.
+# and count every sample.  Each shape of --generate is written small and
+# uncompressed, its printed figures held against its records (read here
+# from the bytes) and against what `tachyon-viewer --info --json` reads;
+# --stages goes through the page's stages on the small profile, and the
+# exports it times must be those of `tachyon-viewer --export`.
 # SPDX-License-Identifier: GPL-3.0-or-later
 
 import json
 import os
+import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -161,6 +167,196 @@ def check_compare(bench, base, other):
     print(json.dumps(result))
 
 
+def read_uvarint(data, pos):
+    value = shift = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, pos
+        shift += 7
+
+
+KINDS = ("repeat", "full", "suffix", "pop_push")
+
+
+def record_figures(path):
+    """Samples and bytes of each record kind of an uncompressed file, read
+    here from the bytes (SPEC section 4), not by the library that wrote
+    them; and the deepest stack."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:4] != b"HCAT":
+        sys.exit("%s: not a little-endian TACH file" % path)
+    (string_table_offset,) = struct.unpack_from("<Q", data, 40)
+    (compression,) = struct.unpack_from("<I", data, 56)
+    if compression != 0:
+        sys.exit("%s: expected an uncompressed sample region" % path)
+    samples = dict.fromkeys(KINDS, 0)
+    sizes = dict.fromkeys(KINDS, 0)
+    depths = {}
+    max_depth = 0
+    pos, end = 64, string_table_offset
+    while pos < end:
+        start = pos
+        thread = data[pos:pos + 12]
+        kind = KINDS[data[pos + 12]]
+        pos += 13
+        if kind == "repeat":
+            count, pos = read_uvarint(data, pos)
+            for _ in range(count):
+                _, pos = read_uvarint(data, pos)
+                pos += 1
+            samples[kind] += count
+        else:
+            _, pos = read_uvarint(data, pos)
+            pos += 1
+            a, pos = read_uvarint(data, pos)
+            if kind == "full":
+                depth = push = a
+            else:
+                b, pos = read_uvarint(data, pos)
+                push = b
+                depth = a + b if kind == "suffix" else depths[thread] - a + b
+            for _ in range(push):
+                _, pos = read_uvarint(data, pos)
+            depths[thread] = depth
+            max_depth = max(max_depth, depth)
+            samples[kind] += 1
+        sizes[kind] += pos - start
+    return samples, sizes, end - 64, max_depth
+
+
+def check_shape(bench, viewer, tmp, shape, extra, bytes_range, depth_range):
+    """A shape generated small and uncompressed: its printed figures against
+    the records of the file, and the viewer's reading of it."""
+    path = os.path.join(tmp, "shape-%s.tach" % shape)
+    printed = run(bench, "--generate", str(SAMPLES), path, "--shape", shape, "--no-zstd",
+                  *extra)
+    samples, sizes, total, max_depth = record_figures(path)
+    n = sum(samples.values())
+    if n != SAMPLES or printed["samples"] != SAMPLES:
+        sys.exit("--shape %s: %d samples in the records, %r printed, expected %d"
+                 % (shape, n, printed["samples"], SAMPLES))
+    if printed["decompressed_bytes"] != total:
+        sys.exit("--shape %s: %r bytes printed, the records take %d"
+                 % (shape, printed["decompressed_bytes"], total))
+    if abs(printed["bytes_per_sample"] - total / n) > 0.001:
+        sys.exit("--shape %s: bytes_per_sample %r, the file has %.3f"
+                 % (shape, printed["bytes_per_sample"], total / n))
+    if not bytes_range[0] <= printed["bytes_per_sample"] <= bytes_range[1]:
+        sys.exit("--shape %s: %r bytes a sample, expected %r"
+                 % (shape, printed["bytes_per_sample"], bytes_range))
+    for key, counts, whole in (("sample_share_pct", samples, n),
+                               ("byte_share_pct", sizes, total)):
+        shares = printed[key]
+        if set(shares) != set(KINDS) or abs(sum(shares.values()) - 100) > 0.01:
+            sys.exit("--shape %s: %s %r does not add up to 100" % (shape, key, shares))
+        for kind in KINDS:
+            if abs(shares[kind] - 100 * counts[kind] / whole) > 0.001:
+                sys.exit("--shape %s: %s of %s %r, the file has %.3f"
+                         % (shape, key, kind, shares[kind], 100 * counts[kind] / whole))
+    if not depth_range[0] <= max_depth <= depth_range[1]:
+        sys.exit("--shape %s: deepest stack %d, expected %r" % (shape, max_depth, depth_range))
+
+    proc = subprocess.run([viewer, "--info", "--json", path], capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit("tachyon-viewer --info %s failed: %s" % (path, proc.stderr.strip()))
+    info = json.loads(proc.stdout)
+    decoded = info["decoded"]
+    if decoded["samples"] != SAMPLES or decoded["max_depth"] != max_depth:
+        sys.exit("--shape %s: the viewer reads %r samples, %r deep; expected %d, %d"
+                 % (shape, decoded["samples"], decoded["max_depth"], SAMPLES, max_depth))
+    if len(decoded["threads"]) != printed["threads"] or info["frame_count"] < 1:
+        sys.exit("--shape %s: %d threads read, %r printed"
+                 % (shape, len(decoded["threads"]), printed["threads"]))
+    print(json.dumps(printed))
+    return path, printed, info
+
+
+def check_shapes(bench, viewer, tmp):
+    _, deep, _ = check_shape(bench, viewer, tmp, "deep", [], (40, 60), (150, 256))
+    if deep["threads"] != 64 or deep["byte_share_pct"]["full"] < 50:
+        sys.exit("--shape deep: %r threads, %r %% of the bytes in FULL records"
+                 % (deep["threads"], deep["byte_share_pct"]["full"]))
+    _, wide, info = check_shape(bench, viewer, tmp, "wide", [], (1, 60), (8, 32))
+    if wide["functions"] != 10000:
+        sys.exit("--shape wide: %r functions" % wide["functions"])
+    _, threads, _ = check_shape(bench, viewer, tmp, "threads", ["--threads", "2000"],
+                                (1, 60), (3, 3))
+    if threads["threads"] != 2000:
+        sys.exit("--shape threads --threads 2000: %r threads" % threads["threads"])
+
+
+STAGE_SECONDS = ("zstd_cpu_s", "decode_cpu_s", "load_cpu_s", "load_wall_s",
+                 "first_view_cpu_s", "html_cpu_s", "svg_cpu_s")
+STAGE_MS = ("zoom_ms", "callers_callees_ms", "search_ms", "range_ms", "thread_ms",
+            "on_cpu_ms", "inverted_ms", "merge_line_ms")
+STAGE_COUNTS = ("samples", "peak_rss_bytes", "nodes", "view_nodes", "html_bytes",
+                "svg_bytes", "decompressed_bytes")
+
+
+def export(viewer, fmt, path, out):
+    proc = subprocess.run([viewer, "--export", fmt, "-o", out, path],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit("tachyon-viewer --export %s failed: %s" % (fmt, proc.stderr.strip()))
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def check_stages(bench, viewer, tmp, path):
+    html = os.path.join(tmp, "stages.html")
+    svg = os.path.join(tmp, "stages.svg")
+    result = run(bench, "--stages", path, "--runs", "2", "--html", html, "--svg", svg)
+    missing = [k for k in STAGE_SECONDS + STAGE_MS + STAGE_COUNTS
+               + ("kept_bytes_per_sample", "range_fraction", "zoom_depth") if k not in result]
+    if missing:
+        sys.exit("--stages: missing keys %s in %r" % (", ".join(missing), result))
+    for key in STAGE_SECONDS:
+        if not is_number(result[key]) or result[key] <= 0:
+            sys.exit("--stages: %s %r" % (key, result[key]))
+    # Every interaction has a model API today: none may be null.
+    for key in STAGE_MS:
+        if not is_number(result[key]) or result[key] < 0:
+            sys.exit("--stages: %s %r" % (key, result[key]))
+    for key in STAGE_COUNTS:
+        if not isinstance(result[key], int) or result[key] <= 0:
+            sys.exit("--stages: %s %r" % (key, result[key]))
+    if result["samples"] != SAMPLES or result["decoded_samples"] != SAMPLES:
+        sys.exit("--stages: %r samples, %r decoded, expected %d"
+                 % (result["samples"], result["decoded_samples"], SAMPLES))
+    # The first view starts with the load and comes after it.
+    if result["first_view_cpu_s"] < result["load_cpu_s"]:
+        sys.exit("--stages: first_view_cpu_s %r below load_cpu_s %r"
+                 % (result["first_view_cpu_s"], result["load_cpu_s"]))
+    if not is_number(result["kept_bytes_per_sample"]) \
+            or result["peak_rss_bytes"] < result["kept_bytes"]:
+        sys.exit("--stages: kept %r bytes, peak %r" % (result["kept_bytes"],
+                                                       result["peak_rss_bytes"]))
+    if result["view_nodes"] > result["nodes"] or result["zoom_depth"] != 3:
+        sys.exit("--stages: %r view nodes of %r, zoom at depth %r"
+                 % (result["view_nodes"], result["nodes"], result["zoom_depth"]))
+    if not 0.05 <= result["range_fraction"] <= 0.2:
+        sys.exit("--stages: range_fraction %r, expected about 0.1" % result["range_fraction"])
+    # The exports measured are the command line's, byte for byte (an SVG
+    # names its cairo surface by a counter of the process).
+    with open(html, "rb") as f:
+        page = f.read()
+    if len(page) != result["html_bytes"] or page != export(viewer, "html", path, html + ".cli"):
+        sys.exit("--stages: html_bytes %r, its page %d bytes, not the --export html page"
+                 % (result["html_bytes"], len(page)))
+    with open(svg, "rb") as f:
+        image = f.read()
+    surface = re.compile(rb'id="surface[0-9]+"')
+    if len(image) != result["svg_bytes"] \
+            or surface.sub(b"", image) != surface.sub(b"", export(viewer, "svg", path, svg + ".cli")):
+        sys.exit("--stages: svg_bytes %r, its image %d bytes, not the --export svg image"
+                 % (result["svg_bytes"], len(image)))
+    print(json.dumps(result))
+
+
 def check_cancel(bench, path, samples):
     result = run(bench, "--cancel", path, "--runs", "2")
     missing = [k for k in ("samples", "runs", "cancelled_at", "cancel_ms", "cancel_min_ms",
@@ -179,6 +375,7 @@ def check_cancel(bench, path, samples):
 
 def main():
     bench = sys.argv[1]
+    viewer = sys.argv[2]
     with tempfile.TemporaryDirectory(prefix="tachyon-bench-") as tmp:
         a = os.path.join(tmp, "a.tach")
         b = os.path.join(tmp, "b.tach")
@@ -203,6 +400,8 @@ def main():
         big = os.path.join(tmp, "big.tach")
         run(bench, "--generate", str(SAMPLES * 15), big, "--seed", "9")
         check_cancel(bench, big, SAMPLES * 15)
+        check_shapes(bench, viewer, tmp)
+        check_stages(bench, viewer, tmp, a)
 
 
 if __name__ == "__main__":

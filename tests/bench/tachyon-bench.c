@@ -7,7 +7,7 @@
  * own options, so adding one is adding a BenchMode to the modes[] table:
  *
  *   tachyon-bench --generate N OUT [--seed S] [--threads T] [--no-zstd]
- *                 [--shape default|threads|repeat]
+ *                 [--shape default|deep|wide|threads|repeat]
  *   tachyon-bench --decode FILE [--runs R]
  *   tachyon-bench --dump FILE
  *   tachyon-bench --load FILE [--runs R]
@@ -17,6 +17,7 @@
  *                 [--inverted] [--icicle] [--png OUT]
  *   tachyon-bench --timeline FILE [--runs R] [--zooms Z] [--seed S] [--width W]
  *                 [--height H] [--png OUT]
+ *   tachyon-bench --stages FILE [--runs R] [--html OUT] [--svg OUT]
  *
  * Results go to stdout (one JSON line for the measuring modes); errors go to
  * stderr and the exit status is 1.
@@ -256,6 +257,7 @@ bench_zstd_pass (const void *region,
 extern const BenchMode bench_mode_timeline;
 extern const BenchMode bench_mode_compare;
 extern const BenchMode bench_mode_cancel;
+extern const BenchMode bench_mode_stages;
 
 static const BenchMode *const modes[] = {
   &bench_mode_generate,
@@ -267,6 +269,7 @@ static const BenchMode *const modes[] = {
   &bench_mode_timeline,
   &bench_mode_compare,
   &bench_mode_cancel,
+  &bench_mode_stages,
 };
 
 static void
