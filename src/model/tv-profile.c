@@ -40,6 +40,7 @@ struct _TvProfile
   TachStats       stats;
   guint64         file_size;
   char          **warnings;
+  GPtrArray      *findings;
   gboolean        has_stamp;
   TachFileStamp   stamp;
 
@@ -125,6 +126,26 @@ message_free (gpointer data)
   g_free (m);
 }
 
+/* What the metadata says now, and what the samples add once they are in:
+ * constant time either way. */
+static void
+update_findings (TvProfile *self)
+{
+  g_clear_pointer (&self->findings, g_ptr_array_unref);
+  if (self->data != NULL)
+    self->findings = tv_quality_check_data (self->data);
+  else
+    {
+      TvQualityFacts facts = {
+        .header = &self->header,
+        .stats = &self->stats,
+        .file_warnings = (const char * const *) self->warnings,
+      };
+
+      self->findings = tv_quality_check (&facts);
+    }
+}
+
 static gboolean
 deliver_metadata (gpointer data)
 {
@@ -144,6 +165,7 @@ deliver_metadata (gpointer data)
   self->has_stamp = m->has_stamp;
   self->stamp = m->stamp;
   self->has_metadata = TRUE;
+  update_findings (self);
   set_state (self, TV_PROFILE_DECODING);
   g_signal_emit (self, signals[OPENED], 0);
   return G_SOURCE_REMOVE;
@@ -238,6 +260,30 @@ lower_thread_priority (void)
 #endif
 }
 
+/* The library says a file could not be opened, in the words of strerror
+ * (): what the error page tells the user to do differs for a file that
+ * is not there and one that may not be read, so say which in GIO's codes,
+ * as a file that is not local already does.  Here on the worker: this
+ * looks at the file system. */
+static void
+refine_io_error (GError     *error,
+                 const char *path)
+{
+  if (g_access (path, F_OK) != 0)
+    {
+      if (errno == ENOENT || errno == ENOTDIR)
+        {
+          error->domain = G_IO_ERROR;
+          error->code = G_IO_ERROR_NOT_FOUND;
+        }
+    }
+  else if (g_access (path, R_OK) != 0 && errno == EACCES)
+    {
+      error->domain = G_IO_ERROR;
+      error->code = G_IO_ERROR_PERMISSION_DENIED;
+    }
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -293,6 +339,8 @@ load_thread (GTask        *task,
   if (status != TACH_OK)
     {
       tv_tach_error_propagate (&error, status, &tach_error);
+      if (status == TACH_ERROR_IO && job->path != NULL)
+        refine_io_error (error, job->path);
       g_task_return_error (task, error);
       return;
     }
@@ -341,6 +389,7 @@ load_done (GObject      *object,
     }
 
   self->data = data;
+  update_findings (self);
   set_progress (self, tv_profile_data_get_n_samples (data), 1.0);
   set_state (self, TV_PROFILE_LOADED);
   g_task_return_boolean (outer, TRUE);
@@ -554,6 +603,13 @@ tv_profile_get_warnings (TvProfile *self)
   return self->warnings ? (const char * const *) self->warnings : none;
 }
 
+GPtrArray *
+tv_profile_get_findings (TvProfile *self)
+{
+  g_return_val_if_fail (TV_IS_PROFILE (self), NULL);
+  return self->findings;
+}
+
 TvProfileData *
 tv_profile_get_data (TvProfile *self)
 {
@@ -670,6 +726,7 @@ tv_profile_finalize (GObject *object)
 
   g_clear_object (&self->file);
   g_clear_pointer (&self->warnings, g_strfreev);
+  g_clear_pointer (&self->findings, g_ptr_array_unref);
   g_clear_pointer (&self->data, tv_profile_data_unref);
   G_OBJECT_CLASS (tv_profile_parent_class)->finalize (object);
 }

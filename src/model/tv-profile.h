@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 
 #include "tv-call-tree.h"
+#include "tv-quality.h"
 
 G_BEGIN_DECLS
 
@@ -49,6 +50,10 @@ const TachFooter  *tv_profile_get_footer     (TvProfile            *self);
 const TachStats   *tv_profile_get_stats      (TvProfile            *self);
 guint64            tv_profile_get_file_size  (TvProfile            *self);
 const char * const *tv_profile_get_warnings  (TvProfile            *self);
+/* The data-quality findings (TvFinding), worst first: from the metadata
+ * once "opened" has fired, with those of the samples once LOADED; NULL
+ * before.  Properties, the page's banner and exports all show these. */
+GPtrArray         *tv_profile_get_findings   (TvProfile            *self);
 
 /* The decoded samples, once LOADED; NULL before. */
 TvProfileData     *tv_profile_get_data       (TvProfile            *self);
