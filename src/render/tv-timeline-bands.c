@@ -502,13 +502,12 @@ shown_columns (TvTimelineRenderer    *self,
                const TvTimelineStyle *style,
                const Raster          *r)
 {
-  TvTimelineColumn held;
   double held_columns = 0;
   gboolean has_held;
 
   tv_timeline_get_bins (timeline, lane, style->t0, style->t1, r->width, self->columns);
-  has_held = held_before (timeline, lane, style, r->column_us, &held, &held_columns);
-  hold_columns (self->columns, self->shown, r->width, r->hold, has_held ? &held : NULL,
+  has_held = held_before (timeline, lane, style, r->column_us, &self->held, &held_columns);
+  hold_columns (self->columns, self->shown, r->width, r->hold, has_held ? &self->held : NULL,
                 held_columns);
 }
 

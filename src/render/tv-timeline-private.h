@@ -95,6 +95,9 @@ struct _TvTimelineRenderer
   /* Scratch space of a draw, kept for the next. */
   TvTimelineColumn     *columns;
   const TvTimelineColumn **shown;
+  /* What SHOWN points to before the first column with samples: kept here,
+   * since the lanes are painted after shown_columns() returns. */
+  TvTimelineColumn      held;
   guint                 columns_capacity;
   cairo_surface_t      *raster;
   guint8               *covered;         /* per row of the raster */
