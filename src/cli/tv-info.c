@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "tv-info.h"
+#include "tv-metadata-reader.h"
 
 #include <string.h>
 
@@ -11,6 +12,7 @@
 
 #include "tachyon-format.h"
 #include "tv-json.h"
+#include "tv-quality.h"
 #include "tv-tach-error.h"
 #include "tv-text.h"
 
@@ -64,7 +66,9 @@ struct _TvInfo
   guint64     first_timestamp_us;   /* earliest; only when samples > 0 */
   guint64     last_timestamp_us;    /* latest */
   guint       max_depth;
+  guint64     n_at_depth_limit;     /* samples with 256-frame stacks */
   GArray     *threads;              /* TvInfoThread, sorted */
+  GPtrArray  *findings;             /* TvFinding, worst first */
 };
 
 void
@@ -75,6 +79,7 @@ tv_info_free (TvInfo *info)
 
   g_clear_pointer (&info->path, g_free);
   g_clear_pointer (&info->warnings, g_ptr_array_unref);
+  g_clear_pointer (&info->findings, g_ptr_array_unref);
   g_clear_pointer (&info->threads, g_array_unref);
   g_free (info);
 }
@@ -172,6 +177,7 @@ decode_samples (TvInfo        *info,
         }
       info->samples++;
       info->max_depth = MAX (info->max_depth, sample.depth);
+      info->n_at_depth_limit += sample.depth >= TACH_MAX_STACK_DEPTH;
 
       if ((info->samples % CANCEL_CHECK_INTERVAL) == 0 &&
           g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -215,6 +221,8 @@ tv_info_new_for_path (const char    *path,
   TachReader *reader = NULL;
   TachError tach_error = { 0 };
   TachStatus status;
+  TvProfileHeader quality_header;
+  TvProfileStats quality_stats;
   gboolean ok;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -235,6 +243,7 @@ tv_info_new_for_path (const char    *path,
   info->header = *tach_reader_get_header (reader);
   info->footer = *tach_reader_get_footer (reader);
   info->stats = *tach_reader_get_stats (reader);
+  tv_metadata_from_reader (reader, &quality_header, NULL, &quality_stats, NULL, NULL);
   info->warnings = g_ptr_array_new_with_free_func (g_free);
   for (gsize i = 0; i < tach_reader_get_n_warnings (reader); i++)
     g_ptr_array_add (info->warnings, g_strdup (tach_reader_get_warning (reader, i)));
@@ -242,8 +251,28 @@ tv_info_new_for_path (const char    *path,
 
   ok = decode_samples (info, reader, cancellable, error);
   tach_reader_free (reader);
+  if (!ok)
+    return NULL;
 
-  return ok ? g_steal_pointer (&info) : NULL;
+  /* The same findings as the app's banner and Properties. */
+  {
+    g_autofree const char **warnings = g_new0 (const char *, info->warnings->len + 1);
+    TvQualityFacts facts = {
+      .header = &quality_header,
+      .stats = &quality_stats,
+      .file_warnings = warnings,
+      .decoded = TRUE,
+      .n_samples = info->samples,
+      .first_timestamp_us = info->first_timestamp_us,
+      .last_timestamp_us = info->last_timestamp_us,
+      .n_at_depth_limit = info->n_at_depth_limit,
+    };
+
+    for (guint i = 0; i < info->warnings->len; i++)
+      warnings[i] = g_ptr_array_index (info->warnings, i);
+    info->findings = tv_quality_check (&facts);
+  }
+  return g_steal_pointer (&info);
 }
 
 static const char *
@@ -481,15 +510,19 @@ tv_info_to_text (const TvInfo *info)
                    info->stats.missed_samples, " %");
 
   g_string_append_c (out, '\n');
-  if (info->warnings->len == 0)
+  if (info->findings->len == 0)
     {
       g_string_append_printf (out, "%s\n", _("Warnings: none"));
     }
   else
     {
       g_string_append_printf (out, "%s\n", _("Warnings"));
-      for (guint i = 0; i < info->warnings->len; i++)
-        g_string_append_printf (out, "  - %s\n", (const char *) g_ptr_array_index (info->warnings, i));
+      for (guint i = 0; i < info->findings->len; i++)
+        {
+          const TvFinding *finding = g_ptr_array_index (info->findings, i);
+
+          g_string_append_printf (out, "  - %s\n", finding->message);
+        }
     }
 
   g_string_append_c (out, '\n');
@@ -659,19 +692,34 @@ tv_info_to_json (const TvInfo *info)
   json_u64 (out, indent, "file_size", info->file_size);
   json_string (out, indent, "compression", compression_to_name (header->compression_type));
 
+  /* The findings: the format library's warnings are those of kind
+   * "file". */
   json_key (out, indent, "warnings");
-  if (info->warnings->len == 0)
+  if (info->findings->len == 0)
     {
       g_string_append (out, "[],\n");
     }
   else
     {
       g_string_append (out, "[\n");
-      for (guint i = 0; i < info->warnings->len; i++)
+      for (guint i = 0; i < info->findings->len; i++)
         {
-          g_string_append (out, "    ");
-          tv_json_append_string (out, g_ptr_array_index (info->warnings, i), -1);
-          g_string_append (out, i + 1 < info->warnings->len ? ",\n" : "\n");
+          const TvFinding *finding = g_ptr_array_index (info->findings, i);
+
+          g_string_append (out, "    {\"kind\": ");
+          tv_json_append_string (out, tv_finding_kind_to_string (finding->kind), -1);
+          g_string_append (out, ", \"severity\": ");
+          tv_json_append_string (out, tv_severity_to_string (finding->severity), -1);
+          g_string_append (out, ", \"message\": ");
+          tv_json_append_string (out, finding->message, -1);
+          for (guint k = 0; k < finding->n_figures; k++)
+            {
+              g_string_append (out, ", ");
+              tv_json_append_string (out, finding->figures[k].name, -1);
+              g_string_append (out, ": ");
+              tv_json_append_double (out, finding->figures[k].value);
+            }
+          g_string_append (out, i + 1 < info->findings->len ? "},\n" : "}\n");
         }
       g_string_append (out, "  ],\n");
     }

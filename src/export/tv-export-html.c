@@ -33,6 +33,7 @@
 
 #include "tv-call-tree.h"
 #include "tv-json.h"
+#include "tv-quality.h"
 
 /* Generated from data/tachyon-viewer-export.gresource.xml. */
 GResource *tv_export_get_resource (void);
@@ -175,6 +176,8 @@ static const struct
   { "file_and_export", N_("File and export") },
   { "warnings", N_("Warnings") },
   { "no_warnings", N_("None.") },
+  { "quality_title", N_("Data quality") },
+  { "quality_base", N_("Baseline") },
   { "threads", N_("Threads") },
   { "interpreter", N_("Interpreter") },
   { "samples", N_("Samples") },
@@ -605,8 +608,33 @@ append_decoded (TvProfileData *data,
   g_string_append_c (out, ',');
 }
 
+/* The data-quality findings (tv-quality.h), as the app's banner and
+ * Properties show them: kind, severity and the translated sentence. */
+static void
+append_findings (TvProfileData *data,
+                 GString       *out)
+{
+  g_autoptr(GPtrArray) findings = tv_quality_check_data (data);
+
+  json_key (out, "findings");
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < findings->len; i++)
+    {
+      const TvFinding *finding = g_ptr_array_index (findings, i);
+
+      g_string_append_c (out, '{');
+      json_string (out, "kind", tv_finding_kind_to_string (finding->kind));
+      json_string (out, "severity", tv_severity_to_string (finding->severity));
+      json_string (out, "message", finding->message);
+      json_close (out, '}');
+      g_string_append_c (out, ',');
+    }
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+}
+
 /* What the page shows of one profile: source, header, footer, stats,
- * decoded, and the time a sample stands for. */
+ * decoded, findings, and the time a sample stands for. */
 static void
 append_profile_facts (TvProfileData *data,
                       GString       *out,
@@ -619,6 +647,7 @@ append_profile_facts (TvProfileData *data,
   append_source (reader, out, source_name);
   append_header_footer_stats (reader, out);
   append_decoded (data, out);
+  append_findings (data, out);
   json_optional_double (out, "seconds_per_sample", TRUE, seconds_per_sample);
   json_string (out, "time_source", time_source == TV_TIME_SOURCE_STATS ? "stats" : "interval");
 }

@@ -119,6 +119,7 @@ struct _TvProfileData
   guint64         n_samples;
   guint64         status_counts[6];
   guint           max_depth;
+  guint64         n_at_depth_limit;  /* samples whose stack is 256 frames */
   /* The threads in the order every list of them shows (see
    * tv_profile_data_get_thread_order()), and the span of all of them. */
   guint32        *thread_order;
@@ -1082,7 +1083,11 @@ shrink (TvProfileData *self)
   tree->depth = g_renew (guint16, tree->depth, tree->n_nodes);
   tree->self = g_renew (guint64, tree->self, tree->n_nodes);
   for (guint32 n = 0; n < tree->n_nodes; n++)
-    self->max_depth = MAX (self->max_depth, tree->depth[n]);
+    {
+      self->max_depth = MAX (self->max_depth, tree->depth[n]);
+      if (tree->depth[n] >= TACH_MAX_STACK_DEPTH)
+        self->n_at_depth_limit += tree->self[n];
+    }
 
   g_clear_pointer (&self->slots, g_free);
   g_clear_pointer (&self->links, g_free);
@@ -1444,6 +1449,12 @@ guint
 tv_profile_data_get_max_depth (TvProfileData *self)
 {
   return self->max_depth;
+}
+
+guint64
+tv_profile_data_get_n_at_depth_limit (TvProfileData *self)
+{
+  return self->n_at_depth_limit;
 }
 
 gboolean

@@ -164,6 +164,9 @@ const TvThread    *tv_profile_data_get_thread    (TvProfileData *data,
 const guint32     *tv_profile_data_get_thread_order (TvProfileData *data);
 const TvExactTree *tv_profile_data_get_tree      (TvProfileData *data);
 guint              tv_profile_data_get_max_depth (TvProfileData *data);
+/* Samples whose stack has TACH_MAX_STACK_DEPTH frames: the writer cuts
+ * deeper stacks there, so most of these lost their outermost frames. */
+guint64            tv_profile_data_get_n_at_depth_limit (TvProfileData *data);
 /* Earliest and latest timestamp over all threads; FALSE without samples.
  * Constant time. */
 gboolean           tv_profile_data_get_time_span (TvProfileData *data,

@@ -9,6 +9,7 @@
  * on the main thread.
  */
 #include "tv-profile.h"
+#include "tv-metadata-reader.h"
 #include "tachyon-format.h"
 
 #include <errno.h>
@@ -41,6 +42,7 @@ struct _TvProfile
   TvProfileStats  stats;
   guint64         file_size;
   char          **warnings;
+  GPtrArray      *findings;
   gboolean        has_stamp;
   TvFileStamp     stamp;
 
@@ -131,52 +133,27 @@ static void
 copy_metadata (TachReader *reader,
                Message    *m)
 {
-  const TachHeader *h = tach_reader_get_header (reader);
-  const TachFooter *f = tach_reader_get_footer (reader);
-  const TachStats *st = tach_reader_get_stats (reader);
-  TachFileStamp stamp;
+  tv_metadata_from_reader (reader, &m->header, &m->footer, &m->stats, &m->has_stamp, &m->stamp);
+}
 
-  m->header = (TvProfileHeader) {
-    .version = h->version,
-    .python_major = h->python_major,
-    .python_minor = h->python_minor,
-    .python_micro = h->python_micro,
-    .start_time_us = h->start_time_us,
-    .sample_interval_us = h->sample_interval_us,
-    .sample_count = h->sample_count,
-    .thread_count = h->thread_count,
-    .compression_type = h->compression_type,
-    .mode_raw = h->mode_raw,
-    .mode_name = tach_mode_to_string (h->mode),
-    .big_endian = h->big_endian,
-  };
-  m->footer = (TvProfileFooter) {
-    .string_count = f->string_count,
-    .frame_count = f->frame_count,
-    .file_size = f->file_size,
-  };
-  G_STATIC_ASSERT (sizeof m->footer.checksum == sizeof f->checksum);
-  memcpy (m->footer.checksum, f->checksum, sizeof f->checksum);
-  m->stats = (TvProfileStats) {
-    .present = st->present,
-    .block_size = st->block_size,
-    .block_offset = st->block_offset,
-    .duration_sec = st->duration_sec,
-    .sample_rate = st->sample_rate,
-    .has_error_rate = st->has_error_rate,
-    .error_rate = st->error_rate,
-    .has_missed_samples = st->has_missed_samples,
-    .missed_samples = st->missed_samples,
-  };
-  m->has_stamp = tach_reader_get_file_stamp (reader, &stamp);
-  if (m->has_stamp)
-    m->stamp = (TvFileStamp) {
-      .size = stamp.size,
-      .mtime_sec = stamp.mtime_sec,
-      .mtime_nsec = stamp.mtime_nsec,
-      .device = stamp.device,
-      .inode = stamp.inode,
-    };
+/* What the metadata says now, and what the samples add once they are in:
+ * constant time either way. */
+static void
+update_findings (TvProfile *self)
+{
+  g_clear_pointer (&self->findings, g_ptr_array_unref);
+  if (self->data != NULL)
+    self->findings = tv_quality_check_data (self->data);
+  else
+    {
+      TvQualityFacts facts = {
+        .header = &self->header,
+        .stats = &self->stats,
+        .file_warnings = (const char * const *) self->warnings,
+      };
+
+      self->findings = tv_quality_check (&facts);
+    }
 }
 
 static gboolean
@@ -198,6 +175,7 @@ deliver_metadata (gpointer data)
   self->has_stamp = m->has_stamp;
   self->stamp = m->stamp;
   self->has_metadata = TRUE;
+  update_findings (self);
   set_state (self, TV_PROFILE_DECODING);
   g_signal_emit (self, signals[OPENED], 0);
   return G_SOURCE_REMOVE;
@@ -292,6 +270,30 @@ lower_thread_priority (void)
 #endif
 }
 
+/* The library says a file could not be opened, in the words of strerror
+ * (): what the error page tells the user to do differs for a file that
+ * is not there and one that may not be read, so say which in GIO's codes,
+ * as a file that is not local already does.  Here on the worker: this
+ * looks at the file system. */
+static void
+refine_io_error (GError     *error,
+                 const char *path)
+{
+  if (g_access (path, F_OK) != 0)
+    {
+      if (errno == ENOENT || errno == ENOTDIR)
+        {
+          error->domain = G_IO_ERROR;
+          error->code = G_IO_ERROR_NOT_FOUND;
+        }
+    }
+  else if (g_access (path, R_OK) != 0 && errno == EACCES)
+    {
+      error->domain = G_IO_ERROR;
+      error->code = G_IO_ERROR_PERMISSION_DENIED;
+    }
+}
+
 static void
 load_thread (GTask        *task,
              gpointer      source_object,
@@ -347,6 +349,8 @@ load_thread (GTask        *task,
   if (status != TACH_OK)
     {
       tv_tach_error_propagate (&error, status, &tach_error);
+      if (status == TACH_ERROR_IO && job->path != NULL)
+        refine_io_error (error, job->path);
       g_task_return_error (task, error);
       return;
     }
@@ -392,6 +396,7 @@ load_done (GObject      *object,
     }
 
   self->data = data;
+  update_findings (self);
   set_progress (self, tv_profile_data_get_n_samples (data), 1.0);
   set_state (self, TV_PROFILE_LOADED);
   g_task_return_boolean (outer, TRUE);
@@ -605,6 +610,13 @@ tv_profile_get_warnings (TvProfile *self)
   return self->warnings ? (const char * const *) self->warnings : none;
 }
 
+GPtrArray *
+tv_profile_get_findings (TvProfile *self)
+{
+  g_return_val_if_fail (TV_IS_PROFILE (self), NULL);
+  return self->findings;
+}
+
 TvProfileData *
 tv_profile_get_data (TvProfile *self)
 {
@@ -721,6 +733,7 @@ tv_profile_finalize (GObject *object)
 
   g_clear_object (&self->file);
   g_clear_pointer (&self->warnings, g_strfreev);
+  g_clear_pointer (&self->findings, g_ptr_array_unref);
   g_clear_pointer (&self->data, tv_profile_data_unref);
   G_OBJECT_CLASS (tv_profile_parent_class)->finalize (object);
 }

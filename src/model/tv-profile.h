@@ -8,6 +8,8 @@
 #include <gio/gio.h>
 
 #include "tv-call-tree.h"
+#include "tv-metadata.h"
+#include "tv-quality.h"
 
 G_BEGIN_DECLS
 
@@ -43,69 +45,16 @@ TvProfileState     tv_profile_get_state      (TvProfile            *self);
 double             tv_profile_get_fraction   (TvProfile            *self);
 guint64            tv_profile_get_samples_loaded (TvProfile        *self);
 
-/* The file's header, footer and statistics block (SPEC §3 and §5) as the
- * model hands them up: copies in the model's own types, so that no layer
- * above the model needs the format library's header. */
-typedef enum
-{
-  TV_COMPRESSION_NONE = 0,
-  TV_COMPRESSION_ZSTD = 1,
-} TvCompression;
-
-typedef struct
-{
-  guint32     version;
-  guint8      python_major;
-  guint8      python_minor;
-  guint8      python_micro;
-  guint64     start_time_us;
-  guint64     sample_interval_us;
-  guint64     sample_count;        /* thread-samples */
-  guint32     thread_count;        /* distinct (thread, interpreter) pairs */
-  guint32     compression_type;    /* raw value: a TvCompression, or unknown */
-  guint32     mode_raw;            /* as stored */
-  const char *mode_name;           /* "wall", "cpu", "gil", "all", "exception";
-                                    * NULL when unknown or not recorded */
-  gboolean    big_endian;
-} TvProfileHeader;
-
-typedef struct
-{
-  guint32 string_count;
-  guint32 frame_count;
-  guint64 file_size;               /* as stored; may disagree with the file */
-  guint8  checksum[16];
-} TvProfileFooter;
-
-typedef struct
-{
-  gboolean present;
-  guint32  block_size;             /* 56 or 32 */
-  guint64  block_offset;
-  double   duration_sec;
-  double   sample_rate;
-  gboolean has_error_rate;
-  double   error_rate;             /* percent; only when has_error_rate */
-  gboolean has_missed_samples;
-  double   missed_samples;         /* percent; only when has_missed_samples */
-} TvProfileStats;
-
-/* What a file was when it was read. */
-typedef struct
-{
-  guint64 size;
-  gint64  mtime_sec;
-  guint32 mtime_nsec;
-  guint64 device;
-  guint64 inode;
-} TvFileStamp;
-
 /* Metadata: from the OPENING state on, once "opened" has fired. */
 const TvProfileHeader *tv_profile_get_header (TvProfile            *self);
 const TvProfileFooter *tv_profile_get_footer (TvProfile            *self);
 const TvProfileStats  *tv_profile_get_stats  (TvProfile            *self);
 guint64            tv_profile_get_file_size  (TvProfile            *self);
 const char * const *tv_profile_get_warnings  (TvProfile            *self);
+/* The data-quality findings (TvFinding), worst first: from the metadata
+ * once "opened" has fired, with those of the samples once LOADED; NULL
+ * before.  Properties, the page's banner and exports all show these. */
+GPtrArray         *tv_profile_get_findings   (TvProfile            *self);
 
 /* The decoded samples, once LOADED; NULL before. */
 TvProfileData     *tv_profile_get_data       (TvProfile            *self);

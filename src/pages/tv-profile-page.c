@@ -68,7 +68,15 @@ struct _TvProfilePage
   GtkButton          *cancel_button;
   GtkBox             *properties_box;
   AdwStatusPage      *error_page;
+  GtkExpander        *error_expander;
+  GtkLabel           *error_details;
   GtkWidget          *error_reload_button;
+  GtkRevealer        *quality_banner;
+  GtkImage           *quality_banner_icon;
+  GtkLabel           *quality_banner_label;
+  GtkWidget          *quality_banner_button;
+  GtkWidget          *error_open_button;
+  GtkWidget          *error_close_button;
   GtkRevealer        *file_banner;
   GtkLabel           *file_banner_label;
   GtkWidget          *file_banner_button;
@@ -86,8 +94,9 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-static void update_range (TvProfilePage *self);
-static void watch_file   (TvProfilePage *self);
+static void update_range  (TvProfilePage *self);
+static void watch_file    (TvProfilePage *self);
+static void show_findings (TvProfilePage *self);
 
 static void
 set_state (TvProfilePage      *self,
@@ -209,6 +218,7 @@ on_load_finished (GObject      *object,
       adw_view_stack_set_visible_child_name (self->views, "flamegraph");
       set_state (self, TV_PROFILE_PAGE_LOADED);
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "page.export", TRUE);
+      show_findings (self);
       watch_file (self);
     }
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -217,15 +227,97 @@ on_load_finished (GObject      *object,
     }
   else
     {
+      TvLoadFailure failure = tv_load_failure_from_error (error);
+
       g_free (self->error_message);
       self->error_message = g_strdup (error->message);
       adw_status_page_set_title (self->error_page,
-                                 g_error_matches (error, TV_TACH_ERROR, TV_TACH_ERROR_CHANGED)
+                                 failure == TV_LOAD_FAILURE_CHANGED
                                  ? _("The File Changed While It Was Read")
                                  : _("Could Not Open the Profile"));
-      adw_status_page_set_description (self->error_page, error->message);
+      /* First what it means, in a sentence; the library's message, which
+       * names the field and the offset, for whoever wants it. */
+      adw_status_page_set_description (self->error_page, tv_load_failure_describe (failure));
+      gtk_label_set_text (self->error_details, error->message);
+      gtk_expander_set_expanded (self->error_expander, FALSE);
       set_state (self, TV_PROFILE_PAGE_FAILED);
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* The data-quality banner                                                   */
+/* ------------------------------------------------------------------------ */
+
+static const char *
+severity_icon (TvSeverity severity)
+{
+  return severity == TV_SEVERITY_SEVERE ? "dialog-error-symbolic"
+         : severity == TV_SEVERITY_WARNING ? "dialog-warning-symbolic"
+         : "dialog-information-symbolic";
+}
+
+/* The worst finding, in the banner that stays above the views: the user
+ * draws conclusions from the flame graph, not from Properties.  Notices
+ * (the library's remarks on the file) do not change what the figures
+ * mean, and stay in Properties only. */
+static void
+show_findings (TvProfilePage *self)
+{
+  GPtrArray *findings = tv_profile_get_findings (self->profile);
+  const TvFinding *worst;
+  guint n_shown = 0;
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; findings != NULL && i < findings->len; i++)
+    {
+      const TvFinding *finding = g_ptr_array_index (findings, i);
+
+      n_shown += finding->severity >= TV_SEVERITY_WARNING;
+    }
+  if (n_shown == 0)
+    {
+      gtk_revealer_set_reveal_child (self->quality_banner, FALSE);
+      return;
+    }
+
+  worst = g_ptr_array_index (findings, 0);
+  if (n_shown == 1)
+    text = g_strdup (worst->message);
+  else
+    /* Translators: %s is a sentence; %u the number of further warnings. */
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (and %u more warning)",
+                                         "%s (and %u more warnings)", n_shown - 1),
+                            worst->message, n_shown - 1);
+  gtk_label_set_text (self->quality_banner_label, text);
+  gtk_image_set_from_icon_name (self->quality_banner_icon, severity_icon (worst->severity));
+  gtk_revealer_set_reveal_child (self->quality_banner, TRUE);
+}
+
+static void
+show_warnings_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  TvProfilePage *self = TV_PROFILE_PAGE (widget);
+
+  adw_view_stack_set_visible_child_name (self->views, "properties");
+  tv_properties_reveal_warnings (self->properties);
+}
+
+/* Closes the tab that holds the page, whichever is selected. */
+static void
+close_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  GtkWidget *view = gtk_widget_get_ancestor (widget, ADW_TYPE_TAB_VIEW);
+  AdwTabPage *tab;
+
+  if (view == NULL)
+    return;
+  tab = adw_tab_view_get_page (ADW_TAB_VIEW (view), widget);
+  if (tab != NULL)
+    adw_tab_view_close_page (ADW_TAB_VIEW (view), tab);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -347,6 +439,8 @@ stop_watching (TvProfilePage *self)
   self->file_state = TV_PROFILE_FILE_UNCHANGED;
   if (self->file_banner != NULL)
     gtk_revealer_set_reveal_child (self->file_banner, FALSE);
+  if (self->quality_banner != NULL)
+    gtk_revealer_set_reveal_child (self->quality_banner, FALSE);
 }
 
 static void
@@ -991,7 +1085,15 @@ tv_profile_page_class_init (TvProfilePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, flame_box);
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, flame_placeholder);
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, error_page);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, error_expander);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, error_details);
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, error_reload_button);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, quality_banner);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, quality_banner_icon);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, quality_banner_label);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, quality_banner_button);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, error_open_button);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, error_close_button);
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, file_banner);
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, file_banner_label);
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, file_banner_button);
@@ -1001,6 +1103,8 @@ tv_profile_page_class_init (TvProfilePageClass *klass)
   gtk_widget_class_install_action (widget_class, "page.export", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "page.search", NULL, search_action);
   gtk_widget_class_install_action (widget_class, "page.reload", NULL, reload_action);
+  gtk_widget_class_install_action (widget_class, "page.show-warnings", NULL, show_warnings_action);
+  gtk_widget_class_install_action (widget_class, "page.close", NULL, close_action);
   /* Ctrl+F from anywhere in the page (the timeline, the properties): the
    * flame view's own binding only sees keys from inside it. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,

@@ -77,6 +77,10 @@ struct _TvProperties
   TvProfile            *profile;
   GString              *text;            /* metadata, as copied */
   GString              *data_text;       /* derived figures, as copied */
+  GString              *warnings_text;   /* the findings, as copied */
+  GPtrArray            *warning_rows;
+  guint                 reveal_tick;
+  guint                 reveal_ticks;
   guint                 n_thread_rows;
 
   AdwPreferencesGroup  *file_group;
@@ -410,13 +414,66 @@ add_stat_row (TvProperties *self,
   add_row (self->text, self->stats_group, title, text);
 }
 
+static const char *
+severity_icon (TvSeverity severity)
+{
+  switch (severity)
+    {
+    case TV_SEVERITY_SEVERE:
+      return "dialog-error-symbolic";
+    case TV_SEVERITY_WARNING:
+      return "dialog-warning-symbolic";
+    case TV_SEVERITY_NOTICE:
+    default:
+      return "dialog-information-symbolic";
+    }
+}
+
+/* The profile's findings (tv_profile_get_findings()), which grow once the
+ * samples are in: the rows and their text are made again each time. */
+static void
+show_findings (TvProperties *self)
+{
+  GPtrArray *findings = tv_profile_get_findings (self->profile);
+
+  for (guint i = 0; i < self->warning_rows->len; i++)
+    adw_preferences_group_remove (self->warnings_group, g_ptr_array_index (self->warning_rows, i));
+  g_ptr_array_set_size (self->warning_rows, 0);
+  g_string_truncate (self->warnings_text, 0);
+
+  add_section (self->warnings_text, self->warnings_group);
+  if (findings == NULL || findings->len == 0)
+    {
+      adw_preferences_group_set_description (self->warnings_group,
+                                             _("Nothing in the file or its statistics calls for caution."));
+      g_string_append_printf (self->warnings_text, "  %s\n",
+                              _("Nothing in the file or its statistics calls for caution."));
+      return;
+    }
+  adw_preferences_group_set_description (self->warnings_group, NULL);
+  for (guint i = 0; i < findings->len; i++)
+    {
+      const TvFinding *finding = g_ptr_array_index (findings, i);
+      GtkWidget *row = adw_action_row_new ();
+
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), finding->message);
+      adw_action_row_set_title_lines (ADW_ACTION_ROW (row), 0);
+      adw_action_row_set_icon_name (ADW_ACTION_ROW (row), severity_icon (finding->severity));
+      gtk_widget_add_css_class (row, "tv-finding");
+      gtk_widget_add_css_class (row, tv_severity_to_string (finding->severity));
+      adw_preferences_group_add (self->warnings_group, row);
+      g_ptr_array_add (self->warning_rows, row);
+      g_string_append_printf (self->warnings_text, "  - %s\n", finding->message);
+    }
+}
+
 static void
 show_metadata (TvProperties *self)
 {
   const TvProfileHeader *header = tv_profile_get_header (self->profile);
   const TvProfileFooter *footer = tv_profile_get_footer (self->profile);
   const TvProfileStats *stats = tv_profile_get_stats (self->profile);
-  const char * const *warnings = tv_profile_get_warnings (self->profile);
   GFile *file = tv_profile_get_file (self->profile);
   g_autofree char *path = g_file_get_parse_name (file);
   g_autofree char *size = u64_to_string (tv_profile_get_file_size (self->profile));
@@ -533,25 +590,7 @@ show_metadata (TvProperties *self)
   add_stat_row (self, _("Missed samples"), stats->present && stats->has_missed_samples,
                 stats->missed_samples, " %");
 
-  add_section (self->text, self->warnings_group);
-  if (warnings == NULL || warnings[0] == NULL)
-    {
-      adw_preferences_group_set_description (self->warnings_group, _("The file has no warnings."));
-      g_string_append_printf (self->text, "  %s\n", _("The file has no warnings."));
-    }
-  else
-    {
-      for (guint i = 0; warnings[i] != NULL; i++)
-        {
-          GtkWidget *row = adw_action_row_new ();
-
-          adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), warnings[i]);
-          adw_action_row_set_icon_name (ADW_ACTION_ROW (row), "dialog-warning-symbolic");
-          adw_preferences_group_add (self->warnings_group, row);
-          g_string_append_printf (self->text, "  - %s\n", warnings[i]);
-        }
-    }
+  show_findings (self);
 }
 
 static char *
@@ -914,6 +953,7 @@ tv_properties_show_data (TvProperties *self)
   if (self->data_text->len > 0)
     return;
 
+  show_findings (self);
   n_threads = tv_profile_data_get_n_threads (data);
   have_span = tv_profile_data_get_time_span (data, &first, &last);
 
@@ -1019,6 +1059,46 @@ tv_properties_get_n_range_rows (TvProperties *self)
   return table_get_n_rows (&self->range_table);
 }
 
+/* Scrolls the warnings to the top of the pane, once it has been laid
+ * out: a pane just switched to has no allocation yet, so the focus alone
+ * would not scroll it. */
+static gboolean
+reveal_warnings_tick (GtkWidget     *widget,
+                      GdkFrameClock *clock,
+                      gpointer       user_data)
+{
+  TvProperties *self = TV_PROPERTIES (widget);
+  GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW (adw_bin_get_child (ADW_BIN (self)));
+  GtkWidget *viewport = gtk_scrolled_window_get_child (scrolled);
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_vadjustment (scrolled);
+  graphene_point_t point;
+
+  if (gtk_widget_get_height (GTK_WIDGET (self->warnings_group)) == 0
+      && self->reveal_ticks++ < 10)
+    return G_SOURCE_CONTINUE;
+  self->reveal_tick = 0;
+  /* The focus first: the viewport scrolls to it by what it knew of the
+   * layout before the scroll below. */
+  if (self->warning_rows->len > 0)
+    gtk_widget_grab_focus (g_ptr_array_index (self->warning_rows, 0));
+  if (gtk_widget_compute_point (GTK_WIDGET (self->warnings_group), viewport,
+                                &GRAPHENE_POINT_INIT (0, 0), &point))
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + point.y);
+  return G_SOURCE_REMOVE;
+}
+
+void
+tv_properties_reveal_warnings (TvProperties *self)
+{
+  g_return_if_fail (TV_IS_PROPERTIES (self));
+
+  if (self->reveal_tick != 0)
+    return;
+  self->reveal_ticks = 0;
+  self->reveal_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), reveal_warnings_tick,
+                                                    NULL, NULL);
+}
+
 char *
 tv_properties_dup_text (TvProperties *self)
 {
@@ -1026,6 +1106,7 @@ tv_properties_dup_text (TvProperties *self)
 
   g_autoptr(GString) text = g_string_new (self->text->str);
 
+  g_string_append (text, self->warnings_text->str);
   g_string_append (text, self->data_text->str);
   /* Nothing of the tables before the samples are in. */
   if (self->data_text->len > 0)
@@ -1092,6 +1173,11 @@ tv_properties_dispose (GObject *object)
 {
   TvProperties *self = (TvProperties *)object;
 
+  if (self->reveal_tick != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->reveal_tick);
+      self->reveal_tick = 0;
+    }
   gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_PROPERTIES);
   g_clear_object (&self->thread_table.rows);
   g_clear_object (&self->range_table.rows);
@@ -1108,6 +1194,8 @@ tv_properties_finalize (GObject *object)
   TvProperties *self = (TvProperties *)object;
 
   g_string_free (self->text, TRUE);
+  g_string_free (self->warnings_text, TRUE);
+  g_clear_pointer (&self->warning_rows, g_ptr_array_unref);
   g_string_free (self->data_text, TRUE);
   g_string_free (self->range_text, TRUE);
 
@@ -1170,6 +1258,8 @@ tv_properties_init (TvProperties *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->text = g_string_new (NULL);
+  self->warnings_text = g_string_new (NULL);
+  self->warning_rows = g_ptr_array_new ();
   self->data_text = g_string_new (NULL);
   self->range_text = g_string_new (NULL);
   table_init (&self->thread_table, &thread_table, self->threads_view);

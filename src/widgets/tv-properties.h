@@ -23,6 +23,9 @@ void          tv_properties_set_profile       (TvProperties *self,
                                                TvProfile    *profile);
 /* Adds the figures derived from the decoded samples; call once LOADED. */
 void          tv_properties_show_data         (TvProperties *self);
+/* Scrolls to the warnings and puts the focus on the first, at the next
+ * frame (once a pane just shown is laid out). */
+void          tv_properties_reveal_warnings   (TvProperties *self);
 /* Everything the pane shows, as the "Copy as Text" button copies it. */
 char         *tv_properties_dup_text          (TvProperties *self);
 guint         tv_properties_get_n_thread_rows (TvProperties *self);

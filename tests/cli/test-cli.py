@@ -3,7 +3,7 @@
 
 Usage: test-cli.py --exe PATH --tool PATH [--bench PATH] GROUP
 
-GROUP is one of: info, human, invalid, collapsed, args, compare, names, and, for
+GROUP is one of: info, human, invalid, collapsed, args, compare, names, quality, and, for
 the reference suite, generated and big.  Prints TAP.  The corpus comes
 from $TACH_TEST_DATA (valid/, invalid/, manifest.json), with what the
 reference implementation, tachgen.py, says about it (reference.json);
@@ -317,10 +317,15 @@ def check_info_file(env, path, generated=False):
     if ours.get("compression") != want_comp:
         problems.append("compression %r, expected %r" % (ours.get("compression"), want_comp))
 
+    # The findings; the format library's own warnings are those of kind
+    # "file", as many as tachgen's.
     warnings = ours.get("warnings")
-    if not isinstance(warnings, list) or not all(isinstance(w, str) for w in warnings):
-        problems.append("warnings is not a list of strings: %r" % (warnings,))
-    elif len(warnings) != len(details["warnings"]):
+    if not isinstance(warnings, list) or not all(
+            isinstance(w, dict) and isinstance(w.get("kind"), str)
+            and w.get("severity") in ("notice", "warning", "severe")
+            and isinstance(w.get("message"), str) and w["message"] for w in warnings):
+        problems.append("warnings is not a list of findings: %r" % (warnings,))
+    elif len([w for w in warnings if w["kind"] == "file"]) != len(details["warnings"]):
         problems.append("warnings %r, tachgen %r" % (warnings, details["warnings"]))
 
     dec = ours.get("decoded")
@@ -1221,6 +1226,79 @@ def write_json_profile(env, path, counts, duration):
     env.write_profile(path, doc, stats={"duration_sec": duration, "sample_rate": 1000})
 
 
+# What the findings of --info are for corpus files with bad statistics
+# (see the corpus README): kind -> figures it must carry, and their values.
+QUALITY_CORPUS = {
+    "valid/rec_threads.tach": {"missed-samples": {"missed_samples_percent": 37.7777}},
+    "valid/stats_v56_missed_negative.tach": {
+        "impossible-statistic": {"missed_samples_percent": -2.75},
+        "duration-mismatch": {"recorded_sec": 2.5}},
+    "valid/stats_v56_full.tach": {"error-rate": {"error_rate_percent": 1.25},
+                                  "duration-mismatch": {"recorded_sec": 2.5}},
+    "valid/encodings.tach": {"truncated-stacks": {"samples": 1, "frame_limit": 256}},
+    "valid/footer_size_mismatch.tach": {"file": {}},
+    "valid/tiny.tach": {},
+    "valid/mode_wall.tach": {},
+}
+
+
+def quality_cases(env):
+    """--info and --info --json: the data-quality findings, on corpus files
+    and on profiles written here, one a finding and one with none."""
+    cases = []
+    tmp = tempfile.mkdtemp(prefix="tv-cli-quality-")
+
+    def check(path, want):
+        problems = []
+        rc, out, err = env.run("--info", "--json", path)
+        if rc != 0:
+            return ["--json exit status %d: %s" % (rc, err)]
+        found = strict_json(out)["warnings"]
+        kinds = sorted(w["kind"] for w in found)
+        if kinds != sorted(want):
+            problems.append("kinds %r, expected %r" % (kinds, sorted(want)))
+        for w in found:
+            for name, value in want.get(w["kind"], {}).items():
+                if not isinstance(w.get(name), (int, float)) or abs(w[name] - value) > 1e-3:
+                    problems.append("%s: %s = %r, expected %r" % (w["kind"], name,
+                                                                 w.get(name), value))
+        rc, out, err = env.run("--info", path)
+        text = out.decode("utf-8")
+        section = text.split("\nWarnings", 1)[1].split("\n\n", 1)[0] if "\nWarnings" in text else None
+        if section is None:
+            problems.append("no Warnings section in --info")
+        elif not want and section != ": none":
+            problems.append("--info Warnings %r, expected none" % section)
+        elif want:
+            items = [line for line in section.split("\n") if line.startswith("  - ")]
+            if [line[4:] for line in items] != [w["message"] for w in found]:
+                problems.append("--info Warnings %r, JSON %r" % (items, found))
+        return problems
+
+    for key, want in QUALITY_CORPUS.items():
+        cases.append(("quality %s" % key,
+                      lambda key=key, want=want: check(os.path.join(env.data, key), want)))
+
+    # Written here: 10 % missed is over the threshold, 4 % under it.
+    def written(name, missed, want):
+        path = os.path.join(tmp, name)
+        samples = [{"t": 1000000 + 1000 * i, "interpreters": [{"id": 0, "threads": [{
+            "tid": 7, "status": 3, "frames": [["app.py", "main", 12, 12, 4, 10, 53]]}]}]}
+            for i in range(1, 1001)]
+        doc = {"start_time_us": 1000000, "interval_us": 1000, "python_version": [3, 15, 0],
+               "mode": "wall", "samples": samples}
+        env.write_profile(path, doc, stats={"duration_sec": 1.0, "sample_rate": 1000,
+                                            "error_rate": 0.0, "missed_samples": missed})
+        return check(path, want)
+    cases.append(("quality: 10 % missed written here",
+                  lambda: written("missed.tach", 10.0,
+                                  {"missed-samples": {"missed_samples_percent": 10.0,
+                                                      "threshold_percent": 5.0}})))
+    cases.append(("quality: 4 % missed written here, no finding",
+                  lambda: written("clean.tach", 4.0, {})))
+    return cases, tmp
+
+
 def compare_cases(env):
     """--compare BASE NEW --info: the warnings, the verdicts and bad
     arguments."""
@@ -1558,7 +1636,7 @@ def main():
     ap.add_argument("--tool", required=True)
     ap.add_argument("--bench")
     ap.add_argument("group", choices=["info", "human", "invalid", "collapsed", "generated",
-                                      "big", "args", "compare", "names"])
+                                      "big", "args", "compare", "names", "quality"])
     a = ap.parse_args()
     env = Env(a.exe, a.tool, a.bench)
     tap = Tap()
@@ -1606,6 +1684,12 @@ def main():
             shutil.rmtree(tmp, ignore_errors=True)
     elif a.group == "compare":
         cases, tmp = compare_cases(env)
+        try:
+            run_parallel(tap, cases)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    elif a.group == "quality":
+        cases, tmp = quality_cases(env)
         try:
             run_parallel(tap, cases)
         finally:

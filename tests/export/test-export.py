@@ -397,9 +397,18 @@ def check_corpus_file(env, path):
             problems.append("stats.%s: %r, --info says %r" % (k, d["stats"][k], info[k]))
     src = d["source"]
     for ours, theirs in (("file_size", "file_size"), ("byte_order", "byte_order"),
-                         ("compression", "compression"), ("warnings", "warnings")):
+                         ("compression", "compression")):
         if src[ours] != info[theirs]:
             problems.append("source.%s: %r, --info says %r" % (ours, src[ours], info[theirs]))
+    # The file's own warnings, and every data-quality finding, as --info
+    # gives them.
+    file_warnings = [w["message"] for w in info["warnings"] if w["kind"] == "file"]
+    if src["warnings"] != file_warnings:
+        problems.append("source.warnings: %r, --info says %r" % (src["warnings"], file_warnings))
+    findings = [{"kind": w["kind"], "severity": w["severity"], "message": w["message"]}
+                for w in info["warnings"]]
+    if d.get("findings") != findings:
+        problems.append("findings: %r, --info says %r" % (d.get("findings"), findings))
     if src["name"] != os.path.basename(path):
         problems.append("source.name %r" % src["name"])
     for k in ("samples", "first_timestamp_us", "last_timestamp_us", "max_depth"):
@@ -1051,6 +1060,31 @@ def browser_cases(env, browser_exe):
             problems += ["%s: %s" % (name, p) for p in browser_problems(b, url)]
         return problems
     case("the summary shows the statistics, or 'not recorded'", stats_files)
+
+    def quality_block():
+        """The findings under the statistics, in the order --info gives
+        them, and no block for a profile without one."""
+        problems = []
+        for name, kinds in (("rec_threads.tach", ["missed-samples"]),
+                            ("stats_v56_missed_negative.tach",
+                             ["impossible-statistic", "duration-mismatch"]),
+                            ("tiny.tach", [])):
+            path, d = page_for(name)
+            b, url = load(path)
+            shown = b.evaluate("(function () { var q = document.getElementById('quality');"
+                               " return {hidden: q.hidden, items:"
+                               " Array.prototype.map.call(q.querySelectorAll('li'), function (li)"
+                               " { return [li.getAttribute('data-kind'), li.textContent]; })}; })()")
+            want = [[f["kind"], f["message"]] for f in d["findings"]]
+            if [f["kind"] for f in d["findings"]] != kinds:
+                problems.append("%s: findings %r, expected %r" % (name, d["findings"], kinds))
+            if shown["items"] != want:
+                problems.append("%s: block shows %r, expected %r" % (name, shown["items"], want))
+            if shown["hidden"] != (not kinds):
+                problems.append("%s: block hidden %r" % (name, shown["hidden"]))
+            problems += ["%s: %s" % (name, p) for p in browser_problems(b, url)]
+        return problems
+    case("the data-quality findings show under the statistics", quality_block)
 
     def no_network():
         path, d = page_for("rec_threads.tach")
@@ -2609,9 +2643,16 @@ def l10n_cases(env, browser_exe):
                                                                       same[:10]))
         if ui.get("not_recorded") != "nicht aufgezeichnet":
             problems.append("ui.not_recorded %r" % ui.get("not_recorded"))
-        # Nothing else changes with the language.
-        en_rest = dict(en.data, ui=None)
-        de_rest = dict(de.data, ui=None)
+        # The findings' sentences are the catalogue's; nothing else changes
+        # with the language.
+        en_found, de_found = en.data.get("findings") or [], de.data.get("findings") or []
+        if not en_found or [(f["kind"], f["severity"]) for f in en_found] != \
+                [(f["kind"], f["severity"]) for f in de_found]:
+            problems.append("findings %r, in German %r" % (en_found, de_found))
+        elif any(f["message"] == g["message"] for f, g in zip(en_found, de_found)):
+            problems.append("findings still in English: %r" % de_found)
+        en_rest = dict(en.data, ui=None, findings=None)
+        de_rest = dict(de.data, ui=None, findings=None)
         if en_rest != de_rest:
             problems.append("the data besides ui differ between English and German")
         return problems

@@ -739,7 +739,7 @@ test_failed (void)
   g_assert_cmpint (tv_comparison_get_state (comparison), ==, TV_COMPARISON_FAILED);
   g_assert_cmpint (tv_comparison_get_failed_side (comparison), ==, TV_DIFF_SIDE_NEW);
   error = tv_comparison_get_error (comparison);
-  g_assert_error (error, TV_TACH_ERROR, TV_TACH_ERROR_IO);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
   g_assert_nonnull (error->message);
   watch_finish (&w);
 
