@@ -870,6 +870,15 @@ matcher_matches (LaneMatcher          *m,
       g_string_append (m->haystack, m->main_label);
       g_string_append_c (m->haystack, '\n');
     }
+  else if (m->needle[0] == 't' && g_ascii_isdigit (m->needle[1]))
+    {
+      /* The short label, whole: "t1" is not a part of "T12". */
+      char *end = NULL;
+      guint64 number = g_ascii_strtoull (m->needle + 1, &end, 10);
+
+      if (end != NULL && *end == '\0' && number == (guint64) info->position + 1)
+        return TRUE;
+    }
   return strstr (m->haystack->str, m->needle) != NULL;
 }
 
@@ -1387,6 +1396,22 @@ tv_timeline_get_level (TvTimeline *self,
   if (n_bins != NULL)
     *n_bins = l->n_bins;
   return l->bins;
+}
+
+char *
+tv_timeline_dup_lane_label (TvTimeline *self,
+                            guint       lane,
+                            const char *main_label)
+{
+  const TvTimelineLane *info;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (lane < self->n_lanes, NULL);
+
+  info = &self->lanes[lane];
+  if (info->main_thread && main_label != NULL && main_label[0] != '\0')
+    return g_utf8_make_valid (main_label, -1);
+  return g_strdup_printf ("T%u", info->position + 1);
 }
 
 char *

@@ -200,7 +200,7 @@ gsize                 tv_timeline_get_memory_size (TvTimeline   *timeline);
 
 /* Whether LANE matches a filter TEXT typed by the user: a part of its
  * thread id (decimal or 0x-hexadecimal), or of MAIN_LABEL (say, "main")
- * for the main thread, ignoring case.  Empty or NULL text matches all. */
+ * for the main thread, or all of its short label ("T3"), ignoring case.  Empty or NULL text matches all. */
 gboolean              tv_timeline_lane_matches   (TvTimeline    *timeline,
                                                   guint          lane,
                                                   const char    *text,
@@ -212,6 +212,14 @@ guint                 tv_timeline_match_lanes    (TvTimeline    *timeline,
                                                   const char    *text,
                                                   const char    *main_label,
                                                   guint8        *matches);
+
+/* LANE's short label, as the lanes and every list of them show it:
+ * MAIN_LABEL (say, "main") for a main thread, "T" and its place in the
+ * display order (from 1) for the others, "T2", "T3"...  Thread ids are
+ * long and the format records no thread names.  Free with g_free(). */
+char                 *tv_timeline_dup_lane_label (TvTimeline    *timeline,
+                                                  guint          lane,
+                                                  const char    *main_label);
 
 /* A time or a duration in microseconds, as the timeline writes it:
  * "1.250 s", "12.500 ms", "80 µs".  Free with g_free(). */
