@@ -240,8 +240,11 @@ void                  tv_timeline_state_get_filter (TvTimelineState  state,
  * counts the samples of some lanes. */
 typedef struct _TvTimelineHeatmap TvTimelineHeatmap;
 
-/* The heatmap view's rows, in microseconds: 50 to a second. */
+/* The heatmap view's rows, in microseconds: 50 to a second (or to a
+ * column, of a shorter column). */
 #define TV_HEATMAP_ROW_DURATION 20000
+/* The columns tv_timeline_heatmap_pick_column_duration() aims for. */
+#define TV_HEATMAP_MIN_COLUMNS  12
 
 /* LANES: N_LANES lane numbers, or NULL for all.  Only samples whose
  * (status & STATUS_MASK) == STATUS_VALUE count (a mask of 0 counts all),
@@ -256,12 +259,30 @@ TvTimelineHeatmap *tv_timeline_heatmap_new        (TvTimeline        *timeline,
                                                    guint8             status_value,
                                                    guint64            row_duration,
                                                    GCancellable      *cancellable);
+/* The same with columns of COLUMN_DURATION microseconds (1 to 1000000;
+ * ROW_DURATION at most), column k starting k * COLUMN_DURATION after the
+ * origin. */
+TvTimelineHeatmap *tv_timeline_heatmap_new_full   (TvTimeline        *timeline,
+                                                   const guint32     *lanes,
+                                                   guint              n_lanes,
+                                                   guint8             status_mask,
+                                                   guint8             status_value,
+                                                   guint64            column_duration,
+                                                   guint64            row_duration,
+                                                   GCancellable      *cancellable);
+/* A column per second, but for a profile of fewer than
+ * TV_HEATMAP_MIN_COLUMNS seconds: the longest of 500, 200, 100, 50, 20
+ * and 10 ms that makes that many columns, as long as a fiftieth of it
+ * (a row) is no shorter than the sampling interval.  A 1.3 s profile
+ * is two columns of seconds, or 13 of 100 ms. */
+guint64            tv_timeline_heatmap_pick_column_duration (TvTimeline *timeline);
 TvTimelineHeatmap *tv_timeline_heatmap_ref        (TvTimelineHeatmap *heatmap);
 void               tv_timeline_heatmap_unref      (TvTimelineHeatmap *heatmap);
 
 TvTimeline        *tv_timeline_heatmap_get_timeline (TvTimelineHeatmap *heatmap);
 guint              tv_timeline_heatmap_get_n_columns (TvTimelineHeatmap *heatmap);
 guint              tv_timeline_heatmap_get_n_rows    (TvTimelineHeatmap *heatmap);
+guint64            tv_timeline_heatmap_get_column_duration (TvTimelineHeatmap *heatmap);
 guint64            tv_timeline_heatmap_get_row_duration (TvTimelineHeatmap *heatmap);
 guint64            tv_timeline_heatmap_get_count     (TvTimelineHeatmap *heatmap,
                                                       guint              column,

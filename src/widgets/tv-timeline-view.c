@@ -398,9 +398,22 @@ update_summary (TvTimelineView *self)
                                            n > G_MAXULONG ? G_MAXULONG : (gulong) n),
                               from, to, span, count);
     }
-  else if (showing_heatmap (self))
+  else if (showing_heatmap (self)
+           && tv_timeline_heatmap_pick_column_duration (self->timeline) == G_USEC_PER_SEC)
     text = g_strdup (_("Nothing selected. Each column is a second, each row 20 ms of it: drag "
                        "over the cells to select them."));
+  else if (showing_heatmap (self))
+    {
+      /* A short profile's columns are shorter (50 rows each still). */
+      guint64 column = tv_timeline_heatmap_pick_column_duration (self->timeline);
+      g_autofree char *column_text = g_strdup_printf ("%g ms", column / 1000.0);
+      g_autofree char *row_text = g_strdup_printf ("%g ms", column / 1000.0 / 50);
+
+      /* Translators: the heatmap of a short profile: how long a column
+       * is ("100 ms"), and a row ("2 ms"). */
+      text = g_strdup_printf (_("Nothing selected. Each column is %s, each row %s of it: drag "
+                                "over the cells to select them."), column_text, row_text);
+    }
   else
     {
       g_autofree char *all = tv_timeline_format_time (tv_timeline_get_duration (self->timeline));
