@@ -208,8 +208,19 @@ update_lane_flags (TvTimelineView *self)
     self->lanes_serial = 1;
 
   /* As high as DEFAULT_LANES rows (or the rows there are), until the
-   * user sizes it: the page's paned starts at this natural height. */
-  n_rows = n_shown - self->n_folded + (self->n_folded > 0);
+   * user sizes it: the page's paned starts at this natural height.  The
+   * rows of all lanes, unfiltered, unselected, so that typing a filter
+   * or picking a thread does not move the pane. */
+  n_rows = n_lanes;
+  if (self->fold_idle)
+    {
+      guint n_all_idle = 0;
+
+      for (guint i = 0; i < n_lanes; i++)
+        n_all_idle += self->idle_lanes[i];
+      if (n_all_idle >= 2 && n_all_idle < n_lanes)
+        n_rows = n_lanes - n_all_idle + 1;
+    }
   sync_style (self);
   gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->area),
                                        (int) tv_timeline_renderer_get_height_for_lanes (

@@ -631,6 +631,19 @@ test_timeline_splitter (void)
         close_page (page);
       else
         {
+          g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+          int height = gtk_widget_get_height (GTK_WIDGET (view));
+
+          /* A filter that keeps one lane leaves the pane as high. */
+          collect_widgets (GTK_WIDGET (view), GTK_TYPE_SEARCH_ENTRY, entries);
+          g_assert_cmpuint (entries->len, ==, 1);
+          gtk_editable_set_text (GTK_EDITABLE (entries->pdata[0]), "1001");
+          WAIT_UNTIL ((count_shown_rows (view, &n_rows), n_rows == 1), 5000);
+          ui_test_spin (100);
+          g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (view)), ==, height);
+          gtk_editable_set_text (GTK_EDITABLE (entries->pdata[0]), "");
+          WAIT_UNTIL ((count_shown_rows (view, &n_rows), n_rows == 41), 5000);
+
           /* The user drags the handle down. */
           GtkWidget *paned = gtk_widget_get_parent (GTK_WIDGET (view));
 
