@@ -53,6 +53,8 @@ struct _TvProfilePage
   GtkWidget          *paned;
   /* Where the timeline's height is kept; NULL without the schema. */
   GSettings          *settings;
+  /* The paned's height when its position last changed. */
+  int                 paned_height;
 
   /* Watching the file once it is loaded. */
   GFileMonitor       *monitor;
@@ -188,15 +190,23 @@ lookup_settings (void)
 
 /* The handle between the timeline and the flame graph was moved: the next
  * page (and the next start) opens the timeline as high.  Until then the
- * paned follows the timeline's natural height and keeps nothing. */
+ * paned follows the timeline's natural height and keeps nothing; nor is a
+ * position kept that the paned moved itself, to fit a smaller window. */
 static void
 on_paned_moved (TvProfilePage *self)
 {
   gboolean set = FALSE;
-  int position;
+  int position, height;
 
   if (self->settings == NULL || self->paned == NULL)
     return;
+  height = gtk_widget_get_height (self->paned);
+  if (self->paned_height > 0 && height != self->paned_height)
+    {
+      self->paned_height = height;
+      return;
+    }
+  self->paned_height = height;
   g_object_get (self->paned, "position-set", &set, NULL);
   if (!set)
     return;
@@ -251,6 +261,7 @@ on_load_finished (GObject      *object,
       if (self->settings != NULL && g_settings_get_int (self->settings, "timeline-height") > 0)
         gtk_paned_set_position (GTK_PANED (self->paned),
                                 g_settings_get_int (self->settings, "timeline-height"));
+      self->paned_height = 0;
       g_signal_connect_object (self->paned, "notify::position", G_CALLBACK (on_paned_moved),
                                self, G_CONNECT_SWAPPED);
       gtk_widget_set_vexpand (self->paned, TRUE);

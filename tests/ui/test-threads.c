@@ -655,6 +655,21 @@ test_timeline_splitter (void)
           g_assert_cmpint (g_settings_get_int (settings, "timeline-height"), ==, moved);
           shown = count_shown_rows (view, &n_rows);
           g_assert_cmpuint (shown, >, 8);
+          /* A window too low for it squeezes the timeline, but what the
+           * user chose is kept. */
+          {
+            GtkWindow *window = GTK_WINDOW (get_window ());
+            int win_width, win_height;
+
+            gtk_window_get_default_size (window, &win_width, &win_height);
+            gtk_window_set_default_size (window, win_width, win_height - 250);
+            WAIT_UNTIL (gtk_paned_get_position (GTK_PANED (paned)) < moved, 5000);
+            g_test_message ("in a window 250 px lower: %d px",
+                            gtk_paned_get_position (GTK_PANED (paned)));
+            g_assert_cmpint (g_settings_get_int (settings, "timeline-height"), ==, moved);
+            gtk_window_set_default_size (window, win_width, win_height);
+            ui_test_spin (300);
+          }
           close_page (page);
         }
     }
