@@ -83,6 +83,7 @@ struct _TvTimelineHeatmap
   TvTimeline      *timeline;
   guint            n_columns;
   guint            n_rows;
+  guint64          column_duration;
   guint64          row_duration;
   guint64         *cells;           /* column * n_rows + row */
   guint64          max_count;
@@ -870,6 +871,15 @@ matcher_matches (LaneMatcher          *m,
       g_string_append (m->haystack, m->main_label);
       g_string_append_c (m->haystack, '\n');
     }
+  else if (m->needle[0] == 't' && g_ascii_isdigit (m->needle[1]))
+    {
+      /* The short label, whole: "t1" is not a part of "T12". */
+      char *end = NULL;
+      guint64 number = g_ascii_strtoull (m->needle + 1, &end, 10);
+
+      if (end != NULL && *end == '\0' && number == (guint64) info->position + 1)
+        return TRUE;
+    }
   return strstr (m->haystack->str, m->needle) != NULL;
 }
 
@@ -1390,6 +1400,22 @@ tv_timeline_get_level (TvTimeline *self,
 }
 
 char *
+tv_timeline_dup_lane_label (TvTimeline *self,
+                            guint       lane,
+                            const char *main_label)
+{
+  const TvTimelineLane *info;
+
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (lane < self->n_lanes, NULL);
+
+  info = &self->lanes[lane];
+  if (info->main_thread && main_label != NULL && main_label[0] != '\0')
+    return g_utf8_make_valid (main_label, -1);
+  return g_strdup_printf ("T%u", info->position + 1);
+}
+
+char *
 tv_timeline_format_time (double us)
 {
   if (fabs (us) >= 1e6)
@@ -1403,12 +1429,12 @@ tv_timeline_format_time (double us)
 /* Heatmap                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* The offset of row ROW's start within a second. */
+/* The offset of row ROW's start within a column. */
 static guint64
 row_offset (const TvTimelineHeatmap *self,
             guint                    row)
 {
-  return MIN ((guint64) row * self->row_duration, USEC_PER_SECOND);
+  return MIN ((guint64) row * self->row_duration, self->column_duration);
 }
 
 static void
@@ -1428,8 +1454,8 @@ heatmap_add_lane (TvTimelineHeatmap *self,
       for (guint64 i = 0; i < lane->n_samples; i++)
         {
           guint64 r = lane->timestamps[i] - origin;
-          guint64 column = r / USEC_PER_SECOND;
-          guint64 row = (r % USEC_PER_SECOND) / self->row_duration;
+          guint64 column = r / self->column_duration;
+          guint64 row = (r % self->column_duration) / self->row_duration;
 
           if (column < self->n_columns && (lane->statuses[i] & mask) == value)
             self->cells[column * self->n_rows + row]++;
@@ -1443,7 +1469,7 @@ heatmap_add_lane (TvTimelineHeatmap *self,
       for (guint column = 0; column < self->n_columns && i < lane->n_samples; column++)
         for (guint row = 0; row < self->n_rows; row++)
           {
-            guint64 end = origin + column * USEC_PER_SECOND + row_offset (self, row + 1);
+            guint64 end = origin + column * self->column_duration + row_offset (self, row + 1);
             guint64 next = gallop (lane->timestamps, lane->n_samples, i, end);
 
             self->cells[(guint64) column * self->n_rows + row] += next - i;
@@ -1461,19 +1487,61 @@ tv_timeline_heatmap_new (TvTimeline    *timeline,
                          guint64        row_duration,
                          GCancellable  *cancellable)
 {
+  return tv_timeline_heatmap_new_full (timeline, lanes, n_lanes, status_mask, status_value,
+                                       USEC_PER_SECOND, row_duration, cancellable);
+}
+
+guint64
+tv_timeline_heatmap_pick_column_duration (TvTimeline *timeline)
+{
+  /* Nice durations, longest first: each divides a second. */
+  static const guint64 durations[] = { 1000000, 500000, 200000, 100000, 50000, 20000, 10000 };
+  double duration, interval;
+  guint64 picked = durations[0];
+
+  g_return_val_if_fail (timeline != NULL, USEC_PER_SECOND);
+
+  duration = (double) tv_timeline_get_duration (timeline);
+  interval = tv_timeline_get_interval (timeline);
+  for (guint i = 0; i < G_N_ELEMENTS (durations); i++)
+    {
+      /* A row (a fiftieth of a column) shorter than the sampling
+       * interval would hold a sample or none. */
+      if (isfinite (interval) && interval > 0
+          && (double) durations[i] / (1000000.0 / TV_HEATMAP_ROW_DURATION) < interval)
+        break;
+      picked = durations[i];
+      if (duration / (double) durations[i] >= TV_HEATMAP_MIN_COLUMNS)
+        break;
+    }
+  return picked;
+}
+
+TvTimelineHeatmap *
+tv_timeline_heatmap_new_full (TvTimeline    *timeline,
+                              const guint32 *lanes,
+                              guint          n_lanes,
+                              guint8         status_mask,
+                              guint8         status_value,
+                              guint64        column_duration,
+                              guint64        row_duration,
+                              GCancellable  *cancellable)
+{
   g_autoptr(TvTimelineHeatmap) self = NULL;
   guint64 n_columns, n_cells;
 
   g_return_val_if_fail (timeline != NULL, NULL);
   g_return_val_if_fail (lanes != NULL || n_lanes == 0, NULL);
-  g_return_val_if_fail (row_duration >= 1 && row_duration <= USEC_PER_SECOND, NULL);
+  g_return_val_if_fail (column_duration >= 1 && column_duration <= USEC_PER_SECOND, NULL);
+  g_return_val_if_fail (row_duration >= 1 && row_duration <= column_duration, NULL);
 
   self = g_new0 (TvTimelineHeatmap, 1);
   g_atomic_ref_count_init (&self->ref_count);
   self->timeline = tv_timeline_ref (timeline);
+  self->column_duration = column_duration;
   self->row_duration = row_duration;
-  self->n_rows = (USEC_PER_SECOND + row_duration - 1) / row_duration;
-  n_columns = timeline->has_samples ? (timeline->last - timeline->origin) / USEC_PER_SECOND + 1
+  self->n_rows = (column_duration + row_duration - 1) / row_duration;
+  n_columns = timeline->has_samples ? (timeline->last - timeline->origin) / column_duration + 1
                                     : 0;
   /* A profile of days, say, would make a heatmap no one can read: its
    * first hours are shown, as many columns as an image can be wide (the
@@ -1539,6 +1607,13 @@ tv_timeline_heatmap_get_n_rows (TvTimelineHeatmap *self)
 }
 
 guint64
+tv_timeline_heatmap_get_column_duration (TvTimelineHeatmap *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->column_duration;
+}
+
+guint64
 tv_timeline_heatmap_get_row_duration (TvTimelineHeatmap *self)
 {
   g_return_val_if_fail (self != NULL, 0);
@@ -1574,7 +1649,7 @@ tv_timeline_heatmap_get_cell_range (TvTimelineHeatmap *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (column < self->n_columns && row < self->n_rows);
 
-  second = self->timeline->origin + column * USEC_PER_SECOND;
+  second = self->timeline->origin + column * self->column_duration;
   if (start != NULL)
     *start = second + row_offset (self, row);
   if (end != NULL)

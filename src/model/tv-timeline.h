@@ -200,7 +200,7 @@ gsize                 tv_timeline_get_memory_size (TvTimeline   *timeline);
 
 /* Whether LANE matches a filter TEXT typed by the user: a part of its
  * thread id (decimal or 0x-hexadecimal), or of MAIN_LABEL (say, "main")
- * for the main thread, ignoring case.  Empty or NULL text matches all. */
+ * for the main thread, or all of its short label ("T3"), ignoring case.  Empty or NULL text matches all. */
 gboolean              tv_timeline_lane_matches   (TvTimeline    *timeline,
                                                   guint          lane,
                                                   const char    *text,
@@ -212,6 +212,14 @@ guint                 tv_timeline_match_lanes    (TvTimeline    *timeline,
                                                   const char    *text,
                                                   const char    *main_label,
                                                   guint8        *matches);
+
+/* LANE's short label, as the lanes and every list of them show it:
+ * MAIN_LABEL (say, "main") for a main thread, "T" and its place in the
+ * display order (from 1) for the others, "T2", "T3"...  Thread ids are
+ * long and the format records no thread names.  Free with g_free(). */
+char                 *tv_timeline_dup_lane_label (TvTimeline    *timeline,
+                                                  guint          lane,
+                                                  const char    *main_label);
 
 /* A time or a duration in microseconds, as the timeline writes it:
  * "1.250 s", "12.500 ms", "80 µs".  Free with g_free(). */
@@ -232,8 +240,11 @@ void                  tv_timeline_state_get_filter (TvTimelineState  state,
  * counts the samples of some lanes. */
 typedef struct _TvTimelineHeatmap TvTimelineHeatmap;
 
-/* The heatmap view's rows, in microseconds: 50 to a second. */
+/* The heatmap view's rows, in microseconds: 50 to a second (or to a
+ * column, of a shorter column). */
 #define TV_HEATMAP_ROW_DURATION 20000
+/* The columns tv_timeline_heatmap_pick_column_duration() aims for. */
+#define TV_HEATMAP_MIN_COLUMNS  12
 
 /* LANES: N_LANES lane numbers, or NULL for all.  Only samples whose
  * (status & STATUS_MASK) == STATUS_VALUE count (a mask of 0 counts all),
@@ -248,12 +259,30 @@ TvTimelineHeatmap *tv_timeline_heatmap_new        (TvTimeline        *timeline,
                                                    guint8             status_value,
                                                    guint64            row_duration,
                                                    GCancellable      *cancellable);
+/* The same with columns of COLUMN_DURATION microseconds (1 to 1000000;
+ * ROW_DURATION at most), column k starting k * COLUMN_DURATION after the
+ * origin. */
+TvTimelineHeatmap *tv_timeline_heatmap_new_full   (TvTimeline        *timeline,
+                                                   const guint32     *lanes,
+                                                   guint              n_lanes,
+                                                   guint8             status_mask,
+                                                   guint8             status_value,
+                                                   guint64            column_duration,
+                                                   guint64            row_duration,
+                                                   GCancellable      *cancellable);
+/* A column per second, but for a profile of fewer than
+ * TV_HEATMAP_MIN_COLUMNS seconds: the longest of 500, 200, 100, 50, 20
+ * and 10 ms that makes that many columns, as long as a fiftieth of it
+ * (a row) is no shorter than the sampling interval.  A 1.3 s profile
+ * is two columns of seconds, or 13 of 100 ms. */
+guint64            tv_timeline_heatmap_pick_column_duration (TvTimeline *timeline);
 TvTimelineHeatmap *tv_timeline_heatmap_ref        (TvTimelineHeatmap *heatmap);
 void               tv_timeline_heatmap_unref      (TvTimelineHeatmap *heatmap);
 
 TvTimeline        *tv_timeline_heatmap_get_timeline (TvTimelineHeatmap *heatmap);
 guint              tv_timeline_heatmap_get_n_columns (TvTimelineHeatmap *heatmap);
 guint              tv_timeline_heatmap_get_n_rows    (TvTimelineHeatmap *heatmap);
+guint64            tv_timeline_heatmap_get_column_duration (TvTimelineHeatmap *heatmap);
 guint64            tv_timeline_heatmap_get_row_duration (TvTimelineHeatmap *heatmap);
 guint64            tv_timeline_heatmap_get_count     (TvTimelineHeatmap *heatmap,
                                                       guint              column,

@@ -51,6 +51,10 @@ struct _TvProfilePage
   GtkWidget          *flame_view;
   GtkWidget          *timeline_view;
   GtkWidget          *paned;
+  /* Where the timeline's height is kept; NULL without the schema. */
+  GSettings          *settings;
+  /* The paned's height when its position last changed. */
+  int                 paned_height;
 
   /* Watching the file once it is loaded. */
   GFileMonitor       *monitor;
@@ -170,6 +174,47 @@ on_opened (TvProfilePage *self)
   update_progress (self);
 }
 
+/* The settings of the application's schema, or NULL when it is not
+ * installed (the pages cannot ask the application for them). */
+static GSettings *
+lookup_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, "io.github.tachyonviewer.TachyonViewer",
+                                              TRUE);
+  return schema != NULL ? g_settings_new_full (schema, NULL, NULL) : NULL;
+}
+
+/* The handle between the timeline and the flame graph was moved: the next
+ * page (and the next start) opens the timeline as high.  Until then the
+ * paned follows the timeline's natural height and keeps nothing; nor is a
+ * position kept that the paned moved itself, to fit a smaller window. */
+static void
+on_paned_moved (TvProfilePage *self)
+{
+  gboolean set = FALSE;
+  int position, height;
+
+  if (self->settings == NULL || self->paned == NULL)
+    return;
+  height = gtk_widget_get_height (self->paned);
+  if (self->paned_height > 0 && height != self->paned_height)
+    {
+      self->paned_height = height;
+      return;
+    }
+  self->paned_height = height;
+  g_object_get (self->paned, "position-set", &set, NULL);
+  if (!set)
+    return;
+  position = gtk_paned_get_position (GTK_PANED (self->paned));
+  if (position > 0 && position != g_settings_get_int (self->settings, "timeline-height"))
+    g_settings_set_int (self->settings, "timeline-height", position);
+}
+
 static gboolean
 timeline_ready (GtkWidget *view)
 {
@@ -210,7 +255,15 @@ on_load_finished (GObject      *object,
       gtk_paned_set_resize_start_child (GTK_PANED (self->paned), FALSE);
       gtk_paned_set_shrink_start_child (GTK_PANED (self->paned), FALSE);
       gtk_paned_set_shrink_end_child (GTK_PANED (self->paned), FALSE);
-      gtk_paned_set_position (GTK_PANED (self->paned), 190);
+      /* As the user last sized it; else the timeline's natural height,
+       * which fits its lanes (up to eight), since the paned resizes
+       * only the flame graph. */
+      if (self->settings != NULL && g_settings_get_int (self->settings, "timeline-height") > 0)
+        gtk_paned_set_position (GTK_PANED (self->paned),
+                                g_settings_get_int (self->settings, "timeline-height"));
+      self->paned_height = 0;
+      g_signal_connect_object (self->paned, "notify::position", G_CALLBACK (on_paned_moved),
+                               self, G_CONNECT_SWAPPED);
       gtk_widget_set_vexpand (self->paned, TRUE);
       gtk_box_append (self->flame_box, self->paned);
       g_signal_connect_object (self->view_state, "changed", G_CALLBACK (update_range), self,
@@ -989,6 +1042,7 @@ tv_profile_page_dispose (GObject *object)
   self->flame_view = NULL;
   self->timeline_view = NULL;
   self->paned = NULL;
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (tv_profile_page_parent_class)->dispose (object);
 }
@@ -1119,6 +1173,7 @@ tv_profile_page_init (TvProfilePage *self)
   self->cancellable = g_cancellable_new ();
   self->state = TV_PROFILE_PAGE_LOADING;
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "page.export", FALSE);
+  self->settings = lookup_settings ();
   self->view_state = tv_view_state_new ();
   self->properties = tv_properties_new ();
   gtk_widget_set_vexpand (GTK_WIDGET (self->properties), TRUE);

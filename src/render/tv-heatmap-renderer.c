@@ -15,7 +15,7 @@
 
 #define HEATMAP_PADDING    6.0
 #define HEATMAP_BAR_WIDTH  10.0
-#define USEC_PER_SECOND    1000000.0
+#define USEC_PER_SECOND    G_GUINT64_CONSTANT (1000000)
 
 typedef struct
 {
@@ -68,7 +68,21 @@ heatmap_count_label (guint64 count)
   return g_string_free (out, FALSE);
 }
 
-/* An offset within the second, in ms (or µs below a millisecond). */
+/* Where column C starts: "3 s" with columns of seconds, else with as
+ * many decimals as the columns' duration has ("1.25 s"). */
+static char *
+column_label (guint   column,
+              guint64 duration)
+{
+  guint64 start = column * duration;
+
+  if (duration % USEC_PER_SECOND == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT " s", start / USEC_PER_SECOND);
+  return g_strdup_printf ("%.*f s", duration % 100000 == 0 ? 1 : duration % 10000 == 0 ? 2 : 3,
+                          start / 1e6);
+}
+
+/* An offset within a column, in ms (or µs below a millisecond). */
 static char *
 offset_label (guint64 offset,
               guint64 step)
@@ -86,7 +100,8 @@ heatmap_geometry (TvTimelineRenderer   *self,
 {
   guint n_columns = tv_timeline_heatmap_get_n_columns (heatmap);
   guint n_rows = tv_timeline_heatmap_get_n_rows (heatmap);
-  g_autofree char *longest = offset_label (999999, tv_timeline_heatmap_get_row_duration (heatmap));
+  g_autofree char *longest = offset_label (tv_timeline_heatmap_get_column_duration (heatmap) - 1,
+                                           tv_timeline_heatmap_get_row_duration (heatmap));
   g_autofree char *max = heatmap_count_label (tv_timeline_heatmap_get_max_count (heatmap));
   double label_width, legend_width;
 
@@ -107,7 +122,7 @@ heatmap_geometry (TvTimelineRenderer   *self,
   g->row_height = g->plot_height / MAX (n_rows, 1);
 }
 
-/* The y of an offset within a second: rows are drawn alike, the last one
+/* The y of an offset within a column: rows are drawn alike, the last one
  * too, however much shorter it is. */
 static double
 offset_to_y (TvTimelineHeatmap     *heatmap,
@@ -121,7 +136,7 @@ offset_to_y (TvTimelineHeatmap     *heatmap,
 
   if (row >= n_rows)
     return g->plot_y + g->plot_height;
-  row_end = MIN ((row + 1) * duration, (guint64) USEC_PER_SECOND);
+  row_end = MIN ((row + 1) * duration, tv_timeline_heatmap_get_column_duration (heatmap));
   return g->plot_y + (row + (double) (offset - row * duration) / (row_end - row * duration))
                      * g->row_height;
 }
@@ -201,7 +216,7 @@ add_range_path (cairo_t               *cr,
                 TvTimeRange            range)
 {
   guint n_columns = tv_timeline_heatmap_get_n_columns (heatmap);
-  guint64 second = (guint64) USEC_PER_SECOND;
+  guint64 second = tv_timeline_heatmap_get_column_duration (heatmap);
   guint64 start, end;
 
   if (range.end <= origin || range.start >= range.end)
@@ -285,17 +300,18 @@ draw_heatmap_axes (TvTimelineRenderer    *self,
   guint n_columns = tv_timeline_heatmap_get_n_columns (heatmap);
   guint n_rows = tv_timeline_heatmap_get_n_rows (heatmap);
   guint64 duration = tv_timeline_heatmap_get_row_duration (heatmap);
-  g_autofree char *widest = g_strdup_printf ("%u s", n_columns);
+  guint64 column_duration = tv_timeline_heatmap_get_column_duration (heatmap);
+  g_autofree char *widest = column_label (n_columns, column_duration);
   guint column_step = nice_step ((text_width (self, widest) + 12) / g->column_width);
   guint row_step = nice_step ((g->text_height + 2) / g->row_height);
   double bottom = g->plot_y + g->plot_height;
 
   cairo_save (cr);
   cairo_set_line_width (cr, 1.0);
-  /* Seconds, below, at the left edge of their column. */
+  /* Where the columns start, below, at their left edge. */
   for (guint c = 0; c < n_columns; c += column_step)
     {
-      g_autofree char *text = g_strdup_printf ("%u s", c);
+      g_autofree char *text = column_label (c, column_duration);
       double x = round (g->plot_x + c * g->column_width);
 
       tv_draw_set_source (cr, fg, 0.3);
@@ -305,7 +321,7 @@ draw_heatmap_axes (TvTimelineRenderer    *self,
       tv_draw_set_source (cr, fg, 0.7);
       tv_draw_show_layout (cr, text_layout (self, text), x + 3, bottom + 2);
     }
-  /* Offsets within the second, on the left, centred on their row's top. */
+  /* Offsets within the column, on the left, centred on their row's top. */
   for (guint r = 0; r < n_rows; r += row_step)
     {
       g_autofree char *text = offset_label (r * duration, duration * row_step);

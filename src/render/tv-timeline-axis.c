@@ -305,6 +305,22 @@ tv_timeline_renderer_draw_labels (TvTimelineRenderer    *self,
                                row_y + round ((band - g->text_height) / 2));
           continue;
         }
+      if (row->kind == ROW_FOLDED)
+        {
+          /* No band: the label spans the row. */
+          tv_draw_set_source (cr, fg, 0.06);
+          cairo_rectangle (cr, 0, row_y, style->width, band);
+          cairo_fill (cr);
+          if (style->folded_label != NULL)
+            {
+              PangoLayout *layout = tv_draw_text_lookup (&self->text, style->folded_label, FALSE);
+
+              tv_draw_set_source (cr, fg, 0.7);
+              tv_draw_show_layout (cr, layout, LABEL_PADDING,
+                                   row_y + round ((band - g->text_height) / 2));
+            }
+          continue;
+        }
       if (row->flags & TV_TIMELINE_LANE_SELECTED)
         {
           tv_draw_set_source (cr, accent, 0.18);
@@ -314,7 +330,7 @@ tv_timeline_renderer_draw_labels (TvTimelineRenderer    *self,
           cairo_rectangle (cr, 0, row_y, 3, band);
           cairo_fill (cr);
         }
-      if (band >= g->text_height - 2 && available > 0)
+      if (tv_timeline_row_shows_label (row, g))
         {
           PangoLayout *layout = tv_timeline_renderer_lane_label (self, timeline, row->lane);
 

@@ -29,6 +29,7 @@ typedef enum
 {
   ROW_LANE,
   ROW_GROUP,
+  ROW_FOLDED,    /* the lanes flagged FOLDED, as one row */
 } RowKind;
 
 typedef struct
@@ -87,6 +88,7 @@ struct _TvTimelineRenderer
   guint                 rows_serial;
   double                rows_heights[3];  /* lane, collapsed, header */
   gboolean              rows_headers;
+  guint                 n_folded;
   double                rows_height;
   guint                 n_layouts;
   /* Lanes with samples, of label_timeline. */
@@ -162,6 +164,14 @@ text_width (TvTimelineRenderer *self,
             const char         *text)
 {
   return tv_draw_layout_width (text_layout (self, text));
+}
+
+/* Whether ROW is high enough for its label. */
+static inline gboolean
+tv_timeline_row_shows_label (const Row      *row,
+                             const Geometry *g)
+{
+  return row->height - 1 >= g->text_height - 2 && g->plot_x > 2 * LABEL_PADDING;
 }
 
 /* tv-timeline-renderer.c */

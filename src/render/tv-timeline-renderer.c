@@ -130,34 +130,19 @@ tv_timeline_renderer_lane_label (TvTimelineRenderer *self,
   if (self->lane_labels[lane] == NULL)
     {
       const TvTimelineLane *info = tv_timeline_get_lane (timeline, lane);
-      g_autofree char *id = g_strdup_printf ("%" G_GUINT64_FORMAT, info->thread_id);
-      PangoLayout *layout;
+      g_autofree char *text = tv_timeline_dup_lane_label (timeline, lane, self->label_main);
+      PangoLayout *layout = tv_draw_text_new_layout (&self->text, text, FALSE);
 
       if (info->main_thread && self->label_main != NULL && self->label_main[0] != '\0')
         {
-          g_autofree char *main_label = g_utf8_make_valid (self->label_main, -1);
-          g_autofree char *text = g_strconcat (id, "  ", main_label, NULL);
           PangoAttrList *attrs = pango_attr_list_new ();
-          PangoAttribute *bold = pango_attr_weight_new (PANGO_WEIGHT_BOLD);
 
-          layout = tv_draw_text_new_layout (&self->text, text, FALSE);
-          bold->start_index = strlen (id) + 2;
-          bold->end_index = strlen (text);
-          pango_attr_list_insert (attrs, bold);
+          pango_attr_list_insert (attrs, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
           pango_layout_set_attributes (layout, attrs);
           pango_attr_list_unref (attrs);
-          /* Too long (a long translation): the id's first digits go, which
-           * the threads of one process mostly share, never its last ones
-           * or the word that says it is the main thread. */
-          pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_START);
         }
-      else
-        {
-          layout = tv_draw_text_new_layout (&self->text, id, FALSE);
-          /* Thread ids differ in their middle digits as often as in their
-           * ends. */
-          pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
-        }
+      /* Too long (a long translation of "main"): cut at the end. */
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
       self->lane_labels[lane] = layout;
     }
   return self->lane_labels[lane];
@@ -185,32 +170,24 @@ labels_width (TvTimelineRenderer    *self,
   if (self->labels_width < 0)
     {
       double widest = 0;
-      guint longest = G_MAXUINT, longest_digits = 0;
+      guint last = G_MAXUINT;
 
-      /* Shaping thousands of labels to find the widest would take a
-       * while: digits are as wide as each other in nearly every font, so
-       * the label with the most digits is the widest, but for the main
-       * threads', which are measured. */
+      /* The labels are "T" and a place in the display order, but for the
+       * main threads': the last place has the most digits, and digits are
+       * as wide as each other in nearly every font.  The main threads'
+       * labels are measured. */
       for (guint i = 0; i < tv_timeline_get_n_lanes (timeline); i++)
         {
           const TvTimelineLane *info = tv_timeline_get_lane (timeline, i);
-          guint digits = 1;
 
           if (info->main_thread)
-            {
-              widest = MAX (widest, lane_label_width (self, timeline, i));
-              continue;
-            }
-          for (guint64 id = info->thread_id; id >= 10; id /= 10)
-            digits++;
-          if (digits > longest_digits)
-            {
-              longest = i;
-              longest_digits = digits;
-            }
+            widest = MAX (widest, lane_label_width (self, timeline, i));
+          else if (last == G_MAXUINT
+                   || info->position > tv_timeline_get_lane (timeline, last)->position)
+            last = i;
         }
-      if (longest != G_MAXUINT)
-        widest = MAX (widest, lane_label_width (self, timeline, longest));
+      if (last != G_MAXUINT)
+        widest = MAX (widest, lane_label_width (self, timeline, last));
       self->labels_width = widest;
     }
   {
@@ -277,6 +254,8 @@ tv_timeline_renderer_compute_geometry (TvTimelineRenderer    *self,
   g->legend_y = MAX (style->height - g->legend_height, g->lanes_y);
   g->lanes_height = MAX (g->legend_y - g->lanes_y - 1, 0);
 
+  /* Every lane shows its label. */
+  lane_height = MAX (lane_height, g->text_height + 3);
   g->rows_y = g->lanes_y - style->scroll_y;
   if (style->lanes_serial == 0 || style->lanes_serial != self->rows_serial
       || timeline != self->rows_timeline || lane_height != self->rows_heights[0]
@@ -286,6 +265,7 @@ tv_timeline_renderer_compute_geometry (TvTimelineRenderer    *self,
       /* A row per lane that shows: made again only when the lanes change,
        * not at every frame, pointer motion or scroll. */
       self->n_rows = 0;
+      self->n_folded = 0;
       y = 0;
       for (guint p = 0; p < n_order; p++)
         {
@@ -296,6 +276,11 @@ tv_timeline_renderer_compute_geometry (TvTimelineRenderer    *self,
 
           if (flags & TV_TIMELINE_LANE_HIDDEN)
             continue;
+          if (flags & TV_TIMELINE_LANE_FOLDED)
+            {
+              self->n_folded++;
+              continue;
+            }
           if (headers && (!have_group || info->interpreter_id != group))
             {
               row.y = y;
@@ -314,6 +299,17 @@ tv_timeline_renderer_compute_geometry (TvTimelineRenderer    *self,
           row.lane = lane;
           row.interpreter = info->interpreter_id;
           row.flags = flags;
+          add_row (self, &row);
+          y += row.height;
+        }
+      if (self->n_folded > 0)
+        {
+          Row row = { 0 };
+
+          row.y = y;
+          row.height = lane_height;
+          row.kind = ROW_FOLDED;
+          row.lane = G_MAXUINT;
           add_row (self, &row);
           y += row.height;
         }
@@ -477,7 +473,9 @@ tv_timeline_renderer_hit_test (TvTimelineRenderer    *self,
 
       if (row != NULL)
         {
-          hit->kind = row->kind == ROW_GROUP ? TV_TIMELINE_HIT_GROUP : TV_TIMELINE_HIT_LANE;
+          hit->kind = row->kind == ROW_GROUP ? TV_TIMELINE_HIT_GROUP
+                      : row->kind == ROW_FOLDED ? TV_TIMELINE_HIT_FOLDED
+                      : TV_TIMELINE_HIT_LANE;
           hit->lane = row->lane;
           hit->interpreter = row->interpreter;
         }
@@ -598,6 +596,75 @@ tv_timeline_renderer_get_lane_rect (TvTimelineRenderer    *self,
         return TRUE;
       }
   return FALSE;
+}
+
+char *
+tv_timeline_renderer_dup_lane_label (TvTimelineRenderer    *self,
+                                     TvTimeline            *timeline,
+                                     const TvTimelineStyle *style,
+                                     guint                  lane)
+{
+  Geometry g;
+
+  g_return_val_if_fail (self != NULL && timeline != NULL && style != NULL, NULL);
+  g_return_val_if_fail (lane < tv_timeline_get_n_lanes (timeline), NULL);
+
+  tv_timeline_renderer_compute_geometry (self, timeline, style, &g);
+  for (guint i = 0; i < self->n_rows; i++)
+    if (self->rows[i].kind == ROW_LANE && self->rows[i].lane == lane)
+      {
+        if (!tv_timeline_row_shows_label (&self->rows[i], &g))
+          return NULL;
+        return g_strdup (pango_layout_get_text (tv_timeline_renderer_lane_label (self, timeline,
+                                                                                 lane)));
+      }
+  return NULL;
+}
+
+double
+tv_timeline_renderer_get_height_for_lanes (TvTimelineRenderer    *self,
+                                           TvTimeline            *timeline,
+                                           const TvTimelineStyle *style,
+                                           guint                  n_rows)
+{
+  double lane_height = style->lane_height > 0 ? style->lane_height : DEFAULT_LANE_HEIGHT;
+  Geometry g;
+
+  g_return_val_if_fail (self != NULL && timeline != NULL && style != NULL, 0);
+
+  tv_timeline_renderer_compute_geometry (self, timeline, style, &g);
+  lane_height = MAX (lane_height, g.text_height + 3);
+  /* The lanes' area ends a pixel above the legend. */
+  return ceil (g.lanes_y + n_rows * lane_height + 1 + g.legend_height);
+}
+
+gboolean
+tv_timeline_renderer_get_folded_rect (TvTimelineRenderer    *self,
+                                      TvTimeline            *timeline,
+                                      const TvTimelineStyle *style,
+                                      double                *x,
+                                      double                *y,
+                                      double                *width,
+                                      double                *height)
+{
+  Geometry g;
+  const Row *row;
+
+  g_return_val_if_fail (self != NULL && timeline != NULL && style != NULL, FALSE);
+
+  tv_timeline_renderer_compute_geometry (self, timeline, style, &g);
+  if (self->n_rows == 0 || self->rows[self->n_rows - 1].kind != ROW_FOLDED)
+    return FALSE;
+  row = &self->rows[self->n_rows - 1];
+  if (x != NULL)
+    *x = 0;
+  if (y != NULL)
+    *y = row->y + g.rows_y;
+  if (width != NULL)
+    *width = style->width;
+  if (height != NULL)
+    *height = row->height - 1;
+  return TRUE;
 }
 
 void

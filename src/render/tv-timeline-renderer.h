@@ -19,8 +19,9 @@
  *     that busy stretches stand out; a collapsed lane is a thin row in the
  *     colour of its main state; an exception is a strip along the top;
  *   - a legend of the states.
- * The lanes' labels (thread id, the main thread's label) take a column on
- * the left; the time axis spans the rest of the width.
+ * The lanes' labels (tv_timeline_dup_lane_label(): "main", "T2"...) take
+ * a column on the left; the time axis spans the rest of the width.  Lanes
+ * flagged FOLDED (the view's idle threads) show as one row, last.
  *
  * A column without samples shows the state of the last sample before it
  * if that is less than four sampling intervals back: a deep zoom shows
@@ -55,6 +56,7 @@ typedef enum
   TV_TIMELINE_LANE_HIDDEN    = 1 << 0,  /* filtered out: no row */
   TV_TIMELINE_LANE_COLLAPSED = 1 << 1,  /* a thin row */
   TV_TIMELINE_LANE_SELECTED  = 1 << 2,  /* highlighted, as in a thread filter */
+  TV_TIMELINE_LANE_FOLDED    = 1 << 3,  /* one of the lanes of the folded row */
 } TvTimelineLaneFlags;
 
 typedef struct
@@ -77,7 +79,9 @@ typedef struct
   double                      scroll_y;
 
   /* Pixels; 0 for the defaults.  A row's height includes a pixel of gap
-   * below it.  label_width 0 fits the labels (within limits). */
+   * below it.  label_width 0 fits the labels (within limits).  A lane is
+   * never lower than its label (the text's height and 3 pixels), so that
+   * every lane shows its label: many lanes scroll rather than shrink. */
   double                      label_width;
   double                      lane_height;       /* 18 */
   double                      collapsed_height;  /* 4 */
@@ -109,6 +113,9 @@ typedef struct
   /* Texts, from the caller (translated).  NULL leaves a text out. */
   const char                 *main_label;        /* after the main thread's id */
   const char                 *overview_label;    /* the overview row's label */
+  /* The one row that stands for the lanes flagged FOLDED, after the
+   * others: "12 idle threads". */
+  const char                 *folded_label;
   /* A group header, with one "%u" for the interpreter id; headers are
    * shown when the profile has more than one interpreter. */
   const char                 *interpreter_format;
@@ -135,6 +142,7 @@ typedef enum
   TV_TIMELINE_HIT_LANE,
   TV_TIMELINE_HIT_GROUP,       /* an interpreter's header */
   TV_TIMELINE_HIT_LEGEND,
+  TV_TIMELINE_HIT_FOLDED,      /* the row of the folded lanes */
 } TvTimelineHitKind;
 
 typedef struct
@@ -203,6 +211,26 @@ void     tv_timeline_renderer_get_lanes_area (TvTimelineRenderer    *renderer,
                                               double                *y,
                                               double                *height,
                                               double                *content_height);
+/* The label drawn beside LANE, or NULL when the lane has no row or its
+ * row is too low for text (a COLLAPSED lane's).  Free with g_free(). */
+char    *tv_timeline_renderer_dup_lane_label (TvTimelineRenderer    *renderer,
+                                              TvTimeline            *timeline,
+                                              const TvTimelineStyle *style,
+                                              guint                  lane);
+/* The height the viewport needs to show N_ROWS lanes of STYLE's height
+ * without scrolling, with the axis, the overview and the legend. */
+double   tv_timeline_renderer_get_height_for_lanes (TvTimelineRenderer    *renderer,
+                                                    TvTimeline            *timeline,
+                                                    const TvTimelineStyle *style,
+                                                    guint                  n_rows);
+/* The folded row's band, scrolled; FALSE when there is none. */
+gboolean tv_timeline_renderer_get_folded_rect (TvTimelineRenderer    *renderer,
+                                               TvTimeline            *timeline,
+                                               const TvTimelineStyle *style,
+                                               double                *x,
+                                               double                *y,
+                                               double                *width,
+                                               double                *height);
 /* LANE's band over the time axis, scrolled, not clipped to the lanes
  * area (the gap below it excluded); FALSE when the lane is hidden. */
 gboolean tv_timeline_renderer_get_lane_rect (TvTimelineRenderer    *renderer,

@@ -123,11 +123,17 @@ make_thread (GTask        *task,
   Job *job = task_data;
   TvTimelineHeatmap *heatmap;
 
-  heatmap = tv_timeline_heatmap_new (job->timeline,
-                                     job->filter.lanes->len > 0
-                                     ? (const guint32 *) (gpointer) job->filter.lanes->data : NULL,
-                                     job->filter.lanes->len, job->filter.mask, job->filter.value,
-                                     TV_HEATMAP_ROW_DURATION, cancellable);
+  /* A column per second; a short profile's are shorter, 50 rows each. */
+  guint64 column = tv_timeline_heatmap_pick_column_duration (job->timeline);
+
+  heatmap = tv_timeline_heatmap_new_full (job->timeline,
+                                          job->filter.lanes->len > 0
+                                          ? (const guint32 *) (gpointer) job->filter.lanes->data
+                                          : NULL,
+                                          job->filter.lanes->len, job->filter.mask,
+                                          job->filter.value, column,
+                                          MAX (column * TV_HEATMAP_ROW_DURATION / 1000000, 1),
+                                          cancellable);
   if (heatmap == NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
   else

@@ -32,6 +32,11 @@
 
 #define MIN_WINDOW_US  10.0
 #define MIN_DRAG_PX    3.0
+/* The lanes the timeline asks room for, at most, before it scrolls. */
+#define DEFAULT_LANES  8
+/* A lane is idle when this share of its samples, or more, are idle (the
+ * main thread never is). */
+#define IDLE_SHARE     0.99
 
 typedef struct
 {
@@ -56,6 +61,12 @@ struct _TvTimelineView
   guint8             *lane_matches;
   guint               n_matched;
   guint               lanes_serial;
+  /* Idle lanes (IDLE_SHARE of their samples idle, or none), found with
+   * the bins; folded into one row while fold_idle is set. */
+  guint8             *idle_lanes;
+  gboolean            fold_idle;
+  guint               n_folded;
+  char               *folded_text;
   char               *lane_filter;
   guint               filter_generation;
   GCancellable       *filter_cancellable;
@@ -75,6 +86,9 @@ struct _TvTimelineView
   double              press_y;
 
   GtkWidget          *area;
+  GtkAdjustment      *vadjustment;
+  GtkWidget          *scrollbar;
+  GtkWidget          *fold_button;
   GtkWidget          *heatmap;
   GtkLabel           *summary;
   GtkSearchEntry     *filter_entry;
@@ -89,6 +103,7 @@ enum
 {
   PROP_0,
   PROP_VIEW,
+  PROP_FOLD_IDLE,
   N_PROPS
 };
 
@@ -141,34 +156,77 @@ filter_to_state (TvStateFilter filter)
 /* Style                                                                     */
 /* ------------------------------------------------------------------------ */
 
-/* Lanes: the filter hides, the thread filter selects, and many lanes
- * collapse to thin rows but for the selected ones.  A pass over the lanes,
- * when the threads or the filter's matches change, and a new serial, which
- * tells the renderer to lay out its rows again. */
+static void sync_style       (TvTimelineView *self);
+static void update_scrolling (TvTimelineView *self);
+
+/* Lanes: the filter hides, the thread filter selects, and the idle lanes
+ * fold into one row (but for the selected ones, and unless that would
+ * fold fewer than two lanes or every lane shown).  A pass over the lanes,
+ * when the threads, the filter's matches or the folding change, and a new
+ * serial, which tells the renderer to lay out its rows again. */
 static void
 update_lane_flags (TvTimelineView *self)
 {
   guint n_lanes = tv_timeline_get_n_lanes (self->timeline);
-  guint n_shown = self->lane_matches != NULL ? self->n_matched : n_lanes;
-  guint8 base = n_shown > 24 ? TV_TIMELINE_LANE_COLLAPSED : 0;
   const guint32 *threads;
-  guint n_threads;
+  guint n_threads, n_shown = 0, n_idle = 0, n_rows;
+  gboolean fold;
 
   threads = tv_view_state_get_threads (self->state, &n_threads);
   for (guint i = 0; i < n_lanes; i++)
     self->lane_flags[i] = self->lane_matches == NULL || self->lane_matches[i]
-                          ? base : TV_TIMELINE_LANE_HIDDEN;
+                          ? 0 : TV_TIMELINE_LANE_HIDDEN;
   for (guint i = 0; i < n_threads; i++)
     if (threads[i] < n_lanes)
+      self->lane_flags[threads[i]] |= TV_TIMELINE_LANE_SELECTED;
+  for (guint i = 0; i < n_lanes; i++)
+    if (!(self->lane_flags[i] & TV_TIMELINE_LANE_HIDDEN))
       {
-        self->lane_flags[threads[i]] &= ~TV_TIMELINE_LANE_COLLAPSED;
-        self->lane_flags[threads[i]] |= TV_TIMELINE_LANE_SELECTED;
+        n_shown++;
+        n_idle += self->idle_lanes[i] && !(self->lane_flags[i] & TV_TIMELINE_LANE_SELECTED);
       }
+  fold = self->fold_idle && n_idle >= 2 && n_idle < n_shown;
+  for (guint i = 0; i < n_lanes && fold; i++)
+    if (self->idle_lanes[i] && !(self->lane_flags[i] & (TV_TIMELINE_LANE_HIDDEN
+                                                        | TV_TIMELINE_LANE_SELECTED)))
+      self->lane_flags[i] |= TV_TIMELINE_LANE_FOLDED;
+  self->n_folded = fold ? n_idle : 0;
+  g_free (self->folded_text);
+  /* Translators: the one row of the timeline that stands for the threads
+   * that were idle all along; a click shows them. */
+  self->folded_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                    "%u idle thread: click to show it",
+                                                    "%u idle threads: click to show them",
+                                                    self->n_folded),
+                                       self->n_folded);
+  gtk_widget_set_visible (self->fold_button, n_idle >= 2 && n_idle < n_shown);
+
   g_array_set_size (self->flagged_threads, 0);
   g_array_append_vals (self->flagged_threads, threads, n_threads);
   /* 0 would ask the renderer to lay out the rows at every call. */
   if (++self->lanes_serial == 0)
     self->lanes_serial = 1;
+
+  /* As high as DEFAULT_LANES rows (or the rows there are), until the
+   * user sizes it: the page's paned starts at this natural height.  The
+   * rows of all lanes, unfiltered, unselected, so that typing a filter
+   * or picking a thread does not move the pane. */
+  n_rows = n_lanes;
+  if (self->fold_idle)
+    {
+      guint n_all_idle = 0;
+
+      for (guint i = 0; i < n_lanes; i++)
+        n_all_idle += self->idle_lanes[i];
+      if (n_all_idle >= 2 && n_all_idle < n_lanes)
+        n_rows = n_lanes - n_all_idle + 1;
+    }
+  sync_style (self);
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (self->area),
+                                       (int) tv_timeline_renderer_get_height_for_lanes (
+                                         self->renderer, self->timeline, &self->style,
+                                         CLAMP (n_rows, 1, DEFAULT_LANES)));
+  update_scrolling (self);
   gtk_widget_queue_draw (self->area);
 }
 
@@ -182,6 +240,7 @@ sync_style (TvTimelineView *self)
   self->style.height = gtk_widget_get_height (self->area);
   self->style.t0 = self->window.t0;
   self->style.t1 = self->window.t1;
+  self->style.scroll_y = gtk_adjustment_get_value (self->vadjustment);
 
   /* The lanes' flags are made when they change (update_lane_flags ()),
    * not at every frame: they cost a pass over every lane. */
@@ -201,6 +260,7 @@ sync_style (TvTimelineView *self)
   self->style.selected_state = filter_to_state (tv_view_state_get_state_filter (self->state));
   self->style.main_label = _("main");
   self->style.overview_label = _("All threads");
+  self->style.folded_label = self->folded_text;
   self->style.interpreter_format = _("Interpreter %u");
   self->style.state_labels[TV_TIMELINE_STATE_RUNNING] = _("Holding the GIL");
   self->style.state_labels[TV_TIMELINE_STATE_NATIVE] = _("On CPU without the GIL");
@@ -208,6 +268,30 @@ sync_style (TvTimelineView *self)
   self->style.state_labels[TV_TIMELINE_STATE_EXCEPTION] = _("Exception");
   self->style.state_labels[TV_TIMELINE_STATE_IDLE] = _("Idle");
   self->style.state_labels[TV_TIMELINE_STATE_UNKNOWN] = _("Unknown");
+}
+
+/* The scroll bar beside the lanes: as long as their area (the axis, the
+ * overview and the legend stay), shown when they do not all fit. */
+static void
+update_scrolling (TvTimelineView *self)
+{
+  double lanes_y, lanes_height, content, value;
+  int height = gtk_widget_get_height (self->area);
+
+  if (self->timeline == NULL || height <= 0)
+    return;
+  sync_style (self);
+  tv_timeline_renderer_get_lanes_area (self->renderer, self->timeline, &self->style, &lanes_y,
+                                       &lanes_height, &content);
+  value = CLAMP (gtk_adjustment_get_value (self->vadjustment), 0,
+                 MAX (content - lanes_height, 0));
+  gtk_adjustment_configure (self->vadjustment, value, 0, MAX (content, lanes_height),
+                            18, MAX (lanes_height - 18, 18), lanes_height);
+  gtk_widget_set_margin_top (self->scrollbar, (int) lanes_y);
+  gtk_widget_set_margin_bottom (self->scrollbar,
+                                MAX (height - (int) ceil (lanes_y + lanes_height), 0));
+  gtk_widget_set_visible (self->scrollbar, content > lanes_height + 0.5
+                                           && g_strcmp0 (self->view, "heatmap") != 0);
 }
 
 static gboolean
@@ -325,9 +409,22 @@ update_summary (TvTimelineView *self)
                                            n > G_MAXULONG ? G_MAXULONG : (gulong) n),
                               from, to, span, count);
     }
-  else if (showing_heatmap (self))
+  else if (showing_heatmap (self)
+           && tv_timeline_heatmap_pick_column_duration (self->timeline) == G_USEC_PER_SEC)
     text = g_strdup (_("Nothing selected. Each column is a second, each row 20 ms of it: drag "
                        "over the cells to select them."));
+  else if (showing_heatmap (self))
+    {
+      /* A short profile's columns are shorter (50 rows each still). */
+      guint64 column = tv_timeline_heatmap_pick_column_duration (self->timeline);
+      g_autofree char *column_text = g_strdup_printf ("%g ms", column / 1000.0);
+      g_autofree char *row_text = g_strdup_printf ("%g ms", column / 1000.0 / 50);
+
+      /* Translators: the heatmap of a short profile: how long a column
+       * is ("100 ms"), and a row ("2 ms"). */
+      text = g_strdup_printf (_("Nothing selected. Each column is %s, each row %s of it: drag "
+                                "over the cells to select them."), column_text, row_text);
+    }
   else
     {
       g_autofree char *all = tv_timeline_format_time (tv_timeline_get_duration (self->timeline));
@@ -399,6 +496,19 @@ set_window (TvTimelineView *self,
 }
 
 static void
+set_fold_idle (TvTimelineView *self,
+               gboolean        fold)
+{
+  fold = !!fold;
+  if (self->fold_idle == fold)
+    return;
+  self->fold_idle = fold;
+  if (self->timeline != NULL)
+    update_lane_flags (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FOLD_IDLE]);
+}
+
+static void
 set_view (TvTimelineView *self,
           const char     *view)
 {
@@ -413,6 +523,9 @@ set_view (TvTimelineView *self,
   heatmap = showing_heatmap (self);
   gtk_widget_set_visible (self->area, !heatmap);
   gtk_widget_set_visible (self->heatmap, heatmap);
+  update_scrolling (self);
+  if (heatmap)
+    gtk_widget_set_visible (self->scrollbar, FALSE);
   gtk_widget_set_visible (self->lanes_controls, !heatmap);
   gtk_widget_set_visible (GTK_WIDGET (self->filter_entry), !heatmap);
   update_summary (self);
@@ -642,6 +755,8 @@ on_released (GtkGestureClick *gesture,
       tv_view_state_set_threads (self->state, (const guint32 *) (gpointer) threads->data,
                                  threads->len);
     }
+  else if (hit.kind == TV_TIMELINE_HIT_FOLDED)
+    set_fold_idle (self, FALSE);
   else if (hit.kind == TV_TIMELINE_HIT_OVERVIEW && n_press == 2)
     tv_view_state_clear_range (self->state);
 }
@@ -679,14 +794,9 @@ on_scroll (GtkEventControllerScroll *controller,
     }
   if (dy != 0)
     {
-      double lanes_y, lanes_height, content;
-
-      sync_style (self);
-      tv_timeline_renderer_get_lanes_area (self->renderer, self->timeline, &self->style,
-                                           &lanes_y, &lanes_height, &content);
-      self->style.scroll_y = CLAMP (self->style.scroll_y + dy * 3 * 18, 0,
-                                    MAX (0, content - lanes_height));
-      gtk_widget_queue_draw (self->area);
+      /* The adjustment keeps the lanes within their area. */
+      gtk_adjustment_set_value (self->vadjustment,
+                                gtk_adjustment_get_value (self->vadjustment) + dy * 3 * 18);
       return TRUE;
     }
   return FALSE;
@@ -714,6 +824,14 @@ append_lane_name (TvTimelineView *self,
     }
   info = tv_timeline_get_lane (self->timeline, lane);
   id = g_strdup_printf ("%" G_GUINT64_FORMAT, info->thread_id);
+  /* The label says "T3": the tooltip says which thread that is. */
+  if (!info->main_thread)
+    {
+      g_autofree char *label = tv_timeline_dup_lane_label (self->timeline, lane, NULL);
+
+      g_string_append (text, label);
+      g_string_append (text, ": ");
+    }
   g_string_append_printf (text, info->main_thread ? _("Main thread %s") : _("Thread %s"), id);
   tv_timeline_get_interpreters (self->timeline, &n_interpreters);
   if (n_interpreters > 1)
@@ -811,8 +929,11 @@ describe_area_point (TvTimelineView *self,
   GString *text;
   guint lane;
 
-  if (!hit_test (self, x, y, &hit)
-      || (hit.kind != TV_TIMELINE_HIT_LANE && hit.kind != TV_TIMELINE_HIT_OVERVIEW))
+  if (!hit_test (self, x, y, &hit))
+    return NULL;
+  if (hit.kind == TV_TIMELINE_HIT_FOLDED)
+    return g_strdup (self->folded_text);
+  if (hit.kind != TV_TIMELINE_HIT_LANE && hit.kind != TV_TIMELINE_HIT_OVERVIEW)
     return NULL;
   lane = hit.kind == TV_TIMELINE_HIT_LANE ? hit.lane : TV_TIMELINE_ALL;
   text = g_string_new (NULL);
@@ -912,7 +1033,7 @@ filter_done (GObject      *object,
   g_free (self->lane_matches);
   self->lane_matches = g_steal_pointer (&job->matches);
   self->n_matched = job->n_matched;
-  self->style.scroll_y = 0;
+  gtk_adjustment_set_value (self->vadjustment, 0);
   update_lane_flags (self);
 }
 
@@ -934,7 +1055,7 @@ start_filter (TvTimelineView *self)
   if (stripped[0] == '\0')
     {
       g_clear_pointer (&self->lane_matches, g_free);
-      self->style.scroll_y = 0;
+      gtk_adjustment_set_value (self->vadjustment, 0);
       update_lane_flags (self);
       return;
     }
@@ -963,6 +1084,23 @@ on_filter_changed (GtkSearchEntry *entry,
 /* Building the bins                                                         */
 /* ------------------------------------------------------------------------ */
 
+typedef struct
+{
+  TvTimeline *timeline;
+  guint8     *idle_lanes;
+} BuildResult;
+
+static void
+build_result_free (gpointer data)
+{
+  BuildResult *result = data;
+
+  g_clear_pointer (&result->timeline, tv_timeline_unref);
+  g_free (result->idle_lanes);
+  g_free (result);
+}
+
+/* The bins, and which lanes are idle: a bisection per lane. */
 static void
 build_thread (GTask        *task,
               gpointer      source_object,
@@ -970,11 +1108,31 @@ build_thread (GTask        *task,
               GCancellable *cancellable)
 {
   TvTimeline *timeline = tv_timeline_new (task_data, cancellable);
+  BuildResult *result;
+  guint64 first = 0, last = 0;
+  guint n_lanes;
 
   if (timeline == NULL)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-  else
-    g_task_return_pointer (task, timeline, (GDestroyNotify) tv_timeline_unref);
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+      return;
+    }
+  result = g_new0 (BuildResult, 1);
+  result->timeline = timeline;
+  n_lanes = tv_timeline_get_n_lanes (timeline);
+  result->idle_lanes = g_new0 (guint8, MAX (n_lanes, 1));
+  tv_timeline_get_span (timeline, &first, &last);
+  for (guint i = 0; i < n_lanes; i++)
+    {
+      TvTimelineColumn counts;
+      guint64 n = tv_timeline_count_range (timeline, i, first, last + 1, &counts);
+      guint64 idle = tv_timeline_column_get_state (&counts, TV_TIMELINE_STATE_IDLE);
+
+      /* The main thread stays, idle or not: it is where one looks first. */
+      result->idle_lanes[i] = !tv_timeline_get_lane (timeline, i)->main_thread
+                              && (n == 0 || (double) idle >= IDLE_SHARE * (double) n);
+    }
+  g_task_return_pointer (task, result, build_result_free);
 }
 
 static void
@@ -983,17 +1141,21 @@ build_done (GObject      *object,
             gpointer      user_data)
 {
   TvTimelineView *self = TV_TIMELINE_VIEW (object);
-  TvTimeline *timeline = g_task_propagate_pointer (G_TASK (result), NULL);
+  BuildResult *built = g_task_propagate_pointer (G_TASK (result), NULL);
+  TvTimeline *timeline;
 
-  if (timeline == NULL)
+  if (built == NULL)
     return;
+  timeline = g_steal_pointer (&built->timeline);
+  self->idle_lanes = g_steal_pointer (&built->idle_lanes);
+  build_result_free (built);
   g_clear_object (&self->cancellable);
   self->timeline = timeline;
   self->lane_flags = g_new0 (guint8, MAX (tv_timeline_get_n_lanes (timeline), 1));
   tv_timeline_style_init (&self->style, timeline, 1, 1);
-  start_filter (self);
   self->window.t0 = 0;
   self->window.t1 = MAX (tv_timeline_get_duration (timeline), 1);
+  start_filter (self);
   tv_heatmap_view_set_timeline (TV_HEATMAP_VIEW (self->heatmap), timeline);
   update_summary (self);
   gtk_widget_queue_draw (self->area);
@@ -1038,8 +1200,8 @@ tv_timeline_view_new (TvProfile   *profile,
   /* The heatmap takes the lanes' place when shown. */
   self->heatmap = tv_heatmap_view_new (state);
   gtk_widget_set_visible (self->heatmap, FALSE);
-  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (self->area)), self->heatmap,
-                              self->area);
+  gtk_widget_set_hexpand (self->heatmap, TRUE);
+  gtk_grid_attach (GTK_GRID (gtk_widget_get_parent (self->area)), self->heatmap, 0, 0, 2, 1);
 
   self->cancellable = g_cancellable_new ();
   task = g_task_new (self, self->cancellable, build_done, NULL);
@@ -1150,6 +1312,55 @@ tv_timeline_view_describe_at (TvTimelineView *self,
   return describe_area_point (self, p.x, p.y);
 }
 
+char *
+tv_timeline_view_dup_lane_label (TvTimelineView *self,
+                                 guint           lane)
+{
+  g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), NULL);
+
+  if (self->timeline == NULL || lane >= tv_timeline_get_n_lanes (self->timeline))
+    return NULL;
+  sync_style (self);
+  return tv_timeline_renderer_dup_lane_label (self->renderer, self->timeline, &self->style, lane);
+}
+
+GtkAdjustment *
+tv_timeline_view_get_vadjustment (TvTimelineView *self)
+{
+  g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->vadjustment;
+}
+
+guint
+tv_timeline_view_get_n_folded (TvTimelineView *self)
+{
+  g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), 0);
+
+  return self->n_folded;
+}
+
+gboolean
+tv_timeline_view_get_folded_rect (TvTimelineView  *self,
+                                  graphene_rect_t *rect)
+{
+  double x, y, width, height;
+  graphene_point_t origin;
+
+  g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), FALSE);
+
+  if (self->timeline == NULL)
+    return FALSE;
+  sync_style (self);
+  if (!tv_timeline_renderer_get_folded_rect (self->renderer, self->timeline, &self->style, &x, &y,
+                                             &width, &height)
+      || !gtk_widget_compute_point (self->area, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y),
+                                    &origin))
+    return FALSE;
+  graphene_rect_init (rect, origin.x, origin.y, width, height);
+  return TRUE;
+}
+
 const char *
 tv_timeline_view_get_summary (TvTimelineView *self)
 {
@@ -1176,6 +1387,9 @@ tv_timeline_view_dispose (GObject *object)
   g_clear_object (&self->state);
   g_clear_object (&self->profile);
   g_clear_pointer (&self->timeline, tv_timeline_unref);
+  if (self->vadjustment != NULL)
+    g_signal_handlers_disconnect_by_data (self->vadjustment, self);
+  g_clear_object (&self->vadjustment);
 
   G_OBJECT_CLASS (tv_timeline_view_parent_class)->dispose (object);
 }
@@ -1188,6 +1402,8 @@ tv_timeline_view_finalize (GObject *object)
   g_clear_pointer (&self->renderer, tv_timeline_renderer_free);
   g_clear_pointer (&self->lane_flags, g_free);
   g_clear_pointer (&self->lane_matches, g_free);
+  g_clear_pointer (&self->idle_lanes, g_free);
+  g_clear_pointer (&self->folded_text, g_free);
   g_clear_pointer (&self->flagged_threads, g_array_unref);
   g_clear_pointer (&self->lane_filter, g_free);
   g_clear_pointer (&self->view, g_free);
@@ -1210,6 +1426,9 @@ tv_timeline_view_get_property (GObject    *object,
     case PROP_VIEW:
       g_value_set_string (value, self->view);
       break;
+    case PROP_FOLD_IDLE:
+      g_value_set_boolean (value, self->fold_idle);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -1227,6 +1446,9 @@ tv_timeline_view_set_property (GObject      *object,
     {
     case PROP_VIEW:
       set_view (self, g_value_get_string (value));
+      break;
+    case PROP_FOLD_IDLE:
+      set_fold_idle (self, g_value_get_boolean (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1252,9 +1474,19 @@ tv_timeline_view_class_init (TvTimelineViewClass *klass)
   properties[PROP_VIEW] = g_param_spec_string ("view", NULL, NULL, "lanes",
                                                G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
                                                | G_PARAM_STATIC_STRINGS);
+  /**
+   * TvTimelineView:fold-idle:
+   *
+   * Whether the idle threads (99 % of their samples idle, or none) show
+   * as one row, after the others.  Two or more, and not all of them.
+   */
+  properties[PROP_FOLD_IDLE] = g_param_spec_boolean ("fold-idle", NULL, NULL, TRUE,
+                                                     G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY
+                                                     | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_property_action (widget_class, "timeline.view", "view");
+  gtk_widget_class_install_property_action (widget_class, "timeline.fold-idle", "fold-idle");
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0,
                                        "timeline.clear-selection", NULL);
 
@@ -1301,7 +1533,7 @@ view_switch (void)
 static void
 tv_timeline_view_init (TvTimelineView *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *grid = gtk_grid_new ();
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
   GtkEventController *controller;
   GtkGesture *gesture;
@@ -1311,6 +1543,8 @@ tv_timeline_view_init (TvTimelineView *self)
   self->forward = g_array_new (FALSE, FALSE, sizeof (Window));
   self->renderer = tv_timeline_renderer_new (NULL);
   self->view = g_strdup ("lanes");
+  self->fold_idle = TRUE;
+  self->folded_text = g_strdup ("");
 
   self->area = gtk_drawing_area_new ();
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->area), draw, self, NULL);
@@ -1320,6 +1554,12 @@ tv_timeline_view_init (TvTimelineView *self)
   gtk_widget_set_focusable (self->area, TRUE);
   gtk_widget_set_has_tooltip (self->area, TRUE);
   g_signal_connect (self->area, "query-tooltip", G_CALLBACK (on_query_tooltip), self);
+  g_signal_connect_swapped (self->area, "resize", G_CALLBACK (update_scrolling), self);
+  self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 18, 18, 0));
+  g_signal_connect_swapped (self->vadjustment, "value-changed", G_CALLBACK (gtk_widget_queue_draw),
+                            self->area);
+  self->scrollbar = gtk_scrollbar_new (GTK_ORIENTATION_VERTICAL, self->vadjustment);
+  gtk_widget_set_visible (self->scrollbar, FALSE);
   self->pointer_x = NAN;
 
   gesture = gtk_gesture_drag_new ();
@@ -1364,11 +1604,20 @@ tv_timeline_view_init (TvTimelineView *self)
                                               "timeline.zoom-selection"));
   gtk_box_append (GTK_BOX (bar), icon_button ("edit-clear-symbolic", _("Clear the selection"),
                                               "timeline.clear-selection"));
+  self->fold_button = gtk_toggle_button_new ();
+  gtk_button_set_icon_name (GTK_BUTTON (self->fold_button), "view-conceal-symbolic");
+  gtk_widget_set_tooltip_text (self->fold_button, _("Show the idle threads as one row"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->fold_button), "timeline.fold-idle");
+  gtk_widget_add_css_class (self->fold_button, "flat");
+  gtk_widget_set_visible (self->fold_button, FALSE);
+  gtk_box_append (GTK_BOX (self->lanes_controls), self->fold_button);
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->filter_entry));
 
-  gtk_box_append (GTK_BOX (box), self->area);
-  gtk_box_append (GTK_BOX (box), bar);
-  adw_bin_set_child (ADW_BIN (self), box);
+  /* The area first: the tests find it as the first child's first child. */
+  gtk_grid_attach (GTK_GRID (grid), self->area, 0, 0, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), self->scrollbar, 1, 0, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), bar, 0, 1, 2, 1);
+  adw_bin_set_child (ADW_BIN (self), grid);
 
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
                            G_CALLBACK (gtk_widget_queue_draw), self->area, G_CONNECT_SWAPPED);

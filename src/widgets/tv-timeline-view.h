@@ -20,7 +20,9 @@ G_DECLARE_FINAL_TYPE (TvTimelineView, tv_timeline_view, TV, TIMELINE_VIEW, AdwBi
 
 /* PROFILE must be loaded; the bins are built on a worker at once.  A
  * selection sets STATE's time range (its ranges, on the heatmap), a lane
- * click its threads, a legend click its thread-state filter. */
+ * click its threads, a legend click its thread-state filter.  Its natural
+ * height shows up to eight lanes; more scroll.  The "fold-idle" property
+ * (the timeline.fold-idle action) folds the idle threads into one row. */
 GtkWidget  *tv_timeline_view_new            (TvProfile      *profile,
                                              TvViewState    *state);
 /* NULL until the bins are built. */
@@ -53,6 +55,17 @@ TvHeatmapView *tv_timeline_view_get_heatmap_view (TvTimelineView *self);
 char       *tv_timeline_view_describe_at    (TvTimelineView *self,
                                              double          x,
                                              double          y);
+/* The label drawn beside LANE ("main", "T2"...), or NULL when it has no
+ * row (filtered out, folded) or no label.  Free with g_free(). */
+char       *tv_timeline_view_dup_lane_label (TvTimelineView *self,
+                                             guint           lane);
+/* What scrolls the lanes up and down (pixels of the lanes' rows). */
+GtkAdjustment *tv_timeline_view_get_vadjustment (TvTimelineView *self);
+/* How many idle lanes the folded row stands for (0: none). */
+guint       tv_timeline_view_get_n_folded   (TvTimelineView *self);
+/* Where the folded row is, in the widget's pixels; FALSE when none. */
+gboolean    tv_timeline_view_get_folded_rect (TvTimelineView  *self,
+                                              graphene_rect_t *rect);
 /* The selection as the line under the timeline shows it. */
 const char *tv_timeline_view_get_summary    (TvTimelineView *self);
 

@@ -607,20 +607,26 @@ check_order (TvTimeline *timeline)
     g_assert_cmpuint (interpreters[i - 1], <, interpreters[i]);
 }
 
+/* A heatmap of columns of COLUMN microseconds against the samples. */
 static void
-check_heatmap (TvTimeline    *timeline,
-               const guint32 *lanes,
-               guint          n_lanes,
-               guint8         mask,
-               guint8         value,
-               guint64        row_duration,
-               GRand         *rand)
+check_heatmap_full (TvTimeline    *timeline,
+                    const guint32 *lanes,
+                    guint          n_lanes,
+                    guint8         mask,
+                    guint8         value,
+                    guint64        column,
+                    guint64        row_duration,
+                    GRand         *rand)
 {
   TvProfileData *data = tv_timeline_get_data (timeline);
   guint64 origin = tv_timeline_get_origin (timeline);
-  g_autoptr(TvTimelineHeatmap) heatmap = tv_timeline_heatmap_new (timeline, lanes, n_lanes,
-                                                                  mask, value, row_duration,
-                                                                  NULL);
+  g_autoptr(TvTimelineHeatmap) heatmap = column == 1000000
+                                         ? tv_timeline_heatmap_new (timeline, lanes, n_lanes,
+                                                                    mask, value, row_duration,
+                                                                    NULL)
+                                         : tv_timeline_heatmap_new_full (timeline, lanes, n_lanes,
+                                                                         mask, value, column,
+                                                                         row_duration, NULL);
   guint n_columns = tv_timeline_heatmap_get_n_columns (heatmap);
   guint n_rows = tv_timeline_heatmap_get_n_rows (heatmap);
   g_autofree guint64 *expected = NULL;
@@ -628,10 +634,11 @@ check_heatmap (TvTimeline    *timeline,
   guint n_selected = lanes != NULL ? n_lanes : tv_profile_data_get_n_threads (data);
 
   g_assert_nonnull (heatmap);
-  g_assert_cmpuint (n_rows, ==, (1000000 + row_duration - 1) / row_duration);
+  g_assert_cmpuint (n_rows, ==, (column + row_duration - 1) / row_duration);
   g_assert_cmpuint (tv_timeline_heatmap_get_row_duration (heatmap), ==, row_duration);
+  g_assert_cmpuint (tv_timeline_heatmap_get_column_duration (heatmap), ==, column);
   if (tv_timeline_get_span (timeline, NULL, NULL))
-    g_assert_cmpuint (n_columns, ==, (tv_timeline_get_duration (timeline) - 1) / 1000000 + 1);
+    g_assert_cmpuint (n_columns, ==, (tv_timeline_get_duration (timeline) - 1) / column + 1);
   else
     g_assert_cmpuint (n_columns, ==, 0);
 
@@ -645,7 +652,7 @@ check_heatmap (TvTimeline    *timeline,
           guint64 r = t->timestamps[s] - origin;
 
           if ((t->statuses[s] & mask) == value)
-            expected[(r / 1000000) * n_rows + (r % 1000000) / row_duration]++;
+            expected[(r / column) * n_rows + (r % column) / row_duration]++;
         }
     }
   for (guint c = 0; c < n_columns; c++)
@@ -657,9 +664,8 @@ check_heatmap (TvTimeline    *timeline,
                           expected[(gsize) c * n_rows + r]);
         max = MAX (max, expected[(gsize) c * n_rows + r]);
         tv_timeline_heatmap_get_cell_range (heatmap, c, r, &start, &end);
-        g_assert_cmpuint (start, ==, origin + c * G_GUINT64_CONSTANT (1000000) + r * row_duration);
-        g_assert_cmpuint (end, ==, origin + c * G_GUINT64_CONSTANT (1000000)
-                                   + MIN ((r + 1) * row_duration, 1000000));
+        g_assert_cmpuint (start, ==, origin + c * column + r * row_duration);
+        g_assert_cmpuint (end, ==, origin + c * column + MIN ((r + 1) * row_duration, column));
       }
   g_assert_cmpuint (tv_timeline_heatmap_get_max_count (heatmap), ==, max);
 
@@ -716,6 +722,44 @@ check_heatmap (TvTimeline    *timeline,
 }
 
 static void
+check_heatmap (TvTimeline    *timeline,
+               const guint32 *lanes,
+               guint          n_lanes,
+               guint8         mask,
+               guint8         value,
+               guint64        row_duration,
+               GRand         *rand)
+{
+  check_heatmap_full (timeline, lanes, n_lanes, mask, value, 1000000, row_duration, rand);
+}
+
+/* The heatmap view's columns: seconds, but for a short profile the
+ * longest nice duration that makes TV_HEATMAP_MIN_COLUMNS columns, as
+ * long as a row (a fiftieth) is no shorter than the sampling interval. */
+static void
+check_column_duration (TvTimeline *timeline)
+{
+  static const guint64 durations[] = { 1000000, 500000, 200000, 100000, 50000, 20000, 10000 };
+  guint64 picked = tv_timeline_heatmap_pick_column_duration (timeline);
+  double duration = tv_timeline_get_duration (timeline);
+  double interval = tv_timeline_get_interval (timeline);
+  guint i = 0;
+
+  while (i < G_N_ELEMENTS (durations) && durations[i] != picked)
+    i++;
+  g_assert_cmpuint (i, <, G_N_ELEMENTS (durations));
+  g_test_message ("%.0f us at %.1f us a sample: columns of %" G_GUINT64_FORMAT " us", duration,
+                  interval, picked);
+  g_assert_true (i == 0 || picked / 50.0 >= interval);
+  /* A longer one would make too few columns ... */
+  if (i > 0)
+    g_assert_cmpfloat (duration / durations[i - 1], <, TV_HEATMAP_MIN_COLUMNS);
+  /* ... and a shorter one was needed for enough, but rows too short. */
+  if (duration / picked < TV_HEATMAP_MIN_COLUMNS && i + 1 < G_N_ELEMENTS (durations))
+    g_assert_cmpfloat (durations[i + 1] / 50.0, <, interval);
+}
+
+static void
 check_timeline (TvProfileData *data,
                 GRand         *rand)
 {
@@ -762,6 +806,11 @@ check_timeline (TvProfileData *data,
   check_heatmap (timeline, NULL, 0, 0, 0, 20000, rand);
   check_heatmap (timeline, NULL, 0, 0, 0, 333333, rand);
   check_heatmap (timeline, NULL, 0, 0, 0, 1000000, rand);
+  /* Shorter columns, as a short profile's. */
+  check_heatmap_full (timeline, NULL, 0, 0, 0, 100000, 2000, rand);
+  check_heatmap_full (timeline, NULL, 0, 0, 0, 50000, 1000, rand);
+  check_heatmap_full (timeline, NULL, 0, 0, 0, 10000, 10000, rand);
+  check_column_duration (timeline);
   /* The legend's filters, as the heatmap view passes them. */
   for (TvTimelineState state = 0; state < TV_TIMELINE_N_STATES; state++)
     {

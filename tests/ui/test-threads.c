@@ -113,6 +113,21 @@ many_threads_path (void)
   return many_path;
 }
 
+/* 64 threads, 24 of them idle (ui_test_write_threads_profile ()). */
+static char *threads64_file;
+
+static const char *
+threads64_path (void)
+{
+  if (threads64_file == NULL)
+    {
+      many_threads_path ();
+      threads64_file = g_build_filename (many_dir, "threads64.tach", NULL);
+      ui_test_write_threads_profile (threads64_file, 64, 24);
+    }
+  return threads64_file;
+}
+
 static TvProfilePage *
 open_page (const char *path)
 {
@@ -532,6 +547,7 @@ test_timeline_screenshots (void)
   struct { const char *path; const char *name; } files[] = {
     { one, "threads-window-1" },
     { eight, "threads-window-8" },
+    { threads64_path (), "threads-window-64" },
     { many_threads_path (), "threads-window-10000" },
   };
 
@@ -542,6 +558,136 @@ test_timeline_screenshots (void)
       save_light_and_dark (GTK_WIDGET (get_window ()), files[i].name);
       close_page (page);
     }
+}
+
+/* The rows of VIEW's lanes (the folded row too) that show whole, not
+ * scrolled, and how many there are in all. */
+static guint
+count_shown_rows (TvTimelineView *view,
+                  guint          *n_rows)
+{
+  TvTimeline *timeline = tv_timeline_view_get_timeline (view);
+  graphene_rect_t rect, legend;
+  double top = G_MAXDOUBLE;
+  guint shown = 0;
+
+  g_assert_cmpfloat (gtk_adjustment_get_value (tv_timeline_view_get_vadjustment (view)), ==, 0);
+  g_assert_true (tv_timeline_view_get_legend_rect (view, TV_TIMELINE_STATE_RUNNING, &legend));
+  *n_rows = 0;
+  for (guint lane = 0; lane < tv_timeline_get_n_lanes (timeline); lane++)
+    if (tv_timeline_view_get_lane_rect (view, lane, &rect))
+      top = MIN (top, rect.origin.y);
+  for (guint lane = 0; lane <= tv_timeline_get_n_lanes (timeline); lane++)
+    {
+      gboolean has = lane < tv_timeline_get_n_lanes (timeline)
+                     ? tv_timeline_view_get_lane_rect (view, lane, &rect)
+                     : tv_timeline_view_get_folded_rect (view, &rect);
+
+      if (!has)
+        continue;
+      (*n_rows)++;
+      shown += rect.origin.y >= top && rect.origin.y + rect.size.height < legend.origin.y;
+    }
+  return shown;
+}
+
+/* The timeline is as high as its lanes (eight at most) until its handle
+ * is moved; then every page opens it as high, which GSettings keeps. */
+static void
+test_timeline_splitter (void)
+{
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.tachyonviewer.TachyonViewer");
+  g_autofree char *one = corpus_path ("rec_recursive.tach");
+  g_autofree char *eight = corpus_path ("rec_threads.tach");
+  const char *paths[] = { one, eight, threads64_path () };
+  int natural = 0, moved = 0;
+
+  g_settings_set_int (settings, "timeline-height", 0);
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      TvProfilePage *page = open_page (paths[i]);
+      TvTimelineView *view = tv_profile_page_get_timeline_view (page);
+      GtkAdjustment *adjustment = tv_timeline_view_get_vadjustment (view);
+      guint n_rows, shown;
+
+      WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (view))
+                  && gtk_widget_get_height (GTK_WIDGET (view)) > 0, 5000);
+      ui_test_spin (200);
+      gtk_widget_measure (GTK_WIDGET (view), GTK_ORIENTATION_VERTICAL,
+                          gtk_widget_get_width (GTK_WIDGET (view)), NULL, &natural, NULL, NULL);
+      shown = count_shown_rows (view, &n_rows);
+      g_test_message ("%s: %u rows, %u shown, the timeline %d px high (natural %d)", paths[i],
+                      n_rows, shown, gtk_widget_get_height (GTK_WIDGET (view)), natural);
+      g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (view)), ==, natural);
+      g_assert_cmpuint (shown, ==, MIN (n_rows, 8));
+      if (n_rows <= 8)
+        g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), <=,
+                           gtk_adjustment_get_page_size (adjustment));
+      else
+        g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >,
+                           gtk_adjustment_get_page_size (adjustment));
+      g_assert_cmpint (g_settings_get_int (settings, "timeline-height"), ==, 0);
+      if (i < G_N_ELEMENTS (paths) - 1)
+        close_page (page);
+      else
+        {
+          g_autoptr(GPtrArray) entries = g_ptr_array_new ();
+          int height = gtk_widget_get_height (GTK_WIDGET (view));
+
+          /* A filter that keeps one lane leaves the pane as high. */
+          collect_widgets (GTK_WIDGET (view), GTK_TYPE_SEARCH_ENTRY, entries);
+          g_assert_cmpuint (entries->len, ==, 1);
+          gtk_editable_set_text (GTK_EDITABLE (entries->pdata[0]), "1001");
+          WAIT_UNTIL ((count_shown_rows (view, &n_rows), n_rows == 1), 5000);
+          ui_test_spin (100);
+          g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (view)), ==, height);
+          gtk_editable_set_text (GTK_EDITABLE (entries->pdata[0]), "");
+          WAIT_UNTIL ((count_shown_rows (view, &n_rows), n_rows == 41), 5000);
+
+          /* The user drags the handle down. */
+          GtkWidget *paned = gtk_widget_get_parent (GTK_WIDGET (view));
+
+          g_assert_true (GTK_IS_PANED (paned));
+          moved = natural + 50;
+          gtk_paned_set_position (GTK_PANED (paned), moved);
+          ui_test_spin (100);
+          g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (view)), ==, moved);
+          g_assert_cmpint (g_settings_get_int (settings, "timeline-height"), ==, moved);
+          shown = count_shown_rows (view, &n_rows);
+          g_assert_cmpuint (shown, >, 8);
+          /* A window too low for it squeezes the timeline, but what the
+           * user chose is kept. */
+          {
+            GtkWindow *window = GTK_WINDOW (get_window ());
+            int win_width, win_height;
+
+            gtk_window_get_default_size (window, &win_width, &win_height);
+            gtk_window_set_default_size (window, win_width, win_height - 250);
+            WAIT_UNTIL (gtk_paned_get_position (GTK_PANED (paned)) < moved, 5000);
+            g_test_message ("in a window 250 px lower: %d px",
+                            gtk_paned_get_position (GTK_PANED (paned)));
+            g_assert_cmpint (g_settings_get_int (settings, "timeline-height"), ==, moved);
+            gtk_window_set_default_size (window, win_width, win_height);
+            ui_test_spin (300);
+          }
+          close_page (page);
+        }
+    }
+
+  /* The next page opens the timeline as high, for few threads too. */
+  {
+    TvProfilePage *page = open_page (eight);
+    TvTimelineView *view = tv_profile_page_get_timeline_view (page);
+
+    WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (view))
+                && gtk_widget_get_height (GTK_WIDGET (view)) > 0, 5000);
+    ui_test_spin (200);
+    g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (view)), ==, moved);
+    g_assert_cmpint (gtk_paned_get_position (GTK_PANED (gtk_widget_get_parent (GTK_WIDGET (view)))),
+                     ==, moved);
+    close_page (page);
+  }
+  g_settings_set_int (settings, "timeline-height", 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -624,6 +770,7 @@ main (int   argc,
   g_test_add_func ("/threads/range-table/corpus", test_range_table_corpus);
   g_test_add_func ("/threads/range-table/many", test_range_table_many);
   g_test_add_func ("/threads/timeline/filter", test_timeline_filter);
+  g_test_add_func ("/threads/timeline/splitter", test_timeline_splitter);
   g_test_add_func ("/threads/timeline/screenshots", test_timeline_screenshots);
   g_test_add_func ("/threads/compare/menus", test_compare_menus);
   ret = g_test_run ();
@@ -632,9 +779,12 @@ main (int   argc,
   if (many_path != NULL)
     {
       g_remove (many_path);
+      if (threads64_file != NULL)
+        g_remove (threads64_file);
       g_rmdir (many_dir);
     }
   g_free (many_path);
+  g_free (threads64_file);
   g_free (many_dir);
   return ret;
 }

@@ -11,10 +11,12 @@
  * meson runs this test alone.  Screenshots go to TV_TEST_OUTPUT_DIR.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <adwaita.h>
 #include <gdk/x11/gdkx.h>
+#include <glib/gstdio.h>
 
 #include "tv-timeline-view.h"
 #include "ui-test-util.h"
@@ -26,6 +28,8 @@ static TvViewState *state;
 static TvTimelineView *view;
 static GtkWidget *area;
 static char *view_profile;
+static char *threads_dir;
+static char *threads64_path;
 
 static void
 on_load_done (GObject      *object,
@@ -49,7 +53,7 @@ load_corpus (const char *name)
   gboolean done = FALSE;
 
   g_assert_nonnull (dir);
-  path = g_build_filename (dir, "valid", name, NULL);
+  path = g_path_is_absolute (name) ? g_strdup (name) : g_build_filename (dir, "valid", name, NULL);
   file = g_file_new_for_path (path);
   p = tv_profile_new (file);
   tv_profile_load_async (p, NULL, on_load_done, &done);
@@ -58,7 +62,24 @@ load_corpus (const char *name)
   return p;
 }
 
-/* A fresh view of the corpus profile NAME under an entry that has the
+/* A profile of 64 threads, 24 of them idle (ui_test_write_threads_profile ()). */
+static const char *
+threads64 (void)
+{
+  if (threads64_path == NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      threads_dir = g_dir_make_tmp ("tv-test-timeline-XXXXXX", &error);
+      g_assert_no_error (error);
+      threads64_path = g_build_filename (threads_dir, "t64.tach", NULL);
+      ui_test_write_threads_profile (threads64_path, 64, 24);
+    }
+  return threads64_path;
+}
+
+/* A fresh view of the corpus profile NAME (or the file at that absolute
+ * path) under an entry that has the
  * keyboard focus, the selection cleared. */
 static void
 use_profile (const char *name)
@@ -92,6 +113,9 @@ reset (const char *name)
     use_profile (name);
   tv_view_state_clear_range (state);
   tv_view_state_set_threads (state, NULL, 0);
+  /* Every lane a row of its own, but in the tests of folding. */
+  g_object_set (view, "fold-idle", FALSE, NULL);
+  gtk_adjustment_set_value (tv_timeline_view_get_vadjustment (view), 0);
   gtk_widget_grab_focus (entry);
   g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), entry));
 }
@@ -359,10 +383,12 @@ check_column_tooltip (guint            lane,
     }
   if (lane != TV_TIMELINE_ALL)
     {
-      g_autofree char *name = g_strdup_printf ("%s %" G_GUINT64_FORMAT,
-                                               tv_timeline_get_lane (timeline, lane)->main_thread
-                                               ? "Main thread" : "Thread",
-                                               tv_timeline_get_lane (timeline, lane)->thread_id);
+      const TvTimelineLane *info = tv_timeline_get_lane (timeline, lane);
+      g_autofree char *label = g_strdup_printf ("T%u: ", info->position + 1);
+      g_autofree char *name = g_strdup_printf ("%s%s %" G_GUINT64_FORMAT,
+                                               info->main_thread ? "" : label,
+                                               info->main_thread ? "Main thread" : "Thread",
+                                               info->thread_id);
 
       g_assert_true (g_str_has_prefix (text, name));
       g_assert_true (text[strlen (name)] == '\n');
@@ -430,8 +456,9 @@ test_tooltip (void)
   text = tv_timeline_view_describe_at (view, 3, rect.origin.y + rect.size.height / 2);
   g_assert_nonnull (text);
   {
-    g_autofree char *expected = g_strdup_printf ("Thread %" G_GUINT64_FORMAT "\n%"
+    g_autofree char *expected = g_strdup_printf ("T%u: Thread %" G_GUINT64_FORMAT "\n%"
                                                  G_GUINT64_FORMAT " samples in all",
+                                                 tv_timeline_get_lane (timeline, lane)->position + 1,
                                                  tv_timeline_get_lane (timeline, lane)->thread_id,
                                                  tv_timeline_get_lane (timeline, lane)->n_samples);
 
@@ -468,7 +495,9 @@ test_tooltip_interpreters (void)
     {
       const TvTimelineLane *info = tv_timeline_get_lane (timeline, order[i]);
       g_autofree char *text = NULL;
-      g_autofree char *name = g_strdup_printf ("%s %" G_GUINT64_FORMAT "\nInterpreter %u\n",
+      g_autofree char *label = g_strdup_printf ("T%u: ", info->position + 1);
+      g_autofree char *name = g_strdup_printf ("%s%s %" G_GUINT64_FORMAT "\nInterpreter %u\n",
+                                               info->main_thread ? "" : label,
                                                info->main_thread ? "Main thread" : "Thread",
                                                info->thread_id, info->interpreter_id);
       graphene_point_t p = lane_point (order[i], 0.5), q;
@@ -642,6 +671,239 @@ test_legend (void)
   tv_view_state_set_state_filter (state, TV_STATE_FILTER_ALL);
 }
 
+/* The drawing area as drawn, in a texture. */
+static GdkTexture *
+render_area (void)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (area);
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
+  g_autoptr(GError) error = NULL;
+  int width = gtk_widget_get_width (area), height = gtk_widget_get_height (area);
+
+  for (guint tries = 0; node == NULL && tries < 100; tries++)
+    {
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node == NULL)
+        ui_test_spin (10);
+    }
+  g_assert_nonnull (node);
+  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
+  g_assert_no_error (error);
+  {
+    GdkTexture *texture = gsk_renderer_render_texture (renderer, node,
+                                                       &GRAPHENE_RECT_INIT (0, 0, width, height));
+
+    gsk_renderer_unrealize (renderer);
+    return texture;
+  }
+}
+
+/* Pixels of RECT (the area's) that differ clearly from the pixel at
+ * (X0, Y0): the ink of a text drawn there. */
+static guint
+count_ink (const guint8          *pixels,
+           gsize                  stride,
+           const graphene_rect_t *rect,
+           int                    x0,
+           int                    y0)
+{
+  const guint8 *bg = pixels + y0 * stride + x0 * 4;
+  guint n = 0;
+
+  for (int y = (int) rect->origin.y; y < (int) (rect->origin.y + rect->size.height); y++)
+    for (int x = (int) rect->origin.x; x < (int) (rect->origin.x + rect->size.width); x++)
+      {
+        const guint8 *p = pixels + y * stride + x * 4;
+
+        n += abs (p[0] - bg[0]) + abs (p[1] - bg[1]) + abs (p[2] - bg[2]) > 120;
+      }
+  return n;
+}
+
+/* The lanes area's bottom, in the view's pixels: the legend's top. */
+static double
+lanes_bottom (void)
+{
+  graphene_rect_t legend;
+
+  g_assert_true (tv_timeline_view_get_legend_rect (view, TV_TIMELINE_STATE_RUNNING, &legend));
+  return legend.origin.y - 6;
+}
+
+/* 64 lanes: each as high as its label and labelled "main", "T2"...
+ * "T64" (the ink is there in the pixels), the ones that do not fit
+ * scrolled to, with the scroll bar and with the wheel. */
+static void
+test_many_lanes (void)
+{
+  TvTimeline *timeline;
+  GtkAdjustment *adjustment;
+  GtkWidget *scrollbar;
+  guint n_order, n_checked = 0;
+  const guint32 *order;
+  graphene_rect_t first, rect;
+  double height = 0, top;
+
+  reset (threads64 ());
+  ui_test_spin (50);
+  timeline = tv_timeline_view_get_timeline (view);
+  order = tv_timeline_get_order (timeline, &n_order);
+  g_assert_cmpuint (n_order, ==, 64);
+  adjustment = tv_timeline_view_get_vadjustment (view);
+  scrollbar = gtk_widget_get_next_sibling (area);
+  g_assert_true (GTK_IS_SCROLLBAR (scrollbar));
+  g_assert_true (gtk_widget_get_visible (scrollbar));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), >,
+                     gtk_adjustment_get_page_size (adjustment) + 100);
+
+  g_assert_true (tv_timeline_view_get_lane_rect (view, order[0], &first));
+  top = first.origin.y;
+  for (guint p = 0; p < n_order; p++)
+    {
+      g_autofree char *label = tv_timeline_view_dup_lane_label (view, order[p]);
+      g_autofree char *expected = p == 0 ? g_strdup ("main") : g_strdup_printf ("T%u", p + 1);
+
+      g_assert_cmpstr (label, ==, expected);
+      g_assert_true (tv_timeline_view_get_lane_rect (view, order[p], &rect));
+      /* As high as each other, and as a label at least. */
+      if (p == 0)
+        height = rect.size.height;
+      g_assert_cmpfloat (rect.size.height, ==, height);
+      g_assert_cmpfloat (rect.size.height, >=, 14);
+      g_assert_cmpfloat (rect.origin.y, ==, top + p * (height + 1));
+    }
+
+  /* The wheel scrolls by three lanes' worth; the lanes move up. */
+  {
+    GtkEventController *scroll = ui_test_find_controller (area, GTK_TYPE_EVENT_CONTROLLER_SCROLL,
+                                                          0);
+    gboolean handled = FALSE;
+
+    g_signal_emit_by_name (scroll, "scroll", 0.0, 1.0, &handled);
+    g_assert_true (handled);
+    g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==, 54);
+    g_assert_true (tv_timeline_view_get_lane_rect (view, order[0], &rect));
+    g_assert_cmpfloat (rect.origin.y, ==, top - 54);
+  }
+
+  /* Scrolled down page by page, every lane in view shows its label. */
+  for (double value = 0;; value += gtk_adjustment_get_page_size (adjustment) / 2)
+    {
+      g_autoptr(GdkTexture) texture = NULL;
+      g_autofree guint8 *pixels = NULL;
+      gsize stride;
+      gboolean last_page;
+
+      gtk_adjustment_set_value (adjustment, value);
+      last_page = gtk_adjustment_get_value (adjustment) < value;
+      ui_test_spin (20);
+      texture = render_area ();
+      stride = gdk_texture_get_width (texture) * 4;
+      pixels = g_malloc (stride * gdk_texture_get_height (texture));
+      gdk_texture_download (texture, pixels, stride);
+      for (guint p = 0; p < n_order; p++)
+        {
+          graphene_rect_t label;
+          graphene_point_t origin;
+
+          g_assert_true (tv_timeline_view_get_lane_rect (view, order[p], &rect));
+          if (rect.origin.y < top || rect.origin.y + rect.size.height > lanes_bottom ())
+            continue;
+          g_assert_true (gtk_widget_compute_point (GTK_WIDGET (view), area,
+                                                   &GRAPHENE_POINT_INIT (0, rect.origin.y),
+                                                   &origin));
+          graphene_rect_init (&label, 4, origin.y, rect.origin.x - 8, rect.size.height);
+          g_assert_cmpuint (count_ink (pixels, stride, &label, 1, (int) origin.y + 1), >=, 8);
+          n_checked++;
+        }
+      if (last_page)
+        break;
+    }
+  g_test_message ("%u lanes' labels seen", n_checked);
+  g_assert_cmpuint (n_checked, >=, n_order);
+  /* At the end, the last lane is in view at the bottom. */
+  g_assert_true (tv_timeline_view_get_lane_rect (view, order[n_order - 1], &rect));
+  g_assert_cmpfloat (rect.origin.y + rect.size.height, <=, lanes_bottom () + 6);
+  g_assert_cmpfloat (rect.origin.y, >=, lanes_bottom () + 6 - 2 * height - 2);
+}
+
+/* The idle threads (the last 24, by construction) fold into one row
+ * after the others, which a click unfolds; a selected idle thread keeps
+ * its lane. */
+static void
+test_fold_idle (void)
+{
+  TvTimeline *timeline;
+  graphene_rect_t rect, folded;
+  g_autofree char *text = NULL;
+  guint n_lanes;
+  gboolean fold;
+
+  reset (threads64 ());
+  timeline = tv_timeline_view_get_timeline (view);
+  n_lanes = tv_timeline_get_n_lanes (timeline);
+  g_assert_false (tv_timeline_view_get_folded_rect (view, &folded));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "timeline.fold-idle", NULL));
+  g_object_get (view, "fold-idle", &fold, NULL);
+  g_assert_true (fold);
+  g_assert_cmpuint (tv_timeline_view_get_n_folded (view), ==, 24);
+  g_assert_true (tv_timeline_view_get_folded_rect (view, &folded));
+  for (guint lane = 0; lane < n_lanes; lane++)
+    {
+      const TvTimelineLane *info = tv_timeline_get_lane (timeline, lane);
+      gboolean idle = info->thread_id >= 1000 + 40;
+
+      g_assert_cmpint (tv_timeline_view_get_lane_rect (view, lane, &rect), ==, !idle);
+      if (!idle)
+        g_assert_cmpfloat (rect.origin.y, <, folded.origin.y);
+    }
+
+  /* A selected idle thread is not folded. */
+  {
+    guint32 idle_lane = G_MAXUINT32;
+
+    for (guint lane = 0; lane < n_lanes; lane++)
+      if (tv_timeline_get_lane (timeline, lane)->thread_id == 1050)
+        idle_lane = lane;
+    tv_view_state_set_threads (state, &idle_lane, 1);
+    g_assert_cmpuint (tv_timeline_view_get_n_folded (view), ==, 23);
+    g_assert_true (tv_timeline_view_get_lane_rect (view, idle_lane, &rect));
+    tv_view_state_set_threads (state, NULL, 0);
+    g_assert_cmpuint (tv_timeline_view_get_n_folded (view), ==, 24);
+  }
+
+  /* A click on the folded row, scrolled to, shows every lane. */
+  gtk_adjustment_set_value (tv_timeline_view_get_vadjustment (view), 1e6);
+  g_assert_true (tv_timeline_view_get_folded_rect (view, &folded));
+  g_assert_cmpfloat (folded.origin.y + folded.size.height, <=, lanes_bottom () + 6);
+  text = tv_timeline_view_describe_at (view, folded.origin.x + 200,
+                                       folded.origin.y + folded.size.height / 2);
+  g_assert_cmpstr (text, ==, "24 idle threads: click to show them");
+  {
+    graphene_point_t p;
+
+    g_assert_true (gtk_widget_compute_point (GTK_WIDGET (view), area,
+                                             &GRAPHENE_POINT_INIT (folded.origin.x + 200,
+                                                                   folded.origin.y + 5),
+                                             &p));
+    press_move_release (p, 0, 0, 0, FALSE);
+  }
+  g_object_get (view, "fold-idle", &fold, NULL);
+  g_assert_false (fold);
+  g_assert_cmpuint (tv_timeline_view_get_n_folded (view), ==, 0);
+  g_assert_false (tv_timeline_view_get_folded_rect (view, &folded));
+  for (guint lane = 0; lane < n_lanes; lane++)
+    g_assert_true (tv_timeline_view_get_lane_rect (view, lane, &rect));
+  /* Nor does the view fold fewer than two lanes. */
+  reset ("rec_recursive.tach");
+  g_object_set (view, "fold-idle", TRUE, NULL);
+  g_assert_cmpuint (tv_timeline_view_get_n_folded (view), ==, 0);
+}
+
 /* The lanes with the focus after a click, light and dark, for the eye. */
 static void
 test_screenshots (void)
@@ -674,6 +936,8 @@ main (int   argc,
   g_test_add_func ("/timeline/tooltip-interpreters", test_tooltip_interpreters);
   g_test_add_func ("/timeline/real-input", test_real_input);
   g_test_add_func ("/timeline/legend", test_legend);
+  g_test_add_func ("/timeline/many-lanes", test_many_lanes);
+  g_test_add_func ("/timeline/fold-idle", test_fold_idle);
   g_test_add_func ("/timeline/screenshots", test_screenshots);
 
   ret = g_test_run ();
@@ -682,5 +946,12 @@ main (int   argc,
   g_clear_object (&state);
   g_clear_object (&profile);
   g_free (view_profile);
+  if (threads64_path != NULL)
+    {
+      g_unlink (threads64_path);
+      g_rmdir (threads_dir);
+    }
+  g_free (threads64_path);
+  g_free (threads_dir);
   return ret;
 }

@@ -1401,6 +1401,7 @@ test_timeline (void)
 static guint64
 count_cells_by_hand (TvProfileData *data,
                      guint64        origin,
+                     guint64        column_duration,
                      guint64        row_duration,
                      const guint32 *threads,
                      guint          n_threads,
@@ -1421,8 +1422,8 @@ count_cells_by_hand (TvProfileData *data,
       for (guint64 s = 0; selected && s < t->n_samples; s++)
         {
           guint64 since = t->timestamps[s] - origin;
-          guint64 column = since / G_USEC_PER_SEC;
-          guint64 row = (since % G_USEC_PER_SEC) / row_duration;
+          guint64 column = since / column_duration;
+          guint64 row = (since % column_duration) / row_duration;
 
           n += column >= c0 && column <= c1 && row >= r0 && row <= r1;
         }
@@ -1570,7 +1571,8 @@ check_cells_over_lanes (TvTimelineView    *view,
       n_inside += inside;
       n_outside += outside;
     }
-  g_assert_cmpuint (n_inside, >, 100);
+  /* The cells' time: two spans of 80 ms of the 1.275 s across. */
+  g_assert_cmpuint (n_inside, >, 50);
   g_assert_cmpuint (n_outside, >, 100);
 }
 
@@ -1607,7 +1609,10 @@ test_heatmap (void)
   guint n_ranges, main_lane = G_MAXUINT;
   guint64 origin, expected, in_cells = 0;
   double t0, t1, duration;
-  const guint c0 = 0, r0 = 10, c1 = 1, r1 = 29;
+  guint c0, c1, r0 = 10, r1 = 49;
+  guint64 column, row_us;
+  g_autofree char *cells_summary = NULL;
+  g_autofree char *cells_suffix = NULL;
 
   WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
   tv_profile_page_show_view (page, "flamegraph");
@@ -1639,10 +1644,22 @@ test_heatmap (void)
               && tv_heatmap_view_get_heatmap (heatmap_view) != NULL
               && !tv_heatmap_view_get_busy (heatmap_view), 10000);
   heatmap = tv_heatmap_view_get_heatmap (heatmap_view);
-  /* 1.275 s of samples, 20 ms rows. */
-  g_assert_cmpuint (tv_timeline_heatmap_get_n_columns (heatmap), ==, 2);
+  /* 1.275 s of samples: not two columns of seconds but 13 of 100 ms,
+   * 2 ms rows. */
+  column = tv_timeline_heatmap_get_column_duration (heatmap);
+  row_us = tv_timeline_heatmap_get_row_duration (heatmap);
+  g_assert_cmpuint (column, ==, 100000);
+  g_assert_cmpuint (tv_timeline_heatmap_get_n_columns (heatmap), ==, 13);
   g_assert_cmpuint (tv_timeline_heatmap_get_n_rows (heatmap), ==, 50);
-  g_assert_cmpuint (tv_timeline_heatmap_get_row_duration (heatmap), ==, TV_HEATMAP_ROW_DURATION);
+  g_assert_cmpuint (row_us, ==, 2000);
+  /* The last two columns, from row 10 down: the last cells go past the
+   * last sample. */
+  c0 = tv_timeline_heatmap_get_n_columns (heatmap) - 2;
+  c1 = c0 + 1;
+  cells_summary = g_strdup_printf ("Selected cells: %.3f ms in all, ",
+                                   2.0 * (r1 - r0 + 1) * row_us / 1000.0);
+  cells_suffix = g_strdup_printf (", in the selected heatmap cells (2 time ranges, %.3f ms)",
+                                  2.0 * (r1 - r0 + 1) * row_us / 1000.0);
   g_assert_true (g_str_has_prefix (tv_timeline_view_get_summary (timeline_view), "Nothing selected."));
   save_screenshot (GTK_WIDGET (window), "ui-heatmap-light.png");
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
@@ -1659,7 +1676,7 @@ test_heatmap (void)
 
     g_assert_true (tv_heatmap_view_get_cell_rect (heatmap_view, c0, r0, &from));
     g_assert_true (tv_heatmap_view_get_cell_rect (heatmap_view, c1, r1, &to));
-    g_assert_cmpfloat (from.size.width, >, 100);
+    g_assert_cmpfloat (from.size.width, >, 20);
     g_assert_cmpfloat (from.size.height, >=, 1);
     x = from.origin.x + from.size.width / 2;
     y = from.origin.y + from.size.height / 2;
@@ -1673,13 +1690,13 @@ test_heatmap (void)
   }
   ranges = tv_view_state_get_ranges (state, &n_ranges);
   g_assert_nonnull (ranges);
-  /* Rows 10 to 29 of two seconds: two ranges, 0.2 s to 0.6 s of each. */
+  /* Rows 10 to 49 of two columns: two ranges, 20 ms to 100 ms of each. */
   g_assert_cmpuint (n_ranges, ==, 2);
-  g_assert_cmpuint (ranges[0].start, ==, origin + r0 * TV_HEATMAP_ROW_DURATION);
-  g_assert_cmpuint (ranges[1].end, ==, origin + G_USEC_PER_SEC + (r1 + 1) * TV_HEATMAP_ROW_DURATION);
+  g_assert_cmpuint (ranges[0].start, ==, origin + c0 * column + r0 * row_us);
+  g_assert_cmpuint (ranges[1].end, ==, origin + c1 * column + (r1 + 1) * row_us);
   g_assert_false (tv_view_state_get_range (state, NULL, NULL));
   wait_view_idle (view);
-  expected = count_cells_by_hand (data, origin, TV_HEATMAP_ROW_DURATION, NULL, 0, c0, r0, c1, r1);
+  expected = count_cells_by_hand (data, origin, column, row_us, NULL, 0, c0, r0, c1, r1);
   for (guint c = c0; c <= c1; c++)
     for (guint r = r0; r <= r1; r++)
       in_cells += tv_timeline_heatmap_get_count (heatmap, c, r);
@@ -1690,19 +1707,16 @@ test_heatmap (void)
   g_assert_cmpuint (in_cells, ==, expected);
   g_assert_cmpuint (tv_call_tree_get_n_samples (tv_flame_graph_get_tree (tv_flame_view_get_graph (view))),
                     ==, expected);
-  g_assert_true (g_str_has_prefix (tv_timeline_view_get_summary (timeline_view),
-                                   "Selected cells: 800.000 ms in all, "));
+  g_assert_true (g_str_has_prefix (tv_timeline_view_get_summary (timeline_view), cells_summary));
   g_test_message ("flame graph: %s", tv_flame_view_get_summary (view));
-  g_assert_true (g_str_has_suffix (tv_flame_view_get_summary (view),
-                                   ", in the selected heatmap cells (2 time ranges, 800.000 ms)"));
+  g_assert_true (g_str_has_suffix (tv_flame_view_get_summary (view), cells_suffix));
   /* The properties' per-thread figures are those of the cells. */
   {
     TvProperties *props = tv_profile_page_get_properties (page);
     g_autofree char *text = tv_properties_dup_text (props);
     g_autofree char *row = g_strdup_printf ("%" G_GUINT64_FORMAT "\t %" G_GUINT64_FORMAT "\t",
                                             tv_timeline_get_lane (timeline, main_lane)->thread_id,
-                                            count_cells_by_hand (data, origin,
-                                                                 TV_HEATMAP_ROW_DURATION,
+                                            count_cells_by_hand (data, origin, column, row_us,
                                                                  &main_lane, 1, c0, r0, c1, r1));
 
     g_assert_cmpuint (tv_properties_get_n_range_rows (props), ==, 8);
@@ -1722,8 +1736,8 @@ test_heatmap (void)
   g_assert_true (gtk_widget_get_visible (area));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (heatmap_view)));
   tv_timeline_view_get_window (timeline_view, &t0, &t1);
-  g_assert_cmpfloat (t0, ==, (double) (r0 * TV_HEATMAP_ROW_DURATION));
-  g_assert_cmpfloat ((double) (G_USEC_PER_SEC + (r1 + 1) * TV_HEATMAP_ROW_DURATION), >, duration);
+  g_assert_cmpfloat (t0, ==, (double) (c0 * column + r0 * row_us));
+  g_assert_cmpfloat ((double) (c1 * column + (r1 + 1) * row_us), >, duration);
   g_assert_cmpfloat (t1, ==, duration);
   ranges = tv_view_state_get_ranges (state, &n_ranges);
   g_assert_cmpuint (n_ranges, ==, 2);
@@ -1738,7 +1752,7 @@ test_heatmap (void)
   g_assert_cmpfloat (t1, ==, duration);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.forward", NULL));
   tv_timeline_view_get_window (timeline_view, &t0, &t1);
-  g_assert_cmpfloat (t0, ==, (double) (r0 * TV_HEATMAP_ROW_DURATION));
+  g_assert_cmpfloat (t0, ==, (double) (c0 * column + r0 * row_us));
   g_assert_cmpfloat (t1, ==, duration);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.back", NULL));
 
@@ -1763,8 +1777,8 @@ test_heatmap (void)
   tv_timeline_view_get_window (timeline_view, &t0, &t1);
   g_assert_cmpfloat (t0, ==, (double) (ranges[0].start - origin));
   g_assert_cmpfloat (t1, ==, (double) (ranges[1].end - origin));
-  g_assert_cmpfloat (t0, ==, 5 * TV_HEATMAP_ROW_DURATION);
-  g_assert_cmpfloat (t1, ==, G_USEC_PER_SEC + 11 * TV_HEATMAP_ROW_DURATION);
+  g_assert_cmpfloat (t0, ==, 5 * row_us);
+  g_assert_cmpfloat (t1, ==, column + 11 * row_us);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.back", NULL));
   tv_timeline_view_get_window (timeline_view, &t0, &t1);
   g_assert_cmpfloat (t0, ==, 0);
@@ -1786,11 +1800,11 @@ test_heatmap (void)
   for (guint c = 0; c < tv_timeline_heatmap_get_n_columns (heatmap); c++)
     for (guint r = 0; r < tv_timeline_heatmap_get_n_rows (heatmap); r++)
       g_assert_cmpuint (tv_timeline_heatmap_get_count (heatmap, c, r), ==,
-                        count_cells_by_hand (data, origin, TV_HEATMAP_ROW_DURATION, &main_lane, 1,
+                        count_cells_by_hand (data, origin, column, row_us, &main_lane, 1,
                                              c, r, c, r));
   wait_view_idle (view);
   g_assert_cmpuint (tv_call_tree_get_n_samples (tv_flame_graph_get_tree (tv_flame_view_get_graph (view))),
-                    ==, count_cells_by_hand (data, origin, TV_HEATMAP_ROW_DURATION, &main_lane, 1,
+                    ==, count_cells_by_hand (data, origin, column, row_us, &main_lane, 1,
                                              c0, r0, c1, r1));
   /* The selection's count is the graph's: of the thread and the state
    * shown, not of every thread. */

@@ -305,3 +305,47 @@ ui_test_write_big_profile (const char *path,
   if (tach_writer_finish (writer, &tach_error) != TACH_OK)
     g_error ("%s", tach_error.message);
 }
+
+void
+ui_test_write_threads_profile (const char *path,
+                               guint       n_threads,
+                               guint       n_idle)
+{
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError tach_error;
+  guint32 frames[4];
+
+  g_assert_cmpuint (n_idle, <, n_threads);
+  options.start_time_us = 1000000;
+  options.sample_interval_us = 1000;
+  options.mode_raw = 1;
+  if (tach_writer_new (path, &options, &writer, &tach_error) != TACH_OK)
+    g_error ("%s", tach_error.message);
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autofree char *funcname = g_strdup_printf ("work_%u", i);
+      TachFrameInfo info = { "/srv/threads/work.py", funcname, 10 + i, -1, -1, -1,
+                             TACH_OPCODE_NONE };
+
+      if (tach_writer_intern_frame (writer, &info, &frames[i], &tach_error) != TACH_OK)
+        g_error ("%s", tach_error.message);
+    }
+  for (guint tick = 0; tick < 500; tick++)
+    for (guint t = 0; t < n_threads; t++)
+      {
+        guint8 status = t >= n_threads - n_idle ? 0
+                        : (tick + t) % 3 == 0 ? TACH_STATUS_GIL_REQUESTED
+                        : TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU;
+
+        if (t == 0)
+          status |= TACH_STATUS_MAIN_THREAD;
+        if (tach_writer_add_sample (writer, 1000 + t, 0,
+                                    options.start_time_us + tick * 1000 + t,
+                                    status, &frames[(tick / 50 + t) % 4], 1,
+                                    &tach_error) != TACH_OK)
+          g_error ("%s", tach_error.message);
+      }
+  if (tach_writer_finish (writer, &tach_error) != TACH_OK)
+    g_error ("%s", tach_error.message);
+}

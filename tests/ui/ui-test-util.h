@@ -50,6 +50,13 @@ gboolean ui_test_trap_without_leak_checks (guint timeout_seconds);
 void ui_test_write_big_profile (const char *path,
                                 guint64     n_samples,
                                 guint       depth);
+/* Writes a profile of N_THREADS threads sampled every millisecond for
+ * half a second, thread ids 1000 + t in the file's order: thread 0 is the
+ * main thread, the last N_IDLE threads are idle in every sample, the
+ * others hold the GIL or wait for it. */
+void ui_test_write_threads_profile (const char *path,
+                                    guint       n_threads,
+                                    guint       n_idle);
 /* gtk_test_init () and adw_init (); FALSE where there is no display,
  * having said so on the TAP stream: main () then returns 77 (skipped),
  * which never happens in CI, where Xvfb is always there. */
