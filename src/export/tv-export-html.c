@@ -36,7 +36,9 @@
 #include <glib/gi18n.h>
 
 #include "tv-call-tree.h"
+#include "tv-flame-modules.h"
 #include "tv-json.h"
+#include "tv-palette.h"
 #include "tv-quality.h"
 
 /* Generated from data/tachyon-viewer-export.gresource.xml. */
@@ -122,8 +124,14 @@ static const struct
   { "thread_main", N_("{0} (main)") },
   { "all_threads", N_("all threads") },
   { "thread_named", N_("thread {0}") },
-  { "status_one", N_("{0} sample ({1}) of {2}") },
-  { "status", N_("{0} samples ({1}) of {2}") },
+  /* Translators: {1} is a time that adds up every thread's samples. */
+  { "status_one", N_("{0} sample ({1} of thread time) of {2}") },
+  { "status", N_("{0} samples ({1} of thread time) of {2}") },
+  /* Translators: the subtitle, then how long the samples span. */
+  { "wall_span", N_("{0}, {1} of wall-clock time") },
+  { "checksum_unused", N_("unused (all zero)") },
+  /* Translators: a size to read (12.8 MB), then the exact bytes. */
+  { "bytes_sized", N_("{0} ({1} bytes)") },
   { "status_inverted", N_("{0}, inverted") },
   { "status_merged", N_("{0}, merged by {1}") },
   { "merge_frame", N_("frame") },
@@ -287,6 +295,10 @@ static const struct
   { "shares_note", N_("GIL and exception: the {0} samples of the file; "
                       "<GC> and native: the {1} samples shown") },
   { "legend_python", N_("Python functions") },
+  { "legend_stdlib", N_("standard library") },
+  { "legend_packages", N_("installed packages") },
+  { "legend_project", N_("the profiled program") },
+  { "legend_other", N_("other code") },
   { "legend_gc", N_("<GC>: garbage collection") },
   { "legend_native", N_("<native>: native code") },
   { "legend_match", N_("search match") },
@@ -1023,6 +1035,84 @@ append_sources (Exporter *self,
   g_string_append_c (out, ',');
 }
 
+static void
+json_color (GString    *out,
+            const char *key,
+            TvColor     color)
+{
+  json_key (out, key);
+  g_string_append_printf (out, "\"#%06x\",", tv_color_pack (color));
+}
+
+/* The application's colours (tv-palette.c), light and dark: the page
+ * draws in them.  Module colours as their ranges, which the page picks
+ * in by the hash of a function's name as the application does. */
+static void
+append_palette (GString *out)
+{
+  json_key (out, "palette");
+  g_string_append_c (out, '{');
+  for (int dark = 0; dark < 2; dark++)
+    {
+      json_key (out, dark ? "dark" : "light");
+      g_string_append_c (out, '{');
+      json_key (out, "modules");
+      g_string_append_c (out, '[');
+      for (TvPaletteModule m = 0; m < TV_PALETTE_N_MODULES; m++)
+        {
+          double v[5];
+
+          tv_palette_module_range (m, dark, &v[0], &v[1], &v[2], &v[3], &v[4]);
+          g_string_append_c (out, '[');
+          for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+            json_double_or_null (out, TRUE, v[i]);
+          json_close (out, ']');
+          g_string_append_c (out, ',');
+        }
+      json_close (out, ']');
+      g_string_append_c (out, ',');
+      json_color (out, "gc", tv_palette_gc (dark));
+      json_color (out, "native", tv_palette_native (dark));
+      json_color (out, "root", tv_palette_neutral (dark));
+      json_color (out, "background", tv_palette_background (dark));
+      json_color (out, "foreground", tv_palette_foreground (dark));
+      json_color (out, "accent", tv_palette_accent (dark));
+      json_close (out, '}');
+      g_string_append_c (out, ',');
+    }
+  json_close (out, '}');
+  g_string_append_c (out, ',');
+}
+
+/* A digit an export frame: its module (TvPaletteModule) as the
+ * application tells it from the file's path, 4 for CPython's <GC> frame
+ * and 5 for its <native> one. */
+static void
+append_kinds (Exporter *self,
+              GString  *out)
+{
+  g_autofree char *root = tv_flame_guess_project_root (self->sides[0].data);
+
+  json_key (out, "kinds");
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < self->frames->len; i++)
+    {
+      const Ref *ref = &g_array_index (self->frames, Ref, i);
+      const Side *side = &self->sides[ref->side];
+      guint32 frame = tv_profile_data_get_key_frame (side->data, side->merge, ref->index);
+      const char *file = tv_profile_data_get_filename (side->data, frame);
+      TvFlameSynthetic synthetic =
+        tv_flame_classify_synthetic (file, tv_profile_data_get_funcname (side->data, frame));
+      guint kind = synthetic != TV_FLAME_SYNTHETIC_NONE
+                   ? TV_PALETTE_N_MODULES + synthetic - 1
+                   : (guint) tv_flame_classify_file (file, root);
+
+      g_string_append_printf (out, "%u,", kind);
+    }
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+}
+
 /* Two numbers a node but the root: how far back its parent is (ids are
  * depth-first, so mostly 1 or a few), and its frame. */
 static void
@@ -1297,6 +1387,8 @@ exporter_build_json (Exporter      *self,
   json_u64 (out, "samples", tv_call_tree_get_n_samples (self->tree));
   append_strings (self, out);
   append_frames (self, out);
+  append_kinds (self, out);
+  append_palette (out);
   append_sources (self, out);
   append_nodes (self, out);
   if (!append_threads (self, out, cancellable, error))
