@@ -975,6 +975,17 @@ def hostile_cases(env, browser_exe):
 # browser
 # ---------------------------------------------------------------------------
 
+def format_seconds(s):
+    """The page's time: 1.276 s, 250.0 ms, 2.50 ms, 40 µs."""
+    if s == 0:
+        return "0 s"
+    if s < 1e-3:
+        return "%.0f µs" % (s * 1e6)
+    if s < 1:
+        return ("%.2f ms" if s < 0.01 else "%.1f ms") % (s * 1e3)
+    return "%.3f s" % s
+
+
 def short6(v):
     """The page's six significant digits: JavaScript's Number(v.toPrecision(6))."""
     return js_number(float("%.6g" % v))
@@ -1003,7 +1014,8 @@ def check_stats_shown(b, d):
                        ".map(e => [e.dataset.field, e.textContent]))")
     for k in STATS_KEYS:
         v = d["stats"][k]
-        card = "not recorded" if v is None else short6(v) + STAT_UNITS[k]
+        card = ("not recorded" if v is None else format_seconds(v) if k == "duration_sec"
+                else short6(v) + STAT_UNITS[k])
         # The details card rounds as the header does.
         exact = card
         if shown.get(k) != card:
