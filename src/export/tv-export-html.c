@@ -26,13 +26,19 @@
 #include "tv-export-html.h"
 #include "tachyon-format.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib/gi18n.h>
 
 #include "tv-call-tree.h"
+#include "tv-flame-modules.h"
 #include "tv-json.h"
+#include "tv-palette.h"
 #include "tv-quality.h"
 
 /* Generated from data/tachyon-viewer-export.gresource.xml. */
@@ -46,6 +52,13 @@ GResource *tv_export_get_resource (void);
 #define FORMAT_VERSION  1
 
 #define UNMAPPED        G_MAXUINT32
+/* The source lines a page holds: the frame's line and SNIPPET_CONTEXT on
+ * each side, from Python files of at most SOURCE_MAX_FILE bytes, each line
+ * cut to SOURCE_MAX_LINE characters, SOURCE_BUDGET bytes in all. */
+#define SNIPPET_CONTEXT  2
+#define SOURCE_MAX_FILE  (8 << 20)
+#define SOURCE_MAX_LINE  240
+#define SOURCE_BUDGET    (2 << 20)
 /* The vanished stacks a differential page lists, the most samples first. */
 #define MAX_VANISHED    1000
 
@@ -71,8 +84,8 @@ static const struct
   { "flame_graph", N_("Flame graph") },
   { "search", N_("Search") },
   { "search_placeholder", N_("regular expression") },
-  { "search_tooltip", N_("A regular expression over function and file names; "
-                          "case-insensitive unless it has a capital letter") },
+  { "search_tooltip", N_("A regular expression over function names, files and "
+                          "file:line, case-insensitive") },
   { "thread", N_("Thread") },
   { "inverted", N_("Inverted") },
   { "icicle", N_("Icicle") },
@@ -111,8 +124,14 @@ static const struct
   { "thread_main", N_("{0} (main)") },
   { "all_threads", N_("all threads") },
   { "thread_named", N_("thread {0}") },
-  { "status_one", N_("{0} sample ({1}) of {2}") },
-  { "status", N_("{0} samples ({1}) of {2}") },
+  /* Translators: {1} is a time that adds up every thread's samples. */
+  { "status_one", N_("{0} sample ({1} of thread time) of {2}") },
+  { "status", N_("{0} samples ({1} of thread time) of {2}") },
+  /* Translators: the subtitle, then how long the samples span. */
+  { "wall_span", N_("{0}, {1} of wall-clock time") },
+  { "checksum_unused", N_("unused (all zero)") },
+  /* Translators: a size to read (12.8 MB), then the exact bytes. */
+  { "bytes_sized", N_("{0} ({1} bytes)") },
   { "status_inverted", N_("{0}, inverted") },
   { "status_merged", N_("{0}, merged by {1}") },
   { "merge_frame", N_("frame") },
@@ -252,6 +271,39 @@ static const struct
   /* Translators: the language tag (BCP 47) the exported page formats
    * numbers with, such as de-DE. */
   { "number_locale", N_("en-US") },
+  { "colour_name", N_("function") },
+  { "colour_heat", N_("heat (self time)") },
+  { "export_svg", N_("Export SVG") },
+  { "svg_tooltip", N_("Save what is shown as an SVG image") },
+  { "theme_dark", N_("Dark") },
+  { "theme_light", N_("Light") },
+  { "theme_tooltip", N_("Switch between light and dark") },
+  { "hotspots", N_("Hotspots: the most self time") },
+  { "runtime", N_("Runtime, all threads") },
+  /* Translators: {0} a number of functions, {1} a function's name. */
+  { "summary_line", N_("Summary: {0} functions; the most self time in {1}") },
+  { "summary_line_empty", N_("Summary: no samples") },
+  /* Translators: a hotspot: {0} a share, {1} a time, {2} samples. */
+  { "hotspot", N_("{0} — {1} ({2})") },
+  { "find_tooltip", N_("Search for this function") },
+  { "share_gil", N_("holding the GIL") },
+  { "share_released", N_("GIL released") },
+  { "share_waiting", N_("waiting for the GIL") },
+  { "share_gc", N_("garbage collection (<GC>)") },
+  { "share_exception", N_("in an exception") },
+  { "share_native", N_("native code (<native>)") },
+  { "shares_note", N_("GIL and exception: the {0} samples of the file; "
+                      "<GC> and native: the {1} samples shown") },
+  { "legend_python", N_("Python functions") },
+  { "legend_stdlib", N_("standard library") },
+  { "legend_packages", N_("installed packages") },
+  { "legend_project", N_("the profiled program") },
+  { "legend_other", N_("other code") },
+  { "legend_gc", N_("<GC>: garbage collection") },
+  { "legend_native", N_("<native>: native code") },
+  { "legend_match", N_("search match") },
+  { "legend_heat_low", N_("no self time") },
+  { "legend_heat_high", N_("the most self time") },
 };
 
 static const char * const status_names[] = {
@@ -809,6 +861,258 @@ append_frames (Exporter *self,
   g_string_append_c (out, ',');
 }
 
+/* The whole of a regular Python file of at most SOURCE_MAX_FILE bytes, or
+ * NULL.  Nothing else is opened: not a FIFO, which would block, nor a
+ * device, nor a file that is not Python's, since the page shows what it
+ * reads to whoever it is sent to. */
+static GBytes *
+read_python_file (const char *path)
+{
+  g_autofree char *buffer = NULL;
+  struct stat st;
+  gsize len = 0;
+  int fd;
+
+  if (!g_str_has_suffix (path, ".py") && !g_str_has_suffix (path, ".pyw"))
+    return NULL;
+  fd = open (path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size > SOURCE_MAX_FILE)
+    {
+      close (fd);
+      return NULL;
+    }
+  buffer = g_malloc (st.st_size + 1);
+  while (len < (gsize) st.st_size)
+    {
+      gssize n = read (fd, buffer + len, st.st_size - len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      len += n;
+    }
+  close (fd);
+  return g_bytes_new_take (g_steal_pointer (&buffer), len);
+}
+
+static int
+compare_u32 (gconstpointer a,
+             gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a;
+  guint32 y = *(const guint32 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Line FROM (1-based) to TO of TEXT, each as a JSON string, valid UTF-8
+ * and cut to SOURCE_MAX_LINE characters; fewer where the file ends. */
+static gsize
+append_source_lines (GString    *out,
+                     const char *text,
+                     gsize       len,
+                     guint32    *cursor_line,
+                     gsize      *cursor,
+                     guint32     from,
+                     guint32     to)
+{
+  gsize written = 0;
+
+  /* Move to line FROM: the cursor only moves forward. */
+  while (*cursor_line < from && *cursor < len)
+    {
+      const char *nl = memchr (text + *cursor, '\n', len - *cursor);
+
+      *cursor = nl != NULL ? (gsize) (nl - text) + 1 : len;
+      (*cursor_line)++;
+    }
+  g_string_append_c (out, '[');
+  while (*cursor_line <= to && *cursor < len)
+    {
+      const char *start = text + *cursor;
+      const char *nl = memchr (start, '\n', len - *cursor);
+      gsize line_len = nl != NULL ? (gsize) (nl - start) : len - *cursor;
+      g_autofree char *valid = NULL;
+      const char *cut;
+
+      *cursor += line_len + (nl != NULL ? 1 : 0);
+      (*cursor_line)++;
+      if (line_len > 0 && start[line_len - 1] == '\r')
+        line_len--;
+      valid = g_utf8_make_valid (start, MIN (line_len, 4 * SOURCE_MAX_LINE));
+      cut = valid;
+      for (guint i = 0; i < SOURCE_MAX_LINE && *cut != '\0'; i++)
+        cut = g_utf8_next_char (cut);
+      tv_json_append_string (out, valid, cut - valid);
+      g_string_append_c (out, ',');
+      written += cut - valid;
+    }
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+  return written;
+}
+
+/* "sources": for each Python file of the frames that exists here, the
+ * lines around the frames' lines, as triples of the file's string, the
+ * first line's number and the lines; read now, as CPython's page does. */
+static void
+append_sources (Exporter *self,
+                GString  *out)
+{
+  g_autoptr(GHashTable) wanted = g_hash_table_new_full (NULL, NULL, NULL,
+                                                        (GDestroyNotify) g_array_unref);
+  GHashTableIter iter;
+  gpointer key, value;
+  gsize budget = SOURCE_BUDGET;
+
+  json_key (out, "sources");
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < self->frames->len; i++)
+    {
+      const Ref *ref = &g_array_index (self->frames, Ref, i);
+      const Side *side = &self->sides[ref->side];
+      guint32 frame = tv_profile_data_get_key_frame (side->data, side->merge, ref->index);
+      const TachFrame *f = tach_reader_get_frame (side->reader, frame);
+      guint32 file = side->string_ids[f->filename];
+      GArray *lines;
+
+      if (side->merge == TV_MERGE_FUNCTION || f->lineno < 1)
+        continue;
+      lines = g_hash_table_lookup (wanted, GUINT_TO_POINTER (file));
+      if (lines == NULL)
+        {
+          lines = g_array_new (FALSE, FALSE, sizeof (guint32));
+          g_hash_table_insert (wanted, GUINT_TO_POINTER (file), lines);
+        }
+      g_array_append_val (lines, f->lineno);
+    }
+
+  g_hash_table_iter_init (&iter, wanted);
+  while (budget > 0 && g_hash_table_iter_next (&iter, &key, &value))
+    {
+      guint32 file = GPOINTER_TO_UINT (key);
+      GArray *lines = value;
+      const Ref *ref = &g_array_index (self->strings, Ref, file);
+      g_autoptr(GBytes) bytes = NULL;
+      const char *text;
+      gsize len, cursor = 0;
+      guint32 cursor_line = 1;
+      size_t name_len = 0;
+      const char *name = tach_reader_get_string (self->sides[ref->side].reader, ref->index,
+                                                 &name_len);
+
+      /* A name with a NUL in it names no file. */
+      if (memchr (name, '\0', name_len) != NULL)
+        continue;
+      bytes = read_python_file (name);
+      if (bytes == NULL)
+        continue;
+      text = g_bytes_get_data (bytes, &len);
+      g_array_sort (lines, compare_u32);
+      for (guint i = 0; i < lines->len && budget > 0;)
+        {
+          guint32 first = MAX (g_array_index (lines, guint32, i), SNIPPET_CONTEXT + 1)
+                          - SNIPPET_CONTEXT;
+          guint32 last = g_array_index (lines, guint32, i) + SNIPPET_CONTEXT;
+          gsize written;
+
+          /* The runs of lines that overlap or touch are one. */
+          for (i++; i < lines->len && g_array_index (lines, guint32, i) <= last + 1 + SNIPPET_CONTEXT;
+               i++)
+            last = MAX (last, g_array_index (lines, guint32, i) + SNIPPET_CONTEXT);
+          first = MAX (first, cursor_line);
+          if (cursor >= len)
+            break;
+          g_string_append_printf (out, "%u,%u,", file, first);
+          written = append_source_lines (out, text, len, &cursor_line, &cursor, first, last);
+          budget = written >= budget ? 0 : budget - written;
+        }
+    }
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+}
+
+static void
+json_color (GString    *out,
+            const char *key,
+            TvColor     color)
+{
+  json_key (out, key);
+  g_string_append_printf (out, "\"#%06x\",", tv_color_pack (color));
+}
+
+/* The application's colours (tv-palette.c), light and dark: the page
+ * draws in them.  Module colours as their ranges, which the page picks
+ * in by the hash of a function's name as the application does. */
+static void
+append_palette (GString *out)
+{
+  json_key (out, "palette");
+  g_string_append_c (out, '{');
+  for (int dark = 0; dark < 2; dark++)
+    {
+      json_key (out, dark ? "dark" : "light");
+      g_string_append_c (out, '{');
+      json_key (out, "modules");
+      g_string_append_c (out, '[');
+      for (TvPaletteModule m = 0; m < TV_PALETTE_N_MODULES; m++)
+        {
+          double v[5];
+
+          tv_palette_module_range (m, dark, &v[0], &v[1], &v[2], &v[3], &v[4]);
+          g_string_append_c (out, '[');
+          for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+            json_double_or_null (out, TRUE, v[i]);
+          json_close (out, ']');
+          g_string_append_c (out, ',');
+        }
+      json_close (out, ']');
+      g_string_append_c (out, ',');
+      json_color (out, "gc", tv_palette_gc (dark));
+      json_color (out, "native", tv_palette_native (dark));
+      json_color (out, "root", tv_palette_neutral (dark));
+      json_color (out, "background", tv_palette_background (dark));
+      json_color (out, "foreground", tv_palette_foreground (dark));
+      json_color (out, "accent", tv_palette_accent (dark));
+      json_close (out, '}');
+      g_string_append_c (out, ',');
+    }
+  json_close (out, '}');
+  g_string_append_c (out, ',');
+}
+
+/* A digit an export frame: its module (TvPaletteModule) as the
+ * application tells it from the file's path, 4 for CPython's <GC> frame
+ * and 5 for its <native> one. */
+static void
+append_kinds (Exporter *self,
+              GString  *out)
+{
+  g_autofree char *root = tv_flame_guess_project_root (self->sides[0].data);
+
+  json_key (out, "kinds");
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < self->frames->len; i++)
+    {
+      const Ref *ref = &g_array_index (self->frames, Ref, i);
+      const Side *side = &self->sides[ref->side];
+      guint32 frame = tv_profile_data_get_key_frame (side->data, side->merge, ref->index);
+      const char *file = tv_profile_data_get_filename (side->data, frame);
+      TvFlameSynthetic synthetic =
+        tv_flame_classify_synthetic (file, tv_profile_data_get_funcname (side->data, frame));
+      guint kind = synthetic != TV_FLAME_SYNTHETIC_NONE
+                   ? TV_PALETTE_N_MODULES + synthetic - 1
+                   : (guint) tv_flame_classify_file (file, root);
+
+      g_string_append_printf (out, "%u,", kind);
+    }
+  json_close (out, ']');
+  g_string_append_c (out, ',');
+}
+
 /* Two numbers a node but the root: how far back its parent is (ids are
  * depth-first, so mostly 1 or a few), and its frame. */
 static void
@@ -1083,6 +1387,9 @@ exporter_build_json (Exporter      *self,
   json_u64 (out, "samples", tv_call_tree_get_n_samples (self->tree));
   append_strings (self, out);
   append_frames (self, out);
+  append_kinds (self, out);
+  append_palette (out);
+  append_sources (self, out);
   append_nodes (self, out);
   if (!append_threads (self, out, cancellable, error))
     return NULL;
@@ -1290,6 +1597,7 @@ exporter_build_diff_json (Exporter   *self,
   json_u64 (out, "samples", tv_call_tree_get_n_samples (self->tree));
   append_strings (self, out);
   append_frames (self, out);
+  append_sources (self, out);
   append_nodes (self, out);
   append_thread_list (self->data, out);
   g_string_append_len (out, diff->str, diff->len);

@@ -815,9 +815,12 @@ tv_flame_matches_new_for_regex (TvCallTree   *tree,
 
       if ((key & 1023) == 0 && g_cancellable_is_cancelled (cancellable))
         return NULL;
-      /* The reader made every string valid UTF-8, as GRegex needs. */
+      /* The reader made every string valid UTF-8, as GRegex needs.  A
+       * node merged by function stands for all its lines: it has none to
+       * match (the exported page follows the same rule). */
       g_string_assign (location, tv_profile_data_get_filename (data, frame));
-      if (tv_profile_data_get_frame_location (data, frame, &f) && f.line >= 0)
+      if (merge != TV_MERGE_FUNCTION && tv_profile_data_get_frame_location (data, frame, &f)
+          && f.line >= 0)
         g_string_append_printf (location, ":%d", f.line);
       key_matches[key] = g_regex_match (regex, tv_profile_data_get_funcname (data, frame), 0, NULL)
                          || g_regex_match (regex, location->str, 0, NULL);

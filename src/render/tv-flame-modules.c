@@ -108,6 +108,19 @@ tv_flame_function_hash (const char *name)
   return h;
 }
 
+TvFlameSynthetic
+tv_flame_classify_synthetic (const char *filename,
+                             const char *funcname)
+{
+  if (g_strcmp0 (filename, "~") != 0 || funcname == NULL)
+    return TV_FLAME_SYNTHETIC_NONE;
+  if (strcmp (funcname, "<GC>") == 0)
+    return TV_FLAME_SYNTHETIC_GC;
+  if (strcmp (funcname, "<native>") == 0)
+    return TV_FLAME_SYNTHETIC_NATIVE;
+  return TV_FLAME_SYNTHETIC_NONE;
+}
+
 TvFlameColor
 tv_flame_module_color (TvFlameModuleKind kind,
                        gboolean          dark)

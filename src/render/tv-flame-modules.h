@@ -39,6 +39,18 @@ TvFlameModuleKind  tv_flame_classify_file       (const char   *path,
  * are none. */
 char              *tv_flame_guess_project_root  (TvProfileData *data);
 
+/* CPython's made-up frames, in its file "~": a garbage collection and
+ * native code. */
+typedef enum
+{
+  TV_FLAME_SYNTHETIC_NONE,
+  TV_FLAME_SYNTHETIC_GC,
+  TV_FLAME_SYNTHETIC_NATIVE
+} TvFlameSynthetic;
+
+TvFlameSynthetic   tv_flame_classify_synthetic  (const char       *filename,
+                                                 const char       *funcname);
+
 /* The colour a module kind is drawn in, for a legend. */
 TvFlameColor       tv_flame_module_color        (TvFlameModuleKind kind,
                                                  gboolean          dark);

@@ -193,9 +193,14 @@ frame_kind (TvFlameRenderer *self,
   g_assert (frame < self->n_frames);
   if (self->frame_kinds[frame] == G_MAXUINT8)
     {
-      self->frame_kinds[frame] =
-        tv_flame_classify_file (tv_profile_data_get_filename (self->frame_data, frame),
-                                self->project_root);
+      const char *filename = tv_profile_data_get_filename (self->frame_data, frame);
+      const char *funcname = tv_profile_data_get_funcname (self->frame_data, frame);
+      TvFlameSynthetic synthetic = tv_flame_classify_synthetic (filename, funcname);
+
+      /* CPython's <GC> and <native> frames are kinds past the modules'. */
+      self->frame_kinds[frame] = synthetic != TV_FLAME_SYNTHETIC_NONE
+                                 ? TV_FLAME_N_MODULE_KINDS + synthetic - 1
+                                 : tv_flame_classify_file (filename, self->project_root);
       self->frame_hashes[frame] =
         tv_flame_function_hash (tv_profile_data_get_funcname (self->frame_data, frame));
     }
@@ -258,6 +263,10 @@ base_fill (TvFlameRenderer    *self,
         guint32 hash;
         guint8 kind = frame_kind (self, tv_call_tree_get_frame (tree, node), &hash);
 
+        if (kind == TV_FLAME_N_MODULE_KINDS + TV_FLAME_SYNTHETIC_GC - 1)
+          return tv_palette_gc (style->dark);
+        if (kind == TV_FLAME_N_MODULE_KINDS + TV_FLAME_SYNTHETIC_NATIVE - 1)
+          return tv_palette_native (style->dark);
         return tv_flame_function_color (kind, hash, style->dark);
       }
     }

@@ -188,6 +188,42 @@ tv_palette_module (TvPaletteModule module,
               m->lightness + m->lightness_range * lightness_at);
 }
 
+void
+tv_palette_module_range (TvPaletteModule  module,
+                         gboolean         dark,
+                         double          *hue,
+                         double          *hue_range,
+                         double          *saturation,
+                         double          *lightness,
+                         double          *lightness_range)
+{
+  const ModuleRange *m;
+
+  g_return_if_fail (module < TV_PALETTE_N_MODULES);
+
+  m = &module_ranges[dark ? 1 : 0][module];
+  *hue = m->hue;
+  *hue_range = m->hue_range;
+  *saturation = m->saturation;
+  *lightness = m->lightness;
+  *lightness_range = m->lightness_range;
+}
+
+/* Teal for a collection, slate for native code: apart from every
+ * module's hues (stdlib blue, packages green, the project orange, the
+ * rest violet). */
+TvColor
+tv_palette_gc (gboolean dark)
+{
+  return dark ? hsl (172, 0.50, 0.30) : hsl (172, 0.45, 0.64);
+}
+
+TvColor
+tv_palette_native (gboolean dark)
+{
+  return dark ? hsl (222, 0.14, 0.42) : hsl (222, 0.20, 0.74);
+}
+
 TvColor
 tv_palette_neutral (gboolean dark)
 {

@@ -82,6 +82,20 @@ TvColor  tv_palette_module         (TvPaletteModule  module,
                                     double           hue_at,
                                     double           lightness_at,
                                     gboolean         dark);
+/* The range module colours are picked in: hue from HUE to HUE + HUE_RANGE
+ * degrees, the saturation, lightness from LIGHTNESS to LIGHTNESS +
+ * LIGHTNESS_RANGE (0 to 1), for the exported page to pick them alike. */
+void     tv_palette_module_range   (TvPaletteModule  module,
+                                    gboolean         dark,
+                                    double          *hue,
+                                    double          *hue_range,
+                                    double          *saturation,
+                                    double          *lightness,
+                                    double          *lightness_range);
+/* CPython's made-up frames: "<GC>" (a garbage collection) and "<native>"
+ * (native code), whatever the module colours. */
+TvColor  tv_palette_gc             (gboolean         dark);
+TvColor  tv_palette_native         (gboolean         dark);
 /* A frame that has no colour of its own (the root), and a box of frames
  * merged because each is narrower than a pixel. */
 TvColor  tv_palette_neutral        (gboolean         dark);

@@ -41,6 +41,7 @@ $TACH_TEST_DATA; profiles made for a test are written by tach-tool
 
 import argparse
 import collections
+import colorsys
 import concurrent.futures
 import json
 import math
@@ -51,6 +52,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
+import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
@@ -294,6 +297,15 @@ def check_script_safe(page):
         if bad in page.raw:
             problems.append("the embedded JSON holds %r" % bad)
     head = page.template
+    # Two exact exceptions, which request nothing: the SVG namespace of the
+    # image "Export SVG" writes, and that image's download link, which is
+    # a blob: URL of the page's own making.
+    for allowed in (b'xmlns="http://www.w3.org/2000/svg"',
+                    b'var url = URL.createObjectURL(new Blob([svgImage()], { type: "image/svg+xml" }));\n'
+                    b'    var a = document.createElement("a");\n    a.href = url;'):
+        if head.count(allowed) != 1:
+            problems.append("the page lacks %r" % allowed[:40])
+        head = head.replace(allowed, b"")
     if b"Content-Security-Policy" not in head or b"default-src 'none'" not in head:
         problems.append("no Content-Security-Policy with default-src 'none'")
     for pattern in (rb"https?:", rb"\b(src|href|action|srcset|formaction)\s*=\s*[\"']",
@@ -963,6 +975,17 @@ def hostile_cases(env, browser_exe):
 # browser
 # ---------------------------------------------------------------------------
 
+def format_seconds(s):
+    """The page's time: 1.276 s, 250.0 ms, 2.50 ms, 40 µs."""
+    if s == 0:
+        return "0 s"
+    if s < 1e-3:
+        return "%.0f µs" % (s * 1e6)
+    if s < 1:
+        return ("%.2f ms" if s < 0.01 else "%.1f ms") % (s * 1e3)
+    return "%.3f s" % s
+
+
 def short6(v):
     """The page's six significant digits: JavaScript's Number(v.toPrecision(6))."""
     return js_number(float("%.6g" % v))
@@ -991,7 +1014,8 @@ def check_stats_shown(b, d):
                        ".map(e => [e.dataset.field, e.textContent]))")
     for k in STATS_KEYS:
         v = d["stats"][k]
-        card = "not recorded" if v is None else short6(v) + STAT_UNITS[k]
+        card = ("not recorded" if v is None else format_seconds(v) if k == "duration_sec"
+                else short6(v) + STAT_UNITS[k])
         # The details card rounds as the header does.
         exact = card
         if shown.get(k) != card:
@@ -1005,7 +1029,9 @@ def check_stats_shown(b, d):
     for k in ("string_count", "frame_count"):
         if table.get("footer." + k) != str(d["footer"][k]):
             problems.append("footer.%s shows %r" % (k, table.get("footer." + k)))
-    if table.get("footer.checksum") != d["footer"]["checksum"]:
+    # CPython writes no checksum: all zero is "unused", not a number.
+    checksum = d["footer"]["checksum"]
+    if table.get("footer.checksum") != ("unused (all zero)" if set(checksum) == {"0"} else checksum):
         problems.append("footer.checksum shows %r" % table.get("footer.checksum"))
     return problems
 
@@ -2909,6 +2935,447 @@ def scale_cases(env, browser_exe):
     return cases, tmp
 
 
+# ---------------------------------------------------------------------------
+# page: search rule, the link's fragment, summary, source, SVG, theme
+# ---------------------------------------------------------------------------
+
+def svg_share(env, path, search, *extra):
+    """The share of the samples the SVG export's caption says SEARCH
+    matches (its "%.2f %% of the samples")."""
+    tmp = tempfile.mkdtemp(prefix="tv-export-svg-")
+    try:
+        out = os.path.join(tmp, "out.svg")
+        rc, _, err = env.run("--export", "svg", "-o", out, "--search", search, *(list(extra) + [path]))
+        if rc != 0:
+            raise RuntimeError("--export svg --search %r: %r" % (search, err))
+        with open(out, encoding="utf-8") as fh:
+            text = fh.read()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    m = re.search(r"(\d+\.\d\d) % of the samples", text)
+    if not m:
+        raise RuntimeError("the SVG's caption has no share for %r" % search)
+    return m.group(1)
+
+
+def share3(part, whole):
+    """The summary panel's share: three significant digits."""
+    if whole <= 0:
+        return "–"
+    v = 100 * part / whole
+    if v > 99.9 and part < whole:
+        return "> 99.9%"
+    if 0 < v < 0.001:
+        return "< 0.001%"
+    if v == 0:
+        return "0%"
+    if v >= 100:
+        return "100%"
+    text = "%.3g" % v
+    # JavaScript's toPrecision(3) keeps trailing zeros: 12.0, 1.50.
+    digits = len(text.replace(".", "").lstrip("0"))
+    if "." not in text and digits < 3 and v >= 1:
+        text += "." + "0" * (3 - digits)
+    elif "." in text and len(text.replace(".", "").lstrip("0")) < 3:
+        text += "0" * (3 - len(text.replace(".", "").lstrip("0")))
+    return text + "%"
+
+
+SOURCE_LINES = [
+    "import os",
+    "# line two",
+    "</script><img src=x onerror=alert(21)>",
+    "def hot():  # \x1b[31m red \u202e reversed \u2028 sep",
+    "    return '<!--' + \"&amp;\"",
+    "x" * 1000,
+    "# line seven",
+]
+
+
+def page_cases(env, browser_exe):
+    tmp = tempfile.mkdtemp(prefix="tv-export-page-")
+    cases = []
+    if browser_exe is None:
+        cases.append(("chromium is installed",
+                      lambda: ["chromium is not installed (build-aux/install-deps.sh installs it)"]))
+        return cases, tmp
+    holder = {}
+
+    def browser():
+        if "b" not in holder:
+            holder["b"] = cdp.Browser(browser_exe, 1200, 800)
+        return holder["b"]
+
+    def write_page(name, path, *extra):
+        page, problems = export_html(env, path, *extra)
+        if page is None:
+            raise RuntimeError("; ".join(problems))
+        out = os.path.join(tmp, name + ".html")
+        with open(out, "wb") as fh:
+            fh.write(page.bytes)
+        return out, page
+
+    def load(path, fragment=""):
+        b = browser()
+        b.navigate("about:blank")
+        for attr in ("dialogs", "exceptions", "console", "requests"):
+            getattr(b, attr).clear()
+        url = "file://" + path
+        b.navigate(url + fragment)
+        return b, url
+
+    def search_like_svg():
+        # The issue's case: --search CLASS3 gave 55.80 % in the SVG and
+        # 0.0 % in the page.  Same rule, same share, whatever the case.
+        problems = []
+        path = os.path.join(env.data, "valid", "mode_all.tach")
+        shares = set()
+        for name, merge in (("mode_all.tach", "frame"), ("mode_all.tach", "function"),
+                            ("rec_threads.tach", "frame"), ("rec_threads.tach", "line")):
+            path = os.path.join(env.data, "valid", name)
+            out, page = write_page("all-" + name + merge, path, "--merge", merge)
+            d = page.data
+            # A file:line of a frame the page has, when the key has lines.
+            f = next(i for i in range(len(d["frames"]) // 7)
+                     if d["strings"][d["frames"][7 * i + 1]].endswith(".py"))
+            base = os.path.basename(d["strings"][d["frames"][7 * f + 1]])
+            line = d["frames"][7 * f + 2] if merge != "function" else 3491
+            for search in ("CLASS3", "class3", "Class3\\.STEP", "%s:%d\\b" % (re.escape(base), line),
+                           "<native>", "MODULE_00[0-4]\\.PY:1", "WAIT", "THREADS_MIX\\.py:1[0-9]$",
+                           "Sleeper|idle"):
+                svg = svg_share(env, path, search, "--merge", merge)
+                b, url = load(out, "#search=" + urllib.parse.quote(search, safe=""))
+                st = b.evaluate("tachyon.state()")
+                if st["search"] != search or st["matched"] is None:
+                    problems.append("%s %r: the fragment's search is not applied: %r" % (merge, search, st))
+                    continue
+                ours = "%.2f" % (100 * st["matched"] / st["samples"]) if st["samples"] else "0.00"
+                shares.add(svg)
+                if ours != svg:
+                    problems.append("merge %s, search %r: page %s %%, SVG %s %%" % (merge, search, ours, svg))
+                if search == "CLASS3" and name == "mode_all.tach" and float(svg) == 0:
+                    problems.append("CLASS3 matches nothing in the SVG either")
+                # The page's own starting search (--search) gives the same.
+                problems += ["%s: %s" % (search, p) for p in browser_problems(b, url)]
+            if merge == "function":
+                # No line to match when merged by function, in both.
+                if svg_share(env, path, ":%d$" % line, "--merge", merge) != "0.00":
+                    problems.append("a line matched in a page merged by function")
+        if len(shares) < 6:
+            problems.append("the searches gave too few different shares to tell: %r" % shares)
+        path = os.path.join(env.data, "valid", "mode_all.tach")
+        out, page = write_page("all-search", path, "--search", "CLASS3")
+        b, url = load(out)
+        st = b.evaluate("tachyon.state()")
+        if "%.2f" % (100 * st["matched"] / st["samples"]) != svg_share(env, path, "CLASS3"):
+            problems.append("--search CLASS3 in the page %r differs from the SVG" % st)
+        return problems
+    cases.append(("the page's search is the SVG's: caseless, file:line, same share", search_like_svg))
+
+    def fragment_round_trip():
+        problems = []
+        out, page = write_page("threads", os.path.join(env.data, "valid", "rec_threads.tach"))
+        b, url = load(out)
+        if b.evaluate("location.hash") != "":
+            problems.append("the page wrote a fragment before anything changed")
+        b.evaluate("(() => { const s = document.getElementById('thread'); s.value = s.options[2].value;"
+                   " s.dispatchEvent(new Event('change')); })()")
+        b.evaluate("document.getElementById('inverted').click()")
+        b.evaluate("document.getElementById('icicle').click()")
+        b.evaluate("(() => { const s = document.getElementById('colour'); s.value = 'heat';"
+                   " s.dispatchEvent(new Event('change')); })()")
+        b.evaluate("document.getElementById('theme').click()")
+        target = max((f for f in b.evaluate("tachyon.frames()") if f["depth"] == 2),
+                     key=lambda f: f["width"])
+        b.click(target["x"] + 3, target["y"] + 3)
+        b.evaluate("document.getElementById('search').focus()")
+        b.type_text("wait")
+        b.key("Enter", keycode=13)
+        before = b.evaluate("tachyon.state()")
+        hash_ = b.evaluate("location.hash")
+        if not before["zoom"] or not before["inverted"] or before["thread"] < 0:
+            problems.append("the interactions did not take: %r" % before)
+        if not hash_.startswith("#zoom="):
+            problems.append("the fragment %r" % hash_)
+        b, url = load(out, hash_)
+        after = b.evaluate("tachyon.state()")
+        for k in ("zoom", "zoomName", "inverted", "thread", "icicle", "search", "matched",
+                  "samples", "colour", "theme"):
+            if after[k] != before[k]:
+                problems.append("%s: %r after the link, %r before" % (k, after[k], before[k]))
+        if b.evaluate("document.getElementById('thread').value") != str(before["thread"]):
+            problems.append("the thread menu does not show the link's thread")
+        # A fragment changed in place (a pasted link) applies too.
+        b.evaluate("location.hash = '#zoom=&search=&thread=all&inverted=0&icicle=0'")
+        time.sleep(0.3)
+        st = b.evaluate("tachyon.state()")
+        if st["zoom"] != 0 or st["inverted"] or st["thread"] != -1 or st["search"] != "":
+            problems.append("a new fragment did not apply: %r" % st)
+        return problems + browser_problems(b, url)
+    cases.append(("the state is kept in the URL fragment and a link restores it", fragment_round_trip))
+
+    def hostile_fragment():
+        problems = []
+        out, page = write_page("threads", os.path.join(env.data, "valid", "rec_threads.tach"))
+        evil = "<img src=x onerror=alert(1)></script><script>alert(2)</script>\u202e\u2028"
+        q = urllib.parse.quote
+        fragments = [
+            ("#zoom=1.99999999.x&search=%s&thread=__proto__&inverted=constructor&icicle=1"
+             "&theme=%s&colour=%s" % (q(evil, safe=""), q("</style><b>", safe=""), q('heat"', safe="")),
+             {"search": evil, "icicle": True, "zoom": 0, "thread": -1, "inverted": False,
+              "colour": "name"}),
+            ("#zoom=" + ".".join(["0"] * 3000) + "&search=(", {"search": "(", "zoom": 0}),
+            # Too long to be a link of the page's: ignored whole.
+            ("#search=" + "a" * 20000, {"search": ""}),
+            ("#thread=toString&zoom=-1&search=%E0%A4%A&inverted=1", {"inverted": True, "zoom": 0}),
+            ("#%%%&&&==&search", {"zoom": 0, "thread": -1}),
+        ]
+        for fragment, expect in fragments:
+            b, url = load(out, fragment)
+            check = b.evaluate(PAGE_CHECK)
+            if not check["ready"] or check["scripts"] != 2 or check["bad"]:
+                problems.append("%r: %r" % (fragment[:50], check))
+            st = b.evaluate("tachyon.state()")
+            for k, v in expect.items():
+                if st[k] != v:
+                    problems.append("%r: %s is %r, expected %r" % (fragment[:50], k, st[k], v))
+            if st["theme"] not in ("light", "dark"):
+                problems.append("theme %r" % st["theme"])
+            if expect.get("search") == "(" and \
+                    "Not a regular expression" not in b.evaluate("document.getElementById('match').textContent"):
+                problems.append("an invalid search from the fragment is not said")
+            kids = b.evaluate("Array.from(document.querySelectorAll('#status, #match, #summary-line'))"
+                              ".map(e => e.children.length)")
+            if any(kids):
+                problems.append("text with child elements after %r" % fragment[:40])
+            problems += ["%r: %s" % (fragment[:40], p) for p in browser_problems(b, url)]
+        return problems
+    cases.append(("a hostile URL fragment is checked, shown as text and runs nothing", hostile_fragment))
+
+    def summary_shares():
+        problems = []
+        for name in ("mode_all.tach", "rec_threads.tach", "two_interpreters.tach"):
+            path = os.path.join(env.data, "valid", name)
+            out, page = write_page("sum-" + name, path)
+            d = page.data
+            rc, text, err = env.run("--info", "--json", path)
+            info = json.loads(text)
+            threads = info["decoded"]["threads"]
+            in_file = sum(t["samples"] for t in threads)
+            gil = sum(t["status_counts"]["has_gil"] for t in threads)
+            wait = sum(t["status_counts"]["gil_requested"] for t in threads)
+            exc = sum(t["status_counts"]["has_exception"] for t in threads)
+            # <GC> and <native>: each sample once, from --export collapsed.
+            rc, collapsed, err = env.run("--export", "collapsed", "-o", "-", path)
+            shown = gc = native = 0
+            for line in collapsed.decode("utf-8").splitlines():
+                stack, count = line.rsplit(" ", 1)
+                frames = stack.split(";")
+                shown += int(count)
+                gc += int(count) if "<GC>" in frames else 0
+                native += int(count) if "<native>" in frames else 0
+            expected = {"gil": [gil, in_file], "released": [in_file - gil, in_file],
+                        "waiting": [wait, in_file], "exception": [exc, in_file],
+                        "gc": [gc, shown], "native": [native, shown]}
+            b, url = load(out)
+            summary = b.evaluate("tachyon.summary()")
+            got = {r[0]: [r[1], r[2]] for r in summary["shares"]}
+            if got != expected:
+                problems.append("%s: shares %r, expected %r" % (name, got, expected))
+            texts = b.evaluate("Object.fromEntries(Array.from(document.querySelectorAll("
+                               "'#shares .num[data-share]')).map(e => [e.dataset.share, e.textContent]))")
+            for k, (part, whole) in expected.items():
+                if texts.get(k) != share3(part, whole):
+                    problems.append("%s: %s shows %r, expected %r" % (name, k, texts.get(k),
+                                                                       share3(part, whole)))
+            # Hotspots: self samples per function (name and file), brute force.
+            n, parent, frame = tree_of(d)
+            selfs = collections.Counter()
+            functions = set()
+            for t in d["threads"]:
+                for node, count in thread_pairs(t):
+                    f = frame[node]
+                    selfs[(d["frames"][7 * f], d["frames"][7 * f + 1])] += count
+            total = [0] * n
+            for t in d["threads"]:
+                for node, count in thread_pairs(t):
+                    total[node] += count
+            for i in range(n - 1, 0, -1):
+                total[parent[i]] += total[i]
+            for i in range(1, n):
+                if total[i] > 0:
+                    functions.add((d["frames"][7 * frame[i]], d["frames"][7 * frame[i] + 1]))
+            if summary["functions"] != len(functions):
+                problems.append("%s: %d functions, expected %d" % (name, summary["functions"], len(functions)))
+            top = sorted(selfs.values(), reverse=True)[:len(summary["hotspots"])]
+            if [h["self"] for h in summary["hotspots"]] != top:
+                problems.append("%s: hotspots %r, expected %r" % (name, summary["hotspots"], top))
+            for h in summary["hotspots"]:
+                key = (d["strings"].index(h["name"]), d["strings"].index(h["file"]))
+                if selfs.get(key, -1) != h["self"] and \
+                        not any(selfs[(a, c)] == h["self"] for (a, c) in selfs
+                                if d["strings"][a] == h["name"] and d["strings"][c] == h["file"]):
+                    problems.append("%s: hotspot %r has %d self samples" % (name, h["name"], h["self"]))
+            # A click on the first hotspot finds it: the search matches its name.
+            b.evaluate("document.querySelector('#hotspots button').click()")
+            st = b.evaluate("tachyon.state()")
+            if not st["highlighted"] or not re.fullmatch(st["search"], summary["hotspots"][0]["name"],
+                                                         re.I):
+                problems.append("%s: a hotspot's click searched %r" % (name, st["search"]))
+            problems += ["%s: %s" % (name, p) for p in browser_problems(b, url)]
+        return problems
+    cases.append(("the summary's hotspots and runtime shares are exact", summary_shares))
+
+    def source_snippet():
+        problems = []
+        src = os.path.join(tmp, "hostile <src>.py")
+        with open(src, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write("\n".join(SOURCE_LINES) + "\n")
+        fifo = os.path.join(tmp, "fifo.py")
+        os.mkfifo(fifo)
+        frames = [{"file": src, "func": "hot", "location": [4, 4, 0, 5], "opcode": 1},
+                  {"file": fifo, "func": "blocked", "location": [1, 1, 0, 1], "opcode": 1},
+                  {"file": src, "func": "<module>", "location": [1, 1, 0, 1], "opcode": 1}]
+        samples = [{"t": 1_000_000_000 + 1000 * k, "interpreters": [{"id": 0, "threads": [
+            {"tid": 5, "status": 1, "frames": frames if k % 2 else frames[1:]}]}]}
+            for k in range(40)]
+        path = env.write_profile(os.path.join(tmp, "snippet.tach"), {"samples": samples})
+        out, page = write_page("snippet", path)
+        d = page.data
+        file_id = d["strings"].index(src)
+        runs = [(d["sources"][k + 1], d["sources"][k + 2]) for k in range(0, len(d["sources"]), 3)
+                if d["sources"][k] == file_id]
+        got = {first + i: line for first, lines in runs for i, line in enumerate(lines)}
+        # Lines 1 and 4 with two either side, the runs merged: 1 to 6, the
+        # long line cut to 240 characters.
+        want = {i + 1: l[:240] for i, l in enumerate(SOURCE_LINES[:6])}
+        if got != want:
+            problems.append("sources %r" % got)
+        if any(d["sources"][k] == d["strings"].index(fifo) for k in range(0, len(d["sources"]), 3)):
+            problems.append("a FIFO was read")
+        b, url = load(out)
+        hot = next(f for f in b.evaluate("tachyon.frames()") if f["name"] == "hot")
+        b.mouse("mouseMoved", hot["x"] + 5, hot["y"] + 5)
+        rows = b.evaluate("Array.from(document.querySelectorAll('#tooltip .snippet > div'))"
+                          ".map(r => [r.querySelector('.no').textContent, r.lastChild.textContent,"
+                          " r.className, r.children.length])")
+        expected = [[str(n), shown(want[n]), "at" if n == 4 else "", 1] for n in range(2, 7)]
+        if rows != expected:
+            problems.append("the tooltip's source %r, expected %r" % (rows, expected))
+        check = b.evaluate(PAGE_CHECK)
+        if check["scripts"] != 2 or check["bad"]:
+            problems.append("injected by the source: %r" % check)
+        return problems + browser_problems(b, url)
+    cases.append(("the tooltip's source lines are read at export, bounded and shown as text",
+                  source_snippet))
+
+    def svg_and_theme():
+        problems = []
+        out = hostile_profile(env, tmp, "hostile.tach")
+        out, page = write_page("hostile", out)
+        b, url = load(out)
+        svg = b.evaluate("tachyon.svg()")
+        try:
+            root = ET.fromstring(svg)
+        except ET.ParseError as e:
+            return ["the SVG does not parse: %s" % e]
+        ns = "{http://www.w3.org/2000/svg}"
+        drawn = b.evaluate("tachyon.frames()")
+        titles = [t.text for t in root.iter(ns + "title")]
+        if len(titles) != len(drawn) or len(list(root.iter(ns + "rect"))) != len(drawn) + 1:
+            problems.append("%d titles, %d rects for %d frames" % (len(titles), len(list(root.iter(ns + "rect"))),
+                                                                  len(drawn)))
+        if sorted(titles) != sorted(f["label"] for f in drawn):
+            problems.append("the SVG's titles are not the frames' labels")
+        if any(el.tag not in (ns + "svg", ns + "rect", ns + "g", ns + "title", ns + "text")
+               for el in root.iter()) or any(k.startswith("on") for el in root.iter() for k in el.attrib):
+            problems.append("the SVG holds elements or handlers of the names")
+        # The theme button turns the page and the frames dark and back.
+        light = b.evaluate("[tachyon.state().theme, getComputedStyle(document.body).backgroundColor]")
+        b.evaluate("document.getElementById('theme').click()")
+        dark = b.evaluate("[tachyon.state().theme, getComputedStyle(document.body).backgroundColor]")
+        if light[0] != "light" or dark[0] != "dark" or light[1] == dark[1]:
+            problems.append("the theme button: %r then %r" % (light, dark))
+        legend = b.evaluate("Array.from(document.querySelectorAll('#legend i')).map(i => i.dataset.swatch)")
+        if legend != ["module-0", "module-1", "module-2", "module-3", "gc", "native", "match"]:
+            problems.append("legend %r" % legend)
+        return problems + browser_problems(b, url)
+    cases.append(("Export SVG makes an inert image of what is shown; the theme toggles", svg_and_theme))
+
+    def app_palette():
+        # The page's frames in the application's module colours: each
+        # colour the page draws is one the SVG export (the application's
+        # renderer) fills a frame with, light and dark.
+        problems = []
+        path = os.path.join(env.data, "valid", "rec_threads.tach")
+        out, page = write_page("palette", path)
+        b, url = load(out)
+        for theme in ("light", "dark"):
+            b.evaluate("(() => { if (tachyon.state().theme !== '%s') document.getElementById('theme').click(); })()" % theme)
+            tmp_svg = os.path.join(tmp, "palette-%s.svg" % theme)
+            rc, _, err = env.run("--export", "svg", "-o", tmp_svg, *(["--dark"] if theme == "dark" else []), path)
+            if rc != 0:
+                return ["--export svg: %r" % err]
+            with open(tmp_svg, encoding="utf-8") as fh:
+                fills = [tuple(float(v) / 100 for v in m)
+                         for m in re.findall(r"fill:rgb\(([\d.]+)%,([\d.]+)%,([\d.]+)%\)", fh.read())]
+            checked = 0
+            for f in b.evaluate("tachyon.frames()"):
+                if f["node"] == 0 or f["width"] < 20:
+                    continue
+                m = re.fullmatch(r"hsl\(([\d.]+),([\d.]+)%,([\d.]+)%\)", f["color"])
+                if not m:
+                    problems.append("%s: %r is not in the application's palette" % (theme, f["color"]))
+                    continue
+
+                rgb = colorsys.hls_to_rgb(float(m.group(1)) / 360, float(m.group(3)) / 100,
+                                          float(m.group(2)) / 100)
+                if not any(all(abs(a - c) < 0.004 for a, c in zip(rgb, fill)) for fill in fills):
+                    problems.append("%s: %s in %r is no colour of the SVG" % (theme, f["name"], f["color"]))
+                checked += 1
+            if checked < 10:
+                problems.append("%s: only %d frames compared" % (theme, checked))
+        return problems + browser_problems(b, url)
+    cases.append(("the page's frames are in the application's module colours", app_palette))
+
+    def gc_native_colours():
+        problems = []
+        frames = {"gc": {"file": "~", "func": "<GC>", "location": [0, 0, 0, 0], "opcode": 0},
+                  "native": {"file": "~", "func": "<native>", "location": [0, 0, 0, 0], "opcode": 0},
+                  "py": {"file": "app.py", "func": "work", "location": [3, 3, 0, 4], "opcode": 1}}
+        samples = []
+        for k in range(30):
+            leaf = frames[("gc", "native", "py")[k % 3]]
+            samples.append({"t": 1_000_000_000 + 1000 * k, "interpreters": [{"id": 0, "threads": [
+                {"tid": 1, "status": 1, "frames": [leaf, frames["py"]] if leaf is not frames["py"]
+                 else [frames["py"]]}]}]})
+        path = env.write_profile(os.path.join(tmp, "gc.tach"), {"samples": samples})
+        out, page = write_page("gc", path)
+        b, url = load(out)
+        for theme in ("light", "dark"):
+            b.evaluate("(() => { if (tachyon.state().theme !== '%s') document.getElementById('theme').click(); })()" % theme)
+            colors = {f["name"]: f["color"] for f in b.evaluate("tachyon.frames()") if f["name"]}
+            want = b.evaluate("[getComputedStyle(document.documentElement).getPropertyValue('--frame-gc').trim(),"
+                              " getComputedStyle(document.documentElement).getPropertyValue('--frame-native').trim()]")
+            if colors.get("<GC>") != want[0] or colors.get("<native>") != want[1] or want[0] == want[1]:
+                problems.append("%s: <GC> %r, <native> %r, expected %r" % (theme, colors.get("<GC>"),
+                                                                             colors.get("<native>"), want))
+        summary = b.evaluate("tachyon.summary()")
+        got = {r[0]: [r[1], r[2]] for r in summary["shares"]}
+        if got["gc"] != [10, 30] or got["native"] != [10, 30]:
+            problems.append("shares %r" % got)
+        return problems + browser_problems(b, url)
+    cases.append(("<GC> and <native> frames have their own colours, light and dark", gc_native_colours))
+
+    def close():
+        if "b" in holder:
+            holder["b"].close()
+        return []
+    cases.append(("the browser closes", close))
+    return cases, tmp
+
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--exe", required=True)
@@ -2917,7 +3384,7 @@ def main():
     ap.add_argument("--l10n-exe")
     ap.add_argument("--po-dir")
     ap.add_argument("group", choices=["corpus", "filters", "args", "hostile", "browser", "size",
-                                      "view", "diff", "ranges", "l10n", "names", "scale"])
+                                      "view", "diff", "ranges", "l10n", "names", "scale", "page"])
     a = ap.parse_args()
     env = Env(a.exe, a.bench, a.tool, a.l10n_exe, a.po_dir)
     tap = Tap()
@@ -2949,7 +3416,7 @@ def main():
             cases, tmp = {"hostile": hostile_cases, "browser": browser_cases,
                           "size": size_cases, "diff": diff_cases,
                           "l10n": l10n_cases, "names": names_cases,
-                          "scale": scale_cases}[a.group](env, browser_exe)
+                          "scale": scale_cases, "page": page_cases}[a.group](env, browser_exe)
             # One after the other: they share a page or a browser.
             for name, fn in cases:
                 try:

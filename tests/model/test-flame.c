@@ -1377,6 +1377,74 @@ test_classify (void)
     }
 }
 
+/* CPython's <native> and <GC> frames have colours of their own, apart
+ * from every module's, in light and dark; the drawing uses them. */
+static void
+test_synthetic_colors (void)
+{
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("legacy_nostats.tach");
+  g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_FRAME, FALSE);
+  g_autoptr(TvFlameRenderer) renderer = tv_flame_renderer_new (NULL);
+  g_autoptr(TvFlameLayout) layout = NULL;
+  const TvFlameBox *boxes;
+  TvFlameViewport vp;
+  TvFlameStyle style;
+  guint n, n_native = 0;
+
+  g_assert_cmpint (tv_flame_classify_synthetic ("~", "<GC>"), ==, TV_FLAME_SYNTHETIC_GC);
+  g_assert_cmpint (tv_flame_classify_synthetic ("~", "<native>"), ==, TV_FLAME_SYNTHETIC_NATIVE);
+  g_assert_cmpint (tv_flame_classify_synthetic ("gc.py", "<GC>"), ==, TV_FLAME_SYNTHETIC_NONE);
+  g_assert_cmpint (tv_flame_classify_synthetic ("~", "<module>"), ==, TV_FLAME_SYNTHETIC_NONE);
+
+  for (int dark = 0; dark < 2; dark++)
+    {
+      TvColor gc = tv_palette_gc (dark);
+      TvColor native = tv_palette_native (dark);
+
+      g_assert_cmpfloat (fabs (gc.red - native.red) + fabs (gc.green - native.green)
+                         + fabs (gc.blue - native.blue), >, 0.1);
+      for (TvFlameModuleKind k = 0; k < TV_FLAME_N_MODULE_KINDS; k++)
+        {
+          TvFlameColor m = tv_flame_module_color (k, dark);
+
+          g_assert_cmpfloat (fabs (m.red - gc.red) + fabs (m.green - gc.green)
+                             + fabs (m.blue - gc.blue), >, 0.1);
+          g_assert_cmpfloat (fabs (m.red - native.red) + fabs (m.green - native.green)
+                             + fabs (m.blue - native.blue), >, 0.1);
+        }
+    }
+
+  tv_flame_viewport_init (&vp, tree, 1200, 0);
+  layout = tv_flame_layout_new (tree, &vp, NULL);
+  boxes = tv_flame_layout_get_boxes (layout, &n);
+  for (int dark = 0; dark < 2; dark++)
+    {
+      g_autoptr(cairo_surface_t) surface = NULL;
+
+      tv_flame_style_init (&style);
+      style.dark = dark;
+      style.draw_background = TRUE;
+      surface = render (renderer, layout, &style);
+      check_pixels (renderer, layout, &style, surface);
+      for (guint i = 0; i < n; i++)
+        {
+          guint32 frame;
+          TvFlameColor fill, want;
+
+          if (boxes[i].node == TV_ROOT_NODE || (boxes[i].flags & TV_FLAME_BOX_MERGED))
+            continue;
+          frame = tv_call_tree_get_frame (tree, boxes[i].node);
+          fill = tv_flame_renderer_get_fill (renderer, layout, &boxes[i], &style);
+          if (strcmp (tv_profile_data_get_funcname (data, frame), "<native>") != 0)
+            continue;
+          want = tv_palette_native (dark);
+          g_assert_true (same_color (tv_color_pack (want), fill));
+          n_native++;
+        }
+    }
+  g_assert_cmpuint (n_native, >, 0);
+}
+
 /* Exports draw on vector surfaces too. */
 static cairo_status_t
 discard (void                *closure,
@@ -1713,6 +1781,7 @@ main (int    argc,
   g_test_add_func ("/flame/classify", test_classify);
   g_test_add_func ("/flame/render/raster", test_raster);
   g_test_add_func ("/flame/render/vector", test_vector);
+  g_test_add_func ("/flame/render/synthetic-colors", test_synthetic_colors);
   g_test_add_func ("/flame/render/png", test_png);
   g_test_add_func ("/flame/render/label-text", test_label_text);
 
