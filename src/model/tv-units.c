@@ -94,11 +94,13 @@ append_localized (GString    *out,
 }
 
 /* VALUE (finite) with three significant digits, into OUT; a sign in
- * front when negative, or when WITH_SIGN and not 0. */
+ * front when negative, or when WITH_SIGN and not 0; without the zeros
+ * that end its decimals when STRIP. */
 static void
 append_significant (GString  *out,
                     double    value,
-                    gboolean  with_sign)
+                    gboolean  with_sign,
+                    gboolean  strip)
 {
   char digits[SIGNIFICANT_DIGITS + 1];
   g_autoptr(GString) plain = g_string_new (NULL);
@@ -137,6 +139,13 @@ append_significant (GString  *out,
         g_string_append_c (plain, '0');
       g_string_append (plain, digits);
     }
+  if (strip && strchr (plain->str, '.') != NULL)
+    {
+      while (plain->str[plain->len - 1] == '0')
+        g_string_truncate (plain, plain->len - 1);
+      if (plain->str[plain->len - 1] == '.')
+        g_string_truncate (plain, plain->len - 1);
+    }
   append_localized (out, plain->str);
 }
 
@@ -150,7 +159,7 @@ tv_format_significant (double value)
       g_string_free (out, TRUE);
       return g_strdup (_("unknown"));
     }
-  append_significant (out, value, FALSE);
+  append_significant (out, value, FALSE, TRUE);
   return g_string_free (out, FALSE);
 }
 
@@ -191,7 +200,7 @@ format_duration (double   seconds,
     value = copysign (1.0, value);
 
   out = g_string_new (NULL);
-  append_significant (out, value, with_sign);
+  append_significant (out, value, with_sign, FALSE);
   g_string_append_c (out, ' ');
   g_string_append (out, units[u].name);
   return g_string_free (out, FALSE);
@@ -212,7 +221,11 @@ tv_format_duration_signed (double seconds)
 char *
 tv_format_wall_time (double seconds)
 {
-  g_autofree char *duration = tv_format_duration (seconds);
+  g_autofree char *duration = NULL;
+
+  if (!isfinite (seconds))
+    return g_strdup (_("unknown"));
+  duration = tv_format_duration (seconds);
 
   /* Translators: a duration measured by a clock on the wall (the span of
    * a recording or of a selection), e.g. "315 ms of wall time". */
@@ -222,7 +235,11 @@ tv_format_wall_time (double seconds)
 char *
 tv_format_thread_time (double seconds)
 {
-  g_autofree char *duration = tv_format_duration (seconds);
+  g_autofree char *duration = NULL;
+
+  if (!isfinite (seconds))
+    return g_strdup (_("unknown"));
+  duration = tv_format_duration (seconds);
 
   /* Translators: a duration summed over threads (eight threads seen
    * running for one second are 8 s of thread time), e.g. "2.42 s of
@@ -270,7 +287,7 @@ tv_format_bytes (guint64 bytes)
       rounded = round_significant (value, &exponent, NULL);
       u++;
     }
-  append_significant (size, rounded, FALSE);
+  append_significant (size, rounded, FALSE, FALSE);
   g_string_append_c (size, ' ');
   g_string_append (size, units[u]);
   /* Translators: a size in SI units, then exactly, e.g. "12.8 MB
@@ -288,7 +305,7 @@ format_fraction (double   fraction,
   if (!isfinite (fraction * 100.0))
     return g_strdup (_("unknown"));
   out = g_string_new (NULL);
-  append_significant (out, fraction * 100.0, with_sign);
+  append_significant (out, fraction * 100.0, with_sign, FALSE);
   /* A space before the per cent sign, as every table here writes it. */
   g_string_append (out, " %");
   return g_string_free (out, FALSE);
@@ -313,4 +330,38 @@ tv_format_share (guint64 part,
   if (whole == 0)
     return g_strdup ("\xe2\x80\x93");
   return format_fraction ((double) part / (double) whole, FALSE);
+}
+
+char *
+tv_format_checksum (const guint8 *checksum,
+                    gsize         length)
+{
+  GString *out;
+  gsize i;
+
+  for (i = 0; i < length && checksum[i] == 0; i++)
+    ;
+  if (i == length)
+    {
+      /* Translators: the footer's checksum field, all zero: the writer
+       * computes no checksum. */
+      return g_strdup (_("unused (all zero)"));
+    }
+  out = g_string_sized_new (2 * length);
+  for (i = 0; i < length; i++)
+    g_string_append_printf (out, "%02x", checksum[i]);
+  return g_string_free (out, FALSE);
+}
+
+char *
+tv_format_share_number (guint64 part,
+                        guint64 whole)
+{
+  GString *out;
+
+  if (whole == 0)
+    return g_strdup ("\xe2\x80\x93");
+  out = g_string_new (NULL);
+  append_significant (out, 100.0 * (double) part / (double) whole, FALSE, FALSE);
+  return g_string_free (out, FALSE);
 }

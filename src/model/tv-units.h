@@ -41,12 +41,22 @@ char *tv_format_bytes        (guint64  bytes);
  * is 0. */
 char *tv_format_share        (guint64  part,
                               guint64  whole);
+/* As tv_format_share(), without the per cent sign, for a column whose
+ * title has it: "24.0", "0.136". */
+char *tv_format_share_number (guint64 part,
+                              guint64 whole);
 /* FRACTION (1.0 is all) as tv_format_share() writes it. */
 char *tv_format_fraction     (double   fraction);
 /* Like tv_format_fraction(), with a sign: "+1.23 %". */
 char *tv_format_fraction_signed (double fraction);
-/* VALUE with three significant digits, in plain notation, grouped by
- * thousands: "0.00123", "9.63", "1,280". */
+/* The footer's checksum: "unused" when every byte is 0 (CPython's
+ * writer leaves it so), else its bytes in hexadecimal. */
+char *tv_format_checksum     (const guint8 *checksum,
+                              gsize         length);
+/* VALUE with at most three significant digits, in plain notation,
+ * grouped by thousands, without trailing zeros after the decimal point
+ * (a figure a file records, as the findings of tv-quality.c write it):
+ * "0.00123", "9.63", "0.5", "1,280". */
 char *tv_format_significant  (double   value);
 
 G_END_DECLS

@@ -84,6 +84,8 @@ test_duration (void)
   check_double (tv_format_duration_signed, 0.0, "0 s");
   check_double (tv_format_wall_time, 0.315, "315 ms of wall time");
   check_double (tv_format_thread_time, 2.417, "2.42 s of thread time");
+  check_double (tv_format_thread_time, NAN, "unknown");
+  check_double (tv_format_wall_time, -INFINITY, "unknown");
 }
 
 static void
@@ -165,6 +167,13 @@ test_share (void)
       g_assert_cmpstr (text, ==, cases[i].text);
     }
 
+  {
+    g_autofree char *number = tv_format_share_number (240, 1000);
+    g_autofree char *none = tv_format_share_number (0, 0);
+
+    g_assert_cmpstr (number, ==, "24.0");
+    g_assert_cmpstr (none, ==, "\xe2\x80\x93");
+  }
   check_double (tv_format_fraction, 0.0123, "1.23 %");
   check_double (tv_format_fraction, NAN, "unknown");
   check_double (tv_format_fraction, -0.5, "-50.0 %");
@@ -172,6 +181,12 @@ test_share (void)
   check_double (tv_format_fraction_signed, -0.0123, "-1.23 %");
   check_double (tv_format_significant, 1280.4, "1,280");
   check_double (tv_format_significant, 0.00123456, "0.00123");
+  /* As the findings write a figure: no zeros after the last digit. */
+  check_double (tv_format_significant, 0.5, "0.5");
+  check_double (tv_format_significant, 2.0, "2");
+  check_double (tv_format_significant, 1000.0, "1,000");
+  check_double (tv_format_significant, 622.3, "622");
+  check_double (tv_format_significant, -0.0101, "-0.0101");
   check_double (tv_format_significant, -INFINITY, "unknown");
   check_double (tv_format_fraction, DBL_MAX, "unknown");
   {
@@ -181,6 +196,20 @@ test_share (void)
     g_assert_true (g_str_has_prefix (text, "-180,000,000,"));
     g_assert_cmpuint (strlen (text), ==, 1 + 309 + 102);
   }
+}
+
+static void
+test_checksum (void)
+{
+  guint8 sum[16] = { 0 };
+  g_autofree char *zero = tv_format_checksum (sum, sizeof sum);
+  g_autofree char *some = NULL;
+
+  g_assert_cmpstr (zero, ==, "unused (all zero)");
+  sum[0] = 0xab;
+  sum[15] = 0x01;
+  some = tv_format_checksum (sum, sizeof sum);
+  g_assert_cmpstr (some, ==, "ab000000000000000000000000000001");
 }
 
 int
@@ -195,5 +224,6 @@ main (int    argc,
   g_test_add_func ("/model/units/count", test_count);
   g_test_add_func ("/model/units/bytes", test_bytes);
   g_test_add_func ("/model/units/share", test_share);
+  g_test_add_func ("/model/units/checksum", test_checksum);
   return g_test_run ();
 }
