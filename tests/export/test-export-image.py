@@ -316,8 +316,9 @@ def check_caption(desc, info):
     if desc is None:
         return ["no description"]
     for key, label, unit in STAT_LABELS:
-        # Three significant digits, grouped by thousands: the figure is
-        # --info --json's to within half a unit of its third digit.
+        # At most three significant digits (a duration always three), grouped
+        # by thousands: the figure is --info --json's to within half a unit
+        # of its third digit.
         m = re.search(re.escape(label) + r": (not recorded|-?[0-9,]+(?:\.[0-9]+)?)(" + unit
                       + ")?", desc)
         if m is None:
@@ -338,8 +339,9 @@ def check_caption(desc, info):
         if ref == 0:
             ok = shown == 0
         else:
+            most = 3 if key == "duration_sec" else digits
             ok = (abs(shown - ref) <= 0.005 * abs(ref) * 1.0000001
-                  and (digits == 3 or (digits > 3 and "." not in m.group(1))))
+                  and (digits == most <= 3 or (digits > 3 and "." not in m.group(1))))
         if not ok:
             problems.append("%s: %r, --info says %r" % (label, m.group(0), ref))
     facts = ["Python version: %s" % info["python_version"],
