@@ -633,8 +633,10 @@ append_diff (GString         *text,
     g_string_append (text, _("Not in the base profile: this stack appeared"));
   else if (out.new_node == TV_NODE_NONE)
     g_string_append (text, _("Not in the new profile: this stack vanished"));
+  else if (options.normalization == TV_DIFF_BY_TIME)
+    g_string_append (text, _("Base → new, in thread time:"));
   else
-    g_string_append (text, _("Base → new:"));
+    g_string_append (text, _("Base → new, in shares of the samples:"));
   append_diff_measure (text, diff, _("Total"), &out.total);
   append_diff_measure (text, diff, _("Self"), &out.self);
   method = options.normalization == TV_DIFF_BY_SHARE
