@@ -13,6 +13,7 @@
 #include "tv-compare.h"
 #include "tv-json.h"
 #include "tv-text.h"
+#include "tv-units.h"
 
 static const char *
 change_name (TvDiffChange change)
@@ -29,14 +30,49 @@ change_name (TvDiffChange change)
     }
 }
 
+/* The change relative to the base, in a column of 8 characters. */
 static void
 append_relative (GString *out,
                  double   relative)
 {
-  if (isinf (relative))
-    g_string_append (out, _("new"));
-  else
-    g_string_append_printf (out, "%+.1f %%", relative * 100.0);
+  g_autofree char *text = isinf (relative) ? g_strdup (_("new"))
+                                           : tv_format_fraction_signed (relative);
+  glong pad = MAX (0, 8 - g_utf8_strlen (text, -1));
+
+  g_string_append (out, text);
+  for (glong i = 0; i < pad; i++)
+    g_string_append_c (out, ' ');
+}
+
+/* TEXT padded with spaces to WIDTH characters, on the left when RIGHT. */
+static void
+append_padded (GString    *out,
+               const char *text,
+               glong       width,
+               gboolean    right)
+{
+  glong pad = MAX (0, width - g_utf8_strlen (text, -1));
+
+  if (!right)
+    g_string_append (out, text);
+  for (glong i = 0; i < pad; i++)
+    g_string_append_c (out, ' ');
+  if (right)
+    g_string_append (out, text);
+}
+
+/* "1.23 s → 1.50 s", each side in a column of its own. */
+static void
+append_values (GString             *out,
+               TvDiff              *diff,
+               const TvDiffMeasure *m)
+{
+  g_autofree char *before = tv_diff_format_value (diff, m->base_value, FALSE);
+  g_autofree char *after = tv_diff_format_value (diff, m->new_value, FALSE);
+
+  append_padded (out, before, 9, TRUE);
+  g_string_append (out, " → ");
+  append_padded (out, after, 9, FALSE);
 }
 
 char *
@@ -50,15 +86,13 @@ tv_compare_to_text (TvDiff     *diff,
   TvDiffOptions options;
   const TvDiffFunction *rows;
   guint n_rows, shown = 0, significant = 0;
-  const char *unit;
 
   g_return_val_if_fail (diff != NULL, NULL);
 
   tv_diff_get_options (diff, &options);
-  unit = options.normalization == TV_DIFF_BY_TIME ? "s" : "%";
   g_string_append_printf (out, _("Base: %s\nNew:  %s\n"), base_name, new_name);
   g_string_append_printf (out, options.normalization == TV_DIFF_BY_TIME
-                               ? _("Compared by time, at %.0f %% confidence (exact binomial test).\n")
+                               ? _("Compared by thread time, at %.0f %% confidence (exact binomial test).\n")
                                : _("Compared by share of samples, at %.0f %% confidence (exact binomial test).\n"),
                           options.confidence * 100.0);
 
@@ -85,7 +119,6 @@ tv_compare_to_text (TvDiff     *diff,
   for (guint i = 0; i < n_rows && (max_rows == 0 || shown < max_rows); i++)
     {
       const TvDiffFunction *row = &rows[i];
-      double scale = options.normalization == TV_DIFF_BY_TIME ? 1.0 : 100.0;
       g_autofree char *change = NULL;
 
       if (!row->total.significant && !row->self.significant)
@@ -96,12 +129,14 @@ tv_compare_to_text (TvDiff     *diff,
         change = g_strdup (change_name (row->total.change));
       else
         change = g_strconcat ("self-", change_name (row->self.change), NULL);
-      g_string_append_printf (out, "  %-12s %9.4f → %-9.4f %s ", change,
-                              row->total.base_value * scale, row->total.new_value * scale, unit);
+      g_string_append_printf (out, "  %-12s ", change);
+      append_values (out, diff, &row->total);
+      g_string_append_c (out, ' ');
       append_relative (out, row->total.relative);
+      g_string_append (out, "   ");
+      append_values (out, diff, &row->self);
+      g_string_append (out, "   ");
       /* Names go to a terminal: shown, never obeyed (an escape sequence). */
-      g_string_append_printf (out, "   %9.4f → %-9.4f %s   ",
-                              row->self.base_value * scale, row->self.new_value * scale, unit);
       tv_text_append_shown (out, tv_diff_get_function_name (diff, row), -1);
       g_string_append (out, " (");
       tv_text_append_shown (out, tv_diff_get_function_file (diff, row), -1);

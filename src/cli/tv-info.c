@@ -15,6 +15,7 @@
 #include "tv-quality.h"
 #include "tv-tach-error.h"
 #include "tv-text.h"
+#include "tv-units.h"
 
 /* The status bits, in the order of the per-thread counters. */
 #define N_STATUS_BITS 6
@@ -363,7 +364,11 @@ append_stat_row (GString    *out,
       return;
     }
 
-  append_row (out, "  ", label, "%.6g%s", value, unit);
+  {
+    g_autofree char *number = tv_format_significant (value);
+
+    append_row (out, "  ", label, "%s%s", number, unit);
+  }
 }
 
 static void
@@ -372,10 +377,16 @@ append_percent (GString *out,
                 guint64  total,
                 int      width)
 {
+  g_autofree char *share = NULL;
+
   if (total == 0)
-    g_string_append_printf (out, " %*s", width, "-");
-  else
-    g_string_append_printf (out, " %*.1f", width, 100.0 * (double) count / (double) total);
+    {
+      g_string_append_printf (out, " %*s", width, "-");
+      return;
+    }
+  /* Three significant digits; the column's title has the per cent sign. */
+  share = tv_format_share_number (count, total);
+  g_string_append_printf (out, " %*s", width, share);
 }
 
 static void
@@ -403,14 +414,16 @@ append_threads (GString      *out,
     {
       const TvInfoThread *thread = &g_array_index (info->threads, TvInfoThread, i);
 
-      g_string_append_printf (out, "  %20" G_GUINT64_FORMAT " %6u %10" G_GUINT64_FORMAT,
-                              thread->thread_id, thread->interpreter_id, thread->samples);
+      g_autofree char *samples = tv_format_count (thread->samples);
+
+      g_string_append_printf (out, "  %20" G_GUINT64_FORMAT " %6u %10s",
+                              thread->thread_id, thread->interpreter_id, samples);
       append_percent (out, thread->status_counts[BIT_HAS_GIL], thread->samples, 6);
       append_percent (out, thread->status_counts[BIT_ON_CPU], thread->samples, 6);
       append_percent (out, thread->status_counts[BIT_GIL_REQUESTED], thread->samples, 6);
       append_percent (out, thread->status_counts[BIT_HAS_EXCEPTION], thread->samples, 6);
       if (thread->samples > 0)
-        g_string_append_printf (out, " %12.6f %12.6f",
+        g_string_append_printf (out, " %12.3f %12.3f",
                                 seconds_since_start (info, thread->first_timestamp_us),
                                 seconds_since_start (info, thread->last_timestamp_us));
       else
@@ -439,8 +452,10 @@ tv_info_to_text (const TvInfo *info)
   const char *mode_name;
   const char *compression_name;
   g_autofree char *display_path = NULL;
-  char buf[TV_JSON_DOUBLE_BUF_SIZE];
   char a[U64_STR_SIZE];
+  g_autofree char *size = NULL;
+  g_autofree char *count = NULL;
+  g_autofree char *checksum = NULL;
 
   g_return_val_if_fail (info != NULL, NULL);
 
@@ -449,7 +464,8 @@ tv_info_to_text (const TvInfo *info)
   /* A name printed to a terminal: shown, never obeyed. */
   display_path = tv_text_dup_path (info->path);
   append_row (out, "", _("File"), "%s", display_path);
-  append_row (out, "", _("Size"), _("%s bytes"), u64_str (a, info->file_size));
+  size = tv_format_bytes (info->file_size);
+  append_row (out, "", _("Size"), "%s", size);
   append_row (out, "", _("Byte order"), "%s",
               header->big_endian ? _("big-endian") : _("little-endian"));
   append_row (out, "", _("Format version"), "%u", header->version);
@@ -458,22 +474,27 @@ tv_info_to_text (const TvInfo *info)
   append_row (out, "", _("Start time"), _("%s µs (profiler clock)"),
               u64_str (a, header->start_time_us));
   if (header->sample_interval_us > 0)
-    append_row (out, "", _("Sample interval"), _("%s µs (nominal rate %.6g samples/s)"),
-                u64_str (a, header->sample_interval_us),
-                1e6 / (double) header->sample_interval_us);
+    {
+      g_autofree char *interval = tv_format_count (header->sample_interval_us);
+      g_autofree char *rate = tv_format_significant (1e6 / (double) header->sample_interval_us);
+
+      append_row (out, "", _("Sample interval"), _("%s µs (nominal rate %s samples/s)"),
+                  interval, rate);
+    }
   else
     append_row (out, "", _("Sample interval"), _("0 µs (no nominal rate)"));
-  append_row (out, "", _("Samples"), _("%s thread-samples (header)"),
-              u64_str (a, header->sample_count));
+  count = tv_format_count (header->sample_count);
+  append_row (out, "", _("Samples"), _("%s thread-samples (header)"), count);
   append_row (out, "", _("Threads"), _("%u (header)"), header->thread_count);
 
   compression_name = compression_to_name (header->compression_type);
+  g_clear_pointer (&size, g_free);
+  size = tv_format_bytes (info->sample_region_size);
+  /* Translators: %s is a size, "1.23 MB (1,234,567 bytes)". */
   if (header->compression_type == TACH_COMPRESSION_ZSTD)
-    append_row (out, "", _("Compression"), _("zstd (%s bytes of samples stored)"),
-                u64_str (a, info->sample_region_size));
+    append_row (out, "", _("Compression"), _("zstd, samples stored in %s"), size);
   else if (header->compression_type == TACH_COMPRESSION_NONE)
-    append_row (out, "", _("Compression"), _("none (%s bytes of samples)"),
-                u64_str (a, info->sample_region_size));
+    append_row (out, "", _("Compression"), _("none, samples in %s"), size);
   else
     append_row (out, "", _("Compression"), _("%s (type %u)"), compression_name,
                 header->compression_type);
@@ -486,17 +507,21 @@ tv_info_to_text (const TvInfo *info)
   else
     append_row (out, "", _("Profiling mode"), _("unknown (raw value 0x%x)"), header->mode_raw);
 
-  append_row (out, "", _("Footer"),
-              _("%u strings, %u frames, file size %s bytes"),
-              info->footer.string_count, info->footer.frame_count,
-              u64_str (a, info->footer.file_size));
+  g_clear_pointer (&size, g_free);
+  size = tv_format_bytes (info->footer.file_size);
+  /* Translators: %s is a size, "1.23 MB (1,234,567 bytes)". */
+  append_row (out, "", _("Footer"), _("%u strings, %u frames, file size %s"),
+              info->footer.string_count, info->footer.frame_count, size);
+  checksum = tv_format_checksum (info->footer.checksum, sizeof info->footer.checksum);
+  append_row (out, "", _("Checksum"), "%s", checksum);
 
   g_string_append_c (out, '\n');
   g_string_append_printf (out, "%s\n", _("Statistics"));
   if (info->stats.present)
     {
-      tv_json_format_double (buf, sizeof buf, info->stats.duration_sec);
-      append_row (out, "  ", _("Duration"), _("%s s"), buf);
+      g_autofree char *duration = tv_format_wall_time (info->stats.duration_sec);
+
+      append_row (out, "  ", _("Duration"), "%s", duration);
     }
   else
     append_row (out, "  ", _("Duration"), "%s", _("not recorded in this file"));
@@ -527,15 +552,19 @@ tv_info_to_text (const TvInfo *info)
 
   g_string_append_c (out, '\n');
   g_string_append_printf (out, "%s\n", _("Decoded samples"));
-  append_row (out, "  ", _("Samples decoded"), "%" G_GUINT64_FORMAT, info->samples);
+  g_clear_pointer (&count, g_free);
+  count = tv_format_count (info->samples);
+  append_row (out, "  ", _("Samples decoded"), "%s", count);
   if (info->samples > 0)
     {
       double first = seconds_since_start (info, info->first_timestamp_us);
       double last = seconds_since_start (info, info->last_timestamp_us);
+      g_autofree char *span = tv_format_wall_time ((double) (info->last_timestamp_us
+                                                             - info->first_timestamp_us) / 1e6);
 
+      /* Translators: the last %s is "1.28 s of wall time". */
       append_row (out, "  ", _("Time span observed"),
-                  _("%.6f s to %.6f s after the start time (%.6f s)"),
-                  first, last, (double) (info->last_timestamp_us - info->first_timestamp_us) / 1e6);
+                  _("%.3f s to %.3f s after the start time (%s)"), first, last, span);
     }
   else
     append_row (out, "  ", _("Time span observed"), "%s", _("no samples"));

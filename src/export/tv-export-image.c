@@ -33,6 +33,7 @@
 
 #include "tv-json.h"
 #include "tv-text.h"
+#include "tv-units.h"
 
 #ifndef PACKAGE_VERSION
 # define PACKAGE_VERSION "unknown"
@@ -190,12 +191,6 @@ format_double (double value)
    * the same double. */
   tv_json_format_double (buf, sizeof buf, value);
   return g_strdup (buf);
-}
-
-static char *
-format_u64 (guint64 value)
-{
-  return g_strdup_printf ("%" G_GUINT64_FORMAT, value);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -394,19 +389,19 @@ describe_ranges (TvProfileData        *data,
   guint64 first = start_time;
   guint64 last = start_time;
   guint n = filter->ranges->len;
-  g_autofree char *seconds = NULL;
+  g_autofree char *wall = NULL;
   double total;
 
   tv_profile_data_get_time_span (data, &first, &last);
   total = tv_export_filter_get_ranges_seconds (filter, ((double) first - start_time) / 1e6,
                                                ((double) last - start_time) / 1e6);
-  /* To the microsecond, as timestamps are: 0.4, not 0.3999999999999999. */
-  seconds = format_double (round (total * 1e6) / 1e6);
+  wall = tv_format_wall_time (total);
   /* Translators: the time an exported image shows: how many time ranges
-   * were selected (in the heatmap), and how long they are together. */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "in %u selected time range (%s s)",
-                                       "in %u selected time ranges (%s s)", n),
-                          n, seconds);
+   * were selected (in the heatmap), and how long they are together
+   * ("400 ms of wall time"). */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "in %u selected time range (%s)",
+                                       "in %u selected time ranges (%s)", n),
+                          n, wall);
 }
 
 static char *
@@ -481,8 +476,12 @@ build_subtitle (Image *self)
   g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *threads = describe_threads (self->filter);
   g_autofree char *range = describe_range (self->filter);
-  g_autofree char *shown = format_u64 (tv_call_tree_get_n_samples (self->tree));
-  g_autofree char *all = format_u64 (tv_profile_data_get_n_samples (self->data));
+  guint64 n_shown = tv_call_tree_get_n_samples (self->tree);
+  g_autofree char *shown = tv_format_count (n_shown);
+  g_autofree char *all = tv_format_count (tv_profile_data_get_n_samples (self->data));
+  g_autofree char *thread_time = tv_format_thread_time (tv_call_tree_samples_to_seconds (self->tree,
+                                                                                         n_shown,
+                                                                                         NULL));
   g_autofree char *samples = NULL;
 
   if (self->filter->inverted)
@@ -491,8 +490,9 @@ build_subtitle (Image *self)
     append_fact (out, NULL, NULL, icicle ? _("Icicle graph") : _("Flame graph"));
   append_fact (out, NULL, NULL, merge_description (self->filter->merge));
   /* Translators: the samples an exported image shows, of all the
-   * profile's; both are numbers. */
-  samples = g_strdup_printf (_("%s of %s samples"), shown, all);
+   * profile's (both are numbers), and the thread time they stand for:
+   * "1,234 of 5,991 samples, 2.42 s of thread time". */
+  samples = g_strdup_printf (_("%s of %s samples, %s"), shown, all, thread_time);
   append_fact (out, NULL, NULL, samples);
   append_fact (out, NULL, NULL, threads);
   append_fact (out, NULL, NULL, _(state_names[self->filter->state]));
@@ -535,8 +535,8 @@ build_subtitle (Image *self)
       g_autofree char *search = tv_text_dup_shown (self->filter->search);
       guint64 all_samples = tv_call_tree_get_n_samples (self->tree);
       guint32 n_nodes = tv_flame_matches_get_n_nodes (self->matches);
-      double share = all_samples > 0
-                     ? 100.0 * tv_flame_matches_get_n_samples (self->matches) / all_samples : 0.0;
+      g_autofree char *share = tv_format_share (tv_flame_matches_get_n_samples (self->matches),
+                                                all_samples);
       g_autofree char *text = NULL;
 
       /* Translators: the search of an exported image: the regular
@@ -544,9 +544,9 @@ build_subtitle (Image *self)
        * samples that pass through one. */
       text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                            "search “%s”: %u frame matches, "
-                                           "%.2f %% of the samples",
+                                           "%s of the samples",
                                            "search “%s”: %u frames match, "
-                                           "%.2f %% of the samples",
+                                           "%s of the samples",
                                            n_nodes),
                               search, n_nodes, share);
       append_fact (out, NULL, NULL, text);
@@ -564,7 +564,7 @@ stat_value (gboolean    present,
 
   if (!present || !isfinite (value))
     return g_strdup (_("not recorded"));
-  number = format_double (value);
+  number = tv_format_significant (value);
   return g_strconcat (number, unit, NULL);
 }
 
@@ -594,29 +594,28 @@ build_caption (Image *self)
     value = g_strdup_printf (_("unknown (raw value 0x%x)"), header->mode_raw);
   append_fact (facts, self->facts_labels, _("Profiling mode"), value);
   g_clear_pointer (&value, g_free);
-  number = format_u64 (header->sample_count);
+  number = tv_format_count (header->sample_count);
   value = g_strdup_printf (_("%s thread-samples (header)"), number);
   append_fact (facts, self->facts_labels, _("Samples"), value);
   g_clear_pointer (&value, g_free);
   g_clear_pointer (&number, g_free);
-  number = format_u64 (header->sample_interval_us);
+  number = tv_format_count (header->sample_interval_us);
   if (header->sample_interval_us > 0)
-    value = g_strdup_printf (_("%s µs (nominal rate %.6g samples/s)"), number,
-                             1e6 / (double) header->sample_interval_us);
+    {
+      g_autofree char *rate = tv_format_significant (1e6 / (double) header->sample_interval_us);
+
+      value = g_strdup_printf (_("%s µs (nominal rate %s samples/s)"), number, rate);
+    }
   else
     value = g_strdup (_("0 µs (no nominal rate)"));
   append_fact (facts, self->facts_labels, _("Sample interval"), value);
   self->facts = g_string_free (g_steal_pointer (&facts), FALSE);
 
-  /* The statistics block, with CPython's values as --info --json gives
-   * them. */
+  /* The statistics block, with CPython's values to three significant
+   * digits (--info --json gives every digit). */
   g_clear_pointer (&value, g_free);
   if (stats->present && isfinite (stats->duration_sec))
-    {
-      g_autofree char *seconds = format_double (stats->duration_sec);
-
-      value = g_strdup_printf (_("%s s"), seconds);
-    }
+    value = tv_format_wall_time (stats->duration_sec);
   else
     value = g_strdup (_("not recorded"));
   append_fact (line, self->stats_labels, _("Duration"), value);

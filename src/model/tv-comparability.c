@@ -12,6 +12,7 @@
 #include "tv-comparability.h"
 #include "tachyon-format.h"
 #include "tv-diff-private.h"
+#include "tv-units.h"
 
 #include <math.h>
 
@@ -352,11 +353,11 @@ tv_comparability_check (TvProfileData *base,
 
     if (ta > 0 && tb > 0 && MAX (ta, tb) / MIN (ta, tb) >= 1.5)
       {
-        /* "1020.300 s", never "1.02e+03 s". */
-        g_autofree char *time_a = tv_diff_format_seconds (ta, FALSE);
-        g_autofree char *time_b = tv_diff_format_seconds (tb, FALSE);
+        g_autofree char *time_a = tv_format_thread_time (ta);
+        g_autofree char *time_b = tv_format_thread_time (tb);
 
-        /* Translators: the %s are durations such as "1.500 s". */
+        /* Translators: the %s are durations such as "1.50 s of thread
+         * time". */
         add_caveat (list, TV_COMPARABILITY_DURATION,
                     g_strdup_printf (tb > ta
                                      ? _("The samples of BASE stand for %s and those of NEW "

@@ -22,6 +22,7 @@
  * matches and tests the nodes and keeps the result.
  */
 #include "tv-diff-private.h"
+#include "tv-units.h"
 
 #include <math.h>
 #include <string.h>
@@ -524,9 +525,7 @@ char *
 tv_diff_format_seconds (double   seconds,
                         gboolean with_sign)
 {
-  if (fabs (seconds) >= 1.0)
-    return g_strdup_printf (with_sign ? "%+.3f s" : "%.3f s", seconds);
-  return g_strdup_printf (with_sign ? "%+.3f ms" : "%.3f ms", seconds * 1e3);
+  return with_sign ? tv_format_duration_signed (seconds) : tv_format_duration (seconds);
 }
 
 char *
@@ -537,6 +536,6 @@ tv_diff_format_value (TvDiff   *diff,
   g_return_val_if_fail (diff != NULL, NULL);
 
   if (diff->options.normalization == TV_DIFF_BY_SHARE)
-    return g_strdup_printf (with_sign ? "%+.2f %%" : "%.2f %%", value * 100.0);
+    return with_sign ? tv_format_fraction_signed (value) : tv_format_fraction (value);
   return tv_diff_format_seconds (value, with_sign);
 }

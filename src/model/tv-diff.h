@@ -176,8 +176,9 @@ guint64        tv_diff_get_unmatched_total (TvDiff             *diff,
                                             TvDiffSide          side,
                                             guint32             node);
 
-/* VALUE, a normalised value or a change of one, as text: seconds ("1.250 s",
- * "12.500 ms") or a share of the samples ("12.50 %"), signed when WITH_SIGN. */
+/* VALUE, a normalised value or a change of one, as text: seconds of
+ * thread time ("1.25 s", "12.5 ms") or a share of the samples ("12.5 %"),
+ * signed when WITH_SIGN (tv-units.h). */
 char          *tv_diff_format_value       (TvDiff              *diff,
                                            double               value,
                                            gboolean             with_sign);

@@ -16,6 +16,7 @@
 
 #include "tv-compare-page-private.h"
 #include "tv-text.h"
+#include "tv-units.h"
 
 /* ------------------------------------------------------------------------ */
 /* The diff shown                                                            */
@@ -31,21 +32,22 @@ update_diff_summary (TvComparePage *self)
   guint64 all = tv_call_tree_get_n_samples (tv_diff_get_tree (diff, side));
   guint n_stacks;
   g_autofree char *text = NULL;
+  g_autofree char *share = tv_format_share (unmatched, all);
 
   tv_diff_get_unmatched (diff, side, &n_stacks);
   if (side == TV_DIFF_SIDE_BASE)
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                         "Base profile: %u stack vanished (%.2f %% of its "
+                                         "Base profile: %u stack vanished (%s of its "
                                          "samples), in colour",
-                                         "Base profile: %u stacks vanished (%.2f %% of its "
+                                         "Base profile: %u stacks vanished (%s of its "
                                          "samples), in colour",
                                          n_stacks),
-                            n_stacks, all > 0 ? 100.0 * unmatched / all : 0.0);
+                            n_stacks, share);
   else
     text = g_strdup_printf (_("New profile: red is more, blue is less than in the base profile; "
                               "grey is within sampling noise (99 %% confidence). "
-                              "%.2f %% of its samples are on stacks the base lacks."),
-                            all > 0 ? 100.0 * unmatched / all : 0.0);
+                              "%s of its samples are on stacks the base lacks."),
+                            share);
   gtk_label_set_text (self->diff_summary, text);
 }
 

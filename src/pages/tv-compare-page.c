@@ -25,6 +25,7 @@
 
 #include "tv-compare-page-private.h"
 #include "tv-text.h"
+#include "tv-units.h"
 #include "tv-wrap-layout.h"
 
 G_DEFINE_FINAL_TYPE (TvComparePage, tv_compare_page, ADW_TYPE_BIN)
@@ -100,18 +101,28 @@ _tv_compare_page_update_subtitle (TvComparePage *self,
   TvCallTree *tree = tv_comparison_get_tree (self->comparison, side);
   guint64 all = tv_profile_data_get_n_samples (data);
   guint64 shown = tree != NULL ? tv_call_tree_get_n_samples (tree) : all;
-  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, shown);
-  g_autofree char *total = g_strdup_printf ("%" G_GUINT64_FORMAT, all);
+  g_autofree char *count = tv_format_count (shown);
+  g_autofree char *total = tv_format_count (all);
   g_autofree char *text = NULL;
-  TvTimeSource source;
-  double seconds = shown * tv_profile_data_get_seconds_per_sample (data, &source);
+  g_autofree char *seconds = NULL;
+  guint64 first, last;
 
-  if (shown == all)
-    /* Translators: "12345 samples, 1.234 s" */
-    text = g_strdup_printf (_("%s samples, %.3f s"), count, seconds);
+  seconds = tv_format_thread_time (shown * tv_profile_data_get_seconds_per_sample (data, NULL));
+  if (shown == all && tv_profile_data_get_time_span (data, &first, &last))
+    {
+      g_autofree char *wall = tv_format_wall_time ((double) (last - first) / 1e6);
+
+      /* Translators: "12,345 samples, 9.63 s of thread time in 1.28 s of
+       * wall time". */
+      text = g_strdup_printf (_("%s samples, %s in %s"), count, seconds, wall);
+    }
+  else if (shown == all)
+    /* Translators: "12,345 samples, 9.63 s of thread time" */
+    text = g_strdup_printf (_("%s samples, %s"), count, seconds);
   else
-    /* Translators: "77 of 200 samples, 0.077 s": a filter leaves out the rest. */
-    text = g_strdup_printf (_("%s of %s samples, %.3f s"), count, total, seconds);
+    /* Translators: "77 of 200 samples, 77.0 ms of thread time": a filter
+     * leaves out the rest. */
+    text = g_strdup_printf (_("%s of %s samples, %s"), count, total, seconds);
   gtk_label_set_text (self->subtitles[side], text);
 }
 

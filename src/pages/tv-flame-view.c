@@ -19,6 +19,7 @@
 #include "tv-text.h"
 #include "tv-thread-item.h"
 #include "tv-trace-paint.h"
+#include "tv-units.h"
 #include "tv-wrap-layout.h"
 
 struct _TvFlameView
@@ -103,26 +104,55 @@ describe_threads (TvFlameView *self)
                           n_threads);
 }
 
-/* The heatmap's selection, if any: its ranges and their time in all. */
+/* The heatmap's selection, if any: how many ranges (their time in all is
+ * the wall time the line gives). */
 static void
 describe_ranges (TvFlameView *self,
                  GString     *text)
 {
   const TvTimeRange *ranges;
-  g_autofree char *total = NULL;
   guint n_ranges;
 
   ranges = tv_view_state_get_ranges (self->state, &n_ranges);
   if (ranges == NULL)
     return;
-  total = tv_timeline_format_time (tv_time_ranges_get_duration (ranges, n_ranges));
   /* Translators: follows the line above the flame graph, e.g. ", in the
-   * selected heatmap cells (2 time ranges, 800.000 ms)". */
+   * selected heatmap cells (2 time ranges)". */
   g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE,
-                                             ", in the selected heatmap cells (%u time range, %s)",
-                                             ", in the selected heatmap cells (%u time ranges, %s)",
+                                             ", in the selected heatmap cells (%u time range)",
+                                             ", in the selected heatmap cells (%u time ranges)",
                                              n_ranges),
-                          n_ranges, total);
+                          n_ranges);
+}
+
+/* Seconds of wall time the samples shown come from: the heatmap's cells,
+ * the selected range or the whole recording; FALSE without samples. */
+static gboolean
+get_wall_seconds (TvFlameView *self,
+                  double      *seconds)
+{
+  TvProfileData *data = tv_call_tree_get_data (self->tree);
+  const TvTimeRange *ranges;
+  guint64 start, end;
+  guint n_ranges;
+
+  ranges = tv_view_state_get_ranges (self->state, &n_ranges);
+  if (ranges != NULL)
+    {
+      *seconds = (double) tv_time_ranges_get_duration (ranges, n_ranges) / 1e6;
+      return TRUE;
+    }
+  if (tv_view_state_get_range (self->state, &start, &end))
+    {
+      *seconds = (double) (end - start) / 1e6;
+      return TRUE;
+    }
+  if (tv_profile_data_get_time_span (data, &start, &end))
+    {
+      *seconds = (double) (end - start) / 1e6;
+      return TRUE;
+    }
+  return FALSE;
 }
 
 static void
@@ -138,9 +168,9 @@ update_summary (TvFlameView *self)
   g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *threads = NULL;
   g_autofree char *count = NULL;
-  TvTimeSource source;
+  g_autofree char *thread_time = NULL;
   guint64 samples;
-  double seconds;
+  double wall;
 
   if (self->tree == NULL)
     {
@@ -150,15 +180,24 @@ update_summary (TvFlameView *self)
 
   threads = describe_threads (self);
   samples = tv_call_tree_get_n_samples (self->tree);
-  seconds = tv_call_tree_samples_to_seconds (self->tree, samples, &source);
-  count = g_strdup_printf ("%" G_GUINT64_FORMAT, samples);
+  count = tv_format_count (samples);
+  thread_time = tv_format_thread_time (tv_call_tree_samples_to_seconds (self->tree, samples,
+                                                                       NULL));
   /* Translators: the line above the flame graph, e.g. "all threads, on
-   * CPU: 1234 samples (1.234 s)". */
-  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s, %s: %s sample (%.3f s)",
-                                             "%s, %s: %s samples (%.3f s)",
+   * CPU: 1,234 samples, 2.42 s of thread time"; the wall time follows. */
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s, %s: %s sample, %s",
+                                             "%s, %s: %s samples, %s",
                                              samples > G_MAXULONG ? G_MAXULONG : (gulong) samples),
                           threads, _(state_names[tv_view_state_get_state_filter (self->state)]),
-                          count, seconds);
+                          count, thread_time);
+  if (get_wall_seconds (self, &wall))
+    {
+      g_autofree char *wall_time = tv_format_wall_time (wall);
+
+      /* Translators: follows "…, 2.42 s of thread time" in the line above
+       * the flame graph: " in 315 ms of wall time". */
+      g_string_append_printf (text, _(" in %s"), wall_time);
+    }
   if (tv_view_state_get_range (self->state, NULL, NULL))
     g_string_append (text, _(", in the selected time range"));
   describe_ranges (self, text);
@@ -396,21 +435,20 @@ static void
 update_match_label (TvFlameView *self)
 {
   g_autofree char *text = NULL;
-  guint64 all;
+  g_autofree char *share = NULL;
 
   if (self->matches == NULL || self->tree == NULL)
     {
       gtk_label_set_text (self->match_label, "");
       return;
     }
-  all = tv_call_tree_get_n_samples (self->tree);
+  share = tv_format_share (tv_flame_matches_get_n_samples (self->matches),
+                           tv_call_tree_get_n_samples (self->tree));
   text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "%u frame matches: %.2f %% of the samples",
-                                       "%u frames match: %.2f %% of the samples",
+                                       "%u frame matches: %s of the samples",
+                                       "%u frames match: %s of the samples",
                                        tv_flame_matches_get_n_nodes (self->matches)),
-                          tv_flame_matches_get_n_nodes (self->matches),
-                          all > 0 ? 100.0 * tv_flame_matches_get_n_samples (self->matches) / all
-                                  : 0.0);
+                          tv_flame_matches_get_n_nodes (self->matches), share);
   gtk_label_set_text (self->match_label, text);
 }
 

@@ -23,6 +23,7 @@
 #include "tv-diff-table.h"
 #include "tv-lazy-list.h"
 #include "tv-text.h"
+#include "tv-units.h"
 
 /* ------------------------------------------------------------------------ */
 /* TvDiffItem, the row of a function                                         */
@@ -195,7 +196,7 @@ bind_cell (GtkSignalListItemFactory *factory,
       if (isinf (m->relative))
         text = g_strdup (_("new"));
       else
-        text = g_strdup_printf ("%+.1f %%", m->relative * 100.0);
+        text = tv_format_fraction_signed (m->relative);
       colored = TRUE;
       break;
     case CELL_P_VALUE:

@@ -26,6 +26,7 @@
 #include "tv-flame-graph.h"
 
 #include "tv-text.h"
+#include "tv-units.h"
 
 #define ROW_HEIGHT      18.0
 #define SYNC_LAYOUT_US  4000
@@ -463,28 +464,18 @@ reset_zoom (TvFlameGraph *self)
 /* Describing a frame                                                        */
 /* ------------------------------------------------------------------------ */
 
+/* "1,234 samples, 2.42 s of thread time". */
 static char *
 format_samples (TvCallTree *tree,
                 guint64     samples)
 {
-  TvTimeSource source;
-  double seconds = tv_call_tree_samples_to_seconds (tree, samples, &source);
-  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, samples);
+  g_autofree char *count = tv_format_count (samples);
+  g_autofree char *seconds = tv_format_thread_time (tv_call_tree_samples_to_seconds (tree, samples,
+                                                                                     NULL));
 
-  if (seconds >= 1.0)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample, %.3f s", "%s samples, %.3f s",
-                                         samples),
-                            count, seconds);
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample, %.3f ms", "%s samples, %.3f ms",
-                                       samples),
-                          count, seconds * 1e3);
-}
-
-static double
-percent (guint64 part,
-         guint64 whole)
-{
-  return whole > 0 ? 100.0 * (double) part / (double) whole : 0.0;
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample, %s", "%s samples, %s",
+                                       samples > G_MAXULONG ? G_MAXULONG : (gulong) samples),
+                          count, seconds);
 }
 
 /* The frame's file and line span; its file's name shown as names are, or
@@ -524,6 +515,8 @@ describe_box (TvFlameLayout    *layout,
   g_autoptr(GString) text = g_string_new (NULL);
   g_autofree char *total = NULL;
   g_autofree char *self_text = NULL;
+  g_autofree char *total_share = NULL;
+  g_autofree char *self_share = NULL;
   guint32 node = box->node;
   guint32 parent;
   guint32 frame;
@@ -532,14 +525,14 @@ describe_box (TvFlameLayout    *layout,
   if (box->flags & TV_FLAME_BOX_MERGED)
     {
       total = format_samples (tree, box->samples);
+      total_share = tv_format_share (box->samples, all);
       g_string_append_printf (text,
                               g_dngettext (GETTEXT_PACKAGE,
                                            "%u frame too narrow to show",
                                            "%u frames too narrow to show", box->n_merged),
                               box->n_merged);
       g_string_append_c (text, '\n');
-      g_string_append_printf (text, _("Total: %s (%.2f %% of all)"), total,
-                              percent (box->samples, all));
+      g_string_append_printf (text, _("Total: %s (%s of all)"), total, total_share);
       g_string_append_c (text, '\n');
       g_string_append (text, _("Click to zoom into them"));
       return g_string_free (g_steal_pointer (&text), FALSE);
@@ -561,18 +554,19 @@ describe_box (TvFlameLayout    *layout,
   g_string_append_c (text, '\n');
   append_location (text, data, frame, FALSE);
   g_string_append_c (text, '\n');
-  g_string_append_printf (text, _("Total: %s (%.2f %% of all)"), total,
-                          percent (tv_call_tree_get_total (tree, node), all));
+  total_share = tv_format_share (tv_call_tree_get_total (tree, node), all);
+  self_share = tv_format_share (tv_call_tree_get_self (tree, node), all);
+  g_string_append_printf (text, _("Total: %s (%s of all)"), total, total_share);
   g_string_append_c (text, '\n');
-  g_string_append_printf (text, _("Self: %s (%.2f %% of all)"), self_text,
-                          percent (tv_call_tree_get_self (tree, node), all));
+  g_string_append_printf (text, _("Self: %s (%s of all)"), self_text, self_share);
   parent = tv_call_tree_get_parent (tree, node);
   if (parent != TV_NODE_NONE)
     {
+      g_autofree char *of_parent = tv_format_share (tv_call_tree_get_total (tree, node),
+                                                    tv_call_tree_get_total (tree, parent));
+
       g_string_append_c (text, '\n');
-      g_string_append_printf (text, _("%.2f %% of its parent"),
-                              percent (tv_call_tree_get_total (tree, node),
-                                       tv_call_tree_get_total (tree, parent)));
+      g_string_append_printf (text, _("%s of its parent"), of_parent);
     }
   if (tv_call_tree_has_thread_counts (tree))
     {
@@ -608,8 +602,12 @@ append_diff_measure (GString             *text,
   if (isinf (m->relative))
     g_string_append_printf (text, _("%s: %s → %s, %s (new)"), what, before, after, delta);
   else
-    g_string_append_printf (text, _("%s: %s → %s, %s (%+.1f %%)"), what, before, after, delta,
-                            m->relative * 100.0);
+    {
+      g_autofree char *relative = tv_format_fraction_signed (m->relative);
+
+      g_string_append_printf (text, _("%s: %s → %s, %s (%s)"), what, before, after, delta,
+                              relative);
+    }
 }
 
 /* What the comparison says of NODE: both sides, the change, and the
@@ -635,8 +633,10 @@ append_diff (GString         *text,
     g_string_append (text, _("Not in the base profile: this stack appeared"));
   else if (out.new_node == TV_NODE_NONE)
     g_string_append (text, _("Not in the new profile: this stack vanished"));
+  else if (options.normalization == TV_DIFF_BY_TIME)
+    g_string_append (text, _("Base → new, in thread time:"));
   else
-    g_string_append (text, _("Base → new:"));
+    g_string_append (text, _("Base → new, in shares of the samples:"));
   append_diff_measure (text, diff, _("Total"), &out.total);
   append_diff_measure (text, diff, _("Self"), &out.self);
   method = options.normalization == TV_DIFF_BY_SHARE

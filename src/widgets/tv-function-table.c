@@ -33,6 +33,7 @@
 #include "tv-function-table.h"
 #include "tv-lazy-list.h"
 #include "tv-text.h"
+#include "tv-units.h"
 
 /* ------------------------------------------------------------------------ */
 /* TvFunctionItem                                                            */
@@ -491,7 +492,9 @@ format_count (char    *buffer,
               gsize    size,
               guint64  count)
 {
-  g_snprintf (buffer, size, "%'" G_GUINT64_FORMAT, count);
+  g_autofree char *text = tv_format_count (count);
+
+  g_strlcpy (buffer, text, size);
 }
 
 static void
@@ -500,25 +503,26 @@ format_percent (char    *buffer,
                 guint64  part,
                 guint64  whole)
 {
-  if (whole == 0)
-    g_strlcpy (buffer, "–", size);
-  else
-    g_snprintf (buffer, size, "%.1f %%", 100.0 * (double) part / (double) whole);
+  g_autofree char *text = tv_format_share (part, whole);
+
+  g_strlcpy (buffer, text, size);
 }
 
-/* "1,234 samples (12.34 %, 1.234 s)" for the tooltips. */
+/* "1,234 samples (12.3 %, 2.42 s of thread time)" for the tooltips. */
 static char *
 describe_samples (TvCallTree *tree,
                   guint64     samples)
 {
-  guint64 whole = tv_call_tree_get_n_samples (tree);
+  g_autofree char *share = tv_format_share (samples, tv_call_tree_get_n_samples (tree));
+  g_autofree char *seconds = tv_format_thread_time (tv_call_tree_samples_to_seconds (tree, samples,
+                                                                                     NULL));
   char count[32];
 
   format_count (count, sizeof count, samples);
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample (%.2f %%, %.3f s)",
-                                       "%s samples (%.2f %%, %.3f s)", samples),
-                          count, whole > 0 ? 100.0 * (double) samples / (double) whole : 0.0,
-                          tv_call_tree_samples_to_seconds (tree, samples, NULL));
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample (%s, %s)",
+                                       "%s samples (%s, %s)",
+                                       samples > G_MAXULONG ? G_MAXULONG : (gulong) samples),
+                          count, share, seconds);
 }
 
 static void
@@ -738,16 +742,20 @@ update_heading (TvFunctionTable *self)
     {
       guint64 whole = tv_call_tree_get_n_samples (self->tree);
       g_autofree char *text = NULL;
-      char total[32], own[32];
+      g_autofree char *seconds = NULL;
+      char total[32], own[32], total_share[32], own_share[32];
 
       format_count (total, sizeof total, row->total);
       format_count (own, sizeof own, row->self);
+      format_percent (total_share, sizeof total_share, row->total, whole);
+      format_percent (own_share, sizeof own_share, row->self, whole);
+      seconds = tv_format_thread_time (tv_call_tree_samples_to_seconds (self->tree, row->total,
+                                                                        NULL));
       /* Translators: samples through the selected function and in it,
-       * e.g. "Total 1,234 (12.3 %, 1.234 s), self 56 (0.5 %)". */
-      text = g_strdup_printf (_("Total %s (%.1f %%, %.3f s), self %s (%.1f %%)"),
-                              total, whole > 0 ? 100.0 * (double) row->total / (double) whole : 0.0,
-                              tv_call_tree_samples_to_seconds (self->tree, row->total, NULL),
-                              own, whole > 0 ? 100.0 * (double) row->self / (double) whole : 0.0);
+       * e.g. "Total 1,234 (12.3 %, 2.42 s of thread time), self 56
+       * (0.454 %)". */
+      text = g_strdup_printf (_("Total %s (%s, %s), self %s (%s)"),
+                              total, total_share, seconds, own, own_share);
       gtk_label_set_text (self->detail_label, text);
     }
 }

@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "tv-heatmap-view.h"
+#include "tv-units.h"
 #include "tv-timeline-renderer.h"
 
 /* What a heatmap counts: the lanes (none for all) and the status filter. */
@@ -274,7 +275,7 @@ tv_heatmap_view_query_tooltip (GtkWidget  *widget,
   count = tv_timeline_heatmap_get_count (self->heatmap, column, row);
   from = tv_timeline_format_time ((double) (start - origin));
   to = tv_timeline_format_time ((double) (end - origin));
-  number = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+  number = tv_format_count (count);
   /* Translators: a heatmap cell's tooltip: from, to (after the first
    * sample), and its samples. */
   text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s to %s: %s sample",

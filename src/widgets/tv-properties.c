@@ -24,6 +24,7 @@
 #include "tv-properties.h"
 #include "tv-text.h"
 #include "tv-thread-item.h"
+#include "tv-units.h"
 
 /* Rows of the thread table that "Copy as Text" copies: the clipboard gets
  * a table a person can read, made in bounded time on the UI thread. */
@@ -408,7 +409,11 @@ add_stat_row (TvProperties *self,
   g_autofree char *text = NULL;
 
   if (present)
-    text = g_strdup_printf ("%.6g%s", value, unit);
+    {
+      g_autofree char *number = tv_format_significant (value);
+
+      text = g_strconcat (number, unit, NULL);
+    }
   else
     text = g_strdup (_("not recorded in this file"));
   add_row (self->text, self->stats_group, title, text);
@@ -476,8 +481,7 @@ show_metadata (TvProperties *self)
   const TvProfileStats *stats = tv_profile_get_stats (self->profile);
   GFile *file = tv_profile_get_file (self->profile);
   g_autofree char *path = g_file_get_parse_name (file);
-  g_autofree char *size = u64_to_string (tv_profile_get_file_size (self->profile));
-  g_autofree char *size_text = g_strdup_printf (_("%s bytes"), size);
+  g_autofree char *size_text = tv_format_bytes (tv_profile_get_file_size (self->profile));
   g_autofree char *value = NULL;
   g_autofree char *number = NULL;
   const char *mode_name;
@@ -519,17 +523,20 @@ show_metadata (TvProperties *self)
 
   g_clear_pointer (&number, g_free);
   g_clear_pointer (&value, g_free);
-  number = u64_to_string (header->sample_interval_us);
+  number = tv_format_count (header->sample_interval_us);
   if (header->sample_interval_us > 0)
-    value = g_strdup_printf (_("%s µs (nominal rate %.6g samples/s)"), number,
-                             1e6 / (double) header->sample_interval_us);
+    {
+      g_autofree char *rate = tv_format_significant (1e6 / (double) header->sample_interval_us);
+
+      value = g_strdup_printf (_("%s µs (nominal rate %s samples/s)"), number, rate);
+    }
   else
     value = g_strdup (_("0 µs (no nominal rate)"));
   add_row (self->text, self->header_group, _("Sample interval"), value);
 
   g_clear_pointer (&number, g_free);
   g_clear_pointer (&value, g_free);
-  number = u64_to_string (header->sample_count);
+  number = tv_format_count (header->sample_count);
   value = g_strdup_printf (_("%s thread-samples (header)"), number);
   add_row (self->text, self->header_group, _("Samples"), value);
 
@@ -568,18 +575,16 @@ show_metadata (TvProperties *self)
   add_row (self->text, self->footer_group, _("Frames"), value);
   g_clear_pointer (&number, g_free);
   g_clear_pointer (&value, g_free);
-  number = u64_to_string (footer->file_size);
-  value = g_strdup_printf (_("%s bytes"), number);
+  value = tv_format_bytes (footer->file_size);
   add_row (self->text, self->footer_group, _("File size recorded"), value);
+  g_clear_pointer (&value, g_free);
+  value = tv_format_checksum (footer->checksum, sizeof footer->checksum);
+  add_row (self->text, self->footer_group, _("Checksum"), value);
 
   add_section (self->text, self->stats_group);
   g_clear_pointer (&value, g_free);
   if (stats->present)
-    {
-      g_autofree char *seconds = g_strdup_printf ("%.6g", stats->duration_sec);
-
-      value = g_strdup_printf (_("%s s"), seconds);
-    }
+    value = tv_format_wall_time (stats->duration_sec);
   else
     value = g_strdup (_("not recorded in this file"));
   add_row (self->text, self->stats_group, _("Duration"), value);
@@ -599,7 +604,8 @@ percent (guint64 count,
 {
   if (total == 0)
     return g_strdup ("-");
-  return g_strdup_printf ("%.1f", 100.0 * (double) count / (double) total);
+  /* The column's title has the per cent sign. */
+  return tv_format_share_number (count, total);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -792,7 +798,7 @@ thread_cell_text (TvThreadItem *item,
     case 1:
       return g_strdup_printf ("%u", thread->interpreter_id);
     case 2:
-      return u64_to_string (thread->n_samples);
+      return tv_format_count (thread->n_samples);
     case 3:
       return percent (thread->status_counts[BIT_HAS_GIL], thread->n_samples);
     case 4:
@@ -809,7 +815,7 @@ thread_cell_text (TvThreadItem *item,
         if (thread->n_samples == 0
             || !tv_profile_data_get_time_span (tv_thread_item_get_data (item), &origin, NULL))
           return g_strdup ("-");
-        return g_strdup_printf ("%.6f", (double) ((column == 7 ? thread->first_timestamp
+        return g_strdup_printf ("%.3f", (double) ((column == 7 ? thread->first_timestamp
                                                                : thread->last_timestamp)
                                                   - origin) / 1e6);
       }
@@ -886,7 +892,7 @@ range_cell_text (TvThreadItem *item,
     case 0:
       return u64_to_string (tv_thread_item_get_thread (item)->thread_id);
     case 1:
-      return u64_to_string (counts->samples);
+      return tv_format_count (counts->samples);
     default:
       return percent (counts->counts[range_counts[column]], counts->samples);
     }
@@ -959,12 +965,16 @@ tv_properties_show_data (TvProperties *self)
 
   g_string_append_printf (self->data_text, "\n%s\n",
                           adw_preferences_group_get_title (self->decoded_group));
-  value = u64_to_string (tv_profile_data_get_n_samples (data));
+  value = tv_format_count (tv_profile_data_get_n_samples (data));
   add_row (self->data_text, self->decoded_group, _("Samples decoded"), value);
   g_clear_pointer (&value, g_free);
   if (have_span)
-    value = g_strdup_printf (_("%.6f s (from the first sample to the last)"),
-                             (double) (last - first) / 1e6);
+    {
+      g_autofree char *span = tv_format_wall_time ((double) (last - first) / 1e6);
+
+      /* Translators: %s is "1.28 s of wall time". */
+      value = g_strdup_printf (_("%s, from the first sample to the last"), span);
+    }
   else
     value = g_strdup (_("no samples"));
   add_row (self->data_text, self->decoded_group, _("Time span observed"), value);
@@ -1019,8 +1029,8 @@ tv_properties_show_range (TvProperties      *self,
   self->ranges = g_memdup2 (ranges, n_ranges * sizeof (TvTimeRange));
 
   origin = tv_timeline_get_origin (timeline);
-  from = g_strdup_printf ("%.6f", ((double) ranges[0].start - origin) / 1e6);
-  to = g_strdup_printf ("%.6f", ((double) ranges[n_ranges - 1].end - origin) / 1e6);
+  from = g_strdup_printf ("%.3f", ((double) ranges[0].start - origin) / 1e6);
+  to = g_strdup_printf ("%.3f", ((double) ranges[n_ranges - 1].end - origin) / 1e6);
   if (n_ranges == 1)
     /* Translators: the range, in seconds after the first sample. */
     description = g_strdup_printf (_("From %s s to %s s after the first sample; percentages of "
@@ -1032,10 +1042,11 @@ tv_properties_show_range (TvProperties      *self,
 
       for (guint i = 0; i < n_ranges; i++)
         total += (double) (ranges[i].end - ranges[i].start);
-      in_all = g_strdup_printf ("%.6f", total / 1e6);
+      in_all = tv_format_wall_time (total / 1e6);
       /* Translators: heatmap cells selected: how many ranges of time,
-       * from, to (seconds after the first sample), and their time in all. */
-      description = g_strdup_printf (_("%u ranges from %s s to %s s after the first sample, %s s "
+       * from, to (seconds after the first sample), and their time in all
+       * ("800 ms of wall time"). */
+      description = g_strdup_printf (_("%u ranges from %s s to %s s after the first sample, %s "
                                        "in all; percentages of each thread’s samples in them"),
                                      n_ranges, from, to, in_all);
     }

@@ -21,6 +21,7 @@
 
 #include "tv-source-view.h"
 #include "tv-text.h"
+#include "tv-units.h"
 
 #define MAX_SOURCE_BYTES  (8 * 1024 * 1024)
 #define CONTEXT_LINES     4
@@ -364,7 +365,7 @@ format_share (guint64 part,
 {
   if (part == 0)
     return g_strdup ("");
-  return g_strdup_printf ("%.1f%%", whole > 0 ? 100.0 * part / whole : 0.0);
+  return tv_format_share (part, whole);
 }
 
 static void

@@ -29,6 +29,7 @@
 #include "tv-heatmap-view.h"
 #include "tv-timeline-renderer.h"
 #include "tv-timeline-view.h"
+#include "tv-units.h"
 
 #define MIN_WINDOW_US  10.0
 #define MIN_DRAG_PX    3.0
@@ -357,22 +358,33 @@ count_shown (TvTimelineView    *self,
   return total;
 }
 
+/* The thread time N samples stand for. */
+static double
+thread_seconds (TvTimelineView *self,
+                guint64         n)
+{
+  return (double) n * tv_profile_data_get_seconds_per_sample (tv_timeline_get_data (self->timeline),
+                                                              NULL);
+}
+
 static char *
 ranges_summary (TvTimelineView    *self,
                 const TvTimeRange *ranges,
                 guint              n_ranges)
 {
   guint64 n = count_shown (self, ranges, n_ranges);
-  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
-  g_autofree char *total = tv_timeline_format_time (tv_time_ranges_get_duration (ranges,
-                                                                                 n_ranges));
+  g_autofree char *count = tv_format_count (n);
+  g_autofree char *wall = tv_format_wall_time (tv_time_ranges_get_duration (ranges, n_ranges)
+                                               / 1e6);
+  g_autofree char *thread = tv_format_thread_time (thread_seconds (self, n));
 
   /* Translators: a selection of heatmap cells: their time in all, and
-   * the samples there of the threads and state shown. */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Selected cells: %s in all, %s sample",
-                                       "Selected cells: %s in all, %s samples",
+   * the samples there of the threads and state shown, e.g. "Selected
+   * cells: 800 ms of wall time, 1,234 samples, 2.42 s of thread time". */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Selected cells: %s, %s sample, %s",
+                                       "Selected cells: %s, %s samples, %s",
                                        n > G_MAXULONG ? G_MAXULONG : (gulong) n),
-                          total, count);
+                          wall, count, thread);
 }
 
 static void
@@ -397,17 +409,20 @@ update_summary (TvTimelineView *self)
       guint64 origin = tv_timeline_get_origin (self->timeline);
       g_autofree char *from = tv_timeline_format_time ((double) start - origin);
       g_autofree char *to = tv_timeline_format_time ((double) end - origin);
-      g_autofree char *span = tv_timeline_format_time ((double) end - start);
+      g_autofree char *span = tv_format_wall_time ((double) (end - start) / 1e6);
       TvTimeRange range = { start, end };
       guint64 n = count_shown (self, &range, 1);
-      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+      g_autofree char *count = tv_format_count (n);
+      g_autofree char *thread = tv_format_thread_time (thread_seconds (self, n));
 
       /* Translators: the selected time range: from, to, how long, and the
-       * samples there of the threads and state shown. */
-      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Selected %s to %s (%s): %s sample",
-                                           "Selected %s to %s (%s): %s samples",
+       * samples there of the threads and state shown, e.g. "Selected
+       * 0.100 s to 0.415 s (315 ms of wall time): 1,234 samples, 2.42 s
+       * of thread time". */
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Selected %s to %s (%s): %s sample, %s",
+                                           "Selected %s to %s (%s): %s samples, %s",
                                            n > G_MAXULONG ? G_MAXULONG : (gulong) n),
-                              from, to, span, count);
+                              from, to, span, count, thread);
     }
   else if (showing_heatmap (self)
            && tv_timeline_heatmap_pick_column_duration (self->timeline) == G_USEC_PER_SEC)
@@ -427,9 +442,11 @@ update_summary (TvTimelineView *self)
     }
   else
     {
-      g_autofree char *all = tv_timeline_format_time (tv_timeline_get_duration (self->timeline));
+      g_autofree char *all = tv_format_wall_time (tv_timeline_get_duration (self->timeline)
+                                                  / 1e6);
 
-      text = g_strdup_printf (_("Nothing selected: the whole %s. Drag over the time axis to "
+      /* Translators: %s is "1.28 s of wall time". */
+      text = g_strdup_printf (_("Nothing selected: all %s. Drag over the time axis to "
                                 "select a range; click a lane to show one thread."), all);
     }
   gtk_label_set_text (self->summary, text);
@@ -886,7 +903,7 @@ append_column (TvTimelineView *self,
   tv_timeline_get_bins (self->timeline, lane, from, from + step, 1, &column);
   start = tv_timeline_format_time (from);
   end = tv_timeline_format_time (from + step);
-  count = g_strdup_printf ("%" G_GUINT64_FORMAT, column.samples);
+  count = tv_format_count (column.samples);
   g_string_append_c (text, '\n');
   /* As the heatmap's cells say it. */
   g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s to %s: %s sample",
@@ -897,23 +914,17 @@ append_column (TvTimelineView *self,
   for (guint s = 0; s < TV_TIMELINE_N_STATES && column.samples > 0; s++)
     {
       guint64 n = tv_timeline_column_get_state (&column, s);
-      double share = 100.0 * (double) n / (double) column.samples;
       g_autofree char *number = NULL;
+      g_autofree char *share = NULL;
 
       if (n == 0)
         continue;
-      number = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+      number = tv_format_count (n);
+      share = tv_format_share (n, column.samples);
       g_string_append_c (text, '\n');
       /* Translators: a thread state's samples in a lane's tooltip, and
        * their share of the samples there: "Holding the GIL: 12 (60.0 %)". */
-      if (share >= 0.05)
-        g_string_append_printf (text, _("%s: %s (%.1f %%)"), self->style.state_labels[s], number,
-                                share);
-      else
-        /* Translators: as "%s: %s (%.1f %%)", for a share that would
-         * show as 0.0 %. */
-        g_string_append_printf (text, _("%s: %s (under 0.1 %%)"), self->style.state_labels[s],
-                                number);
+      g_string_append_printf (text, _("%s: %s (%s)"), self->style.state_labels[s], number, share);
     }
 }
 

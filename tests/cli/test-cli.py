@@ -19,6 +19,7 @@ does not run them.  Standard library only: CI runs this with Debian's python3.
 
 import argparse
 import concurrent.futures
+import decimal
 import json
 import math
 import os
@@ -399,6 +400,23 @@ def stats_lines(text):
     return lines
 
 
+def human_size(n):
+    """What tv_format_bytes() writes in the C locale: three significant
+    digits, a half rounded up, in the SI unit that keeps them under 1000."""
+    grouped = "{:,}".format(n)
+    if n < 1000:
+        return "%s byte" % grouped if n == 1 else "%s bytes" % grouped
+    for k, unit in enumerate(["kB", "MB", "GB", "TB", "PB", "EB"], start=1):
+        value = decimal.Decimal(n) / (decimal.Decimal(1000) ** k)
+        digits = 2 - value.adjusted()
+        shown = value.quantize(decimal.Decimal(1).scaleb(-digits), decimal.ROUND_HALF_UP)
+        if shown < 1000 or unit == "EB":
+            break
+    if shown.adjusted() > value.adjusted():
+        shown = shown.quantize(decimal.Decimal(1).scaleb(-max(0, digits - 1)))
+    return "%s %s (%s bytes)" % (shown, unit, grouped)
+
+
 def check_human_file(env, path):
     key = env.key(path)
     problems = []
@@ -418,9 +436,25 @@ def check_human_file(env, path):
                    "%d.%d.%d" % tuple(info["python_version"])):
         if needle not in text:
             problems.append("%r missing from the output" % needle)
-    m = re.search(r"Samples decoded:\s*(\d+)", text)
-    if not m or int(m.group(1)) != man["samples_decoded"]:
+    m = re.search(r"Samples decoded:\s*([\d,]+)\n", text)
+    if not m or m.group(1) != "{:,}".format(man["samples_decoded"]):
         problems.append("Samples decoded line wrong: %r" % (m.group(0) if m else None))
+
+    # Sizes as people read them: three significant digits in SI units, then
+    # every byte, grouped ("12.8 MB (12,800,728 bytes)").
+    size = os.path.getsize(path)
+    m = re.search(r"^Size:\s*(.*)$", text, re.M)
+    if not m or m.group(1) != human_size(size):
+        problems.append("Size line %r, expected %r" % (m.group(0) if m else None, human_size(size)))
+    # The footer's checksum (the file's last 16 bytes) is reserved: all zero
+    # is shown as unused, anything else in hexadecimal.
+    with open(path, "rb") as f:
+        f.seek(-16, os.SEEK_END)
+        checksum = f.read(16)
+    want = "unused (all zero)" if checksum == bytes(16) else checksum.hex()
+    m = re.search(r"^Checksum:\s*(.*)$", text, re.M)
+    if not m or m.group(1) != want:
+        problems.append("Checksum line %r, expected %r" % (m.group(0) if m else None, want))
 
     lines = stats_lines(text)
     if sorted(lines) != sorted(STATS_LABELS):
@@ -436,6 +470,32 @@ def check_human_file(env, path):
             problems.append("%s: %r, expected a value (%r)" % (label, shown, value))
     if info["mode"] is None and not re.search(r"Profiling mode:\s*(not recorded|unknown)", text):
         problems.append("mode not reported as not recorded / unknown")
+    return problems
+
+
+def check_human_checksum(env):
+    """A footer whose reserved checksum is not all zero: --info shows its
+    bytes in hexadecimal (and the format library's warning), where an
+    all-zero one reads "unused (all zero)"."""
+    src = os.path.join(env.data, "valid", "rec_threads.tach")
+    with open(src, "rb") as f:
+        data = bytearray(f.read())
+    want = bytes(range(0xa0, 0xb0))
+    data[-16:] = want
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "checksum.tach")
+        with open(path, "wb") as f:
+            f.write(data)
+        rc, out, err = env.run("--info", path)
+    if rc != 0:
+        return ["exit status %d: %s" % (rc, err)]
+    text = out.decode("utf-8")
+    problems = []
+    m = re.search(r"^Checksum:\s*(.*)$", text, re.M)
+    if not m or m.group(1) != want.hex():
+        problems.append("Checksum line %r, expected %r" % (m.group(0) if m else None, want.hex()))
+    if "unused" in text:
+        problems.append("a checksum that is set is called unused")
     return problems
 
 
@@ -1658,6 +1718,7 @@ def main():
     elif a.group == "human":
         items = [("info %s" % env.key(p), lambda p=p: check_human_file(env, p)) for p in valid]
         items.append(("legacy_nostats: no statistics numbers", lambda: check_human_specific(env)))
+        items.append(("a checksum that is set, in hexadecimal", lambda: check_human_checksum(env)))
         run_parallel(tap, items)
     elif a.group == "invalid":
         run_parallel(tap, [("invalid %s" % env.key(p), lambda p=p: check_invalid_file(env, p))

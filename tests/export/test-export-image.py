@@ -45,10 +45,12 @@ ROW_HEIGHT = 18          # the flame graph's rows, in pixels (tv-flame-layout.c)
 BOX_HEIGHT = 17          # a row less the pixel between rows
 MIN_WIDTH, MAX_WIDTH = 320, 8192
 MAX_HEIGHT, MAX_PIXELS = 16384, 32 * 1024 * 1024
-STAT_LABELS = [("duration_sec", "Duration", " s"),
+STAT_LABELS = [("duration_sec", "Duration", " (ns|µs|ms|s|min|h) of wall time"),
                ("sample_rate", "Measured sample rate", " samples/s"),
                ("error_rate", "Error rate", " %"),
                ("missed_samples", "Missed samples", " %")]
+# Seconds in each unit a duration is written in.
+DURATION_UNITS = {"ns": 1e-9, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0}
 
 
 # ---------------------------------------------------------------------------
@@ -314,7 +316,10 @@ def check_caption(desc, info):
     if desc is None:
         return ["no description"]
     for key, label, unit in STAT_LABELS:
-        m = re.search(re.escape(label) + r": (not recorded|[-+0-9.eE]+)" + "(" + re.escape(unit)
+        # At most three significant digits (a duration always three), grouped
+        # by thousands: the figure is --info --json's to within half a unit
+        # of its third digit.
+        m = re.search(re.escape(label) + r": (not recorded|-?[0-9,]+(?:\.[0-9]+)?)(" + unit
                       + ")?", desc)
         if m is None:
             problems.append("%s is not in the caption: %r" % (label, desc))
@@ -323,11 +328,25 @@ def check_caption(desc, info):
         if ref is None:
             if m.group(1) != "not recorded":
                 problems.append("%s: %r, --info says null" % (label, m.group(1)))
-        elif m.group(1) == "not recorded" or float(m.group(1)) != float(ref) or m.group(2) is None:
+            continue
+        if m.group(1) == "not recorded" or m.group(2) is None:
+            problems.append("%s: %r, --info says %r" % (label, m.group(0), ref))
+            continue
+        shown = float(m.group(1).replace(",", ""))
+        if key == "duration_sec":
+            shown *= DURATION_UNITS[m.group(3)]
+        digits = len(m.group(1).replace(",", "").replace("-", "").replace(".", "").lstrip("0"))
+        if ref == 0:
+            ok = shown == 0
+        else:
+            most = 3 if key == "duration_sec" else digits
+            ok = (abs(shown - ref) <= 0.005 * abs(ref) * 1.0000001
+                  and (digits == most <= 3 or (digits > 3 and "." not in m.group(1))))
+        if not ok:
             problems.append("%s: %r, --info says %r" % (label, m.group(0), ref))
     facts = ["Python version: %s" % info["python_version"],
-             "Samples: %d thread-samples (header)" % info["sample_count"],
-             "Sample interval: %d µs" % info["sample_interval_us"]]
+             "Samples: {:,} thread-samples (header)".format(info["sample_count"]),
+             "Sample interval: {:,} µs".format(info["sample_interval_us"])]
     if info["mode"] is not None:
         facts.append("Profiling mode: %s" % info["mode"])
     elif "Profiling mode: not recorded" not in desc:
@@ -360,7 +379,7 @@ def check_corpus_file(env, path, tmp):
         if svg.title != name:
             problems.append("SVG title %r, expected %r" % (svg.title, name))
         problems += check_caption(svg.desc, info)
-        if "%d of %d samples" % (n, n) not in (svg.desc or ""):
+        if "{:,} of {:,} samples, ".format(n, n) not in (svg.desc or ""):
             problems.append("the caption does not say %d of %d samples" % (n, n))
         if len(svg.root) < 3:
             problems.append("the SVG draws nothing")
@@ -533,7 +552,7 @@ def render_cases(env):
         if not luminance(fb) > luminance(pb) + 20:
             problems.append("the frame that does not match is not dimmed: %r -> %r" % (pb, fb))
         desc = found.text().get("Description", "")
-        if "search “^ALPHA$”: 1 frame matches, 75.00 % of the samples" not in desc:
+        if "search “^ALPHA$”: 1 frame matches, 75.0 % of the samples" not in desc:
             problems.append("the caption does not give the share matched: %r" % desc)
         return problems
     cases.append(("--search dims what does not match (caseless) and says the share", search))
@@ -636,7 +655,8 @@ def render_cases(env):
                   "--range=%s:%s" % (at(15), at(25))]
         data, problems = export(env, two, "svg", *ranges, tmp=tmp)
         desc = Svg(data).desc or "" if data is not None else ""
-        for want in ("30 of 100 samples", "in 2 selected time ranges (0.03 s)"):
+        for want in ("30 of 100 samples, 30.0 ms of thread time",
+                     "in 2 selected time ranges (30.0 ms of wall time)"):
             if want not in desc:
                 problems.append("%r is not in the caption %r" % (want, desc))
         if "the whole recording" in desc:

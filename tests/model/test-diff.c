@@ -1651,8 +1651,9 @@ test_comparability_written (void)
             const char *message = ((TvComparability *) caveats->pdata[0])->message;
 
             g_test_message ("%s", message);
-            g_assert_true (g_str_has_prefix (message, "The samples of BASE stand for 20.000 s "
-                                             "and those of NEW for 40.000 s: "));
+            g_assert_true (g_str_has_prefix (message, "The samples of BASE stand for 20.0 s of "
+                                             "thread time and those of NEW for 40.0 s of "
+                                             "thread time: "));
           }
         fixture_remove_file (g_steal_pointer (&other_path));
       }

@@ -273,7 +273,7 @@ test_open (void)
   tooltip = tv_flame_graph_describe_at (diff_graph, x, y);
   g_assert_nonnull (tooltip);
   g_test_message ("tooltip: %s", tooltip);
-  g_assert_nonnull (strstr (tooltip, "Total: 4.000 s → 4.600 s, +600.000 ms (+15.0 %)"));
+  g_assert_nonnull (strstr (tooltip, "Total: 4.00 s → 4.60 s, +600 ms (+15.0 %)"));
   g_assert_nonnull (strstr (tooltip, "Total changed beyond noise: exact binomial test"));
   /* Coloured by self time, the tooltip gives the self samples' test,
    * whose verdict the colour shows, for a leaf and for a caller whose
@@ -523,7 +523,9 @@ test_filters (void)
 }
 
 /* Each side's header counts the samples compared, not the file's: a
- * filter on one side says so there. */
+ * filter on one side says so there.  One thread, a sample a millisecond
+ * at 1000 Hz: 7,400 samples are 7.40 s of thread time, from the first to
+ * the last 7.399 s of wall time. */
 static void
 test_filtered_header (void)
 {
@@ -531,15 +533,15 @@ test_filtered_header (void)
   TvViewState *base_state = tv_compare_page_get_view_state (page, TV_DIFF_SIDE_BASE);
 
   g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_BASE), ==,
-                   "7400 samples, 7.400 s");
+                   "7,400 samples, 7.40 s of thread time in 7.40 s of wall time");
   g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_NEW), ==,
-                   "7900 samples, 7.900 s");
+                   "7,900 samples, 7.90 s of thread time in 7.90 s of wall time");
   tv_view_state_set_state_filter (base_state, TV_STATE_FILTER_CPU);
   settle (page);
   g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_BASE), ==,
-                   "4400 of 7400 samples, 4.400 s");
+                   "4,400 of 7,400 samples, 4.40 s of thread time");
   g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_NEW), ==,
-                   "7900 samples, 7.900 s");
+                   "7,900 samples, 7.90 s of thread time in 7.90 s of wall time");
   for (guint dark = 0; dark < 2; dark++)
     {
       ui_test_set_dark (dark);
@@ -551,7 +553,7 @@ test_filtered_header (void)
   tv_view_state_set_state_filter (base_state, TV_STATE_FILTER_ALL);
   settle (page);
   g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_BASE), ==,
-                   "7400 samples, 7.400 s");
+                   "7,400 samples, 7.40 s of thread time in 7.40 s of wall time");
   close_all ();
 }
 
@@ -1270,9 +1272,9 @@ test_swap (void)
   /* "gone" vanished from the old BASE: now it appeared in NEW. */
   g_assert_cmpint (find_function (diff, "gone")->total.change, ==, TV_DIFF_SLOWER);
   g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_BASE), ==,
-                   "7900 samples, 7.900 s");
+                   "7,900 samples, 7.90 s of thread time in 7.90 s of wall time");
   g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_NEW), ==,
-                   "7400 samples, 7.400 s");
+                   "7,400 samples, 7.40 s of thread time in 7.40 s of wall time");
   assert_export_names (page, "new.tach");
   for (guint dark = 0; dark < 2; dark++)
     {
@@ -1306,7 +1308,7 @@ test_swap (void)
   g_assert_cmpuint (tv_call_tree_get_n_samples (tv_diff_get_tree (diff, TV_DIFF_SIDE_BASE)), ==,
                     7900);
   g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_NEW), ==,
-                   "4400 of 7400 samples, 4.400 s");
+                   "4,400 of 7,400 samples, 4.40 s of thread time");
   /* Twice before the first diff is back: as if nothing happened. */
   tv_compare_page_swap (page);
   tv_compare_page_swap (page);
@@ -1322,7 +1324,7 @@ test_swap (void)
                                                                   TV_DIFF_SIDE_BASE)), ==,
                     7400 - 3000);
   g_assert_cmpstr (tv_compare_page_get_side_summary (page, TV_DIFF_SIDE_BASE), ==,
-                   "4400 of 7400 samples, 4.400 s");
+                   "4,400 of 7,400 samples, 4.40 s of thread time");
   close_all ();
 }
 

@@ -19,6 +19,7 @@
 #include <glib/gstdio.h>
 
 #include "tv-timeline-view.h"
+#include "tv-units.h"
 #include "ui-test-util.h"
 
 static GtkWindow *window;
@@ -348,6 +349,7 @@ check_column_tooltip (guint            lane,
   g_autofree char *line = NULL;
   g_autofree char *from_text = NULL;
   g_autofree char *to_text = NULL;
+  g_autofree char *count_text = NULL;
   TvTimelineColumn column;
   double from, to;
   guint64 n;
@@ -360,18 +362,17 @@ check_column_tooltip (guint            lane,
   n = count_column (lane, p.x, &column, &from, &to);
   from_text = tv_timeline_format_time (from);
   to_text = tv_timeline_format_time (to);
-  line = g_strdup_printf ("%s to %s: %" G_GUINT64_FORMAT " sample%s", from_text, to_text, n,
+  count_text = tv_format_count (n);
+  line = g_strdup_printf ("%s to %s: %s sample%s", from_text, to_text, count_text,
                           n == 1 ? "" : "s");
   assert_has_line (text, line);
   for (guint s = 0; s < TV_TIMELINE_N_STATES; s++)
     {
       guint64 k = tv_timeline_column_get_state (&column, s);
-      double share = 100.0 * k / MAX (n, 1);
-      g_autofree char *state_line = share >= 0.05
-                                    ? g_strdup_printf ("%s: %" G_GUINT64_FORMAT " (%.1f %%)",
-                                                       labels[s], k, share)
-                                    : g_strdup_printf ("%s: %" G_GUINT64_FORMAT " (under 0.1 %%)",
-                                                       labels[s], k);
+      g_autofree char *k_text = tv_format_count (k);
+      /* Three significant digits (tv-units.c). */
+      g_autofree char *share = tv_format_share (k, n);
+      g_autofree char *state_line = g_strdup_printf ("%s: %s (%s)", labels[s], k_text, share);
 
       if (k > 0)
         {

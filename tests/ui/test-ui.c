@@ -29,6 +29,7 @@
 #include "tv-start-page.h"
 #include "tv-text.h"
 #include "tv-timeline-renderer.h"
+#include "tv-units.h"
 #include "tv-window.h"
 #include "ui-test-util.h"
 
@@ -106,9 +107,9 @@ test_demo (void)
 
   text = tv_properties_dup_text (tv_profile_page_get_properties (page));
   g_assert_nonnull (strstr (text, "File: Demo profile bundled with Tachyon Viewer"));
-  g_assert_nonnull (strstr (text, "Samples: 6204 thread-samples (header)\n"));
+  g_assert_nonnull (strstr (text, "Samples: 6,204 thread-samples (header)\n"));
   g_assert_nonnull (strstr (text, "Compression: zstd"));
-  g_assert_nonnull (strstr (text, "Samples decoded: 6204\n"));
+  g_assert_nonnull (strstr (text, "Samples decoded: 6,204\n"));
   g_assert_cmpuint (tv_properties_get_n_thread_rows (tv_profile_page_get_properties (page)), ==, 8);
   /* Nothing to remember in the recent files: it is part of the program. */
   {
@@ -407,9 +408,15 @@ test_open_valid (void)
   text = tv_properties_dup_text (tv_profile_page_get_properties (page));
   g_test_message ("%s", text);
   g_assert_nonnull (strstr (text, "Python version: 3.15.0\n"));
-  g_assert_nonnull (strstr (text, "Samples: 5991 thread-samples (header)\n"));
+  g_assert_nonnull (strstr (text, "Samples: 5,991 thread-samples (header)\n"));
   g_assert_nonnull (strstr (text, "Profiling mode: wall\n"));
-  g_assert_nonnull (strstr (text, "Duration: 1.27607 s\n"));
+  /* Numbers people read: the statistics' 1.276068935 s, the file's
+   * 21,547 bytes, CPython's all-zero checksum. */
+  g_assert_nonnull (strstr (text, "Duration: 1.28 s of wall time\n"));
+  g_assert_nonnull (strstr (text, "Size: 21.5 kB (21,547 bytes)\n"));
+  g_assert_nonnull (strstr (text, "File size recorded: 21.5 kB (21,547 bytes)\n"));
+  g_assert_nonnull (strstr (text, "Checksum: unused (all zero)\n"));
+  g_assert_nonnull (strstr (text, "Missed samples: 37.8 %\n"));
   g_assert_nonnull (strstr (text, "Byte order: little-endian\n"));
   g_assert_cmpuint (tv_properties_get_n_thread_rows (tv_profile_page_get_properties (page)), ==, 8);
   g_assert_nonnull (strstr (text, "\t main\n"));
@@ -845,7 +852,7 @@ test_properties_many_threads (void)
   g_assert_cmpuint (n_labels, <, 4000);
 
   text = tv_properties_dup_text (properties);
-  g_assert_nonnull (strstr (text, "\n  100\t 0\t 1\t 0.0\t 100.0\t"));
+  g_assert_nonnull (strstr (text, "\n  100\t 0\t 1\t 0\t 100\t"));
   g_assert_nonnull (strstr (text, "\n  1099\t"));
   g_assert_null (strstr (text, "\n  1100\t"));
   g_assert_nonnull (strstr (text, "… and 9000 more threads, not copied\n"));
@@ -891,7 +898,7 @@ test_cancel (void)
   WAIT_UNTIL (tv_properties_get_profile (properties) != NULL, 10000);
   g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADING);
   text = tv_properties_dup_text (properties);
-  g_assert_nonnull (strstr (text, "Samples: 3000000 thread-samples (header)\n"));
+  g_assert_nonnull (strstr (text, "Samples: 3,000,000 thread-samples (header)\n"));
   g_assert_nonnull (strstr (text, "Profiling mode: wall\n"));
   g_assert_cmpuint (tv_properties_get_n_thread_rows (properties), ==, 0);
   /* The tab shows that it loads, with a still icon. */
@@ -1253,6 +1260,142 @@ press_key (GtkWidget *widget,
 
 /* The timeline: lanes, drag to select a range, a lane click, a legend
  * click, zoom to the selection; the flame graph follows. */
+/* SUMMARY holds "TEXT" after which come a figure and a unit, "9.63 s":
+ * the figure in seconds, which must be SECONDS to within half a unit of
+ * its third significant digit. */
+static void
+assert_duration_after (const char *summary,
+                       const char *text,
+                       double      seconds)
+{
+  static const struct
+  {
+    const char *name;
+    double      scale;
+  } units[] = {
+    { "ns ", 1e-9 }, { "\xc2\xb5s ", 1e-6 }, { "ms ", 1e-3 }, { "s ", 1.0 }, { "min ", 60.0 },
+  };
+  const char *at = strstr (summary, text);
+  char *end = NULL;
+  double value;
+
+  g_assert_nonnull (at);
+  at += strlen (text);
+  value = g_ascii_strtod (at, &end);
+  g_assert_true (end != at && *end == ' ');
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (g_str_has_prefix (end + 1, units[i].name))
+      {
+        double shown = value * units[i].scale;
+
+        g_test_message ("%s%.17g: %g s shown", text, seconds, shown);
+        g_assert_cmpfloat (fabs (shown - seconds), <=, 0.005 * seconds * (1 + 1e-9));
+        return;
+      }
+  g_assert_not_reached ();
+}
+
+/* The line above the flame graph says which seconds it gives: rec_threads
+ * has 8 threads over a 1.275 s recording, so its 5,991 samples are some
+ * 9.6 s of thread time in 1.28 s of wall time; a 315 ms selection says
+ * 315 ms of wall time and its own thread time, there and in the
+ * timeline's line.  Every figure is the model's. */
+static void
+test_headline (void)
+{
+  g_autoptr(GFile) file = data_file ("valid", "rec_threads.tach");
+  TvWindow *window = get_window ();
+  TvProfilePage *page = tv_window_open_file (window, file);
+  TvProfileData *data;
+  TvTimelineView *timeline_view;
+  TvViewState *state;
+  TvFlameView *view;
+  TvCallTree *tree;
+  const char *summary;
+  guint64 first, last, n;
+  double per_sample, wall, thread;
+
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  tv_profile_page_show_view (page, "flamegraph");
+  view = tv_profile_page_get_flame_view (page);
+  state = tv_profile_page_get_view_state (page);
+  timeline_view = tv_profile_page_get_timeline_view (page);
+  wait_view_idle (view);
+  WAIT_UNTIL (tv_timeline_view_get_timeline (timeline_view) != NULL, 10000);
+
+  data = tv_profile_get_data (tv_profile_page_get_profile (page));
+  g_assert_cmpuint (tv_profile_data_get_n_threads (data), ==, 8);
+  g_assert_cmpuint (tv_profile_data_get_n_samples (data), ==, 5991);
+  g_assert_true (tv_profile_data_get_time_span (data, &first, &last));
+  per_sample = tv_profile_data_get_seconds_per_sample (data, NULL);
+  wall = (double) (last - first) / 1e6;
+  thread = 5991 * per_sample;
+  /* What the issue measured: 9.628 s of thread time in a 1.275 s
+   * recording. */
+  g_assert_cmpfloat (fabs (wall - 1.275), <, 0.001);
+  g_assert_cmpfloat (fabs (thread - 9.628), <, 0.001);
+
+  summary = tv_flame_view_get_summary (view);
+  g_test_message ("headline: %s", summary);
+  g_assert_cmpstr (summary, ==,
+                   "all threads, all samples: 5,991 samples, 9.63 s of thread time in 1.28 s "
+                   "of wall time");
+  assert_duration_after (summary, "5,991 samples, ", thread);
+  assert_duration_after (summary, "thread time in ", wall);
+
+  /* 315 ms from 100 ms on. */
+  tv_view_state_set_range (state, first + 100000, first + 415000);
+  wait_view_idle (view);
+  tree = tv_flame_graph_get_tree (tv_flame_view_get_graph (view));
+  n = tv_call_tree_get_n_samples (tree);
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (n, <, 5991);
+  thread = n * per_sample;
+  /* Eight threads: a selection holds more thread time than wall time. */
+  g_assert_cmpfloat (thread, >, 0.315 * 2);
+  summary = tv_flame_view_get_summary (view);
+  g_test_message ("headline: %s", summary);
+  g_assert_nonnull (strstr (summary, "of thread time in 315 ms of wall time, in the selected "
+                                     "time range"));
+  {
+    const char *count = " samples, ";
+    g_autofree char *prefix = NULL;
+    g_autofree char *grouped = NULL;
+    GString *digits = g_string_new (NULL);
+    g_autofree char *plain = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+    gsize len = strlen (plain);
+
+    /* The count, grouped by thousands. */
+    for (gsize i = 0; i < len; i++)
+      {
+        if (i > 0 && (len - i) % 3 == 0)
+          g_string_append_c (digits, ',');
+        g_string_append_c (digits, plain[i]);
+      }
+    grouped = g_string_free (digits, FALSE);
+    prefix = g_strconcat ("all threads, all samples: ", grouped, count, NULL);
+    g_assert_true (g_str_has_prefix (summary, prefix));
+    assert_duration_after (summary, prefix, thread);
+
+    summary = tv_timeline_view_get_summary (timeline_view);
+    g_test_message ("timeline: %s", summary);
+    g_assert_nonnull (strstr (summary, " (315 ms of wall time): "));
+    g_free (prefix);
+    prefix = g_strconcat ("(315 ms of wall time): ", grouped, count, NULL);
+    assert_duration_after (summary, prefix, thread);
+    g_assert_true (g_str_has_suffix (summary, " of thread time"));
+  }
+  tv_view_state_clear_range (state);
+  wait_view_idle (view);
+  /* Closed, and gone before the next test watches the main loop. */
+  g_object_add_weak_pointer (G_OBJECT (page), (gpointer *) &page);
+  adw_tab_view_close_page (tv_window_get_tab_view (window),
+                           adw_tab_view_get_page (tv_window_get_tab_view (window),
+                                                  GTK_WIDGET (page)));
+  WAIT_UNTIL (page == NULL, 5000);
+}
+
 static void
 test_timeline (void)
 {
@@ -1580,15 +1723,21 @@ check_cells_over_lanes (TvTimelineView    *view,
  * selects exactly their samples for the flame graph, whose line says so;
  * the lanes show the cells' time and zoom to their span, with a history;
  * the thread filter remakes the heatmap, Escape clears the selection. */
-/* The number of samples the timeline's summary gives, its last number. */
+/* The number of samples the timeline's summary gives. */
 static guint64
 summary_count (TvTimelineView *timeline_view)
 {
   const char *summary = tv_timeline_view_get_summary (timeline_view);
-  const char *comma = strrchr (summary, ',');
+  const char *at = strstr (summary, " of wall time, ");
+  guint64 n = 0;
 
-  g_assert_nonnull (comma);
-  return g_ascii_strtoull (comma + 1, NULL, 10);
+  /* "Selected cells: 800 ms of wall time, 2,146 samples, …" */
+  g_assert_nonnull (at);
+  for (at += strlen (" of wall time, "); g_ascii_isdigit (*at) || *at == ','; at++)
+    if (*at != ',')
+      n = n * 10 + (*at - '0');
+  g_assert_true (g_str_has_prefix (at, " sample"));
+  return n;
 }
 
 static void
@@ -1611,8 +1760,6 @@ test_heatmap (void)
   double t0, t1, duration;
   guint c0, c1, r0 = 10, r1 = 49;
   guint64 column, row_us;
-  g_autofree char *cells_summary = NULL;
-  g_autofree char *cells_suffix = NULL;
 
   WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
   tv_profile_page_show_view (page, "flamegraph");
@@ -1656,10 +1803,6 @@ test_heatmap (void)
    * last sample. */
   c0 = tv_timeline_heatmap_get_n_columns (heatmap) - 2;
   c1 = c0 + 1;
-  cells_summary = g_strdup_printf ("Selected cells: %.3f ms in all, ",
-                                   2.0 * (r1 - r0 + 1) * row_us / 1000.0);
-  cells_suffix = g_strdup_printf (", in the selected heatmap cells (2 time ranges, %.3f ms)",
-                                  2.0 * (r1 - r0 + 1) * row_us / 1000.0);
   g_assert_true (g_str_has_prefix (tv_timeline_view_get_summary (timeline_view), "Nothing selected."));
   save_screenshot (GTK_WIDGET (window), "ui-heatmap-light.png");
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_FORCE_DARK);
@@ -1707,9 +1850,24 @@ test_heatmap (void)
   g_assert_cmpuint (in_cells, ==, expected);
   g_assert_cmpuint (tv_call_tree_get_n_samples (tv_flame_graph_get_tree (tv_flame_view_get_graph (view))),
                     ==, expected);
-  g_assert_true (g_str_has_prefix (tv_timeline_view_get_summary (timeline_view), cells_summary));
-  g_test_message ("flame graph: %s", tv_flame_view_get_summary (view));
-  g_assert_true (g_str_has_suffix (tv_flame_view_get_summary (view), cells_suffix));
+  /* The cells' wall time, their samples and the thread time those
+   * stand for, there and above the flame graph. */
+  {
+    g_autofree char *count = tv_format_count (expected);
+    g_autofree char *thread = tv_format_thread_time (expected
+                                                     * tv_profile_data_get_seconds_per_sample (data,
+                                                                                               NULL));
+    g_autofree char *wall = tv_format_duration (2.0 * (r1 - r0 + 1) * row_us / 1e6);
+    g_autofree char *line = g_strdup_printf ("Selected cells: %s of wall time, %s samples, %s",
+                                             wall, count, thread);
+    g_autofree char *headline = g_strdup_printf ("%s samples, %s in %s of wall time, in the "
+                                                 "selected heatmap cells (2 time ranges)",
+                                                 count, thread, wall);
+
+    g_assert_cmpstr (tv_timeline_view_get_summary (timeline_view), ==, line);
+    g_test_message ("flame graph: %s", tv_flame_view_get_summary (view));
+    g_assert_true (g_str_has_suffix (tv_flame_view_get_summary (view), headline));
+  }
   /* The properties' per-thread figures are those of the cells. */
   {
     TvProperties *props = tv_profile_page_get_properties (page);
@@ -2500,14 +2658,14 @@ test_flamegraph (void)
   /* Every sample of every thread, merged by function. */
   g_assert_cmpuint (tv_call_tree_get_n_samples (tree), ==, 5991);
   g_assert_cmpint (tv_call_tree_get_merge (tree), ==, TV_MERGE_FUNCTION);
-  g_assert_nonnull (strstr (tv_flame_view_get_summary (view), "all threads, all samples: 5991 samples"));
+  g_assert_nonnull (strstr (tv_flame_view_get_summary (view), "all threads, all samples: 5,991 samples"));
 
   /* The tooltip of the root and of a frame say what the model says. */
   layout = tv_flame_graph_get_layout (graph);
   g_assert_true (ui_test_node_center (graph, TV_ROOT_NODE, &x, &y));
   text = tv_flame_graph_describe_at (graph, x, y);
   g_test_message ("root: %s", text);
-  g_assert_nonnull (strstr (text, "All samples\nTotal: 5991 samples"));
+  g_assert_nonnull (strstr (text, "All samples\nTotal: 5,991 samples, 9.63 s of thread time"));
   g_clear_pointer (&text, g_free);
   child = widest_child (tree, TV_ROOT_NODE);
   g_assert_true (ui_test_node_center (graph, child, &x, &y));
@@ -2515,8 +2673,8 @@ test_flamegraph (void)
   text = tv_flame_graph_describe_at (graph, x, y);
   g_test_message ("child: %s", text);
   {
-    g_autofree char *expected = g_strdup_printf ("Total: %" G_GUINT64_FORMAT " samples",
-                                                 tv_call_tree_get_total (tree, child));
+    g_autofree char *count = tv_format_count (tv_call_tree_get_total (tree, child));
+    g_autofree char *expected = g_strdup_printf ("Total: %s samples, ", count);
 
     g_assert_true (g_str_has_prefix (text, tv_profile_data_get_funcname (
                                              data, tv_call_tree_get_frame (tree, child))));
@@ -3069,6 +3227,7 @@ main (int   argc,
   g_test_add_func ("/ui/long-names", test_long_names);
   g_test_add_func ("/ui/timeline", test_timeline);
   g_test_add_func ("/ui/load-responsive", test_load_responsive);
+  g_test_add_func ("/ui/headline", test_headline);
   g_test_add_func ("/ui/heatmap", test_heatmap);
   g_test_add_func ("/ui/drop", test_drop);
   g_test_add_func ("/ui/recent-and-close", test_close);
