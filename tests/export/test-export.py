@@ -2941,7 +2941,8 @@ def scale_cases(env, browser_exe):
 
 def svg_share(env, path, search, *extra):
     """The share of the samples the SVG export's caption says SEARCH
-    matches (its "%.2f %% of the samples")."""
+    matches, as its caption writes it (three significant digits, "55.8 %
+    of the samples"), as a number."""
     tmp = tempfile.mkdtemp(prefix="tv-export-svg-")
     try:
         out = os.path.join(tmp, "out.svg")
@@ -2952,10 +2953,15 @@ def svg_share(env, path, search, *extra):
             text = fh.read()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    m = re.search(r"(\d+\.\d\d) % of the samples", text)
+    m = re.search(r"(\d+(?:\.\d+)?) % of the samples", text)
     if not m:
         raise RuntimeError("the SVG's caption has no share for %r" % search)
-    return m.group(1)
+    return float(m.group(1))
+
+
+def page_share(matched, samples):
+    """The page's exact share rounded as the SVG's caption rounds it."""
+    return float("%.3g" % (100 * matched / samples)) if samples else 0.0
 
 
 def share3(part, whole):
@@ -3049,7 +3055,7 @@ def page_cases(env, browser_exe):
                 if st["search"] != search or st["matched"] is None:
                     problems.append("%s %r: the fragment's search is not applied: %r" % (merge, search, st))
                     continue
-                ours = "%.2f" % (100 * st["matched"] / st["samples"]) if st["samples"] else "0.00"
+                ours = page_share(st["matched"], st["samples"])
                 shares.add(svg)
                 if ours != svg:
                     problems.append("merge %s, search %r: page %s %%, SVG %s %%" % (merge, search, ours, svg))
@@ -3059,7 +3065,7 @@ def page_cases(env, browser_exe):
                 problems += ["%s: %s" % (search, p) for p in browser_problems(b, url)]
             if merge == "function":
                 # No line to match when merged by function, in both.
-                if svg_share(env, path, ":%d$" % line, "--merge", merge) != "0.00":
+                if svg_share(env, path, ":%d$" % line, "--merge", merge) != 0.0:
                     problems.append("a line matched in a page merged by function")
         if len(shares) < 6:
             problems.append("the searches gave too few different shares to tell: %r" % shares)
@@ -3067,7 +3073,7 @@ def page_cases(env, browser_exe):
         out, page = write_page("all-search", path, "--search", "CLASS3")
         b, url = load(out)
         st = b.evaluate("tachyon.state()")
-        if "%.2f" % (100 * st["matched"] / st["samples"]) != svg_share(env, path, "CLASS3"):
+        if page_share(st["matched"], st["samples"]) != svg_share(env, path, "CLASS3"):
             problems.append("--search CLASS3 in the page %r differs from the SVG" % st)
         return problems
     cases.append(("the page's search is the SVG's: caseless, file:line, same share", search_like_svg))
