@@ -1,0 +1,137 @@
+/* tv-call-node.c: one node of a call tree, as a list item
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "tv-call-node.h"
+#include "tv-lazy-list.h"
+
+struct _TvCallNode
+{
+  GObject     parent_instance;
+
+  TvCallTree *tree;
+  guint32     node;
+  /* Copied: the sorters compare them for every pair. */
+  guint64     self;
+  guint64     total;
+};
+
+G_DEFINE_FINAL_TYPE (TvCallNode, tv_call_node, G_TYPE_OBJECT)
+
+static void
+tv_call_node_finalize (GObject *object)
+{
+  TvCallNode *self = TV_CALL_NODE (object);
+
+  g_clear_pointer (&self->tree, tv_call_tree_unref);
+
+  G_OBJECT_CLASS (tv_call_node_parent_class)->finalize (object);
+}
+
+static void
+tv_call_node_class_init (TvCallNodeClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tv_call_node_finalize;
+}
+
+static void
+tv_call_node_init (TvCallNode *self)
+{
+}
+
+TvCallNode *
+tv_call_node_new (TvCallTree *tree,
+                  guint32     node)
+{
+  TvCallNode *self;
+
+  g_return_val_if_fail (tree != NULL, NULL);
+  g_return_val_if_fail (node < tv_call_tree_get_n_nodes (tree), NULL);
+
+  self = g_object_new (TV_TYPE_CALL_NODE, NULL);
+  self->tree = tv_call_tree_ref (tree);
+  self->node = node;
+  self->self = tv_call_tree_get_self (tree, node);
+  self->total = tv_call_tree_get_total (tree, node);
+  return self;
+}
+
+TvCallTree *
+tv_call_node_get_tree (TvCallNode *self)
+{
+  g_return_val_if_fail (TV_IS_CALL_NODE (self), NULL);
+
+  return self->tree;
+}
+
+guint32
+tv_call_node_get_node (TvCallNode *self)
+{
+  g_return_val_if_fail (TV_IS_CALL_NODE (self), 0);
+
+  return self->node;
+}
+
+guint64
+tv_call_node_get_self (TvCallNode *self)
+{
+  g_return_val_if_fail (TV_IS_CALL_NODE (self), 0);
+
+  return self->self;
+}
+
+guint64
+tv_call_node_get_total (TvCallNode *self)
+{
+  g_return_val_if_fail (TV_IS_CALL_NODE (self), 0);
+
+  return self->total;
+}
+
+typedef struct
+{
+  TvCallTree *tree;
+  guint32     parent;
+} ChildSource;
+
+static void
+child_source_free (gpointer data)
+{
+  ChildSource *source = data;
+
+  tv_call_tree_unref (source->tree);
+  g_free (source);
+}
+
+static gpointer
+child_source_make_item (guint    position,
+                        gpointer user_data)
+{
+  ChildSource *source = user_data;
+  const guint32 *children;
+  guint n_children;
+
+  children = tv_call_tree_get_children (source->tree, source->parent, &n_children);
+  g_assert (position < n_children);
+  return tv_call_node_new (source->tree, children[position]);
+}
+
+GListModel *
+tv_call_node_list_children (TvCallTree *tree,
+                            guint32     node)
+{
+  ChildSource *source;
+  guint n_children;
+
+  g_return_val_if_fail (tree != NULL, NULL);
+
+  tv_call_tree_get_children (tree, node, &n_children);
+  if (n_children == 0)
+    return NULL;
+  source = g_new0 (ChildSource, 1);
+  source->tree = tv_call_tree_ref (tree);
+  source->parent = node;
+  return tv_lazy_list_new (TV_TYPE_CALL_NODE, n_children, child_source_make_item, source,
+                           child_source_free);
+}
