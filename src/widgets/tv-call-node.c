@@ -4,7 +4,6 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "tv-call-node.h"
-#include "tv-lazy-list.h"
 
 struct _TvCallNode
 {
@@ -87,51 +86,4 @@ tv_call_node_get_total (TvCallNode *self)
   g_return_val_if_fail (TV_IS_CALL_NODE (self), 0);
 
   return self->total;
-}
-
-typedef struct
-{
-  TvCallTree *tree;
-  guint32     parent;
-} ChildSource;
-
-static void
-child_source_free (gpointer data)
-{
-  ChildSource *source = data;
-
-  tv_call_tree_unref (source->tree);
-  g_free (source);
-}
-
-static gpointer
-child_source_make_item (guint    position,
-                        gpointer user_data)
-{
-  ChildSource *source = user_data;
-  const guint32 *children;
-  guint n_children;
-
-  children = tv_call_tree_get_children (source->tree, source->parent, &n_children);
-  g_assert (position < n_children);
-  return tv_call_node_new (source->tree, children[position]);
-}
-
-GListModel *
-tv_call_node_list_children (TvCallTree *tree,
-                            guint32     node)
-{
-  ChildSource *source;
-  guint n_children;
-
-  g_return_val_if_fail (tree != NULL, NULL);
-
-  tv_call_tree_get_children (tree, node, &n_children);
-  if (n_children == 0)
-    return NULL;
-  source = g_new0 (ChildSource, 1);
-  source->tree = tv_call_tree_ref (tree);
-  source->parent = node;
-  return tv_lazy_list_new (TV_TYPE_CALL_NODE, n_children, child_source_make_item, source,
-                           child_source_free);
 }

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The rows of the call tree view: a node of a TvCallTree (which it keeps
- * alive), made when a list first asks for it.
+ * alive), made when its parent's row is expanded.
  */
 #pragma once
 
@@ -24,10 +24,5 @@ TvCallTree *tv_call_node_get_tree (TvCallNode *self);
 guint32     tv_call_node_get_node (TvCallNode *self);
 guint64     tv_call_node_get_self (TvCallNode *self);
 guint64     tv_call_node_get_total (TvCallNode *self);
-
-/* The children of NODE in TREE as a list of TvCallNode made when asked
- * for, in the tree's order; NULL for a node without children. */
-GListModel *tv_call_node_list_children (TvCallTree *tree,
-                                        guint32     node);
 
 G_END_DECLS

@@ -3,17 +3,12 @@
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A GtkColumnView over
- *
- *   GtkTreeListModel (rows of TvCallNode) -> GtkSortListModel
- *   (GtkTreeListRowSorter over the column view's sorter) ->
- *   GtkSingleSelection
- *
- * The tree list model asks for a row's children only when the row is
- * expanded, and the children come as a TvLazyList that makes an item the
- * first time it is asked for: a tree of twenty million nodes costs its
- * top-level rows until it is opened.  Sorting is incremental, in slices
- * from the main loop, and sorts siblings among themselves.
+ * A GtkColumnView over a GtkTreeListModel of TvCallNode rows, through a
+ * GtkSingleSelection.  The tree list model asks for a row's children only
+ * when the row is expanded, and they are made and sorted then, one level
+ * at a time: a tree of twenty million nodes costs its top-level rows
+ * until it is opened.  A click on a column header sorts the rows again,
+ * keeping those open open.
  *
  * Top-down lists the flame graph's own tree, so that a row and a frame are
  * the same node; bottom-up lists the inverted tree of the same query, which
@@ -44,10 +39,11 @@ struct _TvCallTreeView
   guint32              selected;
   /* The selection is being changed from code: do not emit. */
   gboolean             selecting;
+  /* A row whose name to bring into view once it is laid out. */
+  guint32              reveal_node;
+  guint                reveal_source;
+  guint                reveal_tries;
 
-  /* A node to scroll to, and one to select, once the sorting is done. */
-  guint32              pending_node;
-  guint32              pending_select;
 
   guint                tree_generation;
   GCancellable        *tree_cancellable;
@@ -59,7 +55,6 @@ struct _TvCallTreeView
   guint                match_index;
 
   GtkTreeListModel    *tree_model;
-  GtkSortListModel    *sort_model;
   GtkSingleSelection  *selection;
 
   GtkSearchEntry      *search_entry;
@@ -402,59 +397,83 @@ set_column (GtkColumnViewColumn *column,
 /* Rows, selection and scrolling                                             */
 /* ------------------------------------------------------------------------ */
 
+/* Ties go by node, so that the order is the same every time. */
+static int
+compare_children (gconstpointer a,
+                  gconstpointer b,
+                  gpointer      user_data)
+{
+  TvCallNode *x = *(TvCallNode **) a, *y = *(TvCallNode **) b;
+  GtkOrdering order = gtk_sorter_compare (user_data, x, y);
+  guint32 nx, ny;
+
+  if (order != GTK_ORDERING_EQUAL)
+    return order;
+  nx = tv_call_node_get_node (x);
+  ny = tv_call_node_get_node (y);
+  return (nx > ny) - (nx < ny);
+}
+
+/* The children of NODE, sorted as the column view's sorter says, or NULL
+ * for none.  Made only when a row is expanded: a tree of millions of
+ * nodes costs its top level until it is opened. */
+static GListModel *
+list_children (TvCallTreeView *self,
+               TvCallTree     *tree,
+               guint32         node)
+{
+  g_autoptr(GPtrArray) items = NULL;
+  const guint32 *children;
+  GListStore *store;
+  guint n_children;
+
+  children = tv_call_tree_get_children (tree, node, &n_children);
+  if (n_children == 0)
+    return NULL;
+  items = g_ptr_array_new_full (n_children, g_object_unref);
+  for (guint i = 0; i < n_children; i++)
+    g_ptr_array_add (items, tv_call_node_new (tree, children[i]));
+  g_ptr_array_sort_with_data (items, compare_children,
+                              gtk_column_view_get_sorter (self->column_view));
+  store = g_list_store_new (TV_TYPE_CALL_NODE);
+  g_list_store_splice (store, 0, 0, items->pdata, items->len);
+  return G_LIST_MODEL (store);
+}
+
 static GListModel *
 create_children (gpointer item,
                  gpointer user_data)
 {
   TvCallNode *node = item;
 
-  return tv_call_node_list_children (tv_call_node_get_tree (node), tv_call_node_get_node (node));
+  return list_children (user_data, tv_call_node_get_tree (node), tv_call_node_get_node (node));
 }
 
-static gboolean
-settled (TvCallTreeView *self)
-{
-  return gtk_sort_list_model_get_pending (self->sort_model) == 0;
-}
-
-/* Where NODE's row is among the rows shown, or GTK_INVALID_LIST_POSITION. */
+/* Where NODE is in CHILDREN, a list of TvCallNode, or G_MAXUINT. */
 static guint
-find_position (TvCallTreeView *self,
-               guint32         node)
+find_child (GListModel *children,
+            guint32     node)
 {
-  GListModel *model = G_LIST_MODEL (self->sort_model);
-  guint n = g_list_model_get_n_items (model);
+  guint n = children != NULL ? g_list_model_get_n_items (children) : 0;
 
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (model, i);
-      g_autoptr(TvCallNode) item = gtk_tree_list_row_get_item (row);
+      g_autoptr(TvCallNode) item = g_list_model_get_item (children, i);
 
       if (tv_call_node_get_node (item) == node)
         return i;
     }
-  return GTK_INVALID_LIST_POSITION;
+  return G_MAXUINT;
 }
 
 static void
 scroll_to (TvCallTreeView *self,
            guint           position)
 {
-  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->sort_model));
-
-  /* Rows are all as high: leave the view alone when the row shows. */
-  if (adjustment != NULL && n > 0 && gtk_adjustment_get_page_size (adjustment) > 0)
-    {
-      double height = gtk_adjustment_get_upper (adjustment) / n;
-      double top = height * position;
-      double value = gtk_adjustment_get_value (adjustment);
-
-      if (top >= value && top + height <= value + gtk_adjustment_get_page_size (adjustment))
-        return;
-    }
   /* GTK 4.8 has no gtk_column_view_scroll_to(): its list view, the child
-   * that scrolls, has the action that does it. */
+   * that scrolls, has the action that does it, and scrolls no more than it
+   * takes.  (The rows' heights cannot tell whether the row shows: the
+   * rows just expanded are not laid out yet.) */
   for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
@@ -475,37 +494,81 @@ set_selected (TvCallTreeView *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_NODE]);
 }
 
-/* The pending node's row, now that the sorting is done. */
-static void
-resolve_pending (TvCallTreeView *self)
+static GtkTreeExpander *
+find_expander (GtkWidget *widget,
+               guint32    node)
 {
-  guint32 node = self->pending_node;
-  guint32 select = self->pending_select;
-  guint position;
-
-  self->pending_node = TV_NODE_NONE;
-  self->pending_select = TV_NODE_NONE;
-  if (select != TV_NODE_NONE)
+  if (GTK_IS_TREE_EXPANDER (widget))
     {
-      position = find_position (self, select);
-      self->selecting = TRUE;
-      gtk_single_selection_set_selected (self->selection, position);
-      self->selecting = FALSE;
+      GtkTreeListRow *row = gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (widget));
+      g_autoptr(TvCallNode) item = row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+
+      return item != NULL && tv_call_node_get_node (item) == node ? GTK_TREE_EXPANDER (widget)
+                                                                  : NULL;
     }
-  position = find_position (self, node);
-  if (position != GTK_INVALID_LIST_POSITION)
-    scroll_to (self, position);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkTreeExpander *found = find_expander (child, node);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A deep row's name starts past the right edge (the numbers come first):
+ * once the row is laid out, the view scrolls sideways to put the name in
+ * the middle. */
+static gboolean
+reveal_name (gpointer data)
+{
+  TvCallTreeView *self = data;
+  GtkWidget *view = GTK_WIDGET (self->column_view);
+  GtkAdjustment *adjustment = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (view));
+  GtkTreeExpander *expander = find_expander (view, self->reveal_node);
+  graphene_point_t at;
+  double width = gtk_widget_get_width (view);
+
+  if (expander == NULL || adjustment == NULL)
+    {
+      if (++self->reveal_tries < 10)
+        return G_SOURCE_CONTINUE;
+      self->reveal_source = 0;
+      return G_SOURCE_REMOVE;
+    }
+  self->reveal_source = 0;
+  if (gtk_widget_compute_point (gtk_tree_expander_get_child (expander), view,
+                                &GRAPHENE_POINT_INIT (0, 0), &at)
+      && (at.x < 0 || at.x > width - 48))
+    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + at.x
+                                          - width / 2);
+  return G_SOURCE_REMOVE;
 }
 
 static void
-on_pending_changed (TvCallTreeView *self)
+queue_reveal_name (TvCallTreeView *self,
+                   guint32         node)
 {
-  if (self->pending_node != TV_NODE_NONE && settled (self))
-    resolve_pending (self);
+  self->reveal_node = node;
+  self->reveal_tries = 0;
+  if (self->reveal_source == 0)
+    self->reveal_source = g_timeout_add_full (G_PRIORITY_LOW, 16, reveal_name, self, NULL);
 }
 
-/* Expands the rows above NODE; its row is selected (SELECT) and scrolled
- * to once the sorting is done. */
+/* Selects the row at POSITION (or none) without emitting. */
+static void
+select_position (TvCallTreeView *self,
+                 guint           position)
+{
+  self->selecting = TRUE;
+  gtk_single_selection_set_selected (self->selection, position);
+  self->selecting = FALSE;
+}
+
+/* Expands the rows above NODE, scrolls to its row and selects it
+ * (SELECT). */
 static void
 expand_to (TvCallTreeView *self,
            guint32         node,
@@ -513,6 +576,7 @@ expand_to (TvCallTreeView *self,
 {
   g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GtkTreeListRow) row = NULL;
+  guint position;
 
   if (self->tree == NULL || self->tree_model == NULL)
     return;
@@ -522,19 +586,20 @@ expand_to (TvCallTreeView *self,
   for (guint i = path->len; i > 0; i--)
     {
       guint32 n = g_array_index (path, guint32, i - 1);
-      const guint32 *children;
-      guint n_children, index = 0;
       GtkTreeListRow *child;
+      guint index;
 
-      children = tv_call_tree_get_children (self->tree, tv_call_tree_get_parent (self->tree, n),
-                                            &n_children);
-      while (index < n_children && children[index] != n)
-        index++;
-      g_assert (index < n_children);
       if (row == NULL)
-        child = gtk_tree_list_model_get_child_row (self->tree_model, index);
+        {
+          index = find_child (gtk_tree_list_model_get_model (self->tree_model), n);
+          child = index == G_MAXUINT ? NULL
+                                     : gtk_tree_list_model_get_child_row (self->tree_model, index);
+        }
       else
-        child = gtk_tree_list_row_get_child_row (row, index);
+        {
+          index = find_child (gtk_tree_list_row_get_children (row), n);
+          child = index == G_MAXUINT ? NULL : gtk_tree_list_row_get_child_row (row, index);
+        }
       if (child == NULL)
         return;
       g_clear_object (&row);
@@ -542,11 +607,14 @@ expand_to (TvCallTreeView *self,
       if (i > 1)
         gtk_tree_list_row_set_expanded (row, TRUE);
     }
-  self->pending_node = node;
+  position = row != NULL ? gtk_tree_list_row_get_position (row) : GTK_INVALID_LIST_POSITION;
   if (select)
-    self->pending_select = node;
-  if (settled (self))
-    resolve_pending (self);
+    select_position (self, position);
+  if (position != GTK_INVALID_LIST_POSITION)
+    {
+      scroll_to (self, position);
+      queue_reveal_name (self, node);
+    }
 }
 
 static void
@@ -570,33 +638,36 @@ on_selected_item_changed (GtkSingleSelection *selection,
   g_signal_emit (self, signals[NODE_SELECTED], 0, node);
 }
 
-/* Lists TREE (which may be the one listed already, to start again). */
+/* A new model of the rows of TREE, sorted anew, in place of the old one. */
+static void
+replace_model (TvCallTreeView *self)
+{
+  g_autoptr(GListModel) roots = list_children (self, self->tree, TV_ROOT_NODE);
+  g_autoptr(GtkTreeListModel) old = g_steal_pointer (&self->tree_model);
+
+  if (roots == NULL)
+    roots = G_LIST_MODEL (g_list_store_new (TV_TYPE_CALL_NODE));
+  self->tree_model = gtk_tree_list_model_new (g_steal_pointer (&roots), FALSE, FALSE,
+                                              create_children, self, NULL);
+  self->selecting = TRUE;
+  /* Through an empty list, as the function table does: GTK 4.8's column
+   * view would otherwise look up every new row among those it shows. */
+  gtk_single_selection_set_model (self->selection, NULL);
+  gtk_single_selection_set_model (self->selection, G_LIST_MODEL (self->tree_model));
+  self->selecting = FALSE;
+}
+
+/* Lists TREE. */
 static void
 set_tree (TvCallTreeView *self,
           TvCallTree     *tree)
 {
-  g_autoptr(GListModel) roots = NULL;
-  g_autoptr(GtkTreeListModel) old = NULL;
-
   if (tree != self->tree)
     {
       g_clear_pointer (&self->tree, tv_call_tree_unref);
       self->tree = tv_call_tree_ref (tree);
     }
-  roots = tv_call_node_list_children (tree, TV_ROOT_NODE);
-  if (roots == NULL)
-    roots = G_LIST_MODEL (g_list_store_new (TV_TYPE_CALL_NODE));
-  old = g_steal_pointer (&self->tree_model);
-  self->tree_model = gtk_tree_list_model_new (g_steal_pointer (&roots), FALSE, FALSE,
-                                              create_children, NULL, NULL);
-  self->selecting = TRUE;
-  /* Through an empty list, as the function table does: GTK 4.8's column
-   * view would otherwise look up every new row among those it shows. */
-  gtk_sort_list_model_set_model (self->sort_model, NULL);
-  gtk_sort_list_model_set_model (self->sort_model, G_LIST_MODEL (self->tree_model));
-  self->selecting = FALSE;
-  self->pending_node = TV_NODE_NONE;
-  self->pending_select = TV_NODE_NONE;
+  replace_model (self);
   set_selected (self, TV_NODE_NONE);
   gtk_stack_set_visible_child_name (self->stack, tv_call_tree_get_n_samples (tree) > 0
                                                  ? "tree" : "empty");
@@ -916,17 +987,40 @@ on_direction_toggled (TvCallTreeView *self)
   tv_call_tree_view_set_bottom_up (self, gtk_toggle_button_get_active (self->bottom_up_button));
 }
 
+/* A click on a column's header: the rows are sorted again, each level
+ * among itself, with the same rows open and the same one selected. */
 static void
 on_sorter_changed (TvCallTreeView *self)
 {
-  /* The selected row moves with the sorting: keep it in view. */
-  if (self->selected != TV_NODE_NONE && self->pending_node == TV_NODE_NONE)
+  g_autoptr(GHashTable) expanded = g_hash_table_new (NULL, NULL);
+  GListModel *rows;
+  guint n;
+
+  if (self->tree == NULL || self->tree_model == NULL)
+    return;
+  rows = G_LIST_MODEL (self->tree_model);
+  n = g_list_model_get_n_items (rows);
+  for (guint i = 0; i < n; i++)
     {
-      self->pending_node = self->selected;
-      self->pending_select = self->selected;
-      if (settled (self))
-        resolve_pending (self);
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr(TvCallNode) item = gtk_tree_list_row_get_item (row);
+
+      if (gtk_tree_list_row_get_expanded (row))
+        g_hash_table_add (expanded, GUINT_TO_POINTER (tv_call_node_get_node (item)));
     }
+  replace_model (self);
+  /* A row opened adds its children below it, where the loop goes next. */
+  rows = G_LIST_MODEL (self->tree_model);
+  for (guint i = 0; g_hash_table_size (expanded) > 0 && i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr(TvCallNode) item = gtk_tree_list_row_get_item (row);
+
+      if (g_hash_table_remove (expanded, GUINT_TO_POINTER (tv_call_node_get_node (item))))
+        gtk_tree_list_row_set_expanded (row, TRUE);
+    }
+  if (self->selected != TV_NODE_NONE)
+    expand_to (self, self->selected, TRUE);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1039,12 +1133,7 @@ tv_call_tree_view_select_node (TvCallTreeView *self,
   if (node == TV_ROOT_NODE)
     node = TV_NODE_NONE;
   if (node == TV_NODE_NONE)
-    {
-      self->pending_select = TV_NODE_NONE;
-      self->selecting = TRUE;
-      gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
-      self->selecting = FALSE;
-    }
+    select_position (self, GTK_INVALID_LIST_POSITION);
   else
     expand_to (self, node, TRUE);
   set_selected (self, node);
@@ -1162,8 +1251,7 @@ tv_call_tree_view_is_busy (TvCallTreeView *self)
   g_return_val_if_fail (TV_IS_CALL_TREE_VIEW (self), FALSE);
 
   return self->tree_cancellable != NULL || self->search_cancellable != NULL
-         || self->stale || !settled (self) || self->pending_node != TV_NODE_NONE
-         || self->pending_select != TV_NODE_NONE;
+         || self->stale;
 }
 
 GListModel *
@@ -1171,7 +1259,7 @@ tv_call_tree_view_list_rows (TvCallTreeView *self)
 {
   g_return_val_if_fail (TV_IS_CALL_TREE_VIEW (self), NULL);
 
-  return g_object_ref (G_LIST_MODEL (self->sort_model));
+  return g_object_ref (G_LIST_MODEL (self->tree_model));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1237,18 +1325,16 @@ tv_call_tree_view_dispose (GObject *object)
 
   /* Results still on their way find a newer generation and drop out. */
   stop_tree_query (self);
+  g_clear_handle_id (&self->reveal_source, g_source_remove);
   self->search_generation++;
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
-  if (self->sort_model != NULL)
-    g_signal_handlers_disconnect_by_data (self->sort_model, self);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   if (self->column_view != NULL)
     g_signal_handlers_disconnect_by_data (gtk_column_view_get_sorter (self->column_view), self);
   gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_CALL_TREE_VIEW);
   g_clear_object (&self->selection);
-  g_clear_object (&self->sort_model);
   g_clear_object (&self->tree_model);
   g_clear_pointer (&self->matches, g_array_unref);
   g_clear_pointer (&self->tree, tv_call_tree_unref);
@@ -1328,22 +1414,19 @@ static void
 tv_call_tree_view_init (TvCallTreeView *self)
 {
   GtkSorter *sorter;
-  GtkTreeListRowSorter *row_sorter;
 
   self->selected = TV_NODE_NONE;
-  self->pending_node = TV_NODE_NONE;
-  self->pending_select = TV_NODE_NONE;
   gtk_widget_init_template (GTK_WIDGET (self));
 
   set_column (self->function_column, CELL_FUNCTION, compare_function);
   set_column (self->self_column, CELL_SELF, compare_self);
   set_column (self->total_column, CELL_TOTAL, compare_total);
 
+  /* Each level is sorted when it is made (list_children()), rather than
+   * by a GtkTreeListRowSorter: GTK 4.8's leaks the key of every row deeper
+   * than eight levels each time it sorts, and Python stacks are deeper. */
   sorter = gtk_column_view_get_sorter (self->column_view);
-  row_sorter = gtk_tree_list_row_sorter_new (g_object_ref (sorter));
-  self->sort_model = gtk_sort_list_model_new (NULL, GTK_SORTER (row_sorter));
-  gtk_sort_list_model_set_incremental (self->sort_model, TRUE);
-  self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sort_model)));
+  self->selection = gtk_single_selection_new (NULL);
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
@@ -1351,8 +1434,6 @@ tv_call_tree_view_init (TvCallTreeView *self)
 
   g_signal_connect (self->selection, "notify::selected-item",
                     G_CALLBACK (on_selected_item_changed), self);
-  g_signal_connect_swapped (self->sort_model, "notify::pending",
-                            G_CALLBACK (on_pending_changed), self);
   g_signal_connect_swapped (sorter, "changed", G_CALLBACK (on_sorter_changed), self);
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
   g_signal_connect (self->search_entry, "activate", G_CALLBACK (on_search_activate), self);

@@ -111,16 +111,15 @@ get_row (GListModel *rows,
   return row;
 }
 
-/* Expands every row, through the unsorted tree list model. */
+/* Expands every row. */
 static void
 expand_all (TvCallTreeView *view)
 {
   g_autoptr(GListModel) rows = tv_call_tree_view_list_rows (view);
-  GListModel *tree_rows = gtk_sort_list_model_get_model (GTK_SORT_LIST_MODEL (rows));
 
-  for (guint i = 0; i < g_list_model_get_n_items (tree_rows); i++)
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
     {
-      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (tree_rows, i);
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
 
       gtk_tree_list_row_set_expanded (row, TRUE);
     }
@@ -699,6 +698,77 @@ test_sync (void)
   gtk_window_set_child (window, NULL);
 }
 
+static GtkTreeExpander *
+find_expander (GtkWidget *widget,
+               guint32    node)
+{
+  if (GTK_IS_TREE_EXPANDER (widget))
+    {
+      GtkTreeListRow *row = gtk_tree_expander_get_list_row (GTK_TREE_EXPANDER (widget));
+
+      return row != NULL && row_node (row) == node ? GTK_TREE_EXPANDER (widget) : NULL;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkTreeExpander *found = find_expander (child, node);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_column_view (GtkWidget *widget)
+{
+  if (GTK_IS_COLUMN_VIEW (widget))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_column_view (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A row a hundred levels down, chosen from the graph: its name is
+ * scrolled into view, whatever its indent. */
+static void
+test_deep_row (void)
+{
+  g_autoptr(TvProfile) p = load_corpus ("rec_recursive.tach");
+  g_autoptr(TvViewState) s = tv_view_state_new ();
+  g_autoptr(TvCallTree) tree = state_tree (p, s, FALSE);
+  TvCallTreeView *v = TV_CALL_TREE_VIEW (tv_call_tree_view_new (p, s));
+  guint32 deep = deep_node (tree);
+  GtkWidget *column_view;
+  GtkTreeExpander *expander;
+  graphene_point_t at;
+
+  gtk_window_set_child (window, GTK_WIDGET (v));
+  tv_call_tree_view_set_graph_tree (v, tree);
+  settle (v);
+  g_assert_cmpuint (tv_call_tree_get_depth (tree, deep), >, 50);
+  tv_call_tree_view_select_node (v, deep);
+  settle (v);
+  g_assert_cmpuint (tv_call_tree_view_get_selected_node (v), ==, deep);
+  column_view = find_column_view (GTK_WIDGET (v));
+  WAIT_UNTIL ((expander = find_expander (column_view, deep)) != NULL, 10000);
+  ui_test_spin (300);
+  g_assert_true (gtk_widget_compute_point (gtk_tree_expander_get_child (expander), column_view,
+                                           &GRAPHENE_POINT_INIT (0, 0), &at));
+  g_test_message ("the name starts at x = %.0f of %d", at.x, gtk_widget_get_width (column_view));
+  g_assert_cmpfloat (at.x, >=, 0);
+  g_assert_cmpfloat (at.x, <, gtk_widget_get_width (column_view) - 48);
+  gtk_window_set_child (window, NULL);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Screenshots                                                               */
 /* ------------------------------------------------------------------------ */
@@ -756,6 +826,7 @@ main (int   argc,
   g_test_add_func ("/call-tree/bottom-up", test_bottom_up);
   g_test_add_func ("/call-tree/search", test_search);
   g_test_add_func ("/call-tree/sync", test_sync);
+  g_test_add_func ("/call-tree/deep-row", test_deep_row);
   g_test_add_func ("/call-tree/screenshots", test_screenshots);
 
   ret = g_test_run ();
