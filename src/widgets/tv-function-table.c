@@ -26,6 +26,7 @@
  * are the callers of F's outermost calls).  Both carry a cancellable and a
  * generation number, so a late result never replaces a newer one.
  */
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -396,6 +397,8 @@ struct _TvFunctionTable
 
   GtkSearchEntry      *search_entry;
   GtkPaned            *paned;
+  /* The user moved the paned's handle: its position is theirs. */
+  gboolean             paned_dragged;
   GtkStack            *table_stack;
   GtkColumnView       *table_view;
   GtkColumnViewColumn *name_column;
@@ -1399,21 +1402,33 @@ init_relation_view (TvFunctionTable     *self,
   return model;
 }
 
-/* The first time the panes have a height, the table gets most of it; from
- * then on the paned keeps the proportion as the panel grows or shrinks
- * (both children resize), whether this one or one the user dragged to. */
+/* The table gets most of the height, 62 %, whatever the panel's size,
+ * until the user drags the handle; the paned then keeps the proportion
+ * (both children resize).  The proportion is of the whole height, set on
+ * every change of it: the first one may come while the window is too
+ * small for the callers and callees' least height. */
 static void
 on_paned_max_position (GtkPaned        *paned,
                        GParamSpec      *pspec,
                        TvFunctionTable *self)
 {
-  int max = 0;
+  int max = 0, height = gtk_widget_get_height (GTK_WIDGET (paned));
 
   g_object_get (paned, "max-position", &max, NULL);
-  if (max <= 0)
+  if (self->paned_dragged || max <= 0 || height <= 0)
     return;
-  gtk_paned_set_position (paned, (int) (max * 0.62));
-  g_signal_handlers_disconnect_by_func (paned, on_paned_max_position, self);
+  gtk_paned_set_position (paned, MIN (max, (int) (height * 0.62)));
+}
+
+/* A press on the handle (the paned's own gesture moves it). */
+static void
+on_paned_drag_begin (GtkGestureDrag  *gesture,
+                     double           x,
+                     double           y,
+                     TvFunctionTable *self)
+{
+  if (fabs (y - gtk_paned_get_position (self->paned)) <= 12)
+    self->paned_dragged = TRUE;
 }
 
 static void
@@ -1458,4 +1473,11 @@ tv_function_table_init (TvFunctionTable *self)
   g_signal_connect_swapped (sorter, "changed", G_CALLBACK (on_sorter_changed), self);
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
   g_signal_connect (self->paned, "notify::max-position", G_CALLBACK (on_paned_max_position), self);
+  {
+    GtkGesture *drag = gtk_gesture_drag_new ();
+
+    gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (drag), GTK_PHASE_CAPTURE);
+    g_signal_connect (drag, "drag-begin", G_CALLBACK (on_paned_drag_begin), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->paned), GTK_EVENT_CONTROLLER (drag));
+  }
 }
