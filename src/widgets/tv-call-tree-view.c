@@ -39,10 +39,12 @@ struct _TvCallTreeView
   guint32              selected;
   /* The selection is being changed from code: do not emit. */
   gboolean             selecting;
-  /* A row whose name to bring into view once it is laid out. */
+  /* A row whose name to bring into view once it is laid out, and the
+   * timeout that waits for that. */
   guint32              reveal_node;
   guint                reveal_source;
   guint                reveal_tries;
+  guint                reveal_shown;
 
 
   guint                tree_generation;
@@ -528,22 +530,35 @@ reveal_name (gpointer data)
   GtkWidget *view = GTK_WIDGET (self->column_view);
   GtkAdjustment *adjustment = gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (view));
   GtkTreeExpander *expander = find_expander (view, self->reveal_node);
-  graphene_point_t at;
   double width = gtk_widget_get_width (view);
+  graphene_point_t at;
 
-  if (expander == NULL || adjustment == NULL)
+  /* Until the name shows: the row is bound and in place once the frames
+   * that expand and scroll to it are laid out, and the column widens to
+   * the row's indent then too, which the scroll may wait for. */
+  if (expander != NULL && adjustment != NULL && width > 0
+      && gtk_widget_compute_point (gtk_tree_expander_get_child (expander), view,
+                                   &GRAPHENE_POINT_INIT (0, 0), &at))
     {
-      if (++self->reveal_tries < 10)
-        return G_SOURCE_CONTINUE;
-      self->reveal_source = 0;
-      return G_SOURCE_REMOVE;
+      /* In view three times running: the layout has settled. */
+      if (at.x >= 0 && at.x <= width - 48)
+        {
+          if (++self->reveal_shown == 3)
+            {
+              self->reveal_source = 0;
+              return G_SOURCE_REMOVE;
+            }
+        }
+      else
+        {
+          self->reveal_shown = 0;
+          gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + at.x
+                                                - width / 2);
+        }
     }
+  if (++self->reveal_tries < 120)
+    return G_SOURCE_CONTINUE;
   self->reveal_source = 0;
-  if (gtk_widget_compute_point (gtk_tree_expander_get_child (expander), view,
-                                &GRAPHENE_POINT_INIT (0, 0), &at)
-      && (at.x < 0 || at.x > width - 48))
-    gtk_adjustment_set_value (adjustment, gtk_adjustment_get_value (adjustment) + at.x
-                                          - width / 2);
   return G_SOURCE_REMOVE;
 }
 
@@ -553,6 +568,7 @@ queue_reveal_name (TvCallTreeView *self,
 {
   self->reveal_node = node;
   self->reveal_tries = 0;
+  self->reveal_shown = 0;
   if (self->reveal_source == 0)
     self->reveal_source = g_timeout_add_full (G_PRIORITY_LOW, 16, reveal_name, self, NULL);
 }
@@ -1251,7 +1267,7 @@ tv_call_tree_view_is_busy (TvCallTreeView *self)
   g_return_val_if_fail (TV_IS_CALL_TREE_VIEW (self), FALSE);
 
   return self->tree_cancellable != NULL || self->search_cancellable != NULL
-         || self->stale;
+         || self->stale || self->reveal_source != 0;
 }
 
 GListModel *

@@ -87,7 +87,8 @@ void        tv_call_tree_view_sort_by_column   (TvCallTreeView  *self,
                                                 TvCallTreeColumn column,
                                                 GtkSortType      order);
 
-/* Whether a tree, a search or the sorting is still being computed. */
+/* Whether a tree or a search is still being computed, or a row still
+ * being brought into view. */
 gboolean    tv_call_tree_view_is_busy          (TvCallTreeView *self);
 
 /* The rows as shown, sorted: a list of GtkTreeListRow whose items are
