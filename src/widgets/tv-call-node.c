@@ -51,8 +51,15 @@ tv_call_node_new (TvCallTree *tree,
   self = g_object_new (TV_TYPE_CALL_NODE, NULL);
   self->tree = tv_call_tree_ref (tree);
   self->node = node;
-  self->self = tv_call_tree_get_self (tree, node);
   self->total = tv_call_tree_get_total (tree, node);
+  /* Inverted, the model counts a stack's samples at its outermost frame;
+   * a bottom-up row's own samples are those where its function is the
+   * leaf: a top-level row's total, none below (as Hotspot and the Firefox
+   * Profiler count them). */
+  if (tv_call_tree_get_inverted (tree))
+    self->self = tv_call_tree_get_parent (tree, node) == TV_ROOT_NODE ? self->total : 0;
+  else
+    self->self = tv_call_tree_get_self (tree, node);
   return self;
 }
 

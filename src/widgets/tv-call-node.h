@@ -22,6 +22,8 @@ TvCallNode *tv_call_node_new      (TvCallTree *tree,
                                    guint32     node);
 TvCallTree *tv_call_node_get_tree (TvCallNode *self);
 guint32     tv_call_node_get_node (TvCallNode *self);
+/* Samples in the node itself: in an inverted (bottom-up) tree, a
+ * top-level node's total and 0 below it. */
 guint64     tv_call_node_get_self (TvCallNode *self);
 guint64     tv_call_node_get_total (TvCallNode *self);
 

@@ -182,7 +182,13 @@ check_rows (TvCallTreeView *view,
       g_assert_false (seen[node]);
       seen[node] = TRUE;
       g_assert_cmpuint (depth + 1, ==, tv_call_tree_get_depth (tree, node));
-      g_assert_cmpuint (tv_call_node_get_self (item), ==, tv_call_tree_get_self (tree, node));
+      /* Bottom-up, a row's own samples are where its function is the leaf:
+       * the top-level rows' totals. */
+      if (tv_call_tree_get_inverted (tree))
+        g_assert_cmpuint (tv_call_node_get_self (item), ==,
+                          depth == 0 ? tv_call_tree_get_total (tree, node) : 0);
+      else
+        g_assert_cmpuint (tv_call_node_get_self (item), ==, tv_call_tree_get_self (tree, node));
       g_assert_cmpuint (tv_call_node_get_total (item), ==, tv_call_tree_get_total (tree, node));
       if (parent == NULL)
         g_assert_cmpuint (tv_call_tree_get_parent (tree, node), ==, TV_ROOT_NODE);
