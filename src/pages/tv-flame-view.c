@@ -12,6 +12,7 @@
  */
 #include <glib/gi18n.h>
 
+#include "tv-call-tree-view.h"
 #include "tv-flame-view.h"
 #include "tv-function-table.h"
 #include "tv-source-view.h"
@@ -40,6 +41,7 @@ struct _TvFlameView
   guint32            highlight_function;
   gboolean           updating_controls;
   TvFunctionTable   *function_table;
+  TvCallTreeView    *call_tree_view;
   TvSourceView      *source_view;
 
   GtkWidget         *toolbar;
@@ -314,6 +316,31 @@ on_crumbs_changed (GtkAdjustment *adjustment)
 /* The query                                                                 */
 /* ------------------------------------------------------------------------ */
 
+/* The call tree selects the graph's frame, or the function when it lists
+ * the tree of the other direction, and opens down to the zoomed frame. */
+static void
+sync_call_tree (TvFlameView *self)
+{
+  TvCallTree *tree = tv_flame_graph_get_tree (self->graph);
+  guint32 node = tv_flame_graph_get_selected (self->graph);
+
+  /* Not while the graph is still to take the tree the call tree has. */
+  if (tree == NULL || tv_call_tree_view_get_tree (self->call_tree_view) == NULL
+      || tv_call_tree_view_get_graph_tree (self->call_tree_view) != tree)
+    return;
+  if (tv_call_tree_view_shows_graph_tree (self->call_tree_view))
+    {
+      if (node == TV_NODE_NONE || node == TV_ROOT_NODE)
+        tv_call_tree_view_reveal_node (self->call_tree_view,
+                                       tv_flame_graph_get_zoom_root (self->graph));
+      tv_call_tree_view_select_node (self->call_tree_view, node);
+    }
+  else
+    tv_call_tree_view_select_function (self->call_tree_view,
+                                       node == TV_NODE_NONE || node == TV_ROOT_NODE
+                                       ? TV_NODE_NONE : tv_call_tree_get_function (tree, node));
+}
+
 static void
 set_tree (TvFlameView *self,
           TvCallTree  *tree)
@@ -321,6 +348,9 @@ set_tree (TvFlameView *self,
   g_clear_pointer (&self->matches, tv_flame_matches_unref);
   g_clear_pointer (&self->tree, tv_call_tree_unref);
   self->tree = tv_call_tree_ref (tree);
+  /* First, so that the graph's selection in the new tree, which it tells
+   * as it takes the tree, finds the call tree listing it. */
+  tv_call_tree_view_set_graph_tree (self->call_tree_view, tree);
   tv_flame_graph_set_tree (self->graph, tree);
   gtk_stack_set_visible_child_name (self->graph_stack,
                                     tv_call_tree_get_n_samples (tree) > 0 ? "graph" : "empty");
@@ -333,6 +363,7 @@ set_tree (TvFlameView *self,
   update_summary (self);
   update_breadcrumbs (self);
   tv_function_table_set_tree (self->function_table, tree);
+  sync_call_tree (self);
   tv_trace_paint (GTK_WIDGET (self->graph), self->profile, TV_TRACE_FLAME_GRAPH, NULL);
   tv_trace_paint (GTK_WIDGET (self->function_table), self->profile, TV_TRACE_SIDE_PANELS, NULL);
   start_search (self);
@@ -836,6 +867,9 @@ static void
 on_zoom_changed (TvFlameView *self)
 {
   update_breadcrumbs (self);
+  /* The call tree opens down to the zoomed frame. */
+  if (tv_call_tree_view_shows_graph_tree (self->call_tree_view))
+    tv_call_tree_view_reveal_node (self->call_tree_view, tv_flame_graph_get_zoom_root (self->graph));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.back",
                                  tv_flame_graph_can_go_back (self->graph));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.forward",
@@ -864,11 +898,54 @@ on_graph_selected (TvFlameView *self)
   TvCallTree *tree = tv_flame_graph_get_tree (self->graph);
   guint32 function;
 
-  if (tree == NULL || node == TV_NODE_NONE || node == TV_ROOT_NODE)
+  if (tree == NULL)
+    return;
+  sync_call_tree (self);
+  if (node == TV_NODE_NONE || node == TV_ROOT_NODE)
     return;
   function = tv_call_tree_get_function (tree, node);
   tv_function_table_select_function (self->function_table, function);
   tv_source_view_show (self->source_view, function, tv_call_tree_get_frame (tree, node));
+}
+
+/* Whether ANCESTOR is NODE or above it in TREE. */
+static gboolean
+is_ancestor (TvCallTree *tree,
+             guint32     ancestor,
+             guint32     node)
+{
+  for (; node != TV_NODE_NONE; node = tv_call_tree_get_parent (tree, node))
+    if (node == ancestor)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+on_call_tree_node_selected (TvCallTreeView *view,
+                            guint           node,
+                            TvFlameView    *self)
+{
+  TvCallTree *tree = tv_call_tree_view_get_tree (view);
+  guint32 function;
+
+  if (tree == NULL || node == TV_NODE_NONE)
+    return;
+  if (tv_call_tree_view_shows_graph_tree (view))
+    {
+      guint32 zoom = tv_flame_graph_get_zoom_root (self->graph);
+
+      /* A row outside the zoomed frame's stacks: the graph zooms out to
+       * the row's caller, so that its frame shows. */
+      if (!is_ancestor (tree, zoom, node) && !is_ancestor (tree, node, zoom))
+        tv_flame_graph_zoom_to (self->graph, tv_call_tree_get_parent (tree, node));
+      tv_flame_graph_set_selected (self->graph, node);
+      return;
+    }
+  /* The other direction's nodes are not the graph's: its frames of the
+   * function are highlighted, as for the function table's choice. */
+  function = tv_call_tree_get_function (tree, node);
+  tv_function_table_select_function (self->function_table, function);
+  on_function_selected (self->function_table, function, self);
 }
 
 static void
@@ -925,7 +1002,10 @@ tv_flame_view_new (TvProfile   *profile,
   self->state = g_object_ref (state);
   tv_flame_graph_set_view_state (self->graph, state);
 
-  /* The side panel: the functions, and a function's source. */
+  /* The side panel: the functions, the call tree and a function's
+   * source.  The call tree is a tab here rather than a page of its own:
+   * beside the graph it follows and at the panel's width, the graph keeps
+   * the page's width at the default window size. */
   {
     GtkWidget *stack = gtk_stack_new ();
     GtkWidget *switcher = gtk_stack_switcher_new ();
@@ -933,8 +1013,11 @@ tv_flame_view_new (TvProfile   *profile,
 
     self->function_table = TV_FUNCTION_TABLE (tv_function_table_new (profile, state));
     self->source_view = TV_SOURCE_VIEW (tv_source_view_new (profile, state));
+    self->call_tree_view = TV_CALL_TREE_VIEW (tv_call_tree_view_new (profile, state));
     gtk_stack_add_titled (GTK_STACK (stack), GTK_WIDGET (self->function_table), "functions",
                           _("Functions"));
+    gtk_stack_add_titled (GTK_STACK (stack), GTK_WIDGET (self->call_tree_view), "call-tree",
+                          _("Call Tree"));
     gtk_stack_add_titled (GTK_STACK (stack), GTK_WIDGET (self->source_view), "source",
                           _("Source"));
     gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), GTK_STACK (stack));
@@ -949,6 +1032,11 @@ tv_flame_view_new (TvProfile   *profile,
     gtk_box_append (GTK_BOX (self->side_box), scrolled);
     g_signal_connect (self->function_table, "function-selected",
                       G_CALLBACK (on_function_selected), self);
+    g_signal_connect (self->call_tree_view, "node-selected",
+                      G_CALLBACK (on_call_tree_node_selected), self);
+    /* A tree of the other direction, or the graph's again. */
+    g_signal_connect_swapped (self->call_tree_view, "notify::tree",
+                              G_CALLBACK (sync_call_tree), self);
   }
   fill_threads_list (self);
   sync_controls (self);
@@ -972,6 +1060,14 @@ tv_flame_view_get_function_table (TvFlameView *self)
   g_return_val_if_fail (TV_IS_FLAME_VIEW (self), NULL);
 
   return self->function_table;
+}
+
+TvCallTreeView *
+tv_flame_view_get_call_tree_view (TvFlameView *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_VIEW (self), NULL);
+
+  return self->call_tree_view;
 }
 
 TvSourceView *

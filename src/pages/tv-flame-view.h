@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "tv-call-tree-view.h"
 #include "tv-flame-graph.h"
 #include "tv-function-table.h"
 #include "tv-source-view.h"
@@ -25,6 +26,7 @@ GtkWidget    *tv_flame_view_new             (TvProfile   *profile,
 TvViewState  *tv_flame_view_get_view_state  (TvFlameView *self);
 TvFlameGraph *tv_flame_view_get_graph       (TvFlameView *self);
 TvFunctionTable *tv_flame_view_get_function_table (TvFlameView *self);
+TvCallTreeView *tv_flame_view_get_call_tree_view (TvFlameView *self);
 TvSourceView *tv_flame_view_get_source_view (TvFlameView *self);
 /* Whether a query or a search is being computed. */
 gboolean      tv_flame_view_is_busy         (TvFlameView *self);

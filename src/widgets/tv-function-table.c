@@ -26,6 +26,7 @@
  * are the callers of F's outermost calls).  Both carry a cancellable and a
  * generation number, so a late result never replaces a newer one.
  */
+#include <math.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -396,11 +397,12 @@ struct _TvFunctionTable
   GtkSortListModel    *relation_models[N_RELATIONS];
 
   GtkSearchEntry      *search_entry;
+  GtkPaned            *paned;
+  /* The user moved the paned's handle: its position is theirs. */
+  gboolean             paned_dragged;
   GtkStack            *table_stack;
   GtkColumnView       *table_view;
   GtkColumnViewColumn *name_column;
-  GtkColumnViewColumn *self_percent_column;
-  GtkColumnViewColumn *total_percent_column;
   GtkColumnViewColumn *self_column;
   GtkColumnViewColumn *total_column;
   GtkColumnViewColumn *file_column;
@@ -448,6 +450,10 @@ typedef enum
   CELL_TOTAL,
   CELL_SELF_PERCENT,
   CELL_TOTAL_PERCENT,
+  /* The table's: the share above the samples, so that the columns fit
+   * the side panel's width. */
+  CELL_SELF_BOTH,
+  CELL_TOTAL_BOTH,
 } CellKind;
 
 /* Tooltips are made when asked for: setting a tooltip's text makes GTK
@@ -468,12 +474,35 @@ setup_cell (GtkSignalListItemFactory *factory,
   CellKind kind = GPOINTER_TO_UINT (user_data);
   GtkWidget *label = gtk_label_new (NULL);
 
+  if (kind == CELL_SELF_BOTH || kind == CELL_TOTAL_BOTH)
+    {
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+      GtkWidget *count = gtk_label_new (NULL);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+      gtk_widget_add_css_class (label, "numeric");
+      gtk_label_set_xalign (GTK_LABEL (count), 1.0);
+      gtk_widget_add_css_class (count, "numeric");
+      gtk_widget_add_css_class (count, "caption");
+      gtk_widget_add_css_class (count, "dim-label");
+      gtk_box_append (GTK_BOX (box), label);
+      gtk_box_append (GTK_BOX (box), count);
+      g_object_set_data (G_OBJECT (box), "tv-count", count);
+      g_object_set_data (G_OBJECT (box), "tv-share", label);
+      g_object_set_data (G_OBJECT (box), "tv-cell-kind", GUINT_TO_POINTER (kind));
+      gtk_widget_set_has_tooltip (box, TRUE);
+      g_signal_connect (box, "query-tooltip", G_CALLBACK (on_cell_query_tooltip), list_item);
+      gtk_list_item_set_child (list_item, box);
+      return;
+    }
   if (kind == CELL_NAME || kind == CELL_FILE)
     {
       gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), kind == CELL_NAME ? PANGO_ELLIPSIZE_END
+      /* The middle of a name goes: "Thread._bootstrap" and
+       * "Thread._bootstrap_inner" stay two names. */
+      gtk_label_set_ellipsize (GTK_LABEL (label), kind == CELL_NAME ? PANGO_ELLIPSIZE_MIDDLE
                                                                    : PANGO_ELLIPSIZE_START);
-      gtk_label_set_width_chars (GTK_LABEL (label), kind == CELL_NAME ? 14 : 10);
+      gtk_label_set_width_chars (GTK_LABEL (label), kind == CELL_NAME ? 12 : 8);
     }
   else
     {
@@ -532,13 +561,22 @@ bind_cell (GtkSignalListItemFactory *factory,
 {
   CellKind kind = GPOINTER_TO_UINT (user_data);
   TvFunctionItem *item = gtk_list_item_get_item (list_item);
-  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (list_item));
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  GtkWidget *share = g_object_get_data (G_OBJECT (child), "tv-share");
+  GtkLabel *label = GTK_LABEL (share != NULL ? share : child);
   guint64 base = tv_call_tree_get_n_samples (item->tree);
   g_autofree char *shown = NULL;
   char text[64];
 
   switch (kind)
     {
+    case CELL_SELF_BOTH:
+    case CELL_TOTAL_BOTH:
+      format_percent (text, sizeof text, kind == CELL_SELF_BOTH ? item->self : item->total, base);
+      gtk_label_set_text (label, text);
+      format_count (text, sizeof text, kind == CELL_SELF_BOTH ? item->self : item->total);
+      gtk_label_set_text (g_object_get_data (G_OBJECT (child), "tv-count"), text);
+      break;
     case CELL_NAME:
       shown = tv_text_dup_shown (item->name);
       gtk_label_set_text (label, shown);
@@ -607,10 +645,12 @@ on_cell_query_tooltip (GtkWidget   *label,
       break;
     case CELL_SELF:
     case CELL_SELF_PERCENT:
+    case CELL_SELF_BOTH:
       text = describe_samples (item->tree, item->self);
       break;
     case CELL_TOTAL:
     case CELL_TOTAL_PERCENT:
+    case CELL_TOTAL_BOTH:
       text = describe_samples (item->tree, item->total);
       break;
     default:
@@ -1172,8 +1212,9 @@ tv_function_table_sort_by_column (TvFunctionTable  *self,
   g_return_if_fail (column < TV_N_FUNCTION_COLUMNS);
 
   columns[TV_FUNCTION_COLUMN_NAME] = self->name_column;
-  columns[TV_FUNCTION_COLUMN_SELF_PERCENT] = self->self_percent_column;
-  columns[TV_FUNCTION_COLUMN_TOTAL_PERCENT] = self->total_percent_column;
+  /* A column shows both the share and the samples, which sort alike. */
+  columns[TV_FUNCTION_COLUMN_SELF_PERCENT] = self->self_column;
+  columns[TV_FUNCTION_COLUMN_TOTAL_PERCENT] = self->total_column;
   columns[TV_FUNCTION_COLUMN_SELF] = self->self_column;
   columns[TV_FUNCTION_COLUMN_TOTAL] = self->total_column;
   columns[TV_FUNCTION_COLUMN_FILE] = self->file_column;
@@ -1325,11 +1366,10 @@ tv_function_table_class_init (TvFunctionTableClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tachyonviewer/"
                                                "TachyonViewer/ui/tv-function-table.ui");
   gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, paned);
   gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, table_stack);
   gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, table_view);
   gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, name_column);
-  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, self_percent_column);
-  gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, total_percent_column);
   gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, self_column);
   gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, total_column);
   gtk_widget_class_bind_template_child (widget_class, TvFunctionTable, file_column);
@@ -1370,6 +1410,35 @@ init_relation_view (TvFunctionTable     *self,
   return model;
 }
 
+/* The table gets most of the height, 62 %, whatever the panel's size,
+ * until the user drags the handle; the paned then keeps the proportion
+ * (both children resize).  The proportion is of the whole height, set on
+ * every change of it: the first one may come while the window is too
+ * small for the callers and callees' least height. */
+static void
+on_paned_max_position (GtkPaned        *paned,
+                       GParamSpec      *pspec,
+                       TvFunctionTable *self)
+{
+  int max = 0, height = gtk_widget_get_height (GTK_WIDGET (paned));
+
+  g_object_get (paned, "max-position", &max, NULL);
+  if (self->paned_dragged || max <= 0 || height <= 0)
+    return;
+  gtk_paned_set_position (paned, MIN (max, (int) (height * 0.62)));
+}
+
+/* A press on the handle (the paned's own gesture moves it). */
+static void
+on_paned_drag_begin (GtkGestureDrag  *gesture,
+                     double           x,
+                     double           y,
+                     TvFunctionTable *self)
+{
+  if (fabs (y - gtk_paned_get_position (self->paned)) <= 12)
+    self->paned_dragged = TRUE;
+}
+
 static void
 tv_function_table_init (TvFunctionTable *self)
 {
@@ -1379,10 +1448,8 @@ tv_function_table_init (TvFunctionTable *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   set_column (self->name_column, CELL_NAME, compare_name);
-  set_column (self->self_percent_column, CELL_SELF_PERCENT, compare_self);
-  set_column (self->total_percent_column, CELL_TOTAL_PERCENT, compare_total);
-  set_column (self->self_column, CELL_SELF, compare_self);
-  set_column (self->total_column, CELL_TOTAL, compare_total);
+  set_column (self->self_column, CELL_SELF_BOTH, compare_self);
+  set_column (self->total_column, CELL_TOTAL_BOTH, compare_total);
   set_column (self->file_column, CELL_FILE, compare_file);
 
   self->filter = g_object_new (TV_TYPE_ROW_FILTER, NULL);
@@ -1413,4 +1480,12 @@ tv_function_table_init (TvFunctionTable *self)
                             G_CALLBACK (on_pending_changed), self);
   g_signal_connect_swapped (sorter, "changed", G_CALLBACK (on_sorter_changed), self);
   g_signal_connect (self->search_entry, "search-changed", G_CALLBACK (on_search_changed), self);
+  g_signal_connect (self->paned, "notify::max-position", G_CALLBACK (on_paned_max_position), self);
+  {
+    GtkGesture *drag = gtk_gesture_drag_new ();
+
+    gtk_event_controller_set_propagation_phase (GTK_EVENT_CONTROLLER (drag), GTK_PHASE_CAPTURE);
+    g_signal_connect (drag, "drag-begin", G_CALLBACK (on_paned_drag_begin), self);
+    gtk_widget_add_controller (GTK_WIDGET (self->paned), GTK_EVENT_CONTROLLER (drag));
+  }
 }

@@ -456,6 +456,74 @@ test_rows (void)
   g_assert_cmpuint (n_emitted, ==, 0);
 }
 
+static GtkWidget *find_label (GtkWidget  *widget,
+                              const char *text);
+
+/* WIDGET's box in ANCESTOR's coordinates. */
+static graphene_rect_t
+bounds_in (GtkWidget *widget,
+           GtkWidget *ancestor)
+{
+  graphene_rect_t bounds;
+
+  g_assert_true (gtk_widget_compute_bounds (widget, ancestor, &bounds));
+  return bounds;
+}
+
+/* The side panel's width (360 px): every column shows whole, names that
+ * share their start are cut in the middle, and the callers and callees
+ * leave the table most of the height. */
+static void
+test_layout (void)
+{
+  GtkWidget *view, *scroller, *paned;
+  g_autoptr(GPtrArray) labels = g_ptr_array_new ();
+  static const char *titles[] = { "Function", "Self", "Total", "File" };
+  graphene_rect_t visible;
+  guint n_cut = 0;
+
+  ensure_profile ("rec_threads.tach");
+  settle (table);
+  view = GTK_WIDGET (get_column_view (table, 0));
+  scroller = gtk_widget_get_ancestor (view, GTK_TYPE_SCROLLED_WINDOW);
+  visible = bounds_in (scroller, scroller);
+  g_assert_cmpfloat (visible.size.width, >, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (titles); i++)
+    {
+      graphene_rect_t r = bounds_in (find_label (view, titles[i]), scroller);
+
+      g_assert_cmpfloat (r.origin.x, >=, 0);
+      g_assert_cmpfloat (r.origin.x + r.size.width, <=, visible.size.width);
+    }
+
+  /* The name cells: "Thread._bootstrap" and "Thread._bootstrap_inner"
+   * are cut in the middle, so they read as two names; a name cell that
+   * is cut has the whole name in its tooltip (see hostile-names). */
+  collect_widgets (view, GTK_TYPE_LABEL, labels);
+  for (guint i = 0; i < labels->len; i++)
+    {
+      GtkLabel *label = labels->pdata[i];
+
+      if (g_str_has_prefix (gtk_label_get_text (label), "Thread._bootstrap"))
+        {
+          PangoLayout *layout = gtk_label_get_layout (label);
+
+          g_assert_cmpint (gtk_label_get_ellipsize (label), ==, PANGO_ELLIPSIZE_MIDDLE);
+          g_assert_true (gtk_widget_get_has_tooltip (GTK_WIDGET (label)));
+          n_cut += pango_layout_is_ellipsized (layout);
+        }
+    }
+  g_test_message ("%u names cut", n_cut);
+
+  /* The table gets most of the height below the search. */
+  paned = gtk_widget_get_ancestor (scroller, GTK_TYPE_PANED);
+  g_assert_nonnull (paned);
+  g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), >=,
+                   gtk_widget_get_height (paned) * 55 / 100);
+  g_assert_cmpint (gtk_paned_get_position (GTK_PANED (paned)), <=,
+                   gtk_widget_get_height (paned) * 70 / 100);
+}
+
 static guint64
 column_value (TvFunctionItem   *item,
               TvFunctionColumn  column)
@@ -1312,6 +1380,7 @@ main (int   argc,
 
   /* The tests share the window and run in this order. */
   g_test_add_func ("/function-table/rows", test_rows);
+  g_test_add_func ("/function-table/layout", test_layout);
   g_test_add_func ("/function-table/sort", test_sort);
   g_test_add_func ("/function-table/search", test_search);
   g_test_add_func ("/function-table/select", test_select);
