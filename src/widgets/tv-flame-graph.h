@@ -80,6 +80,11 @@ guint32             tv_flame_graph_get_selected     (TvFlameGraph       *self);
 void                tv_flame_graph_set_selected     (TvFlameGraph       *self,
                                                      guint32             node);
 
+/* The rows' scroll position, in pixels above what is shown, and the
+ * scrollbar over the right edge that shows it while the frames are
+ * higher than the graph. */
+GtkAdjustment      *tv_flame_graph_get_vadjustment  (TvFlameGraph       *self);
+GtkWidget          *tv_flame_graph_get_scrollbar    (TvFlameGraph       *self);
 /* The layout drawn now (tests, exports of what is seen); may be NULL. */
 TvFlameLayout      *tv_flame_graph_get_layout       (TvFlameGraph       *self);
 /* The text the tooltip shows for the box at X, Y, or NULL. */
