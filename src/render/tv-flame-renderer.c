@@ -90,11 +90,16 @@ state_color (const guint64 *states,
   TvFlameColor native = tv_palette_state (TV_PALETTE_STATE_NATIVE, dark);
   TvFlameColor waiting = tv_palette_state (TV_PALETTE_STATE_WAITING, dark);
   TvFlameColor idle = tv_palette_state (TV_PALETTE_STATE_IDLE, dark);
+  TvFlameColor exception = tv_palette_state (TV_PALETTE_STATE_EXCEPTION, dark);
   TvFlameColor active;
-  double g, c, w, sum;
+  double g, c, w, e, sum;
 
   if (states == NULL || total == 0)
     return idle;
+  /* An exception is shown whatever the thread did meanwhile, as the
+   * timeline shows it: a frame always in one is the exception's colour,
+   * not the grey of idle. */
+  e = MIN ((double) states[TV_STATUS_COUNT_HAS_EXCEPTION] / total, 1.0);
   g = (double) states[TV_STATUS_COUNT_HAS_GIL] / total;
   w = (double) states[TV_STATUS_COUNT_GIL_REQUESTED] / total;
   /* CPython marks a thread that waits for the GIL as on CPU too: on CPU
@@ -103,7 +108,7 @@ state_color (const guint64 *states,
   c = MAX ((double) states[TV_STATUS_COUNT_ON_CPU] / total - g - w, 0.0);
   sum = g + c + w;
   if (sum <= 0)
-    return idle;
+    return tv_color_mix (idle, exception, e);
   active = (TvFlameColor) {
     (running.red * g + native.red * c + waiting.red * w) / sum,
     (running.green * g + native.green * c + waiting.green * w) / sum,
@@ -111,7 +116,7 @@ state_color (const guint64 *states,
   };
   /* A frame busy a fifth of the time is told from an idle one: the
    * share is eased out. */
-  return tv_color_mix (idle, active, pow (MIN (sum, 1.0), 0.6));
+  return tv_color_mix (tv_color_mix (idle, active, pow (MIN (sum, 1.0), 0.6)), exception, e);
 }
 
 TvFlameColor
