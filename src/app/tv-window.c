@@ -17,6 +17,7 @@
 #include "tv-application.h"
 #include "tv-compare-page.h"
 #include "tv-export-task.h"
+#include "tv-popup-tooltips.h"
 #include "tv-start-page.h"
 #include "tv-text.h"
 #include "tv-window.h"
@@ -654,6 +655,7 @@ tv_window_init (TvWindow *self)
   GtkWidget *start_page;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  tv_popup_tooltips_attach (GTK_WIDGET (self));
 
   self->settings = tv_application_new_settings ();
   if (self->settings != NULL)

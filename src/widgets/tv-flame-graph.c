@@ -25,6 +25,7 @@
 
 #include "tv-flame-graph.h"
 
+#include "tv-popup-tooltips.h"
 #include "tv-text.h"
 
 #define ROW_HEIGHT      18.0
@@ -836,15 +837,15 @@ tv_flame_graph_size_allocate (GtkWidget *widget,
 
   if (self->context_menu != NULL)
     gtk_popover_present (self->context_menu);
+
+  if (viewport == NULL || viewport->width != width || viewport->height != height)
+    relayout (self);
+  /* After the layout, which may have shown the scrollbar. */
   gtk_widget_measure (self->scrollbar, GTK_ORIENTATION_HORIZONTAL, -1, &bar_width, NULL,
                       NULL, NULL);
   gtk_widget_size_allocate (self->scrollbar,
                             &(GtkAllocation) { MAX (width - bar_width, 0), 0, bar_width, height },
                             -1);
-
-  if (viewport != NULL && viewport->width == width && viewport->height == height)
-    return;
-  relayout (self);
 }
 
 static void
@@ -1494,6 +1495,19 @@ tv_flame_graph_get_zoom_root (TvFlameGraph *self)
 }
 
 gboolean
+tv_flame_graph_reset_zoom (TvFlameGraph *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), FALSE);
+
+  if (self->tree == NULL
+      || (self->zoom.root == TV_ROOT_NODE && self->zoom.x0 == 0
+          && self->zoom.x1 == node_total (self, TV_ROOT_NODE)))
+    return FALSE;
+  reset_zoom (self);
+  return TRUE;
+}
+
+gboolean
 tv_flame_graph_can_go_back (TvFlameGraph *self)
 {
   g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), FALSE);
@@ -1831,6 +1845,8 @@ tv_flame_graph_init (TvFlameGraph *self)
   gtk_popover_set_has_arrow (self->context_menu, FALSE);
   gtk_widget_set_halign (GTK_WIDGET (self->context_menu), GTK_ALIGN_START);
   gtk_widget_set_parent (GTK_WIDGET (self->context_menu), widget);
+  /* A frame's tooltip would cover the menu opened on it. */
+  tv_popup_tooltips_attach_popover (widget, self->context_menu);
 
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 0, 0, 0));
   g_signal_connect (self->vadjustment, "value-changed", G_CALLBACK (on_vadjustment_value), self);

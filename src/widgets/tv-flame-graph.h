@@ -68,6 +68,8 @@ void                tv_flame_graph_zoom_to          (TvFlameGraph       *self,
 gboolean            tv_flame_graph_zoom_scroll      (TvFlameGraph       *self,
                                                      double              x,
                                                      double              dy);
+/* Shows the whole tree again (Esc); FALSE when it was shown already. */
+gboolean            tv_flame_graph_reset_zoom       (TvFlameGraph       *self);
 gboolean            tv_flame_graph_can_go_back      (TvFlameGraph       *self);
 gboolean            tv_flame_graph_can_go_forward   (TvFlameGraph       *self);
 /* Whether an animation is running. */
