@@ -1450,6 +1450,26 @@ tv_flame_graph_set_diff_mode (TvFlameGraph    *self,
   invalidate_frames (self);
 }
 
+void
+tv_flame_graph_set_diff_keeps_modules (TvFlameGraph *self,
+                                       gboolean      keeps)
+{
+  g_return_if_fail (TV_IS_FLAME_GRAPH (self));
+
+  if (self->style.diff_keeps_modules == !!keeps)
+    return;
+  self->style.diff_keeps_modules = !!keeps;
+  invalidate_frames (self);
+}
+
+gboolean
+tv_flame_graph_get_diff_keeps_modules (TvFlameGraph *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), FALSE);
+
+  return self->style.diff_keeps_modules;
+}
+
 guint32
 tv_flame_graph_get_hovered_node (TvFlameGraph *self)
 {

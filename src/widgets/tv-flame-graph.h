@@ -50,6 +50,10 @@ TvDiff             *tv_flame_graph_get_diff         (TvFlameGraph       *self);
 /* What the diff colours show. */
 void                tv_flame_graph_set_diff_mode    (TvFlameGraph       *self,
                                                      TvFlameDiffMode     mode);
+/* Whether frames keep their module colours, a change outlined. */
+void                tv_flame_graph_set_diff_keeps_modules (TvFlameGraph *self,
+                                                           gboolean      keeps);
+gboolean            tv_flame_graph_get_diff_keeps_modules (TvFlameGraph *self);
 /* The node under the pointer ("hovered-node"), or TV_NODE_NONE. */
 guint32             tv_flame_graph_get_hovered_node (TvFlameGraph       *self);
 /* A node to outline as if hovered, while the pointer is elsewhere (the

@@ -10,6 +10,7 @@
 #include <adwaita.h>
 
 #include "tv-application.h"
+#include "tv-diff.h"
 #include "tv-flame-graph.h"
 #include "tv-flame-view.h"
 #include "tv-profile-page.h"
@@ -475,6 +476,61 @@ test_breadcrumbs (void)
   close_all_tabs (window);
 }
 
+/* A comparison of a profile with itself is all within noise: side by
+ * side, its frames keep their module colours (a change would be
+ * outlined); the differential graph's grey stays for the view whose
+ * colours are the change. */
+static void
+test_diff_noise_colors (void)
+{
+  TvWindow *window = get_window ();
+  TvProfilePage *page = open_profile (window, "rec_threads.tach");
+  TvFlameGraph *graph = settled_graph (page);
+  TvCallTree *tree = tv_flame_graph_get_tree (graph);
+  TvFlameLayout *layout = tv_flame_graph_get_layout (graph);
+  g_autoptr(TvDiff) diff = tv_diff_new (tree, tree, NULL, NULL);
+  g_autoptr(TvFlameRenderer) renderer = tv_flame_renderer_new (NULL);
+  const TvFlameBox *boxes;
+  guint n_boxes, checked = 0;
+  TvFlameStyle modules, noise, grey;
+
+  g_assert_nonnull (diff);
+  tv_flame_style_init (&modules);
+  noise = modules;
+  noise.scheme = TV_FLAME_COLORS_DIFF;
+  noise.diff = diff;
+  noise.diff_side = TV_DIFF_SIDE_NEW;
+  noise.diff_keeps_modules = TRUE;
+  grey = noise;
+  grey.diff_keeps_modules = FALSE;
+  boxes = tv_flame_layout_get_boxes (layout, &n_boxes);
+  for (guint i = 0; i < n_boxes; i++)
+    {
+      TvFlameColor a, b, c, neutral;
+      TvDiffNode out;
+
+      if (boxes[i].node == TV_ROOT_NODE || (boxes[i].flags & TV_FLAME_BOX_MERGED))
+        continue;
+      tv_diff_get_node (diff, TV_DIFF_SIDE_NEW, boxes[i].node, &out);
+      g_assert_cmpint (out.total.change, ==, TV_DIFF_NEUTRAL);
+      neutral = tv_flame_diff_color (TV_DIFF_NEUTRAL, out.total.relative, FALSE);
+      a = tv_flame_renderer_get_fill (renderer, layout, &boxes[i], &modules);
+      b = tv_flame_renderer_get_fill (renderer, layout, &boxes[i], &noise);
+      c = tv_flame_renderer_get_fill (renderer, layout, &boxes[i], &grey);
+      g_assert_cmpfloat (a.red, ==, b.red);
+      g_assert_cmpfloat (a.green, ==, b.green);
+      g_assert_cmpfloat (a.blue, ==, b.blue);
+      g_assert_cmpfloat (c.red, ==, neutral.red);
+      g_assert_cmpfloat (c.green, ==, neutral.green);
+      g_assert_cmpfloat (c.blue, ==, neutral.blue);
+      if (a.red != c.red || a.green != c.green || a.blue != c.blue)
+        checked++;
+    }
+  /* Grey and the module colours are told apart. */
+  g_assert_cmpuint (checked, >, 5);
+  close_all_tabs (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -493,6 +549,7 @@ main (int   argc,
   g_test_add_func ("/ui/polish/tooltips", test_tooltips);
   g_test_add_func ("/ui/polish/legend", test_legend);
   g_test_add_func ("/ui/polish/breadcrumbs", test_breadcrumbs);
+  g_test_add_func ("/ui/polish/diff-noise-colors", test_diff_noise_colors);
 
   ret = g_test_run ();
 
