@@ -17,6 +17,7 @@
 #include "tv-application.h"
 #include "tv-compare-page.h"
 #include "tv-export-task.h"
+#include "tv-popup-tooltips.h"
 #include "tv-start-page.h"
 #include "tv-text.h"
 #include "tv-window.h"
@@ -69,10 +70,12 @@ selected_can_export (TvWindow *self)
 static void
 update_view (TvWindow *self)
 {
-  gboolean has_tabs = adw_tab_view_get_n_pages (self->tab_view) > 0;
+  int n_pages = adw_tab_view_get_n_pages (self->tab_view);
 
-  gtk_stack_set_visible_child_name (self->stack, has_tabs ? "tabs" : "start");
-  gtk_widget_set_visible (GTK_WIDGET (self->tab_bar), has_tabs);
+  gtk_stack_set_visible_child_name (self->stack, n_pages > 0 ? "tabs" : "start");
+  /* One tab is named by the window's title already: the bar would only
+   * take a row from the graph. */
+  gtk_widget_set_visible (GTK_WIDGET (self->tab_bar), n_pages > 1);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export", selected_can_export (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-with",
                                  selected_loaded_page (self) != NULL);
@@ -652,6 +655,7 @@ tv_window_init (TvWindow *self)
   GtkWidget *start_page;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  tv_popup_tooltips_attach (GTK_WIDGET (self));
 
   self->settings = tv_application_new_settings ();
   if (self->settings != NULL)
@@ -663,7 +667,7 @@ tv_window_init (TvWindow *self)
         gtk_window_maximize (GTK_WINDOW (self));
     }
   else
-    gtk_window_set_default_size (GTK_WINDOW (self), 1000, 700);
+    gtk_window_set_default_size (GTK_WINDOW (self), 1280, 800);
 
   start_page = GTK_WIDGET (tv_start_page_new ());
   gtk_widget_set_vexpand (start_page, TRUE);

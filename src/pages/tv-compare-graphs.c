@@ -326,6 +326,9 @@ _tv_compare_page_add_graphs (TvComparePage *self)
     {
       self->graphs[i] = TV_FLAME_GRAPH (tv_flame_graph_new ());
       tv_flame_graph_set_color_scheme (self->graphs[i], TV_FLAME_COLORS_DIFF);
+      /* Side by side, a comparison within noise would leave both graphs
+       * grey: frames keep their modules' colours, a change is outlined. */
+      tv_flame_graph_set_diff_keeps_modules (self->graphs[i], TRUE);
       gtk_widget_set_vexpand (GTK_WIDGET (self->graphs[i]), TRUE);
       g_signal_connect (self->graphs[i], "notify::zoom-root", G_CALLBACK (on_zoom_changed),
                         self);
@@ -333,6 +336,21 @@ _tv_compare_page_add_graphs (TvComparePage *self)
                         self);
       /* Below the side's bar. */
       gtk_box_append (self->column_boxes[i], GTK_WIDGET (self->graphs[i]));
+      {
+        GtkWidget *key = gtk_label_new (_("Module colours. Outlined red: more in the new "
+                                          "profile, blue: less, beyond sampling noise."));
+
+        gtk_label_set_wrap (GTK_LABEL (key), TRUE);
+        gtk_label_set_xalign (GTK_LABEL (key), 0);
+        gtk_widget_set_margin_start (key, 8);
+        gtk_widget_set_margin_end (key, 8);
+        gtk_widget_set_margin_top (key, 3);
+        gtk_widget_set_margin_bottom (key, 3);
+        gtk_widget_add_css_class (key, "caption");
+        gtk_widget_add_css_class (key, "dim-label");
+        gtk_widget_set_name (key, "side-key");
+        gtk_box_append (self->column_boxes[i], key);
+      }
     }
 
   self->diff_graph = TV_FLAME_GRAPH (tv_flame_graph_new ());

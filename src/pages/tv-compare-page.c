@@ -24,6 +24,7 @@
 #include <glib/gi18n.h>
 
 #include "tv-compare-page-private.h"
+#include "tv-popup-tooltips.h"
 #include "tv-text.h"
 #include "tv-units.h"
 #include "tv-wrap-layout.h"
@@ -765,6 +766,7 @@ static void
 tv_compare_page_init (TvComparePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  tv_popup_tooltips_attach (GTK_WIDGET (self));
 
   self->state = TV_COMPARE_PAGE_LOADING;
   self->cancellable = g_cancellable_new ();

@@ -133,8 +133,21 @@ export_dialog_free (ExportDialog *dialog)
   g_free (dialog);
 }
 
-/* Says in a toast on TOASTS where an export went, or why it failed (the
- * failure's toast stays until dismissed). */
+/* The toast's Open: the exported file in the application the desktop
+ * opens its type with. */
+static void
+on_open_exported (AdwToast *toast,
+                  GtkWidget *toasts)
+{
+  GFile *dest = g_object_get_data (G_OBJECT (toast), "tv-exported-file");
+  GtkRoot *root = gtk_widget_get_root (toasts);
+  g_autofree char *uri = g_file_get_uri (dest);
+
+  gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, uri, GDK_CURRENT_TIME);
+}
+
+/* Says in a toast on TOASTS where an export went, with a button that opens
+ * it, or why it failed (the failure's toast stays until dismissed). */
 static void
 show_result (AdwToastOverlay *toasts,
              GFile           *dest,
@@ -153,6 +166,14 @@ show_result (AdwToastOverlay *toasts,
   escaped = g_markup_escape_text (title, -1);
   toast = adw_toast_new (escaped);
   adw_toast_set_timeout (toast, error != NULL ? 0 : 5);
+  if (error == NULL)
+    {
+      adw_toast_set_button_label (toast, _("_Open"));
+      g_object_set_data_full (G_OBJECT (toast), "tv-exported-file", g_object_ref (dest),
+                              g_object_unref);
+      g_signal_connect_object (toast, "button-clicked", G_CALLBACK (on_open_exported), toasts,
+                               0);
+    }
   adw_toast_overlay_add_toast (toasts, toast);
 }
 

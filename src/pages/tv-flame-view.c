@@ -15,6 +15,8 @@
 #include "tv-call-tree-view.h"
 #include "tv-flame-view.h"
 #include "tv-function-table.h"
+#include "tv-palette.h"
+#include "tv-popup-tooltips.h"
 #include "tv-source-view.h"
 #include "tv-timeline.h"
 #include "tv-text.h"
@@ -47,6 +49,7 @@ struct _TvFlameView
   GtkWidget         *toolbar;
   GtkBox            *breadcrumbs;
   GtkScrolledWindow *crumb_scroller;
+  GtkWidget         *crumb_more;
   GtkMenuButton     *threads_button;
   GtkButton         *all_threads_button;
   GtkScrolledWindow *threads_scroller;
@@ -69,6 +72,7 @@ struct _TvFlameView
   AdwStatusPage     *empty_page;
   GtkBox            *graph_box;
   TvFlameGraph      *graph;
+  GtkBox            *legend;
   GtkWidget         *side_box;
 };
 
@@ -224,6 +228,123 @@ update_summary (TvFlameView *self)
 }
 
 /* ------------------------------------------------------------------------ */
+/* The legend                                                                */
+/* ------------------------------------------------------------------------ */
+
+typedef enum
+{
+  SWATCH_MODULE,
+  SWATCH_HEAT,
+  SWATCH_STATE,
+} SwatchKind;
+
+/* A swatch's colour is asked for at each draw, so that it follows the
+ * dark style. */
+static void
+draw_swatch (GtkDrawingArea *area,
+             cairo_t        *cr,
+             int             width,
+             int             height,
+             gpointer        user_data)
+{
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  SwatchKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (area), "kind"));
+  int which = GPOINTER_TO_INT (user_data);
+  TvColor color;
+
+  if (kind == SWATCH_MODULE)
+    color = tv_palette_module (which, 0.5, 0.5, dark);
+  else if (kind == SWATCH_HEAT)
+    color = tv_palette_heat (which / 2.0, dark);
+  else
+    color = tv_palette_state (which, dark);
+  cairo_rectangle (cr, 0.5, 0.5, width - 1, height - 1);
+  cairo_set_source_rgb (cr, color.red, color.green, color.blue);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgba (cr, 0, 0, 0, 0.3);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+}
+
+static void
+append_legend_entry (TvFlameView *self,
+                     SwatchKind   kind,
+                     int          which,
+                     const char  *text)
+{
+  GtkWidget *entry = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *swatch = gtk_drawing_area_new ();
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (swatch), 12);
+  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (swatch), 12);
+  gtk_widget_set_valign (swatch, GTK_ALIGN_CENTER);
+  g_object_set_data (G_OBJECT (swatch), "kind", GINT_TO_POINTER (kind));
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (swatch), draw_swatch,
+                                  GINT_TO_POINTER (which), NULL);
+  gtk_widget_add_css_class (label, "caption");
+  gtk_box_append (GTK_BOX (entry), swatch);
+  gtk_box_append (GTK_BOX (entry), label);
+  gtk_box_append (self->legend, entry);
+}
+
+/* The key of the colours the graph is drawn in now. */
+static void
+update_legend (TvFlameView *self)
+{
+  GtkWidget *child;
+  GtkWidget *title;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->legend))) != NULL)
+    gtk_box_remove (self->legend, child);
+
+  switch (tv_flame_graph_get_color_scheme (self->graph))
+    {
+    case TV_FLAME_COLORS_HEAT:
+      title = gtk_label_new (_("Self time:"));
+      gtk_box_append (self->legend, title);
+      append_legend_entry (self, SWATCH_HEAT, 0, _("None"));
+      append_legend_entry (self, SWATCH_HEAT, 1, _("Half the most"));
+      append_legend_entry (self, SWATCH_HEAT, 2, _("The most"));
+      break;
+    case TV_FLAME_COLORS_THREAD_STATE:
+      title = gtk_label_new (_("Thread state, mixed by share:"));
+      gtk_box_append (self->legend, title);
+      /* The words of the timeline's legend. */
+      append_legend_entry (self, SWATCH_STATE, TV_PALETTE_STATE_RUNNING, _("Holding the GIL"));
+      append_legend_entry (self, SWATCH_STATE, TV_PALETTE_STATE_NATIVE,
+                           _("On CPU without the GIL"));
+      append_legend_entry (self, SWATCH_STATE, TV_PALETTE_STATE_WAITING,
+                           _("Waiting for the GIL"));
+      append_legend_entry (self, SWATCH_STATE, TV_PALETTE_STATE_EXCEPTION, _("Exception"));
+      append_legend_entry (self, SWATCH_STATE, TV_PALETTE_STATE_IDLE, _("Idle"));
+      break;
+    case TV_FLAME_COLORS_MODULE:
+    case TV_FLAME_COLORS_DIFF:
+    default:
+      title = gtk_label_new (_("Module:"));
+      gtk_box_append (self->legend, title);
+      append_legend_entry (self, SWATCH_MODULE, TV_PALETTE_MODULE_PROJECT, _("This project"));
+      append_legend_entry (self, SWATCH_MODULE, TV_PALETTE_MODULE_STDLIB,
+                           _("Standard library"));
+      append_legend_entry (self, SWATCH_MODULE, TV_PALETTE_MODULE_SITE_PACKAGES,
+                           _("Installed packages"));
+      append_legend_entry (self, SWATCH_MODULE, TV_PALETTE_MODULE_OTHER, _("Other"));
+      break;
+    }
+  gtk_widget_add_css_class (title, "caption-heading");
+}
+
+static void
+on_dark_changed (TvFlameView *self)
+{
+  for (GtkWidget *entry = gtk_widget_get_first_child (GTK_WIDGET (self->legend)); entry != NULL;
+       entry = gtk_widget_get_next_sibling (entry))
+    if (GTK_IS_BOX (entry))
+      gtk_widget_queue_draw (gtk_widget_get_first_child (entry));
+}
+
+/* ------------------------------------------------------------------------ */
 /* Breadcrumbs                                                               */
 /* ------------------------------------------------------------------------ */
 
@@ -303,6 +424,29 @@ scroll_crumbs_to_end (gpointer data)
   gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment)
                                         - gtk_adjustment_get_page_size (adjustment));
   return G_SOURCE_REMOVE;
+}
+
+/* "…" says that the path goes on to the left of what is shown.  It keeps
+ * its room when hidden: the scroller's width would change with it, and
+ * the path scroll back to its end. */
+static void
+on_crumbs_scrolled (GtkAdjustment *adjustment,
+                    TvFlameView   *self)
+{
+  gboolean more = gtk_adjustment_get_value (adjustment)
+                  > gtk_adjustment_get_lower (adjustment) + 0.5;
+
+  gtk_widget_set_opacity (self->crumb_more, more ? 1.0 : 0.0);
+  gtk_widget_set_can_target (self->crumb_more, more);
+  gtk_widget_set_sensitive (self->crumb_more, more);
+}
+
+static void
+on_crumb_more_clicked (TvFlameView *self)
+{
+  GtkAdjustment *adjustment = gtk_scrolled_window_get_hadjustment (self->crumb_scroller);
+
+  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_lower (adjustment));
 }
 
 static void
@@ -841,6 +985,7 @@ on_colors_dropdown (GtkDropDown *dropdown,
   TvFlameColorScheme scheme = gtk_drop_down_get_selected (dropdown);
 
   tv_flame_graph_set_color_scheme (self->graph, scheme);
+  update_legend (self);
   if (scheme == TV_FLAME_COLORS_THREAD_STATE && self->tree != NULL
       && !tv_call_tree_has_status_counts (self->tree))
     start_query (self);
@@ -1086,6 +1231,14 @@ tv_flame_view_get_graph (TvFlameView *self)
   return self->graph;
 }
 
+GtkWidget *
+tv_flame_view_get_legend (TvFlameView *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_VIEW (self), NULL);
+
+  return GTK_WIDGET (self->legend);
+}
+
 gboolean
 tv_flame_view_is_busy (TvFlameView *self)
 {
@@ -1202,6 +1355,7 @@ tv_flame_view_class_init (TvFlameViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, toolbar);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, breadcrumbs);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, crumb_scroller);
+  gtk_widget_class_bind_template_child (widget_class, TvFlameView, crumb_more);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, threads_button);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, all_threads_button);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, threads_scroller);
@@ -1238,6 +1392,17 @@ tv_flame_view_class_init (TvFlameViewClass *klass)
                                        "view.previous-match", NULL);
 }
 
+static gboolean
+on_escape (GtkWidget *widget,
+           GVariant  *args,
+           gpointer   user_data)
+{
+  TvFlameView *self = user_data;
+
+  /* Not taken when there is nothing to reset, for what is further up. */
+  return tv_flame_graph_reset_zoom (self->graph);
+}
+
 static void
 tv_flame_view_init (TvFlameView *self)
 {
@@ -1245,6 +1410,11 @@ tv_flame_view_init (TvFlameView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   g_signal_connect (gtk_scrolled_window_get_hadjustment (self->crumb_scroller), "changed",
                     G_CALLBACK (on_crumbs_changed), NULL);
+  g_signal_connect (gtk_scrolled_window_get_hadjustment (self->crumb_scroller), "value-changed",
+                    G_CALLBACK (on_crumbs_scrolled), self);
+  g_signal_connect (gtk_scrolled_window_get_hadjustment (self->crumb_scroller), "changed",
+                    G_CALLBACK (on_crumbs_scrolled), self);
+  g_signal_connect_swapped (self->crumb_more, "clicked", G_CALLBACK (on_crumb_more_clicked), self);
   /* Its menus are as wide as their longest item, in the user's language:
    * on a small screen the toolbar goes on two lines rather than widen the
    * window past it. */
@@ -1255,6 +1425,31 @@ tv_flame_view_init (TvFlameView *self)
   gtk_widget_set_hexpand (GTK_WIDGET (self->graph), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self->graph), TRUE);
   gtk_box_append (self->graph_box, GTK_WIDGET (self->graph));
+  self->legend = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12));
+  gtk_widget_set_margin_start (GTK_WIDGET (self->legend), 8);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->legend), 8);
+  gtk_widget_set_margin_top (GTK_WIDGET (self->legend), 3);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (self->legend), 3);
+  gtk_widget_set_layout_manager (GTK_WIDGET (self->legend), tv_wrap_layout_new (12));
+  gtk_widget_add_css_class (GTK_WIDGET (self->legend), "flame-legend");
+  gtk_box_append (self->graph_box, GTK_WIDGET (self->legend));
+  update_legend (self);
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (on_dark_changed), self, G_CONNECT_SWAPPED);
+  tv_popup_tooltips_attach (GTK_WIDGET (self));
+  {
+    /* Esc resets the zoom from wherever the focus is in the page: the
+     * search entry, a button, the table (which take it first when it
+     * means something to them). */
+    GtkEventController *shortcuts = gtk_shortcut_controller_new ();
+
+    gtk_event_controller_set_name (shortcuts, "tv-escape");
+    gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (shortcuts),
+                                          gtk_shortcut_new (gtk_keyval_trigger_new (GDK_KEY_Escape, 0),
+                                                            gtk_callback_action_new (on_escape,
+                                                                                     self, NULL)));
+    gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
+  }
 
   g_object_bind_property (self->search_button, "active", self->search_bar, "search-mode-enabled",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);

@@ -433,14 +433,19 @@ tv_flame_layout_get_content_rows (TvFlameLayout *self)
   return self->content_rows;
 }
 
-/* The height the rows are placed in: a flame graph hangs from the bottom
- * of it.  With every row laid out, the content decides. */
+/* The height the rows are placed in: a flame graph stands on the bottom
+ * of it.  With every row laid out, the content decides; a graph that
+ * hangs from the top is no higher than its content. */
 static double
 layout_height (TvFlameLayout *self)
 {
-  if (self->viewport.height > 0)
-    return self->viewport.height;
-  return self->content_rows * self->viewport.row_height;
+  double content = self->content_rows * self->viewport.row_height;
+
+  if (self->viewport.height <= 0)
+    return content;
+  if (self->viewport.hang_from_top)
+    return MIN (self->viewport.height, content);
+  return self->viewport.height;
 }
 
 double

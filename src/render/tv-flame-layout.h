@@ -57,6 +57,11 @@ typedef struct
   gboolean           show_ancestors;
   /* Children narrower than this many pixels are merged; 0 means 1. */
   double             min_width;
+  /* A flame graph whose rows need less than the height hangs from the
+   * top, its deepest frame on the first row, rather than standing on the
+   * bottom with the room left above it: the eye starts at the top.  An
+   * icicle starts there anyway. */
+  gboolean           hang_from_top;
 } TvFlameViewport;
 
 /* A viewport that shows all of TREE in WIDTH x HEIGHT pixels, as a flame

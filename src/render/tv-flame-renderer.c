@@ -90,11 +90,16 @@ state_color (const guint64 *states,
   TvFlameColor native = tv_palette_state (TV_PALETTE_STATE_NATIVE, dark);
   TvFlameColor waiting = tv_palette_state (TV_PALETTE_STATE_WAITING, dark);
   TvFlameColor idle = tv_palette_state (TV_PALETTE_STATE_IDLE, dark);
+  TvFlameColor exception = tv_palette_state (TV_PALETTE_STATE_EXCEPTION, dark);
   TvFlameColor active;
-  double g, c, w, sum;
+  double g, c, w, e, sum;
 
   if (states == NULL || total == 0)
     return idle;
+  /* An exception is shown whatever the thread did meanwhile, as the
+   * timeline shows it: a frame always in one is the exception's colour,
+   * not the grey of idle. */
+  e = MIN ((double) states[TV_STATUS_COUNT_HAS_EXCEPTION] / total, 1.0);
   g = (double) states[TV_STATUS_COUNT_HAS_GIL] / total;
   w = (double) states[TV_STATUS_COUNT_GIL_REQUESTED] / total;
   /* CPython marks a thread that waits for the GIL as on CPU too: on CPU
@@ -103,7 +108,7 @@ state_color (const guint64 *states,
   c = MAX ((double) states[TV_STATUS_COUNT_ON_CPU] / total - g - w, 0.0);
   sum = g + c + w;
   if (sum <= 0)
-    return idle;
+    return tv_color_mix (idle, exception, e);
   active = (TvFlameColor) {
     (running.red * g + native.red * c + waiting.red * w) / sum,
     (running.green * g + native.green * c + waiting.green * w) / sum,
@@ -111,7 +116,7 @@ state_color (const guint64 *states,
   };
   /* A frame busy a fifth of the time is told from an idle one: the
    * share is eased out. */
-  return tv_color_mix (idle, active, pow (MIN (sum, 1.0), 0.6));
+  return tv_color_mix (tv_color_mix (idle, active, pow (MIN (sum, 1.0), 0.6)), exception, e);
 }
 
 TvFlameColor
@@ -122,6 +127,23 @@ tv_flame_diff_color (TvDiffChange change,
   int direction = change == TV_DIFF_SLOWER ? 1 : change == TV_DIFF_FASTER ? -1 : 0;
 
   return tv_palette_diff (direction, tv_palette_diff_strength (relative), dark);
+}
+
+/* Whether the style's comparison finds no change in NODE beyond noise. */
+static gboolean
+diff_within_noise (const TvFlameStyle *style,
+                   TvCallTree         *tree,
+                   guint32             node)
+{
+  TvDiffNode out;
+  const TvDiffMeasure *m;
+
+  if (style->diff == NULL || tv_diff_get_tree (style->diff, style->diff_side) != tree
+      || style->diff_mode == TV_FLAME_DIFF_UNMATCHED)
+    return FALSE;
+  tv_diff_get_node (style->diff, style->diff_side, node, &out);
+  m = style->diff_mode == TV_FLAME_DIFF_SELF ? &out.self : &out.total;
+  return m->change == TV_DIFF_NEUTRAL;
 }
 
 static TvFlameColor
@@ -255,7 +277,10 @@ base_fill (TvFlameRenderer    *self,
                           tv_call_tree_get_total (tree, node), style->dark);
 
     case TV_FLAME_COLORS_DIFF:
-      return diff_fill (style, tree, node);
+      /* Else the change is an outline (draw_diff_outlines()). */
+      if (!style->diff_keeps_modules)
+        return diff_fill (style, tree, node);
+      G_GNUC_FALLTHROUGH;
 
     case TV_FLAME_COLORS_MODULE:
     default:
@@ -869,6 +894,12 @@ draw_highlights (TvFlameRenderer    *self,
   cairo_restore (cr);
 }
 
+static void draw_diff_outlines (TvFlameRenderer    *self,
+                                cairo_t            *cr,
+                                TvFlameLayout      *layout,
+                                const TvFlameStyle *style,
+                                guint               n_boxes);
+
 void
 tv_flame_renderer_draw (TvFlameRenderer    *self,
                         cairo_t            *cr,
@@ -938,6 +969,8 @@ tv_flame_renderer_draw (TvFlameRenderer    *self,
       fill_boxes (self, cr, n_painted);
     }
 
+  if (style->scheme == TV_FLAME_COLORS_DIFF && style->diff_keeps_modules)
+    draw_diff_outlines (self, cr, layout, style, n_boxes);
   draw_highlights (self, cr, layout, style, TRUE, FALSE);
 
   for (guint i = 0; i < n_boxes; i++)
@@ -951,6 +984,40 @@ tv_flame_renderer_draw (TvFlameRenderer    *self,
   cairo_restore (cr);
 
   draw_highlights (self, cr, layout, style, FALSE, TRUE);
+}
+
+/* Frames in module colours (diff_keeps_modules) show a change beyond
+ * noise as an outline in the change's colour. */
+static void
+draw_diff_outlines (TvFlameRenderer    *self,
+                    cairo_t            *cr,
+                    TvFlameLayout      *layout,
+                    const TvFlameStyle *style,
+                    guint               n_boxes)
+{
+  TvCallTree *tree = tv_flame_layout_get_tree (layout);
+  guint n_all;
+  const TvFlameBox *boxes = tv_flame_layout_get_boxes (layout, &n_all);
+
+  if (style->diff == NULL || tv_diff_get_tree (style->diff, style->diff_side) != tree)
+    return;
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  cairo_set_line_width (cr, 2);
+  for (guint i = 0; i < n_boxes; i++)
+    {
+      const Painted *p = &self->painted[i];
+      guint32 node = boxes[i].node;
+
+      if (!p->visible || (boxes[i].flags & TV_FLAME_BOX_MERGED) || node == TV_ROOT_NODE
+          || p->right - p->left < 4 || diff_within_noise (style, tree, node))
+        continue;
+      tv_draw_set_source (cr, diff_fill (style, tree, node), 1.0);
+      cairo_rectangle (cr, p->left + 1, p->top + 1, p->right - p->left - 2,
+                       p->bottom - p->top - 2);
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
 }
 
 void

@@ -74,6 +74,10 @@ typedef struct
   TvDiff                     *diff;
   TvDiffSide                  diff_side;
   TvFlameDiffMode             diff_mode;
+  /* TV_FLAME_COLORS_DIFF: frames keep their module colours, and a change
+   * beyond noise is an outline in its colour, so that a comparison with
+   * no change beyond noise is not all grey (side by side). */
+  gboolean                    diff_keeps_modules;
 } TvFlameStyle;
 
 /* Module colours, light, nothing hovered, selected or searched. */

@@ -25,6 +25,7 @@
 
 #include "tv-flame-graph.h"
 
+#include "tv-popup-tooltips.h"
 #include "tv-text.h"
 #include "tv-units.h"
 
@@ -82,6 +83,12 @@ struct _TvFlameGraph
   double              pointer_x;
   double              pointer_y;
   GtkPopover         *context_menu;
+
+  /* The rows' scrollbar, over the right edge, shown while the frames are
+   * higher than the widget: its value is the pixels above the view. */
+  GtkWidget          *scrollbar;
+  GtkAdjustment      *vadjustment;
+  gboolean            syncing_adjustment;
 };
 
 G_DEFINE_FINAL_TYPE (TvFlameGraph, tv_flame_graph, GTK_TYPE_WIDGET)
@@ -166,6 +173,29 @@ update_history_actions (TvFlameGraph *self)
 /* Layout                                                                    */
 /* ------------------------------------------------------------------------ */
 
+static double max_scroll (TvFlameGraph *self);
+
+/* The scrollbar says how much is above and below what is shown. */
+static void
+sync_scrollbar (TvFlameGraph *self)
+{
+  double height = gtk_widget_get_height (GTK_WIDGET (self));
+  double content = self->layout != NULL
+                   ? tv_flame_layout_get_content_rows (self->layout) * ROW_HEIGHT : 0;
+  double above;
+
+  if (self->orientation == TV_FLAME_ORIENTATION_FLAME)
+    above = max_scroll (self) - self->scroll_y;
+  else
+    above = self->scroll_y;
+  self->syncing_adjustment = TRUE;
+  gtk_adjustment_configure (self->vadjustment, CLAMP (above, 0, MAX (content - height, 0)),
+                            0, MAX (content, height), SCROLL_ROWS * ROW_HEIGHT,
+                            MAX (height - ROW_HEIGHT, ROW_HEIGHT), height);
+  self->syncing_adjustment = FALSE;
+  gtk_widget_set_visible (self->scrollbar, content > height && height > 0);
+}
+
 static void
 set_layout (TvFlameGraph  *self,
             TvFlameLayout *layout)
@@ -182,6 +212,7 @@ set_layout (TvFlameGraph  *self,
   /* The pointer may be over another frame now. */
   if (layout != NULL && hovered_node != TV_NODE_NONE)
     self->hovered = tv_flame_layout_hit_test (layout, self->pointer_x, self->pointer_y);
+  sync_scrollbar (self);
 }
 
 static void
@@ -195,6 +226,7 @@ fill_viewport (TvFlameGraph    *self,
   viewport->row_height = ROW_HEIGHT;
   viewport->orientation = self->orientation;
   viewport->show_ancestors = TRUE;
+  viewport->hang_from_top = TRUE;
   viewport->scroll_y = self->scroll_y;
   if (self->animating)
     {
@@ -788,6 +820,7 @@ tv_flame_graph_snapshot (GtkWidget   *widget,
       tv_flame_renderer_draw_highlight (self->renderer, cr, self->layout, &self->style);
       cairo_destroy (cr);
     }
+  gtk_widget_snapshot_child (widget, self->scrollbar, snapshot);
 }
 
 static void
@@ -800,12 +833,19 @@ tv_flame_graph_size_allocate (GtkWidget *widget,
   const TvFlameViewport *viewport = self->layout != NULL
                                     ? tv_flame_layout_get_viewport (self->layout) : NULL;
 
+  int bar_width = 0;
+
   if (self->context_menu != NULL)
     gtk_popover_present (self->context_menu);
 
-  if (viewport != NULL && viewport->width == width && viewport->height == height)
-    return;
-  relayout (self);
+  if (viewport == NULL || viewport->width != width || viewport->height != height)
+    relayout (self);
+  /* After the layout, which may have shown the scrollbar. */
+  gtk_widget_measure (self->scrollbar, GTK_ORIENTATION_HORIZONTAL, -1, &bar_width, NULL,
+                      NULL, NULL);
+  gtk_widget_size_allocate (self->scrollbar,
+                            &(GtkAllocation) { MAX (width - bar_width, 0), 0, bar_width, height },
+                            -1);
 }
 
 static void
@@ -929,6 +969,30 @@ tv_flame_graph_zoom_scroll (TvFlameGraph *self,
   return TRUE;
 }
 
+/* Scrolls the rows to SCROLL pixels away from the root. */
+static void
+set_scroll (TvFlameGraph *self,
+            double        scroll)
+{
+  scroll = CLAMP (scroll, 0, max_scroll (self));
+  if (scroll == self->scroll_y)
+    return;
+  self->scroll_y = scroll;
+  relayout (self);
+}
+
+static void
+on_vadjustment_value (GtkAdjustment *adjustment,
+                      TvFlameGraph  *self)
+{
+  double above = gtk_adjustment_get_value (adjustment);
+
+  if (self->syncing_adjustment)
+    return;
+  set_scroll (self, self->orientation == TV_FLAME_ORIENTATION_FLAME ? max_scroll (self) - above
+                                                                    : above);
+}
+
 static gboolean
 on_scroll (GtkEventControllerScroll *controller,
            double                    dx,
@@ -961,12 +1025,7 @@ on_scroll (GtkEventControllerScroll *controller,
       double scroll = self->orientation == TV_FLAME_ORIENTATION_FLAME ? self->scroll_y - step
                                                                        : self->scroll_y + step;
 
-      scroll = CLAMP (scroll, 0, max_scroll (self));
-      if (scroll != self->scroll_y)
-        {
-          self->scroll_y = scroll;
-          relayout (self);
-        }
+      set_scroll (self, scroll);
     }
   return TRUE;
 }
@@ -1391,6 +1450,26 @@ tv_flame_graph_set_diff_mode (TvFlameGraph    *self,
   invalidate_frames (self);
 }
 
+void
+tv_flame_graph_set_diff_keeps_modules (TvFlameGraph *self,
+                                       gboolean      keeps)
+{
+  g_return_if_fail (TV_IS_FLAME_GRAPH (self));
+
+  if (self->style.diff_keeps_modules == !!keeps)
+    return;
+  self->style.diff_keeps_modules = !!keeps;
+  invalidate_frames (self);
+}
+
+gboolean
+tv_flame_graph_get_diff_keeps_modules (TvFlameGraph *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), FALSE);
+
+  return self->style.diff_keeps_modules;
+}
+
 guint32
 tv_flame_graph_get_hovered_node (TvFlameGraph *self)
 {
@@ -1433,6 +1512,19 @@ tv_flame_graph_get_zoom_root (TvFlameGraph *self)
   g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), TV_ROOT_NODE);
 
   return self->zoom.root;
+}
+
+gboolean
+tv_flame_graph_reset_zoom (TvFlameGraph *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), FALSE);
+
+  if (self->tree == NULL
+      || (self->zoom.root == TV_ROOT_NODE && self->zoom.x0 == 0
+          && self->zoom.x1 == node_total (self, TV_ROOT_NODE)))
+    return FALSE;
+  reset_zoom (self);
+  return TRUE;
 }
 
 gboolean
@@ -1491,6 +1583,22 @@ tv_flame_graph_set_selected (TvFlameGraph *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED]);
 }
 
+GtkAdjustment *
+tv_flame_graph_get_vadjustment (TvFlameGraph *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), NULL);
+
+  return self->vadjustment;
+}
+
+GtkWidget *
+tv_flame_graph_get_scrollbar (TvFlameGraph *self)
+{
+  g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), NULL);
+
+  return self->scrollbar;
+}
+
 TvFlameLayout *
 tv_flame_graph_get_layout (TvFlameGraph *self)
 {
@@ -1527,6 +1635,10 @@ tv_flame_graph_dispose (GObject *object)
       gtk_widget_unparent (GTK_WIDGET (self->context_menu));
       self->context_menu = NULL;
     }
+  g_clear_pointer (&self->scrollbar, gtk_widget_unparent);
+  if (self->vadjustment != NULL)
+    g_signal_handlers_disconnect_by_data (self->vadjustment, self);
+  g_clear_object (&self->vadjustment);
   g_clear_pointer (&self->frames_node, gsk_render_node_unref);
   self->hovered = NULL;
   g_clear_pointer (&self->layout, tv_flame_layout_unref);
@@ -1753,6 +1865,14 @@ tv_flame_graph_init (TvFlameGraph *self)
   gtk_popover_set_has_arrow (self->context_menu, FALSE);
   gtk_widget_set_halign (GTK_WIDGET (self->context_menu), GTK_ALIGN_START);
   gtk_widget_set_parent (GTK_WIDGET (self->context_menu), widget);
+  /* A frame's tooltip would cover the menu opened on it. */
+  tv_popup_tooltips_attach_popover (widget, self->context_menu);
+
+  self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 0, 0, 0));
+  g_signal_connect (self->vadjustment, "value-changed", G_CALLBACK (on_vadjustment_value), self);
+  self->scrollbar = gtk_scrollbar_new (GTK_ORIENTATION_VERTICAL, self->vadjustment);
+  gtk_widget_set_visible (self->scrollbar, FALSE);
+  gtk_widget_set_parent (self->scrollbar, widget);
 
   g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
                             G_CALLBACK (on_dark_changed), self);

@@ -50,6 +50,10 @@ TvDiff             *tv_flame_graph_get_diff         (TvFlameGraph       *self);
 /* What the diff colours show. */
 void                tv_flame_graph_set_diff_mode    (TvFlameGraph       *self,
                                                      TvFlameDiffMode     mode);
+/* Whether frames keep their module colours, a change outlined. */
+void                tv_flame_graph_set_diff_keeps_modules (TvFlameGraph *self,
+                                                           gboolean      keeps);
+gboolean            tv_flame_graph_get_diff_keeps_modules (TvFlameGraph *self);
 /* The node under the pointer ("hovered-node"), or TV_NODE_NONE. */
 guint32             tv_flame_graph_get_hovered_node (TvFlameGraph       *self);
 /* A node to outline as if hovered, while the pointer is elsewhere (the
@@ -68,6 +72,8 @@ void                tv_flame_graph_zoom_to          (TvFlameGraph       *self,
 gboolean            tv_flame_graph_zoom_scroll      (TvFlameGraph       *self,
                                                      double              x,
                                                      double              dy);
+/* Shows the whole tree again (Esc); FALSE when it was shown already. */
+gboolean            tv_flame_graph_reset_zoom       (TvFlameGraph       *self);
 gboolean            tv_flame_graph_can_go_back      (TvFlameGraph       *self);
 gboolean            tv_flame_graph_can_go_forward   (TvFlameGraph       *self);
 /* Whether an animation is running. */
@@ -80,6 +86,11 @@ guint32             tv_flame_graph_get_selected     (TvFlameGraph       *self);
 void                tv_flame_graph_set_selected     (TvFlameGraph       *self,
                                                      guint32             node);
 
+/* The rows' scroll position, in pixels above what is shown, and the
+ * scrollbar over the right edge that shows it while the frames are
+ * higher than the graph. */
+GtkAdjustment      *tv_flame_graph_get_vadjustment  (TvFlameGraph       *self);
+GtkWidget          *tv_flame_graph_get_scrollbar    (TvFlameGraph       *self);
 /* The layout drawn now (tests, exports of what is seen); may be NULL. */
 TvFlameLayout      *tv_flame_graph_get_layout       (TvFlameGraph       *self);
 /* The text the tooltip shows for the box at X, Y, or NULL. */
