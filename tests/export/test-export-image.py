@@ -898,7 +898,7 @@ def size_cases(env):
             print("# 1M samples to %s: %d bytes in %.2f s" % (fmt, len(data), seconds))
             if fmt == "svg":
                 svg = Svg(data)
-                if "1000000 of 1000000 samples" not in (svg.desc or ""):
+                if "1,000,000 of 1,000,000 samples" not in (svg.desc or ""):
                     problems.append("svg caption %r" % svg.desc)
             elif fmt == "png":
                 png = Png(data)
