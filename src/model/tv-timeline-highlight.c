@@ -1,0 +1,280 @@
+/* tv-timeline-highlight.c: where the samples of some functions fall in time
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "tv-timeline-highlight.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct
+{
+  guint64 *times;              /* sorted, absolute timestamps */
+  guint64  n;
+} HighlightLane;
+
+struct _TvTimelineHighlight
+{
+  gatomicrefcount  ref_count;
+  TvTimeline      *timeline;
+  HighlightLane   *lanes;      /* one per lane of the timeline */
+  guint            n_lanes;
+  HighlightLane    all;        /* the lanes the overview adds up */
+};
+
+static int
+compare_times (gconstpointer a,
+               gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Per node of the exact tree, whether its stack holds a marked frame:
+ * a parent always has a smaller id than its children, so one pass. */
+static guint8 *
+mark_nodes (const TvExactTree *tree,
+            const guint8      *frame_marks,
+            guint32            n_frames,
+            GCancellable      *cancellable)
+{
+  g_autofree guint8 *marked = g_new0 (guint8, MAX (tree->n_nodes, 1));
+
+  for (guint32 node = 1; node < tree->n_nodes; node++)
+    {
+      guint32 frame = tree->frame[node];
+
+      if ((node & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
+        return NULL;
+      marked[node] = marked[tree->parent[node]]
+                     || (frame < n_frames && frame_marks[frame] != 0);
+    }
+  return g_steal_pointer (&marked);
+}
+
+TvTimelineHighlight *
+tv_timeline_highlight_new (TvTimeline    *timeline,
+                           const guint8  *frame_marks,
+                           guint32        n_frames,
+                           const guint8  *lanes,
+                           guint8         status_mask,
+                           guint8         status_value,
+                           GCancellable  *cancellable)
+{
+  TvProfileData *data;
+  const TvExactTree *tree;
+  g_autofree guint8 *marked = NULL;
+  TvTimelineHighlight *self;
+  guint64 n_all = 0;
+
+  g_return_val_if_fail (timeline != NULL, NULL);
+  g_return_val_if_fail (frame_marks != NULL || n_frames == 0, NULL);
+
+  data = tv_timeline_get_data (timeline);
+  tree = tv_profile_data_get_tree (data);
+  marked = mark_nodes (tree, frame_marks, n_frames, cancellable);
+  if (marked == NULL)
+    return NULL;
+
+  self = g_new0 (TvTimelineHighlight, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->timeline = tv_timeline_ref (timeline);
+  self->n_lanes = tv_timeline_get_n_lanes (timeline);
+  self->lanes = g_new0 (HighlightLane, MAX (self->n_lanes, 1));
+
+  for (guint l = 0; l < self->n_lanes; l++)
+    {
+      const TvThread *thread = tv_profile_data_get_thread (data, l);
+      HighlightLane *lane = &self->lanes[l];
+      guint64 n = 0;
+
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          tv_timeline_highlight_unref (self);
+          return NULL;
+        }
+      if (thread->timestamps == NULL)
+        continue;
+      /* Count first, then keep: no array grows. */
+      for (int pass = 0; pass < 2; pass++)
+        {
+          n = 0;
+          for (guint64 r = 0; r < thread->n_runs; r++)
+            {
+              guint32 leaf = thread->run_leaf[r];
+              guint64 end = r + 1 < thread->n_runs ? thread->run_start[r + 1] : thread->n_samples;
+
+              if (leaf >= tree->n_nodes || !marked[leaf])
+                continue;
+              for (guint64 s = thread->run_start[r]; s < end; s++)
+                if ((thread->statuses[s] & status_mask) == status_value)
+                  {
+                    if (pass == 1)
+                      lane->times[n] = thread->timestamps[s];
+                    n++;
+                  }
+            }
+          if (pass == 0)
+            {
+              if (n == 0)
+                break;
+              lane->times = g_new (guint64, n);
+            }
+        }
+      lane->n = lane->times != NULL ? n : 0;
+      if (!thread->time_ordered && lane->n > 1)
+        qsort (lane->times, lane->n, sizeof (guint64), compare_times);
+      if (lanes == NULL || lanes[l])
+        n_all += lane->n;
+    }
+
+  /* The overview's: every counted lane's, merged by sorting. */
+  if (n_all > 0)
+    {
+      guint64 at = 0;
+
+      self->all.times = g_new (guint64, n_all);
+      for (guint l = 0; l < self->n_lanes; l++)
+        if ((lanes == NULL || lanes[l]) && self->lanes[l].n > 0)
+          {
+            memcpy (self->all.times + at, self->lanes[l].times,
+                    self->lanes[l].n * sizeof (guint64));
+            at += self->lanes[l].n;
+          }
+      self->all.n = n_all;
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          tv_timeline_highlight_unref (self);
+          return NULL;
+        }
+      qsort (self->all.times, n_all, sizeof (guint64), compare_times);
+    }
+  return self;
+}
+
+TvTimelineHighlight *
+tv_timeline_highlight_ref (TvTimelineHighlight *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+tv_timeline_highlight_unref (TvTimelineHighlight *self)
+{
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  for (guint l = 0; l < self->n_lanes; l++)
+    g_free (self->lanes[l].times);
+  g_free (self->lanes);
+  g_free (self->all.times);
+  tv_timeline_unref (self->timeline);
+  g_free (self);
+}
+
+TvTimeline *
+tv_timeline_highlight_get_timeline (TvTimelineHighlight *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->timeline;
+}
+
+static const HighlightLane *
+get_lane (TvTimelineHighlight *self,
+          guint                lane)
+{
+  if (lane == TV_TIMELINE_ALL)
+    return &self->all;
+  if (lane < self->n_lanes)
+    return &self->lanes[lane];
+  return NULL;
+}
+
+guint64
+tv_timeline_highlight_get_n_samples (TvTimelineHighlight *self,
+                                     guint                lane)
+{
+  const HighlightLane *l;
+
+  g_return_val_if_fail (self != NULL, 0);
+  l = get_lane (self, lane);
+  return l != NULL ? l->n : 0;
+}
+
+/* The first of L's times at or after T. */
+static guint64
+lower_bound (const HighlightLane *l,
+             guint64              t)
+{
+  guint64 lo = 0, hi = l->n;
+
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (l->times[mid] < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+guint64
+tv_timeline_highlight_count_range (TvTimelineHighlight *self,
+                                   guint                lane,
+                                   guint64              start,
+                                   guint64              end)
+{
+  const HighlightLane *l;
+
+  g_return_val_if_fail (self != NULL, 0);
+  l = get_lane (self, lane);
+  if (l == NULL || l->n == 0 || end <= start)
+    return 0;
+  return lower_bound (l, end) - lower_bound (l, start);
+}
+
+gboolean
+tv_timeline_highlight_get_bins (TvTimelineHighlight *self,
+                                guint                lane,
+                                double               t0,
+                                double               t1,
+                                guint                n_columns,
+                                guint64             *counts)
+{
+  const HighlightLane *l;
+  guint64 left, at;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (counts != NULL || n_columns == 0, FALSE);
+
+  if (n_columns == 0)
+    return FALSE;
+  memset (counts, 0, n_columns * sizeof (guint64));
+  l = get_lane (self, lane);
+  if (l == NULL || !isfinite (t0) || !isfinite (t1) || !(t1 > t0))
+    return FALSE;
+  if (l->n == 0)
+    return TRUE;
+  /* The same edges as the timeline's columns. */
+  left = tv_timeline_time_to_timestamp (self->timeline, t0);
+  at = lower_bound (l, left);
+  for (guint c = 0; c < n_columns && at < l->n; c++)
+    {
+      double e = c + 1 == n_columns ? t1 : t0 + (t1 - t0) * (c + 1) / n_columns;
+      guint64 right = tv_timeline_time_to_timestamp (self->timeline, e);
+      guint64 next;
+
+      if (l->times[at] >= right)
+        continue;
+      next = lower_bound (l, right);
+      counts[c] = next - at;
+      at = next;
+    }
+  return TRUE;
+}
