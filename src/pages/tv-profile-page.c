@@ -238,9 +238,15 @@ update_highlight (TvProfilePage *self)
   search = tv_flame_view_get_search (flame);
   tree = tv_flame_graph_get_tree (graph);
   node = tv_flame_graph_get_selected (graph);
-  if (matches != NULL && search != NULL && search[0] != '\0')
-    tv_timeline_view_set_highlight (TV_TIMELINE_VIEW (self->timeline_view), matches,
-                                    TV_NODE_NONE);
+  if (search != NULL && search[0] != '\0')
+    {
+      /* A new tree's matches are on their way: keep what shows until
+       * they come (an invalid search has none and is not busy). */
+      if (matches == NULL && tv_flame_view_is_busy (flame))
+        return;
+      tv_timeline_view_set_highlight (TV_TIMELINE_VIEW (self->timeline_view), matches,
+                                      TV_NODE_NONE);
+    }
   else if (tree != NULL && node != TV_NODE_NONE && node != TV_ROOT_NODE
            && node < tv_call_tree_get_n_nodes (tree))
     tv_timeline_view_set_highlight (TV_TIMELINE_VIEW (self->timeline_view), NULL,

@@ -930,6 +930,23 @@ append_column (TvTimelineView *self,
         g_string_append_printf (text, _("%s: %s (under 0.1 %%)"), self->style.state_labels[s],
                                 number);
     }
+  /* The highlight's samples there: those of the function selected in
+   * the flame graph, or of its search's matches. */
+  if (self->highlight != NULL && column.samples > 0)
+    {
+      guint64 n = 0;
+      g_autofree char *number = NULL;
+
+      tv_timeline_highlight_get_bins (self->highlight, lane, from, from + step, 1, &n);
+      number = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("%s: %s (%.1f %%)"),
+                              /* Translators: in a lane's tooltip, the samples of the
+                               * function selected in the flame graph (or of the
+                               * frames its search matches). */
+                              _("Highlighted"), number,
+                              MIN (100.0 * (double) n / (double) column.samples, 100.0));
+    }
 }
 
 /* What a tooltip says at X, Y of the drawing area: over a lane (or the

@@ -162,6 +162,32 @@ assert_highlight (TvProfilePage *page,
                  == highlight);
 }
 
+/* How many tooltips over the shown lanes say how many samples are
+ * highlighted there. */
+static guint
+count_highlight_tooltips (TvTimelineView *view)
+{
+  TvTimeline *timeline = tv_timeline_view_get_timeline (view);
+  guint found = 0;
+
+  for (guint l = 0; l < tv_timeline_get_n_lanes (timeline); l++)
+    {
+      graphene_rect_t rect;
+
+      if (!tv_timeline_view_get_lane_rect (view, l, &rect))
+        continue;
+      for (int i = 1; i < 16; i++)
+        {
+          g_autofree char *text = tv_timeline_view_describe_at (
+            view, rect.origin.x + rect.size.width * i / 16,
+            rect.origin.y + rect.size.height / 2);
+
+          found += text != NULL && strstr (text, "\nHighlighted: ") != NULL;
+        }
+    }
+  return found;
+}
+
 /* A frame selected in the graph highlights its function's samples;
  * filters count them again; no selection, nothing. */
 static void
@@ -182,6 +208,7 @@ test_select (void)
   tv_flame_graph_set_selected (graph, node);
   wait_highlight (view);
   assert_highlight (page, frames);
+  g_assert_cmpuint (count_highlight_tooltips (view), >, 0);
   /* As many as the graph's frame when the function is there once. */
   g_assert_cmpuint (tv_timeline_highlight_get_n_samples (tv_timeline_view_get_highlight (view),
                                                          TV_TIMELINE_ALL),
@@ -224,6 +251,7 @@ test_select (void)
   wait_highlight (view);
   g_assert_null (tv_timeline_view_get_highlight (view));
   g_assert_null (tv_heatmap_view_get_highlight (tv_timeline_view_get_heatmap_view (view)));
+  g_assert_cmpuint (count_highlight_tooltips (view), ==, 0);
   close_page (page);
 }
 
