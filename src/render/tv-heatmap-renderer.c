@@ -207,9 +207,10 @@ paint_cells (TvTimelineRenderer    *self,
   cairo_restore (cr);
 }
 
-/* The highlight's share of each cell: the accent, more opaque the more
- * of the cell's samples it holds, or the background's veil over a cell
- * with samples but none highlighted.  Premultiplied, a pixel a cell. */
+/* The highlight's share of each cell: the accent over the background,
+ * the stronger the more of the cell's samples it holds, or the
+ * background's veil over a cell with samples but none highlighted.
+ * Premultiplied, a pixel a cell. */
 static cairo_surface_t *
 ensure_marks (TvTimelineRenderer  *self,
               TvTimelineHeatmap   *heatmap,
@@ -255,8 +256,10 @@ ensure_marks (TvTimelineRenderer  *self,
               marked = tv_timeline_highlight_count_range (highlight, TV_TIMELINE_ALL, start, end);
               if (marked > 0)
                 {
-                  color = accent;
-                  alpha = 0.45 + 0.55 * MIN ((double) marked / count, 1.0);
+                  /* Opaque: the accent's strength is the share alone. */
+                  color = tv_color_mix (veil, accent,
+                                        0.35 + 0.65 * MIN ((double) marked / count, 1.0));
+                  alpha = 1.0;
                 }
               else
                 alpha = TV_PALETTE_VEIL_ALPHA;

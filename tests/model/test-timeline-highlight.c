@@ -7,12 +7,18 @@
  * highlight's counts, per lane and for the overview, over whole windows
  * and zoomed ones, under a state filter and a lane subset, must equal a
  * brute-force count over every sample: its leaf's stack walked up to the
- * root, its time put in the column by the columns' definition.
+ * root, its time put in the column by the columns' definition.  Drawn,
+ * the overview has an accent bar in exactly the pixel columns with
+ * highlighted samples, and each heatmap cell is tinted by its share.
  */
 #include <math.h>
 
 #include "model-fixture.h"
 #include "tv-timeline-highlight.h"
+#include "tv-timeline-renderer.h"
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (cairo_surface_t, cairo_surface_destroy)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (cairo_t, cairo_destroy)
 
 static guint32 base_seed;
 
@@ -224,6 +230,166 @@ test_none_all (void)
                                             cancellable));
 }
 
+static cairo_surface_t *
+new_surface (double width,
+             double height)
+{
+  return cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) width, (int) height);
+}
+
+static guint32
+pixel_at (cairo_surface_t *surface,
+          int              x,
+          int              y)
+{
+  const guchar *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+
+  return *(const guint32 *) (gconstpointer) (data + (gsize) y * stride + (gsize) x * 4)
+         & 0xffffff;
+}
+
+static gboolean
+near_color (guint32         pixel,
+            TvTimelineColor color)
+{
+  guint32 want = tv_color_pack (color);
+
+  for (int shift = 0; shift < 24; shift += 8)
+    if (ABS ((int) ((pixel >> shift) & 0xff) - (int) ((want >> shift) & 0xff)) > 2)
+      return FALSE;
+  return TRUE;
+}
+
+static TvTimelineHighlight *
+highlight_for (TvTimeline *timeline,
+               const char *funcname)
+{
+  TvProfileData *data = tv_timeline_get_data (timeline);
+  guint32 n_frames = tv_profile_data_get_n_frames (data);
+  g_autofree guint8 *marks = g_new0 (guint8, MAX (n_frames, 1));
+
+  for (guint32 f = 0; f < n_frames; f++)
+    marks[f] = strcmp (tv_profile_data_get_funcname (data, f), funcname) == 0;
+  return tv_timeline_highlight_new (timeline, marks, n_frames, NULL, 0, 0, NULL);
+}
+
+/* The overview's bottom row of pixels: the accent in every pixel column
+ * with highlighted samples, and in no other. */
+static void
+test_render_lanes (void)
+{
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_threads.tach");
+  g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
+  g_autoptr(TvTimelineHighlight) highlight = highlight_for (timeline, "consumer");
+  TvTimelineRenderer *renderer = tv_timeline_renderer_new (NULL);
+
+  g_assert_cmpuint (tv_timeline_highlight_get_n_samples (highlight, TV_TIMELINE_ALL), >, 0);
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      TvTimelineStyle style;
+      g_autoptr(cairo_surface_t) surface = NULL;
+      g_autoptr(cairo_t) cr = NULL;
+      g_autofree guint64 *counts = NULL;
+      g_autofree double *ticks = NULL;
+      g_auto(GStrv) labels = NULL;
+      double x, y, w, h;
+      guint n, lit = 0, n_ticks;
+
+      tv_timeline_style_init (&style, timeline, 700, 300);
+      style.dark = dark;
+      style.draw_background = TRUE;
+      style.label_width = 80;
+      style.highlight = highlight;
+      surface = new_surface (style.width, style.height);
+      cr = cairo_create (surface);
+      tv_timeline_renderer_draw (renderer, cr, timeline, &style);
+      cairo_surface_flush (surface);
+      tv_timeline_renderer_get_overview_rect (renderer, timeline, &style, &x, &y, &w, &h);
+      g_assert_cmpfloat (x, ==, floor (x));
+      n = (guint) ceil (w);
+      counts = g_new (guint64, n);
+      tv_timeline_highlight_get_bins (highlight, TV_TIMELINE_ALL, style.t0, style.t1, n, counts);
+      /* The axis's grid lines are drawn over the bands: not those columns. */
+      n_ticks = tv_timeline_renderer_get_ticks (renderer, timeline, &style, &ticks, &labels);
+      for (guint c = 0; c < n && x + c < style.width; c++)
+        {
+          gboolean under_tick = FALSE;
+          gboolean accent;
+
+          for (guint t = 0; t < n_ticks; t++)
+            under_tick |= fabs (floor (tv_timeline_renderer_time_to_x (renderer, timeline, &style,
+                                                                       ticks[t]))
+                                - (x + c)) <= 1;
+          if (under_tick)
+            continue;
+          accent = near_color (pixel_at (surface, (int) x + c, (int) (y + h) - 2),
+                                        tv_palette_accent (dark));
+
+          if (accent != (counts[c] > 0))
+            g_test_message ("c %u/%u x %g y %g h %g pixel %06x count %" G_GUINT64_FORMAT, c, n,
+                            x, y, h, pixel_at (surface, (int) x + c, (int) (y + h) - 2), counts[c]);
+          g_assert_cmpint (accent, ==, counts[c] > 0);
+          lit += accent;
+        }
+      g_assert_cmpuint (lit, >, 0);
+    }
+  tv_timeline_renderer_free (renderer);
+}
+
+/* Each cell with highlighted samples is the accent over the background
+ * by its share; the others are not. */
+static void
+test_render_heatmap (void)
+{
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_threads.tach");
+  g_autoptr(TvTimeline) timeline = tv_timeline_new (data, NULL);
+  g_autoptr(TvTimelineHighlight) highlight = highlight_for (timeline, "consumer");
+  g_autoptr(TvTimelineHeatmap) heatmap = tv_timeline_heatmap_new (timeline, NULL, 0, 0, 0, 20000,
+                                                                  NULL);
+  TvTimelineRenderer *renderer = tv_timeline_renderer_new (NULL);
+  guint marked_cells = 0;
+
+  for (guint dark = 0; dark < 2; dark++)
+    {
+      TvHeatmapStyle style;
+      g_autoptr(cairo_surface_t) surface = NULL;
+      g_autoptr(cairo_t) cr = NULL;
+
+      tv_heatmap_style_init (&style, 900, 400);
+      style.dark = dark;
+      style.draw_background = TRUE;
+      style.highlight = highlight;
+      surface = new_surface (style.width, style.height);
+      cr = cairo_create (surface);
+      tv_timeline_renderer_draw_heatmap (renderer, cr, heatmap, &style);
+      cairo_surface_flush (surface);
+      for (guint c = 0; c < tv_timeline_heatmap_get_n_columns (heatmap); c++)
+        for (guint r = 0; r < tv_timeline_heatmap_get_n_rows (heatmap); r++)
+          {
+            guint64 count = tv_timeline_heatmap_get_count (heatmap, c, r);
+            guint64 start, end, marked;
+            double x, y, w, h;
+            TvTimelineColor tint;
+
+            g_assert_true (tv_timeline_renderer_get_heatmap_cell (renderer, heatmap, &style, c, r,
+                                                                  &x, &y, &w, &h));
+            if (w < 3 || h < 3)
+              continue;
+            tv_timeline_heatmap_get_cell_range (heatmap, c, r, &start, &end);
+            marked = tv_timeline_highlight_count_range (highlight, TV_TIMELINE_ALL, start, end);
+            g_assert_cmpuint (marked, <=, count);
+            tint = tv_color_mix (tv_timeline_background_color (dark), tv_palette_accent (dark),
+                                 0.35 + 0.65 * (count > 0 ? (double) marked / count : 0));
+            g_assert_cmpint (near_color (pixel_at (surface, (int) (x + w / 2), (int) (y + h / 2)),
+                                         tint), ==, marked > 0);
+            marked_cells += marked > 0;
+          }
+    }
+  g_assert_cmpuint (marked_cells, >, 0);
+  tv_timeline_renderer_free (renderer);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -235,5 +401,7 @@ main (int    argc,
   names = fixture_list_corpus ();
   fixture_add_corpus_tests (names, "/timeline-highlight/corpus", test_corpus);
   g_test_add_func ("/timeline-highlight/none-all", test_none_all);
+  g_test_add_func ("/timeline-highlight/render/lanes", test_render_lanes);
+  g_test_add_func ("/timeline-highlight/render/heatmap", test_render_heatmap);
   return g_test_run ();
 }
