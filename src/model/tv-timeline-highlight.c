@@ -22,6 +22,7 @@ struct _TvTimelineHighlight
   HighlightLane   *lanes;      /* one per lane of the timeline */
   guint            n_lanes;
   HighlightLane    all;        /* the lanes the overview adds up */
+  HighlightLane    group;      /* the lanes of the group */
 };
 
 static int
@@ -55,11 +56,44 @@ mark_nodes (const TvExactTree *tree,
   return g_steal_pointer (&marked);
 }
 
+/* Into OUT, the times of the lanes LANES keeps (NULL: all when
+ * NULL_IS_ALL, else none), sorted.  FALSE when cancelled. */
+static gboolean
+merge_lanes (TvTimelineHighlight *self,
+             const guint8        *lanes,
+             gboolean             null_is_all,
+             HighlightLane       *out,
+             GCancellable        *cancellable)
+{
+  guint64 n = 0, at = 0;
+
+  if (lanes == NULL && !null_is_all)
+    return TRUE;
+  for (guint l = 0; l < self->n_lanes; l++)
+    if (lanes == NULL || lanes[l])
+      n += self->lanes[l].n;
+  if (n == 0)
+    return TRUE;
+  out->times = g_new (guint64, n);
+  for (guint l = 0; l < self->n_lanes; l++)
+    if ((lanes == NULL || lanes[l]) && self->lanes[l].n > 0)
+      {
+        memcpy (out->times + at, self->lanes[l].times, self->lanes[l].n * sizeof (guint64));
+        at += self->lanes[l].n;
+      }
+  out->n = n;
+  if (g_cancellable_is_cancelled (cancellable))
+    return FALSE;
+  qsort (out->times, n, sizeof (guint64), compare_times);
+  return TRUE;
+}
+
 TvTimelineHighlight *
 tv_timeline_highlight_new (TvTimeline    *timeline,
                            const guint8  *frame_marks,
                            guint32        n_frames,
                            const guint8  *lanes,
+                           const guint8  *group,
                            guint8         status_mask,
                            guint8         status_value,
                            GCancellable  *cancellable)
@@ -68,7 +102,6 @@ tv_timeline_highlight_new (TvTimeline    *timeline,
   const TvExactTree *tree;
   g_autofree guint8 *marked = NULL;
   TvTimelineHighlight *self;
-  guint64 n_all = 0;
 
   g_return_val_if_fail (timeline != NULL, NULL);
   g_return_val_if_fail (frame_marks != NULL || n_frames == 0, NULL);
@@ -127,30 +160,14 @@ tv_timeline_highlight_new (TvTimeline    *timeline,
       lane->n = lane->times != NULL ? n : 0;
       if (!thread->time_ordered && lane->n > 1)
         qsort (lane->times, lane->n, sizeof (guint64), compare_times);
-      if (lanes == NULL || lanes[l])
-        n_all += lane->n;
     }
 
-  /* The overview's: every counted lane's, merged by sorting. */
-  if (n_all > 0)
+  /* The overview's and the group's: their lanes' merged by sorting. */
+  if (!merge_lanes (self, lanes, TRUE, &self->all, cancellable)
+      || !merge_lanes (self, group, FALSE, &self->group, cancellable))
     {
-      guint64 at = 0;
-
-      self->all.times = g_new (guint64, n_all);
-      for (guint l = 0; l < self->n_lanes; l++)
-        if ((lanes == NULL || lanes[l]) && self->lanes[l].n > 0)
-          {
-            memcpy (self->all.times + at, self->lanes[l].times,
-                    self->lanes[l].n * sizeof (guint64));
-            at += self->lanes[l].n;
-          }
-      self->all.n = n_all;
-      if (g_cancellable_is_cancelled (cancellable))
-        {
-          tv_timeline_highlight_unref (self);
-          return NULL;
-        }
-      qsort (self->all.times, n_all, sizeof (guint64), compare_times);
+      tv_timeline_highlight_unref (self);
+      return NULL;
     }
   return self;
 }
@@ -172,6 +189,7 @@ tv_timeline_highlight_unref (TvTimelineHighlight *self)
     g_free (self->lanes[l].times);
   g_free (self->lanes);
   g_free (self->all.times);
+  g_free (self->group.times);
   tv_timeline_unref (self->timeline);
   g_free (self);
 }
@@ -189,6 +207,8 @@ get_lane (TvTimelineHighlight *self,
 {
   if (lane == TV_TIMELINE_ALL)
     return &self->all;
+  if (lane == TV_TIMELINE_HIGHLIGHT_GROUP)
+    return &self->group;
   if (lane < self->n_lanes)
     return &self->lanes[lane];
   return NULL;

@@ -21,16 +21,22 @@ G_BEGIN_DECLS
 
 typedef struct _TvTimelineHighlight TvTimelineHighlight;
 
+/* The lanes of the GROUP given at creation, as one (a timeline's row of
+ * folded lanes). */
+#define TV_TIMELINE_HIGHLIGHT_GROUP (G_MAXUINT - 1)
+
 /* FRAME_MARKS: a byte per frame of the profile's frame table
  * (tv_profile_data_get_n_frames()), not 0 for a frame to highlight.
  * Only samples with (status & STATUS_MASK) == STATUS_VALUE count (a mask
  * of 0 counts all), as in TvQuery.  LANES: a byte per lane, not 0 for the
- * lanes the overview (TV_TIMELINE_ALL) adds up, or NULL for all.  NULL if
- * CANCELLABLE was cancelled. */
+ * lanes the overview (TV_TIMELINE_ALL) adds up, or NULL for all.  GROUP:
+ * a byte per lane, not 0 for the lanes TV_TIMELINE_HIGHLIGHT_GROUP adds
+ * up, or NULL for none.  NULL if CANCELLABLE was cancelled. */
 TvTimelineHighlight *tv_timeline_highlight_new      (TvTimeline          *timeline,
                                                      const guint8        *frame_marks,
                                                      guint32              n_frames,
                                                      const guint8        *lanes,
+                                                     const guint8        *group,
                                                      guint8               status_mask,
                                                      guint8               status_value,
                                                      GCancellable        *cancellable);
@@ -38,8 +44,8 @@ TvTimelineHighlight *tv_timeline_highlight_ref      (TvTimelineHighlight *highli
 void                 tv_timeline_highlight_unref    (TvTimelineHighlight *highlight);
 
 TvTimeline          *tv_timeline_highlight_get_timeline (TvTimelineHighlight *highlight);
-/* Highlighted samples of LANE, or of the lanes the overview adds up
- * (TV_TIMELINE_ALL). */
+/* Highlighted samples of LANE, of the lanes the overview adds up
+ * (TV_TIMELINE_ALL), or of the group (TV_TIMELINE_HIGHLIGHT_GROUP). */
 guint64              tv_timeline_highlight_get_n_samples (TvTimelineHighlight *highlight,
                                                           guint                lane);
 /* Those with START <= timestamp < END (absolute timestamps). */

@@ -647,8 +647,38 @@ highlight_band (cairo_t               *cr,
   cairo_fill (cr);
 }
 
+/* The folded row has no band, and its label runs over the time axis:
+ * ticks along its bottom where its lanes have highlighted samples. */
+static void
+highlight_ticks (cairo_t               *cr,
+                 const TvTimelineStyle *style,
+                 const Geometry        *g,
+                 double                 y,
+                 double                 height,
+                 guint                  n,
+                 guint64               *marked)
+{
+  double h = MIN (3, height);
+
+  if (h < 1)
+    return;
+  tv_timeline_highlight_get_bins (style->highlight, TV_TIMELINE_HIGHLIGHT_GROUP, style->t0,
+                                  style->t1, n, marked);
+  tv_draw_set_source (cr, tv_palette_accent (style->dark), 1.0);
+  for (guint c = 0; c < n; c++)
+    if (marked[c] > 0)
+      {
+        double x0 = g->plot_x + g->plot_width * c / n;
+        double x1 = g->plot_x + g->plot_width * (c + 1) / n;
+
+        cairo_rectangle (cr, x0, y + height - h, MAX (x1 - x0, 1), h);
+      }
+  cairo_fill (cr);
+}
+
 /* Over the overview and every lane's row that shows, the samples of
- * STYLE's highlight, by pixel column, counted exactly. */
+ * STYLE's highlight, by pixel column, counted exactly; and ticks under
+ * the folded row (the highlight's group). */
 void
 tv_timeline_renderer_draw_highlight (TvTimelineRenderer    *self,
                                      cairo_t               *cr,
@@ -685,6 +715,8 @@ tv_timeline_renderer_draw_highlight (TvTimelineRenderer    *self,
     {
       const Row *row = &self->rows[i];
 
+      if (row->kind == ROW_FOLDED)
+        highlight_ticks (cr, style, g, row->y + g->rows_y, row->height - 1, n, marked);
       if (row->kind != ROW_LANE)
         continue;
       highlight_band (cr, timeline, style, g, row->lane, row->y + g->rows_y, row->height - 1,

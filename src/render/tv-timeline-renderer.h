@@ -109,7 +109,8 @@ typedef struct
   /* The samples of a selected function or of a search's matches, or
    * NULL: over each band, every pixel column with some gets an accent
    * bar as high as their share of the column's samples, and the rest of
-   * the band is dimmed. */
+   * the band is dimmed; the folded row gets ticks where the highlight's
+   * group (TV_TIMELINE_HIGHLIGHT_GROUP: its lanes, then) has some. */
   TvTimelineHighlight        *highlight;
   /* A time to mark with a line (the pointer's), or NAN for none. */
   double                      cursor_time;

@@ -242,6 +242,9 @@ update_lane_flags (TvTimelineView *self)
                                          CLAMP (n_rows, 1, DEFAULT_LANES)));
   update_scrolling (self);
   gtk_widget_queue_draw (self->area);
+  /* The folded row's highlight is of the lanes folded now. */
+  if (self->highlight_matches != NULL || self->highlight_function != TV_NODE_NONE)
+    start_highlight (self);
 }
 
 static void
@@ -1208,6 +1211,7 @@ typedef struct
   guint8          value;
   guint32        *threads;
   guint           n_threads;
+  guint8         *folded;       /* per lane, or NULL: the folded row's */
 } HighlightJob;
 
 static void
@@ -1218,6 +1222,7 @@ highlight_job_free (gpointer data)
   g_clear_pointer (&job->timeline, tv_timeline_unref);
   g_clear_pointer (&job->matches, tv_flame_matches_unref);
   g_free (job->threads);
+  g_free (job->folded);
   g_free (job);
 }
 
@@ -1271,8 +1276,8 @@ highlight_thread (GTask        *task,
         if (job->threads[i] < n_lanes)
           lanes[job->threads[i]] = 1;
     }
-  highlight = tv_timeline_highlight_new (job->timeline, frame_marks, n_frames, lanes, job->mask,
-                                         job->value, cancellable);
+  highlight = tv_timeline_highlight_new (job->timeline, frame_marks, n_frames, lanes, job->folded,
+                                         job->mask, job->value, cancellable);
   if (highlight == NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
   else
@@ -1345,6 +1350,15 @@ start_highlight (TvTimelineView *self)
   job->value = value;
   job->threads = g_memdup2 (threads, n_threads * sizeof (guint32));
   job->n_threads = n_threads;
+  /* The lanes of the folded row, which shows where they hold some. */
+  if (self->n_folded > 0 && self->lane_flags != NULL)
+    {
+      guint n_lanes = tv_timeline_get_n_lanes (self->timeline);
+
+      job->folded = g_new0 (guint8, MAX (n_lanes, 1));
+      for (guint i = 0; i < n_lanes; i++)
+        job->folded[i] = (self->lane_flags[i] & TV_TIMELINE_LANE_FOLDED) != 0;
+    }
   self->highlight_cancellable = g_cancellable_new ();
   task = g_task_new (self, self->highlight_cancellable, highlight_done,
                      GUINT_TO_POINTER (self->highlight_generation));

@@ -60,9 +60,11 @@ brute_bins (TvTimeline   *timeline,
     {
       const TvThread *thread = tv_profile_data_get_thread (data, t);
 
-      if (lane != TV_TIMELINE_ALL && lane != t)
+      gboolean many = lane == TV_TIMELINE_ALL || lane == TV_TIMELINE_HIGHLIGHT_GROUP;
+
+      if (!many && lane != t)
         continue;
-      if (lane == TV_TIMELINE_ALL && lanes != NULL && !lanes[t])
+      if (many && lanes != NULL && !lanes[t])
         continue;
       for (guint64 r = 0; r < thread->n_runs; r++)
         {
@@ -133,7 +135,9 @@ check_function (TvTimeline   *timeline,
 
   for (guint32 f = 0; f < n_frames; f++)
     marks[f] = function_keys[f] == function;
-  highlight = tv_timeline_highlight_new (timeline, marks, n_frames, lanes, mask, value, NULL);
+  /* The overview adds up LANES, and so does the group, when given. */
+  highlight = tv_timeline_highlight_new (timeline, marks, n_frames, lanes, lanes, mask, value,
+                                         NULL);
   g_assert_nonnull (highlight);
 
   for (guint l = 0; l < tv_timeline_get_n_lanes (timeline); l++)
@@ -146,6 +150,11 @@ check_function (TvTimeline   *timeline,
       check_window (highlight, l, lanes, function, mask, value, 0, MAX (duration, 1), 37);
     }
   g_assert_cmpuint (tv_timeline_highlight_get_n_samples (highlight, TV_TIMELINE_ALL), ==, sum);
+  g_assert_cmpuint (tv_timeline_highlight_get_n_samples (highlight, TV_TIMELINE_HIGHLIGHT_GROUP),
+                    ==, lanes != NULL ? sum : 0);
+  if (lanes != NULL)
+    check_window (highlight, TV_TIMELINE_HIGHLIGHT_GROUP, lanes, function, mask, value,
+                  0, MAX (duration, 1), 53);
   check_window (highlight, TV_TIMELINE_ALL, lanes, function, mask, value,
                 0, MAX (duration, 1), 101);
   check_window (highlight, TV_TIMELINE_ALL, lanes, function, mask, value,
@@ -216,17 +225,17 @@ test_none_all (void)
   const TvExactTree *tree = tv_profile_data_get_tree (data);
   guint64 with_stack = 0;
 
-  none = tv_timeline_highlight_new (timeline, marks, n_frames, NULL, 0, 0, NULL);
+  none = tv_timeline_highlight_new (timeline, marks, n_frames, NULL, NULL, 0, 0, NULL);
   g_assert_cmpuint (tv_timeline_highlight_get_n_samples (none, TV_TIMELINE_ALL), ==, 0);
   memset (marks, 1, n_frames);
-  all = tv_timeline_highlight_new (timeline, marks, n_frames, NULL, 0, 0, NULL);
+  all = tv_timeline_highlight_new (timeline, marks, n_frames, NULL, NULL, 0, 0, NULL);
   for (guint32 node = 1; node < tree->n_nodes; node++)
     with_stack += tree->self[node];
   g_assert_cmpuint (with_stack, >, 0);
   g_assert_cmpuint (tv_timeline_highlight_get_n_samples (all, TV_TIMELINE_ALL), ==, with_stack);
 
   g_cancellable_cancel (cancellable);
-  g_assert_null (tv_timeline_highlight_new (timeline, marks, n_frames, NULL, 0, 0,
+  g_assert_null (tv_timeline_highlight_new (timeline, marks, n_frames, NULL, NULL, 0, 0,
                                             cancellable));
 }
 
@@ -271,7 +280,7 @@ highlight_for (TvTimeline *timeline,
 
   for (guint32 f = 0; f < n_frames; f++)
     marks[f] = strcmp (tv_profile_data_get_funcname (data, f), funcname) == 0;
-  return tv_timeline_highlight_new (timeline, marks, n_frames, NULL, 0, 0, NULL);
+  return tv_timeline_highlight_new (timeline, marks, n_frames, NULL, NULL, 0, 0, NULL);
 }
 
 /* The overview's bottom row of pixels: the accent in every pixel column

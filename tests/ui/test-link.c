@@ -157,6 +157,29 @@ assert_highlight (TvProfilePage *page,
         lanes += tv_timeline_highlight_get_n_samples (highlight, l);
     }
   g_assert_cmpuint (lanes, ==, expected);
+  /* The folded row's ticks are of the lanes folded (shown with no row of
+   * their own, no lane being filtered out here). */
+  if (tv_timeline_view_get_n_folded (view) > 0)
+    {
+      guint64 folded = 0;
+      guint n_folded = 0;
+
+      for (guint l = 0; l < tv_timeline_get_n_lanes (timeline); l++)
+        {
+          g_autofree char *label = tv_timeline_view_dup_lane_label (view, l);
+
+          if (label == NULL)
+            {
+              folded += tv_timeline_highlight_get_n_samples (highlight, l);
+              n_folded++;
+            }
+        }
+      g_assert_cmpuint (n_folded, ==, tv_timeline_view_get_n_folded (view));
+      g_assert_cmpuint (tv_timeline_highlight_get_n_samples (highlight,
+                                                             TV_TIMELINE_HIGHLIGHT_GROUP),
+                        ==, folded);
+      g_test_message ("folded: %u lanes, %" G_GUINT64_FORMAT " samples", n_folded, folded);
+    }
   /* The heatmap tints its cells with the same. */
   g_assert_true (tv_heatmap_view_get_highlight (tv_timeline_view_get_heatmap_view (view))
                  == highlight);
