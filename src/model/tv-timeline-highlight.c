@@ -56,6 +56,59 @@ mark_nodes (const TvExactTree *tree,
   return g_steal_pointer (&marked);
 }
 
+/* Sorts TIMES, N of them, made of sorted runs that start at the offsets
+ * RUNS holds (and end where the next starts; the last offset is N):
+ * merged two by two, a pass per doubling, each pass sequential.  FALSE
+ * when cancelled. */
+static gboolean
+merge_runs (guint64      *times,
+            guint64       n,
+            GArray       *runs,
+            GCancellable *cancellable)
+{
+  g_autofree guint64 *scratch = NULL;
+  guint64 *from = times, *to;
+  guint64 *edges = (guint64 *) (gpointer) runs->data;
+  guint n_edges = runs->len;
+
+  if (n_edges <= 2)
+    return TRUE;
+  scratch = g_new (guint64, n);
+  to = scratch;
+  while (n_edges > 2)
+    {
+      guint kept = 0;
+
+      if (g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+      for (guint r = 0; r + 1 < n_edges; r += 2)
+        {
+          guint64 a = edges[r], a_end = edges[r + 1];
+          guint64 b = a_end, b_end = r + 2 < n_edges ? edges[r + 2] : a_end;
+          guint64 o = a;
+
+          while (a < a_end && b < b_end)
+            to[o++] = from[b] < from[a] ? from[b++] : from[a++];
+          while (a < a_end)
+            to[o++] = from[a++];
+          while (b < b_end)
+            to[o++] = from[b++];
+          edges[kept++] = edges[r];
+        }
+      edges[kept++] = n;
+      n_edges = kept;
+      {
+        guint64 *swap = from;
+
+        from = to;
+        to = swap;
+      }
+    }
+  if (from != times)
+    memcpy (times, from, n * sizeof (guint64));
+  return TRUE;
+}
+
 /* Into OUT, the times of the lanes LANES keeps (NULL: all when
  * NULL_IS_ALL, else none), sorted.  FALSE when cancelled. */
 static gboolean
@@ -65,6 +118,7 @@ merge_lanes (TvTimelineHighlight *self,
              HighlightLane       *out,
              GCancellable        *cancellable)
 {
+  g_autoptr(GArray) runs = NULL;
   guint64 n = 0, at = 0;
 
   if (lanes == NULL && !null_is_all)
@@ -75,17 +129,17 @@ merge_lanes (TvTimelineHighlight *self,
   if (n == 0)
     return TRUE;
   out->times = g_new (guint64, n);
+  runs = g_array_new (FALSE, FALSE, sizeof (guint64));
   for (guint l = 0; l < self->n_lanes; l++)
     if ((lanes == NULL || lanes[l]) && self->lanes[l].n > 0)
       {
+        g_array_append_val (runs, at);
         memcpy (out->times + at, self->lanes[l].times, self->lanes[l].n * sizeof (guint64));
         at += self->lanes[l].n;
       }
+  g_array_append_val (runs, at);
   out->n = n;
-  if (g_cancellable_is_cancelled (cancellable))
-    return FALSE;
-  qsort (out->times, n, sizeof (guint64), compare_times);
-  return TRUE;
+  return merge_runs (out->times, n, runs, cancellable);
 }
 
 TvTimelineHighlight *
@@ -244,6 +298,34 @@ lower_bound (const HighlightLane *l,
   return lo;
 }
 
+/* The first of L's times at or after T, from FROM on (times before FROM
+ * are before T): galloping, so that consecutive columns, whose edges are
+ * near each other, touch few cache lines of a long array. */
+static guint64
+lower_bound_from (const HighlightLane *l,
+                  guint64              from,
+                  guint64              t)
+{
+  guint64 lo = from, step = 1, hi;
+
+  while (lo + step < l->n && l->times[lo + step] < t)
+    {
+      lo += step;
+      step *= 2;
+    }
+  hi = MIN (lo + step, l->n);
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (l->times[mid] < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 guint64
 tv_timeline_highlight_count_range (TvTimelineHighlight *self,
                                    guint                lane,
@@ -292,7 +374,7 @@ tv_timeline_highlight_get_bins (TvTimelineHighlight *self,
 
       if (l->times[at] >= right)
         continue;
-      next = lower_bound (l, right);
+      next = lower_bound_from (l, at, right);
       counts[c] = next - at;
       at = next;
     }
