@@ -380,3 +380,36 @@ tv_timeline_highlight_get_bins (TvTimelineHighlight *self,
     }
   return TRUE;
 }
+
+void
+tv_timeline_highlight_count_edges (TvTimelineHighlight *self,
+                                   guint                lane,
+                                   const guint64       *edges,
+                                   guint                n,
+                                   guint64             *counts)
+{
+  const HighlightLane *l;
+  guint64 at;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (edges != NULL || n == 0);
+  g_return_if_fail (counts != NULL || n == 0);
+
+  if (n == 0)
+    return;
+  memset (counts, 0, n * sizeof (guint64));
+  l = get_lane (self, lane);
+  if (l == NULL || l->n == 0)
+    return;
+  at = lower_bound (l, edges[0]);
+  for (guint i = 0; i < n && at < l->n; i++)
+    {
+      guint64 next;
+
+      if (edges[i + 1] <= edges[i] || l->times[at] >= edges[i + 1])
+        continue;
+      next = lower_bound_from (l, at, edges[i + 1]);
+      counts[i] = next - at;
+      at = next;
+    }
+}

@@ -65,6 +65,16 @@ gboolean             tv_timeline_highlight_get_bins (TvTimelineHighlight *highli
                                                      guint                n_columns,
                                                      guint64             *counts);
 
+/* For the N consecutive ranges [EDGES[i], EDGES[i + 1]) of absolute
+ * timestamps (N + 1 edges, not decreasing), the highlighted samples of
+ * LANE in each, into COUNTS: what a pass over many cells (the heatmap's,
+ * a column at a time) wants, the samples walked in order. */
+void                 tv_timeline_highlight_count_edges (TvTimelineHighlight *highlight,
+                                                        guint                lane,
+                                                        const guint64       *edges,
+                                                        guint                n,
+                                                        guint64             *counts);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TvTimelineHighlight, tv_timeline_highlight_unref)
 
 G_END_DECLS

@@ -221,6 +221,8 @@ ensure_marks (TvTimelineRenderer  *self,
   guint n_rows = tv_timeline_heatmap_get_n_rows (heatmap);
   TvTimelineColor accent = tv_palette_accent (dark);
   TvTimelineColor veil = tv_timeline_background_color (dark);
+  g_autofree guint64 *edges = NULL;
+  g_autofree guint64 *marks = NULL;
   guint8 *pixels;
   int stride;
 
@@ -239,21 +241,24 @@ ensure_marks (TvTimelineRenderer  *self,
   cairo_surface_flush (self->marks);
   pixels = cairo_image_surface_get_data (self->marks);
   stride = cairo_image_surface_get_stride (self->marks);
-  for (guint r = 0; r < n_rows; r++)
+  edges = g_new (guint64, n_rows + 1);
+  marks = g_new (guint64, n_rows);
+  /* A column's cells follow each other in time: counted in one pass. */
+  for (guint c = 0; c < n_columns; c++)
     {
-      guint32 *line = (guint32 *) (gpointer) (pixels + (gsize) r * stride);
-
-      for (guint c = 0; c < n_columns; c++)
+      for (guint r = 0; r < n_rows; r++)
+        tv_timeline_heatmap_get_cell_range (heatmap, c, r, &edges[r], &edges[r + 1]);
+      tv_timeline_highlight_count_edges (highlight, TV_TIMELINE_ALL, edges, n_rows, marks);
+      for (guint r = 0; r < n_rows; r++)
         {
+          guint32 *line = (guint32 *) (gpointer) (pixels + (gsize) r * stride);
           guint64 count = tv_timeline_heatmap_get_count (heatmap, c, r);
-          guint64 start, end, marked = 0;
+          guint64 marked = marks[r];
           TvTimelineColor color = veil;
           double alpha = 0;
 
           if (count > 0)
             {
-              tv_timeline_heatmap_get_cell_range (heatmap, c, r, &start, &end);
-              marked = tv_timeline_highlight_count_range (highlight, TV_TIMELINE_ALL, start, end);
               if (marked > 0)
                 {
                   /* Opaque: the accent's strength is the share alone. */

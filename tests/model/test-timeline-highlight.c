@@ -170,6 +170,30 @@ check_function (TvTimeline   *timeline,
       check_window (highlight, 0, lanes, function, mask, value, a, a + w,
                     g_rand_int_range (rand, 1, 300));
     }
+  /* Consecutive ranges in one pass count what each range alone does. */
+  {
+    guint64 origin = tv_timeline_get_origin (timeline);
+    guint64 edges[41], counts[40];
+
+    edges[0] = origin + g_rand_int_range (rand, 0, 10);
+    for (guint i = 1; i < G_N_ELEMENTS (edges); i++)
+      edges[i] = edges[i - 1] + g_rand_int_range (rand, 0, MAX ((int) (duration / 30), 2));
+    for (guint lane = 0; lane < MIN (tv_timeline_get_n_lanes (timeline), 3); lane++)
+      {
+        tv_timeline_highlight_count_edges (highlight, lane, edges, G_N_ELEMENTS (counts), counts);
+        for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+          g_assert_cmpuint (counts[i], ==, tv_timeline_highlight_count_range (highlight, lane,
+                                                                              edges[i],
+                                                                              edges[i + 1]));
+      }
+    tv_timeline_highlight_count_edges (highlight, TV_TIMELINE_ALL, edges, G_N_ELEMENTS (counts),
+                                       counts);
+    for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+      g_assert_cmpuint (counts[i], ==, tv_timeline_highlight_count_range (highlight,
+                                                                          TV_TIMELINE_ALL,
+                                                                          edges[i],
+                                                                          edges[i + 1]));
+  }
   /* A range count is the same bisection. */
   if (duration > 2)
     {
