@@ -78,6 +78,32 @@ struct _TvFlameView
 
 G_DEFINE_FINAL_TYPE (TvFlameView, tv_flame_view, ADW_TYPE_BIN)
 
+enum
+{
+  PROP_0,
+  PROP_MATCHES,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+/* The search's (or the table's function's) matches change together with
+ * the graph's, and say so: the timeline shows where they fall. */
+static void
+set_matches (TvFlameView    *self,
+             TvFlameMatches *matches)
+{
+  if (matches == self->matches)
+    {
+      g_clear_pointer (&matches, tv_flame_matches_unref);
+      return;
+    }
+  g_clear_pointer (&self->matches, tv_flame_matches_unref);
+  self->matches = matches;
+  tv_flame_graph_set_matches (self->graph, matches);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MATCHES]);
+}
+
 /* The merge dropdown's order. */
 static const TvMergeKey merge_keys[] = {
   TV_MERGE_FUNCTION, TV_MERGE_LINE, TV_MERGE_INSTRUCTION, TV_MERGE_FRAME,
@@ -489,7 +515,7 @@ static void
 set_tree (TvFlameView *self,
           TvCallTree  *tree)
 {
-  g_clear_pointer (&self->matches, tv_flame_matches_unref);
+  set_matches (self, NULL);
   g_clear_pointer (&self->tree, tv_call_tree_unref);
   self->tree = tv_call_tree_ref (tree);
   /* First, so that the graph's selection in the new tree, which it tells
@@ -645,9 +671,7 @@ search_done (GObject      *object,
       return;
     }
   g_clear_object (&self->search_cancellable);
-  g_clear_pointer (&self->matches, tv_flame_matches_unref);
-  self->matches = matches;
-  tv_flame_graph_set_matches (self->graph, matches);
+  set_matches (self, matches);
   update_match_label (self);
 }
 
@@ -680,8 +704,7 @@ start_search (TvFlameView *self)
 
   if (self->search == NULL || self->search[0] == '\0' || self->tree == NULL)
     {
-      g_clear_pointer (&self->matches, tv_flame_matches_unref);
-      tv_flame_graph_set_matches (self->graph, NULL);
+      set_matches (self, NULL);
       update_match_label (self);
       return;
     }
@@ -693,8 +716,7 @@ start_search (TvFlameView *self)
 
       gtk_widget_add_css_class (GTK_WIDGET (self->search_entry), "error");
       gtk_label_set_text (self->match_label, text);
-      g_clear_pointer (&self->matches, tv_flame_matches_unref);
-      tv_flame_graph_set_matches (self->graph, NULL);
+      set_matches (self, NULL);
       return;
     }
 
@@ -1342,6 +1364,24 @@ tv_flame_view_finalize (GObject *object)
 }
 
 static void
+tv_flame_view_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  TvFlameView *self = TV_FLAME_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_MATCHES:
+      g_value_set_pointer (value, self->matches);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 tv_flame_view_class_init (TvFlameViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -1349,6 +1389,14 @@ tv_flame_view_class_init (TvFlameViewClass *klass)
 
   object_class->dispose = tv_flame_view_dispose;
   object_class->finalize = tv_flame_view_finalize;
+  object_class->get_property = tv_flame_view_get_property;
+
+  /* The matches the graph shows (a TvFlameMatches, or NULL): of the
+   * search, or of the function picked in the table. */
+  properties[PROP_MATCHES] =
+    g_param_spec_pointer ("matches", NULL, NULL,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/tachyonviewer/TachyonViewer/ui/tv-flame-view.ui");

@@ -215,6 +215,47 @@ on_paned_moved (TvProfilePage *self)
     g_settings_set_int (self->settings, "timeline-height", position);
 }
 
+/* The graph and the timeline, linked: the timeline shows where the
+ * samples of what the flame view picks fall, in its lanes and heatmap.
+ * That is the search's matches while there is a search; else the
+ * function of the frame selected in the graph; else the function picked
+ * in the table (its matches); else nothing. */
+static void
+update_highlight (TvProfilePage *self)
+{
+  TvFlameView *flame;
+  TvFlameGraph *graph;
+  TvFlameMatches *matches;
+  TvCallTree *tree;
+  const char *search;
+  guint32 node;
+
+  if (self->flame_view == NULL || self->timeline_view == NULL)
+    return;
+  flame = TV_FLAME_VIEW (self->flame_view);
+  graph = tv_flame_view_get_graph (flame);
+  matches = tv_flame_view_get_matches (flame);
+  search = tv_flame_view_get_search (flame);
+  tree = tv_flame_graph_get_tree (graph);
+  node = tv_flame_graph_get_selected (graph);
+  if (search != NULL && search[0] != '\0')
+    {
+      /* A new tree's matches are on their way: keep what shows until
+       * they come (an invalid search has none and is not busy). */
+      if (matches == NULL && tv_flame_view_is_busy (flame))
+        return;
+      tv_timeline_view_set_highlight (TV_TIMELINE_VIEW (self->timeline_view), matches,
+                                      TV_NODE_NONE);
+    }
+  else if (tree != NULL && node != TV_NODE_NONE && node != TV_ROOT_NODE
+           && node < tv_call_tree_get_n_nodes (tree))
+    tv_timeline_view_set_highlight (TV_TIMELINE_VIEW (self->timeline_view), NULL,
+                                    tv_call_tree_get_function (tree, node));
+  else
+    tv_timeline_view_set_highlight (TV_TIMELINE_VIEW (self->timeline_view), matches,
+                                    TV_NODE_NONE);
+}
+
 static gboolean
 timeline_ready (GtkWidget *view)
 {
@@ -267,6 +308,14 @@ on_load_finished (GObject      *object,
       gtk_widget_set_vexpand (self->paned, TRUE);
       gtk_box_append (self->flame_box, self->paned);
       g_signal_connect_object (self->view_state, "changed", G_CALLBACK (update_range), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (self->flame_view, "notify::matches",
+                               G_CALLBACK (update_highlight), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (tv_flame_view_get_graph (TV_FLAME_VIEW (self->flame_view)),
+                               "notify::selected", G_CALLBACK (update_highlight), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (tv_flame_view_get_graph (TV_FLAME_VIEW (self->flame_view)),
+                               "notify::tree", G_CALLBACK (update_highlight), self,
                                G_CONNECT_SWAPPED);
       adw_view_stack_set_visible_child_name (self->views, "flamegraph");
       set_state (self, TV_PROFILE_PAGE_LOADED);

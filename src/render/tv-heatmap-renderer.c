@@ -207,6 +207,112 @@ paint_cells (TvTimelineRenderer    *self,
   cairo_restore (cr);
 }
 
+/* The highlight's share of each cell: the accent over the background,
+ * the stronger the more of the cell's samples it holds, or the
+ * background's veil over a cell with samples but none highlighted.
+ * Premultiplied, a pixel a cell. */
+static cairo_surface_t *
+ensure_marks (TvTimelineRenderer  *self,
+              TvTimelineHeatmap   *heatmap,
+              TvTimelineHighlight *highlight,
+              gboolean             dark)
+{
+  guint n_columns = tv_timeline_heatmap_get_n_columns (heatmap);
+  guint n_rows = tv_timeline_heatmap_get_n_rows (heatmap);
+  TvTimelineColor accent = tv_palette_accent (dark);
+  TvTimelineColor veil = tv_timeline_background_color (dark);
+  g_autofree guint64 *edges = NULL;
+  g_autofree guint64 *marks = NULL;
+  guint8 *pixels;
+  int stride;
+
+  if (self->marks != NULL && self->marks_heatmap == heatmap && self->marks_highlight == highlight
+      && self->marks_dark == dark)
+    return self->marks;
+  g_clear_pointer (&self->marks, cairo_surface_destroy);
+  g_clear_pointer (&self->marks_heatmap, tv_timeline_heatmap_unref);
+  g_clear_pointer (&self->marks_highlight, tv_timeline_highlight_unref);
+  self->marks = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, n_columns, n_rows);
+  if (cairo_surface_status (self->marks) != CAIRO_STATUS_SUCCESS)
+    {
+      g_clear_pointer (&self->marks, cairo_surface_destroy);
+      return NULL;
+    }
+  cairo_surface_flush (self->marks);
+  pixels = cairo_image_surface_get_data (self->marks);
+  stride = cairo_image_surface_get_stride (self->marks);
+  edges = g_new (guint64, n_rows + 1);
+  marks = g_new (guint64, n_rows);
+  /* A column's cells follow each other in time: counted in one pass. */
+  for (guint c = 0; c < n_columns; c++)
+    {
+      for (guint r = 0; r < n_rows; r++)
+        tv_timeline_heatmap_get_cell_range (heatmap, c, r, &edges[r], &edges[r + 1]);
+      tv_timeline_highlight_count_edges (highlight, TV_TIMELINE_ALL, edges, n_rows, marks);
+      for (guint r = 0; r < n_rows; r++)
+        {
+          guint32 *line = (guint32 *) (gpointer) (pixels + (gsize) r * stride);
+          guint64 count = tv_timeline_heatmap_get_count (heatmap, c, r);
+          guint64 marked = marks[r];
+          TvTimelineColor color = veil;
+          double alpha = 0;
+
+          if (count > 0)
+            {
+              if (marked > 0)
+                {
+                  /* Opaque: the accent's strength is the share alone. */
+                  color = tv_color_mix (veil, accent,
+                                        0.35 + 0.65 * MIN ((double) marked / count, 1.0));
+                  alpha = 1.0;
+                }
+              else
+                alpha = TV_PALETTE_VEIL_ALPHA;
+            }
+          line[c] = ((guint32) round (alpha * 255) << 24)
+                    | ((guint32) round (color.red * alpha * 255) << 16)
+                    | ((guint32) round (color.green * alpha * 255) << 8)
+                    | (guint32) round (color.blue * alpha * 255);
+        }
+    }
+  cairo_surface_mark_dirty (self->marks);
+  self->marks_heatmap = tv_timeline_heatmap_ref (heatmap);
+  self->marks_highlight = tv_timeline_highlight_ref (highlight);
+  self->marks_dark = dark;
+  return self->marks;
+}
+
+static void
+paint_marks (TvTimelineRenderer    *self,
+             cairo_t               *cr,
+             TvTimelineHeatmap     *heatmap,
+             const TvHeatmapStyle  *style,
+             const HeatmapGeometry *g)
+{
+  cairo_surface_t *marks;
+  double sx, sy;
+
+  if (style->highlight == NULL
+      || tv_timeline_highlight_get_timeline (style->highlight)
+         != tv_timeline_heatmap_get_timeline (heatmap))
+    return;
+  marks = ensure_marks (self, heatmap, style->highlight, style->dark);
+  if (marks == NULL)
+    return;
+  tv_timeline_device_scale (cr, &sx, &sy);
+  cairo_save (cr);
+  cairo_rectangle (cr, g->plot_x, g->plot_y, g->plot_width, g->plot_height);
+  cairo_clip (cr);
+  cairo_translate (cr, g->plot_x, g->plot_y);
+  cairo_scale (cr, g->column_width, g->row_height);
+  cairo_set_source_surface (cr, marks, 0, 0);
+  cairo_pattern_set_filter (cairo_get_source (cr),
+                            g->column_width * sx >= 1 && g->row_height * sy >= 1
+                            ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
+  cairo_paint (cr);
+  cairo_restore (cr);
+}
+
 /* Adds the part of RANGE that the cells show, a rectangle per column. */
 static void
 add_range_path (cairo_t               *cr,
@@ -409,6 +515,7 @@ tv_timeline_renderer_draw_heatmap (TvTimelineRenderer   *self,
   if (tv_timeline_heatmap_get_n_columns (heatmap) > 0)
     {
       paint_cells (self, cr, heatmap, style, &g);
+      paint_marks (self, cr, heatmap, style, &g);
       draw_heatmap_selection (cr, heatmap, style, &g);
       draw_heatmap_axes (self, cr, heatmap, style, &g);
       draw_heatmap_legend (self, cr, heatmap, style, &g);

@@ -605,3 +605,122 @@ tv_timeline_renderer_paint_bands (TvTimelineRenderer    *self,
   return TRUE;
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* The highlight                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* One band of HEIGHT pixels at Y: dimmed, then an accent bar in every
+ * pixel column with highlighted samples, as high as their share of the
+ * column's samples (two pixels at least, so that one sample shows). */
+static void
+highlight_band (cairo_t               *cr,
+                TvTimeline            *timeline,
+                const TvTimelineStyle *style,
+                const Geometry        *g,
+                guint                  lane,
+                double                 y,
+                double                 height,
+                guint                  n,
+                guint64               *marked,
+                TvTimelineColumn      *columns)
+{
+  if (height < 1)
+    return;
+  tv_timeline_highlight_get_bins (style->highlight, lane, style->t0, style->t1, n, marked);
+  tv_timeline_get_bins (timeline, lane, style->t0, style->t1, n, columns);
+  tv_draw_set_source (cr, tv_timeline_background_color (style->dark), TV_PALETTE_VEIL_ALPHA);
+  cairo_rectangle (cr, g->plot_x, y, g->plot_width, height);
+  cairo_fill (cr);
+  tv_draw_set_source (cr, tv_palette_accent (style->dark), 1.0);
+  for (guint c = 0; c < n; c++)
+    if (marked[c] > 0)
+      {
+        double share = columns[c].samples > marked[c] ? (double) marked[c] / columns[c].samples
+                                                      : 1.0;
+        double h = MIN (MAX (round (share * height), 2), height);
+        double x0 = g->plot_x + g->plot_width * c / n;
+        double x1 = g->plot_x + g->plot_width * (c + 1) / n;
+
+        cairo_rectangle (cr, x0, y + height - h, MAX (x1 - x0, 1), h);
+      }
+  cairo_fill (cr);
+}
+
+/* The folded row has no band, and its label runs over the time axis:
+ * ticks along its bottom where its lanes have highlighted samples. */
+static void
+highlight_ticks (cairo_t               *cr,
+                 const TvTimelineStyle *style,
+                 const Geometry        *g,
+                 double                 y,
+                 double                 height,
+                 guint                  n,
+                 guint64               *marked)
+{
+  double h = MIN (3, height);
+
+  if (h < 1)
+    return;
+  tv_timeline_highlight_get_bins (style->highlight, TV_TIMELINE_HIGHLIGHT_GROUP, style->t0,
+                                  style->t1, n, marked);
+  tv_draw_set_source (cr, tv_palette_accent (style->dark), 1.0);
+  for (guint c = 0; c < n; c++)
+    if (marked[c] > 0)
+      {
+        double x0 = g->plot_x + g->plot_width * c / n;
+        double x1 = g->plot_x + g->plot_width * (c + 1) / n;
+
+        cairo_rectangle (cr, x0, y + height - h, MAX (x1 - x0, 1), h);
+      }
+  cairo_fill (cr);
+}
+
+/* Over the overview and every lane's row that shows, the samples of
+ * STYLE's highlight, by pixel column, counted exactly; and ticks under
+ * the folded row (the highlight's group). */
+void
+tv_timeline_renderer_draw_highlight (TvTimelineRenderer    *self,
+                                     cairo_t               *cr,
+                                     TvTimeline            *timeline,
+                                     const TvTimelineStyle *style,
+                                     const Geometry        *g)
+{
+  g_autofree guint64 *marked = NULL;
+  g_autofree TvTimelineColumn *columns = NULL;
+  guint n;
+
+  if (style->highlight == NULL
+      || tv_timeline_highlight_get_timeline (style->highlight) != timeline
+      || g->plot_width < 1)
+    return;
+  n = (guint) MIN (ceil (g->plot_width), 1 << 16);
+  marked = g_new (guint64, n);
+  columns = g_new (TvTimelineColumn, n);
+
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  cairo_rectangle (cr, g->plot_x, g->overview_y, g->plot_width, g->overview_height);
+  cairo_clip (cr);
+  highlight_band (cr, timeline, style, g, TV_TIMELINE_ALL, g->overview_y,
+                  g->overview_height - 1, n, marked, columns);
+  cairo_restore (cr);
+
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  cairo_rectangle (cr, g->plot_x, g->lanes_y, g->plot_width, g->lanes_height);
+  cairo_clip (cr);
+  for (guint i = tv_timeline_renderer_first_row_below (self, g->lanes_y - g->rows_y);
+       i < self->n_rows && self->rows[i].y + g->rows_y < g->lanes_y + g->lanes_height; i++)
+    {
+      const Row *row = &self->rows[i];
+
+      if (row->kind == ROW_FOLDED)
+        highlight_ticks (cr, style, g, row->y + g->rows_y, row->height - 1, n, marked);
+      if (row->kind != ROW_LANE)
+        continue;
+      highlight_band (cr, timeline, style, g, row->lane, row->y + g->rows_y, row->height - 1,
+                      n, marked, columns);
+    }
+  cairo_restore (cr);
+}

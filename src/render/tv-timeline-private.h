@@ -111,6 +111,11 @@ struct _TvTimelineRenderer
   TvTimelineHeatmap    *cells_heatmap;
   gboolean              cells_dark;
   cairo_surface_t      *cells;
+  /* The highlight over those cells, as an image of the same size. */
+  TvTimelineHeatmap    *marks_heatmap;
+  TvTimelineHighlight  *marks_highlight;
+  gboolean              marks_dark;
+  cairo_surface_t      *marks;
 };
 
 /* round () for what is never negative, without a call into libm: the
@@ -189,6 +194,11 @@ guint        tv_timeline_renderer_first_row_below  (TvTimelineRenderer         *
 
 /* tv-timeline-bands.c */
 gboolean     tv_timeline_renderer_paint_bands      (TvTimelineRenderer         *self,
+                                                    cairo_t                    *cr,
+                                                    TvTimeline                 *timeline,
+                                                    const TvTimelineStyle      *style,
+                                                    const Geometry             *g);
+void         tv_timeline_renderer_draw_highlight   (TvTimelineRenderer         *self,
                                                     cairo_t                    *cr,
                                                     TvTimeline                 *timeline,
                                                     const TvTimelineStyle      *style,

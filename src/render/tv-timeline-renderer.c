@@ -426,6 +426,7 @@ tv_timeline_renderer_draw (TvTimelineRenderer    *self,
                        g.lanes_y + g.lanes_height - g.overview_y);
       cairo_fill (cr);
     }
+  tv_timeline_renderer_draw_highlight (self, cr, timeline, style, &g);
   tv_timeline_renderer_draw_axis (self, cr, style, &g);
   tv_timeline_renderer_draw_labels (self, cr, timeline, style, &g);
   tv_timeline_renderer_draw_selection (self, cr, timeline, style, &g);
@@ -758,6 +759,9 @@ tv_timeline_renderer_free (TvTimelineRenderer *self)
   g_clear_pointer (&self->raster, cairo_surface_destroy);
   g_clear_pointer (&self->cells, cairo_surface_destroy);
   g_clear_pointer (&self->cells_heatmap, tv_timeline_heatmap_unref);
+  g_clear_pointer (&self->marks, cairo_surface_destroy);
+  g_clear_pointer (&self->marks_heatmap, tv_timeline_heatmap_unref);
+  g_clear_pointer (&self->marks_highlight, tv_timeline_highlight_unref);
   tv_draw_text_clear (&self->text);
   g_free (self);
 }

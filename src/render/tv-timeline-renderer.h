@@ -46,6 +46,7 @@
 
 #include "tv-palette.h"
 #include "tv-timeline.h"
+#include "tv-timeline-highlight.h"
 
 G_BEGIN_DECLS
 
@@ -105,6 +106,12 @@ typedef struct
    * dimmed.  None when N_RANGES is 0. */
   const TvTimeRange          *ranges;
   guint                       n_ranges;
+  /* The samples of a selected function or of a search's matches, or
+   * NULL: over each band, every pixel column with some gets an accent
+   * bar as high as their share of the column's samples, and the rest of
+   * the band is dimmed; the folded row gets ticks where the highlight's
+   * group (TV_TIMELINE_HIGHLIGHT_GROUP: its lanes, then) has some. */
+  TvTimelineHighlight        *highlight;
   /* A time to mark with a line (the pointer's), or NAN for none. */
   double                      cursor_time;
   /* The legend entry shown selected (a state filter), or -1. */
@@ -296,6 +303,11 @@ typedef struct
   guint                       drag_row1;
   /* The legend's caption, from the caller (translated); NULL for none. */
   const char                 *legend_label;
+  /* The samples of a selected function or of a search's matches, for the
+   * heatmap's lanes and thread state, or NULL: each cell with some is
+   * tinted with the accent by their share of its samples, the others
+   * dimmed. */
+  TvTimelineHighlight        *highlight;
 } TvHeatmapStyle;
 
 /* Light, no selection, WIDTH x HEIGHT pixels. */

@@ -39,6 +39,7 @@ struct _TvHeatmapView
   TvTimelineRenderer *renderer;
   TvHeatmapStyle      style;
   TvTimeRange         range;        /* the state's time range, as a selection */
+  TvTimelineHighlight *highlight;
 
   /* The filter of the heatmap shown, and of the one being made. */
   Filter              shown;
@@ -210,6 +211,7 @@ sync_style (TvHeatmapView *self)
   self->style.width = gtk_widget_get_width (GTK_WIDGET (self));
   self->style.height = gtk_widget_get_height (GTK_WIDGET (self));
   self->style.legend_label = _("samples per cell");
+  self->style.highlight = self->highlight;
   self->style.selection = tv_view_state_get_ranges (self->state, &self->style.n_selection);
   /* A time range from the lanes shows here too. */
   if (self->style.selection == NULL && tv_view_state_get_range (self->state, &start, &end))
@@ -425,6 +427,29 @@ tv_heatmap_view_get_heatmap (TvHeatmapView *self)
   return self->heatmap;
 }
 
+void
+tv_heatmap_view_set_highlight (TvHeatmapView       *self,
+                               TvTimelineHighlight *highlight)
+{
+  g_return_if_fail (TV_IS_HEATMAP_VIEW (self));
+
+  if (highlight == self->highlight)
+    return;
+  if (highlight != NULL)
+    tv_timeline_highlight_ref (highlight);
+  g_clear_pointer (&self->highlight, tv_timeline_highlight_unref);
+  self->highlight = highlight;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+TvTimelineHighlight *
+tv_heatmap_view_get_highlight (TvHeatmapView *self)
+{
+  g_return_val_if_fail (TV_IS_HEATMAP_VIEW (self), NULL);
+
+  return self->highlight;
+}
+
 gboolean
 tv_heatmap_view_get_busy (TvHeatmapView *self)
 {
@@ -476,6 +501,7 @@ tv_heatmap_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->state, self);
   g_clear_object (&self->state);
   g_clear_pointer (&self->heatmap, tv_timeline_heatmap_unref);
+  g_clear_pointer (&self->highlight, tv_timeline_highlight_unref);
   g_clear_pointer (&self->timeline, tv_timeline_unref);
 
   G_OBJECT_CLASS (tv_heatmap_view_parent_class)->dispose (object);

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "tv-timeline.h"
+#include "tv-timeline-highlight.h"
 #include "tv-view-state.h"
 
 G_BEGIN_DECLS
@@ -24,6 +25,11 @@ void               tv_heatmap_view_set_timeline  (TvHeatmapView  *self,
                                                   TvTimeline     *timeline);
 /* The heatmap shown; NULL until one is made. */
 TvTimelineHeatmap *tv_heatmap_view_get_heatmap   (TvHeatmapView  *self);
+/* Tints the cells by their share of HIGHLIGHT's samples (made for the
+ * same timeline, threads and thread state), or none when NULL. */
+void               tv_heatmap_view_set_highlight (TvHeatmapView       *self,
+                                                  TvTimelineHighlight *highlight);
+TvTimelineHighlight *tv_heatmap_view_get_highlight (TvHeatmapView     *self);
 /* Whether a heatmap for the current filters is being made. */
 gboolean           tv_heatmap_view_get_busy      (TvHeatmapView  *self);
 /* Where a cell is, in the widget's pixels; FALSE when it is not shown. */

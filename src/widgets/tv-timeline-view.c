@@ -26,6 +26,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tv-flame-layout.h"
 #include "tv-heatmap-view.h"
 #include "tv-timeline-renderer.h"
 #include "tv-timeline-view.h"
@@ -96,6 +97,18 @@ struct _TvTimelineView
   /* What only the lanes use, hidden with the heatmap. */
   GtkWidget          *lanes_controls;
   char               *view;         /* "lanes" or "heatmap" */
+
+  /* What to highlight (a search's matches, or a function), what the
+   * highlight was counted for (the state filter and the threads), and
+   * the highlight, counted on a worker. */
+  TvFlameMatches     *highlight_matches;
+  guint32             highlight_function;
+  guint8              highlight_mask;
+  guint8              highlight_value;
+  GArray             *highlight_threads;
+  TvTimelineHighlight *highlight;
+  GCancellable       *highlight_cancellable;
+  guint               highlight_generation;
 };
 
 G_DEFINE_FINAL_TYPE (TvTimelineView, tv_timeline_view, ADW_TYPE_BIN)
@@ -159,6 +172,7 @@ filter_to_state (TvStateFilter filter)
 
 static void sync_style       (TvTimelineView *self);
 static void update_scrolling (TvTimelineView *self);
+static void start_highlight  (TvTimelineView *self);
 
 /* Lanes: the filter hides, the thread filter selects, and the idle lanes
  * fold into one row (but for the selected ones, and unless that would
@@ -229,6 +243,9 @@ update_lane_flags (TvTimelineView *self)
                                          CLAMP (n_rows, 1, DEFAULT_LANES)));
   update_scrolling (self);
   gtk_widget_queue_draw (self->area);
+  /* The folded row's highlight is of the lanes folded now. */
+  if (self->highlight_matches != NULL || self->highlight_function != TV_NODE_NONE)
+    start_highlight (self);
 }
 
 static void
@@ -258,6 +275,7 @@ sync_style (TvTimelineView *self)
     }
   /* The heatmap's cells show here too. */
   self->style.ranges = tv_view_state_get_ranges (self->state, &self->style.n_ranges);
+  self->style.highlight = self->highlight;
   self->style.selected_state = filter_to_state (tv_view_state_get_state_filter (self->state));
   self->style.main_label = _("main");
   self->style.overview_label = _("All threads");
@@ -926,6 +944,23 @@ append_column (TvTimelineView *self,
        * their share of the samples there: "Holding the GIL: 12 (60.0 %)". */
       g_string_append_printf (text, _("%s: %s (%s)"), self->style.state_labels[s], number, share);
     }
+  /* The highlight's samples there: those of the function selected in
+   * the flame graph, or of its search's matches. */
+  if (self->highlight != NULL && column.samples > 0)
+    {
+      guint64 n = 0;
+      g_autofree char *number = NULL;
+
+      tv_timeline_highlight_get_bins (self->highlight, lane, from, from + step, 1, &n);
+      number = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+      g_string_append_c (text, '\n');
+      g_string_append_printf (text, _("%s: %s (%.1f %%)"),
+                              /* Translators: in a lane's tooltip, the samples of the
+                               * function selected in the flame graph (or of the
+                               * frames its search matches). */
+                              _("Highlighted"), number,
+                              MIN (100.0 * (double) n / (double) column.samples, 100.0));
+    }
 }
 
 /* What a tooltip says at X, Y of the drawing area: over a lane (or the
@@ -1168,8 +1203,194 @@ build_done (GObject      *object,
   self->window.t1 = MAX (tv_timeline_get_duration (timeline), 1);
   start_filter (self);
   tv_heatmap_view_set_timeline (TV_HEATMAP_VIEW (self->heatmap), timeline);
+  if (self->highlight_matches != NULL || self->highlight_function != TV_NODE_NONE)
+    start_highlight (self);
   update_summary (self);
   gtk_widget_queue_draw (self->area);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The highlight                                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  TvTimeline     *timeline;
+  TvFlameMatches *matches;
+  guint32         function;
+  guint8          mask;
+  guint8          value;
+  guint32        *threads;
+  guint           n_threads;
+  guint8         *folded;       /* per lane, or NULL: the folded row's */
+} HighlightJob;
+
+static void
+highlight_job_free (gpointer data)
+{
+  HighlightJob *job = data;
+
+  g_clear_pointer (&job->timeline, tv_timeline_unref);
+  g_clear_pointer (&job->matches, tv_flame_matches_unref);
+  g_free (job->threads);
+  g_free (job->folded);
+  g_free (job);
+}
+
+/* The frames to highlight: those whose key (in the matches' tree's merge
+ * key) a node of the matches has, or the function's; then the samples. */
+static void
+highlight_thread (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  HighlightJob *job = task_data;
+  TvProfileData *data = tv_timeline_get_data (job->timeline);
+  guint32 n_frames = tv_profile_data_get_n_frames (data);
+  guint n_lanes = tv_timeline_get_n_lanes (job->timeline);
+  g_autofree guint8 *frame_marks = g_new0 (guint8, MAX (n_frames, 1));
+  g_autofree guint8 *lanes = NULL;
+  TvTimelineHighlight *highlight;
+
+  if (job->matches != NULL)
+    {
+      TvCallTree *tree = tv_flame_matches_get_tree (job->matches);
+      TvMergeKey merge = tv_call_tree_get_merge (tree);
+      guint32 n_keys = tv_profile_data_get_n_keys (data, merge);
+      const guint32 *frame_keys = tv_profile_data_get_frame_keys (data, merge);
+      g_autofree guint8 *key_marks = g_new0 (guint8, MAX (n_keys, 1));
+      guint32 n_nodes = tv_call_tree_get_n_nodes (tree);
+
+      for (guint32 node = 1; node < n_nodes; node++)
+        if (tv_flame_matches_contains (job->matches, node))
+          {
+            guint32 key = tv_call_tree_get_key (tree, node);
+
+            if (key < n_keys)
+              key_marks[key] = 1;
+          }
+      for (guint32 f = 0; f < n_frames; f++)
+        frame_marks[f] = frame_keys[f] < n_keys && key_marks[frame_keys[f]];
+    }
+  else
+    {
+      const guint32 *function_keys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+
+      for (guint32 f = 0; f < n_frames; f++)
+        frame_marks[f] = function_keys[f] == job->function;
+    }
+  if (job->n_threads > 0)
+    {
+      lanes = g_new0 (guint8, MAX (n_lanes, 1));
+      for (guint i = 0; i < job->n_threads; i++)
+        if (job->threads[i] < n_lanes)
+          lanes[job->threads[i]] = 1;
+    }
+  highlight = tv_timeline_highlight_new (job->timeline, frame_marks, n_frames, lanes, job->folded,
+                                         job->mask, job->value, cancellable);
+  if (highlight == NULL)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+  else
+    g_task_return_pointer (task, highlight, (GDestroyNotify) tv_timeline_highlight_unref);
+}
+
+static void
+set_highlight (TvTimelineView      *self,
+               TvTimelineHighlight *highlight)
+{
+  g_clear_pointer (&self->highlight, tv_timeline_highlight_unref);
+  self->highlight = highlight;
+  tv_heatmap_view_set_highlight (TV_HEATMAP_VIEW (self->heatmap), highlight);
+  gtk_widget_queue_draw (self->area);
+}
+
+static void
+highlight_done (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  TvTimelineView *self = TV_TIMELINE_VIEW (object);
+  TvTimelineHighlight *highlight = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (highlight == NULL)
+    return;
+  /* An older round, overtaken by a newer request, never shows. */
+  if (GPOINTER_TO_UINT (user_data) != self->highlight_generation)
+    {
+      tv_timeline_highlight_unref (highlight);
+      return;
+    }
+  g_clear_object (&self->highlight_cancellable);
+  set_highlight (self, highlight);
+}
+
+/* Counts the highlight again for what it highlights and the state's
+ * filters, or clears it. */
+static void
+start_highlight (TvTimelineView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  HighlightJob *job;
+  const guint32 *threads;
+  guint n_threads;
+  guint8 mask = 0, value = 0;
+
+  self->highlight_generation++;
+  g_cancellable_cancel (self->highlight_cancellable);
+  g_clear_object (&self->highlight_cancellable);
+  threads = tv_view_state_get_threads (self->state, &n_threads);
+  tv_state_filter_get_mask (tv_view_state_get_state_filter (self->state), &mask, &value);
+  self->highlight_mask = mask;
+  self->highlight_value = value;
+  g_array_set_size (self->highlight_threads, 0);
+  g_array_append_vals (self->highlight_threads, threads, n_threads);
+
+  if (self->timeline == NULL
+      || (self->highlight_matches == NULL && self->highlight_function == TV_NODE_NONE))
+    {
+      set_highlight (self, NULL);
+      return;
+    }
+  job = g_new0 (HighlightJob, 1);
+  job->timeline = tv_timeline_ref (self->timeline);
+  if (self->highlight_matches != NULL)
+    job->matches = tv_flame_matches_ref (self->highlight_matches);
+  job->function = self->highlight_function;
+  job->mask = mask;
+  job->value = value;
+  job->threads = g_memdup2 (threads, n_threads * sizeof (guint32));
+  job->n_threads = n_threads;
+  /* The lanes of the folded row, which shows where they hold some. */
+  if (self->n_folded > 0 && self->lane_flags != NULL)
+    {
+      guint n_lanes = tv_timeline_get_n_lanes (self->timeline);
+
+      job->folded = g_new0 (guint8, MAX (n_lanes, 1));
+      for (guint i = 0; i < n_lanes; i++)
+        job->folded[i] = (self->lane_flags[i] & TV_TIMELINE_LANE_FOLDED) != 0;
+    }
+  self->highlight_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->highlight_cancellable, highlight_done,
+                     GUINT_TO_POINTER (self->highlight_generation));
+  g_task_set_task_data (task, job, highlight_job_free);
+  g_task_run_in_thread (task, highlight_thread);
+}
+
+/* Whether the state's filters moved from what the highlight counts. */
+static gboolean
+highlight_stale (TvTimelineView *self)
+{
+  const guint32 *threads;
+  guint n_threads;
+  guint8 mask = 0, value = 0;
+
+  threads = tv_view_state_get_threads (self->state, &n_threads);
+  tv_state_filter_get_mask (tv_view_state_get_state_filter (self->state), &mask, &value);
+  return mask != self->highlight_mask || value != self->highlight_value
+         || n_threads != self->highlight_threads->len
+         || (n_threads > 0 && memcmp (threads, self->highlight_threads->data,
+                                      n_threads * sizeof (guint32)) != 0);
 }
 
 static void
@@ -1182,6 +1403,9 @@ on_state_changed (TvTimelineView *self)
   gtk_widget_queue_draw (self->area);
   if (self->timeline == NULL)
     return;
+  if ((self->highlight_matches != NULL || self->highlight_function != TV_NODE_NONE)
+      && highlight_stale (self))
+    start_highlight (self);
   threads = tv_view_state_get_threads (self->state, &n_threads);
   if (n_threads != self->flagged_threads->len
       || (n_threads > 0 && memcmp (threads, self->flagged_threads->data,
@@ -1221,6 +1445,39 @@ tv_timeline_view_new (TvProfile   *profile,
   g_task_run_in_thread (task, build_thread);
   update_summary (self);
   return GTK_WIDGET (self);
+}
+
+void
+tv_timeline_view_set_highlight (TvTimelineView *self,
+                                TvFlameMatches *matches,
+                                guint32         function)
+{
+  g_return_if_fail (TV_IS_TIMELINE_VIEW (self));
+
+  if (matches == self->highlight_matches && function == self->highlight_function)
+    return;
+  if (matches != NULL)
+    tv_flame_matches_ref (matches);
+  g_clear_pointer (&self->highlight_matches, tv_flame_matches_unref);
+  self->highlight_matches = matches;
+  self->highlight_function = matches != NULL ? TV_NODE_NONE : function;
+  start_highlight (self);
+}
+
+TvTimelineHighlight *
+tv_timeline_view_get_highlight (TvTimelineView *self)
+{
+  g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), NULL);
+
+  return self->highlight;
+}
+
+gboolean
+tv_timeline_view_get_highlight_busy (TvTimelineView *self)
+{
+  g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), FALSE);
+
+  return self->highlight_cancellable != NULL;
 }
 
 TvTimeline *
@@ -1393,6 +1650,10 @@ tv_timeline_view_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_cancellable_cancel (self->filter_cancellable);
   g_clear_object (&self->filter_cancellable);
+  g_cancellable_cancel (self->highlight_cancellable);
+  g_clear_object (&self->highlight_cancellable);
+  g_clear_pointer (&self->highlight_matches, tv_flame_matches_unref);
+  g_clear_pointer (&self->highlight, tv_timeline_highlight_unref);
   if (self->state != NULL)
     g_signal_handlers_disconnect_by_data (self->state, self);
   g_clear_object (&self->state);
@@ -1416,6 +1677,7 @@ tv_timeline_view_finalize (GObject *object)
   g_clear_pointer (&self->idle_lanes, g_free);
   g_clear_pointer (&self->folded_text, g_free);
   g_clear_pointer (&self->flagged_threads, g_array_unref);
+  g_clear_pointer (&self->highlight_threads, g_array_unref);
   g_clear_pointer (&self->lane_filter, g_free);
   g_clear_pointer (&self->view, g_free);
   g_clear_pointer (&self->back, g_array_unref);
@@ -1551,6 +1813,8 @@ tv_timeline_view_init (TvTimelineView *self)
 
   self->back = g_array_new (FALSE, FALSE, sizeof (Window));
   self->flagged_threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->highlight_threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->highlight_function = TV_NODE_NONE;
   self->forward = g_array_new (FALSE, FALSE, sizeof (Window));
   self->renderer = tv_timeline_renderer_new (NULL);
   self->view = g_strdup ("lanes");

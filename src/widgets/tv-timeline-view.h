@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 
+#include "tv-flame-layout.h"
 #include "tv-heatmap-view.h"
 #include "tv-profile.h"
 #include "tv-timeline.h"
@@ -66,6 +67,20 @@ guint       tv_timeline_view_get_n_folded   (TvTimelineView *self);
 /* Where the folded row is, in the widget's pixels; FALSE when none. */
 gboolean    tv_timeline_view_get_folded_rect (TvTimelineView  *self,
                                               graphene_rect_t *rect);
+/* Highlights, over the lanes, the overview and the heatmap, the samples
+ * whose stack holds a frame of MATCHES (a search's matches: every frame
+ * whose key, in the merge key of the matches' tree, a matching node has)
+ * or, when MATCHES is NULL, of FUNCTION (a TV_MERGE_FUNCTION key); both
+ * NULL and TV_NODE_NONE clear it.  Counted on a worker, under the view
+ * state's state filter (the overview adds up its threads), and again
+ * when that changes; a newer request always wins over an older one. */
+void        tv_timeline_view_set_highlight  (TvTimelineView *self,
+                                             TvFlameMatches *matches,
+                                             guint32         function);
+/* What is highlighted now: NULL when nothing (or not yet counted). */
+TvTimelineHighlight *tv_timeline_view_get_highlight (TvTimelineView *self);
+/* Whether a highlight is being counted. */
+gboolean    tv_timeline_view_get_highlight_busy (TvTimelineView *self);
 /* The selection as the line under the timeline shows it. */
 const char *tv_timeline_view_get_summary    (TvTimelineView *self);
 
