@@ -24,6 +24,7 @@
 #include "tv-call-node.h"
 #include "tv-call-tree-view.h"
 #include "tv-text.h"
+#include "tv-units.h"
 
 struct _TvCallTreeView
 {
@@ -116,15 +117,8 @@ list_item_get_node (GtkListItem *list_item)
   return TV_CALL_NODE (item);
 }
 
-static void
-format_count (char    *buffer,
-              gsize    size,
-              guint64  count)
-{
-  g_snprintf (buffer, size, "%'" G_GUINT64_FORMAT, count);
-}
-
-/* "12.3 %" and "1,234 · 1.234 s" for SAMPLES of TREE. */
+/* "12.3 %" and "1,234 · 1.23 s" for SAMPLES of TREE: the seconds are
+ * thread time, as the line above the tree says. */
 static void
 format_samples (TvCallTree *tree,
                 guint64     samples,
@@ -134,32 +128,33 @@ format_samples (TvCallTree *tree,
                 gsize       detail_size)
 {
   guint64 whole = tv_call_tree_get_n_samples (tree);
-  char count[32];
+  g_autofree char *shared = tv_format_share (samples, whole);
+  g_autofree char *count = tv_format_count (samples);
+  g_autofree char *seconds = tv_format_duration (tv_call_tree_samples_to_seconds (tree, samples,
+                                                                                  NULL));
 
-  if (whole == 0)
-    g_strlcpy (share, "–", share_size);
-  else
-    g_snprintf (share, share_size, "%.1f %%", 100.0 * (double) samples / (double) whole);
-  format_count (count, sizeof count, samples);
-  /* Translators: a call tree cell's samples and their time, e.g.
-   * "1,234 · 1.234 s". */
-  g_snprintf (detail, detail_size, _("%s · %.3f s"), count,
-              tv_call_tree_samples_to_seconds (tree, samples, NULL));
+  g_strlcpy (share, shared, share_size);
+  /* Translators: a call tree cell's samples and their thread time, e.g.
+   * "1,234 · 1.23 s". */
+  g_snprintf (detail, detail_size, _("%s · %s"), count, seconds);
 }
 
-/* "1,234 samples (12.34 %, 1.234 s)" for the tooltips. */
+/* "1,234 samples (12.3 %, 1.23 s of thread time)" for the tooltips. */
 static char *
 describe_samples (TvCallTree *tree,
                   guint64     samples)
 {
   guint64 whole = tv_call_tree_get_n_samples (tree);
-  char count[32];
+  g_autofree char *count = tv_format_count (samples);
+  g_autofree char *share = tv_format_share (samples, whole);
+  g_autofree char *seconds = tv_format_thread_time (tv_call_tree_samples_to_seconds (tree, samples,
+                                                                                     NULL));
 
-  format_count (count, sizeof count, samples);
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample (%.2f %%, %.3f s)",
-                                       "%s samples (%.2f %%, %.3f s)", samples),
-                          count, whole > 0 ? 100.0 * (double) samples / (double) whole : 0.0,
-                          tv_call_tree_samples_to_seconds (tree, samples, NULL));
+  /* Translators: "1,234 samples (12.3 %, 1.23 s of thread time)". */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample (%s, %s)",
+                                       "%s samples (%s, %s)",
+                                       samples > G_MAXULONG ? G_MAXULONG : (gulong) samples),
+                          count, share, seconds);
 }
 
 /* "file.py" for a function, "file.py:12" for a finer key. */
@@ -957,14 +952,17 @@ update_status (TvCallTreeView *self)
   else
     {
       guint64 samples = tv_call_tree_get_n_samples (self->tree);
-      char count[32];
+      g_autofree char *count = tv_format_count (samples);
+      g_autofree char *seconds = tv_format_thread_time (tv_call_tree_samples_to_seconds (self->tree,
+                                                                                         samples,
+                                                                                         NULL));
 
-      format_count (count, sizeof count, samples);
-      /* Translators: above the call tree, e.g. "1,234 samples, 1.234 s". */
-      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample, %.3f s",
-                                           "%s samples, %.3f s",
+      /* Translators: above the call tree, e.g. "1,234 samples, 9.63 s of
+       * thread time". */
+      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample, %s",
+                                           "%s samples, %s",
                                            samples > G_MAXULONG ? G_MAXULONG : (gulong) samples),
-                              count, tv_call_tree_samples_to_seconds (self->tree, samples, NULL));
+                              count, seconds);
     }
   gtk_label_set_text (self->status_label, text);
 }

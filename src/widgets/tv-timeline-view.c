@@ -950,16 +950,17 @@ append_column (TvTimelineView *self,
     {
       guint64 n = 0;
       g_autofree char *number = NULL;
+      g_autofree char *share = NULL;
 
       tv_timeline_highlight_get_bins (self->highlight, lane, from, from + step, 1, &n);
-      number = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+      number = tv_format_count (n);
+      share = tv_format_share (MIN (n, column.samples), column.samples);
       g_string_append_c (text, '\n');
-      g_string_append_printf (text, _("%s: %s (%.1f %%)"),
+      g_string_append_printf (text, _("%s: %s (%s)"),
                               /* Translators: in a lane's tooltip, the samples of the
                                * function selected in the flame graph (or of the
                                * frames its search matches). */
-                              _("Highlighted"), number,
-                              MIN (100.0 * (double) n / (double) column.samples, 100.0));
+                              _("Highlighted"), number, share);
     }
 }
 

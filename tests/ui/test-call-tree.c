@@ -19,6 +19,7 @@
 #include "tv-call-node.h"
 #include "tv-call-tree-view.h"
 #include "tv-flame-view.h"
+#include "tv-units.h"
 #include "ui-test-util.h"
 
 static GtkWindow *window;
@@ -292,7 +293,7 @@ test_top_down (void)
   guint n_roots;
   const guint32 *roots;
   guint32 top = TV_NODE_NONE;
-  char share[32], detail[96], count[32];
+  char share[32], detail[96];
 
   setup_view ();
   tree = tv_call_tree_view_get_graph_tree (view);
@@ -314,11 +315,16 @@ test_top_down (void)
         || tv_call_tree_get_total (tree, roots[i]) > tv_call_tree_get_total (tree, top))
       top = roots[i];
   g_assert_cmpuint (row_node (get_row (rows, 0)), ==, top);
-  g_snprintf (share, sizeof share, "%.1f %%",
-              100.0 * tv_call_tree_get_total (tree, top) / tv_call_tree_get_n_samples (tree));
-  g_snprintf (count, sizeof count, "%'" G_GUINT64_FORMAT, tv_call_tree_get_total (tree, top));
-  g_snprintf (detail, sizeof detail, "%s · %.3f s", count,
-              tv_call_tree_samples_to_seconds (tree, tv_call_tree_get_total (tree, top), NULL));
+  {
+    guint64 total = tv_call_tree_get_total (tree, top);
+    g_autofree char *shared = tv_format_share (total, tv_call_tree_get_n_samples (tree));
+    g_autofree char *counted = tv_format_count (total);
+    g_autofree char *seconds = tv_format_duration (tv_call_tree_samples_to_seconds (tree, total,
+                                                                                    NULL));
+
+    g_strlcpy (share, shared, sizeof share);
+    g_snprintf (detail, sizeof detail, "%s · %s", counted, seconds);
+  }
   g_assert_true (shows_label (GTK_WIDGET (view), share));
   g_assert_true (shows_label (GTK_WIDGET (view), detail));
   g_assert_true (shows_label (GTK_WIDGET (view),
