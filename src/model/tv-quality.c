@@ -12,6 +12,7 @@
  * warnings about the file.
  */
 #include "tv-quality.h"
+#include "tv-units.h"
 #include "tv-metadata-reader.h"
 
 #include <math.h>
@@ -103,7 +104,8 @@ figure (TvFinding  *finding,
 static char *
 short_number (double value)
 {
-  return g_strdup_printf ("%.3g", value);
+  /* Three significant digits, 5000 as "5,000", not "5e+03". */
+  return tv_format_significant (value);
 }
 
 static char *

@@ -986,9 +986,9 @@ def format_seconds(s):
     return "%.3f s" % s
 
 
-def short6(v):
-    """The page's six significant digits: JavaScript's Number(v.toPrecision(6))."""
-    return js_number(float("%.6g" % v))
+def short3(v):
+    """The page's three significant digits: JavaScript's Number(v.toPrecision(3))."""
+    return js_number(float("%.3g" % v))
 
 
 def js_number(v):
@@ -1015,7 +1015,7 @@ def check_stats_shown(b, d):
     for k in STATS_KEYS:
         v = d["stats"][k]
         card = ("not recorded" if v is None else format_seconds(v) if k == "duration_sec"
-                else short6(v) + STAT_UNITS[k])
+                else short3(v) + STAT_UNITS[k])
         # The details card rounds as the header does.
         exact = card
         if shown.get(k) != card:

@@ -305,6 +305,15 @@ test_written_rate (void)
   k = kinds (findings);
   g_assert_cmpstr (k, ==, "impossible-statistic");
   g_assert_cmpfloat (figure (g_ptr_array_index (findings, 0), "nominal_rate"), ==, 1000.0);
+  /* Figures of four digits read as such, grouped, not as "5e+03". */
+  {
+    const TvFinding *f = g_ptr_array_index (findings, 0);
+
+    g_test_message ("%s", f->message);
+    g_assert_nonnull (strstr (f->message, "5,000 samples/s"));
+    g_assert_nonnull (strstr (f->message, "1,000 samples/s"));
+    g_assert_null (strstr (f->message, "e+"));
+  }
 }
 
 static void
