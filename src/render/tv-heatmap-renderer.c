@@ -180,6 +180,29 @@ ensure_cells (TvTimelineRenderer *self,
   return self->cells;
 }
 
+/* SURFACE, a pixel a cell, scaled over the plot of G: sharp cells when
+ * they are wider than a pixel, averaged when not. */
+static void
+paint_cell_surface (cairo_t               *cr,
+                    cairo_surface_t       *surface,
+                    const HeatmapGeometry *g)
+{
+  double sx, sy;
+
+  tv_timeline_device_scale (cr, &sx, &sy);
+  cairo_save (cr);
+  cairo_rectangle (cr, g->plot_x, g->plot_y, g->plot_width, g->plot_height);
+  cairo_clip (cr);
+  cairo_translate (cr, g->plot_x, g->plot_y);
+  cairo_scale (cr, g->column_width, g->row_height);
+  cairo_set_source_surface (cr, surface, 0, 0);
+  cairo_pattern_set_filter (cairo_get_source (cr),
+                            g->column_width * sx >= 1 && g->row_height * sy >= 1
+                            ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
+  cairo_paint (cr);
+  cairo_restore (cr);
+}
+
 static void
 paint_cells (TvTimelineRenderer    *self,
              cairo_t               *cr,
@@ -188,23 +211,10 @@ paint_cells (TvTimelineRenderer    *self,
              const HeatmapGeometry *g)
 {
   cairo_surface_t *cells = ensure_cells (self, heatmap, style->dark);
-  double sx, sy;
 
   if (cells == NULL)
     return;
-  tv_timeline_device_scale (cr, &sx, &sy);
-  cairo_save (cr);
-  cairo_rectangle (cr, g->plot_x, g->plot_y, g->plot_width, g->plot_height);
-  cairo_clip (cr);
-  cairo_translate (cr, g->plot_x, g->plot_y);
-  cairo_scale (cr, g->column_width, g->row_height);
-  cairo_set_source_surface (cr, cells, 0, 0);
-  /* Sharp cells when they are wider than a pixel; averaged when not. */
-  cairo_pattern_set_filter (cairo_get_source (cr),
-                            g->column_width * sx >= 1 && g->row_height * sy >= 1
-                            ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
-  cairo_paint (cr);
-  cairo_restore (cr);
+  paint_cell_surface (cr, cells, g);
 }
 
 /* The highlight's share of each cell: the accent over the background,
@@ -290,7 +300,6 @@ paint_marks (TvTimelineRenderer    *self,
              const HeatmapGeometry *g)
 {
   cairo_surface_t *marks;
-  double sx, sy;
 
   if (style->highlight == NULL
       || tv_timeline_highlight_get_timeline (style->highlight)
@@ -299,18 +308,7 @@ paint_marks (TvTimelineRenderer    *self,
   marks = ensure_marks (self, heatmap, style->highlight, style->dark);
   if (marks == NULL)
     return;
-  tv_timeline_device_scale (cr, &sx, &sy);
-  cairo_save (cr);
-  cairo_rectangle (cr, g->plot_x, g->plot_y, g->plot_width, g->plot_height);
-  cairo_clip (cr);
-  cairo_translate (cr, g->plot_x, g->plot_y);
-  cairo_scale (cr, g->column_width, g->row_height);
-  cairo_set_source_surface (cr, marks, 0, 0);
-  cairo_pattern_set_filter (cairo_get_source (cr),
-                            g->column_width * sx >= 1 && g->row_height * sy >= 1
-                            ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD);
-  cairo_paint (cr);
-  cairo_restore (cr);
+  paint_cell_surface (cr, marks, g);
 }
 
 /* Adds the part of RANGE that the cells show, a rectangle per column. */
