@@ -18,527 +18,7 @@
 #include <zstd.h>
 
 #include "tach-private.h"
-
-#define CHUNK_SIZE (128 * 1024)
-
-typedef struct Pipeline Pipeline;
-
-/* The decoded bytes of a sample region, from wherever they are stored:
- * the region of a reader over memory, or the reader's file, read with
- * pread () a buffer at a time (never mapped: a mapped file that shrinks
- * raises SIGBUS).  A compressed region goes through a zstd stream. */
-typedef struct
-{
-  const TachReader *reader;
-  const uint8_t    *mem;          /* the stored region in memory, or NULL */
-  uint64_t          size;         /* stored bytes of the region */
-  uint64_t          done;         /* of them read so far */
-  bool              compressed;
-  ZSTD_DStream     *zstream;
-  ZSTD_inBuffer     in;
-  uint8_t          *in_buf;       /* a file's compressed bytes, for IN */
-  size_t            in_cap;
-} Stream;
-
-typedef struct
-{
-  uint64_t  prev_ts;
-  uint32_t  cap;
-  uint32_t  depth;
-  uint32_t *frames;       /* the stack is frames[cap - depth .. cap) */
-} Thread;
-
-struct TachDecoder
-{
-  TachReader     *reader;
-  bool            swap;
-  uint32_t        n_frames;
-  const uint8_t  *frame_ok;
-  /* Every frame of the table names strings that exist: then a frame index
-   * is valid exactly when it is below n_frames. */
-  bool            all_frames_ok;
-
-  /* The window of decoded bytes: [pos, end) is still to be read, and the
-   * byte at window_start is at window_base in the stream. */
-  const uint8_t  *window_start;
-  const uint8_t  *pos;
-  const uint8_t  *end;
-  uint64_t        window_base;
-  bool            eof;    /* nothing follows end */
-  /* The size of the decoded stream, once known: at once for a raw
-   * region, at its end for a compressed one. */
-  bool            total_known;
-  uint64_t        total;
-
-  bool            compressed;
-  bool            from_file;
-  bool            started;        /* the stream has been read from */
-  Stream          stream;         /* when not pipelined */
-  uint8_t        *buf;            /* PREFIX_SPACE + CHUNK_SIZE, in line */
-  Pipeline       *pipe;           /* when reading on a thread */
-  bool            want_pipe;
-
-  Thread         *threads;
-  TachThreadKey  *keys;
-  uint32_t        n_threads;
-  uint32_t        threads_cap;
-  uint32_t       *table;  /* open addressing: thread index + 1, 0 empty */
-  uint32_t        table_mask;
-  uint64_t        seed;
-
-  TachCancelFunc  cancel_func;
-  void           *cancel_data;
-  uint32_t        empty_records;  /* since the last look at cancel_func */
-
-  /* The REPEAT run being delivered. */
-  uint32_t        run_left;
-  uint32_t        run_length;
-  uint32_t        run_thread;
-  uint64_t        run_record_offset;
-  uint64_t        run_data_offset;
-  bool            run_checked;
-  Thread         *run_t;
-  TachSample      run_template;   /* what every sample of the run shares */
-  uint64_t        batch_timestamps[TACH_BATCH_MAX];
-  uint8_t         batch_statuses[TACH_BATCH_MAX];
-
-  uint64_t        samples;
-  int             state;  /* 0 running, 1 finished, -1 failed */
-  TachError       failure;
-};
-
-static inline uint64_t
-stream_offset (const TachDecoder *dec,
-               const uint8_t     *p)
-{
-  return dec->window_base + (uint64_t) (p - dec->window_start);
-}
-
-/* Error offsets are file offsets for raw regions and offsets in the
- * decompressed stream otherwise. */
-static inline uint64_t
-report_offset (const TachDecoder *dec,
-               uint64_t           offset)
-{
-  return dec->compressed ? offset : offset + TACH_HEADER_SIZE;
-}
-
-static bool
-stream_init (Stream           *s,
-             const TachReader *reader)
-{
-  memset (s, 0, sizeof *s);
-  s->reader = reader;
-  s->size = reader->header.string_table_offset - TACH_HEADER_SIZE;
-  s->compressed = reader->header.compression_type == TACH_COMPRESSION_ZSTD;
-  if (!reader->from_file)
-    s->mem = reader->data + TACH_HEADER_SIZE;
-  if (!s->compressed)
-    return true;
-
-  if ((s->zstream = ZSTD_createDStream ()) == NULL)
-    return false;
-  ZSTD_initDStream (s->zstream);
-  if (s->mem != NULL)
-    {
-      /* All of it is input already. */
-      s->in.src = s->mem;
-      s->in.size = (size_t) s->size;
-      s->done = s->size;
-      return true;
-    }
-  s->in_cap = ZSTD_DStreamInSize ();
-  if ((s->in_buf = malloc (s->in_cap)) == NULL)
-    return false;
-  s->in.src = s->in_buf;
-  return true;
-}
-
-static void
-stream_clear (Stream *s)
-{
-  ZSTD_freeDStream (s->zstream);
-  free (s->in_buf);
-  memset (s, 0, sizeof *s);
-}
-
-/* Stored bytes of the region the stream has used up. */
-static uint64_t
-stream_consumed (const Stream *s)
-{
-  return s->compressed ? s->done - (s->in.size - s->in.pos) : s->done;
-}
-
-/* Reads the next LEN stored bytes of the region into BUF. */
-static bool
-stream_read (Stream    *s,
-             uint8_t   *buf,
-             size_t     len,
-             TachError *error)
-{
-  if (tach_reader_read_at (s->reader, buf, len, TACH_HEADER_SIZE + s->done, TACH_PHASE_DECODE,
-                           error) != TACH_OK)
-    return false;
-  s->done += len;
-  return true;
-}
-
-/* Puts decoded bytes at DST[*LEN .. CAP) until *LEN reaches NEED (a raw
- * region from a file: CAP) or the stream ends.  Returns 0, 1 when nothing
- * follows DST[*LEN], or -1 with ERROR set. */
-static int
-stream_fill (Stream    *s,
-             uint8_t   *dst,
-             size_t     cap,
-             size_t    *len,
-             size_t     need,
-             TachError *error)
-{
-  ZSTD_outBuffer out = { dst, cap, *len };
-
-  if (!s->compressed)
-    {
-      uint64_t left = s->size - s->done;
-      size_t n = left < cap - *len ? (size_t) left : cap - *len;
-
-      /* A raw region is only read from a file here. */
-      if (n > 0 && !stream_read (s, dst + *len, n, error))
-        return -1;
-      *len += n;
-      return s->done == s->size ? 1 : 0;
-    }
-
-  while (out.pos < need)
-    {
-      size_t ret;
-
-      if (s->in.pos == s->in.size && s->done < s->size)
-        {
-          uint64_t left = s->size - s->done;
-          size_t n = left < s->in_cap ? (size_t) left : s->in_cap;
-
-          if (!stream_read (s, s->in_buf, n, error))
-            return -1;
-          s->in.size = n;
-          s->in.pos = 0;
-        }
-
-      ret = ZSTD_decompressStream (s->zstream, &out, &s->in);
-      if (ZSTD_isError (ret))
-        {
-          tach_set_error (error, TACH_ERROR_INVALID, TACH_PHASE_DECODE, TACH_HEADER_SIZE,
-                          "zstd decompression error: %s (compressed sample region, bytes 64 to "
-                          "%llu of the file)", ZSTD_getErrorName (ret),
-                          (unsigned long long) (TACH_HEADER_SIZE + s->size));
-          return -1;
-        }
-      if (s->in.pos == s->in.size && s->done == s->size)
-        {
-          if (ret == 0)
-            {
-              *len = out.pos;
-              return 1;
-            }
-          /* Room left for output, no input left, and the frame is open. */
-          if (out.pos < out.size)
-            {
-              tach_set_error (error, TACH_ERROR_INVALID, TACH_PHASE_DECODE, TACH_HEADER_SIZE,
-                              "Incomplete zstd frame: data may be truncated (compressed sample "
-                              "region ends at byte %llu)",
-                              (unsigned long long) (TACH_HEADER_SIZE + s->size));
-              return -1;
-            }
-        }
-    }
-  *len = out.pos;
-  return 0;
-}
-
-/* The pipelined source: a thread decompresses (or reads) into a ring of
- * chunks while the caller decodes records, so that a compressed profile
- * decodes in about the time zstd alone takes.  Each chunk keeps
- * PREFIX_SPACE bytes in front, where the consumer copies the unread tail
- * of the previous chunk, so that a record never straddles two chunks. */
-#define N_CHUNKS      4
-#define PREFIX_SPACE  4096
-#define PIPELINE_MIN  (256 * 1024)
-
-static_assert (PREFIX_SPACE >= TACH_MAX_RECORD_BYTES, "a record must fit in front of a chunk");
-
-typedef struct
-{
-  uint8_t  *mem;          /* PREFIX_SPACE + CHUNK_SIZE bytes */
-  size_t    len;          /* decoded bytes at mem + PREFIX_SPACE */
-  int       status;       /* 0 more follows, 1 end of stream, -1 error */
-  TachError error;
-} Chunk;
-
-struct Pipeline
-{
-  pthread_t      thread;
-  pthread_mutex_t lock;
-  pthread_cond_t cond;
-  Chunk          chunks[N_CHUNKS];
-  unsigned       filled;  /* chunks produced and not yet released */
-  unsigned       head;    /* next chunk to consume */
-  unsigned       tail;    /* next chunk to produce */
-  int            current; /* chunk the window is in, or -1 */
-  bool           stop;
-  Stream         stream;
-  atomic_size_t  in_pos;  /* stream_consumed (), for progress reports */
-};
-
-static void *
-producer_main (void *data)
-{
-  Pipeline *pipe = data;
-
-  for (;;)
-    {
-      Chunk *chunk;
-      size_t len = 0;
-      int status;
-
-      pthread_mutex_lock (&pipe->lock);
-      while (pipe->filled == N_CHUNKS && !pipe->stop)
-        pthread_cond_wait (&pipe->cond, &pipe->lock);
-      if (pipe->stop)
-        {
-          pthread_mutex_unlock (&pipe->lock);
-          break;
-        }
-      chunk = &pipe->chunks[pipe->tail];
-      pthread_mutex_unlock (&pipe->lock);
-
-      status = stream_fill (&pipe->stream, chunk->mem + PREFIX_SPACE, CHUNK_SIZE, &len,
-                            CHUNK_SIZE, &chunk->error);
-      chunk->len = len;
-      chunk->status = status;
-      atomic_store (&pipe->in_pos, (size_t) stream_consumed (&pipe->stream));
-
-      pthread_mutex_lock (&pipe->lock);
-      pipe->tail = (pipe->tail + 1) % N_CHUNKS;
-      pipe->filled++;
-      pthread_cond_broadcast (&pipe->cond);
-      pthread_mutex_unlock (&pipe->lock);
-
-      if (status != 0)
-        break;
-    }
-  return NULL;
-}
-
-static void
-pipeline_free (Pipeline *pipe)
-{
-  if (pipe == NULL)
-    return;
-  pthread_mutex_lock (&pipe->lock);
-  pipe->stop = true;
-  pthread_cond_broadcast (&pipe->cond);
-  pthread_mutex_unlock (&pipe->lock);
-  pthread_join (pipe->thread, NULL);
-  pthread_mutex_destroy (&pipe->lock);
-  pthread_cond_destroy (&pipe->cond);
-  for (unsigned i = 0; i < N_CHUNKS; i++)
-    free (pipe->chunks[i].mem);
-  stream_clear (&pipe->stream);
-  free (pipe);
-}
-
-static Pipeline *
-pipeline_new (const TachReader *reader)
-{
-  Pipeline *pipe = calloc (1, sizeof *pipe);
-
-  if (pipe == NULL)
-    return NULL;
-  pipe->current = -1;
-  for (unsigned i = 0; i < N_CHUNKS; i++)
-    if ((pipe->chunks[i].mem = malloc (PREFIX_SPACE + CHUNK_SIZE)) == NULL)
-      goto failed;
-  if (!stream_init (&pipe->stream, reader))
-    goto failed;
-  if (pthread_mutex_init (&pipe->lock, NULL) != 0)
-    goto failed;
-  if (pthread_cond_init (&pipe->cond, NULL) != 0)
-    {
-      pthread_mutex_destroy (&pipe->lock);
-      goto failed;
-    }
-  if (pthread_create (&pipe->thread, NULL, producer_main, pipe) != 0)
-    {
-      pthread_mutex_destroy (&pipe->lock);
-      pthread_cond_destroy (&pipe->cond);
-      goto failed;
-    }
-  return pipe;
-
-failed:
-  for (unsigned i = 0; i < N_CHUNKS; i++)
-    free (pipe->chunks[i].mem);
-  stream_clear (&pipe->stream);
-  free (pipe);
-  return NULL;
-}
-
-/* Ends the decode with the error in dec->failure.  Bytes that break the
- * format in a file that changed since it was opened say more about the
- * change than about the file: the change is reported instead. */
-static int
-decode_failed (TachDecoder *dec)
-{
-  dec->state = -1;
-  dec->run_left = 0;
-  if (dec->failure.status == TACH_ERROR_INVALID && dec->from_file
-      && tach_reader_file_changed (dec->reader, NULL))
-    tach_set_changed_error (&dec->failure, dec->reader, TACH_PHASE_DECODE,
-                            TACH_HEADER_SIZE + tach_decoder_get_bytes_consumed (dec));
-  return -1;
-}
-
-static int
-fail_with (TachDecoder *dec,
-           TachStatus   status,
-           const char  *message)
-{
-  dec->failure.status = status;
-  dec->failure.phase = TACH_PHASE_DECODE;
-  dec->failure.offset = TACH_HEADER_SIZE;
-  dec->failure.in_decompressed = false;
-  snprintf (dec->failure.message, sizeof dec->failure.message, "%s", message);
-  return decode_failed (dec);
-}
-
-/* Moves the window to the next chunk, carrying the unread bytes along. */
-static int
-pipeline_refill (TachDecoder *dec)
-{
-  Pipeline *pipe = dec->pipe;
-  size_t have = (size_t) (dec->end - dec->pos);
-  uint64_t base = stream_offset (dec, dec->pos);
-  Chunk *next;
-
-  assert (have <= PREFIX_SPACE);
-
-  pthread_mutex_lock (&pipe->lock);
-  while (pipe->filled == 0 || (pipe->current >= 0 && pipe->filled == 1))
-    pthread_cond_wait (&pipe->cond, &pipe->lock);
-  next = &pipe->chunks[pipe->head];
-  pthread_mutex_unlock (&pipe->lock);
-
-  if (next->status < 0)
-    {
-      dec->failure = next->error;
-      return decode_failed (dec);
-    }
-
-  memcpy (next->mem + PREFIX_SPACE - have, dec->pos, have);
-
-  pthread_mutex_lock (&pipe->lock);
-  if (pipe->current >= 0)
-    {
-      pipe->filled--;
-      pthread_cond_broadcast (&pipe->cond);
-    }
-  pipe->current = (int) pipe->head;
-  pipe->head = (pipe->head + 1) % N_CHUNKS;
-  pthread_mutex_unlock (&pipe->lock);
-
-  dec->window_start = dec->pos = next->mem + PREFIX_SPACE - have;
-  dec->end = next->mem + PREFIX_SPACE + next->len;
-  dec->window_base = base;
-  dec->eof = next->status == 1;
-  return 0;
-}
-
-/* Makes at least NEED (at most PREFIX_SPACE) bytes available in the window,
- * unless the stream ends first.  Returns -1 on an error. */
-static int
-refill (TachDecoder *dec,
-        size_t       need)
-{
-  size_t have = (size_t) (dec->end - dec->pos);
-  int status;
-
-  while (!dec->eof && have < need)
-    {
-      /* Start the thread on the first refill, so that a decoder that is
-       * made and dropped costs nothing; without a thread, read in line. */
-      if (dec->want_pipe && dec->pipe == NULL && !dec->started)
-        {
-          dec->want_pipe = false;
-          dec->pipe = pipeline_new (dec->reader);
-        }
-      dec->started = true;
-      if (dec->pipe != NULL)
-        {
-          if (pipeline_refill (dec) < 0)
-            return -1;
-          have = (size_t) (dec->end - dec->pos);
-          continue;
-        }
-
-      /* Exactly as the thread fills a chunk of the ring: the unread tail
-       * in front of a whole new chunk.  Both ways then meet the end of the
-       * stream, or an error in it, at the same record, and give the same
-       * samples before it. */
-      {
-        uint8_t *chunk = dec->buf + PREFIX_SPACE;
-        uint64_t base = stream_offset (dec, dec->pos);
-        size_t len = 0;
-
-        assert (have <= PREFIX_SPACE);
-        memmove (chunk - have, dec->pos, have);
-        status = stream_fill (&dec->stream, chunk, CHUNK_SIZE, &len, CHUNK_SIZE, &dec->failure);
-        if (status < 0)
-          return decode_failed (dec);
-        dec->window_start = dec->pos = chunk - have;
-        dec->end = chunk + len;
-        dec->window_base = base;
-        dec->eof = status == 1;
-        have += len;
-      }
-    }
-  if (dec->eof && !dec->total_known)
-    {
-      dec->total_known = true;
-      dec->total = stream_offset (dec, dec->end);
-    }
-  return 0;
-}
-
-static bool
-cancelled (TachDecoder *dec)
-{
-  if (dec->cancel_func == NULL || !dec->cancel_func (dec->cancel_data))
-    return false;
-  dec->failure.status = TACH_ERROR_CANCELLED;
-  dec->failure.phase = TACH_PHASE_DECODE;
-  dec->failure.offset = UINT64_MAX;
-  dec->failure.in_decompressed = false;
-  snprintf (dec->failure.message, sizeof dec->failure.message, "Cancelled");
-  dec->state = -1;
-  dec->run_left = 0;
-  return true;
-}
-
-/* Reads the rest of the stream to learn its total size.  Returns -1 when
- * the stream is corrupt: that is the error CPython would have reported, at
- * open, before looking at any record. */
-static int
-drain (TachDecoder *dec,
-       uint64_t    *total)
-{
-  while (!dec->eof)
-    {
-      dec->pos = dec->end;
-      if (cancelled (dec) || refill (dec, 1) < 0)
-        return -1;
-    }
-  *total = stream_offset (dec, dec->end);
-  return 0;
-}
+#include "tach-decoder-private.h"
 
 static int
 fail_record (TachDecoder   *dec,
@@ -563,7 +43,7 @@ fail_record (TachDecoder   *dec,
   vsnprintf (message, sizeof message, format, args);
   va_end (args);
 
-  if (dec->compressed && drain (dec, &total) < 0)
+  if (dec->compressed && decoder_drain (dec, &total) < 0)
     return -1;
 
   dec->failure.status = TACH_ERROR_INVALID;
@@ -576,7 +56,7 @@ fail_record (TachDecoder   *dec,
             dec->compressed ? "decompressed " : "",
             (unsigned long long) dec->failure.offset,
             dec->compressed ? " of the sample region" : "");
-  return decode_failed (dec);
+  return decoder_decode_failed (dec);
 }
 
 TachStatus
@@ -624,7 +104,7 @@ tach_decoder_new (TachReader   *reader,
     }
   else
     {
-      if (!stream_init (&dec->stream, reader))
+      if (!decoder_stream_init (&dec->stream, reader))
         goto no_memory;
       if ((dec->buf = malloc (PREFIX_SPACE + CHUNK_SIZE)) == NULL)
         goto no_memory;
@@ -668,9 +148,9 @@ tach_decoder_free (TachDecoder *dec)
   free (dec->threads);
   free (dec->keys);
   free (dec->table);
-  pipeline_free (dec->pipe);
+  decoder_pipeline_free (dec->pipe);
   free (dec->buf);
-  stream_clear (&dec->stream);
+  decoder_stream_clear (&dec->stream);
   free (dec);
 }
 
@@ -772,7 +252,7 @@ lookup_thread (TachDecoder *dec,
   return index;
 
 no_memory:
-  return fail_with (dec, TACH_ERROR_NO_MEMORY, "Out of memory");
+  return decoder_fail_with (dec, TACH_ERROR_NO_MEMORY, "Out of memory");
 }
 
 /* Makes room for a stack of NEED frames whose outermost KEEP frames are
@@ -886,7 +366,7 @@ fail_run (TachDecoder *dec,
 
   if (!dec->run_checked)
     {
-      if (!dec->total_known && drain (dec, &total) < 0)
+      if (!dec->total_known && decoder_drain (dec, &total) < 0)
         return -1;
       total = dec->total;
       if ((uint64_t) dec->run_length > (total - dec->run_data_offset) / 2)
@@ -909,7 +389,7 @@ next_in_run (TachDecoder *dec,
 
   if (dec->end - p < 11 && !dec->eof)
     {
-      if (refill (dec, 11) < 0)
+      if (decoder_refill (dec, 11) < 0)
         return -1;
       p = dec->pos;
     }
@@ -990,7 +470,7 @@ fill_run_batch (TachDecoder *dec,
       if (!dec->eof)
         {
           dec->pos = p;
-          if (refill (dec, 11) < 0)
+          if (decoder_refill (dec, 11) < 0)
             goto failed;
           p = dec->pos;
           continue;
@@ -1108,7 +588,7 @@ parse_record (TachDecoder *dec,
       Thread *t;
 
       if (dec->end - dec->pos < (ptrdiff_t) TACH_MAX_RECORD_BYTES && !dec->eof
-          && refill (dec, TACH_MAX_RECORD_BYTES) < 0)
+          && decoder_refill (dec, TACH_MAX_RECORD_BYTES) < 0)
         goto failed;
 
       p = dec->pos;
@@ -1145,7 +625,7 @@ parse_record (TachDecoder *dec,
           dec->pos = p;
           if (count == 0)
             {
-              if (++dec->empty_records % 4096 == 0 && cancelled (dec))
+              if (++dec->empty_records % 4096 == 0 && decoder_cancelled (dec))
                 goto failed;
               continue;
             }
@@ -1271,7 +751,7 @@ parse_record (TachDecoder *dec,
       pop = prev_depth - keep;
       if (!reserve_stack (t, keep + push, keep))
         {
-          fail_with (dec, TACH_ERROR_NO_MEMORY, "Out of memory");
+          decoder_fail_with (dec, TACH_ERROR_NO_MEMORY, "Out of memory");
           goto failed;
         }
 
@@ -1413,7 +893,7 @@ tach_decoder_get_bytes_consumed (const TachDecoder *dec)
     return stream_offset (dec, dec->pos);
   if (dec->pipe != NULL)
     return atomic_load (&dec->pipe->in_pos);
-  return stream_consumed (&dec->stream);
+  return decoder_stream_consumed (&dec->stream);
 }
 
 void

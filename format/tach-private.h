@@ -176,3 +176,31 @@ void tach_set_changed_error (TachError        *error,
                              const TachReader *reader,
                              TachPhase         phase,
                              uint64_t          offset);
+
+/* The errors of open, in a function with a TachError *error in scope. */
+#define INVALID(off, ...) \
+  (tach_set_error (error, TACH_ERROR_INVALID, TACH_PHASE_OPEN, (off), __VA_ARGS__), TACH_ERROR_INVALID)
+#define NO_MEMORY() \
+  (tach_set_error (error, TACH_ERROR_NO_MEMORY, TACH_PHASE_OPEN, UINT64_MAX, "Out of memory"), \
+   TACH_ERROR_NO_MEMORY)
+
+/* Adds a warning (printf FORMAT) to the reader's list; false when out of
+ * memory. */
+bool tach_add_warning (TachReader *reader,
+                       const char *format,
+                       ...) __attribute__ ((format (printf, 2, 3)));
+
+/* Points *OUT at the bytes [OFFSET, OFFSET + *GOT) of the file, where *GOT
+ * is WANT or what is left of the file if that is less.  The bytes stay
+ * valid until the next call. */
+TachStatus tach_reader_bytes (TachReader     *reader,
+                              uint64_t        offset,
+                              size_t          want,
+                              const uint8_t **out,
+                              size_t         *got,
+                              TachError      *error);
+
+/* Reads and checks the header, footer, sample region, string and frame
+ * tables and statistics block of an opened reader (tach-reader-tables.c). */
+TachStatus tach_reader_load (TachReader *reader,
+                             TachError  *error);

@@ -25,52 +25,8 @@
 #include "tv-call-tree-view.h"
 #include "tv-text.h"
 #include "tv-units.h"
-
-struct _TvCallTreeView
-{
-  AdwBin               parent_instance;
-
-  TvProfile           *profile;
-  TvViewState         *state;
-  TvCallTree          *graph_tree;
-  TvCallTree          *tree;
-  gboolean             bottom_up;
-  /* The graph's tree changed while the view was not shown. */
-  gboolean             stale;
-  guint32              selected;
-  /* The selection is being changed from code: do not emit. */
-  gboolean             selecting;
-  /* A row whose name to bring into view once it is laid out, and the
-   * timeout that waits for that. */
-  guint32              reveal_node;
-  guint                reveal_source;
-  guint                reveal_tries;
-  guint                reveal_shown;
-
-
-  guint                tree_generation;
-  GCancellable        *tree_cancellable;
-
-  char                *search;
-  guint                search_generation;
-  GCancellable        *search_cancellable;
-  GArray              *matches;
-  guint                match_index;
-
-  GtkTreeListModel    *tree_model;
-  GtkSingleSelection  *selection;
-
-  GtkSearchEntry      *search_entry;
-  GtkToggleButton     *top_down_button;
-  GtkToggleButton     *bottom_up_button;
-  GtkLabel            *status_label;
-  GtkSpinner          *spinner;
-  GtkStack            *stack;
-  GtkColumnView       *column_view;
-  GtkColumnViewColumn *function_column;
-  GtkColumnViewColumn *self_column;
-  GtkColumnViewColumn *total_column;
-};
+#include "tv-worker.h"
+#include "tv-call-tree-view-private.h"
 
 G_DEFINE_FINAL_TYPE (TvCallTreeView, tv_call_tree_view, ADW_TYPE_BIN)
 
@@ -89,306 +45,6 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
-
-static void start_search   (TvCallTreeView *self);
-static void update_status  (TvCallTreeView *self);
-
-/* ------------------------------------------------------------------------ */
-/* Cells                                                                     */
-/* ------------------------------------------------------------------------ */
-
-typedef enum
-{
-  CELL_FUNCTION,
-  CELL_SELF,
-  CELL_TOTAL,
-} CellKind;
-
-/* The node a list item shows, or NULL (borrowed: the row holds it). */
-static TvCallNode *
-list_item_get_node (GtkListItem *list_item)
-{
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-  g_autoptr(GObject) item = NULL;
-
-  if (row == NULL)
-    return NULL;
-  item = gtk_tree_list_row_get_item (row);
-  return TV_CALL_NODE (item);
-}
-
-/* "12.3 %" and "1,234 · 1.23 s" for SAMPLES of TREE: the seconds are
- * thread time, as the line above the tree says. */
-static void
-format_samples (TvCallTree *tree,
-                guint64     samples,
-                char       *share,
-                gsize       share_size,
-                char       *detail,
-                gsize       detail_size)
-{
-  guint64 whole = tv_call_tree_get_n_samples (tree);
-  g_autofree char *shared = tv_format_share (samples, whole);
-  g_autofree char *count = tv_format_count (samples);
-  g_autofree char *seconds = tv_format_duration (tv_call_tree_samples_to_seconds (tree, samples,
-                                                                                  NULL));
-
-  g_strlcpy (share, shared, share_size);
-  /* Translators: a call tree cell's samples and their thread time, e.g.
-   * "1,234 · 1.23 s". */
-  g_snprintf (detail, detail_size, _("%s · %s"), count, seconds);
-}
-
-/* "1,234 samples (12.3 %, 1.23 s of thread time)" for the tooltips. */
-static char *
-describe_samples (TvCallTree *tree,
-                  guint64     samples)
-{
-  guint64 whole = tv_call_tree_get_n_samples (tree);
-  g_autofree char *count = tv_format_count (samples);
-  g_autofree char *share = tv_format_share (samples, whole);
-  g_autofree char *seconds = tv_format_thread_time (tv_call_tree_samples_to_seconds (tree, samples,
-                                                                                     NULL));
-
-  /* Translators: "1,234 samples (12.3 %, 1.23 s of thread time)". */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample (%s, %s)",
-                                       "%s samples (%s, %s)",
-                                       samples > G_MAXULONG ? G_MAXULONG : (gulong) samples),
-                          count, share, seconds);
-}
-
-/* "file.py" for a function, "file.py:12" for a finer key. */
-static char *
-dup_location (TvCallTree *tree,
-              guint32     node)
-{
-  TvProfileData *data = tv_call_tree_get_data (tree);
-  guint32 frame = tv_call_tree_get_frame (tree, node);
-  const char *file = tv_profile_data_get_filename (data, frame);
-  const char *base = strrchr (file, '/');
-  TvFrameLocation location;
-  g_autofree char *shown = NULL;
-
-  base = base != NULL && base[1] != '\0' ? base + 1 : file;
-  shown = tv_text_dup_shown (base);
-  if (tv_call_tree_get_merge (tree) != TV_MERGE_FUNCTION
-      && tv_profile_data_get_frame_location (data, frame, &location)
-      && location.line != TV_LOCATION_NONE)
-    return g_strdup_printf ("%s:%d", shown, location.line);
-  return g_steal_pointer (&shown);
-}
-
-static gboolean
-on_cell_query_tooltip (GtkWidget   *widget,
-                       int          x,
-                       int          y,
-                       gboolean     keyboard,
-                       GtkTooltip  *tooltip,
-                       GtkListItem *list_item)
-{
-  CellKind kind = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "tv-cell-kind"));
-  TvCallNode *item = list_item_get_node (list_item);
-  g_autofree char *text = NULL;
-  TvCallTree *tree;
-  guint32 node, frame;
-  GString *string;
-
-  if (item == NULL)
-    return FALSE;
-  tree = tv_call_node_get_tree (item);
-  node = tv_call_node_get_node (item);
-  switch (kind)
-    {
-    case CELL_FUNCTION:
-      /* The whole name on a line, the file on the next: shown, not
-       * obeyed. */
-      frame = tv_call_tree_get_frame (tree, node);
-      string = g_string_new (NULL);
-      tv_text_append_shown (string, tv_profile_data_get_funcname (tv_call_tree_get_data (tree),
-                                                                  frame), -1);
-      g_string_append_c (string, '\n');
-      tv_text_append_shown (string, tv_profile_data_get_filename (tv_call_tree_get_data (tree),
-                                                                  frame), -1);
-      text = g_string_free (string, FALSE);
-      break;
-    case CELL_SELF:
-      text = describe_samples (tree, tv_call_node_get_self (item));
-      break;
-    case CELL_TOTAL:
-      text = describe_samples (tree, tv_call_node_get_total (item));
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
-
-static GtkWidget *
-new_label (float       xalign,
-           const char *css_class)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), xalign);
-  if (css_class != NULL)
-    gtk_widget_add_css_class (label, css_class);
-  return label;
-}
-
-static void
-setup_cell (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            gpointer                  user_data)
-{
-  CellKind kind = GPOINTER_TO_UINT (user_data);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *first, *second, *child = box;
-
-  if (kind == CELL_FUNCTION)
-    {
-      /* The middle of a long name goes, so that two names that share
-       * their start stay two different names. */
-      first = new_label (0.0, NULL);
-      gtk_label_set_ellipsize (GTK_LABEL (first), PANGO_ELLIPSIZE_MIDDLE);
-      gtk_label_set_width_chars (GTK_LABEL (first), 10);
-      second = new_label (0.0, "caption");
-      gtk_label_set_ellipsize (GTK_LABEL (second), PANGO_ELLIPSIZE_MIDDLE);
-      gtk_widget_add_css_class (second, "dim-label");
-      child = gtk_tree_expander_new ();
-      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (child), box);
-    }
-  else
-    {
-      first = new_label (1.0, "numeric");
-      second = new_label (1.0, "numeric");
-      gtk_widget_add_css_class (second, "caption");
-      gtk_widget_add_css_class (second, "dim-label");
-    }
-  gtk_box_append (GTK_BOX (box), first);
-  gtk_box_append (GTK_BOX (box), second);
-  g_object_set_data (G_OBJECT (child), "tv-cell-kind", GUINT_TO_POINTER (kind));
-  g_object_set_data (G_OBJECT (child), "tv-first", first);
-  g_object_set_data (G_OBJECT (child), "tv-second", second);
-  gtk_widget_set_has_tooltip (child, TRUE);
-  /* The list item owns the cell: it outlives the handler. */
-  g_signal_connect (child, "query-tooltip", G_CALLBACK (on_cell_query_tooltip), list_item);
-  gtk_list_item_set_child (list_item, child);
-}
-
-static void
-bind_cell (GtkSignalListItemFactory *factory,
-           GtkListItem              *list_item,
-           gpointer                  user_data)
-{
-  CellKind kind = GPOINTER_TO_UINT (user_data);
-  GtkWidget *child = gtk_list_item_get_child (list_item);
-  GtkLabel *first = g_object_get_data (G_OBJECT (child), "tv-first");
-  GtkLabel *second = g_object_get_data (G_OBJECT (child), "tv-second");
-  TvCallNode *item = list_item_get_node (list_item);
-  TvCallTree *tree = tv_call_node_get_tree (item);
-  guint32 node = tv_call_node_get_node (item);
-  char share[32], detail[96];
-
-  switch (kind)
-    {
-    case CELL_FUNCTION:
-      {
-        g_autofree char *name = NULL;
-        g_autofree char *location = dup_location (tree, node);
-
-        name = tv_text_dup_shown (tv_profile_data_get_funcname (tv_call_tree_get_data (tree),
-                                                                tv_call_tree_get_frame (tree,
-                                                                                        node)));
-        gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child),
-                                        gtk_list_item_get_item (list_item));
-        gtk_label_set_text (first, name);
-        gtk_label_set_text (second, location);
-      }
-      break;
-    case CELL_SELF:
-      format_samples (tree, tv_call_node_get_self (item), share, sizeof share, detail,
-                      sizeof detail);
-      gtk_label_set_text (first, share);
-      gtk_label_set_text (second, detail);
-      break;
-    case CELL_TOTAL:
-      format_samples (tree, tv_call_node_get_total (item), share, sizeof share, detail,
-                      sizeof detail);
-      gtk_label_set_text (first, share);
-      gtk_label_set_text (second, detail);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static void
-unbind_cell (GtkSignalListItemFactory *factory,
-             GtkListItem              *list_item,
-             gpointer                  user_data)
-{
-  GtkWidget *child = gtk_list_item_get_child (list_item);
-
-  if (GTK_IS_TREE_EXPANDER (child))
-    gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), NULL);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Sorters                                                                   */
-/* ------------------------------------------------------------------------ */
-
-static int
-compare_function (gconstpointer a,
-                  gconstpointer b,
-                  gpointer      user_data)
-{
-  TvCallNode *x = (TvCallNode *) a, *y = (TvCallNode *) b;
-  TvCallTree *tree = tv_call_node_get_tree (x);
-  const guint32 *ranks = tv_profile_data_get_key_ranks (tv_call_tree_get_data (tree),
-                                                        tv_call_tree_get_merge (tree));
-  guint32 rx = ranks[tv_call_tree_get_key (tree, tv_call_node_get_node (x))];
-  guint32 ry = ranks[tv_call_tree_get_key (tree, tv_call_node_get_node (y))];
-
-  return (rx > ry) - (rx < ry);
-}
-
-static int
-compare_self (gconstpointer a,
-              gconstpointer b,
-              gpointer      user_data)
-{
-  guint64 x = tv_call_node_get_self ((TvCallNode *) a);
-  guint64 y = tv_call_node_get_self ((TvCallNode *) b);
-
-  return (x > y) - (x < y);
-}
-
-static int
-compare_total (gconstpointer a,
-               gconstpointer b,
-               gpointer      user_data)
-{
-  guint64 x = tv_call_node_get_total ((TvCallNode *) a);
-  guint64 y = tv_call_node_get_total ((TvCallNode *) b);
-
-  return (x > y) - (x < y);
-}
-
-static void
-set_column (GtkColumnViewColumn *column,
-            CellKind             kind,
-            GCompareDataFunc     compare)
-{
-  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
-  g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_custom_sorter_new (compare, NULL, NULL));
-
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (kind));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (kind));
-  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), GUINT_TO_POINTER (kind));
-  gtk_column_view_column_set_factory (column, factory);
-  gtk_column_view_column_set_sorter (column, sorter);
-}
 
 /* ------------------------------------------------------------------------ */
 /* Rows, selection and scrolling                                             */
@@ -682,8 +338,8 @@ set_tree (TvCallTreeView *self,
   set_selected (self, TV_NODE_NONE);
   gtk_stack_set_visible_child_name (self->stack, tv_call_tree_get_n_samples (tree) > 0
                                                  ? "tree" : "empty");
-  update_status (self);
-  start_search (self);
+  tv_call_tree_view_update_status (self);
+  tv_call_tree_view_start_search (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TREE]);
 }
 
@@ -700,15 +356,13 @@ typedef struct
 static void
 stop_tree_query (TvCallTreeView *self)
 {
-  self->tree_generation++;
-  g_cancellable_cancel (self->tree_cancellable);
-  g_clear_object (&self->tree_cancellable);
+  tv_worker_cancel (&self->tree_worker);
 }
 
-static void
-update_spinner (TvCallTreeView *self)
+void
+tv_call_tree_view_update_spinner (TvCallTreeView *self)
 {
-  if (self->tree_cancellable != NULL || self->search_cancellable != NULL)
+  if (tv_worker_is_busy (&self->tree_worker) || tv_worker_is_busy (&self->search_worker))
     gtk_spinner_start (self->spinner);
   else
     gtk_spinner_stop (self->spinner);
@@ -728,10 +382,10 @@ tree_done (GObject      *object,
   g_free (call);
   tree = tv_profile_query_finish (TV_PROFILE (object), result, &error);
   /* Another tree was asked for meanwhile: this one is stale. */
-  if (generation != self->tree_generation)
+  if (!tv_worker_is_current (&self->tree_worker, generation))
     return;
-  g_clear_object (&self->tree_cancellable);
-  update_spinner (self);
+  tv_worker_end (&self->tree_worker);
+  tv_call_tree_view_update_spinner (self);
   if (tree == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -746,6 +400,7 @@ tree_done (GObject      *object,
 static void
 update_tree (TvCallTreeView *self)
 {
+  GCancellable *cancellable;
   TreeCall *call;
   TvQuery query;
 
@@ -753,121 +408,32 @@ update_tree (TvCallTreeView *self)
   self->stale = FALSE;
   if (self->graph_tree == NULL)
     {
-      update_spinner (self);
+      tv_call_tree_view_update_spinner (self);
       return;
     }
   if (tv_call_tree_get_inverted (self->graph_tree) == self->bottom_up)
     {
-      update_spinner (self);
+      tv_call_tree_view_update_spinner (self);
       if (self->tree != self->graph_tree)
         set_tree (self, self->graph_tree);
       return;
     }
-  self->tree_cancellable = g_cancellable_new ();
+  cancellable = tv_worker_begin (&self->tree_worker);
   call = g_new0 (TreeCall, 1);
   call->self = g_object_ref (self);
-  call->generation = self->tree_generation;
+  call->generation = self->tree_worker.generation;
   tv_view_state_to_query (self->state, &query);
   query.merge = tv_call_tree_get_merge (self->graph_tree);
   query.inverted = self->bottom_up;
   query.count_states = FALSE;
   query.count_threads = FALSE;
-  tv_profile_query_async (self->profile, &query, self->tree_cancellable, tree_done, call);
-  update_spinner (self);
+  tv_profile_query_async (self->profile, &query, cancellable, tree_done, call);
+  tv_call_tree_view_update_spinner (self);
 }
 
 /* ------------------------------------------------------------------------ */
-/* Search                                                                    */
-/* ------------------------------------------------------------------------ */
-
-typedef struct
-{
-  TvCallTree *tree;
-  char       *needle;     /* ASCII-lowercased */
-} SearchJob;
-
-static void
-search_job_free (gpointer data)
-{
-  SearchJob *job = data;
-
-  tv_call_tree_unref (job->tree);
-  g_free (job->needle);
-  g_free (job);
-}
-
-/* Whether HAYSTACK contains NEEDLE (lowercase), ASCII letters in any
- * case. */
-static gboolean
-contains_ascii_nocase (const char *haystack,
-                       const char *needle)
-{
-  for (const char *h = haystack; *h != '\0'; h++)
-    {
-      const char *a = h, *b = needle;
-
-      while (*b != '\0' && g_ascii_tolower (*a) == *b)
-        a++, b++;
-      if (*b == '\0')
-        return TRUE;
-      if (*a == '\0')
-        return FALSE;
-    }
-  return needle[0] == '\0';
-}
-
-static int
-compare_match (gconstpointer a,
-               gconstpointer b,
-               gpointer      user_data)
-{
-  TvCallTree *tree = user_data;
-  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
-  guint64 tx = tv_call_tree_get_total (tree, x), ty = tv_call_tree_get_total (tree, y);
-
-  if (tx != ty)
-    return tx < ty ? 1 : -1;
-  return (x > y) - (x < y);
-}
-
-static void
-search_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  SearchJob *job = task_data;
-  TvProfileData *data = tv_call_tree_get_data (job->tree);
-  guint32 n_nodes = tv_call_tree_get_n_nodes (job->tree);
-  /* Per frame: 0 not looked at yet, 1 no match, 2 a match. */
-  g_autofree guint8 *frames = g_new0 (guint8, tv_profile_data_get_n_frames (data) + 1);
-  GArray *matches = g_array_new (FALSE, FALSE, sizeof (guint32));
-
-  for (guint32 node = 1; node < n_nodes; node++)
-    {
-      guint32 frame = tv_call_tree_get_frame (job->tree, node);
-
-      if ((node & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
-        {
-          g_array_unref (matches);
-          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-          return;
-        }
-      if (frames[frame] == 0)
-        frames[frame] = contains_ascii_nocase (tv_profile_data_get_funcname (data, frame),
-                                               job->needle)
-                        || contains_ascii_nocase (tv_profile_data_get_filename (data, frame),
-                                                  job->needle)
-                        ? 2 : 1;
-      if (frames[frame] == 2)
-        g_array_append_val (matches, node);
-    }
-  g_array_sort_with_data (matches, compare_match, job->tree);
-  g_task_return_pointer (task, matches, (GDestroyNotify) g_array_unref);
-}
-
-static void
-show_match (TvCallTreeView *self)
+void
+tv_call_tree_view_show_match (TvCallTreeView *self)
 {
   guint32 node;
 
@@ -876,95 +442,8 @@ show_match (TvCallTreeView *self)
   node = g_array_index (self->matches, guint32, self->match_index);
   expand_to (self, node, TRUE);
   set_selected (self, node);
-  update_status (self);
+  tv_call_tree_view_update_status (self);
   g_signal_emit (self, signals[NODE_SELECTED], 0, node);
-}
-
-static void
-search_done (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  g_autoptr(TvCallTreeView) self = TV_CALL_TREE_VIEW (object);
-  guint generation = GPOINTER_TO_UINT (user_data);
-  g_autoptr(GError) error = NULL;
-  GArray *matches;
-
-  matches = g_task_propagate_pointer (G_TASK (result), &error);
-  if (generation != self->search_generation)
-    {
-      g_clear_pointer (&matches, g_array_unref);
-      return;
-    }
-  g_clear_object (&self->search_cancellable);
-  update_spinner (self);
-  if (matches == NULL)
-    return;
-  g_clear_pointer (&self->matches, g_array_unref);
-  self->matches = matches;
-  self->match_index = 0;
-  update_status (self);
-  show_match (self);
-}
-
-static void
-start_search (TvCallTreeView *self)
-{
-  g_autoptr(GTask) task = NULL;
-  SearchJob *job;
-
-  self->search_generation++;
-  g_cancellable_cancel (self->search_cancellable);
-  g_clear_object (&self->search_cancellable);
-  g_clear_pointer (&self->matches, g_array_unref);
-  if (self->tree == NULL || self->search == NULL || self->search[0] == '\0')
-    {
-      update_spinner (self);
-      update_status (self);
-      return;
-    }
-  job = g_new0 (SearchJob, 1);
-  job->tree = tv_call_tree_ref (self->tree);
-  job->needle = g_ascii_strdown (self->search, -1);
-  self->search_cancellable = g_cancellable_new ();
-  task = g_task_new (g_object_ref (self), self->search_cancellable, search_done,
-                     GUINT_TO_POINTER (self->search_generation));
-  g_task_set_source_tag (task, start_search);
-  g_task_set_task_data (task, job, search_job_free);
-  g_task_run_in_thread (task, search_thread);
-  update_spinner (self);
-}
-
-static void
-update_status (TvCallTreeView *self)
-{
-  g_autofree char *text = NULL;
-
-  if (self->tree == NULL)
-    text = g_strdup (_("Computing…"));
-  else if (self->search_cancellable != NULL)
-    text = g_strdup (_("Searching…"));
-  else if (self->matches != NULL && self->matches->len == 0)
-    text = g_strdup (_("No match"));
-  else if (self->matches != NULL)
-    /* Translators: the call tree's search, e.g. "Match 2 of 15". */
-    text = g_strdup_printf (_("Match %u of %u"), self->match_index + 1, self->matches->len);
-  else
-    {
-      guint64 samples = tv_call_tree_get_n_samples (self->tree);
-      g_autofree char *count = tv_format_count (samples);
-      g_autofree char *seconds = tv_format_thread_time (tv_call_tree_samples_to_seconds (self->tree,
-                                                                                         samples,
-                                                                                         NULL));
-
-      /* Translators: above the call tree, e.g. "1,234 samples, 9.63 s of
-       * thread time". */
-      text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample, %s",
-                                           "%s samples, %s",
-                                           samples > G_MAXULONG ? G_MAXULONG : (gulong) samples),
-                              count, seconds);
-    }
-  gtk_label_set_text (self->status_label, text);
 }
 
 static void
@@ -1054,7 +533,7 @@ tv_call_tree_view_new (TvProfile   *profile,
   self = g_object_new (TV_TYPE_CALL_TREE_VIEW, NULL);
   self->profile = g_object_ref (profile);
   self->state = g_object_ref (state);
-  update_status (self);
+  tv_call_tree_view_update_status (self);
   return GTK_WIDGET (self);
 }
 
@@ -1209,7 +688,7 @@ tv_call_tree_view_set_search (TvCallTreeView *self,
   if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text) != 0)
     gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
   g_signal_handlers_unblock_by_func (self->search_entry, on_search_changed, self);
-  start_search (self);
+  tv_call_tree_view_start_search (self);
 }
 
 const guint32 *
@@ -1240,7 +719,7 @@ tv_call_tree_view_next_match (TvCallTreeView *self,
     return;
   n = self->matches->len;
   self->match_index = backwards ? (self->match_index + n - 1) % n : (self->match_index + 1) % n;
-  show_match (self);
+  tv_call_tree_view_show_match (self);
 }
 
 void
@@ -1264,7 +743,7 @@ tv_call_tree_view_is_busy (TvCallTreeView *self)
 {
   g_return_val_if_fail (TV_IS_CALL_TREE_VIEW (self), FALSE);
 
-  return self->tree_cancellable != NULL || self->search_cancellable != NULL
+  return tv_worker_is_busy (&self->tree_worker) || tv_worker_is_busy (&self->search_worker)
          || self->stale || self->reveal_source != 0;
 }
 
@@ -1340,9 +819,7 @@ tv_call_tree_view_dispose (GObject *object)
   /* Results still on their way find a newer generation and drop out. */
   stop_tree_query (self);
   g_clear_handle_id (&self->reveal_source, g_source_remove);
-  self->search_generation++;
-  g_cancellable_cancel (self->search_cancellable);
-  g_clear_object (&self->search_cancellable);
+  tv_worker_cancel (&self->search_worker);
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   if (self->column_view != NULL)
@@ -1432,9 +909,9 @@ tv_call_tree_view_init (TvCallTreeView *self)
   self->selected = TV_NODE_NONE;
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  set_column (self->function_column, CELL_FUNCTION, compare_function);
-  set_column (self->self_column, CELL_SELF, compare_self);
-  set_column (self->total_column, CELL_TOTAL, compare_total);
+  tv_call_tree_view_set_column (self->function_column, CELL_FUNCTION, tv_call_tree_view_compare_function);
+  tv_call_tree_view_set_column (self->self_column, CELL_SELF, tv_call_tree_view_compare_self);
+  tv_call_tree_view_set_column (self->total_column, CELL_TOTAL, tv_call_tree_view_compare_total);
 
   /* Each level is sorted when it is made (list_children()), rather than
    * by a GtkTreeListRowSorter: GTK 4.8's leaks the key of every row deeper

@@ -31,333 +31,11 @@
 
 #include <glib/gi18n.h>
 
-#include "tv-function-table.h"
+#include "tv-function-table-private.h"
 #include "tv-lazy-list.h"
 #include "tv-text.h"
 #include "tv-units.h"
-
-/* ------------------------------------------------------------------------ */
-/* TvFunctionItem                                                            */
-/* ------------------------------------------------------------------------ */
-
-struct _TvFunctionItem
-{
-  GObject     parent_instance;
-
-  /* Keeps the strings alive; its samples are the shares' base. */
-  TvCallTree *tree;
-  const char *name;
-  const char *file;
-  const char *basename;
-  guint32     function;
-  guint64     self;
-  guint64     total;
-};
-
-G_DEFINE_FINAL_TYPE (TvFunctionItem, tv_function_item, G_TYPE_OBJECT)
-
-static void
-tv_function_item_finalize (GObject *object)
-{
-  TvFunctionItem *self = TV_FUNCTION_ITEM (object);
-
-  g_clear_pointer (&self->tree, tv_call_tree_unref);
-
-  G_OBJECT_CLASS (tv_function_item_parent_class)->finalize (object);
-}
-
-static void
-tv_function_item_class_init (TvFunctionItemClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = tv_function_item_finalize;
-}
-
-static void
-tv_function_item_init (TvFunctionItem *self)
-{
-}
-
-static const char *
-path_basename (const char *path)
-{
-  const char *slash = strrchr (path, '/');
-  const char *backslash = strrchr (path, '\\');
-
-  if (backslash != NULL && (slash == NULL || backslash > slash))
-    slash = backslash;
-  return slash != NULL && slash[1] != '\0' ? slash + 1 : path;
-}
-
-/* SPECIAL names the row that stands for no function. */
-static TvFunctionItem *
-tv_function_item_new (TvCallTree          *tree,
-                      const TvFunctionRow *row,
-                      const char          *special)
-{
-  TvFunctionItem *self = g_object_new (TV_TYPE_FUNCTION_ITEM, NULL);
-
-  self->tree = tv_call_tree_ref (tree);
-  self->function = row->function;
-  self->self = row->self;
-  self->total = row->total;
-  if (row->function == TV_NODE_NONE)
-    {
-      self->name = special;
-      self->file = "";
-    }
-  else
-    {
-      TvProfileData *data = tv_call_tree_get_data (tree);
-      guint32 frame = tv_profile_data_get_key_frame (data, TV_MERGE_FUNCTION, row->function);
-
-      self->name = tv_profile_data_get_funcname (data, frame);
-      self->file = tv_profile_data_get_filename (data, frame);
-    }
-  self->basename = path_basename (self->file);
-  return self;
-}
-
-guint32
-tv_function_item_get_function (TvFunctionItem *self)
-{
-  g_return_val_if_fail (TV_IS_FUNCTION_ITEM (self), TV_NODE_NONE);
-
-  return self->function;
-}
-
-const char *
-tv_function_item_get_name (TvFunctionItem *self)
-{
-  g_return_val_if_fail (TV_IS_FUNCTION_ITEM (self), NULL);
-
-  return self->name;
-}
-
-const char *
-tv_function_item_get_file (TvFunctionItem *self)
-{
-  g_return_val_if_fail (TV_IS_FUNCTION_ITEM (self), NULL);
-
-  return self->file;
-}
-
-guint64
-tv_function_item_get_self (TvFunctionItem *self)
-{
-  g_return_val_if_fail (TV_IS_FUNCTION_ITEM (self), 0);
-
-  return self->self;
-}
-
-guint64
-tv_function_item_get_total (TvFunctionItem *self)
-{
-  g_return_val_if_fail (TV_IS_FUNCTION_ITEM (self), 0);
-
-  return self->total;
-}
-
-guint64
-tv_function_item_get_base (TvFunctionItem *self)
-{
-  g_return_val_if_fail (TV_IS_FUNCTION_ITEM (self), 0);
-
-  return tv_call_tree_get_n_samples (self->tree);
-}
-
-/* ------------------------------------------------------------------------ */
-/* The rows, as a TvLazyList of TvFunctionItems                              */
-/* ------------------------------------------------------------------------ */
-
-typedef struct
-{
-  TvCallTree          *tree;
-  /* The tree's function table, or a copy of our own (owned_rows). */
-  const TvFunctionRow *rows;
-  TvFunctionRow       *owned_rows;
-  const char          *special;
-} RowSource;
-
-static void
-row_source_free (gpointer data)
-{
-  RowSource *source = data;
-
-  tv_call_tree_unref (source->tree);
-  g_free (source->owned_rows);
-  g_free (source);
-}
-
-static gpointer
-row_source_make_item (guint    position,
-                      gpointer user_data)
-{
-  RowSource *source = user_data;
-
-  return tv_function_item_new (source->tree, &source->rows[position], source->special);
-}
-
-/* ROWS of TREE (taken when OWNED); SPECIAL names the row of TV_NODE_NONE. */
-static GListModel *
-row_list_new (TvCallTree          *tree,
-              const TvFunctionRow *rows,
-              TvFunctionRow       *owned_rows,
-              guint                n_rows,
-              const char          *special)
-{
-  RowSource *source = g_new0 (RowSource, 1);
-
-  source->tree = tv_call_tree_ref (tree);
-  source->rows = owned_rows != NULL ? owned_rows : rows;
-  source->owned_rows = owned_rows;
-  source->special = special;
-  return tv_lazy_list_new (TV_TYPE_FUNCTION_ITEM, n_rows, row_source_make_item, source,
-                           row_source_free);
-}
-
-/* The function table of TREE. */
-static GListModel *
-row_list_new_functions (TvCallTree *tree)
-{
-  guint n_rows;
-  const TvFunctionRow *rows = tv_call_tree_get_functions (tree, &n_rows);
-
-  return row_list_new (tree, rows, NULL, n_rows, NULL);
-}
-
-/* ROWS (taken) of TREE; SPECIAL names the row of TV_NODE_NONE. */
-static GListModel *
-row_list_new_take (TvCallTree    *tree,
-                      TvFunctionRow *rows,
-                      guint          n_rows,
-                      const char    *special)
-{
-  return row_list_new (tree, NULL, rows, n_rows, special);
-}
-
-static void
-free_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
-{
-  g_object_unref (task_data);
-}
-
-/* Drops OBJECT (taken) on a worker: a list of a hundred thousand rows takes
- * long enough to free to be felt on the main thread.  Its items are
- * GObjects of our own whose last references may go anywhere. */
-static void
-free_in_thread (gpointer object)
-{
-  g_autoptr(GTask) task = g_task_new (NULL, NULL, NULL, NULL);
-
-  g_task_set_task_data (task, object, NULL);
-  g_task_run_in_thread (task, free_thread);
-}
-
-/* ------------------------------------------------------------------------ */
-/* TvRowFilter: the search                                                   */
-/* ------------------------------------------------------------------------ */
-
-#define TV_TYPE_ROW_FILTER (tv_row_filter_get_type ())
-
-G_DECLARE_FINAL_TYPE (TvRowFilter, tv_row_filter, TV, ROW_FILTER, GtkFilter)
-
-struct _TvRowFilter
-{
-  GtkFilter  parent_instance;
-
-  char      *needle;      /* ASCII-lowercased; NULL matches everything */
-};
-
-G_DEFINE_FINAL_TYPE (TvRowFilter, tv_row_filter, GTK_TYPE_FILTER)
-
-/* Whether HAYSTACK contains NEEDLE (lowercase), ASCII letters in any
- * case.  Names are short, so the simple search is the fast one. */
-static gboolean
-contains_ascii_nocase (const char *haystack,
-                       const char *needle)
-{
-  for (const char *h = haystack; *h != '\0'; h++)
-    {
-      const char *a = h, *b = needle;
-
-      while (*b != '\0' && g_ascii_tolower (*a) == *b)
-        a++, b++;
-      if (*b == '\0')
-        return TRUE;
-      if (*a == '\0')
-        return FALSE;
-    }
-  return needle[0] == '\0';
-}
-
-static gboolean
-tv_row_filter_match (GtkFilter *filter,
-                     gpointer   object)
-{
-  TvRowFilter *self = TV_ROW_FILTER (filter);
-  TvFunctionItem *item = object;
-
-  if (self->needle == NULL)
-    return TRUE;
-  return contains_ascii_nocase (item->name, self->needle)
-         || contains_ascii_nocase (item->file, self->needle);
-}
-
-static GtkFilterMatch
-tv_row_filter_get_strictness (GtkFilter *filter)
-{
-  return TV_ROW_FILTER (filter)->needle == NULL ? GTK_FILTER_MATCH_ALL : GTK_FILTER_MATCH_SOME;
-}
-
-static void
-tv_row_filter_finalize (GObject *object)
-{
-  g_clear_pointer (&TV_ROW_FILTER (object)->needle, g_free);
-
-  G_OBJECT_CLASS (tv_row_filter_parent_class)->finalize (object);
-}
-
-static void
-tv_row_filter_class_init (TvRowFilterClass *klass)
-{
-  GtkFilterClass *filter_class = GTK_FILTER_CLASS (klass);
-
-  G_OBJECT_CLASS (klass)->finalize = tv_row_filter_finalize;
-  filter_class->match = tv_row_filter_match;
-  filter_class->get_strictness = tv_row_filter_get_strictness;
-}
-
-static void
-tv_row_filter_init (TvRowFilter *self)
-{
-}
-
-/* Sets the search; tells the filter models how the result relates to the
- * last one, so that a longer search only looks at the rows still shown. */
-static void
-tv_row_filter_set_text (TvRowFilter *self,
-                        const char  *text)
-{
-  g_autofree char *needle = text[0] != '\0' ? g_ascii_strdown (text, -1) : NULL;
-  GtkFilterChange change;
-
-  if (g_strcmp0 (needle, self->needle) == 0)
-    return;
-  if (self->needle == NULL)
-    change = GTK_FILTER_CHANGE_MORE_STRICT;
-  else if (needle == NULL || strstr (self->needle, needle) != NULL)
-    change = GTK_FILTER_CHANGE_LESS_STRICT;
-  else if (strstr (needle, self->needle) != NULL)
-    change = GTK_FILTER_CHANGE_MORE_STRICT;
-  else
-    change = GTK_FILTER_CHANGE_DIFFERENT;
-  g_free (self->needle);
-  self->needle = g_steal_pointer (&needle);
-  gtk_filter_changed (GTK_FILTER (self), change);
-}
+#include "tv-worker.h"
 
 /* ------------------------------------------------------------------------ */
 /* TvFunctionTable                                                           */
@@ -386,8 +64,7 @@ struct _TvFunctionTable
    * settled (after a new tree, search or sort). */
   gboolean             resync;
 
-  guint                relations_generation;
-  GCancellable        *relations_cancellable;
+  TvWorker             relations_worker;
   guint                relations_pending;
 
   TvRowFilter         *filter;
@@ -437,300 +114,6 @@ static guint signals[N_SIGNALS];
 
 static void start_relations (TvFunctionTable *self);
 static void resync_selection (TvFunctionTable *self);
-
-/* ------------------------------------------------------------------------ */
-/* Cells                                                                     */
-/* ------------------------------------------------------------------------ */
-
-typedef enum
-{
-  CELL_NAME,
-  CELL_FILE,
-  CELL_SELF,
-  CELL_TOTAL,
-  CELL_SELF_PERCENT,
-  CELL_TOTAL_PERCENT,
-  /* The table's: the share above the samples, so that the columns fit
-   * the side panel's width. */
-  CELL_SELF_BOTH,
-  CELL_TOTAL_BOTH,
-} CellKind;
-
-/* Tooltips are made when asked for: setting a tooltip's text makes GTK
- * query the pointer from the display server, too slow for every bind. */
-static gboolean
-on_cell_query_tooltip (GtkWidget   *label,
-                       int          x,
-                       int          y,
-                       gboolean     keyboard,
-                       GtkTooltip  *tooltip,
-                       GtkListItem *list_item);
-
-static void
-setup_cell (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            gpointer                  user_data)
-{
-  CellKind kind = GPOINTER_TO_UINT (user_data);
-  GtkWidget *label = gtk_label_new (NULL);
-
-  if (kind == CELL_SELF_BOTH || kind == CELL_TOTAL_BOTH)
-    {
-      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-      GtkWidget *count = gtk_label_new (NULL);
-
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-      gtk_widget_add_css_class (label, "numeric");
-      gtk_label_set_xalign (GTK_LABEL (count), 1.0);
-      gtk_widget_add_css_class (count, "numeric");
-      gtk_widget_add_css_class (count, "caption");
-      gtk_widget_add_css_class (count, "dim-label");
-      gtk_box_append (GTK_BOX (box), label);
-      gtk_box_append (GTK_BOX (box), count);
-      g_object_set_data (G_OBJECT (box), "tv-count", count);
-      g_object_set_data (G_OBJECT (box), "tv-share", label);
-      g_object_set_data (G_OBJECT (box), "tv-cell-kind", GUINT_TO_POINTER (kind));
-      gtk_widget_set_has_tooltip (box, TRUE);
-      g_signal_connect (box, "query-tooltip", G_CALLBACK (on_cell_query_tooltip), list_item);
-      gtk_list_item_set_child (list_item, box);
-      return;
-    }
-  if (kind == CELL_NAME || kind == CELL_FILE)
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      /* The middle of a name goes: "Thread._bootstrap" and
-       * "Thread._bootstrap_inner" stay two names. */
-      gtk_label_set_ellipsize (GTK_LABEL (label), kind == CELL_NAME ? PANGO_ELLIPSIZE_MIDDLE
-                                                                   : PANGO_ELLIPSIZE_START);
-      gtk_label_set_width_chars (GTK_LABEL (label), kind == CELL_NAME ? 12 : 8);
-    }
-  else
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-      gtk_widget_add_css_class (label, "numeric");
-    }
-  g_object_set_data (G_OBJECT (label), "tv-cell-kind", GUINT_TO_POINTER (kind));
-  gtk_widget_set_has_tooltip (label, TRUE);
-  /* The list item owns the label: it outlives the handler. */
-  g_signal_connect (label, "query-tooltip", G_CALLBACK (on_cell_query_tooltip), list_item);
-  gtk_list_item_set_child (list_item, label);
-}
-
-static void
-format_count (char    *buffer,
-              gsize    size,
-              guint64  count)
-{
-  g_autofree char *text = tv_format_count (count);
-
-  g_strlcpy (buffer, text, size);
-}
-
-static void
-format_percent (char    *buffer,
-                gsize    size,
-                guint64  part,
-                guint64  whole)
-{
-  g_autofree char *text = tv_format_share (part, whole);
-
-  g_strlcpy (buffer, text, size);
-}
-
-/* "1,234 samples (12.3 %, 2.42 s of thread time)" for the tooltips. */
-static char *
-describe_samples (TvCallTree *tree,
-                  guint64     samples)
-{
-  g_autofree char *share = tv_format_share (samples, tv_call_tree_get_n_samples (tree));
-  g_autofree char *seconds = tv_format_thread_time (tv_call_tree_samples_to_seconds (tree, samples,
-                                                                                     NULL));
-  char count[32];
-
-  format_count (count, sizeof count, samples);
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample (%s, %s)",
-                                       "%s samples (%s, %s)",
-                                       samples > G_MAXULONG ? G_MAXULONG : (gulong) samples),
-                          count, share, seconds);
-}
-
-static void
-bind_cell (GtkSignalListItemFactory *factory,
-           GtkListItem              *list_item,
-           gpointer                  user_data)
-{
-  CellKind kind = GPOINTER_TO_UINT (user_data);
-  TvFunctionItem *item = gtk_list_item_get_item (list_item);
-  GtkWidget *child = gtk_list_item_get_child (list_item);
-  GtkWidget *share = g_object_get_data (G_OBJECT (child), "tv-share");
-  GtkLabel *label = GTK_LABEL (share != NULL ? share : child);
-  guint64 base = tv_call_tree_get_n_samples (item->tree);
-  g_autofree char *shown = NULL;
-  char text[64];
-
-  switch (kind)
-    {
-    case CELL_SELF_BOTH:
-    case CELL_TOTAL_BOTH:
-      format_percent (text, sizeof text, kind == CELL_SELF_BOTH ? item->self : item->total, base);
-      gtk_label_set_text (label, text);
-      format_count (text, sizeof text, kind == CELL_SELF_BOTH ? item->self : item->total);
-      gtk_label_set_text (g_object_get_data (G_OBJECT (child), "tv-count"), text);
-      break;
-    case CELL_NAME:
-      shown = tv_text_dup_shown (item->name);
-      gtk_label_set_text (label, shown);
-      if (item->function == TV_NODE_NONE)
-        gtk_widget_add_css_class (GTK_WIDGET (label), "dim-label");
-      else
-        gtk_widget_remove_css_class (GTK_WIDGET (label), "dim-label");
-      break;
-    case CELL_FILE:
-      shown = tv_text_dup_shown (item->basename);
-      gtk_label_set_text (label, shown);
-      break;
-    case CELL_SELF:
-      format_count (text, sizeof text, item->self);
-      gtk_label_set_text (label, text);
-      break;
-    case CELL_TOTAL:
-      format_count (text, sizeof text, item->total);
-      gtk_label_set_text (label, text);
-      break;
-    case CELL_SELF_PERCENT:
-      format_percent (text, sizeof text, item->self, base);
-      gtk_label_set_text (label, text);
-      break;
-    case CELL_TOTAL_PERCENT:
-      format_percent (text, sizeof text, item->total, base);
-      gtk_label_set_text (label, text);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static gboolean
-on_cell_query_tooltip (GtkWidget   *label,
-                       int          x,
-                       int          y,
-                       gboolean     keyboard,
-                       GtkTooltip  *tooltip,
-                       GtkListItem *list_item)
-{
-  CellKind kind = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (label), "tv-cell-kind"));
-  TvFunctionItem *item = gtk_list_item_get_item (list_item);
-  g_autofree char *text = NULL;
-  GString *name_file;
-
-  if (item == NULL)
-    return FALSE;
-  switch (kind)
-    {
-    case CELL_NAME:
-      /* The name on a line, the file on the next: each shown, not obeyed. */
-      name_file = g_string_new (NULL);
-      tv_text_append_shown (name_file, item->name, -1);
-      if (item->function != TV_NODE_NONE)
-        {
-          g_string_append_c (name_file, '\n');
-          tv_text_append_shown (name_file, item->file, -1);
-        }
-      text = g_string_free (name_file, FALSE);
-      break;
-    case CELL_FILE:
-      if (item->file[0] == '\0')
-        return FALSE;
-      text = tv_text_dup_shown (item->file);
-      break;
-    case CELL_SELF:
-    case CELL_SELF_PERCENT:
-    case CELL_SELF_BOTH:
-      text = describe_samples (item->tree, item->self);
-      break;
-    case CELL_TOTAL:
-    case CELL_TOTAL_PERCENT:
-    case CELL_TOTAL_BOTH:
-      text = describe_samples (item->tree, item->total);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
-
-static GtkListItemFactory *
-cell_factory_new (CellKind kind)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (kind));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (kind));
-  return factory;
-}
-
-/* ------------------------------------------------------------------------ */
-/* Sorters                                                                   */
-/* ------------------------------------------------------------------------ */
-
-static int
-compare_name (gconstpointer a,
-              gconstpointer b,
-              gpointer      user_data)
-{
-  const TvFunctionItem *x = a, *y = b;
-
-  /* Function keys are numbered in the order of (name, file). */
-  return (x->function > y->function) - (x->function < y->function);
-}
-
-static int
-compare_file (gconstpointer a,
-              gconstpointer b,
-              gpointer      user_data)
-{
-  const TvFunctionItem *x = a, *y = b;
-  int r;
-
-  if ((r = strcmp (x->basename, y->basename)) != 0)
-    return r;
-  if ((r = strcmp (x->file, y->file)) != 0)
-    return r;
-  return compare_name (a, b, NULL);
-}
-
-static int
-compare_self (gconstpointer a,
-              gconstpointer b,
-              gpointer      user_data)
-{
-  const TvFunctionItem *x = a, *y = b;
-
-  return (x->self > y->self) - (x->self < y->self);
-}
-
-static int
-compare_total (gconstpointer a,
-               gconstpointer b,
-               gpointer      user_data)
-{
-  const TvFunctionItem *x = a, *y = b;
-
-  return (x->total > y->total) - (x->total < y->total);
-}
-
-static void
-set_column (GtkColumnViewColumn *column,
-            CellKind             kind,
-            GCompareDataFunc     compare)
-{
-  g_autoptr(GtkListItemFactory) factory = cell_factory_new (kind);
-  g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_custom_sorter_new (compare, NULL, NULL));
-
-  gtk_column_view_column_set_factory (column, factory);
-  gtk_column_view_column_set_sorter (column, sorter);
-}
 
 /* ------------------------------------------------------------------------ */
 /* The selected function                                                     */
@@ -785,10 +168,10 @@ update_heading (TvFunctionTable *self)
       g_autofree char *seconds = NULL;
       char total[32], own[32], total_share[32], own_share[32];
 
-      format_count (total, sizeof total, row->total);
-      format_count (own, sizeof own, row->self);
-      format_percent (total_share, sizeof total_share, row->total, whole);
-      format_percent (own_share, sizeof own_share, row->self, whole);
+      tv_function_table_format_count (total, sizeof total, row->total);
+      tv_function_table_format_count (own, sizeof own, row->self);
+      tv_function_table_format_percent (total_share, sizeof total_share, row->total, whole);
+      tv_function_table_format_percent (own_share, sizeof own_share, row->self, whole);
       seconds = tv_format_thread_time (tv_call_tree_samples_to_seconds (self->tree, row->total,
                                                                         NULL));
       /* Translators: samples through the selected function and in it,
@@ -952,7 +335,7 @@ relation_rows (TvCallTree *tree,
   guint n_children, n_rows = 0;
 
   if (node == TV_NODE_NONE)
-    return row_list_new_take (tree, NULL, 0, NULL);
+    return tv_function_rows_new_take (tree, NULL, 0, NULL);
   children = tv_call_tree_get_children (tree, node, &n_children);
   rows = g_new (TvFunctionRow, n_children + 1);
   for (guint i = 0; i < n_children; i++)
@@ -968,7 +351,7 @@ relation_rows (TvCallTree *tree,
     /* Translators: among the callers, the samples where nothing called
      * the function: it was the outermost frame. */
     special = C_("function table", "(no caller)");
-  return row_list_new_take (tree, rows, n_rows, special);
+  return tv_function_rows_new_take (tree, rows, n_rows, special);
 }
 
 static void
@@ -988,11 +371,11 @@ relation_done (GObject      *object,
   g_free (call);
   tree = tv_profile_query_finish (TV_PROFILE (object), result, &error);
   /* A newer function or tree was asked for meanwhile: this is stale. */
-  if (generation != self->relations_generation)
+  if (!tv_worker_is_current (&self->relations_worker, generation))
     return;
   if (--self->relations_pending == 0)
     {
-      g_clear_object (&self->relations_cancellable);
+      tv_worker_end (&self->relations_worker);
       gtk_spinner_stop (self->spinner);
     }
   if (tree == NULL)
@@ -1008,11 +391,10 @@ relation_done (GObject      *object,
 static void
 start_relations (TvFunctionTable *self)
 {
+  GCancellable *cancellable;
   TvQuery base;
 
-  self->relations_generation++;
-  g_cancellable_cancel (self->relations_cancellable);
-  g_clear_object (&self->relations_cancellable);
+  tv_worker_cancel (&self->relations_worker);
   self->relations_pending = 0;
   gtk_spinner_stop (self->spinner);
 
@@ -1031,7 +413,7 @@ start_relations (TvFunctionTable *self)
   base.merge = TV_MERGE_FUNCTION;
   base.inverted = FALSE;
   base.count_states = FALSE;
-  self->relations_cancellable = g_cancellable_new ();
+  cancellable = tv_worker_begin (&self->relations_worker);
   for (Relation r = 0; r < N_RELATIONS; r++)
     {
       RelationCall *call = g_new0 (RelationCall, 1);
@@ -1042,11 +424,11 @@ start_relations (TvFunctionTable *self)
       else
         query.callers_of = self->selected;
       call->self = g_object_ref (self);
-      call->generation = self->relations_generation;
+      call->generation = self->relations_worker.generation;
       call->relation = r;
       call->function = self->selected;
       self->relations_pending++;
-      tv_profile_query_async (self->profile, &query, self->relations_cancellable,
+      tv_profile_query_async (self->profile, &query, cancellable,
                               relation_done, call);
     }
   gtk_spinner_start (self->spinner);
@@ -1131,7 +513,7 @@ tv_function_table_set_tree (TvFunctionTable *self,
   old_rows = g_steal_pointer (&self->rows);
   if (tree != NULL)
     {
-      self->rows = row_list_new_functions (tree);
+      self->rows = tv_function_rows_new (tree);
       n_rows = g_list_model_get_n_items (self->rows);
     }
   self->selecting = TRUE;
@@ -1142,7 +524,7 @@ tv_function_table_set_tree (TvFunctionTable *self,
   gtk_sort_list_model_set_model (self->sort_model, self->rows);
   self->selecting = FALSE;
   if (old_rows != NULL)
-    free_in_thread (g_steal_pointer (&old_rows));
+    tv_function_table_free_in_thread (g_steal_pointer (&old_rows));
   gtk_stack_set_visible_child_name (self->table_stack, n_rows > 0 ? "table" : "empty");
 
   /* The selected function stays selected while the new tree has it. */
@@ -1304,9 +686,7 @@ tv_function_table_dispose (GObject *object)
   TvFunctionTable *self = TV_FUNCTION_TABLE (object);
 
   /* Results still on their way find a newer generation and drop out. */
-  self->relations_generation++;
-  g_cancellable_cancel (self->relations_cancellable);
-  g_clear_object (&self->relations_cancellable);
+  tv_worker_cancel (&self->relations_worker);
   if (self->sort_model != NULL)
     g_signal_handlers_disconnect_by_data (self->sort_model, self);
   if (self->filter_model != NULL)
@@ -1398,9 +778,9 @@ init_relation_view (TvFunctionTable     *self,
   GtkSortListModel *model;
   g_autoptr(GtkNoSelection) selection = NULL;
 
-  set_column (name_column, CELL_NAME, compare_name);
-  set_column (percent_column, CELL_TOTAL_PERCENT, compare_total);
-  set_column (samples_column, CELL_TOTAL, compare_total);
+  tv_function_table_set_column (name_column, CELL_NAME, tv_function_table_compare_name);
+  tv_function_table_set_column (percent_column, CELL_TOTAL_PERCENT, tv_function_table_compare_total);
+  tv_function_table_set_column (samples_column, CELL_TOTAL, tv_function_table_compare_total);
   model = gtk_sort_list_model_new (NULL, g_object_ref (gtk_column_view_get_sorter (view)));
   gtk_sort_list_model_set_incremental (model, TRUE);
   selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (model)));
@@ -1447,10 +827,10 @@ tv_function_table_init (TvFunctionTable *self)
   self->selected = TV_NODE_NONE;
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  set_column (self->name_column, CELL_NAME, compare_name);
-  set_column (self->self_column, CELL_SELF_BOTH, compare_self);
-  set_column (self->total_column, CELL_TOTAL_BOTH, compare_total);
-  set_column (self->file_column, CELL_FILE, compare_file);
+  tv_function_table_set_column (self->name_column, CELL_NAME, tv_function_table_compare_name);
+  tv_function_table_set_column (self->self_column, CELL_SELF_BOTH, tv_function_table_compare_self);
+  tv_function_table_set_column (self->total_column, CELL_TOTAL_BOTH, tv_function_table_compare_total);
+  tv_function_table_set_column (self->file_column, CELL_FILE, tv_function_table_compare_file);
 
   self->filter = g_object_new (TV_TYPE_ROW_FILTER, NULL);
   sorter = gtk_column_view_get_sorter (self->table_view);

@@ -20,6 +20,7 @@
 #include "tv-heatmap-view.h"
 #include "tv-units.h"
 #include "tv-timeline-renderer.h"
+#include "tv-worker.h"
 
 /* What a heatmap counts: the lanes (none for all) and the status filter. */
 typedef struct
@@ -45,8 +46,7 @@ struct _TvHeatmapView
   Filter              shown;
   Filter              wanted;
   gboolean            has_shown;
-  GCancellable       *cancellable;
-  guint               generation;
+  TvWorker            worker;
 
   gboolean            dragging;
   double              drag_x;
@@ -103,7 +103,6 @@ typedef struct
 {
   TvTimeline *timeline;
   Filter      filter;
-  guint       generation;
 } Job;
 
 static void
@@ -116,48 +115,37 @@ job_free (gpointer data)
   g_free (job);
 }
 
-static void
-make_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
-             GCancellable *cancellable)
+static gpointer
+make_heatmap (gpointer      data,
+              GCancellable *cancellable)
 {
-  Job *job = task_data;
-  TvTimelineHeatmap *heatmap;
+  Job *job = data;
 
   /* A column per second; a short profile's are shorter, 50 rows each. */
   guint64 column = tv_timeline_heatmap_pick_column_duration (job->timeline);
 
-  heatmap = tv_timeline_heatmap_new_full (job->timeline,
-                                          job->filter.lanes->len > 0
-                                          ? (const guint32 *) (gpointer) job->filter.lanes->data
-                                          : NULL,
-                                          job->filter.lanes->len, job->filter.mask,
-                                          job->filter.value, column,
-                                          MAX (column * TV_HEATMAP_ROW_DURATION / 1000000, 1),
-                                          cancellable);
-  if (heatmap == NULL)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-  else
-    g_task_return_pointer (task, heatmap, (GDestroyNotify) tv_timeline_heatmap_unref);
+  return tv_timeline_heatmap_new_full (job->timeline,
+                                       job->filter.lanes->len > 0
+                                       ? (const guint32 *) (gpointer) job->filter.lanes->data
+                                       : NULL,
+                                       job->filter.lanes->len, job->filter.mask,
+                                       job->filter.value, column,
+                                       MAX (column * TV_HEATMAP_ROW_DURATION / 1000000, 1),
+                                       cancellable);
 }
 
+/* The newest heatmap is made (NULL: cancelled). */
 static void
-make_done (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
+heatmap_done (gpointer owner,
+              gpointer data,
+              gpointer result)
 {
-  TvHeatmapView *self = TV_HEATMAP_VIEW (object);
-  Job *job = g_task_get_task_data (G_TASK (result));
-  TvTimelineHeatmap *heatmap = g_task_propagate_pointer (G_TASK (result), NULL);
+  TvHeatmapView *self = TV_HEATMAP_VIEW (owner);
+  Job *job = data;
+  TvTimelineHeatmap *heatmap = result;
 
-  /* Cancelled, or a newer one is on its way. */
-  if (heatmap == NULL || job->generation != self->generation)
-    {
-      g_clear_pointer (&heatmap, tv_timeline_heatmap_unref);
-      return;
-    }
-  g_clear_object (&self->cancellable);
+  if (heatmap == NULL)
+    return;
   g_clear_pointer (&self->heatmap, tv_timeline_heatmap_unref);
   self->heatmap = heatmap;
   filter_copy (&self->shown, &job->filter);
@@ -172,30 +160,22 @@ refresh (TvHeatmapView *self)
 {
   g_autoptr(GArray) lanes = g_array_new (FALSE, FALSE, sizeof (guint32));
   Filter now = { lanes, 0, 0 };
-  g_autoptr(GTask) task = NULL;
   Job *job;
 
   if (self->timeline == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
     return;
   filter_from_state (&now, self->state);
-  if (self->cancellable != NULL ? filter_equal (&self->wanted, &now)
-                                : self->has_shown && filter_equal (&self->shown, &now))
+  if (tv_worker_is_busy (&self->worker) ? filter_equal (&self->wanted, &now)
+                                        : self->has_shown && filter_equal (&self->shown, &now))
     return;
   filter_copy (&self->wanted, &now);
-
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  self->cancellable = g_cancellable_new ();
-  self->generation++;
 
   job = g_new0 (Job, 1);
   job->timeline = tv_timeline_ref (self->timeline);
   job->filter.lanes = g_array_new (FALSE, FALSE, sizeof (guint32));
   filter_copy (&job->filter, &self->wanted);
-  job->generation = self->generation;
-  task = g_task_new (self, self->cancellable, make_done, NULL);
-  g_task_set_task_data (task, job, job_free);
-  g_task_run_in_thread (task, make_thread);
+  tv_worker_run (&self->worker, self, make_heatmap, job, job_free,
+                 (GDestroyNotify) tv_timeline_heatmap_unref, heatmap_done);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -412,9 +392,7 @@ tv_heatmap_view_set_timeline (TvHeatmapView *self,
   self->timeline = tv_timeline_ref (timeline);
   self->has_shown = FALSE;
   /* A heatmap of the old timeline, made or being made, is no use. */
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
-  self->generation++;
+  tv_worker_cancel (&self->worker);
   g_clear_pointer (&self->heatmap, tv_timeline_heatmap_unref);
   refresh (self);
 }
@@ -455,7 +433,7 @@ tv_heatmap_view_get_busy (TvHeatmapView *self)
 {
   g_return_val_if_fail (TV_IS_HEATMAP_VIEW (self), FALSE);
 
-  return self->cancellable != NULL;
+  return tv_worker_is_busy (&self->worker);
 }
 
 gboolean
@@ -495,8 +473,7 @@ tv_heatmap_view_dispose (GObject *object)
 {
   TvHeatmapView *self = TV_HEATMAP_VIEW (object);
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  tv_worker_cancel (&self->worker);
   if (self->state != NULL)
     g_signal_handlers_disconnect_by_data (self->state, self);
   g_clear_object (&self->state);

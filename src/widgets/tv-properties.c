@@ -26,50 +26,7 @@
 #include "tv-thread-item.h"
 #include "tv-units.h"
 
-/* Rows of the thread table that "Copy as Text" copies: the clipboard gets
- * a table a person can read, made in bounded time on the UI thread. */
-#define MAX_COPIED_THREADS 1000
-
-#define N_THREAD_COLUMNS 10
-
-/* Up to about this many rows show without scrolling inside the table, in
- * THREADS_HEIGHT pixels (the scroller's max-content-height in
- * tv-properties.ui). */
-#define THREAD_ROWS_IN_VIEW 12
-#define THREADS_HEIGHT      420
-
-/* The two tables of threads (all their samples, and those of the selected
- * range) are column views over a TvThreadItem list, sorted by any column
- * through an incremental sort model, ties in the display order.  A table
- * knows its columns by these two functions. */
-typedef struct
-{
-  /* What column COLUMN shows for ITEM. */
-  char   *(*text)  (TvThreadItem *item,
-                    guint         column);
-  /* What it sorts by: not column 0, the thread id, which uses all 64 bits,
-   * more than a double holds exactly. */
-  double  (*value) (TvThreadItem *item,
-                    guint         column);
-  const char *(*title) (guint column);
-  guint   n_columns;
-  /* The column whose text is a word, not a number; G_MAXUINT for none. */
-  guint   word_column;
-} TableKind;
-
-typedef struct
-{
-  struct _ThreadTable *table;
-  guint                column;
-} TableColumn;
-
-typedef struct _ThreadTable
-{
-  const TableKind  *kind;
-  GtkColumnView    *view;
-  GtkSortListModel *rows;       /* in the order shown */
-  TableColumn       columns[N_THREAD_COLUMNS];
-} ThreadTable;
+#include "tv-properties-private.h"
 
 struct _TvProperties
 {
@@ -115,16 +72,6 @@ enum {
 };
 
 static GParamSpec *properties[N_PROPS];
-
-/* Bit numbers of the status byte (TvThread.status_counts). */
-enum
-{
-  BIT_HAS_GIL = 0,
-  BIT_ON_CPU = 1,
-  BIT_GIL_REQUESTED = 3,
-  BIT_HAS_EXCEPTION = 4,
-  BIT_MAIN_THREAD = 5,
-};
 
 #define N_GROUPS 8
 
@@ -393,12 +340,6 @@ add_section (GString             *text,
   g_string_append_printf (text, "%s\n", adw_preferences_group_get_title (group));
 }
 
-static char *
-u64_to_string (guint64 value)
-{
-  return g_strdup_printf ("%" G_GUINT64_FORMAT, value);
-}
-
 static void
 add_stat_row (TvProperties *self,
               const char   *title,
@@ -473,38 +414,14 @@ show_findings (TvProperties *self)
     }
 }
 
+/* The header's rows, as the file states them. */
 static void
-show_metadata (TvProperties *self)
+show_header (TvProperties          *self,
+             const TvProfileHeader *header)
 {
-  const TvProfileHeader *header = tv_profile_get_header (self->profile);
-  const TvProfileFooter *footer = tv_profile_get_footer (self->profile);
-  const TvProfileStats *stats = tv_profile_get_stats (self->profile);
-  GFile *file = tv_profile_get_file (self->profile);
-  g_autofree char *path = g_file_get_parse_name (file);
-  g_autofree char *size_text = tv_format_bytes (tv_profile_get_file_size (self->profile));
   g_autofree char *value = NULL;
   g_autofree char *number = NULL;
   const char *mode_name;
-
-  g_return_if_fail (header != NULL && footer != NULL && stats != NULL);
-
-  add_section (self->text, self->file_group);
-  if (g_file_has_uri_scheme (file, "resource"))
-    {
-      g_free (path);
-      /* Translators: the "File" row of the demo profile, which is built
-       * into the program rather than read from disk. */
-      path = g_strdup (_("Demo profile bundled with Tachyon Viewer (rec_threads.zst.tach, a real recording)"));
-    }
-  /* The path is shown as a name is, and copied whole (but visible: the
-   * copied text keeps one line a value). */
-  {
-    g_autofree char *shown = tv_text_dup_shown (path);
-    g_autofree char *whole = tv_text_dup_visible (path, 0);
-
-    add_row_cut (self->text, self->file_group, _("File"), shown, whole);
-  }
-  add_row (self->text, self->file_group, _("Size"), size_text);
 
   add_section (self->text, self->header_group);
   g_clear_pointer (&value, g_free);
@@ -517,7 +434,7 @@ show_metadata (TvProperties *self)
 
   g_clear_pointer (&number, g_free);
   g_clear_pointer (&value, g_free);
-  number = u64_to_string (header->start_time_us);
+  number = tv_properties_u64_to_string (header->start_time_us);
   value = g_strdup_printf (_("%s µs (profiler clock)"), number);
   add_row (self->text, self->header_group, _("Start time"), value);
 
@@ -565,6 +482,40 @@ show_metadata (TvProperties *self)
 
   add_row (self->text, self->header_group, _("Byte order"),
            header->big_endian ? _("big-endian") : _("little-endian"));
+}
+
+static void
+show_metadata (TvProperties *self)
+{
+  const TvProfileHeader *header = tv_profile_get_header (self->profile);
+  const TvProfileFooter *footer = tv_profile_get_footer (self->profile);
+  const TvProfileStats *stats = tv_profile_get_stats (self->profile);
+  GFile *file = tv_profile_get_file (self->profile);
+  g_autofree char *path = g_file_get_parse_name (file);
+  g_autofree char *size_text = tv_format_bytes (tv_profile_get_file_size (self->profile));
+  g_autofree char *value = NULL;
+
+  g_return_if_fail (header != NULL && footer != NULL && stats != NULL);
+
+  add_section (self->text, self->file_group);
+  if (g_file_has_uri_scheme (file, "resource"))
+    {
+      g_free (path);
+      /* Translators: the "File" row of the demo profile, which is built
+       * into the program rather than read from disk. */
+      path = g_strdup (_("Demo profile bundled with Tachyon Viewer (rec_threads.zst.tach, a real recording)"));
+    }
+  /* The path is shown as a name is, and copied whole (but visible: the
+   * copied text keeps one line a value). */
+  {
+    g_autofree char *shown = tv_text_dup_shown (path);
+    g_autofree char *whole = tv_text_dup_visible (path, 0);
+
+    add_row_cut (self->text, self->file_group, _("File"), shown, whole);
+  }
+  add_row (self->text, self->file_group, _("Size"), size_text);
+
+  show_header (self, header);
 
   add_section (self->text, self->footer_group);
   g_clear_pointer (&value, g_free);
@@ -573,7 +524,6 @@ show_metadata (TvProperties *self)
   g_clear_pointer (&value, g_free);
   value = g_strdup_printf ("%u", footer->frame_count);
   add_row (self->text, self->footer_group, _("Frames"), value);
-  g_clear_pointer (&number, g_free);
   g_clear_pointer (&value, g_free);
   value = tv_format_bytes (footer->file_size);
   add_row (self->text, self->footer_group, _("File size recorded"), value);
@@ -596,348 +546,6 @@ show_metadata (TvProperties *self)
                 stats->missed_samples, " %");
 
   show_findings (self);
-}
-
-static char *
-percent (guint64 count,
-         guint64 total)
-{
-  if (total == 0)
-    return g_strdup ("-");
-  /* The column's title has the per cent sign. */
-  return tv_format_share_number (count, total);
-}
-
-/* ------------------------------------------------------------------------ */
-/* The thread tables                                                         */
-/* ------------------------------------------------------------------------ */
-
-static int
-compare_table_cells (gconstpointer a,
-                     gconstpointer b,
-                     gpointer      user_data)
-{
-  const TableColumn *column = user_data;
-  TvThreadItem *x = (TvThreadItem *) a, *y = (TvThreadItem *) b;
-  guint px = tv_thread_item_get_position (x), py = tv_thread_item_get_position (y);
-
-  if (column->column == 0)
-    {
-      guint64 u = tv_thread_item_get_thread (x)->thread_id;
-      guint64 v = tv_thread_item_get_thread (y)->thread_id;
-
-      if (u != v)
-        return u < v ? -1 : 1;
-    }
-  else
-    {
-      double u = column->table->kind->value (x, column->column);
-      double v = column->table->kind->value (y, column->column);
-
-      if (u != v)
-        return u < v ? -1 : 1;
-    }
-  /* Ties in the list's order, so that a sort is stable. */
-  return (px > py) - (px < py);
-}
-
-static void
-setup_table_cell (GtkSignalListItemFactory *factory,
-                  GtkListItem              *list_item,
-                  gpointer                  user_data)
-{
-  const TableColumn *column = user_data;
-  gboolean word = column->column == column->table->kind->word_column;
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), word ? 0.0f : 1.0f);
-  gtk_widget_add_css_class (label, word ? "accent" : "numeric");
-  gtk_list_item_set_child (list_item, label);
-}
-
-static void
-bind_table_cell (GtkSignalListItemFactory *factory,
-                 GtkListItem              *list_item,
-                 gpointer                  user_data)
-{
-  const TableColumn *column = user_data;
-  TvThreadItem *item = gtk_list_item_get_item (list_item);
-  g_autofree char *text = column->table->kind->text (item, column->column);
-
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (list_item)), text);
-}
-
-static void
-on_table_map (GtkColumnView *view,
-              ThreadTable   *table)
-{
-  if (gtk_column_view_get_model (view) == NULL)
-    {
-      g_autoptr(GtkNoSelection) selection = NULL;
-
-      selection = gtk_no_selection_new (G_LIST_MODEL (g_object_ref (table->rows)));
-      gtk_column_view_set_model (view, GTK_SELECTION_MODEL (selection));
-    }
-}
-
-/* The columns of VIEW, each with its cells and its sorter; no rows until
- * table_set_rows(), in the list's order until a heading is clicked. */
-static void
-table_init (ThreadTable     *table,
-            const TableKind *kind,
-            GtkColumnView   *view)
-{
-  g_assert (kind->n_columns <= N_THREAD_COLUMNS);
-  table->kind = kind;
-  table->view = view;
-  for (guint c = 0; c < kind->n_columns; c++)
-    {
-      g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
-      g_autoptr(GtkSorter) sorter = NULL;
-      g_autoptr(GtkColumnViewColumn) column = NULL;
-
-      table->columns[c].table = table;
-      table->columns[c].column = c;
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_table_cell), &table->columns[c]);
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_table_cell), &table->columns[c]);
-      sorter = GTK_SORTER (gtk_custom_sorter_new (compare_table_cells, &table->columns[c], NULL));
-      column = gtk_column_view_column_new (kind->title (c), g_steal_pointer (&factory));
-      gtk_column_view_column_set_sorter (column, sorter);
-      gtk_column_view_append_column (view, column);
-    }
-  /* An empty column takes what the others leave of the card's width: a
-   * column view narrower than its scrolled window draws the glow of a
-   * scroll that hit its end along the right edge (GTK 4.8). */
-  {
-    g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
-    g_autoptr(GtkColumnViewColumn) filler = gtk_column_view_column_new (NULL,
-                                                                        g_steal_pointer (&factory));
-
-    gtk_column_view_column_set_expand (filler, TRUE);
-    gtk_column_view_append_column (view, filler);
-  }
-
-  table->rows = gtk_sort_list_model_new (NULL, g_object_ref (gtk_column_view_get_sorter (view)));
-  /* A sort of a hundred thousand rows runs in steps on the main loop. */
-  gtk_sort_list_model_set_incremental (table->rows, TRUE);
-  /* GTK makes a view's rows (up to 200) as soon as it has a model, shown
-   * or not: a table gets its rows once it is first shown. */
-  g_signal_connect (view, "map", G_CALLBACK (on_table_map), table);
-}
-
-static void
-table_set_rows (ThreadTable *table,
-                GListModel  *rows)
-{
-  gtk_sort_list_model_set_model (table->rows, rows);
-  /* A table of a few rows takes their height, which it knows once it has
-   * made them: those it makes now (one that scrolls has its height). */
-  if (rows != NULL && g_list_model_get_n_items (rows) <= THREAD_ROWS_IN_VIEW)
-    on_table_map (table->view, table);
-}
-
-static guint
-table_get_n_rows (ThreadTable *table)
-{
-  return g_list_model_get_n_items (G_LIST_MODEL (table->rows));
-}
-
-/* The table as "Copy as Text" copies it: its headings, then its first
- * MAX_COPIED_THREADS rows in the order shown, and how many it left out;
- * bounded work on the UI thread, a table a person can still read. */
-static void
-table_append_text (ThreadTable *table,
-                   GString     *text)
-{
-  GListModel *rows = G_LIST_MODEL (table->rows);
-  guint n_columns = table->kind->n_columns;
-  guint n_rows = g_list_model_get_n_items (rows);
-  guint n_copied = MIN (n_rows, MAX_COPIED_THREADS);
-
-  g_string_append_c (text, ' ');
-  for (guint c = 0; c < n_columns; c++)
-    g_string_append_printf (text, " %s%s", table->kind->title (c),
-                            c + 1 == n_columns ? "\n" : "\t");
-  for (guint i = 0; i < n_copied; i++)
-    {
-      g_autoptr(TvThreadItem) item = g_list_model_get_item (rows, i);
-
-      g_string_append_c (text, ' ');
-      for (guint c = 0; c < n_columns; c++)
-        {
-          g_autofree char *cell = table->kind->text (item, c);
-
-          g_string_append_printf (text, " %s%s", cell, c + 1 == n_columns ? "\n" : "\t");
-        }
-    }
-  if (n_copied < n_rows)
-    {
-      /* Translators: after the rows of a thread table that "Copy as Text"
-       * copied. */
-      g_autofree char *more = g_strdup_printf (ngettext ("… and %u more thread, not copied",
-                                                         "… and %u more threads, not copied",
-                                                         n_rows - n_copied),
-                                               n_rows - n_copied);
-
-      g_string_append_printf (text, "  %s\n", more);
-    }
-}
-
-/* The per-thread table: every sample of each thread. */
-
-static char *
-thread_cell_text (TvThreadItem *item,
-                  guint         column)
-{
-  const TvThread *thread = tv_thread_item_get_thread (item);
-
-  switch (column)
-    {
-    case 0:
-      return u64_to_string (thread->thread_id);
-    case 1:
-      return g_strdup_printf ("%u", thread->interpreter_id);
-    case 2:
-      return tv_format_count (thread->n_samples);
-    case 3:
-      return percent (thread->status_counts[BIT_HAS_GIL], thread->n_samples);
-    case 4:
-      return percent (thread->status_counts[BIT_ON_CPU], thread->n_samples);
-    case 5:
-      return percent (thread->status_counts[BIT_GIL_REQUESTED], thread->n_samples);
-    case 6:
-      return percent (thread->status_counts[BIT_HAS_EXCEPTION], thread->n_samples);
-    case 7:
-    case 8:
-      {
-        guint64 origin;
-
-        if (thread->n_samples == 0
-            || !tv_profile_data_get_time_span (tv_thread_item_get_data (item), &origin, NULL))
-          return g_strdup ("-");
-        return g_strdup_printf ("%.3f", (double) ((column == 7 ? thread->first_timestamp
-                                                               : thread->last_timestamp)
-                                                  - origin) / 1e6);
-      }
-    default:
-      /* Translators: marks the interpreter's main thread in the
-       * per-thread table. */
-      return g_strdup (thread->status_counts[BIT_MAIN_THREAD] > 0 ? _("main") : "");
-    }
-}
-
-static double
-thread_cell_value (TvThreadItem *item,
-                   guint         column)
-{
-  const TvThread *thread = tv_thread_item_get_thread (item);
-  double n = (double) MAX (thread->n_samples, 1);
-
-  switch (column)
-    {
-    case 1:
-      return thread->interpreter_id;
-    case 2:
-      return (double) thread->n_samples;
-    case 3:
-      return (double) thread->status_counts[BIT_HAS_GIL] / n;
-    case 4:
-      return (double) thread->status_counts[BIT_ON_CPU] / n;
-    case 5:
-      return (double) thread->status_counts[BIT_GIL_REQUESTED] / n;
-    case 6:
-      return (double) thread->status_counts[BIT_HAS_EXCEPTION] / n;
-    case 7:
-      return thread->n_samples > 0 ? (double) thread->first_timestamp : -1.0;
-    case 8:
-      return thread->n_samples > 0 ? (double) thread->last_timestamp : -1.0;
-    default:
-      return thread->status_counts[BIT_MAIN_THREAD] > 0;
-    }
-}
-
-static const char *
-thread_column_title (guint column)
-{
-  /* Translators: column headers of the per-thread table; keep them short. */
-  const char *titles[N_THREAD_COLUMNS] = {
-    _("Thread ID"), _("Interp"), _("Samples"), _("GIL %"), _("CPU %"), _("Wait %"),
-    _("Exc %"), _("First (s)"), _("Last (s)"), _("Main"),
-  };
-
-  return titles[column];
-}
-
-static const TableKind thread_table = {
-  thread_cell_text, thread_cell_value, thread_column_title, N_THREAD_COLUMNS, 9,
-};
-
-/* The range table: each thread's samples in the selected time ranges. */
-
-#define N_RANGE_COLUMNS 6
-
-static const TvTimelineCount range_counts[N_RANGE_COLUMNS] = {
-  0, 0, TV_TIMELINE_COUNT_HAS_GIL, TV_TIMELINE_COUNT_ON_CPU, TV_TIMELINE_COUNT_GIL_REQUESTED,
-  TV_TIMELINE_COUNT_EXCEPTION,
-};
-
-static char *
-range_cell_text (TvThreadItem *item,
-                 guint         column)
-{
-  const TvTimelineColumn *counts = tv_thread_item_get_range_counts (item);
-
-  switch (column)
-    {
-    case 0:
-      return u64_to_string (tv_thread_item_get_thread (item)->thread_id);
-    case 1:
-      return tv_format_count (counts->samples);
-    default:
-      return percent (counts->counts[range_counts[column]], counts->samples);
-    }
-}
-
-static double
-range_cell_value (TvThreadItem *item,
-                  guint         column)
-{
-  const TvTimelineColumn *counts = tv_thread_item_get_range_counts (item);
-
-  if (column == 1)
-    return (double) counts->samples;
-  return (double) counts->counts[range_counts[column]] / (double) MAX (counts->samples, 1);
-}
-
-static const char *
-range_column_title (guint column)
-{
-  const char *titles[N_RANGE_COLUMNS] = {
-    _("Thread ID"), _("Samples"), _("GIL %"), _("CPU %"), _("Wait %"), _("Exc %"),
-  };
-
-  return titles[column];
-}
-
-static const TableKind range_table = {
-  range_cell_text, range_cell_value, range_column_title, N_RANGE_COLUMNS, G_MAXUINT,
-};
-
-/* Up to a dozen rows, the table is as tall as its rows: the pane's
- * viewport gives the card its minimum height, which for a scrolled window
- * is a row or two (the table of eight threads showed one).  Past that the
- * card takes its full height and the table scrolls inside it (a list
- * view's natural height is that of the rows it has made, a few when there
- * are many). */
-static void
-fit_table (GtkScrolledWindow *scroller,
-           guint              n_rows)
-{
-  gboolean scrolls = n_rows > THREAD_ROWS_IN_VIEW;
-
-  gtk_scrolled_window_set_policy (scroller, GTK_POLICY_AUTOMATIC,
-                                  scrolls ? GTK_POLICY_AUTOMATIC : GTK_POLICY_NEVER);
-  gtk_scrolled_window_set_min_content_height (scroller, scrolls ? THREADS_HEIGHT : -1);
 }
 
 void
@@ -984,9 +592,9 @@ tv_properties_show_data (TvProperties *self)
   gtk_widget_set_visible (GTK_WIDGET (self->decoded_group), TRUE);
 
   rows = tv_thread_list_new (data);
-  table_set_rows (&self->thread_table, rows);
+  tv_properties_table_set_rows (&self->thread_table, rows);
   self->n_thread_rows = n_threads;
-  fit_table (self->threads_scroller, n_threads);
+  tv_properties_fit_table (self->threads_scroller, n_threads);
   gtk_widget_set_visible (GTK_WIDGET (self->threads_group), TRUE);
 }
 
@@ -1022,7 +630,7 @@ tv_properties_show_range (TvProperties      *self,
   gtk_widget_set_visible (GTK_WIDGET (self->range_group), n_ranges > 0);
   if (n_ranges == 0)
     {
-      table_set_rows (&self->range_table, NULL);
+      tv_properties_table_set_rows (&self->range_table, NULL);
       return;
     }
   self->range_timeline = tv_timeline_ref (timeline);
@@ -1058,8 +666,8 @@ tv_properties_show_range (TvProperties      *self,
    * bisection at each edge of each range, no work that grows with the
    * samples, nor, until a sort, with the threads. */
   rows = tv_thread_list_new_for_ranges (timeline, ranges, n_ranges);
-  table_set_rows (&self->range_table, rows);
-  fit_table (self->range_scroller, g_list_model_get_n_items (rows));
+  tv_properties_table_set_rows (&self->range_table, rows);
+  tv_properties_fit_table (self->range_scroller, g_list_model_get_n_items (rows));
 }
 
 guint
@@ -1067,7 +675,7 @@ tv_properties_get_n_range_rows (TvProperties *self)
 {
   g_return_val_if_fail (TV_IS_PROPERTIES (self), 0);
 
-  return table_get_n_rows (&self->range_table);
+  return tv_properties_table_get_n_rows (&self->range_table);
 }
 
 /* Scrolls the warnings to the top of the pane, once it has been laid
@@ -1124,12 +732,12 @@ tv_properties_dup_text (TvProperties *self)
     {
       g_string_append_printf (text, "\n%s\n",
                               adw_preferences_group_get_title (self->threads_group));
-      table_append_text (&self->thread_table, text);
+      tv_properties_table_append_text (&self->thread_table, text);
     }
   if (self->range_text->len > 0)
     {
       g_string_append (text, self->range_text->str);
-      table_append_text (&self->range_table, text);
+      tv_properties_table_append_text (&self->range_table, text);
     }
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
@@ -1273,8 +881,8 @@ tv_properties_init (TvProperties *self)
   self->warning_rows = g_ptr_array_new ();
   self->data_text = g_string_new (NULL);
   self->range_text = g_string_new (NULL);
-  table_init (&self->thread_table, &thread_table, self->threads_view);
-  table_init (&self->range_table, &range_table, self->range_view);
+  tv_properties_table_init (&self->thread_table, &tv_properties_thread_table, self->threads_view);
+  tv_properties_table_init (&self->range_table, &tv_properties_range_table, self->range_view);
   gtk_widget_set_sensitive (GTK_WIDGET (self->copy_button), FALSE);
   g_signal_connect_swapped (self->copy_button, "clicked", G_CALLBACK (on_copy_clicked), self);
 }

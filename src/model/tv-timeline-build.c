@@ -1,0 +1,411 @@
+/* tv-timeline-build.c: the timeline's bins, built once
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One pass over the samples, in blocks of time across the threads, fills
+ * the finest level of each lane and of the overview; every coarser level
+ * is then four bins of the level below added up.
+ */
+#include "tv-timeline-private.h"
+#include "tachyon-format.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Building                                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  guint64 timestamp;
+  guint8  status;
+} TimedStatus;
+
+static int
+compare_timed (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
+{
+  guint64 x = ((const TimedStatus *) a)->timestamp;
+  guint64 y = ((const TimedStatus *) b)->timestamp;
+
+  return (x > y) - (x < y);
+}
+
+/* Sorted copies of a thread's samples whose clock went backwards.  The
+ * sort is stable, so samples of one timestamp keep their file order. */
+static void
+sort_samples (LaneData       *lane,
+              const TvThread *t)
+{
+  TimedStatus *pairs = g_new (TimedStatus, t->n_samples);
+
+  for (guint64 i = 0; i < t->n_samples; i++)
+    {
+      pairs[i].timestamp = t->timestamps[i];
+      pairs[i].status = t->statuses[i];
+    }
+  g_qsort_with_data (pairs, t->n_samples, sizeof (TimedStatus), compare_timed, NULL);
+  lane->sorted_timestamps = g_new (guint64, t->n_samples);
+  lane->sorted_statuses = g_new (guint8, t->n_samples);
+  for (guint64 i = 0; i < t->n_samples; i++)
+    {
+      lane->sorted_timestamps[i] = pairs[i].timestamp;
+      lane->sorted_statuses[i] = pairs[i].status;
+    }
+  g_free (pairs);
+  lane->timestamps = lane->sorted_timestamps;
+  lane->statuses = lane->sorted_statuses;
+}
+
+/* The finest shift for N samples from FIRST to LAST (since the origin):
+ * the widest bins that hold at most SAMPLES_PER_BIN samples on average,
+ * as long as there are at most MAX_BINS of them. */
+static guint
+pick_shift (guint64 n,
+            guint64 first,
+            guint64 last)
+{
+  guint shift = 0;
+
+  while (shift < 62)
+    {
+      guint64 n_bins = (last >> (shift + 1)) - (first >> (shift + 1)) + 1;
+      /* Twice as wide, in floating point: samples times width can pass
+       * 2^64. */
+      double wider = ldexp (1.0, shift + 1);
+
+      if (n_bins <= MAX_BINS && wider * (double) n > SAMPLES_PER_BIN * (double) (last - first + 1))
+        break;
+      shift++;
+    }
+  /* Still too many bins (a span of hours of a busy thread): wider. */
+  while (shift < 62 && (last >> shift) - (first >> shift) + 1 > MAX_BINS)
+    shift++;
+  return shift;
+}
+
+/* The geometry of the level above BELOW; FALSE when BELOW is the last
+ * (one bin holds everything). */
+static gboolean
+level_above (const Level *below,
+             Level       *up)
+{
+  if (below->n_bins <= 1 || below->shift + LEVEL_STEP >= 64)
+    return FALSE;
+  up->shift = below->shift + LEVEL_STEP;
+  up->first_bin = below->first_bin >> LEVEL_STEP;
+  up->n_bins = ((below->first_bin + below->n_bins - 1) >> LEVEL_STEP) - up->first_bin + 1;
+  up->bins = NULL;
+  return TRUE;
+}
+
+/* The levels above level 0, each summing groups of 1 << LEVEL_STEP bins
+ * of the one below, until one bin holds everything.  Their bins are one
+ * block (level 1's), and the levels one array: a hundred thousand lanes
+ * of a few samples make as few allocations as there are lanes. */
+static void
+build_levels (LaneData *lane)
+{
+  guint n_levels = 1;
+  guint64 n_bins = 0;
+  TvTimelineBin *block;
+  Level probe = lane->levels[0], up;
+
+  while (level_above (&probe, &up))
+    {
+      n_levels++;
+      n_bins += up.n_bins;
+      probe = up;
+    }
+  if (n_levels == 1)
+    return;
+  lane->levels = g_renew (Level, lane->levels, n_levels);
+  block = g_new0 (TvTimelineBin, n_bins);
+  for (guint l = 1; l < n_levels; l++)
+    {
+      const Level *below = &lane->levels[l - 1];
+      Level *level = &lane->levels[l];
+
+      level_above (below, level);
+      level->bins = block;
+      block += level->n_bins;
+      for (guint64 i = 0; i < below->n_bins; i++)
+        {
+          const TvTimelineBin *from = &below->bins[i];
+          TvTimelineBin *to = &level->bins[((below->first_bin + i) >> LEVEL_STEP)
+                                           - level->first_bin];
+
+          to->samples += from->samples;
+          for (guint k = 0; k < TV_TIMELINE_N_COUNTS; k++)
+            to->counts[k] += from->counts[k];
+        }
+    }
+  lane->n_levels = n_levels;
+}
+
+/* Level 0 of LANE, empty, for N samples from FIRST to LAST since the
+ * origin; none when the counts could overflow 32 bits (such a lane is
+ * always counted from its samples). */
+static void
+init_level0 (LaneData *lane,
+             guint64   n,
+             guint64   first,
+             guint64   last)
+{
+  Level *level;
+
+  if (n == 0 || n > G_MAXUINT32)
+    return;
+  level = lane->levels = g_new0 (Level, 1);
+  lane->n_levels = 1;
+  level->shift = pick_shift (n, first, last);
+  level->first_bin = first >> level->shift;
+  level->n_bins = (last >> level->shift) - level->first_bin + 1;
+  level->bins = g_new0 (TvTimelineBin, level->n_bins);
+}
+
+/* Counts samples START to END (in time order) into LEVEL's bins.  A bin's
+ * consecutive samples are counted a byte each in one word, which goes to
+ * the bin when the bin changes or a byte could overflow. */
+static void
+fill_bins (Level             *level,
+           const guint64     *timestamps,
+           const guint8      *statuses,
+           guint64            start,
+           guint64            end,
+           guint64            origin,
+           const StatusTable *table)
+{
+  guint shift = level->shift;
+  guint64 first = level->first_bin;
+  guint64 bin = G_MAXUINT64, acc = 0;
+  guint n = 0;
+
+  for (guint64 s = start; s < end; s++)
+    {
+      guint64 b = (timestamps[s] - origin) >> shift;
+
+      if (b != bin || n == 255)
+        {
+          if (n > 0)
+            bin_add_packed (&level->bins[bin - first], acc);
+          bin = b;
+          acc = 0;
+          n = 0;
+        }
+      acc += table->packed[statuses[s] & 0x3f];
+      n++;
+    }
+  if (n > 0)
+    bin_add_packed (&level->bins[bin - first], acc);
+}
+
+static int
+compare_first_sample (gconstpointer a,
+                      gconstpointer b,
+                      gpointer      user_data)
+{
+  const LaneData *lanes = user_data;
+  guint64 x = lanes[*(const guint32 *) a].timestamps[0];
+  guint64 y = lanes[*(const guint32 *) b].timestamps[0];
+
+  return (x > y) - (x < y);
+}
+
+/* The one pass over the samples, in blocks of time: each lane's samples
+ * of a block go into its finest bins and the overview's, so that the bins
+ * being filled, a block's worth, stay in the cache while every thread
+ * walks the whole profile.  A block visits only the lanes with samples
+ * left that started before its end: of many threads, few live at once,
+ * and a block per lane per block of the profile would cost a hundred
+ * thousand lanes times 4096 blocks.  FALSE if cancelled. */
+static gboolean
+fill_levels (TvTimeline   *self,
+             GCancellable *cancellable)
+{
+  const StatusTable *table = tv_timeline_status_table ();
+  Level *all0 = self->all.levels;
+  guint64 span = self->last - self->origin;
+  g_autofree guint64 *done = g_new0 (guint64, MAX (self->n_lanes, 1));
+  g_autofree guint32 *by_start = g_new (guint32, MAX (self->n_lanes, 1));
+  g_autofree guint32 *active = g_new (guint32, MAX (self->n_lanes, 1));
+  guint n_started = 0, n_waiting = 0, n_active = 0;
+  guint block_shift, n_blocks;
+
+  /* Blocks of 4096 of the overview's bins (128 KiB), and at most 4096. */
+  block_shift = all0 != NULL ? all0->shift + 12 : 0;
+  while (block_shift < 63 && (span >> block_shift) >= 4096)
+    block_shift++;
+  n_blocks = (guint) (span >> block_shift) + 1;
+
+  /* The lanes with samples, by their first one in time order. */
+  for (guint i = 0; i < self->n_lanes; i++)
+    if (self->lane_data[i].n_samples > 0)
+      by_start[n_waiting++] = i;
+  g_qsort_with_data (by_start, n_waiting, sizeof (guint32), compare_first_sample,
+                     self->lane_data);
+
+  for (guint b = 0; b < n_blocks; b++)
+    {
+      gboolean last_block = b + 1 == n_blocks;
+      guint64 block_end = self->origin + ((guint64) (b + 1) << block_shift);
+
+      while (n_started < n_waiting
+             && (last_block
+                 || self->lane_data[by_start[n_started]].timestamps[0] < block_end))
+        active[n_active++] = by_start[n_started++];
+      for (guint a = 0; a < n_active;)
+        {
+          guint i = active[a];
+          LaneData *lane = &self->lane_data[i];
+          guint64 end;
+
+          end = last_block ? lane->n_samples
+                : gallop (lane->timestamps, lane->n_samples, done[i], block_end);
+          if (lane->levels != NULL)
+            fill_bins (lane->levels, lane->timestamps, lane->statuses, done[i], end,
+                       self->origin, table);
+          if (all0 != NULL)
+            fill_bins (all0, lane->timestamps, lane->statuses, done[i], end, self->origin, table);
+          done[i] = end;
+          if (end == lane->n_samples)
+            active[a] = active[--n_active];
+          else
+            a++;
+        }
+      if (g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+lane_data_clear (LaneData *lane)
+{
+  /* Level 0's bins, and the block of all the others (build_levels ()). */
+  for (guint l = 0; l < MIN (lane->n_levels, 2); l++)
+    g_free (lane->levels[l].bins);
+  g_clear_pointer (&lane->levels, g_free);
+  g_clear_pointer (&lane->sorted_timestamps, g_free);
+  g_clear_pointer (&lane->sorted_statuses, g_free);
+  lane->n_levels = 0;
+}
+
+/**
+ * tv_timeline_new:
+ *
+ * Bins every thread of @data.  Safe on any thread.
+ *
+ * Returns: (transfer full) (nullable): the timeline, or %NULL if
+ *   @cancellable was cancelled
+ */
+TvTimeline *
+tv_timeline_new (TvProfileData *data,
+                 GCancellable  *cancellable)
+{
+  g_autoptr(TvTimeline) self = NULL;
+
+  g_return_val_if_fail (data != NULL, NULL);
+
+  self = g_new0 (TvTimeline, 1);
+  g_atomic_ref_count_init (&self->ref_count);
+  self->data = tv_profile_data_ref (data);
+  self->has_samples = tv_profile_data_get_time_span (data, &self->origin, &self->last);
+  if (!self->has_samples)
+    self->origin = self->last = 0;
+  self->n_samples = tv_profile_data_get_n_samples (data);
+  self->interval = tv_profile_data_get_seconds_per_sample (data, NULL) * 1e6;
+  if (!isfinite (self->interval) || self->interval <= 0)
+    self->interval = 1000;
+
+  self->n_lanes = tv_profile_data_get_n_threads (data);
+  self->lanes = g_new0 (TvTimelineLane, MAX (self->n_lanes, 1));
+  self->lane_data = g_new0 (LaneData, MAX (self->n_lanes, 1));
+  self->order = g_new (guint32, MAX (self->n_lanes, 1));
+
+  if (self->has_samples)
+    init_level0 (&self->all, self->n_samples, 0, self->last - self->origin);
+
+  for (guint i = 0; i < self->n_lanes; i++)
+    {
+      const TvThread *t = tv_profile_data_get_thread (data, i);
+      TvTimelineLane *info = &self->lanes[i];
+      LaneData *lane = &self->lane_data[i];
+
+      info->thread_index = t->index;
+      info->interpreter_id = t->interpreter_id;
+      info->thread_id = t->thread_id;
+      info->n_samples = t->n_samples;
+      info->main_thread = t->status_counts[g_bit_nth_lsf (TACH_STATUS_MAIN_THREAD, -1)] > 0;
+      info->first_timestamp = t->n_samples > 0 ? t->first_timestamp : 0;
+      info->last_timestamp = t->n_samples > 0 ? t->last_timestamp : 0;
+
+      lane->n_samples = t->n_samples;
+      if (t->n_samples == 0)
+        continue;
+      if (g_cancellable_is_cancelled (cancellable))
+        return NULL;
+      if (t->time_ordered)
+        {
+          lane->timestamps = t->timestamps;
+          lane->statuses = t->statuses;
+        }
+      else
+        sort_samples (lane, t);
+      init_level0 (lane, t->n_samples, t->first_timestamp - self->origin,
+                   t->last_timestamp - self->origin);
+    }
+
+  if (self->has_samples && !fill_levels (self, cancellable))
+    return NULL;
+  for (guint i = 0; i < self->n_lanes; i++)
+    if (self->lane_data[i].levels != NULL)
+      build_levels (&self->lane_data[i]);
+  if (self->all.levels != NULL)
+    build_levels (&self->all);
+
+  /* The data's order of threads is the lanes'. */
+  memcpy (self->order, tv_profile_data_get_thread_order (data),
+          self->n_lanes * sizeof (guint32));
+  for (guint p = 0; p < self->n_lanes; p++)
+    self->lanes[self->order[p]].position = p;
+
+  /* The interpreters, in the display order of their lanes. */
+  self->interpreters = g_new (guint32, MAX (self->n_lanes, 1));
+  for (guint p = 0; p < self->n_lanes; p++)
+    {
+      guint32 interp = self->lanes[self->order[p]].interpreter_id;
+
+      if (self->n_interpreters == 0 || self->interpreters[self->n_interpreters - 1] != interp)
+        self->interpreters[self->n_interpreters++] = interp;
+    }
+  return g_steal_pointer (&self);
+}
+
+TvTimeline *
+tv_timeline_ref (TvTimeline *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_ref_count_inc (&self->ref_count);
+  return self;
+}
+
+void
+tv_timeline_unref (TvTimeline *self)
+{
+  if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
+    return;
+  if (self->lane_data != NULL)
+    for (guint i = 0; i < self->n_lanes; i++)
+      lane_data_clear (&self->lane_data[i]);
+  lane_data_clear (&self->all);
+  g_free (self->lane_data);
+  g_free (self->lanes);
+  g_free (self->order);
+  g_free (self->interpreters);
+  g_clear_pointer (&self->data, tv_profile_data_unref);
+  g_free (self);
+}
