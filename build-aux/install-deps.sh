@@ -31,6 +31,7 @@ run_packages=(
   libglib2.0-dev-bin        # glib-compile-resources
   libgtk-4-bin              # gtk4-update-icon-cache, run by meson install
   libgtk-4-dev
+  libjson-glib-dev          # the JSON of --compare --info --json
   libprotobuf-c-dev         # --export pprof: protobuf-c encodes profile.proto
   librsvg2-common           # gdk-pixbuf's SVG loader: the icons are SVG
   libzstd-dev

@@ -14,11 +14,15 @@
  * app.about shows the About window; app.quit (Ctrl+Q) closes every
  * window.  The Keyboard Shortcuts window is data/ui/help-overlay.ui, which
  * GtkApplication finds at its resource base path and shows with
- * win.show-help-overlay.
+ * win.show-help-overlay.  The options are the command line's
+ * (tv_cli_add_options()); it runs --info, --export and the like itself,
+ * before GTK starts, and leaves the window's to
+ * tv_application_handle_local_options().
  */
 #include <glib/gi18n.h>
 
 #include "tv-application.h"
+#include "tv-cli.h"
 #include "tv-window.h"
 
 struct _TvApplication
@@ -129,23 +133,58 @@ about_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (about));
 }
 
+/* FILES, as GApplication would have opened them had the command line
+ * not taken them (G_OPTION_REMAINING). */
+static void
+open_files (GApplication        *application,
+            const char * const  *paths)
+{
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (gsize i = 0; paths[i] != NULL; i++)
+    g_ptr_array_add (files, g_file_new_for_commandline_arg (paths[i]));
+  if (files->len > 0)
+    g_application_open (application, (GFile **) files->pdata, (int) files->len, "");
+}
+
+/* The command line (src/cli/tv-cli.c) runs what needs no window, before
+ * registration and so before GTK starts; what is left is for the window:
+ * the files, --demo, `--compare BASE NEW`.  Each goes to the primary
+ * instance, this one or the one running. */
 static int
 tv_application_handle_local_options (GApplication *application,
                                      GVariantDict *options)
 {
   g_autoptr(GError) error = NULL;
+  g_autofree const char **paths = NULL;
+  gboolean demo = FALSE;
+  gboolean compare = FALSE;
+  gboolean ok;
+  int status = tv_cli_handle_local_options (options);
 
-  if (!g_variant_dict_contains (options, "demo"))
-    return -1;
+  if (status >= 0)
+    return status;
 
-  if (!g_application_register (application, NULL, &error))
+  g_variant_dict_lookup (options, "demo", "b", &demo);
+  g_variant_dict_lookup (options, "compare", "b", &compare);
+  g_variant_dict_lookup (options, G_OPTION_REMAINING, "^a&ay", &paths);
+
+  /* The command line left --compare only with BASE and NEW. */
+  if (compare)
+    ok = tv_application_compare (TV_APPLICATION (application), paths[0], paths[1], &error);
+  else
+    ok = g_application_register (application, NULL, &error);
+  if (!ok)
     {
       g_printerr ("tachyon-viewer: %s\n", error->message);
       return 1;
     }
-  g_action_group_activate_action (G_ACTION_GROUP (application), "open-demo", NULL);
+  if (demo)
+    g_action_group_activate_action (G_ACTION_GROUP (application), "open-demo", NULL);
+  if (!compare && paths != NULL)
+    open_files (application, paths);
   /* A second instance is done once it has asked the first; the first
-   * goes on to run, with the demo open. */
+   * goes on to run (and to activate, which shows its window). */
   return g_application_get_is_remote (application) ? 0 : -1;
 }
 
@@ -246,9 +285,7 @@ tv_application_new (void)
                                       "flags", G_APPLICATION_HANDLES_OPEN,
                                       NULL);
 
-  g_application_add_main_option (G_APPLICATION (self), "demo", 0, G_OPTION_FLAG_NONE,
-                                 G_OPTION_ARG_NONE,
-                                 _("Open the demo profile that comes with the viewer"), NULL);
+  tv_cli_add_options (G_APPLICATION (self));
   return self;
 }
 

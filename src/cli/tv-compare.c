@@ -148,74 +148,106 @@ tv_compare_to_text (TvDiff     *diff,
 }
 
 static void
-append_measure (GString             *out,
-                const char          *name,
-                const TvDiffMeasure *m)
+add_u64 (JsonBuilder *builder,
+         const char  *name,
+         guint64      value)
 {
-  g_string_append_c (out, '"');
-  g_string_append (out, name);
-  g_string_append_printf (out, "\":{\"base_samples\":%" G_GUINT64_FORMAT
-                          ",\"new_samples\":%" G_GUINT64_FORMAT ",\"base\":",
-                          m->base_samples, m->new_samples);
-  tv_json_append_double (out, m->base_value);
-  g_string_append (out, ",\"new\":");
-  tv_json_append_double (out, m->new_value);
-  g_string_append (out, ",\"delta\":");
-  tv_json_append_double (out, m->delta);
-  g_string_append (out, ",\"relative\":");
-  if (isinf (m->relative))
-    g_string_append (out, "null");
-  else
-    tv_json_append_double (out, m->relative);
-  g_string_append (out, ",\"p_value\":");
-  tv_json_append_double (out, m->p_value);
-  g_string_append_printf (out, ",\"significant\":%s,\"change\":\"%s\"}",
-                          m->significant ? "true" : "false", change_name (m->change));
+  json_builder_set_member_name (builder, name);
+  /* Counts of samples, far below json-glib's gint64 limit. */
+  json_builder_add_int_value (builder, (gint64) MIN (value, (guint64) G_MAXINT64));
 }
 
+static void
+add_double (JsonBuilder *builder,
+            const char  *name,
+            double       value)
+{
+  json_builder_set_member_name (builder, name);
+  tv_json_builder_add_double (builder, value);
+}
+
+static void
+add_measure (JsonBuilder         *builder,
+             const char          *name,
+             const TvDiffMeasure *m)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_object (builder);
+  add_u64 (builder, "base_samples", m->base_samples);
+  add_u64 (builder, "new_samples", m->new_samples);
+  add_double (builder, "base", m->base_value);
+  add_double (builder, "new", m->new_value);
+  add_double (builder, "delta", m->delta);
+  /* Infinite when only NEW has it: null. */
+  add_double (builder, "relative", m->relative);
+  add_double (builder, "p_value", m->p_value);
+  json_builder_set_member_name (builder, "significant");
+  json_builder_add_boolean_value (builder, m->significant);
+  json_builder_set_member_name (builder, "change");
+  json_builder_add_string_value (builder, change_name (m->change));
+  json_builder_end_object (builder);
+}
+
+/* The document of --compare --info --json, on one line, through
+ * json-glib. */
 char *
 tv_compare_to_json (TvDiff     *diff,
                     const char *base_name,
                     const char *new_name)
 {
-  g_autoptr(GString) out = g_string_new ("{\"base\":");
-  GPtrArray *caveats = tv_diff_get_comparability (diff);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  GPtrArray *caveats;
   TvDiffOptions options;
   const TvDiffFunction *rows;
   guint n_rows;
 
   g_return_val_if_fail (diff != NULL, NULL);
 
+  caveats = tv_diff_get_comparability (diff);
   tv_diff_get_options (diff, &options);
-  tv_json_append_string (out, base_name, -1);
-  g_string_append (out, ",\"new\":");
-  tv_json_append_string (out, new_name, -1);
-  g_string_append_printf (out, ",\"normalization\":\"%s\",\"confidence\":",
-                          options.normalization == TV_DIFF_BY_TIME ? "time" : "share");
-  tv_json_append_double (out, options.confidence);
-  g_string_append (out, ",\"warnings\":[");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "base");
+  tv_json_builder_add_string (builder, base_name);
+  json_builder_set_member_name (builder, "new");
+  tv_json_builder_add_string (builder, new_name);
+  json_builder_set_member_name (builder, "normalization");
+  json_builder_add_string_value (builder,
+                                 options.normalization == TV_DIFF_BY_TIME ? "time" : "share");
+  add_double (builder, "confidence", options.confidence);
+
+  json_builder_set_member_name (builder, "warnings");
+  json_builder_begin_array (builder);
   for (guint i = 0; i < caveats->len; i++)
     {
       const TvComparability *caveat = g_ptr_array_index (caveats, i);
 
-      g_string_append_printf (out, "%s{\"code\":%d,\"message\":", i > 0 ? "," : "", caveat->code);
-      tv_json_append_string (out, caveat->message, -1);
-      g_string_append_c (out, '}');
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "code");
+      json_builder_add_int_value (builder, caveat->code);
+      json_builder_set_member_name (builder, "message");
+      tv_json_builder_add_string (builder, caveat->message);
+      json_builder_end_object (builder);
     }
-  g_string_append (out, "],\"functions\":[");
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "functions");
+  json_builder_begin_array (builder);
   rows = tv_diff_get_functions (diff, &n_rows);
   for (guint i = 0; i < n_rows; i++)
     {
-      g_string_append (out, i > 0 ? ",{\"function\":" : "{\"function\":");
-      tv_json_append_string (out, tv_diff_get_function_name (diff, &rows[i]), -1);
-      g_string_append (out, ",\"file\":");
-      tv_json_append_string (out, tv_diff_get_function_file (diff, &rows[i]), -1);
-      g_string_append_c (out, ',');
-      append_measure (out, "total", &rows[i].total);
-      g_string_append_c (out, ',');
-      append_measure (out, "self", &rows[i].self);
-      g_string_append_c (out, '}');
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "function");
+      tv_json_builder_add_string (builder, tv_diff_get_function_name (diff, &rows[i]));
+      json_builder_set_member_name (builder, "file");
+      tv_json_builder_add_string (builder, tv_diff_get_function_file (diff, &rows[i]));
+      add_measure (builder, "total", &rows[i].total);
+      add_measure (builder, "self", &rows[i].self);
+      json_builder_end_object (builder);
     }
-  g_string_append (out, "]}\n");
-  return g_string_free (g_steal_pointer (&out), FALSE);
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  root = json_builder_get_root (builder);
+  return tv_json_generate (root, FALSE);
 }

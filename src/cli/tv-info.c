@@ -438,16 +438,11 @@ append_threads (GString      *out,
     }
 }
 
-/**
- * tv_info_to_text:
- * @info: a summary
- *
- * Returns: (transfer full): the human-readable text of `--info`
- */
-char *
-tv_info_to_text (const TvInfo *info)
+/* The file's rows: its header and footer. */
+static void
+append_file_rows (GString      *out,
+                  const TvInfo *info)
 {
-  g_autoptr(GString) out = g_string_new (NULL);
   const TachHeader *header;
   const char *mode_name;
   const char *compression_name;
@@ -456,8 +451,6 @@ tv_info_to_text (const TvInfo *info)
   g_autofree char *size = NULL;
   g_autofree char *count = NULL;
   g_autofree char *checksum = NULL;
-
-  g_return_val_if_fail (info != NULL, NULL);
 
   header = &info->header;
 
@@ -514,7 +507,23 @@ tv_info_to_text (const TvInfo *info)
               info->footer.string_count, info->footer.frame_count, size);
   checksum = tv_format_checksum (info->footer.checksum, sizeof info->footer.checksum);
   append_row (out, "", _("Checksum"), "%s", checksum);
+}
 
+/**
+ * tv_info_to_text:
+ * @info: a summary
+ *
+ * Returns: (transfer full): the human-readable text of `--info`
+ */
+char *
+tv_info_to_text (const TvInfo *info)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  g_autofree char *count = NULL;
+
+  g_return_val_if_fail (info != NULL, NULL);
+
+  append_file_rows (out, info);
   g_string_append_c (out, '\n');
   g_string_append_printf (out, "%s\n", _("Statistics"));
   if (info->stats.present)
@@ -552,7 +561,6 @@ tv_info_to_text (const TvInfo *info)
 
   g_string_append_c (out, '\n');
   g_string_append_printf (out, "%s\n", _("Decoded samples"));
-  g_clear_pointer (&count, g_free);
   count = tv_format_count (info->samples);
   append_row (out, "  ", _("Samples decoded"), "%s", count);
   if (info->samples > 0)

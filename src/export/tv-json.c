@@ -218,3 +218,214 @@ tv_json_append_string (GString    *out,
     }
   g_string_append_c (out, '"');
 }
+
+/* A JSON string from a name of the profile or of the file system: valid
+ * UTF-8 (an invalid byte becomes U+FFFD), as JSON must be; json-glib
+ * writes what it is given. */
+void
+tv_json_builder_add_string (JsonBuilder *builder,
+                            const char  *str)
+{
+  g_return_if_fail (JSON_IS_BUILDER (builder));
+
+  if (str == NULL)
+    {
+      json_builder_add_null_value (builder);
+      return;
+    }
+  if (g_utf8_validate (str, -1, NULL))
+    {
+      json_builder_add_string_value (builder, str);
+    }
+  else
+    {
+      g_autofree char *valid = g_utf8_make_valid (str, -1);
+
+      json_builder_add_string_value (builder, valid);
+    }
+}
+
+/* A number, or null when JSON cannot say it (NaN, the infinities), which
+ * json-glib would write as "nan.0" or "inf.0". */
+void
+tv_json_builder_add_double (JsonBuilder *builder,
+                            double       value)
+{
+  g_return_if_fail (JSON_IS_BUILDER (builder));
+
+  if (isfinite (value))
+    json_builder_add_double_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+static void
+append_u_escape (GString  *out,
+                 gunichar  c)
+{
+  g_string_append_printf (out, "\\u%04x", c);
+}
+
+/* Inside a string of JSON text, from P (past the opening quote): the
+ * string copied to OUT up to and with its closing quote, with the
+ * characters a terminal would obey, what would end a <script> element or
+ * start markup (<, >, &), and an invalid byte escaped; the escapes
+ * already there are kept.  Returns where the string ends. */
+static const char *
+copy_string (GString    *out,
+             const char *p,
+             const char *end)
+{
+  while (p < end)
+    {
+      guchar c = (guchar) *p;
+
+      if (c == '"')
+        {
+          g_string_append_c (out, '"');
+          return p + 1;
+        }
+      if (c == '\\' && p + 1 < end)
+        {
+          g_string_append_len (out, p, 2);
+          p += 2;
+        }
+      else if (c == '<' || c == '>' || c == '&' || c < 0x20 || c == 0x7f)
+        {
+          append_u_escape (out, c);
+          p++;
+        }
+      else if (c >= 0x80)
+        {
+          gunichar ch = g_utf8_get_char_validated (p, end - p);
+
+          if (ch == (gunichar) -1 || ch == (gunichar) -2)
+            {
+              g_string_append (out, "\xef\xbf\xbd");
+              p++;
+              continue;
+            }
+          if (is_obeyed (ch))
+            append_u_escape (out, ch);
+          else
+            g_string_append_len (out, p, g_utf8_next_char (p) - p);
+          p = g_utf8_next_char (p);
+        }
+      else
+        {
+          g_string_append_c (out, (char) c);
+          p++;
+        }
+    }
+  return p;
+}
+
+/* Outside the strings, from P at a number: the number, without the ".0"
+ * that json-glib before 1.7 puts after an exponent ("1e+20.0", which is
+ * no JSON).  Returns where the number ends. */
+static const char *
+copy_number (GString    *out,
+             const char *p,
+             const char *end)
+{
+  const char *start = p;
+  gboolean exponent = FALSE;
+
+  while (p < end && (g_ascii_isdigit (*p) || strchr ("+-.eE", *p) != NULL))
+    {
+      if (*p == 'e' || *p == 'E')
+        exponent = TRUE;
+      else if (exponent && *p == '.')
+        break;
+      p++;
+    }
+  g_string_append_len (out, start, p - start);
+  /* The ".0" after the exponent. */
+  if (p + 1 < end && p[0] == '.' && p[1] == '0')
+    p += 2;
+  return p;
+}
+
+static void
+make_safe (GString    *out,
+           const char *json,
+           gsize       len)
+{
+  const char *p = json;
+  const char *end = json + len;
+
+  while (p < end)
+    {
+      if (*p == '"')
+        {
+          g_string_append_c (out, '"');
+          p = copy_string (out, p + 1, end);
+        }
+      else if (*p == '-' || g_ascii_isdigit (*p))
+        {
+          p = copy_number (out, p, end);
+        }
+      else
+        {
+          g_string_append_c (out, *p);
+          p++;
+        }
+    }
+}
+
+/**
+ * tv_json_make_safe:
+ * @json: JSON text, as json-glib's JsonGenerator writes it
+ * @len: its length in bytes
+ *
+ * The same document, safe to print to a terminal and to put in an HTML
+ * page: within its strings, the characters a terminal would obey (C0, DEL,
+ * C1, the bidirectional controls, the line and paragraph separators) and
+ * <, > and & become \u escapes, which mean the same to a JSON parser, and
+ * an invalid byte becomes U+FFFD.  This is the one layer of JSON writing
+ * of our own above json-glib.
+ *
+ * Returns: (transfer full): the text, NUL-terminated
+ */
+char *
+tv_json_make_safe (const char *json,
+                   gsize       len)
+{
+  GString *out;
+
+  g_return_val_if_fail (json != NULL || len == 0, NULL);
+
+  out = g_string_sized_new (len + len / 16 + 1);
+  make_safe (out, json, len);
+  return g_string_free (out, FALSE);
+}
+
+/**
+ * tv_json_generate:
+ * @root: a document
+ * @pretty: whether to indent it (by two spaces) rather than write it on one
+ *   line
+ *
+ * Returns: (transfer full): @root as JSON text by json-glib's generator,
+ *   made safe as tv_json_make_safe() says, with a final newline
+ */
+char *
+tv_json_generate (JsonNode *root,
+                  gboolean  pretty)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
+  GString *out;
+  gsize len = 0;
+
+  g_return_val_if_fail (root != NULL, NULL);
+
+  json_generator_set_root (generator, root);
+  json_generator_set_pretty (generator, pretty);
+  json_generator_set_indent (generator, 2);
+  text = json_generator_to_data (generator, &len);
+  out = g_string_sized_new (len + len / 16 + 2);
+  make_safe (out, text, len);
+  g_string_append_c (out, '\n');
+  return g_string_free (out, FALSE);
+}

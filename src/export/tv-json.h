@@ -6,6 +6,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 G_BEGIN_DECLS
 
@@ -20,5 +21,16 @@ void   tv_json_append_double (GString     *out,
 void   tv_json_append_string (GString     *out,
                               const char  *str,
                               gssize       len);
+
+/* A document built with json-glib (JsonBuilder), written by its
+ * JsonGenerator, then made safe by tv_json_make_safe(). */
+void   tv_json_builder_add_string (JsonBuilder *builder,
+                                   const char  *str);
+void   tv_json_builder_add_double (JsonBuilder *builder,
+                                   double       value);
+char  *tv_json_generate           (JsonNode    *root,
+                                   gboolean     pretty);
+char  *tv_json_make_safe          (const char  *json,
+                                   gsize        len);
 
 G_END_DECLS

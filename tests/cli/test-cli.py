@@ -1126,6 +1126,14 @@ def args_cases(env):
         ("unknown option alone", ["--frobnicate"], "Unknown option --frobnicate"),
         ("unknown option with a FILE", ["--frobnicate", tiny], "Unknown option --frobnicate"),
         ("unknown option after --demo", ["--demo", "-z"], "Unknown option -z"),
+        # GOption's own messages, said as the others are (one line, names shown).
+        ("unknown option with a control character", ["--info", "--a\x1bb", tiny],
+         "Unknown option --a\u241bb"),
+        ("option value missing at the end", ["--export", "collapsed", tiny, "-o"],
+         "Missing argument for -o"),
+        ("--range without its value", ["--export", "collapsed", "-o", out_path, tiny, "--range"],
+         "Missing argument for --range"),
+        ("--compare with one file only", ["--compare", tiny], "--compare prints the comparison"),
         ("--demo with --info", ["--demo", "--info", tiny], "--demo opens the window"),
         ("--export without a format", ["--export"], "--export"),
         ("unknown export format", ["--export", "bogus", "-o", out_path, tiny], "bogus"),
@@ -1153,7 +1161,8 @@ def args_cases(env):
         problems = []
         rc, out, err = env.run("--help")
         text = out.decode("utf-8", "replace")
-        if rc != 0 or any(o not in text for o in ("--info", "--export", "--demo")):
+        if rc != 0 or err or any(o not in text for o in ("--info", "--export", "--demo",
+                                                          "--compare", "--version", "[FILE")):
             problems.append("--help: exit %d, stdout %r, stderr %r" % (rc, text[:500], err))
         rc, out, err = env.run("--version")
         if rc != 0 or not re.match(r"^%s \S+\n$" % PROG, out.decode("utf-8", "replace")):

@@ -1,9 +1,10 @@
-/* test-json.c: the JSON pieces of --info --json
+/* test-json.c: the JSON pieces of --info --json and --compare --info --json
  *
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <math.h>
+#include <string.h>
 
 #include "tv-json.h"
 
@@ -146,6 +147,85 @@ test_string_utf8 (void)
   assert_string ("cut\xe4\xb8", -1, "\"cut\xef\xbf\xbd\xef\xbf\xbd\"");
 }
 
+/* What json-glib writes, through the safe layer: every number reads back
+ * as the value given (json-glib 1.6's "1e+20.0" repaired), what JSON
+ * cannot say is null, and the names come out valid, inert and whole. */
+static void
+test_generate (void)
+{
+  static const double values[] = { 1e20, 8e18, 1e17, 0.1, 1.5e-7, -2.75, 1e-300, 3.0 };
+  const char *hostile = "a\"b\\c\n\x01\x7f \xc2\x85 \xe2\x80\xae </script>&x \xff end \xe2\x80\xa8";
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  JsonArray *numbers;
+  JsonObject *object;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "numbers");
+  json_builder_begin_array (builder);
+  for (gsize i = 0; i < G_N_ELEMENTS (values); i++)
+    tv_json_builder_add_double (builder, values[i]);
+  tv_json_builder_add_double (builder, NAN);
+  tv_json_builder_add_double (builder, INFINITY);
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "name");
+  tv_json_builder_add_string (builder, hostile);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+
+  for (int pretty = 0; pretty <= 1; pretty++)
+    {
+      g_clear_pointer (&text, g_free);
+      text = tv_json_generate (root, pretty);
+      g_assert_true (g_str_has_suffix (text, "\n"));
+      g_assert_true (g_utf8_validate (text, -1, NULL));
+      /* Inert in a page and on a terminal: nothing raw of what they obey. */
+      g_assert_null (strstr (text, "<"));
+      g_assert_null (strstr (text, "&"));
+      g_assert_null (strstr (text, "\x7f"));
+      g_assert_null (strstr (text, "\xc2\x85"));
+      g_assert_null (strstr (text, "\xe2\x80\xae"));
+      g_assert_null (strstr (text, "\xe2\x80\xa8"));
+      /* json-glib 1.6 writes 1e20 as "1e+20.0". */
+      g_assert_nonnull (strstr (text, "1e+20"));
+      g_assert_null (strstr (text, "e+20.0"));
+      g_assert_null (strstr (text, "e+18.0"));
+      for (const char *p = text; *p != '\0'; p++)
+        g_assert_true (*p == '\n' || (guchar) *p >= 0x20);
+
+      json_parser_load_from_data (parser, text, -1, &error);
+      g_assert_no_error (error);
+      object = json_node_get_object (json_parser_get_root (parser));
+      numbers = json_object_get_array_member (object, "numbers");
+      g_assert_cmpuint (json_array_get_length (numbers), ==, G_N_ELEMENTS (values) + 2);
+      for (gsize i = 0; i < G_N_ELEMENTS (values); i++)
+        g_assert_cmpfloat (json_node_get_double (json_array_get_element (numbers, i)), ==,
+                           values[i]);
+      g_assert_true (JSON_NODE_HOLDS_NULL (json_array_get_element (numbers,
+                                                                   G_N_ELEMENTS (values))));
+      g_assert_true (JSON_NODE_HOLDS_NULL (json_array_get_element (numbers,
+                                                                   G_N_ELEMENTS (values) + 1)));
+      /* The name whole, its invalid byte as U+FFFD. */
+      g_assert_cmpstr (json_object_get_string_member (object, "name"), ==,
+                       "a\"b\\c\n\x01\x7f \xc2\x85 \xe2\x80\xae </script>&x \xef\xbf\xbd end "
+                       "\xe2\x80\xa8");
+    }
+}
+
+/* The layer alone: escapes within strings, numbers repaired outside. */
+static void
+test_make_safe (void)
+{
+  const char *in = "{\"a<\":[1e+20.0,2.5e-07,-0.0,1.0],\"b\":\"\\\"<\\u0001\"}";
+  g_autofree char *out = tv_json_make_safe (in, strlen (in));
+
+  g_assert_cmpstr (out, ==,
+                   "{\"a\\u003c\":[1e+20,2.5e-07,-0.0,1.0],\"b\":\"\\\"\\u003c\\u0001\"}");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -158,6 +238,8 @@ main (int   argc,
   g_test_add_func ("/cli/json/double/locale", test_double_locale_independent);
   g_test_add_func ("/cli/json/string/escapes", test_string_escapes);
   g_test_add_func ("/cli/json/string/utf8", test_string_utf8);
+  g_test_add_func ("/cli/json/generate", test_generate);
+  g_test_add_func ("/cli/json/make-safe", test_make_safe);
 
   return g_test_run ();
 }
