@@ -213,24 +213,39 @@ add_states (guint64       *to,
     to[i] += from[i];
 }
 
+/* A builder with room for HINT nodes, and a hash table for that many
+ * when HASHED; a builder filled without lookups (see map_grouped()) needs
+ * none. */
 static void
-builder_init (Builder  *b,
-              guint32   hint,
-              gboolean  with_states)
+builder_init_full (Builder  *b,
+                   guint32   hint,
+                   gboolean  with_states,
+                   gboolean  hashed)
 {
   b->capacity = MAX (hint, 64);
   b->parent = g_new (guint32, b->capacity);
   b->key = g_new (guint32, b->capacity);
   b->self = g_new0 (guint64, b->capacity);
   b->status = with_states ? g_new0 (guint64, (gsize) b->capacity * N_STATES) : NULL;
-  b->mask = 127;
-  while (b->mask < b->capacity * 2)
-    b->mask = b->mask * 2 + 1;
-  b->hkeys = g_new0 (guint64, (gsize) b->mask + 1);
-  b->hvalues = g_new (guint32, (gsize) b->mask + 1);
+  if (hashed)
+    {
+      b->mask = 127;
+      while (b->mask < b->capacity * 2)
+        b->mask = b->mask * 2 + 1;
+      b->hkeys = g_new0 (guint64, (gsize) b->mask + 1);
+      b->hvalues = g_new (guint32, (gsize) b->mask + 1);
+    }
   b->n_nodes = 1;
   b->parent[0] = TV_NODE_NONE;
   b->key[0] = TV_NODE_NONE;
+}
+
+static void
+builder_init (Builder  *b,
+              guint32   hint,
+              gboolean  with_states)
+{
+  builder_init_full (b, hint, with_states, TRUE);
 }
 
 static void
@@ -579,6 +594,143 @@ key_function (TvProfileData *data,
   return tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION)[frame];
 }
 
+/* A child of the view node being grouped: an exact node and its key's
+ * place among its siblings. */
+typedef struct
+{
+  guint32 rank;
+  guint32 key;
+  guint32 exact;
+} Candidate;
+
+static int
+compare_candidates (const void *pa,
+                    const void *pb)
+{
+  const Candidate *a = pa, *b = pb;
+
+  if (a->rank != b->rank)
+    return a->rank < b->rank ? -1 : 1;
+  if (a->key != b->key)
+    return a->key < b->key ? -1 : 1;
+  return (a->exact > b->exact) - (a->exact < b->exact);
+}
+
+/* Step 2 without a lookup per node, for queries with no focus: the view is
+ * made from the root down, each view node from the exact nodes it merges.  The
+ * children of those (consecutive in the exact tree's numbering) that a
+ * transform merges into the node join it; the others, sorted by their
+ * key's rank, become its children, one per key.  Every node is read once,
+ * in about the order it is stored, and the view comes out with each
+ * node's children consecutive and in display order.  B has no hash
+ * table. */
+static void
+map_grouped (TvProfileData *data,
+             const TvQuery *query,
+             const guint64 *weights,
+             const guint64 *states,
+             const guint64 *subtree,
+             const guint8  *hidden,
+             guint32       *map,
+             Builder       *b)
+{
+  const TvExactTree *exact = tv_profile_data_get_tree (data);
+  const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
+  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  const guint32 *ranks = tv_profile_data_get_key_ranks (data, query->merge);
+  /* The exact nodes of each view node, view node by view node. */
+  g_autofree guint32 *members = g_new (guint32, MAX (exact->n_nodes, 1));
+  g_autofree guint32 *member_start = g_new (guint32, (gsize) exact->n_nodes + 1);
+  g_autoptr(GArray) work = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) cands = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  /* View nodes to group, the next on top: a node's children are made
+   * together, and the first child's subtree before its siblings', so that
+   * the view is numbered as the exact tree is. */
+  g_autofree guint32 *stack = g_new (guint32, MAX (exact->n_nodes, 1));
+  guint32 sp = 0;
+  guint32 n_members = 0;
+
+  for (guint32 n = 0; n < exact->n_nodes; n++)
+    map[n] = TV_NODE_NONE;
+  map[0] = 0;
+  b->self[0] += weights[0];
+  if (states != NULL)
+    add_states (b->status, states);
+  members[n_members++] = 0;
+  member_start[0] = 0;
+  member_start[1] = n_members;
+
+  stack[sp++] = 0;
+  while (sp > 0)
+    {
+      guint32 v = stack[--sp];
+      guint32 first_new = b->n_nodes;
+      guint32 v_function = v == 0 ? TV_NODE_NONE : key_function (data, query->merge, b->key[v]);
+
+      g_array_set_size (work, 0);
+      g_array_append_vals (work, members + member_start[v], member_start[v + 1] - member_start[v]);
+      g_array_set_size (cands, 0);
+      for (guint i = 0; i < work->len; i++)
+        {
+          guint32 e = g_array_index (work, guint32, i);
+
+          for (guint32 c = exact->first_child[e]; c < exact->n_nodes && exact->parent[c] == e;
+               c++)
+            {
+              guint32 frame, f;
+
+              if (subtree[c] == 0)
+                continue;
+              frame = exact->frame[c];
+              f = fkeys[frame];
+              if ((hidden != NULL && hidden[f])
+                  || (query->collapse_recursion && f == v_function))
+                {
+                  /* Merged into V: its children are V's to group. */
+                  map[c] = v;
+                  b->self[v] += weights[c];
+                  if (states != NULL)
+                    add_states (b->status + (gsize) v * N_STATES,
+                                states + (gsize) c * N_STATES);
+                  g_array_append_val (work, c);
+                  continue;
+                }
+              g_array_append_val (cands, ((Candidate) { ranks[keys[frame]], keys[frame], c }));
+            }
+        }
+
+      if (cands->len > 1)
+        qsort (cands->data, cands->len, sizeof (Candidate), compare_candidates);
+      for (guint i = 0; i < cands->len; i++)
+        {
+          const Candidate *cand = &g_array_index (cands, Candidate, i);
+          guint32 node;
+
+          if (i == 0 || cand->key != cand[-1].key)
+            {
+              node = b->n_nodes++;
+              g_assert (node < b->capacity);
+              b->parent[node] = v;
+              b->key[node] = cand->key;
+              b->self[node] = 0;
+              if (b->status != NULL)
+                memset (b->status + (gsize) node * N_STATES, 0, N_STATES * sizeof (guint64));
+              member_start[node + 1] = member_start[node];
+            }
+          node = b->n_nodes - 1;
+          map[cand->exact] = node;
+          b->self[node] += weights[cand->exact];
+          if (states != NULL)
+            add_states (b->status + (gsize) node * N_STATES,
+                        states + (gsize) cand->exact * N_STATES);
+          members[n_members++] = cand->exact;
+          member_start[node + 1] = n_members;
+        }
+      for (guint32 node = b->n_nodes; node > first_new; node--)
+        stack[sp++] = node - 1;
+    }
+}
+
 /* Step 2: exact nodes onto view nodes.  Returns the view, not inverted. */
 static void
 map_nodes (TvProfileData *data,
@@ -614,6 +766,13 @@ map_nodes (TvProfileData *data,
                     && tv_profile_data_get_n_keys (data, query->merge)
                        == tach_reader_get_n_frames (tv_profile_data_get_reader (data))
                     && b->capacity >= exact->n_nodes;
+
+  if (!focus && !direct)
+    {
+      map_grouped (data, query, weights, states, subtree, hidden, map, b);
+      return;
+    }
+  g_assert (direct || b->hkeys != NULL);
   map[0] = 0;
   if (!focus)
     {
@@ -680,8 +839,14 @@ map_nodes (TvProfileData *data,
  * becomes a path down from the root; the self samples weigh it. */
 static void
 invert (const Builder *v,
-        Builder       *inv)
+        Builder       *inv,
+        guint32       *end_of)
 {
+  if (end_of != NULL)
+    {
+      memset (end_of, 0xff, v->n_nodes * sizeof (guint32));
+      end_of[0] = 0;
+    }
   inv->self[0] += v->self[0];
   if (v->status != NULL)
     add_states (inv->status, v->status);
@@ -693,6 +858,8 @@ invert (const Builder *v,
         continue;
       for (guint32 u = n; u != 0; u = v->parent[u])
         at = builder_child (inv, at, v->key[u]);
+      if (end_of != NULL)
+        end_of[n] = at;
       inv->self[at] += v->self[n];
       if (v->status != NULL)
         add_states (inv->status + (gsize) at * N_STATES, v->status + (gsize) n * N_STATES);
@@ -930,40 +1097,26 @@ finish (TvProfileData *data,
  *
  * Returns: (transfer full) (nullable): the tree, or %NULL if cancelled
  */
-/* The child of PARENT with KEY in B, or TV_NODE_NONE. */
-static guint32
-builder_find (const Builder *b,
-              guint32        parent,
-              guint32        key)
-{
-  guint64 h = ((guint64) parent << 32 | key) + 1;
-  guint32 slot = hash64 (h) & b->mask;
-
-  for (; b->hkeys[slot] != 0; slot = (slot + 1) & b->mask)
-    if (b->hkeys[slot] == h)
-      return b->hvalues[slot];
-  return TV_NODE_NONE;
-}
-
-/* How many threads reached each node of the view V (INV, the inverted
- * view, when not NULL): each thread stamps the nodes on its leaves' paths
- * once.  HITS are grouped by thread. */
+/* How many threads reached each node of the view V, or of the inverted
+ * view when END_OF (the inverted node where each node of V with self
+ * samples ends, see invert()) and INV_PARENT are given: each thread stamps
+ * the nodes on its leaves' paths up to the root once, and stops at a node
+ * it has stamped, whose ancestors it has stamped too.  HITS are grouped
+ * by thread. */
 static guint32 *
 count_threads (const GArray  *hits,
                const guint32 *map,
                const guint8  *in_focus,
                const Builder *v,
+               const guint32 *end_of,
                const Builder *inv)
 {
   guint32 n_nodes = inv != NULL ? inv->n_nodes : v->n_nodes;
+  const guint32 *parent = inv != NULL ? inv->parent : v->parent;
   guint32 *counts = g_new0 (guint32, n_nodes);
   g_autofree guint32 *stamp = g_new (guint32, n_nodes);
-  g_autofree guint32 *leaf_stamp = inv != NULL ? g_new (guint32, v->n_nodes) : NULL;
 
   memset (stamp, 0xff, n_nodes * sizeof (guint32));
-  if (leaf_stamp != NULL)
-    memset (leaf_stamp, 0xff, v->n_nodes * sizeof (guint32));
-
   for (guint i = 0; i < hits->len; i++)
     {
       const ThreadHit *hit = &g_array_index (hits, ThreadHit, i);
@@ -973,47 +1126,21 @@ count_threads (const GArray  *hits,
       /* Outside the focused function: not in the tree. */
       if (node == TV_NODE_NONE || (in_focus != NULL && !in_focus[hit->leaf]))
         continue;
-
-      if (inv == NULL)
+      if (end_of != NULL)
         {
-          /* Up to the first node this thread has already stamped. */
-          for (;;)
-            {
-              if (stamp[node] == t)
-                break;
-              stamp[node] = t;
-              counts[node]++;
-              if (node == 0)
-                break;
-              node = v->parent[node];
-            }
-          continue;
+          node = end_of[node];
+          g_assert (node != TV_NODE_NONE);
         }
-
-      /* Inverted: the path from the root is the leaf's path up, which
-       * shares no stamps with other leaves below its first node. */
-      if (leaf_stamp[node] == t)
-        continue;
-      leaf_stamp[node] = t;
-      {
-        guint32 at = 0;
-
-        if (stamp[0] != t)
-          {
-            stamp[0] = t;
-            counts[0]++;
-          }
-        for (guint32 u = node; u != 0; u = v->parent[u])
-          {
-            at = builder_find (inv, at, v->key[u]);
-            g_assert (at != TV_NODE_NONE);
-            if (stamp[at] != t)
-              {
-                stamp[at] = t;
-                counts[at]++;
-              }
-          }
-      }
+      for (;;)
+        {
+          if (stamp[node] == t)
+            break;
+          stamp[node] = t;
+          counts[node]++;
+          if (node == 0)
+            break;
+          node = parent[node];
+        }
     }
   return counts;
 }
@@ -1131,7 +1258,9 @@ tv_call_tree_new (TvProfileData *data,
   for (guint32 n = exact->n_nodes - 1; n > 0; n--)
     subtree[exact->parent[n]] += subtree[n];
 
-  builder_init (&view, exact->n_nodes, query->count_states);
+  /* Only a focused view looks its nodes up (see map_nodes()). */
+  builder_init_full (&view, exact->n_nodes, query->count_states,
+                     query->focus_function != TV_NODE_NONE);
   map = g_new (guint32, exact->n_nodes);
   if (query->focus_function != TV_NODE_NONE)
     in_focus = g_new0 (guint8, exact->n_nodes);
@@ -1164,15 +1293,17 @@ tv_call_tree_new (TvProfileData *data,
         }
       else
         {
-          invert (&view, &other);
+          g_autofree guint32 *end_of = count ? g_new (guint32, view.n_nodes) : NULL;
+
+          invert (&view, &other, end_of);
           if (count)
-            threads = count_threads (hits, map, in_focus, &view, &other);
+            threads = count_threads (hits, map, in_focus, &view, end_of, &other);
         }
       builder_clear (&view);
       view = other;
     }
   else if (count)
-    threads = count_threads (hits, map, in_focus, &view, NULL);
+    threads = count_threads (hits, map, in_focus, &view, NULL, NULL);
 
   tree = finish (data, query, &view);
   tree->threads = g_steal_pointer (&threads);
