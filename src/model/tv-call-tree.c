@@ -145,6 +145,50 @@ typedef struct
 
 #define N_STATES TV_N_STATUS_COUNTS
 
+/* How far a build is, for its progress and its cancellable: each step
+ * takes the share [base, base + span) of the whole and says how far it is
+ * every PROGRESS_EVERY of its items. */
+typedef struct
+{
+  TvProgressFunc  func;
+  gpointer        data;
+  GCancellable   *cancellable;
+  double          base;
+  double          span;
+  guint32         tick;
+  gboolean        cancelled;
+} Progress;
+
+#define PROGRESS_EVERY 0x10000
+
+static void
+progress_stage (Progress *p,
+                double    base,
+                double    span)
+{
+  p->base = base;
+  p->span = span;
+  if (g_cancellable_is_cancelled (p->cancellable))
+    p->cancelled = TRUE;
+  else if (p->func != NULL)
+    p->func (base, p->data);
+}
+
+/* Counts one item of DONE out of TOTAL; FALSE once cancelled. */
+static inline gboolean
+progress_step (Progress *p,
+               guint64   done,
+               guint64   total)
+{
+  if (G_LIKELY (++p->tick % PROGRESS_EVERY != 0))
+    return !p->cancelled;
+  if (g_cancellable_is_cancelled (p->cancellable))
+    p->cancelled = TRUE;
+  else if (p->func != NULL && total > 0)
+    p->func (p->base + p->span * MIN ((double) done / (double) total, 1.0), p->data);
+  return !p->cancelled;
+}
+
 G_STATIC_ASSERT (TV_N_RUN_STATES == TV_N_STATUS_COUNTS);
 
 /* The sum of the eight bytes of X, each at most 255. */
@@ -632,7 +676,8 @@ map_grouped (TvProfileData *data,
              const guint64 *subtree,
              const guint8  *hidden,
              guint32       *map,
-             Builder       *b)
+             Builder       *b,
+             Progress      *progress)
 {
   const TvExactTree *exact = tv_profile_data_get_tree (data);
   const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
@@ -661,7 +706,7 @@ map_grouped (TvProfileData *data,
   member_start[1] = n_members;
 
   stack[sp++] = 0;
-  while (sp > 0)
+  while (sp > 0 && progress_step (progress, n_members, exact->n_nodes))
     {
       guint32 v = stack[--sp];
       guint32 first_new = b->n_nodes;
@@ -740,7 +785,8 @@ map_nodes (TvProfileData *data,
            const guint64 *subtree,
            guint32       *map,
            guint8        *in_focus,
-           Builder       *b)
+           Builder       *b,
+           Progress      *progress)
 {
   const TvExactTree *exact = tv_profile_data_get_tree (data);
   const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
@@ -769,7 +815,7 @@ map_nodes (TvProfileData *data,
 
   if (!focus && !direct)
     {
-      map_grouped (data, query, weights, states, subtree, hidden, map, b);
+      map_grouped (data, query, weights, states, subtree, hidden, map, b, progress);
       return;
     }
   g_assert (direct || b->hkeys != NULL);
@@ -781,7 +827,7 @@ map_nodes (TvProfileData *data,
         add_states (b->status, states);
     }
 
-  for (guint32 n = 1; n < exact->n_nodes; n++)
+  for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
     {
       guint32 p = exact->parent[n];
       guint32 frame = exact->frame[n];
@@ -840,7 +886,8 @@ map_nodes (TvProfileData *data,
 static void
 invert (const Builder *v,
         Builder       *inv,
-        guint32       *end_of)
+        guint32       *end_of,
+        Progress      *progress)
 {
   if (end_of != NULL)
     {
@@ -850,7 +897,7 @@ invert (const Builder *v,
   inv->self[0] += v->self[0];
   if (v->status != NULL)
     add_states (inv->status, v->status);
-  for (guint32 n = 1; n < v->n_nodes; n++)
+  for (guint32 n = 1; n < v->n_nodes && progress_step (progress, n, v->n_nodes); n++)
     {
       guint32 at = 0;
 
@@ -876,11 +923,12 @@ callers (TvProfileData *data,
          const guint64 *total,
          const guint64 *states,
          guint32        function,
-         Builder       *out)
+         Builder       *out,
+         Progress      *progress)
 {
   g_autofree guint8 *inside = g_new0 (guint8, v->n_nodes);
 
-  for (guint32 n = 1; n < v->n_nodes; n++)
+  for (guint32 n = 1; n < v->n_nodes && progress_step (progress, n, v->n_nodes); n++)
     {
       gboolean here = key_function (data, merge, v->key[n]) == function;
       guint32 p = v->parent[n];
@@ -966,7 +1014,8 @@ static TvFunctionRow *
 build_functions (TvProfileData *data,
                  TvMergeKey     merge,
                  const Builder *b,
-                 guint         *n_rows_out)
+                 guint         *n_rows_out,
+                 Progress      *progress)
 {
   guint32 n_nodes = b->n_nodes;
   guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
@@ -998,6 +1047,8 @@ build_functions (TvProfileData *data,
       guint32 n = stack[sp - 1];
       guint32 i = next[sp - 1];
 
+      if (i == 0 && !progress_step (progress, n, n_nodes))
+        break;
       if (i == 0 && n != 0)
         {
           fself[fn[n]] += b->self[n];
@@ -1109,7 +1160,8 @@ count_threads (const GArray  *hits,
                const guint8  *in_focus,
                const Builder *v,
                const guint32 *end_of,
-               const Builder *inv)
+               const Builder *inv,
+               Progress      *progress)
 {
   guint32 n_nodes = inv != NULL ? inv->n_nodes : v->n_nodes;
   const guint32 *parent = inv != NULL ? inv->parent : v->parent;
@@ -1117,7 +1169,7 @@ count_threads (const GArray  *hits,
   g_autofree guint32 *stamp = g_new (guint32, n_nodes);
 
   memset (stamp, 0xff, n_nodes * sizeof (guint32));
-  for (guint i = 0; i < hits->len; i++)
+  for (guint i = 0; i < hits->len && progress_step (progress, i, hits->len); i++)
     {
       const ThreadHit *hit = &g_array_index (hits, ThreadHit, i);
       guint32 t = hit->thread;
@@ -1212,6 +1264,21 @@ tv_call_tree_new (TvProfileData *data,
                   const TvQuery *query,
                   GCancellable  *cancellable)
 {
+  return tv_call_tree_new_with_progress (data, query, NULL, NULL, cancellable);
+}
+
+TvCallTree *
+tv_call_tree_new_with_progress (TvProfileData  *data,
+                                const TvQuery  *query,
+                                TvProgressFunc  progress_func,
+                                gpointer        progress_data,
+                                GCancellable   *cancellable)
+{
+  Progress progress = { progress_func, progress_data, cancellable, 0, 0, 0, FALSE };
+  /* The steps' shares of the time a big tree takes. */
+  gboolean other_tree = query->inverted || query->callers_of != TV_NODE_NONE;
+  double map_end = other_tree ? 0.45 : 0.7;
+  double functions_end = other_tree ? 0.55 : 0.85;
   const TvExactTree *exact;
   g_autofree guint64 *weights = NULL;
   g_autofree guint64 *states = NULL;
@@ -1251,6 +1318,7 @@ tv_call_tree_new (TvProfileData *data,
     states = g_new0 (guint64, (gsize) exact->n_nodes * N_STATES);
   if (count || keep_self)
     hits = g_array_new (FALSE, FALSE, sizeof (ThreadHit));
+  progress_stage (&progress, 0.0, 0.15);
   if (!weigh (data, query, weights, states, hits, cancellable))
     return NULL;
 
@@ -1264,22 +1332,31 @@ tv_call_tree_new (TvProfileData *data,
   map = g_new (guint32, exact->n_nodes);
   if (query->focus_function != TV_NODE_NONE)
     in_focus = g_new0 (guint8, exact->n_nodes);
-  map_nodes (data, query, weights, states, subtree, map, in_focus, &view);
+  progress_stage (&progress, 0.15, map_end - 0.15);
+  map_nodes (data, query, weights, states, subtree, map, in_focus, &view, &progress);
   g_clear_pointer (&states, g_free);
-  if (g_cancellable_is_cancelled (cancellable))
+  if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
     {
       builder_clear (&view);
       return NULL;
     }
 
   /* The function table never depends on inversion. */
-  functions = build_functions (data, query->merge, &view, &n_functions);
+  progress_stage (&progress, map_end, functions_end - map_end);
+  functions = build_functions (data, query->merge, &view, &n_functions, &progress);
   qsort (functions, n_functions, sizeof (TvFunctionRow), compare_rows);
+  if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
+    {
+      g_free (functions);
+      builder_clear (&view);
+      return NULL;
+    }
 
   if (query->callers_of != TV_NODE_NONE || query->inverted)
     {
       Builder other = { 0 };
 
+      progress_stage (&progress, functions_end, 0.9 - functions_end);
       builder_init (&other, view.n_nodes, query->count_states);
       if (query->callers_of != TV_NODE_NONE)
         {
@@ -1289,21 +1366,36 @@ tv_call_tree_new (TvProfileData *data,
            * totals in place. */
           sum_totals (&view, total);
           sum_states (&view);
-          callers (data, query->merge, &view, total, view.status, query->callers_of, &other);
+          callers (data, query->merge, &view, total, view.status, query->callers_of, &other,
+                   &progress);
         }
       else
         {
           g_autofree guint32 *end_of = count ? g_new (guint32, view.n_nodes) : NULL;
 
-          invert (&view, &other, end_of);
-          if (count)
-            threads = count_threads (hits, map, in_focus, &view, end_of, &other);
+          invert (&view, &other, end_of, &progress);
+          if (count && !progress.cancelled)
+            {
+              progress_stage (&progress, 0.9, 0.05);
+              threads = count_threads (hits, map, in_focus, &view, end_of, &other, &progress);
+            }
         }
       builder_clear (&view);
       view = other;
     }
   else if (count)
-    threads = count_threads (hits, map, in_focus, &view, NULL, NULL);
+    {
+      progress_stage (&progress, functions_end, 0.95 - functions_end);
+      threads = count_threads (hits, map, in_focus, &view, NULL, NULL, &progress);
+    }
+  progress_stage (&progress, 0.95, 0.05);
+  if (progress.cancelled)
+    {
+      g_free (threads);
+      g_free (functions);
+      builder_clear (&view);
+      return NULL;
+    }
 
   tree = finish (data, query, &view);
   tree->threads = g_steal_pointer (&threads);
