@@ -145,6 +145,50 @@ typedef struct
 
 #define N_STATES TV_N_STATUS_COUNTS
 
+/* How far a build is, for its progress and its cancellable: each step
+ * takes the share [base, base + span) of the whole and says how far it is
+ * every PROGRESS_EVERY of its items. */
+typedef struct
+{
+  TvProgressFunc  func;
+  gpointer        data;
+  GCancellable   *cancellable;
+  double          base;
+  double          span;
+  guint32         tick;
+  gboolean        cancelled;
+} Progress;
+
+#define PROGRESS_EVERY 0x10000
+
+static void
+progress_stage (Progress *p,
+                double    base,
+                double    span)
+{
+  p->base = base;
+  p->span = span;
+  if (g_cancellable_is_cancelled (p->cancellable))
+    p->cancelled = TRUE;
+  else if (p->func != NULL)
+    p->func (base, p->data);
+}
+
+/* Counts one item of DONE out of TOTAL; FALSE once cancelled. */
+static inline gboolean
+progress_step (Progress *p,
+               guint64   done,
+               guint64   total)
+{
+  if (G_LIKELY (++p->tick % PROGRESS_EVERY != 0))
+    return !p->cancelled;
+  if (g_cancellable_is_cancelled (p->cancellable))
+    p->cancelled = TRUE;
+  else if (p->func != NULL && total > 0)
+    p->func (p->base + p->span * MIN ((double) done / (double) total, 1.0), p->data);
+  return !p->cancelled;
+}
+
 G_STATIC_ASSERT (TV_N_RUN_STATES == TV_N_STATUS_COUNTS);
 
 /* The sum of the eight bytes of X, each at most 255. */
@@ -213,24 +257,39 @@ add_states (guint64       *to,
     to[i] += from[i];
 }
 
+/* A builder with room for HINT nodes, and a hash table for that many
+ * when HASHED; a builder filled without lookups (see map_grouped()) needs
+ * none. */
 static void
-builder_init (Builder  *b,
-              guint32   hint,
-              gboolean  with_states)
+builder_init_full (Builder  *b,
+                   guint32   hint,
+                   gboolean  with_states,
+                   gboolean  hashed)
 {
   b->capacity = MAX (hint, 64);
   b->parent = g_new (guint32, b->capacity);
   b->key = g_new (guint32, b->capacity);
   b->self = g_new0 (guint64, b->capacity);
   b->status = with_states ? g_new0 (guint64, (gsize) b->capacity * N_STATES) : NULL;
-  b->mask = 127;
-  while (b->mask < b->capacity * 2)
-    b->mask = b->mask * 2 + 1;
-  b->hkeys = g_new0 (guint64, (gsize) b->mask + 1);
-  b->hvalues = g_new (guint32, (gsize) b->mask + 1);
+  if (hashed)
+    {
+      b->mask = 127;
+      while (b->mask < b->capacity * 2)
+        b->mask = b->mask * 2 + 1;
+      b->hkeys = g_new0 (guint64, (gsize) b->mask + 1);
+      b->hvalues = g_new (guint32, (gsize) b->mask + 1);
+    }
   b->n_nodes = 1;
   b->parent[0] = TV_NODE_NONE;
   b->key[0] = TV_NODE_NONE;
+}
+
+static void
+builder_init (Builder  *b,
+              guint32   hint,
+              gboolean  with_states)
+{
+  builder_init_full (b, hint, with_states, TRUE);
 }
 
 static void
@@ -579,6 +638,144 @@ key_function (TvProfileData *data,
   return tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION)[frame];
 }
 
+/* A child of the view node being grouped: an exact node and its key's
+ * place among its siblings. */
+typedef struct
+{
+  guint32 rank;
+  guint32 key;
+  guint32 exact;
+} Candidate;
+
+static int
+compare_candidates (const void *pa,
+                    const void *pb)
+{
+  const Candidate *a = pa, *b = pb;
+
+  if (a->rank != b->rank)
+    return a->rank < b->rank ? -1 : 1;
+  if (a->key != b->key)
+    return a->key < b->key ? -1 : 1;
+  return (a->exact > b->exact) - (a->exact < b->exact);
+}
+
+/* Step 2 without a lookup per node, for queries with no focus: the view is
+ * made from the root down, each view node from the exact nodes it merges.  The
+ * children of those (consecutive in the exact tree's numbering) that a
+ * transform merges into the node join it; the others, sorted by their
+ * key's rank, become its children, one per key.  Every node is read once,
+ * in about the order it is stored, and the view comes out with each
+ * node's children consecutive and in display order.  B has no hash
+ * table. */
+static void
+map_grouped (TvProfileData *data,
+             const TvQuery *query,
+             const guint64 *weights,
+             const guint64 *states,
+             const guint64 *subtree,
+             const guint8  *hidden,
+             guint32       *map,
+             Builder       *b,
+             Progress      *progress)
+{
+  const TvExactTree *exact = tv_profile_data_get_tree (data);
+  const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
+  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  const guint32 *ranks = tv_profile_data_get_key_ranks (data, query->merge);
+  /* The exact nodes of each view node, view node by view node. */
+  g_autofree guint32 *members = g_new (guint32, MAX (exact->n_nodes, 1));
+  g_autofree guint32 *member_start = g_new (guint32, (gsize) exact->n_nodes + 1);
+  g_autoptr(GArray) work = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) cands = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  /* View nodes to group, the next on top: a node's children are made
+   * together, and the first child's subtree before its siblings', so that
+   * the view is numbered as the exact tree is. */
+  g_autofree guint32 *stack = g_new (guint32, MAX (exact->n_nodes, 1));
+  guint32 sp = 0;
+  guint32 n_members = 0;
+
+  for (guint32 n = 0; n < exact->n_nodes; n++)
+    map[n] = TV_NODE_NONE;
+  map[0] = 0;
+  b->self[0] += weights[0];
+  if (states != NULL)
+    add_states (b->status, states);
+  members[n_members++] = 0;
+  member_start[0] = 0;
+  member_start[1] = n_members;
+
+  stack[sp++] = 0;
+  while (sp > 0 && progress_step (progress, n_members, exact->n_nodes))
+    {
+      guint32 v = stack[--sp];
+      guint32 first_new = b->n_nodes;
+      guint32 v_function = v == 0 ? TV_NODE_NONE : key_function (data, query->merge, b->key[v]);
+
+      g_array_set_size (work, 0);
+      g_array_append_vals (work, members + member_start[v], member_start[v + 1] - member_start[v]);
+      g_array_set_size (cands, 0);
+      for (guint i = 0; i < work->len; i++)
+        {
+          guint32 e = g_array_index (work, guint32, i);
+
+          for (guint32 c = exact->first_child[e]; c < exact->n_nodes && exact->parent[c] == e;
+               c++)
+            {
+              guint32 frame, f;
+
+              if (subtree[c] == 0)
+                continue;
+              frame = exact->frame[c];
+              f = fkeys[frame];
+              if ((hidden != NULL && hidden[f])
+                  || (query->collapse_recursion && f == v_function))
+                {
+                  /* Merged into V: its children are V's to group. */
+                  map[c] = v;
+                  b->self[v] += weights[c];
+                  if (states != NULL)
+                    add_states (b->status + (gsize) v * N_STATES,
+                                states + (gsize) c * N_STATES);
+                  g_array_append_val (work, c);
+                  continue;
+                }
+              g_array_append_val (cands, ((Candidate) { ranks[keys[frame]], keys[frame], c }));
+            }
+        }
+
+      if (cands->len > 1)
+        qsort (cands->data, cands->len, sizeof (Candidate), compare_candidates);
+      for (guint i = 0; i < cands->len; i++)
+        {
+          const Candidate *cand = &g_array_index (cands, Candidate, i);
+          guint32 node;
+
+          if (i == 0 || cand->key != cand[-1].key)
+            {
+              node = b->n_nodes++;
+              g_assert (node < b->capacity);
+              b->parent[node] = v;
+              b->key[node] = cand->key;
+              b->self[node] = 0;
+              if (b->status != NULL)
+                memset (b->status + (gsize) node * N_STATES, 0, N_STATES * sizeof (guint64));
+              member_start[node + 1] = member_start[node];
+            }
+          node = b->n_nodes - 1;
+          map[cand->exact] = node;
+          b->self[node] += weights[cand->exact];
+          if (states != NULL)
+            add_states (b->status + (gsize) node * N_STATES,
+                        states + (gsize) cand->exact * N_STATES);
+          members[n_members++] = cand->exact;
+          member_start[node + 1] = n_members;
+        }
+      for (guint32 node = b->n_nodes; node > first_new; node--)
+        stack[sp++] = node - 1;
+    }
+}
+
 /* Step 2: exact nodes onto view nodes.  Returns the view, not inverted. */
 static void
 map_nodes (TvProfileData *data,
@@ -588,7 +785,8 @@ map_nodes (TvProfileData *data,
            const guint64 *subtree,
            guint32       *map,
            guint8        *in_focus,
-           Builder       *b)
+           Builder       *b,
+           Progress      *progress)
 {
   const TvExactTree *exact = tv_profile_data_get_tree (data);
   const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
@@ -614,6 +812,13 @@ map_nodes (TvProfileData *data,
                     && tv_profile_data_get_n_keys (data, query->merge)
                        == tach_reader_get_n_frames (tv_profile_data_get_reader (data))
                     && b->capacity >= exact->n_nodes;
+
+  if (!focus && !direct)
+    {
+      map_grouped (data, query, weights, states, subtree, hidden, map, b, progress);
+      return;
+    }
+  g_assert (direct || b->hkeys != NULL);
   map[0] = 0;
   if (!focus)
     {
@@ -622,7 +827,7 @@ map_nodes (TvProfileData *data,
         add_states (b->status, states);
     }
 
-  for (guint32 n = 1; n < exact->n_nodes; n++)
+  for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
     {
       guint32 p = exact->parent[n];
       guint32 frame = exact->frame[n];
@@ -680,12 +885,19 @@ map_nodes (TvProfileData *data,
  * becomes a path down from the root; the self samples weigh it. */
 static void
 invert (const Builder *v,
-        Builder       *inv)
+        Builder       *inv,
+        guint32       *end_of,
+        Progress      *progress)
 {
+  if (end_of != NULL)
+    {
+      memset (end_of, 0xff, v->n_nodes * sizeof (guint32));
+      end_of[0] = 0;
+    }
   inv->self[0] += v->self[0];
   if (v->status != NULL)
     add_states (inv->status, v->status);
-  for (guint32 n = 1; n < v->n_nodes; n++)
+  for (guint32 n = 1; n < v->n_nodes && progress_step (progress, n, v->n_nodes); n++)
     {
       guint32 at = 0;
 
@@ -693,6 +905,8 @@ invert (const Builder *v,
         continue;
       for (guint32 u = n; u != 0; u = v->parent[u])
         at = builder_child (inv, at, v->key[u]);
+      if (end_of != NULL)
+        end_of[n] = at;
       inv->self[at] += v->self[n];
       if (v->status != NULL)
         add_states (inv->status + (gsize) at * N_STATES, v->status + (gsize) n * N_STATES);
@@ -709,11 +923,12 @@ callers (TvProfileData *data,
          const guint64 *total,
          const guint64 *states,
          guint32        function,
-         Builder       *out)
+         Builder       *out,
+         Progress      *progress)
 {
   g_autofree guint8 *inside = g_new0 (guint8, v->n_nodes);
 
-  for (guint32 n = 1; n < v->n_nodes; n++)
+  for (guint32 n = 1; n < v->n_nodes && progress_step (progress, n, v->n_nodes); n++)
     {
       gboolean here = key_function (data, merge, v->key[n]) == function;
       guint32 p = v->parent[n];
@@ -799,7 +1014,8 @@ static TvFunctionRow *
 build_functions (TvProfileData *data,
                  TvMergeKey     merge,
                  const Builder *b,
-                 guint         *n_rows_out)
+                 guint         *n_rows_out,
+                 Progress      *progress)
 {
   guint32 n_nodes = b->n_nodes;
   guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
@@ -831,6 +1047,8 @@ build_functions (TvProfileData *data,
       guint32 n = stack[sp - 1];
       guint32 i = next[sp - 1];
 
+      if (i == 0 && !progress_step (progress, n, n_nodes))
+        break;
       if (i == 0 && n != 0)
         {
           fself[fn[n]] += b->self[n];
@@ -930,41 +1148,28 @@ finish (TvProfileData *data,
  *
  * Returns: (transfer full) (nullable): the tree, or %NULL if cancelled
  */
-/* The child of PARENT with KEY in B, or TV_NODE_NONE. */
-static guint32
-builder_find (const Builder *b,
-              guint32        parent,
-              guint32        key)
-{
-  guint64 h = ((guint64) parent << 32 | key) + 1;
-  guint32 slot = hash64 (h) & b->mask;
-
-  for (; b->hkeys[slot] != 0; slot = (slot + 1) & b->mask)
-    if (b->hkeys[slot] == h)
-      return b->hvalues[slot];
-  return TV_NODE_NONE;
-}
-
-/* How many threads reached each node of the view V (INV, the inverted
- * view, when not NULL): each thread stamps the nodes on its leaves' paths
- * once.  HITS are grouped by thread. */
+/* How many threads reached each node of the view V, or of the inverted
+ * view when END_OF (the inverted node where each node of V with self
+ * samples ends, see invert()) and INV_PARENT are given: each thread stamps
+ * the nodes on its leaves' paths up to the root once, and stops at a node
+ * it has stamped, whose ancestors it has stamped too.  HITS are grouped
+ * by thread. */
 static guint32 *
 count_threads (const GArray  *hits,
                const guint32 *map,
                const guint8  *in_focus,
                const Builder *v,
-               const Builder *inv)
+               const guint32 *end_of,
+               const Builder *inv,
+               Progress      *progress)
 {
   guint32 n_nodes = inv != NULL ? inv->n_nodes : v->n_nodes;
+  const guint32 *parent = inv != NULL ? inv->parent : v->parent;
   guint32 *counts = g_new0 (guint32, n_nodes);
   g_autofree guint32 *stamp = g_new (guint32, n_nodes);
-  g_autofree guint32 *leaf_stamp = inv != NULL ? g_new (guint32, v->n_nodes) : NULL;
 
   memset (stamp, 0xff, n_nodes * sizeof (guint32));
-  if (leaf_stamp != NULL)
-    memset (leaf_stamp, 0xff, v->n_nodes * sizeof (guint32));
-
-  for (guint i = 0; i < hits->len; i++)
+  for (guint i = 0; i < hits->len && progress_step (progress, i, hits->len); i++)
     {
       const ThreadHit *hit = &g_array_index (hits, ThreadHit, i);
       guint32 t = hit->thread;
@@ -973,47 +1178,21 @@ count_threads (const GArray  *hits,
       /* Outside the focused function: not in the tree. */
       if (node == TV_NODE_NONE || (in_focus != NULL && !in_focus[hit->leaf]))
         continue;
-
-      if (inv == NULL)
+      if (end_of != NULL)
         {
-          /* Up to the first node this thread has already stamped. */
-          for (;;)
-            {
-              if (stamp[node] == t)
-                break;
-              stamp[node] = t;
-              counts[node]++;
-              if (node == 0)
-                break;
-              node = v->parent[node];
-            }
-          continue;
+          node = end_of[node];
+          g_assert (node != TV_NODE_NONE);
         }
-
-      /* Inverted: the path from the root is the leaf's path up, which
-       * shares no stamps with other leaves below its first node. */
-      if (leaf_stamp[node] == t)
-        continue;
-      leaf_stamp[node] = t;
-      {
-        guint32 at = 0;
-
-        if (stamp[0] != t)
-          {
-            stamp[0] = t;
-            counts[0]++;
-          }
-        for (guint32 u = node; u != 0; u = v->parent[u])
-          {
-            at = builder_find (inv, at, v->key[u]);
-            g_assert (at != TV_NODE_NONE);
-            if (stamp[at] != t)
-              {
-                stamp[at] = t;
-                counts[at]++;
-              }
-          }
-      }
+      for (;;)
+        {
+          if (stamp[node] == t)
+            break;
+          stamp[node] = t;
+          counts[node]++;
+          if (node == 0)
+            break;
+          node = parent[node];
+        }
     }
   return counts;
 }
@@ -1085,6 +1264,21 @@ tv_call_tree_new (TvProfileData *data,
                   const TvQuery *query,
                   GCancellable  *cancellable)
 {
+  return tv_call_tree_new_with_progress (data, query, NULL, NULL, cancellable);
+}
+
+TvCallTree *
+tv_call_tree_new_with_progress (TvProfileData  *data,
+                                const TvQuery  *query,
+                                TvProgressFunc  progress_func,
+                                gpointer        progress_data,
+                                GCancellable   *cancellable)
+{
+  Progress progress = { progress_func, progress_data, cancellable, 0, 0, 0, FALSE };
+  /* The steps' shares of the time a big tree takes. */
+  gboolean other_tree = query->inverted || query->callers_of != TV_NODE_NONE;
+  double map_end = other_tree ? 0.45 : 0.7;
+  double functions_end = other_tree ? 0.55 : 0.85;
   const TvExactTree *exact;
   g_autofree guint64 *weights = NULL;
   g_autofree guint64 *states = NULL;
@@ -1124,6 +1318,7 @@ tv_call_tree_new (TvProfileData *data,
     states = g_new0 (guint64, (gsize) exact->n_nodes * N_STATES);
   if (count || keep_self)
     hits = g_array_new (FALSE, FALSE, sizeof (ThreadHit));
+  progress_stage (&progress, 0.0, 0.15);
   if (!weigh (data, query, weights, states, hits, cancellable))
     return NULL;
 
@@ -1131,26 +1326,37 @@ tv_call_tree_new (TvProfileData *data,
   for (guint32 n = exact->n_nodes - 1; n > 0; n--)
     subtree[exact->parent[n]] += subtree[n];
 
-  builder_init (&view, exact->n_nodes, query->count_states);
+  /* Only a focused view looks its nodes up (see map_nodes()). */
+  builder_init_full (&view, exact->n_nodes, query->count_states,
+                     query->focus_function != TV_NODE_NONE);
   map = g_new (guint32, exact->n_nodes);
   if (query->focus_function != TV_NODE_NONE)
     in_focus = g_new0 (guint8, exact->n_nodes);
-  map_nodes (data, query, weights, states, subtree, map, in_focus, &view);
+  progress_stage (&progress, 0.15, map_end - 0.15);
+  map_nodes (data, query, weights, states, subtree, map, in_focus, &view, &progress);
   g_clear_pointer (&states, g_free);
-  if (g_cancellable_is_cancelled (cancellable))
+  if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
     {
       builder_clear (&view);
       return NULL;
     }
 
   /* The function table never depends on inversion. */
-  functions = build_functions (data, query->merge, &view, &n_functions);
+  progress_stage (&progress, map_end, functions_end - map_end);
+  functions = build_functions (data, query->merge, &view, &n_functions, &progress);
   qsort (functions, n_functions, sizeof (TvFunctionRow), compare_rows);
+  if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
+    {
+      g_free (functions);
+      builder_clear (&view);
+      return NULL;
+    }
 
   if (query->callers_of != TV_NODE_NONE || query->inverted)
     {
       Builder other = { 0 };
 
+      progress_stage (&progress, functions_end, 0.9 - functions_end);
       builder_init (&other, view.n_nodes, query->count_states);
       if (query->callers_of != TV_NODE_NONE)
         {
@@ -1160,19 +1366,36 @@ tv_call_tree_new (TvProfileData *data,
            * totals in place. */
           sum_totals (&view, total);
           sum_states (&view);
-          callers (data, query->merge, &view, total, view.status, query->callers_of, &other);
+          callers (data, query->merge, &view, total, view.status, query->callers_of, &other,
+                   &progress);
         }
       else
         {
-          invert (&view, &other);
-          if (count)
-            threads = count_threads (hits, map, in_focus, &view, &other);
+          g_autofree guint32 *end_of = count ? g_new (guint32, view.n_nodes) : NULL;
+
+          invert (&view, &other, end_of, &progress);
+          if (count && !progress.cancelled)
+            {
+              progress_stage (&progress, 0.9, 0.05);
+              threads = count_threads (hits, map, in_focus, &view, end_of, &other, &progress);
+            }
         }
       builder_clear (&view);
       view = other;
     }
   else if (count)
-    threads = count_threads (hits, map, in_focus, &view, NULL);
+    {
+      progress_stage (&progress, functions_end, 0.95 - functions_end);
+      threads = count_threads (hits, map, in_focus, &view, NULL, NULL, &progress);
+    }
+  progress_stage (&progress, 0.95, 0.05);
+  if (progress.cancelled)
+    {
+      g_free (threads);
+      g_free (functions);
+      builder_clear (&view);
+      return NULL;
+    }
 
   tree = finish (data, query, &view);
   tree->threads = g_steal_pointer (&threads);

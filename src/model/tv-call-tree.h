@@ -109,6 +109,17 @@ typedef struct
 TvCallTree    *tv_call_tree_new            (TvProfileData  *data,
                                             const TvQuery  *query,
                                             GCancellable   *cancellable);
+/* Called on the building thread now and then, with the share of the work
+ * done, from 0 to 1 (the last call is not always 1). */
+typedef void (*TvProgressFunc) (double   fraction,
+                                gpointer user_data);
+/* Like tv_call_tree_new(), reporting PROGRESS (when not NULL).  A big tree
+ * sees CANCELLABLE within milliseconds, at every step. */
+TvCallTree    *tv_call_tree_new_with_progress (TvProfileData  *data,
+                                               const TvQuery  *query,
+                                               TvProgressFunc  progress,
+                                               gpointer        progress_data,
+                                               GCancellable   *cancellable);
 TvCallTree    *tv_call_tree_ref            (TvCallTree     *tree);
 void           tv_call_tree_unref          (TvCallTree     *tree);
 

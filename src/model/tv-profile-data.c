@@ -1053,6 +1053,81 @@ find_internal (TvProfileData *self)
     }
 }
 
+/* Gives a permuted copy of N values of SIZE bytes: value I of the copy is
+ * value ORDER[I] of FROM, which is freed. */
+static gpointer
+permute (gpointer       from,
+         gsize          size,
+         const guint32 *order,
+         guint32        n)
+{
+  guint8 *to = g_malloc ((gsize) MAX (n, 1) * size);
+  const guint8 *src = from;
+
+  for (guint32 i = 0; i < n; i++)
+    memcpy (to + (gsize) i * size, src + (gsize) order[i] * size, size);
+  g_free (from);
+  return to;
+}
+
+/* Numbers the exact tree's nodes depth first, a node's children together:
+ * a node's children get consecutive numbers when it is reached, and the
+ * first child's subtree is numbered before its siblings' children.  So
+ * siblings are consecutive (a call tree groups the children of the nodes
+ * it merges by reading ranges instead of hashing every node, see
+ * tv-call-tree.c), and a chain of calls is consecutive too (a walk up a
+ * stack reads neighbours).  The runs' leaves are renumbered with them. */
+static void
+number_depth_first (TvProfileData *self)
+{
+  TvExactTree *tree = &self->tree;
+  guint32 n = tree->n_nodes;
+  g_autofree guint32 *order = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *new_id = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *stack = g_new (guint32, MAX (n, 1));
+  guint32 *first_child = g_new (guint32, MAX (n, 1));
+  guint32 *parent;
+  guint32 k = 1, sp = 0;
+
+  order[0] = 0;
+  stack[sp++] = 0;
+  while (sp > 0)
+    {
+      guint32 i = stack[--sp];
+      guint32 first = k;
+
+      first_child[i] = k;
+      for (guint32 c = self->links[order[i]].first_child; c != TV_NODE_NONE;
+           c = self->links[c].next_sibling)
+        order[k++] = c;
+      /* The first child on top: its subtree comes next. */
+      for (guint32 c = k; c > first; c--)
+        stack[sp++] = c - 1;
+    }
+  g_assert (k == n);
+  for (guint32 i = 0; i < n; i++)
+    new_id[order[i]] = i;
+
+  parent = g_new (guint32, MAX (n, 1));
+  parent[0] = TV_NODE_NONE;
+  for (guint32 i = 1; i < n; i++)
+    parent[i] = new_id[tree->parent[order[i]]];
+  g_free (tree->parent);
+  tree->parent = parent;
+  tree->first_child = first_child;
+  tree->frame = permute (tree->frame, sizeof (guint32), order, n);
+  tree->depth = permute (tree->depth, sizeof (guint16), order, n);
+  tree->self = permute (tree->self, sizeof (guint64), order, n);
+
+  for (guint i = 0; i < self->n_threads; i++)
+    {
+      TvThread *t = &self->threads[i];
+
+      for (guint64 r = 0; r < t->n_runs; r++)
+        t->run_leaf[r] = new_id[t->run_leaf[r]];
+    }
+}
+
 static void
 shrink (TvProfileData *self)
 {
@@ -1089,6 +1164,7 @@ shrink (TvProfileData *self)
         self->n_at_depth_limit += tree->self[n];
     }
 
+  number_depth_first (self);
   g_clear_pointer (&self->slots, g_free);
   g_clear_pointer (&self->links, g_free);
   for (guint i = 0; i < self->n_threads; i++)
@@ -1385,6 +1461,7 @@ tv_profile_data_unref (TvProfileData *self)
   g_free (self->tree.frame);
   g_free (self->tree.depth);
   g_free (self->tree.self);
+  g_free (self->tree.first_child);
   g_free (self->slots);
   g_free (self->links);
   if (self->cursors != NULL)

@@ -63,7 +63,8 @@ typedef struct
 
 /* The exact call tree: node identity is (parent, file frame index).  Node
  * 0 is the root (no frame); a parent always has a smaller id than its
- * children. */
+ * children, siblings have consecutive ids, and so do most chains of calls
+ * (the nodes are numbered depth first, a node's children together). */
 typedef struct
 {
   guint32  n_nodes;
@@ -71,6 +72,9 @@ typedef struct
   guint32 *frame;
   guint16 *depth;
   guint64 *self;               /* samples whose stack ends here */
+  /* A node's children are consecutive: those of node N are the nodes from
+   * first_child[N] on whose parent is N (none when that one's is not). */
+  guint32 *first_child;
 } TvExactTree;
 
 typedef enum

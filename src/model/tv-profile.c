@@ -447,16 +447,22 @@ tv_profile_load_finish (TvProfile     *self,
 
 typedef struct
 {
-  TvQuery      query;
-  guint32     *threads;
-  guint32     *hidden;
-  TvTimeRange *ranges;
+  TvQuery         query;
+  guint32        *threads;
+  guint32        *hidden;
+  TvTimeRange    *ranges;
+  TvProgressFunc  progress;
+  gpointer        progress_data;
+  GDestroyNotify  progress_destroy;
 } QueryJob;
 
 static void
 query_job_free (gpointer data)
 {
   QueryJob *job = data;
+
+  if (job->progress_destroy != NULL)
+    job->progress_destroy (job->progress_data);
 
   g_free (job->threads);
   g_free (job->hidden);
@@ -473,8 +479,9 @@ query_thread (GTask        *task,
   QueryJob *job = task_data;
   TvCallTree *tree;
 
-  tree = tv_call_tree_new (tv_profile_get_data (TV_PROFILE (source_object)), &job->query,
-                           cancellable);
+  tree = tv_call_tree_new_with_progress (tv_profile_get_data (TV_PROFILE (source_object)),
+                                         &job->query, job->progress, job->progress_data,
+                                         cancellable);
   if (tree == NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
   else
@@ -488,6 +495,27 @@ tv_profile_query_async (TvProfile           *self,
                         GAsyncReadyCallback  callback,
                         gpointer             user_data)
 {
+  tv_profile_query_with_progress_async (self, query, NULL, NULL, NULL, cancellable, callback,
+                                        user_data);
+}
+
+/**
+ * tv_profile_query_with_progress_async:
+ *
+ * Like tv_profile_query_async(), calling @progress on the worker now and
+ * then (see tv_call_tree_new_with_progress()); @progress_destroy frees
+ * @progress_data once the worker is done with it.
+ */
+void
+tv_profile_query_with_progress_async (TvProfile           *self,
+                                      const TvQuery       *query,
+                                      TvProgressFunc       progress,
+                                      gpointer             progress_data,
+                                      GDestroyNotify       progress_destroy,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
   g_autoptr(GTask) task = NULL;
   QueryJob *job;
 
@@ -498,6 +526,8 @@ tv_profile_query_async (TvProfile           *self,
   g_task_set_source_tag (task, tv_profile_query_async);
   if (self->data == NULL)
     {
+      if (progress_destroy != NULL)
+        progress_destroy (progress_data);
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                                _("The profile is not loaded yet"));
       return;
@@ -506,6 +536,9 @@ tv_profile_query_async (TvProfile           *self,
   /* The query's arrays belong to the caller: copy them. */
   job = g_new0 (QueryJob, 1);
   job->query = *query;
+  job->progress = progress;
+  job->progress_data = progress_data;
+  job->progress_destroy = progress_destroy;
   if (query->threads != NULL)
     {
       job->threads = g_memdup2 (query->threads, MAX (query->n_threads, 1) * sizeof (guint32));

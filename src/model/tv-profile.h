@@ -100,6 +100,14 @@ void               tv_profile_query_async    (TvProfile            *self,
                                               GCancellable         *cancellable,
                                               GAsyncReadyCallback   callback,
                                               gpointer              user_data);
+void               tv_profile_query_with_progress_async (TvProfile           *self,
+                                                         const TvQuery       *query,
+                                                         TvProgressFunc       progress,
+                                                         gpointer             progress_data,
+                                                         GDestroyNotify       progress_destroy,
+                                                         GCancellable        *cancellable,
+                                                         GAsyncReadyCallback  callback,
+                                                         gpointer             user_data);
 TvCallTree        *tv_profile_query_finish   (TvProfile            *self,
                                               GAsyncResult         *result,
                                               GError              **error);

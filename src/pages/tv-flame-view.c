@@ -35,6 +35,12 @@ struct _TvFlameView
 
   guint              query_generation;
   GCancellable      *query_cancellable;
+  /* The progress of the query being made, which its worker writes; shown
+   * once the query has taken QUERY_PROGRESS_DELAY_US. */
+  gint              *query_permille;
+  gint64             query_started;
+  guint              query_progress_source;
+  GtkProgressBar    *query_progress_bar;
   char              *search;
   guint              search_generation;
   GCancellable      *search_cancellable;
@@ -545,6 +551,45 @@ typedef struct
   guint        generation;
 } QueryCall;
 
+/* A query that takes longer than this shows its progress. */
+#define QUERY_PROGRESS_DELAY_US 200000
+
+/* On the query's worker. */
+static void
+on_query_progress (double   fraction,
+                   gpointer user_data)
+{
+  g_atomic_int_set ((gint *) user_data, (gint) (CLAMP (fraction, 0.0, 1.0) * 1000));
+}
+
+static void
+stop_query_progress (TvFlameView *self)
+{
+  g_clear_handle_id (&self->query_progress_source, g_source_remove);
+  g_clear_pointer (&self->query_permille, g_atomic_rc_box_release);
+  if (self->query_progress_bar != NULL)
+    gtk_widget_set_visible (GTK_WIDGET (self->query_progress_bar), FALSE);
+}
+
+static gboolean
+poll_query_progress (gpointer user_data)
+{
+  TvFlameView *self = user_data;
+  g_autofree char *text = NULL;
+  double fraction;
+
+  if (g_get_monotonic_time () - self->query_started < QUERY_PROGRESS_DELAY_US)
+    return G_SOURCE_CONTINUE;
+  fraction = g_atomic_int_get (self->query_permille) / 1000.0;
+  /* Translators: beside the line above the flame graph while a big view is
+   * made, e.g. "Computing the view: 45 %". */
+  text = g_strdup_printf (_("Computing the view: %.0f %%"), fraction * 100.0);
+  gtk_progress_bar_set_fraction (self->query_progress_bar, fraction);
+  gtk_progress_bar_set_text (self->query_progress_bar, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->query_progress_bar), TRUE);
+  return G_SOURCE_CONTINUE;
+}
+
 static void
 query_done (GObject      *object,
             GAsyncResult *result,
@@ -562,6 +607,7 @@ query_done (GObject      *object,
   if (generation != self->query_generation)
     return;
   g_clear_object (&self->query_cancellable);
+  stop_query_progress (self);
   if (tree == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -589,7 +635,16 @@ start_query (TvFlameView *self)
   query.count_states = tv_flame_graph_get_color_scheme (self->graph) == TV_FLAME_COLORS_THREAD_STATE;
   /* Tooltips say how many threads ran a frame. */
   query.count_threads = TRUE;
-  tv_profile_query_async (self->profile, &query, self->query_cancellable, query_done, call);
+  /* The graph keeps the last view until the new one is made; a view that
+   * takes long says how far it is. */
+  stop_query_progress (self);
+  self->query_permille = g_atomic_rc_box_new0 (gint);
+  self->query_started = g_get_monotonic_time ();
+  self->query_progress_source = g_timeout_add (100, poll_query_progress, self);
+  tv_profile_query_with_progress_async (self->profile, &query, on_query_progress,
+                                        g_atomic_rc_box_acquire (self->query_permille),
+                                        (GDestroyNotify) g_atomic_rc_box_release,
+                                        self->query_cancellable, query_done, call);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1337,6 +1392,7 @@ tv_flame_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->query_cancellable);
   g_clear_object (&self->query_cancellable);
+  stop_query_progress (self);
   g_cancellable_cancel (self->search_cancellable);
   g_clear_object (&self->search_cancellable);
   if (self->state != NULL)
@@ -1469,6 +1525,14 @@ tv_flame_view_init (TvFlameView *self)
   gtk_widget_set_layout_manager (self->toolbar, tv_wrap_layout_new (6));
 
   self->highlight_function = TV_NODE_NONE;
+  self->query_progress_bar = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
+  gtk_progress_bar_set_show_text (self->query_progress_bar, TRUE);
+  gtk_widget_set_size_request (GTK_WIDGET (self->query_progress_bar), 220, -1);
+  gtk_widget_set_valign (GTK_WIDGET (self->query_progress_bar), GTK_ALIGN_CENTER);
+  gtk_widget_set_visible (GTK_WIDGET (self->query_progress_bar), FALSE);
+  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->summary_label))),
+                              GTK_WIDGET (self->query_progress_bar),
+                              GTK_WIDGET (self->summary_label));
   self->graph = TV_FLAME_GRAPH (tv_flame_graph_new ());
   gtk_widget_set_hexpand (GTK_WIDGET (self->graph), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self->graph), TRUE);

@@ -442,6 +442,23 @@ check_exact_tree (TvProfileData *data)
   for (guint32 i = 1; i + 1 < tree->n_nodes; i++)
     CHECK (ids[i - 1] != ids[i], "(parent, frame) is unique");
 
+  /* Siblings are consecutive from their parent's first_child on: the
+   * range holds every child. */
+  {
+    g_autofree guint32 *n_children = g_new0 (guint32, tree->n_nodes);
+
+    for (guint32 n = 1; n < tree->n_nodes; n++)
+      n_children[tree->parent[n]]++;
+    for (guint32 n = 0; n < tree->n_nodes; n++)
+      {
+        guint32 in_range = 0;
+
+        for (guint32 c = tree->first_child[n]; c < tree->n_nodes && tree->parent[c] == n; c++)
+          in_range++;
+        CHECK_EQ (in_range, n_children[n], "children consecutive from first_child");
+      }
+  }
+
   for (guint i = 0; i < tv_profile_data_get_n_threads (data); i++)
     {
       const TvThread *t = tv_profile_data_get_thread (data, i);
@@ -2281,6 +2298,85 @@ test_corpus (gconstpointer user_data)
  * still say which thread it is.  Made from repeat_count_zero.tach (an
  * empty run of thread 1, then its one sample) by giving the empty run to
  * thread 2 and counting two threads in the header. */
+typedef struct
+{
+  GArray       *fractions;
+  GCancellable *cancellable;
+  guint         cancel_at;      /* cancel at this call, 0 never */
+} ProgressLog;
+
+static void
+log_progress (double   fraction,
+              gpointer user_data)
+{
+  ProgressLog *log = user_data;
+
+  g_array_append_val (log->fractions, fraction);
+  if (log->cancel_at != 0 && log->fractions->len == log->cancel_at)
+    g_cancellable_cancel (log->cancellable);
+}
+
+/* A tree's build says how far it is, from 0 on, never backwards, never
+ * past 1, and stops when cancelled from its progress. */
+static void
+test_tree_progress (void)
+{
+  g_autofree char *path = fixture_data_path ("valid", "rec_recursive.tach");
+  g_autoptr(TvProfileData) data = fixture_load (path);
+
+  for (guint shape = 0; shape < 3; shape++)
+    {
+      g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+      g_autoptr(GArray) fractions = g_array_new (FALSE, FALSE, sizeof (double));
+      ProgressLog log = { fractions, cancellable, 0 };
+      g_autoptr(TvCallTree) tree = NULL;
+      g_autoptr(TvCallTree) plain = NULL;
+      TvQuery query;
+
+      tv_query_init (&query, TV_MERGE_FUNCTION);
+      query.count_threads = TRUE;
+      query.inverted = shape == 1;
+      if (shape == 2)
+        {
+          g_autoptr(TvCallTree) top = tv_call_tree_new (data, &query, NULL);
+
+          query.callers_of = tv_call_tree_get_function (top, 1);
+        }
+      tree = tv_call_tree_new_with_progress (data, &query, log_progress, &log, cancellable);
+      g_assert_nonnull (tree);
+      g_assert_cmpuint (fractions->len, >=, 4);
+      g_assert_cmpfloat (g_array_index (fractions, double, 0), ==, 0.0);
+      for (guint i = 0; i < fractions->len; i++)
+        {
+          double f = g_array_index (fractions, double, i);
+
+          g_assert_cmpfloat (f, >=, 0.0);
+          g_assert_cmpfloat (f, <=, 1.0);
+          if (i > 0)
+            g_assert_cmpfloat (f, >=, g_array_index (fractions, double, i - 1));
+        }
+      /* The same tree as without progress. */
+      plain = tv_call_tree_new (data, &query, NULL);
+      g_assert_cmpuint (tv_call_tree_get_n_nodes (tree), ==, tv_call_tree_get_n_nodes (plain));
+      g_assert_cmpuint (tv_call_tree_get_n_samples (tree), ==,
+                        tv_call_tree_get_n_samples (plain));
+
+      /* Cancelled at its second report: no tree, and no report after the
+       * step it was in. */
+      for (guint at = 2; at <= 3; at++)
+        {
+          g_autoptr(GCancellable) c = g_cancellable_new ();
+          g_autoptr(GArray) f = g_array_new (FALSE, FALSE, sizeof (double));
+          ProgressLog cancel_log = { f, c, at };
+          TvCallTree *none = tv_call_tree_new_with_progress (data, &query, log_progress,
+                                                             &cancel_log, c);
+
+          g_assert_null (none);
+          g_assert_cmpuint (f->len, ==, at);
+        }
+    }
+}
+
 static void
 test_empty_thread (void)
 {
@@ -2462,6 +2558,7 @@ main (int    argc,
   fixture_add_corpus_tests (names, "/model/frames", test_frames);
   g_test_add_func ("/model/corpus/compression_type_7.tach", test_corpus_refused);
   g_test_add_func ("/model/data/empty-thread", test_empty_thread);
+  g_test_add_func ("/model/tree/progress", test_tree_progress);
   g_test_add_func ("/model/view-state/ranges", test_view_state_ranges);
 
   ret = g_test_run ();
