@@ -557,10 +557,14 @@ show_result (TvSourceView *self)
     }
   if (numbered && cells->len > 0)
     {
-      /* A row per line; the last needs no newline. */
-      g_autofree char *rows = g_strnfill (cells->len - 1, '\n');
+      /* A row per line, each a space and a newline: the tag that tints
+       * the selected frame's row needs characters to hold it (GTK paints
+       * no paragraph background on a line that is only its newline). */
+      g_autoptr(GString) rows = g_string_new (NULL);
 
-      gtk_text_buffer_set_text (buffer, rows, -1);
+      for (guint i = 0; i < cells->len; i++)
+        g_string_append (rows, " \n");
+      gtk_text_buffer_set_text (buffer, rows->str, -1);
     }
   else if (!numbered && marked != NULL && marked->line <= n_lines)
     marked_row = marked->line - 1;
@@ -1019,7 +1023,7 @@ tv_source_view_init (TvSourceView *self)
   g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
                             G_CALLBACK (update_style), self);
 
-  /* The instructions below the file, never taller than a few rows: a
+  /* The instructions below the file, never taller than five rows: a
    * long function must not make the window taller. */
   self->instructions_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->instructions_label, 0);
@@ -1030,7 +1034,7 @@ tv_source_view_init (TvSourceView *self)
   gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->instructions_scroll),
                                                     TRUE);
   gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->instructions_scroll),
-                                              160);
+                                              96);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->instructions_scroll),
                                  GTK_WIDGET (self->instructions_label));
   gtk_widget_set_visible (self->instructions_scroll, FALSE);

@@ -424,7 +424,8 @@ test_source_view (void)
     g_assert_false (gtk_source_view_get_show_line_numbers (text_view));
     g_assert_true (tv_source_heat_gutter_get_numbered (gutter));
     g_assert_cmpuint (tv_source_heat_gutter_get_n_cells (gutter), ==, 2);
-    g_assert_cmpint (gtk_text_buffer_get_line_count (buffer), ==, 2);
+    /* A row for each, and the empty line after the last newline. */
+    g_assert_cmpint (gtk_text_buffer_get_line_count (buffer), ==, 3);
     g_assert_true (tv_source_heat_gutter_get_cell (gutter, 0, &cell));
     g_assert_cmpint (cell.line, ==, work_line + 1);
     g_assert_cmpuint (cell.total, ==, 6);
@@ -436,6 +437,11 @@ test_source_view (void)
     g_assert_true (line_has_tag (buffer, 1, "tv-marked-line"));
     g_assert_false (line_has_tag (buffer, 2, "tv-marked-line"));
     ui_test_save_screenshot (GTK_WIDGET (window), "source-view-missing.png", 300);
+    /* The last row too. */
+    tv_flame_graph_set_selected (graph, child_at_line (tree, main_node, work_line + 3));
+    WAIT_UNTIL (!tv_source_view_is_busy (source), 10000);
+    g_assert_false (line_has_tag (buffer, 1, "tv-marked-line"));
+    g_assert_true (line_has_tag (buffer, 2, "tv-marked-line"));
 
     /* Back, and another function of it. */
     g_assert_cmpint (g_rename (moved, script), ==, 0);
