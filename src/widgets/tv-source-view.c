@@ -100,6 +100,11 @@ struct _TvSourceView
   /* The view keeps the line scrolled to in place while GTK measures the
    * file's lines in the background, until the user scrolls or clicks. */
   gboolean       follow_mark;
+  /* The GtkSourceView is made when the panel is first shown (GtkSourceView's
+   * types are many: a window that never shows a file need not register
+   * them), and the text of a result is put in it when it is shown. */
+  GtkWidget     *text_scroll;
+  gboolean       text_stale;
 };
 
 G_DEFINE_FINAL_TYPE (TvSourceView, tv_source_view, ADW_TYPE_BIN)
@@ -444,8 +449,12 @@ key_pressed (TvSourceView *self)
 static void
 clear_text (TvSourceView *self)
 {
-  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
+  GtkTextBuffer *buffer;
 
+  self->text_stale = FALSE;
+  if (self->text_view == NULL)
+    return;
+  buffer = GTK_TEXT_BUFFER (self->buffer);
   tv_source_heat_gutter_set_cells (self->heat_gutter, NULL, 0, 0, FALSE);
   gtk_source_buffer_set_language (self->buffer, NULL);
   gtk_text_buffer_set_text (buffer, "", 0);
@@ -489,14 +498,12 @@ mark_span (TvSourceView          *self,
 }
 
 static void
-show_result (TvSourceView *self)
+show_text (TvSourceView *self)
 {
   SourceResult *result = self->result;
   GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
   TvFrameLocation marked_location;
   const TvFrameLocation *marked = NULL;
-  g_autoptr(GString) title = g_string_new (NULL);
-  g_autofree char *status = NULL;
   g_autoptr(GArray) cells = g_array_new (FALSE, FALSE, sizeof (TvSourceHeatCell));
   int n_lines;
   int marked_row = -1;
@@ -506,12 +513,6 @@ show_result (TvSourceView *self)
   GtkTextIter iter;
 
   clear_text (self);
-  tv_text_append_shown (title, result->funcname, -1);
-  g_string_append (title, " — ");
-  tv_text_append_shown (title, result->filename, -1);
-  gtk_label_set_text (self->title_label, title->str);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), title->str);
-
   if (self->frame != TV_NODE_NONE
       && tv_profile_data_get_frame_location (tv_profile_get_data (self->profile), self->frame,
                                              &marked_location)
@@ -520,20 +521,13 @@ show_result (TvSourceView *self)
 
   if (result->source != NULL)
     {
-      gtk_label_set_text (self->status_label, "");
       /* The buffer is the file: its own line numbers are the file's. */
       gtk_source_buffer_set_language (self->buffer,
                                       gtk_source_language_manager_get_language (gtk_source_language_manager_get_default (),
                                                                                 "python3"));
       gtk_text_buffer_set_text (buffer, result->source, -1);
     }
-  else
-    {
-      status = tv_text_dup_visible (result->source_error, 0);
-      gtk_label_set_text (self->status_label, status);
-    }
   gtk_source_view_set_show_line_numbers (self->text_view, !numbered);
-  gtk_widget_set_visible (self->locate_button, result->source == NULL && result->can_locate);
 
   /* Each line with samples is a cell of the gutter: at its own row of
    * the file, or, without it, at a row of its own in an empty buffer. */
@@ -603,7 +597,39 @@ show_result (TvSourceView *self)
   gtk_text_buffer_place_cursor (buffer, &iter);
   self->follow_mark = TRUE;
   scroll_to_mark (self);
+}
+
+static void ensure_text_view (TvSourceView *self);
+
+static void
+show_result (TvSourceView *self)
+{
+  SourceResult *result = self->result;
+  g_autoptr(GString) title = g_string_new (NULL);
+  g_autofree char *status = NULL;
+
+  tv_text_append_shown (title, result->funcname, -1);
+  g_string_append (title, " — ");
+  tv_text_append_shown (title, result->filename, -1);
+  gtk_label_set_text (self->title_label, title->str);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), title->str);
+  if (result->source == NULL)
+    status = tv_text_dup_visible (result->source_error, 0);
+  gtk_label_set_text (self->status_label, status != NULL ? status : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), status != NULL);
+  gtk_widget_set_visible (self->locate_button, result->source == NULL && result->can_locate);
   show_instructions (self);
+
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      ensure_text_view (self);
+      show_text (self);
+    }
+  else
+    {
+      clear_text (self);
+      self->text_stale = TRUE;
+    }
 }
 
 static void
@@ -935,24 +961,96 @@ tv_source_view_dispose (GObject *object)
   G_OBJECT_CLASS (tv_source_view_parent_class)->dispose (object);
 }
 
+/* The view of the file, made when the panel is first shown. */
+static void
+ensure_text_view (TvSourceView *self)
+{
+  GtkTextBuffer *buffer;
+  GtkSourceGutter *gutter;
+  GtkEventController *controller;
+  GtkTextIter start;
+
+  if (self->text_view != NULL)
+    return;
+  gtk_source_init ();
+
+  /* The file, read-only: no undo history, no cursor (a click still
+   * selects, for copying). */
+  self->buffer = gtk_source_buffer_new (NULL);
+  buffer = GTK_TEXT_BUFFER (self->buffer);
+  gtk_text_buffer_set_enable_undo (buffer, FALSE);
+  gtk_source_buffer_set_highlight_matching_brackets (self->buffer, FALSE);
+  self->text_view = GTK_SOURCE_VIEW (gtk_source_view_new_with_buffer (self->buffer));
+  g_object_unref (self->buffer);
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (self->text_view), FALSE);
+  gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (self->text_view), FALSE);
+  gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->text_view), TRUE);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self->text_view), GTK_WRAP_NONE);
+  gtk_source_view_set_show_line_numbers (self->text_view, TRUE);
+  gtk_source_view_set_highlight_current_line (self->text_view, FALSE);
+  gtk_source_view_set_tab_width (self->text_view, 8);
+  /* The samples between the line numbers and the code. */
+  self->heat_gutter = TV_SOURCE_HEAT_GUTTER (tv_source_heat_gutter_new ());
+  gutter = gtk_source_view_get_gutter (self->text_view, GTK_TEXT_WINDOW_LEFT);
+  gtk_source_gutter_insert (gutter, GTK_SOURCE_GUTTER_RENDERER (self->heat_gutter),
+                            GTK_SOURCE_VIEW_GUTTER_POSITION_MARKS + 10);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->text_scroll),
+                                 GTK_WIDGET (self->text_view));
+
+  self->marked_line_tag = gtk_text_buffer_create_tag (buffer, "tv-marked-line", NULL);
+  self->marked_span_tag = gtk_text_buffer_create_tag (buffer, "tv-marked-span",
+                                                      "underline", PANGO_UNDERLINE_SINGLE, NULL);
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  self->scroll_mark = gtk_text_buffer_create_mark (buffer, NULL, &start, TRUE);
+  update_style (self);
+  g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
+                            G_CALLBACK (update_style), self);
+
+  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->text_scroll)),
+                           "changed", G_CALLBACK (vadjustment_changed), self, G_CONNECT_SWAPPED);
+  /* Whatever the user does in the view or its scrollbars. */
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_swapped (controller, "scroll", G_CALLBACK (scrolled_by_user), self);
+  gtk_widget_add_controller (self->text_scroll, controller);
+  controller = GTK_EVENT_CONTROLLER (gtk_gesture_click_new ());
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_swapped (controller, "pressed", G_CALLBACK (stop_following), self);
+  gtk_widget_add_controller (self->text_scroll, controller);
+  controller = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_swapped (controller, "key-pressed", G_CALLBACK (key_pressed), self);
+  gtk_widget_add_controller (self->text_scroll, controller);
+}
+
+static void
+tv_source_view_map (GtkWidget *widget)
+{
+  TvSourceView *self = TV_SOURCE_VIEW (widget);
+
+  GTK_WIDGET_CLASS (tv_source_view_parent_class)->map (widget);
+  ensure_text_view (self);
+  if (self->text_stale && self->result != NULL)
+    {
+      self->text_stale = FALSE;
+      show_text (self);
+    }
+}
+
 static void
 tv_source_view_class_init (TvSourceViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tv_source_view_dispose;
-  gtk_source_init ();
+  widget_class->map = tv_source_view_map;
 }
 
 static void
 tv_source_view_init (TvSourceView *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-  GtkTextBuffer *buffer;
-  GtkSourceGutter *gutter;
-  GtkEventController *controller;
-  GtkTextIter start;
 
   self->function = TV_NODE_NONE;
   self->frame = TV_NODE_NONE;
@@ -976,52 +1074,8 @@ tv_source_view_init (TvSourceView *self)
   gtk_widget_set_visible (self->locate_button, FALSE);
   g_signal_connect_swapped (self->locate_button, "clicked", G_CALLBACK (locate_clicked), self);
 
-  /* The file, read-only: no undo history, no cursor (a click still
-   * selects, for copying). */
-  self->buffer = gtk_source_buffer_new (NULL);
-  buffer = GTK_TEXT_BUFFER (self->buffer);
-  gtk_text_buffer_set_enable_undo (buffer, FALSE);
-  gtk_source_buffer_set_highlight_matching_brackets (self->buffer, FALSE);
-  self->text_view = GTK_SOURCE_VIEW (gtk_source_view_new_with_buffer (self->buffer));
-  g_object_unref (self->buffer);
-  gtk_text_view_set_editable (GTK_TEXT_VIEW (self->text_view), FALSE);
-  gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (self->text_view), FALSE);
-  gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->text_view), TRUE);
-  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self->text_view), GTK_WRAP_NONE);
-  gtk_source_view_set_show_line_numbers (self->text_view, TRUE);
-  gtk_source_view_set_highlight_current_line (self->text_view, FALSE);
-  gtk_source_view_set_tab_width (self->text_view, 8);
-  /* The samples between the line numbers and the code. */
-  self->heat_gutter = TV_SOURCE_HEAT_GUTTER (tv_source_heat_gutter_new ());
-  gutter = gtk_source_view_get_gutter (self->text_view, GTK_TEXT_WINDOW_LEFT);
-  gtk_source_gutter_insert (gutter, GTK_SOURCE_GUTTER_RENDERER (self->heat_gutter),
-                            GTK_SOURCE_VIEW_GUTTER_POSITION_MARKS + 10);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->text_view));
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled)),
-                           "changed", G_CALLBACK (vadjustment_changed), self, G_CONNECT_SWAPPED);
-  /* Whatever the user does in the view or its scrollbars. */
-  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  g_signal_connect_swapped (controller, "scroll", G_CALLBACK (scrolled_by_user), self);
-  gtk_widget_add_controller (scrolled, controller);
-  controller = GTK_EVENT_CONTROLLER (gtk_gesture_click_new ());
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  g_signal_connect_swapped (controller, "pressed", G_CALLBACK (stop_following), self);
-  gtk_widget_add_controller (scrolled, controller);
-  controller = gtk_event_controller_key_new ();
-  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
-  g_signal_connect_swapped (controller, "key-pressed", G_CALLBACK (key_pressed), self);
-  gtk_widget_add_controller (scrolled, controller);
-
-  self->marked_line_tag = gtk_text_buffer_create_tag (buffer, "tv-marked-line", NULL);
-  self->marked_span_tag = gtk_text_buffer_create_tag (buffer, "tv-marked-span",
-                                                      "underline", PANGO_UNDERLINE_SINGLE, NULL);
-  gtk_text_buffer_get_start_iter (buffer, &start);
-  self->scroll_mark = gtk_text_buffer_create_mark (buffer, NULL, &start, TRUE);
-  update_style (self);
-  g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
-                            G_CALLBACK (update_style), self);
+  self->text_scroll = gtk_scrolled_window_new ();
+  gtk_widget_set_vexpand (self->text_scroll, TRUE);
 
   /* The instructions below the file, never taller than five rows: a
    * long function must not make the window taller. */
@@ -1046,7 +1100,7 @@ tv_source_view_init (TvSourceView *self)
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->title_label));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status_label));
   gtk_box_append (GTK_BOX (box), self->locate_button);
-  gtk_box_append (GTK_BOX (box), scrolled);
+  gtk_box_append (GTK_BOX (box), self->text_scroll);
   gtk_box_append (GTK_BOX (box), self->instructions_scroll);
   adw_bin_set_child (ADW_BIN (self), box);
 }

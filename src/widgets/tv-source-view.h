@@ -42,9 +42,9 @@ guint       tv_source_view_get_n_instructions (TvSourceView *self);
  * File…" does. */
 void        tv_source_view_locate           (TvSourceView *self,
                                              const char   *path);
-/* The view of the file and its gutter of samples (tests).  The buffer's
- * tags "tv-marked-line" and "tv-marked-span" mark the selected frame's
- * line and its columns. */
+/* The view of the file and its gutter of samples (tests); NULL until the
+ * panel was first shown.  The buffer's tags "tv-marked-line" and
+ * "tv-marked-span" mark the selected frame's line and its columns. */
 GtkSourceView      *tv_source_view_get_text_view   (TvSourceView *self);
 TvSourceHeatGutter *tv_source_view_get_heat_gutter (TvSourceView *self);
 

@@ -335,10 +335,13 @@ test_source_view (void)
   view = tv_profile_page_get_flame_view (page);
   graph = tv_flame_view_get_graph (view);
   source = tv_flame_view_get_source_view (view);
+  side = GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (source)));
+  /* The view of the file is made when the panel is first shown. */
+  g_assert_null (tv_source_view_get_text_view (source));
+  gtk_stack_set_visible_child (side, GTK_WIDGET (source));
+  WAIT_UNTIL (tv_source_view_get_text_view (source) != NULL, 5000);
   text_view = tv_source_view_get_text_view (source);
   buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (text_view));
-  side = GTK_STACK (gtk_widget_get_parent (GTK_WIDGET (source)));
-  gtk_stack_set_visible_child (side, GTK_WIDGET (source));
   WAIT_UNTIL (!tv_flame_view_is_busy (view) && tv_flame_graph_get_tree (graph) != NULL
               && tv_call_tree_get_merge (tv_flame_graph_get_tree (graph)) == TV_MERGE_FRAME,
               10000);
@@ -450,6 +453,16 @@ test_source_view (void)
     g_assert_true (tv_source_view_has_source (source));
     g_assert_false (tv_source_heat_gutter_get_numbered (gutter));
     assert_gutter_matches_model (source, data, tv_call_tree_get_function (tree, other_node));
+
+    /* Selected while the panel is hidden, shown when it is shown. */
+    gtk_stack_set_visible_child (side, GTK_WIDGET (tv_flame_view_get_function_table (view)));
+    WAIT_UNTIL (!gtk_widget_get_mapped (GTK_WIDGET (source)), 5000);
+    tv_flame_graph_set_selected (graph, work_node);
+    WAIT_UNTIL (!tv_source_view_is_busy (source), 10000);
+    gtk_stack_set_visible_child (side, GTK_WIDGET (source));
+    WAIT_UNTIL (gtk_widget_get_mapped (GTK_WIDGET (source)), 5000);
+    g_assert_true (line_has_tag (buffer, work_line + 1, "tv-marked-line"));
+    assert_gutter_matches_model (source, data, tv_call_tree_get_function (tree, work_node));
   }
 
   adw_tab_view_close_page (tv_window_get_tab_view (window),
