@@ -28,46 +28,13 @@
 
 #include "tv-palette.h"
 #include "tv-source-heat-gutter.h"
+#include "tv-source-lines.h"
 #include "tv-source-view.h"
 #include "tv-text.h"
 #include "tv-units.h"
 
-#define MAX_SOURCE_BYTES  (8 * 1024 * 1024)
 /* How far down the view the line scrolled to is. */
 #define SCROLL_YALIGN     0.3
-
-typedef struct
-{
-  int     line;
-  guint64 total;
-  guint64 self;
-} LineCount;
-
-typedef struct
-{
-  int     line;
-  int     column;
-  int     end_column;
-  guint8  opcode;
-  guint64 total;
-  guint64 self;
-} InstructionCount;
-
-/* What a worker finds. */
-typedef struct
-{
-  guint32  function;
-  guint32  frame;
-  char    *funcname;
-  char    *filename;
-  guint64  function_total;
-  GArray  *lines;             /* LineCount, by line */
-  GArray  *instructions;      /* InstructionCount, by line and column */
-  gboolean has_opcodes;
-  char    *source;            /* NULL when not found */
-  char    *source_error;      /* why not */
-  gboolean can_locate;        /* a file name the user could find */
-} SourceResult;
 
 struct _TvSourceView
 {
@@ -79,7 +46,7 @@ struct _TvSourceView
   guint32        frame;
   guint          generation;
   GCancellable  *cancellable;
-  SourceResult  *result;
+  TvSourceLines  *result;
 
   /* Folders found by the user, newest first: FROM[i] stands for TO[i].
    * Both NULL-terminated. */
@@ -109,279 +76,14 @@ struct _TvSourceView
 
 G_DEFINE_FINAL_TYPE (TvSourceView, tv_source_view, ADW_TYPE_BIN)
 
-static void
-source_result_free (SourceResult *result)
-{
-  if (result == NULL)
-    return;
-  g_free (result->funcname);
-  g_free (result->filename);
-  g_clear_pointer (&result->lines, g_array_unref);
-  g_clear_pointer (&result->instructions, g_array_unref);
-  g_free (result->source);
-  g_free (result->source_error);
-  g_free (result);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (SourceResult, source_result_free)
-
-/* ------------------------------------------------------------------------ */
-/* The worker                                                                */
-/* ------------------------------------------------------------------------ */
-
-typedef struct
-{
-  TvProfileData *data;
-  TvQuery        query;
-  guint32       *threads;
-  TvTimeRange   *ranges;
-  guint32        function;
-  guint32        frame;
-  GStrv          map_from;
-  GStrv          map_to;
-} SourceJob;
-
-static void
-source_job_free (gpointer user_data)
-{
-  SourceJob *job = user_data;
-
-  tv_profile_data_unref (job->data);
-  g_free (job->threads);
-  g_free (job->ranges);
-  g_strfreev (job->map_from);
-  g_strfreev (job->map_to);
-  g_free (job);
-}
-
-static int
-compare_lines (gconstpointer a,
-               gconstpointer b)
-{
-  const LineCount *x = a;
-  const LineCount *y = b;
-
-  return (x->line > y->line) - (x->line < y->line);
-}
-
-static int
-compare_instructions (gconstpointer a,
-                      gconstpointer b)
-{
-  const InstructionCount *x = a;
-  const InstructionCount *y = b;
-
-  if (x->line != y->line)
-    return (x->line > y->line) - (x->line < y->line);
-  if (x->column != y->column)
-    return (x->column > y->column) - (x->column < y->column);
-  if (x->end_column != y->end_column)
-    return (x->end_column > y->end_column) - (x->end_column < y->end_column);
-  return (x->opcode > y->opcode) - (x->opcode < y->opcode);
-}
-
-/* Where FILENAME is on this machine: under the folder the user found for
- * a folder of it, else where the profile says. */
-static char *
-map_path (const char        *filename,
-          const char * const *from,
-          const char * const *to)
-{
-  for (guint i = 0; from != NULL && from[i] != NULL; i++)
-    {
-      gsize len = strlen (from[i]);
-
-      if (strcmp (filename, from[i]) == 0)
-        return g_strdup (to[i]);
-      if (strncmp (filename, from[i], len) == 0 && filename[len] == '/')
-        return g_strconcat (to[i], filename + len, NULL);
-    }
-  return g_strdup (filename);
-}
-
-static void
-read_source (SourceResult      *result,
-             const char * const *map_from,
-             const char * const *map_to,
-             GCancellable      *cancellable)
-{
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *contents = NULL;
-  g_autofree char *path = map_path (result->filename, map_from, map_to);
-  gsize length = 0;
-
-  /* Pseudo-files ("<string>", "<frozen ...>") name no file at all. */
-  result->can_locate = result->filename[0] != '\0' && result->filename[0] != '<'
-                       && strcmp (result->filename, "~") != 0;
-  /* Relative paths name nothing on this machine, unless found. */
-  if (!g_path_is_absolute (path))
-    {
-      result->source_error = g_strdup (_("The profile does not give a full path for this file."));
-      return;
-    }
-  file = g_file_new_for_path (path);
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                            G_FILE_QUERY_INFO_NONE, cancellable, &error);
-  /* GIO's messages quote the path, a name from the profile: cut. */
-  if (info == NULL)
-    {
-      g_autofree char *reason = tv_text_dup_message (error->message, path);
-
-      result->source_error = g_strdup_printf (_("The source file is not on this machine (%s)."),
-                                              reason);
-      return;
-    }
-  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR
-      || g_file_info_get_size (info) > MAX_SOURCE_BYTES)
-    {
-      result->source_error = g_strdup (_("The source file is not a regular file of at most 8 MiB."));
-      return;
-    }
-  if (!g_file_load_contents (file, cancellable, &contents, &length, NULL, &error))
-    {
-      g_autofree char *reason = tv_text_dup_message (error->message, path);
-
-      result->source_error = g_strdup_printf (_("The source file could not be read (%s)."),
-                                              reason);
-      return;
-    }
-  /* Shown as it is, with invalid bytes replaced. */
-  result->source = g_utf8_make_valid (contents, length);
-}
-
-static void
-source_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  SourceJob *job = task_data;
-  g_autoptr(TvCallTree) tree = NULL;
-  g_autoptr(SourceResult) result = g_new0 (SourceResult, 1);
-  g_autoptr(GHashTable) by_line = g_hash_table_new (g_direct_hash, g_direct_equal);
-  g_autoptr(GHashTable) by_instruction = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autofree gboolean *under = NULL;
-  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
-  guint32 n_nodes;
-  guint32 any_frame = TV_NODE_NONE;
-
-  tree = tv_call_tree_new (job->data, &job->query, cancellable);
-  if (tree == NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-      return;
-    }
-
-  result->function = job->function;
-  result->frame = job->frame;
-  result->lines = g_array_new (FALSE, FALSE, sizeof (LineCount));
-  result->instructions = g_array_new (FALSE, FALSE, sizeof (InstructionCount));
-
-  /* under[n]: an ancestor of n is a call of the function.  Parents come
-   * before their children. */
-  n_nodes = tv_call_tree_get_n_nodes (tree);
-  under = g_new0 (gboolean, n_nodes);
-  for (guint32 node = 1; node < n_nodes; node++)
-    {
-      guint32 parent = tv_call_tree_get_parent (tree, node);
-      gboolean is_function = tv_call_tree_get_function (tree, node) == job->function;
-      TvFrameLocation location;
-      const TvFrameLocation *f = &location;
-      guint64 total, self;
-      guint index;
-      gpointer value;
-      g_autofree char *ikey = NULL;
-
-      g_assert (parent < node);
-      under[node] = under[parent]
-                    || (parent != TV_ROOT_NODE
-                        && tv_call_tree_get_function (tree, parent) == job->function);
-      if (!is_function)
-        continue;
-      if ((node & 4095) == 0 && g_cancellable_is_cancelled (cancellable))
-        break;
-
-      any_frame = tv_call_tree_get_frame (tree, node);
-      tv_profile_data_get_frame_location (job->data, any_frame, &location);
-      total = under[node] ? 0 : tv_call_tree_get_total (tree, node);
-      self = tv_call_tree_get_self (tree, node);
-      result->function_total += total;
-
-      if (g_hash_table_lookup_extended (by_line, GINT_TO_POINTER (f->line), NULL, &value))
-        index = GPOINTER_TO_UINT (value);
-      else
-        {
-          LineCount count = { f->line, 0, 0 };
-
-          index = result->lines->len;
-          g_array_append_val (result->lines, count);
-          g_hash_table_insert (by_line, GINT_TO_POINTER (f->line), GUINT_TO_POINTER (index));
-        }
-      g_array_index (result->lines, LineCount, index).total += total;
-      g_array_index (result->lines, LineCount, index).self += self;
-
-      if (f->opcode == TV_OPCODE_NONE)
-        continue;
-      result->has_opcodes = TRUE;
-      ikey = g_strdup_printf ("%d:%d:%d:%u", f->line, f->column, f->end_column, f->opcode);
-      if (g_hash_table_lookup_extended (by_instruction, ikey, NULL, &value))
-        index = GPOINTER_TO_UINT (value);
-      else
-        {
-          InstructionCount count = { f->line, f->column, f->end_column, f->opcode, 0, 0 };
-
-          index = result->instructions->len;
-          g_array_append_val (result->instructions, count);
-          g_hash_table_insert (by_instruction, ikey, GUINT_TO_POINTER (index));
-          g_ptr_array_add (keys, g_steal_pointer (&ikey));
-        }
-      g_array_index (result->instructions, InstructionCount, index).total += total;
-      g_array_index (result->instructions, InstructionCount, index).self += self;
-    }
-  if (g_cancellable_is_cancelled (cancellable))
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-      return;
-    }
-  g_array_sort (result->lines, compare_lines);
-  g_array_sort (result->instructions, compare_instructions);
-
-  /* Names come from the function's own frames (or the one asked about,
-   * when no selected sample ran it). */
-  if (any_frame == TV_NODE_NONE)
-    any_frame = job->frame != TV_NODE_NONE
-                ? job->frame
-                : tv_profile_data_get_key_frame (job->data, TV_MERGE_FUNCTION, job->function);
-  result->funcname = g_strdup (tv_profile_data_get_funcname (job->data, any_frame));
-  result->filename = g_strdup (tv_profile_data_get_filename (job->data, any_frame));
-  read_source (result, (const char * const *) job->map_from,
-               (const char * const *) job->map_to, cancellable);
-
-  g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) source_result_free);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Showing                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static const LineCount *
-find_line (SourceResult *result,
-           int           line)
-{
-  LineCount key = { line, 0, 0 };
-
-  if (result == NULL || result->lines->len == 0)
-    return NULL;
-  return bsearch (&key, result->lines->data, result->lines->len, sizeof (LineCount),
-                  compare_lines);
-}
-
 static void
 show_instructions (TvSourceView *self)
 {
-  SourceResult *result = self->result;
+  TvSourceLines *result = self->result;
   g_autoptr(GString) text = g_string_new (NULL);
 
   if (!result->has_opcodes)
@@ -394,7 +96,7 @@ show_instructions (TvSourceView *self)
   g_string_append (text, _("Line:column   opcode   total   self"));
   for (guint i = 0; i < result->instructions->len; i++)
     {
-      const InstructionCount *ic = &g_array_index (result->instructions, InstructionCount, i);
+      const TvSourceInstructionCount *ic = &g_array_index (result->instructions, TvSourceInstructionCount, i);
       g_autofree char *where = NULL;
 
       if (ic->column >= 0)
@@ -500,7 +202,7 @@ mark_span (TvSourceView          *self,
 static void
 show_text (TvSourceView *self)
 {
-  SourceResult *result = self->result;
+  TvSourceLines *result = self->result;
   GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
   TvFrameLocation marked_location;
   const TvFrameLocation *marked = NULL;
@@ -534,7 +236,7 @@ show_text (TvSourceView *self)
   n_lines = gtk_text_buffer_get_line_count (buffer);
   for (guint i = 0; i < result->lines->len; i++)
     {
-      const LineCount *lc = &g_array_index (result->lines, LineCount, i);
+      const TvSourceLineCount *lc = &g_array_index (result->lines, TvSourceLineCount, i);
       TvSourceHeatCell cell = { 0, lc->line, lc->total, lc->self };
 
       if (lc->line <= 0 || (!numbered && lc->line > n_lines))
@@ -604,7 +306,7 @@ static void ensure_text_view (TvSourceView *self);
 static void
 show_result (TvSourceView *self)
 {
-  SourceResult *result = self->result;
+  TvSourceLines *result = self->result;
   g_autoptr(GString) title = g_string_new (NULL);
   g_autofree char *status = NULL;
 
@@ -639,17 +341,17 @@ source_done (GObject      *object,
 {
   TvSourceView *self = TV_SOURCE_VIEW (object);
   guint generation = GPOINTER_TO_UINT (user_data);
-  SourceResult *result = g_task_propagate_pointer (G_TASK (res), NULL);
+  TvSourceLines *result = tv_source_lines_load_finish (res, NULL);
 
   if (result == NULL)
     return;
   if (generation != self->generation)
     {
-      source_result_free (result);
+      tv_source_lines_free (result);
       return;
     }
   g_clear_object (&self->cancellable);
-  source_result_free (self->result);
+  tv_source_lines_free (self->result);
   self->result = result;
   show_result (self);
 }
@@ -657,8 +359,6 @@ source_done (GObject      *object,
 static void
 refresh (TvSourceView *self)
 {
-  g_autoptr(GTask) task = NULL;
-  SourceJob *job;
   TvQuery query;
 
   self->generation++;
@@ -666,7 +366,7 @@ refresh (TvSourceView *self)
   g_clear_object (&self->cancellable);
   if (self->function == TV_NODE_NONE)
     {
-      g_clear_pointer (&self->result, source_result_free);
+      g_clear_pointer (&self->result, tv_source_lines_free);
       gtk_label_set_text (self->title_label, _("No Function Selected"));
       gtk_label_set_text (self->status_label,
                           _("Select a frame or a function to see its source, with the samples of each line."));
@@ -689,28 +389,12 @@ refresh (TvSourceView *self)
   query.n_hidden_functions = 0;
   query.count_states = FALSE;
 
-  job = g_new0 (SourceJob, 1);
-  job->data = tv_profile_data_ref (tv_profile_get_data (self->profile));
-  if (query.threads != NULL)
-    {
-      job->threads = g_memdup2 (query.threads, query.n_threads * sizeof (guint32));
-      query.threads = job->threads;
-    }
-  if (query.ranges != NULL)
-    {
-      job->ranges = g_memdup2 (query.ranges, query.n_ranges * sizeof (TvTimeRange));
-      query.ranges = job->ranges;
-    }
-  job->query = query;
-  job->function = self->function;
-  job->frame = self->frame;
-  job->map_from = g_strdupv ((char **) self->map_from->pdata);
-  job->map_to = g_strdupv ((char **) self->map_to->pdata);
-
   self->cancellable = g_cancellable_new ();
-  task = g_task_new (self, self->cancellable, source_done, GUINT_TO_POINTER (self->generation));
-  g_task_set_task_data (task, job, source_job_free);
-  g_task_run_in_thread (task, source_thread);
+  tv_source_lines_load_async (tv_profile_get_data (self->profile), &query, self->function,
+                              self->frame, (const char * const *) self->map_from->pdata,
+                              (const char * const *) self->map_to->pdata, self,
+                              self->cancellable, source_done,
+                              GUINT_TO_POINTER (self->generation));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -874,11 +558,11 @@ tv_source_view_get_line_samples (TvSourceView *self,
                                  guint64      *total,
                                  guint64      *self_samples)
 {
-  const LineCount *lc;
+  const TvSourceLineCount *lc;
 
   g_return_val_if_fail (TV_IS_SOURCE_VIEW (self), FALSE);
 
-  lc = find_line (self->result, line);
+  lc = tv_source_lines_find (self->result, line);
   if (lc == NULL)
     return FALSE;
   if (total != NULL)
@@ -954,7 +638,7 @@ tv_source_view_dispose (GObject *object)
   g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
   g_clear_object (&self->state);
   g_clear_object (&self->profile);
-  g_clear_pointer (&self->result, source_result_free);
+  g_clear_pointer (&self->result, tv_source_lines_free);
   g_clear_pointer (&self->map_from, g_ptr_array_unref);
   g_clear_pointer (&self->map_to, g_ptr_array_unref);
 
