@@ -32,6 +32,7 @@ run_packages=(
   libgtk-4-bin              # gtk4-update-icon-cache, run by meson install
   libgtk-4-dev
   libjson-glib-dev          # the JSON of --compare --info --json
+  libgtksourceview-5-dev    # the source panel: Python's syntax colours, line numbers, its gutter
   libprotobuf-c-dev         # --export pprof: protobuf-c encodes profile.proto
   librsvg2-common           # gdk-pixbuf's SVG loader: the icons are SVG
   libzstd-dev

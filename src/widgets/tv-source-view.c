@@ -14,51 +14,27 @@
  * the user can point it at the file: the folder it was found in then
  * stands for the recorded one, for every file under it (a profile
  * recorded on another machine, or in a container).
+ *
+ * The file is shown whole in a GtkSourceView, read-only, with Python's
+ * syntax colours in libadwaita's style scheme (light or dark), its line
+ * numbers, and each line's samples in a gutter renderer of our own
+ * (TvSourceHeatGutter) rather than painted over the code.  The selected
+ * frame's line is tinted and scrolled to, and its span (CPython 3.11's
+ * columns, in UTF-8 bytes as the buffer counts them) is a tag.
  */
 #include <string.h>
 
 #include <glib/gi18n.h>
 
+#include "tv-palette.h"
+#include "tv-source-heat-gutter.h"
+#include "tv-source-lines.h"
 #include "tv-source-view.h"
 #include "tv-text.h"
 #include "tv-units.h"
 
-#define MAX_SOURCE_BYTES  (8 * 1024 * 1024)
-#define CONTEXT_LINES     4
-#define N_HEAT_TAGS       6
-
-typedef struct
-{
-  int     line;
-  guint64 total;
-  guint64 self;
-} LineCount;
-
-typedef struct
-{
-  int     line;
-  int     column;
-  int     end_column;
-  guint8  opcode;
-  guint64 total;
-  guint64 self;
-} InstructionCount;
-
-/* What a worker finds. */
-typedef struct
-{
-  guint32  function;
-  guint32  frame;
-  char    *funcname;
-  char    *filename;
-  guint64  function_total;
-  GArray  *lines;             /* LineCount, by line */
-  GArray  *instructions;      /* InstructionCount, by line and column */
-  gboolean has_opcodes;
-  char    *source;            /* NULL when not found */
-  char    *source_error;      /* why not */
-  gboolean can_locate;        /* a file name the user could find */
-} SourceResult;
+/* How far down the view the line scrolled to is. */
+#define SCROLL_YALIGN     0.3
 
 struct _TvSourceView
 {
@@ -70,7 +46,7 @@ struct _TvSourceView
   guint32        frame;
   guint          generation;
   GCancellable  *cancellable;
-  SourceResult  *result;
+  TvSourceLines  *result;
 
   /* Folders found by the user, newest first: FROM[i] stands for TO[i].
    * Both NULL-terminated. */
@@ -80,303 +56,39 @@ struct _TvSourceView
   GtkLabel      *title_label;
   GtkLabel      *status_label;
   GtkWidget     *locate_button;
-  GtkTextView   *text_view;
+  GtkSourceView *text_view;
+  GtkSourceBuffer *buffer;
+  TvSourceHeatGutter *heat_gutter;
+  GtkWidget     *instructions_scroll;
   GtkLabel      *instructions_label;
-  GtkTextTag    *heat_tags[N_HEAT_TAGS];
   GtkTextTag    *marked_line_tag;
   GtkTextTag    *marked_span_tag;
-  GtkTextTag    *gutter_tag;
+  GtkTextMark   *scroll_mark;
+  /* The view keeps the line scrolled to in place while GTK measures the
+   * file's lines in the background, until the user scrolls or clicks. */
+  gboolean       follow_mark;
+  /* The GtkSourceView is made when the panel is first shown (GtkSourceView's
+   * types are many: a window that never shows a file need not register
+   * them), and the text of a result is put in it when it is shown. */
+  GtkWidget     *text_scroll;
+  gboolean       text_stale;
 };
 
 G_DEFINE_FINAL_TYPE (TvSourceView, tv_source_view, ADW_TYPE_BIN)
-
-static void
-source_result_free (SourceResult *result)
-{
-  if (result == NULL)
-    return;
-  g_free (result->funcname);
-  g_free (result->filename);
-  g_clear_pointer (&result->lines, g_array_unref);
-  g_clear_pointer (&result->instructions, g_array_unref);
-  g_free (result->source);
-  g_free (result->source_error);
-  g_free (result);
-}
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (SourceResult, source_result_free)
-
-/* ------------------------------------------------------------------------ */
-/* The worker                                                                */
-/* ------------------------------------------------------------------------ */
-
-typedef struct
-{
-  TvProfileData *data;
-  TvQuery        query;
-  guint32       *threads;
-  TvTimeRange   *ranges;
-  guint32        function;
-  guint32        frame;
-  GStrv          map_from;
-  GStrv          map_to;
-} SourceJob;
-
-static void
-source_job_free (gpointer user_data)
-{
-  SourceJob *job = user_data;
-
-  tv_profile_data_unref (job->data);
-  g_free (job->threads);
-  g_free (job->ranges);
-  g_strfreev (job->map_from);
-  g_strfreev (job->map_to);
-  g_free (job);
-}
-
-static int
-compare_lines (gconstpointer a,
-               gconstpointer b)
-{
-  const LineCount *x = a;
-  const LineCount *y = b;
-
-  return (x->line > y->line) - (x->line < y->line);
-}
-
-static int
-compare_instructions (gconstpointer a,
-                      gconstpointer b)
-{
-  const InstructionCount *x = a;
-  const InstructionCount *y = b;
-
-  if (x->line != y->line)
-    return (x->line > y->line) - (x->line < y->line);
-  if (x->column != y->column)
-    return (x->column > y->column) - (x->column < y->column);
-  if (x->end_column != y->end_column)
-    return (x->end_column > y->end_column) - (x->end_column < y->end_column);
-  return (x->opcode > y->opcode) - (x->opcode < y->opcode);
-}
-
-/* Where FILENAME is on this machine: under the folder the user found for
- * a folder of it, else where the profile says. */
-static char *
-map_path (const char        *filename,
-          const char * const *from,
-          const char * const *to)
-{
-  for (guint i = 0; from != NULL && from[i] != NULL; i++)
-    {
-      gsize len = strlen (from[i]);
-
-      if (strcmp (filename, from[i]) == 0)
-        return g_strdup (to[i]);
-      if (strncmp (filename, from[i], len) == 0 && filename[len] == '/')
-        return g_strconcat (to[i], filename + len, NULL);
-    }
-  return g_strdup (filename);
-}
-
-static void
-read_source (SourceResult      *result,
-             const char * const *map_from,
-             const char * const *map_to,
-             GCancellable      *cancellable)
-{
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *contents = NULL;
-  g_autofree char *path = map_path (result->filename, map_from, map_to);
-  gsize length = 0;
-
-  /* Pseudo-files ("<string>", "<frozen ...>") name no file at all. */
-  result->can_locate = result->filename[0] != '\0' && result->filename[0] != '<'
-                       && strcmp (result->filename, "~") != 0;
-  /* Relative paths name nothing on this machine, unless found. */
-  if (!g_path_is_absolute (path))
-    {
-      result->source_error = g_strdup (_("The profile does not give a full path for this file."));
-      return;
-    }
-  file = g_file_new_for_path (path);
-  info = g_file_query_info (file, G_FILE_ATTRIBUTE_STANDARD_SIZE "," G_FILE_ATTRIBUTE_STANDARD_TYPE,
-                            G_FILE_QUERY_INFO_NONE, cancellable, &error);
-  /* GIO's messages quote the path, a name from the profile: cut. */
-  if (info == NULL)
-    {
-      g_autofree char *reason = tv_text_dup_message (error->message, path);
-
-      result->source_error = g_strdup_printf (_("The source file is not on this machine (%s)."),
-                                              reason);
-      return;
-    }
-  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR
-      || g_file_info_get_size (info) > MAX_SOURCE_BYTES)
-    {
-      result->source_error = g_strdup (_("The source file is not a regular file of at most 8 MiB."));
-      return;
-    }
-  if (!g_file_load_contents (file, cancellable, &contents, &length, NULL, &error))
-    {
-      g_autofree char *reason = tv_text_dup_message (error->message, path);
-
-      result->source_error = g_strdup_printf (_("The source file could not be read (%s)."),
-                                              reason);
-      return;
-    }
-  /* Shown as it is, with invalid bytes replaced. */
-  result->source = g_utf8_make_valid (contents, length);
-}
-
-static void
-source_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
-{
-  SourceJob *job = task_data;
-  g_autoptr(TvCallTree) tree = NULL;
-  g_autoptr(SourceResult) result = g_new0 (SourceResult, 1);
-  g_autoptr(GHashTable) by_line = g_hash_table_new (g_direct_hash, g_direct_equal);
-  g_autoptr(GHashTable) by_instruction = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autofree gboolean *under = NULL;
-  g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
-  guint32 n_nodes;
-  guint32 any_frame = TV_NODE_NONE;
-
-  tree = tv_call_tree_new (job->data, &job->query, cancellable);
-  if (tree == NULL)
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-      return;
-    }
-
-  result->function = job->function;
-  result->frame = job->frame;
-  result->lines = g_array_new (FALSE, FALSE, sizeof (LineCount));
-  result->instructions = g_array_new (FALSE, FALSE, sizeof (InstructionCount));
-
-  /* under[n]: an ancestor of n is a call of the function.  Parents come
-   * before their children. */
-  n_nodes = tv_call_tree_get_n_nodes (tree);
-  under = g_new0 (gboolean, n_nodes);
-  for (guint32 node = 1; node < n_nodes; node++)
-    {
-      guint32 parent = tv_call_tree_get_parent (tree, node);
-      gboolean is_function = tv_call_tree_get_function (tree, node) == job->function;
-      TvFrameLocation location;
-      const TvFrameLocation *f = &location;
-      guint64 total, self;
-      guint index;
-      gpointer value;
-      g_autofree char *ikey = NULL;
-
-      g_assert (parent < node);
-      under[node] = under[parent]
-                    || (parent != TV_ROOT_NODE
-                        && tv_call_tree_get_function (tree, parent) == job->function);
-      if (!is_function)
-        continue;
-      if ((node & 4095) == 0 && g_cancellable_is_cancelled (cancellable))
-        break;
-
-      any_frame = tv_call_tree_get_frame (tree, node);
-      tv_profile_data_get_frame_location (job->data, any_frame, &location);
-      total = under[node] ? 0 : tv_call_tree_get_total (tree, node);
-      self = tv_call_tree_get_self (tree, node);
-      result->function_total += total;
-
-      if (g_hash_table_lookup_extended (by_line, GINT_TO_POINTER (f->line), NULL, &value))
-        index = GPOINTER_TO_UINT (value);
-      else
-        {
-          LineCount count = { f->line, 0, 0 };
-
-          index = result->lines->len;
-          g_array_append_val (result->lines, count);
-          g_hash_table_insert (by_line, GINT_TO_POINTER (f->line), GUINT_TO_POINTER (index));
-        }
-      g_array_index (result->lines, LineCount, index).total += total;
-      g_array_index (result->lines, LineCount, index).self += self;
-
-      if (f->opcode == TV_OPCODE_NONE)
-        continue;
-      result->has_opcodes = TRUE;
-      ikey = g_strdup_printf ("%d:%d:%d:%u", f->line, f->column, f->end_column, f->opcode);
-      if (g_hash_table_lookup_extended (by_instruction, ikey, NULL, &value))
-        index = GPOINTER_TO_UINT (value);
-      else
-        {
-          InstructionCount count = { f->line, f->column, f->end_column, f->opcode, 0, 0 };
-
-          index = result->instructions->len;
-          g_array_append_val (result->instructions, count);
-          g_hash_table_insert (by_instruction, ikey, GUINT_TO_POINTER (index));
-          g_ptr_array_add (keys, g_steal_pointer (&ikey));
-        }
-      g_array_index (result->instructions, InstructionCount, index).total += total;
-      g_array_index (result->instructions, InstructionCount, index).self += self;
-    }
-  if (g_cancellable_is_cancelled (cancellable))
-    {
-      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-      return;
-    }
-  g_array_sort (result->lines, compare_lines);
-  g_array_sort (result->instructions, compare_instructions);
-
-  /* Names come from the function's own frames (or the one asked about,
-   * when no selected sample ran it). */
-  if (any_frame == TV_NODE_NONE)
-    any_frame = job->frame != TV_NODE_NONE
-                ? job->frame
-                : tv_profile_data_get_key_frame (job->data, TV_MERGE_FUNCTION, job->function);
-  result->funcname = g_strdup (tv_profile_data_get_funcname (job->data, any_frame));
-  result->filename = g_strdup (tv_profile_data_get_filename (job->data, any_frame));
-  read_source (result, (const char * const *) job->map_from,
-               (const char * const *) job->map_to, cancellable);
-
-  g_task_return_pointer (task, g_steal_pointer (&result), (GDestroyNotify) source_result_free);
-}
 
 /* ------------------------------------------------------------------------ */
 /* Showing                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static const LineCount *
-find_line (SourceResult *result,
-           int           line)
-{
-  LineCount key = { line, 0, 0 };
-
-  if (result == NULL || result->lines->len == 0)
-    return NULL;
-  return bsearch (&key, result->lines->data, result->lines->len, sizeof (LineCount),
-                  compare_lines);
-}
-
-static char *
-format_share (guint64 part,
-              guint64 whole)
-{
-  if (part == 0)
-    return g_strdup ("");
-  return tv_format_share (part, whole);
-}
-
 static void
 show_instructions (TvSourceView *self)
 {
-  SourceResult *result = self->result;
+  TvSourceLines *result = self->result;
   g_autoptr(GString) text = g_string_new (NULL);
 
   if (!result->has_opcodes)
     {
-      gtk_widget_set_visible (GTK_WIDGET (self->instructions_label), FALSE);
+      gtk_widget_set_visible (self->instructions_scroll, FALSE);
       return;
     }
   /* Translators: the heading of the per-instruction table; keep the
@@ -384,7 +96,7 @@ show_instructions (TvSourceView *self)
   g_string_append (text, _("Line:column   opcode   total   self"));
   for (guint i = 0; i < result->instructions->len; i++)
     {
-      const InstructionCount *ic = &g_array_index (result->instructions, InstructionCount, i);
+      const TvSourceInstructionCount *ic = &g_array_index (result->instructions, TvSourceInstructionCount, i);
       g_autofree char *where = NULL;
 
       if (ic->column >= 0)
@@ -395,128 +107,231 @@ show_instructions (TvSourceView *self)
                               where, ic->opcode, ic->total, ic->self);
     }
   gtk_label_set_text (self->instructions_label, text->str);
-  gtk_widget_set_visible (GTK_WIDGET (self->instructions_label), TRUE);
+  gtk_widget_set_visible (self->instructions_scroll, TRUE);
 }
+
+static void
+scroll_to_mark (TvSourceView *self)
+{
+  gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (self->text_view), self->scroll_mark, 0.0, TRUE,
+                                0.0, SCROLL_YALIGN);
+}
+
+/* A scroll to a line far down lands where the lines above it were
+ * thought to be: as GTK measures them, the heights change, and so the
+ * view scrolls again. */
+static void
+vadjustment_changed (TvSourceView *self)
+{
+  if (self->follow_mark)
+    scroll_to_mark (self);
+}
+
+static void
+stop_following (TvSourceView *self)
+{
+  self->follow_mark = FALSE;
+}
+
+static gboolean
+scrolled_by_user (TvSourceView *self)
+{
+  stop_following (self);
+  return FALSE;
+}
+
+static gboolean
+key_pressed (TvSourceView *self)
+{
+  stop_following (self);
+  return FALSE;
+}
+
+/* Empties the buffer, and the gutter with it. */
+static void
+clear_text (TvSourceView *self)
+{
+  GtkTextBuffer *buffer;
+
+  self->text_stale = FALSE;
+  if (self->text_view == NULL)
+    return;
+  buffer = GTK_TEXT_BUFFER (self->buffer);
+  tv_source_heat_gutter_set_cells (self->heat_gutter, NULL, 0, 0, FALSE);
+  gtk_source_buffer_set_language (self->buffer, NULL);
+  gtk_text_buffer_set_text (buffer, "", 0);
+}
+
+/* Marks the span of MARKED in the file shown (columns are UTF-8 byte
+ * offsets, as CPython records them; the end may be on a later line), or
+ * the rest of its line where the columns are unknown. */
+static void
+mark_span (TvSourceView          *self,
+           const TvFrameLocation *marked)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
+  int n_lines = gtk_text_buffer_get_line_count (buffer);
+  GtkTextIter start, end;
+  int end_line;
+
+  if (marked->column < 0)
+    return;
+  gtk_text_buffer_get_iter_at_line (buffer, &start, marked->line - 1);
+  if (marked->column < gtk_text_iter_get_bytes_in_line (&start))
+    gtk_text_iter_set_line_index (&start, marked->column);
+  else if (!gtk_text_iter_ends_line (&start))
+    gtk_text_iter_forward_to_line_end (&start);
+
+  end_line = marked->end_line >= marked->line ? marked->end_line : marked->line;
+  end = start;
+  if (end_line <= n_lines && (end_line > marked->line || marked->end_column >= marked->column))
+    {
+      gtk_text_buffer_get_iter_at_line (buffer, &end, end_line - 1);
+      if (marked->end_column >= 0 && marked->end_column < gtk_text_iter_get_bytes_in_line (&end))
+        gtk_text_iter_set_line_index (&end, marked->end_column);
+      else if (!gtk_text_iter_ends_line (&end))
+        gtk_text_iter_forward_to_line_end (&end);
+    }
+  else if (!gtk_text_iter_ends_line (&end))
+    gtk_text_iter_forward_to_line_end (&end);
+  /* A column past the line's end (the file changed since) marks nothing. */
+  if (gtk_text_iter_compare (&start, &end) < 0)
+    gtk_text_buffer_apply_tag (buffer, self->marked_span_tag, &start, &end);
+}
+
+static void
+show_text (TvSourceView *self)
+{
+  TvSourceLines *result = self->result;
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
+  TvFrameLocation marked_location;
+  const TvFrameLocation *marked = NULL;
+  g_autoptr(GArray) cells = g_array_new (FALSE, FALSE, sizeof (TvSourceHeatCell));
+  int n_lines;
+  int marked_row = -1;
+  int scroll_row = -1;
+  guint64 max_total = 0;
+  gboolean numbered = result->source == NULL;
+  GtkTextIter iter;
+
+  clear_text (self);
+  if (self->frame != TV_NODE_NONE
+      && tv_profile_data_get_frame_location (tv_profile_get_data (self->profile), self->frame,
+                                             &marked_location)
+      && marked_location.line > 0)
+    marked = &marked_location;
+
+  if (result->source != NULL)
+    {
+      /* The buffer is the file: its own line numbers are the file's. */
+      gtk_source_buffer_set_language (self->buffer,
+                                      gtk_source_language_manager_get_language (gtk_source_language_manager_get_default (),
+                                                                                "python3"));
+      gtk_text_buffer_set_text (buffer, result->source, -1);
+    }
+  gtk_source_view_set_show_line_numbers (self->text_view, !numbered);
+
+  /* Each line with samples is a cell of the gutter: at its own row of
+   * the file, or, without it, at a row of its own in an empty buffer. */
+  n_lines = gtk_text_buffer_get_line_count (buffer);
+  for (guint i = 0; i < result->lines->len; i++)
+    {
+      const TvSourceLineCount *lc = &g_array_index (result->lines, TvSourceLineCount, i);
+      TvSourceHeatCell cell = { 0, lc->line, lc->total, lc->self };
+
+      if (lc->line <= 0 || (!numbered && lc->line > n_lines))
+        continue;
+      cell.buffer_line = numbered ? cells->len : (guint) lc->line - 1;
+      g_array_append_val (cells, cell);
+      if (marked != NULL && marked->line == lc->line)
+        marked_row = cell.buffer_line;
+      if (lc->total > max_total || scroll_row < 0)
+        {
+          max_total = MAX (max_total, lc->total);
+          scroll_row = cell.buffer_line;
+        }
+    }
+  if (numbered && cells->len > 0)
+    {
+      /* A row per line, each a space and a newline: the tag that tints
+       * the selected frame's row needs characters to hold it (GTK paints
+       * no paragraph background on a line that is only its newline). */
+      g_autoptr(GString) rows = g_string_new (NULL);
+
+      for (guint i = 0; i < cells->len; i++)
+        g_string_append (rows, " \n");
+      gtk_text_buffer_set_text (buffer, rows->str, -1);
+    }
+  else if (!numbered && marked != NULL && marked->line <= n_lines)
+    marked_row = marked->line - 1;
+
+  if (cells->len == 0 && marked_row < 0)
+    {
+      /* Translators: shown instead of the lines, or above the file. */
+      const char *message = _("No line of this function is in the samples shown.");
+
+      if (numbered)
+        gtk_text_buffer_set_text (buffer, message, -1);
+      else
+        gtk_label_set_text (self->status_label, message);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label),
+                          gtk_label_get_text (self->status_label)[0] != '\0');
+  tv_source_heat_gutter_set_cells (self->heat_gutter, (TvSourceHeatCell *) cells->data,
+                                   cells->len, result->function_total, numbered);
+
+  /* The selected frame's line, tinted, and its span; the view scrolls to
+   * it, or else to the function's busiest line. */
+  if (marked_row >= 0)
+    {
+      GtkTextIter start, end;
+
+      gtk_text_buffer_get_iter_at_line (buffer, &start, marked_row);
+      end = start;
+      gtk_text_iter_forward_line (&end);
+      gtk_text_buffer_apply_tag (buffer, self->marked_line_tag, &start, &end);
+      if (!numbered)
+        mark_span (self, marked);
+      scroll_row = marked_row;
+    }
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, MAX (scroll_row, 0));
+  gtk_text_buffer_move_mark (buffer, self->scroll_mark, &iter);
+  gtk_text_buffer_place_cursor (buffer, &iter);
+  self->follow_mark = TRUE;
+  scroll_to_mark (self);
+}
+
+static void ensure_text_view (TvSourceView *self);
 
 static void
 show_result (TvSourceView *self)
 {
-  SourceResult *result = self->result;
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
-  TvFrameLocation marked_location;
-  const TvFrameLocation *marked = NULL;
+  TvSourceLines *result = self->result;
   g_autoptr(GString) title = g_string_new (NULL);
   g_autofree char *status = NULL;
-  g_auto(GStrv) source_lines = NULL;
-  guint n_source_lines = 0;
-  int first, last;
-  guint64 max_total = 0;
-  GtkTextIter end;
 
-  gtk_text_buffer_set_text (buffer, "", 0);
   tv_text_append_shown (title, result->funcname, -1);
   g_string_append (title, " — ");
   tv_text_append_shown (title, result->filename, -1);
   gtk_label_set_text (self->title_label, title->str);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), title->str);
+  if (result->source == NULL)
+    status = tv_text_dup_visible (result->source_error, 0);
+  gtk_label_set_text (self->status_label, status != NULL ? status : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), status != NULL);
+  gtk_widget_set_visible (self->locate_button, result->source == NULL && result->can_locate);
+  show_instructions (self);
 
-  if (self->frame != TV_NODE_NONE
-      && tv_profile_data_get_frame_location (tv_profile_get_data (self->profile), self->frame,
-                                             &marked_location))
-    marked = &marked_location;
-
-  if (result->source != NULL)
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
-      source_lines = g_strsplit (result->source, "\n", -1);
-      n_source_lines = g_strv_length (source_lines);
-      gtk_label_set_text (self->status_label, "");
+      ensure_text_view (self);
+      show_text (self);
     }
   else
     {
-      status = tv_text_dup_visible (result->source_error, 0);
-      gtk_label_set_text (self->status_label, status);
+      clear_text (self);
+      self->text_stale = TRUE;
     }
-  gtk_widget_set_visible (GTK_WIDGET (self->status_label), result->source == NULL);
-  gtk_widget_set_visible (self->locate_button, result->source == NULL && result->can_locate);
-
-  /* The function's lines, and a few around them. */
-  first = G_MAXINT;
-  last = 0;
-  for (guint i = 0; i < result->lines->len; i++)
-    {
-      const LineCount *lc = &g_array_index (result->lines, LineCount, i);
-
-      if (lc->line <= 0)
-        continue;
-      first = MIN (first, lc->line);
-      last = MAX (last, lc->line);
-      max_total = MAX (max_total, lc->total);
-    }
-  if (marked != NULL && marked->line > 0)
-    {
-      first = MIN (first, marked->line);
-      last = MAX (last, marked->line);
-    }
-  if (first > last)
-    {
-      gtk_text_buffer_set_text (buffer, _("No line of this function is in the samples shown."), -1);
-      show_instructions (self);
-      return;
-    }
-  first = MAX (1, first - CONTEXT_LINES);
-  last = last + CONTEXT_LINES;
-  if (source_lines != NULL)
-    last = MIN (last, (int) n_source_lines);
-
-  for (int line = first; line <= last; line++)
-    {
-      const LineCount *lc = find_line (result, line);
-      g_autofree char *share = format_share (lc != NULL ? lc->total : 0, result->function_total);
-      g_autofree char *gutter = g_strdup_printf ("%6d %7s ", line, share);
-      const char *code = source_lines != NULL && line - 1 < (int) n_source_lines
-                         ? source_lines[line - 1] : "";
-      GtkTextIter start;
-      int offset;
-
-      /* Without the file, only the lines that have samples. */
-      if (source_lines == NULL && lc == NULL)
-        continue;
-      gtk_text_buffer_get_end_iter (buffer, &end);
-      offset = gtk_text_iter_get_offset (&end);
-      gtk_text_buffer_insert_with_tags (buffer, &end, gutter, -1, self->gutter_tag, NULL);
-      gtk_text_buffer_get_end_iter (buffer, &end);
-      gtk_text_buffer_insert (buffer, &end, code, -1);
-      gtk_text_buffer_get_end_iter (buffer, &end);
-      gtk_text_buffer_insert (buffer, &end, "\n", 1);
-
-      gtk_text_buffer_get_iter_at_offset (buffer, &start, offset);
-      gtk_text_buffer_get_end_iter (buffer, &end);
-      if (lc != NULL && lc->total > 0 && max_total > 0)
-        {
-          guint level = MIN (N_HEAT_TAGS - 1, (guint) ((double) lc->total / max_total * N_HEAT_TAGS));
-
-          gtk_text_buffer_apply_tag (buffer, self->heat_tags[level], &start, &end);
-        }
-      if (marked != NULL && marked->line == line)
-        {
-          gtk_text_buffer_apply_tag (buffer, self->marked_line_tag, &start, &end);
-          if (marked->column >= 0 && source_lines != NULL)
-            {
-              GtkTextIter span_start = start, span_end = start;
-              int code_chars = g_utf8_strlen (code, -1);
-              int from = MIN (marked->column, code_chars);
-              int to = marked->end_line == marked->line && marked->end_column >= marked->column
-                       ? MIN (marked->end_column, code_chars) : code_chars;
-
-              /* Columns count UTF-8 bytes in CPython; close enough for
-               * the ASCII most code is. */
-              gtk_text_iter_forward_chars (&span_start, g_utf8_strlen (gutter, -1) + from);
-              gtk_text_iter_forward_chars (&span_end, g_utf8_strlen (gutter, -1) + to);
-              gtk_text_buffer_apply_tag (buffer, self->marked_span_tag, &span_start, &span_end);
-            }
-        }
-    }
-  show_instructions (self);
 }
 
 static void
@@ -526,17 +341,17 @@ source_done (GObject      *object,
 {
   TvSourceView *self = TV_SOURCE_VIEW (object);
   guint generation = GPOINTER_TO_UINT (user_data);
-  SourceResult *result = g_task_propagate_pointer (G_TASK (res), NULL);
+  TvSourceLines *result = tv_source_lines_load_finish (res, NULL);
 
   if (result == NULL)
     return;
   if (generation != self->generation)
     {
-      source_result_free (result);
+      tv_source_lines_free (result);
       return;
     }
   g_clear_object (&self->cancellable);
-  source_result_free (self->result);
+  tv_source_lines_free (self->result);
   self->result = result;
   show_result (self);
 }
@@ -544,8 +359,6 @@ source_done (GObject      *object,
 static void
 refresh (TvSourceView *self)
 {
-  g_autoptr(GTask) task = NULL;
-  SourceJob *job;
   TvQuery query;
 
   self->generation++;
@@ -553,14 +366,14 @@ refresh (TvSourceView *self)
   g_clear_object (&self->cancellable);
   if (self->function == TV_NODE_NONE)
     {
-      g_clear_pointer (&self->result, source_result_free);
+      g_clear_pointer (&self->result, tv_source_lines_free);
       gtk_label_set_text (self->title_label, _("No Function Selected"));
       gtk_label_set_text (self->status_label,
                           _("Select a frame or a function to see its source, with the samples of each line."));
       gtk_widget_set_visible (GTK_WIDGET (self->status_label), TRUE);
       gtk_widget_set_visible (self->locate_button, FALSE);
-      gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text_view), "", 0);
-      gtk_widget_set_visible (GTK_WIDGET (self->instructions_label), FALSE);
+      clear_text (self);
+      gtk_widget_set_visible (self->instructions_scroll, FALSE);
       return;
     }
 
@@ -576,28 +389,12 @@ refresh (TvSourceView *self)
   query.n_hidden_functions = 0;
   query.count_states = FALSE;
 
-  job = g_new0 (SourceJob, 1);
-  job->data = tv_profile_data_ref (tv_profile_get_data (self->profile));
-  if (query.threads != NULL)
-    {
-      job->threads = g_memdup2 (query.threads, query.n_threads * sizeof (guint32));
-      query.threads = job->threads;
-    }
-  if (query.ranges != NULL)
-    {
-      job->ranges = g_memdup2 (query.ranges, query.n_ranges * sizeof (TvTimeRange));
-      query.ranges = job->ranges;
-    }
-  job->query = query;
-  job->function = self->function;
-  job->frame = self->frame;
-  job->map_from = g_strdupv ((char **) self->map_from->pdata);
-  job->map_to = g_strdupv ((char **) self->map_to->pdata);
-
   self->cancellable = g_cancellable_new ();
-  task = g_task_new (self, self->cancellable, source_done, GUINT_TO_POINTER (self->generation));
-  g_task_set_task_data (task, job, source_job_free);
-  g_task_run_in_thread (task, source_thread);
+  tv_source_lines_load_async (tv_profile_get_data (self->profile), &query, self->function,
+                              self->frame, (const char * const *) self->map_from->pdata,
+                              (const char * const *) self->map_to->pdata, self,
+                              self->cancellable, source_done,
+                              GUINT_TO_POINTER (self->generation));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -761,11 +558,11 @@ tv_source_view_get_line_samples (TvSourceView *self,
                                  guint64      *total,
                                  guint64      *self_samples)
 {
-  const LineCount *lc;
+  const TvSourceLineCount *lc;
 
   g_return_val_if_fail (TV_IS_SOURCE_VIEW (self), FALSE);
 
-  lc = find_line (self->result, line);
+  lc = tv_source_lines_find (self->result, line);
   if (lc == NULL)
     return FALSE;
   if (total != NULL)
@@ -783,23 +580,50 @@ tv_source_view_get_n_instructions (TvSourceView *self)
   return self->result != NULL ? self->result->instructions->len : 0;
 }
 
+GtkSourceView *
+tv_source_view_get_text_view (TvSourceView *self)
+{
+  g_return_val_if_fail (TV_IS_SOURCE_VIEW (self), NULL);
+
+  return self->text_view;
+}
+
+TvSourceHeatGutter *
+tv_source_view_get_heat_gutter (TvSourceView *self)
+{
+  g_return_val_if_fail (TV_IS_SOURCE_VIEW (self), NULL);
+
+  return self->heat_gutter;
+}
+
 /* ------------------------------------------------------------------------ */
 /* GObject                                                                   */
 /* ------------------------------------------------------------------------ */
 
+static GdkRGBA
+rgba_of (TvColor color,
+         double  alpha)
+{
+  return (GdkRGBA) { color.red, color.green, color.blue, alpha };
+}
+
+/* libadwaita's style scheme for the code, and the marks in the accent
+ * colour, light or dark as the application is. */
 static void
-update_tag_colors (TvSourceView *self)
+update_style (TvSourceView *self)
 {
   gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  GtkSourceStyleSchemeManager *schemes = gtk_source_style_scheme_manager_get_default ();
+  GtkSourceStyleScheme *scheme;
+  GdkRGBA line = rgba_of (tv_palette_accent (dark), tv_palette_selection_alpha (dark));
+  GdkRGBA span = rgba_of (tv_palette_accent (dark), 2.0 * tv_palette_selection_alpha (dark));
 
-  /* Warm backgrounds, stronger with more samples; readable text on both. */
-  for (guint i = 0; i < N_HEAT_TAGS; i++)
-    {
-      GdkRGBA rgba = { dark ? 0.90 : 0.96, dark ? 0.35 : 0.45, 0.10,
-                       0.10 + 0.55 * (i + 1) / N_HEAT_TAGS };
-
-      g_object_set (self->heat_tags[i], "paragraph-background-rgba", &rgba, NULL);
-    }
+  scheme = gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "Adwaita-dark" : "Adwaita");
+  if (scheme == NULL)
+    scheme = gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "classic-dark" : "classic");
+  gtk_source_buffer_set_style_scheme (self->buffer, scheme);
+  g_object_set (self->marked_line_tag, "paragraph-background-rgba", &line, NULL);
+  g_object_set (self->marked_span_tag, "background-rgba", &span, NULL);
 }
 
 static void
@@ -814,27 +638,103 @@ tv_source_view_dispose (GObject *object)
   g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
   g_clear_object (&self->state);
   g_clear_object (&self->profile);
-  g_clear_pointer (&self->result, source_result_free);
+  g_clear_pointer (&self->result, tv_source_lines_free);
   g_clear_pointer (&self->map_from, g_ptr_array_unref);
   g_clear_pointer (&self->map_to, g_ptr_array_unref);
 
   G_OBJECT_CLASS (tv_source_view_parent_class)->dispose (object);
 }
 
+/* The view of the file, made when the panel is first shown. */
+static void
+ensure_text_view (TvSourceView *self)
+{
+  GtkTextBuffer *buffer;
+  GtkSourceGutter *gutter;
+  GtkEventController *controller;
+  GtkTextIter start;
+
+  if (self->text_view != NULL)
+    return;
+  gtk_source_init ();
+
+  /* The file, read-only: no undo history, no cursor (a click still
+   * selects, for copying). */
+  self->buffer = gtk_source_buffer_new (NULL);
+  buffer = GTK_TEXT_BUFFER (self->buffer);
+  gtk_text_buffer_set_enable_undo (buffer, FALSE);
+  gtk_source_buffer_set_highlight_matching_brackets (self->buffer, FALSE);
+  self->text_view = GTK_SOURCE_VIEW (gtk_source_view_new_with_buffer (self->buffer));
+  g_object_unref (self->buffer);
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (self->text_view), FALSE);
+  gtk_text_view_set_cursor_visible (GTK_TEXT_VIEW (self->text_view), FALSE);
+  gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->text_view), TRUE);
+  gtk_text_view_set_wrap_mode (GTK_TEXT_VIEW (self->text_view), GTK_WRAP_NONE);
+  gtk_source_view_set_show_line_numbers (self->text_view, TRUE);
+  gtk_source_view_set_highlight_current_line (self->text_view, FALSE);
+  gtk_source_view_set_tab_width (self->text_view, 8);
+  /* The samples between the line numbers and the code. */
+  self->heat_gutter = TV_SOURCE_HEAT_GUTTER (tv_source_heat_gutter_new ());
+  gutter = gtk_source_view_get_gutter (self->text_view, GTK_TEXT_WINDOW_LEFT);
+  gtk_source_gutter_insert (gutter, GTK_SOURCE_GUTTER_RENDERER (self->heat_gutter),
+                            GTK_SOURCE_VIEW_GUTTER_POSITION_MARKS + 10);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->text_scroll),
+                                 GTK_WIDGET (self->text_view));
+
+  self->marked_line_tag = gtk_text_buffer_create_tag (buffer, "tv-marked-line", NULL);
+  self->marked_span_tag = gtk_text_buffer_create_tag (buffer, "tv-marked-span",
+                                                      "underline", PANGO_UNDERLINE_SINGLE, NULL);
+  gtk_text_buffer_get_start_iter (buffer, &start);
+  self->scroll_mark = gtk_text_buffer_create_mark (buffer, NULL, &start, TRUE);
+  update_style (self);
+  g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
+                            G_CALLBACK (update_style), self);
+
+  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->text_scroll)),
+                           "changed", G_CALLBACK (vadjustment_changed), self, G_CONNECT_SWAPPED);
+  /* Whatever the user does in the view or its scrollbars. */
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_swapped (controller, "scroll", G_CALLBACK (scrolled_by_user), self);
+  gtk_widget_add_controller (self->text_scroll, controller);
+  controller = GTK_EVENT_CONTROLLER (gtk_gesture_click_new ());
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_swapped (controller, "pressed", G_CALLBACK (stop_following), self);
+  gtk_widget_add_controller (self->text_scroll, controller);
+  controller = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (controller, GTK_PHASE_CAPTURE);
+  g_signal_connect_swapped (controller, "key-pressed", G_CALLBACK (key_pressed), self);
+  gtk_widget_add_controller (self->text_scroll, controller);
+}
+
+static void
+tv_source_view_map (GtkWidget *widget)
+{
+  TvSourceView *self = TV_SOURCE_VIEW (widget);
+
+  GTK_WIDGET_CLASS (tv_source_view_parent_class)->map (widget);
+  ensure_text_view (self);
+  if (self->text_stale && self->result != NULL)
+    {
+      self->text_stale = FALSE;
+      show_text (self);
+    }
+}
+
 static void
 tv_source_view_class_init (TvSourceViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = tv_source_view_dispose;
+  widget_class->map = tv_source_view_map;
 }
 
 static void
 tv_source_view_init (TvSourceView *self)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-  GtkTextBuffer *buffer;
 
   self->function = TV_NODE_NONE;
   self->frame = TV_NODE_NONE;
@@ -858,30 +758,24 @@ tv_source_view_init (TvSourceView *self)
   gtk_widget_set_visible (self->locate_button, FALSE);
   g_signal_connect_swapped (self->locate_button, "clicked", G_CALLBACK (locate_clicked), self);
 
-  self->text_view = GTK_TEXT_VIEW (gtk_text_view_new ());
-  gtk_text_view_set_editable (self->text_view, FALSE);
-  gtk_text_view_set_cursor_visible (self->text_view, FALSE);
-  gtk_text_view_set_monospace (self->text_view, TRUE);
-  gtk_text_view_set_wrap_mode (self->text_view, GTK_WRAP_NONE);
-  gtk_widget_set_vexpand (scrolled, TRUE);
+  self->text_scroll = gtk_scrolled_window_new ();
+  gtk_widget_set_vexpand (self->text_scroll, TRUE);
 
+  /* The instructions below the file, never taller than five rows: a
+   * long function must not make the window taller. */
   self->instructions_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->instructions_label, 0);
+  gtk_label_set_yalign (self->instructions_label, 0);
   gtk_label_set_selectable (self->instructions_label, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->instructions_label), "monospace");
-
-  buffer = gtk_text_view_get_buffer (self->text_view);
-  for (guint i = 0; i < N_HEAT_TAGS; i++)
-    self->heat_tags[i] = gtk_text_buffer_create_tag (buffer, NULL, NULL);
-  self->gutter_tag = gtk_text_buffer_create_tag (buffer, NULL, "foreground-rgba",
-                                                 &(GdkRGBA) { 0.5, 0.5, 0.5, 1.0 }, NULL);
-  self->marked_line_tag = gtk_text_buffer_create_tag (buffer, NULL, "weight", PANGO_WEIGHT_BOLD,
-                                                      NULL);
-  self->marked_span_tag = gtk_text_buffer_create_tag (buffer, NULL,
-                                                      "underline", PANGO_UNDERLINE_DOUBLE, NULL);
-  update_tag_colors (self);
-  g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
-                            G_CALLBACK (update_tag_colors), self);
+  self->instructions_scroll = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (self->instructions_scroll),
+                                                    TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (self->instructions_scroll),
+                                              96);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->instructions_scroll),
+                                 GTK_WIDGET (self->instructions_label));
+  gtk_widget_set_visible (self->instructions_scroll, FALSE);
 
   gtk_widget_set_margin_start (box, 6);
   gtk_widget_set_margin_end (box, 6);
@@ -890,15 +784,7 @@ tv_source_view_init (TvSourceView *self)
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->title_label));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status_label));
   gtk_box_append (GTK_BOX (box), self->locate_button);
-  /* The lines and the instructions scroll together: a long function
-   * must not make the window taller. */
-  {
-    GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-
-    gtk_box_append (GTK_BOX (content), GTK_WIDGET (self->text_view));
-    gtk_box_append (GTK_BOX (content), GTK_WIDGET (self->instructions_label));
-    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), content);
-  }
-  gtk_box_append (GTK_BOX (box), scrolled);
+  gtk_box_append (GTK_BOX (box), self->text_scroll);
+  gtk_box_append (GTK_BOX (box), self->instructions_scroll);
   adw_bin_set_child (ADW_BIN (self), box);
 }

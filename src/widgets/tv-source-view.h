@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "tv-profile.h"
+#include "tv-source-heat-gutter.h"
 #include "tv-view-state.h"
 
 G_BEGIN_DECLS
@@ -41,5 +42,10 @@ guint       tv_source_view_get_n_instructions (TvSourceView *self);
  * File…" does. */
 void        tv_source_view_locate           (TvSourceView *self,
                                              const char   *path);
+/* The view of the file and its gutter of samples (tests); NULL until the
+ * panel was first shown.  The buffer's tags "tv-marked-line" and
+ * "tv-marked-span" mark the selected frame's line and its columns. */
+GtkSourceView      *tv_source_view_get_text_view   (TvSourceView *self);
+TvSourceHeatGutter *tv_source_view_get_heat_gutter (TvSourceView *self);
 
 G_END_DECLS
