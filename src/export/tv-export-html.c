@@ -124,6 +124,18 @@ static const struct
   { "thread_main", N_("{0} (main)") },
   { "all_threads", N_("all threads") },
   { "thread_named", N_("thread {0}") },
+  { "state", N_("State") },
+  { "state_tooltip", N_("Samples to show, by thread state, of all threads") },
+  { "state_all", N_("All Samples") },
+  { "state_gil", N_("Holding the GIL") },
+  { "state_cpu", N_("On CPU, With or Without the GIL") },
+  { "state_gil_wait", N_("Waiting for the GIL") },
+  { "state_exception", N_("With an Exception") },
+  /* Translators: {0} is the status line, {1} a thread state, e.g.
+   * "Waiting for the GIL". */
+  { "status_state", N_("{0}, only samples: {1}") },
+  /* Translators: {0} says how much the search matched. */
+  { "search_literal", N_("{0} (searched as plain text: as a regular expression it could take too long)") },
   /* Translators: {1} is a time that adds up every thread's samples. */
   { "status_one", N_("{0} sample ({1} of thread time) of {2}") },
   { "status", N_("{0} samples ({1} of thread time) of {2}") },
@@ -304,6 +316,19 @@ static const struct
   { "legend_match", N_("search match") },
   { "legend_heat_low", N_("no self time") },
   { "legend_heat_high", N_("the most self time") },
+};
+
+/* The states the page filters by: the name `--state` takes, and the
+ * call tree's count of it. */
+static const struct
+{
+  const char    *name;
+  TvStatusCount  count;
+} page_states[] = {
+  { "gil", TV_STATUS_COUNT_HAS_GIL },
+  { "cpu", TV_STATUS_COUNT_ON_CPU },
+  { "gil-wait", TV_STATUS_COUNT_GIL_REQUESTED },
+  { "exception", TV_STATUS_COUNT_HAS_EXCEPTION },
 };
 
 static const char * const status_names[] = {
@@ -1325,6 +1350,55 @@ append_threads (Exporter      *self,
   return TRUE;
 }
 
+/* "states": for each state the page filters by, the samples of that
+ * state each node holds itself, as pairs of the distance from the previous
+ * export id (from 0 for the first) and the count, nodes without any left
+ * out.  A node's samples in a state are exact (the tree counted them);
+ * its own are those less its children's.  Left out when the load did not
+ * count states. */
+static gboolean
+append_states (Exporter      *self,
+               GString       *out,
+               GCancellable  *cancellable,
+               GError       **error)
+{
+  if (!tv_call_tree_has_status_counts (self->tree))
+    return TRUE;
+
+  json_key (out, "states");
+  g_string_append_c (out, '{');
+  for (gsize s = 0; s < G_N_ELEMENTS (page_states); s++)
+    {
+      TvStatusCount count = page_states[s].count;
+      guint32 previous = 0;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      json_key (out, page_states[s].name);
+      g_string_append_c (out, '[');
+      for (guint32 id = 0; id < self->n_nodes; id++)
+        {
+          guint32 node = self->order[id];
+          guint64 own = tv_call_tree_get_status_counts (self->tree, node)[count];
+          const guint32 *children;
+          guint n_children;
+
+          children = tv_call_tree_get_children (self->tree, node, &n_children);
+          for (guint i = 0; i < n_children; i++)
+            own -= tv_call_tree_get_status_counts (self->tree, children[i])[count];
+          if (own == 0)
+            continue;
+          g_string_append_printf (out, "%u,%" G_GUINT64_FORMAT ",", id - previous, own);
+          previous = id;
+        }
+      json_close (out, ']');
+      g_string_append_c (out, ',');
+    }
+  json_close (out, '}');
+  g_string_append_c (out, ',');
+  return TRUE;
+}
+
 /* Every thread's facts, without samples: a differential page's trees are
  * not split by thread. */
 static void
@@ -1391,7 +1465,8 @@ exporter_build_json (Exporter      *self,
   append_palette (out);
   append_sources (self, out);
   append_nodes (self, out);
-  if (!append_threads (self, out, cancellable, error))
+  if (!append_threads (self, out, cancellable, error)
+      || !append_states (self, out, cancellable, error))
     return NULL;
   json_close (out, '}');
 
@@ -1803,9 +1878,12 @@ tv_export_html_build (TvProfileData         *data,
       || !tv_export_filter_make_query (filter, data, &self.query, error))
     goto failed;
 
+  /* Each thread's samples and each state's: the page's filters. */
   self.query.query.thread_self = TRUE;
+  self.query.query.count_states = tv_profile_data_has_states (data);
   tree = tv_call_tree_new (data, &self.query.query, cancellable);
   self.query.query.thread_self = FALSE;
+  self.query.query.count_states = FALSE;
   if (tree == NULL)
     {
       set_cancelled (cancellable, error);

@@ -975,15 +975,44 @@ def hostile_cases(env, browser_exe):
 # browser
 # ---------------------------------------------------------------------------
 
+def round3(v):
+    """tv-units.c's rounding: (value, exponent, digits) of |v| to three digits."""
+    n = abs(v) * (1 + 8 * sys.float_info.epsilon)
+    text = "%.2e" % n
+    mantissa, exponent = text.split("e")
+    return float(text), int(exponent), mantissa.replace(".", "")
+
+
+def significant(v):
+    if v == 0:
+        return "0"
+    _, x, d = round3(v)
+    if x >= 3:
+        plain = "{:,}".format(int(d + "0" * (x - 2)))
+    elif x >= 2:
+        plain = d
+    elif x >= 0:
+        plain = d[:x + 1] + "." + d[x + 1:]
+    else:
+        plain = "0." + "0" * (-x - 1) + d
+    return ("-" if v < 0 else "") + plain
+
+
+UNITS = [(1e9, 1000, "ns"), (1e6, 1000, "µs"), (1e3, 1000, "ms"), (1, 60, "s"),
+         (1 / 60, 60, "min"), (1 / 3600, float("inf"), "h")]
+
+
 def format_seconds(s):
-    """The page's time: 1.276 s, 250.0 ms, 2.50 ms, 40 µs."""
+    """The page's time, tv-units.c's rule: 812 ns, 4.20 µs, 315 ms, 1.28 s, 50.0 min."""
     if s == 0:
         return "0 s"
-    if s < 1e-3:
-        return "%.0f µs" % (s * 1e6)
-    if s < 1:
-        return ("%.2f ms" if s < 0.01 else "%.1f ms") % (s * 1e3)
-    return "%.3f s" % s
+    u = 0
+    while u + 1 < len(UNITS) and round3(s * UNITS[u][0])[0] >= UNITS[u][1]:
+        u += 1
+    v = s * UNITS[u][0]
+    if round3(v)[0] < 1 and u > 0:
+        v = -1 if v < 0 else 1
+    return significant(v) + " " + UNITS[u][2]
 
 
 def short3(v):
@@ -2039,13 +2068,13 @@ def diff_cases(env, browser_exe):
             if hot:
                 b.mouse("mouseMoved", hot["x"] + hot["width"] / 2, hot["y"] + 5)
                 tip = b.evaluate("document.getElementById('tooltip').textContent")
-                for want in ("Total: 2.000 s → 3.000 s (Δ +1.000 s, +50.0 %), slower",
+                for want in ("Total: 2.00 s → 3.00 s (Δ +1.00 s, +50.0 %), slower",
                              "Total samples: 2,000 → 3,000, p = ", "exact binomial test"):
                     if want not in tip:
                         problems.append("tooltip lacks %r: %r" % (want, tip))
             row = b.evaluate("(() => { const r = document.querySelector('#functions tr[data-name=\"hot\"]');"
                              " return r && [r.className, Array.from(r.cells).map(c => c.textContent)]; })()")
-            if not row or row[0] != "slower" or row[1][5] != "+50.0 %" or row[1][4] != "+1.000 s":
+            if not row or row[0] != "slower" or row[1][5] != "+50.0 %" or row[1][4] != "+1.00 s":
                 problems.append("table row for hot: %r" % row)
             # Sorting by the file column, then by total Δ.
             b.evaluate("document.querySelector('#functions th[data-column=\"4\"]').click()")
@@ -3157,6 +3186,182 @@ def page_cases(env, browser_exe):
             problems += ["%r: %s" % (fragment[:40], p) for p in browser_problems(b, url)]
         return problems
     cases.append(("a hostile URL fragment is checked, shown as text and runs nothing", hostile_fragment))
+
+    def state_filter():
+        # Each state chosen in the page gives the tree of that state's
+        # samples: every node's total equals the --state export's (the
+        # model's tree of those samples), and the root the sum of the
+        # collapsed stacks of that state.
+        problems = []
+        every = set()
+        for name in ("rec_threads.tach", "rec_cpu_mix.tach", "mode_all.tach", "rec_asyncio.tach",
+                     "mode_exception.tach"):
+            path = os.path.join(env.data, "valid", name)
+            out, page = write_page("state-" + name, path)
+            d = page.data
+            if sorted(d.get("states", {})) != sorted(STATES):
+                problems.append("%s: states %r" % (name, sorted(d.get("states", {}))))
+                continue
+            n, parent, frame = tree_of(d)
+
+            def frame_key(dd, f):
+                fr = dd["frames"][7 * f:7 * f + 7]
+                return (dd["strings"][fr[0]], dd["strings"][fr[1]]) + tuple(fr[2:])
+
+            def paths(dd):
+                nn, pp, ff = tree_of(dd)
+                out = [()]
+                for i in range(1, nn):
+                    out.append(out[pp[i]] + (frame_key(dd, ff[i]),))
+                return out
+            ours = paths(d)
+            b, url = load(out)
+            seen = set()
+            for state in STATES:
+                ref, sub = export_html(env, path, "--state", state)
+                problems += sub
+                rd = ref.data
+                rn, rparent, _ = tree_of(rd)
+                rtotal = [0] * rn
+                for t in rd["threads"]:
+                    for node, count in thread_pairs(t):
+                        rtotal[node] += count
+                for i in range(rn - 1, 0, -1):
+                    rtotal[rparent[i]] += rtotal[i]
+                by_path = dict(zip(paths(rd), rtotal))
+                rc, coll, err = env.run("--export", "collapsed", "--state", state, "-o", "-", path)
+                collapsed_sum = sum(parse_collapsed(coll).values()) if rc == 0 else None
+                b.evaluate("(() => { const s = document.getElementById('state'); s.value = %s;"
+                           " s.dispatchEvent(new Event('change')); })()" % json.dumps(state))
+                st = b.evaluate("tachyon.state()")
+                tree = b.evaluate("tachyon.tree()")
+                if st["state"] != state or len(tree["total"]) != n:
+                    problems.append("%s %s: state %r, %d nodes of %d" % (name, state, st["state"],
+                                                                      len(tree["total"]), n))
+                    continue
+                if tree["total"][0] != rd["samples"]:
+                    problems.append("%s %s: root %d, the model's %d" % (name, state, tree["total"][0],
+                                                                       rd["samples"]))
+                # The collapsed stacks leave out the profiler's own frames
+                # only; their samples stay.
+                if collapsed_sum is not None and collapsed_sum > rd["samples"]:
+                    problems.append("%s %s: collapsed %d > %d" % (name, state, collapsed_sum,
+                                                                 rd["samples"]))
+                wrong = [i for i in range(n) if tree["total"][i] != by_path.get(ours[i], 0)]
+                if wrong:
+                    i = wrong[0]
+                    problems.append("%s %s: %d nodes differ, e.g. node %d: %d, the model's %d"
+                                    % (name, state, len(wrong), i, tree["total"][i],
+                                       by_path.get(ours[i], 0)))
+                if sum(1 for i in range(1, n) if tree["total"][i] > 0) < min(3, rn - 1):
+                    problems.append("%s %s: too few nodes to tell" % (name, state))
+                if rd["samples"] > 0:
+                    seen.add(state)
+                status = b.evaluate("document.getElementById('status').textContent")
+                if rd["samples"] > 0 and d["ui"]["state_" + state.replace("-", "_")] not in status:
+                    problems.append("%s %s: the status line %r does not say the state"
+                                    % (name, state, status))
+                # Inverted: the same samples.
+                b.evaluate("document.getElementById('inverted').click()")
+                if b.evaluate("tachyon.state().samples") != rd["samples"]:
+                    problems.append("%s %s: inverted root differs" % (name, state))
+                # The fragment keeps the state, and a link restores it.
+                hash_ = b.evaluate("location.hash")
+                if "state=" + state not in hash_:
+                    problems.append("%s: the fragment %r lacks the state" % (name, hash_))
+                b2, _ = load(out, hash_)
+                after = b2.evaluate("tachyon.state()")
+                if after["state"] != state or after["samples"] != rd["samples"] or not after["inverted"]:
+                    problems.append("%s %s: the link gives %r" % (name, state, after))
+                if b2.evaluate("document.getElementById('state').value") != state:
+                    problems.append("%s %s: the menu does not show the link's state" % (name, state))
+                b.evaluate("document.getElementById('inverted').click()")
+            if name in ("rec_threads.tach", "rec_cpu_mix.tach") and len(seen) < 2:
+                problems.append("%s: only %r have samples: not a mixed file" % (name, seen))
+            every |= seen
+            # Choosing a thread goes back to all states, and the other way round.
+            b, url = load(out, "#state=cpu")
+            b.evaluate("(() => { const s = document.getElementById('thread'); s.value = s.options[1].value;"
+                       " s.dispatchEvent(new Event('change')); })()")
+            st = b.evaluate("tachyon.state()")
+            if st["state"] != "" or st["thread"] < 0:
+                problems.append("%s: a thread with a state: %r" % (name, st))
+            problems += browser_problems(b, url)
+        if every != set(STATES):
+            problems.append("no file has samples in %r" % (set(STATES) - every))
+        # Hostile values of the state are ignored.
+        out, page = write_page("state-hostile", os.path.join(env.data, "valid", "rec_threads.tach"))
+        q = urllib.parse.quote
+        for value in ("<script>alert(1)</script>", 'gil"', "9" * 400, "__proto__", "constructor",
+                      "GIL", "gil wait", "toString", "-1", "1e999"):
+            b, url = load(out, "#state=" + q(value, safe=""))
+            check = b.evaluate(PAGE_CHECK)
+            st = b.evaluate("tachyon.state()")
+            if not check["ready"] or check["bad"] or st["state"] != "" or st["samples"] != page.data["samples"]:
+                problems.append("state=%r: %r %r" % (value[:30], check, st))
+            problems += ["state=%r: %s" % (value[:20], p) for p in browser_problems(b, url)]
+        tid = page.data["threads"][0]["thread_id"]
+        b, url = load(out, "#thread=%s&state=gil" % tid)
+        st = b.evaluate("tachyon.state()")
+        if st["state"] != "" or st["thread"] != 0:
+            problems.append("a link with a thread and a state: %r" % st)
+        return problems
+    cases.append(("the state filter: each state's tree is the model's, kept in the link", state_filter))
+
+    def catastrophic_search():
+        # A search that would backtrack for ever against a long name: the
+        # page runs it as plain text and says so, and stays responsive.
+        problems = []
+        long_name = "a" * 30000
+        path = os.path.join(tmp, "long-a.tach")
+        write_stacks(env, path, [(5, [("app.py", long_name), ("app.py", "main")]),
+                                 (2, [("app.py", "(a+)+$x"), ("app.py", "main")])], 1.0)
+        out, page = write_page("long-a", path)
+        q = urllib.parse.quote
+        for search, literal, matched in (("(a+)+$", True, 2), ("(a|aa)*b", True, 0),
+                                         ("a*a*a*a*b", True, 0), ("(a+)+", True, 2),
+                                         (".*x", False, 2), ("a.*b.*c", False, 0),
+                                         ("^a[^]*a$", False, 5)):
+            start = time.monotonic()
+            b, url = load(out, "#search=" + q(search, safe=""))
+            st = b.evaluate("tachyon.state()")
+            took = time.monotonic() - start
+            print("# search %r: %.2f s" % (search, took))
+            if st["search"] != search or st["literal"] != literal or st["matched"] != matched:
+                problems.append("%r: %r" % (search, {k: st[k] for k in ("search", "literal", "matched")}))
+            text = b.evaluate("document.getElementById('match').textContent")
+            if literal and "plain text" not in text:
+                problems.append("%r: the page does not say it searched plain text: %r" % (search, text))
+            problems += ["%r: %s" % (search, p) for p in browser_problems(b, url)]
+        # Typed too.
+        b, url = load(out)
+        b.evaluate("document.getElementById('search').focus()")
+        b.type_text("(a+)+$")
+        b.key("Enter", keycode=13)
+        st = b.evaluate("tachyon.state()")
+        if not st["literal"] or st["matched"] != 2:
+            problems.append("typed: %r" % st)
+        return problems + browser_problems(b, url)
+    cases.append(("a catastrophic search from a link or typed never hangs the page", catastrophic_search))
+
+    def durations():
+        # The page's durations follow tv-units.c: three significant digits.
+        problems = []
+        out, page = write_page("dur", os.path.join(env.data, "valid", "rec_threads.tach"))
+        b, url = load(out)
+        for s, want in ((0, "0 s"), (8.12e-7, "812 ns"), (4.2e-6, "4.20 µs"), (0.315, "315 ms"),
+                        (1.276, "1.28 s"), (0.9995, "1.00 s"), (59.96, "1.00 min"), (3000, "50.0 min"),
+                        (9000, "2.50 h"), (1.275, "1.28 s"), (12.5e-3, "12.5 ms"),
+                        (4.5e6, "1,250 h")):
+            got = b.evaluate("tachyon.duration(%r)" % s)
+            if got != want or format_seconds(s) != want:
+                problems.append("%r: page %r, test's rule %r, expected %r" % (s, got, format_seconds(s), want))
+        status = b.evaluate("document.getElementById('status').textContent")
+        sps = page.data["seconds_per_sample"]
+        if format_seconds(page.data["samples"] * sps) not in status:
+            problems.append("status %r lacks %r" % (status, format_seconds(page.data["samples"] * sps)))
+        return problems + browser_problems(b, url)
+    cases.append(("durations have three significant digits and a unit, as in the app", durations))
 
     def summary_shares():
         problems = []
