@@ -1588,6 +1588,190 @@ def size_cases(env, browser_exe):
         return problems
     cases.append(("the big page becomes interactive: a click zooms (the time is printed)",
                   interactive))
+
+    class Trie:
+        """The model's tree from --export collapsed (threads together): each
+        stack prefix of canonical frame texts, with its samples."""
+        def __init__(self, env_, path, *extra):
+            rc, out, err = env_.run("--export", "collapsed", "-o", "-", *(list(extra) + [path]))
+            if rc != 0:
+                raise RuntimeError("collapsed: %d %s" % (rc, err))
+            self.total = [0]
+            self.children = [{}]
+            for stack, count in parse_collapsed(out).items():
+                u = 0
+                self.total[0] += count
+                for text in stack.split(";")[1:]:
+                    c = self.children[u].get(text)
+                    if c is None:
+                        c = self.children[u][text] = len(self.total)
+                        self.total.append(0)
+                        self.children.append({})
+                    u = c
+                    self.total[u] += count
+
+        def of_page(self, d):
+            """The trie node of each page node (None for a box or a node
+            the model lacks)."""
+            n, parent, frame = tree_of(d)
+            at = [0] + [None] * (n - 1)
+            for i in range(1, n):
+                if frame[i] >= 0 and at[parent[i]] is not None:
+                    at[i] = self.children[at[parent[i]]].get(canonical(d, frame[i])[1])
+            return at
+
+    def aggregated():
+        # A deep profile of many tiny nodes (tachyon-bench's deep shape):
+        # the page draws the children of fewer than 1/20000 of the samples
+        # as remainder boxes, and every count stays exact.
+        problems = []
+        if env.bench is None:
+            return ["no --bench"]
+        profile = os.path.join(tmp, "deep.tach")
+        p = subprocess.run([env.bench, "--generate", "30000", profile, "--shape", "deep",
+                            "--threads", "8", "--seed", "3"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        if p.returncode != 0:
+            return ["tachyon-bench --generate: %r" % p.stderr[-300:]]
+        out = os.path.join(tmp, "deep.html")
+        rc, stdout, err = env.run("--export", "html", "-o", out, profile)
+        if rc != 0:
+            return ["export: %d %s" % (rc, err)]
+        with open(out, "rb") as fh:
+            page = Page(fh.read())
+        d = page.data
+        agg = d.get("aggregated")
+        samples = d["samples"]
+        n, parent, frame = tree_of(d)
+        if not agg:
+            return ["a tree of many tiny nodes is not aggregated"]
+        print("# %d samples, %d tree nodes: %d page nodes, %d aggregated with %d samples, %d bytes"
+              % (samples, agg["tree_nodes"], n, agg["nodes"], agg["samples"], os.path.getsize(out)))
+        # The threshold: at most 0.005 %, and the one the code promises.
+        if agg["min_share"] > 0.00005 or agg["min_samples"] != -(-samples // 20000):
+            problems.append("threshold %r for %d samples" % (agg, samples))
+        # The size: the nodes emitted are bounded (at most 20000 kept nodes a
+        # depth, and a box for each at most), and far fewer than the tree's.
+        depth = [0] * n
+        for i in range(1, n):
+            depth[i] = depth[parent[i]] + 1
+        boxes = [i for i in range(1, n) if frame[i] < 0]
+        kept = n - len(boxes)
+        if kept > 20000 * (max(depth) + 1) or len(boxes) > kept or n + agg["nodes"] != agg["tree_nodes"] + len(boxes):
+            problems.append("%d nodes, %d boxes, %d aggregated of %d" % (n, len(boxes), agg["nodes"],
+                                                                       agg["tree_nodes"]))
+        if n * 1.1 > agg["tree_nodes"]:
+            problems.append("the page has %d nodes of %d: hardly smaller" % (n, agg["tree_nodes"]))
+        # Every node's total is the model's; a box holds exactly the
+        # children of its parent below the threshold.
+        model = Trie(env, profile)
+        at = model.of_page(d)
+        total = [0] * n
+        for t in d["threads"]:
+            for node, count in thread_pairs(t):
+                total[node] += count
+        own = list(total)
+        for i in range(n - 1, 0, -1):
+            total[parent[i]] += total[i]
+        if total[0] != samples or model.total[0] != samples:
+            problems.append("root %d, model %d, samples %d" % (total[0], model.total[0], samples))
+        box_of = {}
+        for j in range(1, n):
+            if frame[j] < 0:
+                box_of.setdefault(parent[j], []).append(j)
+        bad = []
+        for i in range(n):
+            if frame[i] < 0:
+                continue
+            if at[i] is None or total[i] != model.total[at[i]] or \
+                    total[i] < (agg["min_samples"] if i else 0):
+                bad.append((i, total[i], at[i] is not None and model.total[at[i]]))
+                continue
+            small = sum(model.total[c] for c in model.children[at[i]].values()
+                        if model.total[c] < agg["min_samples"])
+            box = box_of.get(i, [])
+            if (small == 0) != (not box) or (box and (len(box) != 1 or total[box[0]] != small
+                                                      or own[box[0]] != small)):
+                bad.append(("box", i, small, [total[j] for j in box]))
+        if bad:
+            problems.append("%d nodes differ from the model, e.g. %r" % (len(bad), bad[:3]))
+        # In Chromium: every node shown is its self, its children and its
+        # box; the root is the model's under a thread and a state too; the
+        # boxes are drawn grey, labelled and explained; the page says the
+        # threshold.
+        with cdp.Browser(browser_exe, 1200, 800, timeout=60) as b:
+            b.navigate("file://" + out)
+            tree = b.evaluate("tachyon.tree()")
+            kids = [0.0] * len(tree["total"])
+            for i in range(1, len(tree["total"])):
+                kids[tree["parent"][i]] += tree["total"][i]
+            wrong = [i for i in range(len(tree["total"]))
+                     if tree["total"][i] != tree["self"][i] + kids[i]]
+            if wrong or tree["total"][0] != samples:
+                problems.append("%d nodes are not self + children + box; root %r"
+                                % (len(wrong), tree["total"][0]))
+            note = b.evaluate("document.getElementById('aggregated').textContent")
+            if "0.005%" not in note or "{:,}".format(agg["min_samples"]) not in note or \
+                    b.evaluate("document.getElementById('aggregated').hidden"):
+                problems.append("the page does not say what it aggregated: %r" % note)
+            # The box with the largest share of its parent, zoomed into
+            # that parent: wide enough to see and hover.
+            box = max((j for j in range(1, n) if frame[j] < 0),
+                      key=lambda j: (total[j] / total[parent[j]], total[j]))
+            path = []
+            u = parent[box]
+            while u > 0:
+                path.append(frame[u])
+                u = parent[u]
+            b.navigate("about:blank")
+            b.navigate("file://" + out + "#zoom=" + ".".join(map(str, reversed(path))))
+            shown_boxes = [f for f in b.evaluate("tachyon.frames()") if f["box"]]
+            if not shown_boxes:
+                problems.append("no remainder box is drawn")
+            else:
+                f = max(shown_boxes, key=lambda f: f["width"])
+                # The graph scrolls inside its own box: bring the box's row in.
+                b.evaluate("(() => { const g = document.getElementById('graph');"
+                           " g.scrollTop += %r - scrollY - g.getBoundingClientRect().top"
+                           " - g.clientHeight / 2; })()" % float(f["y"]))
+                f = max((g for g in b.evaluate("tachyon.frames()") if g["box"]), key=lambda g: g["width"])
+                if "smaller frame" not in f["label"]:
+                    problems.append("box label %r" % f["label"])
+                b.mouse("mouseMoved", *b.scroll_into_view(f["x"] + f["width"] / 2, f["y"] + 5))
+                tip = b.evaluate("document.getElementById('tooltip').textContent")
+                if "call-tree node" not in tip or "fewer than %d samples" % agg["min_samples"] not in tip:
+                    problems.append("box tooltip %r" % tip[:300])
+            tid = next(t for t in d["threads"] if t["samples"] > 0)
+            index = d["threads"].index(tid)
+            b.evaluate("(() => { const s = document.getElementById('thread'); s.value = '%d';"
+                       " s.dispatchEvent(new Event('change')); })()" % index)
+            if b.evaluate("tachyon.state().samples") != tid["samples"]:
+                problems.append("thread %s: %r samples" % (tid["thread_id"], b.evaluate("tachyon.state().samples")))
+            thread_model = Trie(env, profile, "--thread", tid["thread_id"])
+            at = thread_model.of_page(d)
+            tree = b.evaluate("tachyon.tree()")
+            bad = [i for i in range(n) if frame[i] >= 0 and
+                   tree["total"][i] != (thread_model.total[at[i]] if at[i] is not None else 0)]
+            if bad:
+                problems.append("thread: %d node totals differ from the model's" % len(bad))
+            for state in ("cpu", "gil"):
+                b.evaluate("(() => { const s = document.getElementById('state'); s.value = '%s';"
+                           " s.dispatchEvent(new Event('change')); })()" % state)
+                state_model = Trie(env, profile, "--state", state)
+                at = state_model.of_page(d)
+                tree = b.evaluate("tachyon.tree()")
+                bad = [i for i in range(n) if frame[i] >= 0 and
+                       tree["total"][i] != (state_model.total[at[i]] if at[i] is not None else 0)]
+                if bad or tree["total"][0] != state_model.total[0]:
+                    problems.append("state %s: %d node totals differ, root %r vs %r"
+                                    % (state, len(bad), tree["total"][0], state_model.total[0]))
+            b.evaluate("document.getElementById('inverted').click()")
+            if b.evaluate("tachyon.state().samples") != state_model.total[0]:
+                problems.append("inverted: root differs")
+            problems += browser_problems(b, "file://" + out)
+        return problems
+    cases.append(("a deep profile's page: tiny nodes as remainder boxes, every count exact",
+                  aggregated))
     return cases, tmp
 
 
