@@ -330,9 +330,9 @@ append_thread_facts (GString        *out,
 
 gboolean
 tv_export_html_append_threads (Exporter      *self,
-                GString       *out,
-                GCancellable  *cancellable,
-                GError       **error)
+                               GString       *out,
+                               GCancellable  *cancellable,
+                               GError       **error)
 {
   guint n_threads;
   g_autofree guint32 *indices = sorted_threads (self->data, &n_threads);
@@ -378,9 +378,9 @@ tv_export_html_append_threads (Exporter      *self,
  * count states. */
 gboolean
 tv_export_html_append_states (Exporter      *self,
-               GString       *out,
-               GCancellable  *cancellable,
-               GError       **error)
+                              GString       *out,
+                              GCancellable  *cancellable,
+                              GError       **error)
 {
   if (!tv_call_tree_has_status_counts (self->tree))
     return TRUE;
@@ -433,7 +433,7 @@ tv_export_html_append_states (Exporter      *self,
  * not split by thread. */
 void
 tv_export_html_append_thread_list (TvProfileData *data,
-                    GString       *out)
+                                   GString       *out)
 {
   guint n_threads;
   g_autofree guint32 *indices = sorted_threads (data, &n_threads);

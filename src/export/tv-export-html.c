@@ -7,11 +7,14 @@
  * nothing fetched) with the profile embedded as JSON in a
  * <script type="application/json" id="tachyon-data"> element; README.md
  * documents the schema.  The call tree is the model's, merged by the
- * filter's key, transformed as it says and never pruned; the same pass
- * that makes it keeps each thread's samples on its nodes (only the nodes
- * the thread reached), so that the page's thread filter gives exact
- * counts at a cost in proportion to what the page holds.  A frame of the page is a merge key: the fields the key does not
- * have are left out (-1).
+ * filter's key and transformed as it says; the same pass that makes it
+ * keeps each thread's samples on its nodes (only the nodes the thread
+ * reached) and counts each node's samples by state, so that the page's
+ * thread and state filters give exact counts at a cost in proportion to
+ * what the page holds.  A tree too big to send whole has its tiny nodes
+ * drawn as remainder boxes that keep their samples
+ * (tv-export-html-tree.c); no sample is dropped.  A frame of the page is
+ * a merge key: the fields the key does not have are left out (-1).
  *
  * A differential page is the same page driven by a "diff" object: NEW's
  * tree of a TvDiff, each node with BASE's samples and the test's verdict,
