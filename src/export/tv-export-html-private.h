@@ -3,7 +3,8 @@
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * tv-export-html.c makes the page's JSON, tv-export-html-tree.c encodes
+ * tv-export-html.c makes the page's JSON (tv-export-html-diff.c that of a
+ * differential page), tv-export-html-tree.c encodes
  * its call tree (the nodes, each thread's and each state's samples, the
  * remainder boxes of a big tree), tv-export-html-page.c holds the page's
  * words and puts the JSON into the template.
@@ -148,6 +149,38 @@ json_int (GString *out,
 {
   g_string_append_printf (out, "%d,", value);
 }
+
+/* tv-export-html.c */
+guint32   tv_export_html_map_key    (Exporter      *self,
+                                     guint32        side,
+                                     guint32        key);
+guint32   tv_export_html_map_string (Exporter      *self,
+                                     guint32        side,
+                                     guint32        index);
+void      tv_export_html_append_preamble (GString       *out,
+                                          TvProfileData *data,
+                                          const char    *source_name);
+void      tv_export_html_append_profile_facts (TvProfileData *data,
+                                               GString       *out,
+                                               const char    *source_name);
+void      tv_export_html_append_filter  (Exporter      *self,
+                                         GString       *out);
+void      tv_export_html_append_view    (Exporter      *self,
+                                         GString       *out,
+                                         gboolean       inverted,
+                                         const char    *search);
+void      tv_export_html_append_strings (Exporter      *self,
+                                         GString       *out);
+void      tv_export_html_append_frames  (Exporter      *self,
+                                         GString       *out);
+void      tv_export_html_append_sources (Exporter      *self,
+                                         GString       *out);
+
+/* tv-export-html-diff.c */
+GString  *tv_export_html_build_diff_json (Exporter   *self,
+                                          const char *base_name,
+                                          const char *new_name,
+                                          const char *search);
 
 /* tv-export-html-tree.c */
 void      tv_export_html_number_nodes (Exporter      *self,

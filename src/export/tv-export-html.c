@@ -56,8 +56,6 @@
 #define SOURCE_MAX_FILE  (8 << 20)
 #define SOURCE_MAX_LINE  240
 #define SOURCE_BUDGET    (2 << 20)
-/* The vanished stacks a differential page lists, the most samples first. */
-#define MAX_VANISHED    1000
 
 #ifndef PACKAGE_VERSION
 # define PACKAGE_VERSION "unknown"
@@ -113,10 +111,10 @@ set_cancelled (GCancellable  *cancellable,
   return FALSE;
 }
 
-static guint32
-exporter_map_string (Exporter *self,
-                     guint32   side,
-                     guint32   index)
+guint32
+tv_export_html_map_string (Exporter *self,
+                           guint32   side,
+                           guint32   index)
 {
   guint32 *ids = self->sides[side].string_ids;
 
@@ -132,10 +130,10 @@ exporter_map_string (Exporter *self,
 
 /* The export frame of merge key KEY of SIDE, made on first use with its
  * two strings. */
-static guint32
-exporter_map_key (Exporter *self,
-                  guint32   side,
-                  guint32   key)
+guint32
+tv_export_html_map_key (Exporter *self,
+                        guint32   side,
+                        guint32   key)
 {
   Side *s = &self->sides[side];
 
@@ -150,8 +148,8 @@ exporter_map_key (Exporter *self,
       g_assert (f != NULL && f->funcname < n_strings && f->filename < n_strings);
       s->frame_ids[key] = self->frames->len;
       g_array_append_val (self->frames, ref);
-      exporter_map_string (self, side, f->funcname);
-      exporter_map_string (self, side, f->filename);
+      tv_export_html_map_string (self, side, f->funcname);
+      tv_export_html_map_string (self, side, f->filename);
     }
   return s->frame_ids[key];
 }
@@ -166,7 +164,7 @@ exporter_map_frames (Exporter *self)
   for (guint32 id = 1; id < self->n_ids; id++)
     {
       if (!self->remainder[id])
-        exporter_map_key (self, 0, tv_call_tree_get_key (self->tree, self->order[id]));
+        tv_export_html_map_key (self, 0, tv_call_tree_get_key (self->tree, self->order[id]));
     }
 }
 
@@ -311,10 +309,10 @@ append_findings (TvProfileData *data,
 
 /* What the page shows of one profile: source, header, footer, stats,
  * decoded, findings, and the time a sample stands for. */
-static void
-append_profile_facts (TvProfileData *data,
-                      GString       *out,
-                      const char    *source_name)
+void
+tv_export_html_append_profile_facts (TvProfileData *data,
+                                     GString       *out,
+                                     const char    *source_name)
 {
   TachReader *reader = tv_profile_data_get_reader (data);
   TvTimeSource time_source;
@@ -380,9 +378,9 @@ append_range (GString *out,
 
 /* What selected the samples and transformed the tree; null without a
  * filter (a differential page made without one). */
-static void
-append_filter (Exporter *self,
-               GString  *out)
+void
+tv_export_html_append_filter (Exporter *self,
+                              GString  *out)
 {
   const TvExportFilter *filter = self->filter;
 
@@ -435,9 +433,9 @@ append_filter (Exporter *self,
   g_string_append_c (out, ',');
 }
 
-static void
-append_strings (Exporter *self,
-                GString  *out)
+void
+tv_export_html_append_strings (Exporter *self,
+                               GString  *out)
 {
   json_key (out, "strings");
   g_string_append_c (out, '[');
@@ -456,9 +454,9 @@ append_strings (Exporter *self,
 
 /* Seven numbers a frame: the strings, then the location and the opcode
  * as the file has them where the merge key has them, else -1. */
-static void
-append_frames (Exporter *self,
-               GString  *out)
+void
+tv_export_html_append_frames (Exporter *self,
+                              GString  *out)
 {
   json_key (out, "frames");
   g_string_append_c (out, '[');
@@ -582,9 +580,9 @@ append_source_lines (GString    *out,
 /* "sources": for each Python file of the frames that exists here, the
  * lines around the frames' lines, as triples of the file's string, the
  * first line's number and the lines; read now, as CPython's page does. */
-static void
-append_sources (Exporter *self,
-                GString  *out)
+void
+tv_export_html_append_sources (Exporter *self,
+                               GString  *out)
 {
   g_autoptr(GHashTable) wanted = g_hash_table_new_full (NULL, NULL, NULL,
                                                         (GDestroyNotify) g_array_unref);
@@ -690,11 +688,11 @@ append_kinds (Exporter *self,
 
 /* inverted, orientation, merge, zoom (export frames from the root down,
  * in the tree as the page starts), search. */
-static void
-append_view (Exporter   *self,
-             GString    *out,
-             gboolean    inverted,
-             const char *search)
+void
+tv_export_html_append_view (Exporter   *self,
+                            GString    *out,
+                            gboolean    inverted,
+                            const char *search)
 {
   const TvExportFilter *filter = self->filter;
   gboolean icicle = filter != NULL && filter->orientation == TV_FLAME_ORIENTATION_ICICLE;
@@ -707,7 +705,7 @@ append_view (Exporter   *self,
   g_string_append_c (out, '[');
   for (guint i = 0; self->zoom_path != NULL && i < self->zoom_path->len; i++)
     g_string_append_printf (out, "%u,",
-                            exporter_map_key (self, 0,
+                            tv_export_html_map_key (self, 0,
                                               g_array_index (self->zoom_path, guint32, i)));
   json_close (out, ']');
   g_string_append_c (out, ',');
@@ -718,17 +716,17 @@ append_view (Exporter   *self,
 }
 
 /* The start of the object, up to the profile's facts. */
-static void
-append_preamble (GString       *out,
-                 TvProfileData *data,
-                 const char    *source_name)
+void
+tv_export_html_append_preamble (GString       *out,
+                                TvProfileData *data,
+                                const char    *source_name)
 {
   g_string_append_c (out, '{');
   json_string (out, "format", FORMAT_NAME);
   json_u64 (out, "version", FORMAT_VERSION);
   json_string (out, "generator", "tachyon-viewer " PACKAGE_VERSION);
   tv_export_html_append_ui (out);
-  append_profile_facts (data, out, source_name);
+  tv_export_html_append_profile_facts (data, out, source_name);
 }
 
 static GString *
@@ -739,228 +737,20 @@ exporter_build_json (Exporter      *self,
 {
   g_autoptr(GString) out = g_string_sized_new (1 << 16);
 
-  append_preamble (out, self->data, source_name);
-  append_filter (self, out);
-  append_view (self, out, self->filter->inverted, self->filter->search);
+  tv_export_html_append_preamble (out, self->data, source_name);
+  tv_export_html_append_filter (self, out);
+  tv_export_html_append_view (self, out, self->filter->inverted, self->filter->search);
   json_u64 (out, "samples", tv_call_tree_get_n_samples (self->tree));
-  append_strings (self, out);
-  append_frames (self, out);
+  tv_export_html_append_strings (self, out);
+  tv_export_html_append_frames (self, out);
   append_kinds (self, out);
   tv_export_html_append_palette (out);
-  append_sources (self, out);
+  tv_export_html_append_sources (self, out);
   tv_export_html_append_nodes (self, out);
   tv_export_html_append_aggregated (self, out);
   if (!tv_export_html_append_threads (self, out, cancellable, error)
       || !tv_export_html_append_states (self, out, cancellable, error))
     return NULL;
-  json_close (out, '}');
-
-  return g_steal_pointer (&out);
-}
-
-/* ------------------------------------------------------------------------ */
-/* The differential page                                                     */
-/* ------------------------------------------------------------------------ */
-
-/* A p-value, three digits: enough to read, and much shorter. */
-static void
-append_p_value (GString *out,
-                double   p)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (!isfinite (p))
-    p = 1;
-  g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.3g", p));
-  g_string_append_c (out, ',');
-}
-
-static int
-change_sign (TvDiffChange change)
-{
-  return change == TV_DIFF_SLOWER ? 1 : change == TV_DIFF_FASTER ? -1 : 0;
-}
-
-/* Seven numbers a node, by export id: NEW's self samples, BASE's total
- * and self samples, the p-values of the total's and the self's change,
- * and their verdicts (1 slower, -1 faster, 0 neutral). */
-static void
-append_diff_nodes (Exporter *self,
-                   GString  *out)
-{
-  json_key (out, "nodes");
-  g_string_append_c (out, '[');
-  for (guint32 id = 0; id < self->n_nodes; id++)
-    {
-      TvDiffNode node;
-
-      tv_diff_get_node (self->diff, TV_DIFF_SIDE_NEW, self->order[id], &node);
-      g_string_append_printf (out, "%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%"
-                              G_GUINT64_FORMAT ",", node.self.new_samples,
-                              node.total.base_samples, node.self.base_samples);
-      append_p_value (out, node.total.p_value);
-      append_p_value (out, node.self.p_value);
-      g_string_append_printf (out, "%d,%d,", change_sign (node.total.change),
-                              change_sign (node.self.change));
-    }
-  json_close (out, ']');
-  g_string_append_c (out, ',');
-}
-
-/* Ten numbers a function, largest change first: its name and file
- * (strings), BASE's and NEW's total samples, BASE's and NEW's self
- * samples, the p-values of the total and the self, their verdicts. */
-static void
-append_diff_functions (Exporter *self,
-                       GString  *out)
-{
-  const TvDiffFunction *rows;
-  guint n_rows;
-
-  rows = tv_diff_get_functions (self->diff, &n_rows);
-  json_key (out, "functions");
-  g_string_append_c (out, '[');
-  for (guint i = 0; i < n_rows; i++)
-    {
-      const TvDiffFunction *row = &rows[i];
-      guint32 side = row->new_function != TV_NODE_NONE ? 0 : 1;
-      guint32 key = side == 0 ? row->new_function : row->base_function;
-      TvProfileData *data = self->sides[side].data;
-      guint32 frame = tv_profile_data_get_key_frame (data, TV_MERGE_FUNCTION, key);
-      const TachFrame *f = tach_reader_get_frame (self->sides[side].reader, frame);
-
-      g_string_append_printf (out, "%u,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%"
-                              G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",",
-                              exporter_map_string (self, side, f->funcname),
-                              exporter_map_string (self, side, f->filename),
-                              row->total.base_samples, row->total.new_samples,
-                              row->self.base_samples, row->self.new_samples);
-      append_p_value (out, row->total.p_value);
-      append_p_value (out, row->self.p_value);
-      g_string_append_printf (out, "%d,%d,", change_sign (row->total.change),
-                              change_sign (row->self.change));
-    }
-  json_close (out, ']');
-  g_string_append_c (out, ',');
-}
-
-/* BASE's topmost nodes that NEW lacks, most samples first: each as its
- * samples, then its frames from the root down (NEW's frame where NEW has
- * the same key, BASE's otherwise). */
-static void
-append_diff_vanished (Exporter *self,
-                      GString  *out)
-{
-  TvCallTree *base = tv_diff_get_tree (self->diff, TV_DIFF_SIDE_BASE);
-  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const guint32 *nodes;
-  guint n_nodes;
-
-  nodes = tv_diff_get_unmatched (self->diff, TV_DIFF_SIDE_BASE, &n_nodes);
-  json_u64 (out, "vanished_stacks", n_nodes);
-  json_u64 (out, "vanished_samples",
-            tv_diff_get_unmatched_total (self->diff, TV_DIFF_SIDE_BASE, TV_ROOT_NODE));
-  json_key (out, "vanished");
-  g_string_append_c (out, '[');
-  for (guint i = 0; i < n_nodes && i < MAX_VANISHED; i++)
-    {
-      g_array_set_size (path, 0);
-      for (guint32 n = nodes[i]; n != TV_ROOT_NODE; n = tv_call_tree_get_parent (base, n))
-        {
-          guint32 key = tv_call_tree_get_key (base, n);
-          guint32 new_key = tv_diff_map_key (self->diff, TV_DIFF_SIDE_BASE, key);
-          guint32 frame = new_key != TV_NODE_NONE ? exporter_map_key (self, 0, new_key)
-                                                  : exporter_map_key (self, 1, key);
-
-          g_array_prepend_val (path, frame);
-        }
-      g_string_append_printf (out, "[%" G_GUINT64_FORMAT ",", tv_call_tree_get_total (base, nodes[i]));
-      for (guint j = 0; j < path->len; j++)
-        g_string_append_printf (out, "%u,", g_array_index (path, guint32, j));
-      json_close (out, ']');
-      g_string_append_c (out, ',');
-    }
-  json_close (out, ']');
-  g_string_append_c (out, ',');
-}
-
-static void
-append_diff_warnings (Exporter *self,
-                      GString  *out)
-{
-  GPtrArray *caveats = tv_diff_get_comparability (self->diff);
-
-  json_key (out, "warnings");
-  g_string_append_c (out, '[');
-  for (guint i = 0; i < caveats->len; i++)
-    {
-      const TvComparability *caveat = g_ptr_array_index (caveats, i);
-
-      g_string_append_printf (out, "{\"code\":%d,", caveat->code);
-      json_string (out, "message", caveat->message);
-      json_close (out, '}');
-      g_string_append_c (out, ',');
-    }
-  json_close (out, ']');
-  g_string_append_c (out, ',');
-}
-
-/* The "diff" object, whose frames and strings are mapped as it goes: made
- * before the tables are written. */
-static GString *
-build_diff_object (Exporter   *self,
-                   const char *base_name)
-{
-  GString *out = g_string_sized_new (1 << 16);
-  TvCallTree *base = tv_diff_get_tree (self->diff, TV_DIFF_SIDE_BASE);
-  TvDiffOptions options;
-
-  tv_diff_get_options (self->diff, &options);
-  json_key (out, "diff");
-  g_string_append_c (out, '{');
-  json_key (out, "base");
-  g_string_append_c (out, '{');
-  append_profile_facts (self->sides[1].data, out, base_name);
-  json_u64 (out, "samples", tv_call_tree_get_n_samples (base));
-  tv_export_html_append_thread_list (self->sides[1].data, out);
-  json_close (out, '}');
-  g_string_append_c (out, ',');
-  json_string (out, "normalization",
-               options.normalization == TV_DIFF_BY_TIME ? "time" : "share");
-  json_optional_double (out, "confidence", TRUE, options.confidence);
-  json_key (out, "weights");
-  g_string_append_c (out, '[');
-  json_double_or_null (out, TRUE, tv_diff_get_weight (self->diff, TV_DIFF_SIDE_BASE));
-  json_double_or_null (out, TRUE, tv_diff_get_weight (self->diff, TV_DIFF_SIDE_NEW));
-  json_close (out, ']');
-  g_string_append_c (out, ',');
-  append_diff_warnings (self, out);
-  append_diff_nodes (self, out);
-  append_diff_functions (self, out);
-  append_diff_vanished (self, out);
-  json_close (out, '}');
-  return out;
-}
-
-static GString *
-exporter_build_diff_json (Exporter   *self,
-                          const char *base_name,
-                          const char *new_name,
-                          const char *search)
-{
-  g_autoptr(GString) out = g_string_sized_new (1 << 16);
-  g_autoptr(GString) diff = build_diff_object (self, base_name);
-
-  append_preamble (out, self->data, new_name);
-  append_filter (self, out);
-  append_view (self, out, tv_call_tree_get_inverted (self->tree), search);
-  json_u64 (out, "samples", tv_call_tree_get_n_samples (self->tree));
-  append_strings (self, out);
-  append_frames (self, out);
-  append_sources (self, out);
-  tv_export_html_append_nodes (self, out);
-  tv_export_html_append_thread_list (self->data, out);
-  g_string_append_len (out, diff->str, diff->len);
   json_close (out, '}');
 
   return g_steal_pointer (&out);
@@ -1153,7 +943,7 @@ tv_export_html_build_diff (TvDiff                *diff,
       return NULL;
     }
 
-  json = exporter_build_diff_json (&self, base_name, new_name, search);
+  json = tv_export_html_build_diff_json (&self, base_name, new_name, search);
   exporter_clear (&self);
   return tv_export_html_fill_template (json);
 }
