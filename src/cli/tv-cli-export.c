@@ -217,7 +217,8 @@ export_html (const ExportFormat         *format,
   if (args->baseline != NULL)
     return export_html_diff (args, filter);
 
-  data = tv_cli_load_profile (args->path, filter, FALSE, &error);
+  /* The states counted: the page filters by them. */
+  data = tv_cli_load_profile (args->path, filter, TRUE, &error);
   if (data == NULL)
     return tv_cli_fail_with_path (args->path, error->message);
 

@@ -7,11 +7,14 @@
  * nothing fetched) with the profile embedded as JSON in a
  * <script type="application/json" id="tachyon-data"> element; README.md
  * documents the schema.  The call tree is the model's, merged by the
- * filter's key, transformed as it says and never pruned; the same pass
- * that makes it keeps each thread's samples on its nodes (only the nodes
- * the thread reached), so that the page's thread filter gives exact
- * counts at a cost in proportion to what the page holds.  A frame of the page is a merge key: the fields the key does not
- * have are left out (-1).
+ * filter's key and transformed as it says; the same pass that makes it
+ * keeps each thread's samples on its nodes (only the nodes the thread
+ * reached) and counts each node's samples by state, so that the page's
+ * thread and state filters give exact counts at a cost in proportion to
+ * what the page holds.  A tree too big to send whole has its tiny nodes
+ * drawn as remainder boxes that keep their samples
+ * (tv-export-html-tree.c); no sample is dropped.  A frame of the page is
+ * a merge key: the fields the key does not have are left out (-1).
  *
  * A differential page is the same page driven by a "diff" object: NEW's
  * tree of a TvDiff, each node with BASE's samples and the test's verdict,
@@ -24,6 +27,7 @@
  * puts names into the DOM only as text.
  */
 #include "tv-export-html.h"
+#include "tv-export-html-private.h"
 #include "tachyon-format.h"
 
 #include <errno.h>
@@ -41,17 +45,10 @@
 #include "tv-palette.h"
 #include "tv-quality.h"
 
-/* Generated from data/tachyon-viewer-export.gresource.xml. */
-GResource *tv_export_get_resource (void);
-
-#define TEMPLATE_PATH   "/io/github/tachyonviewer/TachyonViewer/export/flamegraph.html"
-#define CSP_MARKER      "@CSP@"
-#define DATA_MARKER     "@DATA@"
 
 #define FORMAT_NAME     "tachyon-viewer-flamegraph"
 #define FORMAT_VERSION  1
 
-#define UNMAPPED        G_MAXUINT32
 /* The source lines a page holds: the frame's line and SNIPPET_CONTEXT on
  * each side, from Python files of at most SOURCE_MAX_FILE bytes, each line
  * cut to SOURCE_MAX_LINE characters, SOURCE_BUDGET bytes in all. */
@@ -59,291 +56,10 @@ GResource *tv_export_get_resource (void);
 #define SOURCE_MAX_FILE  (8 << 20)
 #define SOURCE_MAX_LINE  240
 #define SOURCE_BUDGET    (2 << 20)
-/* The vanished stacks a differential page lists, the most samples first. */
-#define MAX_VANISHED    1000
 
 #ifndef PACKAGE_VERSION
 # define PACKAGE_VERSION "unknown"
 #endif
-
-/* The page's own words (UI_EN of data/flamegraph.html), in the language
- * the exporter runs in, as the "ui" object: the page keeps English for a
- * key that is not here.  The page fills in {0}, {1}, …; of a pair of
- * *_one and *_other keys it takes the first for one, the second for any
- * other number. */
-static const struct
-{
-  const char *key;
-  const char *text;
-} ui_strings[] = {
-  { "page_title", N_("Tachyon flame graph") },
-  { "page_title_named", N_("{0} — Tachyon flame graph") },
-  { "diff_page_title", N_("{0} vs {1} — Tachyon differential flame graph") },
-  { "diff_title", N_("{0} vs {1}") },
-  { "statistics", N_("Statistics") },
-  { "flame_graph", N_("Flame graph") },
-  { "search", N_("Search") },
-  { "search_placeholder", N_("regular expression") },
-  { "search_tooltip", N_("A regular expression over function names, files and "
-                          "file:line, case-insensitive") },
-  { "thread", N_("Thread") },
-  { "inverted", N_("Inverted") },
-  { "icicle", N_("Icicle") },
-  { "colour_by", N_("Colour by") },
-  { "total_change", N_("total change") },
-  { "self_change", N_("self change") },
-  { "reset_zoom", N_("Reset zoom") },
-  { "reset_tooltip", N_("Show the whole tree (Esc)") },
-  { "canvas_label", N_("Flame graph; click a frame to zoom into it") },
-  { "empty", N_("No samples in this export.") },
-  { "functions", N_("Functions") },
-  { "vanished_title", N_("Stacks that vanished from the baseline") },
-  { "profile", N_("Profile") },
-  { "not_regex", N_("Not a regular expression") },
-  /* Translators: {0} is a share (12.5%), {1} and {2} numbers. */
-  { "matched", N_("{0} matched ({1} of {2} samples)") },
-  { "root", N_("all") },
-  { "root_inverted", N_("all (inverted)") },
-  { "all_samples", N_("All samples") },
-  { "all_samples_inverted", N_("All samples (inverted)") },
-  /* Translators: the page picks the first of each pair for one sample
-   * and the second otherwise. */
-  { "tip_total_one", N_("Total: {0} sample, {1}") },
-  { "tip_total", N_("Total: {0} samples, {1}") },
-  { "tip_self_one", N_("Self: {0} sample, {1}") },
-  { "tip_self", N_("Self: {0} samples, {1}") },
-  { "tip_share_caller", N_("{0} of all, {1} of its caller") },
-  { "tip_share_callee", N_("{0} of all, {1} of its callee") },
-  { "tip_thread", N_("Thread: {0}") },
-  { "tip_threads", N_("Threads: {0}") },
-  { "none", N_("none") },
-  { "and_more", N_("{0} and {1} more") },
-  { "tip_opcode", N_("Opcode: {0}") },
-  { "where_column", N_("{0}, column {1}") },
-  { "thread_interpreter", N_("{0} (interpreter {1})") },
-  { "thread_main", N_("{0} (main)") },
-  { "all_threads", N_("all threads") },
-  { "thread_named", N_("thread {0}") },
-  /* Translators: {1} is a time that adds up every thread's samples. */
-  { "status_one", N_("{0} sample ({1} of thread time) of {2}") },
-  { "status", N_("{0} samples ({1} of thread time) of {2}") },
-  /* Translators: the subtitle, then how long the samples span. */
-  { "wall_span", N_("{0}, {1} of wall-clock time") },
-  { "checksum_unused", N_("unused (all zero)") },
-  /* Translators: a size to read (12.8 MB), then the exact bytes. */
-  { "bytes_sized", N_("{0} ({1} bytes)") },
-  { "status_inverted", N_("{0}, inverted") },
-  { "status_merged", N_("{0}, merged by {1}") },
-  { "merge_frame", N_("frame") },
-  { "merge_function", N_("function") },
-  { "merge_line", N_("line") },
-  { "merge_instruction", N_("instruction") },
-  { "status_compared", N_("Compared with {0} ({1} samples), by {2}: {3}, coloured by {4}") },
-  { "by_share", N_("share of samples") },
-  { "by_time", N_("time") },
-  { "status_zoomed", N_("{0} — zoomed into {1} ({2})") },
-  { "not_recorded", N_("not recorded") },
-  { "duration", N_("Duration") },
-  { "sample_rate", N_("Measured sample rate") },
-  { "error_rate", N_("Error rate") },
-  { "missed_samples", N_("Missed samples") },
-  { "unit_samples_per_second", N_(" samples/s") },
-  { "unit_bytes", N_(" bytes") },
-  { "header", N_("Header") },
-  { "footer", N_("Footer") },
-  { "format_version", N_("Format version") },
-  { "python_version", N_("Python version") },
-  { "start_time", N_("Start time") },
-  { "sample_interval", N_("Sample interval") },
-  { "sample_count", N_("Sample count") },
-  { "thread_count", N_("Thread count") },
-  { "string_table_offset", N_("String table offset") },
-  { "frame_table_offset", N_("Frame table offset") },
-  { "compression_type", N_("Compression type") },
-  { "profiling_mode", N_("Profiling mode") },
-  { "mode_raw", N_("Mode (raw)") },
-  { "string_count", N_("String count") },
-  { "frame_count", N_("Frame count") },
-  { "file_size", N_("File size") },
-  { "checksum", N_("Checksum") },
-  { "file", N_("File") },
-  { "size", N_("Size") },
-  { "byte_order", N_("Byte order") },
-  { "samples_decoded", N_("Samples decoded") },
-  { "max_depth", N_("Maximum depth") },
-  { "time_per_sample", N_("Time per sample") },
-  { "time_from_stats", N_("{0} (measured sample rate)") },
-  { "time_from_interval", N_("{0} (sampling interval)") },
-  { "samples_exported", N_("Samples exported") },
-  { "samples_compared", N_("Samples compared") },
-  { "threads_filter", N_("Threads filter") },
-  { "state_filter", N_("State filter") },
-  { "time_filter", N_("Time filter") },
-  { "time_ranges", N_("Time ranges") },
-  { "all", N_("all") },
-  { "any", N_("any") },
-  { "range", N_("{0} to {1}") },
-  { "range_start", N_("start") },
-  { "range_end", N_("end") },
-  { "whole_profile", N_("whole profile") },
-  { "focus", N_("Focus") },
-  { "hidden", N_("Hidden") },
-  { "recursion", N_("Recursion") },
-  { "collapsed", N_("collapsed") },
-  { "as_recorded", N_("as recorded") },
-  { "written_by", N_("Written by") },
-  { "file_and_export", N_("File and export") },
-  { "warnings", N_("Warnings") },
-  { "no_warnings", N_("None.") },
-  { "quality_title", N_("Data quality") },
-  { "quality_base", N_("Baseline") },
-  { "threads", N_("Threads") },
-  { "interpreter", N_("Interpreter") },
-  { "samples", N_("Samples") },
-  { "gil", N_("GIL") },
-  { "cpu", N_("CPU") },
-  { "gil_wait", N_("GIL wait") },
-  { "exception", N_("Exception") },
-  { "exported", N_("Exported") },
-  /* Translators: Python {0}, {1} the profiling mode, {2} a number,
-   * {3} “{0} thread(s)”. */
-  { "subtitle_one", N_("Python {0}, {1} mode, {2} sample, {3}") },
-  { "subtitle", N_("Python {0}, {1} mode, {2} samples, {3}") },
-  { "subtitle_no_mode_one", N_("Python {0}, mode not recorded, {1} sample, {2}") },
-  { "subtitle_no_mode", N_("Python {0}, mode not recorded, {1} samples, {2}") },
-  /* Translators: the page picks this when there is one thread and the next
-   * one otherwise. */
-  { "threads_one", N_("{0} thread") },
-  { "threads_other", N_("{0} threads") },
-  { "stat_change_tooltip", N_("baseline → this profile") },
-  { "baseline", N_("Baseline") },
-  { "this_profile", N_("This profile") },
-  { "side_title", N_("{0}: {1}") },
-  { "all_threads_option_one", N_("All threads — {0} sample") },
-  { "all_threads_option", N_("All threads — {0} samples") },
-  { "thread_option_one", N_("{0} — {1} sample ({2})") },
-  { "thread_option", N_("{0} — {1} samples ({2})") },
-  { "relative_new", N_("new") },
-  { "slower", N_("slower") },
-  { "faster", N_("faster") },
-  { "no_change", N_("no significant change") },
-  { "method", N_("exact binomial test on {0}, at {1} confidence") },
-  { "method_share", N_("the shares of samples") },
-  { "method_time", N_("the two sampling rates (time)") },
-  { "total", N_("Total") },
-  { "self", N_("Self") },
-  { "diff_line", N_("{0}: {1} → {2} (Δ {3}, {4}), {5}") },
-  { "diff_samples_line", N_("{0} samples: {1} → {2}, p = {3}") },
-  { "method_line", N_("Method: {0}") },
-  /* Translators: the page picks this for one caveat and the next one
-   * otherwise. */
-  { "caveat_one", N_("This comparison has a caveat:") },
-  { "caveats_other", N_("This comparison has {0} caveats:") },
-  { "function", N_("Function") },
-  { "total_before", N_("Total before") },
-  { "total_after", N_("Total after") },
-  { "total_delta", N_("Total Δ") },
-  /* xgettext:no-c-format */
-  { "total_relative", N_("Total Δ%") },
-  { "total_p", N_("Total p") },
-  { "self_before", N_("Self before") },
-  { "self_after", N_("Self after") },
-  { "self_delta", N_("Self Δ") },
-  /* xgettext:no-c-format */
-  { "self_relative", N_("Self Δ%") },
-  { "self_p", N_("Self p") },
-  { "functions_note", N_("{0} functions; by default the largest change of the total first") },
-  { "functions_note_first", N_("{0}; the first {1} shown") },
-  /* xgettext:no-c-format */
-  { "functions_note_end", N_("{0}. Δ% is relative to the baseline; {1}.") },
-  { "vanished_item_one", N_("{0} — {1} ({2} sample)") },
-  { "vanished_item", N_("{0} — {1} ({2} samples)") },
-  /* Translators: stands for the frames in the middle of a deep stack. */
-  { "vanished_more", N_("… {0} more frames …") },
-  { "vanished_none", N_("None: every stack of the baseline is in this profile.") },
-  { "vanished_note", N_("{0} stacks, {1} samples of the baseline") },
-  { "vanished_note_listed", N_("{0}; the {1} largest listed") },
-  { "sentence", N_("{0}.") },
-  { "legend_more", N_("more in this profile") },
-  { "legend_less", N_("less") },
-  { "legend_noise", N_("within sampling noise") },
-  { "legend_stronger", N_("stronger: a larger relative change") },
-  /* Translators: the language tag (BCP 47) the exported page formats
-   * numbers with, such as de-DE. */
-  { "number_locale", N_("en-US") },
-  { "colour_name", N_("function") },
-  { "colour_heat", N_("heat (self time)") },
-  { "export_svg", N_("Export SVG") },
-  { "svg_tooltip", N_("Save what is shown as an SVG image") },
-  { "theme_dark", N_("Dark") },
-  { "theme_light", N_("Light") },
-  { "theme_tooltip", N_("Switch between light and dark") },
-  { "hotspots", N_("Hotspots: the most self time") },
-  { "runtime", N_("Runtime, all threads") },
-  /* Translators: {0} a number of functions, {1} a function's name. */
-  { "summary_line", N_("Summary: {0} functions; the most self time in {1}") },
-  { "summary_line_empty", N_("Summary: no samples") },
-  /* Translators: a hotspot: {0} a share, {1} a time, {2} samples. */
-  { "hotspot", N_("{0} — {1} ({2})") },
-  { "find_tooltip", N_("Search for this function") },
-  { "share_gil", N_("holding the GIL") },
-  { "share_released", N_("GIL released") },
-  { "share_waiting", N_("waiting for the GIL") },
-  { "share_gc", N_("garbage collection (<GC>)") },
-  { "share_exception", N_("in an exception") },
-  { "share_native", N_("native code (<native>)") },
-  { "shares_note", N_("GIL and exception: the {0} samples of the file; "
-                      "<GC> and native: the {1} samples shown") },
-  { "legend_python", N_("Python functions") },
-  { "legend_stdlib", N_("standard library") },
-  { "legend_packages", N_("installed packages") },
-  { "legend_project", N_("the profiled program") },
-  { "legend_other", N_("other code") },
-  { "legend_gc", N_("<GC>: garbage collection") },
-  { "legend_native", N_("<native>: native code") },
-  { "legend_match", N_("search match") },
-  { "legend_heat_low", N_("no self time") },
-  { "legend_heat_high", N_("the most self time") },
-};
-
-static const char * const status_names[] = {
-  "has_gil", "on_cpu", "unknown", "gil_requested", "has_exception", "main_thread",
-};
-
-/* One profile's frames and strings as the page numbers them. */
-typedef struct
-{
-  TvProfileData        *data;
-  TachReader           *reader;
-  TvMergeKey            merge;
-  guint32              *frame_ids;       /* merge key -> export frame */
-  guint32              *string_ids;      /* string index -> export string */
-} Side;
-
-/* An export frame or string: which side's key or string index. */
-typedef struct
-{
-  guint32 side;
-  guint32 index;
-} Ref;
-
-typedef struct
-{
-  TvProfileData        *data;            /* NEW's, in a differential page */
-  TachReader           *reader;
-  /* What both sides of a differential page were filtered by, or NULL. */
-  const TvExportFilter *filter;
-  TvDiff               *diff;            /* NULL but in a differential page */
-  TvExportQuery         query;
-  TvCallTree           *tree;            /* every selected sample */
-  guint32               n_nodes;
-  guint32              *order;           /* export id -> node, parents first */
-  guint32              *export_ids;      /* node -> export id */
-  Side                  sides[2];        /* NEW (or the only one), BASE */
-  GArray               *frames;          /* Ref, by export frame */
-  GArray               *strings;         /* Ref, by export string */
-  GArray               *zoom_path;       /* merge keys from the root, or NULL */
-} Exporter;
 
 static void
 side_init (Side          *side,
@@ -377,6 +93,7 @@ exporter_clear (Exporter *self)
   g_clear_pointer (&self->tree, tv_call_tree_unref);
   g_clear_pointer (&self->order, g_free);
   g_clear_pointer (&self->export_ids, g_free);
+  g_clear_pointer (&self->remainder, g_free);
   side_clear (&self->sides[0]);
   side_clear (&self->sides[1]);
   g_clear_pointer (&self->frames, g_array_unref);
@@ -394,38 +111,10 @@ set_cancelled (GCancellable  *cancellable,
   return FALSE;
 }
 
-/* Export ids in depth-first order, children in the model's display order:
- * parents come first, and the page lays out siblings as they come. */
-static void
-exporter_number_nodes (Exporter *self)
-{
-  g_autofree guint32 *stack = g_new (guint32, self->n_nodes);
-  guint32 sp = 0;
-  guint32 next = 0;
-
-  self->order = g_new (guint32, self->n_nodes);
-  self->export_ids = g_new (guint32, self->n_nodes);
-
-  stack[sp++] = TV_ROOT_NODE;
-  while (sp > 0)
-    {
-      guint32 node = stack[--sp];
-      const guint32 *children;
-      guint n_children;
-
-      self->export_ids[node] = next;
-      self->order[next++] = node;
-      children = tv_call_tree_get_children (self->tree, node, &n_children);
-      for (guint i = n_children; i > 0; i--)
-        stack[sp++] = children[i - 1];
-    }
-  g_assert (next == self->n_nodes);
-}
-
-static guint32
-exporter_map_string (Exporter *self,
-                     guint32   side,
-                     guint32   index)
+guint32
+tv_export_html_map_string (Exporter *self,
+                           guint32   side,
+                           guint32   index)
 {
   guint32 *ids = self->sides[side].string_ids;
 
@@ -441,10 +130,10 @@ exporter_map_string (Exporter *self,
 
 /* The export frame of merge key KEY of SIDE, made on first use with its
  * two strings. */
-static guint32
-exporter_map_key (Exporter *self,
-                  guint32   side,
-                  guint32   key)
+guint32
+tv_export_html_map_key (Exporter *self,
+                        guint32   side,
+                        guint32   key)
 {
   Side *s = &self->sides[side];
 
@@ -459,8 +148,8 @@ exporter_map_key (Exporter *self,
       g_assert (f != NULL && f->funcname < n_strings && f->filename < n_strings);
       s->frame_ids[key] = self->frames->len;
       g_array_append_val (self->frames, ref);
-      exporter_map_string (self, side, f->funcname);
-      exporter_map_string (self, side, f->filename);
+      tv_export_html_map_string (self, side, f->funcname);
+      tv_export_html_map_string (self, side, f->filename);
     }
   return s->frame_ids[key];
 }
@@ -472,83 +161,16 @@ exporter_map_frames (Exporter *self)
   self->frames = g_array_new (FALSE, FALSE, sizeof (Ref));
   self->strings = g_array_new (FALSE, FALSE, sizeof (Ref));
 
-  for (guint32 id = 1; id < self->n_nodes; id++)
-    exporter_map_key (self, 0, tv_call_tree_get_key (self->tree, self->order[id]));
+  for (guint32 id = 1; id < self->n_ids; id++)
+    {
+      if (!self->remainder[id])
+        tv_export_html_map_key (self, 0, tv_call_tree_get_key (self->tree, self->order[id]));
+    }
 }
 
 /* ------------------------------------------------------------------------ */
 /* JSON                                                                      */
 /* ------------------------------------------------------------------------ */
-
-static void
-json_key (GString    *out,
-          const char *key)
-{
-  tv_json_append_string (out, key, -1);
-  g_string_append_c (out, ':');
-}
-
-static void
-json_u64 (GString    *out,
-          const char *key,
-          guint64     value)
-{
-  json_key (out, key);
-  g_string_append_printf (out, "%" G_GUINT64_FORMAT ",", value);
-}
-
-static void
-json_string (GString    *out,
-             const char *key,
-             const char *value)
-{
-  json_key (out, key);
-  if (value != NULL)
-    tv_json_append_string (out, value, -1);
-  else
-    g_string_append (out, "null");
-  g_string_append_c (out, ',');
-}
-
-static void
-json_double_or_null (GString  *out,
-                     gboolean  present,
-                     double    value)
-{
-  if (present && isfinite (value))
-    tv_json_append_double (out, value);
-  else
-    g_string_append (out, "null");
-  g_string_append_c (out, ',');
-}
-
-static void
-json_optional_double (GString    *out,
-                      const char *key,
-                      gboolean    present,
-                      double      value)
-{
-  json_key (out, key);
-  json_double_or_null (out, present, value);
-}
-
-/* Ends an object or array whose last member left a comma behind. */
-static void
-json_close (GString *out,
-            char     bracket)
-{
-  if (out->len > 0 && out->str[out->len - 1] == ',')
-    out->str[out->len - 1] = bracket;
-  else
-    g_string_append_c (out, bracket);
-}
-
-static void
-json_int (GString *out,
-          gint32   value)
-{
-  g_string_append_printf (out, "%d,", value);
-}
 
 static void
 append_source (TachReader *reader,
@@ -687,10 +309,10 @@ append_findings (TvProfileData *data,
 
 /* What the page shows of one profile: source, header, footer, stats,
  * decoded, findings, and the time a sample stands for. */
-static void
-append_profile_facts (TvProfileData *data,
-                      GString       *out,
-                      const char    *source_name)
+void
+tv_export_html_append_profile_facts (TvProfileData *data,
+                                     GString       *out,
+                                     const char    *source_name)
 {
   TachReader *reader = tv_profile_data_get_reader (data);
   TvTimeSource time_source;
@@ -756,9 +378,9 @@ append_range (GString *out,
 
 /* What selected the samples and transformed the tree; null without a
  * filter (a differential page made without one). */
-static void
-append_filter (Exporter *self,
-               GString  *out)
+void
+tv_export_html_append_filter (Exporter *self,
+                              GString  *out)
 {
   const TvExportFilter *filter = self->filter;
 
@@ -811,9 +433,9 @@ append_filter (Exporter *self,
   g_string_append_c (out, ',');
 }
 
-static void
-append_strings (Exporter *self,
-                GString  *out)
+void
+tv_export_html_append_strings (Exporter *self,
+                               GString  *out)
 {
   json_key (out, "strings");
   g_string_append_c (out, '[');
@@ -832,9 +454,9 @@ append_strings (Exporter *self,
 
 /* Seven numbers a frame: the strings, then the location and the opcode
  * as the file has them where the merge key has them, else -1. */
-static void
-append_frames (Exporter *self,
-               GString  *out)
+void
+tv_export_html_append_frames (Exporter *self,
+                              GString  *out)
 {
   json_key (out, "frames");
   g_string_append_c (out, '[');
@@ -958,9 +580,9 @@ append_source_lines (GString    *out,
 /* "sources": for each Python file of the frames that exists here, the
  * lines around the frames' lines, as triples of the file's string, the
  * first line's number and the lines; read now, as CPython's page does. */
-static void
-append_sources (Exporter *self,
-                GString  *out)
+void
+tv_export_html_append_sources (Exporter *self,
+                               GString  *out)
 {
   g_autoptr(GHashTable) wanted = g_hash_table_new_full (NULL, NULL, NULL,
                                                         (GDestroyNotify) g_array_unref);
@@ -1035,55 +657,6 @@ append_sources (Exporter *self,
   g_string_append_c (out, ',');
 }
 
-static void
-json_color (GString    *out,
-            const char *key,
-            TvColor     color)
-{
-  json_key (out, key);
-  g_string_append_printf (out, "\"#%06x\",", tv_color_pack (color));
-}
-
-/* The application's colours (tv-palette.c), light and dark: the page
- * draws in them.  Module colours as their ranges, which the page picks
- * in by the hash of a function's name as the application does. */
-static void
-append_palette (GString *out)
-{
-  json_key (out, "palette");
-  g_string_append_c (out, '{');
-  for (int dark = 0; dark < 2; dark++)
-    {
-      json_key (out, dark ? "dark" : "light");
-      g_string_append_c (out, '{');
-      json_key (out, "modules");
-      g_string_append_c (out, '[');
-      for (TvPaletteModule m = 0; m < TV_PALETTE_N_MODULES; m++)
-        {
-          double v[5];
-
-          tv_palette_module_range (m, dark, &v[0], &v[1], &v[2], &v[3], &v[4]);
-          g_string_append_c (out, '[');
-          for (guint i = 0; i < G_N_ELEMENTS (v); i++)
-            json_double_or_null (out, TRUE, v[i]);
-          json_close (out, ']');
-          g_string_append_c (out, ',');
-        }
-      json_close (out, ']');
-      g_string_append_c (out, ',');
-      json_color (out, "gc", tv_palette_gc (dark));
-      json_color (out, "native", tv_palette_native (dark));
-      json_color (out, "root", tv_palette_neutral (dark));
-      json_color (out, "background", tv_palette_background (dark));
-      json_color (out, "foreground", tv_palette_foreground (dark));
-      json_color (out, "accent", tv_palette_accent (dark));
-      json_close (out, '}');
-      g_string_append_c (out, ',');
-    }
-  json_close (out, '}');
-  g_string_append_c (out, ',');
-}
-
 /* A digit an export frame: its module (TvPaletteModule) as the
  * application tells it from the file's path, 4 for CPython's <GC> frame
  * and 5 for its <native> one. */
@@ -1113,34 +686,13 @@ append_kinds (Exporter *self,
   g_string_append_c (out, ',');
 }
 
-/* Two numbers a node but the root: how far back its parent is (ids are
- * depth-first, so mostly 1 or a few), and its frame. */
-static void
-append_nodes (Exporter *self,
-              GString  *out)
-{
-  json_key (out, "nodes");
-  g_string_append_c (out, '[');
-  for (guint32 id = 1; id < self->n_nodes; id++)
-    {
-      guint32 node = self->order[id];
-      guint32 parent = self->export_ids[tv_call_tree_get_parent (self->tree, node)];
-
-      g_assert (parent < id);
-      g_string_append_printf (out, "%u,%u,", id - parent,
-                              self->sides[0].frame_ids[tv_call_tree_get_key (self->tree, node)]);
-    }
-  json_close (out, ']');
-  g_string_append_c (out, ',');
-}
-
 /* inverted, orientation, merge, zoom (export frames from the root down,
  * in the tree as the page starts), search. */
-static void
-append_view (Exporter   *self,
-             GString    *out,
-             gboolean    inverted,
-             const char *search)
+void
+tv_export_html_append_view (Exporter   *self,
+                            GString    *out,
+                            gboolean    inverted,
+                            const char *search)
 {
   const TvExportFilter *filter = self->filter;
   gboolean icicle = filter != NULL && filter->orientation == TV_FLAME_ORIENTATION_ICICLE;
@@ -1153,7 +705,7 @@ append_view (Exporter   *self,
   g_string_append_c (out, '[');
   for (guint i = 0; self->zoom_path != NULL && i < self->zoom_path->len; i++)
     g_string_append_printf (out, "%u,",
-                            exporter_map_key (self, 0,
+                            tv_export_html_map_key (self, 0,
                                               g_array_index (self->zoom_path, guint32, i)));
   json_close (out, ']');
   g_string_append_c (out, ',');
@@ -1163,214 +715,18 @@ append_view (Exporter   *self,
   g_string_append_c (out, ',');
 }
 
-typedef struct
-{
-  guint32 id;
-  guint64 count;
-} SelfCount;
-
-static int
-compare_self_counts (gconstpointer a,
-                     gconstpointer b)
-{
-  const SelfCount *ca = a;
-  const SelfCount *cb = b;
-
-  return ca->id < cb->id ? -1 : ca->id > cb->id;
-}
-
-/* The samples of thread INDEX that the query selects, as pairs of export
- * id and count, from what the whole tree kept of that thread. */
-static void
-append_thread_self (Exporter      *self,
-                    GString       *out,
-                    guint32        index,
-                    guint64       *sums,
-                    guint64       *n_samples,
-                    GArray        *scratch)
-{
-  const guint64 *counts;
-  guint n_nodes;
-  const guint32 *nodes = tv_call_tree_get_thread_self (self->tree, index, &counts, &n_nodes);
-
-  g_array_set_size (scratch, 0);
-  *n_samples = 0;
-  for (guint i = 0; i < n_nodes; i++)
-    {
-      SelfCount pair = { self->export_ids[nodes[i]], counts[i] };
-
-      g_array_append_val (scratch, pair);
-      sums[nodes[i]] += counts[i];
-      *n_samples += counts[i];
-    }
-  g_array_sort (scratch, compare_self_counts);
-
-  /* Pairs of the distance from the previous id (from 0 for the first)
-   * and the count. */
-  g_string_append_c (out, '[');
-  for (guint i = 0; i < scratch->len; i++)
-    {
-      const SelfCount *pair = &g_array_index (scratch, SelfCount, i);
-      guint32 previous = i > 0 ? g_array_index (scratch, SelfCount, i - 1).id : 0;
-
-      g_string_append_printf (out, "%u,%" G_GUINT64_FORMAT ",", pair->id - previous, pair->count);
-    }
-  json_close (out, ']');
-}
-
-static int
-compare_threads (gconstpointer a,
-                 gconstpointer b,
-                 gpointer      user_data)
-{
-  TvProfileData *data = user_data;
-  const TvThread *ta = tv_profile_data_get_thread (data, *(const guint32 *) a);
-  const TvThread *tb = tv_profile_data_get_thread (data, *(const guint32 *) b);
-
-  if (ta->thread_id != tb->thread_id)
-    return ta->thread_id < tb->thread_id ? -1 : 1;
-  if (ta->interpreter_id != tb->interpreter_id)
-    return ta->interpreter_id < tb->interpreter_id ? -1 : 1;
-  return ta->index < tb->index ? -1 : ta->index > tb->index;
-}
-
-static gboolean
-thread_selected (Exporter *self,
-                 guint32   index)
-{
-  const TvQuery *query = &self->query.query;
-
-  if (query->threads == NULL)
-    return TRUE;
-  for (guint i = 0; i < query->n_threads; i++)
-    {
-      if (query->threads[i] == index)
-        return TRUE;
-    }
-  return FALSE;
-}
-
-/* Thread indices of DATA sorted by thread id, then interpreter. */
-static guint32 *
-sorted_threads (TvProfileData *data,
-                guint         *n_threads)
-{
-  guint32 *indices;
-
-  *n_threads = tv_profile_data_get_n_threads (data);
-  indices = g_new (guint32, MAX (*n_threads, 1));
-  for (guint i = 0; i < *n_threads; i++)
-    indices[i] = i;
-  g_qsort_with_data (indices, *n_threads, sizeof (guint32), compare_threads, data);
-  return indices;
-}
-
-/* A thread's members from the file, each followed by a comma. */
-static void
-append_thread_facts (GString        *out,
-                     const TvThread *thread)
-{
-  /* A string: thread ids use all 64 bits, more than a JavaScript number
-   * holds exactly. */
-  g_string_append_printf (out, "\"thread_id\":\"%" G_GUINT64_FORMAT "\",", thread->thread_id);
-  json_u64 (out, "interpreter_id", thread->interpreter_id);
-  json_u64 (out, "samples_in_file", thread->n_samples);
-  json_key (out, "status_counts");
-  g_string_append_c (out, '{');
-  for (guint bit = 0; bit < G_N_ELEMENTS (status_names); bit++)
-    json_u64 (out, status_names[bit], thread->status_counts[bit]);
-  json_close (out, '}');
-  g_string_append_c (out, ',');
-}
-
-static gboolean
-append_threads (Exporter      *self,
-                GString       *out,
-                GCancellable  *cancellable,
-                GError       **error)
-{
-  guint n_threads;
-  g_autofree guint32 *indices = sorted_threads (self->data, &n_threads);
-  g_autofree guint64 *sums = g_new0 (guint64, self->n_nodes);
-  g_autoptr(GArray) scratch = g_array_new (FALSE, FALSE, sizeof (SelfCount));
-
-  json_key (out, "threads");
-  g_string_append_c (out, '[');
-  for (guint i = 0; i < n_threads; i++)
-    {
-      const TvThread *thread = tv_profile_data_get_thread (self->data, indices[i]);
-      guint64 n_samples = 0;
-
-      if (i % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      g_string_append_c (out, '{');
-      append_thread_facts (out, thread);
-      json_key (out, "self");
-      if (thread->n_samples > 0 && thread_selected (self, indices[i]))
-        append_thread_self (self, out, indices[i], sums, &n_samples, scratch);
-      else
-        g_string_append (out, "[]");
-      g_string_append_c (out, ',');
-      json_u64 (out, "samples", n_samples);
-      json_close (out, '}');
-      g_string_append_c (out, ',');
-    }
-  json_close (out, ']');
-  g_string_append_c (out, ',');
-
-  /* The threads' samples add up to the whole tree's. */
-  for (guint32 n = 0; n < self->n_nodes; n++)
-    g_assert (sums[n] == tv_call_tree_get_self (self->tree, n));
-
-  return TRUE;
-}
-
-/* Every thread's facts, without samples: a differential page's trees are
- * not split by thread. */
-static void
-append_thread_list (TvProfileData *data,
-                    GString       *out)
-{
-  guint n_threads;
-  g_autofree guint32 *indices = sorted_threads (data, &n_threads);
-
-  json_key (out, "threads");
-  g_string_append_c (out, '[');
-  for (guint i = 0; i < n_threads; i++)
-    {
-      g_string_append_c (out, '{');
-      append_thread_facts (out, tv_profile_data_get_thread (data, indices[i]));
-      json_close (out, '}');
-      g_string_append_c (out, ',');
-    }
-  json_close (out, ']');
-  g_string_append_c (out, ',');
-}
-
-/* The page's words, translated. */
-static void
-append_ui (GString *out)
-{
-  json_key (out, "ui");
-  g_string_append_c (out, '{');
-  for (gsize i = 0; i < G_N_ELEMENTS (ui_strings); i++)
-    json_string (out, ui_strings[i].key, _(ui_strings[i].text));
-  json_close (out, '}');
-  g_string_append_c (out, ',');
-}
-
 /* The start of the object, up to the profile's facts. */
-static void
-append_preamble (GString       *out,
-                 TvProfileData *data,
-                 const char    *source_name)
+void
+tv_export_html_append_preamble (GString       *out,
+                                TvProfileData *data,
+                                const char    *source_name)
 {
   g_string_append_c (out, '{');
   json_string (out, "format", FORMAT_NAME);
   json_u64 (out, "version", FORMAT_VERSION);
   json_string (out, "generator", "tachyon-viewer " PACKAGE_VERSION);
-  append_ui (out);
-  append_profile_facts (data, out, source_name);
+  tv_export_html_append_ui (out);
+  tv_export_html_append_profile_facts (data, out, source_name);
 }
 
 static GString *
@@ -1381,226 +737,20 @@ exporter_build_json (Exporter      *self,
 {
   g_autoptr(GString) out = g_string_sized_new (1 << 16);
 
-  append_preamble (out, self->data, source_name);
-  append_filter (self, out);
-  append_view (self, out, self->filter->inverted, self->filter->search);
+  tv_export_html_append_preamble (out, self->data, source_name);
+  tv_export_html_append_filter (self, out);
+  tv_export_html_append_view (self, out, self->filter->inverted, self->filter->search);
   json_u64 (out, "samples", tv_call_tree_get_n_samples (self->tree));
-  append_strings (self, out);
-  append_frames (self, out);
+  tv_export_html_append_strings (self, out);
+  tv_export_html_append_frames (self, out);
   append_kinds (self, out);
-  append_palette (out);
-  append_sources (self, out);
-  append_nodes (self, out);
-  if (!append_threads (self, out, cancellable, error))
+  tv_export_html_append_palette (out);
+  tv_export_html_append_sources (self, out);
+  tv_export_html_append_nodes (self, out);
+  tv_export_html_append_aggregated (self, out);
+  if (!tv_export_html_append_threads (self, out, cancellable, error)
+      || !tv_export_html_append_states (self, out, cancellable, error))
     return NULL;
-  json_close (out, '}');
-
-  return g_steal_pointer (&out);
-}
-
-/* ------------------------------------------------------------------------ */
-/* The differential page                                                     */
-/* ------------------------------------------------------------------------ */
-
-/* A p-value, three digits: enough to read, and much shorter. */
-static void
-append_p_value (GString *out,
-                double   p)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (!isfinite (p))
-    p = 1;
-  g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.3g", p));
-  g_string_append_c (out, ',');
-}
-
-static int
-change_sign (TvDiffChange change)
-{
-  return change == TV_DIFF_SLOWER ? 1 : change == TV_DIFF_FASTER ? -1 : 0;
-}
-
-/* Seven numbers a node, by export id: NEW's self samples, BASE's total
- * and self samples, the p-values of the total's and the self's change,
- * and their verdicts (1 slower, -1 faster, 0 neutral). */
-static void
-append_diff_nodes (Exporter *self,
-                   GString  *out)
-{
-  json_key (out, "nodes");
-  g_string_append_c (out, '[');
-  for (guint32 id = 0; id < self->n_nodes; id++)
-    {
-      TvDiffNode node;
-
-      tv_diff_get_node (self->diff, TV_DIFF_SIDE_NEW, self->order[id], &node);
-      g_string_append_printf (out, "%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%"
-                              G_GUINT64_FORMAT ",", node.self.new_samples,
-                              node.total.base_samples, node.self.base_samples);
-      append_p_value (out, node.total.p_value);
-      append_p_value (out, node.self.p_value);
-      g_string_append_printf (out, "%d,%d,", change_sign (node.total.change),
-                              change_sign (node.self.change));
-    }
-  json_close (out, ']');
-  g_string_append_c (out, ',');
-}
-
-/* Ten numbers a function, largest change first: its name and file
- * (strings), BASE's and NEW's total samples, BASE's and NEW's self
- * samples, the p-values of the total and the self, their verdicts. */
-static void
-append_diff_functions (Exporter *self,
-                       GString  *out)
-{
-  const TvDiffFunction *rows;
-  guint n_rows;
-
-  rows = tv_diff_get_functions (self->diff, &n_rows);
-  json_key (out, "functions");
-  g_string_append_c (out, '[');
-  for (guint i = 0; i < n_rows; i++)
-    {
-      const TvDiffFunction *row = &rows[i];
-      guint32 side = row->new_function != TV_NODE_NONE ? 0 : 1;
-      guint32 key = side == 0 ? row->new_function : row->base_function;
-      TvProfileData *data = self->sides[side].data;
-      guint32 frame = tv_profile_data_get_key_frame (data, TV_MERGE_FUNCTION, key);
-      const TachFrame *f = tach_reader_get_frame (self->sides[side].reader, frame);
-
-      g_string_append_printf (out, "%u,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%"
-                              G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",",
-                              exporter_map_string (self, side, f->funcname),
-                              exporter_map_string (self, side, f->filename),
-                              row->total.base_samples, row->total.new_samples,
-                              row->self.base_samples, row->self.new_samples);
-      append_p_value (out, row->total.p_value);
-      append_p_value (out, row->self.p_value);
-      g_string_append_printf (out, "%d,%d,", change_sign (row->total.change),
-                              change_sign (row->self.change));
-    }
-  json_close (out, ']');
-  g_string_append_c (out, ',');
-}
-
-/* BASE's topmost nodes that NEW lacks, most samples first: each as its
- * samples, then its frames from the root down (NEW's frame where NEW has
- * the same key, BASE's otherwise). */
-static void
-append_diff_vanished (Exporter *self,
-                      GString  *out)
-{
-  TvCallTree *base = tv_diff_get_tree (self->diff, TV_DIFF_SIDE_BASE);
-  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
-  const guint32 *nodes;
-  guint n_nodes;
-
-  nodes = tv_diff_get_unmatched (self->diff, TV_DIFF_SIDE_BASE, &n_nodes);
-  json_u64 (out, "vanished_stacks", n_nodes);
-  json_u64 (out, "vanished_samples",
-            tv_diff_get_unmatched_total (self->diff, TV_DIFF_SIDE_BASE, TV_ROOT_NODE));
-  json_key (out, "vanished");
-  g_string_append_c (out, '[');
-  for (guint i = 0; i < n_nodes && i < MAX_VANISHED; i++)
-    {
-      g_array_set_size (path, 0);
-      for (guint32 n = nodes[i]; n != TV_ROOT_NODE; n = tv_call_tree_get_parent (base, n))
-        {
-          guint32 key = tv_call_tree_get_key (base, n);
-          guint32 new_key = tv_diff_map_key (self->diff, TV_DIFF_SIDE_BASE, key);
-          guint32 frame = new_key != TV_NODE_NONE ? exporter_map_key (self, 0, new_key)
-                                                  : exporter_map_key (self, 1, key);
-
-          g_array_prepend_val (path, frame);
-        }
-      g_string_append_printf (out, "[%" G_GUINT64_FORMAT ",", tv_call_tree_get_total (base, nodes[i]));
-      for (guint j = 0; j < path->len; j++)
-        g_string_append_printf (out, "%u,", g_array_index (path, guint32, j));
-      json_close (out, ']');
-      g_string_append_c (out, ',');
-    }
-  json_close (out, ']');
-  g_string_append_c (out, ',');
-}
-
-static void
-append_diff_warnings (Exporter *self,
-                      GString  *out)
-{
-  GPtrArray *caveats = tv_diff_get_comparability (self->diff);
-
-  json_key (out, "warnings");
-  g_string_append_c (out, '[');
-  for (guint i = 0; i < caveats->len; i++)
-    {
-      const TvComparability *caveat = g_ptr_array_index (caveats, i);
-
-      g_string_append_printf (out, "{\"code\":%d,", caveat->code);
-      json_string (out, "message", caveat->message);
-      json_close (out, '}');
-      g_string_append_c (out, ',');
-    }
-  json_close (out, ']');
-  g_string_append_c (out, ',');
-}
-
-/* The "diff" object, whose frames and strings are mapped as it goes: made
- * before the tables are written. */
-static GString *
-build_diff_object (Exporter   *self,
-                   const char *base_name)
-{
-  GString *out = g_string_sized_new (1 << 16);
-  TvCallTree *base = tv_diff_get_tree (self->diff, TV_DIFF_SIDE_BASE);
-  TvDiffOptions options;
-
-  tv_diff_get_options (self->diff, &options);
-  json_key (out, "diff");
-  g_string_append_c (out, '{');
-  json_key (out, "base");
-  g_string_append_c (out, '{');
-  append_profile_facts (self->sides[1].data, out, base_name);
-  json_u64 (out, "samples", tv_call_tree_get_n_samples (base));
-  append_thread_list (self->sides[1].data, out);
-  json_close (out, '}');
-  g_string_append_c (out, ',');
-  json_string (out, "normalization",
-               options.normalization == TV_DIFF_BY_TIME ? "time" : "share");
-  json_optional_double (out, "confidence", TRUE, options.confidence);
-  json_key (out, "weights");
-  g_string_append_c (out, '[');
-  json_double_or_null (out, TRUE, tv_diff_get_weight (self->diff, TV_DIFF_SIDE_BASE));
-  json_double_or_null (out, TRUE, tv_diff_get_weight (self->diff, TV_DIFF_SIDE_NEW));
-  json_close (out, ']');
-  g_string_append_c (out, ',');
-  append_diff_warnings (self, out);
-  append_diff_nodes (self, out);
-  append_diff_functions (self, out);
-  append_diff_vanished (self, out);
-  json_close (out, '}');
-  return out;
-}
-
-static GString *
-exporter_build_diff_json (Exporter   *self,
-                          const char *base_name,
-                          const char *new_name,
-                          const char *search)
-{
-  g_autoptr(GString) out = g_string_sized_new (1 << 16);
-  g_autoptr(GString) diff = build_diff_object (self, base_name);
-
-  append_preamble (out, self->data, new_name);
-  append_filter (self, out);
-  append_view (self, out, tv_call_tree_get_inverted (self->tree), search);
-  json_u64 (out, "samples", tv_call_tree_get_n_samples (self->tree));
-  append_strings (self, out);
-  append_frames (self, out);
-  append_sources (self, out);
-  append_nodes (self, out);
-  append_thread_list (self->data, out);
-  g_string_append_len (out, diff->str, diff->len);
   json_close (out, '}');
 
   return g_steal_pointer (&out);
@@ -1610,130 +760,22 @@ exporter_build_diff_json (Exporter   *self,
 /* The page                                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* Appends JSON so that it can sit inside a <script> element: `<`, `>` and
- * `&` (which could close the element or open a comment in it) and U+2028
- * and U+2029 (line ends to older JavaScript) become \u escapes.  Valid
- * JSON holds these only inside strings, where the escapes mean the same. */
-static void
-append_json_for_script (GString       *out,
-                        const GString *json)
-{
-  const char *p = json->str;
-  const char *end = json->str + json->len;
-
-  while (p < end)
-    {
-      const char *run = p;
-
-      while (p < end && *p != '<' && *p != '>' && *p != '&' && (guchar) *p != 0xe2)
-        p++;
-      g_string_append_len (out, run, p - run);
-      if (p == end)
-        break;
-
-      switch (*p)
-        {
-        case '<':
-          g_string_append (out, "\\u003c");
-          p++;
-          break;
-        case '>':
-          g_string_append (out, "\\u003e");
-          p++;
-          break;
-        case '&':
-          g_string_append (out, "\\u0026");
-          p++;
-          break;
-        default:
-          if (end - p >= 3 && (guchar) p[1] == 0x80
-              && ((guchar) p[2] == 0xa8 || (guchar) p[2] == 0xa9))
-            {
-              g_string_append (out, (guchar) p[2] == 0xa8 ? "\\u2028" : "\\u2029");
-              p += 3;
-            }
-          else
-            {
-              g_string_append_c (out, *p);
-              p++;
-            }
-          break;
-        }
-    }
-}
-
-/* 'sha256-…' of the text between OPEN and the next CLOSE in TEMPLATE. */
-static char *
-element_hash (const char *template,
-              const char *open,
-              const char *close)
-{
-  const char *start = strstr (template, open);
-  const char *stop;
-  guint8 digest[32];
-  gsize digest_len = sizeof digest;
-  g_autoptr(GChecksum) checksum = g_checksum_new (G_CHECKSUM_SHA256);
-  g_autofree char *base64 = NULL;
-
-  g_assert (start != NULL);
-  start += strlen (open);
-  stop = strstr (start, close);
-  g_assert (stop != NULL);
-
-  g_checksum_update (checksum, (const guchar *) start, stop - start);
-  g_checksum_get_digest (checksum, digest, &digest_len);
-  base64 = g_base64_encode (digest, digest_len);
-  return g_strdup_printf ("'sha256-%s'", base64);
-}
-
-static GBytes *
-fill_template (const GString *json)
-{
-  g_autoptr(GBytes) template_bytes = NULL;
-  g_autoptr(GString) page = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *style_hash = NULL;
-  g_autofree char *script_hash = NULL;
-  const char *template;
-  const char *csp;
-  const char *data;
-
-  template_bytes = g_resource_lookup_data (tv_export_get_resource (), TEMPLATE_PATH,
-                                           G_RESOURCE_LOOKUP_FLAGS_NONE, &error);
-  /* Compiled into this library: it cannot be missing. */
-  g_assert_no_error (error);
-  template = g_bytes_get_data (template_bytes, NULL);
-
-  csp = strstr (template, CSP_MARKER);
-  data = strstr (template, DATA_MARKER);
-  g_assert (csp != NULL && data != NULL && csp < data);
-
-  /* The page runs only its own script and style: the policy names them
-   * by hash.  The JSON is not a script the browser runs. */
-  style_hash = element_hash (template, "<style>", "</style>");
-  script_hash = element_hash (data, "<script>", "</script>");
-
-  page = g_string_sized_new (g_bytes_get_size (template_bytes) + json->len + json->len / 16);
-  g_string_append_len (page, template, csp - template);
-  g_string_append_printf (page,
-                          "default-src 'none'; script-src %s; style-src %s; "
-                          "img-src 'none'; base-uri 'none'; form-action 'none'",
-                          script_hash, style_hash);
-  g_string_append_len (page, csp + strlen (CSP_MARKER), data - (csp + strlen (CSP_MARKER)));
-  append_json_for_script (page, json);
-  g_string_append (page, data + strlen (DATA_MARKER));
-
-  return g_string_free_to_bytes (g_steal_pointer (&page));
-}
-
-/* Numbers the tree's nodes and maps its frames. */
+/* Numbers the tree's nodes and maps its frames.  With AGGREGATE, a tree
+ * too big to send whole draws the children of fewer than 0.005 % of the
+ * samples as remainder boxes. */
 static void
 exporter_take_tree (Exporter   *self,
-                    TvCallTree *tree)
+                    TvCallTree *tree,
+                    gboolean    aggregate)
 {
+  guint64 n_samples = tv_call_tree_get_n_samples (tree);
+  guint64 min_total = 0;
+
   self->tree = tree;
   self->n_nodes = tv_call_tree_get_n_nodes (tree);
-  exporter_number_nodes (self);
+  if (aggregate && self->n_nodes > TV_EXPORT_HTML_LOSSLESS_NODES)
+    min_total = MAX ((n_samples + TV_EXPORT_HTML_SHARE_DIVISOR - 1) / TV_EXPORT_HTML_SHARE_DIVISOR, 1);
+  tv_export_html_number_nodes (self, min_total);
   exporter_map_frames (self);
 }
 
@@ -1803,16 +845,19 @@ tv_export_html_build (TvProfileData         *data,
       || !tv_export_filter_make_query (filter, data, &self.query, error))
     goto failed;
 
+  /* Each thread's samples and each state's: the page's filters. */
   self.query.query.thread_self = TRUE;
+  self.query.query.count_states = tv_profile_data_has_states (data);
   tree = tv_call_tree_new (data, &self.query.query, cancellable);
   self.query.query.thread_self = FALSE;
+  self.query.query.count_states = FALSE;
   if (tree == NULL)
     {
       set_cancelled (cancellable, error);
       goto failed;
     }
   side_init (&self.sides[0], data, filter->merge);
-  exporter_take_tree (&self, tree);
+  exporter_take_tree (&self, tree, TRUE);
   if (!exporter_find_zoom (&self, cancellable, error))
     goto failed;
 
@@ -1821,7 +866,7 @@ tv_export_html_build (TvProfileData         *data,
   if (json == NULL)
     return NULL;
 
-  return fill_template (json);
+  return tv_export_html_fill_template (json);
 
 failed:
   exporter_clear (&self);
@@ -1889,7 +934,7 @@ tv_export_html_build_diff (TvDiff                *diff,
   self.reader = tv_profile_data_get_reader (self.data);
   side_init (&self.sides[0], self.data, tv_call_tree_get_merge (new_tree));
   side_init (&self.sides[1], tv_call_tree_get_data (base_tree), tv_call_tree_get_merge (base_tree));
-  exporter_take_tree (&self, tv_call_tree_ref (new_tree));
+  exporter_take_tree (&self, tv_call_tree_ref (new_tree), FALSE);
   /* The filter's transforms, found in NEW, say which functions. */
   self.filter = filter;
   if (filter != NULL && !tv_export_filter_make_query (filter, self.data, &self.query, error))
@@ -1898,7 +943,7 @@ tv_export_html_build_diff (TvDiff                *diff,
       return NULL;
     }
 
-  json = exporter_build_diff_json (&self, base_name, new_name, search);
+  json = tv_export_html_build_diff_json (&self, base_name, new_name, search);
   exporter_clear (&self);
-  return fill_template (json);
+  return tv_export_html_fill_template (json);
 }

@@ -975,15 +975,44 @@ def hostile_cases(env, browser_exe):
 # browser
 # ---------------------------------------------------------------------------
 
+def round3(v):
+    """tv-units.c's rounding: (value, exponent, digits) of |v| to three digits."""
+    n = abs(v) * (1 + 8 * sys.float_info.epsilon)
+    text = "%.2e" % n
+    mantissa, exponent = text.split("e")
+    return float(text), int(exponent), mantissa.replace(".", "")
+
+
+def significant(v):
+    if v == 0:
+        return "0"
+    _, x, d = round3(v)
+    if x >= 3:
+        plain = "{:,}".format(int(d + "0" * (x - 2)))
+    elif x >= 2:
+        plain = d
+    elif x >= 0:
+        plain = d[:x + 1] + "." + d[x + 1:]
+    else:
+        plain = "0." + "0" * (-x - 1) + d
+    return ("-" if v < 0 else "") + plain
+
+
+UNITS = [(1e9, 1000, "ns"), (1e6, 1000, "µs"), (1e3, 1000, "ms"), (1, 60, "s"),
+         (1 / 60, 60, "min"), (1 / 3600, float("inf"), "h")]
+
+
 def format_seconds(s):
-    """The page's time: 1.276 s, 250.0 ms, 2.50 ms, 40 µs."""
+    """The page's time, tv-units.c's rule: 812 ns, 4.20 µs, 315 ms, 1.28 s, 50.0 min."""
     if s == 0:
         return "0 s"
-    if s < 1e-3:
-        return "%.0f µs" % (s * 1e6)
-    if s < 1:
-        return ("%.2f ms" if s < 0.01 else "%.1f ms") % (s * 1e3)
-    return "%.3f s" % s
+    u = 0
+    while u + 1 < len(UNITS) and round3(s * UNITS[u][0])[0] >= UNITS[u][1]:
+        u += 1
+    v = s * UNITS[u][0]
+    if round3(v)[0] < 1 and u > 0:
+        v = -1 if v < 0 else 1
+    return significant(v) + " " + UNITS[u][2]
 
 
 def short3(v):
@@ -1559,6 +1588,190 @@ def size_cases(env, browser_exe):
         return problems
     cases.append(("the big page becomes interactive: a click zooms (the time is printed)",
                   interactive))
+
+    class Trie:
+        """The model's tree from --export collapsed (threads together): each
+        stack prefix of canonical frame texts, with its samples."""
+        def __init__(self, env_, path, *extra):
+            rc, out, err = env_.run("--export", "collapsed", "-o", "-", *(list(extra) + [path]))
+            if rc != 0:
+                raise RuntimeError("collapsed: %d %s" % (rc, err))
+            self.total = [0]
+            self.children = [{}]
+            for stack, count in parse_collapsed(out).items():
+                u = 0
+                self.total[0] += count
+                for text in stack.split(";")[1:]:
+                    c = self.children[u].get(text)
+                    if c is None:
+                        c = self.children[u][text] = len(self.total)
+                        self.total.append(0)
+                        self.children.append({})
+                    u = c
+                    self.total[u] += count
+
+        def of_page(self, d):
+            """The trie node of each page node (None for a box or a node
+            the model lacks)."""
+            n, parent, frame = tree_of(d)
+            at = [0] + [None] * (n - 1)
+            for i in range(1, n):
+                if frame[i] >= 0 and at[parent[i]] is not None:
+                    at[i] = self.children[at[parent[i]]].get(canonical(d, frame[i])[1])
+            return at
+
+    def aggregated():
+        # A deep profile of many tiny nodes (tachyon-bench's deep shape):
+        # the page draws the children of fewer than 1/20000 of the samples
+        # as remainder boxes, and every count stays exact.
+        problems = []
+        if env.bench is None:
+            return ["no --bench"]
+        profile = os.path.join(tmp, "deep.tach")
+        p = subprocess.run([env.bench, "--generate", "30000", profile, "--shape", "deep",
+                            "--threads", "8", "--seed", "3"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        if p.returncode != 0:
+            return ["tachyon-bench --generate: %r" % p.stderr[-300:]]
+        out = os.path.join(tmp, "deep.html")
+        rc, stdout, err = env.run("--export", "html", "-o", out, profile)
+        if rc != 0:
+            return ["export: %d %s" % (rc, err)]
+        with open(out, "rb") as fh:
+            page = Page(fh.read())
+        d = page.data
+        agg = d.get("aggregated")
+        samples = d["samples"]
+        n, parent, frame = tree_of(d)
+        if not agg:
+            return ["a tree of many tiny nodes is not aggregated"]
+        print("# %d samples, %d tree nodes: %d page nodes, %d aggregated with %d samples, %d bytes"
+              % (samples, agg["tree_nodes"], n, agg["nodes"], agg["samples"], os.path.getsize(out)))
+        # The threshold: at most 0.005 %, and the one the code promises.
+        if agg["min_share"] > 0.00005 or agg["min_samples"] != -(-samples // 20000):
+            problems.append("threshold %r for %d samples" % (agg, samples))
+        # The size: the nodes emitted are bounded (at most 20000 kept nodes a
+        # depth, and a box for each at most), and far fewer than the tree's.
+        depth = [0] * n
+        for i in range(1, n):
+            depth[i] = depth[parent[i]] + 1
+        boxes = [i for i in range(1, n) if frame[i] < 0]
+        kept = n - len(boxes)
+        if kept > 20000 * (max(depth) + 1) or len(boxes) > kept or n + agg["nodes"] != agg["tree_nodes"] + len(boxes):
+            problems.append("%d nodes, %d boxes, %d aggregated of %d" % (n, len(boxes), agg["nodes"],
+                                                                       agg["tree_nodes"]))
+        if n * 1.1 > agg["tree_nodes"]:
+            problems.append("the page has %d nodes of %d: hardly smaller" % (n, agg["tree_nodes"]))
+        # Every node's total is the model's; a box holds exactly the
+        # children of its parent below the threshold.
+        model = Trie(env, profile)
+        at = model.of_page(d)
+        total = [0] * n
+        for t in d["threads"]:
+            for node, count in thread_pairs(t):
+                total[node] += count
+        own = list(total)
+        for i in range(n - 1, 0, -1):
+            total[parent[i]] += total[i]
+        if total[0] != samples or model.total[0] != samples:
+            problems.append("root %d, model %d, samples %d" % (total[0], model.total[0], samples))
+        box_of = {}
+        for j in range(1, n):
+            if frame[j] < 0:
+                box_of.setdefault(parent[j], []).append(j)
+        bad = []
+        for i in range(n):
+            if frame[i] < 0:
+                continue
+            if at[i] is None or total[i] != model.total[at[i]] or \
+                    total[i] < (agg["min_samples"] if i else 0):
+                bad.append((i, total[i], at[i] is not None and model.total[at[i]]))
+                continue
+            small = sum(model.total[c] for c in model.children[at[i]].values()
+                        if model.total[c] < agg["min_samples"])
+            box = box_of.get(i, [])
+            if (small == 0) != (not box) or (box and (len(box) != 1 or total[box[0]] != small
+                                                      or own[box[0]] != small)):
+                bad.append(("box", i, small, [total[j] for j in box]))
+        if bad:
+            problems.append("%d nodes differ from the model, e.g. %r" % (len(bad), bad[:3]))
+        # In Chromium: every node shown is its self, its children and its
+        # box; the root is the model's under a thread and a state too; the
+        # boxes are drawn grey, labelled and explained; the page says the
+        # threshold.
+        with cdp.Browser(browser_exe, 1200, 800, timeout=60) as b:
+            b.navigate("file://" + out)
+            tree = b.evaluate("tachyon.tree()")
+            kids = [0.0] * len(tree["total"])
+            for i in range(1, len(tree["total"])):
+                kids[tree["parent"][i]] += tree["total"][i]
+            wrong = [i for i in range(len(tree["total"]))
+                     if tree["total"][i] != tree["self"][i] + kids[i]]
+            if wrong or tree["total"][0] != samples:
+                problems.append("%d nodes are not self + children + box; root %r"
+                                % (len(wrong), tree["total"][0]))
+            note = b.evaluate("document.getElementById('aggregated').textContent")
+            if "0.005%" not in note or "{:,}".format(agg["min_samples"]) not in note or \
+                    b.evaluate("document.getElementById('aggregated').hidden"):
+                problems.append("the page does not say what it aggregated: %r" % note)
+            # The box with the largest share of its parent, zoomed into
+            # that parent: wide enough to see and hover.
+            box = max((j for j in range(1, n) if frame[j] < 0),
+                      key=lambda j: (total[j] / total[parent[j]], total[j]))
+            path = []
+            u = parent[box]
+            while u > 0:
+                path.append(frame[u])
+                u = parent[u]
+            b.navigate("about:blank")
+            b.navigate("file://" + out + "#zoom=" + ".".join(map(str, reversed(path))))
+            shown_boxes = [f for f in b.evaluate("tachyon.frames()") if f["box"]]
+            if not shown_boxes:
+                problems.append("no remainder box is drawn")
+            else:
+                f = max(shown_boxes, key=lambda f: f["width"])
+                # The graph scrolls inside its own box: bring the box's row in.
+                b.evaluate("(() => { const g = document.getElementById('graph');"
+                           " g.scrollTop += %r - scrollY - g.getBoundingClientRect().top"
+                           " - g.clientHeight / 2; })()" % float(f["y"]))
+                f = max((g for g in b.evaluate("tachyon.frames()") if g["box"]), key=lambda g: g["width"])
+                if "smaller frame" not in f["label"]:
+                    problems.append("box label %r" % f["label"])
+                b.mouse("mouseMoved", *b.scroll_into_view(f["x"] + f["width"] / 2, f["y"] + 5))
+                tip = b.evaluate("document.getElementById('tooltip').textContent")
+                if "call-tree node" not in tip or "fewer than %d samples" % agg["min_samples"] not in tip:
+                    problems.append("box tooltip %r" % tip[:300])
+            tid = next(t for t in d["threads"] if t["samples"] > 0)
+            index = d["threads"].index(tid)
+            b.evaluate("(() => { const s = document.getElementById('thread'); s.value = '%d';"
+                       " s.dispatchEvent(new Event('change')); })()" % index)
+            if b.evaluate("tachyon.state().samples") != tid["samples"]:
+                problems.append("thread %s: %r samples" % (tid["thread_id"], b.evaluate("tachyon.state().samples")))
+            thread_model = Trie(env, profile, "--thread", tid["thread_id"])
+            at = thread_model.of_page(d)
+            tree = b.evaluate("tachyon.tree()")
+            bad = [i for i in range(n) if frame[i] >= 0 and
+                   tree["total"][i] != (thread_model.total[at[i]] if at[i] is not None else 0)]
+            if bad:
+                problems.append("thread: %d node totals differ from the model's" % len(bad))
+            for state in ("cpu", "gil"):
+                b.evaluate("(() => { const s = document.getElementById('state'); s.value = '%s';"
+                           " s.dispatchEvent(new Event('change')); })()" % state)
+                state_model = Trie(env, profile, "--state", state)
+                at = state_model.of_page(d)
+                tree = b.evaluate("tachyon.tree()")
+                bad = [i for i in range(n) if frame[i] >= 0 and
+                       tree["total"][i] != (state_model.total[at[i]] if at[i] is not None else 0)]
+                if bad or tree["total"][0] != state_model.total[0]:
+                    problems.append("state %s: %d node totals differ, root %r vs %r"
+                                    % (state, len(bad), tree["total"][0], state_model.total[0]))
+            b.evaluate("document.getElementById('inverted').click()")
+            if b.evaluate("tachyon.state().samples") != state_model.total[0]:
+                problems.append("inverted: root differs")
+            problems += browser_problems(b, "file://" + out)
+        return problems
+    cases.append(("a deep profile's page: tiny nodes as remainder boxes, every count exact",
+                  aggregated))
     return cases, tmp
 
 
@@ -2039,13 +2252,13 @@ def diff_cases(env, browser_exe):
             if hot:
                 b.mouse("mouseMoved", hot["x"] + hot["width"] / 2, hot["y"] + 5)
                 tip = b.evaluate("document.getElementById('tooltip').textContent")
-                for want in ("Total: 2.000 s → 3.000 s (Δ +1.000 s, +50.0 %), slower",
+                for want in ("Total: 2.00 s → 3.00 s (Δ +1.00 s, +50.0 %), slower",
                              "Total samples: 2,000 → 3,000, p = ", "exact binomial test"):
                     if want not in tip:
                         problems.append("tooltip lacks %r: %r" % (want, tip))
             row = b.evaluate("(() => { const r = document.querySelector('#functions tr[data-name=\"hot\"]');"
                              " return r && [r.className, Array.from(r.cells).map(c => c.textContent)]; })()")
-            if not row or row[0] != "slower" or row[1][5] != "+50.0 %" or row[1][4] != "+1.000 s":
+            if not row or row[0] != "slower" or row[1][5] != "+50.0 %" or row[1][4] != "+1.00 s":
                 problems.append("table row for hot: %r" % row)
             # Sorting by the file column, then by total Δ.
             b.evaluate("document.querySelector('#functions th[data-column=\"4\"]').click()")
@@ -3157,6 +3370,182 @@ def page_cases(env, browser_exe):
             problems += ["%r: %s" % (fragment[:40], p) for p in browser_problems(b, url)]
         return problems
     cases.append(("a hostile URL fragment is checked, shown as text and runs nothing", hostile_fragment))
+
+    def state_filter():
+        # Each state chosen in the page gives the tree of that state's
+        # samples: every node's total equals the --state export's (the
+        # model's tree of those samples), and the root the sum of the
+        # collapsed stacks of that state.
+        problems = []
+        every = set()
+        for name in ("rec_threads.tach", "rec_cpu_mix.tach", "mode_all.tach", "rec_asyncio.tach",
+                     "mode_exception.tach"):
+            path = os.path.join(env.data, "valid", name)
+            out, page = write_page("state-" + name, path)
+            d = page.data
+            if sorted(d.get("states", {})) != sorted(STATES):
+                problems.append("%s: states %r" % (name, sorted(d.get("states", {}))))
+                continue
+            n, parent, frame = tree_of(d)
+
+            def frame_key(dd, f):
+                fr = dd["frames"][7 * f:7 * f + 7]
+                return (dd["strings"][fr[0]], dd["strings"][fr[1]]) + tuple(fr[2:])
+
+            def paths(dd):
+                nn, pp, ff = tree_of(dd)
+                out = [()]
+                for i in range(1, nn):
+                    out.append(out[pp[i]] + (frame_key(dd, ff[i]),))
+                return out
+            ours = paths(d)
+            b, url = load(out)
+            seen = set()
+            for state in STATES:
+                ref, sub = export_html(env, path, "--state", state)
+                problems += sub
+                rd = ref.data
+                rn, rparent, _ = tree_of(rd)
+                rtotal = [0] * rn
+                for t in rd["threads"]:
+                    for node, count in thread_pairs(t):
+                        rtotal[node] += count
+                for i in range(rn - 1, 0, -1):
+                    rtotal[rparent[i]] += rtotal[i]
+                by_path = dict(zip(paths(rd), rtotal))
+                rc, coll, err = env.run("--export", "collapsed", "--state", state, "-o", "-", path)
+                collapsed_sum = sum(parse_collapsed(coll).values()) if rc == 0 else None
+                b.evaluate("(() => { const s = document.getElementById('state'); s.value = %s;"
+                           " s.dispatchEvent(new Event('change')); })()" % json.dumps(state))
+                st = b.evaluate("tachyon.state()")
+                tree = b.evaluate("tachyon.tree()")
+                if st["state"] != state or len(tree["total"]) != n:
+                    problems.append("%s %s: state %r, %d nodes of %d" % (name, state, st["state"],
+                                                                      len(tree["total"]), n))
+                    continue
+                if tree["total"][0] != rd["samples"]:
+                    problems.append("%s %s: root %d, the model's %d" % (name, state, tree["total"][0],
+                                                                       rd["samples"]))
+                # The collapsed stacks leave out the profiler's own frames
+                # only; their samples stay.
+                if collapsed_sum is not None and collapsed_sum > rd["samples"]:
+                    problems.append("%s %s: collapsed %d > %d" % (name, state, collapsed_sum,
+                                                                 rd["samples"]))
+                wrong = [i for i in range(n) if tree["total"][i] != by_path.get(ours[i], 0)]
+                if wrong:
+                    i = wrong[0]
+                    problems.append("%s %s: %d nodes differ, e.g. node %d: %d, the model's %d"
+                                    % (name, state, len(wrong), i, tree["total"][i],
+                                       by_path.get(ours[i], 0)))
+                if sum(1 for i in range(1, n) if tree["total"][i] > 0) < min(3, rn - 1):
+                    problems.append("%s %s: too few nodes to tell" % (name, state))
+                if rd["samples"] > 0:
+                    seen.add(state)
+                status = b.evaluate("document.getElementById('status').textContent")
+                if rd["samples"] > 0 and d["ui"]["state_" + state.replace("-", "_")] not in status:
+                    problems.append("%s %s: the status line %r does not say the state"
+                                    % (name, state, status))
+                # Inverted: the same samples.
+                b.evaluate("document.getElementById('inverted').click()")
+                if b.evaluate("tachyon.state().samples") != rd["samples"]:
+                    problems.append("%s %s: inverted root differs" % (name, state))
+                # The fragment keeps the state, and a link restores it.
+                hash_ = b.evaluate("location.hash")
+                if "state=" + state not in hash_:
+                    problems.append("%s: the fragment %r lacks the state" % (name, hash_))
+                b2, _ = load(out, hash_)
+                after = b2.evaluate("tachyon.state()")
+                if after["state"] != state or after["samples"] != rd["samples"] or not after["inverted"]:
+                    problems.append("%s %s: the link gives %r" % (name, state, after))
+                if b2.evaluate("document.getElementById('state').value") != state:
+                    problems.append("%s %s: the menu does not show the link's state" % (name, state))
+                b.evaluate("document.getElementById('inverted').click()")
+            if name in ("rec_threads.tach", "rec_cpu_mix.tach") and len(seen) < 2:
+                problems.append("%s: only %r have samples: not a mixed file" % (name, seen))
+            every |= seen
+            # Choosing a thread goes back to all states, and the other way round.
+            b, url = load(out, "#state=cpu")
+            b.evaluate("(() => { const s = document.getElementById('thread'); s.value = s.options[1].value;"
+                       " s.dispatchEvent(new Event('change')); })()")
+            st = b.evaluate("tachyon.state()")
+            if st["state"] != "" or st["thread"] < 0:
+                problems.append("%s: a thread with a state: %r" % (name, st))
+            problems += browser_problems(b, url)
+        if every != set(STATES):
+            problems.append("no file has samples in %r" % (set(STATES) - every))
+        # Hostile values of the state are ignored.
+        out, page = write_page("state-hostile", os.path.join(env.data, "valid", "rec_threads.tach"))
+        q = urllib.parse.quote
+        for value in ("<script>alert(1)</script>", 'gil"', "9" * 400, "__proto__", "constructor",
+                      "GIL", "gil wait", "toString", "-1", "1e999"):
+            b, url = load(out, "#state=" + q(value, safe=""))
+            check = b.evaluate(PAGE_CHECK)
+            st = b.evaluate("tachyon.state()")
+            if not check["ready"] or check["bad"] or st["state"] != "" or st["samples"] != page.data["samples"]:
+                problems.append("state=%r: %r %r" % (value[:30], check, st))
+            problems += ["state=%r: %s" % (value[:20], p) for p in browser_problems(b, url)]
+        tid = page.data["threads"][0]["thread_id"]
+        b, url = load(out, "#thread=%s&state=gil" % tid)
+        st = b.evaluate("tachyon.state()")
+        if st["state"] != "" or st["thread"] != 0:
+            problems.append("a link with a thread and a state: %r" % st)
+        return problems
+    cases.append(("the state filter: each state's tree is the model's, kept in the link", state_filter))
+
+    def catastrophic_search():
+        # A search that would backtrack for ever against a long name: the
+        # page runs it as plain text and says so, and stays responsive.
+        problems = []
+        long_name = "a" * 30000
+        path = os.path.join(tmp, "long-a.tach")
+        write_stacks(env, path, [(5, [("app.py", long_name), ("app.py", "main")]),
+                                 (2, [("app.py", "(a+)+$x"), ("app.py", "main")])], 1.0)
+        out, page = write_page("long-a", path)
+        q = urllib.parse.quote
+        for search, literal, matched in (("(a+)+$", True, 2), ("(a|aa)*b", True, 0),
+                                         ("a*a*a*a*b", True, 0), ("(a+)+", True, 2),
+                                         (".*x", False, 2), ("a.*b.*c", False, 0),
+                                         ("^a[^]*a$", False, 5)):
+            start = time.monotonic()
+            b, url = load(out, "#search=" + q(search, safe=""))
+            st = b.evaluate("tachyon.state()")
+            took = time.monotonic() - start
+            print("# search %r: %.2f s" % (search, took))
+            if st["search"] != search or st["literal"] != literal or st["matched"] != matched:
+                problems.append("%r: %r" % (search, {k: st[k] for k in ("search", "literal", "matched")}))
+            text = b.evaluate("document.getElementById('match').textContent")
+            if literal and "plain text" not in text:
+                problems.append("%r: the page does not say it searched plain text: %r" % (search, text))
+            problems += ["%r: %s" % (search, p) for p in browser_problems(b, url)]
+        # Typed too.
+        b, url = load(out)
+        b.evaluate("document.getElementById('search').focus()")
+        b.type_text("(a+)+$")
+        b.key("Enter", keycode=13)
+        st = b.evaluate("tachyon.state()")
+        if not st["literal"] or st["matched"] != 2:
+            problems.append("typed: %r" % st)
+        return problems + browser_problems(b, url)
+    cases.append(("a catastrophic search from a link or typed never hangs the page", catastrophic_search))
+
+    def durations():
+        # The page's durations follow tv-units.c: three significant digits.
+        problems = []
+        out, page = write_page("dur", os.path.join(env.data, "valid", "rec_threads.tach"))
+        b, url = load(out)
+        for s, want in ((0, "0 s"), (8.12e-7, "812 ns"), (4.2e-6, "4.20 µs"), (0.315, "315 ms"),
+                        (1.276, "1.28 s"), (0.9995, "1.00 s"), (59.96, "1.00 min"), (3000, "50.0 min"),
+                        (9000, "2.50 h"), (1.275, "1.28 s"), (12.5e-3, "12.5 ms"),
+                        (4.5e6, "1,250 h")):
+            got = b.evaluate("tachyon.duration(%r)" % s)
+            if got != want or format_seconds(s) != want:
+                problems.append("%r: page %r, test's rule %r, expected %r" % (s, got, format_seconds(s), want))
+        status = b.evaluate("document.getElementById('status').textContent")
+        sps = page.data["seconds_per_sample"]
+        if format_seconds(page.data["samples"] * sps) not in status:
+            problems.append("status %r lacks %r" % (status, format_seconds(page.data["samples"] * sps)))
+        return problems + browser_problems(b, url)
+    cases.append(("durations have three significant digits and a unit, as in the app", durations))
 
     def summary_shares():
         problems = []
