@@ -394,6 +394,7 @@ typedef struct
 {
   TvCallTree    *tree;
   guint32        function;
+  guint64        base;          /* the samples through the function */
 } NeighboursJob;
 
 typedef struct
@@ -452,11 +453,14 @@ neighbours_done (gpointer owner,
     {
       g_autoptr(GListModel) rows = NULL;
 
-      rows = tv_function_rows_new_take (job->tree, g_steal_pointer (&found->rows[r]),
-                                        found->n_rows[r],
-                                        r == RELATION_CALLEES
-                                        ? C_("function table", "(self)")
-                                        : C_("function table", "(no caller)"));
+      /* Shares of the samples through the function, as those of the
+       * focused and callers trees are. */
+      rows = tv_function_rows_new_take_with_base (job->tree, g_steal_pointer (&found->rows[r]),
+                                                  found->n_rows[r],
+                                                  r == RELATION_CALLEES
+                                                  ? C_("function table", "(self)")
+                                                  : C_("function table", "(no caller)"),
+                                                  job->base);
       set_relation_rows (self, r, rows);
     }
   neighbours_free (found);
@@ -488,6 +492,14 @@ start_relations (TvFunctionTable *self)
 
       job->tree = tv_call_tree_ref (self->tree);
       job->function = self->selected;
+      {
+        guint n_rows;
+        const TvFunctionRow *rows = tv_call_tree_get_functions (self->tree, &n_rows);
+
+        for (guint i = 0; i < n_rows; i++)
+          if (rows[i].function == self->selected)
+            job->base = rows[i].total;
+      }
       gtk_spinner_start (self->spinner);
       tv_worker_run (&self->relations_worker, self, find_neighbours, job, neighbours_job_free,
                      neighbours_free, neighbours_done);
