@@ -285,14 +285,6 @@ builder_init_full (Builder  *b,
 }
 
 static void
-builder_init (Builder  *b,
-              guint32   hint,
-              gboolean  with_states)
-{
-  builder_init_full (b, hint, with_states, TRUE);
-}
-
-static void
 builder_clear (Builder *b)
 {
   g_free (b->parent);
@@ -881,14 +873,69 @@ map_nodes (TvProfileData *data,
     }
 }
 
+/* A node of a builder made without lookups. */
+static guint32
+builder_append (Builder *b,
+                guint32  parent,
+                guint32  key)
+{
+  guint32 node;
+
+  if (b->n_nodes == b->capacity)
+    {
+      b->capacity *= 2;
+      b->parent = g_renew (guint32, b->parent, b->capacity);
+      b->key = g_renew (guint32, b->key, b->capacity);
+      b->self = g_renew (guint64, b->self, b->capacity);
+      if (b->status != NULL)
+        b->status = g_renew (guint64, b->status, (gsize) b->capacity * N_STATES);
+    }
+  node = b->n_nodes++;
+  b->parent[node] = parent;
+  b->key[node] = key;
+  b->self[node] = 0;
+  if (b->status != NULL)
+    memset (b->status + (gsize) node * N_STATES, 0, N_STATES * sizeof (guint64));
+  return node;
+}
+
+/* A path being inverted: it started at the view node LEAF (which has self
+ * samples) and has reached AT on its way up; KEY is the key of the node
+ * above AT, the next step, or TV_NODE_NONE at the root. */
+typedef struct
+{
+  guint32 key;
+  guint32 leaf;
+  guint32 at;
+} Walker;
+
+static int
+compare_walkers (const void *pa,
+                 const void *pb)
+{
+  const Walker *a = pa, *b = pb;
+
+  return (a->key > b->key) - (a->key < b->key);
+}
+
 /* Inverted: every path from a node with self samples up to the root
- * becomes a path down from the root; the self samples weigh it. */
+ * becomes a path down from the root; the self samples weigh it.  Made from
+ * the root down, without lookups: the paths that reached an inverted node
+ * take their next step up together, and those whose next node has the
+ * same key go on as one child, made with its siblings (numbered as the
+ * other trees are: a node's children together, the first child's subtree
+ * next).  The paths of a node are a range of one array, which its
+ * children's ranges divide.  INV has no hash table. */
 static void
 invert (const Builder *v,
         Builder       *inv,
         guint32       *end_of,
         Progress      *progress)
 {
+  g_autofree Walker *walkers = NULL;
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32) * 3);
+  guint32 n_walkers = 0, n_done = 0;
+
   if (end_of != NULL)
     {
       memset (end_of, 0xff, v->n_nodes * sizeof (guint32));
@@ -897,19 +944,87 @@ invert (const Builder *v,
   inv->self[0] += v->self[0];
   if (v->status != NULL)
     add_states (inv->status, v->status);
-  for (guint32 n = 1; n < v->n_nodes && progress_step (progress, n, v->n_nodes); n++)
-    {
-      guint32 at = 0;
 
-      if (v->self[n] == 0)
-        continue;
-      for (guint32 u = n; u != 0; u = v->parent[u])
-        at = builder_child (inv, at, v->key[u]);
-      if (end_of != NULL)
-        end_of[n] = at;
-      inv->self[at] += v->self[n];
-      if (v->status != NULL)
-        add_states (inv->status + (gsize) at * N_STATES, v->status + (gsize) n * N_STATES);
+  for (guint32 n = 1; n < v->n_nodes; n++)
+    n_walkers += v->self[n] > 0;
+  walkers = g_new (Walker, MAX (n_walkers, 1));
+  n_walkers = 0;
+  /* At the root, the next step is the leaf itself. */
+  for (guint32 n = 1; n < v->n_nodes; n++)
+    if (v->self[n] > 0)
+      walkers[n_walkers++] = (Walker) { v->key[n], n, n };
+
+  {
+    guint32 top[3] = { 0, 0, n_walkers };
+    g_array_append_val (stack, top);
+  }
+  while (stack->len > 0)
+    {
+      guint32 *top = &g_array_index (stack, guint32, (stack->len - 1) * 3);
+      guint32 node = top[0], a = top[1], b = top[2];
+      guint32 first_child = inv->n_nodes;
+      gboolean one_key = TRUE;
+
+      g_array_set_size (stack, stack->len - 1);
+      if (!progress_step (progress, n_done, n_walkers))
+        return;
+
+      /* Below the root, the paths that end here count, and the others
+       * look one node further up. */
+      if (node != 0)
+        {
+          guint32 kept = a;
+
+          for (guint32 i = a; i < b; i++)
+            {
+              Walker w = walkers[i];
+              guint32 up = v->parent[w.at];
+
+              if (up == 0)
+                {
+                  inv->self[node] += v->self[w.leaf];
+                  if (v->status != NULL)
+                    add_states (inv->status + (gsize) node * N_STATES,
+                                v->status + (gsize) w.leaf * N_STATES);
+                  if (end_of != NULL)
+                    end_of[w.leaf] = node;
+                  n_done++;
+                  continue;
+                }
+              walkers[kept++] = (Walker) { v->key[up], w.leaf, up };
+            }
+          b = kept;
+        }
+      for (guint32 i = a + 1; i < b && one_key; i++)
+        one_key = walkers[i].key == walkers[a].key;
+      if (!one_key)
+        qsort (walkers + a, b - a, sizeof (Walker), compare_walkers);
+
+      /* One child per key, and its paths. */
+      for (guint32 i = a; i < b;)
+        {
+          guint32 end = i + 1;
+
+          while (end < b && walkers[end].key == walkers[i].key)
+            end++;
+          builder_append (inv, node, walkers[i].key);
+          i = end;
+        }
+      /* Pushed last child first, so that the first comes next. */
+      for (guint32 i = b, child = inv->n_nodes; i > a;)
+        {
+          guint32 start = i - 1;
+          guint32 entry[3];
+
+          while (start > a && walkers[start - 1].key == walkers[i - 1].key)
+            start--;
+          entry[0] = --child;
+          entry[1] = start;
+          entry[2] = i;
+          g_array_append_val (stack, entry);
+          i = start;
+        }
+      g_assert (inv->n_nodes - first_child <= b - a);
     }
 }
 
@@ -1357,7 +1472,9 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
       Builder other = { 0 };
 
       progress_stage (&progress, functions_end, 0.9 - functions_end);
-      builder_init (&other, view.n_nodes, query->count_states);
+      /* Only a callers tree looks its nodes up. */
+      builder_init_full (&other, view.n_nodes, query->count_states,
+                         query->callers_of != TV_NODE_NONE);
       if (query->callers_of != TV_NODE_NONE)
         {
           g_autofree guint64 *total = g_new (guint64, view.n_nodes);
@@ -1629,6 +1746,88 @@ tv_call_tree_get_functions (TvCallTree *self,
 {
   *n_rows = self->n_functions;
   return self->functions;
+}
+
+/* Adds COUNT to FUNCTION's row in ROWS, found through AT (per function,
+ * the row's index + 1; TV_NODE_NONE is the last slot). */
+static void
+add_neighbour (GArray  *rows,
+               guint32 *at,
+               guint32  n_functions,
+               guint32  function,
+               guint64  count)
+{
+  guint32 slot = function == TV_NODE_NONE ? n_functions : function;
+
+  if (at[slot] == 0)
+    {
+      TvFunctionRow row = { function, 0, 0 };
+
+      g_array_append_val (rows, row);
+      at[slot] = rows->len;
+    }
+  g_array_index (rows, TvFunctionRow, at[slot] - 1).total += count;
+}
+
+gboolean
+tv_call_tree_get_neighbours (TvCallTree     *self,
+                             guint32         function,
+                             GCancellable   *cancellable,
+                             TvFunctionRow **callers_out,
+                             guint          *n_callers,
+                             TvFunctionRow **callees_out,
+                             guint          *n_callees)
+{
+  guint32 n_functions = tv_profile_data_get_n_keys (self->data, TV_MERGE_FUNCTION);
+  g_autofree guint8 *inside = NULL;
+  g_autofree guint32 *caller_at = NULL;
+  g_autofree guint32 *callee_at = NULL;
+  g_autoptr(GArray) callers = NULL;
+  g_autoptr(GArray) callees = NULL;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (self->inverted)
+    return FALSE;
+  inside = g_new0 (guint8, self->n_nodes);
+  caller_at = g_new0 (guint32, (gsize) n_functions + 1);
+  callee_at = g_new0 (guint32, (gsize) n_functions + 1);
+  callers = g_array_new (FALSE, FALSE, sizeof (TvFunctionRow));
+  callees = g_array_new (FALSE, FALSE, sizeof (TvFunctionRow));
+
+  /* Parents come before their children: INSIDE says a node is the
+   * function's or below one of its calls; an outermost call is one whose
+   * parent is not inside. */
+  for (guint32 n = 1; n < self->n_nodes; n++)
+    {
+      guint32 p = self->parent[n];
+      gboolean here = tv_call_tree_get_function (self, n) == function;
+
+      if (n % PROGRESS_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+      inside[n] = inside[p] || here;
+      if (!here || inside[p] || self->total[n] == 0)
+        continue;
+      add_neighbour (callers, caller_at, n_functions,
+                     p == TV_ROOT_NODE ? TV_NODE_NONE : tv_call_tree_get_function (self, p),
+                     self->total[n]);
+      if (self->self[n] > 0)
+        add_neighbour (callees, callee_at, n_functions, TV_NODE_NONE, self->self[n]);
+      for (guint32 i = self->child_start[n]; i < self->child_start[n + 1]; i++)
+        {
+          guint32 c = self->children[i];
+
+          if (self->total[c] > 0)
+            add_neighbour (callees, callee_at, n_functions, tv_call_tree_get_function (self, c),
+                           self->total[c]);
+        }
+    }
+
+  *n_callers = callers->len;
+  *callers_out = (TvFunctionRow *) (gpointer) g_array_free (g_steal_pointer (&callers), FALSE);
+  *n_callees = callees->len;
+  *callees_out = (TvFunctionRow *) (gpointer) g_array_free (g_steal_pointer (&callees), FALSE);
+  return TRUE;
 }
 
 double

@@ -187,6 +187,23 @@ guint32        tv_call_tree_find_child     (TvCallTree     *tree,
 const TvFunctionRow *tv_call_tree_get_functions (TvCallTree *tree,
                                                  guint      *n_rows);
 
+/* The first level of what a tree focused on FUNCTION and a tree of the
+ * callers of FUNCTION say (TvQuery.focus_function and .callers_of, with
+ * this tree's other settings, merged by function), read off this tree in
+ * one pass instead of building those two: its callees, by function, with
+ * their totals under its outermost calls, and a row of no function for its
+ * own self samples; its callers, by function, with the totals of its
+ * outermost calls they made, and a row of no function for the calls at
+ * the root.  The rows' self is 0.  FALSE for an inverted tree, or when
+ * cancelled. */
+gboolean       tv_call_tree_get_neighbours (TvCallTree     *tree,
+                                            guint32         function,
+                                            GCancellable   *cancellable,
+                                            TvFunctionRow **callers,
+                                            guint          *n_callers,
+                                            TvFunctionRow **callees,
+                                            guint          *n_callees);
+
 /* Seconds for a number of samples of this profile. */
 double         tv_call_tree_samples_to_seconds (TvCallTree   *tree,
                                                 guint64       samples,

@@ -127,7 +127,7 @@ bind_cell (GtkSignalListItemFactory *factory,
   GtkWidget *child = gtk_list_item_get_child (list_item);
   GtkWidget *share = g_object_get_data (G_OBJECT (child), "tv-share");
   GtkLabel *label = GTK_LABEL (share != NULL ? share : child);
-  guint64 base = tv_call_tree_get_n_samples (item->tree);
+  guint64 base = item->base;
   g_autofree char *shown = NULL;
   char text[64];
 

@@ -15,8 +15,9 @@ struct _TvFunctionItem
 {
   GObject     parent_instance;
 
-  /* Keeps the strings alive; its samples are the shares' base. */
+  /* Keeps the strings alive. */
   TvCallTree *tree;
+  guint64     base;             /* the samples the shares are of */
   const char *name;
   const char *file;
   const char *basename;
@@ -78,6 +79,11 @@ GListModel *tv_function_rows_new_take (TvCallTree    *tree,
                                        TvFunctionRow *rows,
                                        guint          n_rows,
                                        const char    *special);
+GListModel *tv_function_rows_new_take_with_base (TvCallTree    *tree,
+                                                 TvFunctionRow *rows,
+                                                 guint          n_rows,
+                                                 const char    *special,
+                                                 guint64        base);
 
 void tv_function_table_free_in_thread (gpointer object);
 

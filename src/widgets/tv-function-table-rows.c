@@ -54,11 +54,13 @@ path_basename (const char *path)
 static TvFunctionItem *
 tv_function_item_new (TvCallTree          *tree,
                       const TvFunctionRow *row,
-                      const char          *special)
+                      const char          *special,
+                      guint64              base)
 {
   TvFunctionItem *self = g_object_new (TV_TYPE_FUNCTION_ITEM, NULL);
 
   self->tree = tv_call_tree_ref (tree);
+  self->base = base;
   self->function = row->function;
   self->self = row->self;
   self->total = row->total;
@@ -124,7 +126,7 @@ tv_function_item_get_base (TvFunctionItem *self)
 {
   g_return_val_if_fail (TV_IS_FUNCTION_ITEM (self), 0);
 
-  return tv_call_tree_get_n_samples (self->tree);
+  return self->base;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -138,6 +140,7 @@ typedef struct
   const TvFunctionRow *rows;
   TvFunctionRow       *owned_rows;
   const char          *special;
+  guint64              base;
 } RowSource;
 
 static void
@@ -156,7 +159,8 @@ row_source_make_item (guint    position,
 {
   RowSource *source = user_data;
 
-  return tv_function_item_new (source->tree, &source->rows[position], source->special);
+  return tv_function_item_new (source->tree, &source->rows[position], source->special,
+                               source->base);
 }
 
 /* ROWS of TREE (taken when OWNED); SPECIAL names the row of TV_NODE_NONE. */
@@ -165,10 +169,12 @@ row_list_new (TvCallTree          *tree,
               const TvFunctionRow *rows,
               TvFunctionRow       *owned_rows,
               guint                n_rows,
-              const char          *special)
+              const char          *special,
+              guint64              base)
 {
   RowSource *source = g_new0 (RowSource, 1);
 
+  source->base = base;
   source->tree = tv_call_tree_ref (tree);
   source->rows = owned_rows != NULL ? owned_rows : rows;
   source->owned_rows = owned_rows;
@@ -184,7 +190,7 @@ tv_function_rows_new (TvCallTree *tree)
   guint n_rows;
   const TvFunctionRow *rows = tv_call_tree_get_functions (tree, &n_rows);
 
-  return row_list_new (tree, rows, NULL, n_rows, NULL);
+  return row_list_new (tree, rows, NULL, n_rows, NULL, tv_call_tree_get_n_samples (tree));
 }
 
 /* ROWS (taken) of TREE; SPECIAL names the row of TV_NODE_NONE. */
@@ -194,7 +200,18 @@ tv_function_rows_new_take (TvCallTree    *tree,
                            guint          n_rows,
                            const char    *special)
 {
-  return row_list_new (tree, NULL, rows, n_rows, special);
+  return row_list_new (tree, NULL, rows, n_rows, special, tv_call_tree_get_n_samples (tree));
+}
+
+/* The same, with shares of BASE samples. */
+GListModel *
+tv_function_rows_new_take_with_base (TvCallTree    *tree,
+                                     TvFunctionRow *rows,
+                                     guint          n_rows,
+                                     const char    *special,
+                                     guint64        base)
+{
+  return row_list_new (tree, NULL, rows, n_rows, special, base);
 }
 
 static void

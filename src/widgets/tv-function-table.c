@@ -388,6 +388,84 @@ relation_done (GObject      *object,
   set_relation_rows (self, relation, rows);
 }
 
+/* Callers and callees read off the view's own tree (see
+ * tv_call_tree_get_neighbours()). */
+typedef struct
+{
+  TvCallTree    *tree;
+  guint32        function;
+  guint64        base;          /* the samples through the function */
+} NeighboursJob;
+
+typedef struct
+{
+  TvFunctionRow *rows[N_RELATIONS];
+  guint          n_rows[N_RELATIONS];
+} Neighbours;
+
+static void
+neighbours_job_free (gpointer data)
+{
+  NeighboursJob *job = data;
+
+  tv_call_tree_unref (job->tree);
+  g_free (job);
+}
+
+static void
+neighbours_free (gpointer data)
+{
+  Neighbours *found = data;
+
+  for (Relation r = 0; r < N_RELATIONS; r++)
+    g_free (found->rows[r]);
+  g_free (found);
+}
+
+/* On a worker. */
+static gpointer
+find_neighbours (gpointer      data,
+                 GCancellable *cancellable)
+{
+  NeighboursJob *job = data;
+  Neighbours *found = g_new0 (Neighbours, 1);
+
+  if (!tv_call_tree_get_neighbours (job->tree, job->function, cancellable,
+                                    &found->rows[RELATION_CALLERS], &found->n_rows[RELATION_CALLERS],
+                                    &found->rows[RELATION_CALLEES], &found->n_rows[RELATION_CALLEES]))
+    g_clear_pointer (&found, neighbours_free);
+  return found;
+}
+
+static void
+neighbours_done (gpointer owner,
+                 gpointer data,
+                 gpointer result)
+{
+  TvFunctionTable *self = owner;
+  NeighboursJob *job = data;
+  Neighbours *found = result;
+
+  gtk_spinner_stop (self->spinner);
+  if (found == NULL)
+    return;
+  for (Relation r = 0; r < N_RELATIONS; r++)
+    {
+      g_autoptr(GListModel) rows = NULL;
+
+      /* Shares of the samples through the function, as those of the
+       * focused and callers trees are. */
+      rows = tv_function_rows_new_take_with_base (job->tree, g_steal_pointer (&found->rows[r]),
+                                                  found->n_rows[r],
+                                                  r == RELATION_CALLEES
+                                                  ? C_("function table", "(self)")
+                                                  : C_("function table", "(no caller)"),
+                                                  job->base);
+      set_relation_rows (self, r, rows);
+    }
+  neighbours_free (found);
+}
+
 static void
 start_relations (TvFunctionTable *self)
 {
@@ -402,6 +480,29 @@ start_relations (TvFunctionTable *self)
     {
       for (Relation r = 0; r < N_RELATIONS; r++)
         set_relation_rows (self, r, NULL);
+      return;
+    }
+
+  /* The graph's tree, top-down and focused on nothing, holds them: one
+   * pass over it instead of two trees of the whole profile. */
+  if (!tv_call_tree_get_inverted (self->tree)
+      && tv_view_state_get_focus_function (self->state) == TV_NODE_NONE)
+    {
+      NeighboursJob *job = g_new0 (NeighboursJob, 1);
+
+      job->tree = tv_call_tree_ref (self->tree);
+      job->function = self->selected;
+      {
+        guint n_rows;
+        const TvFunctionRow *rows = tv_call_tree_get_functions (self->tree, &n_rows);
+
+        for (guint i = 0; i < n_rows; i++)
+          if (rows[i].function == self->selected)
+            job->base = rows[i].total;
+      }
+      gtk_spinner_start (self->spinner);
+      tv_worker_run (&self->relations_worker, self, find_neighbours, job, neighbours_job_free,
+                     neighbours_free, neighbours_done);
       return;
     }
 
@@ -608,7 +709,8 @@ tv_function_table_is_busy (TvFunctionTable *self)
 {
   g_return_val_if_fail (TV_IS_FUNCTION_TABLE (self), FALSE);
 
-  if (!table_settled (self) || self->relations_pending > 0)
+  if (!table_settled (self) || self->relations_pending > 0
+      || tv_worker_is_busy (&self->relations_worker))
     return TRUE;
   for (Relation r = 0; r < N_RELATIONS; r++)
     if (gtk_sort_list_model_get_pending (self->relation_models[r]) > 0)

@@ -483,18 +483,15 @@ run_stages (char **args)
               break;
             case I_CALLERS_CALLEES:
               {
-                g_autoptr (TvCallTree) callees = NULL;
-                g_autoptr (TvCallTree) callers = NULL;
+                g_autofree TvFunctionRow *callers = NULL;
+                g_autofree TvFunctionRow *callees = NULL;
+                guint n_callers, n_callees;
 
-                /* As the function table asks for both. */
-                query.merge = TV_MERGE_FUNCTION;
-                query.inverted = FALSE;
-                query.count_states = FALSE;
-                query.focus_function = hot_function;
-                callees = tv_call_tree_new (data, &query, NULL);
-                query.focus_function = view_query.focus_function;
-                query.callers_of = hot_function;
-                callers = tv_call_tree_new (data, &query, NULL);
+                /* As the function table finds them in the graph's tree,
+                 * which is neither inverted nor focused. */
+                if (!tv_call_tree_get_neighbours (tree, hot_function, NULL, &callers, &n_callers,
+                                                  &callees, &n_callees))
+                  g_assert_not_reached ();
               }
               break;
             case I_SEARCH:

@@ -1455,6 +1455,95 @@ check_node_map (TvProfileData *data,
     }
 }
 
+static int
+compare_rows_by_function (const void *pa,
+                          const void *pb)
+{
+  const TvFunctionRow *a = pa, *b = pb;
+
+  return (a->function > b->function) - (a->function < b->function);
+}
+
+/* The first level of TREE (the root's only child's children and self) as
+ * rows sorted by function, for FUNCTION's focused or callers tree. */
+static TvFunctionRow *
+first_level (TvCallTree *tree,
+             guint32     function,
+             guint      *n_rows)
+{
+  guint32 node = tv_call_tree_find_child (tree, TV_ROOT_NODE, function);
+  const guint32 *children = NULL;
+  guint n_children = 0, n = 0;
+  TvFunctionRow *rows;
+
+  if (node != TV_NODE_NONE)
+    children = tv_call_tree_get_children (tree, node, &n_children);
+  rows = g_new (TvFunctionRow, n_children + 1);
+  for (guint i = 0; i < n_children; i++)
+    if (tv_call_tree_get_total (tree, children[i]) > 0)
+      rows[n++] = (TvFunctionRow) { tv_call_tree_get_function (tree, children[i]), 0,
+                                    tv_call_tree_get_total (tree, children[i]) };
+  if (node != TV_NODE_NONE && tv_call_tree_get_self (tree, node) > 0)
+    rows[n++] = (TvFunctionRow) { TV_NODE_NONE, 0, tv_call_tree_get_self (tree, node) };
+  qsort (rows, n, sizeof *rows, compare_rows_by_function);
+  *n_rows = n;
+  return rows;
+}
+
+/* tv_call_tree_get_neighbours() of TREE (made by Q, neither inverted nor
+ * focused) against the first level of the focused and the callers trees
+ * it stands for, for up to eight of its functions. */
+static void
+check_neighbours (TvProfileData *data,
+                  TvCallTree    *tree,
+                  const TvQuery *q)
+{
+  const TvFunctionRow *functions;
+  guint n_functions;
+
+  functions = tv_call_tree_get_functions (tree, &n_functions);
+  for (guint i = 0; i < MIN (n_functions, 8); i++)
+    {
+      guint32 f = functions[i * n_functions / MIN (n_functions, 8)].function;
+      g_autofree TvFunctionRow *callers = NULL;
+      g_autofree TvFunctionRow *callees = NULL;
+      g_autofree TvFunctionRow *want_callers = NULL;
+      g_autofree TvFunctionRow *want_callees = NULL;
+      g_autoptr(TvCallTree) focused = NULL;
+      g_autoptr(TvCallTree) up = NULL;
+      guint n_callers, n_callees, n_want_callers, n_want_callees;
+      TvQuery rq = *q;
+
+      rq.merge = TV_MERGE_FUNCTION;
+      rq.count_states = FALSE;
+      rq.count_threads = FALSE;
+      rq.focus_function = f;
+      focused = tv_call_tree_new (data, &rq, NULL);
+      rq.focus_function = TV_NODE_NONE;
+      rq.callers_of = f;
+      up = tv_call_tree_new (data, &rq, NULL);
+      want_callees = first_level (focused, f, &n_want_callees);
+      want_callers = first_level (up, f, &n_want_callers);
+
+      CHECK (tv_call_tree_get_neighbours (tree, f, NULL, &callers, &n_callers,
+                                          &callees, &n_callees), "neighbours found");
+      qsort (callers, n_callers, sizeof *callers, compare_rows_by_function);
+      qsort (callees, n_callees, sizeof *callees, compare_rows_by_function);
+      CHECK_EQ (n_callers, n_want_callers, "callers");
+      CHECK_EQ (n_callees, n_want_callees, "callees");
+      for (guint k = 0; k < MIN (n_callers, n_want_callers); k++)
+        {
+          CHECK_EQ (callers[k].function, want_callers[k].function, "caller");
+          CHECK_EQ (callers[k].total, want_callers[k].total, "caller's samples");
+        }
+      for (guint k = 0; k < MIN (n_callees, n_want_callees); k++)
+        {
+          CHECK_EQ (callees[k].function, want_callees[k].function, "callee");
+          CHECK_EQ (callees[k].total, want_callees[k].total, "callee's samples");
+        }
+    }
+}
+
 static void
 check_query (TvProfileData *data,
              const Decoded *d,
@@ -1476,6 +1565,16 @@ check_query (TvProfileData *data,
   CHECK (tv_call_tree_get_node_map (tree) == NULL, "no node map unless asked for");
   if (!q->inverted && q->callers_of == TV_NODE_NONE)
     check_node_map (data, d, sample_thread, q);
+  if (!q->inverted && q->callers_of == TV_NODE_NONE && q->focus_function == TV_NODE_NONE)
+    check_neighbours (data, tree, q);
+  else if (q->inverted && q->callers_of == TV_NODE_NONE)
+    {
+      TvFunctionRow *rows = NULL;
+      guint n = 0;
+
+      CHECK (!tv_call_tree_get_neighbours (tree, 0, NULL, &rows, &n, &rows, &n),
+             "no neighbours in an inverted tree");
+    }
 }
 
 /* Every merge key with each transform alone and a few together, then
