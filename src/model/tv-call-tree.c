@@ -10,261 +10,26 @@
  *   2. map the exact nodes, parents first, onto the view's nodes by merge
  *      key, dropping, merging or re-rooting them as the transforms say;
  *   3. invert if asked, sum totals bottom-up, and sort siblings.
+ * Step 1 is in tv-query.c, step 2 in tv-call-tree-map.c, the inverted and
+ * callers trees of step 3 in tv-call-tree-invert.c; this file holds the
+ * builder they fill, the function table, the thread counts, the tree.
  * When the query asks for it, each node's samples are also counted by
  * thread state (holding the GIL, on CPU, ...); the counts go through the
  * same steps as self.  It is asked for because it costs: four more counts
  * per node, exact and view, make a tree half again as slow to build.
  */
-#include "tv-call-tree.h"
-#include "tachyon-format.h"
+#include "tv-call-tree-private.h"
 
 #include <stdlib.h>
-
-struct _TvCallTree
-{
-  gatomicrefcount ref_count;
-  TvProfileData  *data;
-  TvMergeKey      merge;
-  gboolean        inverted;
-
-  guint32         n_nodes;
-  guint32        *parent;
-  guint32        *key;
-  guint16        *depth;
-  guint64        *self;
-  guint64        *total;
-  guint64        *status;        /* n_nodes * TV_N_STATUS_COUNTS, like total;
-                                  * NULL unless the query counted states */
-  guint32        *threads;       /* distinct threads per node, or NULL */
-  guint32        *node_map;      /* per exact node, or NULL */
-  /* Each thread's self samples, thread by thread: thread T's are
-   * thread_self_start[T] to thread_self_start[T + 1]; NULL unless the
-   * query asked. */
-  guint64        *thread_self_start;
-  guint32        *thread_self_nodes;
-  guint64        *thread_self_counts;
-  guint           n_thread_self;
-  guint32        *child_start;   /* n_nodes + 1 */
-  guint32        *children;
-
-  TvFunctionRow  *functions;
-  guint           n_functions;
-};
-
-void
-tv_query_init (TvQuery    *query,
-               TvMergeKey  merge)
-{
-  memset (query, 0, sizeof *query);
-  query->merge = merge;
-  query->interpreter = -1;
-  query->focus_function = TV_NODE_NONE;
-  query->callers_of = TV_NODE_NONE;
-}
-
-gboolean
-tv_time_ranges_are_sorted (const TvTimeRange *ranges,
-                           guint              n)
-{
-  g_return_val_if_fail (ranges != NULL || n == 0, FALSE);
-
-  for (guint i = 0; i < n; i++)
-    if (ranges[i].start > ranges[i].end || (i > 0 && ranges[i - 1].end > ranges[i].start))
-      return FALSE;
-  return TRUE;
-}
-
-static int
-compare_ranges (gconstpointer a,
-                gconstpointer b)
-{
-  const TvTimeRange *x = a;
-  const TvTimeRange *y = b;
-
-  return (x->start > y->start) - (x->start < y->start);
-}
-
-guint
-tv_time_ranges_normalize (TvTimeRange *ranges,
-                          guint        n)
-{
-  guint kept = 0;
-
-  g_return_val_if_fail (ranges != NULL || n == 0, 0);
-
-  if (n > 1)
-    qsort (ranges, n, sizeof *ranges, compare_ranges);
-  for (guint i = 0; i < n; i++)
-    {
-      if (ranges[i].start >= ranges[i].end)
-        continue;
-      if (kept > 0 && ranges[kept - 1].end >= ranges[i].start)
-        ranges[kept - 1].end = MAX (ranges[kept - 1].end, ranges[i].end);
-      else
-        ranges[kept++] = ranges[i];
-    }
-  return kept;
-}
-
-gboolean
-tv_time_ranges_contain (const TvTimeRange *ranges,
-                        guint              n,
-                        guint64            timestamp)
-{
-  guint lo = 0, hi = n;
-
-  g_return_val_if_fail (ranges != NULL || n == 0, FALSE);
-
-  /* The last range that starts at or before TIMESTAMP. */
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (ranges[mid].start <= timestamp)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo > 0 && timestamp < ranges[lo - 1].end;
-}
-
-/* A growing tree keyed by (parent, key), used for every tree we build. */
-typedef struct
-{
-  guint32  n_nodes;
-  guint32  capacity;
-  guint32 *parent;
-  guint32 *key;
-  guint64 *self;
-  guint64 *status;              /* TV_N_STATUS_COUNTS per node, like self;
-                                 * NULL when states are not counted */
-  guint64 *hkeys;
-  guint32 *hvalues;
-  guint32  mask;
-} Builder;
-
-#define N_STATES TV_N_STATUS_COUNTS
-
-/* How far a build is, for its progress and its cancellable: each step
- * takes the share [base, base + span) of the whole and says how far it is
- * every PROGRESS_EVERY of its items. */
-typedef struct
-{
-  TvProgressFunc  func;
-  gpointer        data;
-  GCancellable   *cancellable;
-  double          base;
-  double          span;
-  guint32         tick;
-  gboolean        cancelled;
-} Progress;
-
-#define PROGRESS_EVERY 0x10000
-
-static void
-progress_stage (Progress *p,
-                double    base,
-                double    span)
-{
-  p->base = base;
-  p->span = span;
-  if (g_cancellable_is_cancelled (p->cancellable))
-    p->cancelled = TRUE;
-  else if (p->func != NULL)
-    p->func (base, p->data);
-}
-
-/* Counts one item of DONE out of TOTAL; FALSE once cancelled. */
-static inline gboolean
-progress_step (Progress *p,
-               guint64   done,
-               guint64   total)
-{
-  if (G_LIKELY (++p->tick % PROGRESS_EVERY != 0))
-    return !p->cancelled;
-  if (g_cancellable_is_cancelled (p->cancellable))
-    p->cancelled = TRUE;
-  else if (p->func != NULL && total > 0)
-    p->func (p->base + p->span * MIN ((double) done / (double) total, 1.0), p->data);
-  return !p->cancelled;
-}
-
-G_STATIC_ASSERT (TV_N_RUN_STATES == TV_N_STATUS_COUNTS);
-
-/* The sum of the eight bytes of X, each at most 255. */
-static inline guint64
-sum_bytes (guint64 x)
-{
-  x = (x & G_GUINT64_CONSTANT (0x00ff00ff00ff00ff))
-      + ((x >> 8) & G_GUINT64_CONSTANT (0x00ff00ff00ff00ff));
-  return (x * G_GUINT64_CONSTANT (0x0001000100010001)) >> 48;
-}
-
-/* Adds the states of samples START to END of ST to COUNTS.  This runs
- * over every selected sample, so eight status bytes are counted at a
- * time: each state bit is masked out of every byte of a word and the
- * words are added, every byte lane counting up to 255 samples. */
-static inline void
-count_states (const guint8 *st,
-              guint64       start,
-              guint64       end,
-              guint64      *counts)
-{
-  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
-  guint64 gil = 0, cpu = 0, requested = 0, exception = 0;
-  guint64 s = start;
-
-  while (end - s >= 8)
-    {
-      guint64 lanes[4] = { 0 };
-      guint64 n = MIN ((end - s) / 8, 255);
-
-      for (guint64 i = 0; i < n; i++, s += 8)
-        {
-          guint64 x;
-
-          memcpy (&x, st + s, sizeof x);
-          lanes[0] += x & ones;
-          lanes[1] += (x >> 1) & ones;
-          lanes[2] += (x >> 3) & ones;
-          lanes[3] += (x >> 4) & ones;
-        }
-      gil += sum_bytes (lanes[0]);
-      cpu += sum_bytes (lanes[1]);
-      requested += sum_bytes (lanes[2]);
-      exception += sum_bytes (lanes[3]);
-    }
-  for (; s < end; s++)
-    {
-      guint8 v = st[s];
-
-      gil += v & TACH_STATUS_HAS_GIL;
-      cpu += (v & TACH_STATUS_ON_CPU) >> 1;
-      requested += (v & TACH_STATUS_GIL_REQUESTED) >> 3;
-      exception += (v & TACH_STATUS_HAS_EXCEPTION) >> 4;
-    }
-  counts[TV_STATUS_COUNT_HAS_GIL] += gil;
-  counts[TV_STATUS_COUNT_ON_CPU] += cpu;
-  counts[TV_STATUS_COUNT_GIL_REQUESTED] += requested;
-  counts[TV_STATUS_COUNT_HAS_EXCEPTION] += exception;
-}
-
-static inline void
-add_states (guint64       *to,
-            const guint64 *from)
-{
-  for (guint i = 0; i < N_STATES; i++)
-    to[i] += from[i];
-}
 
 /* A builder with room for HINT nodes, and a hash table for that many
  * when HASHED; a builder filled without lookups (see map_grouped()) needs
  * none. */
-static void
-builder_init_full (Builder  *b,
-                   guint32   hint,
-                   gboolean  with_states,
-                   gboolean  hashed)
+void
+tv_builder_init (Builder  *b,
+                 guint32   hint,
+                 gboolean  with_states,
+                 gboolean  hashed)
 {
   b->capacity = MAX (hint, 64);
   b->parent = g_new (guint32, b->capacity);
@@ -284,8 +49,8 @@ builder_init_full (Builder  *b,
   b->key[0] = TV_NODE_NONE;
 }
 
-static void
-builder_clear (Builder *b)
+void
+tv_builder_clear (Builder *b)
 {
   g_free (b->parent);
   g_free (b->key);
@@ -326,10 +91,10 @@ builder_grow_hash (Builder *b)
   b->mask = mask;
 }
 
-static guint32
-builder_child (Builder *b,
-               guint32  parent,
-               guint32  key)
+guint32
+tv_builder_child (Builder *b,
+                  guint32  parent,
+                  guint32  key)
 {
   guint64 h = ((guint64) parent << 32 | key) + 1;
   guint32 slot = hash64 (h) & b->mask;
@@ -365,519 +130,11 @@ builder_child (Builder *b,
   return node;
 }
 
-static gboolean
-thread_selected (const TvQuery  *query,
-                 const TvThread *t)
-{
-  if (query->interpreter >= 0 && t->interpreter_id != (guint64) query->interpreter)
-    return FALSE;
-  if (query->threads == NULL)
-    return TRUE;
-  for (guint i = 0; i < query->n_threads; i++)
-    if (query->threads[i] == t->index)
-      return TRUE;
-  return FALSE;
-}
-
-/* First sample index at or after FROM with timestamp >= TS, in a
- * time-ordered thread. */
-static guint64
-lower_bound (const TvThread *t,
-             guint64         from,
-             guint64         ts)
-{
-  guint64 lo = from, hi = t->n_samples;
-
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-      if (t->timestamps[mid] < ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* The first of the N RANGES that ends after TS. */
-static guint
-first_range_after (const TvTimeRange *ranges,
-                   guint              n,
-                   guint64            ts)
-{
-  guint lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (ranges[mid].end <= ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-static inline gboolean
-time_selected (const TvQuery *query,
-               guint64        ts)
-{
-  if (query->has_range && (ts < query->range_start || ts >= query->range_end))
-    return FALSE;
-  return query->ranges == NULL || tv_time_ranges_contain (query->ranges, query->n_ranges, ts);
-}
-
-gboolean
-tv_query_selects_thread (const TvQuery  *query,
-                         const TvThread *t)
-{
-  g_return_val_if_fail (query != NULL, FALSE);
-  g_return_val_if_fail (t != NULL, FALSE);
-
-  return thread_selected (query, t);
-}
-
-gboolean
-tv_query_selects_sample (const TvQuery *query,
-                         guint8         status,
-                         guint64        timestamp)
-{
-  g_return_val_if_fail (query != NULL, FALSE);
-
-  return (status & query->status_mask) == query->status_value
-         && time_selected (query, timestamp);
-}
-
-typedef struct
-{
-  guint32 thread;
-  guint32 leaf;                 /* exact node */
-  guint64 count;                /* selected samples of the run */
-} ThreadHit;
-
-/* What step 1 fills. */
-typedef struct
-{
-  const TvQuery *query;
-  guint64       *weights;
-  guint64       *states;
-  GArray        *hits;
-} Weigh;
-
-/* Step 1 for the samples LO to HI of thread T (number I): their weight on
- * the leaves of their runs.  CHECK_TIME: the samples are not in time
- * order, and each is checked against the query's time filters. */
-static void
-weigh_samples (Weigh          *w,
-               guint           i,
-               const TvThread *t,
-               guint64         lo,
-               guint64         hi,
-               gboolean        check_time)
-{
-  const TvQuery *query = w->query;
-  gboolean by_status = query->status_mask != 0;
-  guint8 mask = query->status_mask, value = query->status_value;
-  guint64 r;
-
-  if (lo >= hi)
-    return;
-
-  /* The runs that overlap [lo, hi). */
-  {
-    guint64 a = 0, b = t->n_runs;
-    while (a < b)
-      {
-        guint64 mid = a + (b - a) / 2;
-        if (t->run_start[mid] <= lo)
-          a = mid + 1;
-        else
-          b = mid;
-      }
-    r = a > 0 ? a - 1 : 0;
-  }
-
-  for (; r < t->n_runs && t->run_start[r] < hi; r++)
-    {
-      guint64 start = MAX (t->run_start[r], lo);
-      guint64 end = r + 1 < t->n_runs ? MIN (t->run_start[r + 1], hi) : hi;
-      guint64 *leaf_states = w->states ? w->states + (gsize) t->run_leaf[r] * N_STATES : NULL;
-      guint64 count = 0;
-
-      if (!by_status && !check_time)
-        {
-          count = end - start;
-          if (leaf_states != NULL && t->statuses != NULL)
-            count_states (t->statuses, start, end, leaf_states);
-          else if (leaf_states != NULL)
-            {
-              /* A load of counts counted each run's states, and selects
-               * by thread only: a run is taken whole. */
-              g_assert (start == t->run_start[r] && t->run_states != NULL);
-              add_states (leaf_states, t->run_states + r * TV_N_RUN_STATES);
-            }
-        }
-      else if (!check_time && leaf_states == NULL)
-        {
-          const guint8 *st = t->statuses;
-          for (guint64 s = start; s < end; s++)
-            count += (st[s] & mask) == value;
-        }
-      else
-        for (guint64 s = start; s < end; s++)
-          {
-            if (by_status && (t->statuses[s] & mask) != value)
-              continue;
-            if (check_time && !time_selected (query, t->timestamps[s]))
-              continue;
-            count++;
-            if (leaf_states != NULL)
-              count_states (t->statuses, s, s + 1, leaf_states);
-          }
-      w->weights[t->run_leaf[r]] += count;
-      /* Which thread reached which leaf, thread by thread. */
-      if (w->hits != NULL && count > 0)
-        {
-          ThreadHit hit = { i, t->run_leaf[r], count };
-
-          g_array_append_val (w->hits, hit);
-        }
-    }
-}
-
-/* Step 1 for a time-ordered thread with time ranges: the samples of each
- * range that overlaps [LO, HI), found by bisection from where the last
- * range's ended, so a thread costs its selected samples plus a search per
- * range. */
-static void
-weigh_ranges (Weigh          *w,
-              guint           i,
-              const TvThread *t,
-              guint64         lo,
-              guint64         hi)
-{
-  const TvQuery *query = w->query;
-  guint64 from = lo;
-
-  for (guint k = first_range_after (query->ranges, query->n_ranges, t->timestamps[lo]);
-       k < query->n_ranges && from < hi && query->ranges[k].start <= t->timestamps[hi - 1];
-       k++)
-    {
-      guint64 a = lower_bound (t, from, query->ranges[k].start);
-      guint64 b = lower_bound (t, a, query->ranges[k].end);
-
-      weigh_samples (w, i, t, a, MIN (b, hi), FALSE);
-      from = b;
-    }
-}
-
-/* Step 1: the selected samples' weight on each exact node, and how many
- * of them were in each state (STATES, N_STATES per node, if not NULL). */
-static gboolean
-weigh (TvProfileData *data,
-       const TvQuery *query,
-       guint64       *weights,
-       guint64       *states,
-       GArray        *hits,
-       GCancellable  *cancellable)
-{
-  guint n_threads = tv_profile_data_get_n_threads (data);
-  Weigh w = { query, weights, states, hits };
-
-  for (guint i = 0; i < n_threads; i++)
-    {
-      const TvThread *t = tv_profile_data_get_thread (data, i);
-      guint64 lo = 0, hi = t->n_run_samples;
-
-      if (t->n_run_samples == 0 || !thread_selected (query, t))
-        continue;
-      if (g_cancellable_is_cancelled (cancellable))
-        return FALSE;
-
-      if (query->has_range)
-        {
-          /* An empty or backwards range selects nothing (and would make
-           * the bounds below cross). */
-          if (query->range_start >= query->range_end
-              || t->last_timestamp < query->range_start
-              || t->first_timestamp >= query->range_end)
-            continue;
-          if (t->time_ordered)
-            {
-              lo = lower_bound (t, 0, query->range_start);
-              hi = lower_bound (t, lo, query->range_end);
-            }
-        }
-      if ((query->has_range || query->ranges != NULL) && !t->time_ordered)
-        weigh_samples (&w, i, t, 0, t->n_run_samples, TRUE);
-      else if (query->ranges != NULL)
-        weigh_ranges (&w, i, t, lo, hi);
-      else
-        weigh_samples (&w, i, t, lo, hi, FALSE);
-    }
-  return TRUE;
-}
-
-/* The view's function for a node key. */
-static inline guint32
-key_function (TvProfileData *data,
-              TvMergeKey     merge,
-              guint32        key)
-{
-  guint32 frame = tv_profile_data_get_key_frame (data, merge, key);
-
-  return tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION)[frame];
-}
-
-/* A child of the view node being grouped: an exact node and its key's
- * place among its siblings. */
-typedef struct
-{
-  guint32 rank;
-  guint32 key;
-  guint32 exact;
-} Candidate;
-
-static int
-compare_candidates (const void *pa,
-                    const void *pb)
-{
-  const Candidate *a = pa, *b = pb;
-
-  if (a->rank != b->rank)
-    return a->rank < b->rank ? -1 : 1;
-  if (a->key != b->key)
-    return a->key < b->key ? -1 : 1;
-  return (a->exact > b->exact) - (a->exact < b->exact);
-}
-
-/* Step 2 without a lookup per node, for queries with no focus: the view is
- * made from the root down, each view node from the exact nodes it merges.  The
- * children of those (consecutive in the exact tree's numbering) that a
- * transform merges into the node join it; the others, sorted by their
- * key's rank, become its children, one per key.  Every node is read once,
- * in about the order it is stored, and the view comes out with each
- * node's children consecutive and in display order.  B has no hash
- * table. */
-static void
-map_grouped (TvProfileData *data,
-             const TvQuery *query,
-             const guint64 *weights,
-             const guint64 *states,
-             const guint64 *subtree,
-             const guint8  *hidden,
-             guint32       *map,
-             Builder       *b,
-             Progress      *progress)
-{
-  const TvExactTree *exact = tv_profile_data_get_tree (data);
-  const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
-  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
-  const guint32 *ranks = tv_profile_data_get_key_ranks (data, query->merge);
-  /* The exact nodes of each view node, view node by view node. */
-  g_autofree guint32 *members = g_new (guint32, MAX (exact->n_nodes, 1));
-  g_autofree guint32 *member_start = g_new (guint32, (gsize) exact->n_nodes + 1);
-  g_autoptr(GArray) work = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) cands = g_array_new (FALSE, FALSE, sizeof (Candidate));
-  /* View nodes to group, the next on top: a node's children are made
-   * together, and the first child's subtree before its siblings', so that
-   * the view is numbered as the exact tree is. */
-  g_autofree guint32 *stack = g_new (guint32, MAX (exact->n_nodes, 1));
-  guint32 sp = 0;
-  guint32 n_members = 0;
-
-  for (guint32 n = 0; n < exact->n_nodes; n++)
-    map[n] = TV_NODE_NONE;
-  map[0] = 0;
-  b->self[0] += weights[0];
-  if (states != NULL)
-    add_states (b->status, states);
-  members[n_members++] = 0;
-  member_start[0] = 0;
-  member_start[1] = n_members;
-
-  stack[sp++] = 0;
-  while (sp > 0 && progress_step (progress, n_members, exact->n_nodes))
-    {
-      guint32 v = stack[--sp];
-      guint32 first_new = b->n_nodes;
-      guint32 v_function = v == 0 ? TV_NODE_NONE : key_function (data, query->merge, b->key[v]);
-
-      g_array_set_size (work, 0);
-      g_array_append_vals (work, members + member_start[v], member_start[v + 1] - member_start[v]);
-      g_array_set_size (cands, 0);
-      for (guint i = 0; i < work->len; i++)
-        {
-          guint32 e = g_array_index (work, guint32, i);
-
-          for (guint32 c = exact->first_child[e]; c < exact->n_nodes && exact->parent[c] == e;
-               c++)
-            {
-              guint32 frame, f;
-
-              if (subtree[c] == 0)
-                continue;
-              frame = exact->frame[c];
-              f = fkeys[frame];
-              if ((hidden != NULL && hidden[f])
-                  || (query->collapse_recursion && f == v_function))
-                {
-                  /* Merged into V: its children are V's to group. */
-                  map[c] = v;
-                  b->self[v] += weights[c];
-                  if (states != NULL)
-                    add_states (b->status + (gsize) v * N_STATES,
-                                states + (gsize) c * N_STATES);
-                  g_array_append_val (work, c);
-                  continue;
-                }
-              g_array_append_val (cands, ((Candidate) { ranks[keys[frame]], keys[frame], c }));
-            }
-        }
-
-      if (cands->len > 1)
-        qsort (cands->data, cands->len, sizeof (Candidate), compare_candidates);
-      for (guint i = 0; i < cands->len; i++)
-        {
-          const Candidate *cand = &g_array_index (cands, Candidate, i);
-          guint32 node;
-
-          if (i == 0 || cand->key != cand[-1].key)
-            {
-              node = b->n_nodes++;
-              g_assert (node < b->capacity);
-              b->parent[node] = v;
-              b->key[node] = cand->key;
-              b->self[node] = 0;
-              if (b->status != NULL)
-                memset (b->status + (gsize) node * N_STATES, 0, N_STATES * sizeof (guint64));
-              member_start[node + 1] = member_start[node];
-            }
-          node = b->n_nodes - 1;
-          map[cand->exact] = node;
-          b->self[node] += weights[cand->exact];
-          if (states != NULL)
-            add_states (b->status + (gsize) node * N_STATES,
-                        states + (gsize) cand->exact * N_STATES);
-          members[n_members++] = cand->exact;
-          member_start[node + 1] = n_members;
-        }
-      for (guint32 node = b->n_nodes; node > first_new; node--)
-        stack[sp++] = node - 1;
-    }
-}
-
-/* Step 2: exact nodes onto view nodes.  Returns the view, not inverted. */
-static void
-map_nodes (TvProfileData *data,
-           const TvQuery *query,
-           const guint64 *weights,
-           const guint64 *states,
-           const guint64 *subtree,
-           guint32       *map,
-           guint8        *in_focus,
-           Builder       *b,
-           Progress      *progress)
-{
-  const TvExactTree *exact = tv_profile_data_get_tree (data);
-  const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
-  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
-  gboolean focus = query->focus_function != TV_NODE_NONE;
-  g_autofree guint8 *hidden = NULL;
-  guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
-  const guint8 *internal = tv_profile_data_get_internal_functions (data);
-
-  /* The profiler's own frames are hidden from every view. */
-  if (query->n_hidden_functions > 0 || internal != NULL)
-    {
-      hidden = internal ? g_memdup2 (internal, MAX (n_functions, 1))
-                        : g_new0 (guint8, MAX (n_functions, 1));
-      for (guint i = 0; i < query->n_hidden_functions; i++)
-        if (query->hidden_functions[i] < n_functions)
-          hidden[query->hidden_functions[i]] = 1;
-    }
-
-  /* Distinct frames of one parent are distinct view nodes when every
-   * frame has a key of its own and nothing merges: no lookups needed. */
-  gboolean direct = !focus && hidden == NULL && !query->collapse_recursion
-                    && tv_profile_data_get_n_keys (data, query->merge)
-                       == tach_reader_get_n_frames (tv_profile_data_get_reader (data))
-                    && b->capacity >= exact->n_nodes;
-
-  if (!focus && !direct)
-    {
-      map_grouped (data, query, weights, states, subtree, hidden, map, b, progress);
-      return;
-    }
-  g_assert (direct || b->hkeys != NULL);
-  map[0] = 0;
-  if (!focus)
-    {
-      b->self[0] += weights[0];
-      if (states != NULL)
-        add_states (b->status, states);
-    }
-
-  for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
-    {
-      guint32 p = exact->parent[n];
-      guint32 frame = exact->frame[n];
-      guint32 k = keys[frame];
-      guint32 f = fkeys[frame];
-      guint32 pv;
-
-      if (subtree[n] == 0)
-        {
-          map[n] = TV_NODE_NONE;
-          continue;
-        }
-
-      pv = map[p];
-      if (focus)
-        {
-          in_focus[n] = in_focus[p] || f == query->focus_function;
-          /* Outside the focused function everything hangs off the root. */
-          if (!in_focus[p])
-            pv = 0;
-        }
-
-      if (direct)
-        {
-          guint32 node = b->n_nodes++;
-          b->parent[node] = pv;
-          b->key[node] = k;
-          b->self[node] = 0;
-          if (states != NULL)
-            memset (b->status + (gsize) node * N_STATES, 0, N_STATES * sizeof (guint64));
-          map[n] = node;
-        }
-      else if (hidden != NULL && hidden[f])
-        map[n] = pv;
-      else if (query->collapse_recursion && pv != 0
-               && key_function (data, query->merge, b->key[pv]) == f)
-        /* Recursion is a function calling itself, whatever the line: the
-         * outermost call's node stands for the whole run. */
-        map[n] = pv;
-      else if (focus && !in_focus[n])
-        map[n] = 0;
-      else
-        map[n] = builder_child (b, pv, k);
-
-      if (!focus || in_focus[n])
-        {
-          b->self[map[n]] += weights[n];
-          if (states != NULL)
-            add_states (b->status + (gsize) map[n] * N_STATES, states + (gsize) n * N_STATES);
-        }
-    }
-}
-
 /* A node of a builder made without lookups. */
-static guint32
-builder_append (Builder *b,
-                guint32  parent,
-                guint32  key)
+guint32
+tv_builder_append (Builder *b,
+                   guint32  parent,
+                   guint32  key)
 {
   guint32 node;
 
@@ -897,169 +154,6 @@ builder_append (Builder *b,
   if (b->status != NULL)
     memset (b->status + (gsize) node * N_STATES, 0, N_STATES * sizeof (guint64));
   return node;
-}
-
-/* A path being inverted: it started at the view node LEAF (which has self
- * samples) and has reached AT on its way up; KEY is the key of the node
- * above AT, the next step, or TV_NODE_NONE at the root. */
-typedef struct
-{
-  guint32 key;
-  guint32 leaf;
-  guint32 at;
-} Walker;
-
-static int
-compare_walkers (const void *pa,
-                 const void *pb)
-{
-  const Walker *a = pa, *b = pb;
-
-  return (a->key > b->key) - (a->key < b->key);
-}
-
-/* Inverted: every path from a node with self samples up to the root
- * becomes a path down from the root; the self samples weigh it.  Made from
- * the root down, without lookups: the paths that reached an inverted node
- * take their next step up together, and those whose next node has the
- * same key go on as one child, made with its siblings (numbered as the
- * other trees are: a node's children together, the first child's subtree
- * next).  The paths of a node are a range of one array, which its
- * children's ranges divide.  INV has no hash table. */
-static void
-invert (const Builder *v,
-        Builder       *inv,
-        guint32       *end_of,
-        Progress      *progress)
-{
-  g_autofree Walker *walkers = NULL;
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32) * 3);
-  guint32 n_walkers = 0, n_done = 0;
-
-  if (end_of != NULL)
-    {
-      memset (end_of, 0xff, v->n_nodes * sizeof (guint32));
-      end_of[0] = 0;
-    }
-  inv->self[0] += v->self[0];
-  if (v->status != NULL)
-    add_states (inv->status, v->status);
-
-  for (guint32 n = 1; n < v->n_nodes; n++)
-    n_walkers += v->self[n] > 0;
-  walkers = g_new (Walker, MAX (n_walkers, 1));
-  n_walkers = 0;
-  /* At the root, the next step is the leaf itself. */
-  for (guint32 n = 1; n < v->n_nodes; n++)
-    if (v->self[n] > 0)
-      walkers[n_walkers++] = (Walker) { v->key[n], n, n };
-
-  {
-    guint32 top[3] = { 0, 0, n_walkers };
-    g_array_append_val (stack, top);
-  }
-  while (stack->len > 0)
-    {
-      guint32 *top = &g_array_index (stack, guint32, (stack->len - 1) * 3);
-      guint32 node = top[0], a = top[1], b = top[2];
-      guint32 first_child = inv->n_nodes;
-      gboolean one_key = TRUE;
-
-      g_array_set_size (stack, stack->len - 1);
-      if (!progress_step (progress, n_done, n_walkers))
-        return;
-
-      /* Below the root, the paths that end here count, and the others
-       * look one node further up. */
-      if (node != 0)
-        {
-          guint32 kept = a;
-
-          for (guint32 i = a; i < b; i++)
-            {
-              Walker w = walkers[i];
-              guint32 up = v->parent[w.at];
-
-              if (up == 0)
-                {
-                  inv->self[node] += v->self[w.leaf];
-                  if (v->status != NULL)
-                    add_states (inv->status + (gsize) node * N_STATES,
-                                v->status + (gsize) w.leaf * N_STATES);
-                  if (end_of != NULL)
-                    end_of[w.leaf] = node;
-                  n_done++;
-                  continue;
-                }
-              walkers[kept++] = (Walker) { v->key[up], w.leaf, up };
-            }
-          b = kept;
-        }
-      for (guint32 i = a + 1; i < b && one_key; i++)
-        one_key = walkers[i].key == walkers[a].key;
-      if (!one_key)
-        qsort (walkers + a, b - a, sizeof (Walker), compare_walkers);
-
-      /* One child per key, and its paths. */
-      for (guint32 i = a; i < b;)
-        {
-          guint32 end = i + 1;
-
-          while (end < b && walkers[end].key == walkers[i].key)
-            end++;
-          builder_append (inv, node, walkers[i].key);
-          i = end;
-        }
-      /* Pushed last child first, so that the first comes next. */
-      for (guint32 i = b, child = inv->n_nodes; i > a;)
-        {
-          guint32 start = i - 1;
-          guint32 entry[3];
-
-          while (start > a && walkers[start - 1].key == walkers[i - 1].key)
-            start--;
-          entry[0] = --child;
-          entry[1] = start;
-          entry[2] = i;
-          g_array_append_val (stack, entry);
-          i = start;
-        }
-      g_assert (inv->n_nodes - first_child <= b - a);
-    }
-}
-
-/* Callers of FUNCTION: below a node for the function come its callers,
- * caller's callers and so on; each outermost call of the function weighs
- * its path by its total. */
-static void
-callers (TvProfileData *data,
-         TvMergeKey     merge,
-         const Builder *v,
-         const guint64 *total,
-         const guint64 *states,
-         guint32        function,
-         Builder       *out,
-         Progress      *progress)
-{
-  g_autofree guint8 *inside = g_new0 (guint8, v->n_nodes);
-
-  for (guint32 n = 1; n < v->n_nodes && progress_step (progress, n, v->n_nodes); n++)
-    {
-      gboolean here = key_function (data, merge, v->key[n]) == function;
-      guint32 p = v->parent[n];
-
-      inside[n] = inside[p] || here;
-      if (here && !inside[p] && total[n] > 0)
-        {
-          guint32 at = builder_child (out, 0, v->key[n]);
-
-          for (guint32 u = p; u != 0; u = v->parent[u])
-            at = builder_child (out, at, v->key[u]);
-          out->self[at] += total[n];
-          if (states != NULL)
-            add_states (out->status + (gsize) at * N_STATES, states + (gsize) n * N_STATES);
-        }
-    }
 }
 
 static void
@@ -1256,16 +350,9 @@ finish (TvProfileData *data,
   return self;
 }
 
-/**
- * tv_call_tree_new:
- *
- * Computes the call tree QUERY asks for.  Safe on any thread.
- *
- * Returns: (transfer full) (nullable): the tree, or %NULL if cancelled
- */
 /* How many threads reached each node of the view V, or of the inverted
  * view when END_OF (the inverted node where each node of V with self
- * samples ends, see invert()) and INV_PARENT are given: each thread stamps
+ * samples ends, see tv_call_tree_invert()) and INV_PARENT are given: each thread stamps
  * the nodes on its leaves' paths up to the root once, and stops at a node
  * it has stamped, whose ancestors it has stamped too.  HITS are grouped
  * by thread. */
@@ -1374,6 +461,60 @@ keep_thread_self (TvCallTree    *tree,
                                                                   FALSE);
 }
 
+/* Step 3 for an inverted or a callers tree: VIEW becomes that tree, and
+ * the thread counts (when COUNT) are returned. */
+static guint32 *
+turn_over (TvProfileData  *data,
+           const TvQuery  *query,
+           gboolean        count,
+           const GArray   *hits,
+           const guint32  *map,
+           const guint8   *in_focus,
+           double          functions_end,
+           Builder        *view,
+           Progress       *progress)
+{
+  Builder other = { 0 };
+  guint32 *threads = NULL;
+
+  progress_stage (progress, functions_end, 0.9 - functions_end);
+  /* Only a callers tree looks its nodes up. */
+  tv_builder_init (&other, view->n_nodes, query->count_states,
+                   query->callers_of != TV_NODE_NONE);
+  if (query->callers_of != TV_NODE_NONE)
+    {
+      g_autofree guint64 *total = g_new (guint64, view->n_nodes);
+
+      /* The view is dropped after this, so its counts can become totals
+       * in place. */
+      sum_totals (view, total);
+      sum_states (view);
+      tv_call_tree_callers (data, query->merge, view, total, view->status, query->callers_of,
+                            &other, progress);
+    }
+  else
+    {
+      g_autofree guint32 *end_of = count ? g_new (guint32, view->n_nodes) : NULL;
+
+      tv_call_tree_invert (view, &other, end_of, progress);
+      if (count && !progress->cancelled)
+        {
+          progress_stage (progress, 0.9, 0.05);
+          threads = count_threads (hits, map, in_focus, view, end_of, &other, progress);
+        }
+    }
+  tv_builder_clear (view);
+  *view = other;
+  return threads;
+}
+
+/**
+ * tv_call_tree_new:
+ *
+ * Computes the call tree QUERY asks for.  Safe on any thread.
+ *
+ * Returns: (transfer full) (nullable): the tree, or %NULL if cancelled
+ */
 TvCallTree *
 tv_call_tree_new (TvProfileData *data,
                   const TvQuery *query,
@@ -1434,25 +575,25 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   if (count || keep_self)
     hits = g_array_new (FALSE, FALSE, sizeof (ThreadHit));
   progress_stage (&progress, 0.0, 0.15);
-  if (!weigh (data, query, weights, states, hits, cancellable))
+  if (!tv_call_tree_weigh (data, query, weights, states, hits, cancellable))
     return NULL;
 
   subtree = g_memdup2 (weights, exact->n_nodes * sizeof (guint64));
   for (guint32 n = exact->n_nodes - 1; n > 0; n--)
     subtree[exact->parent[n]] += subtree[n];
 
-  /* Only a focused view looks its nodes up (see map_nodes()). */
-  builder_init_full (&view, exact->n_nodes, query->count_states,
-                     query->focus_function != TV_NODE_NONE);
+  /* Only a focused view looks its nodes up (see tv_call_tree_map_nodes()). */
+  tv_builder_init (&view, exact->n_nodes, query->count_states,
+                   query->focus_function != TV_NODE_NONE);
   map = g_new (guint32, exact->n_nodes);
   if (query->focus_function != TV_NODE_NONE)
     in_focus = g_new0 (guint8, exact->n_nodes);
   progress_stage (&progress, 0.15, map_end - 0.15);
-  map_nodes (data, query, weights, states, subtree, map, in_focus, &view, &progress);
+  tv_call_tree_map_nodes (data, query, weights, states, subtree, map, in_focus, &view, &progress);
   g_clear_pointer (&states, g_free);
   if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
     {
-      builder_clear (&view);
+      tv_builder_clear (&view);
       return NULL;
     }
 
@@ -1463,43 +604,13 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
     {
       g_free (functions);
-      builder_clear (&view);
+      tv_builder_clear (&view);
       return NULL;
     }
 
   if (query->callers_of != TV_NODE_NONE || query->inverted)
-    {
-      Builder other = { 0 };
-
-      progress_stage (&progress, functions_end, 0.9 - functions_end);
-      /* Only a callers tree looks its nodes up. */
-      builder_init_full (&other, view.n_nodes, query->count_states,
-                         query->callers_of != TV_NODE_NONE);
-      if (query->callers_of != TV_NODE_NONE)
-        {
-          g_autofree guint64 *total = g_new (guint64, view.n_nodes);
-
-          /* The view is dropped after this, so its counts can become
-           * totals in place. */
-          sum_totals (&view, total);
-          sum_states (&view);
-          callers (data, query->merge, &view, total, view.status, query->callers_of, &other,
-                   &progress);
-        }
-      else
-        {
-          g_autofree guint32 *end_of = count ? g_new (guint32, view.n_nodes) : NULL;
-
-          invert (&view, &other, end_of, &progress);
-          if (count && !progress.cancelled)
-            {
-              progress_stage (&progress, 0.9, 0.05);
-              threads = count_threads (hits, map, in_focus, &view, end_of, &other, &progress);
-            }
-        }
-      builder_clear (&view);
-      view = other;
-    }
+    threads = turn_over (data, query, count, hits, map, in_focus, functions_end, &view,
+                         &progress);
   else if (count)
     {
       progress_stage (&progress, functions_end, 0.95 - functions_end);
@@ -1510,7 +621,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
     {
       g_free (threads);
       g_free (functions);
-      builder_clear (&view);
+      tv_builder_clear (&view);
       return NULL;
     }
 
@@ -1530,7 +641,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
     }
   tree->functions = functions;
   tree->n_functions = n_functions;
-  builder_clear (&view);
+  tv_builder_clear (&view);
   return tree;
 }
 

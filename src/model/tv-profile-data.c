@@ -9,8 +9,7 @@
  * stay, the pushed frames are looked up below them.  A REPEAT run costs
  * nothing in the tree and a copy of its timestamps and statuses.
  */
-#include "tv-profile-data.h"
-#include "tachyon-format.h"
+#include "tv-profile-data-private.h"
 
 #include <errno.h>
 #include <sys/mman.h>
@@ -18,451 +17,6 @@
 
 #include "tv-call-tree.h"
 #include "tv-tach-error.h"
-
-#define PROGRESS_EVERY (1u << 16)
-
-/* A node with up to this many children finds them by walking their list;
- * past it, through the hash table.  Most nodes of a call tree have one or
- * two children, and most pushed frames make a new node, so the walk is
- * usually empty and the table stays small. */
-#define LIST_MAX_CHILDREN 8
-
-/* Sample arrays: see SampleStore. */
-#define POPULATE_BYTES      (64 * 1024)
-#define MAX_MAPPED_THREADS  256
-#define PREFAULT_QUEUE      1024
-#define MAX_RESERVED_BYTES  (G_GUINT64_CONSTANT (1) << 40)
-/* Room for this many samples at first in a thread's g_malloc'd arrays,
- * which double from there: a file can have a hundred thousand threads of
- * a sample or two, and what a load leaves in holes of the heap stays in
- * the process. */
-#define INITIAL_SAMPLES     8
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23  /* Linux 5.14 */
-#endif
-
-/* Key and node side by side in 12 bytes: a probe touches one cache line.
- * Node 0 is the root, never a child, so it marks an empty slot. */
-typedef struct
-{
-  guint32 parent;
-  guint32 frame;
-  guint32 node;
-} Slot;
-
-/* Building only, per node: its children, newest first, and its frame
- * again, so that a walk reads one cache line per sibling. */
-typedef struct
-{
-  guint32 frame;
-  guint32 first_child;          /* TV_NODE_NONE when none */
-  guint32 next_sibling;
-  guint32 n_children;           /* stops counting past LIST_MAX_CHILDREN */
-} Link;
-
-/* Where a thread's timestamps or statuses are written.  Samples are only
- * ever appended, so when the header's sample count makes it affordable the
- * array is a reservation of address space for every sample of the file: a
- * thread costs what it holds, and nothing is copied while loading.  Its
- * pages are made resident ahead of the writes (as far ahead as it has
- * written, up to POPULATE_BYTES, so that a thread of one sample takes a
- * page, and one of millions is POPULATE_BYTES ahead), by a second
- * thread when there is a second processor: a page fault costs more than
- * decoding the page's samples, and this way the faults are taken off the
- * decoding thread, many pages per call.
- * Otherwise (the kernel limits the number of mappings, and a header can
- * declare any count) the array is a g_malloc block that doubles. */
-typedef struct
-{
-  guint8 *mem;
-  gsize   mapped;               /* bytes reserved with mmap, 0 for g_malloc */
-  gsize   size;                 /* bytes [0, size) are writable */
-  gsize   populated;            /* bytes [0, populated) are or will be
-                                 * resident; size for g_malloc blocks */
-} SampleStore;
-
-/* The second thread that makes pages resident (see SampleStore). */
-typedef struct
-{
-  GThread *thread;
-  GMutex   lock;
-  GCond    cond;
-  guint8  *mem[PREFAULT_QUEUE];
-  gsize    size[PREFAULT_QUEUE];
-  guint    head;                /* next to take */
-  guint    tail;                /* next to fill */
-  gboolean waiting;
-  gboolean stop;
-} Prefaulter;
-
-typedef struct
-{
-  guint64  runs_capacity;
-  guint64  last_timestamp;      /* of the thread's last sample so far */
-  guint32 *path;                /* node at each depth, path[0] the root;
-                                 * NULL until the thread has a frame */
-  guint32  depth;
-  guint32  path_capacity;       /* grows with the deepest stack: a file can
-                                 * have many threads of shallow stacks */
-} Cursor;
-
-struct _TvProfileData
-{
-  gatomicrefcount ref_count;
-  TachReader     *reader;
-  GBytes         *bytes;           /* what a memory reader reads, or NULL */
-  TvThread       *threads;
-  SampleStore    *stores;          /* per thread: timestamps, statuses */
-  guint           n_threads;
-  TvExactTree     tree;
-  guint64         n_samples;
-  guint64         status_counts[6];
-  guint           max_depth;
-  guint64         n_at_depth_limit;  /* samples whose stack is 256 frames */
-  /* The threads in the order every list of them shows (see
-   * tv_profile_data_get_thread_order()), and the span of all of them. */
-  guint32        *thread_order;
-  guint64         first_timestamp;
-  guint64         last_timestamp;
-
-  guint32        *frame_keys[TV_N_MERGE_KEYS];
-  guint32        *key_frames[TV_N_MERGE_KEYS];
-  guint32        *key_ranks[TV_N_MERGE_KEYS];
-  guint32         n_keys[TV_N_MERGE_KEYS];
-  guint8         *internal;        /* per function key; NULL when none is */
-
-  /* Building only: the children of each node, the hash table of the
-   * children of nodes with many, the cursors. */
-  guint32         tree_capacity;
-  Link           *links;
-  Slot           *slots;        /* open addressing on (parent, frame) */
-  guint32         mask;
-  guint32         n_hashed;
-  Cursor         *cursors;
-  guint           threads_capacity;
-  guint64         reserve_samples;  /* per mapped thread, 0: no mapping */
-  Prefaulter     *prefaulter;
-  /* A load of counts: no sample arrays; the runs count what FILTER
-   * selects (RANGES is its copy of the filter's list). */
-  gboolean        counts_only;
-  TvSampleFilter  filter;
-  TvTimeRange    *ranges;
-  gsize           budget;           /* bytes the load may take (see charge) */
-  gsize           charged;
-  gboolean        over_budget;
-};
-
-/* ------------------------------------------------------------------------ */
-/* Memory                                                                    */
-/* ------------------------------------------------------------------------ */
-
-static guint memory_limit_kib;
-
-void
-tv_profile_data_set_memory_limit (guint kib)
-{
-  g_atomic_int_set (&memory_limit_kib, kib);
-}
-
-/* Three quarters of the memory the kernel says is available without
- * swapping (MemAvailable), or no limit where it does not say. */
-static gsize
-memory_budget (void)
-{
-  g_autofree char *meminfo = NULL;
-  guint kib = (guint) g_atomic_int_get (&memory_limit_kib);
-  const char *line;
-  guint64 available;
-
-  /* For tests of a whole program (an export, the viewer): a limit from
-   * the environment. */
-  if (kib == 0 && g_getenv ("TV_MEMORY_LIMIT_KIB") != NULL)
-    kib = (guint) MIN (g_ascii_strtoull (g_getenv ("TV_MEMORY_LIMIT_KIB"), NULL, 10),
-                       G_MAXUINT);
-  if (kib > 0)
-    return (gsize) kib * 1024;
-  if (!g_file_get_contents ("/proc/meminfo", &meminfo, NULL, NULL)
-      || (line = strstr (meminfo, "MemAvailable:")) == NULL)
-    return G_MAXSIZE;
-  available = g_ascii_strtoull (line + strlen ("MemAvailable:"), NULL, 10);
-  if (available == 0 || available > G_MAXSIZE / 1024)
-    return G_MAXSIZE;
-  return (gsize) (available / 4 * 3 * 1024);
-}
-
-/* Whether the load may take BYTES more, and takes them if so.  The kernel
- * promises memory it does not have (overcommit), and when a profile holds
- * more than fits, it would kill the whole app to get the pages back: a
- * load stops at its budget instead, with an error. */
-static gboolean
-charge (TvProfileData *self,
-        gsize          bytes)
-{
-  if (bytes > self->budget - self->charged)
-    {
-      self->over_budget = TRUE;
-      return FALSE;
-    }
-  self->charged += bytes;
-  return TRUE;
-}
-
-static void
-set_no_memory_error (TvProfileData  *self,
-                     GError        **error)
-{
-  g_autofree char *budget = g_format_size (self->budget);
-
-  if (self->over_budget)
-    g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_NO_MEMORY,
-                 "Not enough memory to load this profile: it needs more than the %s this "
-                 "system has available (stopped after %" G_GUINT64_FORMAT " samples and %u "
-                 "call-tree nodes)", budget, self->n_samples, self->tree.n_nodes);
-  else
-    g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_NO_MEMORY,
-                 "Not enough memory to load this profile (stopped after %" G_GUINT64_FORMAT
-                 " samples and %u call-tree nodes)", self->n_samples, self->tree.n_nodes);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Sample arrays                                                             */
-/* ------------------------------------------------------------------------ */
-
-static gint populate_unsupported;
-
-static gsize
-page_round (gsize bytes)
-{
-  gsize page = (gsize) sysconf (_SC_PAGESIZE);
-
-  return (bytes + page - 1) / page * page;
-}
-
-static void
-populate (guint8 *mem,
-          gsize   size)
-{
-  /* Before Linux 5.14 the pages come one fault at a time. */
-  if (madvise (mem, size, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
-    g_atomic_int_set (&populate_unsupported, 1);
-}
-
-static gpointer
-prefaulter_main (gpointer data)
-{
-  Prefaulter *pf = data;
-
-  g_mutex_lock (&pf->lock);
-  for (;;)
-    {
-      guint8 *mem;
-      gsize size;
-
-      while (pf->head == pf->tail && !pf->stop)
-        {
-          pf->waiting = TRUE;
-          g_cond_wait (&pf->cond, &pf->lock);
-          pf->waiting = FALSE;
-        }
-      if (pf->stop)
-        break;
-      mem = pf->mem[pf->head % PREFAULT_QUEUE];
-      size = pf->size[pf->head % PREFAULT_QUEUE];
-      pf->head++;
-      g_mutex_unlock (&pf->lock);
-      populate (mem, size);
-      g_mutex_lock (&pf->lock);
-    }
-  g_mutex_unlock (&pf->lock);
-  return NULL;
-}
-
-static Prefaulter *
-prefaulter_new (void)
-{
-  Prefaulter *pf = g_new0 (Prefaulter, 1);
-
-  g_mutex_init (&pf->lock);
-  g_cond_init (&pf->cond);
-  pf->thread = g_thread_try_new ("tv-prefault", prefaulter_main, pf, NULL);
-  if (pf->thread == NULL)
-    {
-      g_mutex_clear (&pf->lock);
-      g_cond_clear (&pf->cond);
-      g_clear_pointer (&pf, g_free);
-    }
-  return pf;
-}
-
-/* Drops what is still queued: the pages come by faults then. */
-static void
-prefaulter_free (Prefaulter *pf)
-{
-  g_mutex_lock (&pf->lock);
-  pf->stop = TRUE;
-  g_cond_signal (&pf->cond);
-  g_mutex_unlock (&pf->lock);
-  g_thread_join (pf->thread);
-  g_mutex_clear (&pf->lock);
-  g_cond_clear (&pf->cond);
-  g_free (pf);
-}
-
-/* Makes SIZE bytes at MEM resident, soon.  When the second thread is
- * that far behind, the pages come by faults. */
-static void
-prefault (TvProfileData *self,
-          guint8        *mem,
-          gsize          size)
-{
-  Prefaulter *pf = self->prefaulter;
-
-  if (g_atomic_int_get (&populate_unsupported))
-    return;
-  if (pf == NULL)
-    {
-      populate (mem, size);
-      return;
-    }
-  g_mutex_lock (&pf->lock);
-  if (pf->tail - pf->head < PREFAULT_QUEUE)
-    {
-      pf->mem[pf->tail % PREFAULT_QUEUE] = mem;
-      pf->size[pf->tail % PREFAULT_QUEUE] = size;
-      pf->tail++;
-      if (pf->waiting)
-        g_cond_signal (&pf->cond);
-    }
-  g_mutex_unlock (&pf->lock);
-}
-
-/* Reserves RESERVE bytes of address space if RESERVE is not 0 and the
- * kernel agrees, else allocates INITIAL bytes. */
-static gboolean
-store_init (TvProfileData *self,
-            SampleStore   *store,
-            gsize          reserve,
-            gsize          initial)
-{
-  memset (store, 0, sizeof *store);
-  if (reserve > 0)
-    {
-      void *mem = mmap (NULL, page_round (reserve), PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-      if (mem != MAP_FAILED)
-        {
-          store->mem = mem;
-          store->mapped = store->size = page_round (reserve);
-          return TRUE;
-        }
-    }
-  if (!charge (self, initial))
-    return FALSE;
-  store->mem = g_try_malloc (initial);
-  store->size = store->populated = initial;
-  return store->mem != NULL;
-}
-
-/* Makes bytes [0, BYTES) writable, and for a mapping, the next
- * POPULATE_BYTES resident; FALSE when memory runs out. */
-static gboolean
-store_grow (TvProfileData *self,
-            SampleStore   *store,
-            gsize          bytes)
-{
-  gsize size = store->size;
-
-  if (store->mapped > 0)
-    {
-      gsize ahead = MIN (POPULATE_BYTES, page_round (bytes));
-
-      if (bytes > store->mapped)
-        return FALSE;
-      while (store->populated < store->mapped && store->populated < bytes + ahead)
-        {
-          gsize end = MIN (store->mapped, store->populated + ahead);
-
-          if (!charge (self, end - store->populated))
-            return FALSE;
-          prefault (self, store->mem + store->populated, end - store->populated);
-          store->populated = end;
-        }
-      return TRUE;
-    }
-
-  while (size < bytes)
-    {
-      if (size > G_MAXSIZE / 2)
-        return FALSE;
-      size *= 2;
-    }
-  if (size != store->size)
-    {
-      guint8 *mem;
-
-      if (!charge (self, size - store->size)
-          || (mem = g_try_realloc (store->mem, size)) == NULL)
-        return FALSE;
-      store->mem = mem;
-      store->size = store->populated = size;
-    }
-  return TRUE;
-}
-
-static inline gboolean
-store_ensure (TvProfileData *self,
-              SampleStore   *store,
-              gsize          bytes)
-{
-  return G_LIKELY (bytes <= store->populated) || store_grow (self, store, bytes);
-}
-
-/* Gives back what is past the first BYTES bytes (at least one is kept). */
-static void
-store_shrink (SampleStore *store,
-              gsize        bytes)
-{
-  bytes = MAX (bytes, 1);
-  if (store->mapped > 0)
-    {
-      gsize keep = page_round (bytes);
-
-      if (keep < store->mapped)
-        munmap (store->mem + keep, store->mapped - keep);
-      store->mapped = MIN (keep, store->mapped);
-      store->size = store->populated = MIN (store->size, store->mapped);
-    }
-  else if (store->mem != NULL)
-    {
-      store->mem = g_realloc (store->mem, bytes);
-      store->size = store->populated = bytes;
-    }
-}
-
-static void
-store_clear (SampleStore *store)
-{
-  if (store->mapped > 0)
-    munmap (store->mem, store->mapped);
-  else
-    g_free (store->mem);
-  memset (store, 0, sizeof *store);
-}
-
-/* Whether every thread's samples can have a reservation for all of the
- * file's samples: the address space it takes stays bounded. */
-static guint64
-reserve_samples (TachReader *reader)
-{
-  const TachHeader *header = tach_reader_get_header (reader);
-  guint64 threads = MIN (MAX (header->thread_count, 1), MAX_MAPPED_THREADS);
-  guint64 budget = MIN (MAX_RESERVED_BYTES, G_MAXSIZE / 4);
-  guint64 per_thread = budget / threads / (sizeof (guint64) + 1);
-
-  return header->sample_count <= per_thread ? header->sample_count : 0;
-}
 
 /* ------------------------------------------------------------------------ */
 /* The exact call tree                                                       */
@@ -495,7 +49,7 @@ grow_hash (TvProfileData *self)
   guint32 mask = self->mask * 2 + 1;
   Slot *slots = NULL;
 
-  if (mask > self->mask && charge (self, ((gsize) mask - self->mask) * sizeof (Slot)))
+  if (mask > self->mask && tv_profile_data_charge (self, ((gsize) mask - self->mask) * sizeof (Slot)))
     slots = g_try_new0 (Slot, (gsize) mask + 1);
   if (slots == NULL)
     return FALSE;
@@ -547,7 +101,7 @@ grow_tree (TvProfileData *self,
   gpointer p;
 
   if (capacity <= self->tree_capacity
-      || !charge (self, ((gsize) capacity - self->tree_capacity)
+      || !tv_profile_data_charge (self, ((gsize) capacity - self->tree_capacity)
                         * (2 * sizeof (guint32) + sizeof (guint16) + sizeof (guint64)
                            + sizeof (Link))))
     return FALSE;
@@ -656,7 +210,7 @@ ensure_thread (TvProfileData    *self,
 
       while (capacity <= index)
         capacity *= 2;
-      if (!charge (self, ((gsize) capacity - self->threads_capacity)
+      if (!tv_profile_data_charge (self, ((gsize) capacity - self->threads_capacity)
                          * (sizeof (TvThread) + sizeof (Cursor) + 2 * sizeof (SampleStore))))
         return NULL;
       if ((p = g_try_renew (TvThread, self->threads, capacity)) == NULL)
@@ -695,11 +249,11 @@ ensure_thread (TvProfileData    *self,
        * one sample each. */
       c->runs_capacity = 4;
       if (!self->counts_only
-          && (!store_init (self, &self->stores[2 * index], reserve * sizeof (guint64),
+          && (!tv_sample_store_init (self, &self->stores[2 * index], reserve * sizeof (guint64),
                            INITIAL_SAMPLES * sizeof (guint64))
-              || !store_init (self, &self->stores[2 * index + 1], reserve, INITIAL_SAMPLES)))
+              || !tv_sample_store_init (self, &self->stores[2 * index + 1], reserve, INITIAL_SAMPLES)))
         return NULL;
-      if (!charge (self, c->runs_capacity * run_bytes (self)))
+      if (!tv_profile_data_charge (self, c->runs_capacity * run_bytes (self)))
         return NULL;
       t->timestamps = (guint64 *) self->stores[2 * index].mem;
       t->statuses = self->stores[2 * index + 1].mem;
@@ -735,7 +289,7 @@ move_cursor (TvProfileData    *self,
         capacity *= 2;
       capacity = MIN (capacity, TACH_MAX_STACK_DEPTH + 1);
       g_assert ((guint64) d + s->push + 1 <= capacity);
-      if (!charge (self, (capacity - c->path_capacity) * sizeof (guint32))
+      if (!tv_profile_data_charge (self, (capacity - c->path_capacity) * sizeof (guint32))
           || (path = g_try_renew (guint32, c->path, capacity)) == NULL)
         return TV_NODE_NONE;
       if (c->path == NULL)
@@ -812,8 +366,8 @@ append_batch (TvProfileData   *self,
     }
   else
     {
-      if (!store_ensure (self, &stores[0], (t->n_samples + n) * sizeof (guint64))
-          || !store_ensure (self, &stores[1], t->n_samples + n))
+      if (!tv_sample_store_ensure (self, &stores[0], (t->n_samples + n) * sizeof (guint64))
+          || !tv_sample_store_ensure (self, &stores[1], t->n_samples + n))
         return FALSE;
       t->timestamps = (guint64 *) stores[0].mem;
       t->statuses = stores[1].mem;
@@ -826,7 +380,7 @@ append_batch (TvProfileData   *self,
           guint64 capacity = c->runs_capacity * 2;
           gpointer p;
 
-          if (!charge (self, c->runs_capacity * run_bytes (self)))
+          if (!tv_profile_data_charge (self, c->runs_capacity * run_bytes (self)))
             return FALSE;
           if ((p = g_try_renew (guint64, t->run_start, capacity)) == NULL)
             return FALSE;
@@ -902,323 +456,56 @@ append_batch (TvProfileData   *self,
   return TRUE;
 }
 
-typedef struct
-{
-  TvProfileData *self;
-  TvMergeKey     merge;
-} SortContext;
-
-static int
-compare_frames (const TachFrame *a,
-                const TachFrame *b,
-                TachReader      *reader,
-                TvMergeKey       merge)
-{
-  int r;
-
-  if ((r = strcmp (tach_reader_get_string (reader, a->funcname, NULL),
-                   tach_reader_get_string (reader, b->funcname, NULL))) != 0)
-    return r;
-  if ((r = strcmp (tach_reader_get_string (reader, a->filename, NULL),
-                   tach_reader_get_string (reader, b->filename, NULL))) != 0)
-    return r;
-  if (merge == TV_MERGE_FUNCTION)
-    return 0;
-  if (a->lineno != b->lineno)
-    return a->lineno < b->lineno ? -1 : 1;
-  if (merge == TV_MERGE_LINE)
-    return 0;
-  if (a->column != b->column)
-    return a->column < b->column ? -1 : 1;
-  if (a->opcode != b->opcode)
-    return a->opcode < b->opcode ? -1 : 1;
-  if (merge == TV_MERGE_INSTRUCTION)
-    return 0;
-  if (a->end_lineno != b->end_lineno)
-    return a->end_lineno < b->end_lineno ? -1 : 1;
-  if (a->end_column != b->end_column)
-    return a->end_column < b->end_column ? -1 : 1;
-  return 0;
-}
-
-static int
-compare_rank_items (const void *pa,
-                    const void *pb,
-                    void       *user_data)
-{
-  const SortContext *context = user_data;
-  TachReader *reader = context->self->reader;
-  guint32 fa = *(const guint32 *) pa, fb = *(const guint32 *) pb;
-  const TachFrame *a = tach_reader_get_frame (reader, fa);
-  const TachFrame *b = tach_reader_get_frame (reader, fb);
-  int r = compare_frames (a, b, reader, context->merge);
-
-  if (r != 0)
-    return r;
-  return fa < fb ? -1 : fa > fb;
-}
-
-/* Frames whose strings are out of range are never used by a sample (the
- * decoder refuses those), so they get a key of their own and no name. */
-static gboolean
-frame_usable (TvProfileData *self,
-              guint32        frame)
-{
-  const TachFrame *f = tach_reader_get_frame (self->reader, frame);
-  guint32 n = tach_reader_get_n_strings (self->reader);
-
-  return f->filename < n && f->funcname < n;
-}
-
-/* Sorting the frames by the merge key's fields gives both the keys (runs
- * of equal frames) and their ranks, in O(F log F). */
-static void
-build_keys (TvProfileData *self)
-{
-  guint32 n_frames = tach_reader_get_n_frames (self->reader);
-  g_autofree guint32 *order = g_new (guint32, MAX (n_frames, 1));
-  guint32 n_usable = 0, n_unusable = 0;
-
-  for (guint32 i = 0; i < n_frames; i++)
-    if (frame_usable (self, i))
-      order[n_usable++] = i;
-  n_unusable = n_frames - n_usable;
-
-  for (TvMergeKey merge = 0; merge < TV_N_MERGE_KEYS; merge++)
-    {
-      guint32 *keys = g_new (guint32, MAX (n_frames, 1));
-      guint32 *key_frames = g_new (guint32, MAX (n_frames, 1));
-      guint32 n_keys = 0;
-      SortContext context = { self, merge };
-
-      g_qsort_with_data (order, n_usable, sizeof (guint32), compare_rank_items, &context);
-      for (guint32 i = 0; i < n_usable; i++)
-        {
-          if (i == 0 || compare_frames (tach_reader_get_frame (self->reader, order[i - 1]),
-                                        tach_reader_get_frame (self->reader, order[i]),
-                                        self->reader, merge) != 0)
-            key_frames[n_keys++] = order[i];
-          keys[order[i]] = n_keys - 1;
-        }
-      for (guint32 i = 0, j = 0; i < n_frames && j < n_unusable; i++)
-        if (!frame_usable (self, i))
-          {
-            key_frames[n_keys] = i;
-            keys[i] = n_keys++;
-            j++;
-          }
-
-      self->frame_keys[merge] = keys;
-      self->key_frames[merge] = g_renew (guint32, key_frames, MAX (n_keys, 1));
-      self->n_keys[merge] = n_keys;
-      /* Keys are numbered in sorted order, so the rank is the key. */
-      self->key_ranks[merge] = g_new (guint32, MAX (n_keys, 1));
-      for (guint32 k = 0; k < n_keys; k++)
-        self->key_ranks[merge][k] = k;
-    }
-}
-
-/* The profiler's own launcher, which every `profiling.sampling run`
- * puts at the root of the stacks; CPython's outputs leave it out. */
-#define INTERNAL_SUFFIX "_sync_coordinator.py"
-
-gboolean
-tv_profile_file_is_internal (const char *filename,
-                             gsize       len)
-{
-  gsize suffix = strlen (INTERNAL_SUFFIX);
-
-  return filename != NULL && len >= suffix
-         && memcmp (filename + len - suffix, INTERNAL_SUFFIX, suffix) == 0;
-}
-
-static void
-find_internal (TvProfileData *self)
-{
-  guint32 n = self->n_keys[TV_MERGE_FUNCTION];
-
-  for (guint32 k = 0; k < n; k++)
-    {
-      const TachFrame *f = tach_reader_get_frame (self->reader,
-                                                  self->key_frames[TV_MERGE_FUNCTION][k]);
-      gsize len = 0;
-      const char *file = f ? tach_reader_get_string (self->reader, f->filename, &len) : NULL;
-
-      if (tv_profile_file_is_internal (file, len))
-        {
-          if (self->internal == NULL)
-            self->internal = g_new0 (guint8, n);
-          self->internal[k] = 1;
-        }
-    }
-}
-
-/* Gives a permuted copy of N values of SIZE bytes: value I of the copy is
- * value ORDER[I] of FROM, which is freed. */
-static gpointer
-permute (gpointer       from,
-         gsize          size,
-         const guint32 *order,
-         guint32        n)
-{
-  guint8 *to = g_malloc ((gsize) MAX (n, 1) * size);
-  const guint8 *src = from;
-
-  for (guint32 i = 0; i < n; i++)
-    memcpy (to + (gsize) i * size, src + (gsize) order[i] * size, size);
-  g_free (from);
-  return to;
-}
-
-/* Numbers the exact tree's nodes depth first, a node's children together:
- * a node's children get consecutive numbers when it is reached, and the
- * first child's subtree is numbered before its siblings' children.  So
- * siblings are consecutive (a call tree groups the children of the nodes
- * it merges by reading ranges instead of hashing every node, see
- * tv-call-tree.c), and a chain of calls is consecutive too (a walk up a
- * stack reads neighbours).  The runs' leaves are renumbered with them. */
-static void
-number_depth_first (TvProfileData *self)
-{
-  TvExactTree *tree = &self->tree;
-  guint32 n = tree->n_nodes;
-  g_autofree guint32 *order = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *new_id = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *stack = g_new (guint32, MAX (n, 1));
-  guint32 *first_child = g_new (guint32, MAX (n, 1));
-  guint32 *parent;
-  guint32 k = 1, sp = 0;
-
-  order[0] = 0;
-  stack[sp++] = 0;
-  while (sp > 0)
-    {
-      guint32 i = stack[--sp];
-      guint32 first = k;
-
-      first_child[i] = k;
-      for (guint32 c = self->links[order[i]].first_child; c != TV_NODE_NONE;
-           c = self->links[c].next_sibling)
-        order[k++] = c;
-      /* The first child on top: its subtree comes next. */
-      for (guint32 c = k; c > first; c--)
-        stack[sp++] = c - 1;
-    }
-  g_assert (k == n);
-  for (guint32 i = 0; i < n; i++)
-    new_id[order[i]] = i;
-
-  parent = g_new (guint32, MAX (n, 1));
-  parent[0] = TV_NODE_NONE;
-  for (guint32 i = 1; i < n; i++)
-    parent[i] = new_id[tree->parent[order[i]]];
-  g_free (tree->parent);
-  tree->parent = parent;
-  tree->first_child = first_child;
-  tree->frame = permute (tree->frame, sizeof (guint32), order, n);
-  tree->depth = permute (tree->depth, sizeof (guint16), order, n);
-  tree->self = permute (tree->self, sizeof (guint64), order, n);
-
-  for (guint i = 0; i < self->n_threads; i++)
-    {
-      TvThread *t = &self->threads[i];
-
-      for (guint64 r = 0; r < t->n_runs; r++)
-        t->run_leaf[r] = new_id[t->run_leaf[r]];
-    }
-}
-
-static void
-shrink (TvProfileData *self)
-{
-  TvExactTree *tree = &self->tree;
-
-  for (guint i = 0; i < self->n_threads; i++)
-    {
-      TvThread *t = &self->threads[i];
-
-      if (t->run_start == NULL)
-        continue;
-      if (!self->counts_only)
-        {
-          store_shrink (&self->stores[2 * i], t->n_samples * sizeof (guint64));
-          store_shrink (&self->stores[2 * i + 1], t->n_samples);
-          t->timestamps = (guint64 *) self->stores[2 * i].mem;
-          t->statuses = self->stores[2 * i + 1].mem;
-        }
-      t->run_start = g_renew (guint64, t->run_start, MAX (t->n_runs, 1));
-      t->run_leaf = g_renew (guint32, t->run_leaf, MAX (t->n_runs, 1));
-      if (t->run_states != NULL)
-        t->run_states = g_renew (guint64, t->run_states, MAX (t->n_runs, 1) * TV_N_RUN_STATES);
-      for (guint k = 0; k < 6; k++)
-        self->status_counts[k] += t->status_counts[k];
-    }
-  tree->parent = g_renew (guint32, tree->parent, tree->n_nodes);
-  tree->frame = g_renew (guint32, tree->frame, tree->n_nodes);
-  tree->depth = g_renew (guint16, tree->depth, tree->n_nodes);
-  tree->self = g_renew (guint64, tree->self, tree->n_nodes);
-  for (guint32 n = 0; n < tree->n_nodes; n++)
-    {
-      self->max_depth = MAX (self->max_depth, tree->depth[n]);
-      if (tree->depth[n] >= TACH_MAX_STACK_DEPTH)
-        self->n_at_depth_limit += tree->self[n];
-    }
-
-  number_depth_first (self);
-  g_clear_pointer (&self->slots, g_free);
-  g_clear_pointer (&self->links, g_free);
-  for (guint i = 0; i < self->n_threads; i++)
-    g_free (self->cursors[i].path);
-  g_clear_pointer (&self->cursors, g_free);
-}
-
-static int
-compare_thread_order (gconstpointer a,
-                      gconstpointer b,
-                      gpointer      user_data)
-{
-  const TvThread *threads = user_data;
-  const TvThread *x = &threads[*(const guint32 *) a];
-  const TvThread *y = &threads[*(const guint32 *) b];
-  gboolean x_main = x->status_counts[5] > 0;   /* TACH_STATUS_MAIN_THREAD */
-  gboolean y_main = y->status_counts[5] > 0;
-
-  if (x->interpreter_id != y->interpreter_id)
-    return x->interpreter_id < y->interpreter_id ? -1 : 1;
-  if (x_main != y_main)
-    return x_main ? -1 : 1;
-  if (x->n_samples != y->n_samples)
-    return x->n_samples > y->n_samples ? -1 : 1;
-  if (x->thread_id != y->thread_id)
-    return x->thread_id < y->thread_id ? -1 : 1;
-  return (x->index > y->index) - (x->index < y->index);
-}
-
-/* What every list of threads needs and would otherwise compute on the UI
- * thread, in time that grows with the threads: their order and span. */
-static void
-summarize_threads (TvProfileData *self)
-{
-  self->thread_order = g_new (guint32, MAX (self->n_threads, 1));
-  for (guint i = 0; i < self->n_threads; i++)
-    self->thread_order[i] = i;
-  g_qsort_with_data (self->thread_order, self->n_threads, sizeof (guint32),
-                     compare_thread_order, self->threads);
-
-  self->first_timestamp = G_MAXUINT64;
-  self->last_timestamp = 0;
-  for (guint i = 0; i < self->n_threads; i++)
-    if (self->threads[i].n_samples > 0)
-      {
-        self->first_timestamp = MIN (self->first_timestamp, self->threads[i].first_timestamp);
-        self->last_timestamp = MAX (self->last_timestamp, self->threads[i].last_timestamp);
-      }
-}
-
 static int
 decoder_cancelled (void *user_data)
 {
   return g_cancellable_is_cancelled (user_data);
+}
+
+/* What a load holds before its first sample: its filter, the budget, the
+ * tree's root and arrays sized for the frame table, and the sample
+ * stores' way of growing. */
+static gboolean
+start_load (TvProfileData         *self,
+            TachReader            *reader,
+            gboolean               counts_only,
+            const TvSampleFilter  *filter,
+            GError               **error)
+{
+  self->reader = reader;
+  self->budget = tv_profile_data_memory_budget ();
+  self->counts_only = counts_only;
+  if (filter != NULL)
+    {
+      self->filter = *filter;
+      if (filter->ranges != NULL)
+        {
+          self->ranges = g_memdup2 (filter->ranges, MAX (filter->n_ranges, 1)
+                                                    * sizeof (TvTimeRange));
+          self->filter.ranges = self->ranges;
+        }
+    }
+
+  /* Trees have a few nodes per frame of the frame table: start there, so
+   * that the arrays and the table rarely grow (and never rehash often). */
+  self->mask = 1023;
+  if (!grow_tree (self, MAX (1024, MIN (tach_reader_get_n_frames (reader), 1u << 20) * 4))
+      || !tv_profile_data_charge (self, ((gsize) self->mask + 1) * sizeof (Slot)))
+    {
+      tv_profile_data_set_no_memory_error (self, error);
+      return FALSE;
+    }
+  self->tree.n_nodes = 1;
+  self->tree.parent[0] = TV_NODE_NONE;
+  self->tree.frame[0] = TV_NODE_NONE;
+  self->tree.depth[0] = 0;
+  self->tree.self[0] = 0;
+  self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE, 0 };
+  self->slots = g_new0 (Slot, (gsize) self->mask + 1);
+  self->reserve_samples = counts_only ? 0 : tv_sample_store_reserve (reader);
+  if (self->reserve_samples > 0 && g_get_num_processors () > 1)
+    self->prefaulter = tv_prefaulter_new ();
+  return TRUE;
 }
 
 static TvProfileData *
@@ -1241,39 +528,8 @@ load (TachReader           *reader,
   int ret;
 
   g_atomic_ref_count_init (&self->ref_count);
-  self->reader = reader;
-  self->budget = memory_budget ();
-  self->counts_only = counts_only;
-  if (filter != NULL)
-    {
-      self->filter = *filter;
-      if (filter->ranges != NULL)
-        {
-          self->ranges = g_memdup2 (filter->ranges, MAX (filter->n_ranges, 1)
-                                                    * sizeof (TvTimeRange));
-          self->filter.ranges = self->ranges;
-        }
-    }
-
-  /* Trees have a few nodes per frame of the frame table: start there, so
-   * that the arrays and the table rarely grow (and never rehash often). */
-  self->mask = 1023;
-  if (!grow_tree (self, MAX (1024, MIN (tach_reader_get_n_frames (reader), 1u << 20) * 4))
-      || !charge (self, ((gsize) self->mask + 1) * sizeof (Slot)))
-    {
-      set_no_memory_error (self, error);
-      return NULL;
-    }
-  self->tree.n_nodes = 1;
-  self->tree.parent[0] = TV_NODE_NONE;
-  self->tree.frame[0] = TV_NODE_NONE;
-  self->tree.depth[0] = 0;
-  self->tree.self[0] = 0;
-  self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE, 0 };
-  self->slots = g_new0 (Slot, (gsize) self->mask + 1);
-  self->reserve_samples = counts_only ? 0 : reserve_samples (reader);
-  if (self->reserve_samples > 0 && g_get_num_processors () > 1)
-    self->prefaulter = prefaulter_new ();
+  if (!start_load (self, reader, counts_only, filter, error))
+    return NULL;
 
   if (tach_decoder_new (reader, &decoder, &tach_error) != TACH_OK)
     {
@@ -1307,7 +563,7 @@ load (TachReader           *reader,
         }
       if (leaf == TV_NODE_NONE || !append_batch (self, t, c, leaf, &batch))
         {
-          set_no_memory_error (self, error);
+          tv_profile_data_set_no_memory_error (self, error);
           tach_decoder_free (decoder);
           return NULL;
         }
@@ -1361,11 +617,8 @@ load (TachReader           *reader,
   /* Every sample is in, and the tables are in memory: the file need not
    * stay open for as long as its profile is shown. */
   tach_reader_release_file (reader);
-  g_clear_pointer (&self->prefaulter, prefaulter_free);
-  shrink (self);
-  summarize_threads (self);
-  build_keys (self);
-  find_internal (self);
+  g_clear_pointer (&self->prefaulter, tv_prefaulter_free);
+  tv_profile_data_finish_load (self);
   if (progress != NULL)
     progress (self->n_samples, 1.0, user_data);
   return g_steal_pointer (&self);
@@ -1444,12 +697,12 @@ tv_profile_data_unref (TvProfileData *self)
     return;
 
   /* A failed load: the thread must not populate what is unmapped here. */
-  g_clear_pointer (&self->prefaulter, prefaulter_free);
+  g_clear_pointer (&self->prefaulter, tv_prefaulter_free);
 
   for (guint i = 0; i < self->n_threads; i++)
     {
-      store_clear (&self->stores[2 * i]);
-      store_clear (&self->stores[2 * i + 1]);
+      tv_sample_store_clear (&self->stores[2 * i]);
+      tv_sample_store_clear (&self->stores[2 * i + 1]);
       g_free (self->threads[i].run_start);
       g_free (self->threads[i].run_leaf);
       g_free (self->threads[i].run_states);

@@ -1,0 +1,255 @@
+/* tv-call-tree-map.c: step 2 of a call tree
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The exact nodes, parents first, onto the view's nodes by merge key,
+ * dropped, merged or re-rooted as the transforms say.
+ */
+#include "tv-call-tree-private.h"
+#include "tachyon-format.h"
+
+#include <stdlib.h>
+
+/* A child of the view node being grouped: an exact node and its key's
+ * place among its siblings. */
+typedef struct
+{
+  guint32 rank;
+  guint32 key;
+  guint32 exact;
+} Candidate;
+
+static int
+compare_candidates (const void *pa,
+                    const void *pb)
+{
+  const Candidate *a = pa, *b = pb;
+
+  if (a->rank != b->rank)
+    return a->rank < b->rank ? -1 : 1;
+  if (a->key != b->key)
+    return a->key < b->key ? -1 : 1;
+  return (a->exact > b->exact) - (a->exact < b->exact);
+}
+
+/* Step 2 without a lookup per node, for queries with no focus: the view is
+ * made from the root down, each view node from the exact nodes it merges.  The
+ * children of those (consecutive in the exact tree's numbering) that a
+ * transform merges into the node join it; the others, sorted by their
+ * key's rank, become its children, one per key.  Every node is read once,
+ * in about the order it is stored, and the view comes out with each
+ * node's children consecutive and in display order.  B has no hash
+ * table. */
+static void
+map_grouped (TvProfileData *data,
+             const TvQuery *query,
+             const guint64 *weights,
+             const guint64 *states,
+             const guint64 *subtree,
+             const guint8  *hidden,
+             guint32       *map,
+             Builder       *b,
+             Progress      *progress)
+{
+  const TvExactTree *exact = tv_profile_data_get_tree (data);
+  const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
+  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  const guint32 *ranks = tv_profile_data_get_key_ranks (data, query->merge);
+  /* The exact nodes of each view node, view node by view node. */
+  g_autofree guint32 *members = g_new (guint32, MAX (exact->n_nodes, 1));
+  g_autofree guint32 *member_start = g_new (guint32, (gsize) exact->n_nodes + 1);
+  g_autoptr(GArray) work = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) cands = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  /* View nodes to group, the next on top: a node's children are made
+   * together, and the first child's subtree before its siblings', so that
+   * the view is numbered as the exact tree is. */
+  g_autofree guint32 *stack = g_new (guint32, MAX (exact->n_nodes, 1));
+  guint32 sp = 0;
+  guint32 n_members = 0;
+
+  for (guint32 n = 0; n < exact->n_nodes; n++)
+    map[n] = TV_NODE_NONE;
+  map[0] = 0;
+  b->self[0] += weights[0];
+  if (states != NULL)
+    add_states (b->status, states);
+  members[n_members++] = 0;
+  member_start[0] = 0;
+  member_start[1] = n_members;
+
+  stack[sp++] = 0;
+  while (sp > 0 && progress_step (progress, n_members, exact->n_nodes))
+    {
+      guint32 v = stack[--sp];
+      guint32 first_new = b->n_nodes;
+      guint32 v_function = v == 0 ? TV_NODE_NONE : key_function (data, query->merge, b->key[v]);
+
+      g_array_set_size (work, 0);
+      g_array_append_vals (work, members + member_start[v], member_start[v + 1] - member_start[v]);
+      g_array_set_size (cands, 0);
+      for (guint i = 0; i < work->len; i++)
+        {
+          guint32 e = g_array_index (work, guint32, i);
+
+          for (guint32 c = exact->first_child[e]; c < exact->n_nodes && exact->parent[c] == e;
+               c++)
+            {
+              guint32 frame, f;
+
+              if (subtree[c] == 0)
+                continue;
+              frame = exact->frame[c];
+              f = fkeys[frame];
+              if ((hidden != NULL && hidden[f])
+                  || (query->collapse_recursion && f == v_function))
+                {
+                  /* Merged into V: its children are V's to group. */
+                  map[c] = v;
+                  b->self[v] += weights[c];
+                  if (states != NULL)
+                    add_states (b->status + (gsize) v * N_STATES,
+                                states + (gsize) c * N_STATES);
+                  g_array_append_val (work, c);
+                  continue;
+                }
+              g_array_append_val (cands, ((Candidate) { ranks[keys[frame]], keys[frame], c }));
+            }
+        }
+
+      if (cands->len > 1)
+        qsort (cands->data, cands->len, sizeof (Candidate), compare_candidates);
+      for (guint i = 0; i < cands->len; i++)
+        {
+          const Candidate *cand = &g_array_index (cands, Candidate, i);
+          guint32 node;
+
+          if (i == 0 || cand->key != cand[-1].key)
+            {
+              node = b->n_nodes++;
+              g_assert (node < b->capacity);
+              b->parent[node] = v;
+              b->key[node] = cand->key;
+              b->self[node] = 0;
+              if (b->status != NULL)
+                memset (b->status + (gsize) node * N_STATES, 0, N_STATES * sizeof (guint64));
+              member_start[node + 1] = member_start[node];
+            }
+          node = b->n_nodes - 1;
+          map[cand->exact] = node;
+          b->self[node] += weights[cand->exact];
+          if (states != NULL)
+            add_states (b->status + (gsize) node * N_STATES,
+                        states + (gsize) cand->exact * N_STATES);
+          members[n_members++] = cand->exact;
+          member_start[node + 1] = n_members;
+        }
+      for (guint32 node = b->n_nodes; node > first_new; node--)
+        stack[sp++] = node - 1;
+    }
+}
+
+/* Step 2: exact nodes onto view nodes.  Returns the view, not inverted. */
+void
+tv_call_tree_map_nodes (TvProfileData *data,
+                        const TvQuery *query,
+                        const guint64 *weights,
+                        const guint64 *states,
+                        const guint64 *subtree,
+                        guint32       *map,
+                        guint8        *in_focus,
+                        Builder       *b,
+                        Progress      *progress)
+{
+  const TvExactTree *exact = tv_profile_data_get_tree (data);
+  const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
+  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  gboolean focus = query->focus_function != TV_NODE_NONE;
+  g_autofree guint8 *hidden = NULL;
+  guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+  const guint8 *internal = tv_profile_data_get_internal_functions (data);
+
+  /* The profiler's own frames are hidden from every view. */
+  if (query->n_hidden_functions > 0 || internal != NULL)
+    {
+      hidden = internal ? g_memdup2 (internal, MAX (n_functions, 1))
+                        : g_new0 (guint8, MAX (n_functions, 1));
+      for (guint i = 0; i < query->n_hidden_functions; i++)
+        if (query->hidden_functions[i] < n_functions)
+          hidden[query->hidden_functions[i]] = 1;
+    }
+
+  /* Distinct frames of one parent are distinct view nodes when every
+   * frame has a key of its own and nothing merges: no lookups needed. */
+  gboolean direct = !focus && hidden == NULL && !query->collapse_recursion
+                    && tv_profile_data_get_n_keys (data, query->merge)
+                       == tach_reader_get_n_frames (tv_profile_data_get_reader (data))
+                    && b->capacity >= exact->n_nodes;
+
+  if (!focus && !direct)
+    {
+      map_grouped (data, query, weights, states, subtree, hidden, map, b, progress);
+      return;
+    }
+  g_assert (direct || b->hkeys != NULL);
+  map[0] = 0;
+  if (!focus)
+    {
+      b->self[0] += weights[0];
+      if (states != NULL)
+        add_states (b->status, states);
+    }
+
+  for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
+    {
+      guint32 p = exact->parent[n];
+      guint32 frame = exact->frame[n];
+      guint32 k = keys[frame];
+      guint32 f = fkeys[frame];
+      guint32 pv;
+
+      if (subtree[n] == 0)
+        {
+          map[n] = TV_NODE_NONE;
+          continue;
+        }
+
+      pv = map[p];
+      if (focus)
+        {
+          in_focus[n] = in_focus[p] || f == query->focus_function;
+          /* Outside the focused function everything hangs off the root. */
+          if (!in_focus[p])
+            pv = 0;
+        }
+
+      if (direct)
+        {
+          guint32 node = b->n_nodes++;
+          b->parent[node] = pv;
+          b->key[node] = k;
+          b->self[node] = 0;
+          if (states != NULL)
+            memset (b->status + (gsize) node * N_STATES, 0, N_STATES * sizeof (guint64));
+          map[n] = node;
+        }
+      else if (hidden != NULL && hidden[f])
+        map[n] = pv;
+      else if (query->collapse_recursion && pv != 0
+               && key_function (data, query->merge, b->key[pv]) == f)
+        /* Recursion is a function calling itself, whatever the line: the
+         * outermost call's node stands for the whole run. */
+        map[n] = pv;
+      else if (focus && !in_focus[n])
+        map[n] = 0;
+      else
+        map[n] = tv_builder_child (b, pv, k);
+
+      if (!focus || in_focus[n])
+        {
+          b->self[map[n]] += weights[n];
+          if (states != NULL)
+            add_states (b->status + (gsize) map[n] * N_STATES, states + (gsize) n * N_STATES);
+        }
+    }
+}

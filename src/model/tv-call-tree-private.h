@@ -1,0 +1,180 @@
+/* tv-call-tree-private.h: what the steps of a call tree share
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A call tree is made in three steps (see tv-call-tree.c), each in its
+ * own file: weighing the exact tree by the selected samples
+ * (tv-query.c), mapping its nodes onto the view's (tv-call-tree-map.c),
+ * and inverting or turning to callers (tv-call-tree-invert.c).  They
+ * share the tree's fields, the builder of a tree, the build's progress
+ * and the per-thread hits of step 1.
+ */
+#pragma once
+
+#include "tv-call-tree.h"
+
+G_BEGIN_DECLS
+
+struct _TvCallTree
+{
+  gatomicrefcount ref_count;
+  TvProfileData  *data;
+  TvMergeKey      merge;
+  gboolean        inverted;
+
+  guint32         n_nodes;
+  guint32        *parent;
+  guint32        *key;
+  guint16        *depth;
+  guint64        *self;
+  guint64        *total;
+  guint64        *status;        /* n_nodes * TV_N_STATUS_COUNTS, like total;
+                                  * NULL unless the query counted states */
+  guint32        *threads;       /* distinct threads per node, or NULL */
+  guint32        *node_map;      /* per exact node, or NULL */
+  /* Each thread's self samples, thread by thread: thread T's are
+   * thread_self_start[T] to thread_self_start[T + 1]; NULL unless the
+   * query asked. */
+  guint64        *thread_self_start;
+  guint32        *thread_self_nodes;
+  guint64        *thread_self_counts;
+  guint           n_thread_self;
+  guint32        *child_start;   /* n_nodes + 1 */
+  guint32        *children;
+
+  TvFunctionRow  *functions;
+  guint           n_functions;
+};
+
+/* A growing tree keyed by (parent, key), used for every tree we build. */
+typedef struct
+{
+  guint32  n_nodes;
+  guint32  capacity;
+  guint32 *parent;
+  guint32 *key;
+  guint64 *self;
+  guint64 *status;              /* TV_N_STATUS_COUNTS per node, like self;
+                                 * NULL when states are not counted */
+  guint64 *hkeys;
+  guint32 *hvalues;
+  guint32  mask;
+} Builder;
+
+#define N_STATES TV_N_STATUS_COUNTS
+
+/* How far a build is, for its progress and its cancellable: each step
+ * takes the share [base, base + span) of the whole and says how far it is
+ * every PROGRESS_EVERY of its items. */
+typedef struct
+{
+  TvProgressFunc  func;
+  gpointer        data;
+  GCancellable   *cancellable;
+  double          base;
+  double          span;
+  guint32         tick;
+  gboolean        cancelled;
+} Progress;
+
+#define PROGRESS_EVERY 0x10000
+
+static inline void
+progress_stage (Progress *p,
+                double    base,
+                double    span)
+{
+  p->base = base;
+  p->span = span;
+  if (g_cancellable_is_cancelled (p->cancellable))
+    p->cancelled = TRUE;
+  else if (p->func != NULL)
+    p->func (base, p->data);
+}
+
+/* Counts one item of DONE out of TOTAL; FALSE once cancelled. */
+static inline gboolean
+progress_step (Progress *p,
+               guint64   done,
+               guint64   total)
+{
+  if (G_LIKELY (++p->tick % PROGRESS_EVERY != 0))
+    return !p->cancelled;
+  if (g_cancellable_is_cancelled (p->cancellable))
+    p->cancelled = TRUE;
+  else if (p->func != NULL && total > 0)
+    p->func (p->base + p->span * MIN ((double) done / (double) total, 1.0), p->data);
+  return !p->cancelled;
+}
+
+static inline void
+add_states (guint64       *to,
+            const guint64 *from)
+{
+  for (guint i = 0; i < N_STATES; i++)
+    to[i] += from[i];
+}
+
+/* The view's function for a node key. */
+static inline guint32
+key_function (TvProfileData *data,
+              TvMergeKey     merge,
+              guint32        key)
+{
+  guint32 frame = tv_profile_data_get_key_frame (data, merge, key);
+
+  return tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION)[frame];
+}
+
+typedef struct
+{
+  guint32 thread;
+  guint32 leaf;                 /* exact node */
+  guint64 count;                /* selected samples of the run */
+} ThreadHit;
+
+void     tv_builder_init        (Builder             *b,
+                                 guint32              hint,
+                                 gboolean             with_states,
+                                 gboolean             hashed);
+void     tv_builder_clear       (Builder             *b);
+guint32  tv_builder_child       (Builder             *b,
+                                 guint32              parent,
+                                 guint32              key);
+guint32  tv_builder_append      (Builder             *b,
+                                 guint32              parent,
+                                 guint32              key);
+
+/* Step 1 (tv-query.c). */
+gboolean tv_call_tree_weigh     (TvProfileData       *data,
+                                 const TvQuery       *query,
+                                 guint64             *weights,
+                                 guint64             *states,
+                                 GArray              *hits,
+                                 GCancellable        *cancellable);
+/* Step 2 (tv-call-tree-map.c). */
+void     tv_call_tree_map_nodes (TvProfileData       *data,
+                                 const TvQuery       *query,
+                                 const guint64       *weights,
+                                 const guint64       *states,
+                                 const guint64       *subtree,
+                                 guint32             *map,
+                                 guint8              *in_focus,
+                                 Builder             *b,
+                                 Progress            *progress);
+/* Step 3 (tv-call-tree-invert.c). */
+void     tv_call_tree_invert    (const Builder       *v,
+                                 Builder             *inv,
+                                 guint32             *end_of,
+                                 Progress            *progress);
+void     tv_call_tree_callers   (TvProfileData       *data,
+                                 TvMergeKey           merge,
+                                 const Builder       *v,
+                                 const guint64       *total,
+                                 const guint64       *states,
+                                 guint32              function,
+                                 Builder             *out,
+                                 Progress            *progress);
+
+G_END_DECLS

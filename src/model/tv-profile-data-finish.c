@@ -1,0 +1,338 @@
+/* tv-profile-data-finish.c: what a load does once it has every sample
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The arrays cut to what they hold, the exact tree numbered depth first,
+ * the threads' order and span, the merge keys of every frame and the
+ * profiler's own functions.
+ */
+#include "tv-profile-data-private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct
+{
+  TvProfileData *self;
+  TvMergeKey     merge;
+} SortContext;
+
+static int
+compare_frames (const TachFrame *a,
+                const TachFrame *b,
+                TachReader      *reader,
+                TvMergeKey       merge)
+{
+  int r;
+
+  if ((r = strcmp (tach_reader_get_string (reader, a->funcname, NULL),
+                   tach_reader_get_string (reader, b->funcname, NULL))) != 0)
+    return r;
+  if ((r = strcmp (tach_reader_get_string (reader, a->filename, NULL),
+                   tach_reader_get_string (reader, b->filename, NULL))) != 0)
+    return r;
+  if (merge == TV_MERGE_FUNCTION)
+    return 0;
+  if (a->lineno != b->lineno)
+    return a->lineno < b->lineno ? -1 : 1;
+  if (merge == TV_MERGE_LINE)
+    return 0;
+  if (a->column != b->column)
+    return a->column < b->column ? -1 : 1;
+  if (a->opcode != b->opcode)
+    return a->opcode < b->opcode ? -1 : 1;
+  if (merge == TV_MERGE_INSTRUCTION)
+    return 0;
+  if (a->end_lineno != b->end_lineno)
+    return a->end_lineno < b->end_lineno ? -1 : 1;
+  if (a->end_column != b->end_column)
+    return a->end_column < b->end_column ? -1 : 1;
+  return 0;
+}
+
+static int
+compare_rank_items (const void *pa,
+                    const void *pb,
+                    void       *user_data)
+{
+  const SortContext *context = user_data;
+  TachReader *reader = context->self->reader;
+  guint32 fa = *(const guint32 *) pa, fb = *(const guint32 *) pb;
+  const TachFrame *a = tach_reader_get_frame (reader, fa);
+  const TachFrame *b = tach_reader_get_frame (reader, fb);
+  int r = compare_frames (a, b, reader, context->merge);
+
+  if (r != 0)
+    return r;
+  return fa < fb ? -1 : fa > fb;
+}
+
+/* Frames whose strings are out of range are never used by a sample (the
+ * decoder refuses those), so they get a key of their own and no name. */
+static gboolean
+frame_usable (TvProfileData *self,
+              guint32        frame)
+{
+  const TachFrame *f = tach_reader_get_frame (self->reader, frame);
+  guint32 n = tach_reader_get_n_strings (self->reader);
+
+  return f->filename < n && f->funcname < n;
+}
+
+/* Sorting the frames by the merge key's fields gives both the keys (runs
+ * of equal frames) and their ranks, in O(F log F). */
+static void
+build_keys (TvProfileData *self)
+{
+  guint32 n_frames = tach_reader_get_n_frames (self->reader);
+  g_autofree guint32 *order = g_new (guint32, MAX (n_frames, 1));
+  guint32 n_usable = 0, n_unusable = 0;
+
+  for (guint32 i = 0; i < n_frames; i++)
+    if (frame_usable (self, i))
+      order[n_usable++] = i;
+  n_unusable = n_frames - n_usable;
+
+  for (TvMergeKey merge = 0; merge < TV_N_MERGE_KEYS; merge++)
+    {
+      guint32 *keys = g_new (guint32, MAX (n_frames, 1));
+      guint32 *key_frames = g_new (guint32, MAX (n_frames, 1));
+      guint32 n_keys = 0;
+      SortContext context = { self, merge };
+
+      g_qsort_with_data (order, n_usable, sizeof (guint32), compare_rank_items, &context);
+      for (guint32 i = 0; i < n_usable; i++)
+        {
+          if (i == 0 || compare_frames (tach_reader_get_frame (self->reader, order[i - 1]),
+                                        tach_reader_get_frame (self->reader, order[i]),
+                                        self->reader, merge) != 0)
+            key_frames[n_keys++] = order[i];
+          keys[order[i]] = n_keys - 1;
+        }
+      for (guint32 i = 0, j = 0; i < n_frames && j < n_unusable; i++)
+        if (!frame_usable (self, i))
+          {
+            key_frames[n_keys] = i;
+            keys[i] = n_keys++;
+            j++;
+          }
+
+      self->frame_keys[merge] = keys;
+      self->key_frames[merge] = g_renew (guint32, key_frames, MAX (n_keys, 1));
+      self->n_keys[merge] = n_keys;
+      /* Keys are numbered in sorted order, so the rank is the key. */
+      self->key_ranks[merge] = g_new (guint32, MAX (n_keys, 1));
+      for (guint32 k = 0; k < n_keys; k++)
+        self->key_ranks[merge][k] = k;
+    }
+}
+
+/* The profiler's own launcher, which every `profiling.sampling run`
+ * puts at the root of the stacks; CPython's outputs leave it out. */
+#define INTERNAL_SUFFIX "_sync_coordinator.py"
+
+gboolean
+tv_profile_file_is_internal (const char *filename,
+                             gsize       len)
+{
+  gsize suffix = strlen (INTERNAL_SUFFIX);
+
+  return filename != NULL && len >= suffix
+         && memcmp (filename + len - suffix, INTERNAL_SUFFIX, suffix) == 0;
+}
+
+static void
+find_internal (TvProfileData *self)
+{
+  guint32 n = self->n_keys[TV_MERGE_FUNCTION];
+
+  for (guint32 k = 0; k < n; k++)
+    {
+      const TachFrame *f = tach_reader_get_frame (self->reader,
+                                                  self->key_frames[TV_MERGE_FUNCTION][k]);
+      gsize len = 0;
+      const char *file = f ? tach_reader_get_string (self->reader, f->filename, &len) : NULL;
+
+      if (tv_profile_file_is_internal (file, len))
+        {
+          if (self->internal == NULL)
+            self->internal = g_new0 (guint8, n);
+          self->internal[k] = 1;
+        }
+    }
+}
+
+/* Gives a permuted copy of N values of SIZE bytes: value I of the copy is
+ * value ORDER[I] of FROM, which is freed. */
+static gpointer
+permute (gpointer       from,
+         gsize          size,
+         const guint32 *order,
+         guint32        n)
+{
+  guint8 *to = g_malloc ((gsize) MAX (n, 1) * size);
+  const guint8 *src = from;
+
+  for (guint32 i = 0; i < n; i++)
+    memcpy (to + (gsize) i * size, src + (gsize) order[i] * size, size);
+  g_free (from);
+  return to;
+}
+
+/* Numbers the exact tree's nodes depth first, a node's children together:
+ * a node's children get consecutive numbers when it is reached, and the
+ * first child's subtree is numbered before its siblings' children.  So
+ * siblings are consecutive (a call tree groups the children of the nodes
+ * it merges by reading ranges instead of hashing every node, see
+ * tv-call-tree.c), and a chain of calls is consecutive too (a walk up a
+ * stack reads neighbours).  The runs' leaves are renumbered with them. */
+static void
+number_depth_first (TvProfileData *self)
+{
+  TvExactTree *tree = &self->tree;
+  guint32 n = tree->n_nodes;
+  g_autofree guint32 *order = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *new_id = g_new (guint32, MAX (n, 1));
+  g_autofree guint32 *stack = g_new (guint32, MAX (n, 1));
+  guint32 *first_child = g_new (guint32, MAX (n, 1));
+  guint32 *parent;
+  guint32 k = 1, sp = 0;
+
+  order[0] = 0;
+  stack[sp++] = 0;
+  while (sp > 0)
+    {
+      guint32 i = stack[--sp];
+      guint32 first = k;
+
+      first_child[i] = k;
+      for (guint32 c = self->links[order[i]].first_child; c != TV_NODE_NONE;
+           c = self->links[c].next_sibling)
+        order[k++] = c;
+      /* The first child on top: its subtree comes next. */
+      for (guint32 c = k; c > first; c--)
+        stack[sp++] = c - 1;
+    }
+  g_assert (k == n);
+  for (guint32 i = 0; i < n; i++)
+    new_id[order[i]] = i;
+
+  parent = g_new (guint32, MAX (n, 1));
+  parent[0] = TV_NODE_NONE;
+  for (guint32 i = 1; i < n; i++)
+    parent[i] = new_id[tree->parent[order[i]]];
+  g_free (tree->parent);
+  tree->parent = parent;
+  tree->first_child = first_child;
+  tree->frame = permute (tree->frame, sizeof (guint32), order, n);
+  tree->depth = permute (tree->depth, sizeof (guint16), order, n);
+  tree->self = permute (tree->self, sizeof (guint64), order, n);
+
+  for (guint i = 0; i < self->n_threads; i++)
+    {
+      TvThread *t = &self->threads[i];
+
+      for (guint64 r = 0; r < t->n_runs; r++)
+        t->run_leaf[r] = new_id[t->run_leaf[r]];
+    }
+}
+
+static void
+shrink (TvProfileData *self)
+{
+  TvExactTree *tree = &self->tree;
+
+  for (guint i = 0; i < self->n_threads; i++)
+    {
+      TvThread *t = &self->threads[i];
+
+      if (t->run_start == NULL)
+        continue;
+      if (!self->counts_only)
+        {
+          tv_sample_store_shrink (&self->stores[2 * i], t->n_samples * sizeof (guint64));
+          tv_sample_store_shrink (&self->stores[2 * i + 1], t->n_samples);
+          t->timestamps = (guint64 *) self->stores[2 * i].mem;
+          t->statuses = self->stores[2 * i + 1].mem;
+        }
+      t->run_start = g_renew (guint64, t->run_start, MAX (t->n_runs, 1));
+      t->run_leaf = g_renew (guint32, t->run_leaf, MAX (t->n_runs, 1));
+      if (t->run_states != NULL)
+        t->run_states = g_renew (guint64, t->run_states, MAX (t->n_runs, 1) * TV_N_RUN_STATES);
+      for (guint k = 0; k < 6; k++)
+        self->status_counts[k] += t->status_counts[k];
+    }
+  tree->parent = g_renew (guint32, tree->parent, tree->n_nodes);
+  tree->frame = g_renew (guint32, tree->frame, tree->n_nodes);
+  tree->depth = g_renew (guint16, tree->depth, tree->n_nodes);
+  tree->self = g_renew (guint64, tree->self, tree->n_nodes);
+  for (guint32 n = 0; n < tree->n_nodes; n++)
+    {
+      self->max_depth = MAX (self->max_depth, tree->depth[n]);
+      if (tree->depth[n] >= TACH_MAX_STACK_DEPTH)
+        self->n_at_depth_limit += tree->self[n];
+    }
+
+  number_depth_first (self);
+  g_clear_pointer (&self->slots, g_free);
+  g_clear_pointer (&self->links, g_free);
+  for (guint i = 0; i < self->n_threads; i++)
+    g_free (self->cursors[i].path);
+  g_clear_pointer (&self->cursors, g_free);
+}
+
+static int
+compare_thread_order (gconstpointer a,
+                      gconstpointer b,
+                      gpointer      user_data)
+{
+  const TvThread *threads = user_data;
+  const TvThread *x = &threads[*(const guint32 *) a];
+  const TvThread *y = &threads[*(const guint32 *) b];
+  gboolean x_main = x->status_counts[5] > 0;   /* TACH_STATUS_MAIN_THREAD */
+  gboolean y_main = y->status_counts[5] > 0;
+
+  if (x->interpreter_id != y->interpreter_id)
+    return x->interpreter_id < y->interpreter_id ? -1 : 1;
+  if (x_main != y_main)
+    return x_main ? -1 : 1;
+  if (x->n_samples != y->n_samples)
+    return x->n_samples > y->n_samples ? -1 : 1;
+  if (x->thread_id != y->thread_id)
+    return x->thread_id < y->thread_id ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+/* What every list of threads needs and would otherwise compute on the UI
+ * thread, in time that grows with the threads: their order and span. */
+static void
+summarize_threads (TvProfileData *self)
+{
+  self->thread_order = g_new (guint32, MAX (self->n_threads, 1));
+  for (guint i = 0; i < self->n_threads; i++)
+    self->thread_order[i] = i;
+  g_qsort_with_data (self->thread_order, self->n_threads, sizeof (guint32),
+                     compare_thread_order, self->threads);
+
+  self->first_timestamp = G_MAXUINT64;
+  self->last_timestamp = 0;
+  for (guint i = 0; i < self->n_threads; i++)
+    if (self->threads[i].n_samples > 0)
+      {
+        self->first_timestamp = MIN (self->first_timestamp, self->threads[i].first_timestamp);
+        self->last_timestamp = MAX (self->last_timestamp, self->threads[i].last_timestamp);
+      }
+}
+
+/* What a load does once it has every sample: the arrays cut to size, the
+ * tree numbered, the threads' order and span, the merge keys and the
+ * profiler's own functions. */
+void
+tv_profile_data_finish_load (TvProfileData *self)
+{
+  shrink (self);
+  summarize_threads (self);
+  build_keys (self);
+  find_internal (self);
+}

@@ -1,0 +1,184 @@
+/* tv-profile-data-private.h: what the files of a load share
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A load is one pass (tv-profile-data.c) over arrays that a budget of
+ * memory bounds (tv-sample-store.c), finished once every sample is in
+ * (tv-profile-data-finish.c).
+ */
+#pragma once
+
+#include "tv-profile-data.h"
+#include "tachyon-format.h"
+
+#include <sys/mman.h>
+
+G_BEGIN_DECLS
+
+#define PROGRESS_EVERY (1u << 16)
+
+/* A node with up to this many children finds them by walking their list;
+ * past it, through the hash table.  Most nodes of a call tree have one or
+ * two children, and most pushed frames make a new node, so the walk is
+ * usually empty and the table stays small. */
+#define LIST_MAX_CHILDREN 8
+
+/* Sample arrays: see SampleStore. */
+#define POPULATE_BYTES      (64 * 1024)
+#define MAX_MAPPED_THREADS  256
+#define PREFAULT_QUEUE      1024
+#define MAX_RESERVED_BYTES  (G_GUINT64_CONSTANT (1) << 40)
+/* Room for this many samples at first in a thread's g_malloc'd arrays,
+ * which double from there: a file can have a hundred thousand threads of
+ * a sample or two, and what a load leaves in holes of the heap stays in
+ * the process. */
+#define INITIAL_SAMPLES     8
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  /* Linux 5.14 */
+#endif
+
+/* Key and node side by side in 12 bytes: a probe touches one cache line.
+ * Node 0 is the root, never a child, so it marks an empty slot. */
+typedef struct
+{
+  guint32 parent;
+  guint32 frame;
+  guint32 node;
+} Slot;
+
+/* Building only, per node: its children, newest first, and its frame
+ * again, so that a walk reads one cache line per sibling. */
+typedef struct
+{
+  guint32 frame;
+  guint32 first_child;          /* TV_NODE_NONE when none */
+  guint32 next_sibling;
+  guint32 n_children;           /* stops counting past LIST_MAX_CHILDREN */
+} Link;
+
+/* Where a thread's timestamps or statuses are written.  Samples are only
+ * ever appended, so when the header's sample count makes it affordable the
+ * array is a reservation of address space for every sample of the file: a
+ * thread costs what it holds, and nothing is copied while loading.  Its
+ * pages are made resident ahead of the writes (as far ahead as it has
+ * written, up to POPULATE_BYTES, so that a thread of one sample takes a
+ * page, and one of millions is POPULATE_BYTES ahead), by a second
+ * thread when there is a second processor: a page fault costs more than
+ * decoding the page's samples, and this way the faults are taken off the
+ * decoding thread, many pages per call.
+ * Otherwise (the kernel limits the number of mappings, and a header can
+ * declare any count) the array is a g_malloc block that doubles. */
+typedef struct
+{
+  guint8 *mem;
+  gsize   mapped;               /* bytes reserved with mmap, 0 for g_malloc */
+  gsize   size;                 /* bytes [0, size) are writable */
+  gsize   populated;            /* bytes [0, populated) are or will be
+                                 * resident; size for g_malloc blocks */
+} SampleStore;
+
+/* The second thread that makes pages resident (see SampleStore). */
+typedef struct
+{
+  GThread *thread;
+  GMutex   lock;
+  GCond    cond;
+  guint8  *mem[PREFAULT_QUEUE];
+  gsize    size[PREFAULT_QUEUE];
+  guint    head;                /* next to take */
+  guint    tail;                /* next to fill */
+  gboolean waiting;
+  gboolean stop;
+} Prefaulter;
+
+typedef struct
+{
+  guint64  runs_capacity;
+  guint64  last_timestamp;      /* of the thread's last sample so far */
+  guint32 *path;                /* node at each depth, path[0] the root;
+                                 * NULL until the thread has a frame */
+  guint32  depth;
+  guint32  path_capacity;       /* grows with the deepest stack: a file can
+                                 * have many threads of shallow stacks */
+} Cursor;
+
+struct _TvProfileData
+{
+  gatomicrefcount ref_count;
+  TachReader     *reader;
+  GBytes         *bytes;           /* what a memory reader reads, or NULL */
+  TvThread       *threads;
+  SampleStore    *stores;          /* per thread: timestamps, statuses */
+  guint           n_threads;
+  TvExactTree     tree;
+  guint64         n_samples;
+  guint64         status_counts[6];
+  guint           max_depth;
+  guint64         n_at_depth_limit;  /* samples whose stack is 256 frames */
+  /* The threads in the order every list of them shows (see
+   * tv_profile_data_get_thread_order()), and the span of all of them. */
+  guint32        *thread_order;
+  guint64         first_timestamp;
+  guint64         last_timestamp;
+
+  guint32        *frame_keys[TV_N_MERGE_KEYS];
+  guint32        *key_frames[TV_N_MERGE_KEYS];
+  guint32        *key_ranks[TV_N_MERGE_KEYS];
+  guint32         n_keys[TV_N_MERGE_KEYS];
+  guint8         *internal;        /* per function key; NULL when none is */
+
+  /* Building only: the children of each node, the hash table of the
+   * children of nodes with many, the cursors. */
+  guint32         tree_capacity;
+  Link           *links;
+  Slot           *slots;        /* open addressing on (parent, frame) */
+  guint32         mask;
+  guint32         n_hashed;
+  Cursor         *cursors;
+  guint           threads_capacity;
+  guint64         reserve_samples;  /* per mapped thread, 0: no mapping */
+  Prefaulter     *prefaulter;
+  /* A load of counts: no sample arrays; the runs count what FILTER
+   * selects (RANGES is its copy of the filter's list). */
+  gboolean        counts_only;
+  TvSampleFilter  filter;
+  TvTimeRange    *ranges;
+  gsize           budget;           /* bytes the load may take (see charge) */
+  gsize           charged;
+  gboolean        over_budget;
+};
+
+/* tv-sample-store.c */
+gsize       tv_profile_data_memory_budget       (void);
+gboolean    tv_profile_data_charge              (TvProfileData  *self,
+                                                 gsize           bytes);
+void        tv_profile_data_set_no_memory_error (TvProfileData  *self,
+                                                 GError        **error);
+Prefaulter *tv_prefaulter_new                   (void);
+void        tv_prefaulter_free                  (Prefaulter     *pf);
+guint64     tv_sample_store_reserve             (TachReader     *reader);
+gboolean    tv_sample_store_init                (TvProfileData  *self,
+                                                 SampleStore    *store,
+                                                 gsize           reserve,
+                                                 gsize           initial);
+gboolean    tv_sample_store_grow                (TvProfileData  *self,
+                                                 SampleStore    *store,
+                                                 gsize           bytes);
+void        tv_sample_store_shrink              (SampleStore    *store,
+                                                 gsize           bytes);
+void        tv_sample_store_clear               (SampleStore    *store);
+
+/* tv-profile-data-finish.c */
+void        tv_profile_data_finish_load         (TvProfileData  *self);
+
+static inline gboolean
+tv_sample_store_ensure (TvProfileData *self,
+                        SampleStore   *store,
+                        gsize          bytes)
+{
+  return G_LIKELY (bytes <= store->populated) || tv_sample_store_grow (self, store, bytes);
+}
+
+G_END_DECLS

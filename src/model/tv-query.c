@@ -1,0 +1,398 @@
+/* tv-query.c: what a query selects, and step 1 of a call tree
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A query's predicates over threads, states and time ranges, and the
+ * weighing of the exact tree's nodes by the samples it selects, walking
+ * each selected thread's leaf runs (a time range is a binary search, a
+ * list of ranges one per range).
+ */
+#include "tv-call-tree-private.h"
+#include "tachyon-format.h"
+
+#include <stdlib.h>
+
+void
+tv_query_init (TvQuery    *query,
+               TvMergeKey  merge)
+{
+  memset (query, 0, sizeof *query);
+  query->merge = merge;
+  query->interpreter = -1;
+  query->focus_function = TV_NODE_NONE;
+  query->callers_of = TV_NODE_NONE;
+}
+
+gboolean
+tv_time_ranges_are_sorted (const TvTimeRange *ranges,
+                           guint              n)
+{
+  g_return_val_if_fail (ranges != NULL || n == 0, FALSE);
+
+  for (guint i = 0; i < n; i++)
+    if (ranges[i].start > ranges[i].end || (i > 0 && ranges[i - 1].end > ranges[i].start))
+      return FALSE;
+  return TRUE;
+}
+
+static int
+compare_ranges (gconstpointer a,
+                gconstpointer b)
+{
+  const TvTimeRange *x = a;
+  const TvTimeRange *y = b;
+
+  return (x->start > y->start) - (x->start < y->start);
+}
+
+guint
+tv_time_ranges_normalize (TvTimeRange *ranges,
+                          guint        n)
+{
+  guint kept = 0;
+
+  g_return_val_if_fail (ranges != NULL || n == 0, 0);
+
+  if (n > 1)
+    qsort (ranges, n, sizeof *ranges, compare_ranges);
+  for (guint i = 0; i < n; i++)
+    {
+      if (ranges[i].start >= ranges[i].end)
+        continue;
+      if (kept > 0 && ranges[kept - 1].end >= ranges[i].start)
+        ranges[kept - 1].end = MAX (ranges[kept - 1].end, ranges[i].end);
+      else
+        ranges[kept++] = ranges[i];
+    }
+  return kept;
+}
+
+gboolean
+tv_time_ranges_contain (const TvTimeRange *ranges,
+                        guint              n,
+                        guint64            timestamp)
+{
+  guint lo = 0, hi = n;
+
+  g_return_val_if_fail (ranges != NULL || n == 0, FALSE);
+
+  /* The last range that starts at or before TIMESTAMP. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (ranges[mid].start <= timestamp)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo > 0 && timestamp < ranges[lo - 1].end;
+}
+
+G_STATIC_ASSERT (TV_N_RUN_STATES == TV_N_STATUS_COUNTS);
+
+/* The sum of the eight bytes of X, each at most 255. */
+static inline guint64
+sum_bytes (guint64 x)
+{
+  x = (x & G_GUINT64_CONSTANT (0x00ff00ff00ff00ff))
+      + ((x >> 8) & G_GUINT64_CONSTANT (0x00ff00ff00ff00ff));
+  return (x * G_GUINT64_CONSTANT (0x0001000100010001)) >> 48;
+}
+
+/* Adds the states of samples START to END of ST to COUNTS.  This runs
+ * over every selected sample, so eight status bytes are counted at a
+ * time: each state bit is masked out of every byte of a word and the
+ * words are added, every byte lane counting up to 255 samples. */
+static inline void
+count_states (const guint8 *st,
+              guint64       start,
+              guint64       end,
+              guint64      *counts)
+{
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+  guint64 gil = 0, cpu = 0, requested = 0, exception = 0;
+  guint64 s = start;
+
+  while (end - s >= 8)
+    {
+      guint64 lanes[4] = { 0 };
+      guint64 n = MIN ((end - s) / 8, 255);
+
+      for (guint64 i = 0; i < n; i++, s += 8)
+        {
+          guint64 x;
+
+          memcpy (&x, st + s, sizeof x);
+          lanes[0] += x & ones;
+          lanes[1] += (x >> 1) & ones;
+          lanes[2] += (x >> 3) & ones;
+          lanes[3] += (x >> 4) & ones;
+        }
+      gil += sum_bytes (lanes[0]);
+      cpu += sum_bytes (lanes[1]);
+      requested += sum_bytes (lanes[2]);
+      exception += sum_bytes (lanes[3]);
+    }
+  for (; s < end; s++)
+    {
+      guint8 v = st[s];
+
+      gil += v & TACH_STATUS_HAS_GIL;
+      cpu += (v & TACH_STATUS_ON_CPU) >> 1;
+      requested += (v & TACH_STATUS_GIL_REQUESTED) >> 3;
+      exception += (v & TACH_STATUS_HAS_EXCEPTION) >> 4;
+    }
+  counts[TV_STATUS_COUNT_HAS_GIL] += gil;
+  counts[TV_STATUS_COUNT_ON_CPU] += cpu;
+  counts[TV_STATUS_COUNT_GIL_REQUESTED] += requested;
+  counts[TV_STATUS_COUNT_HAS_EXCEPTION] += exception;
+}
+
+static gboolean
+thread_selected (const TvQuery  *query,
+                 const TvThread *t)
+{
+  if (query->interpreter >= 0 && t->interpreter_id != (guint64) query->interpreter)
+    return FALSE;
+  if (query->threads == NULL)
+    return TRUE;
+  for (guint i = 0; i < query->n_threads; i++)
+    if (query->threads[i] == t->index)
+      return TRUE;
+  return FALSE;
+}
+
+/* First sample index at or after FROM with timestamp >= TS, in a
+ * time-ordered thread. */
+static guint64
+lower_bound (const TvThread *t,
+             guint64         from,
+             guint64         ts)
+{
+  guint64 lo = from, hi = t->n_samples;
+
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+      if (t->timestamps[mid] < ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The first of the N RANGES that ends after TS. */
+static guint
+first_range_after (const TvTimeRange *ranges,
+                   guint              n,
+                   guint64            ts)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (ranges[mid].end <= ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static inline gboolean
+time_selected (const TvQuery *query,
+               guint64        ts)
+{
+  if (query->has_range && (ts < query->range_start || ts >= query->range_end))
+    return FALSE;
+  return query->ranges == NULL || tv_time_ranges_contain (query->ranges, query->n_ranges, ts);
+}
+
+gboolean
+tv_query_selects_thread (const TvQuery  *query,
+                         const TvThread *t)
+{
+  g_return_val_if_fail (query != NULL, FALSE);
+  g_return_val_if_fail (t != NULL, FALSE);
+
+  return thread_selected (query, t);
+}
+
+gboolean
+tv_query_selects_sample (const TvQuery *query,
+                         guint8         status,
+                         guint64        timestamp)
+{
+  g_return_val_if_fail (query != NULL, FALSE);
+
+  return (status & query->status_mask) == query->status_value
+         && time_selected (query, timestamp);
+}
+
+/* What step 1 fills. */
+typedef struct
+{
+  const TvQuery *query;
+  guint64       *weights;
+  guint64       *states;
+  GArray        *hits;
+} Weigh;
+
+/* Step 1 for the samples LO to HI of thread T (number I): their weight on
+ * the leaves of their runs.  CHECK_TIME: the samples are not in time
+ * order, and each is checked against the query's time filters. */
+static void
+weigh_samples (Weigh          *w,
+               guint           i,
+               const TvThread *t,
+               guint64         lo,
+               guint64         hi,
+               gboolean        check_time)
+{
+  const TvQuery *query = w->query;
+  gboolean by_status = query->status_mask != 0;
+  guint8 mask = query->status_mask, value = query->status_value;
+  guint64 r;
+
+  if (lo >= hi)
+    return;
+
+  /* The runs that overlap [lo, hi). */
+  {
+    guint64 a = 0, b = t->n_runs;
+    while (a < b)
+      {
+        guint64 mid = a + (b - a) / 2;
+        if (t->run_start[mid] <= lo)
+          a = mid + 1;
+        else
+          b = mid;
+      }
+    r = a > 0 ? a - 1 : 0;
+  }
+
+  for (; r < t->n_runs && t->run_start[r] < hi; r++)
+    {
+      guint64 start = MAX (t->run_start[r], lo);
+      guint64 end = r + 1 < t->n_runs ? MIN (t->run_start[r + 1], hi) : hi;
+      guint64 *leaf_states = w->states ? w->states + (gsize) t->run_leaf[r] * N_STATES : NULL;
+      guint64 count = 0;
+
+      if (!by_status && !check_time)
+        {
+          count = end - start;
+          if (leaf_states != NULL && t->statuses != NULL)
+            count_states (t->statuses, start, end, leaf_states);
+          else if (leaf_states != NULL)
+            {
+              /* A load of counts counted each run's states, and selects
+               * by thread only: a run is taken whole. */
+              g_assert (start == t->run_start[r] && t->run_states != NULL);
+              add_states (leaf_states, t->run_states + r * TV_N_RUN_STATES);
+            }
+        }
+      else if (!check_time && leaf_states == NULL)
+        {
+          const guint8 *st = t->statuses;
+          for (guint64 s = start; s < end; s++)
+            count += (st[s] & mask) == value;
+        }
+      else
+        for (guint64 s = start; s < end; s++)
+          {
+            if (by_status && (t->statuses[s] & mask) != value)
+              continue;
+            if (check_time && !time_selected (query, t->timestamps[s]))
+              continue;
+            count++;
+            if (leaf_states != NULL)
+              count_states (t->statuses, s, s + 1, leaf_states);
+          }
+      w->weights[t->run_leaf[r]] += count;
+      /* Which thread reached which leaf, thread by thread. */
+      if (w->hits != NULL && count > 0)
+        {
+          ThreadHit hit = { i, t->run_leaf[r], count };
+
+          g_array_append_val (w->hits, hit);
+        }
+    }
+}
+
+/* Step 1 for a time-ordered thread with time ranges: the samples of each
+ * range that overlaps [LO, HI), found by bisection from where the last
+ * range's ended, so a thread costs its selected samples plus a search per
+ * range. */
+static void
+weigh_ranges (Weigh          *w,
+              guint           i,
+              const TvThread *t,
+              guint64         lo,
+              guint64         hi)
+{
+  const TvQuery *query = w->query;
+  guint64 from = lo;
+
+  for (guint k = first_range_after (query->ranges, query->n_ranges, t->timestamps[lo]);
+       k < query->n_ranges && from < hi && query->ranges[k].start <= t->timestamps[hi - 1];
+       k++)
+    {
+      guint64 a = lower_bound (t, from, query->ranges[k].start);
+      guint64 b = lower_bound (t, a, query->ranges[k].end);
+
+      weigh_samples (w, i, t, a, MIN (b, hi), FALSE);
+      from = b;
+    }
+}
+
+/* Step 1: the selected samples' weight on each exact node, and how many
+ * of them were in each state (STATES, N_STATES per node, if not NULL). */
+gboolean
+tv_call_tree_weigh (TvProfileData *data,
+                    const TvQuery *query,
+                    guint64       *weights,
+                    guint64       *states,
+                    GArray        *hits,
+                    GCancellable  *cancellable)
+{
+  guint n_threads = tv_profile_data_get_n_threads (data);
+  Weigh w = { query, weights, states, hits };
+
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TvThread *t = tv_profile_data_get_thread (data, i);
+      guint64 lo = 0, hi = t->n_run_samples;
+
+      if (t->n_run_samples == 0 || !thread_selected (query, t))
+        continue;
+      if (g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+
+      if (query->has_range)
+        {
+          /* An empty or backwards range selects nothing (and would make
+           * the bounds below cross). */
+          if (query->range_start >= query->range_end
+              || t->last_timestamp < query->range_start
+              || t->first_timestamp >= query->range_end)
+            continue;
+          if (t->time_ordered)
+            {
+              lo = lower_bound (t, 0, query->range_start);
+              hi = lower_bound (t, lo, query->range_end);
+            }
+        }
+      if ((query->has_range || query->ranges != NULL) && !t->time_ordered)
+        weigh_samples (&w, i, t, 0, t->n_run_samples, TRUE);
+      else if (query->ranges != NULL)
+        weigh_ranges (&w, i, t, lo, hi);
+      else
+        weigh_samples (&w, i, t, lo, hi, FALSE);
+    }
+  return TRUE;
+}
