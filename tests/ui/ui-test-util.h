@@ -59,7 +59,9 @@ void ui_test_write_threads_profile (const char *path,
                                     guint       n_idle);
 /* gtk_test_init () and adw_init (); FALSE where there is no display,
  * having said so on the TAP stream: main () then returns 77 (skipped),
- * which never happens in CI, where Xvfb is always there. */
+ * which never happens in CI, where Xvfb is always there.  Under
+ * AddressSanitizer it first has LeakSanitizer ignore the quark tables
+ * GLib drops (see ui-test-util.c): call it first thing in main (). */
 gboolean   ui_test_init              (int            *argc,
                                       char         ***argv);
 /* A window of WIDTH x HEIGHT, shown, for the tests of one widget. */
