@@ -20,7 +20,7 @@ typedef struct
   guint32 exact;
 } Candidate;
 
-static int
+static inline int
 compare_candidates (const void *pa,
                     const void *pb)
 {
@@ -59,8 +59,11 @@ map_grouped (TvProfileData *data,
   /* The exact nodes of each view node, view node by view node. */
   g_autofree guint32 *members = g_new (guint32, MAX (exact->n_nodes, 1));
   g_autofree guint32 *member_start = g_new (guint32, (gsize) exact->n_nodes + 1);
-  g_autoptr(GArray) work = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) cands = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  /* The exact nodes a transform merges into the node being grouped. */
+  g_autoptr(GArray) merged = g_array_new (FALSE, FALSE, sizeof (guint32));
+  /* The children of the node being grouped. */
+  guint cands_capacity = 64;
+  g_autofree Candidate *cands = g_new (Candidate, cands_capacity);
   /* View nodes to group, the next on top: a node's children are made
    * together, and the first child's subtree before its siblings', so that
    * the view is numbered as the exact tree is. */
@@ -83,14 +86,17 @@ map_grouped (TvProfileData *data,
     {
       guint32 v = stack[--sp];
       guint32 first_new = b->n_nodes;
-      guint32 v_function = v == 0 ? TV_NODE_NONE : key_function (data, query->merge, b->key[v]);
+      guint32 v_function = v == 0 || !query->collapse_recursion
+                           ? TV_NODE_NONE : key_function (data, query->merge, b->key[v]);
+      guint32 n_own = member_start[v + 1] - member_start[v];
+      guint n_cands = 0;
 
-      g_array_set_size (work, 0);
-      g_array_append_vals (work, members + member_start[v], member_start[v + 1] - member_start[v]);
-      g_array_set_size (cands, 0);
-      for (guint i = 0; i < work->len; i++)
+      /* V's exact nodes, then those a transform merged into it. */
+      g_array_set_size (merged, 0);
+      for (guint i = 0; i < n_own + merged->len; i++)
         {
-          guint32 e = g_array_index (work, guint32, i);
+          guint32 e = i < n_own ? members[member_start[v] + i]
+                                : g_array_index (merged, guint32, i - n_own);
 
           for (guint32 c = exact->first_child[e]; c < exact->n_nodes && exact->parent[c] == e;
                c++)
@@ -101,8 +107,7 @@ map_grouped (TvProfileData *data,
                 continue;
               frame = exact->frame[c];
               f = fkeys[frame];
-              if ((hidden != NULL && hidden[f])
-                  || (query->collapse_recursion && f == v_function))
+              if ((hidden != NULL && hidden[f]) || f == v_function)
                 {
                   /* Merged into V: its children are V's to group. */
                   map[c] = v;
@@ -110,18 +115,34 @@ map_grouped (TvProfileData *data,
                   if (states != NULL)
                     add_states (b->status + (gsize) v * N_STATES,
                                 states + (gsize) c * N_STATES);
-                  g_array_append_val (work, c);
+                  g_array_append_val (merged, c);
                   continue;
                 }
-              g_array_append_val (cands, ((Candidate) { ranks[keys[frame]], keys[frame], c }));
+              if (n_cands == cands_capacity)
+                {
+                  cands_capacity *= 2;
+                  cands = g_renew (Candidate, cands, cands_capacity);
+                }
+              cands[n_cands++] = (Candidate) { ranks[keys[frame]], keys[frame], c };
             }
         }
 
-      if (cands->len > 1)
-        qsort (cands->data, cands->len, sizeof (Candidate), compare_candidates);
-      for (guint i = 0; i < cands->len; i++)
+      /* Most nodes have a child or two: sorted in place, with no call. */
+      if (n_cands > 16)
+        qsort (cands, n_cands, sizeof (Candidate), compare_candidates);
+      else
+        for (guint i = 1; i < n_cands; i++)
+          {
+            Candidate x = cands[i];
+            guint k = i;
+
+            for (; k > 0 && compare_candidates (&x, &cands[k - 1]) < 0; k--)
+              cands[k] = cands[k - 1];
+            cands[k] = x;
+          }
+      for (guint i = 0; i < n_cands; i++)
         {
-          const Candidate *cand = &g_array_index (cands, Candidate, i);
+          const Candidate *cand = &cands[i];
           guint32 node;
 
           if (i == 0 || cand->key != cand[-1].key)
