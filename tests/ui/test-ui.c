@@ -1914,7 +1914,11 @@ test_heatmap (void)
   g_assert_cmpfloat (t1, ==, duration);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.back", NULL));
 
-  /* The lanes shade the cells' time and dim the rest. */
+  /* The lanes shade the cells' time and dim the rest, once the graph's
+   * new view and the timeline's highlight of it are made (on a busy
+   * machine they can still be on their workers). */
+  wait_view_idle (view);
+  WAIT_UNTIL (!tv_timeline_view_get_highlight_busy (timeline_view), 60000);
   save_screenshot (GTK_WIDGET (window), "ui-lanes-cells-light.png");
   save_screenshot (GTK_WIDGET (timeline_view), "ui-lanes-cells-timeline.png");
   ranges = tv_view_state_get_ranges (state, &n_ranges);
