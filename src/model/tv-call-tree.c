@@ -619,7 +619,6 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   progress_stage (&progress, 0.95, 0.05);
   if (progress.cancelled)
     {
-      g_free (threads);
       g_free (functions);
       tv_builder_clear (&view);
       return NULL;
