@@ -87,10 +87,11 @@ progress_stage (Progress *p,
 {
   p->base = base;
   p->span = span;
+  if (!g_cancellable_is_cancelled (p->cancellable) && p->func != NULL)
+    p->func (base, p->data);
+  /* Also when the report itself cancelled. */
   if (g_cancellable_is_cancelled (p->cancellable))
     p->cancelled = TRUE;
-  else if (p->func != NULL)
-    p->func (base, p->data);
 }
 
 /* Counts one item of DONE out of TOTAL; FALSE once cancelled. */
