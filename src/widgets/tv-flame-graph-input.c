@@ -131,8 +131,9 @@ tv_flame_graph_on_vadjustment_value (GtkAdjustment *adjustment,
 
   if (self->syncing_adjustment)
     return;
-  set_scroll (self, self->orientation == TV_FLAME_ORIENTATION_FLAME ? tv_flame_graph_max_scroll (self) - above
-                                                                    : above);
+  set_scroll (self,
+              self->orientation == TV_FLAME_ORIENTATION_FLAME
+              ? tv_flame_graph_max_scroll (self) - above : above);
 }
 
 gboolean

@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "tv-flame-graph.h"
+#include "tv-worker.h"
 
 G_BEGIN_DECLS
 
@@ -52,8 +53,7 @@ struct _TvFlameGraph
   TvFlameLayout      *layout;
   gint64              last_layout_us;
   gint64              sync_layout_us;
-  guint               generation;
-  GCancellable       *layout_cancellable;
+  TvWorker            layout_worker;
   GskRenderNode      *frames_node;
   int                 frames_width;
   int                 frames_height;

@@ -14,8 +14,8 @@
  *
  * A layout is bounded by what fits on screen, and is made on the main
  * thread while it stays cheap.  Once one has taken longer than
- * SYNC_LAYOUT_US, the next is made on a worker, with a cancellable and a
- * generation number, so that a stale layout never replaces a newer one;
+ * SYNC_LAYOUT_US, the next is made on a worker (a TvWorker, so that a
+ * stale layout never replaces a newer one);
  * the old one stays on screen meanwhile.  Animation frames always lay out
  * at once.
  */
@@ -89,7 +89,8 @@ tv_flame_graph_update_history_actions (TvFlameGraph *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "flame.reset",
                                  self->tree != NULL
                                  && (self->zoom.root != TV_ROOT_NODE || self->zoom.x0 != 0
-                                     || self->zoom.x1 != tv_flame_graph_node_total (self, TV_ROOT_NODE)));
+                                     || self->zoom.x1 != tv_flame_graph_node_total (self,
+                                                                                    TV_ROOT_NODE)));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_BACK]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CAN_GO_FORWARD]);
 }
@@ -166,43 +167,46 @@ fill_viewport (TvFlameGraph    *self,
     }
 }
 
-static void
-layout_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
-               GCancellable *cancellable)
+/* A layout to make on the worker: where, of which tree, asked for when. */
+typedef struct
 {
-  TvFlameViewport *viewport = task_data;
-  TvCallTree *tree = g_object_get_data (G_OBJECT (task), "tree");
-  TvFlameLayout *layout = tv_flame_layout_new (tree, viewport, cancellable);
+  TvFlameViewport  viewport;
+  TvCallTree      *tree;
+  gint64           started;
+} LayoutJob;
 
-  if (layout == NULL)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-  else
-    g_task_return_pointer (task, layout, (GDestroyNotify) tv_flame_layout_unref);
+static void
+layout_job_free (gpointer data)
+{
+  LayoutJob *job = data;
+
+  tv_call_tree_unref (job->tree);
+  g_free (job);
 }
 
-static void
-layout_done (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
+static gpointer
+layout_thread (gpointer      data,
+               GCancellable *cancellable)
 {
-  TvFlameGraph *self = TV_FLAME_GRAPH (object);
-  guint generation = GPOINTER_TO_UINT (user_data);
-  gint64 started = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (result), "started"));
-  TvFlameLayout *layout = g_task_propagate_pointer (G_TASK (result), NULL);
+  LayoutJob *job = data;
 
-  if (layout == NULL)
+  /* NULL when cancelled. */
+  return tv_flame_layout_new (job->tree, &job->viewport, cancellable);
+}
+
+/* Only for the newest layout asked for: a stale one is dropped. */
+static void
+layout_done (gpointer owner,
+             gpointer data,
+             gpointer result)
+{
+  TvFlameGraph *self = TV_FLAME_GRAPH (owner);
+  LayoutJob *job = data;
+
+  if (result == NULL)
     return;
-  /* A newer layout was asked for meanwhile: this one is stale. */
-  if (generation != self->generation)
-    {
-      tv_flame_layout_unref (layout);
-      return;
-    }
-  g_clear_object (&self->layout_cancellable);
-  self->last_layout_us = g_get_monotonic_time () - started;
-  set_layout (self, layout);
+  self->last_layout_us = g_get_monotonic_time () - job->started;
+  set_layout (self, result);
 }
 
 void
@@ -211,9 +215,7 @@ tv_flame_graph_relayout (TvFlameGraph *self)
   TvFlameViewport viewport;
   gint64 start;
 
-  self->generation++;
-  g_cancellable_cancel (self->layout_cancellable);
-  g_clear_object (&self->layout_cancellable);
+  tv_worker_cancel (&self->layout_worker);
 
   if (self->tree == NULL || gtk_widget_get_width (GTK_WIDGET (self)) <= 0)
     {
@@ -230,18 +232,13 @@ tv_flame_graph_relayout (TvFlameGraph *self)
     }
   else
     {
-      g_autoptr(GTask) task = NULL;
+      LayoutJob *job = g_new0 (LayoutJob, 1);
 
-      self->layout_cancellable = g_cancellable_new ();
-      task = g_task_new (self, self->layout_cancellable, layout_done,
-                         GUINT_TO_POINTER (self->generation));
-      g_task_set_source_tag (task, tv_flame_graph_relayout);
-      g_task_set_task_data (task, g_memdup2 (&viewport, sizeof viewport), g_free);
-      g_object_set_data_full (G_OBJECT (task), "tree", tv_call_tree_ref (self->tree),
-                              (GDestroyNotify) tv_call_tree_unref);
-      g_object_set_data (G_OBJECT (task), "started",
-                         GSIZE_TO_POINTER ((gsize) g_get_monotonic_time ()));
-      g_task_run_in_thread (task, layout_thread);
+      job->viewport = viewport;
+      job->tree = tv_call_tree_ref (self->tree);
+      job->started = g_get_monotonic_time ();
+      tv_worker_run (&self->layout_worker, self, layout_thread, job, layout_job_free,
+                     (GDestroyNotify) tv_flame_layout_unref, layout_done);
     }
 }
 
@@ -569,7 +566,7 @@ tv_flame_graph_is_laying_out (TvFlameGraph *self)
 {
   g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), FALSE);
 
-  return self->layout_cancellable != NULL;
+  return tv_worker_is_busy (&self->layout_worker);
 }
 
 guint32
@@ -635,9 +632,7 @@ tv_flame_graph_dispose (GObject *object)
 {
   TvFlameGraph *self = TV_FLAME_GRAPH (object);
 
-  if (self->layout_cancellable != NULL)
-    g_cancellable_cancel (self->layout_cancellable);
-  g_clear_object (&self->layout_cancellable);
+  tv_worker_cancel (&self->layout_worker);
   if (self->animation != NULL)
     g_signal_handlers_disconnect_by_data (self->animation, self);
   self->animating = FALSE;
@@ -791,17 +786,21 @@ tv_flame_graph_class_init (TvFlameGraphClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_install_action (widget_class, "flame.back", NULL, tv_flame_graph_back_action);
-  gtk_widget_class_install_action (widget_class, "flame.forward", NULL, tv_flame_graph_forward_action);
+  gtk_widget_class_install_action (widget_class, "flame.forward", NULL,
+                                   tv_flame_graph_forward_action);
   gtk_widget_class_install_action (widget_class, "flame.reset", NULL, tv_flame_graph_reset_action);
-  gtk_widget_class_install_action (widget_class, "flame.zoom-in", NULL, tv_flame_graph_zoom_in_action);
+  gtk_widget_class_install_action (widget_class, "flame.zoom-in", NULL,
+                                   tv_flame_graph_zoom_in_action);
   gtk_widget_class_install_action (widget_class, "flame.focus-function", NULL,
                                    tv_flame_graph_focus_function_action);
   gtk_widget_class_install_action (widget_class, "flame.hide-function", NULL,
                                    tv_flame_graph_hide_function_action);
   gtk_widget_class_install_action (widget_class, "flame.collapse-recursion", NULL,
                                    tv_flame_graph_collapse_recursion_action);
-  gtk_widget_class_install_action (widget_class, "flame.copy-name", NULL, tv_flame_graph_copy_name_action);
-  gtk_widget_class_install_action (widget_class, "flame.copy-stack", NULL, tv_flame_graph_copy_stack_action);
+  gtk_widget_class_install_action (widget_class, "flame.copy-name", NULL,
+                                   tv_flame_graph_copy_name_action);
+  gtk_widget_class_install_action (widget_class, "flame.copy-stack", NULL,
+                                   tv_flame_graph_copy_stack_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK,
                                        "flame.back", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK,
@@ -882,7 +881,8 @@ tv_flame_graph_init (TvFlameGraph *self)
   tv_popup_tooltips_attach_popover (widget, self->context_menu);
 
   self->vadjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 0, 0, 0));
-  g_signal_connect (self->vadjustment, "value-changed", G_CALLBACK (tv_flame_graph_on_vadjustment_value), self);
+  g_signal_connect (self->vadjustment, "value-changed",
+                    G_CALLBACK (tv_flame_graph_on_vadjustment_value), self);
   self->scrollbar = gtk_scrollbar_new (GTK_ORIENTATION_VERTICAL, self->vadjustment);
   gtk_widget_set_visible (self->scrollbar, FALSE);
   gtk_widget_set_parent (self->scrollbar, widget);
