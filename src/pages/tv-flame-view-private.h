@@ -11,6 +11,7 @@
 #include "tv-flame-view.h"
 #include "tv-function-table.h"
 #include "tv-source-view.h"
+#include "tv-worker.h"
 
 G_BEGIN_DECLS
 
@@ -22,8 +23,7 @@ struct _TvFlameView
   TvViewState       *state;
   TvCallTree        *tree;
 
-  guint              query_generation;
-  GCancellable      *query_cancellable;
+  TvWorker           query_worker;
   /* The progress of the query being made, which its worker writes; shown
    * once the query has taken QUERY_PROGRESS_DELAY_US. */
   gint              *query_permille;
@@ -31,8 +31,7 @@ struct _TvFlameView
   guint              query_progress_source;
   GtkProgressBar    *query_progress_bar;
   char              *search;
-  guint              search_generation;
-  GCancellable      *search_cancellable;
+  TvWorker           search_worker;
   TvFlameMatches    *matches;
   /* A function chosen in the table: its frames are highlighted. */
   guint32            highlight_function;

@@ -26,23 +26,16 @@ search_job_free (gpointer data)
   g_free (job);
 }
 
-static void
-search_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
+/* NULL when cancelled. */
+static gpointer
+search_thread (gpointer      data,
                GCancellable *cancellable)
 {
-  SearchJob *job = task_data;
-  TvFlameMatches *matches;
+  SearchJob *job = data;
 
   if (job->regex != NULL)
-    matches = tv_flame_matches_new_for_regex (job->tree, job->regex, cancellable);
-  else
-    matches = tv_flame_matches_new_for_function (job->tree, job->function, cancellable);
-  if (matches == NULL)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-  else
-    g_task_return_pointer (task, matches, (GDestroyNotify) tv_flame_matches_unref);
+    return tv_flame_matches_new_for_regex (job->tree, job->regex, cancellable);
+  return tv_flame_matches_new_for_function (job->tree, job->function, cancellable);
 }
 
 static void
@@ -66,24 +59,22 @@ update_match_label (TvFlameView *self)
   gtk_label_set_text (self->match_label, text);
 }
 
+/* Only for the newest search. */
 static void
-search_done (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
+search_done (gpointer owner,
+             gpointer data,
+             gpointer result)
 {
-  TvFlameView *self = TV_FLAME_VIEW (object);
-  guint generation = GPOINTER_TO_UINT (user_data);
-  TvFlameMatches *matches = g_task_propagate_pointer (G_TASK (result), NULL);
+  TvFlameView *self = TV_FLAME_VIEW (owner);
+  TvFlameMatches *matches = result;
 
   if (matches == NULL)
     return;
-  if (generation != self->search_generation
-      || tv_flame_matches_get_tree (matches) != self->tree)
+  if (tv_flame_matches_get_tree (matches) != self->tree)
     {
       tv_flame_matches_unref (matches);
       return;
     }
-  g_clear_object (&self->search_cancellable);
   tv_flame_view_set_matches (self, matches);
   update_match_label (self);
 }
@@ -93,12 +84,9 @@ tv_flame_view_start_search (TvFlameView *self)
 {
   g_autoptr(GRegex) regex = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GTask) task = NULL;
   SearchJob *job;
 
-  self->search_generation++;
-  g_cancellable_cancel (self->search_cancellable);
-  g_clear_object (&self->search_cancellable);
+  tv_worker_cancel (&self->search_worker);
   gtk_widget_remove_css_class (GTK_WIDGET (self->search_entry), "error");
 
   if (self->tree != NULL && (self->search == NULL || self->search[0] == '\0')
@@ -107,11 +95,8 @@ tv_flame_view_start_search (TvFlameView *self)
       job = g_new0 (SearchJob, 1);
       job->function = self->highlight_function;
       job->tree = tv_call_tree_ref (self->tree);
-      self->search_cancellable = g_cancellable_new ();
-      task = g_task_new (self, self->search_cancellable, search_done,
-                         GUINT_TO_POINTER (self->search_generation));
-      g_task_set_task_data (task, job, search_job_free);
-      g_task_run_in_thread (task, search_thread);
+      tv_worker_run (&self->search_worker, self, search_thread, job, search_job_free,
+                     (GDestroyNotify) tv_flame_matches_unref, search_done);
       return;
     }
 
@@ -136,11 +121,8 @@ tv_flame_view_start_search (TvFlameView *self)
   job = g_new0 (SearchJob, 1);
   job->regex = g_steal_pointer (&regex);
   job->tree = tv_call_tree_ref (self->tree);
-  self->search_cancellable = g_cancellable_new ();
-  task = g_task_new (self, self->search_cancellable, search_done,
-                     GUINT_TO_POINTER (self->search_generation));
-  g_task_set_task_data (task, job, search_job_free);
-  g_task_run_in_thread (task, search_thread);
+  tv_worker_run (&self->search_worker, self, search_thread, job, search_job_free,
+                 (GDestroyNotify) tv_flame_matches_unref, search_done);
 }
 
 void

@@ -6,9 +6,8 @@
  * The filters (threads, thread state, merge key, inverted) write to the
  * profile's TvViewState; a change of the state asks the model for a new
  * tree (tv_profile_query_async) and a search for new matches, both on a
- * worker, each with a cancellable and a generation number so that a late
- * result never replaces a newer one.  The graph keeps showing the old
- * tree meanwhile.
+ * worker, each a TvWorker so that a late result never replaces a newer
+ * one.  The graph keeps showing the old tree meanwhile.
  */
 #include <glib/gi18n.h>
 
@@ -163,9 +162,9 @@ query_done (GObject      *object,
   g_free (call);
   tree = tv_profile_query_finish (TV_PROFILE (object), result, &error);
   /* A newer query was started meanwhile: this result is stale. */
-  if (generation != self->query_generation)
+  if (!tv_worker_is_current (&self->query_worker, generation))
     return;
-  g_clear_object (&self->query_cancellable);
+  tv_worker_end (&self->query_worker);
   stop_query_progress (self);
   if (tree == NULL)
     {
@@ -180,15 +179,11 @@ void
 tv_flame_view_start_query (TvFlameView *self)
 {
   QueryCall *call = g_new0 (QueryCall, 1);
+  GCancellable *cancellable = tv_worker_begin (&self->query_worker);
   TvQuery query;
 
-  self->query_generation++;
-  g_cancellable_cancel (self->query_cancellable);
-  g_clear_object (&self->query_cancellable);
-  self->query_cancellable = g_cancellable_new ();
-
   call->self = g_object_ref (self);
-  call->generation = self->query_generation;
+  call->generation = self->query_worker.generation;
   tv_view_state_to_query (self->state, &query);
   /* Thread-state colours need each frame's samples by state. */
   query.count_states = tv_flame_graph_get_color_scheme (self->graph) == TV_FLAME_COLORS_THREAD_STATE;
@@ -203,7 +198,7 @@ tv_flame_view_start_query (TvFlameView *self)
   tv_profile_query_with_progress_async (self->profile, &query, on_query_progress,
                                         g_atomic_rc_box_acquire (self->query_permille),
                                         (GDestroyNotify) g_atomic_rc_box_release,
-                                        self->query_cancellable, query_done, call);
+                                        cancellable, query_done, call);
 }
 
 
@@ -324,7 +319,7 @@ tv_flame_view_is_busy (TvFlameView *self)
 {
   g_return_val_if_fail (TV_IS_FLAME_VIEW (self), FALSE);
 
-  return self->query_cancellable != NULL || self->search_cancellable != NULL
+  return tv_worker_is_busy (&self->query_worker) || tv_worker_is_busy (&self->search_worker)
          || self->tree == NULL;
 }
 
@@ -393,11 +388,9 @@ tv_flame_view_dispose (GObject *object)
 {
   TvFlameView *self = TV_FLAME_VIEW (object);
 
-  g_cancellable_cancel (self->query_cancellable);
-  g_clear_object (&self->query_cancellable);
+  tv_worker_cancel (&self->query_worker);
   stop_query_progress (self);
-  g_cancellable_cancel (self->search_cancellable);
-  g_clear_object (&self->search_cancellable);
+  tv_worker_cancel (&self->search_worker);
   if (self->state != NULL)
     g_signal_handlers_disconnect_by_data (self->state, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_FLAME_VIEW);

@@ -55,8 +55,10 @@ on_file_checked (GObject      *object,
 
   g_free (check);
   state = tv_profile_check_file_finish (TV_PROFILE (object), result, &error);
-  if (error != NULL || generation != self->check_generation
-      || self->state != TV_PROFILE_PAGE_LOADED)
+  if (!tv_worker_is_current (&self->check_worker, generation))
+    return;
+  tv_worker_end (&self->check_worker);
+  if (error != NULL || self->state != TV_PROFILE_PAGE_LOADED)
     return;
   show_file_state (self, state);
 }
@@ -65,16 +67,15 @@ static gboolean
 check_file (gpointer user_data)
 {
   TvProfilePage *self = user_data;
+  GCancellable *cancellable;
   Check *check;
 
   self->check_source = 0;
-  g_cancellable_cancel (self->check_cancellable);
-  g_clear_object (&self->check_cancellable);
-  self->check_cancellable = g_cancellable_new ();
+  cancellable = tv_worker_begin (&self->check_worker);
   check = g_new0 (Check, 1);
   check->page = g_object_ref (self);
-  check->generation = ++self->check_generation;
-  tv_profile_check_file_async (self->profile, self->check_cancellable, on_file_checked, check);
+  check->generation = self->check_worker.generation;
+  tv_profile_check_file_async (self->profile, cancellable, on_file_checked, check);
   return G_SOURCE_REMOVE;
 }
 
@@ -117,9 +118,7 @@ tv_profile_page_stop_watching (TvProfilePage *self)
       g_clear_object (&self->monitor);
     }
   g_clear_handle_id (&self->check_source, g_source_remove);
-  g_cancellable_cancel (self->check_cancellable);
-  g_clear_object (&self->check_cancellable);
-  self->check_generation++;
+  tv_worker_cancel (&self->check_worker);
   self->file_state = TV_PROFILE_FILE_UNCHANGED;
   if (self->file_banner != NULL)
     gtk_revealer_set_reveal_child (self->file_banner, FALSE);

@@ -8,6 +8,7 @@
 #include <adwaita.h>
 
 #include "tv-profile-page.h"
+#include "tv-worker.h"
 
 G_BEGIN_DECLS
 
@@ -34,8 +35,7 @@ struct _TvProfilePage
   /* Watching the file once it is loaded. */
   GFileMonitor       *monitor;
   guint               check_source;
-  GCancellable       *check_cancellable;
-  guint               check_generation;
+  TvWorker            check_worker;
   TvProfileFileState  file_state;
 
   GtkStack           *stack;
