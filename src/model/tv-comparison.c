@@ -8,9 +8,10 @@
  * and keeps the merge key and the normalisation for both.  Whenever a
  * side's state, the merge key or the normalisation changes, both trees
  * are queried again on workers and the TvDiff is made from them on a
- * worker.  Each such round is a generation with its own cancellable: a
- * change cancels the round before it, and a result of an older round that
- * still comes back is dropped, so that it never replaces a newer one.
+ * worker.  Each such round is a TvWorker round (its own cancellable and
+ * generation): a change cancels the round before it, and a result of an
+ * older round that still comes back is dropped, so that it never replaces
+ * a newer one.
  *
  * What is shown changes at once and only when a round's diff is back: the
  * diff, each side's tree in it ("base-tree", "new-tree") and the
@@ -26,6 +27,8 @@
 
 #include <glib/gi18n.h>
 
+#include "tv-worker.h"
+
 struct _TvComparison
 {
   GObject              parent_instance;
@@ -40,8 +43,7 @@ struct _TvComparison
   guint                n_loaded;
 
   /* The round being made. */
-  GCancellable        *job_cancellable;
-  guint                generation;
+  TvWorker             jobs;
   guint                pending;        /* its queries not back yet */
   gboolean             diffing;
   TvCallTree          *made[2];        /* the trees of the last round's queries */
@@ -149,12 +151,13 @@ typedef struct
 {
   TvCallTree          *trees[2];
   TvDiffNormalization  normalization;
-  guint                generation;
 } DiffJob;
 
 static void
-diff_job_free (DiffJob *job)
+diff_job_free (gpointer data)
 {
+  DiffJob *job = data;
+
   tv_call_tree_unref (job->trees[0]);
   tv_call_tree_unref (job->trees[1]);
   g_free (job);
@@ -165,32 +168,22 @@ diff_job_free (DiffJob *job)
 static void
 next_generation (TvComparison *self)
 {
-  if (self->job_cancellable != NULL)
-    g_cancellable_cancel (self->job_cancellable);
-  g_clear_object (&self->job_cancellable);
-  self->job_cancellable = g_cancellable_new ();
-  self->generation++;
+  tv_worker_begin (&self->jobs);
   self->pending = 0;
   self->diffing = FALSE;
 }
 
-static void
-diff_thread (GTask        *task,
-             gpointer      source_object,
-             gpointer      task_data,
+/* The diff, or NULL when cancelled. */
+static gpointer
+diff_thread (gpointer      data,
              GCancellable *cancellable)
 {
-  DiffJob *job = task_data;
+  DiffJob *job = data;
   TvDiffOptions options;
-  TvDiff *diff;
 
   tv_diff_options_init (&options);
   options.normalization = job->normalization;
-  diff = tv_diff_new (job->trees[0], job->trees[1], &options, cancellable);
-  if (diff == NULL)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-  else
-    g_task_return_pointer (task, diff, (GDestroyNotify) tv_diff_unref);
+  return tv_diff_new (job->trees[0], job->trees[1], &options, cancellable);
 }
 
 /* Whether a caveat only concerns a comparison by time: what a sample's
@@ -288,16 +281,16 @@ show_diff (TvComparison *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WARNINGS]);
 }
 
+/* Only for the newest round's diff. */
 static void
-on_diff_done (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
+on_diff_done (gpointer owner,
+              gpointer data,
+              gpointer result)
 {
-  TvComparison *self = TV_COMPARISON (object);
-  DiffJob *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(TvDiff) diff = g_task_propagate_pointer (G_TASK (result), NULL);
+  TvComparison *self = TV_COMPARISON (owner);
+  g_autoptr(TvDiff) diff = result;
 
-  if (diff == NULL || job->generation != self->generation)
+  if (diff == NULL)
     return;
   self->diffing = FALSE;
   show_diff (self, diff);
@@ -310,18 +303,14 @@ on_diff_done (GObject      *object,
 static void
 start_diff (TvComparison *self)
 {
-  g_autoptr(GTask) task = NULL;
   DiffJob *job = g_new0 (DiffJob, 1);
 
   job->trees[0] = tv_call_tree_ref (self->made[0]);
   job->trees[1] = tv_call_tree_ref (self->made[1]);
   job->normalization = self->normalization;
-  job->generation = self->generation;
-  task = g_task_new (self, self->job_cancellable, on_diff_done, NULL);
-  g_task_set_source_tag (task, start_diff);
-  g_task_set_task_data (task, job, (GDestroyNotify) diff_job_free);
   self->diffing = TRUE;
-  g_task_run_in_thread (task, diff_thread);
+  tv_worker_run (&self->jobs, self, diff_thread, job, diff_job_free,
+                 (GDestroyNotify) tv_diff_unref, on_diff_done);
 }
 
 static void
@@ -333,7 +322,7 @@ on_query_done (GObject      *object,
   TvComparison *self = job->self;
   g_autoptr(TvCallTree) tree = tv_profile_query_finish (TV_PROFILE (object), result, NULL);
 
-  if (tree != NULL && job->generation == self->generation)
+  if (tree != NULL && tv_worker_is_current (&self->jobs, job->generation))
     {
       g_clear_pointer (&self->made[job->side], tv_call_tree_unref);
       self->made[job->side] = g_steal_pointer (&tree);
@@ -357,10 +346,10 @@ start_queries (TvComparison *self)
       TvQuery query;
 
       job->self = g_object_ref (self);
-      job->generation = self->generation;
+      job->generation = self->jobs.generation;
       job->side = i;
       tv_view_state_to_query (self->states[i], &query);
-      tv_profile_query_async (self->profiles[i], &query, self->job_cancellable, on_query_done,
+      tv_profile_query_async (self->profiles[i], &query, self->jobs.cancellable, on_query_done,
                               job);
     }
   update_busy (self);
@@ -821,8 +810,8 @@ tv_comparison_dispose (GObject *object)
   TvComparison *self = TV_COMPARISON (object);
 
   g_cancellable_cancel (self->load_cancellable);
-  if (self->job_cancellable != NULL)
-    g_cancellable_cancel (self->job_cancellable);
+  /* What is running comes back as cancelled, and is dropped. */
+  g_cancellable_cancel (self->jobs.cancellable);
   G_OBJECT_CLASS (tv_comparison_parent_class)->dispose (object);
 }
 
@@ -843,7 +832,7 @@ tv_comparison_finalize (GObject *object)
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_error (&self->error);
   g_clear_object (&self->load_cancellable);
-  g_clear_object (&self->job_cancellable);
+  tv_worker_cancel (&self->jobs);
   G_OBJECT_CLASS (tv_comparison_parent_class)->finalize (object);
 }
 

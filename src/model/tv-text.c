@@ -274,3 +274,21 @@ tv_text_dup_message (const char *message,
     }
   return tv_text_dup_visible (text->str, 0);
 }
+
+gboolean
+tv_text_contains_ascii_nocase (const char *haystack,
+                               const char *needle)
+{
+  for (const char *h = haystack; *h != '\0'; h++)
+    {
+      const char *a = h, *b = needle;
+
+      while (*b != '\0' && g_ascii_tolower (*a) == *b)
+        a++, b++;
+      if (*b == '\0')
+        return TRUE;
+      if (*a == '\0')
+        return FALSE;
+    }
+  return needle[0] == '\0';
+}

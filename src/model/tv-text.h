@@ -69,5 +69,10 @@ char *tv_text_dup_name_regex (const char *name);
  * visible, with the path PATH (may be NULL) in it shown as a name is. */
 char *tv_text_dup_message    (const char *message,
                               const char *path);
+/* Whether HAYSTACK contains NEEDLE (in lower case), its ASCII letters in
+ * any case: the tables' searches.  Names are short, so the simple search
+ * is the fast one. */
+gboolean tv_text_contains_ascii_nocase (const char *haystack,
+                                        const char *needle);
 
 G_END_DECLS

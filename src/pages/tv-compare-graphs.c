@@ -175,25 +175,25 @@ typedef struct
 {
   GRegex     *regex;
   TvCallTree *trees[2];
-  guint       generation;
 } SearchJob;
 
 static void
-search_job_free (SearchJob *job)
+search_job_free (gpointer data)
 {
+  SearchJob *job = data;
+
   g_regex_unref (job->regex);
   tv_call_tree_unref (job->trees[0]);
   tv_call_tree_unref (job->trees[1]);
   g_free (job);
 }
 
-static void
-search_thread (GTask        *task,
-               gpointer      source_object,
-               gpointer      task_data,
+/* Both sides' matches, or NULL when cancelled. */
+static gpointer
+search_thread (gpointer      data,
                GCancellable *cancellable)
 {
-  SearchJob *job = task_data;
+  SearchJob *job = data;
   GPtrArray *matches = g_ptr_array_new_with_free_func ((GDestroyNotify) tv_flame_matches_unref);
 
   for (guint i = 0; i < 2; i++)
@@ -203,12 +203,11 @@ search_thread (GTask        *task,
       if (m == NULL)
         {
           g_ptr_array_unref (matches);
-          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-          return;
+          return NULL;
         }
       g_ptr_array_add (matches, m);
     }
-  g_task_return_pointer (task, matches, (GDestroyNotify) g_ptr_array_unref);
+  return matches;
 }
 
 static void
@@ -219,19 +218,16 @@ set_graph_matches (TvFlameGraph   *graph,
     tv_flame_graph_set_matches (graph, matches);
 }
 
+/* Only for the newest search: one that a newer one (or clearing it) has
+ * overtaken says nothing.  MATCHES is NULL when the page cancelled it. */
 static void
-on_search_done (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+on_search_done (gpointer owner,
+                gpointer data,
+                gpointer result)
 {
-  TvComparePage *self = TV_COMPARE_PAGE (object);
-  SearchJob *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GPtrArray) matches = g_task_propagate_pointer (G_TASK (result), NULL);
+  TvComparePage *self = TV_COMPARE_PAGE (owner);
+  g_autoptr(GPtrArray) matches = result;
 
-  /* A search that a newer one (or clearing it) has overtaken says nothing. */
-  if (job->generation != self->search_generation)
-    return;
-  g_clear_object (&self->search_cancellable);
   if (matches != NULL)
     for (guint i = 0; i < 2; i++)
       {
@@ -249,13 +245,10 @@ _tv_compare_page_apply_search (TvComparePage *self)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GRegex) regex = NULL;
-  g_autoptr(GTask) task = NULL;
   SearchJob *job;
 
   /* Whatever runs is for an older search or older trees. */
-  g_cancellable_cancel (self->search_cancellable);
-  g_clear_object (&self->search_cancellable);
-  self->search_generation++;
+  tv_worker_cancel (&self->search_worker);
   for (guint i = 0; i < 2; i++)
     tv_flame_graph_set_matches (self->graphs[i], NULL);
   tv_flame_graph_set_matches (self->diff_graph, NULL);
@@ -275,12 +268,8 @@ _tv_compare_page_apply_search (TvComparePage *self)
   job->regex = g_steal_pointer (&regex);
   job->trees[0] = tv_call_tree_ref (tv_comparison_get_tree (self->comparison, 0));
   job->trees[1] = tv_call_tree_ref (tv_comparison_get_tree (self->comparison, 1));
-  job->generation = self->search_generation;
-  self->search_cancellable = g_cancellable_new ();
-  task = g_task_new (self, self->search_cancellable, on_search_done, NULL);
-  g_task_set_source_tag (task, _tv_compare_page_apply_search);
-  g_task_set_task_data (task, job, (GDestroyNotify) search_job_free);
-  g_task_run_in_thread (task, search_thread);
+  tv_worker_run (&self->search_worker, self, search_thread, job, search_job_free,
+                 (GDestroyNotify) g_ptr_array_unref, on_search_done);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -13,6 +13,7 @@
 
 #include "tv-compare-page.h"
 #include "tv-properties.h"
+#include "tv-worker.h"
 
 G_BEGIN_DECLS
 
@@ -30,8 +31,7 @@ struct _TvComparePage
   gboolean            filled;            /* headers, menus and properties, once loaded */
   gboolean            syncing;           /* the widgets being set from the comparison */
   char               *search;
-  GCancellable       *search_cancellable; /* the running search, if any */
-  guint               search_generation;
+  TvWorker            search_worker;     /* the running search, if any */
 
   /* Made in code (see tv-compare-page.ui). */
   TvFlameGraph       *graphs[2];

@@ -369,7 +369,7 @@ tv_compare_page_is_busy (TvComparePage *self)
 
   if (self->state != TV_COMPARE_PAGE_READY)
     return self->state == TV_COMPARE_PAGE_LOADING;
-  if (tv_comparison_is_busy (self->comparison) || self->search_cancellable != NULL)
+  if (tv_comparison_is_busy (self->comparison) || tv_worker_is_busy (&self->search_worker))
     return TRUE;
   for (guint i = 0; i < 2; i++)
     if (tv_flame_graph_is_laying_out (self->graphs[i]))
@@ -509,7 +509,8 @@ tv_compare_page_cancel (TvComparePage *self)
   g_return_if_fail (TV_IS_COMPARE_PAGE (self));
 
   tv_comparison_cancel (self->comparison);
-  g_cancellable_cancel (self->search_cancellable);
+  /* The search ends as cancelled, and says so (see on_search_done()). */
+  g_cancellable_cancel (self->search_worker.cancellable);
   g_cancellable_cancel (self->cancellable);
 }
 
@@ -620,7 +621,7 @@ tv_compare_page_finalize (GObject *object)
 
   g_clear_object (&self->comparison);
   g_clear_object (&self->cancellable);
-  g_clear_object (&self->search_cancellable);
+  tv_worker_cancel (&self->search_worker);
   g_clear_pointer (&self->error_message, g_free);
   g_clear_pointer (&self->search, g_free);
   g_clear_pointer (&self->banner_text, g_free);

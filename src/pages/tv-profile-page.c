@@ -19,72 +19,15 @@
  * a read of the file, say, on a file system whose monitor polls) shows the
  * banner that offers to reload.
  */
-#include <string.h>
 
 #include <glib/gi18n.h>
 
-#include "tv-export-gecko.h"
-#include "tv-export-html.h"
-#include "tv-export-image.h"
-#include "tv-export-pprof.h"
-#include "tv-export-pstats.h"
-#include "tv-export-speedscope.h"
 #include "tv-export-task.h"
 #include "tv-flame-view.h"
-#include "tv-profile-page.h"
+#include "tv-profile-page-private.h"
 #include "tv-tach-error.h"
 #include "tv-timeline-view.h"
 #include "tv-trace-paint.h"
-
-struct _TvProfilePage
-{
-  AdwBin              parent_instance;
-
-  GFile              *file;
-  TvProfile          *profile;
-  GCancellable       *cancellable;       /* the page's: loads and exports */
-  GCancellable       *load_cancellable;  /* the current load's */
-  TvProfilePageState  state;
-  char               *error_message;
-  TvProperties       *properties;
-  TvViewState        *view_state;
-  GtkWidget          *flame_view;
-  GtkWidget          *timeline_view;
-  GtkWidget          *paned;
-  /* Where the timeline's height is kept; NULL without the schema. */
-  GSettings          *settings;
-  /* The paned's height when its position last changed. */
-  int                 paned_height;
-
-  /* Watching the file once it is loaded. */
-  GFileMonitor       *monitor;
-  guint               check_source;
-  GCancellable       *check_cancellable;
-  guint               check_generation;
-  TvProfileFileState  file_state;
-
-  GtkStack           *stack;
-  AdwViewStack       *views;
-  GtkBox             *flame_box;
-  GtkWidget          *flame_placeholder;
-  GtkWidget          *progress_box;
-  GtkProgressBar     *progress_bar;
-  GtkButton          *cancel_button;
-  GtkBox             *properties_box;
-  AdwStatusPage      *error_page;
-  GtkExpander        *error_expander;
-  GtkLabel           *error_details;
-  GtkWidget          *error_reload_button;
-  GtkRevealer        *quality_banner;
-  GtkImage           *quality_banner_icon;
-  GtkLabel           *quality_banner_label;
-  GtkWidget          *quality_banner_button;
-  GtkWidget          *error_open_button;
-  GtkWidget          *error_close_button;
-  GtkRevealer        *file_banner;
-  GtkLabel           *file_banner_label;
-  GtkWidget          *file_banner_button;
-};
 
 G_DEFINE_FINAL_TYPE (TvProfilePage, tv_profile_page, ADW_TYPE_BIN)
 
@@ -99,12 +42,11 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static void update_range  (TvProfilePage *self);
-static void watch_file    (TvProfilePage *self);
 static void show_findings (TvProfilePage *self);
 
-static void
-set_state (TvProfilePage      *self,
-           TvProfilePageState  state)
+void
+tv_profile_page_set_state (TvProfilePage      *self,
+                           TvProfilePageState  state)
 {
   gboolean was_loading = self->state == TV_PROFILE_PAGE_LOADING;
 
@@ -134,8 +76,8 @@ set_state (TvProfilePage      *self,
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
-static void
-update_progress (TvProfilePage *self)
+void
+tv_profile_page_update_progress (TvProfilePage *self)
 {
   guint64 samples = tv_profile_get_samples_loaded (self->profile);
   g_autofree char *number = g_strdup_printf ("%" G_GUINT64_FORMAT, samples);
@@ -155,15 +97,15 @@ update_progress (TvProfilePage *self)
   gtk_progress_bar_set_fraction (self->progress_bar, tv_profile_get_fraction (self->profile));
 }
 
-static void
-on_progress_notify (TvProfilePage *self)
+void
+tv_profile_page_on_progress_notify (TvProfilePage *self)
 {
   if (self->state == TV_PROFILE_PAGE_LOADING)
-    update_progress (self);
+    tv_profile_page_update_progress (self);
 }
 
-static void
-on_opened (TvProfilePage *self)
+void
+tv_profile_page_on_opened (TvProfilePage *self)
 {
   if (self->state != TV_PROFILE_PAGE_LOADING)
     return;
@@ -171,7 +113,7 @@ on_opened (TvProfilePage *self)
   tv_trace_stage (self->profile, self->file, TV_TRACE_OPENED);
   tv_properties_set_profile (self->properties, self->profile);
   tv_trace_paint (GTK_WIDGET (self), self->profile, TV_TRACE_PROPERTIES, NULL);
-  update_progress (self);
+  tv_profile_page_update_progress (self);
 }
 
 /* The settings of the application's schema, or NULL when it is not
@@ -262,10 +204,10 @@ timeline_ready (GtkWidget *view)
   return tv_timeline_view_get_timeline (TV_TIMELINE_VIEW (view)) != NULL;
 }
 
-static void
-on_load_finished (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+void
+tv_profile_page_on_load_finished (GObject      *object,
+                                  GAsyncResult *result,
+                                  gpointer      user_data)
 {
   g_autoptr(TvProfilePage) self = user_data;
   g_autoptr(GError) error = NULL;
@@ -318,14 +260,14 @@ on_load_finished (GObject      *object,
                                "notify::tree", G_CALLBACK (update_highlight), self,
                                G_CONNECT_SWAPPED);
       adw_view_stack_set_visible_child_name (self->views, "flamegraph");
-      set_state (self, TV_PROFILE_PAGE_LOADED);
+      tv_profile_page_set_state (self, TV_PROFILE_PAGE_LOADED);
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "page.export", TRUE);
       show_findings (self);
-      watch_file (self);
+      tv_profile_page_watch_file (self);
     }
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
-      set_state (self, TV_PROFILE_PAGE_CANCELLED);
+      tv_profile_page_set_state (self, TV_PROFILE_PAGE_CANCELLED);
     }
   else
     {
@@ -342,7 +284,7 @@ on_load_finished (GObject      *object,
       adw_status_page_set_description (self->error_page, tv_load_failure_describe (failure));
       gtk_label_set_text (self->error_details, error->message);
       gtk_expander_set_expanded (self->error_expander, FALSE);
-      set_state (self, TV_PROFILE_PAGE_FAILED);
+      tv_profile_page_set_state (self, TV_PROFILE_PAGE_FAILED);
     }
 }
 
@@ -422,478 +364,6 @@ close_action (GtkWidget  *widget,
     adw_tab_view_close_page (ADW_TAB_VIEW (view), tab);
 }
 
-/* ------------------------------------------------------------------------ */
-/* Loading, reloading, and watching the file                                 */
-/* ------------------------------------------------------------------------ */
-
-/* A monitor's events come in bursts while a file is written: look once
- * they have settled. */
-#define CHECK_DELAY_MS 250
-
-static void
-show_file_state (TvProfilePage      *self,
-                 TvProfileFileState  state)
-{
-  self->file_state = state;
-  switch (state)
-    {
-    case TV_PROFILE_FILE_CHANGED:
-      gtk_label_set_text (self->file_banner_label, _("The file changed on disk."));
-      gtk_widget_set_visible (self->file_banner_button, TRUE);
-      break;
-    case TV_PROFILE_FILE_DELETED:
-      /* Reload would only fail; a file that comes back is a change. */
-      gtk_label_set_text (self->file_banner_label,
-                          _("The file is no longer on disk. The profile shows what was read."));
-      gtk_widget_set_visible (self->file_banner_button, FALSE);
-      break;
-    case TV_PROFILE_FILE_UNCHANGED:
-    default:
-      break;
-    }
-  gtk_revealer_set_reveal_child (self->file_banner, state != TV_PROFILE_FILE_UNCHANGED);
-}
-
-typedef struct
-{
-  TvProfilePage *page;
-  guint          generation;
-} Check;
-
-static void
-on_file_checked (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  Check *check = user_data;
-  g_autoptr(TvProfilePage) self = check->page;
-  g_autoptr(GError) error = NULL;
-  TvProfileFileState state;
-  guint generation = check->generation;
-
-  g_free (check);
-  state = tv_profile_check_file_finish (TV_PROFILE (object), result, &error);
-  if (error != NULL || generation != self->check_generation
-      || self->state != TV_PROFILE_PAGE_LOADED)
-    return;
-  show_file_state (self, state);
-}
-
-static gboolean
-check_file (gpointer user_data)
-{
-  TvProfilePage *self = user_data;
-  Check *check;
-
-  self->check_source = 0;
-  g_cancellable_cancel (self->check_cancellable);
-  g_clear_object (&self->check_cancellable);
-  self->check_cancellable = g_cancellable_new ();
-  check = g_new0 (Check, 1);
-  check->page = g_object_ref (self);
-  check->generation = ++self->check_generation;
-  tv_profile_check_file_async (self->profile, self->check_cancellable, on_file_checked, check);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_file_event (GFileMonitor      *monitor,
-               GFile             *file,
-               GFile             *other_file,
-               GFileMonitorEvent  event,
-               TvProfilePage     *self)
-{
-  g_clear_handle_id (&self->check_source, g_source_remove);
-  self->check_source = g_timeout_add (CHECK_DELAY_MS, check_file, self);
-}
-
-/* Watches a local file from the moment it is loaded.  It may have changed
- * between the open and now: one check at once tells. */
-static void
-watch_file (TvProfilePage *self)
-{
-  g_autoptr(GError) error = NULL;
-  TvFileStamp stamp;
-
-  if (!tv_profile_get_file_stamp (self->profile, &stamp))
-    return;
-  self->monitor = g_file_monitor_file (self->file, G_FILE_MONITOR_WATCH_MOVES, NULL, &error);
-  if (self->monitor == NULL)
-    g_debug ("Cannot watch the profile's file: %s", error->message);
-  else
-    g_signal_connect_object (self->monitor, "changed", G_CALLBACK (on_file_event), self, 0);
-  check_file (self);
-}
-
-static void
-stop_watching (TvProfilePage *self)
-{
-  if (self->monitor != NULL)
-    {
-      g_signal_handlers_disconnect_by_data (self->monitor, self);
-      g_file_monitor_cancel (self->monitor);
-      g_clear_object (&self->monitor);
-    }
-  g_clear_handle_id (&self->check_source, g_source_remove);
-  g_cancellable_cancel (self->check_cancellable);
-  g_clear_object (&self->check_cancellable);
-  self->check_generation++;
-  self->file_state = TV_PROFILE_FILE_UNCHANGED;
-  if (self->file_banner != NULL)
-    gtk_revealer_set_reveal_child (self->file_banner, FALSE);
-  if (self->quality_banner != NULL)
-    gtk_revealer_set_reveal_child (self->quality_banner, FALSE);
-}
-
-static void
-start_load (TvProfilePage *self)
-{
-  g_clear_object (&self->load_cancellable);
-  self->load_cancellable = g_cancellable_new ();
-  self->profile = tv_profile_new (self->file);
-  g_signal_connect_object (self->profile, "opened", G_CALLBACK (on_opened), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->profile, "notify::samples-loaded",
-                           G_CALLBACK (on_progress_notify), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->profile, "notify::state",
-                           G_CALLBACK (on_progress_notify), self, G_CONNECT_SWAPPED);
-  update_progress (self);
-  tv_profile_load_async (self->profile, self->load_cancellable, on_load_finished,
-                         g_object_ref (self));
-}
-
-static void
-cancel_load (TvProfilePage *self)
-{
-  g_cancellable_cancel (self->load_cancellable);
-}
-
-void
-tv_profile_page_reload (TvProfilePage *self)
-{
-  g_return_if_fail (TV_IS_PROFILE_PAGE (self));
-
-  stop_watching (self);
-  cancel_load (self);
-  if (self->profile != NULL)
-    g_signal_handlers_disconnect_by_data (self->profile, self);
-  g_clear_object (&self->profile);
-
-  /* The views and the view state were those of the old profile, whose
-   * threads and functions the new one need not have. */
-  if (self->paned != NULL)
-    {
-      gtk_box_remove (self->flame_box, self->paned);
-      self->paned = NULL;
-      self->flame_view = NULL;
-      self->timeline_view = NULL;
-    }
-  gtk_widget_set_visible (self->flame_placeholder, TRUE);
-  g_clear_object (&self->view_state);
-  self->view_state = tv_view_state_new ();
-  gtk_box_remove (self->properties_box, GTK_WIDGET (self->properties));
-  self->properties = tv_properties_new ();
-  gtk_widget_set_vexpand (GTK_WIDGET (self->properties), TRUE);
-  gtk_box_append (self->properties_box, GTK_WIDGET (self->properties));
-  g_clear_pointer (&self->error_message, g_free);
-  gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "page.export", FALSE);
-
-  set_state (self, TV_PROFILE_PAGE_LOADING);
-  start_load (self);
-}
-
-static void
-reload_action (GtkWidget  *widget,
-               const char *action_name,
-               GVariant   *parameter)
-{
-  tv_profile_page_reload (TV_PROFILE_PAGE (widget));
-}
-
-/* ------------------------------------------------------------------------ */
-/* Export                                                                    */
-/* ------------------------------------------------------------------------ */
-
-/* What the name of the file chosen asks for. */
-typedef enum
-{
-  EXPORT_HTML,
-  EXPORT_IMAGE,
-  EXPORT_PSTATS,
-  EXPORT_PPROF,
-  EXPORT_GECKO,
-  EXPORT_SPEEDSCOPE,
-} ExportKind;
-
-typedef struct
-{
-  TvProfileData        *data;
-  TvExportFilter        filter;
-  char                 *source_name;
-  ExportKind            kind;
-  TvExportImageFormat   format;
-  TvExportImageOptions  options;
-} ExportJob;
-
-static void
-export_job_free (gpointer user_data)
-{
-  ExportJob *job = user_data;
-
-  tv_profile_data_unref (job->data);
-  tv_export_filter_clear (&job->filter);
-  g_free (job->source_name);
-  g_free (job);
-}
-
-/* Every sample: written as it is made, straight into the file (through a
- * temporary one), never whole in memory. */
-static gboolean
-save_samples (ExportJob     *job,
-              GFile         *dest,
-              GCancellable  *cancellable,
-              GError       **error)
-{
-  g_autofree char *path = g_file_get_path (dest);
-
-  if (path == NULL)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           _("This format can only be written to a local file"));
-      return FALSE;
-    }
-  if (job->kind == EXPORT_GECKO)
-    return tv_export_gecko_save (job->data, &job->filter, path, cancellable, error);
-  return tv_export_speedscope_save (job->data, &job->filter, job->source_name, path,
-                                    cancellable, error);
-}
-
-/* On the export's worker. */
-static gboolean
-build_export (gpointer       user_data,
-              GFile         *dest,
-              GBytes       **bytes,
-              GCancellable  *cancellable,
-              GError       **error)
-{
-  ExportJob *job = user_data;
-
-  switch (job->kind)
-    {
-    case EXPORT_GECKO:
-    case EXPORT_SPEEDSCOPE:
-      return save_samples (job, dest, cancellable, error);
-    case EXPORT_IMAGE:
-      *bytes = tv_export_image_build (job->data, &job->filter, job->format, &job->options,
-                                      job->source_name, cancellable, error);
-      break;
-    case EXPORT_PSTATS:
-      *bytes = tv_export_pstats_build (job->data, &job->filter, cancellable, error);
-      break;
-    case EXPORT_PPROF:
-      *bytes = tv_export_pprof_build (job->data, &job->filter, job->source_name, cancellable,
-                                      error);
-      break;
-    case EXPORT_HTML:
-    default:
-      *bytes = tv_export_html_build (job->data, &job->filter, job->source_name, cancellable,
-                                     error);
-      break;
-    }
-  return *bytes != NULL;
-}
-
-/* The view state's transforms, as the export's. */
-static void
-fill_export_transforms (TvProfilePage  *self,
-                        TvExportFilter *filter)
-{
-  const guint32 *hidden;
-  guint n_hidden;
-
-  filter->collapse_recursion = tv_view_state_get_collapse_recursion (self->view_state);
-  filter->focus_function = tv_view_state_get_focus_function (self->view_state);
-  hidden = tv_view_state_get_hidden_functions (self->view_state, &n_hidden);
-  g_array_append_vals (filter->hidden_functions, hidden, n_hidden);
-}
-
-/* The flame graph's orientation, search and zoom (as the merge keys from
- * the root down). */
-static void
-fill_export_view (TvProfilePage  *self,
-                  TvExportFilter *filter)
-{
-  TvFlameView *view = tv_profile_page_get_flame_view (self);
-  TvFlameGraph *graph;
-  TvCallTree *tree;
-  const char *search;
-
-  if (view == NULL)
-    return;
-  graph = tv_flame_view_get_graph (view);
-  tree = tv_flame_graph_get_tree (graph);
-  search = tv_flame_view_get_search (view);
-  filter->orientation = tv_flame_graph_get_orientation (graph);
-  if (search != NULL && search[0] != '\0')
-    filter->search = g_strdup (search);
-  if (tree == NULL)
-    return;
-  for (guint32 node = tv_flame_graph_get_zoom_root (graph);
-       node != TV_ROOT_NODE && node != TV_NODE_NONE;
-       node = tv_call_tree_get_parent (tree, node))
-    {
-      guint32 key = tv_call_tree_get_key (tree, node);
-
-      g_array_prepend_val (filter->zoom_path, key);
-    }
-}
-
-/* The heatmap's selection of time ranges, in seconds after the start. */
-static void
-fill_export_ranges (TvProfilePage  *self,
-                    TvExportFilter *filter)
-{
-  guint64 start_time = tv_profile_get_header (self->profile)->start_time_us;
-  const TvTimeRange *ranges;
-  guint n_ranges;
-
-  ranges = tv_view_state_get_ranges (self->view_state, &n_ranges);
-  for (guint i = 0; i < n_ranges; i++)
-    {
-      TvExportRange range = {
-        ((double) ranges[i].start - (double) start_time) / 1e6,
-        ((double) ranges[i].end - (double) start_time) / 1e6,
-      };
-
-      tv_export_filter_add_ranges (filter, &range, 1);
-    }
-}
-
-/* What the views show, as the export's filter: samples, transforms, merge
- * key, orientation, zoom and search. */
-static void
-fill_export_filter (TvProfilePage  *self,
-                    TvExportFilter *filter)
-{
-  TvProfileData *data = tv_profile_get_data (self->profile);
-  guint64 start_time = tv_profile_get_header (self->profile)->start_time_us;
-  const guint32 *threads;
-  guint n_threads;
-  guint64 range_start, range_end;
-
-  tv_export_filter_init (filter);
-  threads = tv_view_state_get_threads (self->view_state, &n_threads);
-  for (guint i = 0; i < n_threads; i++)
-    {
-      guint64 id = tv_profile_data_get_thread (data, threads[i])->thread_id;
-
-      g_array_append_val (filter->thread_ids, id);
-    }
-  filter->state = tv_view_state_get_state_filter (self->view_state);
-  if (tv_view_state_get_range (self->view_state, &range_start, &range_end))
-    {
-      filter->has_range = TRUE;
-      filter->range_start = ((double) range_start - (double) start_time) / 1e6;
-      filter->range_end = ((double) range_end - (double) start_time) / 1e6;
-    }
-  fill_export_ranges (self, filter);
-  filter->inverted = tv_view_state_get_inverted (self->view_state);
-  filter->merge = tv_view_state_get_merge (self->view_state);
-  fill_export_transforms (self, filter);
-  fill_export_view (self, filter);
-}
-
-/* An image when DEST ends in .svg, .png or .pdf, in the window's colours
- * and theme; pstats for .pstats, pprof for .pb.gz; the Firefox Profiler's
- * format or speedscope's when it ends in .gecko.json or .speedscope.json,
- * with the page's filters, transforms and merge key (not its inversion,
- * zoom or search: they hold every sample); else the HTML page. */
-static void
-fill_image_options (TvProfilePage *self,
-                    GFile         *dest,
-                    ExportJob     *job)
-{
-  g_autofree char *name = g_file_get_basename (dest);
-  const char *dot = name != NULL ? strrchr (name, '.') : NULL;
-  g_autofree char *extension = dot != NULL ? g_ascii_strdown (dot + 1, -1) : NULL;
-  TvFlameView *view = tv_profile_page_get_flame_view (self);
-
-  /* The statistics and the stacks of what the page shows, whatever the
-   * graph's drawing: pstats has CPython's locations, pprof at least a
-   * line for each. */
-  if (name != NULL && g_str_has_suffix (name, ".pstats"))
-    {
-      job->kind = EXPORT_PSTATS;
-      return;
-    }
-  if (name != NULL && g_str_has_suffix (name, ".pb.gz"))
-    {
-      job->kind = EXPORT_PPROF;
-      if (job->filter.merge == TV_MERGE_FUNCTION)
-        job->filter.merge = TV_MERGE_LINE;
-      return;
-    }
-  if (name != NULL && g_str_has_suffix (name, ".gecko.json"))
-    {
-      job->kind = EXPORT_GECKO;
-      return;
-    }
-  if (name != NULL && g_str_has_suffix (name, ".speedscope.json"))
-    {
-      job->kind = EXPORT_SPEEDSCOPE;
-      return;
-    }
-  if (extension == NULL || !tv_export_image_format_from_string (extension, &job->format))
-    return;
-  job->kind = EXPORT_IMAGE;
-  tv_export_image_options_init (&job->options);
-  job->options.dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
-  if (view != NULL)
-    job->options.colors = tv_flame_graph_get_color_scheme (tv_flame_view_get_graph (view));
-}
-
-void
-tv_profile_page_export_async (TvProfilePage       *self,
-                              GFile               *dest,
-                              GCancellable        *cancellable,
-                              GAsyncReadyCallback  callback,
-                              gpointer             user_data)
-{
-  g_autofree char *basename = NULL;
-  ExportJob *job;
-
-  g_return_if_fail (TV_IS_PROFILE_PAGE (self));
-  g_return_if_fail (G_IS_FILE (dest));
-
-  if (tv_profile_get_data (self->profile) == NULL)
-    {
-      g_task_report_new_error (self, callback, user_data, tv_profile_page_export_async,
-                               G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
-                               _("The profile is not loaded yet"));
-      return;
-    }
-
-  basename = g_file_get_basename (self->file);
-  job = g_new0 (ExportJob, 1);
-  job->data = tv_profile_data_ref (tv_profile_get_data (self->profile));
-  fill_export_filter (self, &job->filter);
-  job->source_name = g_filename_display_name (basename != NULL ? basename : "profile");
-  fill_image_options (self, dest, job);
-  tv_export_task_run (self, tv_profile_page_export_async, dest, job, export_job_free,
-                      build_export, cancellable, callback, user_data);
-}
-
-gboolean
-tv_profile_page_export_finish (TvProfilePage  *self,
-                               GAsyncResult   *result,
-                               GError        **error)
-{
-  g_return_val_if_fail (TV_IS_PROFILE_PAGE (self), FALSE);
-
-  return tv_export_task_finish (self, result, error);
-}
-
 /* The properties' per-thread figures follow the selected time range. */
 static void
 update_range (TvProfilePage *self)
@@ -965,7 +435,7 @@ tv_profile_page_cancel (TvProfilePage *self)
 {
   g_return_if_fail (TV_IS_PROFILE_PAGE (self));
 
-  cancel_load (self);
+  tv_profile_page_cancel_load (self);
   g_cancellable_cancel (self->cancellable);
 }
 
@@ -1075,7 +545,7 @@ tv_profile_page_constructed (GObject *object)
 
   g_assert (self->file != NULL);
 
-  start_load (self);
+  tv_profile_page_start_load (self);
 }
 
 static void
@@ -1084,8 +554,8 @@ tv_profile_page_dispose (GObject *object)
   TvProfilePage *self = (TvProfilePage *)object;
 
   g_cancellable_cancel (self->cancellable);
-  cancel_load (self);
-  stop_watching (self);
+  tv_profile_page_cancel_load (self);
+  tv_profile_page_stop_watching (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_PROFILE_PAGE);
   self->properties = NULL;
   self->flame_view = NULL;
@@ -1205,7 +675,8 @@ tv_profile_page_class_init (TvProfilePageClass *klass)
 
   gtk_widget_class_install_action (widget_class, "page.export", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "page.search", NULL, search_action);
-  gtk_widget_class_install_action (widget_class, "page.reload", NULL, reload_action);
+  gtk_widget_class_install_action (widget_class, "page.reload", NULL,
+                                   tv_profile_page_reload_action);
   gtk_widget_class_install_action (widget_class, "page.show-warnings", NULL, show_warnings_action);
   gtk_widget_class_install_action (widget_class, "page.close", NULL, close_action);
   /* Ctrl+F from anywhere in the page (the timeline, the properties): the
@@ -1227,5 +698,6 @@ tv_profile_page_init (TvProfilePage *self)
   self->properties = tv_properties_new ();
   gtk_widget_set_vexpand (GTK_WIDGET (self->properties), TRUE);
   gtk_box_append (self->properties_box, GTK_WIDGET (self->properties));
-  g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (cancel_load), self);
+  g_signal_connect_swapped (self->cancel_button, "clicked",
+                            G_CALLBACK (tv_profile_page_cancel_load), self);
 }

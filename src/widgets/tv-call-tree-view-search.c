@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "tv-call-tree-view-private.h"
+#include "tv-text.h"
 #include "tv-units.h"
 
 /* Search                                                                    */
@@ -28,26 +29,6 @@ search_job_free (gpointer data)
   tv_call_tree_unref (job->tree);
   g_free (job->needle);
   g_free (job);
-}
-
-/* Whether HAYSTACK contains NEEDLE (lowercase), ASCII letters in any
- * case. */
-static gboolean
-contains_ascii_nocase (const char *haystack,
-                       const char *needle)
-{
-  for (const char *h = haystack; *h != '\0'; h++)
-    {
-      const char *a = h, *b = needle;
-
-      while (*b != '\0' && g_ascii_tolower (*a) == *b)
-        a++, b++;
-      if (*b == '\0')
-        return TRUE;
-      if (*a == '\0')
-        return FALSE;
-    }
-  return needle[0] == '\0';
 }
 
 static int
@@ -85,11 +66,11 @@ search_nodes (gpointer      job_data,
           return NULL;
         }
       if (frames[frame] == 0)
-        frames[frame] = contains_ascii_nocase (tv_profile_data_get_funcname (data, frame),
-                                               job->needle)
-                        || contains_ascii_nocase (tv_profile_data_get_filename (data, frame),
-                                                  job->needle)
-                        ? 2 : 1;
+        frames[frame] =
+          tv_text_contains_ascii_nocase (tv_profile_data_get_funcname (data, frame), job->needle)
+          || tv_text_contains_ascii_nocase (tv_profile_data_get_filename (data, frame),
+                                            job->needle)
+          ? 2 : 1;
       if (frames[frame] == 2)
         g_array_append_val (matches, node);
     }

@@ -11,6 +11,7 @@
 
 #include "tv-function-table-private.h"
 #include "tv-lazy-list.h"
+#include "tv-text.h"
 
 /* ------------------------------------------------------------------------ */
 /* TvFunctionItem                                                            */
@@ -248,25 +249,6 @@ struct _TvRowFilter
 
 G_DEFINE_FINAL_TYPE (TvRowFilter, tv_row_filter, GTK_TYPE_FILTER)
 
-/* Whether HAYSTACK contains NEEDLE (lowercase), ASCII letters in any
- * case.  Names are short, so the simple search is the fast one. */
-static gboolean
-contains_ascii_nocase (const char *haystack,
-                       const char *needle)
-{
-  for (const char *h = haystack; *h != '\0'; h++)
-    {
-      const char *a = h, *b = needle;
-
-      while (*b != '\0' && g_ascii_tolower (*a) == *b)
-        a++, b++;
-      if (*b == '\0')
-        return TRUE;
-      if (*a == '\0')
-        return FALSE;
-    }
-  return needle[0] == '\0';
-}
 
 static gboolean
 tv_row_filter_match (GtkFilter *filter,
@@ -277,8 +259,8 @@ tv_row_filter_match (GtkFilter *filter,
 
   if (self->needle == NULL)
     return TRUE;
-  return contains_ascii_nocase (item->name, self->needle)
-         || contains_ascii_nocase (item->file, self->needle);
+  return tv_text_contains_ascii_nocase (item->name, self->needle)
+         || tv_text_contains_ascii_nocase (item->file, self->needle);
 }
 
 static GtkFilterMatch

@@ -1,0 +1,181 @@
+/* tv-flame-view-private.h: what the flame view's files share
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "tv-call-tree-view.h"
+#include "tv-flame-view.h"
+#include "tv-function-table.h"
+#include "tv-source-view.h"
+#include "tv-worker.h"
+
+G_BEGIN_DECLS
+
+struct _TvFlameView
+{
+  AdwBin             parent_instance;
+
+  TvProfile         *profile;
+  TvViewState       *state;
+  TvCallTree        *tree;
+
+  TvWorker           query_worker;
+  /* The progress of the query being made, which its worker writes; shown
+   * once the query has taken QUERY_PROGRESS_DELAY_US. */
+  gint              *query_permille;
+  gint64             query_started;
+  guint              query_progress_source;
+  GtkProgressBar    *query_progress_bar;
+  char              *search;
+  TvWorker           search_worker;
+  TvFlameMatches    *matches;
+  /* A function chosen in the table: its frames are highlighted. */
+  guint32            highlight_function;
+  gboolean           updating_controls;
+  TvFunctionTable   *function_table;
+  TvCallTreeView    *call_tree_view;
+  TvSourceView      *source_view;
+
+  GtkWidget         *toolbar;
+  GtkBox            *breadcrumbs;
+  GtkScrolledWindow *crumb_scroller;
+  GtkWidget         *crumb_more;
+  GtkMenuButton     *threads_button;
+  GtkButton         *all_threads_button;
+  GtkScrolledWindow *threads_scroller;
+  GtkListView       *threads_list;
+  GListModel        *threads_model;   /* until the menu is first shown */
+  /* The check buttons of the thread menu's rows that show, by their
+   * "thread" (TvThread.index). */
+  GPtrArray         *thread_checks;
+  GtkDropDown       *state_dropdown;
+  GtkDropDown       *merge_dropdown;
+  GtkDropDown       *colors_dropdown;
+  GtkToggleButton   *inverted_button;
+  GtkToggleButton   *icicle_button;
+  GtkToggleButton   *search_button;
+  GtkSearchBar      *search_bar;
+  GtkSearchEntry    *search_entry;
+  GtkLabel          *match_label;
+  GtkLabel          *summary_label;
+  GtkStack          *graph_stack;
+  AdwStatusPage     *empty_page;
+  GtkBox            *graph_box;
+  TvFlameGraph      *graph;
+  GtkBox            *legend;
+  GtkWidget         *side_box;
+};
+
+void tv_flame_view_set_matches (TvFlameView    *self,
+                                TvFlameMatches *matches);
+
+char *tv_flame_view_describe_threads (TvFlameView *self);
+
+void tv_flame_view_update_summary (TvFlameView *self);
+
+void tv_flame_view_update_legend (TvFlameView *self);
+
+void tv_flame_view_on_dark_changed (TvFlameView *self);
+
+void tv_flame_view_update_breadcrumbs (TvFlameView *self);
+
+void tv_flame_view_on_crumbs_scrolled (GtkAdjustment *adjustment,
+                                       TvFlameView   *self);
+
+void tv_flame_view_on_crumb_more_clicked (TvFlameView *self);
+
+void tv_flame_view_on_crumbs_changed (GtkAdjustment *adjustment);
+
+void tv_flame_view_sync_call_tree (TvFlameView *self);
+
+void tv_flame_view_start_query (TvFlameView *self);
+
+void tv_flame_view_start_search (TvFlameView *self);
+
+void tv_flame_view_on_search_changed (GtkSearchEntry *entry,
+                                      TvFlameView    *self);
+
+void tv_flame_view_next_match_action (GtkWidget  *widget,
+                                      const char *action_name,
+                                      GVariant   *parameter);
+
+void tv_flame_view_previous_match_action (GtkWidget  *widget,
+                                          const char *action_name,
+                                          GVariant   *parameter);
+
+void tv_flame_view_on_search_activate (GtkSearchEntry *entry,
+                                       TvFlameView    *self);
+
+void tv_flame_view_on_search_previous (GtkSearchEntry *entry,
+                                       TvFlameView    *self);
+
+void tv_flame_view_on_search_next (GtkSearchEntry *entry,
+                                   TvFlameView    *self);
+
+gboolean tv_flame_view_on_search_key (GtkEventControllerKey *controller,
+                                      guint                  keyval,
+                                      guint                  keycode,
+                                      GdkModifierType        state,
+                                      TvFlameView           *self);
+
+void tv_flame_view_on_all_threads_clicked (GtkButton   *button,
+                                           TvFlameView *self);
+
+void tv_flame_view_fill_threads_list (TvFlameView *self);
+
+void tv_flame_view_sync_controls (TvFlameView *self);
+
+void tv_flame_view_on_state_changed (TvViewState *state,
+                                     TvFlameView *self);
+
+void tv_flame_view_on_state_dropdown (GtkDropDown *dropdown,
+                                      GParamSpec  *pspec,
+                                      TvFlameView *self);
+
+void tv_flame_view_on_merge_dropdown (GtkDropDown *dropdown,
+                                      GParamSpec  *pspec,
+                                      TvFlameView *self);
+
+void tv_flame_view_on_colors_dropdown (GtkDropDown *dropdown,
+                                       GParamSpec  *pspec,
+                                       TvFlameView *self);
+
+void tv_flame_view_on_inverted_toggled (GtkToggleButton *button,
+                                        TvFlameView     *self);
+
+void tv_flame_view_on_icicle_toggled (GtkToggleButton *button,
+                                      TvFlameView     *self);
+
+void tv_flame_view_on_zoom_changed (TvFlameView *self);
+
+void tv_flame_view_on_function_selected (TvFunctionTable *table,
+                                         guint            function,
+                                         TvFlameView     *self);
+
+void tv_flame_view_on_graph_selected (TvFlameView *self);
+
+void tv_flame_view_on_call_tree_node_selected (TvCallTreeView *view,
+                                               guint           node,
+                                               TvFlameView    *self);
+
+void tv_flame_view_back_action (GtkWidget  *widget,
+                                const char *action_name,
+                                GVariant   *parameter);
+
+void tv_flame_view_forward_action (GtkWidget  *widget,
+                                   const char *action_name,
+                                   GVariant   *parameter);
+
+void tv_flame_view_reset_transforms_action (GtkWidget  *widget,
+                                            const char *action_name,
+                                            GVariant   *parameter);
+
+void tv_flame_view_search_action (GtkWidget  *widget,
+                                  const char *action_name,
+                                  GVariant   *parameter);
+
+G_END_DECLS
