@@ -33,6 +33,28 @@ compare_candidates (const void *pa,
   return (a->exact > b->exact) - (a->exact < b->exact);
 }
 
+/* Most nodes have a child or two: those are sorted in place, with no
+ * call. */
+static void
+sort_candidates (Candidate *cands,
+                 guint      n)
+{
+  if (n > 16)
+    {
+      qsort (cands, n, sizeof (Candidate), compare_candidates);
+      return;
+    }
+  for (guint i = 1; i < n; i++)
+    {
+      Candidate x = cands[i];
+      guint k = i;
+
+      for (; k > 0 && compare_candidates (&x, &cands[k - 1]) < 0; k--)
+        cands[k] = cands[k - 1];
+      cands[k] = x;
+    }
+}
+
 /* Step 2 without a lookup per node, for queries with no focus: the view is
  * made from the root down, each view node from the exact nodes it merges.  The
  * children of those (consecutive in the exact tree's numbering) that a
@@ -127,19 +149,7 @@ map_grouped (TvProfileData *data,
             }
         }
 
-      /* Most nodes have a child or two: sorted in place, with no call. */
-      if (n_cands > 16)
-        qsort (cands, n_cands, sizeof (Candidate), compare_candidates);
-      else
-        for (guint i = 1; i < n_cands; i++)
-          {
-            Candidate x = cands[i];
-            guint k = i;
-
-            for (; k > 0 && compare_candidates (&x, &cands[k - 1]) < 0; k--)
-              cands[k] = cands[k - 1];
-            cands[k] = x;
-          }
+      sort_candidates (cands, n_cands);
       for (guint i = 0; i < n_cands; i++)
         {
           const Candidate *cand = &cands[i];
