@@ -108,21 +108,7 @@ tv_builder_child (Builder *b,
         break;
       slot = (slot + 1) & b->mask;
     }
-  if (b->n_nodes == b->capacity)
-    {
-      b->capacity *= 2;
-      b->parent = g_renew (guint32, b->parent, b->capacity);
-      b->key = g_renew (guint32, b->key, b->capacity);
-      b->self = g_renew (guint64, b->self, b->capacity);
-      if (b->status != NULL)
-        b->status = g_renew (guint64, b->status, (gsize) b->capacity * N_STATES);
-    }
-  node = b->n_nodes++;
-  b->parent[node] = parent;
-  b->key[node] = key;
-  b->self[node] = 0;
-  if (b->status != NULL)
-    memset (b->status + (gsize) node * N_STATES, 0, N_STATES * sizeof (guint64));
+  node = tv_builder_append (b, parent, key);
   b->hkeys[slot] = h;
   b->hvalues[slot] = node;
   if ((guint64) b->n_nodes * 2 > b->mask)
