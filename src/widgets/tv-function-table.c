@@ -394,13 +394,13 @@ typedef struct
 {
   TvCallTree    *tree;
   guint32        function;
-  guint64        base;          /* the samples through the function */
 } NeighboursJob;
 
 typedef struct
 {
   TvFunctionRow *rows[N_RELATIONS];
   guint          n_rows[N_RELATIONS];
+  guint64        base;          /* the samples through the function */
 } Neighbours;
 
 static void
@@ -429,6 +429,12 @@ find_neighbours (gpointer      data,
 {
   NeighboursJob *job = data;
   Neighbours *found = g_new0 (Neighbours, 1);
+  guint n_functions;
+  const TvFunctionRow *functions = tv_call_tree_get_functions (job->tree, &n_functions);
+
+  for (guint i = 0; i < n_functions; i++)
+    if (functions[i].function == job->function)
+      found->base = functions[i].total;
 
   if (!tv_call_tree_get_neighbours (job->tree, job->function, cancellable,
                                     &found->rows[RELATION_CALLERS], &found->n_rows[RELATION_CALLERS],
@@ -460,7 +466,7 @@ neighbours_done (gpointer owner,
                                                   r == RELATION_CALLEES
                                                   ? C_("function table", "(self)")
                                                   : C_("function table", "(no caller)"),
-                                                  job->base);
+                                                  found->base);
       set_relation_rows (self, r, rows);
     }
   neighbours_free (found);
@@ -492,14 +498,6 @@ start_relations (TvFunctionTable *self)
 
       job->tree = tv_call_tree_ref (self->tree);
       job->function = self->selected;
-      {
-        guint n_rows;
-        const TvFunctionRow *rows = tv_call_tree_get_functions (self->tree, &n_rows);
-
-        for (guint i = 0; i < n_rows; i++)
-          if (rows[i].function == self->selected)
-            job->base = rows[i].total;
-      }
       gtk_spinner_start (self->spinner);
       tv_worker_run (&self->relations_worker, self, find_neighbours, job, neighbours_job_free,
                      neighbours_free, neighbours_done);
