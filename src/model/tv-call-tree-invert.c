@@ -29,6 +29,43 @@ compare_walkers (const void *pa,
   return (a->key > b->key) - (a->key < b->key);
 }
 
+/* Whether the N paths W, one child of NODE, weigh less than MIN_TOTAL;
+ * if so they end at NODE, and their samples are its remainder. */
+static gboolean
+leave_out (const Builder *v,
+           guint64        min_total,
+           const Walker  *w,
+           guint32        n,
+           guint32        node,
+           Builder       *inv,
+           guint32       *end_of,
+           GArray        *remainders)
+{
+  guint64 samples = 0;
+
+  for (guint32 i = 0; i < n && samples < min_total; i++)
+    samples += v->self[w[i].leaf];
+  if (samples >= min_total)
+    return FALSE;
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      if (v->status != NULL)
+        add_states (inv->status + (gsize) node * N_STATES, v->status + (gsize) w[i].leaf * N_STATES);
+      if (end_of != NULL)
+        end_of[w[i].leaf] = node;
+    }
+  if (remainders->len > 0 && g_array_index (remainders, Remainder, remainders->len - 1).node == node)
+    g_array_index (remainders, Remainder, remainders->len - 1).samples += samples;
+  else
+    {
+      Remainder r = { node, samples };
+
+      g_array_append_val (remainders, r);
+    }
+  return TRUE;
+}
+
 /* Inverted: every path from a node with self samples up to the root
  * becomes a path down from the root; the self samples weigh it.  Made from
  * the root down, without lookups: the paths that reached an inverted node
@@ -36,15 +73,23 @@ compare_walkers (const void *pa,
  * same key go on as one child, made with its siblings (numbered as the
  * other trees are: a node's children together, the first child's subtree
  * next).  The paths of a node are a range of one array, which its
- * children's ranges divide.  INV has no hash table. */
+ * children's ranges divide.  INV has no hash table.
+ *
+ * With MIN_TOTAL, a child with fewer samples is left out and its samples
+ * are added to REMAINDERS: its paths stop at its parent, which keeps
+ * their state counts (END_OF says so too), so that every node made is
+ * exact. */
 void
 tv_call_tree_invert (const Builder *v,
+                     guint64        min_total,
                      Builder       *inv,
                      guint32       *end_of,
+                     GArray        *remainders,
                      Progress      *progress)
 {
   g_autofree Walker *walkers = NULL;
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32) * 3);
+  g_autoptr(GArray) children = g_array_new (FALSE, FALSE, sizeof (guint32) * 3);
   guint32 n_walkers = 0, n_done = 0;
 
   if (end_of != NULL)
@@ -111,30 +156,30 @@ tv_call_tree_invert (const Builder *v,
       if (!one_key)
         qsort (walkers + a, b - a, sizeof (Walker), compare_walkers);
 
-      /* One child per key, and its paths. */
+      /* One child per key, and its paths, pushed last child first so
+       * that the first comes next.  A child with fewer samples than
+       * MIN_TOTAL is left out: its paths end here, as the node's
+       * remainder. */
+      g_array_set_size (children, 0);
       for (guint32 i = a; i < b;)
         {
           guint32 end = i + 1;
 
           while (end < b && walkers[end].key == walkers[i].key)
             end++;
-          tv_builder_append (inv, node, walkers[i].key);
+          if (min_total > 0 && leave_out (v, min_total, walkers + i, end - i, node, inv, end_of,
+                                          remainders))
+            n_done += end - i;
+          else
+            {
+              guint32 entry[3] = { tv_builder_append (inv, node, walkers[i].key), i, end };
+
+              g_array_append_val (children, entry);
+            }
           i = end;
         }
-      /* Pushed last child first, so that the first comes next. */
-      for (guint32 i = b, child = inv->n_nodes; i > a;)
-        {
-          guint32 start = i - 1;
-          guint32 entry[3];
-
-          while (start > a && walkers[start - 1].key == walkers[i - 1].key)
-            start--;
-          entry[0] = --child;
-          entry[1] = start;
-          entry[2] = i;
-          g_array_append_val (stack, entry);
-          i = start;
-        }
+      for (guint k = children->len; k > 0; k--)
+        g_array_append_vals (stack, &g_array_index (children, guint32, (k - 1) * 3), 1);
       g_assert (inv->n_nodes - first_child <= b - a);
     }
 }

@@ -29,6 +29,7 @@ struct _TvCallTree
   guint16        *depth;
   guint64        *self;
   guint64        *total;
+  guint64        *remainder;     /* per node, or NULL: see TvQuery.min_total */
   guint64        *status;        /* n_nodes * TV_N_STATUS_COUNTS, like total;
                                   * NULL unless the query counted states */
   guint32        *threads;       /* distinct threads per node, or NULL */
@@ -165,9 +166,18 @@ void     tv_call_tree_map_nodes (TvProfileData       *data,
                                  Builder             *b,
                                  Progress            *progress);
 /* Step 3 (tv-call-tree-invert.c). */
+/* A node a pruned inversion left children out of, and their samples. */
+typedef struct
+{
+  guint32 node;
+  guint64 samples;
+} Remainder;
+
 void     tv_call_tree_invert    (const Builder       *v,
+                                 guint64              min_total,
                                  Builder             *inv,
                                  guint32             *end_of,
+                                 GArray              *remainders,
                                  Progress            *progress);
 void     tv_call_tree_callers   (TvProfileData       *data,
                                  TvMergeKey           merge,

@@ -294,7 +294,8 @@ compare_rows (const void *pa,
 static TvCallTree *
 finish (TvProfileData *data,
         const TvQuery *query,
-        Builder       *b)
+        Builder       *b,
+        const GArray  *remainders)
 {
   TvCallTree *self = g_new0 (TvCallTree, 1);
   ChildOrder order;
@@ -315,6 +316,17 @@ finish (TvProfileData *data,
   self->depth = g_new (guint16, self->n_nodes);
 
   memcpy (self->total, self->self, self->n_nodes * sizeof (guint64));
+  if (remainders != NULL && remainders->len > 0)
+    {
+      self->remainder = g_new0 (guint64, self->n_nodes);
+      for (guint i = 0; i < remainders->len; i++)
+        {
+          const Remainder *r = &g_array_index (remainders, Remainder, i);
+
+          self->remainder[r->node] += r->samples;
+          self->total[r->node] += r->samples;
+        }
+    }
   for (guint32 n = self->n_nodes - 1; n > 0; n--)
     self->total[self->parent[n]] += self->total[n];
   self->depth[0] = 0;
@@ -458,6 +470,7 @@ turn_over (TvProfileData  *data,
            const guint8   *in_focus,
            double          functions_end,
            Builder        *view,
+           GArray         *remainders,
            Progress       *progress)
 {
   Builder other = { 0 };
@@ -482,7 +495,7 @@ turn_over (TvProfileData  *data,
     {
       g_autofree guint32 *end_of = count ? g_new (guint32, view->n_nodes) : NULL;
 
-      tv_call_tree_invert (view, &other, end_of, progress);
+      tv_call_tree_invert (view, query->min_total, &other, end_of, remainders, progress);
       if (count && !progress->cancelled)
         {
           progress_stage (progress, 0.9, 0.05);
@@ -529,6 +542,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   g_autofree guint8 *in_focus = NULL;
   g_autoptr(GArray) hits = NULL;
   g_autofree guint32 *threads = NULL;
+  g_autoptr(GArray) remainders = g_array_new (FALSE, FALSE, sizeof (Remainder));
   /* A callers tree has no thread counts: its nodes are not paths of
    * samples but of callers. */
   gboolean count = query->count_threads && query->callers_of == TV_NODE_NONE;
@@ -596,7 +610,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
 
   if (query->callers_of != TV_NODE_NONE || query->inverted)
     threads = turn_over (data, query, count, hits, map, in_focus, functions_end, &view,
-                         &progress);
+                         remainders, &progress);
   else if (count)
     {
       progress_stage (&progress, functions_end, 0.95 - functions_end);
@@ -610,7 +624,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
       return NULL;
     }
 
-  tree = finish (data, query, &view);
+  tree = finish (data, query, &view, remainders);
   tree->threads = g_steal_pointer (&threads);
   if (keep_self)
     keep_thread_self (tree, tv_profile_data_get_n_threads (data), hits, map, in_focus, &view);
@@ -649,6 +663,7 @@ tv_call_tree_unref (TvCallTree *self)
   g_free (self->depth);
   g_free (self->self);
   g_free (self->total);
+  g_free (self->remainder);
   g_free (self->status);
   g_free (self->threads);
   g_free (self->node_map);
@@ -745,6 +760,14 @@ tv_call_tree_get_total (TvCallTree *self,
 {
   g_return_val_if_fail (node < self->n_nodes, 0);
   return self->total[node];
+}
+
+guint64
+tv_call_tree_get_remainder (TvCallTree *self,
+                            guint32     node)
+{
+  g_return_val_if_fail (node < self->n_nodes, 0);
+  return self->remainder != NULL ? self->remainder[node] : 0;
 }
 
 gboolean

@@ -58,6 +58,12 @@ typedef struct
    * tv_call_tree_get_thread_self()), found in the same pass as the
    * tree's; not for inverted or callers_of trees. */
   gboolean       thread_self;
+  /* An inverted tree may leave out a node with fewer samples than this:
+   * its samples are then its parent's remainder (see
+   * tv_call_tree_get_remainder()), and every node it has keeps its exact
+   * self, total, state and thread counts.  0 keeps every node.  Trees
+   * that are not inverted keep every node whatever it says. */
+  guint64        min_total;
 } TvQuery;
 
 /* A query that keeps everything, merged by MERGE. */
@@ -145,6 +151,11 @@ guint          tv_call_tree_get_depth      (TvCallTree     *tree,
 guint64        tv_call_tree_get_self       (TvCallTree     *tree,
                                             guint32         node);
 guint64        tv_call_tree_get_total      (TvCallTree     *tree,
+                                            guint32         node);
+/* The samples below NODE in children the query's min_total left out:
+ * its total is its self, its children's totals and this.  0 in a tree
+ * that left nothing out. */
+guint64        tv_call_tree_get_remainder  (TvCallTree     *tree,
                                             guint32         node);
 /* Whether the query counted states (TvQuery.count_states). */
 gboolean       tv_call_tree_has_status_counts (TvCallTree *tree);

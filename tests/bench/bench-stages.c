@@ -24,7 +24,9 @@
  *   *_ms              the median of five (--runs) of each interaction, wall clock,
  *                     each a new tree (tv_call_tree_new, what the
  *                     profile's worker runs) laid out and drawn where the
- *                     view redraws;
+ *                     view redraws; inverted_pruned_ms is the inverted
+ *                     view leaving out nodes under 1/20,000 of the samples
+ *                     (TvQuery.min_total);
  *   html_cpu_s, html_bytes, svg_cpu_s, svg_bytes  the page's exports
  *                     (tv_export_html_build, tv_export_image_build) of the
  *                     loaded data, with the command line's defaults.
@@ -262,12 +264,13 @@ typedef enum
   I_ON_CPU,
   I_INVERTED,
   I_MERGE_LINE,
+  I_INVERTED_PRUNED,
   N_INTERACTIONS
 } Interaction;
 
 static const char *const interaction_keys[N_INTERACTIONS] = {
   "zoom_ms", "callers_callees_ms", "search_ms", "range_ms", "thread_ms", "on_cpu_ms",
-  "inverted_ms", "merge_line_ms",
+  "inverted_ms", "merge_line_ms", "inverted_pruned_ms",
 };
 
 static gint  opt_runs = 5;
@@ -522,6 +525,12 @@ run_stages (char **args)
               break;
             case I_MERGE_LINE:
               query.merge = TV_MERGE_LINE;
+              break;
+            case I_INVERTED_PRUNED:
+              /* Leaving out what the shared page aggregates: nodes under
+               * 1/20,000 of the samples (TvQuery.min_total). */
+              query.inverted = TRUE;
+              query.min_total = n_samples / 20000;
               break;
             case N_INTERACTIONS:
               g_assert_not_reached ();
