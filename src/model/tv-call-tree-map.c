@@ -103,6 +103,7 @@ map_grouped (TvProfileData *data,
   member_start[0] = 0;
   member_start[1] = n_members;
 
+  b->children_in_order = TRUE;
   stack[sp++] = 0;
   while (sp > 0 && progress_step (progress, n_members, exact->n_nodes))
     {

@@ -61,6 +61,10 @@ typedef struct
   guint64 *hkeys;
   guint32 *hvalues;
   guint32  mask;
+  /* Each node's children were made together, in their keys' rank order
+   * (as tv_call_tree_map_nodes() makes them when it groups): they need
+   * no sort. */
+  gboolean children_in_order;
 } Builder;
 
 #define N_STATES TV_N_STATUS_COUNTS

@@ -44,6 +44,7 @@ tv_builder_init (Builder  *b,
       b->hkeys = g_new0 (guint64, (gsize) b->mask + 1);
       b->hvalues = g_new (guint32, (gsize) b->mask + 1);
     }
+  b->children_in_order = FALSE;
   b->n_nodes = 1;
   b->parent[0] = TV_NODE_NONE;
   b->key[0] = TV_NODE_NONE;
@@ -204,34 +205,43 @@ index_children (guint32         n_nodes,
 
 /* Functions, from a tree that is not inverted: self adds up, and total
  * counts each sample once per function however deep the recursion: a node
- * adds its total only when no ancestor is the same function. */
-static TvFunctionRow *
-build_functions (TvProfileData *data,
-                 TvMergeKey     merge,
-                 const Builder *b,
-                 guint         *n_rows_out,
-                 Progress      *progress)
+ * adds its total only when no ancestor is the same function.  The tree is
+ * N_NODES nodes with their PARENT, KEY, SELF and TOTAL, and CHILDREN of
+ * each node from CHILD_START. */
+typedef struct
 {
-  guint32 n_nodes = b->n_nodes;
+  guint32        n_nodes;
+  const guint32 *key;
+  const guint64 *self;
+  const guint64 *total;
+  const guint32 *child_start;
+  const guint32 *children;
+} FunctionsInput;
+
+static TvFunctionRow *
+build_functions (TvProfileData        *data,
+                 TvMergeKey            merge,
+                 const FunctionsInput *in,
+                 guint                *n_rows_out,
+                 Progress             *progress)
+{
+  guint32 n_nodes = in->n_nodes;
   guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
-  g_autofree guint64 *total = g_new (guint64, n_nodes);
+  guint32 n_keys = tv_profile_data_get_n_keys (data, merge);
+  const guint32 *frame_functions = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
   g_autofree guint64 *fself = g_new0 (guint64, MAX (n_functions, 1));
   g_autofree guint64 *ftotal = g_new0 (guint64, MAX (n_functions, 1));
   g_autofree guint32 *active = g_new0 (guint32, MAX (n_functions, 1));
-  g_autofree guint32 *fn = g_new (guint32, n_nodes);
+  g_autofree guint32 *key_fn = g_new (guint32, MAX (n_keys, 1));
   g_autofree guint32 *stack = g_new (guint32, n_nodes + 1);
   g_autofree guint32 *next = g_new (guint32, n_nodes + 1);
-  g_autofree guint32 *child_start = NULL;
-  g_autofree guint32 *children = NULL;
   TvFunctionRow *rows;
   guint32 sp = 0;
   guint n_rows = 0;
 
-  sum_totals (b, total);
-  index_children (n_nodes, b->parent, &child_start, &children);
-  fn[0] = TV_NODE_NONE;
-  for (guint32 n = 1; n < n_nodes; n++)
-    fn[n] = key_function (data, merge, b->key[n]);
+  /* Each key's function, looked up once rather than once a node. */
+  for (guint32 k = 0; k < n_keys; k++)
+    key_fn[k] = frame_functions[tv_profile_data_get_key_frame (data, merge, k)];
 
   /* Depth-first, with the count of each function on the current path. */
   stack[sp] = 0;
@@ -246,21 +256,23 @@ build_functions (TvProfileData *data,
         break;
       if (i == 0 && n != 0)
         {
-          fself[fn[n]] += b->self[n];
-          if (active[fn[n]]++ == 0)
-            ftotal[fn[n]] += total[n];
+          guint32 f = key_fn[in->key[n]];
+
+          fself[f] += in->self[n];
+          if (active[f]++ == 0)
+            ftotal[f] += in->total[n];
         }
-      if (child_start[n] + i < child_start[n + 1])
+      if (in->child_start[n] + i < in->child_start[n + 1])
         {
           next[sp - 1] = i + 1;
-          stack[sp] = children[child_start[n] + i];
+          stack[sp] = in->children[in->child_start[n] + i];
           next[sp] = 0;
           sp++;
         }
       else
         {
           if (n != 0)
-            active[fn[n]]--;
+            active[key_fn[in->key[n]]]--;
           sp--;
         }
     }
@@ -275,6 +287,25 @@ build_functions (TvProfileData *data,
       rows[n_rows++] = (TvFunctionRow) { f, fself[f], ftotal[f] };
   *n_rows_out = n_rows;
   return rows;
+}
+
+/* The functions of a builder's tree, before it is turned over. */
+static TvFunctionRow *
+builder_functions (TvProfileData *data,
+                   TvMergeKey     merge,
+                   const Builder *b,
+                   guint         *n_rows_out,
+                   Progress      *progress)
+{
+  g_autofree guint64 *total = g_new (guint64, b->n_nodes);
+  g_autofree guint32 *child_start = NULL;
+  g_autofree guint32 *children = NULL;
+  FunctionsInput in;
+
+  sum_totals (b, total);
+  index_children (b->n_nodes, b->parent, &child_start, &children);
+  in = (FunctionsInput) { b->n_nodes, b->key, b->self, total, child_start, children };
+  return build_functions (data, merge, &in, n_rows_out, progress);
 }
 
 static int
@@ -337,7 +368,7 @@ finish (TvProfileData *data,
   index_children (self->n_nodes, self->parent, &self->child_start, &self->children);
   order.ranks = tv_profile_data_get_key_ranks (data, query->merge);
   order.keys = self->key;
-  for (guint32 n = 0; n < self->n_nodes; n++)
+  for (guint32 n = 0; n < self->n_nodes && !b->children_in_order; n++)
     {
       guint32 count = self->child_start[n + 1] - self->child_start[n];
       if (count > 1)
@@ -552,8 +583,8 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
                        && query->callers_of == TV_NODE_NONE;
   Builder view = { 0 };
   TvCallTree *tree;
-  TvFunctionRow *functions;
-  guint n_functions;
+  TvFunctionRow *functions = NULL;
+  guint n_functions = 0;
 
   g_return_val_if_fail (data != NULL, NULL);
   g_return_val_if_fail (query != NULL, NULL);
@@ -597,10 +628,22 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
       return NULL;
     }
 
-  /* The function table never depends on inversion. */
-  progress_stage (&progress, map_end, functions_end - map_end);
-  functions = build_functions (data, query->merge, &view, &n_functions, &progress);
-  qsort (functions, n_functions, sizeof (TvFunctionRow), compare_rows);
+  if (query->callers_of != TV_NODE_NONE || query->inverted)
+    {
+      /* The function table never depends on inversion: it is the tree's
+       * before it is turned over. */
+      progress_stage (&progress, map_end, functions_end - map_end);
+      functions = builder_functions (data, query->merge, &view, &n_functions, &progress);
+      if (!progress.cancelled)
+        threads = turn_over (data, query, count, hits, map, in_focus, functions_end, &view,
+                             remainders, &progress);
+    }
+  else if (count)
+    {
+      progress_stage (&progress, map_end, 0.8 - map_end);
+      threads = count_threads (hits, map, in_focus, &view, NULL, NULL, &progress);
+    }
+  progress_stage (&progress, other_tree ? 0.95 : 0.8, 0.05);
   if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
     {
       g_free (functions);
@@ -608,23 +651,24 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
       return NULL;
     }
 
-  if (query->callers_of != TV_NODE_NONE || query->inverted)
-    threads = turn_over (data, query, count, hits, map, in_focus, functions_end, &view,
-                         remainders, &progress);
-  else if (count)
-    {
-      progress_stage (&progress, functions_end, 0.95 - functions_end);
-      threads = count_threads (hits, map, in_focus, &view, NULL, NULL, &progress);
-    }
-  progress_stage (&progress, 0.95, 0.05);
-  if (progress.cancelled)
-    {
-      g_free (functions);
-      tv_builder_clear (&view);
-      return NULL;
-    }
-
   tree = finish (data, query, &view, remainders);
+  if (functions == NULL)
+    {
+      /* Read off the finished tree, whose totals and children are made. */
+      FunctionsInput in = { tree->n_nodes, tree->key, tree->self, tree->total,
+                            tree->child_start, tree->children };
+
+      progress_stage (&progress, 0.85, 0.15);
+      functions = build_functions (data, query->merge, &in, &n_functions, &progress);
+      if (progress.cancelled)
+        {
+          g_free (functions);
+          tv_builder_clear (&view);
+          tv_call_tree_unref (tree);
+          return NULL;
+        }
+    }
+  qsort (functions, n_functions, sizeof (TvFunctionRow), compare_rows);
   tree->threads = g_steal_pointer (&threads);
   if (keep_self)
     keep_thread_self (tree, tv_profile_data_get_n_threads (data), hits, map, in_focus, &view);
