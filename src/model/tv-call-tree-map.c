@@ -93,8 +93,12 @@ map_grouped (TvProfileData *data,
   guint32 sp = 0;
   guint32 n_members = 0;
 
-  for (guint32 n = 0; n < exact->n_nodes; n++)
-    map[n] = TV_NODE_NONE;
+  /* Every node with samples gets its place below; the others only matter
+   * to a query that keeps the whole map, and a view of few samples should
+   * not cost a pass over the tree. */
+  if (query->keep_node_map)
+    for (guint32 n = 0; n < exact->n_nodes; n++)
+      map[n] = TV_NODE_NONE;
   map[0] = 0;
   b->self[0] += weights[0];
   if (states != NULL)

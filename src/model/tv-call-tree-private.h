@@ -152,12 +152,23 @@ guint32  tv_builder_append      (Builder             *b,
                                  guint32              parent,
                                  guint32              key);
 
-/* Step 1 (tv-query.c). */
+/* The exact nodes step 1 gave a weight, while they are few: LEAVES
+ * (guint32) holds them until there would be more than MAX, and then
+ * OVERFLOWED is set and it is left as it is. */
+typedef struct
+{
+  GArray   *leaves;
+  guint     max;
+  gboolean  overflowed;
+} Touched;
+
+/* Step 1 (tv-query.c).  TOUCHED may be NULL. */
 gboolean tv_call_tree_weigh     (TvProfileData       *data,
                                  const TvQuery       *query,
                                  guint64             *weights,
                                  guint64             *states,
                                  GArray              *hits,
+                                 Touched             *touched,
                                  GCancellable        *cancellable);
 /* Step 2 (tv-call-tree-map.c). */
 void     tv_call_tree_map_nodes (TvProfileData       *data,

@@ -538,6 +538,77 @@ turn_over (TvProfileData  *data,
   return threads;
 }
 
+/* Each exact node's weight and its descendants', from the few LEAVES
+ * that have a weight: nodes are summed into their parents from the
+ * highest number down (a parent's is smaller than its children's), taken
+ * off a heap of the nodes reached, so that only those are visited.  The
+ * others stay 0, as the whole pass would leave them. */
+static guint64 *
+sum_sparse (const TvExactTree *exact,
+            const guint64     *weights,
+            const GArray      *leaves)
+{
+  guint64 *subtree = g_new0 (guint64, exact->n_nodes);
+  guint capacity = MAX (leaves->len, 64);
+  g_autofree guint32 *heap = g_new (guint32, capacity);
+  guint n_heap = 0;
+
+  for (guint i = 0; i < leaves->len; i++)
+    {
+      guint32 n = g_array_index (leaves, guint32, i);
+      guint k = n_heap++;
+
+      subtree[n] = weights[n];
+      for (; k > 0 && heap[(k - 1) / 2] < n; k = (k - 1) / 2)
+        heap[k] = heap[(k - 1) / 2];
+      heap[k] = n;
+    }
+  while (n_heap > 0)
+    {
+      guint32 n = heap[0];
+      guint32 last = heap[--n_heap];
+      guint32 p;
+      guint k = 0;
+
+      /* Sift the last one down from the top. */
+      for (;;)
+        {
+          guint c = 2 * k + 1;
+
+          if (c >= n_heap)
+            break;
+          if (c + 1 < n_heap && heap[c + 1] > heap[c])
+            c++;
+          if (heap[c] <= last)
+            break;
+          heap[k] = heap[c];
+          k = c;
+        }
+      if (n_heap > 0)
+        heap[k] = last;
+      if (n == 0)
+        continue;
+
+      p = exact->parent[n];
+      if (subtree[p] == 0)
+        {
+          /* Reached for the first time: to be summed once its children
+           * are, which have higher numbers. */
+          if (n_heap == capacity)
+            {
+              capacity *= 2;
+              heap = g_renew (guint32, heap, capacity);
+            }
+          k = n_heap++;
+          for (; k > 0 && heap[(k - 1) / 2] < p; k = (k - 1) / 2)
+            heap[k] = heap[(k - 1) / 2];
+          heap[k] = p;
+        }
+      subtree[p] += subtree[n];
+    }
+  return subtree;
+}
+
 /**
  * tv_call_tree_new:
  *
@@ -574,6 +645,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   g_autoptr(GArray) hits = NULL;
   g_autofree guint32 *threads = NULL;
   g_autoptr(GArray) remainders = g_array_new (FALSE, FALSE, sizeof (Remainder));
+  Touched touched = { NULL, 0, FALSE };
   /* A callers tree has no thread counts: its nodes are not paths of
    * samples but of callers. */
   gboolean count = query->count_threads && query->callers_of == TV_NODE_NONE;
@@ -605,13 +677,23 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
     states = g_new0 (guint64, (gsize) exact->n_nodes * N_STATES);
   if (count || keep_self)
     hits = g_array_new (FALSE, FALSE, sizeof (ThreadHit));
+  /* A query of few samples (one thread, a short time) weighs few leaves:
+   * their sums up the tree then cost what they reach, not the tree. */
+  touched.leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
+  touched.max = MAX (exact->n_nodes / 64, 64);
   progress_stage (&progress, 0.0, 0.15);
-  if (!tv_call_tree_weigh (data, query, weights, states, hits, cancellable))
+  if (!tv_call_tree_weigh (data, query, weights, states, hits, &touched, cancellable))
     return NULL;
 
-  subtree = g_memdup2 (weights, exact->n_nodes * sizeof (guint64));
-  for (guint32 n = exact->n_nodes - 1; n > 0; n--)
-    subtree[exact->parent[n]] += subtree[n];
+  if (!touched.overflowed)
+    subtree = sum_sparse (exact, weights, touched.leaves);
+  else
+    {
+      subtree = g_memdup2 (weights, exact->n_nodes * sizeof (guint64));
+      for (guint32 n = exact->n_nodes - 1; n > 0; n--)
+        subtree[exact->parent[n]] += subtree[n];
+    }
+  g_clear_pointer (&touched.leaves, g_array_unref);
 
   /* Only a focused view looks its nodes up (see tv_call_tree_map_nodes()). */
   tv_builder_init (&view, exact->n_nodes, query->count_states,

@@ -241,6 +241,7 @@ typedef struct
   guint64       *weights;
   guint64       *states;
   GArray        *hits;
+  Touched       *touched;
 } Weigh;
 
 /* Step 1 for the samples LO to HI of thread T (number I): their weight on
@@ -313,6 +314,14 @@ weigh_samples (Weigh          *w,
             if (leaf_states != NULL)
               count_states (t->statuses, s, s + 1, leaf_states);
           }
+      if (count > 0 && w->touched != NULL && !w->touched->overflowed
+          && w->weights[t->run_leaf[r]] == 0)
+        {
+          if (w->touched->leaves->len < w->touched->max)
+            g_array_append_val (w->touched->leaves, t->run_leaf[r]);
+          else
+            w->touched->overflowed = TRUE;
+        }
       w->weights[t->run_leaf[r]] += count;
       /* Which thread reached which leaf, thread by thread. */
       if (w->hits != NULL && count > 0)
@@ -358,10 +367,11 @@ tv_call_tree_weigh (TvProfileData *data,
                     guint64       *weights,
                     guint64       *states,
                     GArray        *hits,
+                    Touched       *touched,
                     GCancellable  *cancellable)
 {
   guint n_threads = tv_profile_data_get_n_threads (data);
-  Weigh w = { query, weights, states, hits };
+  Weigh w = { query, weights, states, hits, touched };
 
   for (guint i = 0; i < n_threads; i++)
     {
