@@ -720,9 +720,7 @@ struct _TvFlameMatches
   TvCallTree      *tree;
   guint8          *flags;          /* per node */
   guint64          n_samples;
-  guint32         *order;          /* matching nodes, in display order */
   guint32          n_matches;
-  guint32         *rank;           /* per node: matches before it in display order */
 };
 
 TvFlameMatches *
@@ -732,8 +730,6 @@ tv_flame_matches_new (TvCallTree   *tree,
 {
   g_autoptr(TvFlameMatches) self = NULL;
   guint32 n_nodes;
-  g_autofree guint32 *stack = NULL;
-  guint32 sp = 0, seen = 0, visited = 0;
 
   g_return_val_if_fail (tree != NULL, NULL);
   g_return_val_if_fail (key_matches != NULL, NULL);
@@ -743,10 +739,11 @@ tv_flame_matches_new (TvCallTree   *tree,
   g_atomic_ref_count_init (&self->ref_count);
   self->tree = tv_call_tree_ref (tree);
   self->flags = g_new0 (guint8, n_nodes);
-  self->rank = g_new (guint32, n_nodes);
 
   /* Parents come before their children: one pass down for the nodes
-   * inside a match, one up for the subtrees that hold one. */
+   * inside a match, one up for the subtrees that hold one.  The display
+   * order needs no pass of its own: tv_flame_matches_get_next() finds
+   * its way down the subtrees that hold a match. */
   for (guint32 n = 1; n < n_nodes; n++)
     {
       guint32 p = tv_call_tree_get_parent (tree, n);
@@ -767,28 +764,6 @@ tv_flame_matches_new (TvCallTree   *tree,
   for (guint32 n = n_nodes - 1; n > 0; n--)
     if (self->flags[n] & MATCH_SUBTREE)
       self->flags[tv_call_tree_get_parent (tree, n)] |= MATCH_SUBTREE;
-
-  /* Display order, depth first; rank[n] is how many matches come before
-   * N, so the next match after N is order[rank[n]] (or after it). */
-  self->order = g_new (guint32, MAX (self->n_matches, 1));
-  stack = g_new (guint32, n_nodes);
-  stack[sp++] = TV_ROOT_NODE;
-  while (sp > 0)
-    {
-      guint32 n = stack[--sp];
-      const guint32 *children;
-      guint n_children;
-
-      self->rank[n] = self->n_matches > 0 ? seen : 0;
-      if (self->flags[n] & MATCH_SELF)
-        self->order[seen++] = n;
-      children = tv_call_tree_get_children (tree, n, &n_children);
-      for (guint i = n_children; i > 0; i--)
-        stack[sp++] = children[i - 1];
-      if (++visited % (64 * CANCEL_INTERVAL) == 0 && g_cancellable_is_cancelled (cancellable))
-        return NULL;
-    }
-  g_assert (seen == self->n_matches);
   if (g_cancellable_is_cancelled (cancellable))
     return NULL;
 
@@ -871,8 +846,6 @@ tv_flame_matches_unref (TvFlameMatches *self)
     return;
   tv_call_tree_unref (self->tree);
   g_free (self->flags);
-  g_free (self->order);
-  g_free (self->rank);
   g_free (self);
 }
 
@@ -913,27 +886,100 @@ tv_flame_matches_get_n_samples (TvFlameMatches *self)
   return self->n_samples;
 }
 
+/* The first match of NODE's subtree in display order (NODE first, then
+ * its children's subtrees in order), or the last; NODE holds one. */
+static guint32
+edge_match (TvFlameMatches *self,
+            guint32         node,
+            gboolean        first)
+{
+  for (;;)
+    {
+      guint n_children;
+      const guint32 *children = tv_call_tree_get_children (self->tree, node, &n_children);
+      guint32 next = TV_NODE_NONE;
+
+      if (first && (self->flags[node] & MATCH_SELF))
+        return node;
+      for (guint i = 0; i < n_children && next == TV_NODE_NONE; i++)
+        {
+          guint32 c = children[first ? i : n_children - 1 - i];
+
+          if (self->flags[c] & MATCH_SUBTREE)
+            next = c;
+        }
+      if (next == TV_NODE_NONE)
+        {
+          /* Only NODE itself is left. */
+          g_assert (self->flags[node] & MATCH_SELF);
+          return node;
+        }
+      node = next;
+    }
+}
+
+/* The match after (FORWARD) or before NODE in display order, found by
+ * walking up from NODE to the first sibling subtree that holds one: a
+ * few steps a level, never the whole tree.  TV_NODE_NONE past the end. */
+static guint32
+adjacent_match (TvFlameMatches *self,
+                guint32         node,
+                gboolean        forward)
+{
+  TvCallTree *tree = self->tree;
+
+  /* Forward, what comes first after a node is its own subtree. */
+  if (forward)
+    {
+      guint n_children;
+      const guint32 *children = tv_call_tree_get_children (tree, node, &n_children);
+
+      for (guint i = 0; i < n_children; i++)
+        if (self->flags[children[i]] & MATCH_SUBTREE)
+          return edge_match (self, children[i], TRUE);
+    }
+  while (node != TV_ROOT_NODE)
+    {
+      guint32 parent = tv_call_tree_get_parent (tree, node);
+      guint n_siblings, at = 0;
+      const guint32 *siblings = tv_call_tree_get_children (tree, parent, &n_siblings);
+
+      while (at < n_siblings && siblings[at] != node)
+        at++;
+      g_assert (at < n_siblings);
+      if (forward)
+        {
+          for (guint i = at + 1; i < n_siblings; i++)
+            if (self->flags[siblings[i]] & MATCH_SUBTREE)
+              return edge_match (self, siblings[i], TRUE);
+        }
+      else
+        {
+          for (guint i = at; i > 0; i--)
+            if (self->flags[siblings[i - 1]] & MATCH_SUBTREE)
+              return edge_match (self, siblings[i - 1], FALSE);
+          /* Before a node's children comes the node itself. */
+          if (self->flags[parent] & MATCH_SELF)
+            return parent;
+        }
+      node = parent;
+    }
+  return TV_NODE_NONE;
+}
+
 guint32
 tv_flame_matches_get_next (TvFlameMatches *self,
                            guint32         node,
                            gboolean        forward)
 {
-  guint32 r;
+  guint32 next = TV_NODE_NONE;
 
   g_return_val_if_fail (self != NULL, TV_NODE_NONE);
 
   if (self->n_matches == 0)
     return TV_NODE_NONE;
-  if (node >= tv_call_tree_get_n_nodes (self->tree))
-    return forward ? self->order[0] : self->order[self->n_matches - 1];
-
-  r = self->rank[node];
-  if (forward)
-    {
-      /* order[r] is NODE itself when it matches. */
-      if (self->flags[node] & MATCH_SELF)
-        r++;
-      return self->order[r < self->n_matches ? r : 0];
-    }
-  return self->order[r > 0 ? r - 1 : self->n_matches - 1];
+  if (node < tv_call_tree_get_n_nodes (self->tree))
+    next = adjacent_match (self, node, forward);
+  /* From nowhere, or past either end: round to the other end. */
+  return next != TV_NODE_NONE ? next : edge_match (self, TV_ROOT_NODE, forward);
 }
