@@ -9,6 +9,7 @@
 
 #include "tv-flame-graph.h"
 #include "tv-worker.h"
+#include "tv-zoom-history.h"
 
 G_BEGIN_DECLS
 
@@ -37,8 +38,7 @@ struct _TvFlameGraph
 
   /* Where the view is, and where it was (back) or went (forward). */
   Zoom                zoom;
-  GArray             *back;
-  GArray             *forward;
+  TvZoomHistory       history;
   double              scroll_y;
 
   /* The animation: in the coordinates of anim_root, from a to b. */

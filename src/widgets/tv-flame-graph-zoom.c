@@ -83,8 +83,7 @@ push_zoom (TvFlameGraph *self,
 {
   if (self->zoom.root == zoom->root && self->zoom.x0 == zoom->x0 && self->zoom.x1 == zoom->x1)
     return;
-  g_array_append_val (self->back, self->zoom);
-  g_array_set_size (self->forward, 0);
+  tv_zoom_history_push (&self->history, &self->zoom);
   tv_flame_graph_set_zoom (self, zoom, TRUE);
 }
 
@@ -132,12 +131,8 @@ tv_flame_graph_go_back (TvFlameGraph *self)
 {
   Zoom zoom;
 
-  if (self->back->len == 0)
-    return;
-  zoom = g_array_index (self->back, Zoom, self->back->len - 1);
-  g_array_set_size (self->back, self->back->len - 1);
-  g_array_append_val (self->forward, self->zoom);
-  tv_flame_graph_set_zoom (self, &zoom, TRUE);
+  if (tv_zoom_history_go (&self->history, TV_ZOOM_BACK, &self->zoom, &zoom))
+    tv_flame_graph_set_zoom (self, &zoom, TRUE);
 }
 
 void
@@ -145,12 +140,8 @@ tv_flame_graph_go_forward (TvFlameGraph *self)
 {
   Zoom zoom;
 
-  if (self->forward->len == 0)
-    return;
-  zoom = g_array_index (self->forward, Zoom, self->forward->len - 1);
-  g_array_set_size (self->forward, self->forward->len - 1);
-  g_array_append_val (self->back, self->zoom);
-  tv_flame_graph_set_zoom (self, &zoom, TRUE);
+  if (tv_zoom_history_go (&self->history, TV_ZOOM_FORWARD, &self->zoom, &zoom))
+    tv_flame_graph_set_zoom (self, &zoom, TRUE);
 }
 
 void

@@ -110,10 +110,7 @@ tv_timeline_view_set_window (TvTimelineView *self,
       t1 = duration;
     }
   if (remember && (t0 != self->window.t0 || t1 != self->window.t1))
-    {
-      g_array_append_val (self->back, self->window);
-      g_array_set_size (self->forward, 0);
-    }
+    tv_zoom_history_push (&self->history, &self->window);
   self->window.t0 = t0;
   self->window.t1 = t1;
   tv_timeline_view_update_summary (self);
@@ -193,12 +190,8 @@ back_action (GtkWidget  *widget,
   TvTimelineView *self = TV_TIMELINE_VIEW (widget);
   Window w;
 
-  if (self->back->len == 0)
-    return;
-  w = g_array_index (self->back, Window, self->back->len - 1);
-  g_array_set_size (self->back, self->back->len - 1);
-  g_array_append_val (self->forward, self->window);
-  tv_timeline_view_set_window (self, w.t0, w.t1, FALSE);
+  if (tv_zoom_history_go (&self->history, TV_ZOOM_BACK, &self->window, &w))
+    tv_timeline_view_set_window (self, w.t0, w.t1, FALSE);
 }
 
 static void
@@ -209,12 +202,8 @@ forward_action (GtkWidget  *widget,
   TvTimelineView *self = TV_TIMELINE_VIEW (widget);
   Window w;
 
-  if (self->forward->len == 0)
-    return;
-  w = g_array_index (self->forward, Window, self->forward->len - 1);
-  g_array_set_size (self->forward, self->forward->len - 1);
-  g_array_append_val (self->back, self->window);
-  tv_timeline_view_set_window (self, w.t0, w.t1, FALSE);
+  if (tv_zoom_history_go (&self->history, TV_ZOOM_FORWARD, &self->window, &w))
+    tv_timeline_view_set_window (self, w.t0, w.t1, FALSE);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -662,8 +651,7 @@ tv_timeline_view_finalize (GObject *object)
   g_clear_pointer (&self->highlight_threads, g_array_unref);
   g_clear_pointer (&self->lane_filter, g_free);
   g_clear_pointer (&self->view, g_free);
-  g_clear_pointer (&self->back, g_array_unref);
-  g_clear_pointer (&self->forward, g_array_unref);
+  tv_zoom_history_clear (&self->history);
 
   G_OBJECT_CLASS (tv_timeline_view_parent_class)->finalize (object);
 }
@@ -793,11 +781,10 @@ tv_timeline_view_init (TvTimelineView *self)
   GtkEventController *controller;
   GtkGesture *gesture;
 
-  self->back = g_array_new (FALSE, FALSE, sizeof (Window));
+  tv_zoom_history_init (&self->history, sizeof (Window));
   self->flagged_threads = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->highlight_threads = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->highlight_function = TV_NODE_NONE;
-  self->forward = g_array_new (FALSE, FALSE, sizeof (Window));
   self->renderer = tv_timeline_renderer_new (NULL);
   self->view = g_strdup ("lanes");
   self->fold_idle = TRUE;
