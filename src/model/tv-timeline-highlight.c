@@ -279,13 +279,14 @@ tv_timeline_highlight_get_n_samples (TvTimelineHighlight *self,
   return l != NULL ? l->n : 0;
 }
 
-/* The first of L's times at or after T. */
+/* The first of L's times at or after T, by bisection between LO and HI
+ * (the times before LO are before T, those from HI on are not). */
 static guint64
-lower_bound (const HighlightLane *l,
-             guint64              t)
+bisect (const HighlightLane *l,
+        guint64              lo,
+        guint64              hi,
+        guint64              t)
 {
-  guint64 lo = 0, hi = l->n;
-
   while (lo < hi)
     {
       guint64 mid = lo + (hi - lo) / 2;
@@ -298,6 +299,14 @@ lower_bound (const HighlightLane *l,
   return lo;
 }
 
+/* The first of L's times at or after T. */
+static guint64
+lower_bound (const HighlightLane *l,
+             guint64              t)
+{
+  return bisect (l, 0, l->n, t);
+}
+
 /* The first of L's times at or after T, from FROM on (times before FROM
  * are before T): galloping, so that consecutive columns, whose edges are
  * near each other, touch few cache lines of a long array. */
@@ -306,24 +315,14 @@ lower_bound_from (const HighlightLane *l,
                   guint64              from,
                   guint64              t)
 {
-  guint64 lo = from, step = 1, hi;
+  guint64 lo = from, step = 1;
 
   while (lo + step < l->n && l->times[lo + step] < t)
     {
       lo += step;
       step *= 2;
     }
-  hi = MIN (lo + step, l->n);
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-
-      if (l->times[mid] < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return bisect (l, lo, MIN (lo + step, l->n), t);
 }
 
 guint64
