@@ -22,6 +22,7 @@
 #include <glib/gi18n.h>
 
 #include "tv-call-node.h"
+#include "tv-column-view-scroll.h"
 #include "tv-call-tree-view.h"
 #include "tv-text.h"
 #include "tv-units.h"
@@ -117,24 +118,6 @@ find_child (GListModel *children,
         return i;
     }
   return G_MAXUINT;
-}
-
-static void
-scroll_to (TvCallTreeView *self,
-           guint           position)
-{
-  /* GTK 4.8 has no gtk_column_view_scroll_to(): its list view, the child
-   * that scrolls, has the action that does it, and scrolls no more than it
-   * takes.  (The rows' heights cannot tell whether the row shows: the
-   * rows just expanded are not laid out yet.) */
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      {
-        gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
-        return;
-      }
 }
 
 static void
@@ -279,7 +262,9 @@ expand_to (TvCallTreeView *self,
     select_position (self, position);
   if (position != GTK_INVALID_LIST_POSITION)
     {
-      scroll_to (self, position);
+      /* Always asked: the rows' heights cannot tell whether the row shows
+       * (the rows just expanded are not laid out yet). */
+      tv_column_view_scroll_to_row (self->column_view, position);
       queue_reveal_name (self, node);
     }
 }

@@ -31,6 +31,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tv-column-view-scroll.h"
 #include "tv-function-table-private.h"
 #include "tv-lazy-list.h"
 #include "tv-text.h"
@@ -221,16 +222,7 @@ scroll_to (GtkColumnView *view,
         return;
     }
 
-  /* GTK 4.8 has no gtk_column_view_scroll_to(): its list view, the child
-   * that scrolls, has the action that does it. */
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      {
-        gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
-        return;
-      }
+  tv_column_view_scroll_to_row (view, position);
 }
 
 /* Selects the selected function's row, if shown, without emitting. */
