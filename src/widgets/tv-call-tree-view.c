@@ -23,6 +23,7 @@
 
 #include "tv-call-node.h"
 #include "tv-column-view-scroll.h"
+#include "tv-search-entry-text.h"
 #include "tv-call-tree-view.h"
 #include "tv-text.h"
 #include "tv-units.h"
@@ -669,10 +670,7 @@ tv_call_tree_view_set_search (TvCallTreeView *self,
     return;
   g_free (self->search);
   self->search = g_strdup (text);
-  g_signal_handlers_block_by_func (self->search_entry, on_search_changed, self);
-  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text) != 0)
-    gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
-  g_signal_handlers_unblock_by_func (self->search_entry, on_search_changed, self);
+  tv_search_entry_show_text (self->search_entry, text, on_search_changed, self);
   tv_call_tree_view_start_search (self);
 }
 
