@@ -234,7 +234,7 @@ tv_flame_graph_on_key_pressed (GtkEventControllerKey *controller,
       tv_flame_graph_zoom_to_root (self);
       return TRUE;
     case GDK_KEY_BackSpace:
-      tv_flame_graph_go_back (self);
+      tv_flame_graph_go (self, TV_ZOOM_BACK);
       return TRUE;
     default:
       return FALSE;
@@ -259,7 +259,7 @@ tv_flame_graph_back_action (GtkWidget  *widget,
                             const char *action_name,
                             GVariant   *parameter)
 {
-  tv_flame_graph_go_back (TV_FLAME_GRAPH (widget));
+  tv_flame_graph_go (TV_FLAME_GRAPH (widget), TV_ZOOM_BACK);
 }
 
 void
@@ -267,7 +267,7 @@ tv_flame_graph_forward_action (GtkWidget  *widget,
                                const char *action_name,
                                GVariant   *parameter)
 {
-  tv_flame_graph_go_forward (TV_FLAME_GRAPH (widget));
+  tv_flame_graph_go (TV_FLAME_GRAPH (widget), TV_ZOOM_FORWARD);
 }
 
 void

@@ -113,9 +113,9 @@ void tv_flame_graph_set_zoom (TvFlameGraph *self,
 void tv_flame_graph_zoom_to_box (TvFlameGraph     *self,
                                  const TvFlameBox *box);
 
-void tv_flame_graph_go_back (TvFlameGraph *self);
-
-void tv_flame_graph_go_forward (TvFlameGraph *self);
+/* Back or Forward through the zoom history, if it goes that way. */
+void tv_flame_graph_go (TvFlameGraph    *self,
+                        TvZoomDirection  direction);
 
 void tv_flame_graph_zoom_to_root (TvFlameGraph *self);
 

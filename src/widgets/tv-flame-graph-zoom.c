@@ -127,20 +127,12 @@ tv_flame_graph_zoom_to_box (TvFlameGraph     *self,
 }
 
 void
-tv_flame_graph_go_back (TvFlameGraph *self)
+tv_flame_graph_go (TvFlameGraph    *self,
+                   TvZoomDirection  direction)
 {
   Zoom zoom;
 
-  if (tv_zoom_history_go (&self->history, TV_ZOOM_BACK, &self->zoom, &zoom))
-    tv_flame_graph_set_zoom (self, &zoom, TRUE);
-}
-
-void
-tv_flame_graph_go_forward (TvFlameGraph *self)
-{
-  Zoom zoom;
-
-  if (tv_zoom_history_go (&self->history, TV_ZOOM_FORWARD, &self->zoom, &zoom))
+  if (tv_zoom_history_go (&self->history, direction, &self->zoom, &zoom))
     tv_flame_graph_set_zoom (self, &zoom, TRUE);
 }
 

@@ -183,15 +183,21 @@ clear_selection_action (GtkWidget  *widget,
 }
 
 static void
+go (TvTimelineView  *self,
+    TvZoomDirection  direction)
+{
+  Window w;
+
+  if (tv_zoom_history_go (&self->history, direction, &self->window, &w))
+    tv_timeline_view_set_window (self, w.t0, w.t1, FALSE);
+}
+
+static void
 back_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
-  TvTimelineView *self = TV_TIMELINE_VIEW (widget);
-  Window w;
-
-  if (tv_zoom_history_go (&self->history, TV_ZOOM_BACK, &self->window, &w))
-    tv_timeline_view_set_window (self, w.t0, w.t1, FALSE);
+  go (TV_TIMELINE_VIEW (widget), TV_ZOOM_BACK);
 }
 
 static void
@@ -199,11 +205,7 @@ forward_action (GtkWidget  *widget,
                 const char *action_name,
                 GVariant   *parameter)
 {
-  TvTimelineView *self = TV_TIMELINE_VIEW (widget);
-  Window w;
-
-  if (tv_zoom_history_go (&self->history, TV_ZOOM_FORWARD, &self->window, &w))
-    tv_timeline_view_set_window (self, w.t0, w.t1, FALSE);
+  go (TV_TIMELINE_VIEW (widget), TV_ZOOM_FORWARD);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -473,13 +475,31 @@ tv_timeline_view_get_window (TvTimelineView *self,
   *t1 = self->window.t1;
 }
 
+/* RECT: the drawing area's rectangle X, Y, WIDTH, HEIGHT in the view's
+ * coordinates. */
+static gboolean
+area_rect_to_view (TvTimelineView  *self,
+                   double           x,
+                   double           y,
+                   double           width,
+                   double           height,
+                   graphene_rect_t *rect)
+{
+  graphene_point_t origin;
+
+  if (!gtk_widget_compute_point (self->area, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y),
+                                 &origin))
+    return FALSE;
+  graphene_rect_init (rect, origin.x, origin.y, width, height);
+  return TRUE;
+}
+
 gboolean
 tv_timeline_view_get_lane_rect (TvTimelineView  *self,
                                 guint            lane,
                                 graphene_rect_t *rect)
 {
   double x, y, width, height;
-  graphene_point_t origin;
 
   g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), FALSE);
 
@@ -489,11 +509,7 @@ tv_timeline_view_get_lane_rect (TvTimelineView  *self,
   if (!tv_timeline_renderer_get_lane_rect (self->renderer, self->timeline, &self->style, lane,
                                            &x, &y, &width, &height))
     return FALSE;
-  if (!gtk_widget_compute_point (self->area, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y),
-                                 &origin))
-    return FALSE;
-  graphene_rect_init (rect, origin.x, origin.y, width, height);
-  return TRUE;
+  return area_rect_to_view (self, x, y, width, height, rect);
 }
 
 gboolean
@@ -502,7 +518,6 @@ tv_timeline_view_get_legend_rect (TvTimelineView  *self,
                                   graphene_rect_t *rect)
 {
   double x, y, width, height;
-  graphene_point_t origin;
 
   g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), FALSE);
 
@@ -511,12 +526,9 @@ tv_timeline_view_get_legend_rect (TvTimelineView  *self,
   tv_timeline_view_sync_style (self);
   tv_timeline_renderer_get_legend_rect (self->renderer, self->timeline, &self->style, state,
                                         &x, &y, &width, &height);
-  if (width <= 0
-      || !gtk_widget_compute_point (self->area, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y),
-                                    &origin))
+  if (width <= 0)
     return FALSE;
-  graphene_rect_init (rect, origin.x, origin.y, width, height);
-  return TRUE;
+  return area_rect_to_view (self, x, y, width, height, rect);
 }
 
 double
@@ -587,7 +599,6 @@ tv_timeline_view_get_folded_rect (TvTimelineView  *self,
                                   graphene_rect_t *rect)
 {
   double x, y, width, height;
-  graphene_point_t origin;
 
   g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), FALSE);
 
@@ -595,12 +606,9 @@ tv_timeline_view_get_folded_rect (TvTimelineView  *self,
     return FALSE;
   tv_timeline_view_sync_style (self);
   if (!tv_timeline_renderer_get_folded_rect (self->renderer, self->timeline, &self->style, &x, &y,
-                                             &width, &height)
-      || !gtk_widget_compute_point (self->area, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y),
-                                    &origin))
+                                             &width, &height))
     return FALSE;
-  graphene_rect_init (rect, origin.x, origin.y, width, height);
-  return TRUE;
+  return area_rect_to_view (self, x, y, width, height, rect);
 }
 
 const char *
