@@ -255,19 +255,12 @@ selected_function (TvFlameGraph *self)
 }
 
 void
-tv_flame_graph_back_action (GtkWidget  *widget,
-                            const char *action_name,
-                            GVariant   *parameter)
-{
-  tv_flame_graph_go (TV_FLAME_GRAPH (widget), TV_ZOOM_BACK);
-}
-
-void
-tv_flame_graph_forward_action (GtkWidget  *widget,
+tv_flame_graph_history_action (GtkWidget  *widget,
                                const char *action_name,
                                GVariant   *parameter)
 {
-  tv_flame_graph_go (TV_FLAME_GRAPH (widget), TV_ZOOM_FORWARD);
+  tv_flame_graph_go (TV_FLAME_GRAPH (widget),
+                     g_str_equal (action_name, "flame.back") ? TV_ZOOM_BACK : TV_ZOOM_FORWARD);
 }
 
 void

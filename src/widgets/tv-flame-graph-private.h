@@ -180,11 +180,8 @@ gboolean tv_flame_graph_on_key_pressed (GtkEventControllerKey *controller,
                                         GdkModifierType        state,
                                         TvFlameGraph          *self);
 
-void tv_flame_graph_back_action (GtkWidget  *widget,
-                                 const char *action_name,
-                                 GVariant   *parameter);
-
-void tv_flame_graph_forward_action (GtkWidget  *widget,
+/* flame.back and flame.forward. */
+void tv_flame_graph_history_action (GtkWidget  *widget,
                                     const char *action_name,
                                     GVariant   *parameter);
 

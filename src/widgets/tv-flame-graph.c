@@ -785,9 +785,10 @@ tv_flame_graph_class_init (TvFlameGraphClass *klass)
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_install_action (widget_class, "flame.back", NULL, tv_flame_graph_back_action);
+  gtk_widget_class_install_action (widget_class, "flame.back", NULL,
+                                   tv_flame_graph_history_action);
   gtk_widget_class_install_action (widget_class, "flame.forward", NULL,
-                                   tv_flame_graph_forward_action);
+                                   tv_flame_graph_history_action);
   gtk_widget_class_install_action (widget_class, "flame.reset", NULL, tv_flame_graph_reset_action);
   gtk_widget_class_install_action (widget_class, "flame.zoom-in", NULL,
                                    tv_flame_graph_zoom_in_action);

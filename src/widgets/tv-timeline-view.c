@@ -182,30 +182,19 @@ clear_selection_action (GtkWidget  *widget,
   tv_view_state_clear_range (TV_TIMELINE_VIEW (widget)->state);
 }
 
+/* timeline.back and timeline.forward. */
 static void
-go (TvTimelineView  *self,
-    TvZoomDirection  direction)
+history_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
 {
+  TvTimelineView *self = TV_TIMELINE_VIEW (widget);
+  TvZoomDirection direction = g_str_equal (action_name, "timeline.back") ? TV_ZOOM_BACK
+                                                                         : TV_ZOOM_FORWARD;
   Window w;
 
   if (tv_zoom_history_go (&self->history, direction, &self->window, &w))
     tv_timeline_view_set_window (self, w.t0, w.t1, FALSE);
-}
-
-static void
-back_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  go (TV_TIMELINE_VIEW (widget), TV_ZOOM_BACK);
-}
-
-static void
-forward_action (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *parameter)
-{
-  go (TV_TIMELINE_VIEW (widget), TV_ZOOM_FORWARD);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -745,8 +734,8 @@ tv_timeline_view_class_init (TvTimelineViewClass *klass)
                                    zoom_selection_action);
   gtk_widget_class_install_action (widget_class, "timeline.clear-selection", NULL,
                                    clear_selection_action);
-  gtk_widget_class_install_action (widget_class, "timeline.back", NULL, back_action);
-  gtk_widget_class_install_action (widget_class, "timeline.forward", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "timeline.back", NULL, history_action);
+  gtk_widget_class_install_action (widget_class, "timeline.forward", NULL, history_action);
 }
 
 static GtkWidget *
