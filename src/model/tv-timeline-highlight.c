@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "tv-timeline-highlight.h"
+#include "tv-timeline-private.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -279,53 +280,6 @@ tv_timeline_highlight_get_n_samples (TvTimelineHighlight *self,
   return l != NULL ? l->n : 0;
 }
 
-/* The first of L's times at or after T. */
-static guint64
-lower_bound (const HighlightLane *l,
-             guint64              t)
-{
-  guint64 lo = 0, hi = l->n;
-
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-
-      if (l->times[mid] < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* The first of L's times at or after T, from FROM on (times before FROM
- * are before T): galloping, so that consecutive columns, whose edges are
- * near each other, touch few cache lines of a long array. */
-static guint64
-lower_bound_from (const HighlightLane *l,
-                  guint64              from,
-                  guint64              t)
-{
-  guint64 lo = from, step = 1, hi;
-
-  while (lo + step < l->n && l->times[lo + step] < t)
-    {
-      lo += step;
-      step *= 2;
-    }
-  hi = MIN (lo + step, l->n);
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-
-      if (l->times[mid] < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
 guint64
 tv_timeline_highlight_count_range (TvTimelineHighlight *self,
                                    guint                lane,
@@ -338,7 +292,7 @@ tv_timeline_highlight_count_range (TvTimelineHighlight *self,
   l = get_lane (self, lane);
   if (l == NULL || l->n == 0 || end <= start)
     return 0;
-  return lower_bound (l, end) - lower_bound (l, start);
+  return lower_bound (l->times, l->n, end) - lower_bound (l->times, l->n, start);
 }
 
 gboolean
@@ -365,7 +319,7 @@ tv_timeline_highlight_get_bins (TvTimelineHighlight *self,
     return TRUE;
   /* The same edges as the timeline's columns. */
   left = tv_timeline_time_to_timestamp (self->timeline, t0);
-  at = lower_bound (l, left);
+  at = lower_bound (l->times, l->n, left);
   for (guint c = 0; c < n_columns && at < l->n; c++)
     {
       double e = c + 1 == n_columns ? t1 : t0 + (t1 - t0) * (c + 1) / n_columns;
@@ -374,7 +328,7 @@ tv_timeline_highlight_get_bins (TvTimelineHighlight *self,
 
       if (l->times[at] >= right)
         continue;
-      next = lower_bound_from (l, at, right);
+      next = gallop (l->times, l->n, at, right);
       counts[c] = next - at;
       at = next;
     }
@@ -401,14 +355,14 @@ tv_timeline_highlight_count_edges (TvTimelineHighlight *self,
   l = get_lane (self, lane);
   if (l == NULL || l->n == 0)
     return;
-  at = lower_bound (l, edges[0]);
+  at = lower_bound (l->times, l->n, edges[0]);
   for (guint i = 0; i < n && at < l->n; i++)
     {
       guint64 next;
 
       if (edges[i + 1] <= edges[i] || l->times[at] >= edges[i + 1])
         continue;
-      next = lower_bound_from (l, at, edges[i + 1]);
+      next = gallop (l->times, l->n, at, edges[i + 1]);
       counts[i] = next - at;
       at = next;
     }

@@ -13,6 +13,7 @@
 
 #include "tv-flame-view-private.h"
 #include "tv-popup-tooltips.h"
+#include "tv-search-entry-text.h"
 #include "tv-trace-paint.h"
 #include "tv-wrap-layout.h"
 
@@ -336,12 +337,7 @@ tv_flame_view_set_search (TvFlameView *self,
     self->highlight_function = TV_NODE_NONE;
   g_free (self->search);
   self->search = g_strdup (regex);
-  /* Setting the text empties the entry first, which a search entry
-   * reports at once: do not search for that. */
-  g_signal_handlers_block_by_func (self->search_entry, tv_flame_view_on_search_changed, self);
-  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), regex) != 0)
-    gtk_editable_set_text (GTK_EDITABLE (self->search_entry), regex);
-  g_signal_handlers_unblock_by_func (self->search_entry, tv_flame_view_on_search_changed, self);
+  tv_search_entry_show_text (self->search_entry, regex, tv_flame_view_on_search_changed, self);
   if (regex[0] != '\0')
     gtk_search_bar_set_search_mode (self->search_bar, TRUE);
   tv_flame_view_start_search (self);

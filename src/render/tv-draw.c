@@ -222,6 +222,20 @@ tv_draw_set_source (cairo_t *cr,
     cairo_set_source_rgba (cr, c.red, c.green, c.blue, alpha);
 }
 
+void
+tv_draw_inner_outline (cairo_t *cr,
+                       TvColor  color,
+                       double   x,
+                       double   y,
+                       double   width,
+                       double   height)
+{
+  tv_draw_set_source (cr, color, 1.0);
+  cairo_set_line_width (cr, 2.0);
+  cairo_rectangle (cr, x + 1, y + 1, MAX (width - 2, 0), MAX (height - 2, 0));
+  cairo_stroke (cr);
+}
+
 cairo_surface_t *
 tv_draw_ensure_image (cairo_surface_t **image,
                       int               width,

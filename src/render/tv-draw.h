@@ -78,6 +78,14 @@ void         tv_draw_show_layout           (cairo_t                    *cr,
 void         tv_draw_set_source            (cairo_t                    *cr,
                                             TvColor                     color,
                                             double                      alpha);
+/* Strokes a 2-pixel outline in COLOR just inside the rectangle, as the
+ * selected box or cells are marked; the line width stays 2. */
+void         tv_draw_inner_outline         (cairo_t                    *cr,
+                                            TvColor                     color,
+                                            double                      x,
+                                            double                      y,
+                                            double                      width,
+                                            double                      height);
 /* *IMAGE, made again as an ARGB32 image of at least WIDTH x HEIGHT
  * pixels when it is smaller.  NULL when cairo cannot make it. */
 cairo_surface_t *tv_draw_ensure_image      (cairo_surface_t           **image,

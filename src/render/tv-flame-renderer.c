@@ -206,8 +206,7 @@ fill_boxes (TvFlameRenderer *self,
     {
       guint32 rgb = self->order[k] >> 32;
 
-      cairo_set_source_rgb (cr, (rgb >> 16) / 255.0, ((rgb >> 8) & 0xff) / 255.0,
-                            (rgb & 0xff) / 255.0);
+      tv_draw_set_source (cr, tv_color_unpack (rgb), 1.0);
       for (; k < n && self->order[k] >> 32 == rgb; k++)
         {
           const Painted *p = &self->painted[(guint32) self->order[k]];
@@ -531,10 +530,7 @@ draw_highlights (TvFlameRenderer    *self,
               cairo_rectangle (cr, l, t, r - l, b - t);
               cairo_fill (cr);
             }
-          tv_draw_set_source (cr, tv_palette_accent (style->dark), 1.0);
-          cairo_set_line_width (cr, 2.0);
-          cairo_rectangle (cr, l + 1, t + 1, MAX (r - l - 2, 0), MAX (b - t - 2, 0));
-          cairo_stroke (cr);
+          tv_draw_inner_outline (cr, tv_palette_accent (style->dark), l, t, r - l, b - t);
           if (hover)
             draw_box_label (self, cr, layout, box, style, l, t, r, b, fill, dimmed ? 0.55 : 1.0);
         }

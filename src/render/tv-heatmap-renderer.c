@@ -373,10 +373,7 @@ draw_heatmap_selection (cairo_t               *cr,
       tv_draw_set_source (cr, tv_palette_accent (style->dark), 0.2);
       cairo_rectangle (cr, x, y, w, h);
       cairo_fill (cr);
-      tv_draw_set_source (cr, tv_palette_accent (style->dark), 1.0);
-      cairo_set_line_width (cr, 2.0);
-      cairo_rectangle (cr, x + 1, y + 1, MAX (w - 2, 0), MAX (h - 2, 0));
-      cairo_stroke (cr);
+      tv_draw_inner_outline (cr, tv_palette_accent (style->dark), x, y, w, h);
     }
 }
 

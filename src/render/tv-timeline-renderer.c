@@ -384,6 +384,17 @@ find_row (TvTimelineRenderer *self,
   return NULL;
 }
 
+/* LANE's row, or NULL when it has none (it is hidden or folded). */
+static const Row *
+lookup_lane_row (TvTimelineRenderer *self,
+                 guint               lane)
+{
+  for (guint i = 0; i < self->n_rows; i++)
+    if (self->rows[i].kind == ROW_LANE && self->rows[i].lane == lane)
+      return &self->rows[i];
+  return NULL;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Drawing                                                                  */
 /* ------------------------------------------------------------------------ */
@@ -437,6 +448,28 @@ tv_timeline_renderer_draw (TvTimelineRenderer    *self,
 /* ------------------------------------------------------------------------ */
 /* Geometry and hit testing                                                  */
 /* ------------------------------------------------------------------------ */
+
+/* Hands a rectangle out through those of X, Y, WIDTH and HEIGHT that are
+ * not NULL. */
+static void
+set_rect (double *x,
+          double *y,
+          double *width,
+          double *height,
+          double  rect_x,
+          double  rect_y,
+          double  rect_width,
+          double  rect_height)
+{
+  if (x != NULL)
+    *x = rect_x;
+  if (y != NULL)
+    *y = rect_y;
+  if (width != NULL)
+    *width = rect_width;
+  if (height != NULL)
+    *height = rect_height;
+}
 
 gboolean
 tv_timeline_renderer_hit_test (TvTimelineRenderer    *self,
@@ -578,25 +611,17 @@ tv_timeline_renderer_get_lane_rect (TvTimelineRenderer    *self,
                                     double                *height)
 {
   Geometry g;
+  const Row *row;
 
   g_return_val_if_fail (self != NULL && timeline != NULL && style != NULL, FALSE);
   g_return_val_if_fail (lane < tv_timeline_get_n_lanes (timeline), FALSE);
 
   tv_timeline_renderer_compute_geometry (self, timeline, style, &g);
-  for (guint i = 0; i < self->n_rows; i++)
-    if (self->rows[i].kind == ROW_LANE && self->rows[i].lane == lane)
-      {
-        if (x != NULL)
-          *x = g.plot_x;
-        if (y != NULL)
-          *y = self->rows[i].y + g.rows_y;
-        if (width != NULL)
-          *width = g.plot_width;
-        if (height != NULL)
-          *height = self->rows[i].height - 1;
-        return TRUE;
-      }
-  return FALSE;
+  row = lookup_lane_row (self, lane);
+  if (row == NULL)
+    return FALSE;
+  set_rect (x, y, width, height, g.plot_x, row->y + g.rows_y, g.plot_width, row->height - 1);
+  return TRUE;
 }
 
 char *
@@ -606,20 +631,16 @@ tv_timeline_renderer_dup_lane_label (TvTimelineRenderer    *self,
                                      guint                  lane)
 {
   Geometry g;
+  const Row *row;
 
   g_return_val_if_fail (self != NULL && timeline != NULL && style != NULL, NULL);
   g_return_val_if_fail (lane < tv_timeline_get_n_lanes (timeline), NULL);
 
   tv_timeline_renderer_compute_geometry (self, timeline, style, &g);
-  for (guint i = 0; i < self->n_rows; i++)
-    if (self->rows[i].kind == ROW_LANE && self->rows[i].lane == lane)
-      {
-        if (!tv_timeline_row_shows_label (&self->rows[i], &g))
-          return NULL;
-        return g_strdup (pango_layout_get_text (tv_timeline_renderer_lane_label (self, timeline,
-                                                                                 lane)));
-      }
-  return NULL;
+  row = lookup_lane_row (self, lane);
+  if (row == NULL || !tv_timeline_row_shows_label (row, &g))
+    return NULL;
+  return g_strdup (pango_layout_get_text (tv_timeline_renderer_lane_label (self, timeline, lane)));
 }
 
 double
@@ -657,14 +678,7 @@ tv_timeline_renderer_get_folded_rect (TvTimelineRenderer    *self,
   if (self->n_rows == 0 || self->rows[self->n_rows - 1].kind != ROW_FOLDED)
     return FALSE;
   row = &self->rows[self->n_rows - 1];
-  if (x != NULL)
-    *x = 0;
-  if (y != NULL)
-    *y = row->y + g.rows_y;
-  if (width != NULL)
-    *width = style->width;
-  if (height != NULL)
-    *height = row->height - 1;
+  set_rect (x, y, width, height, 0, row->y + g.rows_y, style->width, row->height - 1);
   return TRUE;
 }
 
@@ -682,14 +696,7 @@ tv_timeline_renderer_get_overview_rect (TvTimelineRenderer    *self,
   g_return_if_fail (self != NULL && timeline != NULL && style != NULL);
 
   tv_timeline_renderer_compute_geometry (self, timeline, style, &g);
-  if (x != NULL)
-    *x = g.plot_x;
-  if (y != NULL)
-    *y = g.overview_y;
-  if (width != NULL)
-    *width = g.plot_width;
-  if (height != NULL)
-    *height = g.overview_height - 1;
+  set_rect (x, y, width, height, g.plot_x, g.overview_y, g.plot_width, g.overview_height - 1);
 }
 
 void
@@ -710,14 +717,7 @@ tv_timeline_renderer_get_legend_rect (TvTimelineRenderer    *self,
 
   tv_timeline_renderer_compute_geometry (self, timeline, style, &g);
   tv_timeline_legend_rect (&g, state, &rx, &ry, &rw, &rh);
-  if (x != NULL)
-    *x = rx;
-  if (y != NULL)
-    *y = ry;
-  if (width != NULL)
-    *width = rw;
-  if (height != NULL)
-    *height = rh;
+  set_rect (x, y, width, height, rx, ry, rw, rh);
 }
 
 /* ------------------------------------------------------------------------ */

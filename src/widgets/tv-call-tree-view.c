@@ -22,6 +22,8 @@
 #include <glib/gi18n.h>
 
 #include "tv-call-node.h"
+#include "tv-column-view-scroll.h"
+#include "tv-search-entry-text.h"
 #include "tv-call-tree-view.h"
 #include "tv-text.h"
 #include "tv-units.h"
@@ -117,24 +119,6 @@ find_child (GListModel *children,
         return i;
     }
   return G_MAXUINT;
-}
-
-static void
-scroll_to (TvCallTreeView *self,
-           guint           position)
-{
-  /* GTK 4.8 has no gtk_column_view_scroll_to(): its list view, the child
-   * that scrolls, has the action that does it, and scrolls no more than it
-   * takes.  (The rows' heights cannot tell whether the row shows: the
-   * rows just expanded are not laid out yet.) */
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      {
-        gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
-        return;
-      }
 }
 
 static void
@@ -279,7 +263,9 @@ expand_to (TvCallTreeView *self,
     select_position (self, position);
   if (position != GTK_INVALID_LIST_POSITION)
     {
-      scroll_to (self, position);
+      /* Always asked: the rows' heights cannot tell whether the row shows
+       * (the rows just expanded are not laid out yet). */
+      tv_column_view_scroll_to_row (self->column_view, position);
       queue_reveal_name (self, node);
     }
 }
@@ -684,10 +670,7 @@ tv_call_tree_view_set_search (TvCallTreeView *self,
     return;
   g_free (self->search);
   self->search = g_strdup (text);
-  g_signal_handlers_block_by_func (self->search_entry, on_search_changed, self);
-  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text) != 0)
-    gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
-  g_signal_handlers_unblock_by_func (self->search_entry, on_search_changed, self);
+  tv_search_entry_show_text (self->search_entry, text, on_search_changed, self);
   tv_call_tree_view_start_search (self);
 }
 

@@ -234,7 +234,7 @@ tv_flame_graph_on_key_pressed (GtkEventControllerKey *controller,
       tv_flame_graph_zoom_to_root (self);
       return TRUE;
     case GDK_KEY_BackSpace:
-      tv_flame_graph_go_back (self);
+      tv_flame_graph_go (self, TV_ZOOM_BACK);
       return TRUE;
     default:
       return FALSE;
@@ -255,19 +255,12 @@ selected_function (TvFlameGraph *self)
 }
 
 void
-tv_flame_graph_back_action (GtkWidget  *widget,
-                            const char *action_name,
-                            GVariant   *parameter)
-{
-  tv_flame_graph_go_back (TV_FLAME_GRAPH (widget));
-}
-
-void
-tv_flame_graph_forward_action (GtkWidget  *widget,
+tv_flame_graph_history_action (GtkWidget  *widget,
                                const char *action_name,
                                GVariant   *parameter)
 {
-  tv_flame_graph_go_forward (TV_FLAME_GRAPH (widget));
+  tv_flame_graph_go (TV_FLAME_GRAPH (widget),
+                     g_str_equal (action_name, "flame.back") ? TV_ZOOM_BACK : TV_ZOOM_FORWARD);
 }
 
 void

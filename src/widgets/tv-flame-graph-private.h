@@ -9,6 +9,7 @@
 
 #include "tv-flame-graph.h"
 #include "tv-worker.h"
+#include "tv-zoom-history.h"
 
 G_BEGIN_DECLS
 
@@ -37,8 +38,7 @@ struct _TvFlameGraph
 
   /* Where the view is, and where it was (back) or went (forward). */
   Zoom                zoom;
-  GArray             *back;
-  GArray             *forward;
+  TvZoomHistory       history;
   double              scroll_y;
 
   /* The animation: in the coordinates of anim_root, from a to b. */
@@ -113,9 +113,9 @@ void tv_flame_graph_set_zoom (TvFlameGraph *self,
 void tv_flame_graph_zoom_to_box (TvFlameGraph     *self,
                                  const TvFlameBox *box);
 
-void tv_flame_graph_go_back (TvFlameGraph *self);
-
-void tv_flame_graph_go_forward (TvFlameGraph *self);
+/* Back or Forward through the zoom history, if it goes that way. */
+void tv_flame_graph_go (TvFlameGraph    *self,
+                        TvZoomDirection  direction);
 
 void tv_flame_graph_zoom_to_root (TvFlameGraph *self);
 
@@ -180,11 +180,8 @@ gboolean tv_flame_graph_on_key_pressed (GtkEventControllerKey *controller,
                                         GdkModifierType        state,
                                         TvFlameGraph          *self);
 
-void tv_flame_graph_back_action (GtkWidget  *widget,
-                                 const char *action_name,
-                                 GVariant   *parameter);
-
-void tv_flame_graph_forward_action (GtkWidget  *widget,
+/* flame.back and flame.forward. */
+void tv_flame_graph_history_action (GtkWidget  *widget,
                                     const char *action_name,
                                     GVariant   *parameter);
 

@@ -83,8 +83,7 @@ push_zoom (TvFlameGraph *self,
 {
   if (self->zoom.root == zoom->root && self->zoom.x0 == zoom->x0 && self->zoom.x1 == zoom->x1)
     return;
-  g_array_append_val (self->back, self->zoom);
-  g_array_set_size (self->forward, 0);
+  tv_zoom_history_push (&self->history, &self->zoom);
   tv_flame_graph_set_zoom (self, zoom, TRUE);
 }
 
@@ -128,29 +127,13 @@ tv_flame_graph_zoom_to_box (TvFlameGraph     *self,
 }
 
 void
-tv_flame_graph_go_back (TvFlameGraph *self)
+tv_flame_graph_go (TvFlameGraph    *self,
+                   TvZoomDirection  direction)
 {
   Zoom zoom;
 
-  if (self->back->len == 0)
-    return;
-  zoom = g_array_index (self->back, Zoom, self->back->len - 1);
-  g_array_set_size (self->back, self->back->len - 1);
-  g_array_append_val (self->forward, self->zoom);
-  tv_flame_graph_set_zoom (self, &zoom, TRUE);
-}
-
-void
-tv_flame_graph_go_forward (TvFlameGraph *self)
-{
-  Zoom zoom;
-
-  if (self->forward->len == 0)
-    return;
-  zoom = g_array_index (self->forward, Zoom, self->forward->len - 1);
-  g_array_set_size (self->forward, self->forward->len - 1);
-  g_array_append_val (self->back, self->zoom);
-  tv_flame_graph_set_zoom (self, &zoom, TRUE);
+  if (tv_zoom_history_go (&self->history, direction, &self->zoom, &zoom))
+    tv_flame_graph_set_zoom (self, &zoom, TRUE);
 }
 
 void

@@ -84,8 +84,10 @@ invalidate_frames (TvFlameGraph *self)
 void
 tv_flame_graph_update_history_actions (TvFlameGraph *self)
 {
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "flame.back", self->back->len > 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "flame.forward", self->forward->len > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "flame.back",
+                                 tv_zoom_history_can_go (&self->history, TV_ZOOM_BACK));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "flame.forward",
+                                 tv_zoom_history_can_go (&self->history, TV_ZOOM_FORWARD));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "flame.reset",
                                  self->tree != NULL
                                  && (self->zoom.root != TV_ROOT_NODE || self->zoom.x0 != 0
@@ -328,8 +330,7 @@ tv_flame_graph_set_tree (TvFlameGraph *self,
       zoom.x1 = tv_flame_graph_node_total (self, zoom.root);
     }
   /* Node ids mean nothing in another tree. */
-  g_array_set_size (self->back, 0);
-  g_array_set_size (self->forward, 0);
+  tv_zoom_history_forget (&self->history);
   self->zoom = zoom;
   self->style.selected = selected;
   self->linked = TV_NODE_NONE;
@@ -542,7 +543,7 @@ tv_flame_graph_can_go_back (TvFlameGraph *self)
 {
   g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), FALSE);
 
-  return self->back->len > 0;
+  return tv_zoom_history_can_go (&self->history, TV_ZOOM_BACK);
 }
 
 gboolean
@@ -550,7 +551,7 @@ tv_flame_graph_can_go_forward (TvFlameGraph *self)
 {
   g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), FALSE);
 
-  return self->forward->len > 0;
+  return tv_zoom_history_can_go (&self->history, TV_ZOOM_FORWARD);
 }
 
 gboolean
@@ -665,8 +666,7 @@ tv_flame_graph_finalize (GObject *object)
   TvFlameGraph *self = TV_FLAME_GRAPH (object);
 
   g_clear_pointer (&self->renderer, tv_flame_renderer_free);
-  g_clear_pointer (&self->back, g_array_unref);
-  g_clear_pointer (&self->forward, g_array_unref);
+  tv_zoom_history_clear (&self->history);
 
   G_OBJECT_CLASS (tv_flame_graph_parent_class)->finalize (object);
 }
@@ -700,10 +700,10 @@ tv_flame_graph_get_property (GObject    *object,
       g_value_set_uint (value, self->style.selected);
       break;
     case PROP_CAN_GO_BACK:
-      g_value_set_boolean (value, self->back->len > 0);
+      g_value_set_boolean (value, tv_zoom_history_can_go (&self->history, TV_ZOOM_BACK));
       break;
     case PROP_CAN_GO_FORWARD:
-      g_value_set_boolean (value, self->forward->len > 0);
+      g_value_set_boolean (value, tv_zoom_history_can_go (&self->history, TV_ZOOM_FORWARD));
       break;
     case PROP_HOVERED_NODE:
       g_value_set_uint (value, self->hovered_node);
@@ -785,9 +785,10 @@ tv_flame_graph_class_init (TvFlameGraphClass *klass)
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_install_action (widget_class, "flame.back", NULL, tv_flame_graph_back_action);
+  gtk_widget_class_install_action (widget_class, "flame.back", NULL,
+                                   tv_flame_graph_history_action);
   gtk_widget_class_install_action (widget_class, "flame.forward", NULL,
-                                   tv_flame_graph_forward_action);
+                                   tv_flame_graph_history_action);
   gtk_widget_class_install_action (widget_class, "flame.reset", NULL, tv_flame_graph_reset_action);
   gtk_widget_class_install_action (widget_class, "flame.zoom-in", NULL,
                                    tv_flame_graph_zoom_in_action);
@@ -821,8 +822,7 @@ tv_flame_graph_init (TvFlameGraph *self)
   g_autoptr(GMenu) menu = g_menu_new ();
   g_autoptr(GMenu) section = NULL;
 
-  self->back = g_array_new (FALSE, FALSE, sizeof (Zoom));
-  self->forward = g_array_new (FALSE, FALSE, sizeof (Zoom));
+  tv_zoom_history_init (&self->history, sizeof (Zoom));
   self->renderer = tv_flame_renderer_new (NULL);
   tv_flame_style_init (&self->style);
   self->hovered_node = TV_NODE_NONE;

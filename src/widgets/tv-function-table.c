@@ -31,8 +31,10 @@
 
 #include <glib/gi18n.h>
 
+#include "tv-column-view-scroll.h"
 #include "tv-function-table-private.h"
 #include "tv-lazy-list.h"
+#include "tv-search-entry-text.h"
 #include "tv-text.h"
 #include "tv-units.h"
 #include "tv-worker.h"
@@ -221,16 +223,7 @@ scroll_to (GtkColumnView *view,
         return;
     }
 
-  /* GTK 4.8 has no gtk_column_view_scroll_to(): its list view, the child
-   * that scrolls, has the action that does it. */
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_LIST_VIEW (child))
-      {
-        gtk_widget_activate_action (child, "list.scroll-to-item", "u", position);
-        return;
-      }
+  tv_column_view_scroll_to_row (view, position);
 }
 
 /* Selects the selected function's row, if shown, without emitting. */
@@ -674,10 +667,7 @@ tv_function_table_set_search (TvFunctionTable *self,
     return;
   g_free (self->search);
   self->search = g_strdup (text);
-  g_signal_handlers_block_by_func (self->search_entry, on_search_changed, self);
-  if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), text) != 0)
-    gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
-  g_signal_handlers_unblock_by_func (self->search_entry, on_search_changed, self);
+  tv_search_entry_show_text (self->search_entry, text, on_search_changed, self);
   tv_row_filter_set_text (self->filter, text);
   request_resync (self);
 }

@@ -32,6 +32,7 @@
 #include "tv-source-view.h"
 #include "tv-text.h"
 #include "tv-units.h"
+#include "tv-worker.h"
 
 /* How far down the view the line scrolled to is. */
 #define SCROLL_YALIGN     0.3
@@ -44,8 +45,7 @@ struct _TvSourceView
   TvViewState   *state;
   guint32        function;
   guint32        frame;
-  guint          generation;
-  GCancellable  *cancellable;
+  TvWorker       source_worker;
   TvSourceLines  *result;
 
   /* Folders found by the user, newest first: FROM[i] stands for TO[i].
@@ -345,12 +345,12 @@ source_done (GObject      *object,
 
   if (result == NULL)
     return;
-  if (generation != self->generation)
+  if (!tv_worker_is_current (&self->source_worker, generation))
     {
       tv_source_lines_free (result);
       return;
     }
-  g_clear_object (&self->cancellable);
+  tv_worker_end (&self->source_worker);
   tv_source_lines_free (self->result);
   self->result = result;
   show_result (self);
@@ -359,11 +359,10 @@ source_done (GObject      *object,
 static void
 refresh (TvSourceView *self)
 {
+  GCancellable *cancellable;
   TvQuery query;
 
-  self->generation++;
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  tv_worker_cancel (&self->source_worker);
   if (self->function == TV_NODE_NONE)
     {
       g_clear_pointer (&self->result, tv_source_lines_free);
@@ -389,12 +388,12 @@ refresh (TvSourceView *self)
   query.n_hidden_functions = 0;
   query.count_states = FALSE;
 
-  self->cancellable = g_cancellable_new ();
+  cancellable = tv_worker_begin (&self->source_worker);
   tv_source_lines_load_async (tv_profile_get_data (self->profile), &query, self->function,
                               self->frame, (const char * const *) self->map_from->pdata,
                               (const char * const *) self->map_to->pdata, self,
-                              self->cancellable, source_done,
-                              GUINT_TO_POINTER (self->generation));
+                              cancellable, source_done,
+                              GUINT_TO_POINTER (self->source_worker.generation));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -525,7 +524,7 @@ tv_source_view_is_busy (TvSourceView *self)
 {
   g_return_val_if_fail (TV_IS_SOURCE_VIEW (self), FALSE);
 
-  return self->cancellable != NULL;
+  return tv_worker_is_busy (&self->source_worker);
 }
 
 gboolean
@@ -631,8 +630,7 @@ tv_source_view_dispose (GObject *object)
 {
   TvSourceView *self = TV_SOURCE_VIEW (object);
 
-  g_cancellable_cancel (self->cancellable);
-  g_clear_object (&self->cancellable);
+  tv_worker_cancel (&self->source_worker);
   if (self->state != NULL)
     g_signal_handlers_disconnect_by_data (self->state, self);
   g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);

@@ -317,8 +317,10 @@ tv_timeline_view_update_summary (TvTimelineView *self)
   selected = tv_timeline_view_get_selection_span (self, &start, &end);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.zoom-selection", selected);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.clear-selection", selected);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.back", self->back->len > 0);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.forward", self->forward->len > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.back",
+                                 tv_zoom_history_can_go (&self->history, TV_ZOOM_BACK));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "timeline.forward",
+                                 tv_zoom_history_can_go (&self->history, TV_ZOOM_FORWARD));
 }
 
 void

@@ -11,6 +11,7 @@
 #include "tv-timeline-renderer.h"
 #include "tv-timeline-view.h"
 #include "tv-worker.h"
+#include "tv-zoom-history.h"
 
 G_BEGIN_DECLS
 
@@ -54,8 +55,7 @@ struct _TvTimelineView
   char               *lane_filter;
   TvWorker            filter_worker;
   Window              window;
-  GArray             *back;
-  GArray             *forward;
+  TvZoomHistory       history;
 
   gboolean            dragging;
   double              drag_start_x;

@@ -110,10 +110,7 @@ tv_timeline_view_set_window (TvTimelineView *self,
       t1 = duration;
     }
   if (remember && (t0 != self->window.t0 || t1 != self->window.t1))
-    {
-      g_array_append_val (self->back, self->window);
-      g_array_set_size (self->forward, 0);
-    }
+    tv_zoom_history_push (&self->history, &self->window);
   self->window.t0 = t0;
   self->window.t1 = t1;
   tv_timeline_view_update_summary (self);
@@ -185,36 +182,19 @@ clear_selection_action (GtkWidget  *widget,
   tv_view_state_clear_range (TV_TIMELINE_VIEW (widget)->state);
 }
 
+/* timeline.back and timeline.forward. */
 static void
-back_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  TvTimelineView *self = TV_TIMELINE_VIEW (widget);
-  Window w;
-
-  if (self->back->len == 0)
-    return;
-  w = g_array_index (self->back, Window, self->back->len - 1);
-  g_array_set_size (self->back, self->back->len - 1);
-  g_array_append_val (self->forward, self->window);
-  tv_timeline_view_set_window (self, w.t0, w.t1, FALSE);
-}
-
-static void
-forward_action (GtkWidget  *widget,
+history_action (GtkWidget  *widget,
                 const char *action_name,
                 GVariant   *parameter)
 {
   TvTimelineView *self = TV_TIMELINE_VIEW (widget);
+  TvZoomDirection direction = g_str_equal (action_name, "timeline.back") ? TV_ZOOM_BACK
+                                                                         : TV_ZOOM_FORWARD;
   Window w;
 
-  if (self->forward->len == 0)
-    return;
-  w = g_array_index (self->forward, Window, self->forward->len - 1);
-  g_array_set_size (self->forward, self->forward->len - 1);
-  g_array_append_val (self->back, self->window);
-  tv_timeline_view_set_window (self, w.t0, w.t1, FALSE);
+  if (tv_zoom_history_go (&self->history, direction, &self->window, &w))
+    tv_timeline_view_set_window (self, w.t0, w.t1, FALSE);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -484,13 +464,31 @@ tv_timeline_view_get_window (TvTimelineView *self,
   *t1 = self->window.t1;
 }
 
+/* RECT: the drawing area's rectangle X, Y, WIDTH, HEIGHT in the view's
+ * coordinates. */
+static gboolean
+area_rect_to_view (TvTimelineView  *self,
+                   double           x,
+                   double           y,
+                   double           width,
+                   double           height,
+                   graphene_rect_t *rect)
+{
+  graphene_point_t origin;
+
+  if (!gtk_widget_compute_point (self->area, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y),
+                                 &origin))
+    return FALSE;
+  graphene_rect_init (rect, origin.x, origin.y, width, height);
+  return TRUE;
+}
+
 gboolean
 tv_timeline_view_get_lane_rect (TvTimelineView  *self,
                                 guint            lane,
                                 graphene_rect_t *rect)
 {
   double x, y, width, height;
-  graphene_point_t origin;
 
   g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), FALSE);
 
@@ -500,11 +498,7 @@ tv_timeline_view_get_lane_rect (TvTimelineView  *self,
   if (!tv_timeline_renderer_get_lane_rect (self->renderer, self->timeline, &self->style, lane,
                                            &x, &y, &width, &height))
     return FALSE;
-  if (!gtk_widget_compute_point (self->area, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y),
-                                 &origin))
-    return FALSE;
-  graphene_rect_init (rect, origin.x, origin.y, width, height);
-  return TRUE;
+  return area_rect_to_view (self, x, y, width, height, rect);
 }
 
 gboolean
@@ -513,7 +507,6 @@ tv_timeline_view_get_legend_rect (TvTimelineView  *self,
                                   graphene_rect_t *rect)
 {
   double x, y, width, height;
-  graphene_point_t origin;
 
   g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), FALSE);
 
@@ -522,12 +515,9 @@ tv_timeline_view_get_legend_rect (TvTimelineView  *self,
   tv_timeline_view_sync_style (self);
   tv_timeline_renderer_get_legend_rect (self->renderer, self->timeline, &self->style, state,
                                         &x, &y, &width, &height);
-  if (width <= 0
-      || !gtk_widget_compute_point (self->area, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y),
-                                    &origin))
+  if (width <= 0)
     return FALSE;
-  graphene_rect_init (rect, origin.x, origin.y, width, height);
-  return TRUE;
+  return area_rect_to_view (self, x, y, width, height, rect);
 }
 
 double
@@ -598,7 +588,6 @@ tv_timeline_view_get_folded_rect (TvTimelineView  *self,
                                   graphene_rect_t *rect)
 {
   double x, y, width, height;
-  graphene_point_t origin;
 
   g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), FALSE);
 
@@ -606,12 +595,9 @@ tv_timeline_view_get_folded_rect (TvTimelineView  *self,
     return FALSE;
   tv_timeline_view_sync_style (self);
   if (!tv_timeline_renderer_get_folded_rect (self->renderer, self->timeline, &self->style, &x, &y,
-                                             &width, &height)
-      || !gtk_widget_compute_point (self->area, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (x, y),
-                                    &origin))
+                                             &width, &height))
     return FALSE;
-  graphene_rect_init (rect, origin.x, origin.y, width, height);
-  return TRUE;
+  return area_rect_to_view (self, x, y, width, height, rect);
 }
 
 const char *
@@ -662,8 +648,7 @@ tv_timeline_view_finalize (GObject *object)
   g_clear_pointer (&self->highlight_threads, g_array_unref);
   g_clear_pointer (&self->lane_filter, g_free);
   g_clear_pointer (&self->view, g_free);
-  g_clear_pointer (&self->back, g_array_unref);
-  g_clear_pointer (&self->forward, g_array_unref);
+  tv_zoom_history_clear (&self->history);
 
   G_OBJECT_CLASS (tv_timeline_view_parent_class)->finalize (object);
 }
@@ -749,8 +734,8 @@ tv_timeline_view_class_init (TvTimelineViewClass *klass)
                                    zoom_selection_action);
   gtk_widget_class_install_action (widget_class, "timeline.clear-selection", NULL,
                                    clear_selection_action);
-  gtk_widget_class_install_action (widget_class, "timeline.back", NULL, back_action);
-  gtk_widget_class_install_action (widget_class, "timeline.forward", NULL, forward_action);
+  gtk_widget_class_install_action (widget_class, "timeline.back", NULL, history_action);
+  gtk_widget_class_install_action (widget_class, "timeline.forward", NULL, history_action);
 }
 
 static GtkWidget *
@@ -793,11 +778,10 @@ tv_timeline_view_init (TvTimelineView *self)
   GtkEventController *controller;
   GtkGesture *gesture;
 
-  self->back = g_array_new (FALSE, FALSE, sizeof (Window));
+  tv_zoom_history_init (&self->history, sizeof (Window));
   self->flagged_threads = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->highlight_threads = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->highlight_function = TV_NODE_NONE;
-  self->forward = g_array_new (FALSE, FALSE, sizeof (Window));
   self->renderer = tv_timeline_renderer_new (NULL);
   self->view = g_strdup ("lanes");
   self->fold_idle = TRUE;
