@@ -703,7 +703,11 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
     in_focus = g_new0 (guint8, exact->n_nodes);
   progress_stage (&progress, 0.15, map_end - 0.15);
   tv_call_tree_map_nodes (data, query, weights, states, subtree, map, in_focus, &view, &progress);
+  /* Per exact node, and done with: gone before the view's arrays are
+   * made, which keeps the peak down on a big tree. */
   g_clear_pointer (&states, g_free);
+  g_clear_pointer (&weights, g_free);
+  g_clear_pointer (&subtree, g_free);
   if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
     {
       tv_builder_clear (&view);
