@@ -193,8 +193,9 @@ number_depth_first (TvProfileData *self)
   TvExactTree *tree = &self->tree;
   guint32 n = tree->n_nodes;
   g_autofree guint32 *order = g_new (guint32, MAX (n, 1));
-  g_autofree guint32 *new_id = g_new (guint32, MAX (n, 1));
+  /* The walk's stack, then each node's new number. */
   g_autofree guint32 *stack = g_new (guint32, MAX (n, 1));
+  guint32 *new_id;
   guint32 *first_child = g_new (guint32, MAX (n, 1));
   guint32 *parent;
   guint32 k = 1, sp = 0;
@@ -215,6 +216,11 @@ number_depth_first (TvProfileData *self)
         stack[sp++] = c - 1;
     }
   g_assert (k == n);
+  /* The lists of children are done with: gone before the arrays below
+   * are made, so that they never all stand at once. */
+  g_clear_pointer (&self->slots, g_free);
+  g_clear_pointer (&self->links, g_free);
+  new_id = stack;
   for (guint32 i = 0; i < n; i++)
     new_id[order[i]] = i;
 
@@ -226,7 +232,6 @@ number_depth_first (TvProfileData *self)
   tree->parent = parent;
   tree->first_child = first_child;
   tree->frame = permute (tree->frame, sizeof (guint32), order, n);
-  tree->depth = permute (tree->depth, sizeof (guint16), order, n);
   tree->self = permute (tree->self, sizeof (guint64), order, n);
 
   for (guint i = 0; i < self->n_threads; i++)
@@ -265,14 +270,16 @@ shrink (TvProfileData *self)
     }
   tree->parent = g_renew (guint32, tree->parent, tree->n_nodes);
   tree->frame = g_renew (guint32, tree->frame, tree->n_nodes);
-  tree->depth = g_renew (guint16, tree->depth, tree->n_nodes);
   tree->self = g_renew (guint64, tree->self, tree->n_nodes);
+  /* What the depths were kept for while the samples came in; nothing
+   * needs them after. */
   for (guint32 n = 0; n < tree->n_nodes; n++)
     {
-      self->max_depth = MAX (self->max_depth, tree->depth[n]);
-      if (tree->depth[n] >= TACH_MAX_STACK_DEPTH)
+      self->max_depth = MAX (self->max_depth, self->node_depth[n]);
+      if (self->node_depth[n] >= TACH_MAX_STACK_DEPTH)
         self->n_at_depth_limit += tree->self[n];
     }
+  g_clear_pointer (&self->node_depth, g_free);
 
   number_depth_first (self);
   g_clear_pointer (&self->slots, g_free);

@@ -113,6 +113,7 @@ struct _TvProfileData
   SampleStore    *stores;          /* per thread: timestamps, statuses */
   guint           n_threads;
   TvExactTree     tree;
+  guint16        *node_depth;      /* per exact node, while it loads */
   guint64         n_samples;
   guint64         status_counts[6];
   guint           max_depth;

@@ -111,9 +111,9 @@ grow_tree (TvProfileData *self,
   if ((p = g_try_renew (guint32, tree->frame, capacity)) == NULL)
     return FALSE;
   tree->frame = p;
-  if ((p = g_try_renew (guint16, tree->depth, capacity)) == NULL)
+  if ((p = g_try_renew (guint16, self->node_depth, capacity)) == NULL)
     return FALSE;
-  tree->depth = p;
+  self->node_depth = p;
   if ((p = g_try_renew (guint64, tree->self, capacity)) == NULL)
     return FALSE;
   tree->self = p;
@@ -152,7 +152,7 @@ child_node (TvProfileData *self,
   node = tree->n_nodes++;
   tree->parent[node] = parent;
   tree->frame[node] = frame;
-  tree->depth[node] = tree->depth[parent] + 1;
+  self->node_depth[node] = self->node_depth[parent] + 1;
   tree->self[node] = 0;
   link = &self->links[node];
   link->frame = frame;
@@ -498,7 +498,7 @@ start_load (TvProfileData         *self,
   self->tree.n_nodes = 1;
   self->tree.parent[0] = TV_NODE_NONE;
   self->tree.frame[0] = TV_NODE_NONE;
-  self->tree.depth[0] = 0;
+  self->node_depth[0] = 0;
   self->tree.self[0] = 0;
   self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE, 0 };
   self->slots = g_new0 (Slot, (gsize) self->mask + 1);
@@ -712,7 +712,7 @@ tv_profile_data_unref (TvProfileData *self)
   g_free (self->stores);
   g_free (self->tree.parent);
   g_free (self->tree.frame);
-  g_free (self->tree.depth);
+  g_free (self->node_depth);
   g_free (self->tree.self);
   g_free (self->tree.first_child);
   g_free (self->slots);

@@ -70,7 +70,6 @@ typedef struct
   guint32  n_nodes;
   guint32 *parent;
   guint32 *frame;
-  guint16 *depth;
   guint64 *self;               /* samples whose stack ends here */
   /* A node's children are consecutive: those of node N are the nodes from
    * first_child[N] on whose parent is N (none when that one's is not). */
