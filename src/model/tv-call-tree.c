@@ -577,7 +577,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   if (count || keep_self)
     hits = g_array_new (FALSE, FALSE, sizeof (ThreadHit));
   progress_stage (&progress, 0.0, 0.15);
-  if (!tv_call_tree_weigh (data, query, weights, states, hits, cancellable))
+  if (!tv_call_tree_weigh (data, query, weights, states, hits, &progress))
     return NULL;
 
   subtree = g_memdup2 (weights, exact->n_nodes * sizeof (guint64));
