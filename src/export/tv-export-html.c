@@ -857,7 +857,7 @@ tv_export_html_build (TvProfileData         *data,
   self.query.query.thread_self = TRUE;
   self.query.query.count_states = tv_profile_data_has_states (data);
   /* The tree is most of the work, the JSON the rest (tv-progress.h). */
-  tv_progress_push (cancellable, 0.0, 0.85);
+  tv_progress_push (cancellable, 0.0, 0.7);
   tree = tv_call_tree_new (data, &self.query.query, cancellable);
   tv_progress_pop (cancellable);
   self.query.query.thread_self = FALSE;
@@ -870,13 +870,13 @@ tv_export_html_build (TvProfileData         *data,
   side_init (&self.sides[0], data, filter->merge);
   exporter_take_tree (&self, tree, TRUE);
   /* The inverted tree that a zoom may need is not counted. */
-  tv_progress_push (cancellable, 0.85, 0.85);
+  tv_progress_push (cancellable, 0.7, 0.7);
   ok = exporter_find_zoom (&self, cancellable, error);
   tv_progress_pop (cancellable);
   if (!ok)
     goto failed;
 
-  tv_progress_push (cancellable, 0.85, 1.0);
+  tv_progress_push (cancellable, 0.7, 1.0);
   json = exporter_build_json (&self, source_name, cancellable, error);
   tv_progress_pop (cancellable);
   exporter_clear (&self);
