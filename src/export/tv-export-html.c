@@ -960,7 +960,11 @@ tv_export_html_build_diff (TvDiff                *diff,
       return NULL;
     }
 
+  /* Its trees are made: a watched export (tv-progress.h) hears of its
+   * steps, the JSON being most of the rest. */
+  tv_progress_report (cancellable, 0.2);
   json = tv_export_html_build_diff_json (&self, base_name, new_name, search);
   exporter_clear (&self);
+  tv_progress_report (cancellable, 0.9);
   return tv_export_html_fill_template (json);
 }
