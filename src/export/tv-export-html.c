@@ -963,8 +963,12 @@ tv_export_html_build_diff (TvDiff                *diff,
   /* Its trees are made: a watched export (tv-progress.h) hears of its
    * steps, the JSON being most of the rest. */
   tv_progress_report (cancellable, 0.2);
+  tv_progress_push (cancellable, 0.2, 0.95);
+  self.cancellable = cancellable;
   json = tv_export_html_build_diff_json (&self, base_name, new_name, search);
+  tv_progress_pop (cancellable);
   exporter_clear (&self);
-  tv_progress_report (cancellable, 0.9);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
   return tv_export_html_fill_template (json);
 }

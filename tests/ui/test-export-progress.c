@@ -9,7 +9,8 @@
  * nothing here depends on how fast the machine is.  The bar appears under
  * the page's own, its fraction only grows within [0, 1], the export writes
  * the bytes the exporter makes, and the bar goes once it is done; its
- * Cancel stops the export and leaves no file, nor a temporary one.
+ * Cancel stops the export and leaves no file, nor a temporary one; and a
+ * comparison's export does the same.
  * A screenshot goes to TV_TEST_OUTPUT_DIR.
  */
 #include <string.h>
@@ -19,6 +20,7 @@
 
 #include "tachyon-format.h"
 #include "tv-application.h"
+#include "tv-compare-page.h"
 #include "tv-export-html.h"
 #include "tv-flame-view.h"
 #include "tv-window.h"
@@ -308,6 +310,55 @@ test_cancel (void)
   close_all ();
 }
 
+/* A comparison's export has the same bar: Cancel stops it with nothing
+ * written, and it runs to the end otherwise. */
+static void
+test_compare (void)
+{
+  g_autofree char *other = g_build_filename (dir, "deep-b.tach", NULL);
+  g_autoptr(GFile) base = NULL;
+  g_autoptr(GFile) new_file = NULL;
+  g_autofree char *dest = g_build_filename (dir, "deep-vs-deep-b.html", NULL);
+  g_autofree char *others = NULL;
+  TvComparePage *page;
+  GObject *area;
+  GtkWidget *row;
+  GtkWidget *cancel;
+
+  if (ui_test_trap_without_leak_checks (300))
+    return;
+
+  write_profile (profile_path, 60000);
+  write_profile (other, 50000);
+  base = g_file_new_for_path (profile_path);
+  new_file = g_file_new_for_path (other);
+  page = tv_window_open_comparison (get_window (), base, new_file);
+  WAIT_UNTIL (tv_compare_page_get_state (page) != TV_COMPARE_PAGE_LOADING
+              && !tv_compare_page_is_busy (page), 120000);
+  g_assert_cmpint (tv_compare_page_get_state (page), ==, TV_COMPARE_PAGE_READY);
+  area = gtk_widget_get_template_child (GTK_WIDGET (page), TV_TYPE_COMPARE_PAGE,
+                                        "export_progress_box");
+  g_assert_nonnull (area);
+
+  row = export_through_dialog (GTK_WIDGET (area), "deep-vs-deep-b.html");
+  g_assert_true (gtk_widget_get_visible (row));
+  cancel = find_descendant (row, GTK_TYPE_BUTTON);
+  g_assert_nonnull (cancel);
+  g_signal_emit_by_name (cancel, "clicked");
+  WAIT_UNTIL (gtk_widget_get_first_child (GTK_WIDGET (area)) == NULL, 60000);
+  ui_test_spin (200);
+  g_assert_false (g_file_test (dest, G_FILE_TEST_EXISTS));
+  others = dup_other_files ();
+  g_assert_cmpstr (others, ==, "deep-b.tach");
+
+  export_through_dialog (GTK_WIDGET (area), "deep-vs-deep-b.html");
+  WAIT_UNTIL (gtk_widget_get_first_child (GTK_WIDGET (area)) == NULL, 120000);
+  g_assert_true (g_file_test (dest, G_FILE_TEST_EXISTS));
+  g_assert_cmpint (g_unlink (dest), ==, 0);
+  g_assert_cmpint (g_unlink (other), ==, 0);
+  close_all ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -327,6 +378,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/export-progress/progress", test_progress);
   g_test_add_func ("/ui/export-progress/cancel", test_cancel);
+  g_test_add_func ("/ui/export-progress/compare", test_compare);
 
   ret = g_test_run ();
 
