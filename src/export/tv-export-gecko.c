@@ -51,6 +51,7 @@
 #include "tv-atomic-write.h"
 #include "tv-export-stream.h"
 #include "tv-export-gecko-private.h"
+#include "tv-progress.h"
 
 static const char categories_json[] =
   "[{\"name\":\"Other\",\"color\":\"grey\",\"subcategories\":[\"Other\"]},"
@@ -638,6 +639,9 @@ tv_export_gecko_write (TvProfileData         *data,
       const ThreadInfo *info = &g_array_index (g.threads, ThreadInfo, i);
       TvThreadSamples ts;
 
+      tv_progress_report (g.cancellable,
+                          TV_EXPORT_SAMPLES_TREE_SHARE
+                          + (1.0 - TV_EXPORT_SAMPLES_TREE_SHARE) * i / g.threads->len);
       if (!tv_thread_samples_init (&ts, &g.samples, info->index, &g.error))
         break;
       comma (&g, i);

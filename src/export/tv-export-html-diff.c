@@ -9,6 +9,7 @@
  * both profiles' facts and the comparability warnings.
  */
 #include "tv-export-html-private.h"
+#include "tv-progress.h"
 
 /* The vanished stacks a differential page lists, the most samples first. */
 #define MAX_VANISHED    1000
@@ -45,6 +46,14 @@ append_diff_nodes (Exporter *self,
     {
       TvDiffNode node;
 
+      /* Each node's test is most of the page's work: cancelled, the
+       * page is dropped (see tv_export_html_build_diff()). */
+      if (id % 4096 == 0)
+        {
+          if (g_cancellable_is_cancelled (self->cancellable))
+            break;
+          tv_progress_report (self->cancellable, 0.9 * id / self->n_nodes);
+        }
       tv_diff_get_node (self->diff, TV_DIFF_SIDE_NEW, self->order[id], &node);
       g_string_append_printf (out, "%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%"
                               G_GUINT64_FORMAT ",", node.self.new_samples,

@@ -74,6 +74,9 @@ typedef struct
   guint8               *remainder;
   guint64               aggregated_nodes;
   guint64               aggregated_samples;
+  /* A differential page's: cancels it, and hears how far it is
+   * (tv-progress.h). */
+  GCancellable         *cancellable;
 } Exporter;
 
 /* ------------------------------------------------------------------------ */

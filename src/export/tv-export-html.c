@@ -43,6 +43,7 @@
 #include "tv-flame-modules.h"
 #include "tv-json.h"
 #include "tv-palette.h"
+#include "tv-progress.h"
 #include "tv-quality.h"
 
 
@@ -737,6 +738,8 @@ exporter_build_json (Exporter      *self,
 {
   g_autoptr(GString) out = g_string_sized_new (1 << 16);
 
+  /* The progress of a watched export (tv-progress.h) after each part,
+   * the nodes and the threads' counts being the big ones. */
   tv_export_html_append_preamble (out, self->data, source_name);
   tv_export_html_append_filter (self, out);
   tv_export_html_append_view (self, out, self->filter->inverted, self->filter->search);
@@ -746,10 +749,14 @@ exporter_build_json (Exporter      *self,
   append_kinds (self, out);
   tv_export_html_append_palette (out);
   tv_export_html_append_sources (self, out);
+  tv_progress_report (cancellable, 0.1);
   tv_export_html_append_nodes (self, out);
+  tv_progress_report (cancellable, 0.5);
   tv_export_html_append_aggregated (self, out);
-  if (!tv_export_html_append_threads (self, out, cancellable, error)
-      || !tv_export_html_append_states (self, out, cancellable, error))
+  if (!tv_export_html_append_threads (self, out, cancellable, error))
+    return NULL;
+  tv_progress_report (cancellable, 0.8);
+  if (!tv_export_html_append_states (self, out, cancellable, error))
     return NULL;
   json_close (out, '}');
 
@@ -831,6 +838,7 @@ tv_export_html_build (TvProfileData         *data,
   Exporter self = { 0 };
   g_autoptr(GString) json = NULL;
   TvCallTree *tree;
+  gboolean ok;
 
   g_return_val_if_fail (data != NULL, NULL);
   g_return_val_if_fail (filter != NULL, NULL);
@@ -848,7 +856,10 @@ tv_export_html_build (TvProfileData         *data,
   /* Each thread's samples and each state's: the page's filters. */
   self.query.query.thread_self = TRUE;
   self.query.query.count_states = tv_profile_data_has_states (data);
+  /* The tree is most of the work, the JSON the rest (tv-progress.h). */
+  tv_progress_push (cancellable, 0.0, 0.7);
   tree = tv_call_tree_new (data, &self.query.query, cancellable);
+  tv_progress_pop (cancellable);
   self.query.query.thread_self = FALSE;
   self.query.query.count_states = FALSE;
   if (tree == NULL)
@@ -858,10 +869,16 @@ tv_export_html_build (TvProfileData         *data,
     }
   side_init (&self.sides[0], data, filter->merge);
   exporter_take_tree (&self, tree, TRUE);
-  if (!exporter_find_zoom (&self, cancellable, error))
+  /* The inverted tree that a zoom may need is not counted. */
+  tv_progress_push (cancellable, 0.7, 0.7);
+  ok = exporter_find_zoom (&self, cancellable, error);
+  tv_progress_pop (cancellable);
+  if (!ok)
     goto failed;
 
+  tv_progress_push (cancellable, 0.7, 1.0);
   json = exporter_build_json (&self, source_name, cancellable, error);
+  tv_progress_pop (cancellable);
   exporter_clear (&self);
   if (json == NULL)
     return NULL;
@@ -943,7 +960,15 @@ tv_export_html_build_diff (TvDiff                *diff,
       return NULL;
     }
 
+  /* Its trees are made: a watched export (tv-progress.h) hears of its
+   * steps, the JSON being most of the rest. */
+  tv_progress_report (cancellable, 0.2);
+  tv_progress_push (cancellable, 0.2, 0.95);
+  self.cancellable = cancellable;
   json = tv_export_html_build_diff_json (&self, base_name, new_name, search);
+  tv_progress_pop (cancellable);
   exporter_clear (&self);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
   return tv_export_html_fill_template (json);
 }

@@ -32,6 +32,7 @@
 #include <pango/pangocairo.h>
 
 #include "tv-json.h"
+#include "tv-progress.h"
 #include "tv-text.h"
 #include "tv-units.h"
 #include "tv-export-image-private.h"
@@ -769,7 +770,10 @@ tv_export_image_build (TvProfileData               *data,
   self.query.query.inverted = filter->inverted;
   self.query.query.count_states = options->colors == TV_FLAME_COLORS_THREAD_STATE;
 
+  /* The tree is nearly all of the work (see tv-progress.h). */
+  tv_progress_push (cancellable, 0.0, 0.9);
   self.tree = tv_call_tree_new (data, &self.query.query, cancellable);
+  tv_progress_pop (cancellable);
   if (self.tree == NULL)
     {
       set_cancelled (cancellable, error);
@@ -789,6 +793,7 @@ tv_export_image_build (TvProfileData               *data,
       goto out;
     }
   self.row_height = tv_flame_layout_get_viewport (self.layout)->row_height;
+  tv_progress_report (cancellable, 0.95);
 
   self.font_options = cairo_font_options_create ();
   /* Unhinted metrics everywhere, so that text takes the same room in

@@ -29,6 +29,7 @@
 #include "profile.pb-c.h"
 #include "tachyon-format.h"
 #include "tv-call-tree.h"
+#include "tv-progress.h"
 #include "tv-text.h"
 
 typedef Perftools__Profiles__Profile   Profile;
@@ -317,6 +318,7 @@ add_samples_direct (Builder       *b,
         continue;
       if (g_cancellable_is_cancelled (cancellable))
         return FALSE;
+      tv_progress_report (cancellable, (double) i / n_threads);
 
       /* LeafCount by its key. */
       leaves = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
@@ -412,6 +414,8 @@ add_samples_from_trees (Builder       *b,
 
       for (guint64 s = 0; s < thread->n_samples; s++)
         seen[thread->statuses[s]] = TRUE;
+      /* Each thread's trees, a share of a watched export's progress. */
+      tv_progress_push (cancellable, (double) i / n_threads, (double) (i + 1) / n_threads);
       for (guint status = 0; status < 256; status++)
         {
           g_autoptr(TvCallTree) tree = NULL;
@@ -429,10 +433,14 @@ add_samples_from_trees (Builder       *b,
           one.count_threads = FALSE;
           tree = tv_call_tree_new (b->data, &one, cancellable);
           if (tree == NULL)
-            return FALSE;
+            {
+              tv_progress_pop (cancellable);
+              return FALSE;
+            }
           if (tv_call_tree_get_n_samples (tree) > 0)
             add_tree (b, tree, new_label_set (b, thread, status));
         }
+      tv_progress_pop (cancellable);
     }
   return TRUE;
 }

@@ -34,6 +34,7 @@
 #include "tv-atomic-write.h"
 #include "tv-export-stream.h"
 #include "tv-json.h"
+#include "tv-progress.h"
 
 #ifndef PACKAGE_VERSION
 # define PACKAGE_VERSION "unknown"
@@ -342,6 +343,9 @@ tv_export_speedscope_write (TvProfileData         *data,
       TvThreadSamples ts;
       guint64 n;
 
+      tv_progress_report (s.cancellable,
+                          TV_EXPORT_SAMPLES_TREE_SHARE
+                          + (1.0 - TV_EXPORT_SAMPLES_TREE_SHARE) * i / s.samples.threads->len);
       if (!tv_thread_samples_init (&ts, &s.samples, index, &s.error))
         break;
       n = count_samples (&s, &ts);

@@ -12,6 +12,7 @@
 
 #include "tachyon-format.h"
 #include "tv-json.h"
+#include "tv-progress.h"
 #include "tv-tach-error.h"
 
 #define STREAM_BUFFER_SIZE (1u << 16)
@@ -327,7 +328,11 @@ tv_export_samples_init (TvExportSamples       *self,
     return FALSE;
   self->query.query.inverted = FALSE;
   self->query.query.keep_node_map = TRUE;
+  /* The tree, then the streams of every sample (tv-progress.h):
+   * TV_EXPORT_SAMPLES_TREE_SHARE of a watched export's progress. */
+  tv_progress_push (cancellable, 0.0, TV_EXPORT_SAMPLES_TREE_SHARE);
   self->tree = tv_call_tree_new (data, &self->query.query, cancellable);
+  tv_progress_pop (cancellable);
   if (self->tree == NULL)
     {
       /* The only reason for no tree. */

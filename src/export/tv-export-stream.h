@@ -101,6 +101,10 @@ typedef struct
   guint64        first_timestamp;
 } TvExportSamples;
 
+/* The share of a watched export's progress (tv-progress.h) that
+ * tv_export_samples_init()'s tree takes; the streams take the rest. */
+#define TV_EXPORT_SAMPLES_TREE_SHARE 0.4
+
 gboolean tv_export_samples_init  (TvExportSamples       *self,
                                   TvProfileData         *data,
                                   const TvExportFilter  *filter,

@@ -114,6 +114,19 @@ progress_step (Progress *p,
   return !p->cancelled;
 }
 
+/* Says that DONE of TOTAL items are done, now; FALSE once cancelled. */
+static inline gboolean
+progress_report (Progress *p,
+                 guint64   done,
+                 guint64   total)
+{
+  if (g_cancellable_is_cancelled (p->cancellable))
+    p->cancelled = TRUE;
+  else if (p->func != NULL && total > 0)
+    p->func (p->base + p->span * MIN ((double) done / (double) total, 1.0), p->data);
+  return !p->cancelled;
+}
+
 static inline void
 add_states (guint64       *to,
             const guint64 *from)
@@ -169,7 +182,7 @@ gboolean tv_call_tree_weigh     (TvProfileData       *data,
                                  guint64             *states,
                                  GArray              *hits,
                                  Touched             *touched,
-                                 GCancellable        *cancellable);
+                                 Progress            *progress);
 /* Step 2 (tv-call-tree-map.c). */
 void     tv_call_tree_map_nodes (TvProfileData       *data,
                                  const TvQuery       *query,

@@ -19,6 +19,7 @@
  * per node, exact and view, make a tree half again as slow to build.
  */
 #include "tv-call-tree-private.h"
+#include "tv-progress.h"
 
 #include <stdlib.h>
 
@@ -624,6 +625,14 @@ tv_call_tree_new (TvProfileData *data,
   return tv_call_tree_new_with_progress (data, query, NULL, NULL, cancellable);
 }
 
+/* A build's progress, into the TvProgress it was given as cancellable. */
+static void
+report_into_cancellable (double   fraction,
+                         gpointer user_data)
+{
+  tv_progress_report (user_data, fraction);
+}
+
 TvCallTree *
 tv_call_tree_new_with_progress (TvProfileData  *data,
                                 const TvQuery  *query,
@@ -631,7 +640,14 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
                                 gpointer        progress_data,
                                 GCancellable   *cancellable)
 {
-  Progress progress = { progress_func, progress_data, cancellable, 0, 0, 0, FALSE };
+  /* Without a function of its own, a build reports into its cancellable
+   * when that is a TvProgress (see tv-progress.h). */
+  Progress progress = {
+    progress_func != NULL || !TV_IS_PROGRESS (cancellable) ? progress_func
+                                                            : report_into_cancellable,
+    progress_func != NULL ? progress_data : cancellable,
+    cancellable, 0, 0, 0, FALSE
+  };
   /* The steps' shares of the time a big tree takes. */
   gboolean other_tree = query->inverted || query->callers_of != TV_NODE_NONE;
   double map_end = other_tree ? 0.45 : 0.7;
@@ -682,7 +698,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   touched.leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
   touched.max = MAX (exact->n_nodes / 64, 64);
   progress_stage (&progress, 0.0, 0.15);
-  if (!tv_call_tree_weigh (data, query, weights, states, hits, &touched, cancellable))
+  if (!tv_call_tree_weigh (data, query, weights, states, hits, &touched, &progress))
     return NULL;
 
   if (!touched.overflowed)

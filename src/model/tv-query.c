@@ -360,7 +360,8 @@ weigh_ranges (Weigh          *w,
 }
 
 /* Step 1: the selected samples' weight on each exact node, and how many
- * of them were in each state (STATES, N_STATES per node, if not NULL). */
+ * of them were in each state (STATES, N_STATES per node, if not NULL).
+ * PROGRESS hears of it a thread at a time, by their samples. */
 gboolean
 tv_call_tree_weigh (TvProfileData *data,
                     const TvQuery *query,
@@ -368,20 +369,24 @@ tv_call_tree_weigh (TvProfileData *data,
                     guint64       *states,
                     GArray        *hits,
                     Touched       *touched,
-                    GCancellable  *cancellable)
+                    Progress      *progress)
 {
   guint n_threads = tv_profile_data_get_n_threads (data);
   Weigh w = { query, weights, states, hits, touched };
+  guint64 total = 0, done = 0;
 
+  for (guint i = 0; i < n_threads; i++)
+    total += tv_profile_data_get_thread (data, i)->n_run_samples;
   for (guint i = 0; i < n_threads; i++)
     {
       const TvThread *t = tv_profile_data_get_thread (data, i);
       guint64 lo = 0, hi = t->n_run_samples;
 
+      if (!progress_report (progress, done, total))
+        return FALSE;
+      done += t->n_run_samples;
       if (t->n_run_samples == 0 || !thread_selected (query, t))
         continue;
-      if (g_cancellable_is_cancelled (cancellable))
-        return FALSE;
 
       if (query->has_range)
         {

@@ -153,7 +153,8 @@ _tv_compare_page_export_action (GtkWidget  *widget,
    * exported to one folder do not take each other's name. */
   suggested = g_strdup_printf ("%s-vs-%s.html", base_stem, new_stem);
   tv_export_dialog_show (widget, ADW_TOAST_OVERLAY (adw_bin_get_child (ADW_BIN (self))),
-                         _("Export the Comparison"), types, G_N_ELEMENTS (types),
+                         self->export_progress_box, _("Export the Comparison"), types,
+                         G_N_ELEMENTS (types),
                          _tv_compare_page_diff_side_file (self, TV_DIFF_SIDE_NEW), suggested,
                          (TvExportStartFunc) tv_compare_page_export_async, self->cancellable);
 }

@@ -45,6 +45,7 @@ struct _TvComparePage
   GtkButton          *cancel_button;
   AdwStatusPage      *error_page;
   GtkWidget          *banner;
+  GtkBox             *export_progress_box;
   GtkLabel           *banner_label;
   GtkWidget          *toolbar;
   GtkDropDown        *merge_menu;

@@ -682,6 +682,7 @@ bind_children (GtkWidgetClass *widget_class)
   BIND ("cancel_button", cancel_button);
   BIND ("error_page", error_page);
   BIND ("banner", banner);
+  BIND ("export_progress_box", export_progress_box);
   BIND ("banner_label", banner_label);
   BIND ("toolbar", toolbar);
   BIND ("merge_menu", merge_menu);

@@ -5,7 +5,13 @@
  *
  * A profile's page and a comparison's each say what to build and offer
  * their own file types; the rest is the same: the save dialog, the build
- * on a worker, the atomic write, and the toast that says how it went.
+ * on a worker, the atomic write, the progress bar with its Cancel button
+ * once an export takes longer than EXPORT_PROGRESS_DELAY_MS, and the toast
+ * that says how it went.
+ *
+ * The worker's cancellable is a TvProgress (tv-progress.h): the exporters'
+ * call trees and their own stages report into it without a parameter
+ * more, and the page reads its fraction from a timeout.
  */
 
 #include <string.h>
@@ -14,7 +20,17 @@
 
 #include "tv-atomic-write.h"
 #include "tv-export-task.h"
+#include "tv-progress.h"
 #include "tv-text.h"
+
+/* An export that takes longer than this shows its progress; 0 at once.
+ * $TV_PROGRESS_DELAY_MS sets another (the tests and screenshots set 0). */
+#define EXPORT_PROGRESS_DELAY_MS 200
+/* How often the bar reads the worker's progress. */
+#define EXPORT_PROGRESS_POLL_MS 100
+/* The build's share of a watched export's progress; writing the bytes
+ * takes the rest. */
+#define EXPORT_BUILD_SHARE 0.95
 
 /* ------------------------------------------------------------------------ */
 /* On a worker                                                               */
@@ -64,9 +80,20 @@ export_thread (GTask        *task,
   ExportTask *export = task_data;
   g_autoptr(GBytes) bytes = NULL;
   GError *error = NULL;
+  gboolean ok;
 
-  if (!export->build (export->job, export->dest, &bytes, cancellable, &error)
-      || (bytes != NULL && !write_bytes (export->dest, bytes, cancellable, &error)))
+  tv_progress_push (cancellable, 0.0, EXPORT_BUILD_SHARE);
+  ok = export->build (export->job, export->dest, &bytes, cancellable, &error);
+  tv_progress_pop (cancellable);
+  if (ok && bytes != NULL)
+    {
+      /* Cancelled once built: nothing is written. */
+      tv_progress_push (cancellable, EXPORT_BUILD_SHARE, 1.0);
+      ok = !g_cancellable_set_error_if_cancelled (cancellable, &error)
+           && write_bytes (export->dest, bytes, cancellable, &error);
+      tv_progress_pop (cancellable);
+    }
+  if (!ok)
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);
@@ -119,18 +146,130 @@ tv_export_task_finish (gpointer       source_object,
 typedef struct
 {
   TvExportStartFunc  start;
-  GCancellable      *cancellable;
+  GCancellable      *cancellable;     /* the page's: cancels the export too */
+  gulong             cancelled_id;
   AdwToastOverlay   *toasts;          /* a weak pointer: it goes with the page */
+  GtkBox            *progress_area;   /* a weak pointer, likewise */
   GFile             *dest;
+  TvProgress        *progress;        /* the export's own cancellable */
+  GtkWidget         *progress_row;    /* in progress_area, while it runs */
+  GtkProgressBar    *progress_bar;
+  gint64             started;
+  guint              poll_source;
 } ExportDialog;
+
+static void
+remove_progress_row (ExportDialog *dialog)
+{
+  g_clear_handle_id (&dialog->poll_source, g_source_remove);
+  if (dialog->progress_row != NULL && dialog->progress_area != NULL)
+    gtk_box_remove (dialog->progress_area, dialog->progress_row);
+  g_clear_object (&dialog->progress_row);
+  dialog->progress_bar = NULL;
+}
 
 static void
 export_dialog_free (ExportDialog *dialog)
 {
+  remove_progress_row (dialog);
+  if (dialog->cancelled_id != 0)
+    g_cancellable_disconnect (dialog->cancellable, dialog->cancelled_id);
   g_clear_weak_pointer (&dialog->toasts);
+  g_clear_weak_pointer (&dialog->progress_area);
   g_clear_object (&dialog->cancellable);
+  g_clear_object (&dialog->progress);
   g_clear_object (&dialog->dest);
   g_free (dialog);
+}
+
+static guint
+progress_delay_ms (void)
+{
+  const char *text = g_getenv ("TV_PROGRESS_DELAY_MS");
+  guint64 value;
+
+  if (text != NULL && g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT, &value, NULL))
+    return (guint) value;
+  return EXPORT_PROGRESS_DELAY_MS;
+}
+
+/* Shows how far the worker is, once the export has taken long enough. */
+static gboolean
+poll_progress (gpointer user_data)
+{
+  ExportDialog *dialog = user_data;
+  g_autofree char *display = NULL;
+  g_autofree char *text = NULL;
+  double fraction;
+
+  if (dialog->progress_bar == NULL)
+    return G_SOURCE_CONTINUE;
+  if (!gtk_widget_get_visible (dialog->progress_row)
+      && g_get_monotonic_time () - dialog->started < (gint64) progress_delay_ms () * 1000)
+    return G_SOURCE_CONTINUE;
+  fraction = tv_progress_get_fraction (dialog->progress);
+  display = tv_text_dup_file_name (dialog->dest);
+  /* Translators: the bar of an export that takes long, e.g. "Exporting
+   * “run.html”: 45 %". */
+  text = g_strdup_printf (_("Exporting “%s”: %d %%"), display, (int) (fraction * 100.0));
+  gtk_progress_bar_set_fraction (dialog->progress_bar, fraction);
+  gtk_progress_bar_set_text (dialog->progress_bar, text);
+  gtk_widget_set_visible (dialog->progress_row, TRUE);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+on_progress_cancel_clicked (GtkButton    *button,
+                            ExportDialog *dialog)
+{
+  gtk_widget_set_sensitive (GTK_WIDGET (button), FALSE);
+  g_cancellable_cancel (G_CANCELLABLE (dialog->progress));
+}
+
+/* The page's cancellable, on whatever thread cancels it. */
+static void
+on_page_cancelled (GCancellable *cancellable,
+                   TvProgress   *progress)
+{
+  g_cancellable_cancel (G_CANCELLABLE (progress));
+}
+
+/* A bar and a Cancel button, as the page's own while it loads; hidden
+ * until the export has taken EXPORT_PROGRESS_DELAY_MS. */
+static void
+add_progress_row (ExportDialog *dialog)
+{
+  GtkWidget *row;
+  GtkWidget *bar;
+  GtkWidget *cancel;
+
+  dialog->started = g_get_monotonic_time ();
+  if (dialog->progress_area == NULL)
+    return;
+  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  gtk_widget_add_css_class (row, "export-progress");
+  gtk_widget_set_margin_top (row, 12);
+  gtk_widget_set_margin_bottom (row, 6);
+  gtk_widget_set_margin_start (row, 12);
+  gtk_widget_set_margin_end (row, 12);
+  bar = gtk_progress_bar_new ();
+  gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (bar), TRUE);
+  gtk_progress_bar_set_ellipsize (GTK_PROGRESS_BAR (bar), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_set_hexpand (bar, TRUE);
+  gtk_widget_set_valign (bar, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (row), bar);
+  cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
+  gtk_widget_set_tooltip_text (cancel, _("Stop the export; nothing is written"));
+  g_signal_connect (cancel, "clicked", G_CALLBACK (on_progress_cancel_clicked), dialog);
+  gtk_box_append (GTK_BOX (row), cancel);
+  gtk_widget_set_visible (row, FALSE);
+
+  dialog->progress_row = g_object_ref_sink (row);
+  dialog->progress_bar = GTK_PROGRESS_BAR (bar);
+  gtk_box_append (dialog->progress_area, row);
+  dialog->poll_source = g_timeout_add (EXPORT_PROGRESS_POLL_MS, poll_progress, dialog);
+  if (progress_delay_ms () == 0)
+    poll_progress (dialog);
 }
 
 /* The toast's Open: the exported file in the application the desktop
@@ -186,7 +325,8 @@ on_export_done (GObject      *object,
   g_autoptr(GError) error = NULL;
 
   tv_export_task_finish (object, result, &error);
-  if (dialog->toasts != NULL)
+  /* A cancelled export is what its Cancel button asked for. */
+  if (dialog->toasts != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     show_result (dialog->toasts, dialog->dest, error);
   export_dialog_free (dialog);
 }
@@ -204,12 +344,19 @@ on_response (GtkNativeDialog *chooser,
       export_dialog_free (dialog);
       return;
     }
-  dialog->start (page, dialog->dest, dialog->cancellable, on_export_done, dialog);
+  dialog->progress = tv_progress_new ();
+  if (dialog->cancellable != NULL)
+    dialog->cancelled_id = g_cancellable_connect (dialog->cancellable,
+                                                  G_CALLBACK (on_page_cancelled),
+                                                  dialog->progress, NULL);
+  add_progress_row (dialog);
+  dialog->start (page, dialog->dest, G_CANCELLABLE (dialog->progress), on_export_done, dialog);
 }
 
 void
 tv_export_dialog_show (GtkWidget              *page,
                        AdwToastOverlay        *toasts,
+                       GtkBox                 *progress_area,
                        const char             *title,
                        const TvExportFileType *types,
                        guint                   n_types,
@@ -223,6 +370,7 @@ tv_export_dialog_show (GtkWidget              *page,
 
   g_return_if_fail (GTK_IS_WIDGET (page));
   g_return_if_fail (ADW_IS_TOAST_OVERLAY (toasts));
+  g_return_if_fail (progress_area == NULL || GTK_IS_BOX (progress_area));
   g_return_if_fail (types != NULL && n_types > 0);
   g_return_if_fail (start != NULL);
 
@@ -248,6 +396,7 @@ tv_export_dialog_show (GtkWidget              *page,
   dialog->start = start;
   dialog->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
   g_set_weak_pointer (&dialog->toasts, toasts);
+  g_set_weak_pointer (&dialog->progress_area, progress_area);
   g_object_set_data_full (G_OBJECT (chooser), "tv-export-dialog", dialog,
                           (GDestroyNotify) export_dialog_free);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);

@@ -55,9 +55,14 @@ typedef void (*TvExportStartFunc) (gpointer             page,
  * of NEXT_TO, SUGGESTED_NAME.  Then START exports to the file chosen
  * (with the extension of the filter chosen, see tv_export_chooser_finish())
  * and a toast on TOASTS says where it went, or why it failed.  Nothing
- * happens when the dialog is cancelled, or PAGE is gone meanwhile. */
+ * happens when the dialog is cancelled, or PAGE is gone meanwhile.  An
+ * export that takes longer than 200 ms ($TV_PROGRESS_DELAY_MS) shows a
+ * progress bar with a Cancel button (CSS class "export-progress") at the
+ * end of PROGRESS_AREA, until it is done; START's cancellable is then a
+ * TvProgress, which CANCELLABLE cancels too. */
 void   tv_export_dialog_show           (GtkWidget              *page,
                                         AdwToastOverlay        *toasts,
+                                        GtkBox                 *progress_area,
                                         const char             *title,
                                         const TvExportFileType *types,
                                         guint                   n_types,

@@ -43,6 +43,7 @@ struct _TvProfilePage
   GtkBox             *flame_box;
   GtkWidget          *flame_placeholder;
   GtkWidget          *progress_box;
+  GtkBox             *export_progress_box;
   GtkProgressBar     *progress_bar;
   GtkButton          *cancel_button;
   GtkBox             *properties_box;

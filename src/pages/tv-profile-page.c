@@ -425,7 +425,7 @@ export_action (GtkWidget  *widget,
   stem = tv_export_dup_stem (self->file, "profile");
   suggested = g_strconcat (stem, ".html", NULL);
   tv_export_dialog_show (widget, ADW_TOAST_OVERLAY (adw_bin_get_child (ADW_BIN (self))),
-                         _("Export the Flame Graph"), export_types,
+                         self->export_progress_box, _("Export the Flame Graph"), export_types,
                          G_N_ELEMENTS (export_types), self->file, suggested,
                          (TvExportStartFunc) tv_profile_page_export_async, self->cancellable);
 }
@@ -651,6 +651,7 @@ tv_profile_page_class_init (TvProfilePageClass *klass)
                                                "/io/github/tachyonviewer/TachyonViewer/ui/tv-profile-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, stack);
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, progress_box);
+  gtk_widget_class_bind_template_child (widget_class, TvProfilePage, export_progress_box);
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, TvProfilePage, properties_box);
