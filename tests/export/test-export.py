@@ -513,15 +513,7 @@ def check_filters_file(env, path):
 
 def check_fails(env, args, expected, out_dir):
     rc, out, err = env.run(*args)
-    problems = []
-    if rc != 1:
-        problems.append("exit status %r, expected 1" % rc)
-    if out:
-        problems.append("stdout not empty: %r" % out[:300])
-    if not err.startswith(PROG + ": ") or err.count("\n") != 1:
-        problems.append("stderr is not one '%s: ...' line: %r" % (PROG, err))
-    if expected and expected not in err:
-        problems.append("stderr %r does not contain %r" % (err, expected))
+    problems = testlib.failure_problems(rc, out, err, expected)
     left = sorted(f for f in os.listdir(out_dir) if f != "keep.html")
     if left:
         problems.append("left behind: %r" % left)

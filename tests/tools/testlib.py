@@ -16,6 +16,8 @@ import traceback
 import reference
 import tachprofile
 
+PROG = "tachyon-viewer"
+
 
 class Tap:
     """One TAP line a test, then the plan.  A failed test's problems follow
@@ -146,3 +148,20 @@ def parse_collapsed(text):
         stack, count = line.rsplit(" ", 1)
         sums[stack] = sums.get(stack, 0) + int(count)
     return sums
+
+
+def failure_problems(rc, out, err, expected=None):
+    """What is wrong with a run of the viewer that must fail, which exited
+    with RC and printed OUT (bytes) and ERR (text): it exits with 1, prints
+    nothing on stdout and one line on stderr, 'tachyon-viewer: ...', that
+    holds EXPECTED when that is given."""
+    problems = []
+    if rc != 1:
+        problems.append("exit status %r, expected 1" % rc)
+    if out:
+        problems.append("stdout not empty: %r" % out[:300])
+    if not err.startswith(PROG + ": ") or err.count("\n") != 1:
+        problems.append("stderr is not one '%s: ...' line: %r" % (PROG, err))
+    if expected and expected not in err:
+        problems.append("stderr %r does not contain %r" % (err, expected))
+    return problems
