@@ -25,25 +25,6 @@ static const GOptionEntry compare_entries[] = {
   { NULL }
 };
 
-static TvProfileData *
-load (const char *path)
-{
-  TachReader *reader = NULL;
-  TachError tach_error = { 0 };
-  g_autoptr (GError) error = NULL;
-  TvProfileData *data;
-
-  if (tach_reader_open_path (path, &reader, &tach_error) != TACH_OK)
-    {
-      bench_fail_tach (path, &tach_error);
-      return NULL;
-    }
-  data = tv_profile_data_load (reader, NULL, NULL, NULL, &error);
-  if (data == NULL)
-    g_printerr ("tachyon-bench: %s: %s\n", path, error->message);
-  return data;
-}
-
 static int
 run_compare (char **args)
 {
@@ -61,7 +42,8 @@ run_compare (char **args)
       g_printerr ("tachyon-bench: --runs must be between 1 and 1000\n");
       return 1;
     }
-  if ((base = load (args[0])) == NULL || (new_data = load (args[1])) == NULL)
+  if ((base = bench_load_data (args[0])) == NULL
+      || (new_data = bench_load_data (args[1])) == NULL)
     return 1;
 
   tree_times = g_new0 (double, opt_runs);

@@ -96,8 +96,6 @@ static int
 run_filter (char **args)
 {
   const char *path = args[0];
-  TachReader *reader = NULL;
-  TachError tach_error = { 0 };
   g_autoptr (GError) error = NULL;
   g_autoptr (TvProfileData) data = NULL;
   g_autoptr (GRand) rng = NULL;
@@ -119,14 +117,9 @@ run_filter (char **args)
     }
 
   t0 = bench_now_seconds ();
-  if (tach_reader_open_path (path, &reader, &tach_error) != TACH_OK)
-    return bench_fail_tach (path, &tach_error);
-  data = tv_profile_data_load (reader, NULL, NULL, NULL, &error);
+  data = bench_load_data (path);
   if (data == NULL)
-    {
-      g_printerr ("tachyon-bench: %s: %s\n", path, error->message);
-      return 1;
-    }
+    return 1;
   load_s = bench_now_seconds () - t0;
 
   n_samples = tv_profile_data_get_n_samples (data);

@@ -1226,6 +1226,25 @@ finish_file (TachWriter *writer,
 #define THREADS_DISPATCH 317
 #define THREADS_TASKS    331
 
+/* A writer of PATH for samples every INTERVAL_US from START_US, in MODE,
+ * compressed unless --no-zstd. */
+static TachStatus
+gen_writer_new (const char  *path,
+                guint64      start_us,
+                guint64      interval_us,
+                TachMode     mode,
+                TachWriter **writer,
+                TachError   *error)
+{
+  TachWriterOptions options = { 0 };
+
+  options.zstd = !opt_no_zstd;
+  options.start_time_us = start_us;
+  options.sample_interval_us = interval_us;
+  options.mode_raw = (uint32_t) mode + 1;
+  return tach_writer_new (path, &options, writer, error);
+}
+
 static int
 generate_threads (guint64     n_samples,
                   const char *path,
@@ -1235,7 +1254,6 @@ generate_threads (guint64     n_samples,
     TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU, TACH_STATUS_ON_CPU, TACH_STATUS_GIL_REQUESTED,
     0, TACH_STATUS_HAS_EXCEPTION,
   };
-  TachWriterOptions options = { 0 };
   TachStats stats = { 0 };
   TachWriter *writer = NULL;
   TachError error = { 0 };
@@ -1247,11 +1265,7 @@ generate_threads (guint64     n_samples,
   guint64 count = 0, ticks = 0;
   double t0 = bench_now_seconds ();
 
-  options.zstd = !opt_no_zstd;
-  options.start_time_us = start_us;
-  options.sample_interval_us = GEN_INTERVAL_US;
-  options.mode_raw = (uint32_t) TACH_MODE_WALL + 1;
-  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+  if (gen_writer_new (path, start_us, GEN_INTERVAL_US, TACH_MODE_WALL, &writer, &error) != TACH_OK)
     return bench_fail_tach (path, &error);
 
   {
@@ -1323,7 +1337,6 @@ static int
 generate_repeat (guint64     n_samples,
                  const char *path)
 {
-  TachWriterOptions options = { 0 };
   TachStats stats = { 0 };
   TachWriter *writer = NULL;
   TachError error = { 0 };
@@ -1337,11 +1350,8 @@ generate_repeat (guint64     n_samples,
   guint64 timestamp = start_us + REPEAT_INTERVAL_US;
   double t0 = bench_now_seconds ();
 
-  options.zstd = !opt_no_zstd;
-  options.start_time_us = start_us;
-  options.sample_interval_us = REPEAT_INTERVAL_US;
-  options.mode_raw = (uint32_t) TACH_MODE_CPU + 1;
-  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+  if (gen_writer_new (path, start_us, REPEAT_INTERVAL_US, TACH_MODE_CPU,
+                      &writer, &error) != TACH_OK)
     return bench_fail_tach (path, &error);
   for (guint i = 0; i < G_N_ELEMENTS (infos); i++)
     if (tach_writer_intern_frame (writer, &infos[i], &frames[i], &error) != TACH_OK)
@@ -1406,7 +1416,6 @@ generate_deep (guint64     n_samples,
   static const guint8 statuses[] = {
     TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU, TACH_STATUS_ON_CPU, TACH_STATUS_GIL_REQUESTED, 0,
   };
-  TachWriterOptions options = { 0 };
   TachStats stats = { 0 };
   TachWriter *writer = NULL;
   TachError error = { 0 };
@@ -1422,11 +1431,7 @@ generate_deep (guint64     n_samples,
   Rng rng;
 
   rng_init (&rng, (guint64) opt_seed);
-  options.zstd = !opt_no_zstd;
-  options.start_time_us = start_us;
-  options.sample_interval_us = GEN_INTERVAL_US;
-  options.mode_raw = (uint32_t) TACH_MODE_WALL + 1;
-  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+  if (gen_writer_new (path, start_us, GEN_INTERVAL_US, TACH_MODE_WALL, &writer, &error) != TACH_OK)
     return bench_fail_tach (path, &error);
 
   for (guint i = 0; i < DEEP_ENTRY; i++)
@@ -1544,7 +1549,6 @@ generate_wide (guint64     n_samples,
                const char *path,
                guint32     n_threads)
 {
-  TachWriterOptions options = { 0 };
   TachStats stats = { 0 };
   TachWriter *writer = NULL;
   TachError error = { 0 };
@@ -1560,11 +1564,7 @@ generate_wide (guint64     n_samples,
   Rng rng;
 
   rng_init (&rng, (guint64) opt_seed);
-  options.zstd = !opt_no_zstd;
-  options.start_time_us = start_us;
-  options.sample_interval_us = GEN_INTERVAL_US;
-  options.mode_raw = (uint32_t) TACH_MODE_CPU + 1;
-  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+  if (gen_writer_new (path, start_us, GEN_INTERVAL_US, TACH_MODE_CPU, &writer, &error) != TACH_OK)
     return bench_fail_tach (path, &error);
 
   func_frame = g_new (guint32, WIDE_FUNCS * 2);
@@ -1679,7 +1679,6 @@ run_generate (char **args)
   guint64 missed_ticks = 0;
   double t0 = bench_now_seconds ();
   Gen gen = { 0 };
-  TachWriterOptions options = { 0 };
   TachStats stats = { 0 };
   guint32 n_funcs;
 
@@ -1741,11 +1740,8 @@ run_generate (char **args)
   start_us = 734019000000ull + rng_below (&gen.rng, 1000000000);
   timestamp = start_us + rng_range (&gen.rng, 20, 200);
 
-  options.zstd = !opt_no_zstd;
-  options.start_time_us = start_us;
-  options.sample_interval_us = GEN_INTERVAL_US;
-  options.mode_raw = (uint32_t) TACH_MODE_WALL + 1;
-  if (tach_writer_new (path, &options, &gen.writer, &gen.error) != TACH_OK)
+  if (gen_writer_new (path, start_us, GEN_INTERVAL_US, TACH_MODE_WALL,
+                      &gen.writer, &gen.error) != TACH_OK)
     return bench_fail_tach (path, &gen.error);
 
   gen_build_program (&gen);

@@ -41,8 +41,6 @@ static int
 run_render (char **args)
 {
   const char *path = args[0];
-  TachReader *reader = NULL;
-  TachError tach_error = { 0 };
   g_autoptr (GError) error = NULL;
   g_autoptr (TvProfileData) data = NULL;
   g_autoptr (TvCallTree) tree = NULL;
@@ -81,14 +79,9 @@ run_render (char **args)
       return 1;
     }
 
-  if (tach_reader_open_path (path, &reader, &tach_error) != TACH_OK)
-    return bench_fail_tach (path, &tach_error);
-  data = tv_profile_data_load (reader, NULL, NULL, NULL, &error);
+  data = bench_load_data (path);
   if (data == NULL)
-    {
-      g_printerr ("tachyon-bench: %s: %s\n", path, error->message);
-      return 1;
-    }
+    return 1;
 
   tv_query_init (&query, TV_MERGE_FRAME);
   query.inverted = opt_inverted;

@@ -187,8 +187,6 @@ static int
 run_timeline (char **args)
 {
   const char *path = args[0];
-  TachReader *reader = NULL;
-  TachError tach_error = { 0 };
   g_autoptr (GError) error = NULL;
   g_autoptr (TvProfileData) data = NULL;
   g_autoptr (TvTimeline) timeline = NULL;
@@ -219,14 +217,9 @@ run_timeline (char **args)
       return 1;
     }
 
-  if (tach_reader_open_path (path, &reader, &tach_error) != TACH_OK)
-    return bench_fail_tach (path, &tach_error);
-  data = tv_profile_data_load (reader, NULL, NULL, NULL, &error);
+  data = bench_load_data (path);
   if (data == NULL)
-    {
-      g_printerr ("tachyon-bench: %s: %s\n", path, error->message);
-      return 1;
-    }
+    return 1;
   if (!tv_profile_data_get_time_span (data, &first, &last))
     {
       g_printerr ("tachyon-bench: %s has no samples\n", path);

@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "tachyon-format.h"
+#include "tv-profile-data.h"
 
 /* One mode of tachyon-bench, chosen by the --NAME flag.  RUN gets the
  * N_ARGS positional parameters once the mode's ENTRIES have been parsed,
@@ -51,6 +52,9 @@ gboolean bench_parse_count        (const char      *text,
 /* Prints the error of a format-library call; returns the exit status 1. */
 int      bench_fail_tach          (const char      *what,
                                    const TachError *error);
+/* Every sample of the profile at PATH; NULL, having said why, when it
+ * cannot be read. */
+TvProfileData *bench_load_data    (const char      *path);
 /* Reads a byte of every page of REGION, so that a timed pass that follows
  * does not pay for page faults. */
 void     bench_fault_in           (const void      *region,

@@ -112,6 +112,25 @@ bench_fail_tach (const char      *what,
   return 1;
 }
 
+TvProfileData *
+bench_load_data (const char *path)
+{
+  TachReader *reader = NULL;
+  TachError tach_error = { 0 };
+  g_autoptr (GError) error = NULL;
+  TvProfileData *data;
+
+  if (tach_reader_open_path (path, &reader, &tach_error) != TACH_OK)
+    {
+      bench_fail_tach (path, &tach_error);
+      return NULL;
+    }
+  data = tv_profile_data_load (reader, NULL, NULL, NULL, &error);
+  if (data == NULL)
+    g_printerr ("tachyon-bench: %s: %s\n", path, error->message);
+  return data;
+}
+
 volatile guint64 bench_sink;
 
 void

@@ -18,7 +18,6 @@ does not run them.  Standard library only: CI runs this with Debian's python3.
 """
 
 import argparse
-import concurrent.futures
 import decimal
 import json
 import math
@@ -34,7 +33,8 @@ import threading
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 import reference  # noqa: E402
-import tachprofile  # noqa: E402
+import testlib  # noqa: E402
+from testlib import Tap, parse_collapsed, strict_json  # noqa: E402
 
 PROG = "tachyon-viewer"
 
@@ -94,70 +94,13 @@ MESSAGE_EXCEPTIONS = {
 REJECTED_VALID = {"valid/compression_type_7.tach"}
 
 
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def result(self, name, problems):
-        self.n += 1
-        if problems:
-            self.failed += 1
-            print("not ok %d - %s" % (self.n, name))
-            for p in problems:
-                for line in str(p).splitlines() or [""]:
-                    print("#   " + line)
-        else:
-            print("ok %d - %s" % (self.n, name))
-        sys.stdout.flush()
-
-    def finish(self):
-        print("1..%d" % self.n)
-        sys.stdout.flush()
-        return 1 if self.failed else 0
-
-
-class Env:
+class Env(testlib.ViewerEnv):
     def __init__(self, exe, tool, bench=None):
-        self.exe = os.path.abspath(exe)
-        self.tool = os.path.abspath(tool)
-        self.bench = os.path.abspath(bench) if bench else None
-        self.data = os.environ.get("TACH_TEST_DATA")
-        if not self.data:
-            raise SystemExit("Bail out! TACH_TEST_DATA must be set")
+        super().__init__(exe, tool, bench)
         # Only the reference suite's groups run the reference itself.
         self.tachgen = reference.find_tachgen()
         with open(os.path.join(self.data, "manifest.json"), encoding="utf-8") as fh:
             self.manifest = json.load(fh)
-        self.expected = reference.load(self.data)
-        # No display: the command-line modes must not need one.
-        self.env = dict(os.environ)
-        for var in ("DISPLAY", "WAYLAND_DISPLAY"):
-            self.env.pop(var, None)
-        self.env["LC_ALL"] = "C.UTF-8"
-        self.env["LANGUAGE"] = ""
-
-    def files(self, kind):
-        d = os.path.join(self.data, kind)
-        return sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".tach"))
-
-    def key(self, path):
-        return os.path.relpath(path, self.data).replace(os.sep, "/")
-
-    def run(self, *args, cwd=None):
-        p = subprocess.run([self.exe] + list(args), stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, env=self.env, cwd=cwd, timeout=600)
-        return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
-
-    def write_profile(self, path, spec, **options):
-        """The profile of SPEC (tachgen.py fromjson's description) at PATH,
-        written by the library's writer (tests/tools/tachprofile.py)."""
-        return tachprofile.write(self.tool, path, spec, **options)
-
-    def samples(self, path):
-        """The samples and frames of the corpus file PATH as the reference
-        reader decodes them (checked against reference.json)."""
-        return reference.Samples(self.tool, self.expected, self.key(path), path)
 
     def is_reference_collapsed(self, data, path):
         """Whether DATA is what the reference writes for `collapsed PATH`,
@@ -171,12 +114,6 @@ class Env:
             raise RuntimeError("tachgen %s failed (%d): %s %s"
                                % (" ".join(args), p.returncode, p.stdout[-2000:], p.stderr[-2000:]))
         return p.stdout
-
-
-def strict_json(data):
-    def bad_constant(name):
-        raise ValueError("non-JSON constant %s" % name)
-    return json.loads(data.decode("utf-8"), parse_constant=bad_constant)
 
 
 def same_value(ours, ref):
@@ -750,18 +687,10 @@ def check_generated(env, tmp, name, seed, ticks, extra):
 
 def check_fails(env, args, expected, path=None, cwd=None):
     rc, out, err = env.run(*args, cwd=cwd)
+    if path is None:
+        return testlib.failure_problems(rc, out, err, expected)
     problems = []
-    if path is not None:
-        check_error_run(env, problems, rc, out, err, path, expected)
-    else:
-        if rc != 1:
-            problems.append("exit status %r, expected 1" % rc)
-        if out:
-            problems.append("stdout not empty: %r" % out[:300])
-        if not err.startswith(PROG + ": ") or err.count("\n") != 1:
-            problems.append("stderr is not one '%s: ...' line: %r" % (PROG, err))
-        if expected and expected not in err:
-            problems.append("stderr %r does not contain %r" % (err, expected))
+    check_error_run(env, problems, rc, out, err, path, expected)
     return problems
 
 
@@ -1213,14 +1142,6 @@ def args_cases(env):
     return cases, tmp
 
 
-def parse_collapsed(text):
-    sums = {}
-    for line in text.decode("utf-8").splitlines():
-        stack, count = line.rsplit(" ", 1)
-        sums[stack] = sums.get(stack, 0) + int(count)
-    return sums
-
-
 def check_several_ranges(env, path):
     """Several --range, given out of order, overlapping and touching: the
     collapsed stacks hold, per thread, the samples the reference reader
@@ -1267,15 +1188,7 @@ def check_several_ranges(env, path):
 # ---------------------------------------------------------------------------
 
 def run_parallel(tap, items):
-    workers = max(2, min(8, os.cpu_count() or 2))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [(name, pool.submit(fn_item)) for name, fn_item in items]
-        for name, fut in futures:
-            try:
-                problems = fut.result()
-            except Exception as e:  # a crash of the test itself is a failure
-                problems = ["%s: %s" % (type(e).__name__, e)]
-            tap.result(name, problems)
+    tap.run_parallel(items, 8)
 
 
 def write_json_profile(env, path, counts, duration):
@@ -1680,10 +1593,9 @@ def big_cases(env, tmp):
     """tachyon-bench --generate's profile (64 threads, deep stacks, zstd):
     written by our writer, read by the reference and by us alike."""
     path = os.path.join(tmp, "big.tach")
-    p = subprocess.run([env.bench, "--generate", str(BIG_SAMPLES), path],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
-    if p.returncode != 0:
-        raise SystemExit("Bail out! tachyon-bench --generate: %s" % p.stderr.decode()[-500:])
+    problems = env.generate(path, BIG_SAMPLES, timeout=600)
+    if problems:
+        raise SystemExit("Bail out! " + " ".join(problems))
 
     def samples():
         ours = reference.run_tool(env.tool, "dump", path)
@@ -1752,26 +1664,9 @@ def main():
             run_parallel(tap, big_cases(env, tmp))
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-    elif a.group == "compare":
-        cases, tmp = compare_cases(env)
-        try:
-            run_parallel(tap, cases)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    elif a.group == "quality":
-        cases, tmp = quality_cases(env)
-        try:
-            run_parallel(tap, cases)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    elif a.group == "names":
-        cases, tmp = names_cases(env)
-        try:
-            run_parallel(tap, cases)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    elif a.group == "args":
-        cases, tmp = args_cases(env)
+    else:
+        cases, tmp = {"compare": compare_cases, "quality": quality_cases, "names": names_cases,
+                      "args": args_cases}[a.group](env)
         try:
             run_parallel(tap, cases)
         finally:

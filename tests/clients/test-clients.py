@@ -80,6 +80,8 @@ import profiles  # noqa: E402
 import reference  # noqa: E402
 import speedscope  # noqa: E402
 import tachprofile  # noqa: E402
+import testlib  # noqa: E402
+from testlib import strict_json  # noqa: E402
 
 INTERNAL_SUFFIX = "_sync_coordinator.py"
 REJECTED_VALID = {"compression_type_7.tach"}
@@ -119,65 +121,20 @@ MARKERS = [  # name, category, in the collector's order of closing at the end
 MARKER_INDEX = {name: i for i, (name, _) in enumerate(MARKERS)}
 
 
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def result(self, name, problems):
-        self.n += 1
-        if problems:
-            self.failed += 1
-            print("not ok %d - %s" % (self.n, name))
-            for p in problems[:40]:
-                for line in str(p).splitlines() or [""]:
-                    print("#   " + line)
-        else:
-            print("ok %d - %s" % (self.n, name))
-        sys.stdout.flush()
-
-    def run(self, name, fn):
-        try:
-            problems = fn()
-        except Exception as e:  # a test that raises has failed, with its reason
-            import traceback
-            problems = ["%s: %s" % (type(e).__name__, e)] + traceback.format_exc().splitlines()
-        self.result(name, problems)
-
-    def finish(self):
-        print("1..%d" % self.n)
-        return 1 if self.failed else 0
-
-
-class Env:
+class Env(testlib.ViewerEnv):
     def __init__(self, exe, bench, tool):
-        self.exe = os.path.abspath(exe)
-        self.bench = os.path.abspath(bench)
-        self.tool = os.path.abspath(tool)
-        self.data = os.environ.get("TACH_TEST_DATA")
-        if not self.data:
-            raise SystemExit("Bail out! TACH_TEST_DATA must be set")
-        self.expected = reference.load(self.data)
+        super().__init__(exe, tool, bench)
         # The samples of the files read so far, and those of the profiles
         # made here, from their descriptions.
         self.read = {}
         self.described = {}
-        self.env = dict(os.environ)
-        for var in ("DISPLAY", "WAYLAND_DISPLAY"):
-            self.env.pop(var, None)
-        self.env["LC_ALL"] = "C.UTF-8"
-        self.env["LANGUAGE"] = ""
         self.tmp = tempfile.mkdtemp(prefix="tv-clients-")
 
     def valid_files(self):
-        d = os.path.join(self.data, "valid")
-        return sorted(os.path.join(d, f) for f in os.listdir(d)
-                      if f.endswith(".tach") and f not in REJECTED_VALID)
+        return self.files("valid", REJECTED_VALID)
 
     def run(self, *args):
-        p = subprocess.run([self.exe] + list(args), stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, env=self.env, timeout=900)
-        return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
+        return super().run(*args, timeout=900)
 
     def export(self, fmt, path, *extra, out=None):
         out = out or os.path.join(self.tmp, "%s.%s.json" % (os.path.basename(path), fmt))
@@ -207,8 +164,7 @@ class Env:
         if path in self.described:
             return self.described[path]
         if path not in self.read:
-            key = os.path.relpath(path, self.data).replace(os.sep, "/")
-            self.read[path] = reference.Samples(self.tool, self.expected, key, path)
+            self.read[path] = super().samples(path)
         return self.read[path]
 
     def profile(self, name):
@@ -233,12 +189,6 @@ class Env:
                     ": run tests/data/make-expected.py" if stored else "")] + problems))
         self.described[path] = described
         return path
-
-
-def strict_json(data):
-    def bad_constant(name):
-        raise ValueError("not JSON: " + name)
-    return json.loads(data, parse_constant=bad_constant)
 
 
 # ---------------------------------------------------------------------------
@@ -1419,7 +1369,7 @@ def main():
             print("1..0 # SKIP the reference reader is not found: set TACHGEN to tachgen.py, "
                   "or put shared/ beside the source")
             return 0
-    tap = Tap()
+    tap = testlib.Tap(max_problems=40)
     if a.group.startswith("gecko"):
         try:
             print("# the Firefox Profiler: %s %s" % (firefox_profiler.PACKAGE,

@@ -32,58 +32,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # tests/tools is imported from the source tree: leave no __pycache__ there.
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(HERE, "..", "tools"))
-import reference  # noqa: E402
+import testlib  # noqa: E402
+from testlib import Tap  # noqa: E402
 
 
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def result(self, name, problems):
-        self.n += 1
-        if problems:
-            self.failed += 1
-            print("not ok %d - %s" % (self.n, name))
-            for p in problems:
-                for line in str(p).splitlines() or [""]:
-                    print("#   " + line)
-        else:
-            print("ok %d - %s" % (self.n, name))
-        sys.stdout.flush()
-
-    def finish(self):
-        print("1..%d" % self.n)
-        sys.stdout.flush()
-        return 1 if self.failed else 0
-
-
-class Env:
+class Env(testlib.ViewerEnv):
     def __init__(self, args):
-        self.exe = os.path.abspath(args.exe)
+        super().__init__(args.exe, args.tool, language=False)
         self.node = args.node
         self.go = args.go
-        self.tool = os.path.abspath(args.tool)
-        self.data = os.environ.get("TACH_TEST_DATA")
-        if not self.data:
-            raise SystemExit("Bail out! TACH_TEST_DATA must be set")
-        self.expected = reference.load(self.data)
-        self.env = dict(os.environ)
-        for var in ("DISPLAY", "WAYLAND_DISPLAY"):
-            self.env.pop(var, None)
-        self.env["LC_ALL"] = "C.UTF-8"
         self.tmp = tempfile.mkdtemp(prefix="tv-test-pprof-")
 
     def valid_files(self):
-        folder = os.path.join(self.data, "valid")
-        return [os.path.join(folder, n) for n in sorted(os.listdir(folder))
-                if n.endswith(".tach") and n not in REJECTED_VALID]
-
-    def samples(self, path):
-        """The samples and frames of the corpus file PATH as the reference
-        reader decodes them (checked against reference.json)."""
-        key = os.path.relpath(path, self.data).replace(os.sep, "/")
-        return reference.Samples(self.tool, self.expected, key, path)
+        return self.files("valid", REJECTED_VALID)
 
     def run(self, *args):
         return subprocess.run([self.exe, *args], capture_output=True, env=self.env, timeout=300)
@@ -114,11 +75,7 @@ def collapsed_lines(env, path, *filters):
     proc = env.run("--export", "collapsed", "-o", "-", *filters, path)
     if proc.returncode != 0:
         raise AssertionError("collapsed export failed: %s" % proc.stderr.decode())
-    lines = {}
-    for line in proc.stdout.decode("utf-8").splitlines():
-        text, count = line.rsplit(" ", 1)
-        lines[text] = lines.get(text, 0) + int(count)
-    return lines
+    return testlib.parse_collapsed(proc.stdout)
 
 
 def frame_text(function, line):

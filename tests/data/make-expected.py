@@ -54,12 +54,18 @@ def find_tachgen(given):
             return os.path.abspath(path) if os.path.isfile(path) else None
 
 
+def load_module(name, path):
+    """The Python file at PATH, imported as NAME."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 class Tachgen:
     def __init__(self, path):
         self.path = path
-        spec = importlib.util.spec_from_file_location("tachgen", path)
-        self.module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(self.module)
+        self.module = load_module("tachgen", path)
 
     def run(self, *args):
         p = subprocess.run([sys.executable, self.path] + list(args), stdout=subprocess.PIPE,
@@ -132,10 +138,7 @@ def tsv_line(entry, ref):
 
 def hostile_profile(tg, out):
     """The profile of test-export.py's hostile_spec(), by tachgen."""
-    path = os.path.join(top, "tests", "export", "test-export.py")
-    spec = importlib.util.spec_from_file_location("test_export", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module("test_export", os.path.join(top, "tests", "export", "test-export.py"))
     with tempfile.TemporaryDirectory() as tmp:
         js = os.path.join(tmp, "hostile.json")
         with open(js, "w", encoding="utf-8") as fh:
@@ -145,10 +148,7 @@ def hostile_profile(tg, out):
 
 def clients_hostile_profile(tg, out):
     """The profile of hostile() in tests/clients/profiles.py, by tachgen."""
-    path = os.path.join(top, "tests", "clients", "profiles.py")
-    spec = importlib.util.spec_from_file_location("clients_profiles", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_module("clients_profiles", os.path.join(top, "tests", "clients", "profiles.py"))
     with tempfile.TemporaryDirectory() as tmp:
         js = os.path.join(tmp, "clients-hostile.json")
         with open(js, "w", encoding="utf-8") as fh:

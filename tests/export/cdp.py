@@ -232,6 +232,17 @@ class Browser:
         with open(path, "wb") as fh:
             fh.write(base64.b64decode(data))
 
+    def open(self, url, blank_first=False):
+        """Navigates to URL having forgotten the dialogs, exceptions,
+        console messages and requests seen so far (through about:blank
+        first when BLANK_FIRST)."""
+        if blank_first:
+            self.navigate("about:blank")
+        for log in (self.dialogs, self.exceptions, self.console, self.requests):
+            log.clear()
+        self.navigate(url)
+        return self
+
     def close(self):
         try:
             self._send("Browser.close", {})
@@ -254,3 +265,28 @@ class Browser:
 
     def __exit__(self, *exc):
         self.close()
+
+
+class LazyBrowser:
+    """The one Browser of a group of cases, started by the first case that
+    needs it, so that a group run without a browser case starts none."""
+
+    def __init__(self, exe, width=1200, height=800):
+        self.exe = exe
+        self.size = (width, height)
+        self.browser = None
+
+    def get(self):
+        if self.browser is None:
+            self.browser = Browser(self.exe, *self.size)
+        return self.browser
+
+    def open(self, url, blank_first=False):
+        return self.get().open(url, blank_first)
+
+    def close(self):
+        """Closes the browser if it was started; no problems, for a case."""
+        if self.browser is not None:
+            self.browser.close()
+            self.browser = None
+        return []

@@ -879,14 +879,10 @@ def size_cases(env):
     cases = []
 
     def big():
-        if env.bench is None:
-            return ["no --bench"]
         profile = os.path.join(tmp, "big.tach")
-        p = subprocess.run([env.bench, "--generate", "1000000", profile], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=300)
-        if p.returncode != 0:
-            return ["tachyon-bench --generate: %d %s" % (p.returncode, p.stderr[-500:])]
-        problems = []
+        problems = env.generate(profile, 1000000)
+        if problems:
+            return problems
         for fmt in ("svg", "png", "pdf"):
             start = time.monotonic()
             data, p = export(env, profile, fmt, tmp=tmp)

@@ -42,7 +42,6 @@ $TACH_TEST_DATA; profiles made for a test are written by tach-tool
 import argparse
 import collections
 import colorsys
-import concurrent.futures
 import json
 import math
 import os
@@ -59,7 +58,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 import cdp  # noqa: E402
 import reference  # noqa: E402
-import tachprofile  # noqa: E402
+import testlib  # noqa: E402
+from testlib import Tap, parse_collapsed, strict_json  # noqa: E402
 
 PROG = "tachyon-viewer"
 MAX_BYTES = 5 * 1000 * 1000
@@ -77,57 +77,11 @@ DEFAULT_VIEW = {"inverted": False, "orientation": "flame", "merge": "frame", "zo
 MERGES = ["function", "line", "instruction", "frame"]
 
 
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = 0
-
-    def result(self, name, problems):
-        self.n += 1
-        if problems:
-            self.failed += 1
-            print("not ok %d - %s" % (self.n, name))
-            for p in problems:
-                for line in str(p).splitlines() or [""]:
-                    print("#   " + line)
-        else:
-            print("ok %d - %s" % (self.n, name))
-        sys.stdout.flush()
-
-    def finish(self):
-        print("1..%d" % self.n)
-        sys.stdout.flush()
-        return 1 if self.failed else 0
-
-
-class Env:
+class Env(testlib.ViewerEnv):
     def __init__(self, exe, bench, tool, l10n_exe=None, po_dir=None):
-        self.exe = os.path.abspath(exe)
-        self.tool = os.path.abspath(tool)
+        super().__init__(exe, tool, bench)
         self.l10n_exe = os.path.abspath(l10n_exe) if l10n_exe else None
         self.po_dir = po_dir
-        self.bench = os.path.abspath(bench) if bench else None
-        self.data = os.environ.get("TACH_TEST_DATA")
-        if not self.data:
-            raise SystemExit("Bail out! TACH_TEST_DATA must be set")
-        self.expected = reference.load(self.data)
-        self.env = dict(os.environ)
-        for var in ("DISPLAY", "WAYLAND_DISPLAY"):
-            self.env.pop(var, None)
-        self.env["LC_ALL"] = "C.UTF-8"
-        self.env["LANGUAGE"] = ""
-
-    def files(self, kind):
-        d = os.path.join(self.data, kind)
-        return sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".tach"))
-
-    def key(self, path):
-        return os.path.relpath(path, self.data).replace(os.sep, "/")
-
-    def run(self, *args, cwd=None):
-        p = subprocess.run([self.exe] + list(args), stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, env=self.env, cwd=cwd, timeout=600)
-        return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
 
     def run_in(self, language, localedir, *args):
         """The command line with the catalogues of LOCALEDIR, in LANGUAGE."""
@@ -135,11 +89,6 @@ class Env:
         p = subprocess.run([self.l10n_exe, localedir] + list(args), stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, env=env, timeout=600)
         return p.returncode, p.stdout, p.stderr.decode("utf-8", "replace")
-
-    def write_profile(self, path, spec, **options):
-        """The profile of SPEC (tachgen.py fromjson's description) at PATH,
-        written by the library's writer (tests/tools/tachprofile.py)."""
-        return tachprofile.write(self.tool, path, spec, **options)
 
     def samples(self, path):
         """The samples and frames of PATH, for a replay: for a corpus file,
@@ -150,22 +99,8 @@ class Env:
                                  key, path)
 
 
-def strict_json(data):
-    def bad_constant(name):
-        raise ValueError("non-JSON constant %s" % name)
-    return json.loads(data.decode("utf-8"), parse_constant=bad_constant)
-
-
 def run_parallel(tap, items):
-    workers = max(2, min(4, os.cpu_count() or 2))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [(name, pool.submit(fn)) for name, fn in items]
-        for name, fut in futures:
-            try:
-                problems = fut.result()
-            except Exception as e:  # a crash of the test itself is a failure
-                problems = ["%s: %s" % (type(e).__name__, e)]
-            tap.result(name, problems)
+    tap.run_parallel(items, 4)
 
 
 # ---------------------------------------------------------------------------
@@ -470,14 +405,6 @@ def check_corpus_file(env, path):
 # filters
 # ---------------------------------------------------------------------------
 
-def parse_collapsed(text):
-    sums = {}
-    for line in text.decode("utf-8").splitlines():
-        stack, count = line.rsplit(" ", 1)
-        sums[stack] = sums.get(stack, 0) + int(count)
-    return sums
-
-
 def check_filters_file(env, path):
     problems = []
     rc, out, err = env.run("--info", "--json", path)
@@ -586,15 +513,7 @@ def check_filters_file(env, path):
 
 def check_fails(env, args, expected, out_dir):
     rc, out, err = env.run(*args)
-    problems = []
-    if rc != 1:
-        problems.append("exit status %r, expected 1" % rc)
-    if out:
-        problems.append("stdout not empty: %r" % out[:300])
-    if not err.startswith(PROG + ": ") or err.count("\n") != 1:
-        problems.append("stderr is not one '%s: ...' line: %r" % (PROG, err))
-    if expected and expected not in err:
-        problems.append("stderr %r does not contain %r" % (err, expected))
+    problems = testlib.failure_problems(rc, out, err, expected)
     left = sorted(f for f in os.listdir(out_dir) if f != "keep.html")
     if left:
         problems.append("left behind: %r" % left)
@@ -1087,20 +1006,12 @@ def browser_cases(env, browser_exe):
             pages[key] = (path, page.data)
         return pages[key]
 
-    holder = {}
-
-    def browser():
-        if "b" not in holder:
-            holder["b"] = cdp.Browser(browser_exe, 1200, 800)
-        return holder["b"]
+    lazy = cdp.LazyBrowser(browser_exe)
+    browser = lazy.get
 
     def load(path):
-        b = browser()
-        for attr in ("dialogs", "exceptions", "console", "requests"):
-            getattr(b, attr).clear()
         url = "file://" + path
-        b.navigate(url)
-        return b, url
+        return lazy.open(url), url
 
     def case(name, fn):
         cases.append((name, fn))
@@ -1511,11 +1422,7 @@ def browser_cases(env, browser_exe):
         return problems
     case("at 400 px the threads' numbers do not break", narrow_threads)
 
-    def close():
-        if "b" in holder:
-            holder.pop("b").close()
-        return []
-    case("chromium closes", close)
+    case("chromium closes", lazy.close)
     return cases, tmp
 
 
@@ -1529,13 +1436,10 @@ def size_cases(env, browser_exe):
     cases = []
 
     def generate_and_export():
-        if env.bench is None:
-            return ["no --bench"]
         profile = os.path.join(tmp, "big.tach")
-        p = subprocess.run([env.bench, "--generate", "1000000", profile], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=300)
-        if p.returncode != 0:
-            return ["tachyon-bench --generate: %d %s" % (p.returncode, p.stderr[-500:])]
+        problems = env.generate(profile, 1000000)
+        if problems:
+            return problems
         out = os.path.join(tmp, "big.html")
         start = time.monotonic()
         rc, stdout, err = env.run("--export", "html", "-o", out, profile)
@@ -1625,14 +1529,11 @@ def size_cases(env, browser_exe):
         # the page draws the children of fewer than 1/20000 of the samples
         # as remainder boxes, and every count stays exact.
         problems = []
-        if env.bench is None:
-            return ["no --bench"]
         profile = os.path.join(tmp, "deep.tach")
-        p = subprocess.run([env.bench, "--generate", "30000", profile, "--shape", "deep",
-                            "--threads", "8", "--seed", "3"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
-        if p.returncode != 0:
-            return ["tachyon-bench --generate: %r" % p.stderr[-300:]]
+        problems += env.generate(profile, 30000, "--shape", "deep", "--threads", "8",
+                                 "--seed", "3", timeout=120)
+        if problems:
+            return problems
         out = os.path.join(tmp, "deep.html")
         rc, stdout, err = env.run("--export", "html", "-o", out, profile)
         if rc != 0:
@@ -2350,9 +2251,7 @@ def diff_cases(env, browser_exe):
                     if needle in p.template:
                         problems.append("%s: %r outside the data" % (name, needle))
                 url = "file://" + out
-                for attr in ("dialogs", "exceptions", "console", "requests"):
-                    getattr(b, attr).clear()
-                b.navigate(url)
+                b.open(url)
                 check = b.evaluate(PAGE_CHECK)
                 if not check["ready"] or check["scripts"] != 2 or check["bad"] or check["alerted"]:
                     problems.append("%s: %r" % (name, check))
@@ -2471,16 +2370,8 @@ def names_cases(env, browser_exe):
             pages[name] = "file://" + out
         return pages[name]
 
-    holder = {}
-
-    def load(url):
-        if "b" not in holder:
-            holder["b"] = cdp.Browser(browser_exe, 1200, 800)
-        b = holder["b"]
-        for attr in ("dialogs", "exceptions", "console", "requests"):
-            getattr(b, attr).clear()
-        b.navigate(url)
-        return b
+    lazy = cdp.LazyBrowser(browser_exe)
+    load = lazy.open
 
     def common(b, url, what, line):
         """What both pages must do with the names: start, draw the long
@@ -2619,11 +2510,7 @@ def names_cases(env, browser_exe):
         return problems
     cases.append(("a long name in a message is cut by the page's rule", errors))
 
-    def close():
-        if "b" in holder:
-            holder.pop("b").close()
-        return []
-    cases.append(("chromium closes", close))
+    cases.append(("chromium closes", lazy.close))
     return cases, tmp
 
 
@@ -2831,17 +2718,11 @@ def l10n_cases(env, browser_exe):
                 pages[name] = (out, Page(fh.read()))
         return pages[name]
 
-    holder = {}
+    lazy = cdp.LazyBrowser(browser_exe)
 
     def load(path):
-        if "b" not in holder:
-            holder["b"] = cdp.Browser(browser_exe, 1200, 800)
-        b = holder["b"]
-        for attr in ("dialogs", "exceptions", "console", "requests"):
-            getattr(b, attr).clear()
         url = "file://" + path
-        b.navigate(url)
-        return b, url
+        return lazy.open(url), url
 
     def english_json():
         """The exporter's English words are the page's own, key for key."""
@@ -3034,17 +2915,9 @@ def scale_cases(env, browser_exe):
     cases = []
 
     def generate():
-        if env.bench is None:
-            return ["no --bench"]
-        for args in (["--generate", str(2 * SCALE_THREADS), threads, "--shape", "threads",
-                      "--threads", str(SCALE_THREADS)],
-                     ["--generate", str(BOMB_SAMPLES), bomb, "--shape", "repeat"]):
-            p = subprocess.run([env.bench] + args, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, timeout=300)
-            if p.returncode != 0:
-                return ["tachyon-bench %s: %d %s" % (" ".join(args), p.returncode,
-                                                     p.stderr[-500:])]
-        return []
+        return (env.generate(threads, 2 * SCALE_THREADS, "--shape", "threads",
+                             "--threads", str(SCALE_THREADS))
+                or env.generate(bomb, BOMB_SAMPLES, "--shape", "repeat"))
     cases.append(("generate %d threads and a bomb of %d samples" % (SCALE_THREADS, BOMB_SAMPLES),
                   generate))
 
@@ -3218,12 +3091,7 @@ def page_cases(env, browser_exe):
         cases.append(("chromium is installed",
                       lambda: ["chromium is not installed (build-aux/install-deps.sh installs it)"]))
         return cases, tmp
-    holder = {}
-
-    def browser():
-        if "b" not in holder:
-            holder["b"] = cdp.Browser(browser_exe, 1200, 800)
-        return holder["b"]
+    lazy = cdp.LazyBrowser(browser_exe)
 
     def write_page(name, path, *extra):
         page, problems = export_html(env, path, *extra)
@@ -3235,13 +3103,8 @@ def page_cases(env, browser_exe):
         return out, page
 
     def load(path, fragment=""):
-        b = browser()
-        b.navigate("about:blank")
-        for attr in ("dialogs", "exceptions", "console", "requests"):
-            getattr(b, attr).clear()
         url = "file://" + path
-        b.navigate(url + fragment)
-        return b, url
+        return lazy.open(url + fragment, blank_first=True), url
 
     def search_like_svg():
         # The issue's case: --search CLASS3 gave 55.80 % in the SVG and
@@ -3762,11 +3625,7 @@ def page_cases(env, browser_exe):
         return problems + browser_problems(b, url)
     cases.append(("<GC> and <native> frames have their own colours, light and dark", gc_native_colours))
 
-    def close():
-        if "b" in holder:
-            holder["b"].close()
-        return []
-    cases.append(("the browser closes", close))
+    cases.append(("the browser closes", lazy.close))
     return cases, tmp
 
 

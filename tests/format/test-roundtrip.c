@@ -22,6 +22,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "format-test-util.h"
 #include "tachyon-format.h"
 
 #define N_ITERATIONS       200
@@ -77,19 +78,6 @@ typedef struct
   GArray  *threads;             /* ModelThread, in creation order */
   GArray  *records;             /* ExpectedRecord, in file order */
 } Model;
-
-static guint
-uvarint_size (uint64_t v)
-{
-  guint n = 1;
-
-  while (v >= 0x80)
-    {
-      v >>= 7;
-      n++;
-    }
-  return n;
-}
 
 static guint
 model_lookup (const Model *m,
@@ -160,25 +148,14 @@ model_add (Model          *m,
         model_flush (m, index);
       e.kind = TACH_RECORD_REPEAT;
       e.run_index = t->run_count++;
-      t->run_bytes += uvarint_size (delta) + 1;
+      t->run_bytes += format_test_uvarint_size (delta) + 1;
     }
   else
     {
       ExpectedRecord r = { index, 0, 1 };
-      guint s = 0;
 
       model_flush (m, index);
-      while (s < MIN (t->depth, e.depth)
-             && t->stack[t->depth - 1 - s] == e.stack[e.depth - 1 - s])
-        s++;
-      if (s == 0)
-        e.kind = TACH_RECORD_FULL;
-      else if (s == t->depth)
-        e.kind = TACH_RECORD_SUFFIX;
-      else if (s < e.depth / 2)
-        e.kind = TACH_RECORD_FULL;
-      else
-        e.kind = TACH_RECORD_POP_PUSH;
+      e.kind = format_test_record_kind (t->stack, t->depth, e.stack, e.depth);
       r.kind = e.kind;
       g_array_append_val (m->records, r);
       memcpy (t->stack, e.stack, e.depth * sizeof (uint32_t));

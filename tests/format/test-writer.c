@@ -23,6 +23,7 @@
 #include <glib/gstdio.h>
 #include <zstd.h>
 
+#include "format-test-util.h"
 #include "tachyon-format.h"
 
 #define RLE_BUFFER_SIZE    16384
@@ -1462,19 +1463,6 @@ typedef struct
   guint    run_length;
 } ExpectedSample;
 
-static guint
-uvarint_size (uint64_t v)
-{
-  guint n = 1;
-
-  while (v >= 0x80)
-    {
-      v >>= 7;
-      n++;
-    }
-  return n;
-}
-
 static void
 model_close_run (ModelThread *t)
 {
@@ -1503,24 +1491,12 @@ model_add (ModelThread    *t,
         model_close_run (t);
       e.kind = TACH_RECORD_REPEAT;
       e.run_index = t->seq->len - t->run_start;
-      t->run_bytes += uvarint_size (delta) + 1;
+      t->run_bytes += format_test_uvarint_size (delta) + 1;
     }
   else
     {
-      guint s = 0;
-
       model_close_run (t);
-      while (s < MIN (t->depth, e.depth)
-             && t->stack[t->depth - 1 - s] == e.stack[e.depth - 1 - s])
-        s++;
-      if (s == 0)
-        e.kind = TACH_RECORD_FULL;
-      else if (s == t->depth)
-        e.kind = TACH_RECORD_SUFFIX;
-      else if (s < e.depth / 2)
-        e.kind = TACH_RECORD_FULL;
-      else
-        e.kind = TACH_RECORD_POP_PUSH;
+      e.kind = format_test_record_kind (t->stack, t->depth, e.stack, e.depth);
       memcpy (t->stack, e.stack, e.depth * sizeof (uint32_t));
       t->depth = e.depth;
       t->run_start = t->seq->len + 1;

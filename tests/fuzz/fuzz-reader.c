@@ -27,32 +27,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fuzz-check.h"
 #include "tachyon-format.h"
-
-int LLVMFuzzerTestOneInput (const uint8_t *data,
-                            size_t         size);
-
-#define CHECK(cond)                                              \
-  do                                                             \
-    {                                                            \
-      if (!(cond))                                               \
-        fuzz_fail (__FILE__, __LINE__, #cond, NULL);             \
-    }                                                            \
-  while (0)
-
-/* Like CHECK, with the error message of the library in the report. */
-#define CHECK_ERR(cond, err)                                     \
-  do                                                             \
-    {                                                            \
-      if (!(cond))                                               \
-        fuzz_fail (__FILE__, __LINE__, #cond, (err));            \
-    }                                                            \
-  while (0)
-
-static void fuzz_fail (const char      *file,
-                       int              line,
-                       const char      *expr,
-                       const TachError *error) __attribute__ ((noreturn));
 
 static void
 fuzz_fail (const char      *file,
@@ -61,12 +37,7 @@ fuzz_fail (const char      *file,
            const TachError *error)
 {
   fprintf (stderr, "%s:%d: invariant broken: %s\n", file, line, expr);
-  if (error != NULL && memchr (error->message, '\0', sizeof error->message) != NULL)
-    fprintf (stderr, "  last error: status %d, phase %d, offset %llu%s: %s\n",
-             (int) error->status, (int) error->phase,
-             (unsigned long long) error->offset,
-             error->in_decompressed ? " (decompressed)" : "",
-             error->message);
+  fuzz_print_error ("last error", error);
   abort ();
 }
 
@@ -80,7 +51,7 @@ is_valid_utf8 (const unsigned char *s,
   while (i < len)
     {
       unsigned char c = s[i];
-      unsigned char lo = 0x80, hi = 0xbf;
+      unsigned char lo, hi;
       size_t n;
 
       if (c < 0x80)
@@ -88,25 +59,8 @@ is_valid_utf8 (const unsigned char *s,
           i++;
           continue;
         }
-      else if (c >= 0xc2 && c <= 0xdf)
-        n = 1;
-      else if (c >= 0xe0 && c <= 0xef)
-        {
-          n = 2;
-          if (c == 0xe0)
-            lo = 0xa0;
-          else if (c == 0xed)
-            hi = 0x9f;
-        }
-      else if (c >= 0xf0 && c <= 0xf4)
-        {
-          n = 3;
-          if (c == 0xf0)
-            lo = 0x90;
-          else if (c == 0xf4)
-            hi = 0x8f;
-        }
-      else
+      n = fuzz_utf8_lead (c, &lo, &hi);
+      if (n == 0)
         return false;
 
       if (n > len - i - 1)

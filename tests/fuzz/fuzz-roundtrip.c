@@ -22,10 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fuzz-check.h"
 #include "tachyon-format.h"
-
-int LLVMFuzzerTestOneInput (const uint8_t *data,
-                            size_t         size);
 
 #define MAX_SAMPLES      50000
 #define MAX_FRAMES       4096
@@ -45,28 +43,7 @@ int LLVMFuzzerTestOneInput (const uint8_t *data,
 # define EMPTY_STACK rt->scratch
 #endif
 
-#define CHECK(cond)                                              \
-  do                                                             \
-    {                                                            \
-      if (!(cond))                                               \
-        fuzz_fail (__FILE__, __LINE__, #cond, NULL);             \
-    }                                                            \
-  while (0)
-
-#define CHECK_ERR(cond, err)                                     \
-  do                                                             \
-    {                                                            \
-      if (!(cond))                                               \
-        fuzz_fail (__FILE__, __LINE__, #cond, (err));            \
-    }                                                            \
-  while (0)
-
 static const char *temp_path (void);
-
-static void fuzz_fail (const char      *file,
-                       int              line,
-                       const char      *expr,
-                       const TachError *error) __attribute__ ((noreturn));
 
 static void
 fuzz_fail (const char      *file,
@@ -75,12 +52,7 @@ fuzz_fail (const char      *file,
            const TachError *error)
 {
   fprintf (stderr, "%s:%d: roundtrip check failed: %s\n", file, line, expr);
-  if (error != NULL && memchr (error->message, '\0', sizeof error->message) != NULL)
-    fprintf (stderr, "  error: status %d, phase %d, offset %llu%s: %s\n",
-             (int) error->status, (int) error->phase,
-             (unsigned long long) error->offset,
-             error->in_decompressed ? " (decompressed)" : "",
-             error->message);
+  fuzz_print_error ("error", error);
   /* What the writer wrote, if anything, for a look with tachgen dump. */
   if (access (temp_path (), F_OK) == 0)
     fprintf (stderr, "  the file written is kept at %s\n", temp_path ());
@@ -815,7 +787,7 @@ utf8_replace (const unsigned char *s,
   while (i < len)
     {
       unsigned char c = s[i];
-      unsigned char lo = 0x80, hi = 0xbf;
+      unsigned char lo, hi;
       size_t n, k;
 
       if (c < 0x80)
@@ -824,26 +796,7 @@ utf8_replace (const unsigned char *s,
           i++;
           continue;
         }
-      if (c >= 0xc2 && c <= 0xdf)
-        n = 1;
-      else if (c >= 0xe0 && c <= 0xef)
-        {
-          n = 2;
-          if (c == 0xe0)
-            lo = 0xa0;
-          else if (c == 0xed)
-            hi = 0x9f;
-        }
-      else if (c >= 0xf0 && c <= 0xf4)
-        {
-          n = 3;
-          if (c == 0xf0)
-            lo = 0x90;
-          else if (c == 0xf4)
-            hi = 0x8f;
-        }
-      else
-        n = 0;
+      n = fuzz_utf8_lead (c, &lo, &hi);
 
       for (k = 1; n > 0 && k <= n && i + k < len; k++)
         {

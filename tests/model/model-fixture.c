@@ -116,3 +116,33 @@ fixture_remove_file (char *path)
   g_remove (path);
   g_free (path);
 }
+
+void
+fixture_add_numbered_tests (const char    *prefix,
+                            guint          n,
+                            GTestDataFunc  test)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/%03u", prefix, i);
+
+      g_test_add_data_func (path, GUINT_TO_POINTER (i), test);
+    }
+}
+
+TvCallTree *
+fixture_tree (TvProfileData *data,
+              TvMergeKey     merge,
+              gboolean       inverted,
+              gboolean       count_states)
+{
+  TvQuery query;
+  TvCallTree *tree;
+
+  tv_query_init (&query, merge);
+  query.inverted = inverted;
+  query.count_states = count_states;
+  tree = tv_call_tree_new (data, &query, NULL);
+  g_assert_nonnull (tree);
+  return tree;
+}

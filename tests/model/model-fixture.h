@@ -39,6 +39,19 @@ void           fixture_add_corpus_tests (GPtrArray     *names,
                                          const char    *prefix,
                                          GTestDataFunc  test);
 
+/* The call tree of DATA merged by MERGE, inverted when INVERTED, with
+ * the states of its samples counted when COUNT_STATES. */
+TvCallTree    *fixture_tree             (TvProfileData *data,
+                                         TvMergeKey     merge,
+                                         gboolean       inverted,
+                                         gboolean       count_states);
+
+/* Adds the tests PREFIX/000, PREFIX/001 ... up to N - 1, each with its
+ * number as its data (GUINT_TO_POINTER ()). */
+void           fixture_add_numbered_tests (const char    *prefix,
+                                           guint          n,
+                                           GTestDataFunc  test);
+
 /* Iterates the default main context until *DONE; the test fails after
  * SECONDS. */
 void           fixture_run_until        (const gboolean *done,

@@ -307,21 +307,6 @@ write_profile (const char      *name,
   return path;
 }
 
-static TvCallTree *
-make_tree (TvProfileData *data,
-           TvMergeKey     merge,
-           gboolean       inverted)
-{
-  TvQuery query;
-  TvCallTree *tree;
-
-  tv_query_init (&query, merge);
-  query.inverted = inverted;
-  tree = tv_call_tree_new (data, &query, NULL);
-  g_assert_nonnull (tree);
-  return tree;
-}
-
 static TvDiff *
 make_diff (TvProfileData       *base,
            TvProfileData       *new_data,
@@ -329,8 +314,8 @@ make_diff (TvProfileData       *base,
            gboolean             inverted,
            TvDiffNormalization  normalization)
 {
-  g_autoptr(TvCallTree) a = make_tree (base, merge, inverted);
-  g_autoptr(TvCallTree) b = make_tree (new_data, merge, inverted);
+  g_autoptr(TvCallTree) a = fixture_tree (base, merge, inverted, FALSE);
+  g_autoptr(TvCallTree) b = fixture_tree (new_data, merge, inverted, FALSE);
   TvDiffOptions options;
   TvDiff *diff;
 
@@ -1570,8 +1555,8 @@ test_comparability_corpus (void)
   {
     g_autoptr(TvProfileData) big = fixture_load_corpus ("bigendian.tach");
     g_autoptr(TvProfileData) little = fixture_load_corpus ("littleendian_twin.tach");
-    g_autoptr(TvCallTree) a = make_tree (big, TV_MERGE_LINE, FALSE);
-    g_autoptr(TvCallTree) b = make_tree (little, TV_MERGE_LINE, FALSE);
+    g_autoptr(TvCallTree) a = fixture_tree (big, TV_MERGE_LINE, FALSE, FALSE);
+    g_autoptr(TvCallTree) b = fixture_tree (little, TV_MERGE_LINE, FALSE, FALSE);
     g_autoptr(TvDiff) diff = tv_diff_new (a, b, NULL, NULL);
     guint n;
 
@@ -1874,8 +1859,8 @@ test_cancel (void)
 {
   g_autoptr(TvProfileData) a = fixture_load_corpus ("rec_threads.tach");
   g_autoptr(TvProfileData) b = fixture_load_corpus ("rec_threads.zst.tach");
-  g_autoptr(TvCallTree) ta = make_tree (a, TV_MERGE_FUNCTION, FALSE);
-  g_autoptr(TvCallTree) tb = make_tree (b, TV_MERGE_FUNCTION, FALSE);
+  g_autoptr(TvCallTree) ta = fixture_tree (a, TV_MERGE_FUNCTION, FALSE, FALSE);
+  g_autoptr(TvCallTree) tb = fixture_tree (b, TV_MERGE_FUNCTION, FALSE, FALSE);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(TvDiff) diff = tv_diff_new (ta, tb, NULL, cancellable);
   TvDiffOptions options;
@@ -1914,8 +1899,8 @@ test_threads (void)
 {
   g_autoptr(TvProfileData) a = fixture_load_corpus ("rec_cpu_mix.tach");
   g_autoptr(TvProfileData) b = fixture_load_corpus ("rec_cpu_mix.zst.tach");
-  g_autoptr(TvCallTree) ta = make_tree (a, TV_MERGE_LINE, FALSE);
-  g_autoptr(TvCallTree) tb = make_tree (b, TV_MERGE_LINE, FALSE);
+  g_autoptr(TvCallTree) ta = fixture_tree (a, TV_MERGE_LINE, FALSE, FALSE);
+  g_autoptr(TvCallTree) tb = fixture_tree (b, TV_MERGE_LINE, FALSE, FALSE);
   ThreadJob job = { ta, tb };
   GThread *threads[2];
   TvDiff *diffs[2];

@@ -57,22 +57,6 @@ static guint32 base_seed;
 /* Profiles                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static TvCallTree *
-make_tree (TvProfileData *data,
-           TvMergeKey     merge,
-           gboolean       inverted)
-{
-  TvQuery query;
-  TvCallTree *tree;
-
-  tv_query_init (&query, merge);
-  query.inverted = inverted;
-  query.count_states = TRUE;
-  tree = tv_call_tree_new (data, &query, NULL);
-  g_assert_nonnull (tree);
-  return tree;
-}
-
 static const char *const random_files[] = {
   "/usr/lib/python3.15/json/encoder.py",
   "/usr/lib/python3.15/threading.py",
@@ -689,8 +673,8 @@ static void
 check_inverted (TvProfileData *data,
                 TvMergeKey     merge)
 {
-  g_autoptr(TvCallTree) down = make_tree (data, merge, FALSE);
-  g_autoptr(TvCallTree) up = make_tree (data, merge, TRUE);
+  g_autoptr(TvCallTree) down = fixture_tree (data, merge, FALSE, TRUE);
+  g_autoptr(TvCallTree) up = fixture_tree (data, merge, TRUE, TRUE);
   guint32 n_keys = tv_profile_data_get_n_keys (data, merge);
   g_autofree guint64 *self = g_new0 (guint64, MAX (n_keys, 1));
   TvFlameViewport vp;
@@ -1007,8 +991,8 @@ test_corpus (gconstpointer user_data)
 
   for (TvMergeKey merge = 0; merge < TV_N_MERGE_KEYS; merge++)
     {
-      g_autoptr(TvCallTree) tree = make_tree (data, merge, FALSE);
-      g_autoptr(TvCallTree) inverted = make_tree (data, merge, TRUE);
+      g_autoptr(TvCallTree) tree = fixture_tree (data, merge, FALSE, TRUE);
+      g_autoptr(TvCallTree) inverted = fixture_tree (data, merge, TRUE, TRUE);
 
       check_tree_layouts (tree, rand);
       check_tree_layouts (inverted, rand);
@@ -1045,8 +1029,8 @@ test_random (gconstpointer user_data)
 
   for (TvMergeKey merge = 0; merge < TV_N_MERGE_KEYS; merge += 2)
     {
-      g_autoptr(TvCallTree) tree = make_tree (data, merge, FALSE);
-      g_autoptr(TvCallTree) inverted = make_tree (data, merge, TRUE);
+      g_autoptr(TvCallTree) tree = fixture_tree (data, merge, FALSE, TRUE);
+      g_autoptr(TvCallTree) inverted = fixture_tree (data, merge, TRUE, TRUE);
       TvFlameViewport vp;
       g_autoptr(TvFlameLayout) layout = NULL;
       guint n_boxes, n_merged = 0;
@@ -1075,7 +1059,7 @@ static void
 test_empty (void)
 {
   g_autoptr(TvProfileData) data = fixture_load_corpus ("empty.tach");
-  g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_FRAME, FALSE);
+  g_autoptr(TvCallTree) tree = fixture_tree (data, TV_MERGE_FRAME, FALSE, TRUE);
   g_autoptr(TvFlameRenderer) renderer = tv_flame_renderer_new (NULL);
   g_autoptr(cairo_surface_t) surface = NULL;
   TvFlameViewport vp;
@@ -1102,7 +1086,7 @@ static void
 test_cancel (void)
 {
   g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_threads.tach");
-  g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_FRAME, FALSE);
+  g_autoptr(TvCallTree) tree = fixture_tree (data, TV_MERGE_FRAME, FALSE, TRUE);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autofree guint8 *keys = g_new0 (guint8, tv_profile_data_get_n_keys (data, TV_MERGE_FRAME));
   TvFlameViewport vp;
@@ -1134,7 +1118,7 @@ static void
 test_thread (void)
 {
   g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_asyncio.tach");
-  g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_LINE, FALSE);
+  g_autoptr(TvCallTree) tree = fixture_tree (data, TV_MERGE_LINE, FALSE, TRUE);
   GThread *thread = g_thread_new ("layout", layout_thread, tree);
   g_autoptr(TvFlameLayout) there = g_thread_join (thread);
   g_autoptr(TvFlameLayout) here = layout_thread (tree);
@@ -1257,7 +1241,7 @@ test_matches (void)
 
       for (guint i = 0; i < 6; i++)
         {
-          g_autoptr(TvCallTree) tree = make_tree (data, i % TV_N_MERGE_KEYS, i >= 3);
+          g_autoptr(TvCallTree) tree = fixture_tree (data, i % TV_N_MERGE_KEYS, i >= 3, TRUE);
 
           check_matches (tree, rand);
         }
@@ -1268,7 +1252,7 @@ static void
 test_navigate (void)
 {
   g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_cpu_mix.tach");
-  g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_FRAME, FALSE);
+  g_autoptr(TvCallTree) tree = fixture_tree (data, TV_MERGE_FRAME, FALSE, TRUE);
 
   for (guint32 node = 0; node < tv_call_tree_get_n_nodes (tree); node++)
     {
@@ -1383,7 +1367,7 @@ static void
 test_synthetic_colors (void)
 {
   g_autoptr(TvProfileData) data = fixture_load_corpus ("legacy_nostats.tach");
-  g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_FRAME, FALSE);
+  g_autoptr(TvCallTree) tree = fixture_tree (data, TV_MERGE_FRAME, FALSE, TRUE);
   g_autoptr(TvFlameRenderer) renderer = tv_flame_renderer_new (NULL);
   g_autoptr(TvFlameLayout) layout = NULL;
   const TvFlameBox *boxes;
@@ -1459,7 +1443,7 @@ static void
 test_vector (void)
 {
   g_autoptr(TvProfileData) data = fixture_load_corpus ("rec_threads.tach");
-  g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_FRAME, FALSE);
+  g_autoptr(TvCallTree) tree = fixture_tree (data, TV_MERGE_FRAME, FALSE, TRUE);
   g_autoptr(TvFlameRenderer) renderer = tv_flame_renderer_new (NULL);
   g_autoptr(TvFlameLayout) layout = NULL;
   TvFlameViewport vp;
@@ -1527,7 +1511,7 @@ test_png (void)
   for (guint i = 0; i < G_N_ELEMENTS (pictures); i++)
     {
       g_autoptr(TvProfileData) data = fixture_load_corpus (pictures[i].profile);
-      g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_LINE, FALSE);
+      g_autoptr(TvCallTree) tree = fixture_tree (data, TV_MERGE_LINE, FALSE, TRUE);
       g_autoptr(TvFlameLayout) layout = NULL;
       g_autoptr(TvFlameMatches) matches = NULL;
       g_autoptr(cairo_surface_t) surface = NULL;
@@ -1605,7 +1589,7 @@ test_raster (void)
       g_clear_pointer (&data, tv_profile_data_unref);
       generate_profile (rand, path);
       data = fixture_load (path);
-      tree = make_tree (data, TV_MERGE_FRAME, FALSE);
+      tree = fixture_tree (data, TV_MERGE_FRAME, FALSE, TRUE);
       tv_flame_viewport_init (&vp, tree, 1920, 1080);
       /* Frames down to a fifth of a pixel get boxes of their own. */
       vp.min_width = 0.2;
@@ -1677,7 +1661,7 @@ render_one_function (TvFlameRenderer *renderer,
                      const char      *png)
 {
   g_autoptr(TvProfileData) data = load_one_function (dir, func, file);
-  g_autoptr(TvCallTree) tree = make_tree (data, TV_MERGE_FUNCTION, FALSE);
+  g_autoptr(TvCallTree) tree = fixture_tree (data, TV_MERGE_FUNCTION, FALSE, TRUE);
   g_autoptr(TvFlameLayout) layout = NULL;
   g_autofree char *path = g_test_build_filename (G_TEST_BUILT, png, NULL);
   cairo_surface_t *surface;
@@ -1767,12 +1751,7 @@ main (int    argc,
 
   names = fixture_list_corpus ();
   fixture_add_corpus_tests (names, "/flame/corpus", test_corpus);
-  for (guint i = 0; i < N_RANDOM_TREES; i++)
-    {
-      g_autofree char *test = g_strdup_printf ("/flame/random/%03u", i);
-
-      g_test_add_data_func (test, GUINT_TO_POINTER (i), test_random);
-    }
+  fixture_add_numbered_tests ("/flame/random", N_RANDOM_TREES, test_random);
   g_test_add_func ("/flame/layout/empty", test_empty);
   g_test_add_func ("/flame/layout/cancel", test_cancel);
   g_test_add_func ("/flame/layout/thread", test_thread);

@@ -2666,19 +2666,9 @@ main (int    argc,
 
   base_seed = fixture_seed ();
 
-  for (guint i = 0; i < N_ITERATIONS; i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/model/random/%03u", i);
-
-      g_test_add_data_func (path, GUINT_TO_POINTER (i), test_random);
-    }
+  fixture_add_numbered_tests ("/model/random", N_ITERATIONS, test_random);
   g_test_add_func ("/model/random/coverage", test_random_coverage);
-  for (guint i = 0; i < N_COUNTS_ITERATIONS; i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/model/counts/random/%03u", i);
-
-      g_test_add_data_func (path, GUINT_TO_POINTER (i), test_counts_random);
-    }
+  fixture_add_numbered_tests ("/model/counts/random", N_COUNTS_ITERATIONS, test_counts_random);
 
   names = fixture_list_corpus ();
   fixture_add_corpus_tests (names, "/model/corpus", test_corpus);

@@ -19,6 +19,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "format-test-util.h"
 #include "model-fixture.h"
 #include "tv-profile.h"
 #include "tv-tach-error.h"
@@ -33,66 +34,25 @@ write_profile (const char *path,
 {
   TachWriterOptions options = { .zstd = zstd, .zstd_level = 1, .sample_interval_us = 1000,
                                 .start_time_us = 1000000, .mode_raw = 1 };
-  g_autoptr(GRand) rand = g_rand_new_with_seed (15);
-  TachWriter *writer;
-  TachError error;
-  guint32 frames[4096];
-  guint32 stack[16];
 
-  g_assert_cmpint (tach_writer_new (path, &options, &writer, &error), ==, TACH_OK);
-  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
-    {
-      g_autofree char *name = g_strdup_printf ("function_%u", i);
-      TachFrameInfo info = { "app.py", name, (gint32) i + 1, (gint32) i + 1, -1, -1, 255 };
-
-      g_assert_cmpint (tach_writer_intern_frame (writer, &info, &frames[i], &error), ==,
-                       TACH_OK);
-    }
-  for (guint i = 0; i < n_samples; i++)
-    {
-      guint depth = g_rand_int_range (rand, 4, G_N_ELEMENTS (stack));
-
-      for (guint k = 0; k < depth; k++)
-        stack[k] = frames[g_rand_int_range (rand, 0, G_N_ELEMENTS (frames))];
-      g_assert_cmpint (tach_writer_add_sample (writer, 1 + i % 8, 0, 1000000 + i * 1000,
-                                               (guint8) g_rand_int_range (rand, 0, 64),
-                                               stack, depth, &error), ==, TACH_OK);
-    }
-  g_assert_cmpint (tach_writer_finish (writer, &error), ==, TACH_OK);
+  format_test_write_random_stacks (path, &options, 15, n_samples, 0, -1);
 }
 
-typedef struct
-{
-  char *dir;
-  char *path;
-} Fixture;
+typedef FormatTestDir Fixture;
 
 static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  f->dir = g_dir_make_tmp ("tv-profile-file-XXXXXX", NULL);
-  g_assert_nonnull (f->dir);
-  f->path = g_build_filename (f->dir, "run.tach", NULL);
+  format_test_dir_init (f, "tv-profile-file-XXXXXX");
 }
 
 static void
 fixture_tear_down (Fixture       *f,
                    gconstpointer  data)
 {
-  g_autoptr(GDir) dir = g_dir_open (f->dir, 0, NULL);
-  const char *name;
-
   tv_profile_set_load_hook (NULL, NULL);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (f->dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (f->dir);
-  g_free (f->path);
-  g_free (f->dir);
+  format_test_dir_clear (f);
 }
 
 typedef struct
@@ -283,27 +243,6 @@ test_check_file (Fixture       *f,
   g_assert_cmpint (check_file (profile), ==, TV_PROFILE_FILE_DELETED);
 }
 
-/* Whether this process holds PATH open, or mapped. */
-static gboolean
-holds_file (const char *path)
-{
-  g_autoptr(GDir) fds = g_dir_open ("/proc/self/fd", 0, NULL);
-  g_autofree char *maps = NULL;
-  const char *name;
-
-  g_assert_nonnull (fds);
-  while ((name = g_dir_read_name (fds)) != NULL)
-    {
-      g_autofree char *link = g_build_filename ("/proc/self/fd", name, NULL);
-      g_autofree char *target = g_file_read_link (link, NULL);
-
-      if (g_strcmp0 (target, path) == 0)
-        return TRUE;
-    }
-  g_assert_true (g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL));
-  return strstr (maps, path) != NULL;
-}
-
 /* A loaded profile keeps its tables, not its file: the disk it is on can
  * be unmounted, and its space is freed once it is deleted. */
 static void
@@ -316,7 +255,7 @@ test_file_let_go (Fixture       *f,
   write_profile (f->path, GPOINTER_TO_INT (data), 100000);
   profile = load (f->path, &l);
   g_assert_true (l.ok);
-  g_assert_false (holds_file (f->path));
+  g_assert_false (format_test_holds_file (f->path));
   g_assert_cmpuint (tv_profile_data_get_n_samples (tv_profile_get_data (profile)), ==, 100000);
 }
 

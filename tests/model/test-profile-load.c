@@ -23,6 +23,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "format-test-util.h"
 #include "model-fixture.h"
 #include "tv-profile.h"
 #include "tv-tach-error.h"
@@ -254,6 +255,33 @@ disconnect (Load *l)
   g_signal_handlers_disconnect_by_data (l->profile, l);
 }
 
+/* The end of a test's load L of PROFILE: its handlers gone, PROFILE
+ * finalized (it must be), L cleared. */
+static void
+load_done (Load      *l,
+           TvProfile *profile)
+{
+  disconnect (l);
+  unref_and_check_finalized (profile);
+  load_clear (l);
+}
+
+/* Loading PATH fails with GIO's "not found", before the profile opens. */
+static void
+check_not_found (const char *path)
+{
+  TvProfile *profile;
+  Load l;
+
+  profile = load_path (&l, path);
+  g_assert_false (l.ok);
+  g_assert_error (l.error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
+  g_test_message ("%s", l.error->message);
+  g_assert_false (l.opened);
+  g_assert_cmpint (tv_profile_get_state (profile), ==, TV_PROFILE_FAILED);
+  load_done (&l, profile);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The big profile                                                           */
 /* ------------------------------------------------------------------------ */
@@ -420,9 +448,7 @@ test_opened (void)
   /* The header's thread count counts (thread, interpreter) pairs. */
   g_assert_cmpuint (tv_profile_data_get_n_threads (data), ==, l.header.thread_count);
 
-  disconnect (&l);
-  unref_and_check_finalized (profile);
-  load_clear (&l);
+  load_done (&l, profile);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -485,30 +511,17 @@ test_invalid (gconstpointer user_data)
   g_assert_cmpint (g_array_index (l.states, TvProfileState, l.states->len - 1), ==,
                    TV_PROFILE_FAILED);
 
-  disconnect (&l);
-  unref_and_check_finalized (profile);
-  load_clear (&l);
+  load_done (&l, profile);
 }
 
 static void
 test_missing (void)
 {
   g_autofree char *path = fixture_data_path ("valid", "no-such-file.tach");
-  TvProfile *profile;
-  Load l;
 
-  profile = load_path (&l, path);
-  g_assert_false (l.ok);
   /* GIO's code, as for a file that is not local: the error page tells a
    * missing file from one that cannot be read. */
-  g_assert_error (l.error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
-  g_test_message ("%s", l.error->message);
-  g_assert_false (l.opened);
-  g_assert_cmpint (tv_profile_get_state (profile), ==, TV_PROFILE_FAILED);
-
-  disconnect (&l);
-  unref_and_check_finalized (profile);
-  load_clear (&l);
+  check_not_found (path);
 }
 
 /* A file that is not local (here, the demo profile in the resources) is
@@ -529,19 +542,9 @@ test_not_local (void)
   data = tv_profile_get_data (profile);
   g_assert_cmpuint (tv_profile_data_get_n_samples (data), ==, 6204);
   g_assert_cmpuint (tv_profile_data_get_n_threads (data), ==, 8);
-  disconnect (&l);
-  unref_and_check_finalized (profile);
-  load_clear (&l);
+  load_done (&l, profile);
 
-  profile = load_path (&l, "resource:///io/github/tachyonviewer/TachyonViewer/demo/none.tach");
-  g_assert_false (l.ok);
-  g_assert_error (l.error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND);
-  g_test_message ("%s", l.error->message);
-  g_assert_false (l.opened);
-  g_assert_cmpint (tv_profile_get_state (profile), ==, TV_PROFILE_FAILED);
-  disconnect (&l);
-  unref_and_check_finalized (profile);
-  load_clear (&l);
+  check_not_found ("resource:///io/github/tachyonviewer/TachyonViewer/demo/none.tach");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -768,9 +771,7 @@ test_cancel_at_once (void)
   g_assert_error (l.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpint (tv_profile_get_state (profile), ==, TV_PROFILE_FAILED);
 
-  disconnect (&l);
-  unref_and_check_finalized (profile);
-  load_clear (&l);
+  load_done (&l, profile);
 }
 
 /* A profile that needs more memory than a load may take: an error that
@@ -840,26 +841,13 @@ test_many_threads_memory (void)
   g_autofree char *path = g_build_filename (dir, "threads.tach", NULL);
   g_autoptr(TachReader) reader = NULL;
   g_autoptr(TvProfileData) data = NULL;
-  TachWriterOptions options = { 0 };
   TachWriter *writer = NULL;
   TachError tach_error;
   guint32 frames[16];
 
   g_assert_no_error (error);
-  options.zstd = TRUE;
-  options.start_time_us = 1000000;
-  options.sample_interval_us = 1000;
-  options.mode_raw = 1;
-  g_assert_cmpint (tach_writer_new (path, &options, &writer, &tach_error), ==, TACH_OK);
-  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
-    {
-      g_autofree char *funcname = g_strdup_printf ("task_%u", i);
-      TachFrameInfo info = { "/srv/app/tasks.py", funcname, 10 + i, -1, -1, -1,
-                             TACH_OPCODE_NONE };
-
-      g_assert_cmpint (tach_writer_intern_frame (writer, &info, &frames[i], &tach_error), ==,
-                       TACH_OK);
-    }
+  writer = format_test_writer_new (path, TRUE);
+  format_test_intern_tasks (writer, G_N_ELEMENTS (frames), frames);
   for (guint t = 0; t < MANY_THREADS; t++)
     {
       /* Three frames, the last two of each thread's own. */
@@ -1204,9 +1192,7 @@ check_time (const char   *name,
   g_assert_cmpfloat (tv_call_tree_samples_to_seconds (tree, 0, NULL), ==, 0.0);
 
   g_clear_pointer (&tree, tv_call_tree_unref);
-  disconnect (&l);
-  unref_and_check_finalized (profile);
-  load_clear (&l);
+  load_done (&l, profile);
 }
 
 static void

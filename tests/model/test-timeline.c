@@ -2328,12 +2328,7 @@ main (int    argc,
 
   names = fixture_list_corpus ();
   fixture_add_corpus_tests (names, "/timeline/corpus", test_corpus);
-  for (guint i = 0; i < N_RANDOM_PROFILES; i++)
-    {
-      g_autofree char *test = g_strdup_printf ("/timeline/random/%03u", i);
-
-      g_test_add_data_func (test, GUINT_TO_POINTER (i), test_random);
-    }
+  fixture_add_numbered_tests ("/timeline/random", N_RANDOM_PROFILES, test_random);
   g_test_add_func ("/timeline/unordered", test_unordered);
   g_test_add_func ("/timeline/dense", test_dense);
   g_test_add_func ("/timeline/empty", test_empty);

@@ -37,52 +37,6 @@ settle (TvCallTreeView *view)
 }
 
 static void
-on_load_done (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (tv_profile_load_finish (TV_PROFILE (object), result, &error));
-  g_assert_no_error (error);
-  *(gboolean *) user_data = TRUE;
-}
-
-static TvProfile *
-load_corpus (const char *name)
-{
-  const char *dir = g_getenv ("TACH_TEST_DATA");
-  g_autofree char *path = NULL;
-  g_autoptr(GFile) file = NULL;
-  TvProfile *p;
-  gboolean done = FALSE;
-
-  g_assert_nonnull (dir);
-  path = g_build_filename (dir, "valid", name, NULL);
-  file = g_file_new_for_path (path);
-  p = tv_profile_new (file);
-  tv_profile_load_async (p, NULL, on_load_done, &done);
-  WAIT_UNTIL (done, 60000);
-  g_assert_cmpint (tv_profile_get_state (p), ==, TV_PROFILE_LOADED);
-  return p;
-}
-
-static TvCallTree *
-state_tree (TvProfile   *p,
-            TvViewState *s,
-            gboolean     inverted)
-{
-  TvQuery query;
-  TvCallTree *tree;
-
-  tv_view_state_to_query (s, &query);
-  query.inverted = inverted;
-  tree = tv_call_tree_new (tv_profile_get_data (p), &query, NULL);
-  g_assert_nonnull (tree);
-  return tree;
-}
-
-static void
 on_node_selected (TvCallTreeView *view,
                   guint           node,
                   gpointer        user_data)
@@ -275,12 +229,12 @@ setup_view (void)
 
   if (view != NULL)
     return;
-  profile = load_corpus ("rec_threads.tach");
+  profile = ui_test_load_corpus ("rec_threads.tach");
   state = tv_view_state_new ();
   view = TV_CALL_TREE_VIEW (tv_call_tree_view_new (profile, state));
   g_signal_connect (view, "node-selected", G_CALLBACK (on_node_selected), NULL);
   gtk_window_set_child (window, GTK_WIDGET (view));
-  tree = state_tree (profile, state, FALSE);
+  tree = ui_test_state_tree (profile, state, FALSE);
   tv_call_tree_view_set_graph_tree (view, tree);
   settle (view);
 }
@@ -385,7 +339,7 @@ test_bottom_up (void)
   g_assert_true (tv_call_tree_get_inverted (tree));
 
   /* The model's inverted tree of the same samples. */
-  expected = state_tree (profile, state, TRUE);
+  expected = ui_test_state_tree (profile, state, TRUE);
   g_assert_cmpuint (tv_call_tree_get_n_nodes (tree), ==, tv_call_tree_get_n_nodes (expected));
   g_assert_cmpuint (tv_call_tree_get_n_samples (tree), ==, tv_call_tree_get_n_samples (graph_tree));
 
@@ -588,7 +542,7 @@ get_selection (TvCallTreeView *v)
 static void
 test_sync (void)
 {
-  g_autoptr(TvProfile) p = load_corpus ("rec_threads.tach");
+  g_autoptr(TvProfile) p = ui_test_load_corpus ("rec_threads.tach");
   g_autoptr(TvViewState) s = tv_view_state_new ();
   TvFlameView *flame = new_flame_view (p, s);
   TvFlameGraph *graph = tv_flame_view_get_graph (flame);
@@ -754,9 +708,9 @@ find_column_view (GtkWidget *widget)
 static void
 test_deep_row (void)
 {
-  g_autoptr(TvProfile) p = load_corpus ("rec_recursive.tach");
+  g_autoptr(TvProfile) p = ui_test_load_corpus ("rec_recursive.tach");
   g_autoptr(TvViewState) s = tv_view_state_new ();
-  g_autoptr(TvCallTree) tree = state_tree (p, s, FALSE);
+  g_autoptr(TvCallTree) tree = ui_test_state_tree (p, s, FALSE);
   TvCallTreeView *v = TV_CALL_TREE_VIEW (tv_call_tree_view_new (p, s));
   guint32 deep = deep_node (tree);
   GtkWidget *column_view;
@@ -797,7 +751,7 @@ test_screenshots (void)
 
   for (guint p = 0; p < G_N_ELEMENTS (profiles); p++)
     {
-      g_autoptr(TvProfile) prof = load_corpus (profiles[p]);
+      g_autoptr(TvProfile) prof = ui_test_load_corpus (profiles[p]);
       g_autoptr(TvViewState) s = tv_view_state_new ();
       TvFlameView *flame = new_flame_view (prof, s);
       TvFlameGraph *graph = tv_flame_view_get_graph (flame);

@@ -19,6 +19,7 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "format-test-util.h"
 #include "tachyon-format.h"
 #include "tv-application.h"
 #include "tv-window.h"
@@ -50,33 +51,10 @@ write_profile_full (const char *path,
 {
   TachWriterOptions options = { .sample_interval_us = 1000, .start_time_us = 1000000,
                                 .mode_raw = 1 };
-  g_autoptr(GRand) rand = g_rand_new_with_seed (n_samples);
   g_autofree char *tmp = g_strconcat (path, ".new", NULL);
-  TachWriter *writer;
-  TachError error;
-  guint32 frames[4096];
-  guint32 stack[16];
 
-  g_assert_cmpint (tach_writer_new (in_place ? path : tmp, &options, &writer, &error), ==,
-                   TACH_OK);
-  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
-    {
-      g_autofree char *name = g_strdup_printf ("function_%u", i);
-      TachFrameInfo info = { "app.py", name, (gint32) i + 1, (gint32) i + 1, -1, -1, 255 };
-
-      g_assert_cmpint (tach_writer_intern_frame (writer, &info, &frames[i], &error), ==,
-                       TACH_OK);
-    }
-  for (guint i = 0; i < n_samples; i++)
-    {
-      guint depth = g_rand_int_range (rand, 4, G_N_ELEMENTS (stack));
-
-      for (guint k = 0; k < depth; k++)
-        stack[k] = frames[g_rand_int_range (rand, 0, G_N_ELEMENTS (frames))];
-      g_assert_cmpint (tach_writer_add_sample (writer, 1 + i % 8, 0, 1000000 + i * 1000, 3,
-                                               stack, depth, &error), ==, TACH_OK);
-    }
-  g_assert_cmpint (tach_writer_finish (writer, &error), ==, TACH_OK);
+  format_test_write_random_stacks (in_place ? path : tmp, &options, n_samples, n_samples, 0,
+                                   3);
   if (!in_place)
     g_assert_cmpint (g_rename (tmp, path), ==, 0);
 }
@@ -182,8 +160,7 @@ test_cut_while_loading (void)
   /* A tab that is loaded, and one whose file is cut short as it loads. */
   write_profile (other_path, 5000);
   other = tv_window_open_file (window, other_file);
-  WAIT_UNTIL (tv_profile_page_get_state (other) != TV_PROFILE_PAGE_LOADING, 10000);
-  g_assert_cmpint (tv_profile_page_get_state (other), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (other);
   other_text = tv_properties_dup_text (tv_profile_page_get_properties (other));
 
   write_profile (path, 400000);

@@ -15,6 +15,7 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "format-test-util.h"
 #include "tachyon-format.h"
 #include "tv-function-table.h"
 #include "ui-test-util.h"
@@ -37,56 +38,6 @@ settle (TvFunctionTable *t)
   /* The column view binds what it shows on the next frame. */
   ui_test_spin (20);
   g_assert_false (tv_function_table_is_busy (t));
-}
-
-static void
-on_load_done (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (tv_profile_load_finish (TV_PROFILE (object), result, &error));
-  g_assert_no_error (error);
-  *(gboolean *) user_data = TRUE;
-}
-
-static TvProfile *
-load_profile_path (const char *path)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  TvProfile *p = tv_profile_new (file);
-  gboolean done = FALSE;
-
-  tv_profile_load_async (p, NULL, on_load_done, &done);
-  WAIT_UNTIL (done, 60000);
-  g_assert_cmpint (tv_profile_get_state (p), ==, TV_PROFILE_LOADED);
-  return p;
-}
-
-static TvProfile *
-load_corpus (const char *name)
-{
-  const char *dir = g_getenv ("TACH_TEST_DATA");
-  g_autofree char *path = NULL;
-
-  g_assert_nonnull (dir);
-  path = g_build_filename (dir, "valid", name, NULL);
-  return load_profile_path (path);
-}
-
-/* The tree the flame graph would show for the state now. */
-static TvCallTree *
-state_tree (TvProfile   *p,
-            TvViewState *s)
-{
-  TvQuery query;
-  TvCallTree *tree;
-
-  tv_view_state_to_query (s, &query);
-  tree = tv_call_tree_new (tv_profile_get_data (p), &query, NULL);
-  g_assert_nonnull (tree);
-  return tree;
 }
 
 static void
@@ -415,13 +366,13 @@ use_profile (const char *name)
   g_clear_object (&state);
   g_free (table_profile);
   table_profile = g_strdup (name);
-  profile = load_corpus (name);
+  profile = ui_test_load_corpus (name);
   state = tv_view_state_new ();
   table = TV_FUNCTION_TABLE (tv_function_table_new (profile, state));
   g_signal_connect (table, "function-selected", G_CALLBACK (on_function_selected), NULL);
   g_signal_connect (table, "notify::selected-function", G_CALLBACK (on_notify_selected), NULL);
   gtk_window_set_child (window, GTK_WIDGET (table));
-  tree = state_tree (profile, state);
+  tree = ui_test_state_tree (profile, state, FALSE);
   tv_function_table_set_tree (table, tree);
   settle (table);
   n_emitted = 0;
@@ -905,7 +856,7 @@ test_new_tree (void)
   all = tv_call_tree_ref (tv_function_table_get_tree (table));
 
   tv_view_state_set_state_filter (state, TV_STATE_FILTER_CPU);
-  cpu = state_tree (profile, state);
+  cpu = ui_test_state_tree (profile, state, FALSE);
   g_assert_cmpuint (tv_call_tree_get_n_samples (cpu), >, 0);
   g_assert_cmpuint (tv_call_tree_get_n_samples (cpu), <, tv_call_tree_get_n_samples (all));
 
@@ -1030,22 +981,16 @@ static char *
 write_many_functions (const char *dir)
 {
   char *path = g_build_filename (dir, "many.tach", NULL);
-  TachWriterOptions options = { 0 };
   TachWriter *writer = NULL;
   TachError error;
   g_autofree guint32 *frames = g_new (guint32, N_MANY);
   guint32 root;
 
-  options.start_time_us = 1000000;
-  options.sample_interval_us = 1000;
-  options.mode_raw = 1;
-  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
-    g_error ("%s", error.message);
+  writer = format_test_writer_new (path, FALSE);
   {
     TachFrameInfo info = { "/srv/many/main.py", "<module>", 1, -1, -1, -1, TACH_OPCODE_NONE };
 
-    if (tach_writer_intern_frame (writer, &info, &root, &error) != TACH_OK)
-      g_error ("%s", error.message);
+    format_test_intern_frames (writer, &info, 1, &root);
   }
   for (guint i = 0; i < N_MANY; i++)
     {
@@ -1055,8 +1000,7 @@ write_many_functions (const char *dir)
       TachFrameInfo info = { filename, funcname, (int32_t) (i % 1000) + 1, -1, -1, -1,
                              TACH_OPCODE_NONE };
 
-      if (tach_writer_intern_frame (writer, &info, &frames[i], &error) != TACH_OK)
-        g_error ("%s", error.message);
+      format_test_intern_frames (writer, &info, 1, &frames[i]);
     }
   for (guint i = 0; i < N_MANY; i++)
     for (guint repeat = 0; repeat <= i % 3; repeat++)
@@ -1069,13 +1013,12 @@ write_many_functions (const char *dir)
 
         if (caller == frames[i])
           stack[1] = root, depth = 2;
-        if (tach_writer_add_sample (writer, 1, 0, options.start_time_us + i * 1000ull + repeat,
+        if (tach_writer_add_sample (writer, 1, 0, 1000000 + i * 1000ull + repeat,
                                     TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU, stack,
                                     depth, &error) != TACH_OK)
           g_error ("%s", error.message);
       }
-  if (tach_writer_finish (writer, &error) != TACH_OK)
-    g_error ("%s", error.message);
+  format_test_writer_finish (writer);
   return path;
 }
 
@@ -1117,9 +1060,9 @@ test_many_functions (void)
 
   g_assert_no_error (error);
   path = write_many_functions (dir);
-  many = load_profile_path (path);
+  many = ui_test_load_profile (path);
   many_state = tv_view_state_new ();
-  tree = state_tree (many, many_state);
+  tree = ui_test_state_tree (many, many_state, FALSE);
 
   t = TV_FUNCTION_TABLE (tv_function_table_new (many, many_state));
   gtk_window_set_child (window, GTK_WIDGET (t));
@@ -1180,7 +1123,6 @@ static char *
 write_hostile_names (const char *dir)
 {
   char *path = g_build_filename (dir, "hostile.tach", NULL);
-  TachWriterOptions options = { 0 };
   TachWriter *writer = NULL;
   TachError error;
   TachFrameInfo infos[] = {
@@ -1190,26 +1132,19 @@ write_hostile_names (const char *dir)
   };
   guint32 frames[G_N_ELEMENTS (infos)];
 
-  options.start_time_us = 1000000;
-  options.sample_interval_us = 1000;
-  options.mode_raw = 1;
-  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
-    g_error ("%s", error.message);
-  for (guint i = 0; i < G_N_ELEMENTS (infos); i++)
-    if (tach_writer_intern_frame (writer, &infos[i], &frames[i], &error) != TACH_OK)
-      g_error ("%s", error.message);
+  writer = format_test_writer_new (path, FALSE);
+  format_test_intern_frames (writer, infos, G_N_ELEMENTS (infos), frames);
   for (guint i = 0; i < 30; i++)
     {
       /* Innermost first; the hostile function has more samples. */
       guint32 stack[2] = { frames[i % 3 == 0 ? 2 : 1], frames[0] };
 
-      if (tach_writer_add_sample (writer, 1, 0, options.start_time_us + i * 1000ull,
+      if (tach_writer_add_sample (writer, 1, 0, 1000000 + i * 1000ull,
                                   TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU, stack,
                                   G_N_ELEMENTS (stack), &error) != TACH_OK)
         g_error ("%s", error.message);
     }
-  if (tach_writer_finish (writer, &error) != TACH_OK)
-    g_error ("%s", error.message);
+  format_test_writer_finish (writer);
   return path;
 }
 
@@ -1265,9 +1200,9 @@ test_hostile_names (void)
 
   g_assert_no_error (error);
   path = write_hostile_names (dir);
-  hostile = load_profile_path (path);
+  hostile = ui_test_load_profile (path);
   hostile_state = tv_view_state_new ();
-  tree = state_tree (hostile, hostile_state);
+  tree = ui_test_state_tree (hostile, hostile_state, FALSE);
   t = TV_FUNCTION_TABLE (tv_function_table_new (hostile, hostile_state));
   gtk_window_set_child (window, GTK_WIDGET (t));
   table = NULL;

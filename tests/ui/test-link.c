@@ -30,8 +30,7 @@ open_page (const char *name)
 
   g_application_activate (G_APPLICATION (application));
   page = tv_window_open_file (ui_test_get_window (GTK_APPLICATION (application)), file);
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 30000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
   WAIT_UNTIL (tv_timeline_view_get_timeline (tv_profile_page_get_timeline_view (page)) != NULL,
               30000);
   WAIT_UNTIL (!tv_flame_view_is_busy (tv_profile_page_get_flame_view (page))

@@ -451,8 +451,7 @@ open_demo (TvWindow *window)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.open-demo", NULL);
   page = tv_window_lookup_page (window, demo);
   g_assert_nonnull (page);
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 20000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
 }
 
 /* The header bar's menu button: at the end, primary (F10), with the menu

@@ -55,8 +55,7 @@ open_profile (TvWindow   *window,
   TvProfilePage *page = tv_window_open_file (window, file);
 
   g_assert_nonnull (page);
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 20000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
   return page;
 }
 

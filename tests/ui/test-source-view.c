@@ -327,8 +327,7 @@ test_source_view (void)
   g_autofree char *contents = NULL;
   GtkTextIter start, end;
 
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
   ui_test_set_dark (FALSE);
   /* A node per frame, so that each frame of the script can be selected. */
   tv_view_state_set_merge (tv_profile_page_get_view_state (page), TV_MERGE_FRAME);

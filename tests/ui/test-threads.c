@@ -21,6 +21,7 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "format-test-util.h"
 #include "tachyon-format.h"
 #include "tv-flame-view.h"
 #include "tv-profile-page.h"
@@ -43,19 +44,6 @@ get_window (void)
   return ui_test_get_window (GTK_APPLICATION (application));
 }
 
-static guint
-count_widgets (GtkWidget *widget,
-               GType      type)
-{
-  guint n = G_TYPE_CHECK_INSTANCE_TYPE (widget, type) ? 1 : 0;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    n += count_widgets (child, type);
-  return n;
-}
-
 static void
 collect_widgets (GtkWidget *widget,
                  GType      type,
@@ -75,7 +63,6 @@ static const char *
 many_threads_path (void)
 {
   g_autoptr(GError) error = NULL;
-  TachWriterOptions options = { 0 };
   TachWriter *writer = NULL;
   TachError tach_error;
   guint32 frames[8];
@@ -85,19 +72,8 @@ many_threads_path (void)
   many_dir = g_dir_make_tmp ("tv-test-threads-XXXXXX", &error);
   g_assert_no_error (error);
   many_path = g_build_filename (many_dir, "threads.tach", NULL);
-  options.start_time_us = 1000000;
-  options.sample_interval_us = 1000;
-  options.mode_raw = 1;
-  g_assert_cmpint (tach_writer_new (many_path, &options, &writer, &tach_error), ==, TACH_OK);
-  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
-    {
-      g_autofree char *funcname = g_strdup_printf ("task_%u", i);
-      TachFrameInfo info = { "/srv/app/tasks.py", funcname, 10 + i, -1, -1, -1,
-                             TACH_OPCODE_NONE };
-
-      g_assert_cmpint (tach_writer_intern_frame (writer, &info, &frames[i], &tach_error), ==,
-                       TACH_OK);
-    }
+  writer = format_test_writer_new (many_path, FALSE);
+  format_test_intern_tasks (writer, G_N_ELEMENTS (frames), frames);
   for (guint t = 0; t < MANY_THREADS; t++)
     for (guint k = 0; k <= t % 3; k++)
       {
@@ -136,8 +112,7 @@ open_page (const char *path)
 
   g_application_activate (G_APPLICATION (application));
   page = tv_window_open_file (get_window (), file);
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 30000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
   WAIT_UNTIL (tv_timeline_view_get_timeline (tv_profile_page_get_timeline_view (page)) != NULL,
               30000);
   return page;
@@ -225,7 +200,7 @@ check_thread_menu (const char *path,
 
   /* Nothing of the menu before it opens: it made every row when the
    * samples came in. */
-  before = count_widgets (GTK_WIDGET (page), GTK_TYPE_CHECK_BUTTON);
+  before = ui_test_count_widgets (GTK_WIDGET (page), GTK_TYPE_CHECK_BUTTON);
   g_test_message ("%u threads: %u check buttons before the menu opens", n_threads, before);
   g_assert_cmpuint (before, <, 10);
 
@@ -234,7 +209,7 @@ check_thread_menu (const char *path,
   g_test_message ("%u threads: %u check buttons in the menu", n_threads, checks->len);
   g_assert_cmpuint (checks->len, >=, MIN (n_threads, 8));
   g_assert_cmpuint (checks->len, <=, MIN (n_threads, MAX_ROWS));
-  g_assert_cmpuint (count_widgets (GTK_WIDGET (page), GTK_TYPE_CHECK_BUTTON), <,
+  g_assert_cmpuint (ui_test_count_widgets (GTK_WIDGET (page), GTK_TYPE_CHECK_BUTTON), <,
                     MAX_ROWS + 10);
 
   /* Every thread, in the timeline's order: the main thread first. */
@@ -375,7 +350,7 @@ check_range_table (const char *path,
   ui_test_spin (200);
   /* A label a cell in view: a grid of every cell was 60,000 labels for
    * ten thousand threads. */
-  n_labels = count_widgets (range_view, GTK_TYPE_LABEL);
+  n_labels = ui_test_count_widgets (range_view, GTK_TYPE_LABEL);
   g_test_message ("%u threads: %u labels in the range table", n_lanes, n_labels);
   g_assert_cmpuint (n_labels, >=, 6 * MIN (n_lanes, 8));
   g_assert_cmpuint (n_labels, <, 6 * (MAX_ROWS + 10));

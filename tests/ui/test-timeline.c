@@ -32,37 +32,6 @@ static char *view_profile;
 static char *threads_dir;
 static char *threads64_path;
 
-static void
-on_load_done (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_assert_true (tv_profile_load_finish (TV_PROFILE (object), result, &error));
-  g_assert_no_error (error);
-  *(gboolean *) user_data = TRUE;
-}
-
-static TvProfile *
-load_corpus (const char *name)
-{
-  const char *dir = g_getenv ("TACH_TEST_DATA");
-  g_autofree char *path = NULL;
-  g_autoptr(GFile) file = NULL;
-  TvProfile *p;
-  gboolean done = FALSE;
-
-  g_assert_nonnull (dir);
-  path = g_path_is_absolute (name) ? g_strdup (name) : g_build_filename (dir, "valid", name, NULL);
-  file = g_file_new_for_path (path);
-  p = tv_profile_new (file);
-  tv_profile_load_async (p, NULL, on_load_done, &done);
-  WAIT_UNTIL (done, 60000);
-  g_assert_cmpint (tv_profile_get_state (p), ==, TV_PROFILE_LOADED);
-  return p;
-}
-
 /* A profile of 64 threads, 24 of them idle (ui_test_write_threads_profile ()). */
 static const char *
 threads64 (void)
@@ -91,7 +60,7 @@ use_profile (const char *name)
   g_clear_object (&profile);
   g_free (view_profile);
   view_profile = g_strdup (name);
-  profile = load_corpus (name);
+  profile = ui_test_load_corpus (name);
   state = tv_view_state_new ();
   view = TV_TIMELINE_VIEW (tv_timeline_view_new (profile, state));
   gtk_widget_set_vexpand (GTK_WIDGET (view), TRUE);
@@ -672,37 +641,6 @@ test_legend (void)
   tv_view_state_set_state_filter (state, TV_STATE_FILTER_ALL);
 }
 
-/* The drawing area as drawn, in a texture. */
-static GdkTexture *
-render_area (void)
-{
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (area);
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GskRenderer) renderer = gsk_cairo_renderer_new ();
-  g_autoptr(GError) error = NULL;
-  int width = gtk_widget_get_width (area), height = gtk_widget_get_height (area);
-
-  for (guint tries = 0; node == NULL && tries < 100; tries++)
-    {
-      GtkSnapshot *snapshot = gtk_snapshot_new ();
-
-      gdk_paintable_snapshot (paintable, snapshot, width, height);
-      node = gtk_snapshot_free_to_node (snapshot);
-      if (node == NULL)
-        ui_test_spin (10);
-    }
-  g_assert_nonnull (node);
-  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
-  g_assert_no_error (error);
-  {
-    GdkTexture *texture = gsk_renderer_render_texture (renderer, node,
-                                                       &GRAPHENE_RECT_INIT (0, 0, width, height));
-
-    gsk_renderer_unrealize (renderer);
-    return texture;
-  }
-}
-
 /* Pixels of RECT (the area's) that differ clearly from the pixel at
  * (X0, Y0): the ink of a text drawn there. */
 static guint
@@ -802,7 +740,7 @@ test_many_lanes (void)
       gtk_adjustment_set_value (adjustment, value);
       last_page = gtk_adjustment_get_value (adjustment) < value;
       ui_test_spin (20);
-      texture = render_area ();
+      texture = ui_test_render_widget (area);
       stride = gdk_texture_get_width (texture) * 4;
       pixels = g_malloc (stride * gdk_texture_get_height (texture));
       gdk_texture_download (texture, pixels, stride);

@@ -165,8 +165,7 @@ test_trace_stages (void)
   file = g_file_new_build_filename (dir, "valid", "rec_recursive.zst.tach", NULL);
   g_application_activate (G_APPLICATION (application));
   page = tv_window_open_file (ui_test_get_window (GTK_APPLICATION (application)), file);
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 30000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
   WAIT_UNTIL (n_trace_lines () >= N_STAGES, 30000);
   /* Frames that come after write nothing more. */
   ui_test_spin (500);

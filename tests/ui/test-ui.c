@@ -18,6 +18,7 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "format-test-util.h"
 #include "tachyon-format.h"
 #include "tv-application.h"
 #include "tv-atomic-write.h"
@@ -101,8 +102,7 @@ test_demo (void)
   WAIT_UNTIL (adw_tab_view_get_n_pages (tab_view) == 1, 2000);
   page = tv_window_lookup_page (window, demo);
   g_assert_nonnull (page);
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "rec_threads.zst.tach");
 
   text = tv_properties_dup_text (tv_profile_page_get_properties (page));
@@ -134,8 +134,7 @@ test_demo (void)
   g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 1);
   page = tv_window_lookup_page (window, demo);
   g_assert_nonnull (page);
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
   adw_tab_view_close_page (tab_view, adw_tab_view_get_nth_page (tab_view, 0));
 }
 
@@ -397,8 +396,7 @@ test_open_valid (void)
   g_assert_nonnull (page);
   n_pages = adw_tab_view_get_n_pages (tab_view);
 
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
   g_assert_null (adw_tab_page_get_indicator_icon (adw_tab_view_get_page (tab_view, GTK_WIDGET (page))));
   /* A loaded profile opens on its flame graph; the properties are a click
    * away. */
@@ -491,8 +489,7 @@ load_and_dup_text (const char *name)
   g_autoptr(GFile) file = data_file ("valid", name);
   TvProfilePage *page = tv_window_open_file (get_window (), file);
 
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
   return tv_properties_dup_text (tv_profile_page_get_properties (page));
 }
 
@@ -726,8 +723,7 @@ test_open_invalid (void)
     TvProfilePage *other_page = tv_window_open_file (window, other);
     GtkWidget *export_button = find_actionable (GTK_WIDGET (window), "win.export");
 
-    WAIT_UNTIL (tv_profile_page_get_state (other_page) != TV_PROFILE_PAGE_LOADING, 10000);
-    g_assert_cmpint (tv_profile_page_get_state (other_page), ==, TV_PROFILE_PAGE_LOADED);
+    ui_test_wait_loaded (other_page);
     g_assert_true (gtk_widget_get_sensitive (export_button));
     adw_tab_view_set_selected_page (tv_window_get_tab_view (window),
                                     adw_tab_view_get_page (tv_window_get_tab_view (window),
@@ -759,20 +755,6 @@ get_big_path (void)
   return big_path;
 }
 
-/* Widgets of TYPE inside WIDGET, WIDGET too. */
-static guint
-count_widgets (GtkWidget *widget,
-               GType      type)
-{
-  guint n = G_TYPE_CHECK_INSTANCE_TYPE (widget, type) ? 1 : 0;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    n += count_widgets (child, type);
-  return n;
-}
-
 #define MANY_THREADS 10000
 
 /* A hundred thousand threads made a million labels in the properties'
@@ -788,7 +770,6 @@ test_properties_many_threads (void)
   g_autofree char *path = g_build_filename (dir, "threads.tach", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autofree char *text = NULL;
-  TachWriterOptions options = { 0 };
   TachWriter *writer = NULL;
   TachError tach_error;
   guint32 frames[8];
@@ -799,27 +780,15 @@ test_properties_many_threads (void)
   guint n_labels;
 
   g_assert_no_error (error);
-  options.start_time_us = 1000000;
-  options.sample_interval_us = 1000;
-  options.mode_raw = 1;
-  g_assert_cmpint (tach_writer_new (path, &options, &writer, &tach_error), ==, TACH_OK);
-  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
-    {
-      g_autofree char *funcname = g_strdup_printf ("task_%u", i);
-      TachFrameInfo info = { "/srv/app/tasks.py", funcname, 10 + i, -1, -1, -1,
-                             TACH_OPCODE_NONE };
-
-      g_assert_cmpint (tach_writer_intern_frame (writer, &info, &frames[i], &tach_error), ==,
-                       TACH_OK);
-    }
+  writer = format_test_writer_new (path, FALSE);
+  format_test_intern_tasks (writer, G_N_ELEMENTS (frames), frames);
   for (guint t = 0; t < MANY_THREADS; t++)
     g_assert_cmpint (tach_writer_add_sample (writer, 100 + t, 0, 1001000 + t, TACH_STATUS_ON_CPU,
                                              &frames[t % 8], 1, &tach_error), ==, TACH_OK);
   g_assert_cmpint (tach_writer_finish (writer, &tach_error), ==, TACH_OK);
 
   page = tv_window_open_file (window, file);
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 20000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
   tv_profile_page_show_view (page, "properties");
   properties = tv_profile_page_get_properties (page);
   view = (GtkWidget *) gtk_widget_get_template_child (GTK_WIDGET (properties), TV_TYPE_PROPERTIES,
@@ -845,7 +814,7 @@ test_properties_many_threads (void)
   g_assert_cmpuint (g_list_model_get_n_items (
     G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (view)))), ==, MANY_THREADS);
   /* Ten labels a row: a grid of every cell would be 100,000. */
-  n_labels = count_widgets (GTK_WIDGET (properties), GTK_TYPE_LABEL);
+  n_labels = ui_test_count_widgets (GTK_WIDGET (properties), GTK_TYPE_LABEL);
   g_test_message ("%u labels for %u threads", n_labels, MANY_THREADS);
   g_assert_cmpuint (n_labels, >, 10);
   /* GTK keeps up to 200 rows of a list view around, in view or not. */
@@ -1137,8 +1106,7 @@ test_export_samples (void)
   guint32 index;
   guint64 first, last;
 
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
   dir = g_dir_make_tmp ("tv-test-export-XXXXXX", &error);
   g_assert_no_error (error);
   state = tv_profile_page_get_view_state (page);
@@ -1315,8 +1283,7 @@ test_headline (void)
   guint64 first, last, n;
   double per_sample, wall, thread;
 
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
   tv_profile_page_show_view (page, "flamegraph");
   view = tv_profile_page_get_flame_view (page);
   state = tv_profile_page_get_view_state (page);
@@ -2079,8 +2046,7 @@ test_side_panel (void)
   guint32 main_node, work_node, work_function;
   guint64 total, self_samples;
 
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
   view = tv_profile_page_get_flame_view (page);
   graph = tv_flame_view_get_graph (view);
   table = tv_flame_view_get_function_table (view);
@@ -2267,8 +2233,7 @@ test_breadcrumbs (void)
   g_application_activate (G_APPLICATION (application));
   window = get_window ();
   page = tv_window_open_file (window, file);
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
   tv_profile_page_show_view (page, "flamegraph");
   view = tv_profile_page_get_flame_view (page);
   graph = tv_flame_view_get_graph (view);
@@ -2343,7 +2308,6 @@ write_long_names_profile (const char  *dir,
   GString *long_name = g_string_new ("long_head_");
   GString *long_file = g_string_new ("/srv/");
   char *path = g_build_filename (dir, "long.tach", NULL);
-  TachWriterOptions options = { 0 };
   TachWriter *writer = NULL;
   TachError error;
   guint32 frames[3];
@@ -2361,27 +2325,20 @@ write_long_names_profile (const char  *dir,
       { "/srv/app/plain.py", "plain", 3, -1, -1, -1, TACH_OPCODE_NONE },
     };
 
-    options.start_time_us = 1000000;
-    options.sample_interval_us = 1000;
-    options.mode_raw = 1;
-    if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
-      g_error ("%s", error.message);
-    for (guint i = 0; i < G_N_ELEMENTS (infos); i++)
-      if (tach_writer_intern_frame (writer, &infos[i], &frames[i], &error) != TACH_OK)
-        g_error ("%s", error.message);
+    writer = format_test_writer_new (path, FALSE);
+    format_test_intern_frames (writer, infos, G_N_ELEMENTS (infos), frames);
   }
   for (guint i = 0; i < 30; i++)
     {
       /* Innermost first; the long function has most samples. */
       guint32 stack[2] = { frames[i % 3 == 0 ? 2 : 1], frames[0] };
 
-      if (tach_writer_add_sample (writer, 1, 0, options.start_time_us + i * 1000ull,
+      if (tach_writer_add_sample (writer, 1, 0, 1000000 + i * 1000ull,
                                   TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU, stack,
                                   G_N_ELEMENTS (stack), &error) != TACH_OK)
         g_error ("%s", error.message);
     }
-  if (tach_writer_finish (writer, &error) != TACH_OK)
-    g_error ("%s", error.message);
+  format_test_writer_finish (writer);
   *name = g_string_free (long_name, FALSE);
   *file = g_string_free (long_file, FALSE);
   return path;
@@ -2461,8 +2418,7 @@ test_long_names (void)
   g_assert_cmpint (strlen (path), >, TV_TEXT_SHOWN_CHARS);
   file = g_file_new_for_path (path);
   page = tv_window_open_file (window, file);
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 20000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
 
   /* The tab: its name whole (it is short), its path cut, as markup. */
   {
@@ -2648,8 +2604,7 @@ test_flamegraph (void)
   guint32 child, grandchild, function;
   double x, y;
 
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
   tv_profile_page_show_view (page, "flamegraph");
   view = tv_profile_page_get_flame_view (page);
   g_assert_nonnull (view);
@@ -3136,8 +3091,7 @@ test_drop (void)
   g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, n_pages + 1);
   page = tv_window_lookup_page (window, file);
   g_assert_nonnull (page);
-  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, 10000);
-  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
+  ui_test_wait_loaded (page);
 }
 
 static void

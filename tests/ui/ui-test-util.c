@@ -47,23 +47,15 @@ ui_test_spin (guint ms)
     g_main_context_iteration (NULL, TRUE);
 }
 
-void
-ui_test_save_screenshot (GtkWidget  *widget,
-                         const char *name,
-                         guint       settle_ms)
+GdkTexture *
+ui_test_render_widget (GtkWidget *widget)
 {
-  const char *dir = g_getenv ("TV_TEST_OUTPUT_DIR");
-  g_autofree char *path = NULL;
   g_autoptr(GdkPaintable) paintable = NULL;
   g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
   g_autoptr(GskRenderer) renderer = NULL;
   g_autoptr(GError) error = NULL;
+  GdkTexture *texture;
   int width, height;
-
-  /* Let the style change and the layout reach the screen. */
-  if (settle_ms > 0)
-    ui_test_spin (settle_ms);
 
   width = gtk_widget_get_width (widget);
   height = gtk_widget_get_height (widget);
@@ -92,9 +84,39 @@ ui_test_save_screenshot (GtkWidget  *widget,
   texture = gsk_renderer_render_texture (renderer, node,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
   gsk_renderer_unrealize (renderer);
+  return texture;
+}
+
+void
+ui_test_save_screenshot (GtkWidget  *widget,
+                         const char *name,
+                         guint       settle_ms)
+{
+  const char *dir = g_getenv ("TV_TEST_OUTPUT_DIR");
+  g_autofree char *path = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  /* Let the style change and the layout reach the screen. */
+  if (settle_ms > 0)
+    ui_test_spin (settle_ms);
+
+  texture = ui_test_render_widget (widget);
   path = g_build_filename (dir != NULL ? dir : ".", name, NULL);
   g_assert_true (gdk_texture_save_to_png (texture, path));
   g_test_message ("screenshot: %s", path);
+}
+
+guint
+ui_test_count_widgets (GtkWidget *widget,
+                       GType      type)
+{
+  guint n = G_TYPE_CHECK_INSTANCE_TYPE (widget, type) ? 1 : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += ui_test_count_widgets (child, type);
+  return n;
 }
 
 GtkEventController *
@@ -498,4 +520,62 @@ ui_test_write_threads_profile (const char *path,
       }
   if (tach_writer_finish (writer, &tach_error) != TACH_OK)
     g_error ("%s", tach_error.message);
+}
+
+static void
+on_load_done (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (tv_profile_load_finish (TV_PROFILE (object), result, &error));
+  g_assert_no_error (error);
+  *(gboolean *) user_data = TRUE;
+}
+
+TvProfile *
+ui_test_load_profile (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  TvProfile *p = tv_profile_new (file);
+  gboolean done = FALSE;
+
+  tv_profile_load_async (p, NULL, on_load_done, &done);
+  WAIT_UNTIL (done, 60000);
+  g_assert_cmpint (tv_profile_get_state (p), ==, TV_PROFILE_LOADED);
+  return p;
+}
+
+TvProfile *
+ui_test_load_corpus (const char *name)
+{
+  const char *dir = g_getenv ("TACH_TEST_DATA");
+  g_autofree char *path = NULL;
+
+  g_assert_nonnull (dir);
+  path = g_path_is_absolute (name) ? g_strdup (name) : g_build_filename (dir, "valid", name, NULL);
+  return ui_test_load_profile (path);
+}
+
+TvCallTree *
+ui_test_state_tree (TvProfile   *p,
+                    TvViewState *s,
+                    gboolean     inverted)
+{
+  TvQuery query;
+  TvCallTree *tree;
+
+  tv_view_state_to_query (s, &query);
+  query.inverted = inverted;
+  tree = tv_call_tree_new (tv_profile_get_data (p), &query, NULL);
+  g_assert_nonnull (tree);
+  return tree;
+}
+
+void
+ui_test_wait_loaded (TvProfilePage *page)
+{
+  WAIT_UNTIL (tv_profile_page_get_state (page) != TV_PROFILE_PAGE_LOADING, UI_TEST_HANG_MS);
+  g_assert_cmpint (tv_profile_page_get_state (page), ==, TV_PROFILE_PAGE_LOADED);
 }

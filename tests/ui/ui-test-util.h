@@ -9,6 +9,10 @@
 
 #include "tv-flame-graph.h"
 #include "tv-application.h"
+#include "tv-call-tree.h"
+#include "tv-profile.h"
+#include "tv-profile-page.h"
+#include "tv-view-state.h"
 #include "tv-window.h"
 
 G_BEGIN_DECLS
@@ -19,13 +23,19 @@ gboolean ui_test_on_timeout       (gpointer    user_data);
 /* Spins the main loop for MS milliseconds. */
 void     ui_test_spin             (guint       ms);
 
+/* WIDGET as it draws itself now, with the cairo renderer. */
+GdkTexture *ui_test_render_widget (GtkWidget  *widget);
+
 /* Saves a PNG of WIDGET as NAME in TV_TEST_OUTPUT_DIR, after SETTLE_MS
  * of main loop. */
 void     ui_test_save_screenshot  (GtkWidget  *widget,
                                    const char *name,
                                    guint       settle_ms);
 
-/* Spins the main loop until COND holds, failing after MS milliseconds. */
+/* Widgets of TYPE inside WIDGET, WIDGET too. */
+guint    ui_test_count_widgets    (GtkWidget  *widget,
+                                   GType       type);
+
 /* The first controller of WIDGET of TYPE (with BUTTON, for gestures,
  * unless 0); aborts the test if there is none. */
 GtkEventController *ui_test_find_controller (GtkWidget *widget,
@@ -64,6 +74,18 @@ void ui_test_write_threads_profile (const char *path,
  * GLib drops (see ui-test-util.c): call it first thing in main (). */
 gboolean   ui_test_init              (int            *argc,
                                       char         ***argv);
+/* The profile at PATH, loaded; the test fails when it does not load. */
+TvProfile *ui_test_load_profile      (const char     *path);
+/* The valid corpus file NAME ($TACH_TEST_DATA/valid/NAME), or the file
+ * NAME when that is an absolute path, loaded. */
+TvProfile *ui_test_load_corpus       (const char     *name);
+/* The tree a view of P shows for the state S, inverted when INVERTED. */
+TvCallTree *ui_test_state_tree       (TvProfile      *p,
+                                      TvViewState    *s,
+                                      gboolean        inverted);
+/* Waits for PAGE to be done loading, which it must have done: the test
+ * fails when it did not load. */
+void       ui_test_wait_loaded       (TvProfilePage  *page);
 /* A window of WIDTH x HEIGHT, shown, for the tests of one widget. */
 GtkWindow *ui_test_window_new        (int             width,
                                       int             height);
