@@ -541,71 +541,47 @@ turn_over (TvProfileData  *data,
 
 /* Each exact node's weight and its descendants', from the few LEAVES
  * that have a weight: nodes are summed into their parents from the
- * highest number down (a parent's is smaller than its children's), taken
- * off a heap of the nodes reached, so that only those are visited.  The
- * others stay 0, as the whole pass would leave them. */
+ * highest number down (a parent's is smaller than its children's),
+ * through a bitmap of the nodes reached, which costs a word per 64 nodes
+ * and a step per node reached.  The others stay 0, as the whole pass
+ * would leave them. */
 static guint64 *
 sum_sparse (const TvExactTree *exact,
             const guint64     *weights,
             const GArray      *leaves)
 {
   guint64 *subtree = g_new0 (guint64, exact->n_nodes);
-  guint capacity = MAX (leaves->len, 64);
-  g_autofree guint32 *heap = g_new (guint32, capacity);
-  guint n_heap = 0;
+  gsize n_words = (exact->n_nodes + 63) / 64;
+  g_autofree guint64 *reached = g_new0 (guint64, n_words);
 
   for (guint i = 0; i < leaves->len; i++)
     {
       guint32 n = g_array_index (leaves, guint32, i);
-      guint k = n_heap++;
 
       subtree[n] = weights[n];
-      for (; k > 0 && heap[(k - 1) / 2] < n; k = (k - 1) / 2)
-        heap[k] = heap[(k - 1) / 2];
-      heap[k] = n;
+      reached[n / 64] |= G_GUINT64_CONSTANT (1) << (n % 64);
     }
-  while (n_heap > 0)
+  for (gsize w = n_words; w-- > 0;)
     {
-      guint32 n = heap[0];
-      guint32 last = heap[--n_heap];
-      guint32 p;
-      guint k = 0;
+      guint64 word = reached[w];
 
-      /* Sift the last one down from the top. */
-      for (;;)
+      while (word != 0)
         {
-          guint c = 2 * k + 1;
+          guint bit = 63 - __builtin_clzll (word);
+          guint32 n = (guint32) (w * 64 + bit);
+          guint32 p;
 
-          if (c >= n_heap)
-            break;
-          if (c + 1 < n_heap && heap[c + 1] > heap[c])
-            c++;
-          if (heap[c] <= last)
-            break;
-          heap[k] = heap[c];
-          k = c;
+          word &= ~(G_GUINT64_CONSTANT (1) << bit);
+          if (n == TV_ROOT_NODE)
+            continue;
+          p = exact->parent[n];
+          subtree[p] += subtree[n];
+          /* Below N, so not taken yet, even in this word. */
+          if (p / 64 == w)
+            word |= G_GUINT64_CONSTANT (1) << (p % 64);
+          else
+            reached[p / 64] |= G_GUINT64_CONSTANT (1) << (p % 64);
         }
-      if (n_heap > 0)
-        heap[k] = last;
-      if (n == 0)
-        continue;
-
-      p = exact->parent[n];
-      if (subtree[p] == 0)
-        {
-          /* Reached for the first time: to be summed once its children
-           * are, which have higher numbers. */
-          if (n_heap == capacity)
-            {
-              capacity *= 2;
-              heap = g_renew (guint32, heap, capacity);
-            }
-          k = n_heap++;
-          for (; k > 0 && heap[(k - 1) / 2] < p; k = (k - 1) / 2)
-            heap[k] = heap[(k - 1) / 2];
-          heap[k] = p;
-        }
-      subtree[p] += subtree[n];
     }
   return subtree;
 }
