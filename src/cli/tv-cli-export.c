@@ -40,6 +40,33 @@ same_file (const char *a,
 
 typedef struct _ExportFormat ExportFormat;
 
+/* The profile loaded for FILTER (see tv_cli_load_profile()) and FILTER's
+ * query in it, in QUERY; NULL with ERROR set. */
+static TvProfileData *
+load_query (const ExportArgs     *args,
+            const TvExportFilter *filter,
+            TvExportQuery        *query,
+            GError              **error)
+{
+  g_autoptr(TvProfileData) data = tv_cli_load_profile (args->path, filter, FALSE, error);
+
+  if (data == NULL || !tv_export_filter_make_query (filter, data, query, error))
+    return NULL;
+  return g_steal_pointer (&data);
+}
+
+/* What an export that made BYTES (NULL: failed with ERROR, which is about
+ * the profile) returns. */
+static int
+write_export (const ExportArgs *args,
+              GBytes           *bytes,
+              const GError     *error)
+{
+  if (bytes == NULL)
+    return tv_cli_fail_with_path (args->path, error->message);
+  return tv_cli_write_bytes (args->output, bytes);
+}
+
 static int
 export_collapsed (const ExportFormat         *format,
                   const ExportArgs           *args,
@@ -48,22 +75,16 @@ export_collapsed (const ExportFormat         *format,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TvCollapsed) collapsed = NULL;
+  g_autoptr(TvProfileData) data = NULL;
+  g_auto(TvExportQuery) query = { 0 };
 
   /* Without a filter the collapser decodes the file itself and keeps only
    * its distinct stacks, where the model would keep every sample.  A
    * filter needs the model. */
   if (tv_export_filter_selects_all (filter))
-    {
-      collapsed = tv_collapsed_new_for_path (args->path, NULL, &error);
-    }
-  else
-    {
-      g_autoptr(TvProfileData) data = tv_cli_load_profile (args->path, filter, FALSE, &error);
-      g_auto(TvExportQuery) query = { 0 };
-
-      if (data != NULL && tv_export_filter_make_query (filter, data, &query, &error))
-        collapsed = tv_collapsed_new_for_query (data, &query.query, NULL, &error);
-    }
+    collapsed = tv_collapsed_new_for_path (args->path, NULL, &error);
+  else if ((data = load_query (args, filter, &query, &error)) != NULL)
+    collapsed = tv_collapsed_new_for_query (data, &query.query, NULL, &error);
   if (collapsed == NULL)
     return tv_cli_fail_with_path (args->path, error->message);
 
@@ -125,6 +146,8 @@ export_pstats (const ExportFormat         *format,
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TvPstats) stats = NULL;
+  g_autoptr(TvProfileData) data = NULL;
+  g_auto(TvExportQuery) query = { 0 };
   TvPstatsSort sort = TV_PSTATS_SORT_NSAMPLES;
   TvPstatsTableFlags flags = 0;
   int limit = 15;
@@ -140,17 +163,9 @@ export_pstats (const ExportFormat         *format,
    * replay does, which keeps the order of rows that tie.  A filter needs
    * the model. */
   if (tv_export_filter_selects_all (filter))
-    {
-      stats = tv_pstats_new_for_path (args->path, NULL, &error);
-    }
-  else
-    {
-      g_autoptr(TvProfileData) data = tv_cli_load_profile (args->path, filter, FALSE, &error);
-      g_auto(TvExportQuery) query = { 0 };
-
-      if (data != NULL && tv_export_filter_make_query (filter, data, &query, &error))
-        stats = tv_pstats_new_for_query (data, &query.query, NULL, &error);
-    }
+    stats = tv_pstats_new_for_path (args->path, NULL, &error);
+  else if ((data = load_query (args, filter, &query, &error)) != NULL)
+    stats = tv_pstats_new_for_query (data, &query.query, NULL, &error);
   if (stats == NULL)
     return tv_cli_fail_with_path (args->path, error->message);
 
@@ -198,9 +213,7 @@ export_html_diff (const ExportArgs     *args,
 
   page = tv_export_html_build_diff (diff, filter, base_name, new_name, filter->search, NULL,
                                     &error);
-  if (page == NULL)
-    return tv_cli_fail_with_path (args->path, error->message);
-  return tv_cli_write_bytes (args->output, page);
+  return write_export (args, page, error);
 }
 
 static int
@@ -224,9 +237,7 @@ export_html (const ExportFormat         *format,
 
   source_name = g_filename_display_basename (args->path);
   page = tv_export_html_build (data, filter, source_name, NULL, &error);
-  if (page == NULL)
-    return tv_cli_fail_with_path (args->path, error->message);
-  return tv_cli_write_bytes (args->output, page);
+  return write_export (args, page, error);
 }
 
 static int
@@ -258,9 +269,7 @@ export_pprof (const ExportFormat         *format,
 
   source_name = g_filename_display_basename (args->path);
   bytes = tv_export_pprof_build (data, filter, source_name, NULL, &error);
-  if (bytes == NULL)
-    return tv_cli_fail_with_path (args->path, error->message);
-  return tv_cli_write_bytes (args->output, bytes);
+  return write_export (args, bytes, error);
 }
 
 /* The formats of --export.  Each takes the filters of TvExportFilter; the
@@ -357,9 +366,7 @@ export_image (const ExportFormat         *format,
   source_name = g_filename_display_basename (args->path);
   bytes = tv_export_image_build (data, filter, format->image_format, image, source_name, NULL,
                                  &error);
-  if (bytes == NULL)
-    return tv_cli_fail_with_path (args->path, error->message);
-  return tv_cli_write_bytes (args->output, bytes);
+  return write_export (args, bytes, error);
 }
 
 /* --width: digits only (GOptionArg's integers take signs and hex). */

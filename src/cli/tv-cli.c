@@ -91,17 +91,10 @@ tv_cli_load_profile (const char           *path,
                      gboolean              count_states,
                      GError              **error)
 {
-  TachReader *reader = NULL;
-  TachError tach_error = { 0 };
-  TachStatus status;
+  TachReader *reader = tv_export_open_reader (path, error);
 
-  status = tach_reader_open_path (path, &reader, &tach_error);
-  if (status != TACH_OK)
-    {
-      tv_tach_error_propagate (error, status, &tach_error);
-      return NULL;
-    }
-
+  if (reader == NULL)
+    return NULL;
   return tv_export_filter_load (filter, reader, count_states, NULL, error);
 }
 
@@ -111,17 +104,10 @@ TvProfileData *
 tv_cli_load_samples (const char  *path,
                      GError     **error)
 {
-  TachReader *reader = NULL;
-  TachError tach_error = { 0 };
-  TachStatus status;
+  TachReader *reader = tv_export_open_reader (path, error);
 
-  status = tach_reader_open_path (path, &reader, &tach_error);
-  if (status != TACH_OK)
-    {
-      tv_tach_error_propagate (error, status, &tach_error);
-      return NULL;
-    }
-
+  if (reader == NULL)
+    return NULL;
   return tv_profile_data_load (reader, NULL, NULL, NULL, error);
 }
 

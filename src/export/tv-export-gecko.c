@@ -654,31 +654,22 @@ tv_export_gecko_write (TvProfileData         *data,
     }
   tv_json_stream_raw (&g.out, "],\"sources\":{\"length\":0,\"uuid\":[],\"filename\":[]}}}\n");
 
-  ok = tv_json_stream_finish (&g.out, g.error == NULL ? error : NULL);
-  if (g.error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&g.error));
-      ok = FALSE;
-    }
+  ok = tv_json_stream_finish (&g.out, &g.error, error);
   gecko_clear (&g);
   return ok;
 }
 
-typedef struct
-{
-  TvProfileData        *data;
-  const TvExportFilter *filter;
-  GCancellable         *cancellable;
-} SaveJob;
-
+/* The writer tv_export_stream_save() takes: a gecko profile names no
+ * source. */
 static gboolean
-save_func (FILE      *file,
-           gpointer   user_data,
-           GError   **error)
+write_gecko (TvProfileData         *data,
+             const TvExportFilter  *filter,
+             const char            *source_name,
+             FILE                  *out,
+             GCancellable          *cancellable,
+             GError               **error)
 {
-  SaveJob *job = user_data;
-
-  return tv_export_gecko_write (job->data, job->filter, file, job->cancellable, error);
+  return tv_export_gecko_write (data, filter, out, cancellable, error);
 }
 
 gboolean
@@ -688,9 +679,5 @@ tv_export_gecko_save (TvProfileData         *data,
                       GCancellable          *cancellable,
                       GError               **error)
 {
-  SaveJob job = { data, filter, cancellable };
-
-  g_return_val_if_fail (out_path != NULL, FALSE);
-
-  return tv_atomic_write (out_path, save_func, &job, error);
+  return tv_export_stream_save (write_gecko, data, filter, NULL, out_path, cancellable, error);
 }

@@ -361,33 +361,9 @@ tv_export_speedscope_write (TvProfileData         *data,
   tv_json_stream_uint (&s.out, MAX (active, 0));
   tv_json_stream_raw (&s.out, "}\n");
 
-  ok = tv_json_stream_finish (&s.out, s.error == NULL ? error : NULL);
-  if (s.error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&s.error));
-      ok = FALSE;
-    }
+  ok = tv_json_stream_finish (&s.out, &s.error, error);
   speedscope_clear (&s);
   return ok;
-}
-
-typedef struct
-{
-  TvProfileData        *data;
-  const TvExportFilter *filter;
-  const char           *source_name;
-  GCancellable         *cancellable;
-} SaveJob;
-
-static gboolean
-save_func (FILE      *file,
-           gpointer   user_data,
-           GError   **error)
-{
-  SaveJob *job = user_data;
-
-  return tv_export_speedscope_write (job->data, job->filter, job->source_name, file,
-                                     job->cancellable, error);
 }
 
 gboolean
@@ -398,9 +374,6 @@ tv_export_speedscope_save (TvProfileData         *data,
                            GCancellable          *cancellable,
                            GError               **error)
 {
-  SaveJob job = { data, filter, source_name, cancellable };
-
-  g_return_val_if_fail (out_path != NULL, FALSE);
-
-  return tv_atomic_write (out_path, save_func, &job, error);
+  return tv_export_stream_save (tv_export_speedscope_write, data, filter, source_name, out_path,
+                                cancellable, error);
 }

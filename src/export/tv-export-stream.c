@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "tachyon-format.h"
+#include "tv-atomic-write.h"
 #include "tv-json.h"
 #include "tv-tach-error.h"
 
@@ -162,12 +163,19 @@ tv_json_stream_thread_id (TvJsonStream *self,
 
 gboolean
 tv_json_stream_finish (TvJsonStream  *self,
+                       GError       **pending,
                        GError       **error)
 {
   int saved_errno;
 
   g_return_val_if_fail (self != NULL && self->buffer != NULL, FALSE);
 
+  if (pending != NULL && *pending != NULL)
+    {
+      tv_json_stream_finish (self, NULL, NULL);
+      g_propagate_error (error, g_steal_pointer (pending));
+      return FALSE;
+    }
   stream_flush (self);
   g_string_free (self->buffer, TRUE);
   self->buffer = NULL;
@@ -182,6 +190,42 @@ tv_json_stream_finish (TvJsonStream  *self,
       return FALSE;
     }
   return TRUE;
+}
+
+typedef struct
+{
+  TvExportStreamWriter  writer;
+  TvProfileData        *data;
+  const TvExportFilter *filter;
+  const char           *source_name;
+  GCancellable         *cancellable;
+} SaveJob;
+
+static gboolean
+save_func (FILE      *file,
+           gpointer   user_data,
+           GError   **error)
+{
+  SaveJob *job = user_data;
+
+  return job->writer (job->data, job->filter, job->source_name, file, job->cancellable, error);
+}
+
+gboolean
+tv_export_stream_save (TvExportStreamWriter   writer,
+                       TvProfileData         *data,
+                       const TvExportFilter  *filter,
+                       const char            *source_name,
+                       const char            *out_path,
+                       GCancellable          *cancellable,
+                       GError               **error)
+{
+  SaveJob job = { writer, data, filter, source_name, cancellable };
+
+  g_return_val_if_fail (writer != NULL, FALSE);
+  g_return_val_if_fail (out_path != NULL, FALSE);
+
+  return tv_atomic_write (out_path, save_func, &job, error);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -275,22 +319,6 @@ tv_id_map_insert (TvIdMap  *self,
 /* The samples                                                               */
 /* ------------------------------------------------------------------------ */
 
-static int
-compare_threads (gconstpointer a,
-                 gconstpointer b,
-                 gpointer      user_data)
-{
-  TvProfileData *data = user_data;
-  const TvThread *ta = tv_profile_data_get_thread (data, *(const guint32 *) a);
-  const TvThread *tb = tv_profile_data_get_thread (data, *(const guint32 *) b);
-
-  if (ta->thread_id != tb->thread_id)
-    return ta->thread_id < tb->thread_id ? -1 : 1;
-  if (ta->interpreter_id != tb->interpreter_id)
-    return ta->interpreter_id < tb->interpreter_id ? -1 : 1;
-  return 0;
-}
-
 /**
  * tv_export_samples_init:
  * @self: (out caller-allocates): what to walk, to clear with
@@ -347,7 +375,7 @@ tv_export_samples_init (TvExportSamples       *self,
         g_array_append_val (self->threads, i);
     }
   g_qsort_with_data (self->threads->data, self->threads->len, sizeof (guint32),
-                     compare_threads, data);
+                     tv_export_compare_threads, data);
 
   if (!tv_profile_data_get_time_span (data, &self->first_timestamp, &last))
     self->first_timestamp = 0;
@@ -379,27 +407,6 @@ tv_export_samples_get_frame (const TvExportSamples *self,
   out->function = tv_profile_data_get_frame_keys (self->data, TV_MERGE_FUNCTION)[frame];
   out->line = merge != TV_MERGE_FUNCTION ? f->lineno : -1;
   out->column = merge == TV_MERGE_INSTRUCTION || merge == TV_MERGE_FRAME ? f->column : -1;
-}
-
-/* First sample index from FROM on with a timestamp >= TS, in a thread in
- * time order. */
-static guint64
-lower_bound (const TvThread *t,
-             guint64         from,
-             guint64         ts)
-{
-  guint64 lo = from, hi = t->n_samples;
-
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-
-      if (t->timestamps[mid] < ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
 }
 
 static int
@@ -474,8 +481,8 @@ tv_thread_samples_init (TvThreadSamples       *self,
         self->hi = 0;
       else
         {
-          self->lo = lower_bound (t, 0, query->range_start);
-          self->hi = lower_bound (t, self->lo, query->range_end);
+          self->lo = tv_thread_lower_bound (t, 0, query->range_start);
+          self->hi = tv_thread_lower_bound (t, self->lo, query->range_end);
         }
     }
   tv_thread_samples_rewind (self);

@@ -61,9 +61,27 @@ void     tv_json_stream_ms_of_us (TvJsonStream *self,
 void     tv_json_stream_thread_id (TvJsonStream *self,
                                    guint64       thread_id);
 /* Writes what is left, flushes the file and frees the buffer; FALSE with
- * ERROR set when any write failed. */
+ * ERROR set when any write failed, or when the writer met an error of its
+ * own, in *PENDING (taken, and reported rather than the stream's). */
 gboolean tv_json_stream_finish (TvJsonStream  *self,
+                                GError       **pending,
                                 GError       **error);
+
+/* What tv_export_gecko_write() and tv_export_speedscope_write() are. */
+typedef gboolean (*TvExportStreamWriter) (TvProfileData         *data,
+                                          const TvExportFilter  *filter,
+                                          const char            *source_name,
+                                          FILE                  *out,
+                                          GCancellable          *cancellable,
+                                          GError               **error);
+/* Writes with WRITER to OUT_PATH, atomically (see tv_atomic_write()). */
+gboolean tv_export_stream_save (TvExportStreamWriter   writer,
+                                TvProfileData         *data,
+                                const TvExportFilter  *filter,
+                                const char            *source_name,
+                                const char            *out_path,
+                                GCancellable          *cancellable,
+                                GError               **error);
 
 /* Dense ids for keys of two 64-bit words, as the formats' tables need
  * them (a stack is its prefix and its frame, a frame its function, line

@@ -11,27 +11,48 @@
 
 #include <glib/gi18n.h>
 
+#include "tv-tach-error.h"
 #include "tv-text.h"
 
 G_DEFINE_QUARK (tv-export-error-quark, tv_export_error)
 
-static const struct
+TachReader *
+tv_export_open_reader (const char  *path,
+                       GError     **error)
 {
-  const char    *name;
-  TvStateFilter  state;
-} states[] = {
-  { "gil", TV_STATE_FILTER_GIL },
-  { "cpu", TV_STATE_FILTER_CPU },
-  { "gil-wait", TV_STATE_FILTER_GIL_WAIT },
-  { "exception", TV_STATE_FILTER_EXCEPTION },
-};
+  TachReader *reader = NULL;
+  TachError tach_error = { 0 };
+  TachStatus status;
 
-static const char * const merge_names[TV_N_MERGE_KEYS] = {
-  [TV_MERGE_FRAME] = "frame",
-  [TV_MERGE_FUNCTION] = "function",
-  [TV_MERGE_LINE] = "line",
-  [TV_MERGE_INSTRUCTION] = "instruction",
-};
+  g_return_val_if_fail (path != NULL, NULL);
+
+  status = tach_reader_open_path (path, &reader, &tach_error);
+  if (status != TACH_OK)
+    tv_tach_error_propagate (error, status, &tach_error);
+  return reader;
+}
+
+/* The command line's words for the values of an enum are its nicks
+ * (gnome.mkenums_simple's: "gil-wait" for TV_STATE_FILTER_GIL_WAIT). */
+static const GEnumValue *
+lookup_nick (GType       type,
+             const char *nick)
+{
+  g_autoptr(GEnumClass) klass = g_type_class_ref (type);
+
+  /* The values are static: they outlive the class's reference. */
+  return g_enum_get_value_by_nick (klass, nick);
+}
+
+static const char *
+get_nick (GType type,
+          int   value)
+{
+  g_autoptr(GEnumClass) klass = g_type_class_ref (type);
+  const GEnumValue *found = g_enum_get_value (klass, value);
+
+  return found != NULL ? found->value_nick : NULL;
+}
 
 void
 tv_export_filter_init (TvExportFilter *filter)
@@ -124,14 +145,16 @@ tv_export_filter_set_state (TvExportFilter  *filter,
   g_return_val_if_fail (filter != NULL, FALSE);
   g_return_val_if_fail (text != NULL, FALSE);
 
-  for (gsize i = 0; i < G_N_ELEMENTS (states); i++)
-    {
-      if (strcmp (text, states[i].name) == 0)
-        {
-          filter->state = states[i].state;
-          return TRUE;
-        }
-    }
+  {
+    const GEnumValue *state = lookup_nick (TV_TYPE_STATE_FILTER, text);
+
+    /* Every sample is what no --state says. */
+    if (state != NULL && state->value != TV_STATE_FILTER_ALL)
+      {
+        filter->state = state->value;
+        return TRUE;
+      }
+  }
 
   g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
                _("Unknown thread state “%s” (expected one of: gil, cpu, gil-wait, exception)"),
@@ -365,14 +388,15 @@ tv_export_filter_set_merge (TvExportFilter  *filter,
   g_return_val_if_fail (filter != NULL, FALSE);
   g_return_val_if_fail (text != NULL, FALSE);
 
-  for (TvMergeKey merge = 0; merge < TV_N_MERGE_KEYS; merge++)
-    {
-      if (strcmp (text, merge_names[merge]) == 0)
-        {
-          filter->merge = merge;
-          return TRUE;
-        }
-    }
+  {
+    const GEnumValue *merge = lookup_nick (TV_TYPE_MERGE_KEY, text);
+
+    if (merge != NULL)
+      {
+        filter->merge = merge->value;
+        return TRUE;
+      }
+  }
 
   g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION,
                _("Unknown merge key “%s” (expected one of: function, line, instruction, "
@@ -505,6 +529,45 @@ tv_export_filter_selects_all (const TvExportFilter *filter)
          && !tv_export_filter_has_transforms (filter);
 }
 
+int
+tv_export_compare_threads (gconstpointer a,
+                           gconstpointer b,
+                           gpointer      user_data)
+{
+  TvProfileData *data = user_data;
+  const TvThread *ta = tv_profile_data_get_thread (data, *(const guint32 *) a);
+  const TvThread *tb = tv_profile_data_get_thread (data, *(const guint32 *) b);
+
+  if (ta->thread_id != tb->thread_id)
+    return ta->thread_id < tb->thread_id ? -1 : 1;
+  if (ta->interpreter_id != tb->interpreter_id)
+    return ta->interpreter_id < tb->interpreter_id ? -1 : 1;
+  return ta->index < tb->index ? -1 : ta->index > tb->index;
+}
+
+TvCallTree *
+tv_export_line_tree (TvProfileData  *data,
+                     const TvQuery  *query,
+                     gboolean        thread_self,
+                     GCancellable   *cancellable,
+                     GError        **error)
+{
+  TvQuery line_query = *query;
+  TvCallTree *tree;
+
+  line_query.merge = TV_MERGE_LINE;
+  line_query.inverted = FALSE;
+  line_query.callers_of = TV_NODE_NONE;
+  line_query.count_states = FALSE;
+  line_query.count_threads = FALSE;
+  line_query.thread_self = thread_self;
+  tree = tv_call_tree_new (data, &line_query, cancellable);
+  /* A cancel is the only reason for no tree. */
+  if (tree == NULL && !g_cancellable_set_error_if_cancelled (cancellable, error))
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+  return tree;
+}
+
 /**
  * tv_export_state_to_string:
  * @state: a state
@@ -515,12 +578,7 @@ tv_export_filter_selects_all (const TvExportFilter *filter)
 const char *
 tv_export_state_to_string (TvStateFilter state)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS (states); i++)
-    {
-      if (states[i].state == state)
-        return states[i].name;
-    }
-  return NULL;
+  return state != TV_STATE_FILTER_ALL ? get_nick (TV_TYPE_STATE_FILTER, state) : NULL;
 }
 
 const char *
@@ -528,7 +586,7 @@ tv_export_merge_to_string (TvMergeKey merge)
 {
   g_return_val_if_fail (merge < TV_N_MERGE_KEYS, "function");
 
-  return merge_names[merge];
+  return get_nick (TV_TYPE_MERGE_KEY, merge);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -90,6 +90,11 @@ typedef struct
 
 GQuark      tv_export_error_quark         (void);
 
+/* The reader of the profile at PATH, or NULL with ERROR set (in
+ * TV_TACH_ERROR). */
+TachReader *tv_export_open_reader         (const char      *path,
+                                           GError         **error);
+
 void        tv_export_filter_init         (TvExportFilter  *filter);
 void        tv_export_filter_clear        (TvExportFilter  *filter);
 gboolean    tv_export_filter_add_thread   (TvExportFilter  *filter,
@@ -139,6 +144,22 @@ gboolean    tv_export_filter_find_zoom    (const TvExportFilter *filter,
                                            TvCallTree      *tree,
                                            GArray         **path,
                                            guint32         *node,
+                                           GError         **error);
+
+/* For g_qsort_with_data () over thread indices of DATA: by thread id,
+ * then interpreter, then index. */
+int         tv_export_compare_threads     (gconstpointer    a,
+                                           gconstpointer    b,
+                                           gpointer         data);
+
+/* The tree of QUERY's samples merged by line, not inverted, that counts
+ * no states nor threads (with THREAD_SELF, each thread's own samples): what
+ * CPython's collapsed stacks and pstats are made from.  NULL with ERROR
+ * set when cancelled. */
+TvCallTree *tv_export_line_tree           (TvProfileData   *data,
+                                           const TvQuery   *query,
+                                           gboolean         thread_self,
+                                           GCancellable    *cancellable,
                                            GError         **error);
 
 const char *tv_export_state_to_string     (TvStateFilter    state);
