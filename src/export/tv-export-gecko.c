@@ -558,7 +558,7 @@ gecko_clear (Gecko *g)
 /**
  * tv_export_gecko_write:
  * @data: a loaded profile
- * @filter: the samples and the transforms (its view, but for the merge
+ * @state: the samples and the transforms (its view, but for the merge
  *   key, does not apply)
  * @file: where to write
  * @cancellable: (nullable): a cancellable
@@ -571,7 +571,7 @@ gecko_clear (Gecko *g)
  */
 gboolean
 tv_export_gecko_write (TvProfileData         *data,
-                       const TvExportFilter  *filter,
+                       TvViewState           *state,
                        FILE                  *file,
                        GCancellable          *cancellable,
                        GError               **error)
@@ -580,12 +580,12 @@ tv_export_gecko_write (TvProfileData         *data,
   gboolean ok;
 
   g_return_val_if_fail (data != NULL, FALSE);
-  g_return_val_if_fail (filter != NULL, FALSE);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), FALSE);
   g_return_val_if_fail (file != NULL, FALSE);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!tv_export_samples_init (&g.samples, data, filter, cancellable, error))
+  if (!tv_export_samples_init (&g.samples, data, state, cancellable, error))
     {
       tv_export_samples_clear (&g.samples);
       return FALSE;
@@ -663,21 +663,21 @@ tv_export_gecko_write (TvProfileData         *data,
  * source. */
 static gboolean
 write_gecko (TvProfileData         *data,
-             const TvExportFilter  *filter,
+             TvViewState           *state,
              const char            *source_name,
              FILE                  *out,
              GCancellable          *cancellable,
              GError               **error)
 {
-  return tv_export_gecko_write (data, filter, out, cancellable, error);
+  return tv_export_gecko_write (data, state, out, cancellable, error);
 }
 
 gboolean
 tv_export_gecko_save (TvProfileData         *data,
-                      const TvExportFilter  *filter,
+                      TvViewState           *state,
                       const char            *out_path,
                       GCancellable          *cancellable,
                       GError               **error)
 {
-  return tv_export_stream_save (write_gecko, data, filter, NULL, out_path, cancellable, error);
+  return tv_export_stream_save (write_gecko, data, state, NULL, out_path, cancellable, error);
 }

@@ -267,7 +267,7 @@ static gboolean
 thread_selected (Exporter *self,
                  guint32   index)
 {
-  const TvQuery *query = &self->query.query;
+  const TvQuery *query = &self->query;
 
   if (query->threads == NULL)
     return TRUE;

@@ -114,7 +114,6 @@ legend_entry_clear (gpointer data)
 static void
 image_clear (Image *self)
 {
-  tv_export_query_clear (&self->query);
   g_clear_pointer (&self->tree, tv_call_tree_unref);
   g_clear_pointer (&self->zoom_path, g_array_unref);
   g_clear_pointer (&self->matches, tv_flame_matches_unref);
@@ -155,8 +154,7 @@ static gboolean
 find_zoom_root (Image   *self,
                 GError **error)
 {
-  return tv_export_filter_find_zoom (self->filter, self->tree, &self->zoom_path, &self->zoom,
-                                     error);
+  return tv_export_find_zoom (self->state, self->tree, &self->zoom_path, &self->zoom, error);
 }
 
 /* The flame graph's search, over function names and "file:line". */
@@ -165,7 +163,7 @@ run_search (Image         *self,
             GCancellable  *cancellable,
             GError       **error)
 {
-  g_autoptr(GRegex) regex = tv_export_compile_search (self->filter->search, error);
+  g_autoptr(GRegex) regex = tv_export_compile_search (tv_view_state_get_search (self->state), error);
 
   if (regex == NULL)
     return FALSE;
@@ -186,7 +184,7 @@ make_layout (Image        *self,
   viewport.root = self->zoom;
   viewport.x0 = 0;
   viewport.x1 = MAX (tv_call_tree_get_total (self->tree, self->zoom), 1);
-  viewport.orientation = self->filter->orientation;
+  viewport.orientation = tv_view_state_get_orientation (self->state);
   viewport.show_ancestors = TRUE;
   return tv_flame_layout_new (self->tree, &viewport, cancellable);
 }
@@ -715,8 +713,9 @@ render (Image   *self,
 /**
  * tv_export_image_build:
  * @data: a loaded profile
- * @filter: which samples, transformed and merged how, inverted or not,
- *   the orientation, the zoom and the search
+ * @state: what is shown: which samples, transformed and merged how,
+ *   inverted or not, the orientation, the zoom and the search (not
+ *   changed while the image is made)
  * @format: SVG, PNG or PDF
  * @options: colours, theme, width
  * @source_name: the profile's name as the title shows it (any bytes:
@@ -724,17 +723,17 @@ render (Image   *self,
  * @cancellable: (nullable): a cancellable
  * @error: return location for an error
  *
- * Draws the flame graph of the samples @filter keeps, with every row, a
+ * Draws the flame graph of the samples @state keeps, with every row, a
  * title that says what is shown and a caption with the header's facts
  * and the statistics block.  Fails when an option is out of range, the
- * search is not a regular expression, @filter names a thread that @data
- * lacks, the zoom path is not in the samples shown, or when cancelled.
+ * search is not a regular expression, the zoom path is not in the
+ * samples shown, or when cancelled.
  *
  * Returns: (transfer full): the file's bytes, or %NULL with @error set
  */
 GBytes *
 tv_export_image_build (TvProfileData               *data,
-                       const TvExportFilter        *filter,
+                       TvViewState                 *state,
                        TvExportImageFormat          format,
                        const TvExportImageOptions  *options,
                        const char                  *source_name,
@@ -745,7 +744,7 @@ tv_export_image_build (TvProfileData               *data,
   GBytes *bytes = NULL;
 
   g_return_val_if_fail (data != NULL, NULL);
-  g_return_val_if_fail (filter != NULL, NULL);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), NULL);
   g_return_val_if_fail (format <= TV_EXPORT_IMAGE_PDF, NULL);
   g_return_val_if_fail (options != NULL, NULL);
   g_return_val_if_fail (source_name != NULL, NULL);
@@ -756,20 +755,20 @@ tv_export_image_build (TvProfileData               *data,
     return NULL;
 
   self.data = data;
-  self.filter = filter;
+  self.state = state;
   self.options = options;
   self.format = format;
   self.source_name = source_name;
   self.width = options->width;
   self.text_width = self.width - 2 * MARGIN;
 
-  if (!tv_export_filter_check (filter, error)
-      || !tv_export_filter_make_query (filter, data, &self.query, error))
+  if (!tv_export_check_search (state, error))
     goto out;
-  self.query.query.inverted = filter->inverted;
-  self.query.query.count_states = options->colors == TV_FLAME_COLORS_THREAD_STATE;
+  tv_export_make_query (state, data, &self.query);
+  self.query.inverted = tv_view_state_get_inverted (state);
+  self.query.count_states = options->colors == TV_FLAME_COLORS_THREAD_STATE;
 
-  self.tree = tv_call_tree_new (data, &self.query.query, cancellable);
+  self.tree = tv_call_tree_new (data, &self.query, cancellable);
   if (self.tree == NULL)
     {
       set_cancelled (cancellable, error);
@@ -777,7 +776,7 @@ tv_export_image_build (TvProfileData               *data,
     }
   if (!find_zoom_root (&self, error))
     goto out;
-  if (filter->search != NULL && filter->search[0] != '\0'
+  if (tv_view_state_get_search (state) != NULL
       && !run_search (&self, cancellable, error))
     goto out;
 

@@ -56,7 +56,7 @@ gboolean    tv_export_image_format_from_string (const char           *name,
                                                 TvExportImageFormat  *format);
 
 GBytes     *tv_export_image_build          (TvProfileData               *data,
-                                            const TvExportFilter        *filter,
+                                            TvViewState                 *state,
                                             TvExportImageFormat          format,
                                             const TvExportImageOptions  *options,
                                             const char                  *source_name,

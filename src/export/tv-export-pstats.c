@@ -667,31 +667,30 @@ tv_pstats_to_marshal (const TvPstats *self)
 /**
  * tv_export_pstats_build:
  * @data: the loaded profile
- * @filter: which samples
+ * @state: which samples
  * @cancellable: (nullable): a cancellable
  * @error: return location for an error
  *
- * The marshal file of the samples @filter selects, as the viewer's Export
+ * The marshal file of the samples @state selects, as the viewer's Export
  * writes it.
  *
  * Returns: (transfer full): the file's bytes, or %NULL with @error set
  */
 GBytes *
 tv_export_pstats_build (TvProfileData         *data,
-                        const TvExportFilter  *filter,
+                        TvViewState           *state,
                         GCancellable          *cancellable,
                         GError               **error)
 {
-  g_auto(TvExportQuery) query = { 0 };
+  TvQuery query;
   g_autoptr(TvPstats) stats = NULL;
 
   g_return_val_if_fail (data != NULL, NULL);
-  g_return_val_if_fail (filter != NULL, NULL);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!tv_export_filter_make_query (filter, data, &query, error))
-    return NULL;
-  stats = tv_pstats_new_for_query (data, &query.query, cancellable, error);
+  tv_export_make_query (state, data, &query);
+  stats = tv_pstats_new_for_query (data, &query, cancellable, error);
   if (stats == NULL)
     return NULL;
   return tv_pstats_to_marshal (stats);

@@ -273,7 +273,7 @@ speedscope_clear (Speedscope *s)
 /**
  * tv_export_speedscope_write:
  * @data: a loaded profile
- * @filter: the samples, the transforms and the merge key (its view
+ * @state: the samples, the transforms and the merge key (its view
  *   does not apply otherwise)
  * @source_name: the profile's file name, the file's name in speedscope
  * @file: where to write
@@ -287,7 +287,7 @@ speedscope_clear (Speedscope *s)
  */
 gboolean
 tv_export_speedscope_write (TvProfileData         *data,
-                            const TvExportFilter  *filter,
+                            TvViewState           *state,
                             const char            *source_name,
                             FILE                  *file,
                             GCancellable          *cancellable,
@@ -302,13 +302,13 @@ tv_export_speedscope_write (TvProfileData         *data,
   gboolean ok;
 
   g_return_val_if_fail (data != NULL, FALSE);
-  g_return_val_if_fail (filter != NULL, FALSE);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), FALSE);
   g_return_val_if_fail (source_name != NULL, FALSE);
   g_return_val_if_fail (file != NULL, FALSE);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!tv_export_samples_init (&s.samples, data, filter, cancellable, error))
+  if (!tv_export_samples_init (&s.samples, data, state, cancellable, error))
     {
       tv_export_samples_clear (&s.samples);
       return FALSE;
@@ -368,12 +368,12 @@ tv_export_speedscope_write (TvProfileData         *data,
 
 gboolean
 tv_export_speedscope_save (TvProfileData         *data,
-                           const TvExportFilter  *filter,
+                           TvViewState           *state,
                            const char            *source_name,
                            const char            *out_path,
                            GCancellable          *cancellable,
                            GError               **error)
 {
-  return tv_export_stream_save (tv_export_speedscope_write, data, filter, source_name, out_path,
+  return tv_export_stream_save (tv_export_speedscope_write, data, state, source_name, out_path,
                                 cancellable, error);
 }

@@ -196,7 +196,7 @@ typedef struct
 {
   TvExportStreamWriter  writer;
   TvProfileData        *data;
-  const TvExportFilter *filter;
+  TvViewState          *state;
   const char           *source_name;
   GCancellable         *cancellable;
 } SaveJob;
@@ -208,19 +208,19 @@ save_func (FILE      *file,
 {
   SaveJob *job = user_data;
 
-  return job->writer (job->data, job->filter, job->source_name, file, job->cancellable, error);
+  return job->writer (job->data, job->state, job->source_name, file, job->cancellable, error);
 }
 
 gboolean
 tv_export_stream_save (TvExportStreamWriter   writer,
                        TvProfileData         *data,
-                       const TvExportFilter  *filter,
+                       TvViewState           *state,
                        const char            *source_name,
                        const char            *out_path,
                        GCancellable          *cancellable,
                        GError               **error)
 {
-  SaveJob job = { writer, data, filter, source_name, cancellable };
+  SaveJob job = { writer, data, state, source_name, cancellable };
 
   g_return_val_if_fail (writer != NULL, FALSE);
   g_return_val_if_fail (out_path != NULL, FALSE);
@@ -324,13 +324,13 @@ tv_id_map_insert (TvIdMap  *self,
  * @self: (out caller-allocates): what to walk, to clear with
  *   tv_export_samples_clear()
  * @data: a loaded profile
- * @filter: the samples, the merge key and the transforms (inverted is
+ * @state: the samples, the merge key and the transforms (inverted is
  *   refused by the exports of every sample: a sample's stack goes from
  *   the root to its leaf)
  * @cancellable: (nullable): a cancellable
  * @error: return location for an error
  *
- * Makes @filter's query and its call tree, keeping the map from exact
+ * Makes @state's query and its call tree, keeping the map from exact
  * nodes onto the tree, and lists the selected threads.
  *
  * Returns: %TRUE on success
@@ -338,7 +338,7 @@ tv_id_map_insert (TvIdMap  *self,
 gboolean
 tv_export_samples_init (TvExportSamples       *self,
                         TvProfileData         *data,
-                        const TvExportFilter  *filter,
+                        TvViewState           *state,
                         GCancellable          *cancellable,
                         GError               **error)
 {
@@ -346,16 +346,15 @@ tv_export_samples_init (TvExportSamples       *self,
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (data != NULL, FALSE);
-  g_return_val_if_fail (filter != NULL, FALSE);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   memset (self, 0, sizeof *self);
   self->data = tv_profile_data_ref (data);
-  if (!tv_export_filter_make_query (filter, data, &self->query, error))
-    return FALSE;
-  self->query.query.inverted = FALSE;
-  self->query.query.keep_node_map = TRUE;
-  self->tree = tv_call_tree_new (data, &self->query.query, cancellable);
+  self->state = g_object_ref (state);
+  tv_export_make_query (state, data, &self->query);
+  self->query.keep_node_map = TRUE;
+  self->tree = tv_call_tree_new (data, &self->query, cancellable);
   if (self->tree == NULL)
     {
       /* The only reason for no tree. */
@@ -371,7 +370,7 @@ tv_export_samples_init (TvExportSamples       *self,
     {
       const TvThread *t = tv_profile_data_get_thread (data, i);
 
-      if (t->n_samples > 0 && tv_query_selects_thread (&self->query.query, t))
+      if (t->n_samples > 0 && tv_query_selects_thread (&self->query, t))
         g_array_append_val (self->threads, i);
     }
   g_qsort_with_data (self->threads->data, self->threads->len, sizeof (guint32),
@@ -390,7 +389,7 @@ tv_export_samples_clear (TvExportSamples *self)
   g_clear_pointer (&self->tree, tv_call_tree_unref);
   self->node_map = NULL;
   g_clear_pointer (&self->threads, g_array_unref);
-  tv_export_query_clear (&self->query);
+  g_clear_object (&self->state);
   g_clear_pointer (&self->data, tv_profile_data_unref);
 }
 
@@ -442,7 +441,7 @@ tv_thread_samples_init (TvThreadSamples       *self,
                         GError               **error)
 {
   const TvThread *t;
-  const TvQuery *query = &samples->query.query;
+  const TvQuery *query = &samples->query;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (samples != NULL, FALSE);
@@ -533,7 +532,7 @@ tv_thread_samples_next (TvThreadSamples *self,
                         guint32         *node)
 {
   const TvThread *t = self->thread;
-  const TvQuery *query = &self->samples->query.query;
+  const TvQuery *query = &self->samples->query;
 
   while (self->pos < self->hi)
     {

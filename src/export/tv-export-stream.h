@@ -69,7 +69,7 @@ gboolean tv_json_stream_finish (TvJsonStream  *self,
 
 /* What tv_export_gecko_write() and tv_export_speedscope_write() are. */
 typedef gboolean (*TvExportStreamWriter) (TvProfileData         *data,
-                                          const TvExportFilter  *filter,
+                                          TvViewState           *state,
                                           const char            *source_name,
                                           FILE                  *out,
                                           GCancellable          *cancellable,
@@ -77,7 +77,7 @@ typedef gboolean (*TvExportStreamWriter) (TvProfileData         *data,
 /* Writes with WRITER to OUT_PATH, atomically (see tv_atomic_write()). */
 gboolean tv_export_stream_save (TvExportStreamWriter   writer,
                                 TvProfileData         *data,
-                                const TvExportFilter  *filter,
+                                TvViewState           *state,
                                 const char            *source_name,
                                 const char            *out_path,
                                 GCancellable          *cancellable,
@@ -107,7 +107,9 @@ guint32  tv_id_map_insert (TvIdMap  *self,
 typedef struct
 {
   TvProfileData *data;
-  TvExportQuery  query;
+  /* What is shown, kept for the query that points into it. */
+  TvViewState   *state;
+  TvQuery        query;
   /* Merged by the filter's key and transformed, with the node map. */
   TvCallTree    *tree;
   const guint32 *node_map;
@@ -121,7 +123,7 @@ typedef struct
 
 gboolean tv_export_samples_init  (TvExportSamples       *self,
                                   TvProfileData         *data,
-                                  const TvExportFilter  *filter,
+                                  TvViewState           *state,
                                   GCancellable          *cancellable,
                                   GError               **error);
 void     tv_export_samples_clear (TvExportSamples       *self);
