@@ -7,7 +7,7 @@
  * nothing fetched) with the profile embedded as JSON in a
  * <script type="application/json" id="tachyon-data"> element; README.md
  * documents the schema.  The call tree is the model's, merged by the
- * filter's key and transformed as it says; the same pass that makes it
+ * view state's key and transformed as it says; the same pass that makes it
  * keeps each thread's samples on its nodes (only the nodes the thread
  * reached) and counts each node's samples by state, so that the page's
  * thread and state filters give exact counts at a cost in proportion to
