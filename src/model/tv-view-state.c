@@ -92,6 +92,14 @@ array_equals (GArray        *array,
          && (n == 0 || memcmp (array->data, values, n * g_array_get_element_size (array)) == 0);
 }
 
+/* What an array of guint32 holds; NULL when it is empty, whatever
+ * memory it keeps (callers take NULL threads for all threads). */
+static const guint32 *
+array_data (GArray *array)
+{
+  return array->len > 0 ? (const guint32 *) (gpointer) array->data : NULL;
+}
+
 /* Replaces what ARRAY holds with the N elements of VALUES; FALSE if it
  * held them already. */
 static gboolean
@@ -119,7 +127,7 @@ tv_view_state_get_threads (TvViewState *self,
   g_return_val_if_fail (TV_IS_VIEW_STATE (self), NULL);
 
   *n_threads = self->threads->len;
-  return (const guint32 *) (gpointer) self->threads->data;
+  return array_data (self->threads);
 }
 
 void
@@ -373,7 +381,7 @@ tv_view_state_get_hidden_functions (TvViewState *self,
   g_return_val_if_fail (TV_IS_VIEW_STATE (self), NULL);
 
   *n_functions = self->hidden->len;
-  return (const guint32 *) (gpointer) self->hidden->data;
+  return array_data (self->hidden);
 }
 
 void
@@ -475,7 +483,7 @@ tv_view_state_get_zoom_path (TvViewState *self,
   g_return_val_if_fail (TV_IS_VIEW_STATE (self), NULL);
 
   *n_keys = self->zoom_path->len;
-  return (const guint32 *) (gpointer) self->zoom_path->data;
+  return array_data (self->zoom_path);
 }
 
 void

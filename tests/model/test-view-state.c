@@ -274,8 +274,11 @@ test_copy (void)
   tv_view_state_set_zoom_path (state, zoom, G_N_ELEMENTS (zoom));
 
   copy = tv_view_state_copy (state);
-  /* The copy does not follow the original. */
+  /* The copy does not follow the original.  No threads is NULL: every
+   * thread, to the views. */
   tv_view_state_set_threads (state, NULL, 0);
+  g_assert_null (tv_view_state_get_threads (state, &n));
+  g_assert_cmpuint (n, ==, 0);
   tv_view_state_set_threads (state, threads, G_N_ELEMENTS (threads));
   tv_view_state_to_query (state, &a);
   tv_view_state_to_query (copy, &b);
