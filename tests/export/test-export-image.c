@@ -363,7 +363,8 @@ test_state_from_counts (void)
             break;
           case 4:
             {
-              TvExportRange some[] = { { 0, 0.2 }, { 0.4, 0.5 }, { 0.9, INFINITY } };
+              static const TvExportRange some[] = { { 0, 0.2 }, { 0.4, 0.5 },
+                                                    { 0.9, INFINITY } };
 
               ranges = some;
               n_ranges = G_N_ELEMENTS (some);
