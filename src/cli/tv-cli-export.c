@@ -58,6 +58,31 @@ load_query (const ExportArgs   *args,
   return g_steal_pointer (&data);
 }
 
+/* The profile at ARGS->path loaded as HOW says, with in *STATE what
+ * FILTER shows of it (its --zoom found when ZOOM) and in *SOURCE_NAME the
+ * file's name as an export says it; NULL when it failed, with the
+ * message printed and the exit status in *STATUS. */
+static TvProfileData *
+load_shown (const ExportArgs   *args,
+            const TvCliFilter  *filter,
+            TvCliLoad           how,
+            gboolean            zoom,
+            TvViewState       **state,
+            char              **source_name,
+            int                *status)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TvProfileData) data = tv_cli_load_profile (args->path, filter, how, state, &error);
+
+  if (data == NULL || (zoom && !tv_cli_find_zoom (filter, data, *state, &error)))
+    {
+      *status = tv_cli_fail_with_path (args->path, error->message);
+      return NULL;
+    }
+  *source_name = g_filename_display_basename (args->path);
+  return g_steal_pointer (&data);
+}
+
 /* What an export that made BYTES (NULL: failed with ERROR, which is about
  * the profile) returns. */
 static int
@@ -234,16 +259,16 @@ export_html (const ExportFormat         *format,
   g_autoptr(GBytes) page = NULL;
   g_autoptr(TvViewState) state = NULL;
   g_autofree char *source_name = NULL;
+  int status;
 
   if (args->baseline != NULL)
     return export_html_diff (args, filter);
 
   /* The states counted: the page filters by them. */
-  data = tv_cli_load_profile (args->path, filter, TV_CLI_LOAD_STATE_COUNTS, &state, &error);
-  if (data == NULL || !tv_cli_find_zoom (filter, data, state, &error))
-    return tv_cli_fail_with_path (args->path, error->message);
-
-  source_name = g_filename_display_basename (args->path);
+  data = load_shown (args, filter, TV_CLI_LOAD_STATE_COUNTS, TRUE, &state, &source_name,
+                     &status);
+  if (data == NULL)
+    return status;
   page = tv_export_html_build (data, state, source_name, NULL, &error);
   return write_export (args, page, error);
 }
@@ -271,12 +296,11 @@ export_pprof (const ExportFormat         *format,
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(TvViewState) state = NULL;
   g_autofree char *source_name = NULL;
+  int status;
 
-  data = tv_cli_load_profile (args->path, filter, TV_CLI_LOAD_SAMPLES, &state, &error);
+  data = load_shown (args, filter, TV_CLI_LOAD_SAMPLES, FALSE, &state, &source_name, &status);
   if (data == NULL)
-    return tv_cli_fail_with_path (args->path, error->message);
-
-  source_name = g_filename_display_basename (args->path);
+    return status;
   bytes = tv_export_pprof_build (data, state, source_name, NULL, &error);
   return write_export (args, bytes, error);
 }
@@ -332,11 +356,11 @@ export_samples (const ExportFormat         *format,
   g_autofree char *source_name = NULL;
   gboolean gecko = strcmp (format->name, "gecko") == 0;
   gboolean ok;
+  int status;
 
-  data = tv_cli_load_profile (args->path, filter, TV_CLI_LOAD_SAMPLES, &state, &error);
+  data = load_shown (args, filter, TV_CLI_LOAD_SAMPLES, FALSE, &state, &source_name, &status);
   if (data == NULL)
-    return tv_cli_fail_with_path (args->path, error->message);
-  source_name = g_filename_display_basename (args->path);
+    return status;
 
   if (strcmp (args->output, "-") == 0)
     ok = gecko ? tv_export_gecko_write (data, state, stdout, NULL, &error)
@@ -367,16 +391,15 @@ export_image (const ExportFormat         *format,
   g_autoptr(GBytes) bytes = NULL;
   g_autoptr(TvViewState) state = NULL;
   g_autofree char *source_name = NULL;
+  int status;
 
   /* The thread-state colours count each node's samples by state. */
-  data = tv_cli_load_profile (args->path, filter,
-                              image->colors == TV_FLAME_COLORS_THREAD_STATE
-                              ? TV_CLI_LOAD_STATE_COUNTS : TV_CLI_LOAD_COUNTS,
-                              &state, &error);
-  if (data == NULL || !tv_cli_find_zoom (filter, data, state, &error))
-    return tv_cli_fail_with_path (args->path, error->message);
-
-  source_name = g_filename_display_basename (args->path);
+  data = load_shown (args, filter,
+                     image->colors == TV_FLAME_COLORS_THREAD_STATE
+                     ? TV_CLI_LOAD_STATE_COUNTS : TV_CLI_LOAD_COUNTS,
+                     TRUE, &state, &source_name, &status);
+  if (data == NULL)
+    return status;
   bytes = tv_export_image_build (data, state, format->image_format, image, source_name, NULL,
                                  &error);
   return write_export (args, bytes, error);

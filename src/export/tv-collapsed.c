@@ -668,20 +668,6 @@ collapser_count_thread (Collapser      *self,
   return TRUE;
 }
 
-static int
-compare_thread_ids (gconstpointer a,
-                    gconstpointer b,
-                    gpointer      user_data)
-{
-  TvProfileData *data = user_data;
-  const TvThread *ta = tv_profile_data_get_thread (data, *(const guint32 *) a);
-  const TvThread *tb = tv_profile_data_get_thread (data, *(const guint32 *) b);
-
-  if (ta->thread_id != tb->thread_id)
-    return ta->thread_id < tb->thread_id ? -1 : 1;
-  return ta->index < tb->index ? -1 : ta->index > tb->index;
-}
-
 /**
  * tv_collapsed_new_for_query:
  * @data: a loaded profile
@@ -728,7 +714,8 @@ tv_collapsed_new_for_query (TvProfileData  *data,
       if (selected && tv_profile_data_get_thread (data, i)->n_samples > 0)
         indices[n_indices++] = i;
     }
-  g_qsort_with_data (indices, n_indices, sizeof (guint32), compare_thread_ids, data);
+  /* By id: the order among one id's threads makes no line of its own. */
+  g_qsort_with_data (indices, n_indices, sizeof (guint32), tv_export_compare_threads, data);
 
   tree = tv_export_line_tree (data, query, TRUE, cancellable, error);
   if (tree == NULL)
