@@ -100,16 +100,6 @@ exporter_clear (Exporter *self)
   g_clear_pointer (&self->zoom_path, g_array_unref);
 }
 
-static gboolean
-set_cancelled (GCancellable  *cancellable,
-               GError       **error)
-{
-  /* A call tree is only ever missing because it was cancelled. */
-  if (!g_cancellable_set_error_if_cancelled (cancellable, error))
-    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
-  return FALSE;
-}
-
 guint32
 tv_export_html_map_string (Exporter *self,
                            guint32   side,
@@ -806,7 +796,7 @@ exporter_find_zoom (Exporter      *self,
       query.inverted = TRUE;
       inverted = tv_call_tree_new (self->data, &query, cancellable);
       if (inverted == NULL)
-        return set_cancelled (cancellable, error);
+        return tv_export_set_cancelled (cancellable, error);
       tree = inverted;
     }
   return tv_export_find_zoom (self->state, tree, &self->zoom_path, &node, error);
@@ -860,7 +850,7 @@ tv_export_html_build (TvProfileData         *data,
   self.query.count_states = FALSE;
   if (tree == NULL)
     {
-      set_cancelled (cancellable, error);
+      tv_export_set_cancelled (cancellable, error);
       goto failed;
     }
   side_init (&self.sides[0], data, tv_view_state_get_merge (state));

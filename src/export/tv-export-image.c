@@ -141,16 +141,6 @@ image_clear (Image *self)
 }
 
 static gboolean
-set_cancelled (GCancellable  *cancellable,
-               GError       **error)
-{
-  /* The model and the layout only ever fail because they were cancelled. */
-  if (!g_cancellable_set_error_if_cancelled (cancellable, error))
-    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
-  return FALSE;
-}
-
-static gboolean
 find_zoom_root (Image   *self,
                 GError **error)
 {
@@ -169,7 +159,7 @@ run_search (Image         *self,
     return FALSE;
   self->matches = tv_flame_matches_new_for_regex (self->tree, regex, cancellable);
   if (self->matches == NULL)
-    return set_cancelled (cancellable, error);
+    return tv_export_set_cancelled (cancellable, error);
   return TRUE;
 }
 
@@ -386,7 +376,7 @@ measure (Image         *self,
       g_clear_pointer (&self->layout, tv_flame_layout_unref);
       self->layout = make_layout (self, self->shown_rows * self->row_height, cancellable);
       if (self->layout == NULL)
-        return set_cancelled (cancellable, error);
+        return tv_export_set_cancelled (cancellable, error);
     }
 
   self->graph_top = top;
@@ -771,7 +761,7 @@ tv_export_image_build (TvProfileData               *data,
   self.tree = tv_call_tree_new (data, &self.query, cancellable);
   if (self.tree == NULL)
     {
-      set_cancelled (cancellable, error);
+      tv_export_set_cancelled (cancellable, error);
       goto out;
     }
   if (!find_zoom_root (&self, error))
@@ -784,7 +774,7 @@ tv_export_image_build (TvProfileData               *data,
   self.layout = make_layout (&self, 0, cancellable);
   if (self.layout == NULL)
     {
-      set_cancelled (cancellable, error);
+      tv_export_set_cancelled (cancellable, error);
       goto out;
     }
   self.row_height = tv_flame_layout_get_viewport (self.layout)->row_height;

@@ -595,8 +595,7 @@ tv_export_pprof_build (TvProfileData         *data,
         ? add_samples_from_trees (&b, &query, cancellable)
         : add_samples_direct (&b, &query, cancellable)))
     {
-      if (!g_cancellable_set_error_if_cancelled (cancellable, error))
-        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+      tv_export_set_cancelled (cancellable, error);
       builder_clear (&b);
       return NULL;
     }

@@ -288,6 +288,15 @@ tv_export_selects_all (TvViewState *state)
          && !tv_view_state_has_transforms (state);
 }
 
+gboolean
+tv_export_set_cancelled (GCancellable  *cancellable,
+                         GError       **error)
+{
+  if (!g_cancellable_set_error_if_cancelled (cancellable, error))
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+  return FALSE;
+}
+
 int
 tv_export_compare_threads (gconstpointer a,
                            gconstpointer b,
@@ -321,9 +330,8 @@ tv_export_line_tree (TvProfileData  *data,
   line_query.count_threads = FALSE;
   line_query.thread_self = thread_self;
   tree = tv_call_tree_new (data, &line_query, cancellable);
-  /* A cancel is the only reason for no tree. */
-  if (tree == NULL && !g_cancellable_set_error_if_cancelled (cancellable, error))
-    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+  if (tree == NULL)
+    tv_export_set_cancelled (cancellable, error);
   return tree;
 }
 

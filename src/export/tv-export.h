@@ -151,6 +151,11 @@ gboolean    tv_export_find_zoom           (TvViewState     *state,
                                            guint32         *node,
                                            GError         **error);
 
+/* Sets ERROR for work the model gave up on: a call tree or a layout is
+ * only ever missing because CANCELLABLE was cancelled.  Returns FALSE. */
+gboolean    tv_export_set_cancelled       (GCancellable    *cancellable,
+                                           GError         **error);
+
 /* For g_qsort_with_data () over thread indices of DATA: by thread id,
  * then interpreter, then index. */
 int         tv_export_compare_threads     (gconstpointer    a,
