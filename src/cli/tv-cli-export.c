@@ -40,30 +40,80 @@ same_file (const char *a,
 
 typedef struct _ExportFormat ExportFormat;
 
+/* The profile loaded for FILTER (see tv_cli_load_profile()) and FILTER's
+ * query in it, in QUERY, which points into *STATE; NULL with ERROR set. */
+static TvProfileData *
+load_query (const ExportArgs   *args,
+            const TvCliFilter  *filter,
+            TvViewState       **state,
+            TvQuery            *query,
+            GError            **error)
+{
+  g_autoptr(TvProfileData) data = tv_cli_load_profile (args->path, filter, TV_CLI_LOAD_COUNTS,
+                                                       state, error);
+
+  if (data == NULL)
+    return NULL;
+  tv_export_make_query (*state, data, query);
+  return g_steal_pointer (&data);
+}
+
+/* The profile at ARGS->path loaded as HOW says, with in *STATE what
+ * FILTER shows of it (its --zoom found when ZOOM) and in *SOURCE_NAME the
+ * file's name as an export says it; NULL when it failed, with the
+ * message printed and the exit status in *STATUS. */
+static TvProfileData *
+load_shown (const ExportArgs   *args,
+            const TvCliFilter  *filter,
+            TvCliLoad           how,
+            gboolean            zoom,
+            TvViewState       **state,
+            char              **source_name,
+            int                *status)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TvProfileData) data = tv_cli_load_profile (args->path, filter, how, state, &error);
+
+  if (data == NULL || (zoom && !tv_cli_find_zoom (filter, data, *state, &error)))
+    {
+      *status = tv_cli_fail_with_path (args->path, error->message);
+      return NULL;
+    }
+  *source_name = g_filename_display_basename (args->path);
+  return g_steal_pointer (&data);
+}
+
+/* What an export that made BYTES (NULL: failed with ERROR, which is about
+ * the profile) returns. */
+static int
+write_export (const ExportArgs *args,
+              GBytes           *bytes,
+              const GError     *error)
+{
+  if (bytes == NULL)
+    return tv_cli_fail_with_path (args->path, error->message);
+  return tv_cli_write_bytes (args->output, bytes);
+}
+
 static int
 export_collapsed (const ExportFormat         *format,
                   const ExportArgs           *args,
-                  const TvExportFilter       *filter,
+                  const TvCliFilter          *filter,
                   const TvExportImageOptions *image)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TvCollapsed) collapsed = NULL;
+  g_autoptr(TvProfileData) data = NULL;
+  g_autoptr(TvViewState) state = NULL;
+  TvQuery query;
 
   /* Without a filter the collapser decodes the file itself and keeps only
    * its distinct stacks, where the model would keep every sample.  A
    * filter needs the model. */
-  if (tv_export_filter_selects_all (filter))
-    {
-      collapsed = tv_collapsed_new_for_path (args->path, NULL, &error);
-    }
-  else
-    {
-      g_autoptr(TvProfileData) data = tv_cli_load_profile (args->path, filter, FALSE, &error);
-      g_auto(TvExportQuery) query = { 0 };
-
-      if (data != NULL && tv_export_filter_make_query (filter, data, &query, &error))
-        collapsed = tv_collapsed_new_for_query (data, &query.query, NULL, &error);
-    }
+  if (tv_cli_filter_selects_all (filter))
+    collapsed = tv_collapsed_new_for_path (args->path, NULL, &error);
+  else if ((data = load_query (args, filter, &state, &query, &error)) != NULL)
+    collapsed = tv_collapsed_new_for_query (data, &query, NULL, &error);
   if (collapsed == NULL)
     return tv_cli_fail_with_path (args->path, error->message);
 
@@ -120,11 +170,14 @@ parse_limit (const char *text,
 static int
 export_pstats (const ExportFormat         *format,
                const ExportArgs           *args,
-               const TvExportFilter       *filter,
+               const TvCliFilter          *filter,
                const TvExportImageOptions *image)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TvPstats) stats = NULL;
+  g_autoptr(TvProfileData) data = NULL;
+  g_autoptr(TvViewState) state = NULL;
+  TvQuery query;
   TvPstatsSort sort = TV_PSTATS_SORT_NSAMPLES;
   TvPstatsTableFlags flags = 0;
   int limit = 15;
@@ -139,18 +192,10 @@ export_pstats (const ExportFormat         *format,
   /* Without a filter the file is decoded in its own order, as CPython's
    * replay does, which keeps the order of rows that tie.  A filter needs
    * the model. */
-  if (tv_export_filter_selects_all (filter))
-    {
-      stats = tv_pstats_new_for_path (args->path, NULL, &error);
-    }
-  else
-    {
-      g_autoptr(TvProfileData) data = tv_cli_load_profile (args->path, filter, FALSE, &error);
-      g_auto(TvExportQuery) query = { 0 };
-
-      if (data != NULL && tv_export_filter_make_query (filter, data, &query, &error))
-        stats = tv_pstats_new_for_query (data, &query.query, NULL, &error);
-    }
+  if (tv_cli_filter_selects_all (filter))
+    stats = tv_pstats_new_for_path (args->path, NULL, &error);
+  else if ((data = load_query (args, filter, &state, &query, &error)) != NULL)
+    stats = tv_pstats_new_for_query (data, &query, NULL, &error);
   if (stats == NULL)
     return tv_cli_fail_with_path (args->path, error->message);
 
@@ -179,98 +224,95 @@ export_pstats (const ExportFormat         *format,
 /* --export html --baseline BASE: NEW (args->path) against BASE. */
 static int
 export_html_diff (const ExportArgs     *args,
-                  const TvExportFilter *filter)
+                  const TvCliFilter    *filter)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TvDiff) diff = NULL;
   g_autoptr(GBytes) page = NULL;
   g_autofree char *base_name = g_filename_display_basename (args->baseline);
   g_autofree char *new_name = g_filename_display_basename (args->path);
+  g_autoptr(TvViewState) state = NULL;
   TvDiffOptions options;
   int status = TV_CLI_EXIT_FAILED;
 
   /* Checked with the other arguments. */
   if (!tv_cli_parse_by (args->by, &options))
     g_assert_not_reached ();
-  diff = tv_cli_compare_profiles (args->baseline, args->path, filter, &options, &status);
+  diff = tv_cli_compare_profiles (args->baseline, args->path, filter, &options, &state,
+                                  &status);
   if (diff == NULL)
     return status;
 
-  page = tv_export_html_build_diff (diff, filter, base_name, new_name, filter->search, NULL,
-                                    &error);
-  if (page == NULL)
-    return tv_cli_fail_with_path (args->path, error->message);
-  return tv_cli_write_bytes (args->output, page);
+  page = tv_export_html_build_diff (diff, state, base_name, new_name,
+                                    tv_view_state_get_search (filter->state), NULL, &error);
+  return write_export (args, page, error);
 }
 
 static int
 export_html (const ExportFormat         *format,
              const ExportArgs           *args,
-             const TvExportFilter       *filter,
+             const TvCliFilter          *filter,
              const TvExportImageOptions *image)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TvProfileData) data = NULL;
   g_autoptr(GBytes) page = NULL;
+  g_autoptr(TvViewState) state = NULL;
   g_autofree char *source_name = NULL;
+  int status;
 
   if (args->baseline != NULL)
     return export_html_diff (args, filter);
 
   /* The states counted: the page filters by them. */
-  data = tv_cli_load_profile (args->path, filter, TRUE, &error);
+  data = load_shown (args, filter, TV_CLI_LOAD_STATE_COUNTS, TRUE, &state, &source_name,
+                     &status);
   if (data == NULL)
-    return tv_cli_fail_with_path (args->path, error->message);
-
-  source_name = g_filename_display_basename (args->path);
-  page = tv_export_html_build (data, filter, source_name, NULL, &error);
-  if (page == NULL)
-    return tv_cli_fail_with_path (args->path, error->message);
-  return tv_cli_write_bytes (args->output, page);
+    return status;
+  page = tv_export_html_build (data, state, source_name, NULL, &error);
+  return write_export (args, page, error);
 }
 
 static int
 export_image (const ExportFormat         *format,
               const ExportArgs           *args,
-              const TvExportFilter       *filter,
+              const TvCliFilter          *filter,
               const TvExportImageOptions *image);
 static int
 export_samples (const ExportFormat         *format,
                 const ExportArgs           *args,
-                const TvExportFilter       *filter,
+                const TvCliFilter          *filter,
                 const TvExportImageOptions *image);
 
 /* --export pprof: the samples as pprof's profile.proto, gzipped. */
 static int
 export_pprof (const ExportFormat         *format,
               const ExportArgs           *args,
-              const TvExportFilter       *filter,
+              const TvCliFilter          *filter,
               const TvExportImageOptions *image)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TvProfileData) data = NULL;
   g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(TvViewState) state = NULL;
   g_autofree char *source_name = NULL;
+  int status;
 
-  data = tv_cli_load_samples (args->path, &error);
+  data = load_shown (args, filter, TV_CLI_LOAD_SAMPLES, FALSE, &state, &source_name, &status);
   if (data == NULL)
-    return tv_cli_fail_with_path (args->path, error->message);
-
-  source_name = g_filename_display_basename (args->path);
-  bytes = tv_export_pprof_build (data, filter, source_name, NULL, &error);
-  if (bytes == NULL)
-    return tv_cli_fail_with_path (args->path, error->message);
-  return tv_cli_write_bytes (args->output, bytes);
+    return status;
+  bytes = tv_export_pprof_build (data, state, source_name, NULL, &error);
+  return write_export (args, bytes, error);
 }
 
-/* The formats of --export.  Each takes the filters of TvExportFilter; the
- * images take TvExportImageOptions as well. */
+/* The formats of --export.  Each takes the filters and the view of
+ * TvCliFilter; the images take TvExportImageOptions as well. */
 struct _ExportFormat
 {
   const char          *name;
   int                (*run) (const ExportFormat         *format,
                              const ExportArgs           *args,
-                             const TvExportFilter       *filter,
+                             const TvCliFilter          *filter,
                              const TvExportImageOptions *image);
   /* Whether a view is drawn: --inverted, --merge, --zoom, --icicle and
    * --search mean something for the format. */
@@ -305,26 +347,27 @@ static const ExportFormat export_formats[] = {
 static int
 export_samples (const ExportFormat         *format,
                 const ExportArgs           *args,
-                const TvExportFilter       *filter,
+                const TvCliFilter          *filter,
                 const TvExportImageOptions *image)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TvProfileData) data = NULL;
+  g_autoptr(TvViewState) state = NULL;
   g_autofree char *source_name = NULL;
   gboolean gecko = strcmp (format->name, "gecko") == 0;
   gboolean ok;
+  int status;
 
-  data = tv_cli_load_samples (args->path, &error);
+  data = load_shown (args, filter, TV_CLI_LOAD_SAMPLES, FALSE, &state, &source_name, &status);
   if (data == NULL)
-    return tv_cli_fail_with_path (args->path, error->message);
-  source_name = g_filename_display_basename (args->path);
+    return status;
 
   if (strcmp (args->output, "-") == 0)
-    ok = gecko ? tv_export_gecko_write (data, filter, stdout, NULL, &error)
-               : tv_export_speedscope_write (data, filter, source_name, stdout, NULL, &error);
+    ok = gecko ? tv_export_gecko_write (data, state, stdout, NULL, &error)
+               : tv_export_speedscope_write (data, state, source_name, stdout, NULL, &error);
   else
-    ok = gecko ? tv_export_gecko_save (data, filter, args->output, NULL, &error)
-               : tv_export_speedscope_save (data, filter, source_name, args->output, NULL,
+    ok = gecko ? tv_export_gecko_save (data, state, args->output, NULL, &error)
+               : tv_export_speedscope_save (data, state, source_name, args->output, NULL,
                                             &error);
   /* Writing fails with a GIO error; the rest (a thread or function the
    * profile lacks, no memory) is about the profile. */
@@ -340,26 +383,26 @@ export_samples (const ExportFormat         *format,
 static int
 export_image (const ExportFormat         *format,
               const ExportArgs           *args,
-              const TvExportFilter       *filter,
+              const TvCliFilter          *filter,
               const TvExportImageOptions *image)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TvProfileData) data = NULL;
   g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(TvViewState) state = NULL;
   g_autofree char *source_name = NULL;
+  int status;
 
   /* The thread-state colours count each node's samples by state. */
-  data = tv_cli_load_profile (args->path, filter,
-                              image->colors == TV_FLAME_COLORS_THREAD_STATE, &error);
+  data = load_shown (args, filter,
+                     image->colors == TV_FLAME_COLORS_THREAD_STATE
+                     ? TV_CLI_LOAD_STATE_COUNTS : TV_CLI_LOAD_COUNTS,
+                     TRUE, &state, &source_name, &status);
   if (data == NULL)
-    return tv_cli_fail_with_path (args->path, error->message);
-
-  source_name = g_filename_display_basename (args->path);
-  bytes = tv_export_image_build (data, filter, format->image_format, image, source_name, NULL,
+    return status;
+  bytes = tv_export_image_build (data, state, format->image_format, image, source_name, NULL,
                                  &error);
-  if (bytes == NULL)
-    return tv_cli_fail_with_path (args->path, error->message);
-  return tv_cli_write_bytes (args->output, bytes);
+  return write_export (args, bytes, error);
 }
 
 /* --width: digits only (GOptionArg's integers take signs and hex). */
@@ -410,40 +453,6 @@ parse_colors (const char          *text,
   return FALSE;
 }
 
-/* The filters and the view, into FILTER. */
-static gboolean
-fill_filter (const ExportArgs    *args,
-             const ExportFormat  *format,
-             TvExportFilter      *filter,
-             GError             **error)
-{
-  for (gsize i = 0; args->threads != NULL && args->threads[i] != NULL; i++)
-    {
-      if (!tv_export_filter_add_thread (filter, args->threads[i], error))
-        return FALSE;
-    }
-  if (args->state != NULL && !tv_export_filter_set_state (filter, args->state, error))
-    return FALSE;
-  for (gsize i = 0; args->ranges != NULL && args->ranges[i] != NULL; i++)
-    {
-      if (!tv_export_filter_add_range (filter, args->ranges[i], error))
-        return FALSE;
-    }
-  /* A comparison matches functions unless told otherwise, as --compare. */
-  filter->merge = args->baseline != NULL ? TV_MERGE_FUNCTION : format->merge;
-  if (args->merge != NULL && !tv_export_filter_set_merge (filter, args->merge, error))
-    return FALSE;
-  filter->inverted = args->inverted;
-  filter->orientation = args->icicle ? TV_FLAME_ORIENTATION_ICICLE : TV_FLAME_ORIENTATION_FLAME;
-  filter->search = g_strdup (args->search);
-  filter->zoom = g_strdup (args->zoom);
-  filter->focus_name = g_strdup (args->focus);
-  for (gsize i = 0; args->hide != NULL && args->hide[i] != NULL; i++)
-    tv_export_filter_add_hidden (filter, args->hide[i]);
-  filter->collapse_recursion = args->collapse_recursion;
-  return tv_export_filter_check (filter, error);
-}
-
 /* The options that FORMAT (and --baseline) refuse; NULL when none. */
 static char *
 refused_options (const ExportArgs   *args,
@@ -484,13 +493,13 @@ int
 tv_cli_run_export (const TvCliArgs *args)
 {
   g_autoptr(GError) error = NULL;
-  g_auto(TvExportFilter) filter = { 0 };
+  g_auto(TvCliFilter) filter = { 0 };
   g_autofree char *refused = NULL;
   TvExportImageOptions image;
   TvDiffOptions diff_options;
   const ExportFormat *format = NULL;
 
-  tv_export_filter_init (&filter);
+  tv_cli_filter_init (&filter);
   tv_export_image_options_init (&image);
 
   for (gsize i = 0; i < G_N_ELEMENTS (export_formats); i++)
@@ -513,7 +522,9 @@ tv_cli_run_export (const TvCliArgs *args)
 
   if ((refused = refused_options (args, format)) != NULL)
     return tv_cli_fail ("%s", refused);
-  if (!fill_filter (args, format, &filter, &error))
+  /* A comparison matches functions unless told otherwise, as --compare. */
+  if (!tv_cli_filter_parse (&filter, args,
+                            args->baseline != NULL ? TV_MERGE_FUNCTION : format->merge, &error))
     return tv_cli_fail ("%s", error->message);
   if (args->by != NULL && !tv_cli_parse_by (args->by, &diff_options))
     return tv_cli_fail (_("Unknown --by “%s” (expected time or share)"), args->by);

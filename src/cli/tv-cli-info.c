@@ -52,13 +52,15 @@ tv_cli_parse_by (const char    *by,
   return FALSE;
 }
 
-/* BASE and NEW, each loaded and filtered by FILTER, compared; fails with
- * the message already printed. */
+/* BASE and NEW, each loaded and filtered by FILTER, compared, and in
+ * NEW_STATE (optional) what FILTER shows of NEW; fails with the message
+ * already printed. */
 TvDiff *
 tv_cli_compare_profiles (const char           *base_path,
                          const char           *new_path,
-                         const TvExportFilter *filter,
+                         const TvCliFilter    *filter,
                          const TvDiffOptions  *options,
+                         TvViewState         **new_state,
                          int                  *status)
 {
   const char *paths[2] = { base_path, new_path };
@@ -68,17 +70,22 @@ tv_cli_compare_profiles (const char           *base_path,
   for (guint i = 0; i < 2; i++)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(TvProfileData) data = tv_cli_load_profile (paths[i], filter, FALSE, &error);
-      g_auto(TvExportQuery) query = { 0 };
+      g_autoptr(TvViewState) state = NULL;
+      g_autoptr(TvProfileData) data = tv_cli_load_profile (paths[i], filter, TV_CLI_LOAD_COUNTS,
+                                                           &state, &error);
+      TvQuery query;
 
-      if (data == NULL || !tv_export_filter_make_query (filter, data, &query, &error))
+      if (data == NULL)
         {
           g_clear_pointer (&trees[0], tv_call_tree_unref);
           *status = tv_cli_fail_with_path (paths[i], error->message);
           return NULL;
         }
-      query.query.inverted = filter->inverted;
-      trees[i] = tv_call_tree_new (data, &query.query, NULL);
+      tv_export_make_query (state, data, &query);
+      query.inverted = tv_view_state_get_inverted (state);
+      trees[i] = tv_call_tree_new (data, &query, NULL);
+      if (i == 1 && new_state != NULL)
+        *new_state = g_steal_pointer (&state);
     }
   diff = tv_diff_new (trees[0], trees[1], options, NULL);
   tv_call_tree_unref (trees[0]);
@@ -94,7 +101,7 @@ run_compare (const char *base_path,
              const char *merge_name,
              gboolean    json)
 {
-  g_auto(TvExportFilter) filter = { 0 };
+  g_auto(TvCliFilter) filter = { 0 };
   g_autoptr(TvDiff) diff = NULL;
   g_autoptr(GError) error = NULL;
   /* JSON holds the names whole (its escapes show them); the text report
@@ -107,13 +114,16 @@ run_compare (const char *base_path,
   TvDiffOptions options;
   int status = TV_CLI_EXIT_FAILED;
 
-  tv_export_filter_init (&filter);
+  TvMergeKey merge = TV_MERGE_FUNCTION;
+
+  tv_cli_filter_init (&filter);
   if (!tv_cli_parse_by (by, &options))
     return tv_cli_fail (_("Unknown --by “%s” (expected time or share)"), by);
-  if (merge_name != NULL && !tv_export_filter_set_merge (&filter, merge_name, &error))
+  if (merge_name != NULL && !tv_export_parse_merge (merge_name, &merge, &error))
     return tv_cli_fail ("%s", error->message);
+  tv_view_state_set_merge (filter.state, merge);
 
-  diff = tv_cli_compare_profiles (base_path, new_path, &filter, &options, &status);
+  diff = tv_cli_compare_profiles (base_path, new_path, &filter, &options, NULL, &status);
   if (diff == NULL)
     return status;
   if (json)

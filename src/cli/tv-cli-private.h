@@ -58,6 +58,37 @@ typedef struct
   gboolean             no_summary;
 } TvCliArgs;
 
+/* What the command line says is shown.  What needs no profile is in
+ * STATE; what names things of a profile is kept in the words given,
+ * checked before any profile is read, and found in each profile it is
+ * applied to once that is loaded (tv_cli_load_profile()). */
+typedef struct
+{
+  TvViewState   *state;        /* merge, thread state, inverted, collapse,
+                                * orientation, search */
+  GArray        *thread_ids;   /* guint64, each once */
+  gboolean       has_range;    /* a --range */
+  TvExportRange  range;
+  GArray        *ranges;       /* TvExportRange: --range given again */
+  /* Into the options' dictionary. */
+  const char    *focus;
+  const char   **hide;
+  const char    *zoom;
+} TvCliFilter;
+
+void           tv_cli_filter_init        (TvCliFilter           *filter);
+void           tv_cli_filter_clear       (TvCliFilter           *filter);
+/* Takes what ARGS says of the filters and the view; MERGE without
+ * --merge. */
+gboolean       tv_cli_filter_parse       (TvCliFilter           *filter,
+                                          const TvCliArgs       *args,
+                                          TvMergeKey             merge,
+                                          GError               **error);
+/* Whether FILTER keeps every sample and every stack as it is. */
+gboolean       tv_cli_filter_selects_all (const TvCliFilter     *filter);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TvCliFilter, tv_cli_filter_clear)
+
 G_GNUC_PRINTF (1, 2)
 int            tv_cli_fail             (const char            *format,
                                         ...);
@@ -72,19 +103,35 @@ int            tv_cli_write_output     (const char            *output,
 int            tv_cli_write_bytes      (const char            *output,
                                         GBytes                *bytes);
 
+/* How much of a profile an export needs. */
+typedef enum
+{
+  TV_CLI_LOAD_COUNTS,          /* the counts of the samples it selects */
+  TV_CLI_LOAD_STATE_COUNTS,    /* and of their states */
+  TV_CLI_LOAD_SAMPLES,         /* every sample, with its state and time */
+} TvCliLoad;
+
+/* The profile at PATH, loaded as HOW says, and in STATE what FILTER shows
+ * of it, found in it; NULL with ERROR set. */
 TvProfileData *tv_cli_load_profile     (const char            *path,
-                                        const TvExportFilter  *filter,
-                                        gboolean               count_states,
+                                        const TvCliFilter     *filter,
+                                        TvCliLoad              how,
+                                        TvViewState          **state,
                                         GError               **error);
-TvProfileData *tv_cli_load_samples     (const char            *path,
+/* Finds FILTER's --zoom in DATA's tree of STATE and sets STATE's zoom
+ * path. */
+gboolean       tv_cli_find_zoom        (const TvCliFilter     *filter,
+                                        TvProfileData         *data,
+                                        TvViewState           *state,
                                         GError               **error);
 
 gboolean       tv_cli_parse_by         (const char            *by,
                                         TvDiffOptions         *options);
 TvDiff        *tv_cli_compare_profiles (const char            *base_path,
                                         const char            *new_path,
-                                        const TvExportFilter  *filter,
+                                        const TvCliFilter     *filter,
                                         const TvDiffOptions   *options,
+                                        TvViewState          **new_state,
                                         int                   *status);
 
 /* tv-cli-info.c: --info FILE and --compare BASE NEW --info. */

@@ -82,47 +82,190 @@ tv_cli_write_stdout (const char *data,
   return TV_CLI_EXIT_OK;
 }
 
-/* The profile, decoded into the model for an export of FILTER: the
- * counts of the samples it selects, and COUNT_STATES, of their states.
- * An export never needs more memory for a longer run of one stack. */
-TvProfileData *
-tv_cli_load_profile (const char           *path,
-                     const TvExportFilter *filter,
-                     gboolean              count_states,
-                     GError              **error)
+void
+tv_cli_filter_init (TvCliFilter *filter)
 {
-  TachReader *reader = NULL;
-  TachError tach_error = { 0 };
-  TachStatus status;
-
-  status = tach_reader_open_path (path, &reader, &tach_error);
-  if (status != TACH_OK)
-    {
-      tv_tach_error_propagate (error, status, &tach_error);
-      return NULL;
-    }
-
-  return tv_export_filter_load (filter, reader, count_states, NULL, error);
+  memset (filter, 0, sizeof *filter);
+  filter->state = tv_view_state_new ();
+  filter->thread_ids = g_array_new (FALSE, FALSE, sizeof (guint64));
+  filter->ranges = g_array_new (FALSE, FALSE, sizeof (TvExportRange));
 }
 
-/* The profile with every sample, for the formats that keep each sample's
- * state or time (pprof's status labels, gecko, speedscope). */
-TvProfileData *
-tv_cli_load_samples (const char  *path,
-                     GError     **error)
+void
+tv_cli_filter_clear (TvCliFilter *filter)
 {
-  TachReader *reader = NULL;
-  TachError tach_error = { 0 };
-  TachStatus status;
+  g_clear_object (&filter->state);
+  g_clear_pointer (&filter->thread_ids, g_array_unref);
+  g_clear_pointer (&filter->ranges, g_array_unref);
+}
 
-  status = tach_reader_open_path (path, &reader, &tach_error);
-  if (status != TACH_OK)
+static gboolean
+add_thread (TvCliFilter  *filter,
+            const char   *text,
+            GError      **error)
+{
+  guint64 thread_id;
+
+  if (!tv_export_parse_thread_id (text, &thread_id, error))
+    return FALSE;
+  for (guint i = 0; i < filter->thread_ids->len; i++)
     {
-      tv_tach_error_propagate (error, status, &tach_error);
-      return NULL;
+      if (g_array_index (filter->thread_ids, guint64, i) == thread_id)
+        return TRUE;
     }
+  g_array_append_val (filter->thread_ids, thread_id);
+  return TRUE;
+}
 
-  return tv_profile_data_load (reader, NULL, NULL, NULL, error);
+/* The first --range is the time range; with a second one, both (and any
+ * later ones) become the list of ranges, and the samples in any of them
+ * are kept. */
+static gboolean
+add_range (TvCliFilter  *filter,
+           const char   *text,
+           GError      **error)
+{
+  TvExportRange range;
+
+  if (!tv_export_parse_range (text, &range, error))
+    return FALSE;
+  if (!filter->has_range && filter->ranges->len == 0)
+    {
+      filter->has_range = TRUE;
+      filter->range = range;
+      return TRUE;
+    }
+  if (filter->has_range)
+    {
+      g_array_append_val (filter->ranges, filter->range);
+      filter->has_range = FALSE;
+    }
+  g_array_append_val (filter->ranges, range);
+  g_array_set_size (filter->ranges,
+                    tv_export_ranges_normalize ((TvExportRange *) (gpointer) filter->ranges->data,
+                                                filter->ranges->len));
+  return TRUE;
+}
+
+gboolean
+tv_cli_filter_parse (TvCliFilter      *filter,
+                     const TvCliArgs  *args,
+                     TvMergeKey        merge,
+                     GError          **error)
+{
+  TvStateFilter state = TV_STATE_FILTER_ALL;
+
+  for (gsize i = 0; args->threads != NULL && args->threads[i] != NULL; i++)
+    {
+      if (!add_thread (filter, args->threads[i], error))
+        return FALSE;
+    }
+  if (args->state != NULL && !tv_export_parse_state (args->state, &state, error))
+    return FALSE;
+  for (gsize i = 0; args->ranges != NULL && args->ranges[i] != NULL; i++)
+    {
+      if (!add_range (filter, args->ranges[i], error))
+        return FALSE;
+    }
+  if (args->merge != NULL && !tv_export_parse_merge (args->merge, &merge, error))
+    return FALSE;
+  g_object_set (filter->state,
+                "state-filter", state,
+                "merge", merge,
+                "inverted", args->inverted,
+                "collapse-recursion", args->collapse_recursion,
+                "orientation", args->icicle ? TV_FLAME_ORIENTATION_ICICLE
+                                            : TV_FLAME_ORIENTATION_FLAME,
+                "search", args->search,
+                NULL);
+  filter->zoom = args->zoom;
+  filter->focus = args->focus;
+  filter->hide = args->hide;
+
+  /* What can be checked without a profile. */
+  if (!tv_export_check_search (filter->state, error))
+    return FALSE;
+  if (filter->zoom != NULL && !tv_export_check_zoom_text (filter->zoom, error))
+    return FALSE;
+  if (filter->focus != NULL && filter->focus[0] == '\0')
+    {
+      g_set_error_literal (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
+                           _("The function name to focus on is empty"));
+      return FALSE;
+    }
+  for (gsize i = 0; filter->hide != NULL && filter->hide[i] != NULL; i++)
+    {
+      if (filter->hide[i][0] == '\0')
+        {
+          g_set_error_literal (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
+                               _("The function name to hide is empty"));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+tv_cli_filter_selects_all (const TvCliFilter *filter)
+{
+  return filter->thread_ids->len == 0 && !filter->has_range && filter->ranges->len == 0
+         && filter->focus == NULL && (filter->hide == NULL || filter->hide[0] == NULL)
+         && tv_export_selects_all (filter->state);
+}
+
+TvProfileData *
+tv_cli_load_profile (const char         *path,
+                     const TvCliFilter  *filter,
+                     TvCliLoad           how,
+                     TvViewState       **state_out,
+                     GError            **error)
+{
+  TachReader *reader = tv_export_open_reader (path, error);
+  g_autoptr(TvViewState) state = NULL;
+  g_autoptr(TvProfileData) data = NULL;
+
+  if (reader == NULL)
+    return NULL;
+
+  /* The time ranges first: a load of counts selects by them. */
+  state = tv_view_state_copy (filter->state);
+  tv_export_select_seconds (state, tach_reader_get_header (reader)->start_time_us,
+                            filter->has_range ? &filter->range : NULL,
+                            (const TvExportRange *) (gpointer) filter->ranges->data,
+                            filter->ranges->len);
+  /* A load of counts never needs more memory for a longer run of one
+   * stack. */
+  if (how == TV_CLI_LOAD_SAMPLES)
+    data = tv_profile_data_load (reader, NULL, NULL, NULL, error);
+  else
+    data = tv_export_load (state, reader, how == TV_CLI_LOAD_STATE_COUNTS, NULL, error);
+  if (data == NULL
+      || !tv_export_select_threads (state, data,
+                                    (const guint64 *) (gpointer) filter->thread_ids->data,
+                                    filter->thread_ids->len, error)
+      || !tv_export_find_functions (state, data, filter->focus, filter->hide, error))
+    return NULL;
+
+  *state_out = g_steal_pointer (&state);
+  return g_steal_pointer (&data);
+}
+
+gboolean
+tv_cli_find_zoom (const TvCliFilter  *filter,
+                  TvProfileData      *data,
+                  TvViewState        *state,
+                  GError            **error)
+{
+  g_autoptr(TvCallTree) tree = NULL;
+  TvQuery query;
+
+  if (filter->zoom == NULL)
+    return TRUE;
+  /* The tree drawn: inverted when it is. */
+  tv_export_make_query (state, data, &query);
+  query.inverted = tv_view_state_get_inverted (state);
+  tree = tv_call_tree_new (data, &query, NULL);
+  return tv_export_find_zoom_text (state, tree, filter->zoom, error);
 }
 
 int

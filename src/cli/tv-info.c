@@ -13,6 +13,7 @@
 #include "tachyon-format.h"
 #include "tv-json.h"
 #include "tv-quality.h"
+#include "tv-export.h"
 #include "tv-tach-error.h"
 #include "tv-text.h"
 #include "tv-units.h"
@@ -220,8 +221,6 @@ tv_info_new_for_path (const char    *path,
 {
   g_autoptr(TvInfo) info = NULL;
   TachReader *reader = NULL;
-  TachError tach_error = { 0 };
-  TachStatus status;
   TvProfileHeader quality_header;
   TvProfileStats quality_stats;
   gboolean ok;
@@ -230,12 +229,9 @@ tv_info_new_for_path (const char    *path,
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  status = tach_reader_open_path (path, &reader, &tach_error);
-  if (status != TACH_OK)
-    {
-      tv_tach_error_propagate (error, status, &tach_error);
-      return NULL;
-    }
+  reader = tv_export_open_reader (path, error);
+  if (reader == NULL)
+    return NULL;
 
   info = g_new0 (TvInfo, 1);
   info->path = g_strdup (path);

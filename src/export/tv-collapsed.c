@@ -31,7 +31,9 @@
 
 #include "tachyon-format.h"
 #include "tv-atomic-write.h"
+#include "tv-export-arena.h"
 #include "tv-profile-data.h"
+#include "tv-export.h"
 #include "tv-tach-error.h"
 
 /* Values of the frame-index map that are not canonical ids. */
@@ -78,22 +80,11 @@ typedef struct
   StackEntry *entry;              /* NULL: the sample was not counted */
 } ThreadCache;
 
-/* Stack entries are many and small, and all freed together: they are cut
- * from big blocks. */
-#define ARENA_BLOCK_SIZE (1u << 20)
-
-typedef struct
-{
-  GPtrArray *blocks;
-  char      *pos;
-  gsize      left;
-} Arena;
-
 /* The state of the count; only arena, canon_frames and entries outlive
  * it. */
 typedef struct
 {
-  Arena        arena;
+  TvExportArena arena;
   TachReader  *reader;
   guint32     *frame_map;         /* frame index -> canonical id */
   guint32      n_frames;
@@ -107,7 +98,7 @@ typedef struct
 
 struct _TvCollapsed
 {
-  Arena      arena;               /* holds the entries */
+  TvExportArena arena;             /* holds the entries */
   GPtrArray *canon_frames;        /* CanonFrame, by id; only the text is used */
   GPtrArray *entries;             /* StackEntry, in output order */
 };
@@ -169,38 +160,6 @@ stack_entry_equal (gconstpointer a,
          memcmp (ea->frames, eb->frames, ea->depth * sizeof (guint32)) == 0;
 }
 
-static gpointer
-arena_alloc (Arena *arena,
-             gsize  size)
-{
-  gpointer mem;
-
-  size = (size + 7) & ~(gsize) 7;
-  if (size > arena->left)
-    {
-      gsize block_size = MAX (size, ARENA_BLOCK_SIZE);
-
-      if (arena->blocks == NULL)
-        arena->blocks = g_ptr_array_new_with_free_func (g_free);
-      arena->pos = g_malloc (block_size);
-      arena->left = block_size;
-      g_ptr_array_add (arena->blocks, arena->pos);
-    }
-
-  mem = arena->pos;
-  arena->pos += size;
-  arena->left -= size;
-  return mem;
-}
-
-static void
-arena_clear (Arena *arena)
-{
-  g_clear_pointer (&arena->blocks, g_ptr_array_unref);
-  arena->pos = NULL;
-  arena->left = 0;
-}
-
 static void
 collapser_clear (Collapser *self)
 {
@@ -212,7 +171,7 @@ collapser_clear (Collapser *self)
   g_clear_pointer (&self->threads, g_array_unref);
   g_clear_pointer (&self->scratch, g_free);
   g_clear_pointer (&self->reader, tach_reader_free);
-  arena_clear (&self->arena);
+  tv_export_arena_clear (&self->arena);
 }
 
 static void
@@ -334,7 +293,7 @@ collapser_lookup_key (Collapser  *self,
     {
       gsize size = sizeof (StackEntry) + key->depth * sizeof (guint32);
 
-      entry = arena_alloc (&self->arena, size);
+      entry = tv_export_arena_alloc (&self->arena, size);
       memcpy (entry, key, size);
       entry->count = 0;
       entry->first_seen = self->entries->len;
@@ -565,7 +524,7 @@ tv_collapsed_free (TvCollapsed *self)
 
   g_clear_pointer (&self->entries, g_ptr_array_unref);
   g_clear_pointer (&self->canon_frames, g_ptr_array_unref);
-  arena_clear (&self->arena);
+  tv_export_arena_clear (&self->arena);
   g_free (self);
 }
 
@@ -596,7 +555,7 @@ collapser_finish (Collapser *self)
   collapsed->canon_frames = g_steal_pointer (&self->canon_frames);
   collapsed->entries = g_steal_pointer (&self->entries);
   collapsed->arena = self->arena;
-  self->arena = (Arena) { 0 };
+  self->arena = (TvExportArena) { 0 };
   collapser_clear (self);
 
   g_ptr_array_sort_with_data (collapsed->entries, compare_entries, collapsed->canon_frames);
@@ -621,19 +580,14 @@ tv_collapsed_new_for_path (const char    *path,
                            GError       **error)
 {
   Collapser collapser = { 0 };
-  TachError tach_error = { 0 };
-  TachStatus status;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  status = tach_reader_open_path (path, &collapser.reader, &tach_error);
-  if (status != TACH_OK)
-    {
-      tv_tach_error_propagate (error, status, &tach_error);
-      return NULL;
-    }
+  collapser.reader = tv_export_open_reader (path, error);
+  if (collapser.reader == NULL)
+    return NULL;
 
   collapser_init (&collapser);
 
@@ -714,20 +668,6 @@ collapser_count_thread (Collapser      *self,
   return TRUE;
 }
 
-static int
-compare_thread_ids (gconstpointer a,
-                    gconstpointer b,
-                    gpointer      user_data)
-{
-  TvProfileData *data = user_data;
-  const TvThread *ta = tv_profile_data_get_thread (data, *(const guint32 *) a);
-  const TvThread *tb = tv_profile_data_get_thread (data, *(const guint32 *) b);
-
-  if (ta->thread_id != tb->thread_id)
-    return ta->thread_id < tb->thread_id ? -1 : 1;
-  return ta->index < tb->index ? -1 : ta->index > tb->index;
-}
-
 /**
  * tv_collapsed_new_for_query:
  * @data: a loaded profile
@@ -753,7 +693,6 @@ tv_collapsed_new_for_query (TvProfileData  *data,
   g_autofree guint32 *indices = NULL;
   g_autofree guint32 *canon = NULL;
   g_autoptr(TvCallTree) tree = NULL;
-  TvQuery thread_query;
   guint n_indices = 0;
   guint n_threads;
 
@@ -775,23 +714,12 @@ tv_collapsed_new_for_query (TvProfileData  *data,
       if (selected && tv_profile_data_get_thread (data, i)->n_samples > 0)
         indices[n_indices++] = i;
     }
-  g_qsort_with_data (indices, n_indices, sizeof (guint32), compare_thread_ids, data);
+  /* By id: the order among one id's threads makes no line of its own. */
+  g_qsort_with_data (indices, n_indices, sizeof (guint32), tv_export_compare_threads, data);
 
-  thread_query = *query;
-  thread_query.merge = TV_MERGE_LINE;
-  thread_query.inverted = FALSE;
-  thread_query.callers_of = TV_NODE_NONE;
-  thread_query.count_states = FALSE;
-  thread_query.count_threads = FALSE;
-  thread_query.thread_self = TRUE;
-  tree = tv_call_tree_new (data, &thread_query, cancellable);
+  tree = tv_export_line_tree (data, query, TRUE, cancellable, error);
   if (tree == NULL)
-    {
-      /* The only reason for no tree. */
-      if (!g_cancellable_set_error_if_cancelled (cancellable, error))
-        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
-      return NULL;
-    }
+    return NULL;
 
   collapser.reader = tv_profile_data_get_reader (data);
   collapser_init (&collapser);

@@ -559,7 +559,7 @@ gecko_clear (Gecko *g)
 /**
  * tv_export_gecko_write:
  * @data: a loaded profile
- * @filter: the samples and the transforms (its view, but for the merge
+ * @state: the samples and the transforms (its view, but for the merge
  *   key, does not apply)
  * @file: where to write
  * @cancellable: (nullable): a cancellable
@@ -572,7 +572,7 @@ gecko_clear (Gecko *g)
  */
 gboolean
 tv_export_gecko_write (TvProfileData         *data,
-                       const TvExportFilter  *filter,
+                       TvViewState           *state,
                        FILE                  *file,
                        GCancellable          *cancellable,
                        GError               **error)
@@ -581,12 +581,12 @@ tv_export_gecko_write (TvProfileData         *data,
   gboolean ok;
 
   g_return_val_if_fail (data != NULL, FALSE);
-  g_return_val_if_fail (filter != NULL, FALSE);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), FALSE);
   g_return_val_if_fail (file != NULL, FALSE);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!tv_export_samples_init (&g.samples, data, filter, cancellable, error))
+  if (!tv_export_samples_init (&g.samples, data, state, cancellable, error))
     {
       tv_export_samples_clear (&g.samples);
       return FALSE;
@@ -658,43 +658,30 @@ tv_export_gecko_write (TvProfileData         *data,
     }
   tv_json_stream_raw (&g.out, "],\"sources\":{\"length\":0,\"uuid\":[],\"filename\":[]}}}\n");
 
-  ok = tv_json_stream_finish (&g.out, g.error == NULL ? error : NULL);
-  if (g.error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&g.error));
-      ok = FALSE;
-    }
+  ok = tv_json_stream_finish (&g.out, &g.error, error);
   gecko_clear (&g);
   return ok;
 }
 
-typedef struct
-{
-  TvProfileData        *data;
-  const TvExportFilter *filter;
-  GCancellable         *cancellable;
-} SaveJob;
-
+/* The writer tv_export_stream_save() takes: a gecko profile names no
+ * source. */
 static gboolean
-save_func (FILE      *file,
-           gpointer   user_data,
-           GError   **error)
+write_gecko (TvProfileData         *data,
+             TvViewState           *state,
+             const char            *source_name,
+             FILE                  *out,
+             GCancellable          *cancellable,
+             GError               **error)
 {
-  SaveJob *job = user_data;
-
-  return tv_export_gecko_write (job->data, job->filter, file, job->cancellable, error);
+  return tv_export_gecko_write (data, state, out, cancellable, error);
 }
 
 gboolean
 tv_export_gecko_save (TvProfileData         *data,
-                      const TvExportFilter  *filter,
+                      TvViewState           *state,
                       const char            *out_path,
                       GCancellable          *cancellable,
                       GError               **error)
 {
-  SaveJob job = { data, filter, cancellable };
-
-  g_return_val_if_fail (out_path != NULL, FALSE);
-
-  return tv_atomic_write (out_path, save_func, &job, error);
+  return tv_export_stream_save (write_gecko, data, state, NULL, out_path, cancellable, error);
 }

@@ -15,13 +15,13 @@
 G_BEGIN_DECLS
 
 gboolean tv_export_gecko_write (TvProfileData         *data,
-                                const TvExportFilter  *filter,
+                                TvViewState           *state,
                                 FILE                  *file,
                                 GCancellable          *cancellable,
                                 GError               **error);
 /* Writes OUT_PATH as tv_atomic_write() does: never half-written. */
 gboolean tv_export_gecko_save  (TvProfileData         *data,
-                                const TvExportFilter  *filter,
+                                TvViewState           *state,
                                 const char            *out_path,
                                 GCancellable          *cancellable,
                                 GError               **error);

@@ -52,10 +52,11 @@ typedef struct
 {
   TvProfileData        *data;            /* NEW's, in a differential page */
   TachReader           *reader;
-  /* What both sides of a differential page were filtered by, or NULL. */
-  const TvExportFilter *filter;
+  /* What the page shows (for a differential page, what both sides were
+   * filtered by, or NULL). */
+  TvViewState          *state;
   TvDiff               *diff;            /* NULL but in a differential page */
-  TvExportQuery         query;
+  TvQuery               query;
   TvCallTree           *tree;            /* every selected sample */
   guint32               n_nodes;
   guint32              *order;           /* export id -> node, parents first */

@@ -263,27 +263,11 @@ append_thread_self (Exporter      *self,
   json_close (out, ']');
 }
 
-static int
-compare_threads (gconstpointer a,
-                 gconstpointer b,
-                 gpointer      user_data)
-{
-  TvProfileData *data = user_data;
-  const TvThread *ta = tv_profile_data_get_thread (data, *(const guint32 *) a);
-  const TvThread *tb = tv_profile_data_get_thread (data, *(const guint32 *) b);
-
-  if (ta->thread_id != tb->thread_id)
-    return ta->thread_id < tb->thread_id ? -1 : 1;
-  if (ta->interpreter_id != tb->interpreter_id)
-    return ta->interpreter_id < tb->interpreter_id ? -1 : 1;
-  return ta->index < tb->index ? -1 : ta->index > tb->index;
-}
-
 static gboolean
 thread_selected (Exporter *self,
                  guint32   index)
 {
-  const TvQuery *query = &self->query.query;
+  const TvQuery *query = &self->query;
 
   if (query->threads == NULL)
     return TRUE;
@@ -306,7 +290,7 @@ sorted_threads (TvProfileData *data,
   indices = g_new (guint32, MAX (*n_threads, 1));
   for (guint i = 0; i < *n_threads; i++)
     indices[i] = i;
-  g_qsort_with_data (indices, *n_threads, sizeof (guint32), compare_threads, data);
+  g_qsort_with_data (indices, *n_threads, sizeof (guint32), tv_export_compare_threads, data);
   return indices;
 }
 

@@ -7,7 +7,7 @@
  * nothing fetched) with the profile embedded as JSON in a
  * <script type="application/json" id="tachyon-data"> element; README.md
  * documents the schema.  The call tree is the model's, merged by the
- * filter's key and transformed as it says; the same pass that makes it
+ * view state's key and transformed as it says; the same pass that makes it
  * keeps each thread's samples on its nodes (only the nodes the thread
  * reached) and counts each node's samples by state, so that the page's
  * thread and state filters give exact counts at a cost in proportion to
@@ -90,7 +90,6 @@ side_clear (Side *side)
 static void
 exporter_clear (Exporter *self)
 {
-  tv_export_query_clear (&self->query);
   g_clear_pointer (&self->tree, tv_call_tree_unref);
   g_clear_pointer (&self->order, g_free);
   g_clear_pointer (&self->export_ids, g_free);
@@ -100,16 +99,6 @@ exporter_clear (Exporter *self)
   g_clear_pointer (&self->frames, g_array_unref);
   g_clear_pointer (&self->strings, g_array_unref);
   g_clear_pointer (&self->zoom_path, g_array_unref);
-}
-
-static gboolean
-set_cancelled (GCancellable  *cancellable,
-               GError       **error)
-{
-  /* A call tree is only ever missing because it was cancelled. */
-  if (!g_cancellable_set_error_if_cancelled (cancellable, error))
-    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
-  return FALSE;
 }
 
 guint32
@@ -347,7 +336,7 @@ static void
 append_transforms (Exporter *self,
                    GString  *out)
 {
-  const TvQuery *query = &self->query.query;
+  const TvQuery *query = &self->query;
 
   json_key (out, "focus");
   if (query->focus_function != TV_NODE_NONE)
@@ -383,49 +372,53 @@ void
 tv_export_html_append_filter (Exporter *self,
                               GString  *out)
 {
-  const TvExportFilter *filter = self->filter;
+  TvViewState *state = self->state;
+  guint64 start_time = tach_reader_get_header (self->reader)->start_time_us;
+  g_autofree guint64 *ids = NULL;
+  g_autoptr(GArray) ranges = NULL;
+  TvExportRange range;
+  gboolean has_range;
+  guint n_ids;
 
   json_key (out, "filter");
-  if (filter == NULL)
+  if (state == NULL)
     {
       g_string_append (out, "null,");
       return;
     }
   g_string_append_c (out, '{');
   json_key (out, "threads");
-  if (filter->thread_ids->len == 0)
+  ids = tv_export_dup_thread_ids (state, self->data, &n_ids);
+  if (n_ids == 0)
     {
       g_string_append (out, "null,");
     }
   else
     {
       g_string_append_c (out, '[');
-      for (guint i = 0; i < filter->thread_ids->len; i++)
-        g_string_append_printf (out, "\"%" G_GUINT64_FORMAT "\",",
-                                g_array_index (filter->thread_ids, guint64, i));
+      for (guint i = 0; i < n_ids; i++)
+        g_string_append_printf (out, "\"%" G_GUINT64_FORMAT "\",", ids[i]);
       json_close (out, ']');
       g_string_append_c (out, ',');
     }
-  json_string (out, "state", tv_export_state_to_string (filter->state));
+  json_string (out, "state", tv_export_state_to_string (tv_view_state_get_state_filter (state)));
+  has_range = tv_export_get_seconds (state, start_time, &range, &ranges);
   json_key (out, "range_sec");
-  if (!filter->has_range)
+  if (!has_range)
     g_string_append (out, "null,");
   else
-    append_range (out, filter->range_start, filter->range_end);
+    append_range (out, range.start, range.end);
   json_key (out, "ranges_sec");
-  if (filter->ranges->len == 0)
+  if (ranges->len == 0)
     {
       g_string_append (out, "null,");
     }
   else
     {
       g_string_append_c (out, '[');
-      for (guint i = 0; i < filter->ranges->len; i++)
-        {
-          const TvExportRange *range = &g_array_index (filter->ranges, TvExportRange, i);
-
-          append_range (out, range->start, range->end);
-        }
+      for (guint i = 0; i < ranges->len; i++)
+        append_range (out, g_array_index (ranges, TvExportRange, i).start,
+                      g_array_index (ranges, TvExportRange, i).end);
       json_close (out, ']');
       g_string_append_c (out, ',');
     }
@@ -695,8 +688,8 @@ tv_export_html_append_view (Exporter   *self,
                             gboolean    inverted,
                             const char *search)
 {
-  const TvExportFilter *filter = self->filter;
-  gboolean icicle = filter != NULL && filter->orientation == TV_FLAME_ORIENTATION_ICICLE;
+  gboolean icicle = self->state != NULL
+                    && tv_view_state_get_orientation (self->state) == TV_FLAME_ORIENTATION_ICICLE;
 
   json_key (out, "view");
   g_string_append_printf (out, "{\"inverted\":%s,", inverted ? "true" : "false");
@@ -742,7 +735,8 @@ exporter_build_json (Exporter      *self,
    * the nodes and the threads' counts being the big ones. */
   tv_export_html_append_preamble (out, self->data, source_name);
   tv_export_html_append_filter (self, out);
-  tv_export_html_append_view (self, out, self->filter->inverted, self->filter->search);
+  tv_export_html_append_view (self, out, tv_view_state_get_inverted (self->state),
+                              tv_view_state_get_search (self->state));
   json_u64 (out, "samples", tv_call_tree_get_n_samples (self->tree));
   tv_export_html_append_strings (self, out);
   tv_export_html_append_frames (self, out);
@@ -797,40 +791,43 @@ exporter_find_zoom (Exporter      *self,
   TvCallTree *tree = self->tree;
   guint32 node;
 
-  if (self->filter->zoom == NULL && self->filter->zoom_path->len == 0)
+  guint n_keys;
+
+  tv_view_state_get_zoom_path (self->state, &n_keys);
+  if (n_keys == 0)
     return TRUE;
-  if (self->filter->inverted)
+  if (tv_view_state_get_inverted (self->state))
     {
-      TvQuery query = self->query.query;
+      TvQuery query = self->query;
 
       query.inverted = TRUE;
       inverted = tv_call_tree_new (self->data, &query, cancellable);
       if (inverted == NULL)
-        return set_cancelled (cancellable, error);
+        return tv_export_set_cancelled (cancellable, error);
       tree = inverted;
     }
-  return tv_export_filter_find_zoom (self->filter, tree, &self->zoom_path, &node, error);
+  return tv_export_find_zoom (self->state, tree, &self->zoom_path, &node, error);
 }
 
 /**
  * tv_export_html_build:
  * @data: a loaded profile
- * @filter: which samples, transformed and merged how, and the view the
- *   page starts with (inverted, orientation, zoom, search)
+ * @state: which samples, transformed and merged how, and the view the
+ *   page starts with (inverted, orientation, zoom, search); not changed
+ *   while the page is made
  * @source_name: the profile's name as the page shows it (UTF-8)
  * @cancellable: (nullable): a cancellable
  * @error: return location for an error
  *
- * Makes the self-contained HTML flame graph of the samples @filter keeps.
- * Fails if @filter names a thread or a function that @data lacks, its
- * search is not a regular expression, its zoom path is not in the samples
- * shown, or when cancelled.
+ * Makes the self-contained HTML flame graph of the samples @state keeps.
+ * Fails if its search is not a regular expression, its zoom path is not
+ * in the samples shown, or when cancelled.
  *
  * Returns: (transfer full): the page, or %NULL with @error set
  */
 GBytes *
 tv_export_html_build (TvProfileData         *data,
-                      const TvExportFilter  *filter,
+                      TvViewState           *state,
                       const char            *source_name,
                       GCancellable          *cancellable,
                       GError               **error)
@@ -841,33 +838,33 @@ tv_export_html_build (TvProfileData         *data,
   gboolean ok;
 
   g_return_val_if_fail (data != NULL, NULL);
-  g_return_val_if_fail (filter != NULL, NULL);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), NULL);
   g_return_val_if_fail (source_name != NULL, NULL);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   self.data = data;
   self.reader = tv_profile_data_get_reader (data);
-  self.filter = filter;
-  if (!tv_export_filter_check (filter, error)
-      || !tv_export_filter_make_query (filter, data, &self.query, error))
+  self.state = state;
+  if (!tv_export_check_search (state, error))
     goto failed;
+  tv_export_make_query (state, data, &self.query);
 
   /* Each thread's samples and each state's: the page's filters. */
-  self.query.query.thread_self = TRUE;
-  self.query.query.count_states = tv_profile_data_has_states (data);
+  self.query.thread_self = TRUE;
+  self.query.count_states = tv_profile_data_has_states (data);
   /* The tree is most of the work, the JSON the rest (tv-progress.h). */
   tv_progress_push (cancellable, 0.0, 0.7);
-  tree = tv_call_tree_new (data, &self.query.query, cancellable);
+  tree = tv_call_tree_new (data, &self.query, cancellable);
   tv_progress_pop (cancellable);
-  self.query.query.thread_self = FALSE;
-  self.query.query.count_states = FALSE;
+  self.query.thread_self = FALSE;
+  self.query.count_states = FALSE;
   if (tree == NULL)
     {
-      set_cancelled (cancellable, error);
+      tv_export_set_cancelled (cancellable, error);
       goto failed;
     }
-  side_init (&self.sides[0], data, filter->merge);
+  side_init (&self.sides[0], data, tv_view_state_get_merge (state));
   exporter_take_tree (&self, tree, TRUE);
   /* The inverted tree that a zoom may need is not counted. */
   tv_progress_push (cancellable, 0.7, 0.7);
@@ -893,9 +890,9 @@ failed:
 /**
  * tv_export_html_build_diff:
  * @diff: two profiles compared
- * @filter: (nullable): what both sides were filtered and transformed by,
- *   for the page to say (its "filter" object); %NULL: the page's filter
- *   is null
+ * @state: (nullable): what both sides were filtered and transformed by,
+ *   in NEW's threads and functions, for the page to say (its "filter"
+ *   object); %NULL: the page's filter is null
  * @base_name: BASE's name as the page shows it (UTF-8)
  * @new_name: NEW's name as the page shows it (UTF-8)
  * @search: (nullable): the search the page starts with, a regular
@@ -908,15 +905,14 @@ failed:
  * made) coloured by the change against BASE, with both profiles' facts,
  * the comparability warnings, the function table and the stacks that
  * vanished from BASE.  It is the page of tv_export_html_build() in its
- * "diff" mode.  Fails if @search is not a regular expression, if
- * @filter names a thread or a function that NEW lacks, or when
+ * "diff" mode.  Fails if @search is not a regular expression, or when
  * cancelled.
  *
  * Returns: (transfer full): the page, or %NULL with @error set
  */
 GBytes *
 tv_export_html_build_diff (TvDiff                *diff,
-                           const TvExportFilter  *filter,
+                           TvViewState           *state,
                            const char            *base_name,
                            const char            *new_name,
                            const char            *search,
@@ -952,13 +948,10 @@ tv_export_html_build_diff (TvDiff                *diff,
   side_init (&self.sides[0], self.data, tv_call_tree_get_merge (new_tree));
   side_init (&self.sides[1], tv_call_tree_get_data (base_tree), tv_call_tree_get_merge (base_tree));
   exporter_take_tree (&self, tv_call_tree_ref (new_tree), FALSE);
-  /* The filter's transforms, found in NEW, say which functions. */
-  self.filter = filter;
-  if (filter != NULL && !tv_export_filter_make_query (filter, self.data, &self.query, error))
-    {
-      exporter_clear (&self);
-      return NULL;
-    }
+  /* The state's transforms, in NEW's keys, say which functions. */
+  self.state = state;
+  if (state != NULL)
+    tv_export_make_query (state, self.data, &self.query);
 
   /* Its trees are made: a watched export (tv-progress.h) hears of its
    * steps, the JSON being most of the rest. */

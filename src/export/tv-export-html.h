@@ -14,12 +14,12 @@
 G_BEGIN_DECLS
 
 GBytes *tv_export_html_build (TvProfileData         *data,
-                              const TvExportFilter  *filter,
+                              TvViewState           *state,
                               const char            *source_name,
                               GCancellable          *cancellable,
                               GError               **error);
 GBytes *tv_export_html_build_diff (TvDiff               *diff,
-                                   const TvExportFilter *filter,
+                                   TvViewState          *state,
                                    const char           *base_name,
                                    const char           *new_name,
                                    const char           *search,

@@ -117,16 +117,16 @@ merge_description (TvMergeKey merge)
 }
 
 static char *
-describe_threads (const TvExportFilter *filter)
+describe_threads (Image *self)
 {
   g_autoptr(GString) list = g_string_new (NULL);
-  guint n = filter->thread_ids->len;
+  guint n;
+  g_autofree guint64 *ids = tv_export_dup_thread_ids (self->state, self->data, &n);
 
   if (n == 0)
     return g_strdup (_("all threads"));
   for (guint i = 0; i < n && i < MAX_LISTED_THREADS; i++)
-    g_string_append_printf (list, "%s%" G_GUINT64_FORMAT, i > 0 ? ", " : "",
-                            g_array_index (filter->thread_ids, guint64, i));
+    g_string_append_printf (list, "%s%" G_GUINT64_FORMAT, i > 0 ? ", " : "", ids[i]);
   if (n > MAX_LISTED_THREADS)
     g_string_append (list, ", …");
   if (n == 1)
@@ -138,19 +138,29 @@ describe_threads (const TvExportFilter *filter)
 /* "in 3 selected time ranges (1.5 s)": an open end counts from the
  * first sample, or to the last. */
 static char *
-describe_ranges (TvProfileData        *data,
-                 const TvExportFilter *filter)
+describe_ranges (Image  *self,
+                 GArray *ranges)
 {
-  guint64 start_time = tach_reader_get_header (tv_profile_data_get_reader (data))->start_time_us;
+  guint64 start_time = tach_reader_get_header (tv_profile_data_get_reader (self->data))->start_time_us;
   guint64 first = start_time;
   guint64 last = start_time;
-  guint n = filter->ranges->len;
+  double seconds_first, seconds_last;
+  guint n = ranges->len;
   g_autofree char *wall = NULL;
-  double total;
+  double total = 0;
 
-  tv_profile_data_get_time_span (data, &first, &last);
-  total = tv_export_filter_get_ranges_seconds (filter, ((double) first - start_time) / 1e6,
-                                               ((double) last - start_time) / 1e6);
+  tv_profile_data_get_time_span (self->data, &first, &last);
+  seconds_first = ((double) first - start_time) / 1e6;
+  seconds_last = ((double) last - start_time) / 1e6;
+  for (guint i = 0; i < n; i++)
+    {
+      const TvExportRange *range = &g_array_index (ranges, TvExportRange, i);
+      double start = isfinite (range->start) ? range->start : seconds_first;
+      double end = isfinite (range->end) ? range->end : seconds_last;
+
+      if (end > start)
+        total += end - start;
+    }
   wall = tv_format_wall_time (total);
   /* Translators: the time an exported image shows: how many time ranges
    * were selected (in the heatmap), and how long they are together
@@ -161,15 +171,16 @@ describe_ranges (TvProfileData        *data,
 }
 
 static char *
-describe_range (const TvExportFilter *filter)
+describe_range (gboolean             has_range,
+                const TvExportRange *range)
 {
   g_autofree char *start = NULL;
   g_autofree char *end = NULL;
 
-  if (!filter->has_range)
+  if (!has_range)
     return g_strdup (_("the whole recording"));
-  start = isfinite (filter->range_start) ? format_double (filter->range_start) : NULL;
-  end = isfinite (filter->range_end) ? format_double (filter->range_end) : NULL;
+  start = isfinite (range->start) ? format_double (range->start) : NULL;
+  end = isfinite (range->end) ? format_double (range->end) : NULL;
   /* Translators: a time range of an exported image, in seconds after the
    * profile's start. */
   if (start != NULL && end != NULL)
@@ -187,7 +198,7 @@ static void
 append_transforms (Image   *self,
                    GString *out)
 {
-  const TvQuery *query = &self->query.query;
+  const TvQuery *query = &self->query;
   guint n_hidden = query->n_hidden_functions;
 
   if (query->focus_function != TV_NODE_NONE)
@@ -228,10 +239,16 @@ image_build_subtitle (Image *self)
     N_("waiting for the GIL"),
     N_("with an exception"),
   };
-  gboolean icicle = self->filter->orientation == TV_FLAME_ORIENTATION_ICICLE;
+  gboolean icicle = tv_view_state_get_orientation (self->state) == TV_FLAME_ORIENTATION_ICICLE;
+  TvMergeKey merge = tv_view_state_get_merge (self->state);
   g_autoptr(GString) out = g_string_new (NULL);
-  g_autofree char *threads = describe_threads (self->filter);
-  g_autofree char *range = describe_range (self->filter);
+  guint64 start_time = tach_reader_get_header (tv_profile_data_get_reader (self->data))->start_time_us;
+  g_autoptr(GArray) ranges = NULL;
+  TvExportRange seconds;
+  gboolean has_range = tv_export_get_seconds (self->state, start_time, &seconds, &ranges);
+  gboolean has_ranges = ranges->len > 0;
+  g_autofree char *threads = describe_threads (self);
+  g_autofree char *range = describe_range (has_range, &seconds);
   guint64 n_shown = tv_call_tree_get_n_samples (self->tree);
   g_autofree char *shown = tv_format_count (n_shown);
   g_autofree char *all = tv_format_count (tv_profile_data_get_n_samples (self->data));
@@ -240,25 +257,25 @@ image_build_subtitle (Image *self)
                                                                                          NULL));
   g_autofree char *samples = NULL;
 
-  if (self->filter->inverted)
+  if (tv_view_state_get_inverted (self->state))
     append_fact (out, NULL, NULL, icicle ? _("Inverted icicle graph") : _("Inverted flame graph"));
   else
     append_fact (out, NULL, NULL, icicle ? _("Icicle graph") : _("Flame graph"));
-  append_fact (out, NULL, NULL, merge_description (self->filter->merge));
+  append_fact (out, NULL, NULL, merge_description (merge));
   /* Translators: the samples an exported image shows, of all the
    * profile's (both are numbers), and the thread time they stand for:
    * "1,234 of 5,991 samples, 2.42 s of thread time". */
   samples = g_strdup_printf (_("%s of %s samples, %s"), shown, all, thread_time);
   append_fact (out, NULL, NULL, samples);
   append_fact (out, NULL, NULL, threads);
-  append_fact (out, NULL, NULL, _(state_names[self->filter->state]));
-  if (self->filter->has_range || self->filter->ranges->len == 0)
+  append_fact (out, NULL, NULL, _(state_names[tv_view_state_get_state_filter (self->state)]));
+  if (has_range || !has_ranges)
     append_fact (out, NULL, NULL, range);
-  if (self->filter->ranges->len > 0)
+  if (has_ranges)
     {
-      g_autofree char *ranges = describe_ranges (self->data, self->filter);
+      g_autofree char *said = describe_ranges (self, ranges);
 
-      append_fact (out, NULL, NULL, ranges);
+      append_fact (out, NULL, NULL, said);
     }
   append_transforms (self, out);
 
@@ -274,7 +291,7 @@ image_build_subtitle (Image *self)
         g_string_append (path, "…");
       for (guint i = first; i < n; i++)
         {
-          g_autofree char *name = tv_export_describe_key (self->data, self->filter->merge,
+          g_autofree char *name = tv_export_describe_key (self->data, merge,
                                                           g_array_index (self->zoom_path,
                                                                          guint32, i));
 
@@ -288,7 +305,7 @@ image_build_subtitle (Image *self)
 
   if (self->matches != NULL)
     {
-      g_autofree char *search = tv_text_dup_shown (self->filter->search);
+      g_autofree char *search = tv_text_dup_shown (tv_view_state_get_search (self->state));
       guint64 all_samples = tv_call_tree_get_n_samples (self->tree);
       guint32 n_nodes = tv_flame_matches_get_n_nodes (self->matches);
       g_autofree char *share = tv_format_share (tv_flame_matches_get_n_samples (self->matches),

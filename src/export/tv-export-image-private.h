@@ -39,12 +39,12 @@ typedef struct
 typedef struct
 {
   TvProfileData              *data;
-  const TvExportFilter       *filter;
+  TvViewState                *state;
   const TvExportImageOptions *options;
   TvExportImageFormat         format;
   const char                 *source_name;
 
-  TvExportQuery               query;
+  TvQuery                     query;
   TvCallTree                 *tree;
   guint32                     zoom;             /* the zoom root's node */
   GArray                     *zoom_path;        /* its merge keys, from the root */

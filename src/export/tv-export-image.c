@@ -115,7 +115,6 @@ legend_entry_clear (gpointer data)
 static void
 image_clear (Image *self)
 {
-  tv_export_query_clear (&self->query);
   g_clear_pointer (&self->tree, tv_call_tree_unref);
   g_clear_pointer (&self->zoom_path, g_array_unref);
   g_clear_pointer (&self->matches, tv_flame_matches_unref);
@@ -143,21 +142,10 @@ image_clear (Image *self)
 }
 
 static gboolean
-set_cancelled (GCancellable  *cancellable,
-               GError       **error)
-{
-  /* The model and the layout only ever fail because they were cancelled. */
-  if (!g_cancellable_set_error_if_cancelled (cancellable, error))
-    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
-  return FALSE;
-}
-
-static gboolean
 find_zoom_root (Image   *self,
                 GError **error)
 {
-  return tv_export_filter_find_zoom (self->filter, self->tree, &self->zoom_path, &self->zoom,
-                                     error);
+  return tv_export_find_zoom (self->state, self->tree, &self->zoom_path, &self->zoom, error);
 }
 
 /* The flame graph's search, over function names and "file:line". */
@@ -166,13 +154,13 @@ run_search (Image         *self,
             GCancellable  *cancellable,
             GError       **error)
 {
-  g_autoptr(GRegex) regex = tv_export_compile_search (self->filter->search, error);
+  g_autoptr(GRegex) regex = tv_export_compile_search (tv_view_state_get_search (self->state), error);
 
   if (regex == NULL)
     return FALSE;
   self->matches = tv_flame_matches_new_for_regex (self->tree, regex, cancellable);
   if (self->matches == NULL)
-    return set_cancelled (cancellable, error);
+    return tv_export_set_cancelled (cancellable, error);
   return TRUE;
 }
 
@@ -187,7 +175,7 @@ make_layout (Image        *self,
   viewport.root = self->zoom;
   viewport.x0 = 0;
   viewport.x1 = MAX (tv_call_tree_get_total (self->tree, self->zoom), 1);
-  viewport.orientation = self->filter->orientation;
+  viewport.orientation = tv_view_state_get_orientation (self->state);
   viewport.show_ancestors = TRUE;
   return tv_flame_layout_new (self->tree, &viewport, cancellable);
 }
@@ -389,7 +377,7 @@ measure (Image         *self,
       g_clear_pointer (&self->layout, tv_flame_layout_unref);
       self->layout = make_layout (self, self->shown_rows * self->row_height, cancellable);
       if (self->layout == NULL)
-        return set_cancelled (cancellable, error);
+        return tv_export_set_cancelled (cancellable, error);
     }
 
   self->graph_top = top;
@@ -716,8 +704,9 @@ render (Image   *self,
 /**
  * tv_export_image_build:
  * @data: a loaded profile
- * @filter: which samples, transformed and merged how, inverted or not,
- *   the orientation, the zoom and the search
+ * @state: what is shown: which samples, transformed and merged how,
+ *   inverted or not, the orientation, the zoom and the search (not
+ *   changed while the image is made)
  * @format: SVG, PNG or PDF
  * @options: colours, theme, width
  * @source_name: the profile's name as the title shows it (any bytes:
@@ -725,17 +714,17 @@ render (Image   *self,
  * @cancellable: (nullable): a cancellable
  * @error: return location for an error
  *
- * Draws the flame graph of the samples @filter keeps, with every row, a
+ * Draws the flame graph of the samples @state keeps, with every row, a
  * title that says what is shown and a caption with the header's facts
  * and the statistics block.  Fails when an option is out of range, the
- * search is not a regular expression, @filter names a thread that @data
- * lacks, the zoom path is not in the samples shown, or when cancelled.
+ * search is not a regular expression, the zoom path is not in the
+ * samples shown, or when cancelled.
  *
  * Returns: (transfer full): the file's bytes, or %NULL with @error set
  */
 GBytes *
 tv_export_image_build (TvProfileData               *data,
-                       const TvExportFilter        *filter,
+                       TvViewState                 *state,
                        TvExportImageFormat          format,
                        const TvExportImageOptions  *options,
                        const char                  *source_name,
@@ -746,7 +735,7 @@ tv_export_image_build (TvProfileData               *data,
   GBytes *bytes = NULL;
 
   g_return_val_if_fail (data != NULL, NULL);
-  g_return_val_if_fail (filter != NULL, NULL);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), NULL);
   g_return_val_if_fail (format <= TV_EXPORT_IMAGE_PDF, NULL);
   g_return_val_if_fail (options != NULL, NULL);
   g_return_val_if_fail (source_name != NULL, NULL);
@@ -757,31 +746,31 @@ tv_export_image_build (TvProfileData               *data,
     return NULL;
 
   self.data = data;
-  self.filter = filter;
+  self.state = state;
   self.options = options;
   self.format = format;
   self.source_name = source_name;
   self.width = options->width;
   self.text_width = self.width - 2 * MARGIN;
 
-  if (!tv_export_filter_check (filter, error)
-      || !tv_export_filter_make_query (filter, data, &self.query, error))
+  if (!tv_export_check_search (state, error))
     goto out;
-  self.query.query.inverted = filter->inverted;
-  self.query.query.count_states = options->colors == TV_FLAME_COLORS_THREAD_STATE;
+  tv_export_make_query (state, data, &self.query);
+  self.query.inverted = tv_view_state_get_inverted (state);
+  self.query.count_states = options->colors == TV_FLAME_COLORS_THREAD_STATE;
 
   /* The tree is nearly all of the work (see tv-progress.h). */
   tv_progress_push (cancellable, 0.0, 0.9);
-  self.tree = tv_call_tree_new (data, &self.query.query, cancellable);
+  self.tree = tv_call_tree_new (data, &self.query, cancellable);
   tv_progress_pop (cancellable);
   if (self.tree == NULL)
     {
-      set_cancelled (cancellable, error);
+      tv_export_set_cancelled (cancellable, error);
       goto out;
     }
   if (!find_zoom_root (&self, error))
     goto out;
-  if (filter->search != NULL && filter->search[0] != '\0'
+  if (tv_view_state_get_search (state) != NULL
       && !run_search (&self, cancellable, error))
     goto out;
 
@@ -789,7 +778,7 @@ tv_export_image_build (TvProfileData               *data,
   self.layout = make_layout (&self, 0, cancellable);
   if (self.layout == NULL)
     {
-      set_cancelled (cancellable, error);
+      tv_export_set_cancelled (cancellable, error);
       goto out;
     }
   self.row_height = tv_flame_layout_get_viewport (self.layout)->row_height;

@@ -6,7 +6,7 @@
  * The image is drawn by the renderer the flame graph widget uses
  * (tv-flame-renderer.h), with every row laid out, under a title that says
  * what is shown and above a caption with the profile's header facts and
- * statistics.  The filter says what is shown (samples, transforms, merge
+ * statistics.  The view state says what is shown (samples, transforms, merge
  * key, orientation, zoom, search); the options how it is drawn (colours,
  * theme, width), so that "export what you see" and the command line make
  * the same picture.
@@ -56,7 +56,7 @@ gboolean    tv_export_image_format_from_string (const char           *name,
                                                 TvExportImageFormat  *format);
 
 GBytes     *tv_export_image_build          (TvProfileData               *data,
-                                            const TvExportFilter        *filter,
+                                            TvViewState                 *state,
                                             TvExportImageFormat          format,
                                             const TvExportImageOptions  *options,
                                             const char                  *source_name,

@@ -555,12 +555,12 @@ gzip_bytes (const guint8  *data,
 /**
  * tv_export_pprof_build:
  * @data: the loaded profile
- * @filter: which samples, and the merge key that makes a location
+ * @state: which samples, and the merge key that makes a location
  * @source_name: the profile's file name, for the profile's comment
  * @cancellable: (nullable): a cancellable
  * @error: return location for an error
  *
- * The samples @filter selects as a pprof profile: sample types
+ * The samples @state selects as a pprof profile: sample types
  * samples/count and cpu or wall/nanoseconds (the profile's mode says
  * which; a sample stands for the time of the model's time source), the
  * labels thread_id, interpreter_id and status (the status bits by name),
@@ -570,12 +570,12 @@ gzip_bytes (const guint8  *data,
  */
 GBytes *
 tv_export_pprof_build (TvProfileData         *data,
-                       const TvExportFilter  *filter,
+                       TvViewState           *state,
                        const char            *source_name,
                        GCancellable          *cancellable,
                        GError               **error)
 {
-  g_auto(TvExportQuery) query = { 0 };
+  TvQuery query;
   const TachHeader *header;
   const TachStats *stats;
   Profile profile = PERFTOOLS__PROFILES__PROFILE__INIT;
@@ -594,19 +594,16 @@ tv_export_pprof_build (TvProfileData         *data,
   GBytes *bytes = NULL;
 
   g_return_val_if_fail (data != NULL, NULL);
-  g_return_val_if_fail (filter != NULL, NULL);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!tv_export_filter_make_query (filter, data, &query, error))
-    return NULL;
-
-  builder_init (&b, data, filter->merge);
-  if (!(tv_export_filter_has_transforms (filter)
-        ? add_samples_from_trees (&b, &query.query, cancellable)
-        : add_samples_direct (&b, &query.query, cancellable)))
+  tv_export_make_query (state, data, &query);
+  builder_init (&b, data, tv_view_state_get_merge (state));
+  if (!(tv_view_state_has_transforms (state)
+        ? add_samples_from_trees (&b, &query, cancellable)
+        : add_samples_direct (&b, &query, cancellable)))
     {
-      if (!g_cancellable_set_error_if_cancelled (cancellable, error))
-        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+      tv_export_set_cancelled (cancellable, error);
       builder_clear (&b);
       return NULL;
     }

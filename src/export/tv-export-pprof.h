@@ -17,7 +17,7 @@ G_BEGIN_DECLS
  * what `go tool pprof`, Pyroscope, Parca and Grafana read.  FILTER's view
  * (inversion, orientation, zoom, search) is not used. */
 GBytes *tv_export_pprof_build (TvProfileData         *data,
-                               const TvExportFilter  *filter,
+                               TvViewState           *state,
                                const char            *source_name,
                                GCancellable          *cancellable,
                                GError               **error);

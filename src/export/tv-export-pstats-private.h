@@ -6,6 +6,7 @@
 #pragma once
 
 #include "tachyon-format.h"
+#include "tv-export-arena.h"
 #include "tv-export-pstats.h"
 #include "tv-profile-data.h"
 
@@ -16,7 +17,6 @@ G_BEGIN_DECLS
 #define FRAME_INTERNAL        (G_MAXUINT32 - 1)
 
 #define CANCEL_CHECK_INTERVAL (1u << 16)
-#define ARENA_BLOCK_SIZE      (1u << 20)
 
 typedef struct
 {
@@ -50,13 +50,6 @@ typedef struct
   guint64 count;
 } Pair;
 
-typedef struct
-{
-  GPtrArray *blocks;
-  char      *pos;
-  gsize      left;
-} Arena;
-
 struct _TvPstats
 {
   /* Whoever owns the strings the locations borrow: a reader of our own or
@@ -66,7 +59,7 @@ struct _TvPstats
   double         interval_sec;
   guint64        n_samples;
 
-  Arena          arena;           /* stacks and pairs */
+  TvExportArena  arena;           /* stacks and pairs */
   guint32       *frame_map;       /* frame index -> location id */
   guint32        n_frames;
   GPtrArray     *locations;       /* Location, by id: first-seen order */

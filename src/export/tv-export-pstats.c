@@ -28,33 +28,11 @@
 
 #include "tachyon-format.h"
 #include "tv-profile-data.h"
+#include "tv-export.h"
 #include "tv-tach-error.h"
 #include "tv-text.h"
 
 #include "tv-export-pstats-private.h"
-
-static gpointer
-arena_alloc (Arena *arena,
-             gsize  size)
-{
-  gpointer mem;
-
-  size = (size + 7) & ~(gsize) 7;
-  if (size > arena->left)
-    {
-      gsize block_size = MAX (size, ARENA_BLOCK_SIZE);
-
-      if (arena->blocks == NULL)
-        arena->blocks = g_ptr_array_new_with_free_func (g_free);
-      arena->pos = g_malloc (block_size);
-      arena->left = block_size;
-      g_ptr_array_add (arena->blocks, arena->pos);
-    }
-  mem = arena->pos;
-  arena->pos += size;
-  arena->left -= size;
-  return mem;
-}
 
 static guint
 location_hash (gconstpointer key)
@@ -139,7 +117,7 @@ tv_pstats_free (TvPstats *self)
   g_clear_pointer (&self->stacks, g_ptr_array_unref);
   g_clear_pointer (&self->pairs, g_ptr_array_unref);
   g_clear_pointer (&self->scratch, g_free);
-  g_clear_pointer (&self->arena.blocks, g_ptr_array_unref);
+  tv_export_arena_clear (&self->arena);
   /* The model's reader is the model's. */
   if (self->data != NULL)
     g_clear_pointer (&self->data, tv_profile_data_unref);
@@ -225,7 +203,7 @@ lookup_stack (TvPstats *self)
     {
       gsize size = sizeof (Stack) + key->depth * sizeof (guint32);
 
-      stack = arena_alloc (&self->arena, size);
+      stack = tv_export_arena_alloc (&self->arena, size);
       memcpy (stack, key, size);
       stack->count = 0;
       g_ptr_array_add (self->stacks, stack);
@@ -277,7 +255,7 @@ add_pair (TvPstats   *self,
 
   if (pair == NULL)
     {
-      pair = arena_alloc (&self->arena, sizeof (Pair));
+      pair = tv_export_arena_alloc (&self->arena, sizeof (Pair));
       *pair = key;
       g_ptr_array_add (self->pairs, pair);
       g_hash_table_add (table, pair);
@@ -376,12 +354,9 @@ tv_pstats_new_for_path (const char    *path,
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  status = tach_reader_open_path (path, &reader, &tach_error);
-  if (status != TACH_OK)
-    {
-      tv_tach_error_propagate (error, status, &tach_error);
-      return NULL;
-    }
+  reader = tv_export_open_reader (path, error);
+  if (reader == NULL)
+    return NULL;
   self = pstats_new (reader);
 
   status = tach_decoder_new (reader, &decoder, &tach_error);
@@ -463,7 +438,6 @@ tv_pstats_new_for_query (TvProfileData  *data,
   g_autoptr(TvPstats) self = NULL;
   g_autoptr(TvCallTree) tree = NULL;
   g_autofree guint32 *frames = g_new (guint32, TACH_MAX_STACK_DEPTH);
-  TvQuery line_query;
   guint32 n_nodes;
 
   g_return_val_if_fail (data != NULL, NULL);
@@ -474,20 +448,9 @@ tv_pstats_new_for_query (TvProfileData  *data,
   self = pstats_new (tv_profile_data_get_reader (data));
   self->data = tv_profile_data_ref (data);
 
-  line_query = *query;
-  line_query.merge = TV_MERGE_LINE;
-  line_query.inverted = FALSE;
-  line_query.callers_of = TV_NODE_NONE;
-  line_query.count_states = FALSE;
-  line_query.count_threads = FALSE;
-  tree = tv_call_tree_new (data, &line_query, cancellable);
+  tree = tv_export_line_tree (data, query, FALSE, cancellable, error);
   if (tree == NULL)
-    {
-      /* The only reason for no tree. */
-      if (!g_cancellable_set_error_if_cancelled (cancellable, error))
-        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
-      return NULL;
-    }
+    return NULL;
 
   /* The root's own samples had no stack (or only the profiler's frames). */
   n_nodes = tv_call_tree_get_n_nodes (tree);
@@ -704,31 +667,30 @@ tv_pstats_to_marshal (const TvPstats *self)
 /**
  * tv_export_pstats_build:
  * @data: the loaded profile
- * @filter: which samples
+ * @state: which samples
  * @cancellable: (nullable): a cancellable
  * @error: return location for an error
  *
- * The marshal file of the samples @filter selects, as the viewer's Export
+ * The marshal file of the samples @state selects, as the viewer's Export
  * writes it.
  *
  * Returns: (transfer full): the file's bytes, or %NULL with @error set
  */
 GBytes *
 tv_export_pstats_build (TvProfileData         *data,
-                        const TvExportFilter  *filter,
+                        TvViewState           *state,
                         GCancellable          *cancellable,
                         GError               **error)
 {
-  g_auto(TvExportQuery) query = { 0 };
+  TvQuery query;
   g_autoptr(TvPstats) stats = NULL;
 
   g_return_val_if_fail (data != NULL, NULL);
-  g_return_val_if_fail (filter != NULL, NULL);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (!tv_export_filter_make_query (filter, data, &query, error))
-    return NULL;
-  stats = tv_pstats_new_for_query (data, &query.query, cancellable, error);
+  tv_export_make_query (state, data, &query);
+  stats = tv_pstats_new_for_query (data, &query, cancellable, error);
   if (stats == NULL)
     return NULL;
   return tv_pstats_to_marshal (stats);

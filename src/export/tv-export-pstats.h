@@ -68,7 +68,7 @@ gboolean    tv_pstats_sort_from_string (const char        *text,
 /* The marshal file of DATA's samples that FILTER selects (its merge key
  * and view are not used: the locations are CPython's, by line). */
 GBytes     *tv_export_pstats_build   (TvProfileData        *data,
-                                      const TvExportFilter *filter,
+                                      TvViewState          *state,
                                       GCancellable         *cancellable,
                                       GError              **error);
 

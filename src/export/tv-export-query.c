@@ -3,14 +3,16 @@
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What the command line's filters (threads, state, time ranges, focus,
- * hide, zoom) select in one loaded profile: thread ids and function names
- * looked up in the data, with the errors a person can act on.
+ * What the command line says in words of a profile (thread ids, seconds,
+ * function names, a zoom by name) found in one loaded profile and set in
+ * a view state, with the errors a person can act on; and the view state
+ * made into the model's query, or the filter of a load of counts.
  */
 #include "tv-export.h"
 #include "tachyon-format.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
@@ -23,10 +25,19 @@
 /* How many files an ambiguous function name lists. */
 #define MAX_LISTED_FILES 4
 
-/* The timestamp SECONDS after START_TIME, saturated to the u64 range. */
-static guint64
-seconds_to_timestamp (guint64 start_time,
-                      double  seconds)
+static int
+compare_u64 (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 ua = *(const guint64 *) a;
+  guint64 ub = *(const guint64 *) b;
+
+  return ua < ub ? -1 : ua > ub;
+}
+
+guint64
+tv_export_seconds_to_timestamp (guint64 start_time,
+                                double  seconds)
 {
   double offset;
 
@@ -41,14 +52,41 @@ seconds_to_timestamp (guint64 start_time,
   return start_time + (guint64) offset;
 }
 
-static int
-compare_u64 (gconstpointer a,
-             gconstpointer b)
+double
+tv_export_timestamp_to_seconds (guint64 start_time,
+                                guint64 timestamp)
 {
-  guint64 ua = *(const guint64 *) a;
-  guint64 ub = *(const guint64 *) b;
+  if (timestamp == 0)
+    return -INFINITY;
+  if (timestamp == G_MAXUINT64)
+    return INFINITY;
+  return ((double) timestamp - (double) start_time) / 1e6;
+}
 
-  return ua < ub ? -1 : ua > ub;
+guint64 *
+tv_export_dup_thread_ids (TvViewState   *state,
+                          TvProfileData *data,
+                          guint         *n_ids)
+{
+  const guint32 *threads;
+  guint n_threads, n = 0;
+  guint64 *ids;
+
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), NULL);
+
+  threads = tv_view_state_get_threads (state, &n_threads);
+  *n_ids = 0;
+  if (n_threads == 0)
+    return NULL;
+  ids = g_new (guint64, n_threads);
+  for (guint i = 0; i < n_threads; i++)
+    ids[i] = tv_profile_data_get_thread (data, threads[i])->thread_id;
+  qsort (ids, n_threads, sizeof (guint64), compare_u64);
+  for (guint i = 0; i < n_threads; i++)
+    if (n == 0 || ids[n - 1] != ids[i])
+      ids[n++] = ids[i];
+  *n_ids = n;
+  return ids;
 }
 
 static void
@@ -195,173 +233,261 @@ find_focus (TvProfileData  *data,
   return FALSE;
 }
 
-static gboolean
-make_transforms (const TvExportFilter  *filter,
-                 TvProfileData         *data,
-                 TvExportQuery         *out,
-                 GError               **error)
+gboolean
+tv_export_find_functions (TvViewState         *state,
+                          TvProfileData       *data,
+                          const char          *focus,
+                          const char * const  *hidden,
+                          GError             **error)
 {
-  TvQuery *query = &out->query;
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 focus_key = TV_NODE_NONE;
 
-  query->collapse_recursion = filter->collapse_recursion;
-  query->focus_function = filter->focus_function;
-  if (filter->focus_name != NULL
-      && !find_focus (data, filter->focus_name, &query->focus_function, error))
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
+
+  if (focus != NULL && !find_focus (data, focus, &focus_key, error))
     return FALSE;
-
-  g_array_append_vals (out->hidden, filter->hidden_functions->data, filter->hidden_functions->len);
-  for (guint i = 0; i < filter->hidden_names->len; i++)
+  for (gsize i = 0; hidden != NULL && hidden[i] != NULL; i++)
     {
-      const char *spec = g_ptr_array_index (filter->hidden_names, i);
-
-      if (!find_functions (data, spec, out->hidden))
+      if (!find_functions (data, hidden[i], keys))
         {
-          set_no_such_function (error, spec);
+          set_no_such_function (error, hidden[i]);
           return FALSE;
         }
     }
-  if (out->hidden->len > 0)
-    {
-      query->hidden_functions = (const guint32 *) (gpointer) out->hidden->data;
-      query->n_hidden_functions = out->hidden->len;
-    }
+
+  if (focus != NULL)
+    tv_view_state_set_focus_function (state, focus_key);
+  for (guint i = 0; i < keys->len; i++)
+    tv_view_state_hide_function (state, g_array_index (keys, guint32, i));
   return TRUE;
 }
 
-/* The filter's list of ranges as timestamps: sorted and disjoint still,
- * since rounding to microseconds keeps the order. */
-static void
-make_ranges (const TvExportFilter *filter,
-             TachReader           *reader,
-             TvExportQuery        *out)
+gboolean
+tv_export_select_threads (TvViewState    *state,
+                          TvProfileData  *data,
+                          const guint64  *thread_ids,
+                          guint           n_ids,
+                          GError        **error)
 {
-  /* What a list that rounding left empty points to: no sample. */
-  static const TvTimeRange none = { 0, 0 };
-  const TachHeader *header = tach_reader_get_header (reader);
-  TvQuery *query = &out->query;
+  g_autoptr(GArray) threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint n_threads;
+
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), FALSE);
+  g_return_val_if_fail (data != NULL, FALSE);
+  g_return_val_if_fail (thread_ids != NULL || n_ids == 0, FALSE);
+
+  n_threads = tv_profile_data_get_n_threads (data);
+  for (guint j = 0; j < n_ids; j++)
+    {
+      guint before = threads->len;
+
+      for (guint32 i = 0; i < n_threads; i++)
+        {
+          if (tv_profile_data_get_thread (data, i)->thread_id == thread_ids[j])
+            g_array_append_val (threads, i);
+        }
+      if (threads->len == before)
+        {
+          set_no_such_thread (error, data, thread_ids[j]);
+          return FALSE;
+        }
+    }
+  tv_view_state_set_threads (state, (const guint32 *) (gpointer) threads->data, threads->len);
+  return TRUE;
+}
+
+/* What the command line said, in seconds, kept on the state beside the
+ * timestamps it became: a range before the epoch (or past 2^64 µs) has no
+ * timestamp of its own, and selects nothing, yet an export says it as it
+ * was given. */
+typedef struct
+{
+  /* What the state selected once they were set. */
+  gboolean      has_range_times;
+  TvTimeRange   range_times;
+  GArray       *ranges_times;    /* TvTimeRange */
+  /* What was said. */
+  gboolean      has_range;
+  TvExportRange range;
+  GArray       *ranges;          /* TvExportRange */
+} SaidSeconds;
+
+#define SAID_SECONDS_KEY "tv-export-said-seconds"
+
+static void
+said_seconds_free (gpointer data)
+{
+  SaidSeconds *said = data;
+
+  g_array_unref (said->ranges_times);
+  g_array_unref (said->ranges);
+  g_free (said);
+}
+
+/* The seconds said for STATE, while it still selects what they became. */
+static SaidSeconds *
+lookup_said (TvViewState *state)
+{
+  SaidSeconds *said = g_object_get_data (G_OBJECT (state), SAID_SECONDS_KEY);
+  TvTimeRange range;
+  const TvTimeRange *ranges;
+  guint n_ranges;
+
+  if (said == NULL)
+    return NULL;
+  ranges = tv_view_state_get_ranges (state, &n_ranges);
+  if (tv_view_state_get_range (state, &range.start, &range.end) != said->has_range_times
+      || (said->has_range_times && memcmp (&range, &said->range_times, sizeof range) != 0)
+      || n_ranges != said->ranges_times->len
+      || (n_ranges > 0
+          && memcmp (ranges, said->ranges_times->data, n_ranges * sizeof (TvTimeRange)) != 0))
+    return NULL;
+  return said;
+}
+
+gboolean
+tv_export_get_seconds (TvViewState    *state,
+                       guint64         start_time,
+                       TvExportRange  *range,
+                       GArray        **ranges)
+{
+  SaidSeconds *said;
+  const TvTimeRange *times;
+  TvTimeRange range_times;
+  gboolean has_range;
   guint n;
 
-  if (filter->ranges->len == 0)
-    return;
-  for (guint i = 0; i < filter->ranges->len; i++)
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), FALSE);
+
+  *ranges = g_array_new (FALSE, FALSE, sizeof (TvExportRange));
+  if ((said = lookup_said (state)) != NULL)
     {
-      const TvExportRange *range = &g_array_index (filter->ranges, TvExportRange, i);
-      TvTimeRange times = {
-        seconds_to_timestamp (header->start_time_us, range->start),
-        seconds_to_timestamp (header->start_time_us, range->end),
+      *range = said->range;
+      g_array_append_vals (*ranges, said->ranges->data, said->ranges->len);
+      return said->has_range;
+    }
+
+  has_range = tv_view_state_get_range (state, &range_times.start, &range_times.end);
+  range->start = tv_export_timestamp_to_seconds (start_time, range_times.start);
+  range->end = tv_export_timestamp_to_seconds (start_time, range_times.end);
+  times = tv_view_state_get_ranges (state, &n);
+  for (guint i = 0; i < n; i++)
+    {
+      TvExportRange seconds = {
+        tv_export_timestamp_to_seconds (start_time, times[i].start),
+        tv_export_timestamp_to_seconds (start_time, times[i].end),
       };
 
-      g_array_append_val (out->ranges, times);
+      g_array_append_val (*ranges, seconds);
     }
-  n = tv_time_ranges_normalize ((TvTimeRange *) (gpointer) out->ranges->data, out->ranges->len);
-  g_array_set_size (out->ranges, n);
-  query->ranges = n > 0 ? (const TvTimeRange *) (gpointer) out->ranges->data : &none;
-  query->n_ranges = n;
+  return has_range;
 }
 
-/* The state and the time ranges of FILTER in QUERY, the ranges stored in
- * OUT. */
+void
+tv_export_select_seconds (TvViewState         *state,
+                          guint64              start_time,
+                          const TvExportRange *range,
+                          const TvExportRange *ranges,
+                          guint                n_ranges)
+{
+  g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (TvTimeRange));
+  SaidSeconds *said;
+
+  g_return_if_fail (TV_IS_VIEW_STATE (state));
+
+  said = g_new0 (SaidSeconds, 1);
+  said->ranges_times = g_array_new (FALSE, FALSE, sizeof (TvTimeRange));
+  said->ranges = g_array_new (FALSE, FALSE, sizeof (TvExportRange));
+  g_array_append_vals (said->ranges, ranges, n_ranges);
+  g_object_set_data_full (G_OBJECT (state), SAID_SECONDS_KEY, said, said_seconds_free);
+
+  if (range != NULL)
+    tv_view_state_set_range (state, tv_export_seconds_to_timestamp (start_time, range->start),
+                             tv_export_seconds_to_timestamp (start_time, range->end));
+  /* Rounding to microseconds keeps the order. */
+  for (guint i = 0; i < n_ranges; i++)
+    {
+      TvTimeRange t = {
+        tv_export_seconds_to_timestamp (start_time, ranges[i].start),
+        tv_export_seconds_to_timestamp (start_time, ranges[i].end),
+      };
+
+      g_array_append_val (times, t);
+    }
+  if (n_ranges > 0)
+    {
+      tv_view_state_set_ranges (state, (const TvTimeRange *) (gpointer) times->data,
+                                times->len);
+      /* A list that rounding left empty still selects: no sample. */
+      if (tv_view_state_get_ranges (state, NULL) == NULL)
+        tv_view_state_set_range (state, 0, 0);
+    }
+
+  /* What the state selects now is what the seconds say. */
+  {
+    const TvTimeRange *now;
+    guint n_now;
+
+    said->has_range = range != NULL;
+    if (range != NULL)
+      said->range = *range;
+    said->has_range_times = tv_view_state_get_range (state, &said->range_times.start,
+                                                     &said->range_times.end);
+    now = tv_view_state_get_ranges (state, &n_now);
+    g_array_append_vals (said->ranges_times, now, n_now);
+  }
+}
+
+/* The state and the time ranges of STATE, for a load of counts. */
 static void
-make_sample_filter (const TvExportFilter *filter,
-                    TachReader           *reader,
-                    TvExportQuery        *out)
+make_sample_filter (TvViewState    *state,
+                    TvSampleFilter *samples)
 {
-  TvQuery *query = &out->query;
+  TvQuery query;
 
-  tv_state_filter_get_mask (filter->state, &query->status_mask, &query->status_value);
-  if (filter->has_range)
-    {
-      const TachHeader *header = tach_reader_get_header (reader);
-
-      query->has_range = TRUE;
-      query->range_start = seconds_to_timestamp (header->start_time_us, filter->range_start);
-      query->range_end = seconds_to_timestamp (header->start_time_us, filter->range_end);
-    }
-  make_ranges (filter, reader, out);
+  tv_view_state_to_query (state, &query);
+  samples->status_mask = query.status_mask;
+  samples->status_value = query.status_value;
+  samples->has_range = query.has_range;
+  samples->range_start = query.range_start;
+  samples->range_end = query.range_end;
+  samples->ranges = query.ranges;
+  samples->n_ranges = query.n_ranges;
 }
 
-/**
- * tv_export_filter_make_query:
- * @filter: a filter
- * @data: the loaded profile
- * @query: (out caller-allocates): the query and its storage, to clear
- *   with tv_export_query_clear()
- * @error: return location for an error
- *
- * The query that selects the samples @filter keeps, merged by its merge
- * key and transformed as it says, not inverted (each exporter applies
- * @filter's orientation in its own way); of a load of counts that
- * tv_export_filter_load() made for @filter, it selects by thread only,
- * since the load kept only the state and time ranges' samples.  Fails
- * when @filter names a thread id that @data has no thread with, or a
- * function it lacks.
- *
- * Returns: %TRUE on success
- */
-gboolean
-tv_export_filter_make_query (const TvExportFilter  *filter,
-                             TvProfileData         *data,
-                             TvExportQuery         *out,
-                             GError               **error)
+void
+tv_export_make_query (TvViewState   *state,
+                      TvProfileData *data,
+                      TvQuery       *query)
 {
-  TvQuery *query;
+  g_return_if_fail (TV_IS_VIEW_STATE (state));
+  g_return_if_fail (data != NULL);
+  g_return_if_fail (query != NULL);
 
-  g_return_val_if_fail (filter != NULL, FALSE);
-  g_return_val_if_fail (data != NULL, FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  query = &out->query;
-  tv_query_init (query, filter->merge);
-  out->threads = g_array_new (FALSE, FALSE, sizeof (guint32));
-  out->hidden = g_array_new (FALSE, FALSE, sizeof (guint32));
-  out->ranges = g_array_new (FALSE, FALSE, sizeof (TvTimeRange));
-
-  if (filter->thread_ids->len > 0)
-    {
-      guint n_threads = tv_profile_data_get_n_threads (data);
-
-      for (guint j = 0; j < filter->thread_ids->len; j++)
-        {
-          guint64 thread_id = g_array_index (filter->thread_ids, guint64, j);
-          gboolean found = FALSE;
-
-          for (guint i = 0; i < n_threads; i++)
-            {
-              if (tv_profile_data_get_thread (data, i)->thread_id == thread_id)
-                {
-                  guint32 index = i;
-
-                  g_array_append_val (out->threads, index);
-                  found = TRUE;
-                }
-            }
-          if (!found)
-            {
-              set_no_such_thread (error, data, thread_id);
-              return FALSE;
-            }
-        }
-      query->threads = (const guint32 *) (gpointer) out->threads->data;
-      query->n_threads = out->threads->len;
-    }
-
+  tv_view_state_to_query (state, query);
+  query->inverted = FALSE;
   /* A load of counts selected the samples by state and time already. */
-  if (tv_profile_data_has_samples (data))
-    make_sample_filter (filter, tv_profile_data_get_reader (data), out);
-
-  return make_transforms (filter, data, out, error);
+  if (!tv_profile_data_has_samples (data))
+    {
+      query->status_mask = query->status_value = 0;
+      query->has_range = FALSE;
+      query->ranges = NULL;
+      query->n_ranges = 0;
+    }
 }
 
 /**
- * tv_export_filter_load:
- * @filter: a filter
+ * tv_export_load:
+ * @state: what the export shows
  * @reader: (transfer full): an open reader
+ * @count_states: whether to count each state's samples too
  * @cancellable: (nullable): a cancellable
  * @error: return location for an error
  *
- * Loads what an export of @filter needs: the samples' counts, selected
- * by @filter's state and time ranges while they are decoded, and no
+ * Loads what an export of @state needs: the samples' counts, selected
+ * by @state's thread state and time ranges while they are decoded, and no
  * sample (see tv_profile_data_load_counts()); with @count_states, the
  * counts of each state too, for a tree that counts them (an image in
  * thread-state colours).  So an export never needs more memory for a
@@ -371,40 +497,20 @@ tv_export_filter_make_query (const TvExportFilter  *filter,
  * Returns: (transfer full) (nullable): the data, or %NULL with @error set
  */
 TvProfileData *
-tv_export_filter_load (const TvExportFilter  *filter,
-                       TachReader            *reader,
-                       gboolean               count_states,
-                       GCancellable          *cancellable,
-                       GError               **error)
+tv_export_load (TvViewState   *state,
+                TachReader    *reader,
+                gboolean       count_states,
+                GCancellable  *cancellable,
+                GError       **error)
 {
-  g_auto(TvExportQuery) query = { 0 };
   TvSampleFilter samples = { 0 };
 
-  g_return_val_if_fail (filter != NULL, NULL);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), NULL);
   g_return_val_if_fail (reader != NULL, NULL);
 
-  tv_query_init (&query.query, filter->merge);
-  query.ranges = g_array_new (FALSE, FALSE, sizeof (TvTimeRange));
-  make_sample_filter (filter, reader, &query);
-  samples.status_mask = query.query.status_mask;
-  samples.status_value = query.query.status_value;
-  samples.has_range = query.query.has_range;
-  samples.range_start = query.query.range_start;
-  samples.range_end = query.query.range_end;
-  samples.ranges = query.query.ranges;
-  samples.n_ranges = query.query.n_ranges;
+  make_sample_filter (state, &samples);
   samples.count_states = count_states;
   return tv_profile_data_load_counts (reader, &samples, NULL, NULL, cancellable, error);
-}
-
-void
-tv_export_query_clear (TvExportQuery *query)
-{
-  g_return_if_fail (query != NULL);
-
-  g_clear_pointer (&query->threads, g_array_unref);
-  g_clear_pointer (&query->hidden, g_array_unref);
-  g_clear_pointer (&query->ranges, g_array_unref);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -519,61 +625,74 @@ find_zoom_key (TvCallTree  *tree,
   return TRUE;
 }
 
-/**
- * tv_export_filter_find_zoom:
- * @filter: a filter
- * @tree: the tree drawn (made with @filter's merge key, inverted when it
- *   is drawn inverted)
- * @path: (out) (optional) (transfer full): the merge keys from the root's
- *   child down to the zoom root
- * @node: (out): the zoom root, %TV_ROOT_NODE without a zoom
- * @error: return location for an error
- *
- * Finds @filter's zoom path (its keys, or its text) in @tree.  Fails when
- * a frame of the path is not in @tree, or when a step of the text matches
- * several frames.
- *
- * Returns: %TRUE if the zoom root was found
- */
-gboolean
-tv_export_filter_find_zoom (const TvExportFilter  *filter,
-                            TvCallTree            *tree,
-                            GArray               **path,
-                            guint32               *node,
-                            GError               **error)
+/* The nodes from the root's child down that STEPS (text) or KEYS name
+ * in TREE: their keys appended to PATH, the last one in NODE. */
+static gboolean
+walk_zoom (TvCallTree     *tree,
+           char          **steps,
+           const guint32  *keys,
+           guint           n_steps,
+           GArray         *path,
+           guint32        *node,
+           GError        **error)
 {
-  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_auto(GStrv) steps = NULL;
   guint32 at = TV_ROOT_NODE;
-  guint n_steps;
-
-  g_return_val_if_fail (filter != NULL, FALSE);
-  g_return_val_if_fail (tree != NULL, FALSE);
-  g_return_val_if_fail (node != NULL, FALSE);
-
-  if (filter->zoom != NULL)
-    steps = g_strsplit (filter->zoom, ";", -1);
-  n_steps = steps != NULL ? g_strv_length (steps) : filter->zoom_path->len;
 
   for (guint i = 0; i < n_steps; i++)
     {
       guint32 child;
       guint32 key;
-      gboolean found;
 
-      if (steps != NULL)
-        found = find_zoom_step (tree, at, steps[i], &child, error);
-      else
-        found = find_zoom_key (tree, at, i, g_array_index (filter->zoom_path, guint32, i),
-                               &child, error);
-      if (!found)
+      if (!(steps != NULL ? find_zoom_step (tree, at, steps[i], &child, error)
+                          : find_zoom_key (tree, at, i, keys[i], &child, error)))
         return FALSE;
       key = tv_call_tree_get_key (tree, child);
-      g_array_append_val (keys, key);
+      g_array_append_val (path, key);
       at = child;
     }
-
   *node = at;
+  return TRUE;
+}
+
+gboolean
+tv_export_find_zoom_text (TvViewState  *state,
+                          TvCallTree   *tree,
+                          const char   *zoom,
+                          GError      **error)
+{
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_auto(GStrv) steps = NULL;
+  guint32 node;
+
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), FALSE);
+  g_return_val_if_fail (tree != NULL, FALSE);
+  g_return_val_if_fail (zoom != NULL, FALSE);
+
+  steps = g_strsplit (zoom, ";", -1);
+  if (!walk_zoom (tree, steps, NULL, g_strv_length (steps), path, &node, error))
+    return FALSE;
+  tv_view_state_set_zoom_path (state, (const guint32 *) (gpointer) path->data, path->len);
+  return TRUE;
+}
+
+gboolean
+tv_export_find_zoom (TvViewState  *state,
+                     TvCallTree   *tree,
+                     GArray      **path,
+                     guint32      *node,
+                     GError      **error)
+{
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint32));
+  const guint32 *zoom;
+  guint n_steps;
+
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), FALSE);
+  g_return_val_if_fail (tree != NULL, FALSE);
+  g_return_val_if_fail (node != NULL, FALSE);
+
+  zoom = tv_view_state_get_zoom_path (state, &n_steps);
+  if (!walk_zoom (tree, NULL, zoom, n_steps, keys, node, error))
+    return FALSE;
   if (path != NULL)
     *path = g_steal_pointer (&keys);
   return TRUE;

@@ -274,7 +274,7 @@ speedscope_clear (Speedscope *s)
 /**
  * tv_export_speedscope_write:
  * @data: a loaded profile
- * @filter: the samples, the transforms and the merge key (its view
+ * @state: the samples, the transforms and the merge key (its view
  *   does not apply otherwise)
  * @source_name: the profile's file name, the file's name in speedscope
  * @file: where to write
@@ -288,7 +288,7 @@ speedscope_clear (Speedscope *s)
  */
 gboolean
 tv_export_speedscope_write (TvProfileData         *data,
-                            const TvExportFilter  *filter,
+                            TvViewState           *state,
                             const char            *source_name,
                             FILE                  *file,
                             GCancellable          *cancellable,
@@ -303,13 +303,13 @@ tv_export_speedscope_write (TvProfileData         *data,
   gboolean ok;
 
   g_return_val_if_fail (data != NULL, FALSE);
-  g_return_val_if_fail (filter != NULL, FALSE);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), FALSE);
   g_return_val_if_fail (source_name != NULL, FALSE);
   g_return_val_if_fail (file != NULL, FALSE);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!tv_export_samples_init (&s.samples, data, filter, cancellable, error))
+  if (!tv_export_samples_init (&s.samples, data, state, cancellable, error))
     {
       tv_export_samples_clear (&s.samples);
       return FALSE;
@@ -365,46 +365,19 @@ tv_export_speedscope_write (TvProfileData         *data,
   tv_json_stream_uint (&s.out, MAX (active, 0));
   tv_json_stream_raw (&s.out, "}\n");
 
-  ok = tv_json_stream_finish (&s.out, s.error == NULL ? error : NULL);
-  if (s.error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&s.error));
-      ok = FALSE;
-    }
+  ok = tv_json_stream_finish (&s.out, &s.error, error);
   speedscope_clear (&s);
   return ok;
 }
 
-typedef struct
-{
-  TvProfileData        *data;
-  const TvExportFilter *filter;
-  const char           *source_name;
-  GCancellable         *cancellable;
-} SaveJob;
-
-static gboolean
-save_func (FILE      *file,
-           gpointer   user_data,
-           GError   **error)
-{
-  SaveJob *job = user_data;
-
-  return tv_export_speedscope_write (job->data, job->filter, job->source_name, file,
-                                     job->cancellable, error);
-}
-
 gboolean
 tv_export_speedscope_save (TvProfileData         *data,
-                           const TvExportFilter  *filter,
+                           TvViewState           *state,
                            const char            *source_name,
                            const char            *out_path,
                            GCancellable          *cancellable,
                            GError               **error)
 {
-  SaveJob job = { data, filter, source_name, cancellable };
-
-  g_return_val_if_fail (out_path != NULL, FALSE);
-
-  return tv_atomic_write (out_path, save_func, &job, error);
+  return tv_export_stream_save (tv_export_speedscope_write, data, state, source_name, out_path,
+                                cancellable, error);
 }

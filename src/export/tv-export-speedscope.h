@@ -16,14 +16,14 @@ G_BEGIN_DECLS
 
 /* SOURCE_NAME, the profile's file name, names the file's profiles. */
 gboolean tv_export_speedscope_write (TvProfileData         *data,
-                                     const TvExportFilter  *filter,
+                                     TvViewState           *state,
                                      const char            *source_name,
                                      FILE                  *file,
                                      GCancellable          *cancellable,
                                      GError               **error);
 /* Writes OUT_PATH as tv_atomic_write() does: never half-written. */
 gboolean tv_export_speedscope_save  (TvProfileData         *data,
-                                     const TvExportFilter  *filter,
+                                     TvViewState           *state,
                                      const char            *source_name,
                                      const char            *out_path,
                                      GCancellable          *cancellable,

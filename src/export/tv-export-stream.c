@@ -11,6 +11,7 @@
 #include <glib/gi18n.h>
 
 #include "tachyon-format.h"
+#include "tv-atomic-write.h"
 #include "tv-json.h"
 #include "tv-progress.h"
 #include "tv-tach-error.h"
@@ -163,12 +164,19 @@ tv_json_stream_thread_id (TvJsonStream *self,
 
 gboolean
 tv_json_stream_finish (TvJsonStream  *self,
+                       GError       **pending,
                        GError       **error)
 {
   int saved_errno;
 
   g_return_val_if_fail (self != NULL && self->buffer != NULL, FALSE);
 
+  if (pending != NULL && *pending != NULL)
+    {
+      tv_json_stream_finish (self, NULL, NULL);
+      g_propagate_error (error, g_steal_pointer (pending));
+      return FALSE;
+    }
   stream_flush (self);
   g_string_free (self->buffer, TRUE);
   self->buffer = NULL;
@@ -183,6 +191,42 @@ tv_json_stream_finish (TvJsonStream  *self,
       return FALSE;
     }
   return TRUE;
+}
+
+typedef struct
+{
+  TvExportStreamWriter  writer;
+  TvProfileData        *data;
+  TvViewState          *state;
+  const char           *source_name;
+  GCancellable         *cancellable;
+} SaveJob;
+
+static gboolean
+save_func (FILE      *file,
+           gpointer   user_data,
+           GError   **error)
+{
+  SaveJob *job = user_data;
+
+  return job->writer (job->data, job->state, job->source_name, file, job->cancellable, error);
+}
+
+gboolean
+tv_export_stream_save (TvExportStreamWriter   writer,
+                       TvProfileData         *data,
+                       TvViewState           *state,
+                       const char            *source_name,
+                       const char            *out_path,
+                       GCancellable          *cancellable,
+                       GError               **error)
+{
+  SaveJob job = { writer, data, state, source_name, cancellable };
+
+  g_return_val_if_fail (writer != NULL, FALSE);
+  g_return_val_if_fail (out_path != NULL, FALSE);
+
+  return tv_atomic_write (out_path, save_func, &job, error);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -276,34 +320,18 @@ tv_id_map_insert (TvIdMap  *self,
 /* The samples                                                               */
 /* ------------------------------------------------------------------------ */
 
-static int
-compare_threads (gconstpointer a,
-                 gconstpointer b,
-                 gpointer      user_data)
-{
-  TvProfileData *data = user_data;
-  const TvThread *ta = tv_profile_data_get_thread (data, *(const guint32 *) a);
-  const TvThread *tb = tv_profile_data_get_thread (data, *(const guint32 *) b);
-
-  if (ta->thread_id != tb->thread_id)
-    return ta->thread_id < tb->thread_id ? -1 : 1;
-  if (ta->interpreter_id != tb->interpreter_id)
-    return ta->interpreter_id < tb->interpreter_id ? -1 : 1;
-  return 0;
-}
-
 /**
  * tv_export_samples_init:
  * @self: (out caller-allocates): what to walk, to clear with
  *   tv_export_samples_clear()
  * @data: a loaded profile
- * @filter: the samples, the merge key and the transforms (inverted is
+ * @state: the samples, the merge key and the transforms (inverted is
  *   refused by the exports of every sample: a sample's stack goes from
  *   the root to its leaf)
  * @cancellable: (nullable): a cancellable
  * @error: return location for an error
  *
- * Makes @filter's query and its call tree, keeping the map from exact
+ * Makes @state's query and its call tree, keeping the map from exact
  * nodes onto the tree, and lists the selected threads.
  *
  * Returns: %TRUE on success
@@ -311,7 +339,7 @@ compare_threads (gconstpointer a,
 gboolean
 tv_export_samples_init (TvExportSamples       *self,
                         TvProfileData         *data,
-                        const TvExportFilter  *filter,
+                        TvViewState           *state,
                         GCancellable          *cancellable,
                         GError               **error)
 {
@@ -319,19 +347,18 @@ tv_export_samples_init (TvExportSamples       *self,
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (data != NULL, FALSE);
-  g_return_val_if_fail (filter != NULL, FALSE);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   memset (self, 0, sizeof *self);
   self->data = tv_profile_data_ref (data);
-  if (!tv_export_filter_make_query (filter, data, &self->query, error))
-    return FALSE;
-  self->query.query.inverted = FALSE;
-  self->query.query.keep_node_map = TRUE;
+  self->state = g_object_ref (state);
+  tv_export_make_query (state, data, &self->query);
+  self->query.keep_node_map = TRUE;
   /* The tree, then the streams of every sample (tv-progress.h):
    * TV_EXPORT_SAMPLES_TREE_SHARE of a watched export's progress. */
   tv_progress_push (cancellable, 0.0, TV_EXPORT_SAMPLES_TREE_SHARE);
-  self->tree = tv_call_tree_new (data, &self->query.query, cancellable);
+  self->tree = tv_call_tree_new (data, &self->query, cancellable);
   tv_progress_pop (cancellable);
   if (self->tree == NULL)
     {
@@ -348,11 +375,11 @@ tv_export_samples_init (TvExportSamples       *self,
     {
       const TvThread *t = tv_profile_data_get_thread (data, i);
 
-      if (t->n_samples > 0 && tv_query_selects_thread (&self->query.query, t))
+      if (t->n_samples > 0 && tv_query_selects_thread (&self->query, t))
         g_array_append_val (self->threads, i);
     }
   g_qsort_with_data (self->threads->data, self->threads->len, sizeof (guint32),
-                     compare_threads, data);
+                     tv_export_compare_threads, data);
 
   if (!tv_profile_data_get_time_span (data, &self->first_timestamp, &last))
     self->first_timestamp = 0;
@@ -367,7 +394,7 @@ tv_export_samples_clear (TvExportSamples *self)
   g_clear_pointer (&self->tree, tv_call_tree_unref);
   self->node_map = NULL;
   g_clear_pointer (&self->threads, g_array_unref);
-  tv_export_query_clear (&self->query);
+  g_clear_object (&self->state);
   g_clear_pointer (&self->data, tv_profile_data_unref);
 }
 
@@ -384,27 +411,6 @@ tv_export_samples_get_frame (const TvExportSamples *self,
   out->function = tv_profile_data_get_frame_keys (self->data, TV_MERGE_FUNCTION)[frame];
   out->line = merge != TV_MERGE_FUNCTION ? f->lineno : -1;
   out->column = merge == TV_MERGE_INSTRUCTION || merge == TV_MERGE_FRAME ? f->column : -1;
-}
-
-/* First sample index from FROM on with a timestamp >= TS, in a thread in
- * time order. */
-static guint64
-lower_bound (const TvThread *t,
-             guint64         from,
-             guint64         ts)
-{
-  guint64 lo = from, hi = t->n_samples;
-
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-
-      if (t->timestamps[mid] < ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
 }
 
 static int
@@ -440,7 +446,7 @@ tv_thread_samples_init (TvThreadSamples       *self,
                         GError               **error)
 {
   const TvThread *t;
-  const TvQuery *query = &samples->query.query;
+  const TvQuery *query = &samples->query;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (samples != NULL, FALSE);
@@ -479,8 +485,8 @@ tv_thread_samples_init (TvThreadSamples       *self,
         self->hi = 0;
       else
         {
-          self->lo = lower_bound (t, 0, query->range_start);
-          self->hi = lower_bound (t, self->lo, query->range_end);
+          self->lo = tv_thread_lower_bound (t, 0, query->range_start);
+          self->hi = tv_thread_lower_bound (t, self->lo, query->range_end);
         }
     }
   tv_thread_samples_rewind (self);
@@ -531,7 +537,7 @@ tv_thread_samples_next (TvThreadSamples *self,
                         guint32         *node)
 {
   const TvThread *t = self->thread;
-  const TvQuery *query = &self->samples->query.query;
+  const TvQuery *query = &self->samples->query;
 
   while (self->pos < self->hi)
     {

@@ -6,7 +6,7 @@
  * The Firefox Profiler's format and speedscope's hold each sample, so their
  * files grow with the profile: they are written as they are made, through
  * a bounded buffer (TvJsonStream), never built whole in memory.  The
- * samples come from TvExportSamples: the export filter's query, its call
+ * samples come from TvExportSamples: the view state's query, its call
  * tree (which applies the transforms) with the map from the exact tree's
  * nodes onto it, and a walk over each selected thread's samples in time
  * order that says, per sample, where its stack went.
@@ -61,9 +61,27 @@ void     tv_json_stream_ms_of_us (TvJsonStream *self,
 void     tv_json_stream_thread_id (TvJsonStream *self,
                                    guint64       thread_id);
 /* Writes what is left, flushes the file and frees the buffer; FALSE with
- * ERROR set when any write failed. */
+ * ERROR set when any write failed, or when the writer met an error of its
+ * own, in *PENDING (taken, and reported rather than the stream's). */
 gboolean tv_json_stream_finish (TvJsonStream  *self,
+                                GError       **pending,
                                 GError       **error);
+
+/* What tv_export_gecko_write() and tv_export_speedscope_write() are. */
+typedef gboolean (*TvExportStreamWriter) (TvProfileData         *data,
+                                          TvViewState           *state,
+                                          const char            *source_name,
+                                          FILE                  *out,
+                                          GCancellable          *cancellable,
+                                          GError               **error);
+/* Writes with WRITER to OUT_PATH, atomically (see tv_atomic_write()). */
+gboolean tv_export_stream_save (TvExportStreamWriter   writer,
+                                TvProfileData         *data,
+                                TvViewState           *state,
+                                const char            *source_name,
+                                const char            *out_path,
+                                GCancellable          *cancellable,
+                                GError               **error);
 
 /* Dense ids for keys of two 64-bit words, as the formats' tables need
  * them (a stack is its prefix and its frame, a frame its function, line
@@ -85,18 +103,20 @@ guint32  tv_id_map_insert (TvIdMap  *self,
                            guint64   b,
                            gboolean *added);
 
-/* What the filter selects, ready to be walked sample by sample. */
+/* What the view state selects, ready to be walked sample by sample. */
 typedef struct
 {
   TvProfileData *data;
-  TvExportQuery  query;
-  /* Merged by the filter's key and transformed, with the node map. */
+  /* What is shown, kept for the query that points into it. */
+  TvViewState   *state;
+  TvQuery        query;
+  /* Merged by the state's key and transformed, with the node map. */
   TvCallTree    *tree;
   const guint32 *node_map;
   /* The thread indices the query selects that have samples, sorted by
    * thread ID, then interpreter. */
   GArray        *threads;
-  /* The profile's earliest timestamp, whatever the filter: the zero of
+  /* The profile's earliest timestamp, whatever the state: the zero of
    * the exported times. */
   guint64        first_timestamp;
 } TvExportSamples;
@@ -107,7 +127,7 @@ typedef struct
 
 gboolean tv_export_samples_init  (TvExportSamples       *self,
                                   TvProfileData         *data,
-                                  const TvExportFilter  *filter,
+                                  TvViewState           *state,
                                   GCancellable          *cancellable,
                                   GError               **error);
 void     tv_export_samples_clear (TvExportSamples       *self);
@@ -150,7 +170,7 @@ gboolean tv_thread_samples_init  (TvThreadSamples       *self,
 void     tv_thread_samples_clear (TvThreadSamples       *self);
 /* Starts a walk over the samples again. */
 void     tv_thread_samples_rewind (TvThreadSamples      *self);
-/* The next sample the filter selects (thread, state, time), in time
+/* The next sample the state selects (thread, state, time), in time
  * order: its timestamp, status, exact-tree leaf and the tree node its
  * stack went to (TV_ROOT_NODE: the transforms left it empty;
  * TV_NODE_NONE: outside the focused function).  FALSE at the end. */

@@ -1,4 +1,4 @@
-/* tv-export.c: what every export shares: the filters of the command line
+/* tv-export.c: what every export shares: the command line's words
  *
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,130 +7,87 @@
 #include "tachyon-format.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gi18n.h>
 
+#include "tv-tach-error.h"
 #include "tv-text.h"
 
 G_DEFINE_QUARK (tv-export-error-quark, tv_export_error)
 
-static const struct
+TachReader *
+tv_export_open_reader (const char  *path,
+                       GError     **error)
 {
-  const char    *name;
-  TvStateFilter  state;
-} states[] = {
-  { "gil", TV_STATE_FILTER_GIL },
-  { "cpu", TV_STATE_FILTER_CPU },
-  { "gil-wait", TV_STATE_FILTER_GIL_WAIT },
-  { "exception", TV_STATE_FILTER_EXCEPTION },
-};
+  TachReader *reader = NULL;
+  TachError tach_error = { 0 };
+  TachStatus status;
 
-static const char * const merge_names[TV_N_MERGE_KEYS] = {
-  [TV_MERGE_FRAME] = "frame",
-  [TV_MERGE_FUNCTION] = "function",
-  [TV_MERGE_LINE] = "line",
-  [TV_MERGE_INSTRUCTION] = "instruction",
-};
+  g_return_val_if_fail (path != NULL, NULL);
 
-void
-tv_export_filter_init (TvExportFilter *filter)
-{
-  g_return_if_fail (filter != NULL);
-
-  memset (filter, 0, sizeof *filter);
-  filter->thread_ids = g_array_new (FALSE, FALSE, sizeof (guint64));
-  filter->state = TV_STATE_FILTER_ALL;
-  filter->range_start = -INFINITY;
-  filter->range_end = INFINITY;
-  filter->merge = TV_MERGE_FUNCTION;
-  filter->orientation = TV_FLAME_ORIENTATION_FLAME;
-  filter->zoom_path = g_array_new (FALSE, FALSE, sizeof (guint32));
-  filter->focus_function = TV_NODE_NONE;
-  filter->hidden_functions = g_array_new (FALSE, FALSE, sizeof (guint32));
-  filter->hidden_names = g_ptr_array_new_with_free_func (g_free);
-  filter->ranges = g_array_new (FALSE, FALSE, sizeof (TvExportRange));
+  status = tach_reader_open_path (path, &reader, &tach_error);
+  if (status != TACH_OK)
+    tv_tach_error_propagate (error, status, &tach_error);
+  return reader;
 }
 
-void
-tv_export_filter_clear (TvExportFilter *filter)
+/* The command line's words for the values of an enum are its nicks
+ * (gnome.mkenums_simple's: "gil-wait" for TV_STATE_FILTER_GIL_WAIT). */
+static const GEnumValue *
+lookup_nick (GType       type,
+             const char *nick)
 {
-  g_return_if_fail (filter != NULL);
+  g_autoptr(GEnumClass) klass = g_type_class_ref (type);
 
-  g_clear_pointer (&filter->thread_ids, g_array_unref);
-  g_clear_pointer (&filter->search, g_free);
-  g_clear_pointer (&filter->zoom_path, g_array_unref);
-  g_clear_pointer (&filter->zoom, g_free);
-  g_clear_pointer (&filter->hidden_functions, g_array_unref);
-  g_clear_pointer (&filter->focus_name, g_free);
-  g_clear_pointer (&filter->hidden_names, g_ptr_array_unref);
-  g_clear_pointer (&filter->ranges, g_array_unref);
+  /* The values are static: they outlive the class's reference. */
+  return g_enum_get_value_by_nick (klass, nick);
 }
 
-/**
- * tv_export_filter_add_thread:
- * @filter: a filter
- * @text: a thread id in decimal, as `--thread` takes it
- * @error: return location for an error
- *
- * Keeps the samples of the thread(s) with that id, in any interpreter,
- * besides those of the threads added before.
- *
- * Returns: %TRUE if @text is a thread id
- */
+static const char *
+get_nick (GType type,
+          int   value)
+{
+  g_autoptr(GEnumClass) klass = g_type_class_ref (type);
+  const GEnumValue *found = g_enum_get_value (klass, value);
+
+  return found != NULL ? found->value_nick : NULL;
+}
+
 gboolean
-tv_export_filter_add_thread (TvExportFilter  *filter,
-                             const char      *text,
-                             GError         **error)
+tv_export_parse_thread_id (const char  *text,
+                           guint64     *thread_id,
+                           GError     **error)
 {
-  guint64 thread_id;
-
-  g_return_val_if_fail (filter != NULL, FALSE);
   g_return_val_if_fail (text != NULL, FALSE);
 
   /* Only digits: g_ascii_string_to_unsigned() would take a sign. */
   if (text[0] == '\0' || strspn (text, "0123456789") != strlen (text)
-      || !g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT64, &thread_id, NULL))
+      || !g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT64, thread_id, NULL))
     {
       g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
                    _("Invalid thread ID “%s”: expected a decimal number"), text);
       return FALSE;
     }
-
-  for (guint i = 0; i < filter->thread_ids->len; i++)
-    {
-      if (g_array_index (filter->thread_ids, guint64, i) == thread_id)
-        return TRUE;
-    }
-  g_array_append_val (filter->thread_ids, thread_id);
   return TRUE;
 }
 
-/**
- * tv_export_filter_set_state:
- * @filter: a filter
- * @text: `gil`, `cpu`, `gil-wait` or `exception`
- * @error: return location for an error
- *
- * Keeps only the samples taken in that state.
- *
- * Returns: %TRUE if @text names a state
- */
 gboolean
-tv_export_filter_set_state (TvExportFilter  *filter,
-                            const char      *text,
-                            GError         **error)
+tv_export_parse_state (const char     *text,
+                       TvStateFilter  *state,
+                       GError        **error)
 {
-  g_return_val_if_fail (filter != NULL, FALSE);
+  const GEnumValue *value;
+
   g_return_val_if_fail (text != NULL, FALSE);
 
-  for (gsize i = 0; i < G_N_ELEMENTS (states); i++)
+  /* Every sample is what no --state says. */
+  value = lookup_nick (TV_TYPE_STATE_FILTER, text);
+  if (value != NULL && value->value != TV_STATE_FILTER_ALL)
     {
-      if (strcmp (text, states[i].name) == 0)
-        {
-          filter->state = states[i].state;
-          return TRUE;
-        }
+      *state = value->value;
+      return TRUE;
     }
 
   g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
@@ -168,14 +125,18 @@ parse_seconds (const char *text,
   return TRUE;
 }
 
-/* TEXT as START:END, either end left out for an open one. */
-static gboolean
-parse_range (const char  *text,
-             double      *start,
-             double      *end,
-             GError     **error)
+gboolean
+tv_export_parse_range (const char     *text,
+                       TvExportRange  *range,
+                       GError        **error)
 {
-  const char *colon = strchr (text, ':');
+  const char *colon;
+  double *start = &range->start;
+  double *end = &range->end;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  colon = strchr (text, ':');
 
   if (colon == NULL || strchr (colon + 1, ':') != NULL || (colon == text && colon[1] == '\0')
       || !parse_seconds (text, colon - text, -INFINITY, start)
@@ -195,82 +156,6 @@ parse_range (const char  *text,
   return TRUE;
 }
 
-/**
- * tv_export_filter_set_range:
- * @filter: a filter
- * @text: `START:END`, in seconds after the start time in the profile's
- *   header; either end may be left out (`2:`, `:1.5`)
- * @error: return location for an error
- *
- * Keeps only the samples with START <= time < END.
- *
- * Returns: %TRUE if @text is a range
- */
-gboolean
-tv_export_filter_set_range (TvExportFilter  *filter,
-                            const char      *text,
-                            GError         **error)
-{
-  double start;
-  double end;
-
-  g_return_val_if_fail (filter != NULL, FALSE);
-  g_return_val_if_fail (text != NULL, FALSE);
-
-  if (!parse_range (text, &start, &end, error))
-    return FALSE;
-
-  filter->has_range = TRUE;
-  filter->range_start = start;
-  filter->range_end = end;
-  return TRUE;
-}
-
-/**
- * tv_export_filter_add_range:
- * @filter: a filter
- * @text: `START:END`, as tv_export_filter_set_range() takes it
- * @error: return location for an error
- *
- * What `--range` given again does: the first range is the filter's time
- * range; with a second one, both (and any later ones) become its list of
- * ranges, and the samples in any of them are kept.
- *
- * Returns: %TRUE if @text is a range
- */
-gboolean
-tv_export_filter_add_range (TvExportFilter  *filter,
-                            const char      *text,
-                            GError         **error)
-{
-  TvExportRange range;
-
-  g_return_val_if_fail (filter != NULL, FALSE);
-  g_return_val_if_fail (text != NULL, FALSE);
-
-  if (!parse_range (text, &range.start, &range.end, error))
-    return FALSE;
-
-  if (!filter->has_range && filter->ranges->len == 0)
-    {
-      filter->has_range = TRUE;
-      filter->range_start = range.start;
-      filter->range_end = range.end;
-      return TRUE;
-    }
-  if (filter->has_range)
-    {
-      TvExportRange first = { filter->range_start, filter->range_end };
-
-      tv_export_filter_add_ranges (filter, &first, 1);
-      filter->has_range = FALSE;
-      filter->range_start = -INFINITY;
-      filter->range_end = INFINITY;
-    }
-  tv_export_filter_add_ranges (filter, &range, 1);
-  return TRUE;
-}
-
 static int
 compare_export_ranges (gconstpointer a,
                        gconstpointer b)
@@ -281,121 +166,47 @@ compare_export_ranges (gconstpointer a,
   return (x->start > y->start) - (x->start < y->start);
 }
 
-/**
- * tv_export_filter_add_ranges:
- * @filter: a filter
- * @ranges: (array length=n_ranges): time ranges, in seconds after the
- *   header's start time
- * @n_ranges: how many
- *
- * Adds @ranges to @filter's list of ranges, which stays sorted: empty
- * ranges are dropped, and ranges that overlap or touch are merged.
- */
-void
-tv_export_filter_add_ranges (TvExportFilter      *filter,
-                             const TvExportRange *ranges,
-                             guint                n_ranges)
+guint
+tv_export_ranges_normalize (TvExportRange *ranges,
+                            guint          n_ranges)
 {
-  TvExportRange *all;
   guint kept = 0;
 
-  g_return_if_fail (filter != NULL);
-  g_return_if_fail (ranges != NULL || n_ranges == 0);
+  g_return_val_if_fail (ranges != NULL || n_ranges == 0, 0);
 
-  g_array_append_vals (filter->ranges, ranges, n_ranges);
-  g_array_sort (filter->ranges, compare_export_ranges);
-  all = (TvExportRange *) (gpointer) filter->ranges->data;
-  for (guint i = 0; i < filter->ranges->len; i++)
+  qsort (ranges, n_ranges, sizeof (TvExportRange), compare_export_ranges);
+  for (guint i = 0; i < n_ranges; i++)
     {
-      if (!(all[i].start < all[i].end))
+      if (!(ranges[i].start < ranges[i].end))
         continue;
-      if (kept > 0 && all[kept - 1].end >= all[i].start)
-        all[kept - 1].end = MAX (all[kept - 1].end, all[i].end);
+      if (kept > 0 && ranges[kept - 1].end >= ranges[i].start)
+        ranges[kept - 1].end = MAX (ranges[kept - 1].end, ranges[i].end);
       else
-        all[kept++] = all[i];
+        ranges[kept++] = ranges[i];
     }
-  g_array_set_size (filter->ranges, kept);
+  return kept;
 }
 
-/**
- * tv_export_filter_get_ranges_seconds:
- * @filter: a filter
- * @first: where an open start starts, in seconds after the start time
- * @last: where an open end ends
- *
- * Returns: the seconds that @filter's list of ranges covers (0 without
- *   one)
- */
-double
-tv_export_filter_get_ranges_seconds (const TvExportFilter *filter,
-                                     double                first,
-                                     double                last)
-{
-  double seconds = 0;
-
-  g_return_val_if_fail (filter != NULL, 0);
-
-  for (guint i = 0; i < filter->ranges->len; i++)
-    {
-      const TvExportRange *range = &g_array_index (filter->ranges, TvExportRange, i);
-      double start = isfinite (range->start) ? range->start : first;
-      double end = isfinite (range->end) ? range->end : last;
-
-      if (end > start)
-        seconds += end - start;
-    }
-  return seconds;
-}
-
-/**
- * tv_export_filter_set_merge:
- * @filter: a filter
- * @text: `function`, `line`, `instruction` or `frame`
- * @error: return location for an error
- *
- * Merges the frames of the exported tree by that key.
- *
- * Returns: %TRUE if @text names a merge key
- */
 gboolean
-tv_export_filter_set_merge (TvExportFilter  *filter,
-                            const char      *text,
-                            GError         **error)
+tv_export_parse_merge (const char  *text,
+                       TvMergeKey  *merge,
+                       GError     **error)
 {
-  g_return_val_if_fail (filter != NULL, FALSE);
+  const GEnumValue *value;
+
   g_return_val_if_fail (text != NULL, FALSE);
 
-  for (TvMergeKey merge = 0; merge < TV_N_MERGE_KEYS; merge++)
+  value = lookup_nick (TV_TYPE_MERGE_KEY, text);
+  if (value != NULL)
     {
-      if (strcmp (text, merge_names[merge]) == 0)
-        {
-          filter->merge = merge;
-          return TRUE;
-        }
+      *merge = value->value;
+      return TRUE;
     }
 
   g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION,
                _("Unknown merge key “%s” (expected one of: function, line, instruction, "
                  "frame)"), text);
   return FALSE;
-}
-
-/**
- * tv_export_filter_add_hidden:
- * @filter: a filter
- * @name: a function, as "name" or "file:name"
- *
- * Hides the function(s) of that name: their samples go to their callers.
- * The name is looked up once the profile is loaded.
- */
-void
-tv_export_filter_add_hidden (TvExportFilter *filter,
-                             const char     *name)
-{
-  g_return_if_fail (filter != NULL);
-  g_return_if_fail (name != NULL);
-
-  g_ptr_array_add (filter->hidden_names, g_strdup (name));
 }
 
 /**
@@ -426,59 +237,37 @@ tv_export_compile_search (const char  *search,
   return regex;
 }
 
-/**
- * tv_export_filter_check:
- * @filter: a filter
- * @error: return location for an error
- *
- * Checks what can be checked without a profile: that the search is a
- * regular expression and the zoom path is not empty.
- *
- * Returns: %TRUE if @filter can be used
- */
 gboolean
-tv_export_filter_check (const TvExportFilter  *filter,
-                        GError               **error)
+tv_export_check_search (TvViewState  *state,
+                        GError      **error)
 {
-  g_return_val_if_fail (filter != NULL, FALSE);
-  g_return_val_if_fail (filter->merge < TV_N_MERGE_KEYS, FALSE);
+  const char *search = tv_view_state_get_search (state);
+  g_autoptr(GRegex) regex = NULL;
 
-  if (filter->search != NULL && filter->search[0] != '\0')
+  if (search == NULL)
+    return TRUE;
+  regex = tv_export_compile_search (search, error);
+  return regex != NULL;
+}
+
+gboolean
+tv_export_check_zoom_text (const char  *zoom,
+                           GError     **error)
+{
+  g_auto(GStrv) steps = NULL;
+
+  g_return_val_if_fail (zoom != NULL, FALSE);
+
+  steps = g_strsplit (zoom, ";", -1);
+  for (guint i = 0; steps[i] != NULL || i == 0; i++)
     {
-      g_autoptr(GRegex) regex = tv_export_compile_search (filter->search, error);
-
-      if (regex == NULL)
-        return FALSE;
-    }
-  if (filter->zoom != NULL)
-    {
-      g_auto(GStrv) steps = g_strsplit (filter->zoom, ";", -1);
-
-      for (guint i = 0; steps[i] != NULL || i == 0; i++)
+      if (steps[i] == NULL || steps[i][0] == '\0')
         {
-          if (steps[i] == NULL || steps[i][0] == '\0')
-            {
-              g_autofree char *shown = tv_text_dup_shown (filter->zoom);
+          g_autofree char *shown = tv_text_dup_shown (zoom);
 
-              g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
-                           _("Invalid zoom “%s”: expected functions from the root down, "
-                             "separated by “;”, such as main;run"), shown);
-              return FALSE;
-            }
-        }
-    }
-  if ((filter->focus_name != NULL && filter->focus_name[0] == '\0'))
-    {
-      g_set_error_literal (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
-                           _("The function name to focus on is empty"));
-      return FALSE;
-    }
-  for (guint i = 0; i < filter->hidden_names->len; i++)
-    {
-      if (((const char *) g_ptr_array_index (filter->hidden_names, i))[0] == '\0')
-        {
-          g_set_error_literal (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
-                               _("The function name to hide is empty"));
+          g_set_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_FILTER,
+                       _("Invalid zoom “%s”: expected functions from the root down, "
+                         "separated by “;”, such as main;run"), shown);
           return FALSE;
         }
     }
@@ -486,23 +275,64 @@ tv_export_filter_check (const TvExportFilter  *filter,
 }
 
 gboolean
-tv_export_filter_has_transforms (const TvExportFilter *filter)
+tv_export_selects_all (TvViewState *state)
 {
-  g_return_val_if_fail (filter != NULL, FALSE);
+  guint n_threads, n_ranges;
 
-  return filter->collapse_recursion || filter->focus_function != TV_NODE_NONE
-         || filter->hidden_functions->len > 0 || filter->focus_name != NULL
-         || filter->hidden_names->len > 0;
+  g_return_val_if_fail (TV_IS_VIEW_STATE (state), TRUE);
+
+  tv_view_state_get_threads (state, &n_threads);
+  tv_view_state_get_ranges (state, &n_ranges);
+  return n_threads == 0 && tv_view_state_get_state_filter (state) == TV_STATE_FILTER_ALL
+         && !tv_view_state_get_range (state, NULL, NULL) && n_ranges == 0
+         && !tv_view_state_has_transforms (state);
 }
 
 gboolean
-tv_export_filter_selects_all (const TvExportFilter *filter)
+tv_export_set_cancelled (GCancellable  *cancellable,
+                         GError       **error)
 {
-  g_return_val_if_fail (filter != NULL, TRUE);
+  if (!g_cancellable_set_error_if_cancelled (cancellable, error))
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "Cancelled");
+  return FALSE;
+}
 
-  return filter->thread_ids->len == 0 && filter->state == TV_STATE_FILTER_ALL
-         && !filter->has_range && filter->ranges->len == 0
-         && !tv_export_filter_has_transforms (filter);
+int
+tv_export_compare_threads (gconstpointer a,
+                           gconstpointer b,
+                           gpointer      user_data)
+{
+  TvProfileData *data = user_data;
+  const TvThread *ta = tv_profile_data_get_thread (data, *(const guint32 *) a);
+  const TvThread *tb = tv_profile_data_get_thread (data, *(const guint32 *) b);
+
+  if (ta->thread_id != tb->thread_id)
+    return ta->thread_id < tb->thread_id ? -1 : 1;
+  if (ta->interpreter_id != tb->interpreter_id)
+    return ta->interpreter_id < tb->interpreter_id ? -1 : 1;
+  return ta->index < tb->index ? -1 : ta->index > tb->index;
+}
+
+TvCallTree *
+tv_export_line_tree (TvProfileData  *data,
+                     const TvQuery  *query,
+                     gboolean        thread_self,
+                     GCancellable   *cancellable,
+                     GError        **error)
+{
+  TvQuery line_query = *query;
+  TvCallTree *tree;
+
+  line_query.merge = TV_MERGE_LINE;
+  line_query.inverted = FALSE;
+  line_query.callers_of = TV_NODE_NONE;
+  line_query.count_states = FALSE;
+  line_query.count_threads = FALSE;
+  line_query.thread_self = thread_self;
+  tree = tv_call_tree_new (data, &line_query, cancellable);
+  if (tree == NULL)
+    tv_export_set_cancelled (cancellable, error);
+  return tree;
 }
 
 /**
@@ -515,12 +345,7 @@ tv_export_filter_selects_all (const TvExportFilter *filter)
 const char *
 tv_export_state_to_string (TvStateFilter state)
 {
-  for (gsize i = 0; i < G_N_ELEMENTS (states); i++)
-    {
-      if (states[i].state == state)
-        return states[i].name;
-    }
-  return NULL;
+  return state != TV_STATE_FILTER_ALL ? get_nick (TV_TYPE_STATE_FILTER, state) : NULL;
 }
 
 const char *
@@ -528,7 +353,7 @@ tv_export_merge_to_string (TvMergeKey merge)
 {
   g_return_val_if_fail (merge < TV_N_MERGE_KEYS, "function");
 
-  return merge_names[merge];
+  return get_nick (TV_TYPE_MERGE_KEY, merge);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -92,6 +92,12 @@ gboolean tv_query_selects_thread   (const TvQuery     *query,
 gboolean tv_query_selects_sample   (const TvQuery     *query,
                                     guint8             status,
                                     guint64            timestamp);
+/* The first sample of thread T from index FROM on taken at TS or later
+ * (a thread's samples are in time order): where a time range starts or
+ * ends in it. */
+guint64  tv_thread_lower_bound     (const TvThread    *t,
+                                    guint64            from,
+                                    guint64            ts);
 
 typedef struct _TvCallTree TvCallTree;
 

@@ -89,7 +89,7 @@ typedef enum
   TV_MERGE_FUNCTION,           /* file and function name */
   TV_MERGE_LINE,               /* file, function and line */
   TV_MERGE_INSTRUCTION,        /* file, function, line, column and opcode */
-  TV_N_MERGE_KEYS
+  TV_N_MERGE_KEYS /*< skip >*/
 } TvMergeKey;
 
 /* A range of absolute timestamps, [start, end). */

@@ -164,12 +164,10 @@ thread_selected (const TvQuery  *query,
   return FALSE;
 }
 
-/* First sample index at or after FROM with timestamp >= TS, in a
- * time-ordered thread. */
-static guint64
-lower_bound (const TvThread *t,
-             guint64         from,
-             guint64         ts)
+guint64
+tv_thread_lower_bound (const TvThread *t,
+                       guint64         from,
+                       guint64         ts)
 {
   guint64 lo = from, hi = t->n_samples;
 
@@ -351,8 +349,8 @@ weigh_ranges (Weigh          *w,
        k < query->n_ranges && from < hi && query->ranges[k].start <= t->timestamps[hi - 1];
        k++)
     {
-      guint64 a = lower_bound (t, from, query->ranges[k].start);
-      guint64 b = lower_bound (t, a, query->ranges[k].end);
+      guint64 a = tv_thread_lower_bound (t, from, query->ranges[k].start);
+      guint64 b = tv_thread_lower_bound (t, a, query->ranges[k].end);
 
       weigh_samples (w, i, t, a, MIN (b, hi), FALSE);
       from = b;
@@ -398,8 +396,8 @@ tv_call_tree_weigh (TvProfileData *data,
             continue;
           if (t->time_ordered)
             {
-              lo = lower_bound (t, 0, query->range_start);
-              hi = lower_bound (t, lo, query->range_end);
+              lo = tv_thread_lower_bound (t, 0, query->range_start);
+              hi = tv_thread_lower_bound (t, lo, query->range_end);
             }
         }
       if ((query->has_range || query->ranges != NULL) && !t->time_ordered)

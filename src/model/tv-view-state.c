@@ -3,8 +3,9 @@
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A plain holder of choices: every setter that changes something emits
- * "changed" once; the views decide what to recompute.
+ * A plain holder of choices: every setter notifies the properties it
+ * changed, and a change of what a query selects emits "changed" once; the
+ * views decide what to recompute.
  */
 #include "tv-view-state.h"
 #include "tachyon-format.h"
@@ -24,9 +25,36 @@ struct _TvViewState
   gboolean       collapse_recursion;
   guint32        focus_function;
   GArray        *hidden;             /* guint32, in the order hidden */
+
+  TvFlameOrientation orientation;
+  char          *search;
+  GArray        *zoom_path;          /* guint32 */
 };
 
 G_DEFINE_FINAL_TYPE (TvViewState, tv_view_state, G_TYPE_OBJECT)
+
+enum
+{
+  PROP_0,
+  PROP_THREADS,
+  PROP_STATE_FILTER,
+  PROP_HAS_RANGE,
+  PROP_RANGE_START,
+  PROP_RANGE_END,
+  PROP_RANGES,
+  PROP_MERGE,
+  PROP_INVERTED,
+  PROP_COLLAPSE_RECURSION,
+  PROP_FOCUS_FUNCTION,
+  PROP_HIDDEN_FUNCTIONS,
+  /* Those after this one do not change a query. */
+  PROP_ORIENTATION,
+  PROP_SEARCH,
+  PROP_ZOOM_PATH,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 enum
 {
@@ -37,9 +65,10 @@ enum
 static guint signals[N_SIGNALS];
 
 static void
-changed (TvViewState *self)
+notify (TvViewState *self,
+        guint        prop)
 {
-  g_signal_emit (self, signals[CHANGED], 0);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
 }
 
 static int
@@ -50,6 +79,39 @@ compare_u32 (gconstpointer a,
   guint32 y = *(const guint32 *) b;
 
   return (x > y) - (x < y);
+}
+
+/* Whether ARRAY holds the N elements of VALUES; memcmp () must not see
+ * the NULL data of empty arrays. */
+static gboolean
+array_equals (GArray        *array,
+              gconstpointer  values,
+              guint          n)
+{
+  return array->len == n
+         && (n == 0 || memcmp (array->data, values, n * g_array_get_element_size (array)) == 0);
+}
+
+/* What an array of guint32 holds; NULL when it is empty, whatever
+ * memory it keeps (callers take NULL threads for all threads). */
+static const guint32 *
+array_data (GArray *array)
+{
+  return array->len > 0 ? (const guint32 *) (gpointer) array->data : NULL;
+}
+
+/* Replaces what ARRAY holds with the N elements of VALUES; FALSE if it
+ * held them already. */
+static gboolean
+array_set (GArray        *array,
+           gconstpointer  values,
+           guint          n)
+{
+  if (array_equals (array, values, n))
+    return FALSE;
+  g_array_set_size (array, 0);
+  g_array_append_vals (array, values, n);
+  return TRUE;
 }
 
 TvViewState *
@@ -65,7 +127,7 @@ tv_view_state_get_threads (TvViewState *self,
   g_return_val_if_fail (TV_IS_VIEW_STATE (self), NULL);
 
   *n_threads = self->threads->len;
-  return (const guint32 *) (gpointer) self->threads->data;
+  return array_data (self->threads);
 }
 
 void
@@ -88,15 +150,8 @@ tv_view_state_set_threads (TvViewState   *self,
         i++;
     }
 
-  /* memcmp () must not see the NULL data of empty arrays. */
-  if (sorted->len == self->threads->len
-      && (sorted->len == 0
-          || memcmp (sorted->data, self->threads->data, sorted->len * sizeof (guint32)) == 0))
-    return;
-
-  g_array_unref (self->threads);
-  self->threads = g_steal_pointer (&sorted);
-  changed (self);
+  if (array_set (self->threads, sorted->data, sorted->len))
+    notify (self, PROP_THREADS);
 }
 
 gboolean
@@ -129,7 +184,7 @@ tv_view_state_set_state_filter (TvViewState   *self,
   if (self->state_filter == filter)
     return;
   self->state_filter = filter;
-  changed (self);
+  notify (self, PROP_STATE_FILTER);
 }
 
 gboolean
@@ -146,6 +201,37 @@ tv_view_state_get_range (TvViewState *self,
   return self->has_range;
 }
 
+/* Sets the time range (clearing the ranges) and notifies what moved. */
+static void
+update_range (TvViewState *self,
+              gboolean     has_range,
+              guint64      start,
+              guint64      end)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+  if (has_range && self->ranges->len > 0)
+    {
+      g_array_set_size (self->ranges, 0);
+      notify (self, PROP_RANGES);
+    }
+  if (self->has_range != has_range)
+    {
+      self->has_range = has_range;
+      notify (self, PROP_HAS_RANGE);
+    }
+  if (self->range_start != start)
+    {
+      self->range_start = start;
+      notify (self, PROP_RANGE_START);
+    }
+  if (self->range_end != end)
+    {
+      self->range_end = end;
+      notify (self, PROP_RANGE_END);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
 void
 tv_view_state_set_range (TvViewState *self,
                          guint64      start,
@@ -154,13 +240,7 @@ tv_view_state_set_range (TvViewState *self,
   g_return_if_fail (TV_IS_VIEW_STATE (self));
   g_return_if_fail (start <= end);
 
-  if (self->has_range && self->range_start == start && self->range_end == end)
-    return;
-  g_array_set_size (self->ranges, 0);
-  self->has_range = TRUE;
-  self->range_start = start;
-  self->range_end = end;
-  changed (self);
+  update_range (self, TRUE, start, end);
 }
 
 void
@@ -168,12 +248,14 @@ tv_view_state_clear_range (TvViewState *self)
 {
   g_return_if_fail (TV_IS_VIEW_STATE (self));
 
-  if (!self->has_range && self->ranges->len == 0)
-    return;
-  self->has_range = FALSE;
-  self->range_start = self->range_end = 0;
-  g_array_set_size (self->ranges, 0);
-  changed (self);
+  g_object_freeze_notify (G_OBJECT (self));
+  update_range (self, FALSE, 0, 0);
+  if (self->ranges->len > 0)
+    {
+      g_array_set_size (self->ranges, 0);
+      notify (self, PROP_RANGES);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 const TvTimeRange *
@@ -200,24 +282,13 @@ tv_view_state_set_ranges (TvViewState       *self,
   g_array_append_vals (sorted, ranges, n_ranges);
   g_array_set_size (sorted, tv_time_ranges_normalize ((TvTimeRange *) (gpointer) sorted->data,
                                                       sorted->len));
-  if (sorted->len == 0)
-    {
-      if (self->ranges->len == 0)
-        return;
-    }
-  else if (!self->has_range && sorted->len == self->ranges->len
-           && memcmp (sorted->data, self->ranges->data,
-                      sorted->len * sizeof (TvTimeRange)) == 0)
-    return;
 
-  g_array_unref (self->ranges);
-  self->ranges = g_steal_pointer (&sorted);
-  if (self->ranges->len > 0)
-    {
-      self->has_range = FALSE;
-      self->range_start = self->range_end = 0;
-    }
-  changed (self);
+  g_object_freeze_notify (G_OBJECT (self));
+  if (sorted->len > 0)
+    update_range (self, FALSE, 0, 0);
+  if (array_set (self->ranges, sorted->data, sorted->len))
+    notify (self, PROP_RANGES);
+  g_object_thaw_notify (G_OBJECT (self));
 }
 
 TvMergeKey
@@ -238,7 +309,7 @@ tv_view_state_set_merge (TvViewState *self,
   if (self->merge == merge)
     return;
   self->merge = merge;
-  changed (self);
+  notify (self, PROP_MERGE);
 }
 
 gboolean
@@ -259,7 +330,7 @@ tv_view_state_set_inverted (TvViewState *self,
   if (self->inverted == inverted)
     return;
   self->inverted = inverted;
-  changed (self);
+  notify (self, PROP_INVERTED);
 }
 
 gboolean
@@ -280,7 +351,7 @@ tv_view_state_set_collapse_recursion (TvViewState *self,
   if (self->collapse_recursion == collapse)
     return;
   self->collapse_recursion = collapse;
-  changed (self);
+  notify (self, PROP_COLLAPSE_RECURSION);
 }
 
 guint32
@@ -300,7 +371,7 @@ tv_view_state_set_focus_function (TvViewState *self,
   if (self->focus_function == function)
     return;
   self->focus_function = function;
-  changed (self);
+  notify (self, PROP_FOCUS_FUNCTION);
 }
 
 const guint32 *
@@ -310,7 +381,7 @@ tv_view_state_get_hidden_functions (TvViewState *self,
   g_return_val_if_fail (TV_IS_VIEW_STATE (self), NULL);
 
   *n_functions = self->hidden->len;
-  return (const guint32 *) (gpointer) self->hidden->data;
+  return array_data (self->hidden);
 }
 
 void
@@ -324,7 +395,19 @@ tv_view_state_hide_function (TvViewState *self,
     if (g_array_index (self->hidden, guint32, i) == function)
       return;
   g_array_append_val (self->hidden, function);
-  changed (self);
+  notify (self, PROP_HIDDEN_FUNCTIONS);
+}
+
+void
+tv_view_state_set_hidden_functions (TvViewState   *self,
+                                    const guint32 *functions,
+                                    guint          n_functions)
+{
+  g_return_if_fail (TV_IS_VIEW_STATE (self));
+  g_return_if_fail (functions != NULL || n_functions == 0);
+
+  if (array_set (self->hidden, functions, n_functions))
+    notify (self, PROP_HIDDEN_FUNCTIONS);
 }
 
 gboolean
@@ -341,12 +424,103 @@ tv_view_state_reset_transforms (TvViewState *self)
 {
   g_return_if_fail (TV_IS_VIEW_STATE (self));
 
-  if (!tv_view_state_has_transforms (self))
+  g_object_freeze_notify (G_OBJECT (self));
+  tv_view_state_set_focus_function (self, TV_NODE_NONE);
+  tv_view_state_set_hidden_functions (self, NULL, 0);
+  tv_view_state_set_collapse_recursion (self, FALSE);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+TvFlameOrientation
+tv_view_state_get_orientation (TvViewState *self)
+{
+  g_return_val_if_fail (TV_IS_VIEW_STATE (self), TV_FLAME_ORIENTATION_FLAME);
+
+  return self->orientation;
+}
+
+void
+tv_view_state_set_orientation (TvViewState        *self,
+                               TvFlameOrientation  orientation)
+{
+  g_return_if_fail (TV_IS_VIEW_STATE (self));
+  g_return_if_fail (orientation == TV_FLAME_ORIENTATION_FLAME
+                    || orientation == TV_FLAME_ORIENTATION_ICICLE);
+
+  if (self->orientation == orientation)
     return;
-  self->focus_function = TV_NODE_NONE;
-  g_array_set_size (self->hidden, 0);
-  self->collapse_recursion = FALSE;
-  changed (self);
+  self->orientation = orientation;
+  notify (self, PROP_ORIENTATION);
+}
+
+const char *
+tv_view_state_get_search (TvViewState *self)
+{
+  g_return_val_if_fail (TV_IS_VIEW_STATE (self), NULL);
+
+  return self->search;
+}
+
+void
+tv_view_state_set_search (TvViewState *self,
+                          const char  *search)
+{
+  g_return_if_fail (TV_IS_VIEW_STATE (self));
+
+  if (search != NULL && search[0] == '\0')
+    search = NULL;
+  if (g_strcmp0 (self->search, search) == 0)
+    return;
+  g_free (self->search);
+  self->search = g_strdup (search);
+  notify (self, PROP_SEARCH);
+}
+
+const guint32 *
+tv_view_state_get_zoom_path (TvViewState *self,
+                             guint       *n_keys)
+{
+  g_return_val_if_fail (TV_IS_VIEW_STATE (self), NULL);
+
+  *n_keys = self->zoom_path->len;
+  return array_data (self->zoom_path);
+}
+
+void
+tv_view_state_set_zoom_path (TvViewState   *self,
+                             const guint32 *keys,
+                             guint          n_keys)
+{
+  g_return_if_fail (TV_IS_VIEW_STATE (self));
+  g_return_if_fail (keys != NULL || n_keys == 0);
+
+  if (array_set (self->zoom_path, keys, n_keys))
+    notify (self, PROP_ZOOM_PATH);
+}
+
+TvViewState *
+tv_view_state_copy (TvViewState *self)
+{
+  TvViewState *copy;
+
+  g_return_val_if_fail (TV_IS_VIEW_STATE (self), NULL);
+
+  copy = tv_view_state_new ();
+  array_set (copy->threads, self->threads->data, self->threads->len);
+  copy->state_filter = self->state_filter;
+  copy->has_range = self->has_range;
+  copy->range_start = self->range_start;
+  copy->range_end = self->range_end;
+  array_set (copy->ranges, self->ranges->data, self->ranges->len);
+  copy->merge = self->merge;
+  copy->inverted = self->inverted;
+  copy->collapse_recursion = self->collapse_recursion;
+  copy->focus_function = self->focus_function;
+  array_set (copy->hidden, self->hidden->data, self->hidden->len);
+  copy->orientation = self->orientation;
+  copy->search = g_strdup (self->search);
+  array_set (copy->zoom_path, self->zoom_path->data, self->zoom_path->len);
+  return copy;
 }
 
 void
@@ -400,6 +574,139 @@ tv_view_state_to_query (TvViewState *self,
     }
 }
 
+static GArray *
+dup_array (GArray *array)
+{
+  GArray *copy = g_array_sized_new (FALSE, FALSE, g_array_get_element_size (array), array->len);
+
+  g_array_append_vals (copy, array->data, array->len);
+  return copy;
+}
+
+static void
+tv_view_state_get_property (GObject    *object,
+                            guint       prop_id,
+                            GValue     *value,
+                            GParamSpec *pspec)
+{
+  TvViewState *self = TV_VIEW_STATE (object);
+
+  switch (prop_id)
+    {
+    case PROP_THREADS:
+      g_value_take_boxed (value, dup_array (self->threads));
+      break;
+    case PROP_STATE_FILTER:
+      g_value_set_enum (value, self->state_filter);
+      break;
+    case PROP_HAS_RANGE:
+      g_value_set_boolean (value, self->has_range);
+      break;
+    case PROP_RANGE_START:
+      g_value_set_uint64 (value, self->range_start);
+      break;
+    case PROP_RANGE_END:
+      g_value_set_uint64 (value, self->range_end);
+      break;
+    case PROP_RANGES:
+      g_value_take_boxed (value, dup_array (self->ranges));
+      break;
+    case PROP_MERGE:
+      g_value_set_enum (value, self->merge);
+      break;
+    case PROP_INVERTED:
+      g_value_set_boolean (value, self->inverted);
+      break;
+    case PROP_COLLAPSE_RECURSION:
+      g_value_set_boolean (value, self->collapse_recursion);
+      break;
+    case PROP_FOCUS_FUNCTION:
+      g_value_set_uint (value, self->focus_function);
+      break;
+    case PROP_HIDDEN_FUNCTIONS:
+      g_value_take_boxed (value, dup_array (self->hidden));
+      break;
+    case PROP_ORIENTATION:
+      g_value_set_enum (value, self->orientation);
+      break;
+    case PROP_SEARCH:
+      g_value_set_string (value, self->search);
+      break;
+    case PROP_ZOOM_PATH:
+      g_value_take_boxed (value, dup_array (self->zoom_path));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tv_view_state_set_property (GObject      *object,
+                            guint         prop_id,
+                            const GValue *value,
+                            GParamSpec   *pspec)
+{
+  TvViewState *self = TV_VIEW_STATE (object);
+  guint64 time;
+
+  switch (prop_id)
+    {
+    case PROP_STATE_FILTER:
+      tv_view_state_set_state_filter (self, g_value_get_enum (value));
+      break;
+    /* One end of the time range: the other moves with it when it would
+     * come before the start. */
+    case PROP_RANGE_START:
+      time = g_value_get_uint64 (value);
+      update_range (self, TRUE, time, MAX (time, self->range_end));
+      break;
+    case PROP_RANGE_END:
+      time = g_value_get_uint64 (value);
+      update_range (self, TRUE, MIN (time, self->range_start), time);
+      break;
+    case PROP_MERGE:
+      tv_view_state_set_merge (self, g_value_get_enum (value));
+      break;
+    case PROP_INVERTED:
+      tv_view_state_set_inverted (self, g_value_get_boolean (value));
+      break;
+    case PROP_COLLAPSE_RECURSION:
+      tv_view_state_set_collapse_recursion (self, g_value_get_boolean (value));
+      break;
+    case PROP_FOCUS_FUNCTION:
+      tv_view_state_set_focus_function (self, g_value_get_uint (value));
+      break;
+    case PROP_ORIENTATION:
+      tv_view_state_set_orientation (self, g_value_get_enum (value));
+      break;
+    case PROP_SEARCH:
+      tv_view_state_set_search (self, g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+/* "changed" once for each batch of notifications (a g_object_set () of
+ * several properties, or a setter that moves several) that changes what a
+ * query selects. */
+static void
+tv_view_state_dispatch_properties_changed (GObject     *object,
+                                           guint        n_pspecs,
+                                           GParamSpec **pspecs)
+{
+  gboolean changes_query = FALSE;
+
+  G_OBJECT_CLASS (tv_view_state_parent_class)->dispatch_properties_changed (object, n_pspecs,
+                                                                           pspecs);
+  for (guint i = 0; i < n_pspecs && !changes_query; i++)
+    for (guint prop = PROP_THREADS; prop < PROP_ORIENTATION; prop++)
+      if (pspecs[i] == properties[prop])
+        changes_query = TRUE;
+  if (changes_query)
+    g_signal_emit (object, signals[CHANGED], 0);
+}
+
 static void
 tv_view_state_finalize (GObject *object)
 {
@@ -408,6 +715,8 @@ tv_view_state_finalize (GObject *object)
   g_clear_pointer (&self->threads, g_array_unref);
   g_clear_pointer (&self->hidden, g_array_unref);
   g_clear_pointer (&self->ranges, g_array_unref);
+  g_clear_pointer (&self->search, g_free);
+  g_clear_pointer (&self->zoom_path, g_array_unref);
 
   G_OBJECT_CLASS (tv_view_state_parent_class)->finalize (object);
 }
@@ -416,13 +725,58 @@ static void
 tv_view_state_class_init (TvViewStateClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
+  object_class->get_property = tv_view_state_get_property;
+  object_class->set_property = tv_view_state_set_property;
+  object_class->dispatch_properties_changed = tv_view_state_dispatch_properties_changed;
   object_class->finalize = tv_view_state_finalize;
+
+  /* The arrays, read-only: a copy (a GArray) of what the typed accessors
+   * return; set through those. */
+  properties[PROP_THREADS] =
+    g_param_spec_boxed ("threads", NULL, NULL, G_TYPE_ARRAY, ro);
+  properties[PROP_RANGES] =
+    g_param_spec_boxed ("ranges", NULL, NULL, G_TYPE_ARRAY, ro);
+  properties[PROP_HIDDEN_FUNCTIONS] =
+    g_param_spec_boxed ("hidden-functions", NULL, NULL, G_TYPE_ARRAY, ro);
+  properties[PROP_ZOOM_PATH] =
+    g_param_spec_boxed ("zoom-path", NULL, NULL, G_TYPE_ARRAY, ro);
+
+  properties[PROP_STATE_FILTER] =
+    g_param_spec_enum ("state-filter", NULL, NULL, TV_TYPE_STATE_FILTER,
+                       TV_STATE_FILTER_ALL, rw);
+  properties[PROP_HAS_RANGE] =
+    g_param_spec_boolean ("has-range", NULL, NULL, FALSE, ro);
+  /* Setting either end sets the time range and clears the ranges. */
+  properties[PROP_RANGE_START] =
+    g_param_spec_uint64 ("range-start", NULL, NULL, 0, G_MAXUINT64, 0, rw);
+  properties[PROP_RANGE_END] =
+    g_param_spec_uint64 ("range-end", NULL, NULL, 0, G_MAXUINT64, 0, rw);
+  properties[PROP_MERGE] =
+    g_param_spec_enum ("merge", NULL, NULL, TV_TYPE_MERGE_KEY, TV_MERGE_FUNCTION, rw);
+  properties[PROP_INVERTED] =
+    g_param_spec_boolean ("inverted", NULL, NULL, FALSE, rw);
+  properties[PROP_COLLAPSE_RECURSION] =
+    g_param_spec_boolean ("collapse-recursion", NULL, NULL, FALSE, rw);
+  /* A function key (TV_MERGE_FUNCTION); TV_NODE_NONE for none. */
+  properties[PROP_FOCUS_FUNCTION] =
+    g_param_spec_uint ("focus-function", NULL, NULL, 0, G_MAXUINT32, TV_NODE_NONE, rw);
+  properties[PROP_ORIENTATION] =
+    g_param_spec_enum ("orientation", NULL, NULL, TV_TYPE_FLAME_ORIENTATION,
+                       TV_FLAME_ORIENTATION_FLAME, rw);
+  properties[PROP_SEARCH] =
+    g_param_spec_string ("search", NULL, NULL, NULL, rw);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
    * TvViewState::changed:
    *
-   * Something the views show changed.
+   * Something a query of the state selects changed (not the orientation,
+   * the search or the zoom path): once for each change, however many
+   * properties it moved.
    */
   signals[CHANGED] = g_signal_new ("changed",
                                    G_TYPE_FROM_CLASS (klass),
@@ -437,6 +791,8 @@ tv_view_state_init (TvViewState *self)
   self->threads = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->hidden = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->ranges = g_array_new (FALSE, FALSE, sizeof (TvTimeRange));
+  self->zoom_path = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->merge = TV_MERGE_FUNCTION;
   self->focus_function = TV_NODE_NONE;
+  self->orientation = TV_FLAME_ORIENTATION_FLAME;
 }

@@ -19,8 +19,7 @@
 typedef struct
 {
   TvDiff         *diff;
-  TvExportFilter  filter;
-  gboolean        has_filter;
+  TvViewState    *state;          /* NULL: no one filter says it */
   char           *base_name;
   char           *new_name;
   char           *search;
@@ -30,7 +29,7 @@ static void
 export_job_free (ExportJob *job)
 {
   tv_diff_unref (job->diff);
-  tv_export_filter_clear (&job->filter);
+  g_clear_object (&job->state);
   g_free (job->base_name);
   g_free (job->new_name);
   g_free (job->search);
@@ -47,40 +46,37 @@ build_export (gpointer       user_data,
 {
   ExportJob *job = user_data;
 
-  *bytes = tv_export_html_build_diff (job->diff, job->has_filter ? &job->filter : NULL,
+  *bytes = tv_export_html_build_diff (job->diff, job->state,
                                       job->base_name, job->new_name, job->search, cancellable,
                                       error);
   return *bytes != NULL;
 }
 
 /* The page says what both sides were filtered by: the state filter and
- * the transforms (the same on both sides, as NEW's function keys).  When
- * the sides' filters differ (a thread chosen on either side, or another
- * state), no one filter says it: FALSE, and the page says nothing. */
-static gboolean
-fill_export_filter (TvComparePage  *self,
-                    TvExportFilter *filter)
+ * the transforms (the same on both sides, as NEW's function keys), from a
+ * copy of NEW's view state.  When the sides' filters differ (a thread
+ * chosen on either side, or another state), no one filter says it: NULL,
+ * and the page says nothing. */
+static TvViewState *
+dup_shown (TvComparePage *self)
 {
   TvComparison *c = self->comparison;
   TvViewState *base =
     tv_comparison_get_view_state (c, tv_comparison_get_diff_side (c, TV_DIFF_SIDE_BASE));
   TvViewState *new_state =
     tv_comparison_get_view_state (c, tv_comparison_get_diff_side (c, TV_DIFF_SIDE_NEW));
-  guint n_base, n_new, n_hidden;
-  const guint32 *hidden;
+  TvViewState *shown;
+  guint n_base, n_new;
 
   tv_view_state_get_threads (base, &n_base);
   tv_view_state_get_threads (new_state, &n_new);
   if (n_base > 0 || n_new > 0
       || tv_view_state_get_state_filter (base) != tv_view_state_get_state_filter (new_state))
-    return FALSE;
-  filter->state = tv_view_state_get_state_filter (new_state);
-  filter->merge = tv_comparison_get_merge (c);
-  filter->collapse_recursion = tv_view_state_get_collapse_recursion (new_state);
-  filter->focus_function = tv_view_state_get_focus_function (new_state);
-  hidden = tv_view_state_get_hidden_functions (new_state, &n_hidden);
-  g_array_append_vals (filter->hidden_functions, hidden, n_hidden);
-  return TRUE;
+    return NULL;
+  shown = tv_view_state_copy (new_state);
+  tv_view_state_clear_range (shown);
+  tv_view_state_set_merge (shown, tv_comparison_get_merge (c));
+  return shown;
 }
 
 void
@@ -105,8 +101,7 @@ tv_compare_page_export_async (TvComparePage       *self,
     }
   job = g_new0 (ExportJob, 1);
   job->diff = tv_diff_ref (diff);
-  tv_export_filter_init (&job->filter);
-  job->has_filter = fill_export_filter (self, &job->filter);
+  job->state = dup_shown (self);
   job->base_name = g_file_get_basename (_tv_compare_page_diff_side_file (self, TV_DIFF_SIDE_BASE));
   job->new_name = g_file_get_basename (_tv_compare_page_diff_side_file (self, TV_DIFF_SIDE_NEW));
   job->search = g_strdup (self->search != NULL && self->search[0] != '\0' ? self->search : NULL);

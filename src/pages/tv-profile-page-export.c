@@ -1,5 +1,5 @@
-/* tv-profile-page-export.c: the profile page's export: what the views show,
- * as an export's filter, and the export's worker
+/* tv-profile-page-export.c: the profile page's export: a copy of what the
+ * views show, and the export's worker
  *
  * Copyright 2026 The Tachyon Viewer authors
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -32,7 +32,7 @@ typedef enum
 typedef struct
 {
   TvProfileData        *data;
-  TvExportFilter        filter;
+  TvViewState          *state;          /* a copy: the window's moves on */
   char                 *source_name;
   ExportKind            kind;
   TvExportImageFormat   format;
@@ -45,7 +45,7 @@ export_job_free (gpointer user_data)
   ExportJob *job = user_data;
 
   tv_profile_data_unref (job->data);
-  tv_export_filter_clear (&job->filter);
+  g_clear_object (&job->state);
   g_free (job->source_name);
   g_free (job);
 }
@@ -67,8 +67,8 @@ save_samples (ExportJob     *job,
       return FALSE;
     }
   if (job->kind == EXPORT_GECKO)
-    return tv_export_gecko_save (job->data, &job->filter, path, cancellable, error);
-  return tv_export_speedscope_save (job->data, &job->filter, job->source_name, path,
+    return tv_export_gecko_save (job->data, job->state, path, cancellable, error);
+  return tv_export_speedscope_save (job->data, job->state, job->source_name, path,
                                     cancellable, error);
 }
 
@@ -88,123 +88,54 @@ build_export (gpointer       user_data,
     case EXPORT_SPEEDSCOPE:
       return save_samples (job, dest, cancellable, error);
     case EXPORT_IMAGE:
-      *bytes = tv_export_image_build (job->data, &job->filter, job->format, &job->options,
+      *bytes = tv_export_image_build (job->data, job->state, job->format, &job->options,
                                       job->source_name, cancellable, error);
       break;
     case EXPORT_PSTATS:
-      *bytes = tv_export_pstats_build (job->data, &job->filter, cancellable, error);
+      *bytes = tv_export_pstats_build (job->data, job->state, cancellable, error);
       break;
     case EXPORT_PPROF:
-      *bytes = tv_export_pprof_build (job->data, &job->filter, job->source_name, cancellable,
+      *bytes = tv_export_pprof_build (job->data, job->state, job->source_name, cancellable,
                                       error);
       break;
     case EXPORT_HTML:
     default:
-      *bytes = tv_export_html_build (job->data, &job->filter, job->source_name, cancellable,
+      *bytes = tv_export_html_build (job->data, job->state, job->source_name, cancellable,
                                      error);
       break;
     }
   return *bytes != NULL;
 }
 
-/* The view state's transforms, as the export's. */
-static void
-fill_export_transforms (TvProfilePage  *self,
-                        TvExportFilter *filter)
+/* What the views show: the view state's choices, and the flame graph's
+ * orientation, search and zoom (as the merge keys from the root down). */
+static TvViewState *
+dup_shown (TvProfilePage *self)
 {
-  const guint32 *hidden;
-  guint n_hidden;
-
-  filter->collapse_recursion = tv_view_state_get_collapse_recursion (self->view_state);
-  filter->focus_function = tv_view_state_get_focus_function (self->view_state);
-  hidden = tv_view_state_get_hidden_functions (self->view_state, &n_hidden);
-  g_array_append_vals (filter->hidden_functions, hidden, n_hidden);
-}
-
-/* The flame graph's orientation, search and zoom (as the merge keys from
- * the root down). */
-static void
-fill_export_view (TvProfilePage  *self,
-                  TvExportFilter *filter)
-{
+  TvViewState *state = tv_view_state_copy (self->view_state);
+  g_autoptr(GArray) zoom = g_array_new (FALSE, FALSE, sizeof (guint32));
   TvFlameView *view = tv_profile_page_get_flame_view (self);
   TvFlameGraph *graph;
   TvCallTree *tree;
-  const char *search;
 
   if (view == NULL)
-    return;
+    return state;
   graph = tv_flame_view_get_graph (view);
   tree = tv_flame_graph_get_tree (graph);
-  search = tv_flame_view_get_search (view);
-  filter->orientation = tv_flame_graph_get_orientation (graph);
-  if (search != NULL && search[0] != '\0')
-    filter->search = g_strdup (search);
+  tv_view_state_set_orientation (state, tv_flame_graph_get_orientation (graph));
+  tv_view_state_set_search (state, tv_flame_view_get_search (view));
   if (tree == NULL)
-    return;
+    return state;
   for (guint32 node = tv_flame_graph_get_zoom_root (graph);
        node != TV_ROOT_NODE && node != TV_NODE_NONE;
        node = tv_call_tree_get_parent (tree, node))
     {
       guint32 key = tv_call_tree_get_key (tree, node);
 
-      g_array_prepend_val (filter->zoom_path, key);
+      g_array_prepend_val (zoom, key);
     }
-}
-
-/* The heatmap's selection of time ranges, in seconds after the start. */
-static void
-fill_export_ranges (TvProfilePage  *self,
-                    TvExportFilter *filter)
-{
-  guint64 start_time = tv_profile_get_header (self->profile)->start_time_us;
-  const TvTimeRange *ranges;
-  guint n_ranges;
-
-  ranges = tv_view_state_get_ranges (self->view_state, &n_ranges);
-  for (guint i = 0; i < n_ranges; i++)
-    {
-      TvExportRange range = {
-        ((double) ranges[i].start - (double) start_time) / 1e6,
-        ((double) ranges[i].end - (double) start_time) / 1e6,
-      };
-
-      tv_export_filter_add_ranges (filter, &range, 1);
-    }
-}
-
-/* What the views show, as the export's filter: samples, transforms, merge
- * key, orientation, zoom and search. */
-static void
-fill_export_filter (TvProfilePage  *self,
-                    TvExportFilter *filter)
-{
-  TvProfileData *data = tv_profile_get_data (self->profile);
-  guint64 start_time = tv_profile_get_header (self->profile)->start_time_us;
-  const guint32 *threads;
-  guint n_threads;
-  guint64 range_start, range_end;
-
-  tv_export_filter_init (filter);
-  threads = tv_view_state_get_threads (self->view_state, &n_threads);
-  for (guint i = 0; i < n_threads; i++)
-    {
-      guint64 id = tv_profile_data_get_thread (data, threads[i])->thread_id;
-
-      g_array_append_val (filter->thread_ids, id);
-    }
-  filter->state = tv_view_state_get_state_filter (self->view_state);
-  if (tv_view_state_get_range (self->view_state, &range_start, &range_end))
-    {
-      filter->has_range = TRUE;
-      filter->range_start = ((double) range_start - (double) start_time) / 1e6;
-      filter->range_end = ((double) range_end - (double) start_time) / 1e6;
-    }
-  fill_export_ranges (self, filter);
-  filter->inverted = tv_view_state_get_inverted (self->view_state);
-  filter->merge = tv_view_state_get_merge (self->view_state);
-  fill_export_transforms (self, filter);
-  fill_export_view (self, filter);
+  tv_view_state_set_zoom_path (state, (const guint32 *) (gpointer) zoom->data, zoom->len);
+  return state;
 }
 
 /* An image when DEST ends in .svg, .png or .pdf, in the window's colours
@@ -233,8 +164,8 @@ fill_image_options (TvProfilePage *self,
   if (name != NULL && g_str_has_suffix (name, ".pb.gz"))
     {
       job->kind = EXPORT_PPROF;
-      if (job->filter.merge == TV_MERGE_FUNCTION)
-        job->filter.merge = TV_MERGE_LINE;
+      if (tv_view_state_get_merge (job->state) == TV_MERGE_FUNCTION)
+        tv_view_state_set_merge (job->state, TV_MERGE_LINE);
       return;
     }
   if (name != NULL && g_str_has_suffix (name, ".gecko.json"))
@@ -280,7 +211,7 @@ tv_profile_page_export_async (TvProfilePage       *self,
   basename = g_file_get_basename (self->file);
   job = g_new0 (ExportJob, 1);
   job->data = tv_profile_data_ref (tv_profile_get_data (self->profile));
-  fill_export_filter (self, &job->filter);
+  job->state = dup_shown (self);
   job->source_name = g_filename_display_name (basename != NULL ? basename : "profile");
   fill_image_options (self, dest, job);
   tv_export_task_run (self, tv_profile_page_export_async, dest, job, export_job_free,

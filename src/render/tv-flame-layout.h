@@ -25,14 +25,9 @@
 #pragma once
 
 #include "tv-call-tree.h"
+#include "tv-view-state.h"      /* TvFlameOrientation */
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  TV_FLAME_ORIENTATION_FLAME,        /* the root at the bottom */
-  TV_FLAME_ORIENTATION_ICICLE,       /* the root at the top */
-} TvFlameOrientation;
 
 typedef struct
 {

@@ -334,7 +334,7 @@ run_stages (char **args)
   TvProfileData *data;
   Drawing d = { 0 };
   TvQuery view_query;
-  TvExportFilter filter;
+  g_autoptr (TvViewState) shown = tv_view_state_new ();
   TvExportImageOptions image;
   StagesStatus before, after_load, after_view;
   double ms[N_INTERACTIONS][STAGES_MAX_RUNS];
@@ -548,24 +548,21 @@ run_stages (char **args)
   }
 
   /* The exports, from the loaded data as the page makes them. */
-  tv_export_filter_init (&filter);
-  filter.merge = TV_MERGE_FRAME;        /* the command line's for html */
+  tv_view_state_set_merge (shown, TV_MERGE_FRAME);     /* the command line's for html */
   c1 = bench_cpu_seconds ();
-  html = tv_export_html_build (data, &filter, source_name, NULL, &error);
+  html = tv_export_html_build (data, shown, source_name, NULL, &error);
   html_cpu = bench_cpu_seconds () - c1;
   if (html == NULL)
     {
       g_printerr ("tachyon-bench: html: %s\n", error->message);
-      tv_export_filter_clear (&filter);
       return 1;
     }
-  filter.merge = TV_MERGE_FUNCTION;     /* and for the images */
+  tv_view_state_set_merge (shown, TV_MERGE_FUNCTION);  /* and for the images */
   tv_export_image_options_init (&image);
   c1 = bench_cpu_seconds ();
-  svg = tv_export_image_build (data, &filter, TV_EXPORT_IMAGE_SVG, &image, source_name, NULL,
+  svg = tv_export_image_build (data, shown, TV_EXPORT_IMAGE_SVG, &image, source_name, NULL,
                                &error);
   svg_cpu = bench_cpu_seconds () - c1;
-  tv_export_filter_clear (&filter);
   if (svg == NULL)
     {
       g_printerr ("tachyon-bench: svg: %s\n", error->message);

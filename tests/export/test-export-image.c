@@ -49,31 +49,39 @@ svg_desc (GBytes *svg)
 
 static GBytes *
 build (TvProfileData              *data,
-       const TvExportFilter       *filter,
+       TvViewState                *state,
        TvExportImageFormat         format,
        const TvExportImageOptions *options,
        GError                    **error)
 {
-  return tv_export_image_build (data, filter, format, options, "test.tach", NULL, error);
+  return tv_export_image_build (data, state, format, options, "test.tach", NULL, error);
+}
+
+static guint
+n_zoom_keys (TvViewState *state)
+{
+  guint n;
+
+  tv_view_state_get_zoom_path (state, &n);
+  return n;
 }
 
 static void
 test_options (void)
 {
-  g_auto(TvExportFilter) filter = { 0 };
+  g_autoptr(TvViewState) filter = tv_view_state_new ();
   TvExportImageOptions options;
   TvExportImageFormat format = TV_EXPORT_IMAGE_PNG;
   const guint widths[] = { 0, TV_EXPORT_IMAGE_MIN_WIDTH - 1, TV_EXPORT_IMAGE_MAX_WIDTH + 1,
                            G_MAXUINT };
 
-  tv_export_filter_init (&filter);
   tv_export_image_options_init (&options);
-  g_assert_cmpint (filter.merge, ==, TV_MERGE_FUNCTION);
-  g_assert_cmpint (filter.orientation, ==, TV_FLAME_ORIENTATION_FLAME);
-  g_assert_cmpuint (filter.zoom_path->len, ==, 0);
-  g_assert_cmpuint (filter.focus_function, ==, TV_NODE_NONE);
-  g_assert_false (tv_export_filter_has_transforms (&filter));
-  g_assert_true (tv_export_filter_check (&filter, NULL));
+  g_assert_cmpint (tv_view_state_get_merge (filter), ==, TV_MERGE_FUNCTION);
+  g_assert_cmpint (tv_view_state_get_orientation (filter), ==, TV_FLAME_ORIENTATION_FLAME);
+  g_assert_cmpuint (n_zoom_keys (filter), ==, 0);
+  g_assert_cmpuint (tv_view_state_get_focus_function (filter), ==, TV_NODE_NONE);
+  g_assert_false (tv_view_state_has_transforms (filter));
+  g_assert_true (tv_export_check_search (filter, NULL));
   g_assert_cmpint (options.colors, ==, TV_FLAME_COLORS_MODULE);
   g_assert_false (options.dark);
   g_assert_cmpuint (options.width, ==, TV_EXPORT_IMAGE_DEFAULT_WIDTH);
@@ -95,13 +103,12 @@ test_options (void)
   {
     g_autoptr(GError) error = NULL;
 
-    filter.search = g_strdup ("[unclosed");
-    g_assert_false (tv_export_filter_check (&filter, &error));
+    tv_view_state_set_search (filter, "[unclosed");
+    g_assert_false (tv_export_check_search (filter, &error));
     g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION);
     g_assert_nonnull (strstr (error->message, "[unclosed"));
-    g_free (filter.search);
-    filter.search = g_strdup ("");
-    g_assert_true (tv_export_filter_check (&filter, NULL));
+    tv_view_state_set_search (filter, "");
+    g_assert_true (tv_export_check_search (filter, NULL));
   }
 
   g_assert_true (tv_export_image_format_from_string ("svg", &format));
@@ -137,7 +144,7 @@ static void
 test_zoom (void)
 {
   g_autoptr(TvProfileData) data = load ("rec_threads.tach");
-  g_auto(TvExportFilter) filter = { 0 };
+  g_autoptr(TvViewState) filter = tv_view_state_new ();
   g_autoptr(TvCallTree) tree = NULL;
   g_autoptr(GBytes) whole = NULL;
   g_autoptr(GBytes) zoomed = NULL;
@@ -149,11 +156,10 @@ test_zoom (void)
   TvQuery query;
   guint32 child, grandchild, great;
   guint32 path[3];
-  GArray *zoom;
+  g_autoptr(GArray) zoom = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (guint64));
 
-  tv_export_filter_init (&filter);
   tv_export_image_options_init (&options);
-  zoom = filter.zoom_path;
   tv_query_init (&query, TV_MERGE_FUNCTION);
   tree = tv_call_tree_new (data, &query, NULL);
 
@@ -165,10 +171,11 @@ test_zoom (void)
   path[1] = tv_call_tree_get_key (tree, grandchild);
   path[2] = tv_call_tree_get_key (tree, great);
 
-  whole = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+  whole = build (data, filter, TV_EXPORT_IMAGE_SVG, &options, &error);
   g_assert_no_error (error);
   g_array_append_vals (zoom, path, 2);
-  zoomed = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+  tv_view_state_set_zoom_path (filter, (guint32 *) (gpointer) zoom->data, zoom->len);
+  zoomed = build (data, filter, TV_EXPORT_IMAGE_SVG, &options, &error);
   g_assert_no_error (error);
   g_assert_false (g_bytes_equal (whole, zoomed));
   desc = svg_desc (zoomed);
@@ -181,7 +188,8 @@ test_zoom (void)
 
   g_array_set_size (zoom, 0);
   g_array_append_vals (zoom, path, 3);
-  zoomed = build (data, &filter, TV_EXPORT_IMAGE_PNG, &options, &error);
+  tv_view_state_set_zoom_path (filter, (guint32 *) (gpointer) zoom->data, zoom->len);
+  zoomed = build (data, filter, TV_EXPORT_IMAGE_PNG, &options, &error);
   g_assert_no_error (error);
   g_assert_nonnull (zoomed);
 
@@ -190,7 +198,8 @@ test_zoom (void)
   path[0] = path[2];
   g_array_set_size (zoom, 1);
   g_array_index (zoom, guint32, 0) = path[0];
-  none = build (data, &filter, TV_EXPORT_IMAGE_PNG, &options, &error);
+  tv_view_state_set_zoom_path (filter, (guint32 *) (gpointer) zoom->data, zoom->len);
+  none = build (data, filter, TV_EXPORT_IMAGE_PNG, &options, &error);
   g_assert_null (none);
   g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME);
   g_clear_pointer (&expected, g_free);
@@ -201,25 +210,27 @@ test_zoom (void)
 
   /* A key the profile does not have. */
   g_array_index (zoom, guint32, 0) = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
-  none = build (data, &filter, TV_EXPORT_IMAGE_PDF, &options, &error);
+  tv_view_state_set_zoom_path (filter, (guint32 *) (gpointer) zoom->data, zoom->len);
+  none = build (data, filter, TV_EXPORT_IMAGE_PDF, &options, &error);
   g_assert_null (none);
   g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME);
   g_clear_error (&error);
 
   /* The main thread never ran the worker threads' bootstrap. */
   g_array_index (zoom, guint32, 0) = tv_call_tree_get_key (tree, child);
+  tv_view_state_set_zoom_path (filter, (guint32 *) (gpointer) zoom->data, zoom->len);
   for (guint i = 0; i < tv_profile_data_get_n_threads (data); i++)
     {
       const TvThread *thread = tv_profile_data_get_thread (data, i);
-      g_autofree char *id = NULL;
 
       if (thread->status_counts[5] == 0)      /* main thread */
         continue;
-      id = g_strdup_printf ("%" G_GUINT64_FORMAT, thread->thread_id);
-      g_assert_true (tv_export_filter_add_thread (&filter, id, NULL));
+      g_array_append_val (ids, thread->thread_id);
     }
-  g_assert_cmpuint (filter.thread_ids->len, ==, 1);
-  none = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+  g_assert_cmpuint (ids->len, ==, 1);
+  g_assert_true (tv_export_select_threads (filter, data, (guint64 *) (gpointer) ids->data,
+                                           ids->len, NULL));
+  none = build (data, filter, TV_EXPORT_IMAGE_SVG, &options, &error);
   g_assert_null (none);
   g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_FRAME);
 }
@@ -238,10 +249,9 @@ test_merge_keys (void)
     { TV_MERGE_INSTRUCTION, "merged by instruction" },
   };
   g_autoptr(TvProfileData) data = load ("rec_cpu_mix.tach");
-  g_auto(TvExportFilter) filter = { 0 };
+  g_autoptr(TvViewState) filter = tv_view_state_new ();
   TvExportImageOptions options;
 
-  tv_export_filter_init (&filter);
   tv_export_image_options_init (&options);
   for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
     {
@@ -249,8 +259,8 @@ test_merge_keys (void)
       g_autoptr(GBytes) svg = NULL;
       g_autofree char *desc = NULL;
 
-      filter.merge = keys[i].merge;
-      svg = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+      tv_view_state_set_merge (filter, keys[i].merge);
+      svg = build (data, filter, TV_EXPORT_IMAGE_SVG, &options, &error);
       g_assert_no_error (error);
       desc = svg_desc (svg);
       g_assert_nonnull (strstr (desc, keys[i].text));
@@ -261,38 +271,38 @@ static void
 test_errors (void)
 {
   g_autoptr(TvProfileData) data = load ("tiny.tach");
-  g_auto(TvExportFilter) filter = { 0 };
+  g_autoptr(TvViewState) filter = tv_view_state_new ();
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) bytes = NULL;
   TvExportImageOptions options;
 
-  tv_export_filter_init (&filter);
   tv_export_image_options_init (&options);
 
   g_cancellable_cancel (cancellable);
-  bytes = tv_export_image_build (data, &filter, TV_EXPORT_IMAGE_PNG, &options, "tiny.tach",
+  bytes = tv_export_image_build (data, filter, TV_EXPORT_IMAGE_PNG, &options, "tiny.tach",
                                  cancellable, &error);
   g_assert_null (bytes);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&error);
 
-  g_assert_true (tv_export_filter_add_thread (&filter, "7", NULL));
-  bytes = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
-  g_assert_null (bytes);
+  {
+    guint64 id = 7;
+
+    g_assert_false (tv_export_select_threads (filter, data, &id, 1, &error));
+  }
   g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_NO_SUCH_THREAD);
   g_clear_error (&error);
 
-  g_array_set_size (filter.thread_ids, 0);
-  filter.search = g_strdup ("(");
-  bytes = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+  tv_view_state_set_search (filter, "(");
+  bytes = build (data, filter, TV_EXPORT_IMAGE_SVG, &options, &error);
   g_assert_null (bytes);
   g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION);
   g_clear_error (&error);
 
-  g_clear_pointer (&filter.search, g_free);
+  tv_view_state_set_search (filter, NULL);
   options.width = 10;
-  bytes = build (data, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+  bytes = build (data, filter, TV_EXPORT_IMAGE_SVG, &options, &error);
   g_assert_null (bytes);
   g_assert_error (error, TV_EXPORT_ERROR, TV_EXPORT_ERROR_INVALID_OPTION);
 }
@@ -326,54 +336,59 @@ test_state_from_counts (void)
                                                   NULL);
         g_autoptr(TvProfileData) full = load (names[n]);
         g_autoptr(TvProfileData) counts = NULL;
-        g_auto(TvExportFilter) filter = { 0 };
+        g_autoptr(TvViewState) filter = tv_view_state_new ();
         g_autoptr(GError) error = NULL;
         g_autoptr(GBytes) a = NULL;
         g_autoptr(GBytes) b = NULL;
         TvExportImageOptions options;
         TachReader *reader = NULL;
         TachError tach_error = { 0 };
+        TvExportRange range = { -INFINITY, INFINITY };
+        const TvExportRange *ranges = NULL;
+        guint n_ranges = 0;
 
-        tv_export_filter_init (&filter);
-        tv_export_image_options_init (&options);
+              tv_export_image_options_init (&options);
         options.colors = TV_FLAME_COLORS_THREAD_STATE;
         switch (f)
           {
           case 1:
-            filter.state = TV_STATE_FILTER_GIL;
+            tv_view_state_set_state_filter (filter, TV_STATE_FILTER_GIL);
             break;
           case 2:
-            filter.state = TV_STATE_FILTER_CPU;
-            filter.inverted = TRUE;
+            tv_view_state_set_state_filter (filter, TV_STATE_FILTER_CPU);
+            tv_view_state_set_inverted (filter, TRUE);
             break;
           case 3:
-            filter.has_range = TRUE;
-            filter.range_start = 0.1;
-            filter.range_end = 0.7;
+            range = (TvExportRange) { 0.1, 0.7 };
             break;
           case 4:
             {
-              TvExportRange ranges[] = { { 0, 0.2 }, { 0.4, 0.5 }, { 0.9, INFINITY } };
+              static const TvExportRange some[] = { { 0, 0.2 }, { 0.4, 0.5 },
+                                                    { 0.9, INFINITY } };
 
-              tv_export_filter_add_ranges (&filter, ranges, G_N_ELEMENTS (ranges));
-              filter.merge = TV_MERGE_LINE;
+              ranges = some;
+              n_ranges = G_N_ELEMENTS (some);
+              tv_view_state_set_merge (filter, TV_MERGE_LINE);
             }
             break;
           case 5:
-            filter.state = TV_STATE_FILTER_EXCEPTION;
-            filter.collapse_recursion = TRUE;
+            tv_view_state_set_state_filter (filter, TV_STATE_FILTER_EXCEPTION);
+            tv_view_state_set_collapse_recursion (filter, TRUE);
             options.dark = TRUE;
             break;
           default:
             break;
           }
         g_assert_cmpint (tach_reader_open_path (path, &reader, &tach_error), ==, TACH_OK);
-        counts = tv_export_filter_load (&filter, reader, TRUE, NULL, &error);
+        /* Seconds after the start, as the command line takes them. */
+        tv_export_select_seconds (filter, tach_reader_get_header (reader)->start_time_us,
+                                  f == 3 ? &range : NULL, ranges, n_ranges);
+        counts = tv_export_load (filter, reader, TRUE, NULL, &error);
         g_assert_no_error (error);
         g_assert_false (tv_profile_data_has_samples (counts));
-        a = build (full, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+        a = build (full, filter, TV_EXPORT_IMAGE_SVG, &options, &error);
         g_assert_no_error (error);
-        b = build (counts, &filter, TV_EXPORT_IMAGE_SVG, &options, &error);
+        b = build (counts, filter, TV_EXPORT_IMAGE_SVG, &options, &error);
         g_assert_no_error (error);
         {
           g_autofree char *x = without_surface_ids (a);

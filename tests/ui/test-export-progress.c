@@ -198,7 +198,7 @@ test_progress (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *written = NULL;
   g_autofree char *others = NULL;
-  TvExportFilter filter;
+  g_autoptr(TvViewState) state = tv_view_state_new ();
   gsize written_len;
   TvProfilePage *page;
   GtkWidget *area;
@@ -244,10 +244,8 @@ test_progress (void)
     }
 
   /* The bytes the exporter makes of what the page shows (everything). */
-  tv_export_filter_init (&filter);
   want = tv_export_html_build (tv_profile_get_data (tv_profile_page_get_profile (page)),
-                               &filter, "deep.tach", NULL, &error);
-  tv_export_filter_clear (&filter);
+                               state, "deep.tach", NULL, &error);
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (dest, &written, &written_len, &error));
   g_assert_no_error (error);

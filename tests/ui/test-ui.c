@@ -319,8 +319,8 @@ test_export_stats (void)
   g_autoptr(GBytes) all_pstats = NULL;
   g_autoptr(GBytes) all_pprof = NULL;
   g_autoptr(GError) error = NULL;
-  g_auto(TvExportFilter) filter = { 0 };
-  g_auto(TvExportFilter) everything = { 0 };
+  g_autoptr(TvViewState) filter = tv_view_state_new ();
+  g_autoptr(TvViewState) everything = tv_view_state_new ();
   TvProfileData *data;
   TvViewState *state;
   TvProfilePage *page;
@@ -351,24 +351,23 @@ test_export_stats (void)
   pstats = export_and_load (page, pstats_dest);
   pprof = export_and_load (page, pprof_dest);
 
-  tv_export_filter_init (&filter);
-  g_array_append_val (filter.thread_ids, thread->thread_id);
-  filter.state = TV_STATE_FILTER_CPU;
-  g_array_append_val (filter.hidden_functions, hidden);
-  filter.merge = TV_MERGE_LINE;
-  want_pstats = tv_export_pstats_build (data, &filter, NULL, &error);
+  /* As the command line says them. */
+  g_assert_true (tv_export_select_threads (filter, data, &thread->thread_id, 1, NULL));
+  tv_view_state_set_state_filter (filter, TV_STATE_FILTER_CPU);
+  tv_view_state_hide_function (filter, hidden);
+  tv_view_state_set_merge (filter, TV_MERGE_LINE);
+  want_pstats = tv_export_pstats_build (data, filter, NULL, &error);
   g_assert_no_error (error);
-  want_pprof = tv_export_pprof_build (data, &filter, "rec_threads.tach", NULL, &error);
+  want_pprof = tv_export_pprof_build (data, filter, "rec_threads.tach", NULL, &error);
   g_assert_no_error (error);
   g_assert_true (g_bytes_equal (pstats, want_pstats));
   g_assert_true (g_bytes_equal (pprof, want_pprof));
 
   /* The filters made a difference. */
-  tv_export_filter_init (&everything);
-  everything.merge = TV_MERGE_LINE;
-  all_pstats = tv_export_pstats_build (data, &everything, NULL, &error);
+  tv_view_state_set_merge (everything, TV_MERGE_LINE);
+  all_pstats = tv_export_pstats_build (data, everything, NULL, &error);
   g_assert_no_error (error);
-  all_pprof = tv_export_pprof_build (data, &everything, "rec_threads.tach", NULL, &error);
+  all_pprof = tv_export_pprof_build (data, everything, "rec_threads.tach", NULL, &error);
   g_assert_no_error (error);
   g_assert_false (g_bytes_equal (pstats, all_pstats));
   g_assert_false (g_bytes_equal (pprof, all_pprof));
@@ -1129,25 +1128,25 @@ test_export_samples (void)
                                                            : "out.speedscope.json", NULL);
       g_autoptr(GFile) dest = g_file_new_for_path (name);
       g_autofree char *written = export_and_read (page, dest);
-      g_auto(TvExportFilter) filter = { 0 };
+      g_autoptr(TvViewState) filter = tv_view_state_new ();
       const TachHeader *header = tach_reader_get_header (tv_profile_data_get_reader (data));
+      TvExportRange range;
       char *expected = NULL;
       size_t expected_len = 0;
       FILE *memory;
 
-      tv_export_filter_init (&filter);
-      g_array_append_val (filter.thread_ids, thread->thread_id);
-      filter.state = TV_STATE_FILTER_GIL;
-      filter.has_range = TRUE;
-      filter.range_start = ((double) first - (double) header->start_time_us) / 1e6;
-      filter.range_end = ((double) (first + (last - first) / 2) - (double) header->start_time_us)
-                         / 1e6;
-      filter.merge = TV_MERGE_LINE;
+      /* As the command line says them. */
+      g_assert_true (tv_export_select_threads (filter, data, &thread->thread_id, 1, NULL));
+      tv_view_state_set_state_filter (filter, TV_STATE_FILTER_GIL);
+      range.start = ((double) first - (double) header->start_time_us) / 1e6;
+      range.end = ((double) (first + (last - first) / 2) - (double) header->start_time_us) / 1e6;
+      tv_export_select_seconds (filter, header->start_time_us, &range, NULL, 0);
+      tv_view_state_set_merge (filter, TV_MERGE_LINE);
       memory = open_memstream (&expected, &expected_len);
       if (gecko)
-        g_assert_true (tv_export_gecko_write (data, &filter, memory, NULL, &error));
+        g_assert_true (tv_export_gecko_write (data, filter, memory, NULL, &error));
       else
-        g_assert_true (tv_export_speedscope_write (data, &filter, "rec_threads.tach", memory,
+        g_assert_true (tv_export_speedscope_write (data, filter, "rec_threads.tach", memory,
                                                    NULL, &error));
       g_assert_no_error (error);
       fclose (memory);
