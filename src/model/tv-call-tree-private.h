@@ -175,7 +175,18 @@ typedef struct
   gboolean  overflowed;
 } Touched;
 
-/* Step 1 (tv-query.c).  TOUCHED may be NULL. */
+/* Step 1 whole (tv-query.c): each exact node's selected samples
+ * (*WEIGHTS), their states when the query counts them (*STATES), the
+ * samples of its subtree (*SUBTREE), and each thread's HITS when not
+ * NULL.  FALSE, with nothing made, once cancelled. */
+gboolean tv_call_tree_weigh_tree (TvProfileData      *data,
+                                  const TvQuery      *query,
+                                  GArray             *hits,
+                                  guint64           **weights,
+                                  guint64           **states,
+                                  guint64           **subtree,
+                                  Progress           *progress);
+/* Its first part.  TOUCHED may be NULL. */
 gboolean tv_call_tree_weigh     (TvProfileData       *data,
                                  const TvQuery       *query,
                                  guint64             *weights,
@@ -194,6 +205,43 @@ void     tv_call_tree_map_nodes (TvProfileData       *data,
                                  Builder             *b,
                                  Progress            *progress);
 /* Step 3 (tv-call-tree-invert.c). */
+void     tv_builder_sum_totals  (const Builder       *b,
+                                 guint64             *total);
+/* Children lists (unsorted) of N_NODES nodes with their PARENT. */
+void     tv_index_children      (guint32              n_nodes,
+                                 const guint32       *parent,
+                                 guint32            **child_start_out,
+                                 guint32            **children_out);
+
+/* A finished tree, as the function table reads it: N_NODES nodes with
+ * their KEY, SELF and TOTAL, and the CHILDREN of each node from
+ * CHILD_START. */
+typedef struct
+{
+  guint32        n_nodes;
+  const guint32 *key;
+  const guint64 *self;
+  const guint64 *total;
+  const guint32 *child_start;
+  const guint32 *children;
+} FunctionsInput;
+
+/* The function table (tv-call-tree-functions.c), unsorted: of a finished
+ * tree, or of a builder's before it is turned over. */
+TvFunctionRow *tv_call_tree_build_functions (TvProfileData        *data,
+                                             TvMergeKey            merge,
+                                             const FunctionsInput *in,
+                                             guint                *n_rows_out,
+                                             Progress             *progress);
+TvFunctionRow *tv_builder_functions         (TvProfileData        *data,
+                                             TvMergeKey            merge,
+                                             const Builder        *b,
+                                             guint                *n_rows_out,
+                                             Progress             *progress);
+/* The table's order, for qsort(). */
+int            tv_function_rows_compare     (const void           *pa,
+                                             const void           *pb);
+
 /* A node a pruned inversion left children out of, and their samples. */
 typedef struct
 {

@@ -144,9 +144,9 @@ tv_builder_append (Builder *b,
   return node;
 }
 
-static void
-sum_totals (const Builder *b,
-            guint64       *total)
+void
+tv_builder_sum_totals (const Builder *b,
+                       guint64       *total)
 {
   memcpy (total, b->self, b->n_nodes * sizeof (guint64));
   for (guint32 n = b->n_nodes - 1; n > 0; n--)
@@ -183,11 +183,11 @@ compare_children (const void *pa,
 }
 
 /* Children lists (unsorted) of a builder's nodes. */
-static void
-index_children (guint32         n_nodes,
-                const guint32  *parent,
-                guint32       **child_start_out,
-                guint32       **children_out)
+void
+tv_index_children (guint32         n_nodes,
+                   const guint32  *parent,
+                   guint32       **child_start_out,
+                   guint32       **children_out)
 {
   guint32 *child_start = g_new0 (guint32, n_nodes + 1);
   guint32 *children = g_new (guint32, MAX (n_nodes, 1));
@@ -202,124 +202,6 @@ index_children (guint32         n_nodes,
     children[fill[parent[n]]++] = n;
   *child_start_out = child_start;
   *children_out = children;
-}
-
-/* Functions, from a tree that is not inverted: self adds up, and total
- * counts each sample once per function however deep the recursion: a node
- * adds its total only when no ancestor is the same function.  The tree is
- * N_NODES nodes with their PARENT, KEY, SELF and TOTAL, and CHILDREN of
- * each node from CHILD_START. */
-typedef struct
-{
-  guint32        n_nodes;
-  const guint32 *key;
-  const guint64 *self;
-  const guint64 *total;
-  const guint32 *child_start;
-  const guint32 *children;
-} FunctionsInput;
-
-static TvFunctionRow *
-build_functions (TvProfileData        *data,
-                 TvMergeKey            merge,
-                 const FunctionsInput *in,
-                 guint                *n_rows_out,
-                 Progress             *progress)
-{
-  guint32 n_nodes = in->n_nodes;
-  guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
-  guint32 n_keys = tv_profile_data_get_n_keys (data, merge);
-  const guint32 *frame_functions = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
-  g_autofree guint64 *fself = g_new0 (guint64, MAX (n_functions, 1));
-  g_autofree guint64 *ftotal = g_new0 (guint64, MAX (n_functions, 1));
-  g_autofree guint32 *active = g_new0 (guint32, MAX (n_functions, 1));
-  g_autofree guint32 *key_fn = g_new (guint32, MAX (n_keys, 1));
-  g_autofree guint32 *stack = g_new (guint32, n_nodes + 1);
-  g_autofree guint32 *next = g_new (guint32, n_nodes + 1);
-  TvFunctionRow *rows;
-  guint32 sp = 0;
-  guint n_rows = 0;
-
-  /* Each key's function, looked up once rather than once a node. */
-  for (guint32 k = 0; k < n_keys; k++)
-    key_fn[k] = frame_functions[tv_profile_data_get_key_frame (data, merge, k)];
-
-  /* Depth-first, with the count of each function on the current path. */
-  stack[sp] = 0;
-  next[sp] = 0;
-  sp++;
-  while (sp > 0)
-    {
-      guint32 n = stack[sp - 1];
-      guint32 i = next[sp - 1];
-
-      if (i == 0 && !progress_step (progress, n, n_nodes))
-        break;
-      if (i == 0 && n != 0)
-        {
-          guint32 f = key_fn[in->key[n]];
-
-          fself[f] += in->self[n];
-          if (active[f]++ == 0)
-            ftotal[f] += in->total[n];
-        }
-      if (in->child_start[n] + i < in->child_start[n + 1])
-        {
-          next[sp - 1] = i + 1;
-          stack[sp] = in->children[in->child_start[n] + i];
-          next[sp] = 0;
-          sp++;
-        }
-      else
-        {
-          if (n != 0)
-            active[key_fn[in->key[n]]]--;
-          sp--;
-        }
-    }
-
-  for (guint32 f = 0; f < n_functions; f++)
-    if (ftotal[f] > 0)
-      n_rows++;
-  rows = g_new (TvFunctionRow, MAX (n_rows, 1));
-  n_rows = 0;
-  for (guint32 f = 0; f < n_functions; f++)
-    if (ftotal[f] > 0)
-      rows[n_rows++] = (TvFunctionRow) { f, fself[f], ftotal[f] };
-  *n_rows_out = n_rows;
-  return rows;
-}
-
-/* The functions of a builder's tree, before it is turned over. */
-static TvFunctionRow *
-builder_functions (TvProfileData *data,
-                   TvMergeKey     merge,
-                   const Builder *b,
-                   guint         *n_rows_out,
-                   Progress      *progress)
-{
-  g_autofree guint64 *total = g_new (guint64, b->n_nodes);
-  g_autofree guint32 *child_start = NULL;
-  g_autofree guint32 *children = NULL;
-  FunctionsInput in;
-
-  sum_totals (b, total);
-  index_children (b->n_nodes, b->parent, &child_start, &children);
-  in = (FunctionsInput) { b->n_nodes, b->key, b->self, total, child_start, children };
-  return build_functions (data, merge, &in, n_rows_out, progress);
-}
-
-static int
-compare_rows (const void *pa,
-              const void *pb)
-{
-  const TvFunctionRow *a = pa, *b = pb;
-
-  if (a->total != b->total)
-    return a->total > b->total ? -1 : 1;
-  if (a->self != b->self)
-    return a->self > b->self ? -1 : 1;
-  return a->function < b->function ? -1 : a->function > b->function;
 }
 
 /* Step 3: totals and sorted children for the finished nodes. */
@@ -366,7 +248,7 @@ finish (TvProfileData *data,
     self->depth[n] = self->depth[self->parent[n]] + 1;
 
   /* Children as one array per parent, in key rank order. */
-  index_children (self->n_nodes, self->parent, &self->child_start, &self->children);
+  tv_index_children (self->n_nodes, self->parent, &self->child_start, &self->children);
   order.ranks = tv_profile_data_get_key_ranks (data, query->merge);
   order.keys = self->key;
   for (guint32 n = 0; n < self->n_nodes && !b->children_in_order; n++)
@@ -518,7 +400,7 @@ turn_over (TvProfileData  *data,
 
       /* The view is dropped after this, so its counts can become totals
        * in place. */
-      sum_totals (view, total);
+      tv_builder_sum_totals (view, total);
       sum_states (view);
       tv_call_tree_callers (data, query->merge, view, total, view->status, query->callers_of,
                             &other, progress);
@@ -539,51 +421,50 @@ turn_over (TvProfileData  *data,
   return threads;
 }
 
-/* Each exact node's weight and its descendants', from the few LEAVES
- * that have a weight: nodes are summed into their parents from the
- * highest number down (a parent's is smaller than its children's),
- * through a bitmap of the nodes reached, which costs a word per 64 nodes
- * and a step per node reached.  The others stay 0, as the whole pass
- * would leave them. */
-static guint64 *
-sum_sparse (const TvExactTree *exact,
-            const guint64     *weights,
-            const GArray      *leaves)
+/* Whether QUERY is one DATA can answer. */
+static gboolean
+query_fits (TvProfileData *data,
+            const TvQuery *query)
 {
-  guint64 *subtree = g_new0 (guint64, exact->n_nodes);
-  gsize n_words = (exact->n_nodes + 63) / 64;
-  g_autofree guint64 *reached = g_new0 (guint64, n_words);
+  return query->merge < TV_N_MERGE_KEYS
+         && (query->ranges == NULL
+             || tv_time_ranges_are_sorted (query->ranges, query->n_ranges))
+         /* A load of counts has no samples to select by state or time:
+          * its filter did that while it loaded. */
+         && (tv_profile_data_has_samples (data)
+             || (query->status_mask == 0 && !query->has_range && query->ranges == NULL))
+         /* It counted states while it loaded, or it cannot. */
+         && (!query->count_states || tv_profile_data_has_states (data));
+}
 
-  for (guint i = 0; i < leaves->len; i++)
-    {
-      guint32 n = g_array_index (leaves, guint32, i);
+/* MAP, the exact nodes onto the view's, as the tree keeps it: the samples
+ * of an exact node outside the focused function (not IN_FOCUS) are
+ * counted nowhere, though the node maps onto the root. */
+static guint32 *
+node_map (const TvExactTree *exact,
+          guint32           *map,
+          const guint8      *in_focus)
+{
+  if (in_focus != NULL)
+    for (guint32 n = 0; n < exact->n_nodes; n++)
+      if (!in_focus[n])
+        map[n] = TV_NODE_NONE;
+  return map;
+}
 
-      subtree[n] = weights[n];
-      reached[n / 64] |= G_GUINT64_CONSTANT (1) << (n % 64);
-    }
-  for (gsize w = n_words; w-- > 0;)
-    {
-      guint64 word = reached[w];
+/* A tree's function table, read off the finished tree, whose totals and
+ * children are made.  FALSE once cancelled. */
+static gboolean
+tree_functions (TvCallTree *tree,
+                Progress   *progress)
+{
+  FunctionsInput in = { tree->n_nodes, tree->key, tree->self, tree->total,
+                        tree->child_start, tree->children };
 
-      while (word != 0)
-        {
-          guint bit = 63 - __builtin_clzll (word);
-          guint32 n = (guint32) (w * 64 + bit);
-          guint32 p;
-
-          word &= ~(G_GUINT64_CONSTANT (1) << bit);
-          if (n == TV_ROOT_NODE)
-            continue;
-          p = exact->parent[n];
-          subtree[p] += subtree[n];
-          /* Below N, so not taken yet, even in this word. */
-          if (p / 64 == w)
-            word |= G_GUINT64_CONSTANT (1) << (p % 64);
-          else
-            reached[p / 64] |= G_GUINT64_CONSTANT (1) << (p % 64);
-        }
-    }
-  return subtree;
+  progress_stage (progress, 0.85, 0.15);
+  tree->functions = tv_call_tree_build_functions (tree->data, tree->merge, &in,
+                                                  &tree->n_functions, progress);
+  return !progress->cancelled;
 }
 
 /**
@@ -637,7 +518,6 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   g_autoptr(GArray) hits = NULL;
   g_autofree guint32 *threads = NULL;
   g_autoptr(GArray) remainders = g_array_new (FALSE, FALSE, sizeof (Remainder));
-  Touched touched = { NULL, 0, FALSE };
   /* A callers tree has no thread counts: its nodes are not paths of
    * samples but of callers. */
   gboolean count = query->count_threads && query->callers_of == TV_NODE_NONE;
@@ -652,40 +532,14 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
 
   g_return_val_if_fail (data != NULL, NULL);
   g_return_val_if_fail (query != NULL, NULL);
-  g_return_val_if_fail (query->merge < TV_N_MERGE_KEYS, NULL);
-  g_return_val_if_fail (query->ranges == NULL
-                        || tv_time_ranges_are_sorted (query->ranges, query->n_ranges), NULL);
-  /* A load of counts has no samples to select by state or time: its
-   * filter did that while it loaded. */
-  g_return_val_if_fail (tv_profile_data_has_samples (data)
-                        || (query->status_mask == 0 && !query->has_range
-                            && query->ranges == NULL), NULL);
-  /* It counted states while it loaded, or it cannot. */
-  g_return_val_if_fail (!query->count_states || tv_profile_data_has_states (data), NULL);
+  g_return_val_if_fail (query_fits (data, query), NULL);
 
   exact = tv_profile_data_get_tree (data);
-  weights = g_new0 (guint64, exact->n_nodes);
-  if (query->count_states)
-    states = g_new0 (guint64, (gsize) exact->n_nodes * N_STATES);
   if (count || keep_self)
     hits = g_array_new (FALSE, FALSE, sizeof (ThreadHit));
-  /* A query of few samples (one thread, a short time) weighs few leaves:
-   * their sums up the tree then cost what they reach, not the tree. */
-  touched.leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
-  touched.max = MAX (exact->n_nodes / 64, 64);
   progress_stage (&progress, 0.0, 0.15);
-  if (!tv_call_tree_weigh (data, query, weights, states, hits, &touched, &progress))
+  if (!tv_call_tree_weigh_tree (data, query, hits, &weights, &states, &subtree, &progress))
     return NULL;
-
-  if (!touched.overflowed)
-    subtree = sum_sparse (exact, weights, touched.leaves);
-  else
-    {
-      subtree = g_memdup2 (weights, exact->n_nodes * sizeof (guint64));
-      for (guint32 n = exact->n_nodes - 1; n > 0; n--)
-        subtree[exact->parent[n]] += subtree[n];
-    }
-  g_clear_pointer (&touched.leaves, g_array_unref);
 
   /* Only a focused view looks its nodes up (see tv_call_tree_map_nodes()). */
   tv_builder_init (&view, exact->n_nodes, query->count_states,
@@ -711,7 +565,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
       /* The function table never depends on inversion: it is the tree's
        * before it is turned over. */
       progress_stage (&progress, map_end, functions_end - map_end);
-      functions = builder_functions (data, query->merge, &view, &n_functions, &progress);
+      functions = tv_builder_functions (data, query->merge, &view, &n_functions, &progress);
       if (!progress.cancelled)
         threads = turn_over (data, query, count, hits, map, in_focus, functions_end, &view,
                              remainders, &progress);
@@ -730,38 +584,23 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
     }
 
   tree = finish (data, query, &view, remainders);
-  if (functions == NULL)
+  if (functions == NULL && !tree_functions (tree, &progress))
     {
-      /* Read off the finished tree, whose totals and children are made. */
-      FunctionsInput in = { tree->n_nodes, tree->key, tree->self, tree->total,
-                            tree->child_start, tree->children };
-
-      progress_stage (&progress, 0.85, 0.15);
-      functions = build_functions (data, query->merge, &in, &n_functions, &progress);
-      if (progress.cancelled)
-        {
-          g_free (functions);
-          tv_builder_clear (&view);
-          tv_call_tree_unref (tree);
-          return NULL;
-        }
+      tv_builder_clear (&view);
+      tv_call_tree_unref (tree);
+      return NULL;
     }
-  qsort (functions, n_functions, sizeof (TvFunctionRow), compare_rows);
+  if (functions != NULL)
+    {
+      tree->functions = functions;
+      tree->n_functions = n_functions;
+    }
+  qsort (tree->functions, tree->n_functions, sizeof (TvFunctionRow), tv_function_rows_compare);
   tree->threads = g_steal_pointer (&threads);
   if (keep_self)
     keep_thread_self (tree, tv_profile_data_get_n_threads (data), hits, map, in_focus, &view);
   if (query->keep_node_map && query->callers_of == TV_NODE_NONE && !query->inverted)
-    {
-      /* The samples of an exact node outside the focused function are
-       * counted nowhere, though the node maps onto the root. */
-      if (in_focus != NULL)
-        for (guint32 n = 0; n < exact->n_nodes; n++)
-          if (!in_focus[n])
-            map[n] = TV_NODE_NONE;
-      tree->node_map = g_steal_pointer (&map);
-    }
-  tree->functions = functions;
-  tree->n_functions = n_functions;
+    tree->node_map = node_map (exact, g_steal_pointer (&map), in_focus);
   tv_builder_clear (&view);
   return tree;
 }

@@ -409,3 +409,86 @@ tv_call_tree_weigh (TvProfileData *data,
     }
   return TRUE;
 }
+
+/* Each exact node's weight and its descendants', from the few LEAVES
+ * that have a weight: nodes are summed into their parents from the
+ * highest number down (a parent's is smaller than its children's),
+ * through a bitmap of the nodes reached, which costs a word per 64 nodes
+ * and a step per node reached.  The others stay 0, as the whole pass
+ * would leave them. */
+static guint64 *
+sum_sparse (const TvExactTree *exact,
+            const guint64     *weights,
+            const GArray      *leaves)
+{
+  guint64 *subtree = g_new0 (guint64, exact->n_nodes);
+  gsize n_words = (exact->n_nodes + 63) / 64;
+  g_autofree guint64 *reached = g_new0 (guint64, n_words);
+
+  for (guint i = 0; i < leaves->len; i++)
+    {
+      guint32 n = g_array_index (leaves, guint32, i);
+
+      subtree[n] = weights[n];
+      reached[n / 64] |= G_GUINT64_CONSTANT (1) << (n % 64);
+    }
+  for (gsize w = n_words; w-- > 0;)
+    {
+      guint64 word = reached[w];
+
+      while (word != 0)
+        {
+          guint bit = 63 - __builtin_clzll (word);
+          guint32 n = (guint32) (w * 64 + bit);
+          guint32 p;
+
+          word &= ~(G_GUINT64_CONSTANT (1) << bit);
+          if (n == TV_ROOT_NODE)
+            continue;
+          p = exact->parent[n];
+          subtree[p] += subtree[n];
+          /* Below N, so not taken yet, even in this word. */
+          if (p / 64 == w)
+            word |= G_GUINT64_CONSTANT (1) << (p % 64);
+          else
+            reached[p / 64] |= G_GUINT64_CONSTANT (1) << (p % 64);
+        }
+    }
+  return subtree;
+}
+
+gboolean
+tv_call_tree_weigh_tree (TvProfileData  *data,
+                         const TvQuery  *query,
+                         GArray         *hits,
+                         guint64       **weights,
+                         guint64       **states,
+                         guint64       **subtree,
+                         Progress       *progress)
+{
+  const TvExactTree *exact = tv_profile_data_get_tree (data);
+  /* A query of few samples (one thread, a short time) weighs few leaves:
+   * their sums up the tree then cost what they reach, not the tree. */
+  g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
+  Touched touched = { leaves, MAX (exact->n_nodes / 64, 64), FALSE };
+
+  *weights = g_new0 (guint64, exact->n_nodes);
+  *states = query->count_states ? g_new0 (guint64, (gsize) exact->n_nodes * N_STATES) : NULL;
+  *subtree = NULL;
+  if (!tv_call_tree_weigh (data, query, *weights, *states, hits, &touched, progress))
+    {
+      g_clear_pointer (weights, g_free);
+      g_clear_pointer (states, g_free);
+      return FALSE;
+    }
+
+  if (!touched.overflowed)
+    *subtree = sum_sparse (exact, *weights, leaves);
+  else
+    {
+      *subtree = g_memdup2 (*weights, exact->n_nodes * sizeof (guint64));
+      for (guint32 n = exact->n_nodes - 1; n > 0; n--)
+        (*subtree)[exact->parent[n]] += (*subtree)[n];
+    }
+  return TRUE;
+}

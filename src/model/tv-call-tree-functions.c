@@ -1,0 +1,121 @@
+/* tv-call-tree-functions.c: the function table of a call tree
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each function's self and total samples, read off a view's tree before
+ * it is turned over (an inverted tree's functions are its top-down
+ * tree's), and the order the table lists them in.
+ */
+#include "tv-call-tree-private.h"
+
+/* Functions, from a tree that is not inverted: self adds up, and total
+ * counts each sample once per function however deep the recursion: a node
+ * adds its total only when no ancestor is the same function.  The tree is
+ * N_NODES nodes with their PARENT, KEY, SELF and TOTAL, and CHILDREN of
+ * each node from CHILD_START. */
+TvFunctionRow *
+tv_call_tree_build_functions (TvProfileData        *data,
+                              TvMergeKey            merge,
+                              const FunctionsInput *in,
+                              guint                *n_rows_out,
+                              Progress             *progress)
+{
+  guint32 n_nodes = in->n_nodes;
+  guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+  guint32 n_keys = tv_profile_data_get_n_keys (data, merge);
+  const guint32 *frame_functions = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  g_autofree guint64 *fself = g_new0 (guint64, MAX (n_functions, 1));
+  g_autofree guint64 *ftotal = g_new0 (guint64, MAX (n_functions, 1));
+  g_autofree guint32 *active = g_new0 (guint32, MAX (n_functions, 1));
+  g_autofree guint32 *key_fn = g_new (guint32, MAX (n_keys, 1));
+  g_autofree guint32 *stack = g_new (guint32, n_nodes + 1);
+  g_autofree guint32 *next = g_new (guint32, n_nodes + 1);
+  TvFunctionRow *rows;
+  guint32 sp = 0;
+  guint n_rows = 0;
+
+  /* Each key's function, looked up once rather than once a node. */
+  for (guint32 k = 0; k < n_keys; k++)
+    key_fn[k] = frame_functions[tv_profile_data_get_key_frame (data, merge, k)];
+
+  /* Depth-first, with the count of each function on the current path. */
+  stack[sp] = 0;
+  next[sp] = 0;
+  sp++;
+  while (sp > 0)
+    {
+      guint32 n = stack[sp - 1];
+      guint32 i = next[sp - 1];
+
+      if (i == 0 && !progress_step (progress, n, n_nodes))
+        break;
+      if (i == 0 && n != 0)
+        {
+          guint32 f = key_fn[in->key[n]];
+
+          fself[f] += in->self[n];
+          if (active[f]++ == 0)
+            ftotal[f] += in->total[n];
+        }
+      if (in->child_start[n] + i < in->child_start[n + 1])
+        {
+          next[sp - 1] = i + 1;
+          stack[sp] = in->children[in->child_start[n] + i];
+          next[sp] = 0;
+          sp++;
+        }
+      else
+        {
+          if (n != 0)
+            active[key_fn[in->key[n]]]--;
+          sp--;
+        }
+    }
+
+  for (guint32 f = 0; f < n_functions; f++)
+    if (ftotal[f] > 0)
+      n_rows++;
+  rows = g_new (TvFunctionRow, MAX (n_rows, 1));
+  n_rows = 0;
+  for (guint32 f = 0; f < n_functions; f++)
+    if (ftotal[f] > 0)
+      rows[n_rows++] = (TvFunctionRow) { f, fself[f], ftotal[f] };
+  *n_rows_out = n_rows;
+  return rows;
+}
+
+/* The functions of a builder's tree, before it is turned over. */
+TvFunctionRow *
+tv_builder_functions (TvProfileData *data,
+                      TvMergeKey     merge,
+                      const Builder *b,
+                      guint         *n_rows_out,
+                      Progress      *progress)
+{
+  g_autofree guint64 *total = g_new (guint64, b->n_nodes);
+  g_autofree guint32 *child_start = NULL;
+  g_autofree guint32 *children = NULL;
+  FunctionsInput in;
+
+  tv_builder_sum_totals (b, total);
+  tv_index_children (b->n_nodes, b->parent, &child_start, &children);
+  in = (FunctionsInput) { b->n_nodes, b->key, b->self, total, child_start, children };
+  return tv_call_tree_build_functions (data, merge, &in, n_rows_out, progress);
+}
+
+/* The table's order: most samples first, then most self samples, then by
+ * key, so that equal rows keep one order. */
+int
+tv_function_rows_compare (const void *pa,
+                          const void *pb)
+{
+  const TvFunctionRow *a = pa, *b = pb;
+
+  if (a->total != b->total)
+    return a->total > b->total ? -1 : 1;
+  if (a->self != b->self)
+    return a->self > b->self ? -1 : 1;
+  return a->function < b->function ? -1 : a->function > b->function;
+}
+
