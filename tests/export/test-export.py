@@ -800,6 +800,15 @@ PAGE_CHECK = """(() => {
 })()"""
 
 
+def set_control(b, element, value=None, option=None, event="change"):
+    """Sets the form control of id ELEMENT to VALUE, or to the value of
+    its OPTION-th option, and sends the EVENT a user's change would."""
+    to = "s.options[%d].value" % option if option is not None else json.dumps(value)
+    b.evaluate("(() => { const s = document.getElementById(%s); s.value = %s;"
+               " s.dispatchEvent(new Event(%s)); })()"
+               % (json.dumps(element), to, json.dumps(event)))
+
+
 def browser_problems(browser, page_url):
     problems = []
     if browser.dialogs:
@@ -875,8 +884,7 @@ def hostile_cases(env, browser_exe):
                 if b.evaluate("tachyon.state().zoomName") != target["name"]:
                     problems.append("clicking %r did not zoom into it" % target["name"])
             b.evaluate("document.getElementById('inverted').click()")
-            b.evaluate("(() => { const s = document.getElementById('thread'); s.value = s.options[1].value;"
-                       " s.dispatchEvent(new Event('change')); })()")
+            set_control(b, "thread", option=1)
             after = b.evaluate(PAGE_CHECK)
             if after["scripts"] != 2 or after["bad"]:
                 problems.append("injected elements after use: %r" % after["bad"])
@@ -1142,8 +1150,7 @@ def browser_cases(env, browser_exe):
         if "matched" not in text or ("%.1f%%" % pct) not in text and ("%.2g%%" % pct) not in text:
             problems.append("match text %r, expected %.2f%%" % (text, pct))
         # An invalid expression says so and highlights nothing.
-        b.evaluate("(() => { const s = document.getElementById('search'); s.value = '(';"
-                   " s.dispatchEvent(new Event('input')); })()")
+        set_control(b, "search", "(", event="input")
         b.key("Enter", keycode=13)
         st = b.evaluate("tachyon.state()")
         text = b.evaluate("document.getElementById('match').textContent")
@@ -1161,8 +1168,7 @@ def browser_cases(env, browser_exe):
             problems.append("%d options for %d threads" % (len(options), len(with_samples)))
         for value, text in options[1:]:
             t = d["threads"][int(value)]
-            b.evaluate("(() => { const s = document.getElementById('thread'); s.value = %s;"
-                       " s.dispatchEvent(new Event('change')); })()" % json.dumps(value))
+            set_control(b, "thread", value)
             st = b.evaluate("tachyon.state()")
             if st["samples"] != t["samples"] or "{:,}".format(t["samples"]) not in text:
                 problems.append("thread %s: page shows %d samples (%r), expected %d"
@@ -1175,8 +1181,7 @@ def browser_cases(env, browser_exe):
                 tip = b.evaluate("document.getElementById('tooltip').textContent")
                 if "Thread: " + t["thread_id"] not in tip:
                     problems.append("tooltip for thread %s: %r" % (t["thread_id"], tip))
-        b.evaluate("(() => { const s = document.getElementById('thread'); s.value = '-1';"
-                   " s.dispatchEvent(new Event('change')); })()")
+        set_control(b, "thread", "-1")
         before = b.evaluate("tachyon.state()")
         b.evaluate("document.getElementById('inverted').click()")
         after = b.evaluate("tachyon.state()")
@@ -1647,8 +1652,7 @@ def size_cases(env, browser_exe):
                     problems.append("box tooltip %r" % tip[:300])
             tid = next(t for t in d["threads"] if t["samples"] > 0)
             index = d["threads"].index(tid)
-            b.evaluate("(() => { const s = document.getElementById('thread'); s.value = '%d';"
-                       " s.dispatchEvent(new Event('change')); })()" % index)
+            set_control(b, "thread", str(index))
             if b.evaluate("tachyon.state().samples") != tid["samples"]:
                 problems.append("thread %s: %r samples" % (tid["thread_id"], b.evaluate("tachyon.state().samples")))
             thread_model = Trie(env, profile, "--thread", tid["thread_id"])
@@ -1659,8 +1663,7 @@ def size_cases(env, browser_exe):
             if bad:
                 problems.append("thread: %d node totals differ from the model's" % len(bad))
             for state in ("cpu", "gil"):
-                b.evaluate("(() => { const s = document.getElementById('state'); s.value = '%s';"
-                           " s.dispatchEvent(new Event('change')); })()" % state)
+                set_control(b, "state", str(state))
                 state_model = Trie(env, profile, "--state", state)
                 at = state_model.of_page(d)
                 tree = b.evaluate("tachyon.tree()")
@@ -2192,8 +2195,7 @@ def diff_cases(env, browser_exe):
                                  % json.dumps(hot["color"] if hot else ""))
             if swatch.get("1") != hot_rgb:
                 problems.append("the legend's red %r is not hot's %r" % (swatch.get("1"), hot_rgb))
-            b.evaluate("(() => { const s = document.getElementById('diffmode'); s.value = 'self';"
-                       " s.dispatchEvent(new Event('change')); })()")
+            set_control(b, "diffmode", "self")
             frames = {f["name"]: f for f in b.evaluate("tachyon.frames()") if f["name"]}
             if frames["hot"]["change"] != 1 or frames["main"]["change"] != 0:
                 problems.append("self change: hot %r, main %r" % (frames["hot"], frames["main"]))
@@ -3163,12 +3165,10 @@ def page_cases(env, browser_exe):
         b, url = load(out)
         if b.evaluate("location.hash") != "":
             problems.append("the page wrote a fragment before anything changed")
-        b.evaluate("(() => { const s = document.getElementById('thread'); s.value = s.options[2].value;"
-                   " s.dispatchEvent(new Event('change')); })()")
+        set_control(b, "thread", option=2)
         b.evaluate("document.getElementById('inverted').click()")
         b.evaluate("document.getElementById('icicle').click()")
-        b.evaluate("(() => { const s = document.getElementById('colour'); s.value = 'heat';"
-                   " s.dispatchEvent(new Event('change')); })()")
+        set_control(b, "colour", "heat")
         b.evaluate("document.getElementById('theme').click()")
         target = max((f for f in b.evaluate("tachyon.frames()") if f["depth"] == 2),
                      key=lambda f: f["width"])
@@ -3281,8 +3281,7 @@ def page_cases(env, browser_exe):
                 by_path = dict(zip(paths(rd), rtotal))
                 rc, coll, err = env.run("--export", "collapsed", "--state", state, "-o", "-", path)
                 collapsed_sum = sum(parse_collapsed(coll).values()) if rc == 0 else None
-                b.evaluate("(() => { const s = document.getElementById('state'); s.value = %s;"
-                           " s.dispatchEvent(new Event('change')); })()" % json.dumps(state))
+                set_control(b, "state", state)
                 st = b.evaluate("tachyon.state()")
                 tree = b.evaluate("tachyon.tree()")
                 if st["state"] != state or len(tree["total"]) != n:
@@ -3331,8 +3330,7 @@ def page_cases(env, browser_exe):
             every |= seen
             # Choosing a thread goes back to all states, and the other way round.
             b, url = load(out, "#state=cpu")
-            b.evaluate("(() => { const s = document.getElementById('thread'); s.value = s.options[1].value;"
-                       " s.dispatchEvent(new Event('change')); })()")
+            set_control(b, "thread", option=1)
             st = b.evaluate("tachyon.state()")
             if st["state"] != "" or st["thread"] < 0:
                 problems.append("%s: a thread with a state: %r" % (name, st))
