@@ -694,6 +694,40 @@ def check_fails(env, args, expected, path=None, cwd=None):
     return problems
 
 
+def clean_run(env, *args, cwd=None):
+    """Runs the viewer with ARGS: a problem unless it exits 0 and says
+    nothing."""
+    rc, out, err = env.run(*args, cwd=cwd)
+    if rc != 0 or out or err:
+        return ["exit %d, stdout %r, stderr %r" % (rc, out, err)]
+    return []
+
+
+KEEP = "keep me\n"
+
+
+def existing_out(out_dir, name):
+    """OUT_DIR/NAME, written with KEEP: an OUT that a failed export must
+    leave as it is."""
+    out_path = os.path.join(out_dir, name)
+    with open(out_path, "w") as fh:
+        fh.write(KEEP)
+    return out_path
+
+
+def out_kept(out_path, changed):
+    """The problems, CHANGED among them, when OUT_PATH no longer holds
+    KEEP or its folder holds anything else."""
+    problems = []
+    with open(out_path) as fh:
+        if fh.read() != KEEP:
+            problems.append(changed)
+    left = os.listdir(os.path.dirname(out_path))
+    if left != [os.path.basename(out_path)]:
+        problems.append("left behind: %r" % left)
+    return problems
+
+
 def args_cases(env):
     tiny = os.path.join(env.data, "valid", "tiny.tach")
     bad = os.path.join(env.data, "invalid", "sample_count_mismatch.tach")
@@ -748,18 +782,10 @@ def args_cases(env):
          lambda: export_fails(bad, "Sample count mismatch"))
 
     def export_keeps_existing():
-        out_dir = tempfile.mkdtemp(dir=tmp)
-        out_path = os.path.join(out_dir, "out.collapsed")
-        with open(out_path, "w") as fh:
-            fh.write("keep me\n")
+        out_path = existing_out(tempfile.mkdtemp(dir=tmp), "out.collapsed")
         problems = check_fails(env, ["--export", "collapsed", "-o", out_path, bad],
                                "Sample count mismatch", bad)
-        with open(out_path) as fh:
-            if fh.read() != "keep me\n":
-                problems.append("existing OUT was modified")
-        if os.listdir(out_dir) != ["out.collapsed"]:
-            problems.append("left behind: %r" % os.listdir(out_dir))
-        return problems
+        return problems + out_kept(out_path, "existing OUT was modified")
     case("export: failure keeps an existing OUT", export_keeps_existing)
 
     def export_out_is_dir():
@@ -784,10 +810,7 @@ def args_cases(env):
         out_path = os.path.join(out_dir, "out.collapsed")
         with open(out_path, "w") as fh:
             fh.write("old contents\n" * 1000)
-        rc, out, err = env.run("--export", "collapsed", "-o", out_path, tiny)
-        problems = []
-        if rc != 0 or out or err:
-            problems.append("exit %d, stdout %r, stderr %r" % (rc, out, err))
+        problems = clean_run(env, "--export", "collapsed", "-o", out_path, tiny)
         with open(out_path, "rb") as fh:
             if not env.is_reference_collapsed(fh.read(), tiny):
                 problems.append("OUT not replaced by the export")
@@ -903,10 +926,7 @@ def args_cases(env):
         with open(out_path, "w") as fh:
             fh.write("old\n")
         os.chmod(out_path, 0o640)
-        rc, out, err = env.run("--export", "collapsed", "-o", out_path, tiny)
-        problems = []
-        if rc != 0 or out or err:
-            problems.append("exit %d, stdout %r, stderr %r" % (rc, out, err))
+        problems = clean_run(env, "--export", "collapsed", "-o", out_path, tiny)
         mode = stat.S_IMODE(os.stat(out_path).st_mode)
         if mode != 0o640:
             problems.append("OUT's mode became %o, was 640" % mode)
@@ -924,9 +944,8 @@ def args_cases(env):
         os.symlink("new.collapsed", dangling)
         problems = []
         for path in (link, dangling):
-            rc, out, err = env.run("--export", "collapsed", "-o", path, tiny)
-            if rc != 0 or out or err:
-                problems.append("%s: exit %d, stdout %r, stderr %r" % (path, rc, out, err))
+            problems += ["%s: %s" % (path, p)
+                         for p in clean_run(env, "--export", "collapsed", "-o", path, tiny)]
             if not os.path.islink(path):
                 problems.append("%s is no longer a symbolic link" % path)
         for path in (target, os.path.join(out_dir, "new.collapsed")):
@@ -949,11 +968,8 @@ def args_cases(env):
         reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()),
                                   daemon=True)
         reader.start()
-        rc, out, err = env.run("--export", "collapsed", "-o", fifo, tiny)
+        problems = clean_run(env, "--export", "collapsed", "-o", fifo, tiny)
         reader.join(30)
-        problems = []
-        if rc != 0 or out or err:
-            problems.append("exit %d, stdout %r, stderr %r" % (rc, out, err))
         if not stat.S_ISFIFO(os.lstat(fifo).st_mode):
             problems.append("the pipe was replaced")
         if len(got) != 1 or not env.is_reference_collapsed(got[0], tiny):
@@ -968,9 +984,7 @@ def args_cases(env):
         out_dir = tempfile.mkdtemp(dir=tmp)
         os.chmod(tmp, 0o711)
         os.chmod(out_dir, 0o777)
-        out_path = os.path.join(out_dir, "ro.collapsed")
-        with open(out_path, "w") as fh:
-            fh.write("keep me\n")
+        out_path = existing_out(out_dir, "ro.collapsed")
         os.chmod(out_path, 0o444)
         args = ["--export", "collapsed", "-o", out_path, tiny]
         if os.geteuid() == 0:
@@ -993,12 +1007,7 @@ def args_cases(env):
         problems = []
         if rc != 1 or out or "Permission denied" not in err:
             problems.append("exit %d, stdout %r, stderr %r" % (rc, out, err))
-        with open(out_path) as fh:
-            if fh.read() != "keep me\n":
-                problems.append("the read-only OUT was replaced")
-        if os.listdir(out_dir) != ["ro.collapsed"]:
-            problems.append("left behind: %r" % os.listdir(out_dir))
-        return problems
+        return problems + out_kept(out_path, "the read-only OUT was replaced")
     case("export: a read-only OUT is not replaced", export_read_only)
 
     def export_onto_input():
@@ -1021,10 +1030,7 @@ def args_cases(env):
 
     def export_relative():
         out_dir = tempfile.mkdtemp(dir=tmp)
-        rc, out, err = env.run("--export", "collapsed", "-o", "rel.collapsed", tiny, cwd=out_dir)
-        problems = []
-        if rc != 0 or out or err:
-            problems.append("exit %d, stdout %r, stderr %r" % (rc, out, err))
+        problems = clean_run(env, "--export", "collapsed", "-o", "rel.collapsed", tiny, cwd=out_dir)
         if os.listdir(out_dir) != ["rel.collapsed"]:
             problems.append("files: %r" % os.listdir(out_dir))
         return problems
@@ -1033,11 +1039,8 @@ def args_cases(env):
     def empty_export():
         out_dir = tempfile.mkdtemp(dir=tmp)
         out_path = os.path.join(out_dir, "out.collapsed")
-        rc, out, err = env.run("--export", "collapsed", "-o", out_path,
-                               os.path.join(env.data, "valid", "empty.tach"))
-        problems = []
-        if rc != 0 or out or err:
-            problems.append("exit %d, stdout %r, stderr %r" % (rc, out, err))
+        problems = clean_run(env, "--export", "collapsed", "-o", out_path,
+                             os.path.join(env.data, "valid", "empty.tach"))
         if not os.path.exists(out_path) or os.path.getsize(out_path) != 0:
             problems.append("OUT is not an empty file")
         return problems

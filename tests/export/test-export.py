@@ -800,6 +800,15 @@ PAGE_CHECK = """(() => {
 })()"""
 
 
+def set_control(b, element, value=None, option=None, event="change"):
+    """Sets the form control of id ELEMENT to VALUE, or to the value of
+    its OPTION-th option, and sends the EVENT a user's change would."""
+    to = "s.options[%d].value" % option if option is not None else json.dumps(value)
+    b.evaluate("(() => { const s = document.getElementById(%s); s.value = %s;"
+               " s.dispatchEvent(new Event(%s)); })()"
+               % (json.dumps(element), to, json.dumps(event)))
+
+
 def browser_problems(browser, page_url):
     problems = []
     if browser.dialogs:
@@ -875,8 +884,7 @@ def hostile_cases(env, browser_exe):
                 if b.evaluate("tachyon.state().zoomName") != target["name"]:
                     problems.append("clicking %r did not zoom into it" % target["name"])
             b.evaluate("document.getElementById('inverted').click()")
-            b.evaluate("(() => { const s = document.getElementById('thread'); s.value = s.options[1].value;"
-                       " s.dispatchEvent(new Event('change')); })()")
+            set_control(b, "thread", option=1)
             after = b.evaluate(PAGE_CHECK)
             if after["scripts"] != 2 or after["bad"]:
                 problems.append("injected elements after use: %r" % after["bad"])
@@ -1016,6 +1024,20 @@ def browser_cases(env, browser_exe):
     def case(name, fn):
         cases.append((name, fn))
 
+    def on_page(title, profile, *extra):
+        """Makes the function it decorates, FN (B, D), the case TITLE: FN
+        gets the browser on the page of PROFILE exported with EXTRA, and its
+        data, and returns its problems; the browser's own problems (errors,
+        dialogs, requests) are added."""
+        def register(fn):
+            def run():
+                path, d = page_for(profile, *extra)
+                b, url = load(path)
+                return fn(b, d) + browser_problems(b, url)
+            case(title, run)
+            return fn
+        return register
+
     def stats_files():
         problems = []
         for name in ("stats_v56_full.tach", "stats_v32.tach", "legacy_nostats.tach",
@@ -1067,9 +1089,8 @@ def browser_cases(env, browser_exe):
         return problems
     case("the page loads with no network request and a strict policy", no_network)
 
-    def zoom():
-        path, d = page_for("rec_threads.tach")
-        b, url = load(path)
+    @on_page("a click zooms, reset and Escape zoom out", "rec_threads.tach")
+    def zoom(b, d):
         problems = []
         frames = b.evaluate("tachyon.frames()")
         width = max(f["width"] for f in frames)
@@ -1094,12 +1115,10 @@ def browser_cases(env, browser_exe):
         b.key("Escape", keycode=27)
         if b.evaluate("tachyon.state().zoom") != 0:
             problems.append("Escape did not zoom out")
-        return problems + browser_problems(b, url)
-    case("a click zooms, reset and Escape zoom out", zoom)
+        return problems
 
-    def search():
-        path, d = page_for("rec_threads.tach")
-        b, url = load(path)
+    @on_page("search highlights and shows the share matched", "rec_threads.tach")
+    def search(b, d):
         problems = []
         b.evaluate("document.getElementById('search').focus()")
         b.type_text("cpu_work")
@@ -1131,19 +1150,16 @@ def browser_cases(env, browser_exe):
         if "matched" not in text or ("%.1f%%" % pct) not in text and ("%.2g%%" % pct) not in text:
             problems.append("match text %r, expected %.2f%%" % (text, pct))
         # An invalid expression says so and highlights nothing.
-        b.evaluate("(() => { const s = document.getElementById('search'); s.value = '(';"
-                   " s.dispatchEvent(new Event('input')); })()")
+        set_control(b, "search", "(", event="input")
         b.key("Enter", keycode=13)
         st = b.evaluate("tachyon.state()")
         text = b.evaluate("document.getElementById('match').textContent")
         if st["highlighted"] or "Not a regular expression" not in text:
             problems.append("invalid regex: %r %r" % (st, text))
-        return problems + browser_problems(b, url)
-    case("search highlights and shows the share matched", search)
+        return problems
 
-    def threads_and_inverted():
-        path, d = page_for("rec_threads.tach")
-        b, url = load(path)
+    @on_page("thread filter exact, inverted toggle", "rec_threads.tach")
+    def threads_and_inverted(b, d):
         problems = []
         options = b.evaluate("Array.from(document.getElementById('thread').options)"
                              ".map(o => [o.value, o.textContent])")
@@ -1152,8 +1168,7 @@ def browser_cases(env, browser_exe):
             problems.append("%d options for %d threads" % (len(options), len(with_samples)))
         for value, text in options[1:]:
             t = d["threads"][int(value)]
-            b.evaluate("(() => { const s = document.getElementById('thread'); s.value = %s;"
-                       " s.dispatchEvent(new Event('change')); })()" % json.dumps(value))
+            set_control(b, "thread", value)
             st = b.evaluate("tachyon.state()")
             if st["samples"] != t["samples"] or "{:,}".format(t["samples"]) not in text:
                 problems.append("thread %s: page shows %d samples (%r), expected %d"
@@ -1166,8 +1181,7 @@ def browser_cases(env, browser_exe):
                 tip = b.evaluate("document.getElementById('tooltip').textContent")
                 if "Thread: " + t["thread_id"] not in tip:
                     problems.append("tooltip for thread %s: %r" % (t["thread_id"], tip))
-        b.evaluate("(() => { const s = document.getElementById('thread'); s.value = '-1';"
-                   " s.dispatchEvent(new Event('change')); })()")
+        set_control(b, "thread", "-1")
         before = b.evaluate("tachyon.state()")
         b.evaluate("document.getElementById('inverted').click()")
         after = b.evaluate("tachyon.state()")
@@ -1185,29 +1199,24 @@ def browser_cases(env, browser_exe):
                                   if f["depth"] == 1)
         if not top or top - collections.Counter(leaf.values()):
             problems.append("inverted roots %r, leaves by frame %r" % (top, leaf))
-        return problems + browser_problems(b, url)
-    case("thread filter exact, inverted toggle", threads_and_inverted)
+        return problems
 
-    def starts_inverted():
-        path, d = page_for("rec_threads.tach", "--inverted", "--state", "gil")
-        b, url = load(path)
+    @on_page("--inverted starts inverted", "rec_threads.tach", "--inverted", "--state", "gil")
+    def starts_inverted(b, d):
         st = b.evaluate("tachyon.state()")
         checked = b.evaluate("document.getElementById('inverted').checked")
         problems = []
         if not st["inverted"] or not checked or st["samples"] != d["samples"]:
             problems.append("state %r, checkbox %r" % (st, checked))
-        return problems + browser_problems(b, url)
-    case("--inverted starts inverted", starts_inverted)
+        return problems
 
-    def empty_profile():
-        path, d = page_for("empty.tach")
-        b, url = load(path)
+    @on_page("an empty profile says so", "empty.tach")
+    def empty_profile(b, d):
         problems = []
         shown = b.evaluate("!document.getElementById('empty').hidden")
         if not shown or d["samples"] != 0:
             problems.append("the empty notice is not shown")
-        return problems + browser_problems(b, url)
-    case("an empty profile says so", empty_profile)
+        return problems
 
     def screenshots():
         path, d = page_for("rec_threads.tach")
@@ -1246,12 +1255,24 @@ def browser_cases(env, browser_exe):
         b, url = load(out)
         return b, url, problems
 
-    def tooltip_counts():
+    def on_stacks_page(title, name, stacks):
+        """Like on_page, on the page of the profile page_of makes of
+        STACKS; FN (B) gets only the browser."""
+        def register(fn):
+            def run():
+                b, url, problems = page_of(name, stacks)
+                if b is None:
+                    return problems
+                return problems + fn(b) + browser_problems(b, url)
+            case(title, run)
+            return fn
+        return register
+
+    @on_stacks_page("the tooltip says 1 sample, 2 samples", "counts",
+                    [[name, "main"] for name in ["once"] + ["twice"] * 2 + ["often"] * 7])
+    def tooltip_counts(b):
         """The tooltip says "1 sample" and "2 samples", "0 samples"."""
-        b, url, problems = page_of("counts", [[name, "main"] for name in
-                                              ["once"] + ["twice"] * 2 + ["often"] * 7])
-        if b is None:
-            return problems
+        problems = []
         want = {"once": ("Total: 1 sample, ", "Self: 1 sample, "),
                 "twice": ("Total: 2 samples, ", "Self: 2 samples, "),
                 "main": ("Total: 10 samples, ", "Self: 0 samples, ")}
@@ -1267,14 +1288,13 @@ def browser_cases(env, browser_exe):
             if not any(l.startswith(total) for l in lines) or \
                     not any(l.startswith(self_) for l in lines):
                 problems.append("%s: tooltip %r, expected %r and %r" % (name, lines, total, self_))
-        return problems + browser_problems(b, url)
-    case("the tooltip says 1 sample, 2 samples", tooltip_counts)
+        return problems
 
-    def one_sample():
+    @on_stacks_page("one sample is \"1 sample\" in the status, subtitle and thread menu",
+                    "one", [["main"]])
+    def one_sample(b):
         """A profile of one sample says "1 sample" everywhere the page counts."""
-        b, url, problems = page_of("one", [["main"]])
-        if b is None:
-            return problems
+        problems = []
         status = b.evaluate("document.getElementById('status').textContent")
         subtitle = b.evaluate("document.getElementById('subtitle').textContent")
         options = b.evaluate("Array.from(document.querySelectorAll('#thread option'))"
@@ -1286,23 +1306,19 @@ def browser_cases(env, browser_exe):
         if len(options) != 2 or options[0] != "All threads — 1 sample" or \
                 "— 1 sample (" not in options[1]:
             problems.append("thread options %r" % options)
-        return problems + browser_problems(b, url)
-    case("one sample is \"1 sample\" in the status, subtitle and thread menu", one_sample)
+        return problems
 
-    def deep_first_screen():
-        path, d = page_for("rec_recursive.tach")
-        b, url = load(path)
+    @on_page("a deep profile opens with the root on the first screen", "rec_recursive.tach")
+    def deep_first_screen(b, d):
         root = next(f for f in b.evaluate("tachyon.frames()") if f["node"] == 0)
         height = b.evaluate("innerHeight")
         problems = []
         if root["y"] < 0 or root["y"] + root["height"] > height:
             problems.append("the root is at y %.0f, the window %d px tall" % (root["y"], height))
-        return problems + browser_problems(b, url)
-    case("a deep profile opens with the root on the first screen", deep_first_screen)
+        return problems
 
-    def zoom_keeps_place():
-        path, d = page_for("rec_threads.tach")
-        b, url = load(path)
+    @on_page("a zoom keeps the clicked frame where it was", "rec_threads.tach")
+    def zoom_keeps_place(b, d):
         problems = []
         target = next((f for f in b.evaluate("tachyon.frames()") if f["name"] == "cpu_worker"), None)
         if target is None:
@@ -1317,12 +1333,10 @@ def browser_cases(env, browser_exe):
             problems.append("the clicked frame moved from y %.1f to %r" % (target["y"], now and now["y"]))
         if after < height:
             problems.append("the graph shrank from %.0f to %.0f px" % (height, after))
-        return problems + browser_problems(b, url)
-    case("a zoom keeps the clicked frame where it was", zoom_keeps_place)
+        return problems
 
-    def toggles_unhover():
-        path, d = page_for("rec_threads.tach")
-        b, url = load(path)
+    @on_page("ticking Inverted or Icicle hides the tooltip and the outline", "rec_threads.tach")
+    def toggles_unhover(b, d):
         problems = []
         for box in ("inverted", "icicle"):
             f = next(f for f in b.evaluate("tachyon.frames()") if f["depth"] == 2)
@@ -1337,24 +1351,20 @@ def browser_cases(env, browser_exe):
             if not b.evaluate("document.getElementById('tooltip').hidden") or \
                     b.evaluate("tachyon.state().hover") != -1:
                 problems.append("%s: the tooltip or the outline stayed" % box)
-        return problems + browser_problems(b, url)
-    case("ticking Inverted or Icicle hides the tooltip and the outline", toggles_unhover)
+        return problems
 
-    def inverted_once():
-        path, d = page_for("rec_threads.tach")
-        b, url = load(path)
+    @on_page("the inverted tree is built once per thread selection", "rec_threads.tach")
+    def inverted_once(b, d):
         for _ in range(3):
             b.evaluate("document.getElementById('inverted').click()")
         st = b.evaluate("tachyon.state()")
         problems = []
         if st["inversions"] != 1 or not st["inverted"]:
             problems.append("three toggles built %r inverted trees" % st.get("inversions"))
-        return problems + browser_problems(b, url)
-    case("the inverted tree is built once per thread selection", inverted_once)
+        return problems
 
-    def search_keeps_toolbar():
-        path, d = page_for("rec_threads.tach")
-        b, url = load(path)
+    @on_page("the match text does not move the graph", "rec_threads.tach")
+    def search_keeps_toolbar(b, d):
         top = "document.getElementById('flamegraph').getBoundingClientRect().top"
         before = b.evaluate(top)
         b.evaluate("document.getElementById('search').focus()")
@@ -1366,27 +1376,26 @@ def browser_cases(env, browser_exe):
             problems.append("no match text")
         if after != before:
             problems.append("the graph moved from %.0f to %.0f px" % (before, after))
-        return problems + browser_problems(b, url)
-    case("the match text does not move the graph", search_keeps_toolbar)
+        return problems
 
-    def almost_all():
-        b, url, problems = page_of("almost", [["hit", "main"]] * 1999 + [["miss", "main"]])
-        if b is None:
-            return problems
+    @on_stacks_page("the match share is never 100 % unless all match", "almost",
+                    [["hit", "main"]] * 1999 + [["miss", "main"]])
+    def almost_all(b):
+        problems = []
         b.evaluate("document.getElementById('search').focus()")
         b.type_text("hit")
         b.key("Enter", keycode=13)
         text = b.evaluate("document.getElementById('match').textContent")
         if "100" in text.split("matched")[0] or "99.9%" not in text:
             problems.append("1,999 of 2,000 samples matched: %r" % text)
-        return problems + browser_problems(b, url)
-    case("the match share is never 100 % unless all match", almost_all)
+        return problems
 
-    def long_name_tooltip():
-        long = "very_long_function_name_" * 200
-        b, url, problems = page_of("long", [[long, "main"], ["short", "main"]])
-        if b is None:
-            return problems
+    long = "very_long_function_name_" * 200
+
+    @on_stacks_page("a very long name's tooltip stays small", "long",
+                    [[long, "main"], ["short", "main"]])
+    def long_name_tooltip(b):
+        problems = []
         frames = {f["name"]: f for f in b.evaluate("tachyon.frames()")}
         size = "(() => { const r = document.getElementById('tooltip').getBoundingClientRect();" \
                " return [r.width, r.height, innerHeight]; })()"
@@ -1403,8 +1412,7 @@ def browser_cases(env, browser_exe):
             problems.append("the tooltip is %.0f px tall" % max(h1, h3))
         if abs(w1 - w3) > 1:
             problems.append("the tooltip's width depends on where it was: %.0f, %.0f" % (w1, w3))
-        return problems + browser_problems(b, url)
-    case("a very long name's tooltip stays small", long_name_tooltip)
+        return problems
 
     def narrow_threads():
         path, d = page_for("rec_threads.tach")
@@ -1644,8 +1652,7 @@ def size_cases(env, browser_exe):
                     problems.append("box tooltip %r" % tip[:300])
             tid = next(t for t in d["threads"] if t["samples"] > 0)
             index = d["threads"].index(tid)
-            b.evaluate("(() => { const s = document.getElementById('thread'); s.value = '%d';"
-                       " s.dispatchEvent(new Event('change')); })()" % index)
+            set_control(b, "thread", str(index))
             if b.evaluate("tachyon.state().samples") != tid["samples"]:
                 problems.append("thread %s: %r samples" % (tid["thread_id"], b.evaluate("tachyon.state().samples")))
             thread_model = Trie(env, profile, "--thread", tid["thread_id"])
@@ -1656,8 +1663,7 @@ def size_cases(env, browser_exe):
             if bad:
                 problems.append("thread: %d node totals differ from the model's" % len(bad))
             for state in ("cpu", "gil"):
-                b.evaluate("(() => { const s = document.getElementById('state'); s.value = '%s';"
-                           " s.dispatchEvent(new Event('change')); })()" % state)
+                set_control(b, "state", str(state))
                 state_model = Trie(env, profile, "--state", state)
                 at = state_model.of_page(d)
                 tree = b.evaluate("tachyon.tree()")
@@ -2189,8 +2195,7 @@ def diff_cases(env, browser_exe):
                                  % json.dumps(hot["color"] if hot else ""))
             if swatch.get("1") != hot_rgb:
                 problems.append("the legend's red %r is not hot's %r" % (swatch.get("1"), hot_rgb))
-            b.evaluate("(() => { const s = document.getElementById('diffmode'); s.value = 'self';"
-                       " s.dispatchEvent(new Event('change')); })()")
+            set_control(b, "diffmode", "self")
             frames = {f["name"]: f for f in b.evaluate("tachyon.frames()") if f["name"]}
             if frames["hot"]["change"] != 1 or frames["main"]["change"] != 0:
                 problems.append("self change: hot %r, main %r" % (frames["hot"], frames["main"]))
@@ -3160,12 +3165,10 @@ def page_cases(env, browser_exe):
         b, url = load(out)
         if b.evaluate("location.hash") != "":
             problems.append("the page wrote a fragment before anything changed")
-        b.evaluate("(() => { const s = document.getElementById('thread'); s.value = s.options[2].value;"
-                   " s.dispatchEvent(new Event('change')); })()")
+        set_control(b, "thread", option=2)
         b.evaluate("document.getElementById('inverted').click()")
         b.evaluate("document.getElementById('icicle').click()")
-        b.evaluate("(() => { const s = document.getElementById('colour'); s.value = 'heat';"
-                   " s.dispatchEvent(new Event('change')); })()")
+        set_control(b, "colour", "heat")
         b.evaluate("document.getElementById('theme').click()")
         target = max((f for f in b.evaluate("tachyon.frames()") if f["depth"] == 2),
                      key=lambda f: f["width"])
@@ -3278,8 +3281,7 @@ def page_cases(env, browser_exe):
                 by_path = dict(zip(paths(rd), rtotal))
                 rc, coll, err = env.run("--export", "collapsed", "--state", state, "-o", "-", path)
                 collapsed_sum = sum(parse_collapsed(coll).values()) if rc == 0 else None
-                b.evaluate("(() => { const s = document.getElementById('state'); s.value = %s;"
-                           " s.dispatchEvent(new Event('change')); })()" % json.dumps(state))
+                set_control(b, "state", state)
                 st = b.evaluate("tachyon.state()")
                 tree = b.evaluate("tachyon.tree()")
                 if st["state"] != state or len(tree["total"]) != n:
@@ -3328,8 +3330,7 @@ def page_cases(env, browser_exe):
             every |= seen
             # Choosing a thread goes back to all states, and the other way round.
             b, url = load(out, "#state=cpu")
-            b.evaluate("(() => { const s = document.getElementById('thread'); s.value = s.options[1].value;"
-                       " s.dispatchEvent(new Event('change')); })()")
+            set_control(b, "thread", option=1)
             st = b.evaluate("tachyon.state()")
             if st["state"] != "" or st["thread"] < 0:
                 problems.append("%s: a thread with a state: %r" % (name, st))

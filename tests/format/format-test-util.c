@@ -107,6 +107,28 @@ format_test_writer_finish (TachWriter *writer)
 }
 
 void
+format_test_write_two_callees (const char          *path,
+                               const TachFrameInfo  infos[3])
+{
+  TachWriter *writer = format_test_writer_new (path, FALSE);
+  TachError error;
+  guint32 frames[3];
+
+  format_test_intern_frames (writer, infos, G_N_ELEMENTS (frames), frames);
+  for (guint i = 0; i < 30; i++)
+    {
+      /* Innermost first. */
+      guint32 stack[2] = { frames[i % 3 == 0 ? 2 : 1], frames[0] };
+
+      if (tach_writer_add_sample (writer, 1, 0, 1000000 + i * 1000ull,
+                                  TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU, stack,
+                                  G_N_ELEMENTS (stack), &error) != TACH_OK)
+        g_error ("%s", error.message);
+    }
+  format_test_writer_finish (writer);
+}
+
+void
 format_test_write_random_stacks (const char              *path,
                                  const TachWriterOptions *options,
                                  guint32                  seed,

@@ -62,6 +62,11 @@ void        format_test_intern_tasks  (TachWriter          *writer,
                                        guint32             *frames);
 /* Writes the end of WRITER's file and frees it. */
 void        format_test_writer_finish (TachWriter          *writer);
+/* Writes PATH: INFOS[0] calls INFOS[1] and INFOS[2], in 30 samples a
+ * millisecond apart in thread 1, on the CPU with the GIL: 20 of them in
+ * INFOS[1], 10 in INFOS[2]. */
+void        format_test_write_two_callees (const char          *path,
+                                           const TachFrameInfo  infos[3]);
 
 /* The bytes of V as an unsigned LEB128 varint. */
 guint   format_test_uvarint_size (guint64         v);

@@ -12,6 +12,7 @@
 
 #include <glib/gstdio.h>
 
+#include "format-test-util.h"
 #include "model-fixture.h"
 #include "tv-progress.h"
 
@@ -124,43 +125,20 @@ test_stages (void)
   g_array_unref (record.fractions);
 }
 
-/* N_SAMPLES samples of random stacks 4 to 16 deep over 512 functions in 4
- * threads: nearly every sample is a new path, so the exact tree has some
+/* N_SAMPLES samples of random stacks 4 to 16 deep over 4096 functions in
+ * 8 threads: nearly every sample is a new path, so the exact tree has some
  * ten nodes a sample, and a tree's steps report many times. */
 static char *
 write_profile (guint n_samples)
 {
   TachWriterOptions options = { .sample_interval_us = 1000, .start_time_us = 1000000,
                                 .mode_raw = 1 };
-  g_autoptr(GRand) rand = g_rand_new_with_seed (fixture_seed ());
   char *path = g_build_filename (g_get_tmp_dir (), "tv-test-progress-XXXXXX.tach", NULL);
-  TachWriter *writer;
-  TachError error;
-  guint32 frames[512];
-  guint32 stack[16];
   int fd = g_mkstemp (path);
 
   g_assert_cmpint (fd, >=, 0);
   close (fd);
-  g_assert_cmpint (tach_writer_new (path, &options, &writer, &error), ==, TACH_OK);
-  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
-    {
-      g_autofree char *name = g_strdup_printf ("function_%u", i);
-      TachFrameInfo info = { "app.py", name, (gint32) i + 1, (gint32) i + 1, -1, -1, 255 };
-
-      g_assert_cmpint (tach_writer_intern_frame (writer, &info, &frames[i], &error), ==,
-                       TACH_OK);
-    }
-  for (guint i = 0; i < n_samples; i++)
-    {
-      guint depth = g_rand_int_range (rand, 4, G_N_ELEMENTS (stack));
-
-      for (guint k = 0; k < depth; k++)
-        stack[k] = frames[g_rand_int_range (rand, 0, G_N_ELEMENTS (frames))];
-      g_assert_cmpint (tach_writer_add_sample (writer, 1 + i % 4, 0, 1000000 + i * 1000, 3,
-                                               stack, depth, &error), ==, TACH_OK);
-    }
-  g_assert_cmpint (tach_writer_finish (writer, &error), ==, TACH_OK);
+  format_test_write_random_stacks (path, &options, fixture_seed (), n_samples, 0, 3);
   return path;
 }
 

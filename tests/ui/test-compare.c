@@ -954,6 +954,25 @@ on_async_result (GObject      *object,
   *(GAsyncResult **) user_data = g_object_ref (result);
 }
 
+/* Exports PAGE to DEST, which must succeed: the file it wrote. */
+static char *
+export_contents (TvComparePage *page,
+                 GFile         *dest)
+{
+  g_autoptr(GError) error = NULL;
+  GAsyncResult *result = NULL;
+  char *contents = NULL;
+
+  tv_compare_page_export_async (page, dest, NULL, on_async_result, &result);
+  WAIT_UNTIL (result != NULL, 60000);
+  g_assert_true (tv_compare_page_export_finish (page, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
+  g_assert_no_error (error);
+  return contents;
+}
+
 /* Export (Ctrl+E on a comparison): the differential page of what is shown,
  * with its normalisation and search. */
 static void
@@ -962,13 +981,10 @@ test_export (void)
   TvComparePage *page = open_pair (base_path, new_path);
   g_autofree char *out = g_build_filename (tmp_dir, "diff.html", NULL);
   g_autoptr(GFile) dest = g_file_new_for_path (out);
-  g_autoptr(GError) error = NULL;
 
   for (guint by = 0; by < 2; by++)
     {
-      GAsyncResult *result = NULL;
       g_autofree char *contents = NULL;
-
       TvCallTree *base_tree = tv_diff_get_tree (tv_compare_page_get_diff (page),
                                                 TV_DIFF_SIDE_BASE);
       TvDiffOptions options;
@@ -981,13 +997,7 @@ test_export (void)
       g_assert_cmpint (options.normalization, ==, by ? TV_DIFF_BY_SHARE : TV_DIFF_BY_TIME);
       g_assert_true (tv_diff_get_tree (tv_compare_page_get_diff (page), TV_DIFF_SIDE_BASE)
                      == base_tree);
-      tv_compare_page_export_async (page, dest, NULL, on_async_result, &result);
-      WAIT_UNTIL (result != NULL, 60000);
-      g_assert_true (tv_compare_page_export_finish (page, result, &error));
-      g_assert_no_error (error);
-      g_clear_object (&result);
-      g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
-      g_assert_no_error (error);
+      contents = export_contents (page, dest);
       g_assert_nonnull (strstr (contents, "<script type=\"application/json\" id=\"tachyon-data\">"));
       g_assert_nonnull (strstr (contents, "\"diff\":{\"base\":{"));
       g_assert_nonnull (strstr (contents, by ? "\"normalization\":\"share\""
@@ -1002,24 +1012,18 @@ test_export (void)
   /* The page says what both sides were filtered by, when one filter says
    * it: the state filter of both... */
   {
-    GAsyncResult *result = NULL;
     g_autofree char *contents = NULL;
 
     tv_compare_page_set_link_filters (page, TRUE);
     tv_view_state_set_state_filter (tv_compare_page_get_view_state (page, TV_DIFF_SIDE_BASE),
                                     TV_STATE_FILTER_CPU);
     settle (page);
-    tv_compare_page_export_async (page, dest, NULL, on_async_result, &result);
-    WAIT_UNTIL (result != NULL, 60000);
-    g_assert_true (tv_compare_page_export_finish (page, result, &error));
-    g_clear_object (&result);
-    g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
+    contents = export_contents (page, dest);
     g_assert_nonnull (strstr (contents, "\"state\":\"cpu\""));
     g_assert_null (strstr (contents, "\"filter\":null"));
   }
   /* ... and nothing when the sides differ (a thread on one side only). */
   {
-    GAsyncResult *result = NULL;
     g_autofree char *contents = NULL;
     guint32 thread = 0;
 
@@ -1027,11 +1031,7 @@ test_export (void)
     tv_view_state_set_threads (tv_compare_page_get_view_state (page, TV_DIFF_SIDE_NEW),
                                &thread, 1);
     settle (page);
-    tv_compare_page_export_async (page, dest, NULL, on_async_result, &result);
-    WAIT_UNTIL (result != NULL, 60000);
-    g_assert_true (tv_compare_page_export_finish (page, result, &error));
-    g_clear_object (&result);
-    g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
+    contents = export_contents (page, dest);
     g_assert_nonnull (strstr (contents, "\"filter\":null"));
   }
   g_unlink (out);
@@ -1202,19 +1202,10 @@ assert_export_names (TvComparePage *page,
 {
   g_autofree char *out = g_build_filename (tmp_dir, "swapped.html", NULL);
   g_autoptr(GFile) dest = g_file_new_for_path (out);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *contents = NULL;
+  g_autofree char *contents = export_contents (page, dest);
   g_autofree char *expected = g_strdup_printf ("\"diff\":{\"base\":{\"source\":{\"name\":\"%s\"",
                                                base_name);
-  GAsyncResult *result = NULL;
 
-  tv_compare_page_export_async (page, dest, NULL, on_async_result, &result);
-  WAIT_UNTIL (result != NULL, 60000);
-  g_assert_true (tv_compare_page_export_finish (page, result, &error));
-  g_assert_no_error (error);
-  g_clear_object (&result);
-  g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
-  g_assert_no_error (error);
   g_assert_nonnull (strstr (contents, expected));
   g_unlink (out);
 }

@@ -18,6 +18,7 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "format-test-util.h"
 #include "tachyon-format.h"
 #include "tv-application.h"
 #include "tv-compare-page.h"
@@ -44,31 +45,8 @@ write_profile (const char *path,
 {
   TachWriterOptions options = { .sample_interval_us = 1000, .start_time_us = 1000000,
                                 .mode_raw = 1 };
-  g_autoptr(GRand) rand = g_rand_new_with_seed (n_samples);
-  TachWriter *writer;
-  TachError error;
-  guint32 frames[4096];
-  guint32 stack[16];
 
-  g_assert_cmpint (tach_writer_new (path, &options, &writer, &error), ==, TACH_OK);
-  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
-    {
-      g_autofree char *name = g_strdup_printf ("function_%u", i);
-      TachFrameInfo info = { "app.py", name, (gint32) i + 1, (gint32) i + 1, -1, -1, 255 };
-
-      g_assert_cmpint (tach_writer_intern_frame (writer, &info, &frames[i], &error), ==,
-                       TACH_OK);
-    }
-  for (guint i = 0; i < n_samples; i++)
-    {
-      guint depth = g_rand_int_range (rand, 4, G_N_ELEMENTS (stack));
-
-      for (guint k = 0; k < depth; k++)
-        stack[k] = frames[g_rand_int_range (rand, 0, G_N_ELEMENTS (frames))];
-      g_assert_cmpint (tach_writer_add_sample (writer, 1 + i % 8, 0, 1000000 + i * 1000, 3,
-                                               stack, depth, &error), ==, TACH_OK);
-    }
-  g_assert_cmpint (tach_writer_finish (writer, &error), ==, TACH_OK);
+  format_test_write_random_stacks (path, &options, n_samples, n_samples, 0, 3);
 }
 
 static TvProfilePage *

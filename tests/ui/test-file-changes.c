@@ -26,7 +26,8 @@
 #include "ui-test-util.h"
 
 static TvApplication *application;
-static char *dir;
+/* The folder of the profiles the tests write, removed at the end. */
+static FormatTestDir folder;
 
 static TvWindow *
 get_window (void)
@@ -37,7 +38,7 @@ get_window (void)
 static char *
 temp_path (const char *name)
 {
-  return g_build_filename (dir, name, NULL);
+  return g_build_filename (folder.dir, name, NULL);
 }
 
 /* N_SAMPLES samples in 8 threads, stacks drawn from 4096 frames: records
@@ -309,8 +310,7 @@ main (int   argc,
   if (!ui_test_init (&argc, &argv))
     return 77;
 
-  dir = g_dir_make_tmp ("tv-test-file-XXXXXX", NULL);
-  g_assert_nonnull (dir);
+  format_test_dir_init (&folder, "tv-test-file-XXXXXX");
   application = ui_test_application_new ();
   /* The window, for each test (and for one run alone with -p). */
   g_application_activate (G_APPLICATION (application));
@@ -323,18 +323,6 @@ main (int   argc,
   ret = g_test_run ();
 
   g_clear_pointer (&application, ui_test_application_free);
-  {
-    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-    const char *name;
-
-    while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-      {
-        g_autofree char *path = temp_path (name);
-
-        g_unlink (path);
-      }
-  }
-  g_rmdir (dir);
-  g_free (dir);
+  format_test_dir_clear (&folder);
   return ret;
 }

@@ -1117,34 +1117,19 @@ test_many_functions (void)
 #define HOSTILE_NAME_SHOWN "two\u240alines\u2409and [U+202E]gnp.exe"
 #define HOSTILE_BASENAME_SHOWN "[U+2066]yp.live\u240d\u240a.py"
 
-/* <module> calls a function with a hostile name and file, and a plain
- * one, written by the format library's writer. */
+/* <module> calls a function with a hostile name and file (which has more
+ * samples), and a plain one, written by the format library's writer. */
 static char *
 write_hostile_names (const char *dir)
 {
   char *path = g_build_filename (dir, "hostile.tach", NULL);
-  TachWriter *writer = NULL;
-  TachError error;
-  TachFrameInfo infos[] = {
+  const TachFrameInfo infos[] = {
     { "/srv/app/main.py", "<module>", 1, -1, -1, -1, TACH_OPCODE_NONE },
     { HOSTILE_FILE, HOSTILE_NAME, 2, -1, -1, -1, TACH_OPCODE_NONE },
     { "/srv/app/plain.py", "plain", 3, -1, -1, -1, TACH_OPCODE_NONE },
   };
-  guint32 frames[G_N_ELEMENTS (infos)];
 
-  writer = format_test_writer_new (path, FALSE);
-  format_test_intern_frames (writer, infos, G_N_ELEMENTS (infos), frames);
-  for (guint i = 0; i < 30; i++)
-    {
-      /* Innermost first; the hostile function has more samples. */
-      guint32 stack[2] = { frames[i % 3 == 0 ? 2 : 1], frames[0] };
-
-      if (tach_writer_add_sample (writer, 1, 0, 1000000 + i * 1000ull,
-                                  TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU, stack,
-                                  G_N_ELEMENTS (stack), &error) != TACH_OK)
-        g_error ("%s", error.message);
-    }
-  format_test_writer_finish (writer);
+  format_test_write_two_callees (path, infos);
   return path;
 }
 

@@ -15,13 +15,15 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "format-test-util.h"
 #include "tv-application.h"
 #include "tv-properties.h"
 #include "tv-window.h"
 #include "ui-test-util.h"
 
 static TvApplication *application;
-static char *dir;
+/* The folder of the profiles the tests write, removed at the end. */
+static FormatTestDir folder;
 
 static TvWindow *
 get_window (void)
@@ -211,7 +213,7 @@ test_error_kinds (void)
     { "invalid", "future_version.tach", "The profile uses a newer format version than this viewer reads." },
     { "invalid", "stack_depth_300.tach", "The profile is damaged: part of it does not follow the format." },
   };
-  g_autofree char *missing = g_build_filename (dir, "no-such-file.tach", NULL);
+  g_autofree char *missing = g_build_filename (folder.dir, "no-such-file.tach", NULL);
   TvProfilePage *page;
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -236,7 +238,7 @@ test_error_kinds (void)
   page = open_path (missing);
   check_error_page (page, "The file does not exist.");
   close_all ();
-  page = open_path (dir);
+  page = open_path (folder.dir);
   check_error_page (page, "This is not a regular file.");
   close_all ();
 }
@@ -262,7 +264,7 @@ test_error_close (void)
 static void
 test_error_reload (void)
 {
-  g_autofree char *path = g_build_filename (dir, "later.tach", NULL);
+  g_autofree char *path = g_build_filename (folder.dir, "later.tach", NULL);
   g_autofree char *good = corpus_path ("valid", "tiny.tach");
   g_autofree char *contents = NULL;
   gsize length;
@@ -324,8 +326,7 @@ main (int   argc,
   if (!ui_test_init (&argc, &argv))
     return 77;
 
-  dir = g_dir_make_tmp ("tv-test-quality-XXXXXX", NULL);
-  g_assert_nonnull (dir);
+  format_test_dir_init (&folder, "tv-test-quality-XXXXXX");
   application = ui_test_application_new ();
   g_application_activate (G_APPLICATION (application));
 
@@ -339,7 +340,6 @@ main (int   argc,
   ret = g_test_run ();
 
   g_clear_pointer (&application, ui_test_application_free);
-  g_rmdir (dir);
-  g_free (dir);
+  format_test_dir_clear (&folder);
   return ret;
 }

@@ -2298,7 +2298,7 @@ test_breadcrumbs (void)
 /* ------------------------------------------------------------------------ */
 
 /* A profile in DIR: main() calls a function of a 100 KB name (*NAME) in a
- * file of a 100 KB path (*FILE), and a plain one. */
+ * file of a 100 KB path (*FILE), which has most samples, and a plain one. */
 static char *
 write_long_names_profile (const char  *dir,
                           char       **name,
@@ -2307,9 +2307,6 @@ write_long_names_profile (const char  *dir,
   GString *long_name = g_string_new ("long_head_");
   GString *long_file = g_string_new ("/srv/");
   char *path = g_build_filename (dir, "long.tach", NULL);
-  TachWriter *writer = NULL;
-  TachError error;
-  guint32 frames[3];
 
   while (long_name->len < 100 * 1024)
     g_string_append (long_name, "middle_");
@@ -2324,20 +2321,8 @@ write_long_names_profile (const char  *dir,
       { "/srv/app/plain.py", "plain", 3, -1, -1, -1, TACH_OPCODE_NONE },
     };
 
-    writer = format_test_writer_new (path, FALSE);
-    format_test_intern_frames (writer, infos, G_N_ELEMENTS (infos), frames);
+    format_test_write_two_callees (path, infos);
   }
-  for (guint i = 0; i < 30; i++)
-    {
-      /* Innermost first; the long function has most samples. */
-      guint32 stack[2] = { frames[i % 3 == 0 ? 2 : 1], frames[0] };
-
-      if (tach_writer_add_sample (writer, 1, 0, 1000000 + i * 1000ull,
-                                  TACH_STATUS_HAS_GIL | TACH_STATUS_ON_CPU, stack,
-                                  G_N_ELEMENTS (stack), &error) != TACH_OK)
-        g_error ("%s", error.message);
-    }
-  format_test_writer_finish (writer);
   *name = g_string_free (long_name, FALSE);
   *file = g_string_free (long_file, FALSE);
   return path;
