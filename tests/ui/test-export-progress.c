@@ -67,16 +67,6 @@ open_profile (void)
   return page;
 }
 
-static void
-close_all (void)
-{
-  AdwTabView *tab_view = tv_window_get_tab_view (get_window ());
-
-  while (adw_tab_view_get_n_pages (tab_view) > 0)
-    adw_tab_view_close_page (tab_view, adw_tab_view_get_nth_page (tab_view, 0));
-  ui_test_spin (100);
-}
-
 /* Where the page puts its exports' bars. */
 static GtkWidget *
 progress_area (TvProfilePage *page)
@@ -233,7 +223,7 @@ test_progress (void)
   g_assert_cmpint (g_unlink (dest), ==, 0);
   others = dup_other_files ();
   g_assert_cmpstr (others, ==, "");
-  close_all ();
+  ui_test_close_all_pages (get_window ());
 }
 
 /* Cancel stops the export: no bar, no file, no temporary, whether the
@@ -283,7 +273,7 @@ test_cancel (void)
     g_assert_true (g_file_test (dest, G_FILE_TEST_EXISTS));
     g_assert_cmpint (g_unlink (dest), ==, 0);
   }
-  close_all ();
+  ui_test_close_all_pages (get_window ());
 }
 
 /* A comparison's export has the same bar: Cancel stops it with nothing
@@ -332,7 +322,7 @@ test_compare (void)
   g_assert_true (g_file_test (dest, G_FILE_TEST_EXISTS));
   g_assert_cmpint (g_unlink (dest), ==, 0);
   g_assert_cmpint (g_unlink (other), ==, 0);
-  close_all ();
+  ui_test_close_all_pages (get_window ());
 }
 
 int

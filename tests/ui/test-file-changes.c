@@ -86,16 +86,6 @@ samples_loaded (TvProfilePage *page)
   return tv_profile_data_get_n_samples (data);
 }
 
-static void
-close_all (void)
-{
-  AdwTabView *tab_view = tv_window_get_tab_view (get_window ());
-
-  while (adw_tab_view_get_n_pages (tab_view) > 0)
-    adw_tab_view_close_page (tab_view, adw_tab_view_get_nth_page (tab_view, 0));
-  ui_test_spin (100);
-}
-
 /* ------------------------------------------------------------------------ */
 
 static void
@@ -124,7 +114,7 @@ test_fifo (void)
   WAIT_UNTIL (tv_profile_page_get_state (page) == TV_PROFILE_PAGE_FAILED
               && tv_profile_page_get_error_message (page) != NULL, 5000);
   g_unlink (path);
-  close_all ();
+  ui_test_close_all_pages (get_window ());
 }
 
 typedef struct
@@ -204,7 +194,7 @@ test_cut_while_loading (void)
   g_assert_cmpuint (samples_loaded (page), ==, 100000);
   g_assert_nonnull (tv_profile_page_get_flame_view (page));
   g_assert_null (tv_profile_page_get_error_message (page));
-  close_all ();
+  ui_test_close_all_pages (get_window ());
 }
 
 /* Reading the file, as any program may, or changing its mode, is no
@@ -279,7 +269,7 @@ test_changed_on_disk (void)
   write_profile (path, 1000);
   WAIT_UNTIL (tv_profile_page_get_file_state (page) == TV_PROFILE_FILE_CHANGED, 10000);
   g_assert_true (gtk_widget_get_visible (banner_button));
-  close_all ();
+  ui_test_close_all_pages (get_window ());
 }
 
 /* Opening a file whose tab failed loads it again there. */
@@ -298,7 +288,7 @@ test_open_failed_again (void)
   g_assert_true (tv_window_open_file (window, file) == page);
   WAIT_UNTIL (tv_profile_page_get_state (page) == TV_PROFILE_PAGE_LOADED, 10000);
   g_assert_cmpuint (samples_loaded (page), ==, 1000);
-  close_all ();
+  ui_test_close_all_pages (get_window ());
 }
 
 int

@@ -60,16 +60,6 @@ open_path (const char *path)
 }
 
 static void
-close_all (void)
-{
-  AdwTabView *tab_view = tv_window_get_tab_view (get_window ());
-
-  while (adw_tab_view_get_n_pages (tab_view) > 0)
-    adw_tab_view_close_page (tab_view, adw_tab_view_get_nth_page (tab_view, 0));
-  ui_test_spin (100);
-}
-
-static void
 screenshots (const char *name)
 {
   g_autofree char *light = g_strdup_printf ("%s-light.png", name);
@@ -139,7 +129,7 @@ test_banner (void)
     g_assert_nonnull (strstr (copied, "Warnings\n  - The profiler missed 37.8 % of its samples"));
   }
   screenshots ("quality-properties");
-  close_all ();
+  ui_test_close_all_pages (get_window ());
 
   /* No finding, no banner. */
   page = open_path (clean);
@@ -153,7 +143,7 @@ test_banner (void)
 
     g_assert_nonnull (strstr (copied, "Warnings\n  Nothing in the file or its statistics calls for caution."));
   }
-  close_all ();
+  ui_test_close_all_pages (get_window ());
 }
 
 /* A notice alone (the file's footer disagrees with its size) stays in
@@ -169,7 +159,7 @@ test_banner_notice_only (void)
   g_assert_false (gtk_revealer_get_reveal_child (GTK_REVEALER (template_child (page, "quality_banner"))));
   copied = tv_properties_dup_text (tv_profile_page_get_properties (page));
   g_assert_nonnull (strstr (copied, "Warnings\n  - Footer file_size is 240"));
-  close_all ();
+  ui_test_close_all_pages (get_window ());
 }
 
 /* ------------------------------------------------------------------------ */
@@ -232,15 +222,15 @@ test_error_kinds (void)
                                     "string_table_offset"));
           screenshots ("error-cut-short");
         }
-      close_all ();
+      ui_test_close_all_pages (get_window ());
     }
 
   page = open_path (missing);
   check_error_page (page, "The file does not exist.");
-  close_all ();
+  ui_test_close_all_pages (get_window ());
   page = open_path (folder.dir);
   check_error_page (page, "This is not a regular file.");
-  close_all ();
+  ui_test_close_all_pages (get_window ());
 }
 
 /* Close closes the page's own tab, and no other. */
@@ -257,7 +247,7 @@ test_error_close (void)
   g_assert_true (gtk_widget_activate (template_child (page, "error_close_button")));
   WAIT_UNTIL (adw_tab_view_get_n_pages (tab_view) == 1, 5000);
   g_assert_true (GTK_WIDGET (kept) == adw_tab_page_get_child (adw_tab_view_get_nth_page (tab_view, 0)));
-  close_all ();
+  ui_test_close_all_pages (get_window ());
 }
 
 /* Reload reads the file again: once it is a profile, the page shows it. */
@@ -279,7 +269,7 @@ test_error_reload (void)
   g_assert_true (gtk_widget_activate (template_child (page, "error_reload_button")));
   WAIT_UNTIL (tv_profile_page_get_state (page) == TV_PROFILE_PAGE_LOADED, 10000);
   g_assert_null (tv_profile_page_get_error_message (page));
-  close_all ();
+  ui_test_close_all_pages (get_window ());
   g_unlink (path);
 }
 
@@ -314,7 +304,7 @@ test_error_open_another (void)
   gtk_dialog_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
   WAIT_UNTIL (g_list_model_get_n_items (toplevels) == n_before, 5000);
   g_assert_cmpint (adw_tab_view_get_n_pages (tab_view), ==, 1);
-  close_all ();
+  ui_test_close_all_pages (get_window ());
 }
 
 int

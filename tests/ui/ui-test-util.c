@@ -358,6 +358,16 @@ ui_test_application_free (TvApplication *application)
   g_object_unref (application);
 }
 
+void
+ui_test_close_all_pages (TvWindow *window)
+{
+  AdwTabView *tab_view = tv_window_get_tab_view (window);
+
+  while (adw_tab_view_get_n_pages (tab_view) > 0)
+    adw_tab_view_close_page (tab_view, adw_tab_view_get_nth_page (tab_view, 0));
+  ui_test_spin (100);
+}
+
 TvWindow *
 ui_test_get_window (GtkApplication *application)
 {

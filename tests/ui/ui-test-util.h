@@ -95,6 +95,8 @@ TvApplication *ui_test_application_new  (void);
 void       ui_test_application_free  (TvApplication  *application);
 /* APPLICATION's active window, which must be a TvWindow. */
 TvWindow  *ui_test_get_window        (GtkApplication *application);
+/* Closes every tab of WINDOW and lets the main loop settle. */
+void       ui_test_close_all_pages   (TvWindow       *window);
 /* Forces the dark style, or the light one. */
 void       ui_test_set_dark          (gboolean        dark);
 /* The file chooser dialog among the toplevel windows, or NULL. */
