@@ -523,6 +523,61 @@ tv_view_state_copy (TvViewState *self)
   return copy;
 }
 
+/**
+ * tv_view_state_same_query:
+ *
+ * Whether @self and @other ask for the same call tree: every choice that
+ * changes the query (threads, state, time, merge, inversion and the
+ * transforms) is the same; orientation, search and zoom may differ.
+ */
+gboolean
+tv_view_state_same_query (TvViewState *self,
+                          TvViewState *other)
+{
+  g_return_val_if_fail (TV_IS_VIEW_STATE (self), FALSE);
+  g_return_val_if_fail (TV_IS_VIEW_STATE (other), FALSE);
+
+  return array_equals (self->threads, other->threads->data, other->threads->len)
+         && self->state_filter == other->state_filter
+         && self->has_range == other->has_range
+         && (!self->has_range || (self->range_start == other->range_start
+                                  && self->range_end == other->range_end))
+         && array_equals (self->ranges, other->ranges->data, other->ranges->len)
+         && self->merge == other->merge
+         && self->inverted == other->inverted
+         && self->collapse_recursion == other->collapse_recursion
+         && self->focus_function == other->focus_function
+         && array_equals (self->hidden, other->hidden->data, other->hidden->len);
+}
+
+/**
+ * tv_view_state_restore_query:
+ *
+ * Sets every choice of @self that changes the query to @from's, in one
+ * batch: one "changed" if anything changed, none otherwise.  What a
+ * cancelled view goes back to.
+ */
+void
+tv_view_state_restore_query (TvViewState *self,
+                             TvViewState *from)
+{
+  g_return_if_fail (TV_IS_VIEW_STATE (self));
+  g_return_if_fail (TV_IS_VIEW_STATE (from));
+
+  g_object_freeze_notify (G_OBJECT (self));
+  tv_view_state_set_threads (self, array_data (from->threads), from->threads->len);
+  tv_view_state_set_state_filter (self, from->state_filter);
+  update_range (self, from->has_range, from->range_start, from->range_end);
+  if (array_set (self->ranges, from->ranges->data, from->ranges->len))
+    notify (self, PROP_RANGES);
+  tv_view_state_set_merge (self, from->merge);
+  tv_view_state_set_inverted (self, from->inverted);
+  tv_view_state_set_collapse_recursion (self, from->collapse_recursion);
+  tv_view_state_set_focus_function (self, from->focus_function);
+  tv_view_state_set_hidden_functions (self, array_data (from->hidden), from->hidden->len);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
 void
 tv_state_filter_get_mask (TvStateFilter  filter,
                           guint8        *mask,

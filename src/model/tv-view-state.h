@@ -49,6 +49,10 @@ TvViewState   *tv_view_state_new                   (void);
 /* A new state with the same choices: what a worker keeps while the
  * window's state moves on. */
 TvViewState   *tv_view_state_copy                  (TvViewState   *self);
+gboolean       tv_view_state_same_query            (TvViewState   *self,
+                                                    TvViewState   *other);
+void           tv_view_state_restore_query         (TvViewState   *self,
+                                                    TvViewState   *from);
 
 /* Thread indices (TvThread.index); none means all threads. */
 const guint32 *tv_view_state_get_threads           (TvViewState   *self,

@@ -175,6 +175,14 @@ tv_flame_view_on_state_changed (TvViewState *state,
                                 TvFlameView *self)
 {
   tv_flame_view_sync_controls (self);
+  /* Back to the choices of the tree on screen (a cancelled view, or a
+   * change undone): the query being made, if any, is not wanted. */
+  if (tv_flame_view_shows_state (self))
+    {
+      tv_flame_view_cancel_query (self);
+      tv_flame_view_update_summary (self);
+      return;
+    }
   tv_flame_view_update_summary (self);
   tv_flame_view_start_query (self);
 }

@@ -30,6 +30,12 @@ struct _TvFlameView
   gint64             query_started;
   guint              query_progress_source;
   GtkProgressBar    *query_progress_bar;
+  GtkWidget         *query_cancel_button;
+  /* Copies of the view state: the one the running query was started for,
+   * and the one the tree on screen was made for (NULL until there is
+   * one).  A cancelled query puts the second one back. */
+  TvViewState       *query_state;
+  TvViewState       *shown_state;
   char              *search;
   TvWorker           search_worker;
   TvFlameMatches    *matches;
@@ -76,6 +82,8 @@ void tv_flame_view_set_matches (TvFlameView    *self,
 char *tv_flame_view_describe_threads (TvFlameView *self);
 
 void tv_flame_view_update_summary (TvFlameView *self);
+
+gboolean tv_flame_view_shows_state (TvFlameView *self);
 
 void tv_flame_view_update_legend (TvFlameView *self);
 

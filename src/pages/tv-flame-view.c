@@ -110,8 +110,18 @@ typedef struct
   guint        generation;
 } QueryCall;
 
-/* A query that takes longer than this shows its progress. */
+/* A query that takes longer than this shows its progress and a Cancel
+ * button; $TV_PROGRESS_DELAY_MS sets another (the tests and screenshots
+ * set 0). */
 #define QUERY_PROGRESS_DELAY_US 200000
+
+static gint64
+query_progress_delay (void)
+{
+  const char *text = g_getenv ("TV_PROGRESS_DELAY_MS");
+
+  return text != NULL ? g_ascii_strtoll (text, NULL, 10) * 1000 : QUERY_PROGRESS_DELAY_US;
+}
 
 /* On the query's worker. */
 static void
@@ -128,6 +138,8 @@ stop_query_progress (TvFlameView *self)
   g_clear_pointer (&self->query_permille, g_atomic_rc_box_release);
   if (self->query_progress_bar != NULL)
     gtk_widget_set_visible (GTK_WIDGET (self->query_progress_bar), FALSE);
+  if (self->query_cancel_button != NULL)
+    gtk_widget_set_visible (self->query_cancel_button, FALSE);
 }
 
 static gboolean
@@ -137,7 +149,7 @@ poll_query_progress (gpointer user_data)
   g_autofree char *text = NULL;
   double fraction;
 
-  if (g_get_monotonic_time () - self->query_started < QUERY_PROGRESS_DELAY_US)
+  if (g_get_monotonic_time () - self->query_started < query_progress_delay ())
     return G_SOURCE_CONTINUE;
   fraction = g_atomic_int_get (self->query_permille) / 1000.0;
   /* Translators: beside the line above the flame graph while a big view is
@@ -146,6 +158,7 @@ poll_query_progress (gpointer user_data)
   gtk_progress_bar_set_fraction (self->query_progress_bar, fraction);
   gtk_progress_bar_set_text (self->query_progress_bar, text);
   gtk_widget_set_visible (GTK_WIDGET (self->query_progress_bar), TRUE);
+  gtk_widget_set_visible (self->query_cancel_button, TRUE);
   return G_SOURCE_CONTINUE;
 }
 
@@ -169,11 +182,50 @@ query_done (GObject      *object,
   stop_query_progress (self);
   if (tree == NULL)
     {
+      g_clear_object (&self->query_state);
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         gtk_label_set_text (self->summary_label, error->message);
       return;
     }
+  g_clear_object (&self->shown_state);
+  self->shown_state = g_steal_pointer (&self->query_state);
   set_tree (self, tree);
+}
+
+/* Whether the tree on screen is the one the view state asks for, with the
+ * counts the colours need. */
+gboolean
+tv_flame_view_shows_state (TvFlameView *self)
+{
+  return self->tree != NULL && self->shown_state != NULL
+         && tv_view_state_same_query (self->state, self->shown_state)
+         && (tv_flame_graph_get_color_scheme (self->graph) != TV_FLAME_COLORS_THREAD_STATE
+             || tv_call_tree_has_status_counts (self->tree));
+}
+
+/**
+ * tv_flame_view_cancel_query:
+ *
+ * Stops the view being computed, as its Cancel button does: the choices
+ * go back to those of the tree on screen, or, before the first tree, the
+ * summary says that the view was not computed.
+ */
+void
+tv_flame_view_cancel_query (TvFlameView *self)
+{
+  g_return_if_fail (TV_IS_FLAME_VIEW (self));
+
+  if (!tv_worker_is_busy (&self->query_worker))
+    return;
+  tv_worker_cancel (&self->query_worker);
+  stop_query_progress (self);
+  g_clear_object (&self->query_state);
+  if (self->shown_state != NULL)
+    /* Its "changed" finds the tree on screen matching: no new query. */
+    tv_view_state_restore_query (self->state, self->shown_state);
+  else
+    gtk_label_set_text (self->summary_label,
+                        _("Cancelled: choose another view to compute it"));
 }
 
 void
@@ -186,6 +238,8 @@ tv_flame_view_start_query (TvFlameView *self)
   call->self = g_object_ref (self);
   call->generation = self->query_worker.generation;
   tv_view_state_to_query (self->state, &query);
+  g_clear_object (&self->query_state);
+  self->query_state = tv_view_state_copy (self->state);
   /* Thread-state colours need each frame's samples by state. */
   query.count_states = tv_flame_graph_get_color_scheme (self->graph) == TV_FLAME_COLORS_THREAD_STATE;
   /* Tooltips say how many threads ran a frame. */
@@ -392,6 +446,8 @@ tv_flame_view_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_FLAME_VIEW);
   g_clear_pointer (&self->matches, tv_flame_matches_unref);
   g_clear_pointer (&self->tree, tv_call_tree_unref);
+  g_clear_object (&self->query_state);
+  g_clear_object (&self->shown_state);
   g_clear_object (&self->threads_model);
   g_clear_object (&self->state);
   g_clear_object (&self->profile);
@@ -528,6 +584,16 @@ tv_flame_view_init (TvFlameView *self)
   gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->summary_label))),
                               GTK_WIDGET (self->query_progress_bar),
                               GTK_WIDGET (self->summary_label));
+  self->query_cancel_button = gtk_button_new_with_mnemonic (_("_Cancel"));
+  gtk_widget_set_tooltip_text (self->query_cancel_button,
+                               _("Stop computing this view and go back to the one shown"));
+  gtk_widget_set_valign (self->query_cancel_button, GTK_ALIGN_CENTER);
+  gtk_widget_set_visible (self->query_cancel_button, FALSE);
+  g_signal_connect_swapped (self->query_cancel_button, "clicked",
+                            G_CALLBACK (tv_flame_view_cancel_query), self);
+  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->summary_label))),
+                              self->query_cancel_button,
+                              GTK_WIDGET (self->query_progress_bar));
   self->graph = TV_FLAME_GRAPH (tv_flame_graph_new ());
   gtk_widget_set_hexpand (GTK_WIDGET (self->graph), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self->graph), TRUE);

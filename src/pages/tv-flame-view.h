@@ -28,10 +28,11 @@ TvFlameGraph *tv_flame_view_get_graph       (TvFlameView *self);
 TvFunctionTable *tv_flame_view_get_function_table (TvFlameView *self);
 TvCallTreeView *tv_flame_view_get_call_tree_view (TvFlameView *self);
 TvSourceView *tv_flame_view_get_source_view (TvFlameView *self);
-/* Whether a query or a search is being computed. */
 /* The key of the graph's colours, below it. */
 GtkWidget    *tv_flame_view_get_legend      (TvFlameView *self);
+/* Whether a query or a search is being computed. */
 gboolean      tv_flame_view_is_busy         (TvFlameView *self);
+void          tv_flame_view_cancel_query    (TvFlameView *self);
 /* The search's regular expression; "" clears it. */
 void          tv_flame_view_set_search      (TvFlameView *self,
                                              const char  *regex);

@@ -304,6 +304,97 @@ test_copy (void)
   g_assert_cmpmem (keys, n * sizeof (guint32), zoom, sizeof zoom);
 }
 
+/* Changes one choice of STATE that the query depends on. */
+static void
+change_choice (TvViewState *state,
+               guint        which)
+{
+  guint32 threads[] = { 7 };
+  TvTimeRange ranges[] = { { 1, 2 }, { 30, 40 } };
+
+  switch (which)
+    {
+    case 0: tv_view_state_set_threads (state, threads, G_N_ELEMENTS (threads)); break;
+    case 1: tv_view_state_set_state_filter (state, TV_STATE_FILTER_CPU); break;
+    case 2: tv_view_state_set_ranges (state, ranges, G_N_ELEMENTS (ranges)); break;
+    case 3: tv_view_state_clear_range (state); break;
+    case 4: tv_view_state_set_merge (state, TV_MERGE_LINE); break;
+    case 5: tv_view_state_set_inverted (state, FALSE); break;
+    case 6: tv_view_state_set_collapse_recursion (state, TRUE); break;
+    case 7: tv_view_state_set_focus_function (state, TV_NODE_NONE); break;
+    case 8: tv_view_state_hide_function (state, 12); break;
+    default: g_assert_not_reached ();
+    }
+}
+
+/* What a cancelled view goes back to: every choice of the query, in one
+ * "changed", and nothing else. */
+static void
+test_restore_query (void)
+{
+  g_autoptr(TvViewState) state = tv_view_state_new ();
+  g_autoptr(TvViewState) saved = NULL;
+  guint32 threads[] = { 4, 1 };
+  guint32 zoom[] = { 3 };
+  Counts counts;
+
+  tv_view_state_set_threads (state, threads, G_N_ELEMENTS (threads));
+  tv_view_state_set_range (state, 100, 200);
+  tv_view_state_hide_function (state, 11);
+  g_object_set (state, "state-filter", TV_STATE_FILTER_GIL, "merge", TV_MERGE_FRAME,
+                "inverted", TRUE, "focus-function", 6, NULL);
+  saved = tv_view_state_copy (state);
+  g_assert_true (tv_view_state_same_query (state, saved));
+
+  /* Orientation, search and zoom are not the query's. */
+  g_object_set (state, "orientation", TV_FLAME_ORIENTATION_ICICLE, "search", "x", NULL);
+  tv_view_state_set_zoom_path (state, zoom, G_N_ELEMENTS (zoom));
+  g_assert_true (tv_view_state_same_query (state, saved));
+
+  watch (state, &counts);
+  for (guint which = 0; which < 9; which++)
+    {
+      guint64 start, end;
+
+      change_choice (state, which);
+      g_assert_false (tv_view_state_same_query (state, saved));
+      g_assert_false (tv_view_state_same_query (saved, state));
+      reset (&counts);
+      tv_view_state_restore_query (state, saved);
+      g_assert_cmpuint (counts.n_changed, ==, 1);
+      g_assert_true (tv_view_state_same_query (state, saved));
+      g_assert_true (tv_view_state_get_range (state, &start, &end));
+      g_assert_cmpuint (start, ==, 100);
+      g_assert_cmpuint (end, ==, 200);
+      g_assert_true (tv_view_state_get_inverted (state));
+      g_assert_cmpuint (tv_view_state_get_focus_function (state), ==, 6);
+      /* What is not the query's stays as it was. */
+      g_assert_cmpint (tv_view_state_get_orientation (state), ==, TV_FLAME_ORIENTATION_ICICLE);
+      g_assert_cmpstr (tv_view_state_get_search (state), ==, "x");
+    }
+
+  /* Nothing to restore: no notification at all. */
+  reset (&counts);
+  tv_view_state_restore_query (state, saved);
+  g_assert_cmpuint (counts.n_changed, ==, 0);
+  g_assert_cmpuint (g_hash_table_size (counts.notified), ==, 0);
+
+  /* From a state with ranges back to one without: the list goes. */
+  {
+    g_autoptr(TvViewState) plain = tv_view_state_new ();
+    TvTimeRange ranges[] = { { 5, 10 }, { 20, 25 } };
+    guint n;
+
+    tv_view_state_set_ranges (plain, ranges, G_N_ELEMENTS (ranges));
+    g_assert_false (tv_view_state_same_query (plain, saved));
+    tv_view_state_restore_query (plain, saved);
+    g_assert_true (tv_view_state_same_query (plain, saved));
+    g_assert_null (tv_view_state_get_ranges (plain, &n));
+    g_assert_cmpuint (n, ==, 0);
+  }
+  g_hash_table_unref (counts.notified);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -313,6 +404,7 @@ main (int   argc,
   g_test_add_func ("/model/view-state/enum-types", test_enum_types);
   g_test_add_func ("/model/view-state/properties", test_properties);
   g_test_add_func ("/model/view-state/copy", test_copy);
+  g_test_add_func ("/model/view-state/restore-query", test_restore_query);
 
   return g_test_run ();
 }

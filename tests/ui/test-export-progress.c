@@ -10,7 +10,8 @@
  * the page's own, its fraction only grows within [0, 1], the export writes
  * the bytes the exporter makes, and the bar goes once it is done; its
  * Cancel stops the export and leaves no file, nor a temporary one; and a
- * comparison's export does the same.
+ * comparison's export does the same.  A view being computed can be
+ * cancelled too, back to the one on screen.
  * A screenshot goes to TV_TEST_OUTPUT_DIR.
  */
 #include <string.h>
@@ -325,6 +326,65 @@ test_compare (void)
   ui_test_close_all_pages (get_window ());
 }
 
+/* A view being computed has the same bar, and a Cancel that goes back to
+ * the choices of the tree on screen, which stays, with no new query; a
+ * choice undone before its view is made does the same without a click. */
+static void
+test_view_cancel (void)
+{
+  TvProfilePage *page = open_profile ();
+  TvFlameView *view = tv_profile_page_get_flame_view (page);
+  TvFlameGraph *graph = tv_flame_view_get_graph (view);
+  TvViewState *state = tv_flame_view_get_view_state (view);
+  GtkToggleButton *inverted = GTK_TOGGLE_BUTTON (
+    gtk_widget_get_template_child (GTK_WIDGET (view), TV_TYPE_FLAME_VIEW, "inverted_button"));
+  GtkWidget *bar = find_descendant (GTK_WIDGET (view), GTK_TYPE_PROGRESS_BAR);
+  GtkWidget *cancel;
+  TvCallTree *shown = tv_flame_graph_get_tree (graph);
+  g_autofree char *summary = g_strdup (tv_flame_view_get_summary (view));
+
+  g_assert_nonnull (bar);
+  cancel = gtk_widget_get_next_sibling (bar);
+  g_assert_true (GTK_IS_BUTTON (cancel));
+  g_assert_false (gtk_widget_get_visible (bar));
+  g_assert_false (gtk_widget_get_visible (cancel));
+  g_assert_false (gtk_toggle_button_get_active (inverted));
+
+  /* Cancel, as a click does, before the query's answer can come in (it
+   * comes through the main loop). */
+  gtk_toggle_button_set_active (inverted, TRUE);
+  g_assert_true (tv_view_state_get_inverted (state));
+  g_assert_true (tv_flame_view_is_busy (view));
+  g_signal_emit_by_name (cancel, "clicked");
+  g_assert_false (tv_flame_view_is_busy (view));
+  g_assert_false (tv_view_state_get_inverted (state));
+  g_assert_false (gtk_toggle_button_get_active (inverted));
+  g_assert_false (gtk_widget_get_visible (bar));
+  g_assert_false (gtk_widget_get_visible (cancel));
+  ui_test_spin (1000);
+  g_assert_false (tv_flame_view_is_busy (view));
+  g_assert_true (tv_flame_graph_get_tree (graph) == shown);
+  g_assert_cmpstr (tv_flame_view_get_summary (view), ==, summary);
+
+  /* Undone before it is made: no click needed, and nothing is computed. */
+  gtk_toggle_button_set_active (inverted, TRUE);
+  g_assert_true (tv_flame_view_is_busy (view));
+  gtk_toggle_button_set_active (inverted, FALSE);
+  g_assert_false (tv_flame_view_is_busy (view));
+  ui_test_spin (1000);
+  g_assert_false (tv_flame_view_is_busy (view));
+  g_assert_true (tv_flame_graph_get_tree (graph) == shown);
+
+  /* Not cancelled, the view is made and then shown, bar gone. */
+  gtk_toggle_button_set_active (inverted, TRUE);
+  WAIT_UNTIL (!tv_flame_view_is_busy (view), 60000);
+  g_assert_true (tv_flame_graph_get_tree (graph) != shown);
+  g_assert_true (tv_call_tree_get_inverted (tv_flame_graph_get_tree (graph)));
+  g_assert_false (gtk_widget_get_visible (bar));
+  g_assert_false (gtk_widget_get_visible (cancel));
+  ui_test_close_all_pages (get_window ());
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -345,6 +405,7 @@ main (int   argc,
   g_test_add_func ("/ui/export-progress/progress", test_progress);
   g_test_add_func ("/ui/export-progress/cancel", test_cancel);
   g_test_add_func ("/ui/export-progress/compare", test_compare);
+  g_test_add_func ("/ui/export-progress/view-cancel", test_view_cancel);
 
   ret = g_test_run ();
 
