@@ -167,11 +167,48 @@ init_level0 (LaneData *lane,
   level->bins = g_new0 (TvTimelineBin, level->n_bins);
 }
 
-/* Counts samples START to END (in time order) into LEVEL's bins.  A bin's
- * consecutive samples are counted a byte each in one word, which goes to
- * the bin when the bin changes or a byte could overflow. */
+/* Where a pass puts one level's counts: the bin being counted, and its
+ * consecutive samples a byte each in one word, which goes to the bin
+ * when the bin changes or a byte could overflow. */
+typedef struct
+{
+  Level   *level;
+  guint64  bin;
+  guint64  acc;
+  guint    n;
+} BinAcc;
+
+static inline void
+bin_acc_add (BinAcc  *a,
+             guint64  offset,
+             guint64  packed)
+{
+  guint64 b = offset >> a->level->shift;
+
+  if (b != a->bin || a->n == 255)
+    {
+      if (a->n > 0)
+        bin_add_packed (&a->level->bins[a->bin - a->level->first_bin], a->acc);
+      a->bin = b;
+      a->acc = 0;
+      a->n = 0;
+    }
+  a->acc += packed;
+  a->n++;
+}
+
+static inline void
+bin_acc_flush (BinAcc *a)
+{
+  if (a->n > 0)
+    bin_add_packed (&a->level->bins[a->bin - a->level->first_bin], a->acc);
+}
+
+/* Counts samples START to END (in time order) into LANE's finest bins and
+ * ALL's (either may be NULL), reading each sample once. */
 static void
-fill_bins (Level             *level,
+fill_bins (Level             *lane,
+           Level             *all,
            const guint64     *timestamps,
            const guint8      *statuses,
            guint64            start,
@@ -179,28 +216,26 @@ fill_bins (Level             *level,
            guint64            origin,
            const StatusTable *table)
 {
-  guint shift = level->shift;
-  guint64 first = level->first_bin;
-  guint64 bin = G_MAXUINT64, acc = 0;
-  guint n = 0;
+  BinAcc a = { lane != NULL ? lane : all, G_MAXUINT64, 0, 0 };
+  BinAcc b = { all, G_MAXUINT64, 0, 0 };
 
-  for (guint64 s = start; s < end; s++)
-    {
-      guint64 b = (timestamps[s] - origin) >> shift;
+  if (a.level == NULL)
+    return;
+  if (lane != NULL && all != NULL)
+    for (guint64 s = start; s < end; s++)
+      {
+        guint64 offset = timestamps[s] - origin;
+        guint64 packed = table->packed[statuses[s] & 0x3f];
 
-      if (b != bin || n == 255)
-        {
-          if (n > 0)
-            bin_add_packed (&level->bins[bin - first], acc);
-          bin = b;
-          acc = 0;
-          n = 0;
-        }
-      acc += table->packed[statuses[s] & 0x3f];
-      n++;
-    }
-  if (n > 0)
-    bin_add_packed (&level->bins[bin - first], acc);
+        bin_acc_add (&a, offset, packed);
+        bin_acc_add (&b, offset, packed);
+      }
+  else
+    for (guint64 s = start; s < end; s++)
+      bin_acc_add (&a, timestamps[s] - origin, table->packed[statuses[s] & 0x3f]);
+  bin_acc_flush (&a);
+  if (lane != NULL && all != NULL)
+    bin_acc_flush (&b);
 }
 
 static int
@@ -265,11 +300,8 @@ fill_levels (TvTimeline   *self,
 
           end = last_block ? lane->n_samples
                 : gallop (lane->timestamps, lane->n_samples, done[i], block_end);
-          if (lane->levels != NULL)
-            fill_bins (lane->levels, lane->timestamps, lane->statuses, done[i], end,
-                       self->origin, table);
-          if (all0 != NULL)
-            fill_bins (all0, lane->timestamps, lane->statuses, done[i], end, self->origin, table);
+          fill_bins (lane->levels, all0, lane->timestamps, lane->statuses, done[i], end,
+                     self->origin, table);
           done[i] = end;
           if (end == lane->n_samples)
             active[a] = active[--n_active];
