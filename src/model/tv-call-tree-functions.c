@@ -19,6 +19,8 @@ tv_call_tree_build_functions (TvProfileData        *data,
                               TvMergeKey            merge,
                               const FunctionsInput *in,
                               guint                *n_rows_out,
+                              guint32             **outer_start,
+                              guint32             **outer_nodes,
                               Progress             *progress)
 {
   guint32 n_nodes = in->n_nodes;
@@ -31,6 +33,10 @@ tv_call_tree_build_functions (TvProfileData        *data,
   g_autofree guint32 *key_fn = g_new (guint32, MAX (n_keys, 1));
   g_autofree guint32 *stack = g_new (guint32, n_nodes + 1);
   g_autofree guint32 *next = g_new (guint32, n_nodes + 1);
+  /* With OUTER_START: which nodes are outermost calls, and how many each
+   * function has. */
+  g_autofree guint8 *outer = outer_start != NULL ? g_new0 (guint8, MAX (n_nodes, 1)) : NULL;
+  g_autofree guint32 *n_outer = outer_start != NULL ? g_new0 (guint32, n_functions + 1) : NULL;
   TvFunctionRow *rows;
   guint32 sp = 0;
   guint n_rows = 0;
@@ -56,7 +62,14 @@ tv_call_tree_build_functions (TvProfileData        *data,
 
           fself[f] += in->self[n];
           if (active[f]++ == 0)
-            ftotal[f] += in->total[n];
+            {
+              ftotal[f] += in->total[n];
+              if (outer != NULL)
+                {
+                  outer[n] = 1;
+                  n_outer[f]++;
+                }
+            }
         }
       if (in->child_start[n] + i < in->child_start[n + 1])
         {
@@ -82,6 +95,27 @@ tv_call_tree_build_functions (TvProfileData        *data,
     if (ftotal[f] > 0)
       rows[n_rows++] = (TvFunctionRow) { f, fself[f], ftotal[f] };
   *n_rows_out = n_rows;
+
+  if (outer_start != NULL)
+    {
+      guint32 *start = g_new (guint32, n_functions + 1);
+      guint32 *nodes;
+      guint32 sum = 0;
+
+      for (guint32 f = 0; f < n_functions; f++)
+        {
+          start[f] = sum;
+          sum += n_outer[f];
+          n_outer[f] = start[f];
+        }
+      start[n_functions] = sum;
+      nodes = g_new (guint32, MAX (sum, 1));
+      for (guint32 n = 1; n < n_nodes; n++)
+        if (outer[n])
+          nodes[n_outer[key_fn[in->key[n]]]++] = n;
+      *outer_start = start;
+      *outer_nodes = nodes;
+    }
   return rows;
 }
 
@@ -101,7 +135,7 @@ tv_builder_functions (TvProfileData *data,
   tv_builder_sum_totals (b, total);
   tv_index_children (b->n_nodes, b->parent, &child_start, &children);
   in = (FunctionsInput) { b->n_nodes, b->key, b->self, total, child_start, children };
-  return tv_call_tree_build_functions (data, merge, &in, n_rows_out, progress);
+  return tv_call_tree_build_functions (data, merge, &in, n_rows_out, NULL, NULL, progress);
 }
 
 /* The table's order: most samples first, then most self samples, then by

@@ -46,6 +46,12 @@ struct _TvCallTree
 
   TvFunctionRow  *functions;
   guint           n_functions;
+  /* Each function's outermost calls (nodes of it with no caller of it
+   * above), in node order: function F's are outer_nodes[outer_start[F]]
+   * to outer_nodes[outer_start[F + 1] - 1].  What callers and callees
+   * are made of; NULL for a tree whose table came from elsewhere. */
+  guint32        *outer_start;   /* functions + 1 */
+  guint32        *outer_nodes;
 };
 
 /* A growing tree keyed by (parent, key), used for every tree we build. */
@@ -232,6 +238,8 @@ TvFunctionRow *tv_call_tree_build_functions (TvProfileData        *data,
                                              TvMergeKey            merge,
                                              const FunctionsInput *in,
                                              guint                *n_rows_out,
+                                             guint32             **outer_start,
+                                             guint32             **outer_nodes,
                                              Progress             *progress);
 TvFunctionRow *tv_builder_functions         (TvProfileData        *data,
                                              TvMergeKey            merge,

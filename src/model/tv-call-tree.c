@@ -463,7 +463,8 @@ tree_functions (TvCallTree *tree,
 
   progress_stage (progress, 0.85, 0.15);
   tree->functions = tv_call_tree_build_functions (tree->data, tree->merge, &in,
-                                                  &tree->n_functions, progress);
+                                                  &tree->n_functions, &tree->outer_start,
+                                                  &tree->outer_nodes, progress);
   return !progress->cancelled;
 }
 
@@ -634,6 +635,8 @@ tv_call_tree_unref (TvCallTree *self)
   g_free (self->child_start);
   g_free (self->children);
   g_free (self->functions);
+  g_free (self->outer_start);
+  g_free (self->outer_nodes);
   g_free (self);
 }
 
@@ -849,6 +852,37 @@ add_neighbour (GArray  *rows,
   g_array_index (rows, TvFunctionRow, at[slot] - 1).total += count;
 }
 
+
+/* Adds the outermost call NODE to the callers and callees: its caller,
+ * and what it calls (its self samples as no function). */
+static void
+add_call (TvCallTree *self,
+          guint32     node,
+          GArray     *callers,
+          guint32    *caller_at,
+          GArray     *callees,
+          guint32    *callee_at,
+          guint32     n_functions)
+{
+  guint32 p = self->parent[node];
+
+  if (self->total[node] == 0)
+    return;
+  add_neighbour (callers, caller_at, n_functions,
+                 p == TV_ROOT_NODE ? TV_NODE_NONE : tv_call_tree_get_function (self, p),
+                 self->total[node]);
+  if (self->self[node] > 0)
+    add_neighbour (callees, callee_at, n_functions, TV_NODE_NONE, self->self[node]);
+  for (guint32 i = self->child_start[node]; i < self->child_start[node + 1]; i++)
+    {
+      guint32 c = self->children[i];
+
+      if (self->total[c] > 0)
+        add_neighbour (callees, callee_at, n_functions, tv_call_tree_get_function (self, c),
+                       self->total[c]);
+    }
+}
+
 gboolean
 tv_call_tree_get_neighbours (TvCallTree     *self,
                              guint32         function,
@@ -869,37 +903,39 @@ tv_call_tree_get_neighbours (TvCallTree     *self,
 
   if (self->inverted)
     return FALSE;
-  inside = g_new0 (guint8, self->n_nodes);
   caller_at = g_new0 (guint32, (gsize) n_functions + 1);
   callee_at = g_new0 (guint32, (gsize) n_functions + 1);
   callers = g_array_new (FALSE, FALSE, sizeof (TvFunctionRow));
   callees = g_array_new (FALSE, FALSE, sizeof (TvFunctionRow));
 
-  /* Parents come before their children: INSIDE says a node is the
-   * function's or below one of its calls; an outermost call is one whose
-   * parent is not inside. */
-  for (guint32 n = 1; n < self->n_nodes; n++)
+  if (self->outer_start != NULL)
     {
-      guint32 p = self->parent[n];
-      gboolean here = tv_call_tree_get_function (self, n) == function;
-
-      if (n % PROGRESS_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
-        return FALSE;
-      inside[n] = inside[p] || here;
-      if (!here || inside[p] || self->total[n] == 0)
-        continue;
-      add_neighbour (callers, caller_at, n_functions,
-                     p == TV_ROOT_NODE ? TV_NODE_NONE : tv_call_tree_get_function (self, p),
-                     self->total[n]);
-      if (self->self[n] > 0)
-        add_neighbour (callees, callee_at, n_functions, TV_NODE_NONE, self->self[n]);
-      for (guint32 i = self->child_start[n]; i < self->child_start[n + 1]; i++)
+      /* The function's outermost calls, listed when its table was made. */
+      for (guint32 i = function < n_functions ? self->outer_start[function] : 0;
+           function < n_functions && i < self->outer_start[function + 1]; i++)
         {
-          guint32 c = self->children[i];
+          if (i % PROGRESS_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
+            return FALSE;
+          add_call (self, self->outer_nodes[i], callers, caller_at, callees, callee_at,
+                    n_functions);
+        }
+    }
+  else
+    {
+      /* Parents come before their children: INSIDE says a node is the
+       * function's or below one of its calls; an outermost call is one
+       * whose parent is not inside. */
+      inside = g_new0 (guint8, self->n_nodes);
+      for (guint32 n = 1; n < self->n_nodes; n++)
+        {
+          guint32 p = self->parent[n];
+          gboolean here = tv_call_tree_get_function (self, n) == function;
 
-          if (self->total[c] > 0)
-            add_neighbour (callees, callee_at, n_functions, tv_call_tree_get_function (self, c),
-                           self->total[c]);
+          if (n % PROGRESS_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
+            return FALSE;
+          inside[n] = inside[p] || here;
+          if (here && !inside[p])
+            add_call (self, n, callers, caller_at, callees, callee_at, n_functions);
         }
     }
 
