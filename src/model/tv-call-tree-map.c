@@ -68,7 +68,7 @@ map_grouped (TvProfileData *data,
              const TvQuery *query,
              const guint64 *weights,
              const guint64 *states,
-             const guint64 *subtree,
+             const guint64 *reached,
              const guint8  *hidden,
              guint32       *map,
              Builder       *b,
@@ -130,7 +130,7 @@ map_grouped (TvProfileData *data,
             {
               guint32 frame, f;
 
-              if (subtree[c] == 0)
+              if (!TV_BIT_TEST (reached, c))
                 continue;
               frame = exact->frame[c];
               f = fkeys[frame];
@@ -191,7 +191,7 @@ tv_call_tree_map_nodes (TvProfileData *data,
                         const TvQuery *query,
                         const guint64 *weights,
                         const guint64 *states,
-                        const guint64 *subtree,
+                        const guint64 *reached,
                         guint32       *map,
                         guint8        *in_focus,
                         Builder       *b,
@@ -224,7 +224,7 @@ tv_call_tree_map_nodes (TvProfileData *data,
 
   if (!focus && !direct)
     {
-      map_grouped (data, query, weights, states, subtree, hidden, map, b, progress);
+      map_grouped (data, query, weights, states, reached, hidden, map, b, progress);
       return;
     }
   g_assert (direct || b->hkeys != NULL);
@@ -244,7 +244,7 @@ tv_call_tree_map_nodes (TvProfileData *data,
       guint32 f = fkeys[frame];
       guint32 pv;
 
-      if (subtree[n] == 0)
+      if (!TV_BIT_TEST (reached, n))
         {
           map[n] = TV_NODE_NONE;
           continue;

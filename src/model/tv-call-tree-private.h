@@ -75,6 +75,10 @@ typedef struct
 
 #define N_STATES TV_N_STATUS_COUNTS
 
+/* Bit N of the bitmap BITS (64 nodes a word). */
+#define TV_BIT_TEST(bits, n) (((bits)[(n) / 64] >> ((n) % 64)) & 1)
+#define TV_BIT_SET(bits, n) ((bits)[(n) / 64] |= G_GUINT64_CONSTANT (1) << ((n) % 64))
+
 /* How far a build is, for its progress and its cancellable: each step
  * takes the share [base, base + span) of the whole and says how far it is
  * every PROGRESS_EVERY of its items. */
@@ -183,14 +187,15 @@ typedef struct
 
 /* Step 1 whole (tv-query.c): each exact node's selected samples
  * (*WEIGHTS), their states when the query counts them (*STATES), the
- * samples of its subtree (*SUBTREE), and each thread's HITS when not
+ * bitmap of the nodes whose subtree has a selected sample (*REACHED: the
+ * others are left out of the view), and each thread's HITS when not
  * NULL.  FALSE, with nothing made, once cancelled. */
 gboolean tv_call_tree_weigh_tree (TvProfileData      *data,
                                   const TvQuery      *query,
                                   GArray             *hits,
                                   guint64           **weights,
                                   guint64           **states,
-                                  guint64           **subtree,
+                                  guint64           **reached,
                                   Progress           *progress);
 /* Its first part.  TOUCHED may be NULL. */
 gboolean tv_call_tree_weigh     (TvProfileData       *data,
@@ -205,7 +210,7 @@ void     tv_call_tree_map_nodes (TvProfileData       *data,
                                  const TvQuery       *query,
                                  const guint64       *weights,
                                  const guint64       *states,
-                                 const guint64       *subtree,
+                                 const guint64       *reached,
                                  guint32             *map,
                                  guint8              *in_focus,
                                  Builder             *b,

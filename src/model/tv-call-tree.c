@@ -513,7 +513,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   const TvExactTree *exact;
   g_autofree guint64 *weights = NULL;
   g_autofree guint64 *states = NULL;
-  g_autofree guint64 *subtree = NULL;
+  g_autofree guint64 *reached = NULL;
   g_autofree guint32 *map = NULL;
   g_autofree guint8 *in_focus = NULL;
   g_autoptr(GArray) hits = NULL;
@@ -539,7 +539,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   if (count || keep_self)
     hits = g_array_new (FALSE, FALSE, sizeof (ThreadHit));
   progress_stage (&progress, 0.0, 0.15);
-  if (!tv_call_tree_weigh_tree (data, query, hits, &weights, &states, &subtree, &progress))
+  if (!tv_call_tree_weigh_tree (data, query, hits, &weights, &states, &reached, &progress))
     return NULL;
 
   /* Only a focused view looks its nodes up (see tv_call_tree_map_nodes()). */
@@ -549,12 +549,12 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   if (query->focus_function != TV_NODE_NONE)
     in_focus = g_new0 (guint8, exact->n_nodes);
   progress_stage (&progress, 0.15, map_end - 0.15);
-  tv_call_tree_map_nodes (data, query, weights, states, subtree, map, in_focus, &view, &progress);
+  tv_call_tree_map_nodes (data, query, weights, states, reached, map, in_focus, &view, &progress);
   /* Per exact node, and done with: gone before the view's arrays are
    * made, which keeps the peak down on a big tree. */
   g_clear_pointer (&states, g_free);
   g_clear_pointer (&weights, g_free);
-  g_clear_pointer (&subtree, g_free);
+  g_clear_pointer (&reached, g_free);
   if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
     {
       tv_builder_clear (&view);

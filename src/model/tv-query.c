@@ -410,27 +410,38 @@ tv_call_tree_weigh (TvProfileData *data,
   return TRUE;
 }
 
-/* Each exact node's weight and its descendants', from the few LEAVES
- * that have a weight: nodes are summed into their parents from the
- * highest number down (a parent's is smaller than its children's),
- * through a bitmap of the nodes reached, which costs a word per 64 nodes
- * and a step per node reached.  The others stay 0, as the whole pass
- * would leave them. */
+/* The bitmap of the nodes whose subtree has a weight, from the few
+ * LEAVES that may have one: nodes are taken from the highest number down
+ * (a parent's is smaller than its children's), each reached one adding
+ * its parent, which costs a step per node reached.  Without LEAVES, one
+ * pass over every node. */
 static guint64 *
-sum_sparse (const TvExactTree *exact,
-            const guint64     *weights,
-            const GArray      *leaves)
+mark_reached (const TvExactTree *exact,
+              const guint64     *weights,
+              const GArray      *leaves)
 {
-  guint64 *subtree = g_new0 (guint64, exact->n_nodes);
   gsize n_words = (exact->n_nodes + 63) / 64;
-  g_autofree guint64 *reached = g_new0 (guint64, n_words);
+  guint64 *reached = g_new0 (guint64, MAX (n_words, 1));
+
+  if (leaves == NULL)
+    {
+      for (guint32 n = exact->n_nodes; n-- > 1;)
+        if (weights[n] > 0 || TV_BIT_TEST (reached, n))
+          {
+            TV_BIT_SET (reached, n);
+            TV_BIT_SET (reached, exact->parent[n]);
+          }
+      if (exact->n_nodes > 0 && weights[0] > 0)
+        TV_BIT_SET (reached, 0);
+      return reached;
+    }
 
   for (guint i = 0; i < leaves->len; i++)
     {
       guint32 n = g_array_index (leaves, guint32, i);
 
-      subtree[n] = weights[n];
-      reached[n / 64] |= G_GUINT64_CONSTANT (1) << (n % 64);
+      if (weights[n] > 0)
+        TV_BIT_SET (reached, n);
     }
   for (gsize w = n_words; w-- > 0;)
     {
@@ -446,15 +457,13 @@ sum_sparse (const TvExactTree *exact,
           if (n == TV_ROOT_NODE)
             continue;
           p = exact->parent[n];
-          subtree[p] += subtree[n];
           /* Below N, so not taken yet, even in this word. */
           if (p / 64 == w)
             word |= G_GUINT64_CONSTANT (1) << (p % 64);
-          else
-            reached[p / 64] |= G_GUINT64_CONSTANT (1) << (p % 64);
+          TV_BIT_SET (reached, p);
         }
     }
-  return subtree;
+  return reached;
 }
 
 gboolean
@@ -463,7 +472,7 @@ tv_call_tree_weigh_tree (TvProfileData  *data,
                          GArray         *hits,
                          guint64       **weights,
                          guint64       **states,
-                         guint64       **subtree,
+                         guint64       **reached,
                          Progress       *progress)
 {
   const TvExactTree *exact = tv_profile_data_get_tree (data);
@@ -474,7 +483,7 @@ tv_call_tree_weigh_tree (TvProfileData  *data,
 
   *weights = g_new0 (guint64, exact->n_nodes);
   *states = query->count_states ? g_new0 (guint64, (gsize) exact->n_nodes * N_STATES) : NULL;
-  *subtree = NULL;
+  *reached = NULL;
   if (!tv_call_tree_weigh (data, query, *weights, *states, hits, &touched, progress))
     {
       g_clear_pointer (weights, g_free);
@@ -482,13 +491,6 @@ tv_call_tree_weigh_tree (TvProfileData  *data,
       return FALSE;
     }
 
-  if (!touched.overflowed)
-    *subtree = sum_sparse (exact, *weights, leaves);
-  else
-    {
-      *subtree = g_memdup2 (*weights, exact->n_nodes * sizeof (guint64));
-      for (guint32 n = exact->n_nodes - 1; n > 0; n--)
-        (*subtree)[exact->parent[n]] += (*subtree)[n];
-    }
+  *reached = mark_reached (exact, *weights, touched.overflowed ? NULL : leaves);
   return TRUE;
 }
