@@ -800,6 +800,20 @@ tv_call_tree_get_node_map (TvCallTree *self)
 }
 
 const guint32 *
+tv_call_tree_get_parents (TvCallTree *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->parent;
+}
+
+const guint32 *
+tv_call_tree_get_keys (TvCallTree *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->key;
+}
+
+const guint32 *
 tv_call_tree_get_children (TvCallTree *self,
                            guint32     node,
                            guint      *n_children)

@@ -191,6 +191,10 @@ const guint32 *tv_call_tree_get_thread_self   (TvCallTree     *tree,
                                                guint           thread,
                                                const guint64 **counts,
                                                guint          *n_nodes);
+/* Every node's parent and key, indexed by node: for passes over the whole
+ * tree (the root's parent is TV_NODE_NONE). */
+const guint32 *tv_call_tree_get_parents    (TvCallTree     *tree);
+const guint32 *tv_call_tree_get_keys       (TvCallTree     *tree);
 /* Children in display order (by function name, file, line, ...). */
 const guint32 *tv_call_tree_get_children   (TvCallTree     *tree,
                                             guint32         node,

@@ -729,6 +729,7 @@ tv_flame_matches_new (TvCallTree   *tree,
                       GCancellable *cancellable)
 {
   g_autoptr(TvFlameMatches) self = NULL;
+  const guint32 *parent, *key;
   guint32 n_nodes;
 
   g_return_val_if_fail (tree != NULL, NULL);
@@ -741,29 +742,33 @@ tv_flame_matches_new (TvCallTree   *tree,
   self->flags = g_new0 (guint8, n_nodes);
 
   /* Parents come before their children: one pass down for the nodes
-   * inside a match, one up for the subtrees that hold one.  The display
-   * order needs no pass of its own: tv_flame_matches_get_next() finds
-   * its way down the subtrees that hold a match. */
+   * inside a match, and from each match up to the first ancestor already
+   * known to hold one, so that the subtrees holding a match cost what
+   * they mark.  The display order needs no pass of its own:
+   * tv_flame_matches_get_next() finds its way down the subtrees that hold
+   * a match. */
+  parent = tv_call_tree_get_parents (tree);
+  key = tv_call_tree_get_keys (tree);
   for (guint32 n = 1; n < n_nodes; n++)
     {
-      guint32 p = tv_call_tree_get_parent (tree, n);
+      guint32 p = parent[n];
+      gboolean inside = (self->flags[p] & (MATCH_SELF | MATCH_INSIDE)) != 0;
 
-      if (key_matches[tv_call_tree_get_key (tree, n)])
+      if (inside)
+        self->flags[n] = MATCH_INSIDE;
+      if (key_matches[key[n]])
         {
           self->flags[n] |= MATCH_SELF | MATCH_SUBTREE;
           self->n_matches++;
           /* Only the outermost match of a path counts its samples. */
-          if (!(self->flags[p] & (MATCH_SELF | MATCH_INSIDE)))
+          if (!inside)
             self->n_samples += tv_call_tree_get_total (tree, n);
+          for (guint32 a = p; a != TV_NODE_NONE && !(self->flags[a] & MATCH_SUBTREE); a = parent[a])
+            self->flags[a] |= MATCH_SUBTREE;
         }
-      if (self->flags[p] & (MATCH_SELF | MATCH_INSIDE))
-        self->flags[n] |= MATCH_INSIDE;
       if (n % (64 * CANCEL_INTERVAL) == 0 && g_cancellable_is_cancelled (cancellable))
         return NULL;
     }
-  for (guint32 n = n_nodes - 1; n > 0; n--)
-    if (self->flags[n] & MATCH_SUBTREE)
-      self->flags[tv_call_tree_get_parent (tree, n)] |= MATCH_SUBTREE;
   if (g_cancellable_is_cancelled (cancellable))
     return NULL;
 
