@@ -377,17 +377,11 @@ draw_heatmap_selection (cairo_t               *cr,
     }
 }
 
-/* The smallest of 1, 2, 5, 10, 20, 50, ... at least MIN. */
+/* The smallest of 1, 2, 5, 10, 20, 50, ... at least MIN, 1e9 at most. */
 static guint
 nice_step (double min)
 {
-  static const guint factors[] = { 1, 2, 5 };
-
-  for (guint power = 1; power <= 100000000; power *= 10)
-    for (guint i = 0; i < G_N_ELEMENTS (factors); i++)
-      if (factors[i] * power >= min)
-        return factors[i] * power;
-  return 1000000000;
+  return (guint) MIN (tv_draw_nice_step (min, 1), 1e9);
 }
 
 static void
