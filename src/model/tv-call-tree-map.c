@@ -162,13 +162,7 @@ map_grouped (TvProfileData *data,
 
           if (i == 0 || cand->key != cand[-1].key)
             {
-              node = b->n_nodes++;
-              g_assert (node < b->capacity);
-              b->parent[node] = v;
-              b->key[node] = cand->key;
-              b->self[node] = 0;
-              if (b->status != NULL)
-                memset (b->status + (gsize) node * N_STATES, 0, N_STATES * sizeof (guint64));
+              node = tv_builder_append (b, v, cand->key);
               member_start[node + 1] = member_start[node];
             }
           node = b->n_nodes - 1;
@@ -260,15 +254,7 @@ tv_call_tree_map_nodes (TvProfileData *data,
         }
 
       if (direct)
-        {
-          guint32 node = b->n_nodes++;
-          b->parent[node] = pv;
-          b->key[node] = k;
-          b->self[node] = 0;
-          if (states != NULL)
-            memset (b->status + (gsize) node * N_STATES, 0, N_STATES * sizeof (guint64));
-          map[n] = node;
-        }
+        map[n] = tv_builder_append (b, pv, k);
       else if (hidden != NULL && hidden[f])
         map[n] = pv;
       else if (query->collapse_recursion && pv != 0

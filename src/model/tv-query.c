@@ -68,26 +68,38 @@ tv_time_ranges_normalize (TvTimeRange *ranges,
   return kept;
 }
 
+/* The first of the N RANGES that ends after TS. */
+static guint
+first_range_after (const TvTimeRange *ranges,
+                   guint              n,
+                   guint64            ts)
+{
+  guint lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (ranges[mid].end <= ts)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 gboolean
 tv_time_ranges_contain (const TvTimeRange *ranges,
                         guint              n,
                         guint64            timestamp)
 {
-  guint lo = 0, hi = n;
+  guint k;
 
   g_return_val_if_fail (ranges != NULL || n == 0, FALSE);
 
-  /* The last range that starts at or before TIMESTAMP. */
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (ranges[mid].start <= timestamp)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo > 0 && timestamp < ranges[lo - 1].end;
+  /* Only the first range that ends after TIMESTAMP may hold it. */
+  k = first_range_after (ranges, n, timestamp);
+  return k < n && ranges[k].start <= timestamp;
 }
 
 G_STATIC_ASSERT (TV_N_RUN_STATES == TV_N_STATUS_COUNTS);
@@ -175,26 +187,6 @@ tv_thread_lower_bound (const TvThread *t,
     {
       guint64 mid = lo + (hi - lo) / 2;
       if (t->timestamps[mid] < ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* The first of the N RANGES that ends after TS. */
-static guint
-first_range_after (const TvTimeRange *ranges,
-                   guint              n,
-                   guint64            ts)
-{
-  guint lo = 0, hi = n;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-
-      if (ranges[mid].end <= ts)
         lo = mid + 1;
       else
         hi = mid;

@@ -236,6 +236,19 @@ tv_draw_inner_outline (cairo_t *cr,
   cairo_stroke (cr);
 }
 
+double
+tv_draw_nice_step (double min,
+                   double per_unit)
+{
+  static const double multiples[] = { 1, 2, 5 };
+
+  for (double decade = 1; decade < 1e19; decade *= 10)
+    for (guint m = 0; m < G_N_ELEMENTS (multiples); m++)
+      if (multiples[m] * decade / per_unit >= min)
+        return multiples[m] * decade;
+  return 1e19;
+}
+
 cairo_surface_t *
 tv_draw_ensure_image (cairo_surface_t **image,
                       int               width,

@@ -86,6 +86,11 @@ void         tv_draw_inner_outline         (cairo_t                    *cr,
                                             double                      y,
                                             double                      width,
                                             double                      height);
+/* The smallest STEP of 1, 2 or 5 times a power of ten (up to 5e18) for
+ * which STEP / PER_UNIT is at least MIN, as ticks are spaced; 1e19 when
+ * none is. */
+double       tv_draw_nice_step             (double                      min,
+                                            double                      per_unit);
 /* *IMAGE, made again as an ARGB32 image of at least WIDTH x HEIGHT
  * pixels when it is smaller.  NULL when cairo cannot make it. */
 cairo_surface_t *tv_draw_ensure_image      (cairo_surface_t           **image,

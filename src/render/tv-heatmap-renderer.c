@@ -141,6 +141,25 @@ offset_to_y (TvTimelineHeatmap     *heatmap,
                      * g->row_height;
 }
 
+/* *IMAGE made anew, N_COLUMNS x N_ROWS pixels of FORMAT (a pixel a cell),
+ * flushed for writing; FALSE, and *IMAGE NULL, when cairo cannot make it. */
+static gboolean
+remake_cell_image (cairo_surface_t **image,
+                   cairo_format_t    format,
+                   guint             n_columns,
+                   guint             n_rows)
+{
+  g_clear_pointer (image, cairo_surface_destroy);
+  *image = cairo_image_surface_create (format, n_columns, n_rows);
+  if (cairo_surface_status (*image) != CAIRO_STATUS_SUCCESS)
+    {
+      g_clear_pointer (image, cairo_surface_destroy);
+      return FALSE;
+    }
+  cairo_surface_flush (*image);
+  return TRUE;
+}
+
 static cairo_surface_t *
 ensure_cells (TvTimelineRenderer *self,
               TvTimelineHeatmap  *heatmap,
@@ -154,16 +173,10 @@ ensure_cells (TvTimelineRenderer *self,
 
   if (self->cells != NULL && self->cells_heatmap == heatmap && self->cells_dark == dark)
     return self->cells;
-  g_clear_pointer (&self->cells, cairo_surface_destroy);
   g_clear_pointer (&self->cells_heatmap, tv_timeline_heatmap_unref);
   /* Each cell once: the heatmap has at most 2^24. */
-  self->cells = cairo_image_surface_create (CAIRO_FORMAT_RGB24, n_columns, n_rows);
-  if (cairo_surface_status (self->cells) != CAIRO_STATUS_SUCCESS)
-    {
-      g_clear_pointer (&self->cells, cairo_surface_destroy);
-      return NULL;
-    }
-  cairo_surface_flush (self->cells);
+  if (!remake_cell_image (&self->cells, CAIRO_FORMAT_RGB24, n_columns, n_rows))
+    return NULL;
   pixels = cairo_image_surface_get_data (self->cells);
   stride = cairo_image_surface_get_stride (self->cells);
   for (guint r = 0; r < n_rows; r++)
@@ -239,16 +252,10 @@ ensure_marks (TvTimelineRenderer  *self,
   if (self->marks != NULL && self->marks_heatmap == heatmap && self->marks_highlight == highlight
       && self->marks_dark == dark)
     return self->marks;
-  g_clear_pointer (&self->marks, cairo_surface_destroy);
   g_clear_pointer (&self->marks_heatmap, tv_timeline_heatmap_unref);
   g_clear_pointer (&self->marks_highlight, tv_timeline_highlight_unref);
-  self->marks = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, n_columns, n_rows);
-  if (cairo_surface_status (self->marks) != CAIRO_STATUS_SUCCESS)
-    {
-      g_clear_pointer (&self->marks, cairo_surface_destroy);
-      return NULL;
-    }
-  cairo_surface_flush (self->marks);
+  if (!remake_cell_image (&self->marks, CAIRO_FORMAT_ARGB32, n_columns, n_rows))
+    return NULL;
   pixels = cairo_image_surface_get_data (self->marks);
   stride = cairo_image_surface_get_stride (self->marks);
   edges = g_new (guint64, n_rows + 1);
@@ -377,17 +384,11 @@ draw_heatmap_selection (cairo_t               *cr,
     }
 }
 
-/* The smallest of 1, 2, 5, 10, 20, 50, ... at least MIN. */
+/* The smallest of 1, 2, 5, 10, 20, 50, ... at least MIN, 1e9 at most. */
 static guint
 nice_step (double min)
 {
-  static const guint factors[] = { 1, 2, 5 };
-
-  for (guint power = 1; power <= 100000000; power *= 10)
-    for (guint i = 0; i < G_N_ELEMENTS (factors); i++)
-      if (factors[i] * power >= min)
-        return factors[i] * power;
-  return 1000000000;
+  return (guint) MIN (tv_draw_nice_step (min, 1), 1e9);
 }
 
 static void

@@ -89,23 +89,7 @@ compute_ticks (TvTimelineRenderer    *self,
       double widest = 0;
       double first;
 
-      step = 1;
-      for (double decade = 1; decade < 1e19; decade *= 10)
-        {
-          static const double multiples[] = { 1, 2, 5 };
-          gboolean found = FALSE;
-
-          for (guint m = 0; m < G_N_ELEMENTS (multiples) && !found; m++)
-            if (multiples[m] * decade / per_pixel >= spacing)
-              {
-                step = multiples[m] * decade;
-                found = TRUE;
-              }
-          if (found)
-            break;
-          step = 10 * decade;
-        }
-
+      step = tv_draw_nice_step (spacing, per_pixel);
       g_array_set_size (times, 0);
       g_ptr_array_set_size (labels, 0);
       first = ceil (style->t0 / step);
