@@ -1,0 +1,58 @@
+/* tv-cells.h: what the cells of the call tree, the function table and the
+ * comparison's table share
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tv-call-tree.h"
+
+G_BEGIN_DECLS
+
+/* A label for a cell: aligned to XALIGN, with CSS_CLASS if not NULL. */
+GtkWidget *tv_cell_label_new (float       xalign,
+                              const char *css_class);
+
+/* A name's or a file's label: at the start, ELLIPSIZE at WIDTH_CHARS. */
+GtkWidget *tv_cell_text_label_new (PangoEllipsizeMode ellipsize,
+                                   int                width_chars);
+
+/* Two labels aligned to XALIGN, with CSS_CLASS, the second below in a dim
+ * caption; FIRST and SECOND (if not NULL) are set to them. */
+GtkWidget *tv_cell_pair_new (float        xalign,
+                             const char  *css_class,
+                             GtkWidget  **first,
+                             GtkWidget  **second);
+
+void tv_cell_pair_set_text (GtkWidget  *pair,
+                            const char *first,
+                            const char *second);
+
+/* Makes CHILD the cell of LIST_ITEM, with the tooltip QUERY_TOOLTIP
+ * makes when asked for (its data is LIST_ITEM, which outlives the
+ * handler); KIND is tv_cell_get_kind()'s. */
+void tv_cell_set_child (GtkListItem *list_item,
+                        GtkWidget   *child,
+                        guint        kind,
+                        GCallback    query_tooltip);
+
+guint tv_cell_get_kind (GtkWidget *child);
+
+/* "1,234 samples (12.3 %, 1.23 s of thread time)" for the tooltips. */
+char *tv_cell_describe_samples (TvCallTree *tree,
+                                guint64     samples);
+
+/* Gives COLUMN the cells SETUP, BIND and UNBIND (if not NULL) make and
+ * the sort COMPARE makes, each with KIND as its data. */
+void tv_cell_set_column (GtkColumnViewColumn *column,
+                         guint                kind,
+                         GCallback            setup,
+                         GCallback            bind,
+                         GCallback            unbind,
+                         GCompareDataFunc     compare);
+
+G_END_DECLS
