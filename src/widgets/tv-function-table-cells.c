@@ -26,7 +26,49 @@ on_cell_query_tooltip (GtkWidget   *label,
                        int          y,
                        gboolean     keyboard,
                        GtkTooltip  *tooltip,
-                       GtkListItem *list_item);
+                       GtkListItem *list_item)
+{
+  CellKind kind = tv_cell_get_kind (label);
+  TvFunctionItem *item = gtk_list_item_get_item (list_item);
+  g_autofree char *text = NULL;
+  GString *name_file;
+
+  if (item == NULL)
+    return FALSE;
+  switch (kind)
+    {
+    case CELL_NAME:
+      /* The name on a line, the file on the next: each shown, not obeyed. */
+      name_file = g_string_new (NULL);
+      tv_text_append_shown (name_file, item->name, -1);
+      if (item->function != TV_NODE_NONE)
+        {
+          g_string_append_c (name_file, '\n');
+          tv_text_append_shown (name_file, item->file, -1);
+        }
+      text = g_string_free (name_file, FALSE);
+      break;
+    case CELL_FILE:
+      if (item->file[0] == '\0')
+        return FALSE;
+      text = tv_text_dup_shown (item->file);
+      break;
+    case CELL_SELF:
+    case CELL_SELF_PERCENT:
+    case CELL_SELF_BOTH:
+      text = tv_cell_describe_samples (item->tree, item->self);
+      break;
+    case CELL_TOTAL:
+    case CELL_TOTAL_PERCENT:
+    case CELL_TOTAL_BOTH:
+      text = tv_cell_describe_samples (item->tree, item->total);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
 
 static void
 setup_cell (GtkSignalListItemFactory *factory,
@@ -122,56 +164,6 @@ bind_cell (GtkSignalListItemFactory *factory,
     default:
       g_assert_not_reached ();
     }
-}
-
-static gboolean
-on_cell_query_tooltip (GtkWidget   *label,
-                       int          x,
-                       int          y,
-                       gboolean     keyboard,
-                       GtkTooltip  *tooltip,
-                       GtkListItem *list_item)
-{
-  CellKind kind = tv_cell_get_kind (label);
-  TvFunctionItem *item = gtk_list_item_get_item (list_item);
-  g_autofree char *text = NULL;
-  GString *name_file;
-
-  if (item == NULL)
-    return FALSE;
-  switch (kind)
-    {
-    case CELL_NAME:
-      /* The name on a line, the file on the next: each shown, not obeyed. */
-      name_file = g_string_new (NULL);
-      tv_text_append_shown (name_file, item->name, -1);
-      if (item->function != TV_NODE_NONE)
-        {
-          g_string_append_c (name_file, '\n');
-          tv_text_append_shown (name_file, item->file, -1);
-        }
-      text = g_string_free (name_file, FALSE);
-      break;
-    case CELL_FILE:
-      if (item->file[0] == '\0')
-        return FALSE;
-      text = tv_text_dup_shown (item->file);
-      break;
-    case CELL_SELF:
-    case CELL_SELF_PERCENT:
-    case CELL_SELF_BOTH:
-      text = tv_cell_describe_samples (item->tree, item->self);
-      break;
-    case CELL_TOTAL:
-    case CELL_TOTAL_PERCENT:
-    case CELL_TOTAL_BOTH:
-      text = tv_cell_describe_samples (item->tree, item->total);
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
 }
 
 /* ------------------------------------------------------------------------ */
