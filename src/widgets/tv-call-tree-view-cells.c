@@ -77,26 +77,20 @@ dup_location (TvCallTree *tree,
   return g_steal_pointer (&shown);
 }
 
-static gboolean
-on_cell_query_tooltip (GtkWidget   *widget,
-                       int          x,
-                       int          y,
-                       gboolean     keyboard,
-                       GtkTooltip  *tooltip,
-                       GtkListItem *list_item)
+static char *
+describe_cell (GtkListItem *list_item,
+               guint        kind)
 {
-  CellKind kind = tv_cell_get_kind (widget);
   TvCallNode *item = list_item_get_node (list_item);
-  g_autofree char *text = NULL;
   TvCallTree *tree;
   guint32 node, frame;
   GString *string;
 
   if (item == NULL)
-    return FALSE;
+    return NULL;
   tree = tv_call_node_get_tree (item);
   node = tv_call_node_get_node (item);
-  switch (kind)
+  switch ((CellKind) kind)
     {
     case CELL_FUNCTION:
       /* The whole name on a line, the file on the next: shown, not
@@ -108,19 +102,14 @@ on_cell_query_tooltip (GtkWidget   *widget,
       g_string_append_c (string, '\n');
       tv_text_append_shown (string, tv_profile_data_get_filename (tv_call_tree_get_data (tree),
                                                                   frame), -1);
-      text = g_string_free (string, FALSE);
-      break;
+      return g_string_free (string, FALSE);
     case CELL_SELF:
-      text = tv_cell_describe_samples (tree, tv_call_node_get_self (item));
-      break;
+      return tv_cell_describe_samples (tree, tv_call_node_get_self (item));
     case CELL_TOTAL:
-      text = tv_cell_describe_samples (tree, tv_call_node_get_total (item));
-      break;
+      return tv_cell_describe_samples (tree, tv_call_node_get_total (item));
     default:
       g_assert_not_reached ();
     }
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
 }
 
 static void
@@ -144,7 +133,7 @@ setup_cell (GtkSignalListItemFactory *factory,
     }
   else
     child = tv_cell_pair_new (1.0, "numeric", NULL, NULL);
-  tv_cell_set_child (list_item, child, kind, G_CALLBACK (on_cell_query_tooltip));
+  tv_cell_set_child (list_item, child, kind, describe_cell);
 }
 
 static void

@@ -70,23 +70,38 @@ tv_cell_pair_set_text (GtkWidget  *pair,
   gtk_label_set_text (GTK_LABEL (gtk_widget_get_next_sibling (top)), second);
 }
 
-void
-tv_cell_set_child (GtkListItem *list_item,
-                   GtkWidget   *child,
-                   guint        kind,
-                   GCallback    query_tooltip)
+static gboolean
+on_query_tooltip (GtkWidget   *child,
+                  int          x,
+                  int          y,
+                  gboolean     keyboard,
+                  GtkTooltip  *tooltip,
+                  GtkListItem *list_item)
 {
-  g_object_set_data (G_OBJECT (child), "tv-cell-kind", GUINT_TO_POINTER (kind));
-  gtk_widget_set_has_tooltip (child, TRUE);
-  /* The list item owns the cell: it outlives the handler. */
-  g_signal_connect (child, "query-tooltip", query_tooltip, list_item);
-  gtk_list_item_set_child (list_item, child);
+  TvCellTooltipFunc describe = (TvCellTooltipFunc) g_object_get_data (G_OBJECT (child),
+                                                                      "tv-cell-tooltip");
+  guint kind = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (child), "tv-cell-kind"));
+  g_autofree char *text = NULL;
+
+  if (gtk_list_item_get_item (list_item) == NULL
+      || (text = describe (list_item, kind)) == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
 }
 
-guint
-tv_cell_get_kind (GtkWidget *child)
+void
+tv_cell_set_child (GtkListItem       *list_item,
+                   GtkWidget         *child,
+                   guint              kind,
+                   TvCellTooltipFunc  tooltip)
 {
-  return GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (child), "tv-cell-kind"));
+  g_object_set_data (G_OBJECT (child), "tv-cell-kind", GUINT_TO_POINTER (kind));
+  g_object_set_data (G_OBJECT (child), "tv-cell-tooltip", (gpointer) tooltip);
+  gtk_widget_set_has_tooltip (child, TRUE);
+  /* The list item owns the cell: it outlives the handler. */
+  g_signal_connect (child, "query-tooltip", G_CALLBACK (on_query_tooltip), list_item);
+  gtk_list_item_set_child (list_item, child);
 }
 
 char *

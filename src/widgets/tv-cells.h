@@ -32,15 +32,17 @@ void tv_cell_pair_set_text (GtkWidget  *pair,
                             const char *first,
                             const char *second);
 
-/* Makes CHILD the cell of LIST_ITEM, with the tooltip QUERY_TOOLTIP
- * makes when asked for (its data is LIST_ITEM, which outlives the
- * handler); KIND is tv_cell_get_kind()'s. */
-void tv_cell_set_child (GtkListItem *list_item,
-                        GtkWidget   *child,
-                        guint        kind,
-                        GCallback    query_tooltip);
+/* The tooltip of LIST_ITEM's cell of KIND (a new string), or NULL for
+ * none. */
+typedef char *(*TvCellTooltipFunc) (GtkListItem *list_item,
+                                    guint        kind);
 
-guint tv_cell_get_kind (GtkWidget *child);
+/* Makes CHILD the cell of KIND of LIST_ITEM, with the tooltip TOOLTIP
+ * says, made when asked for. */
+void tv_cell_set_child (GtkListItem       *list_item,
+                        GtkWidget         *child,
+                        guint              kind,
+                        TvCellTooltipFunc  tooltip);
 
 /* "1,234 samples (12.3 %, 1.23 s of thread time)" for the tooltips. */
 char *tv_cell_describe_samples (TvCallTree *tree,

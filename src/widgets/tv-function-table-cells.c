@@ -20,22 +20,14 @@
 /* Cells                                                                     */
 /* ------------------------------------------------------------------------ */
 
-static gboolean
-on_cell_query_tooltip (GtkWidget   *label,
-                       int          x,
-                       int          y,
-                       gboolean     keyboard,
-                       GtkTooltip  *tooltip,
-                       GtkListItem *list_item)
+static char *
+describe_cell (GtkListItem *list_item,
+               guint        kind)
 {
-  CellKind kind = tv_cell_get_kind (label);
   TvFunctionItem *item = gtk_list_item_get_item (list_item);
-  g_autofree char *text = NULL;
   GString *name_file;
 
-  if (item == NULL)
-    return FALSE;
-  switch (kind)
+  switch ((CellKind) kind)
     {
     case CELL_NAME:
       /* The name on a line, the file on the next: each shown, not obeyed. */
@@ -46,28 +38,20 @@ on_cell_query_tooltip (GtkWidget   *label,
           g_string_append_c (name_file, '\n');
           tv_text_append_shown (name_file, item->file, -1);
         }
-      text = g_string_free (name_file, FALSE);
-      break;
+      return g_string_free (name_file, FALSE);
     case CELL_FILE:
-      if (item->file[0] == '\0')
-        return FALSE;
-      text = tv_text_dup_shown (item->file);
-      break;
+      return item->file[0] != '\0' ? tv_text_dup_shown (item->file) : NULL;
     case CELL_SELF:
     case CELL_SELF_PERCENT:
     case CELL_SELF_BOTH:
-      text = tv_cell_describe_samples (item->tree, item->self);
-      break;
+      return tv_cell_describe_samples (item->tree, item->self);
     case CELL_TOTAL:
     case CELL_TOTAL_PERCENT:
     case CELL_TOTAL_BOTH:
-      text = tv_cell_describe_samples (item->tree, item->total);
-      break;
+      return tv_cell_describe_samples (item->tree, item->total);
     default:
       g_assert_not_reached ();
     }
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
 }
 
 static void
@@ -88,7 +72,7 @@ setup_cell (GtkSignalListItemFactory *factory,
     cell = tv_cell_text_label_new (PANGO_ELLIPSIZE_START, 8);
   else
     cell = tv_cell_label_new (1.0, "numeric");
-  tv_cell_set_child (list_item, cell, kind, G_CALLBACK (on_cell_query_tooltip));
+  tv_cell_set_child (list_item, cell, kind, describe_cell);
 }
 
 void
