@@ -113,11 +113,9 @@ describe_cell (GtkListItem *list_item,
 }
 
 static void
-setup_cell (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            gpointer                  user_data)
+setup_cell (GtkListItem *list_item,
+            guint        kind)
 {
-  CellKind kind = GPOINTER_TO_UINT (user_data);
   GtkWidget *first, *second, *child;
 
   if (kind == CELL_FUNCTION)
@@ -137,11 +135,9 @@ setup_cell (GtkSignalListItemFactory *factory,
 }
 
 static void
-bind_cell (GtkSignalListItemFactory *factory,
-           GtkListItem              *list_item,
-           gpointer                  user_data)
+bind_cell (GtkListItem *list_item,
+           guint        kind)
 {
-  CellKind kind = GPOINTER_TO_UINT (user_data);
   GtkWidget *child = gtk_list_item_get_child (list_item);
   TvCallNode *item = list_item_get_node (list_item);
   TvCallTree *tree = tv_call_node_get_tree (item);
@@ -177,9 +173,8 @@ bind_cell (GtkSignalListItemFactory *factory,
 }
 
 static void
-unbind_cell (GtkSignalListItemFactory *factory,
-             GtkListItem              *list_item,
-             gpointer                  user_data)
+unbind_cell (GtkListItem *list_item,
+             guint        kind)
 {
   GtkWidget *child = gtk_list_item_get_child (list_item);
 
@@ -228,6 +223,5 @@ void
 tv_call_tree_view_set_column (GtkColumnViewColumn *column,
                               CellKind             kind)
 {
-  tv_cell_set_column (column, kind, G_CALLBACK (setup_cell), G_CALLBACK (bind_cell),
-                      G_CALLBACK (unbind_cell), compare_cells);
+  tv_cell_set_column (column, kind, setup_cell, bind_cell, unbind_cell, compare_cells);
 }

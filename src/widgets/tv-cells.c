@@ -120,22 +120,57 @@ tv_cell_describe_samples (TvCallTree *tree,
                           count, share, seconds);
 }
 
+typedef struct
+{
+  guint      kind;
+  TvCellFunc setup;
+  TvCellFunc bind;
+  TvCellFunc unbind;
+} CellColumn;
+
+static void
+on_setup (GtkSignalListItemFactory *factory,
+          GtkListItem              *list_item,
+          CellColumn               *column)
+{
+  column->setup (list_item, column->kind);
+}
+
+static void
+on_bind (GtkSignalListItemFactory *factory,
+         GtkListItem              *list_item,
+         CellColumn               *column)
+{
+  column->bind (list_item, column->kind);
+}
+
+static void
+on_unbind (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           CellColumn               *column)
+{
+  column->unbind (list_item, column->kind);
+}
+
 void
 tv_cell_set_column (GtkColumnViewColumn *column,
                     guint                kind,
-                    GCallback            setup,
-                    GCallback            bind,
-                    GCallback            unbind,
+                    TvCellFunc           setup,
+                    TvCellFunc           bind,
+                    TvCellFunc           unbind,
                     GCompareDataFunc     compare)
 {
   g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
   g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_custom_sorter_new (compare, GUINT_TO_POINTER (kind),
                                                                    NULL));
+  CellColumn *cells = g_new (CellColumn, 1);
 
-  g_signal_connect (factory, "setup", setup, GUINT_TO_POINTER (kind));
-  g_signal_connect (factory, "bind", bind, GUINT_TO_POINTER (kind));
+  *cells = (CellColumn) { kind, setup, bind, unbind };
+  g_object_set_data_full (G_OBJECT (factory), "tv-cells", cells, g_free);
+  g_signal_connect (factory, "setup", G_CALLBACK (on_setup), cells);
+  g_signal_connect (factory, "bind", G_CALLBACK (on_bind), cells);
   if (unbind != NULL)
-    g_signal_connect (factory, "unbind", unbind, GUINT_TO_POINTER (kind));
+    g_signal_connect (factory, "unbind", G_CALLBACK (on_unbind), cells);
   gtk_column_view_column_set_factory (column, factory);
   gtk_column_view_column_set_sorter (column, sorter);
 }

@@ -48,13 +48,18 @@ void tv_cell_set_child (GtkListItem       *list_item,
 char *tv_cell_describe_samples (TvCallTree *tree,
                                 guint64     samples);
 
-/* Gives COLUMN the cells SETUP, BIND and UNBIND (if not NULL) make and
- * the sort COMPARE makes, each with KIND as its data. */
+/* Makes, fills or empties LIST_ITEM's cell of KIND. */
+typedef void (*TvCellFunc) (GtkListItem *list_item,
+                            guint        kind);
+
+/* Gives COLUMN the cells of KIND that SETUP makes, BIND fills and UNBIND
+ * (if not NULL) empties, and the sort COMPARE makes with KIND as its
+ * data. */
 void tv_cell_set_column (GtkColumnViewColumn *column,
                          guint                kind,
-                         GCallback            setup,
-                         GCallback            bind,
-                         GCallback            unbind,
+                         TvCellFunc           setup,
+                         TvCellFunc           bind,
+                         TvCellFunc           unbind,
                          GCompareDataFunc     compare);
 
 G_END_DECLS

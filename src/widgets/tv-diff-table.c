@@ -136,11 +136,9 @@ cell_measure (const TvDiffFunction *row,
 }
 
 static void
-setup_cell (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            gpointer                  user_data)
+setup_cell (GtkListItem *list_item,
+            guint        kind)
 {
-  CellKind kind = GPOINTER_TO_UINT (user_data);
   GtkWidget *label;
 
   if (kind == CELL_NAME)
@@ -153,11 +151,9 @@ setup_cell (GtkSignalListItemFactory *factory,
 }
 
 static void
-bind_cell (GtkSignalListItemFactory *factory,
-           GtkListItem              *list_item,
-           gpointer                  user_data)
+bind_cell (GtkListItem *list_item,
+           guint        kind)
 {
-  CellKind kind = GPOINTER_TO_UINT (user_data);
   TvDiffItem *item = gtk_list_item_get_item (list_item);
   GtkWidget *label = gtk_list_item_get_child (list_item);
   const TvDiffMeasure *m = cell_measure (item->row, kind);
@@ -265,8 +261,7 @@ add_column (TvDiffTable *self,
 {
   g_autoptr(GtkColumnViewColumn) column = gtk_column_view_column_new (title, NULL);
 
-  tv_cell_set_column (column, kind, G_CALLBACK (setup_cell), G_CALLBACK (bind_cell), NULL,
-                      compare_cells);
+  tv_cell_set_column (column, kind, setup_cell, bind_cell, NULL, compare_cells);
   gtk_column_view_column_set_resizable (column, TRUE);
   if (kind == CELL_NAME)
     gtk_column_view_column_set_expand (column, TRUE);

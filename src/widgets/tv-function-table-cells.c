@@ -55,11 +55,9 @@ describe_cell (GtkListItem *list_item,
 }
 
 static void
-setup_cell (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            gpointer                  user_data)
+setup_cell (GtkListItem *list_item,
+            guint        kind)
 {
-  CellKind kind = GPOINTER_TO_UINT (user_data);
   GtkWidget *cell;
 
   if (kind == CELL_SELF_BOTH || kind == CELL_TOTAL_BOTH)
@@ -97,11 +95,9 @@ tv_function_table_format_percent (char    *buffer,
 }
 
 static void
-bind_cell (GtkSignalListItemFactory *factory,
-           GtkListItem              *list_item,
-           gpointer                  user_data)
+bind_cell (GtkListItem *list_item,
+           guint        kind)
 {
-  CellKind kind = GPOINTER_TO_UINT (user_data);
   TvFunctionItem *item = gtk_list_item_get_item (list_item);
   GtkWidget *child = gtk_list_item_get_child (list_item);
   GtkLabel *label = GTK_IS_LABEL (child) ? GTK_LABEL (child) : NULL;
@@ -191,6 +187,5 @@ void
 tv_function_table_set_column (GtkColumnViewColumn *column,
                               CellKind             kind)
 {
-  tv_cell_set_column (column, kind, G_CALLBACK (setup_cell), G_CALLBACK (bind_cell), NULL,
-                      compare_cells);
+  tv_cell_set_column (column, kind, setup_cell, bind_cell, NULL, compare_cells);
 }
