@@ -216,23 +216,23 @@ void
 tv_flame_view_update_legend (TvFlameView *self)
 {
   GtkWidget *child;
-  GtkWidget *title;
+  GtkWidget *title = gtk_label_new (NULL);
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->legend))) != NULL)
     gtk_box_remove (self->legend, child);
+  gtk_widget_add_css_class (title, "caption-heading");
+  gtk_box_append (self->legend, title);
 
   switch (tv_flame_graph_get_color_scheme (self->graph))
     {
     case TV_FLAME_COLORS_HEAT:
-      title = gtk_label_new (_("Self time:"));
-      gtk_box_append (self->legend, title);
+      gtk_label_set_text (GTK_LABEL (title), _("Self time:"));
       append_legend_entry (self, SWATCH_HEAT, 0, _("None"));
       append_legend_entry (self, SWATCH_HEAT, 1, _("Half the most"));
       append_legend_entry (self, SWATCH_HEAT, 2, _("The most"));
       break;
     case TV_FLAME_COLORS_THREAD_STATE:
-      title = gtk_label_new (_("Thread state, mixed by share:"));
-      gtk_box_append (self->legend, title);
+      gtk_label_set_text (GTK_LABEL (title), _("Thread state, mixed by share:"));
       /* The words of the timeline's legend. */
       append_legend_entry (self, SWATCH_STATE, TV_PALETTE_STATE_RUNNING, _("Holding the GIL"));
       append_legend_entry (self, SWATCH_STATE, TV_PALETTE_STATE_NATIVE,
@@ -245,8 +245,7 @@ tv_flame_view_update_legend (TvFlameView *self)
     case TV_FLAME_COLORS_MODULE:
     case TV_FLAME_COLORS_DIFF:
     default:
-      title = gtk_label_new (_("Module:"));
-      gtk_box_append (self->legend, title);
+      gtk_label_set_text (GTK_LABEL (title), _("Module:"));
       append_legend_entry (self, SWATCH_MODULE, TV_PALETTE_MODULE_PROJECT, _("This project"));
       append_legend_entry (self, SWATCH_MODULE, TV_PALETTE_MODULE_STDLIB,
                            _("Standard library"));
@@ -255,7 +254,6 @@ tv_flame_view_update_legend (TvFlameView *self)
       append_legend_entry (self, SWATCH_MODULE, TV_PALETTE_MODULE_OTHER, _("Other"));
       break;
     }
-  gtk_widget_add_css_class (title, "caption-heading");
 }
 
 void
