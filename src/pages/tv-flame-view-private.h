@@ -79,16 +79,7 @@ void tv_flame_view_update_summary (TvFlameView *self);
 
 void tv_flame_view_update_legend (TvFlameView *self);
 
-void tv_flame_view_on_dark_changed (TvFlameView *self);
-
 void tv_flame_view_update_breadcrumbs (TvFlameView *self);
-
-void tv_flame_view_on_crumbs_scrolled (GtkAdjustment *adjustment,
-                                       TvFlameView   *self);
-
-void tv_flame_view_on_crumb_more_clicked (TvFlameView *self);
-
-void tv_flame_view_on_crumbs_changed (GtkAdjustment *adjustment);
 
 void tv_flame_view_sync_call_tree (TvFlameView *self);
 
@@ -113,6 +104,9 @@ void tv_flame_view_on_function_selected (TvFunctionTable *table,
 void tv_flame_view_on_call_tree_node_selected (TvCallTreeView *view,
                                                guint           node,
                                                TvFlameView    *self);
+
+/* The breadcrumbs' scrolling and the legend below the graph. */
+void tv_flame_view_init_summary (TvFlameView *self);
 
 /* The toolbar's actions (view.back, view.forward, view.reset-transforms). */
 void tv_flame_view_class_init_controls (GtkWidgetClass *widget_class);

@@ -491,14 +491,6 @@ tv_flame_view_init (TvFlameView *self)
 {
   self->thread_checks = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
-  g_signal_connect (gtk_scrolled_window_get_hadjustment (self->crumb_scroller), "changed",
-                    G_CALLBACK (tv_flame_view_on_crumbs_changed), NULL);
-  g_signal_connect (gtk_scrolled_window_get_hadjustment (self->crumb_scroller), "value-changed",
-                    G_CALLBACK (tv_flame_view_on_crumbs_scrolled), self);
-  g_signal_connect (gtk_scrolled_window_get_hadjustment (self->crumb_scroller), "changed",
-                    G_CALLBACK (tv_flame_view_on_crumbs_scrolled), self);
-  g_signal_connect_swapped (self->crumb_more, "clicked",
-                            G_CALLBACK (tv_flame_view_on_crumb_more_clicked), self);
   /* Its menus are as wide as their longest item, in the user's language:
    * on a small screen the toolbar goes on two lines rather than widen the
    * window past it. */
@@ -517,17 +509,7 @@ tv_flame_view_init (TvFlameView *self)
   gtk_widget_set_hexpand (GTK_WIDGET (self->graph), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self->graph), TRUE);
   gtk_box_append (self->graph_box, GTK_WIDGET (self->graph));
-  self->legend = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12));
-  gtk_widget_set_margin_start (GTK_WIDGET (self->legend), 8);
-  gtk_widget_set_margin_end (GTK_WIDGET (self->legend), 8);
-  gtk_widget_set_margin_top (GTK_WIDGET (self->legend), 3);
-  gtk_widget_set_margin_bottom (GTK_WIDGET (self->legend), 3);
-  gtk_widget_set_layout_manager (GTK_WIDGET (self->legend), tv_wrap_layout_new (12));
-  gtk_widget_add_css_class (GTK_WIDGET (self->legend), "flame-legend");
-  gtk_box_append (self->graph_box, GTK_WIDGET (self->legend));
-  tv_flame_view_update_legend (self);
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
-                           G_CALLBACK (tv_flame_view_on_dark_changed), self, G_CONNECT_SWAPPED);
+  tv_flame_view_init_summary (self);
   tv_popup_tooltips_attach (GTK_WIDGET (self));
   {
     /* Esc resets the zoom from wherever the focus is in the page: the
