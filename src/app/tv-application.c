@@ -43,6 +43,18 @@ get_window (TvApplication *self)
   return tv_window_new (GTK_APPLICATION (self));
 }
 
+/* Activates the window's action NAME with PARAMETER, and shows the window. */
+static void
+activate_in_window (TvApplication *self,
+                    const char    *name,
+                    GVariant      *parameter)
+{
+  TvWindow *window = get_window (self);
+
+  gtk_widget_activate_action_variant (GTK_WIDGET (window), name, parameter);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
 static void
 tv_application_activate (GApplication *application)
 {
@@ -69,10 +81,7 @@ compare_action (GSimpleAction *action,
                 GVariant      *parameter,
                 gpointer       user_data)
 {
-  TvWindow *window = get_window (TV_APPLICATION (user_data));
-
-  gtk_widget_activate_action_variant (GTK_WIDGET (window), "win.compare-uris", parameter);
-  gtk_window_present (GTK_WINDOW (window));
+  activate_in_window (TV_APPLICATION (user_data), "win.compare-uris", parameter);
 }
 
 gboolean
@@ -100,10 +109,7 @@ open_demo_action (GSimpleAction *action,
                   GVariant      *parameter,
                   gpointer       user_data)
 {
-  TvWindow *window = get_window (TV_APPLICATION (user_data));
-
-  gtk_widget_activate_action (GTK_WIDGET (window), "win.open-demo", NULL);
-  gtk_window_present (GTK_WINDOW (window));
+  activate_in_window (TV_APPLICATION (user_data), "win.open-demo", NULL);
 }
 
 /* The metainfo's homepage and bugtracker URLs. */

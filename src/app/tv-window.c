@@ -381,13 +381,26 @@ on_chooser_response (TvWindow             *self,
   g_clear_object (&self->chooser);
 }
 
+/* The file chooser's filter of profiles. */
+static GtkFileFilter *
+profiles_filter_new (void)
+{
+  GtkFileFilter *profiles = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (profiles, _("Tachyon Profiles"));
+  gtk_file_filter_add_mime_type (profiles, TV_PROFILE_MIME_TYPE);
+  gtk_file_filter_add_pattern (profiles, "*.tach");
+  gtk_file_filter_add_pattern (profiles, "*.bin");
+  return profiles;
+}
+
 static void
 open_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
   TvWindow *self = TV_WINDOW (widget);
-  g_autoptr(GtkFileFilter) profiles = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) profiles = profiles_filter_new ();
   g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
 
   if (self->chooser != NULL)
@@ -396,10 +409,6 @@ open_action (GtkWidget  *widget,
       return;
     }
 
-  gtk_file_filter_set_name (profiles, _("Tachyon Profiles"));
-  gtk_file_filter_add_mime_type (profiles, TV_PROFILE_MIME_TYPE);
-  gtk_file_filter_add_pattern (profiles, "*.tach");
-  gtk_file_filter_add_pattern (profiles, "*.bin");
   gtk_file_filter_set_name (all, _("All Files"));
   gtk_file_filter_add_pattern (all, "*");
 
@@ -487,7 +496,7 @@ compare_with_action (GtkWidget  *widget,
 {
   TvWindow *self = TV_WINDOW (widget);
   TvProfilePage *page = selected_loaded_page (self);
-  g_autoptr(GtkFileFilter) profiles = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) profiles = profiles_filter_new ();
   g_autofree char *name = NULL;
   g_autofree char *title = NULL;
 
@@ -497,10 +506,6 @@ compare_with_action (GtkWidget  *widget,
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->compare_chooser));
   g_clear_object (&self->compare_chooser);
 
-  gtk_file_filter_set_name (profiles, _("Tachyon Profiles"));
-  gtk_file_filter_add_mime_type (profiles, TV_PROFILE_MIME_TYPE);
-  gtk_file_filter_add_pattern (profiles, "*.tach");
-  gtk_file_filter_add_pattern (profiles, "*.bin");
   name = tv_text_dup_file_name (tv_profile_page_get_file (page));
   /* Translators: the title of the file chooser of "Compare With…". */
   title = g_strdup_printf (_("Compare %s With…"), name);

@@ -70,9 +70,9 @@ sync_thread_checks (TvFlameView *self)
     sync_thread_check (self, g_ptr_array_index (self->thread_checks, i));
 }
 
-void
-tv_flame_view_on_all_threads_clicked (GtkButton   *button,
-                                      TvFlameView *self)
+static void
+on_all_threads_clicked (GtkButton   *button,
+                        TvFlameView *self)
 {
   tv_view_state_set_threads (self->state, NULL, 0);
 }
@@ -187,19 +187,19 @@ tv_flame_view_on_state_changed (TvViewState *state,
   tv_flame_view_start_query (self);
 }
 
-void
-tv_flame_view_on_state_dropdown (GtkDropDown *dropdown,
-                                 GParamSpec  *pspec,
-                                 TvFlameView *self)
+static void
+on_state_dropdown (GtkDropDown *dropdown,
+                   GParamSpec  *pspec,
+                   TvFlameView *self)
 {
   if (!self->updating_controls)
     tv_view_state_set_state_filter (self->state, gtk_drop_down_get_selected (dropdown));
 }
 
-void
-tv_flame_view_on_merge_dropdown (GtkDropDown *dropdown,
-                                 GParamSpec  *pspec,
-                                 TvFlameView *self)
+static void
+on_merge_dropdown (GtkDropDown *dropdown,
+                   GParamSpec  *pspec,
+                   TvFlameView *self)
 {
   guint selected = gtk_drop_down_get_selected (dropdown);
 
@@ -207,10 +207,10 @@ tv_flame_view_on_merge_dropdown (GtkDropDown *dropdown,
     tv_view_state_set_merge (self->state, merge_keys[selected]);
 }
 
-void
-tv_flame_view_on_colors_dropdown (GtkDropDown *dropdown,
-                                  GParamSpec  *pspec,
-                                  TvFlameView *self)
+static void
+on_colors_dropdown (GtkDropDown *dropdown,
+                    GParamSpec  *pspec,
+                    TvFlameView *self)
 {
   TvFlameColorScheme scheme = gtk_drop_down_get_selected (dropdown);
 
@@ -221,25 +221,25 @@ tv_flame_view_on_colors_dropdown (GtkDropDown *dropdown,
     tv_flame_view_start_query (self);
 }
 
-void
-tv_flame_view_on_inverted_toggled (GtkToggleButton *button,
-                                   TvFlameView     *self)
+static void
+on_inverted_toggled (GtkToggleButton *button,
+                     TvFlameView     *self)
 {
   if (!self->updating_controls)
     tv_view_state_set_inverted (self->state, gtk_toggle_button_get_active (button));
 }
 
-void
-tv_flame_view_on_icicle_toggled (GtkToggleButton *button,
-                                 TvFlameView     *self)
+static void
+on_icicle_toggled (GtkToggleButton *button,
+                   TvFlameView     *self)
 {
   tv_flame_graph_set_orientation (self->graph, gtk_toggle_button_get_active (button)
                                                ? TV_FLAME_ORIENTATION_ICICLE
                                                : TV_FLAME_ORIENTATION_FLAME);
 }
 
-void
-tv_flame_view_on_zoom_changed (TvFlameView *self)
+static void
+on_zoom_changed (TvFlameView *self)
 {
   tv_flame_view_update_breadcrumbs (self);
   /* The call tree opens down to the zoomed frame. */
@@ -266,8 +266,8 @@ tv_flame_view_on_function_selected (TvFunctionTable *table,
   tv_source_view_show (self->source_view, function, TV_NODE_NONE);
 }
 
-void
-tv_flame_view_on_graph_selected (TvFlameView *self)
+static void
+on_graph_selected (TvFlameView *self)
 {
   guint32 node = tv_flame_graph_get_selected (self->graph);
   TvCallTree *tree = tv_flame_graph_get_tree (self->graph);
@@ -323,37 +323,53 @@ tv_flame_view_on_call_tree_node_selected (TvCallTreeView *view,
   tv_flame_view_on_function_selected (self->function_table, function, self);
 }
 
-void
-tv_flame_view_back_action (GtkWidget  *widget,
-                           const char *action_name,
-                           GVariant   *parameter)
+/* view.back and view.forward: the graph's. */
+static void
+history_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
 {
-  gtk_widget_activate_action (GTK_WIDGET (TV_FLAME_VIEW (widget)->graph), "flame.back", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (TV_FLAME_VIEW (widget)->graph),
+                              g_str_equal (action_name, "view.back") ? "flame.back"
+                                                                     : "flame.forward",
+                              NULL);
 }
 
-void
-tv_flame_view_forward_action (GtkWidget  *widget,
-                              const char *action_name,
-                              GVariant   *parameter)
-{
-  gtk_widget_activate_action (GTK_WIDGET (TV_FLAME_VIEW (widget)->graph), "flame.forward", NULL);
-}
-
-void
-tv_flame_view_reset_transforms_action (GtkWidget  *widget,
-                                       const char *action_name,
-                                       GVariant   *parameter)
+static void
+reset_transforms_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
 {
   tv_view_state_reset_transforms (TV_FLAME_VIEW (widget)->state);
 }
 
 void
-tv_flame_view_search_action (GtkWidget  *widget,
-                             const char *action_name,
-                             GVariant   *parameter)
+tv_flame_view_class_init_controls (GtkWidgetClass *widget_class)
 {
-  TvFlameView *self = TV_FLAME_VIEW (widget);
+  gtk_widget_class_install_action (widget_class, "view.back", NULL, history_action);
+  gtk_widget_class_install_action (widget_class, "view.forward", NULL, history_action);
+  gtk_widget_class_install_action (widget_class, "view.reset-transforms", NULL,
+                                   reset_transforms_action);
+}
 
-  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
-  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+void
+tv_flame_view_init_controls (TvFlameView *self)
+{
+  g_signal_connect (self->state_dropdown, "notify::selected", G_CALLBACK (on_state_dropdown), self);
+  g_signal_connect (self->merge_dropdown, "notify::selected", G_CALLBACK (on_merge_dropdown), self);
+  g_signal_connect (self->colors_dropdown, "notify::selected", G_CALLBACK (on_colors_dropdown),
+                    self);
+  g_signal_connect (self->inverted_button, "toggled", G_CALLBACK (on_inverted_toggled), self);
+  g_signal_connect (self->icicle_button, "toggled", G_CALLBACK (on_icicle_toggled), self);
+  g_signal_connect (self->all_threads_button, "clicked", G_CALLBACK (on_all_threads_clicked),
+                    self);
+  g_signal_connect_swapped (self->graph, "notify::zoom-root", G_CALLBACK (on_zoom_changed), self);
+  g_signal_connect_swapped (self->graph, "notify::selected", G_CALLBACK (on_graph_selected), self);
+  g_signal_connect_swapped (self->graph, "notify::can-go-back", G_CALLBACK (on_zoom_changed),
+                            self);
+  g_signal_connect_swapped (self->graph, "notify::can-go-forward", G_CALLBACK (on_zoom_changed),
+                            self);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.back", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.forward", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.reset-transforms", FALSE);
 }

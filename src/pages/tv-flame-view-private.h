@@ -87,16 +87,7 @@ gboolean tv_flame_view_shows_state (TvFlameView *self);
 
 void tv_flame_view_update_legend (TvFlameView *self);
 
-void tv_flame_view_on_dark_changed (TvFlameView *self);
-
 void tv_flame_view_update_breadcrumbs (TvFlameView *self);
-
-void tv_flame_view_on_crumbs_scrolled (GtkAdjustment *adjustment,
-                                       TvFlameView   *self);
-
-void tv_flame_view_on_crumb_more_clicked (TvFlameView *self);
-
-void tv_flame_view_on_crumbs_changed (GtkAdjustment *adjustment);
 
 void tv_flame_view_sync_call_tree (TvFlameView *self);
 
@@ -107,32 +98,6 @@ void tv_flame_view_start_search (TvFlameView *self);
 void tv_flame_view_on_search_changed (GtkSearchEntry *entry,
                                       TvFlameView    *self);
 
-void tv_flame_view_next_match_action (GtkWidget  *widget,
-                                      const char *action_name,
-                                      GVariant   *parameter);
-
-void tv_flame_view_previous_match_action (GtkWidget  *widget,
-                                          const char *action_name,
-                                          GVariant   *parameter);
-
-void tv_flame_view_on_search_activate (GtkSearchEntry *entry,
-                                       TvFlameView    *self);
-
-void tv_flame_view_on_search_previous (GtkSearchEntry *entry,
-                                       TvFlameView    *self);
-
-void tv_flame_view_on_search_next (GtkSearchEntry *entry,
-                                   TvFlameView    *self);
-
-gboolean tv_flame_view_on_search_key (GtkEventControllerKey *controller,
-                                      guint                  keyval,
-                                      guint                  keycode,
-                                      GdkModifierType        state,
-                                      TvFlameView           *self);
-
-void tv_flame_view_on_all_threads_clicked (GtkButton   *button,
-                                           TvFlameView *self);
-
 void tv_flame_view_fill_threads_list (TvFlameView *self);
 
 void tv_flame_view_sync_controls (TvFlameView *self);
@@ -140,50 +105,27 @@ void tv_flame_view_sync_controls (TvFlameView *self);
 void tv_flame_view_on_state_changed (TvViewState *state,
                                      TvFlameView *self);
 
-void tv_flame_view_on_state_dropdown (GtkDropDown *dropdown,
-                                      GParamSpec  *pspec,
-                                      TvFlameView *self);
-
-void tv_flame_view_on_merge_dropdown (GtkDropDown *dropdown,
-                                      GParamSpec  *pspec,
-                                      TvFlameView *self);
-
-void tv_flame_view_on_colors_dropdown (GtkDropDown *dropdown,
-                                       GParamSpec  *pspec,
-                                       TvFlameView *self);
-
-void tv_flame_view_on_inverted_toggled (GtkToggleButton *button,
-                                        TvFlameView     *self);
-
-void tv_flame_view_on_icicle_toggled (GtkToggleButton *button,
-                                      TvFlameView     *self);
-
-void tv_flame_view_on_zoom_changed (TvFlameView *self);
-
 void tv_flame_view_on_function_selected (TvFunctionTable *table,
                                          guint            function,
                                          TvFlameView     *self);
-
-void tv_flame_view_on_graph_selected (TvFlameView *self);
 
 void tv_flame_view_on_call_tree_node_selected (TvCallTreeView *view,
                                                guint           node,
                                                TvFlameView    *self);
 
-void tv_flame_view_back_action (GtkWidget  *widget,
-                                const char *action_name,
-                                GVariant   *parameter);
+/* The breadcrumbs' scrolling and the legend below the graph. */
+void tv_flame_view_init_summary (TvFlameView *self);
 
-void tv_flame_view_forward_action (GtkWidget  *widget,
-                                   const char *action_name,
-                                   GVariant   *parameter);
+/* The toolbar's actions (view.back, view.forward, view.reset-transforms). */
+void tv_flame_view_class_init_controls (GtkWidgetClass *widget_class);
 
-void tv_flame_view_reset_transforms_action (GtkWidget  *widget,
-                                            const char *action_name,
-                                            GVariant   *parameter);
+/* The toolbar's dropdowns and toggles, and the graph's zoom and selection. */
+void tv_flame_view_init_controls (TvFlameView *self);
 
-void tv_flame_view_search_action (GtkWidget  *widget,
-                                  const char *action_name,
-                                  GVariant   *parameter);
+/* view.search, view.next-match and view.previous-match, with their keys. */
+void tv_flame_view_class_init_search (GtkWidgetClass *widget_class);
+
+/* The search bar, its entry's signals and keys. */
+void tv_flame_view_init_search (TvFlameView *self);
 
 G_END_DECLS

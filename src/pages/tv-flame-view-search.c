@@ -153,55 +153,86 @@ go_to_match (TvFlameView *self,
     tv_flame_graph_zoom_to (self->graph, node);
 }
 
-void
-tv_flame_view_next_match_action (GtkWidget  *widget,
-                                 const char *action_name,
-                                 GVariant   *parameter)
+/* view.next-match and view.previous-match. */
+static void
+match_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
 {
-  go_to_match (TV_FLAME_VIEW (widget), TRUE);
+  go_to_match (TV_FLAME_VIEW (widget), g_str_equal (action_name, "view.next-match"));
 }
 
-void
-tv_flame_view_previous_match_action (GtkWidget  *widget,
-                                     const char *action_name,
-                                     GVariant   *parameter)
-{
-  go_to_match (TV_FLAME_VIEW (widget), FALSE);
-}
-
-void
-tv_flame_view_on_search_activate (GtkSearchEntry *entry,
-                                  TvFlameView    *self)
-{
-  go_to_match (self, TRUE);
-}
-
-void
-tv_flame_view_on_search_previous (GtkSearchEntry *entry,
-                                  TvFlameView    *self)
+static void
+on_search_previous (GtkSearchEntry *entry,
+                    TvFlameView    *self)
 {
   go_to_match (self, FALSE);
 }
 
-void
-tv_flame_view_on_search_next (GtkSearchEntry *entry,
-                              TvFlameView    *self)
+/* The entry's "next-match" and "activate". */
+static void
+on_search_next (GtkSearchEntry *entry,
+                TvFlameView    *self)
 {
   go_to_match (self, TRUE);
 }
 
 /* Enter goes to the next match (the entry's "activate"); Shift+Enter,
  * which the entry lets through, to the previous one. */
-gboolean
-tv_flame_view_on_search_key (GtkEventControllerKey *controller,
-                             guint                  keyval,
-                             guint                  keycode,
-                             GdkModifierType        state,
-                             TvFlameView           *self)
+static gboolean
+on_search_key (GtkEventControllerKey *controller,
+               guint                  keyval,
+               guint                  keycode,
+               GdkModifierType        state,
+               TvFlameView           *self)
 {
   if ((keyval != GDK_KEY_Return && keyval != GDK_KEY_KP_Enter && keyval != GDK_KEY_ISO_Enter)
       || (state & (GDK_SHIFT_MASK | GDK_CONTROL_MASK | GDK_ALT_MASK)) != GDK_SHIFT_MASK)
     return FALSE;
   go_to_match (self, FALSE);
   return TRUE;
+}
+
+static void
+search_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  TvFlameView *self = TV_FLAME_VIEW (widget);
+
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+void
+tv_flame_view_class_init_search (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "view.search", NULL, search_action);
+  gtk_widget_class_install_action (widget_class, "view.next-match", NULL, match_action);
+  gtk_widget_class_install_action (widget_class, "view.previous-match", NULL, match_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
+                                       "view.search", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK,
+                                       "view.next-match", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g,
+                                       GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "view.previous-match", NULL);
+}
+
+void
+tv_flame_view_init_search (TvFlameView *self)
+{
+  GtkEventController *keys = gtk_event_controller_key_new ();
+
+  g_object_bind_property (self->search_button, "active", self->search_bar, "search-mode-enabled",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
+  g_signal_connect (self->search_entry, "search-changed",
+                    G_CALLBACK (tv_flame_view_on_search_changed), self);
+  g_signal_connect (self->search_entry, "activate", G_CALLBACK (on_search_next), self);
+  g_signal_connect (self->search_entry, "previous-match", G_CALLBACK (on_search_previous), self);
+  g_signal_connect (self->search_entry, "next-match", G_CALLBACK (on_search_next), self);
+  gtk_event_controller_set_name (keys, "tv-search-keys");
+  g_signal_connect (keys, "key-pressed", G_CALLBACK (on_search_key), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->search_entry), keys);
 }

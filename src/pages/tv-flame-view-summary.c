@@ -11,6 +11,7 @@
 #include "tv-text.h"
 #include "tv-timeline.h"
 #include "tv-units.h"
+#include "tv-wrap-layout.h"
 
 char *
 tv_flame_view_describe_threads (TvFlameView *self)
@@ -216,23 +217,23 @@ void
 tv_flame_view_update_legend (TvFlameView *self)
 {
   GtkWidget *child;
-  GtkWidget *title;
+  GtkWidget *title = gtk_label_new (NULL);
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->legend))) != NULL)
     gtk_box_remove (self->legend, child);
+  gtk_widget_add_css_class (title, "caption-heading");
+  gtk_box_append (self->legend, title);
 
   switch (tv_flame_graph_get_color_scheme (self->graph))
     {
     case TV_FLAME_COLORS_HEAT:
-      title = gtk_label_new (_("Self time:"));
-      gtk_box_append (self->legend, title);
+      gtk_label_set_text (GTK_LABEL (title), _("Self time:"));
       append_legend_entry (self, SWATCH_HEAT, 0, _("None"));
       append_legend_entry (self, SWATCH_HEAT, 1, _("Half the most"));
       append_legend_entry (self, SWATCH_HEAT, 2, _("The most"));
       break;
     case TV_FLAME_COLORS_THREAD_STATE:
-      title = gtk_label_new (_("Thread state, mixed by share:"));
-      gtk_box_append (self->legend, title);
+      gtk_label_set_text (GTK_LABEL (title), _("Thread state, mixed by share:"));
       /* The words of the timeline's legend. */
       append_legend_entry (self, SWATCH_STATE, TV_PALETTE_STATE_RUNNING, _("Holding the GIL"));
       append_legend_entry (self, SWATCH_STATE, TV_PALETTE_STATE_NATIVE,
@@ -245,8 +246,7 @@ tv_flame_view_update_legend (TvFlameView *self)
     case TV_FLAME_COLORS_MODULE:
     case TV_FLAME_COLORS_DIFF:
     default:
-      title = gtk_label_new (_("Module:"));
-      gtk_box_append (self->legend, title);
+      gtk_label_set_text (GTK_LABEL (title), _("Module:"));
       append_legend_entry (self, SWATCH_MODULE, TV_PALETTE_MODULE_PROJECT, _("This project"));
       append_legend_entry (self, SWATCH_MODULE, TV_PALETTE_MODULE_STDLIB,
                            _("Standard library"));
@@ -255,11 +255,10 @@ tv_flame_view_update_legend (TvFlameView *self)
       append_legend_entry (self, SWATCH_MODULE, TV_PALETTE_MODULE_OTHER, _("Other"));
       break;
     }
-  gtk_widget_add_css_class (title, "caption-heading");
 }
 
-void
-tv_flame_view_on_dark_changed (TvFlameView *self)
+static void
+on_dark_changed (TvFlameView *self)
 {
   for (GtkWidget *entry = gtk_widget_get_first_child (GTK_WIDGET (self->legend)); entry != NULL;
        entry = gtk_widget_get_next_sibling (entry))
@@ -352,9 +351,9 @@ scroll_crumbs_to_end (gpointer data)
 /* "…" says that the path goes on to the left of what is shown.  It keeps
  * its room when hidden: the scroller's width would change with it, and
  * the path scroll back to its end. */
-void
-tv_flame_view_on_crumbs_scrolled (GtkAdjustment *adjustment,
-                                  TvFlameView   *self)
+static void
+on_crumbs_scrolled (GtkAdjustment *adjustment,
+                    TvFlameView   *self)
 {
   gboolean more = gtk_adjustment_get_value (adjustment)
                   > gtk_adjustment_get_lower (adjustment) + 0.5;
@@ -364,17 +363,39 @@ tv_flame_view_on_crumbs_scrolled (GtkAdjustment *adjustment,
   gtk_widget_set_sensitive (self->crumb_more, more);
 }
 
-void
-tv_flame_view_on_crumb_more_clicked (TvFlameView *self)
+static void
+on_crumb_more_clicked (TvFlameView *self)
 {
   GtkAdjustment *adjustment = gtk_scrolled_window_get_hadjustment (self->crumb_scroller);
 
   gtk_adjustment_set_value (adjustment, gtk_adjustment_get_lower (adjustment));
 }
 
-void
-tv_flame_view_on_crumbs_changed (GtkAdjustment *adjustment)
+static void
+on_crumbs_changed (GtkAdjustment *adjustment)
 {
   g_idle_add_full (G_PRIORITY_DEFAULT, scroll_crumbs_to_end, g_object_ref (adjustment),
                    g_object_unref);
+}
+
+void
+tv_flame_view_init_summary (TvFlameView *self)
+{
+  GtkAdjustment *crumbs = gtk_scrolled_window_get_hadjustment (self->crumb_scroller);
+
+  g_signal_connect (crumbs, "changed", G_CALLBACK (on_crumbs_changed), NULL);
+  g_signal_connect (crumbs, "value-changed", G_CALLBACK (on_crumbs_scrolled), self);
+  g_signal_connect (crumbs, "changed", G_CALLBACK (on_crumbs_scrolled), self);
+  g_signal_connect_swapped (self->crumb_more, "clicked", G_CALLBACK (on_crumb_more_clicked), self);
+  self->legend = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12));
+  gtk_widget_set_margin_start (GTK_WIDGET (self->legend), 8);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->legend), 8);
+  gtk_widget_set_margin_top (GTK_WIDGET (self->legend), 3);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (self->legend), 3);
+  gtk_widget_set_layout_manager (GTK_WIDGET (self->legend), tv_wrap_layout_new (12));
+  gtk_widget_add_css_class (GTK_WIDGET (self->legend), "flame-legend");
+  gtk_box_append (self->graph_box, GTK_WIDGET (self->legend));
+  tv_flame_view_update_legend (self);
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (on_dark_changed), self, G_CONNECT_SWAPPED);
 }

@@ -527,23 +527,8 @@ tv_flame_view_class_init (TvFlameViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, graph_box);
   gtk_widget_class_bind_template_child (widget_class, TvFlameView, side_box);
 
-  gtk_widget_class_install_action (widget_class, "view.back", NULL, tv_flame_view_back_action);
-  gtk_widget_class_install_action (widget_class, "view.forward", NULL,
-                                   tv_flame_view_forward_action);
-  gtk_widget_class_install_action (widget_class, "view.reset-transforms", NULL,
-                                   tv_flame_view_reset_transforms_action);
-  gtk_widget_class_install_action (widget_class, "view.search", NULL, tv_flame_view_search_action);
-  gtk_widget_class_install_action (widget_class, "view.next-match", NULL,
-                                   tv_flame_view_next_match_action);
-  gtk_widget_class_install_action (widget_class, "view.previous-match", NULL,
-                                   tv_flame_view_previous_match_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
-                                       "view.search", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g, GDK_CONTROL_MASK,
-                                       "view.next-match", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_g,
-                                       GDK_CONTROL_MASK | GDK_SHIFT_MASK,
-                                       "view.previous-match", NULL);
+  tv_flame_view_class_init_controls (widget_class);
+  tv_flame_view_class_init_search (widget_class);
 }
 
 static gboolean
@@ -562,14 +547,6 @@ tv_flame_view_init (TvFlameView *self)
 {
   self->thread_checks = g_ptr_array_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
-  g_signal_connect (gtk_scrolled_window_get_hadjustment (self->crumb_scroller), "changed",
-                    G_CALLBACK (tv_flame_view_on_crumbs_changed), NULL);
-  g_signal_connect (gtk_scrolled_window_get_hadjustment (self->crumb_scroller), "value-changed",
-                    G_CALLBACK (tv_flame_view_on_crumbs_scrolled), self);
-  g_signal_connect (gtk_scrolled_window_get_hadjustment (self->crumb_scroller), "changed",
-                    G_CALLBACK (tv_flame_view_on_crumbs_scrolled), self);
-  g_signal_connect_swapped (self->crumb_more, "clicked",
-                            G_CALLBACK (tv_flame_view_on_crumb_more_clicked), self);
   /* Its menus are as wide as their longest item, in the user's language:
    * on a small screen the toolbar goes on two lines rather than widen the
    * window past it. */
@@ -598,17 +575,7 @@ tv_flame_view_init (TvFlameView *self)
   gtk_widget_set_hexpand (GTK_WIDGET (self->graph), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self->graph), TRUE);
   gtk_box_append (self->graph_box, GTK_WIDGET (self->graph));
-  self->legend = GTK_BOX (gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12));
-  gtk_widget_set_margin_start (GTK_WIDGET (self->legend), 8);
-  gtk_widget_set_margin_end (GTK_WIDGET (self->legend), 8);
-  gtk_widget_set_margin_top (GTK_WIDGET (self->legend), 3);
-  gtk_widget_set_margin_bottom (GTK_WIDGET (self->legend), 3);
-  gtk_widget_set_layout_manager (GTK_WIDGET (self->legend), tv_wrap_layout_new (12));
-  gtk_widget_add_css_class (GTK_WIDGET (self->legend), "flame-legend");
-  gtk_box_append (self->graph_box, GTK_WIDGET (self->legend));
-  tv_flame_view_update_legend (self);
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
-                           G_CALLBACK (tv_flame_view_on_dark_changed), self, G_CONNECT_SWAPPED);
+  tv_flame_view_init_summary (self);
   tv_popup_tooltips_attach (GTK_WIDGET (self));
   {
     /* Esc resets the zoom from wherever the focus is in the page: the
@@ -624,48 +591,6 @@ tv_flame_view_init (TvFlameView *self)
     gtk_widget_add_controller (GTK_WIDGET (self), shortcuts);
   }
 
-  g_object_bind_property (self->search_button, "active", self->search_bar, "search-mode-enabled",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
-  g_signal_connect (self->search_entry, "search-changed",
-                    G_CALLBACK (tv_flame_view_on_search_changed), self);
-  g_signal_connect (self->search_entry, "activate", G_CALLBACK (tv_flame_view_on_search_activate),
-                    self);
-  g_signal_connect (self->search_entry, "previous-match",
-                    G_CALLBACK (tv_flame_view_on_search_previous), self);
-  g_signal_connect (self->search_entry, "next-match", G_CALLBACK (tv_flame_view_on_search_next),
-                    self);
-  {
-    GtkEventController *keys = gtk_event_controller_key_new ();
-
-    gtk_event_controller_set_name (keys, "tv-search-keys");
-    g_signal_connect (keys, "key-pressed", G_CALLBACK (tv_flame_view_on_search_key), self);
-    gtk_widget_add_controller (GTK_WIDGET (self->search_entry), keys);
-  }
-  g_signal_connect (self->state_dropdown, "notify::selected",
-                    G_CALLBACK (tv_flame_view_on_state_dropdown), self);
-  g_signal_connect (self->merge_dropdown, "notify::selected",
-                    G_CALLBACK (tv_flame_view_on_merge_dropdown), self);
-  g_signal_connect (self->colors_dropdown, "notify::selected",
-                    G_CALLBACK (tv_flame_view_on_colors_dropdown),
-                    self);
-  g_signal_connect (self->inverted_button, "toggled",
-                    G_CALLBACK (tv_flame_view_on_inverted_toggled), self);
-  g_signal_connect (self->icicle_button, "toggled", G_CALLBACK (tv_flame_view_on_icicle_toggled),
-                    self);
-  g_signal_connect (self->all_threads_button, "clicked",
-                    G_CALLBACK (tv_flame_view_on_all_threads_clicked),
-                    self);
-  g_signal_connect_swapped (self->graph, "notify::zoom-root",
-                            G_CALLBACK (tv_flame_view_on_zoom_changed), self);
-  g_signal_connect_swapped (self->graph, "notify::selected",
-                            G_CALLBACK (tv_flame_view_on_graph_selected), self);
-  g_signal_connect_swapped (self->graph, "notify::can-go-back",
-                            G_CALLBACK (tv_flame_view_on_zoom_changed), self);
-  g_signal_connect_swapped (self->graph, "notify::can-go-forward",
-                            G_CALLBACK (tv_flame_view_on_zoom_changed),
-                            self);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.back", FALSE);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.forward", FALSE);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "view.reset-transforms", FALSE);
+  tv_flame_view_init_search (self);
+  tv_flame_view_init_controls (self);
 }

@@ -33,7 +33,6 @@ G_DEFINE_FINAL_TYPE (TvProfilePage, tv_profile_page, ADW_TYPE_BIN)
 
 enum {
   PROP_0,
-  PROP_FILE,
   PROP_STATE,
   PROP_LOADING,
   N_PROPS
@@ -531,21 +530,14 @@ tv_profile_page_get_properties (TvProfilePage *self)
 TvProfilePage *
 tv_profile_page_new (GFile *file)
 {
+  TvProfilePage *self;
+
   g_return_val_if_fail (G_IS_FILE (file), NULL);
 
-  return g_object_new (TV_TYPE_PROFILE_PAGE, "file", file, NULL);
-}
-
-static void
-tv_profile_page_constructed (GObject *object)
-{
-  TvProfilePage *self = (TvProfilePage *)object;
-
-  G_OBJECT_CLASS (tv_profile_page_parent_class)->constructed (object);
-
-  g_assert (self->file != NULL);
-
+  self = g_object_new (TV_TYPE_PROFILE_PAGE, NULL);
+  self->file = g_object_ref (file);
   tv_profile_page_start_load (self);
+  return self;
 }
 
 static void
@@ -591,9 +583,6 @@ tv_profile_page_get_property (GObject    *object,
 
   switch (prop_id)
     {
-    case PROP_FILE:
-      g_value_set_object (value, self->file);
-      break;
     case PROP_STATE:
       g_value_set_int (value, self->state);
       break;
@@ -606,38 +595,15 @@ tv_profile_page_get_property (GObject    *object,
 }
 
 static void
-tv_profile_page_set_property (GObject      *object,
-                              guint         prop_id,
-                              const GValue *value,
-                              GParamSpec   *pspec)
-{
-  TvProfilePage *self = TV_PROFILE_PAGE (object);
-
-  switch (prop_id)
-    {
-    case PROP_FILE:
-      self->file = g_value_dup_object (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
 tv_profile_page_class_init (TvProfilePageClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->constructed = tv_profile_page_constructed;
   object_class->dispose = tv_profile_page_dispose;
   object_class->finalize = tv_profile_page_finalize;
   object_class->get_property = tv_profile_page_get_property;
-  object_class->set_property = tv_profile_page_set_property;
 
-  properties[PROP_FILE] =
-    g_param_spec_object ("file", NULL, NULL, G_TYPE_FILE,
-                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   properties[PROP_STATE] =
     g_param_spec_int ("state", NULL, NULL,
                       TV_PROFILE_PAGE_LOADING, TV_PROFILE_PAGE_CANCELLED, TV_PROFILE_PAGE_LOADING,

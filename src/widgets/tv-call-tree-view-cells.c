@@ -12,6 +12,7 @@
 #include <glib/gi18n.h>
 
 #include "tv-call-node.h"
+#include "tv-cells.h"
 #include "tv-call-tree-view-private.h"
 #include "tv-text.h"
 #include "tv-units.h"
@@ -55,24 +56,6 @@ format_samples (TvCallTree *tree,
   g_snprintf (detail, detail_size, _("%s · %s"), count, seconds);
 }
 
-/* "1,234 samples (12.3 %, 1.23 s of thread time)" for the tooltips. */
-static char *
-describe_samples (TvCallTree *tree,
-                  guint64     samples)
-{
-  guint64 whole = tv_call_tree_get_n_samples (tree);
-  g_autofree char *count = tv_format_count (samples);
-  g_autofree char *share = tv_format_share (samples, whole);
-  g_autofree char *seconds = tv_format_thread_time (tv_call_tree_samples_to_seconds (tree, samples,
-                                                                                     NULL));
-
-  /* Translators: "1,234 samples (12.3 %, 1.23 s of thread time)". */
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s sample (%s, %s)",
-                                       "%s samples (%s, %s)",
-                                       samples > G_MAXULONG ? G_MAXULONG : (gulong) samples),
-                          count, share, seconds);
-}
-
 /* "file.py" for a function, "file.py:12" for a finer key. */
 static char *
 dup_location (TvCallTree *tree,
@@ -94,26 +77,20 @@ dup_location (TvCallTree *tree,
   return g_steal_pointer (&shown);
 }
 
-static gboolean
-on_cell_query_tooltip (GtkWidget   *widget,
-                       int          x,
-                       int          y,
-                       gboolean     keyboard,
-                       GtkTooltip  *tooltip,
-                       GtkListItem *list_item)
+static char *
+describe_cell (GtkListItem *list_item,
+               guint        kind)
 {
-  CellKind kind = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (widget), "tv-cell-kind"));
   TvCallNode *item = list_item_get_node (list_item);
-  g_autofree char *text = NULL;
   TvCallTree *tree;
   guint32 node, frame;
   GString *string;
 
   if (item == NULL)
-    return FALSE;
+    return NULL;
   tree = tv_call_node_get_tree (item);
   node = tv_call_node_get_node (item);
-  switch (kind)
+  switch ((CellKind) kind)
     {
     case CELL_FUNCTION:
       /* The whole name on a line, the file on the next: shown, not
@@ -125,82 +102,43 @@ on_cell_query_tooltip (GtkWidget   *widget,
       g_string_append_c (string, '\n');
       tv_text_append_shown (string, tv_profile_data_get_filename (tv_call_tree_get_data (tree),
                                                                   frame), -1);
-      text = g_string_free (string, FALSE);
-      break;
+      return g_string_free (string, FALSE);
     case CELL_SELF:
-      text = describe_samples (tree, tv_call_node_get_self (item));
-      break;
+      return tv_cell_describe_samples (tree, tv_call_node_get_self (item));
     case CELL_TOTAL:
-      text = describe_samples (tree, tv_call_node_get_total (item));
-      break;
+      return tv_cell_describe_samples (tree, tv_call_node_get_total (item));
     default:
       g_assert_not_reached ();
     }
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
-
-static GtkWidget *
-new_label (float       xalign,
-           const char *css_class)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), xalign);
-  if (css_class != NULL)
-    gtk_widget_add_css_class (label, css_class);
-  return label;
 }
 
 static void
-setup_cell (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            gpointer                  user_data)
+setup_cell (GtkListItem *list_item,
+            guint        kind)
 {
-  CellKind kind = GPOINTER_TO_UINT (user_data);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *first, *second, *child = box;
+  GtkWidget *first, *second, *child;
 
   if (kind == CELL_FUNCTION)
     {
       /* The middle of a long name goes, so that two names that share
        * their start stay two different names. */
-      first = new_label (0.0, NULL);
+      child = gtk_tree_expander_new ();
+      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (child),
+                                   tv_cell_pair_new (0.0, NULL, &first, &second));
       gtk_label_set_ellipsize (GTK_LABEL (first), PANGO_ELLIPSIZE_MIDDLE);
       gtk_label_set_width_chars (GTK_LABEL (first), 10);
-      second = new_label (0.0, "caption");
       gtk_label_set_ellipsize (GTK_LABEL (second), PANGO_ELLIPSIZE_MIDDLE);
-      gtk_widget_add_css_class (second, "dim-label");
-      child = gtk_tree_expander_new ();
-      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (child), box);
     }
   else
-    {
-      first = new_label (1.0, "numeric");
-      second = new_label (1.0, "numeric");
-      gtk_widget_add_css_class (second, "caption");
-      gtk_widget_add_css_class (second, "dim-label");
-    }
-  gtk_box_append (GTK_BOX (box), first);
-  gtk_box_append (GTK_BOX (box), second);
-  g_object_set_data (G_OBJECT (child), "tv-cell-kind", GUINT_TO_POINTER (kind));
-  g_object_set_data (G_OBJECT (child), "tv-first", first);
-  g_object_set_data (G_OBJECT (child), "tv-second", second);
-  gtk_widget_set_has_tooltip (child, TRUE);
-  /* The list item owns the cell: it outlives the handler. */
-  g_signal_connect (child, "query-tooltip", G_CALLBACK (on_cell_query_tooltip), list_item);
-  gtk_list_item_set_child (list_item, child);
+    child = tv_cell_pair_new (1.0, "numeric", NULL, NULL);
+  tv_cell_set_child (list_item, child, kind, describe_cell);
 }
 
 static void
-bind_cell (GtkSignalListItemFactory *factory,
-           GtkListItem              *list_item,
-           gpointer                  user_data)
+bind_cell (GtkListItem *list_item,
+           guint        kind)
 {
-  CellKind kind = GPOINTER_TO_UINT (user_data);
   GtkWidget *child = gtk_list_item_get_child (list_item);
-  GtkLabel *first = g_object_get_data (G_OBJECT (child), "tv-first");
-  GtkLabel *second = g_object_get_data (G_OBJECT (child), "tv-second");
   TvCallNode *item = list_item_get_node (list_item);
   TvCallTree *tree = tv_call_node_get_tree (item);
   guint32 node = tv_call_node_get_node (item);
@@ -218,21 +156,16 @@ bind_cell (GtkSignalListItemFactory *factory,
                                                                                         node)));
         gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child),
                                         gtk_list_item_get_item (list_item));
-        gtk_label_set_text (first, name);
-        gtk_label_set_text (second, location);
+        tv_cell_pair_set_text (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child)), name,
+                               location);
       }
       break;
     case CELL_SELF:
-      format_samples (tree, tv_call_node_get_self (item), share, sizeof share, detail,
-                      sizeof detail);
-      gtk_label_set_text (first, share);
-      gtk_label_set_text (second, detail);
-      break;
     case CELL_TOTAL:
-      format_samples (tree, tv_call_node_get_total (item), share, sizeof share, detail,
-                      sizeof detail);
-      gtk_label_set_text (first, share);
-      gtk_label_set_text (second, detail);
+      format_samples (tree, kind == CELL_SELF ? tv_call_node_get_self (item)
+                                              : tv_call_node_get_total (item),
+                      share, sizeof share, detail, sizeof detail);
+      tv_cell_pair_set_text (child, share, detail);
       break;
     default:
       g_assert_not_reached ();
@@ -240,9 +173,8 @@ bind_cell (GtkSignalListItemFactory *factory,
 }
 
 static void
-unbind_cell (GtkSignalListItemFactory *factory,
-             GtkListItem              *list_item,
-             gpointer                  user_data)
+unbind_cell (GtkListItem *list_item,
+             guint        kind)
 {
   GtkWidget *child = gtk_list_item_get_child (list_item);
 
@@ -254,54 +186,42 @@ unbind_cell (GtkSignalListItemFactory *factory,
 /* Sorters                                                                   */
 /* ------------------------------------------------------------------------ */
 
-int
-tv_call_tree_view_compare_function (gconstpointer a,
-                                    gconstpointer b,
-                                    gpointer      user_data)
+/* How the rows sort by a column of the kind USER_DATA. */
+static int
+compare_cells (gconstpointer a,
+               gconstpointer b,
+               gpointer      user_data)
 {
   TvCallNode *x = (TvCallNode *) a, *y = (TvCallNode *) b;
   TvCallTree *tree = tv_call_node_get_tree (x);
-  const guint32 *ranks = tv_profile_data_get_key_ranks (tv_call_tree_get_data (tree),
-                                                        tv_call_tree_get_merge (tree));
-  guint32 rx = ranks[tv_call_tree_get_key (tree, tv_call_node_get_node (x))];
-  guint32 ry = ranks[tv_call_tree_get_key (tree, tv_call_node_get_node (y))];
+  const guint32 *ranks;
+  guint64 vx, vy;
 
-  return (rx > ry) - (rx < ry);
-}
-
-int
-tv_call_tree_view_compare_self (gconstpointer a,
-                                gconstpointer b,
-                                gpointer      user_data)
-{
-  guint64 x = tv_call_node_get_self ((TvCallNode *) a);
-  guint64 y = tv_call_node_get_self ((TvCallNode *) b);
-
-  return (x > y) - (x < y);
-}
-
-int
-tv_call_tree_view_compare_total (gconstpointer a,
-                                 gconstpointer b,
-                                 gpointer      user_data)
-{
-  guint64 x = tv_call_node_get_total ((TvCallNode *) a);
-  guint64 y = tv_call_node_get_total ((TvCallNode *) b);
-
-  return (x > y) - (x < y);
+  switch ((CellKind) GPOINTER_TO_UINT (user_data))
+    {
+    case CELL_FUNCTION:
+      ranks = tv_profile_data_get_key_ranks (tv_call_tree_get_data (tree),
+                                             tv_call_tree_get_merge (tree));
+      vx = ranks[tv_call_tree_get_key (tree, tv_call_node_get_node (x))];
+      vy = ranks[tv_call_tree_get_key (tree, tv_call_node_get_node (y))];
+      break;
+    case CELL_SELF:
+      vx = tv_call_node_get_self (x);
+      vy = tv_call_node_get_self (y);
+      break;
+    case CELL_TOTAL:
+      vx = tv_call_node_get_total (x);
+      vy = tv_call_node_get_total (y);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  return (vx > vy) - (vx < vy);
 }
 
 void
 tv_call_tree_view_set_column (GtkColumnViewColumn *column,
-                              CellKind             kind,
-                              GCompareDataFunc     compare)
+                              CellKind             kind)
 {
-  g_autoptr(GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
-  g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_custom_sorter_new (compare, NULL, NULL));
-
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (kind));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (kind));
-  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), GUINT_TO_POINTER (kind));
-  gtk_column_view_column_set_factory (column, factory);
-  gtk_column_view_column_set_sorter (column, sorter);
+  tv_cell_set_column (column, kind, setup_cell, bind_cell, unbind_cell, compare_cells);
 }

@@ -70,20 +70,8 @@ typedef enum
   CELL_TOTAL,
 } CellKind;
 
-int tv_call_tree_view_compare_function (gconstpointer a,
-                                        gconstpointer b,
-                                        gpointer      user_data);
-
-int tv_call_tree_view_compare_self (gconstpointer a,
-                                    gconstpointer b,
-                                    gpointer      user_data);
-
-int tv_call_tree_view_compare_total (gconstpointer a,
-                                     gconstpointer b,
-                                     gpointer      user_data);
-
+/* Gives COLUMN the cells of KIND and their sort. */
 void tv_call_tree_view_set_column (GtkColumnViewColumn *column,
-                                   CellKind             kind,
-                                   GCompareDataFunc     compare);
+                                   CellKind             kind);
 
 G_END_DECLS

@@ -892,9 +892,9 @@ tv_call_tree_view_init (TvCallTreeView *self)
   self->selected = TV_NODE_NONE;
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  tv_call_tree_view_set_column (self->function_column, CELL_FUNCTION, tv_call_tree_view_compare_function);
-  tv_call_tree_view_set_column (self->self_column, CELL_SELF, tv_call_tree_view_compare_self);
-  tv_call_tree_view_set_column (self->total_column, CELL_TOTAL, tv_call_tree_view_compare_total);
+  tv_call_tree_view_set_column (self->function_column, CELL_FUNCTION);
+  tv_call_tree_view_set_column (self->self_column, CELL_SELF);
+  tv_call_tree_view_set_column (self->total_column, CELL_TOTAL);
 
   /* Each level is sorted when it is made (list_children()), rather than
    * by a GtkTreeListRowSorter: GTK 4.8's leaks the key of every row deeper

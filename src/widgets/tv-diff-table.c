@@ -20,6 +20,7 @@
 
 #include <glib/gi18n.h>
 
+#include "tv-cells.h"
 #include "tv-diff-table.h"
 #include "tv-lazy-list.h"
 #include "tv-text.h"
@@ -135,34 +136,24 @@ cell_measure (const TvDiffFunction *row,
 }
 
 static void
-setup_cell (GtkSignalListItemFactory *factory,
-            GtkListItem              *list_item,
-            gpointer                  user_data)
+setup_cell (GtkListItem *list_item,
+            guint        kind)
 {
-  CellKind kind = GPOINTER_TO_UINT (user_data);
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *label;
 
-  if (kind == CELL_NAME || kind == CELL_FILE)
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), kind == CELL_NAME ? PANGO_ELLIPSIZE_END
-                                                                   : PANGO_ELLIPSIZE_START);
-      gtk_label_set_width_chars (GTK_LABEL (label), kind == CELL_NAME ? 18 : 14);
-    }
+  if (kind == CELL_NAME)
+    label = tv_cell_text_label_new (PANGO_ELLIPSIZE_END, 18);
+  else if (kind == CELL_FILE)
+    label = tv_cell_text_label_new (PANGO_ELLIPSIZE_START, 14);
   else
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-      gtk_widget_add_css_class (label, "numeric");
-    }
+    label = tv_cell_label_new (1.0, "numeric");
   gtk_list_item_set_child (list_item, label);
 }
 
 static void
-bind_cell (GtkSignalListItemFactory *factory,
-           GtkListItem              *list_item,
-           gpointer                  user_data)
+bind_cell (GtkListItem *list_item,
+           guint        kind)
 {
-  CellKind kind = GPOINTER_TO_UINT (user_data);
   TvDiffItem *item = gtk_list_item_get_item (list_item);
   GtkWidget *label = gtk_list_item_get_child (list_item);
   const TvDiffMeasure *m = cell_measure (item->row, kind);
@@ -268,15 +259,9 @@ add_column (TvDiffTable *self,
             const char  *title,
             CellKind     kind)
 {
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  g_autoptr(GtkSorter) sorter = NULL;
-  g_autoptr(GtkColumnViewColumn) column = NULL;
+  g_autoptr(GtkColumnViewColumn) column = gtk_column_view_column_new (title, NULL);
 
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (kind));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (kind));
-  column = gtk_column_view_column_new (title, factory);
-  sorter = GTK_SORTER (gtk_custom_sorter_new (compare_cells, GUINT_TO_POINTER (kind), NULL));
-  gtk_column_view_column_set_sorter (column, sorter);
+  tv_cell_set_column (column, kind, setup_cell, bind_cell, NULL, compare_cells);
   gtk_column_view_column_set_resizable (column, TRUE);
   if (kind == CELL_NAME)
     gtk_column_view_column_set_expand (column, TRUE);

@@ -245,36 +245,43 @@ tv_flame_graph_on_key_pressed (GtkEventControllerKey *controller,
 /* Actions                                                                   */
 /* ------------------------------------------------------------------------ */
 
+/* Whether a box, not the root, is selected. */
+static gboolean
+has_selected_box (TvFlameGraph *self)
+{
+  return self->tree != NULL && self->style.selected != TV_NODE_NONE
+         && self->style.selected != TV_ROOT_NODE;
+}
+
 static guint32
 selected_function (TvFlameGraph *self)
 {
-  if (self->tree == NULL || self->style.selected == TV_NODE_NONE
-      || self->style.selected == TV_ROOT_NODE)
+  if (!has_selected_box (self))
     return TV_NODE_NONE;
   return tv_call_tree_get_function (self->tree, self->style.selected);
 }
 
-void
-tv_flame_graph_history_action (GtkWidget  *widget,
-                               const char *action_name,
-                               GVariant   *parameter)
+static void
+history_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
 {
   tv_flame_graph_go (TV_FLAME_GRAPH (widget),
                      g_str_equal (action_name, "flame.back") ? TV_ZOOM_BACK : TV_ZOOM_FORWARD);
 }
 
-void
-tv_flame_graph_reset_action (GtkWidget  *widget,
-                             const char *action_name,
-                             GVariant   *parameter)
+static void
+reset_action (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
 {
   tv_flame_graph_zoom_to_root (TV_FLAME_GRAPH (widget));
 }
 
-void
-tv_flame_graph_zoom_in_action (GtkWidget  *widget,
-                               const char *action_name,
-                               GVariant   *parameter)
+static void
+zoom_in_action (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
 {
   TvFlameGraph *self = TV_FLAME_GRAPH (widget);
 
@@ -282,10 +289,10 @@ tv_flame_graph_zoom_in_action (GtkWidget  *widget,
     tv_flame_graph_zoom_to (self, self->style.selected);
 }
 
-void
-tv_flame_graph_focus_function_action (GtkWidget  *widget,
-                                      const char *action_name,
-                                      GVariant   *parameter)
+static void
+focus_function_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
 {
   TvFlameGraph *self = TV_FLAME_GRAPH (widget);
   guint32 function = selected_function (self);
@@ -294,10 +301,10 @@ tv_flame_graph_focus_function_action (GtkWidget  *widget,
     tv_view_state_set_focus_function (self->view_state, function);
 }
 
-void
-tv_flame_graph_hide_function_action (GtkWidget  *widget,
-                                     const char *action_name,
-                                     GVariant   *parameter)
+static void
+hide_function_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
 {
   TvFlameGraph *self = TV_FLAME_GRAPH (widget);
   guint32 function = selected_function (self);
@@ -306,10 +313,10 @@ tv_flame_graph_hide_function_action (GtkWidget  *widget,
     tv_view_state_hide_function (self->view_state, function);
 }
 
-void
-tv_flame_graph_collapse_recursion_action (GtkWidget  *widget,
-                                          const char *action_name,
-                                          GVariant   *parameter)
+static void
+collapse_recursion_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *parameter)
 {
   TvFlameGraph *self = TV_FLAME_GRAPH (widget);
 
@@ -318,16 +325,15 @@ tv_flame_graph_collapse_recursion_action (GtkWidget  *widget,
                                           !tv_view_state_get_collapse_recursion (self->view_state));
 }
 
-void
-tv_flame_graph_copy_name_action (GtkWidget  *widget,
-                                 const char *action_name,
-                                 GVariant   *parameter)
+static void
+copy_name_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
 {
   TvFlameGraph *self = TV_FLAME_GRAPH (widget);
   TvProfileData *data;
 
-  if (self->tree == NULL || self->style.selected == TV_NODE_NONE
-      || self->style.selected == TV_ROOT_NODE)
+  if (!has_selected_box (self))
     return;
   data = tv_call_tree_get_data (self->tree);
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget),
@@ -336,17 +342,16 @@ tv_flame_graph_copy_name_action (GtkWidget  *widget,
                                                                                 self->style.selected)));
 }
 
-void
-tv_flame_graph_copy_stack_action (GtkWidget  *widget,
-                                  const char *action_name,
-                                  GVariant   *parameter)
+static void
+copy_stack_action (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *parameter)
 {
   TvFlameGraph *self = TV_FLAME_GRAPH (widget);
   g_autoptr(GString) text = g_string_new (NULL);
   TvProfileData *data;
 
-  if (self->tree == NULL || self->style.selected == TV_NODE_NONE
-      || self->style.selected == TV_ROOT_NODE)
+  if (!has_selected_box (self))
     return;
   data = tv_call_tree_get_data (self->tree);
   /* Innermost first, as Python prints a traceback's frames reversed. */
@@ -362,6 +367,29 @@ tv_flame_graph_copy_stack_action (GtkWidget  *widget,
       g_string_append (text, ")\n");
     }
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text->str);
+}
+
+void
+tv_flame_graph_install_actions (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "flame.back", NULL, history_action);
+  gtk_widget_class_install_action (widget_class, "flame.forward", NULL, history_action);
+  gtk_widget_class_install_action (widget_class, "flame.reset", NULL, reset_action);
+  gtk_widget_class_install_action (widget_class, "flame.zoom-in", NULL, zoom_in_action);
+  gtk_widget_class_install_action (widget_class, "flame.focus-function", NULL,
+                                   focus_function_action);
+  gtk_widget_class_install_action (widget_class, "flame.hide-function", NULL,
+                                   hide_function_action);
+  gtk_widget_class_install_action (widget_class, "flame.collapse-recursion", NULL,
+                                   collapse_recursion_action);
+  gtk_widget_class_install_action (widget_class, "flame.copy-name", NULL, copy_name_action);
+  gtk_widget_class_install_action (widget_class, "flame.copy-stack", NULL, copy_stack_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK,
+                                       "flame.back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK,
+                                       "flame.forward", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK,
+                                       "flame.copy-name", NULL);
 }
 
 void

@@ -180,38 +180,9 @@ gboolean tv_flame_graph_on_key_pressed (GtkEventControllerKey *controller,
                                         GdkModifierType        state,
                                         TvFlameGraph          *self);
 
-/* flame.back and flame.forward. */
-void tv_flame_graph_history_action (GtkWidget  *widget,
-                                    const char *action_name,
-                                    GVariant   *parameter);
-
-void tv_flame_graph_reset_action (GtkWidget  *widget,
-                                  const char *action_name,
-                                  GVariant   *parameter);
-
-void tv_flame_graph_zoom_in_action (GtkWidget  *widget,
-                                    const char *action_name,
-                                    GVariant   *parameter);
-
-void tv_flame_graph_focus_function_action (GtkWidget  *widget,
-                                           const char *action_name,
-                                           GVariant   *parameter);
-
-void tv_flame_graph_hide_function_action (GtkWidget  *widget,
-                                          const char *action_name,
-                                          GVariant   *parameter);
-
-void tv_flame_graph_collapse_recursion_action (GtkWidget  *widget,
-                                               const char *action_name,
-                                               GVariant   *parameter);
-
-void tv_flame_graph_copy_name_action (GtkWidget  *widget,
-                                      const char *action_name,
-                                      GVariant   *parameter);
-
-void tv_flame_graph_copy_stack_action (GtkWidget  *widget,
-                                       const char *action_name,
-                                       GVariant   *parameter);
+/* The flame.* actions (back, forward, reset, zoom-in, focus-function,
+ * hide-function, collapse-recursion, copy-name, copy-stack) and their keys. */
+void tv_flame_graph_install_actions (GtkWidgetClass *widget_class);
 
 void tv_flame_graph_update_selection_actions (TvFlameGraph *self);
 

@@ -785,29 +785,7 @@ tv_flame_graph_class_init (TvFlameGraphClass *klass)
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  gtk_widget_class_install_action (widget_class, "flame.back", NULL,
-                                   tv_flame_graph_history_action);
-  gtk_widget_class_install_action (widget_class, "flame.forward", NULL,
-                                   tv_flame_graph_history_action);
-  gtk_widget_class_install_action (widget_class, "flame.reset", NULL, tv_flame_graph_reset_action);
-  gtk_widget_class_install_action (widget_class, "flame.zoom-in", NULL,
-                                   tv_flame_graph_zoom_in_action);
-  gtk_widget_class_install_action (widget_class, "flame.focus-function", NULL,
-                                   tv_flame_graph_focus_function_action);
-  gtk_widget_class_install_action (widget_class, "flame.hide-function", NULL,
-                                   tv_flame_graph_hide_function_action);
-  gtk_widget_class_install_action (widget_class, "flame.collapse-recursion", NULL,
-                                   tv_flame_graph_collapse_recursion_action);
-  gtk_widget_class_install_action (widget_class, "flame.copy-name", NULL,
-                                   tv_flame_graph_copy_name_action);
-  gtk_widget_class_install_action (widget_class, "flame.copy-stack", NULL,
-                                   tv_flame_graph_copy_stack_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK,
-                                       "flame.back", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK,
-                                       "flame.forward", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK,
-                                       "flame.copy-name", NULL);
+  tv_flame_graph_install_actions (widget_class);
 
   gtk_widget_class_set_css_name (widget_class, "flamegraph");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);

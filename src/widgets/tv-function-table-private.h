@@ -49,25 +49,9 @@ void tv_function_table_format_percent (char    *buffer,
                                        guint64  part,
                                        guint64  whole);
 
-int tv_function_table_compare_name (gconstpointer a,
-                                    gconstpointer b,
-                                    gpointer      user_data);
-
-int tv_function_table_compare_file (gconstpointer a,
-                                    gconstpointer b,
-                                    gpointer      user_data);
-
-int tv_function_table_compare_self (gconstpointer a,
-                                    gconstpointer b,
-                                    gpointer      user_data);
-
-int tv_function_table_compare_total (gconstpointer a,
-                                     gconstpointer b,
-                                     gpointer      user_data);
-
+/* Gives COLUMN the cells of KIND and their sort. */
 void tv_function_table_set_column (GtkColumnViewColumn *column,
-                                   CellKind             kind,
-                                   GCompareDataFunc     compare);
+                                   CellKind             kind);
 
 #define TV_TYPE_ROW_FILTER (tv_row_filter_get_type ())
 

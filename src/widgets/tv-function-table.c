@@ -868,9 +868,9 @@ init_relation_view (TvFunctionTable     *self,
   GtkSortListModel *model;
   g_autoptr(GtkNoSelection) selection = NULL;
 
-  tv_function_table_set_column (name_column, CELL_NAME, tv_function_table_compare_name);
-  tv_function_table_set_column (percent_column, CELL_TOTAL_PERCENT, tv_function_table_compare_total);
-  tv_function_table_set_column (samples_column, CELL_TOTAL, tv_function_table_compare_total);
+  tv_function_table_set_column (name_column, CELL_NAME);
+  tv_function_table_set_column (percent_column, CELL_TOTAL_PERCENT);
+  tv_function_table_set_column (samples_column, CELL_TOTAL);
   model = gtk_sort_list_model_new (NULL, g_object_ref (gtk_column_view_get_sorter (view)));
   gtk_sort_list_model_set_incremental (model, TRUE);
   selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (model)));
@@ -917,10 +917,10 @@ tv_function_table_init (TvFunctionTable *self)
   self->selected = TV_NODE_NONE;
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  tv_function_table_set_column (self->name_column, CELL_NAME, tv_function_table_compare_name);
-  tv_function_table_set_column (self->self_column, CELL_SELF_BOTH, tv_function_table_compare_self);
-  tv_function_table_set_column (self->total_column, CELL_TOTAL_BOTH, tv_function_table_compare_total);
-  tv_function_table_set_column (self->file_column, CELL_FILE, tv_function_table_compare_file);
+  tv_function_table_set_column (self->name_column, CELL_NAME);
+  tv_function_table_set_column (self->self_column, CELL_SELF_BOTH);
+  tv_function_table_set_column (self->total_column, CELL_TOTAL_BOTH);
+  tv_function_table_set_column (self->file_column, CELL_FILE);
 
   self->filter = g_object_new (TV_TYPE_ROW_FILTER, NULL);
   sorter = gtk_column_view_get_sorter (self->table_view);

@@ -25,9 +25,8 @@ hit_test (TvTimelineView *self,
           double          y,
           TvTimelineHit  *hit)
 {
-  if (self->timeline == NULL)
+  if (!tv_timeline_view_sync_style (self))
     return FALSE;
-  tv_timeline_view_sync_style (self);
   return tv_timeline_renderer_hit_test (self->renderer, self->timeline, &self->style, x, y, hit);
 }
 

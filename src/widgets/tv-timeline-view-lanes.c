@@ -94,11 +94,13 @@ tv_timeline_view_update_lane_flags (TvTimelineView *self)
     tv_timeline_view_start_highlight (self);
 }
 
-void
+gboolean
 tv_timeline_view_sync_style (TvTimelineView *self)
 {
   guint64 start, end;
 
+  if (self->timeline == NULL)
+    return FALSE;
   self->style.dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
   self->style.width = gtk_widget_get_width (self->area);
   self->style.height = gtk_widget_get_height (self->area);
@@ -133,6 +135,7 @@ tv_timeline_view_sync_style (TvTimelineView *self)
   self->style.state_labels[TV_TIMELINE_STATE_EXCEPTION] = _("Exception");
   self->style.state_labels[TV_TIMELINE_STATE_IDLE] = _("Idle");
   self->style.state_labels[TV_TIMELINE_STATE_UNKNOWN] = _("Unknown");
+  return TRUE;
 }
 
 /* The scroll bar beside the lanes: as long as their area (the axis, the

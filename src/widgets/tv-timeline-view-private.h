@@ -115,7 +115,9 @@ void tv_timeline_view_start_highlight (TvTimelineView *self);
 
 void tv_timeline_view_update_lane_flags (TvTimelineView *self);
 
-void tv_timeline_view_sync_style (TvTimelineView *self);
+/* Brings the renderer's style up to date with the view: FALSE, and
+ * nothing done, while there is no timeline. */
+gboolean tv_timeline_view_sync_style (TvTimelineView *self);
 
 void tv_timeline_view_update_scrolling (TvTimelineView *self);
 

@@ -492,11 +492,9 @@ tv_timeline_view_get_lane_rect (TvTimelineView  *self,
 
   g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), FALSE);
 
-  if (self->timeline == NULL)
-    return FALSE;
-  tv_timeline_view_sync_style (self);
-  if (!tv_timeline_renderer_get_lane_rect (self->renderer, self->timeline, &self->style, lane,
-                                           &x, &y, &width, &height))
+  if (!tv_timeline_view_sync_style (self)
+      || !tv_timeline_renderer_get_lane_rect (self->renderer, self->timeline, &self->style,
+                                              lane, &x, &y, &width, &height))
     return FALSE;
   return area_rect_to_view (self, x, y, width, height, rect);
 }
@@ -510,9 +508,8 @@ tv_timeline_view_get_legend_rect (TvTimelineView  *self,
 
   g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), FALSE);
 
-  if (self->timeline == NULL)
+  if (!tv_timeline_view_sync_style (self))
     return FALSE;
-  tv_timeline_view_sync_style (self);
   tv_timeline_renderer_get_legend_rect (self->renderer, self->timeline, &self->style, state,
                                         &x, &y, &width, &height);
   if (width <= 0)
@@ -591,11 +588,9 @@ tv_timeline_view_get_folded_rect (TvTimelineView  *self,
 
   g_return_val_if_fail (TV_IS_TIMELINE_VIEW (self), FALSE);
 
-  if (self->timeline == NULL)
-    return FALSE;
-  tv_timeline_view_sync_style (self);
-  if (!tv_timeline_renderer_get_folded_rect (self->renderer, self->timeline, &self->style, &x, &y,
-                                             &width, &height))
+  if (!tv_timeline_view_sync_style (self)
+      || !tv_timeline_renderer_get_folded_rect (self->renderer, self->timeline, &self->style,
+                                                &x, &y, &width, &height))
     return FALSE;
   return area_rect_to_view (self, x, y, width, height, rect);
 }
