@@ -20,13 +20,56 @@ typedef struct
   guint32 at;
 } Walker;
 
-static int
-compare_walkers (const void *pa,
-                 const void *pb)
+/* Sorts the N walkers W by key, using TMP (room for N): insertion for a
+ * few, else a radix sort a byte at a time, skipping the bytes where all
+ * keys agree.  The order of equal keys does not matter: they take the
+ * same step. */
+static void
+sort_walkers (Walker  *w,
+              guint32  n,
+              Walker  *tmp)
 {
-  const Walker *a = pa, *b = pb;
+  guint32 all_or = 0, all_and = G_MAXUINT32;
 
-  return (a->key > b->key) - (a->key < b->key);
+  if (n < 64)
+    {
+      for (guint32 i = 1; i < n; i++)
+        {
+          Walker x = w[i];
+          guint32 j = i;
+
+          for (; j > 0 && w[j - 1].key > x.key; j--)
+            w[j] = w[j - 1];
+          w[j] = x;
+        }
+      return;
+    }
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      all_or |= w[i].key;
+      all_and &= w[i].key;
+    }
+  for (guint shift = 0; shift < 32; shift += 8)
+    {
+      guint32 count[256] = { 0 };
+      guint32 sum = 0;
+
+      if ((((all_or ^ all_and) >> shift) & 0xff) == 0)
+        continue;
+      for (guint32 i = 0; i < n; i++)
+        count[(w[i].key >> shift) & 0xff]++;
+      for (guint b = 0; b < 256; b++)
+        {
+          guint32 c = count[b];
+
+          count[b] = sum;
+          sum += c;
+        }
+      for (guint32 i = 0; i < n; i++)
+        tmp[count[(w[i].key >> shift) & 0xff]++] = w[i];
+      memcpy (w, tmp, n * sizeof (Walker));
+    }
 }
 
 /* Whether the N paths W, one child of NODE, weigh less than MIN_TOTAL;
@@ -88,6 +131,7 @@ tv_call_tree_invert (const Builder *v,
                      Progress      *progress)
 {
   g_autofree Walker *walkers = NULL;
+  g_autofree Walker *scratch = NULL;
   g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32) * 3);
   g_autoptr(GArray) children = g_array_new (FALSE, FALSE, sizeof (guint32) * 3);
   guint32 n_walkers = 0, n_done = 0;
@@ -104,6 +148,7 @@ tv_call_tree_invert (const Builder *v,
   for (guint32 n = 1; n < v->n_nodes; n++)
     n_walkers += v->self[n] > 0;
   walkers = g_new (Walker, MAX (n_walkers, 1));
+  scratch = g_new (Walker, MAX (n_walkers, 1));
   n_walkers = 0;
   /* At the root, the next step is the leaf itself. */
   for (guint32 n = 1; n < v->n_nodes; n++)
@@ -154,7 +199,7 @@ tv_call_tree_invert (const Builder *v,
       for (guint32 i = a + 1; i < b && one_key; i++)
         one_key = walkers[i].key == walkers[a].key;
       if (!one_key)
-        qsort (walkers + a, b - a, sizeof (Walker), compare_walkers);
+        sort_walkers (walkers + a, b - a, scratch);
 
       /* One child per key, and its paths, pushed last child first so
        * that the first comes next.  A child with fewer samples than
