@@ -45,9 +45,9 @@ static guint
 row_hash (gconstpointer key)
 {
   const Row *row = key;
-  guint hash = hash_bytes (2166136261u, row->base, row->base_len);
+  guint hash = tv_export_hash_bytes (2166136261u, row->base, row->base_len);
 
-  hash = hash_bytes (hash ^ 0xff, row->func, row->func_len);
+  hash = tv_export_hash_bytes (hash ^ 0xff, row->func, row->func_len);
   return (hash ^ (guint) row->line) * 16777619u;
 }
 
@@ -158,20 +158,20 @@ make_rows (const TvPstats *self)
   g_autoptr(GHashTable) table = g_hash_table_new (row_hash, row_equal);
   GPtrArray *rows = g_ptr_array_new_with_free_func (row_free);
 
-  for (guint i = 0; i < self->locations->len; i++)
+  for (guint i = 0; i < self->locations.list->len; i++)
     {
-      const Location *location = g_ptr_array_index (self->locations, i);
-      const char *slash = memrchr (location->file, '/', location->file_len);
+      const Location *location = g_ptr_array_index (self->locations.list, i);
+      const char *slash = memrchr (location->key.file, '/', location->key.file_len);
       Row key = { 0 };
       Row *row;
 
       if (location->cumulative == 0)
         continue;
-      key.base = slash != NULL ? slash + 1 : location->file;
-      key.base_len = location->file + location->file_len - key.base;
-      key.func = location->func;
-      key.func_len = location->func_len;
-      key.line = location->line;
+      key.base = slash != NULL ? slash + 1 : location->key.file;
+      key.base_len = location->key.file + location->key.file_len - key.base;
+      key.func = location->key.func;
+      key.func_len = location->key.func_len;
+      key.line = location->key.line;
       row = g_hash_table_lookup (table, &key);
       if (row == NULL)
         {
