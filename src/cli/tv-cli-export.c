@@ -83,31 +83,6 @@ load_query (const ExportFormat *format,
   return g_steal_pointer (&data);
 }
 
-/* The profile at ARGS->path loaded as HOW says, with in *STATE what
- * FILTER shows of it (its --zoom found when ZOOM) and in *SOURCE_NAME the
- * file's name as an export says it; NULL when it failed, with the
- * message printed and the exit status in *STATUS. */
-static TvProfileData *
-load_shown (const ExportArgs   *args,
-            const TvCliFilter  *filter,
-            TvCliLoad           how,
-            gboolean            zoom,
-            TvViewState       **state,
-            char              **source_name,
-            int                *status)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TvProfileData) data = tv_cli_load_profile (args->path, filter, how, state, &error);
-
-  if (data == NULL || (zoom && !tv_cli_find_zoom (filter, data, *state, &error)))
-    {
-      *status = tv_cli_fail_with_path (args->path, error->message);
-      return NULL;
-    }
-  *source_name = g_filename_display_basename (args->path);
-  return g_steal_pointer (&data);
-}
-
 /* What an export that made BYTES (NULL: failed with ERROR, which is about
  * the profile) returns. */
 static int
@@ -288,12 +263,32 @@ export_html_diff (const ExportArgs     *args,
   return write_export (args, page, error);
 }
 
-/* --export html, pprof, svg, png and pdf: made in memory, then written. */
+/* --export gecko and speedscope: DATA's samples that STATE selects, each
+ * streamed to OUT (through a temporary file) or to standard output. */
+static gboolean
+stream_samples (const ExportFormat  *format,
+                const ExportArgs    *args,
+                TvProfileData       *data,
+                TvViewState         *state,
+                const char          *source_name,
+                GError             **error)
+{
+  gboolean gecko = strcmp (format->name, "gecko") == 0;
+
+  if (strcmp (args->output, "-") == 0)
+    return gecko ? tv_export_gecko_write (data, state, stdout, NULL, error)
+                 : tv_export_speedscope_write (data, state, source_name, stdout, NULL, error);
+  return gecko ? tv_export_gecko_save (data, state, args->output, NULL, error)
+               : tv_export_speedscope_save (data, state, source_name, args->output, NULL, error);
+}
+
+/* The exports of the profile as the model loads it (every format but
+ * collapsed and pstats): streamed, or made in memory and then written. */
 static int
-export_built (const ExportFormat         *format,
-              const ExportArgs           *args,
-              const TvCliFilter          *filter,
-              const TvExportImageOptions *image)
+export_loaded (const ExportFormat         *format,
+               const ExportArgs           *args,
+               const TvCliFilter          *filter,
+               const TvExportImageOptions *image)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TvProfileData) data = NULL;
@@ -301,7 +296,6 @@ export_built (const ExportFormat         *format,
   g_autoptr(TvViewState) state = NULL;
   g_autofree char *source_name = NULL;
   TvCliLoad how = format->load;
-  int status;
 
   if (args->baseline != NULL)
     return export_html_diff (args, filter);
@@ -309,9 +303,17 @@ export_built (const ExportFormat         *format,
   /* The thread-state colours count each node's samples by state. */
   if (format->is_image && image->colors == TV_FLAME_COLORS_THREAD_STATE)
     how = TV_CLI_LOAD_STATE_COUNTS;
-  data = load_shown (args, filter, how, format->has_view, &state, &source_name, &status);
-  if (data == NULL)
-    return status;
+  data = tv_cli_load_profile (args->path, filter, how, &state, &error);
+  if (data == NULL || (format->has_view && !tv_cli_find_zoom (filter, data, state, &error)))
+    return tv_cli_fail_with_path (args->path, error->message);
+  source_name = g_filename_display_basename (args->path);
+
+  if (format->per_sample)
+    {
+      gboolean ok = stream_samples (format, args, data, state, source_name, &error);
+
+      return written_status (args, ok, error);
+    }
   if (format->is_image)
     bytes = tv_export_image_build (data, state, format->image_format, image, source_name, NULL,
                                    &error);
@@ -322,52 +324,21 @@ export_built (const ExportFormat         *format,
   return write_export (args, bytes, error);
 }
 
-/* --export gecko and speedscope: each sample, streamed to OUT (through a
- * temporary file) or to standard output. */
-static int
-export_samples (const ExportFormat         *format,
-                const ExportArgs           *args,
-                const TvCliFilter          *filter,
-                const TvExportImageOptions *image)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TvProfileData) data = NULL;
-  g_autoptr(TvViewState) state = NULL;
-  g_autofree char *source_name = NULL;
-  gboolean gecko = strcmp (format->name, "gecko") == 0;
-  gboolean ok;
-  int status;
-
-  data = load_shown (args, filter, format->load, format->has_view, &state, &source_name,
-                     &status);
-  if (data == NULL)
-    return status;
-
-  if (strcmp (args->output, "-") == 0)
-    ok = gecko ? tv_export_gecko_write (data, state, stdout, NULL, &error)
-               : tv_export_speedscope_write (data, state, source_name, stdout, NULL, &error);
-  else
-    ok = gecko ? tv_export_gecko_save (data, state, args->output, NULL, &error)
-               : tv_export_speedscope_save (data, state, source_name, args->output, NULL,
-                                            &error);
-  return written_status (args, ok, error);
-}
-
 static const ExportFormat export_formats[] = {
   /* Lossless: every field of the frame table.  The states counted: the
    * page filters by them. */
-  { "html", export_built, TV_CLI_LOAD_STATE_COUNTS, TRUE, FALSE, 0, TV_MERGE_FRAME },
+  { "html", export_loaded, TV_CLI_LOAD_STATE_COUNTS, TRUE, FALSE, 0, TV_MERGE_FRAME },
   { "collapsed", export_collapsed, TV_CLI_LOAD_COUNTS, FALSE, FALSE, 0, TV_MERGE_LINE },
   { "pstats", export_pstats, TV_CLI_LOAD_COUNTS, FALSE, FALSE, 0, TV_MERGE_LINE },
   /* Takes --merge too (see refused_options()): a location per line by
    * default. */
-  { "pprof", export_built, TV_CLI_LOAD_SAMPLES, FALSE, FALSE, 0, TV_MERGE_LINE },
-  { "svg", export_built, TV_CLI_LOAD_COUNTS, TRUE, TRUE, TV_EXPORT_IMAGE_SVG, TV_MERGE_FUNCTION },
-  { "png", export_built, TV_CLI_LOAD_COUNTS, TRUE, TRUE, TV_EXPORT_IMAGE_PNG, TV_MERGE_FUNCTION },
-  { "pdf", export_built, TV_CLI_LOAD_COUNTS, TRUE, TRUE, TV_EXPORT_IMAGE_PDF, TV_MERGE_FUNCTION },
+  { "pprof", export_loaded, TV_CLI_LOAD_SAMPLES, FALSE, FALSE, 0, TV_MERGE_LINE },
+  { "svg", export_loaded, TV_CLI_LOAD_COUNTS, TRUE, TRUE, TV_EXPORT_IMAGE_SVG, TV_MERGE_FUNCTION },
+  { "png", export_loaded, TV_CLI_LOAD_COUNTS, TRUE, TRUE, TV_EXPORT_IMAGE_PNG, TV_MERGE_FUNCTION },
+  { "pdf", export_loaded, TV_CLI_LOAD_COUNTS, TRUE, TRUE, TV_EXPORT_IMAGE_PDF, TV_MERGE_FUNCTION },
   /* CPython's frames: function, line and column. */
-  { "gecko", export_samples, TV_CLI_LOAD_SAMPLES, FALSE, FALSE, 0, TV_MERGE_FRAME, TRUE },
-  { "speedscope", export_samples, TV_CLI_LOAD_SAMPLES, FALSE, FALSE, 0, TV_MERGE_FUNCTION,
+  { "gecko", export_loaded, TV_CLI_LOAD_SAMPLES, FALSE, FALSE, 0, TV_MERGE_FRAME, TRUE },
+  { "speedscope", export_loaded, TV_CLI_LOAD_SAMPLES, FALSE, FALSE, 0, TV_MERGE_FUNCTION,
     TRUE },
 };
 
