@@ -12,15 +12,35 @@
 
 #define FRAME_UNMAPPED G_MAXUINT32
 
+/* FNV-1a over LEN bytes of DATA, from HASH. */
 static guint
-location_hash (gconstpointer key)
+hash_bytes (guint       hash,
+            const char *data,
+            gsize       len)
+{
+  for (gsize i = 0; i < len; i++)
+    hash = (hash ^ (guchar) data[i]) * 16777619u;
+  return hash;
+}
+
+void
+tv_export_location_set_hash (TvExportLocation *location)
+{
+  guint hash = hash_bytes (2166136261u, location->file, location->file_len);
+
+  hash = hash_bytes (hash ^ 0xff, location->func, location->func_len);
+  location->hash = (hash ^ (guint) location->line) * 16777619u;
+}
+
+guint
+tv_export_location_hash (gconstpointer key)
 {
   return ((const TvExportLocation *) key)->hash;
 }
 
-static gboolean
-location_equal (gconstpointer a,
-                gconstpointer b)
+gboolean
+tv_export_location_equal (gconstpointer a,
+                          gconstpointer b)
 {
   const TvExportLocation *la = a;
   const TvExportLocation *lb = b;
@@ -42,7 +62,7 @@ tv_export_locations_init (TvExportLocations *self,
   self->frame_map = g_new (guint32, MAX (self->n_frames, 1));
   memset (self->frame_map, 0xff, MAX (self->n_frames, 1) * sizeof (guint32));
   self->list = g_ptr_array_new_with_free_func (free_func);
-  self->table = g_hash_table_new (location_hash, location_equal);
+  self->table = g_hash_table_new (tv_export_location_hash, tv_export_location_equal);
   self->size = size;
 }
 
@@ -65,7 +85,6 @@ tv_export_locations_map (TvExportLocations  *self,
   const TachFrame *frame;
   TvExportLocation key = { 0 };
   TvExportLocation *location;
-  guint hash;
 
   *added = FALSE;
   if (G_LIKELY (index < self->n_frames && self->frame_map[index] != FRAME_UNMAPPED))
@@ -100,9 +119,7 @@ tv_export_locations_map (TvExportLocations  *self,
 
   /* extract_lineno (None) is 0. */
   key.line = frame->lineno == TACH_LOCATION_NONE ? 0 : frame->lineno;
-  hash = tv_export_hash_bytes (2166136261u, key.file, key.file_len);
-  hash = tv_export_hash_bytes (hash ^ 0xff, key.func, key.func_len);
-  key.hash = (hash ^ (guint) key.line) * 16777619u;
+  tv_export_location_set_hash (&key);
 
   location = g_hash_table_lookup (self->table, &key);
   if (location == NULL)

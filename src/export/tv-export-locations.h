@@ -57,15 +57,12 @@ gboolean tv_export_locations_map   (TvExportLocations  *self,
                                     gboolean           *added,
                                     GError            **error);
 
-/* FNV-1a over LEN bytes of DATA, from HASH. */
-static inline guint
-tv_export_hash_bytes (guint       hash,
-                      const char *data,
-                      gsize       len)
-{
-  for (gsize i = 0; i < len; i++)
-    hash = (hash ^ (guchar) data[i]) * 16777619u;
-  return hash;
-}
+/* Sets LOCATION's hash from its file, function and line. */
+void     tv_export_location_set_hash (TvExportLocation *location);
+/* For a GHashTable of records that start with their TvExportLocation,
+ * its hash set. */
+guint    tv_export_location_hash     (gconstpointer     key);
+gboolean tv_export_location_equal    (gconstpointer     a,
+                                      gconstpointer     b);
 
 G_END_DECLS
