@@ -141,16 +141,12 @@ decode_samples (TvInfo        *info,
   TachDecoder *decoder = NULL;
   TachError tach_error = { 0 };
   TachSample sample;
-  TachStatus status;
   gboolean ok = FALSE;
   int res;
 
-  status = tach_decoder_new (reader, &decoder, &tach_error);
-  if (status != TACH_OK)
-    {
-      tv_tach_error_propagate (error, status, &tach_error);
-      return FALSE;
-    }
+  decoder = tv_export_new_decoder (reader, error);
+  if (decoder == NULL)
+    return FALSE;
 
   while ((res = tach_decoder_next (decoder, &sample, &tach_error)) == 1)
     {

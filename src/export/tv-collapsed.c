@@ -260,17 +260,13 @@ collapser_count (Collapser     *self,
   TachDecoder *decoder = NULL;
   TachError tach_error = { 0 };
   TachSample sample;
-  TachStatus status;
   guint64 n_samples = 0;
   gboolean ok = FALSE;
   int res;
 
-  status = tach_decoder_new (self->reader, &decoder, &tach_error);
-  if (status != TACH_OK)
-    {
-      tv_tach_error_propagate (error, status, &tach_error);
-      return FALSE;
-    }
+  decoder = tv_export_new_decoder (self->reader, error);
+  if (decoder == NULL)
+    return FALSE;
 
   while ((res = tach_decoder_next (decoder, &sample, &tach_error)) == 1)
     {

@@ -265,7 +265,6 @@ tv_pstats_new_for_path (const char    *path,
   TachReader *reader = NULL;
   TachDecoder *decoder = NULL;
   TachError tach_error = { 0 };
-  TachStatus status;
   TachBatch batch;
   guint64 n_seen = 0, next_check = CANCEL_CHECK_INTERVAL;
   int res;
@@ -279,12 +278,9 @@ tv_pstats_new_for_path (const char    *path,
     return NULL;
   self = pstats_new (reader);
 
-  status = tach_decoder_new (reader, &decoder, &tach_error);
-  if (status != TACH_OK)
-    {
-      tv_tach_error_propagate (error, status, &tach_error);
-      return NULL;
-    }
+  decoder = tv_export_new_decoder (reader, error);
+  if (decoder == NULL)
+    return NULL;
 
   while ((res = tach_decoder_next_batch (decoder, &batch, &tach_error)) == 1)
     {

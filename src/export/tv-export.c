@@ -34,6 +34,22 @@ tv_export_open_reader (const char  *path,
   return reader;
 }
 
+TachDecoder *
+tv_export_new_decoder (TachReader  *reader,
+                       GError     **error)
+{
+  TachDecoder *decoder = NULL;
+  TachError tach_error = { 0 };
+  TachStatus status = tach_decoder_new (reader, &decoder, &tach_error);
+
+  if (status != TACH_OK)
+    {
+      tv_tach_error_propagate (error, status, &tach_error);
+      return NULL;
+    }
+  return decoder;
+}
+
 /* The command line's words for the values of an enum are its nicks
  * (gnome.mkenums_simple's: "gil-wait" for TV_STATE_FILTER_GIL_WAIT). */
 static const GEnumValue *

@@ -42,11 +42,18 @@ typedef struct
   double end;
 } TvExportRange;
 
+/* As tachyon-format.h has it; above the model, only the exports use it. */
+typedef struct TachDecoder TachDecoder;
+
 GQuark      tv_export_error_quark         (void);
 
 /* The reader of the profile at PATH, or NULL with ERROR set (in
  * TV_TACH_ERROR). */
 TachReader *tv_export_open_reader         (const char      *path,
+                                           GError         **error);
+/* A decoder of READER's samples, or NULL with ERROR set (in
+ * TV_TACH_ERROR). */
+TachDecoder *tv_export_new_decoder        (TachReader      *reader,
                                            GError         **error);
 
 /* The command line's words, checked before a profile is read. */
