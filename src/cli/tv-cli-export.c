@@ -40,46 +40,46 @@ same_file (const char *a,
 
 typedef struct _ExportFormat ExportFormat;
 
-/* The profile loaded for FILTER (see tv_cli_load_profile()) and FILTER's
- * query in it, in QUERY, which points into *STATE; NULL with ERROR set. */
+/* The formats of --export.  Each takes the filters and the view of
+ * TvCliFilter; the images take TvExportImageOptions as well. */
+struct _ExportFormat
+{
+  const char          *name;
+  int                (*run) (const ExportFormat         *format,
+                             const ExportArgs           *args,
+                             const TvCliFilter          *filter,
+                             const TvExportImageOptions *image);
+  /* What of the profile is loaded. */
+  TvCliLoad            load;
+  /* Whether a view is drawn: --inverted, --merge, --zoom, --icicle and
+   * --search mean something for the format. */
+  gboolean             has_view;
+  gboolean             is_image;
+  TvExportImageFormat  image_format;
+  /* Without --merge. */
+  TvMergeKey           merge;
+  /* Every sample, written as it is read: --merge applies, the rest of the
+   * view does not. */
+  gboolean             per_sample;
+};
+
+/* The profile loaded for FILTER as FORMAT says (see tv_cli_load_profile())
+ * and FILTER's query in it, in QUERY, which points into *STATE; NULL with
+ * ERROR set. */
 static TvProfileData *
-load_query (const ExportArgs   *args,
+load_query (const ExportFormat *format,
+            const ExportArgs   *args,
             const TvCliFilter  *filter,
             TvViewState       **state,
             TvQuery            *query,
             GError            **error)
 {
-  g_autoptr(TvProfileData) data = tv_cli_load_profile (args->path, filter, TV_CLI_LOAD_COUNTS,
-                                                       state, error);
+  g_autoptr(TvProfileData) data = tv_cli_load_profile (args->path, filter, format->load, state,
+                                                       error);
 
   if (data == NULL)
     return NULL;
   tv_export_make_query (*state, data, query);
-  return g_steal_pointer (&data);
-}
-
-/* The profile at ARGS->path loaded as HOW says, with in *STATE what
- * FILTER shows of it (its --zoom found when ZOOM) and in *SOURCE_NAME the
- * file's name as an export says it; NULL when it failed, with the
- * message printed and the exit status in *STATUS. */
-static TvProfileData *
-load_shown (const ExportArgs   *args,
-            const TvCliFilter  *filter,
-            TvCliLoad           how,
-            gboolean            zoom,
-            TvViewState       **state,
-            char              **source_name,
-            int                *status)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TvProfileData) data = tv_cli_load_profile (args->path, filter, how, state, &error);
-
-  if (data == NULL || (zoom && !tv_cli_find_zoom (filter, data, *state, &error)))
-    {
-      *status = tv_cli_fail_with_path (args->path, error->message);
-      return NULL;
-    }
-  *source_name = g_filename_display_basename (args->path);
   return g_steal_pointer (&data);
 }
 
@@ -95,6 +95,24 @@ write_export (const ExportArgs *args,
   return tv_cli_write_bytes (args->output, bytes);
 }
 
+/* What an export written to ARGS->output ("-": standard output) returns
+ * when it succeeded (OK) or failed with ERROR.  Writing fails with a GIO
+ * error; the rest (a thread or function the profile lacks, no memory) is
+ * about the profile. */
+static int
+written_status (const ExportArgs *args,
+                gboolean          ok,
+                const GError     *error)
+{
+  if (ok)
+    return TV_CLI_EXIT_OK;
+  if (error->domain != G_IO_ERROR)
+    return tv_cli_fail_with_path (args->path, error->message);
+  if (strcmp (args->output, "-") == 0)
+    return tv_cli_fail ("%s: %s", _("standard output"), error->message);
+  return tv_cli_fail_with_path (args->output, error->message);
+}
+
 static int
 export_collapsed (const ExportFormat         *format,
                   const ExportArgs           *args,
@@ -106,13 +124,14 @@ export_collapsed (const ExportFormat         *format,
   g_autoptr(TvProfileData) data = NULL;
   g_autoptr(TvViewState) state = NULL;
   TvQuery query;
+  gboolean ok;
 
   /* Without a filter the collapser decodes the file itself and keeps only
    * its distinct stacks, where the model would keep every sample.  A
    * filter needs the model. */
   if (tv_cli_filter_selects_all (filter))
     collapsed = tv_collapsed_new_for_path (args->path, NULL, &error);
-  else if ((data = load_query (args, filter, &state, &query, &error)) != NULL)
+  else if ((data = load_query (format, args, filter, &state, &query, &error)) != NULL)
     collapsed = tv_collapsed_new_for_query (data, &query, NULL, &error);
   if (collapsed == NULL)
     return tv_cli_fail_with_path (args->path, error->message);
@@ -120,15 +139,11 @@ export_collapsed (const ExportFormat         *format,
   if (strcmp (args->output, "-") == 0)
     {
       setvbuf (stdout, NULL, _IOFBF, 1 << 20);
-      if (!tv_collapsed_write (collapsed, stdout, &error))
-        return tv_cli_fail ("%s: %s", _("standard output"), error->message);
-      return TV_CLI_EXIT_OK;
+      ok = tv_collapsed_write (collapsed, stdout, &error);
     }
-
-  if (!tv_collapsed_save (collapsed, args->output, &error))
-    return tv_cli_fail_with_path (args->output, error->message);
-
-  return TV_CLI_EXIT_OK;
+  else
+    ok = tv_collapsed_save (collapsed, args->output, &error);
+  return written_status (args, ok, error);
 }
 
 /* Whether CPython would colour its table on standard output
@@ -194,7 +209,7 @@ export_pstats (const ExportFormat         *format,
    * the model. */
   if (tv_cli_filter_selects_all (filter))
     stats = tv_pstats_new_for_path (args->path, NULL, &error);
-  else if ((data = load_query (args, filter, &state, &query, &error)) != NULL)
+  else if ((data = load_query (format, args, filter, &state, &query, &error)) != NULL)
     stats = tv_pstats_new_for_query (data, &query, NULL, &error);
   if (stats == NULL)
     return tv_cli_fail_with_path (args->path, error->message);
@@ -248,162 +263,84 @@ export_html_diff (const ExportArgs     *args,
   return write_export (args, page, error);
 }
 
+/* --export gecko and speedscope: DATA's samples that STATE selects, each
+ * streamed to OUT (through a temporary file) or to standard output. */
+static gboolean
+stream_samples (const ExportFormat  *format,
+                const ExportArgs    *args,
+                TvProfileData       *data,
+                TvViewState         *state,
+                const char          *source_name,
+                GError             **error)
+{
+  gboolean gecko = strcmp (format->name, "gecko") == 0;
+
+  if (strcmp (args->output, "-") == 0)
+    return gecko ? tv_export_gecko_write (data, state, stdout, NULL, error)
+                 : tv_export_speedscope_write (data, state, source_name, stdout, NULL, error);
+  return gecko ? tv_export_gecko_save (data, state, args->output, NULL, error)
+               : tv_export_speedscope_save (data, state, source_name, args->output, NULL, error);
+}
+
+/* The exports of the profile as the model loads it (every format but
+ * collapsed and pstats): streamed, or made in memory and then written. */
 static int
-export_html (const ExportFormat         *format,
-             const ExportArgs           *args,
-             const TvCliFilter          *filter,
-             const TvExportImageOptions *image)
+export_loaded (const ExportFormat         *format,
+               const ExportArgs           *args,
+               const TvCliFilter          *filter,
+               const TvExportImageOptions *image)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TvProfileData) data = NULL;
-  g_autoptr(GBytes) page = NULL;
+  g_autoptr(GBytes) bytes = NULL;
   g_autoptr(TvViewState) state = NULL;
   g_autofree char *source_name = NULL;
-  int status;
+  TvCliLoad how = format->load;
 
   if (args->baseline != NULL)
     return export_html_diff (args, filter);
 
-  /* The states counted: the page filters by them. */
-  data = load_shown (args, filter, TV_CLI_LOAD_STATE_COUNTS, TRUE, &state, &source_name,
-                     &status);
-  if (data == NULL)
-    return status;
-  page = tv_export_html_build (data, state, source_name, NULL, &error);
-  return write_export (args, page, error);
-}
+  /* The thread-state colours count each node's samples by state. */
+  if (format->is_image && image->colors == TV_FLAME_COLORS_THREAD_STATE)
+    how = TV_CLI_LOAD_STATE_COUNTS;
+  data = tv_cli_load_profile (args->path, filter, how, &state, &error);
+  if (data == NULL || (format->has_view && !tv_cli_find_zoom (filter, data, state, &error)))
+    return tv_cli_fail_with_path (args->path, error->message);
+  source_name = g_filename_display_basename (args->path);
 
-static int
-export_image (const ExportFormat         *format,
-              const ExportArgs           *args,
-              const TvCliFilter          *filter,
-              const TvExportImageOptions *image);
-static int
-export_samples (const ExportFormat         *format,
-                const ExportArgs           *args,
-                const TvCliFilter          *filter,
-                const TvExportImageOptions *image);
+  if (format->per_sample)
+    {
+      gboolean ok = stream_samples (format, args, data, state, source_name, &error);
 
-/* --export pprof: the samples as pprof's profile.proto, gzipped. */
-static int
-export_pprof (const ExportFormat         *format,
-              const ExportArgs           *args,
-              const TvCliFilter          *filter,
-              const TvExportImageOptions *image)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TvProfileData) data = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(TvViewState) state = NULL;
-  g_autofree char *source_name = NULL;
-  int status;
-
-  data = load_shown (args, filter, TV_CLI_LOAD_SAMPLES, FALSE, &state, &source_name, &status);
-  if (data == NULL)
-    return status;
-  bytes = tv_export_pprof_build (data, state, source_name, NULL, &error);
+      return written_status (args, ok, error);
+    }
+  if (format->is_image)
+    bytes = tv_export_image_build (data, state, format->image_format, image, source_name, NULL,
+                                   &error);
+  else if (strcmp (format->name, "html") == 0)
+    bytes = tv_export_html_build (data, state, source_name, NULL, &error);
+  else
+    bytes = tv_export_pprof_build (data, state, source_name, NULL, &error);
   return write_export (args, bytes, error);
 }
-
-/* The formats of --export.  Each takes the filters and the view of
- * TvCliFilter; the images take TvExportImageOptions as well. */
-struct _ExportFormat
-{
-  const char          *name;
-  int                (*run) (const ExportFormat         *format,
-                             const ExportArgs           *args,
-                             const TvCliFilter          *filter,
-                             const TvExportImageOptions *image);
-  /* Whether a view is drawn: --inverted, --merge, --zoom, --icicle and
-   * --search mean something for the format. */
-  gboolean             has_view;
-  gboolean             is_image;
-  TvExportImageFormat  image_format;
-  /* Without --merge. */
-  TvMergeKey           merge;
-  /* Every sample, written as it is read: --merge applies, the rest of the
-   * view does not. */
-  gboolean             per_sample;
-};
 
 static const ExportFormat export_formats[] = {
-  /* Lossless: every field of the frame table. */
-  { "html", export_html, TRUE, FALSE, 0, TV_MERGE_FRAME },
-  { "collapsed", export_collapsed, FALSE, FALSE, 0, TV_MERGE_LINE },
-  { "pstats", export_pstats, FALSE, FALSE, 0, TV_MERGE_LINE },
+  /* Lossless: every field of the frame table.  The states counted: the
+   * page filters by them. */
+  { "html", export_loaded, TV_CLI_LOAD_STATE_COUNTS, TRUE, FALSE, 0, TV_MERGE_FRAME },
+  { "collapsed", export_collapsed, TV_CLI_LOAD_COUNTS, FALSE, FALSE, 0, TV_MERGE_LINE },
+  { "pstats", export_pstats, TV_CLI_LOAD_COUNTS, FALSE, FALSE, 0, TV_MERGE_LINE },
   /* Takes --merge too (see refused_options()): a location per line by
    * default. */
-  { "pprof", export_pprof, FALSE, FALSE, 0, TV_MERGE_LINE },
-  { "svg", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_SVG, TV_MERGE_FUNCTION },
-  { "png", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_PNG, TV_MERGE_FUNCTION },
-  { "pdf", export_image, TRUE, TRUE, TV_EXPORT_IMAGE_PDF, TV_MERGE_FUNCTION },
+  { "pprof", export_loaded, TV_CLI_LOAD_SAMPLES, FALSE, FALSE, 0, TV_MERGE_LINE },
+  { "svg", export_loaded, TV_CLI_LOAD_COUNTS, TRUE, TRUE, TV_EXPORT_IMAGE_SVG, TV_MERGE_FUNCTION },
+  { "png", export_loaded, TV_CLI_LOAD_COUNTS, TRUE, TRUE, TV_EXPORT_IMAGE_PNG, TV_MERGE_FUNCTION },
+  { "pdf", export_loaded, TV_CLI_LOAD_COUNTS, TRUE, TRUE, TV_EXPORT_IMAGE_PDF, TV_MERGE_FUNCTION },
   /* CPython's frames: function, line and column. */
-  { "gecko", export_samples, FALSE, FALSE, 0, TV_MERGE_FRAME, TRUE },
-  { "speedscope", export_samples, FALSE, FALSE, 0, TV_MERGE_FUNCTION, TRUE },
+  { "gecko", export_loaded, TV_CLI_LOAD_SAMPLES, FALSE, FALSE, 0, TV_MERGE_FRAME, TRUE },
+  { "speedscope", export_loaded, TV_CLI_LOAD_SAMPLES, FALSE, FALSE, 0, TV_MERGE_FUNCTION,
+    TRUE },
 };
-
-/* --export gecko and speedscope: each sample, streamed to OUT (through a
- * temporary file) or to standard output. */
-static int
-export_samples (const ExportFormat         *format,
-                const ExportArgs           *args,
-                const TvCliFilter          *filter,
-                const TvExportImageOptions *image)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TvProfileData) data = NULL;
-  g_autoptr(TvViewState) state = NULL;
-  g_autofree char *source_name = NULL;
-  gboolean gecko = strcmp (format->name, "gecko") == 0;
-  gboolean ok;
-  int status;
-
-  data = load_shown (args, filter, TV_CLI_LOAD_SAMPLES, FALSE, &state, &source_name, &status);
-  if (data == NULL)
-    return status;
-
-  if (strcmp (args->output, "-") == 0)
-    ok = gecko ? tv_export_gecko_write (data, state, stdout, NULL, &error)
-               : tv_export_speedscope_write (data, state, source_name, stdout, NULL, &error);
-  else
-    ok = gecko ? tv_export_gecko_save (data, state, args->output, NULL, &error)
-               : tv_export_speedscope_save (data, state, source_name, args->output, NULL,
-                                            &error);
-  /* Writing fails with a GIO error; the rest (a thread or function the
-   * profile lacks, no memory) is about the profile. */
-  if (!ok && error->domain != G_IO_ERROR)
-    return tv_cli_fail_with_path (args->path, error->message);
-  if (!ok && strcmp (args->output, "-") == 0)
-    return tv_cli_fail ("%s: %s", _("standard output"), error->message);
-  if (!ok)
-    return tv_cli_fail_with_path (args->output, error->message);
-  return TV_CLI_EXIT_OK;
-}
-
-static int
-export_image (const ExportFormat         *format,
-              const ExportArgs           *args,
-              const TvCliFilter          *filter,
-              const TvExportImageOptions *image)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TvProfileData) data = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autoptr(TvViewState) state = NULL;
-  g_autofree char *source_name = NULL;
-  int status;
-
-  /* The thread-state colours count each node's samples by state. */
-  data = load_shown (args, filter,
-                     image->colors == TV_FLAME_COLORS_THREAD_STATE
-                     ? TV_CLI_LOAD_STATE_COUNTS : TV_CLI_LOAD_COUNTS,
-                     TRUE, &state, &source_name, &status);
-  if (data == NULL)
-    return status;
-  bytes = tv_export_image_build (data, state, format->image_format, image, source_name, NULL,
-                                 &error);
-  return write_export (args, bytes, error);
-}
 
 /* --width: digits only (GOptionArg's integers take signs and hex). */
 static gboolean

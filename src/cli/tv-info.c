@@ -120,6 +120,18 @@ sync_threads (GArray            *threads,
     }
 }
 
+/* Widens [*FIRST, *LAST], the span of N timestamps (none: unset), to
+ * TIMESTAMP. */
+static void
+add_timestamp (guint64 *first,
+               guint64 *last,
+               guint64  n,
+               guint64  timestamp)
+{
+  *first = n == 0 ? timestamp : MIN (*first, timestamp);
+  *last = n == 0 ? timestamp : MAX (*last, timestamp);
+}
+
 static gboolean
 decode_samples (TvInfo        *info,
                 TachReader    *reader,
@@ -129,16 +141,12 @@ decode_samples (TvInfo        *info,
   TachDecoder *decoder = NULL;
   TachError tach_error = { 0 };
   TachSample sample;
-  TachStatus status;
   gboolean ok = FALSE;
   int res;
 
-  status = tach_decoder_new (reader, &decoder, &tach_error);
-  if (status != TACH_OK)
-    {
-      tv_tach_error_propagate (error, status, &tach_error);
-      return FALSE;
-    }
+  decoder = tv_export_new_decoder (reader, error);
+  if (decoder == NULL)
+    return FALSE;
 
   while ((res = tach_decoder_next (decoder, &sample, &tach_error)) == 1)
     {
@@ -149,17 +157,8 @@ decode_samples (TvInfo        *info,
       g_assert (sample.thread_index < info->threads->len);
       thread = &g_array_index (info->threads, TvInfoThread, sample.thread_index);
 
-      if (thread->samples == 0)
-        {
-          thread->first_timestamp_us = sample.timestamp_us;
-          thread->last_timestamp_us = sample.timestamp_us;
-        }
-      else
-        {
-          thread->first_timestamp_us = MIN (thread->first_timestamp_us, sample.timestamp_us);
-          thread->last_timestamp_us = MAX (thread->last_timestamp_us, sample.timestamp_us);
-        }
-      thread->samples++;
+      add_timestamp (&thread->first_timestamp_us, &thread->last_timestamp_us, thread->samples++,
+                     sample.timestamp_us);
 
       for (guint bit = 0; bit < N_STATUS_BITS; bit++)
         {
@@ -167,17 +166,8 @@ decode_samples (TvInfo        *info,
             thread->status_counts[bit]++;
         }
 
-      if (info->samples == 0)
-        {
-          info->first_timestamp_us = sample.timestamp_us;
-          info->last_timestamp_us = sample.timestamp_us;
-        }
-      else
-        {
-          info->first_timestamp_us = MIN (info->first_timestamp_us, sample.timestamp_us);
-          info->last_timestamp_us = MAX (info->last_timestamp_us, sample.timestamp_us);
-        }
-      info->samples++;
+      add_timestamp (&info->first_timestamp_us, &info->last_timestamp_us, info->samples++,
+                     sample.timestamp_us);
       info->max_depth = MAX (info->max_depth, sample.depth);
       info->n_at_depth_limit += sample.depth >= TACH_MAX_STACK_DEPTH;
 
@@ -440,9 +430,10 @@ append_file_rows (GString      *out,
                   const TvInfo *info)
 {
   const TachHeader *header;
-  const char *mode_name;
   const char *compression_name;
   g_autofree char *display_path = NULL;
+  g_autofree char *interval = NULL;
+  g_autofree char *mode = NULL;
   char a[U64_STR_SIZE];
   g_autofree char *size = NULL;
   g_autofree char *count = NULL;
@@ -462,16 +453,8 @@ append_file_rows (GString      *out,
               header->python_major, header->python_minor, header->python_micro);
   append_row (out, "", _("Start time"), _("%s µs (profiler clock)"),
               u64_str (a, header->start_time_us));
-  if (header->sample_interval_us > 0)
-    {
-      g_autofree char *interval = tv_format_count (header->sample_interval_us);
-      g_autofree char *rate = tv_format_significant (1e6 / (double) header->sample_interval_us);
-
-      append_row (out, "", _("Sample interval"), _("%s µs (nominal rate %s samples/s)"),
-                  interval, rate);
-    }
-  else
-    append_row (out, "", _("Sample interval"), _("0 µs (no nominal rate)"));
+  interval = tv_export_describe_interval (header->sample_interval_us);
+  append_row (out, "", _("Sample interval"), "%s", interval);
   count = tv_format_count (header->sample_count);
   append_row (out, "", _("Samples"), _("%s thread-samples (header)"), count);
   append_row (out, "", _("Threads"), _("%u (header)"), header->thread_count);
@@ -488,13 +471,8 @@ append_file_rows (GString      *out,
     append_row (out, "", _("Compression"), _("%s (type %u)"), compression_name,
                 header->compression_type);
 
-  mode_name = tach_mode_to_string (header->mode);
-  if (mode_name != NULL)
-    append_row (out, "", _("Profiling mode"), "%s", mode_name);
-  else if (header->mode_raw == 0)
-    append_row (out, "", _("Profiling mode"), "%s", _("not recorded"));
-  else
-    append_row (out, "", _("Profiling mode"), _("unknown (raw value 0x%x)"), header->mode_raw);
+  mode = tv_export_describe_mode (header->mode, header->mode_raw);
+  append_row (out, "", _("Profiling mode"), "%s", mode);
 
   g_clear_pointer (&size, g_free);
   size = tv_format_bytes (info->footer.file_size);

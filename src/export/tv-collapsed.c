@@ -32,13 +32,10 @@
 #include "tachyon-format.h"
 #include "tv-atomic-write.h"
 #include "tv-export-arena.h"
+#include "tv-export-locations.h"
 #include "tv-profile-data.h"
 #include "tv-export.h"
 #include "tv-tach-error.h"
-
-/* Values of the frame-index map that are not canonical ids. */
-#define FRAME_UNMAPPED      G_MAXUINT32
-#define FRAME_INTERNAL      (G_MAXUINT32 - 1)
 
 #define CANCEL_CHECK_INTERVAL (1u << 16)
 
@@ -46,14 +43,7 @@
 
 typedef struct
 {
-  /* Borrowed from the reader. */
-  const char *filename;
-  gsize       filename_len;
-  const char *funcname;
-  gsize       funcname_len;
-  gint32      line;
-  guint       hash;
-  guint32     id;                 /* position in canon_frames */
+  TvExportLocation location;     /* first, as TvExportLocations wants */
   /* ";basename:funcname:line", or ";funcname" alone for a "~" frame: the
    * separator comes with the frame, so that a line is the thread's text
    * followed by its frames' texts. */
@@ -86,10 +76,7 @@ typedef struct
 {
   TvExportArena arena;
   TachReader  *reader;
-  guint32     *frame_map;         /* frame index -> canonical id */
-  guint32      n_frames;
-  GPtrArray   *canon_frames;      /* CanonFrame, by id */
-  GHashTable  *canon_table;       /* CanonFrame -> itself */
+  TvExportLocations frames;       /* CanonFrame, by canonical id */
   GPtrArray   *entries;           /* StackEntry in arena, first-seen order */
   GHashTable  *entry_table;       /* StackEntry -> itself */
   GArray      *threads;           /* ThreadCache, by thread index */
@@ -113,36 +100,6 @@ canon_frame_free (gpointer data)
 }
 
 static guint
-hash_bytes (guint       hash,
-            const char *data,
-            gsize       len)
-{
-  for (gsize i = 0; i < len; i++)
-    hash = (hash ^ (guchar) data[i]) * 16777619u;
-  return hash;
-}
-
-static guint
-canon_frame_hash (gconstpointer key)
-{
-  return ((const CanonFrame *) key)->hash;
-}
-
-static gboolean
-canon_frame_equal (gconstpointer a,
-                   gconstpointer b)
-{
-  const CanonFrame *fa = a;
-  const CanonFrame *fb = b;
-
-  return fa->line == fb->line &&
-         fa->filename_len == fb->filename_len &&
-         fa->funcname_len == fb->funcname_len &&
-         memcmp (fa->filename, fb->filename, fa->filename_len) == 0 &&
-         memcmp (fa->funcname, fb->funcname, fa->funcname_len) == 0;
-}
-
-static guint
 stack_entry_hash (gconstpointer key)
 {
   return ((const StackEntry *) key)->hash;
@@ -163,9 +120,7 @@ stack_entry_equal (gconstpointer a,
 static void
 collapser_clear (Collapser *self)
 {
-  g_clear_pointer (&self->frame_map, g_free);
-  g_clear_pointer (&self->canon_table, g_hash_table_unref);
-  g_clear_pointer (&self->canon_frames, g_ptr_array_unref);
+  tv_export_locations_clear (&self->frames);
   g_clear_pointer (&self->entry_table, g_hash_table_unref);
   g_clear_pointer (&self->entries, g_ptr_array_unref);
   g_clear_pointer (&self->threads, g_array_unref);
@@ -177,98 +132,49 @@ collapser_clear (Collapser *self)
 static void
 canon_frame_build_text (CanonFrame *frame)
 {
+  const TvExportLocation *location = &frame->location;
   GString *text;
   const char *slash;
   const char *basename;
 
-  text = g_string_sized_new (frame->filename_len + frame->funcname_len + 16);
+  text = g_string_sized_new (location->file_len + location->func_len + 16);
   g_string_append_c (text, ';');
 
   /* CPython prints the synthetic <GC> and <native> frames by name alone. */
-  if (frame->filename_len == 1 && frame->filename[0] == '~' && frame->line == 0)
+  if (location->file_len == 1 && location->file[0] == '~' && location->line == 0)
     {
-      g_string_append_len (text, frame->funcname, frame->funcname_len);
+      g_string_append_len (text, location->func, location->func_len);
     }
   else
     {
       /* os.path.basename() on POSIX: whatever follows the last slash. */
-      slash = memrchr (frame->filename, '/', frame->filename_len);
-      basename = slash != NULL ? slash + 1 : frame->filename;
+      slash = memrchr (location->file, '/', location->file_len);
+      basename = slash != NULL ? slash + 1 : location->file;
 
-      g_string_append_len (text, basename, frame->filename + frame->filename_len - basename);
+      g_string_append_len (text, basename, location->file + location->file_len - basename);
       g_string_append_c (text, ':');
-      g_string_append_len (text, frame->funcname, frame->funcname_len);
-      g_string_append_printf (text, ":%d", frame->line);
+      g_string_append_len (text, location->func, location->func_len);
+      g_string_append_printf (text, ":%d", location->line);
     }
 
   frame->text_len = text->len;
   frame->text = g_string_free (text, FALSE);
 }
 
-/* Returns the canonical id of frame INDEX, or FRAME_INTERNAL for a frame
- * that CPython's collector hides. */
+/* Returns the canonical id of frame INDEX, or TV_EXPORT_LOCATION_INTERNAL
+ * for a frame that CPython's collector hides. */
 static gboolean
 collapser_map_frame (Collapser  *self,
                      guint32     index,
                      guint32    *out_id,
                      GError    **error)
 {
-  const TachFrame *tach_frame;
-  CanonFrame key = { 0 };
-  CanonFrame *frame;
-  guint hash;
+  gboolean added;
 
-  if (G_LIKELY (index < self->n_frames && self->frame_map[index] != FRAME_UNMAPPED))
-    {
-      *out_id = self->frame_map[index];
-      return TRUE;
-    }
-
-  /* The decoder has checked every index it hands out; this only keeps a
-   * broken invariant from turning into a crash. */
-  tach_frame = index < self->n_frames ? tach_reader_get_frame (self->reader, index) : NULL;
-  if (tach_frame == NULL)
-    {
-      g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_INVALID,
-                   "Invalid frame index: %u", index);
-      return FALSE;
-    }
-  key.filename = tach_reader_get_string (self->reader, tach_frame->filename, &key.filename_len);
-  key.funcname = tach_reader_get_string (self->reader, tach_frame->funcname, &key.funcname_len);
-  if (key.filename == NULL || key.funcname == NULL)
-    {
-      g_set_error_literal (error, TV_TACH_ERROR, TV_TACH_ERROR_INVALID,
-                           "Invalid string index in frame");
-      return FALSE;
-    }
-
-  /* What CPython's collector hides: the profiler's own launcher. */
-  if (tv_profile_file_is_internal (key.filename, key.filename_len))
-    {
-      self->frame_map[index] = FRAME_INTERNAL;
-      *out_id = FRAME_INTERNAL;
-      return TRUE;
-    }
-
-  /* A frame without a location has line 0 (extract_lineno (None)). */
-  key.line = tach_frame->lineno == TACH_LOCATION_NONE ? 0 : tach_frame->lineno;
-  hash = hash_bytes (2166136261u, key.filename, key.filename_len);
-  hash = hash_bytes (hash ^ 0xff, key.funcname, key.funcname_len);
-  key.hash = (hash ^ (guint) key.line) * 16777619u;
-
-  frame = g_hash_table_lookup (self->canon_table, &key);
-  if (frame == NULL)
-    {
-      g_assert (self->canon_frames->len < FRAME_INTERNAL);
-      frame = g_memdup2 (&key, sizeof key);
-      frame->id = self->canon_frames->len;
-      canon_frame_build_text (frame);
-      g_ptr_array_add (self->canon_frames, frame);
-      g_hash_table_add (self->canon_table, frame);
-    }
-
-  self->frame_map[index] = frame->id;
-  *out_id = frame->id;
+  if (!tv_export_locations_map (&self->frames, self->reader, index, out_id, &added, error))
+    return FALSE;
+  if (added)
+    canon_frame_build_text (g_ptr_array_index (self->frames.list, *out_id));
   return TRUE;
 }
 
@@ -331,7 +237,7 @@ collapser_lookup_sample (Collapser         *self,
 
       if (!collapser_map_frame (self, sample->stack[i - 1], &id, error))
         return FALSE;
-      if (id != FRAME_INTERNAL)
+      if (id != TV_EXPORT_LOCATION_INTERNAL)
         key->frames[key->depth++] = id;
     }
 
@@ -354,17 +260,13 @@ collapser_count (Collapser     *self,
   TachDecoder *decoder = NULL;
   TachError tach_error = { 0 };
   TachSample sample;
-  TachStatus status;
   guint64 n_samples = 0;
   gboolean ok = FALSE;
   int res;
 
-  status = tach_decoder_new (self->reader, &decoder, &tach_error);
-  if (status != TACH_OK)
-    {
-      tv_tach_error_propagate (error, status, &tach_error);
-      return FALSE;
-    }
+  decoder = tv_export_new_decoder (self->reader, error);
+  if (decoder == NULL)
+    return FALSE;
 
   while ((res = tach_decoder_next (decoder, &sample, &tach_error)) == 1)
     {
@@ -532,11 +434,7 @@ tv_collapsed_free (TvCollapsed *self)
 static void
 collapser_init (Collapser *self)
 {
-  self->n_frames = tach_reader_get_n_frames (self->reader);
-  self->frame_map = g_new (guint32, MAX (self->n_frames, 1));
-  memset (self->frame_map, 0xff, MAX (self->n_frames, 1) * sizeof (guint32));
-  self->canon_frames = g_ptr_array_new_with_free_func (canon_frame_free);
-  self->canon_table = g_hash_table_new (canon_frame_hash, canon_frame_equal);
+  tv_export_locations_init (&self->frames, self->reader, sizeof (CanonFrame), canon_frame_free);
   self->entries = g_ptr_array_new ();
   self->entry_table = g_hash_table_new (stack_entry_hash, stack_entry_equal);
   self->threads = g_array_new (FALSE, TRUE, sizeof (ThreadCache));
@@ -552,7 +450,7 @@ collapser_finish (Collapser *self)
   /* The canonical frames keep their texts; the names they borrowed from
    * the reader are not used any more. */
   collapsed = g_new0 (TvCollapsed, 1);
-  collapsed->canon_frames = g_steal_pointer (&self->canon_frames);
+  collapsed->canon_frames = g_steal_pointer (&self->frames.list);
   collapsed->entries = g_steal_pointer (&self->entries);
   collapsed->arena = self->arena;
   self->arena = (TvExportArena) { 0 };
@@ -609,7 +507,7 @@ collapser_map_tree (Collapser   *self,
 {
   guint32 n_nodes = tv_call_tree_get_n_nodes (tree);
 
-  canon[TV_ROOT_NODE] = FRAME_INTERNAL;
+  canon[TV_ROOT_NODE] = TV_EXPORT_LOCATION_INTERNAL;
   for (guint32 n = 1; n < n_nodes; n++)
     {
       if (!collapser_map_frame (self, tv_call_tree_get_frame (tree, n), &canon[n], error))
@@ -640,7 +538,7 @@ collapser_count_thread (Collapser      *self,
       /* The frames from the leaf up, then turned round. */
       for (guint32 u = nodes[i]; u != TV_ROOT_NODE; u = tv_call_tree_get_parent (tree, u))
         {
-          if (canon[u] == FRAME_INTERNAL)
+          if (canon[u] == TV_EXPORT_LOCATION_INTERNAL)
             continue;
           /* The model keeps no deeper stack than the decoder gives. */
           if (depth == TACH_MAX_STACK_DEPTH)

@@ -133,20 +133,12 @@ guint32 gecko_stack (Gecko   *g,
 
 void gecko_tables_reset (Gecko *g);
 
-void gecko_write_null_or_int (Gecko  *g,
-                              gint64  value,
-                              gint64  none);
-
 void gecko_write_repeated (Gecko      *g,
                            const char *text,
                            guint64     n);
 
-void gecko_write_stack_table (Gecko *g);
-
-void gecko_write_frame_table (Gecko *g);
-
-void gecko_write_func_table (Gecko *g);
-
-void gecko_write_resource_table (Gecko *g);
+/* The stack, frame, function and resource tables of the thread being
+ * written, comma-separated. */
+void gecko_write_tables (Gecko *g);
 
 G_END_DECLS

@@ -32,24 +32,34 @@ gecko_str_ref_equal (gconstpointer a,
   return ra->len == rb->len && memcmp (ra->str, rb->str, ra->len) == 0;
 }
 
-/* The index of STR in the string array, added on first use.  STR is the
- * reader's or static: it outlives the export. */
+/* The index of STR in REFS, whose indices plus one IDS maps them to, added
+ * on first use.  STR is the reader's or static: it outlives the export. */
 static guint32
-intern (Gecko      *g,
-        const char *str,
-        gsize       len)
+ref_index (GHashTable *ids,
+           GPtrArray  *refs,
+           const char *str,
+           gsize       len)
 {
   StrRef key = { str, len };
   gpointer value;
   StrRef *ref;
 
-  if (g_hash_table_lookup_extended (g->string_ids, &key, NULL, &value))
+  if (g_hash_table_lookup_extended (ids, &key, NULL, &value))
     return GPOINTER_TO_UINT (value) - 1;
   ref = g_new (StrRef, 1);
   *ref = key;
-  g_ptr_array_add (g->strings, ref);
-  g_hash_table_insert (g->string_ids, ref, GUINT_TO_POINTER (g->strings->len));
-  return g->strings->len - 1;
+  g_ptr_array_add (refs, ref);
+  g_hash_table_insert (ids, ref, GUINT_TO_POINTER (refs->len));
+  return refs->len - 1;
+}
+
+/* The index of STR in the string array. */
+static guint32
+intern (Gecko      *g,
+        const char *str,
+        gsize       len)
+{
+  return ref_index (g->string_ids, g->strings, str, len);
 }
 
 guint32
@@ -57,24 +67,6 @@ gecko_intern_static (Gecko      *g,
                      const char *str)
 {
   return intern (g, str, strlen (str));
-}
-
-static guint32
-file_id (Gecko      *g,
-         const char *str,
-         gsize       len)
-{
-  StrRef key = { str, len };
-  gpointer value;
-  StrRef *ref;
-
-  if (g_hash_table_lookup_extended (g->file_ids, &key, NULL, &value))
-    return GPOINTER_TO_UINT (value) - 1;
-  ref = g_new (StrRef, 1);
-  *ref = key;
-  g_ptr_array_add (g->file_refs, ref);
-  g_hash_table_insert (g->file_ids, ref, GUINT_TO_POINTER (g->file_refs->len));
-  return g->file_refs->len - 1;
 }
 
 /* The collector's test: a file name in angle brackets is not Python code,
@@ -135,7 +127,7 @@ gecko_resource (Gecko      *g,
                 const char *filename,
                 gsize       len)
 {
-  guint32 id = file_id (g, filename, len);
+  guint32 id = ref_index (g->file_ids, g->file_refs, filename, len);
   guint32 *slot;
 
   if (id >= g->resource_of_file->len)
@@ -295,10 +287,10 @@ gecko_tables_reset (Gecko *g)
   tv_id_map_init (&g->stack_ids);
 }
 
-void
-gecko_write_null_or_int (Gecko  *g,
-                         gint64  value,
-                         gint64  none)
+static void
+write_null_or_int (Gecko  *g,
+                   gint64  value,
+                   gint64  none)
 {
   if (value == none)
     tv_json_stream_raw (&g->out, "null");
@@ -319,159 +311,150 @@ gecko_write_repeated (Gecko      *g,
     }
 }
 
-void
-gecko_write_stack_table (Gecko *g)
+/* What a column of a table holds, row by row. */
+typedef enum
 {
-  TvJsonStream *out = &g->out;
-  guint n = g->stacks->len;
+  COLUMN_TEXT,                   /* the column's text in every row */
+  COLUMN_UINT,                   /* the row's guint32 */
+  COLUMN_UINT_OR_NULL,           /* the row's guint32, null for NONE */
+  COLUMN_INT_OR_NULL,            /* the row's gint32, null for -1 */
+  /* The row's gint32 line: the collector writes `lineno if lineno else
+   * None`. */
+  COLUMN_LINE,
+  COLUMN_CATEGORY,               /* the row's guint8 */
+  COLUMN_BOOL,                   /* the row's gboolean */
+} ColumnKind;
 
-  tv_json_stream_raw (out, "\"stackTable\":{\"frame\":[");
-  for (guint i = 0; i < n; i++)
+typedef struct
+{
+  const char *name;
+  ColumnKind  kind;
+  glong       offset;            /* of the row's field */
+  const char *text;
+} Column;
+
+static void
+write_cell (Gecko        *g,
+            ColumnKind    kind,
+            gconstpointer row,
+            glong         offset)
+{
+  switch (kind)
     {
-      comma (g, i);
-      tv_json_stream_uint (out, g_array_index (g->stacks, Stack, i).frame);
+    case COLUMN_UINT:
+      tv_json_stream_uint (&g->out, G_STRUCT_MEMBER (guint32, row, offset));
+      break;
+    case COLUMN_UINT_OR_NULL:
+      write_null_or_int (g, G_STRUCT_MEMBER (guint32, row, offset), NONE);
+      break;
+    case COLUMN_INT_OR_NULL:
+      write_null_or_int (g, G_STRUCT_MEMBER (gint32, row, offset), -1);
+      break;
+    case COLUMN_LINE:
+      {
+        gint32 line = G_STRUCT_MEMBER (gint32, row, offset);
+
+        write_null_or_int (g, line == -1 ? 0 : line, 0);
+      }
+      break;
+    case COLUMN_CATEGORY:
+      tv_json_stream_uint (&g->out, G_STRUCT_MEMBER (guint8, row, offset));
+      break;
+    case COLUMN_BOOL:
+      tv_json_stream_raw (&g->out, G_STRUCT_MEMBER (gboolean, row, offset) ? "true" : "false");
+      break;
+    case COLUMN_TEXT:
+    default:
+      g_assert_not_reached ();
     }
-  tv_json_stream_raw (out, "],\"category\":[");
-  for (guint i = 0; i < n; i++)
-    {
-      comma (g, i);
-      tv_json_stream_uint (out, g_array_index (g->stacks, Stack, i).category);
-    }
-  tv_json_stream_raw (out, "],\"subcategory\":[");
-  gecko_write_repeated (g, "0", n);
-  tv_json_stream_raw (out, "],\"prefix\":[");
-  for (guint i = 0; i < n; i++)
-    {
-      comma (g, i);
-      gecko_write_null_or_int (g, g_array_index (g->stacks, Stack, i).prefix, NONE);
-    }
-  tv_json_stream_raw (out, "],\"length\":");
-  tv_json_stream_uint (out, n);
-  tv_json_stream_raw (out, "}");
 }
 
-void
-gecko_write_frame_table (Gecko *g)
+/* `"NAME":{…}`: the N_COLUMNS COLUMNS of ROWS, one array each, and their
+ * length. */
+static void
+write_table (Gecko        *g,
+             const char   *name,
+             GArray       *rows,
+             const Column *columns,
+             gsize         n_columns)
 {
   TvJsonStream *out = &g->out;
-  guint n = g->frames->len;
+  guint size = g_array_get_element_size (rows);
+  guint n = rows->len;
 
-  tv_json_stream_raw (out, "\"frameTable\":{\"address\":[");
-  gecko_write_repeated (g, "-1", n);
-  tv_json_stream_raw (out, "],\"category\":[");
-  for (guint i = 0; i < n; i++)
+  tv_json_stream_raw (out, "\"");
+  tv_json_stream_raw (out, name);
+  tv_json_stream_raw (out, "\":{");
+  for (gsize c = 0; c < n_columns; c++)
     {
-      comma (g, i);
-      tv_json_stream_uint (out, g_array_index (g->frames, Frame, i).category);
-    }
-  tv_json_stream_raw (out, "],\"subcategory\":[");
-  gecko_write_repeated (g, "0", n);
-  tv_json_stream_raw (out, "],\"func\":[");
-  for (guint i = 0; i < n; i++)
-    {
-      comma (g, i);
-      tv_json_stream_uint (out, g_array_index (g->frames, Frame, i).func);
-    }
-  tv_json_stream_raw (out, "],\"innerWindowID\":[");
-  gecko_write_repeated (g, "null", n);
-  tv_json_stream_raw (out, "],\"implementation\":[");
-  gecko_write_repeated (g, "null", n);
-  tv_json_stream_raw (out, "],\"optimizations\":[");
-  gecko_write_repeated (g, "null", n);
-  tv_json_stream_raw (out, "],\"line\":[");
-  for (guint i = 0; i < n; i++)
-    {
-      gint32 line = g_array_index (g->frames, Frame, i).line;
-
-      comma (g, i);
-      /* The collector writes `lineno if lineno else None`. */
-      gecko_write_null_or_int (g, line == -1 ? 0 : line, 0);
-    }
-  tv_json_stream_raw (out, "],\"column\":[");
-  for (guint i = 0; i < n; i++)
-    {
-      comma (g, i);
-      gecko_write_null_or_int (g, g_array_index (g->frames, Frame, i).column, -1);
-    }
-  tv_json_stream_raw (out, "],\"inlineDepth\":[");
-  gecko_write_repeated (g, "0", n);
-  tv_json_stream_raw (out, "],\"nativeSymbol\":[");
-  gecko_write_repeated (g, "null", n);
-  tv_json_stream_raw (out, "],\"length\":");
-  tv_json_stream_uint (out, n);
-  tv_json_stream_raw (out, "}");
-}
-
-void
-gecko_write_func_table (Gecko *g)
-{
-  TvJsonStream *out = &g->out;
-  guint n = g->funcs->len;
-
-  tv_json_stream_raw (out, "\"funcTable\":{\"name\":[");
-  for (guint i = 0; i < n; i++)
-    {
-      comma (g, i);
-      tv_json_stream_uint (out, g_array_index (g->funcs, Func, i).name);
-    }
-  /* isJS and relevantForJS: Python code is the profiler's "JS". */
-  for (guint column = 0; column < 2; column++)
-    {
-      tv_json_stream_raw (out, column == 0 ? "],\"isJS\":[" : "],\"relevantForJS\":[");
+      tv_json_stream_raw (out, c == 0 ? "\"" : "],\"");
+      tv_json_stream_raw (out, columns[c].name);
+      tv_json_stream_raw (out, "\":[");
+      if (columns[c].kind == COLUMN_TEXT)
+        {
+          gecko_write_repeated (g, columns[c].text, n);
+          continue;
+        }
       for (guint i = 0; i < n; i++)
         {
           comma (g, i);
-          tv_json_stream_raw (out, g_array_index (g->funcs, Func, i).is_python ? "true" : "false");
+          write_cell (g, columns[c].kind, rows->data + (gsize) i * size, columns[c].offset);
         }
     }
-  tv_json_stream_raw (out, "],\"resource\":[");
-  for (guint i = 0; i < n; i++)
-    {
-      comma (g, i);
-      tv_json_stream_uint (out, g_array_index (g->funcs, Func, i).resource);
-    }
-  tv_json_stream_raw (out, "],\"fileName\":[");
-  for (guint i = 0; i < n; i++)
-    {
-      comma (g, i);
-      gecko_write_null_or_int (g, g_array_index (g->funcs, Func, i).file_name, NONE);
-    }
-  tv_json_stream_raw (out, "],\"lineNumber\":[");
-  for (guint i = 0; i < n; i++)
-    {
-      comma (g, i);
-      gecko_write_null_or_int (g, g_array_index (g->funcs, Func, i).line, -1);
-    }
-  tv_json_stream_raw (out, "],\"columnNumber\":[");
-  gecko_write_repeated (g, "null", n);
   tv_json_stream_raw (out, "],\"length\":");
   tv_json_stream_uint (out, n);
   tv_json_stream_raw (out, "}");
 }
 
-void
-gecko_write_resource_table (Gecko *g)
-{
-  TvJsonStream *out = &g->out;
-  guint n = g->resources->len;
+static const Column stack_columns[] = {
+  { "frame", COLUMN_UINT, G_STRUCT_OFFSET (Stack, frame) },
+  { "category", COLUMN_CATEGORY, G_STRUCT_OFFSET (Stack, category) },
+  { "subcategory", COLUMN_TEXT, 0, "0" },
+  { "prefix", COLUMN_UINT_OR_NULL, G_STRUCT_OFFSET (Stack, prefix) },
+};
 
-  tv_json_stream_raw (out, "\"resourceTable\":{\"lib\":[");
-  gecko_write_repeated (g, "null", n);
-  tv_json_stream_raw (out, "],\"name\":[");
-  for (guint i = 0; i < n; i++)
-    {
-      comma (g, i);
-      tv_json_stream_uint (out, g_array_index (g->resources, guint32, i));
-    }
-  tv_json_stream_raw (out, "],\"host\":[");
-  gecko_write_repeated (g, "null", n);
-  tv_json_stream_raw (out, "],\"type\":[");
-  for (guint i = 0; i < n; i++)
-    {
-      comma (g, i);
-      tv_json_stream_uint (out, RESOURCE_TYPE_LIBRARY);
-    }
-  tv_json_stream_raw (out, "],\"length\":");
-  tv_json_stream_uint (out, n);
-  tv_json_stream_raw (out, "}");
+static const Column frame_columns[] = {
+  { "address", COLUMN_TEXT, 0, "-1" },
+  { "category", COLUMN_CATEGORY, G_STRUCT_OFFSET (Frame, category) },
+  { "subcategory", COLUMN_TEXT, 0, "0" },
+  { "func", COLUMN_UINT, G_STRUCT_OFFSET (Frame, func) },
+  { "innerWindowID", COLUMN_TEXT, 0, "null" },
+  { "implementation", COLUMN_TEXT, 0, "null" },
+  { "optimizations", COLUMN_TEXT, 0, "null" },
+  { "line", COLUMN_LINE, G_STRUCT_OFFSET (Frame, line) },
+  { "column", COLUMN_INT_OR_NULL, G_STRUCT_OFFSET (Frame, column) },
+  { "inlineDepth", COLUMN_TEXT, 0, "0" },
+  { "nativeSymbol", COLUMN_TEXT, 0, "null" },
+};
+
+/* isJS and relevantForJS: Python code is the profiler's "JS". */
+static const Column func_columns[] = {
+  { "name", COLUMN_UINT, G_STRUCT_OFFSET (Func, name) },
+  { "isJS", COLUMN_BOOL, G_STRUCT_OFFSET (Func, is_python) },
+  { "relevantForJS", COLUMN_BOOL, G_STRUCT_OFFSET (Func, is_python) },
+  { "resource", COLUMN_UINT, G_STRUCT_OFFSET (Func, resource) },
+  { "fileName", COLUMN_UINT_OR_NULL, G_STRUCT_OFFSET (Func, file_name) },
+  { "lineNumber", COLUMN_INT_OR_NULL, G_STRUCT_OFFSET (Func, line) },
+  { "columnNumber", COLUMN_TEXT, 0, "null" },
+};
+
+/* A resource is its name's string. */
+static const Column resource_columns[] = {
+  { "lib", COLUMN_TEXT, 0, "null" },
+  { "name", COLUMN_UINT, 0 },
+  { "host", COLUMN_TEXT, 0, "null" },
+  { "type", COLUMN_TEXT, 0, G_STRINGIFY (RESOURCE_TYPE_LIBRARY) },
+};
+
+void
+gecko_write_tables (Gecko *g)
+{
+  write_table (g, "stackTable", g->stacks, stack_columns, G_N_ELEMENTS (stack_columns));
+  tv_json_stream_raw (&g->out, ",");
+  write_table (g, "frameTable", g->frames, frame_columns, G_N_ELEMENTS (frame_columns));
+  tv_json_stream_raw (&g->out, ",");
+  write_table (g, "funcTable", g->funcs, func_columns, G_N_ELEMENTS (func_columns));
+  tv_json_stream_raw (&g->out, ",");
+  write_table (g, "resourceTable", g->resources, resource_columns,
+               G_N_ELEMENTS (resource_columns));
 }

@@ -457,13 +457,7 @@ write_thread (Gecko            *g,
   if (!gecko_check (g))
     return;
   tv_json_stream_raw (out, ",");
-  gecko_write_stack_table (g);
-  tv_json_stream_raw (out, ",");
-  gecko_write_frame_table (g);
-  tv_json_stream_raw (out, ",");
-  gecko_write_func_table (g);
-  tv_json_stream_raw (out, ",");
-  gecko_write_resource_table (g);
+  gecko_write_tables (g);
   tv_json_stream_raw (out,
                       ",\"nativeSymbols\":{\"libIndex\":[],\"address\":[],\"name\":[],"
                       "\"functionSize\":[],\"length\":0},");

@@ -347,7 +347,6 @@ image_build_caption (Image *self)
   TachReader *reader = tv_profile_data_get_reader (self->data);
   const TachHeader *header = tach_reader_get_header (reader);
   const TachStats *stats = tach_reader_get_stats (reader);
-  const char *mode_name = tach_mode_to_string (header->mode);
   g_autoptr(GString) facts = g_string_new (NULL);
   g_autoptr(GString) line = g_string_new (NULL);
   g_autofree char *value = NULL;
@@ -359,28 +358,14 @@ image_build_caption (Image *self)
                            header->python_micro);
   append_fact (facts, self->facts_labels, _("Python version"), value);
   g_clear_pointer (&value, g_free);
-  if (mode_name != NULL)
-    value = g_strdup (mode_name);
-  else if (header->mode_raw == 0)
-    value = g_strdup (_("not recorded"));
-  else
-    value = g_strdup_printf (_("unknown (raw value 0x%x)"), header->mode_raw);
+  value = tv_export_describe_mode (header->mode, header->mode_raw);
   append_fact (facts, self->facts_labels, _("Profiling mode"), value);
   g_clear_pointer (&value, g_free);
   number = tv_format_count (header->sample_count);
   value = g_strdup_printf (_("%s thread-samples (header)"), number);
   append_fact (facts, self->facts_labels, _("Samples"), value);
   g_clear_pointer (&value, g_free);
-  g_clear_pointer (&number, g_free);
-  number = tv_format_count (header->sample_interval_us);
-  if (header->sample_interval_us > 0)
-    {
-      g_autofree char *rate = tv_format_significant (1e6 / (double) header->sample_interval_us);
-
-      value = g_strdup_printf (_("%s µs (nominal rate %s samples/s)"), number, rate);
-    }
-  else
-    value = g_strdup (_("0 µs (no nominal rate)"));
+  value = tv_export_describe_interval (header->sample_interval_us);
   append_fact (facts, self->facts_labels, _("Sample interval"), value);
   self->facts = g_string_free (g_steal_pointer (&facts), FALSE);
 

@@ -134,29 +134,20 @@ builder_clear (Builder *b)
   g_clear_pointer (&b->label_sets, g_ptr_array_unref);
 }
 
-/* The id of KEY's location, made when first used. */
+/* The id of KEY, from 1, in KEYS (the keys by id - 1), made when first
+ * used; ID_OF_KEY holds the ids made, 0 for none yet.  For locations and
+ * functions. */
 static guint64
-location_id (Builder *b,
-             guint32  key)
+key_id (guint32 *id_of_key,
+        GArray  *keys,
+        guint32  key)
 {
-  if (b->location_of_key[key] == 0)
+  if (id_of_key[key] == 0)
     {
-      g_array_append_val (b->location_keys, key);
-      b->location_of_key[key] = b->location_keys->len;
+      g_array_append_val (keys, key);
+      id_of_key[key] = keys->len;
     }
-  return b->location_of_key[key];
-}
-
-static guint64
-function_id (Builder *b,
-             guint32  function)
-{
-  if (b->function_of_key[function] == 0)
-    {
-      g_array_append_val (b->function_keys, function);
-      b->function_of_key[function] = b->function_keys->len;
-    }
-  return b->function_of_key[function];
+  return id_of_key[key];
 }
 
 static Label *
@@ -226,7 +217,7 @@ new_sample (Builder        *b,
   sample->n_location_id = depth;
   sample->location_id = g_new (uint64_t, depth);
   for (guint i = 0; i < depth; i++)
-    sample->location_id[i] = location_id (b, keys[i]);
+    sample->location_id[i] = key_id (b->location_of_key, b->location_keys, keys[i]);
   sample->n_value = 2;
   sample->value = g_new0 (int64_t, 2);
   sample->n_label = 3;
@@ -471,7 +462,7 @@ make_tables (Builder     *b,
       location->n_line = 1;
       location->line = lines;
       lines[0] = line;
-      line->function_id = function_id (b, function_keys[frame]);
+      line->function_id = key_id (b->function_of_key, b->function_keys, function_keys[frame]);
       /* By function, a location stands for every line of it. */
       if (b->merge != TV_MERGE_FUNCTION && f != NULL && f->lineno != TACH_LOCATION_NONE)
         line->line = f->lineno;

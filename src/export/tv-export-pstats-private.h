@@ -7,27 +7,17 @@
 
 #include "tachyon-format.h"
 #include "tv-export-arena.h"
+#include "tv-export-locations.h"
 #include "tv-export-pstats.h"
 #include "tv-profile-data.h"
 
 G_BEGIN_DECLS
 
-/* Values of the frame-index map that are not location ids. */
-#define FRAME_UNMAPPED        G_MAXUINT32
-#define FRAME_INTERNAL        (G_MAXUINT32 - 1)
-
 #define CANCEL_CHECK_INTERVAL (1u << 16)
 
 typedef struct
 {
-  /* Borrowed from the reader. */
-  const char *file;
-  gsize       file_len;
-  const char *func;
-  gsize       func_len;
-  gint32      line;
-  guint       hash;
-  guint32     id;
+  TvExportLocation key;          /* first, as TvExportLocations wants */
   guint64     direct;
   guint64     cumulative;
   guint64     seen;               /* the last stack counted, plus one */
@@ -60,24 +50,10 @@ struct _TvPstats
   guint64        n_samples;
 
   TvExportArena  arena;           /* stacks and pairs */
-  guint32       *frame_map;       /* frame index -> location id */
-  guint32        n_frames;
-  GPtrArray     *locations;       /* Location, by id: first-seen order */
-  GHashTable    *location_table;
+  TvExportLocations locations;    /* Location, by id: first-seen order */
   GPtrArray     *stacks;          /* Stack, first-seen order */
   GHashTable    *stack_table;
   GPtrArray     *pairs;           /* Pair, by callee, then first seen */
   Stack         *scratch;
 };
-/* FNV-1a over LEN bytes of DATA, from HASH. */
-static inline guint
-hash_bytes (guint       hash,
-            const char *data,
-            gsize       len)
-{
-  for (gsize i = 0; i < len; i++)
-    hash = (hash ^ (guchar) data[i]) * 16777619u;
-  return hash;
-}
-
 G_END_DECLS

@@ -17,11 +17,7 @@
  * pstats' strip_dirs() merges them. */
 typedef struct
 {
-  const char *base;
-  gsize       base_len;
-  const char *func;
-  gsize       func_len;
-  gint32      line;
+  TvExportLocation where;         /* its file: the base name */
   guint       index;              /* first-seen order */
   guint64     direct;
   guint64     cumulative;
@@ -40,28 +36,6 @@ typedef struct
   const char *reset;
   gboolean    visible;            /* names through tv_text_append_visible() */
 } Colors;
-
-static guint
-row_hash (gconstpointer key)
-{
-  const Row *row = key;
-  guint hash = hash_bytes (2166136261u, row->base, row->base_len);
-
-  hash = hash_bytes (hash ^ 0xff, row->func, row->func_len);
-  return (hash ^ (guint) row->line) * 16777619u;
-}
-
-static gboolean
-row_equal (gconstpointer a,
-           gconstpointer b)
-{
-  const Row *ra = a;
-  const Row *rb = b;
-
-  return ra->line == rb->line && ra->base_len == rb->base_len && ra->func_len == rb->func_len
-         && memcmp (ra->base, rb->base, ra->base_len) == 0
-         && memcmp (ra->func, rb->func, ra->func_len) == 0;
-}
 
 static void
 row_free (gpointer data)
@@ -143,9 +117,9 @@ row_dup_name_key (const Row *row)
 {
   GString *out = g_string_new ("(");
 
-  append_py_repr (out, row->base, row->base_len);
-  g_string_append_printf (out, ", %d, ", row->line);
-  append_py_repr (out, row->func, row->func_len);
+  append_py_repr (out, row->where.file, row->where.file_len);
+  g_string_append_printf (out, ", %d, ", row->where.line);
+  append_py_repr (out, row->where.func, row->where.func_len);
   g_string_append_c (out, ')');
   return g_string_free (out, FALSE);
 }
@@ -155,23 +129,22 @@ row_dup_name_key (const Row *row)
 static GPtrArray *
 make_rows (const TvPstats *self)
 {
-  g_autoptr(GHashTable) table = g_hash_table_new (row_hash, row_equal);
+  g_autoptr(GHashTable) table = g_hash_table_new (tv_export_location_hash, tv_export_location_equal);
   GPtrArray *rows = g_ptr_array_new_with_free_func (row_free);
 
-  for (guint i = 0; i < self->locations->len; i++)
+  for (guint i = 0; i < self->locations.list->len; i++)
     {
-      const Location *location = g_ptr_array_index (self->locations, i);
-      const char *slash = memrchr (location->file, '/', location->file_len);
+      const Location *location = g_ptr_array_index (self->locations.list, i);
+      const char *slash = memrchr (location->key.file, '/', location->key.file_len);
       Row key = { 0 };
       Row *row;
 
       if (location->cumulative == 0)
         continue;
-      key.base = slash != NULL ? slash + 1 : location->file;
-      key.base_len = location->file + location->file_len - key.base;
-      key.func = location->func;
-      key.func_len = location->func_len;
-      key.line = location->line;
+      key.where = location->key;
+      key.where.file = slash != NULL ? slash + 1 : location->key.file;
+      key.where.file_len = location->key.file + location->key.file_len - key.where.file;
+      tv_export_location_set_hash (&key.where);
       row = g_hash_table_lookup (table, &key);
       if (row == NULL)
         {
@@ -488,8 +461,8 @@ append_summary (GString      *out,
       Summary *summary;
 
       /* f"{basename}:{funcname}": two rows can give one string. */
-      qualified = g_strdup_printf ("%.*s:%.*s", (int) row->base_len, row->base,
-                                   (int) row->func_len, row->func);
+      qualified = g_strdup_printf ("%.*s:%.*s", (int) row->where.file_len, row->where.file,
+                                   (int) row->where.func_len, row->where.func);
       summary = g_hash_table_lookup (table, qualified);
       if (summary == NULL)
         {
@@ -602,8 +575,9 @@ tv_pstats_to_table (const TvPstats     *self,
       g_string_append (out, "  ");
       append_fixed (out, row->ct * ct_scale, ct_width, 3);
       g_string_append (out, "  ");
-      g_snprintf (line, sizeof line, "%d", row->line);
-      append_name (out, c, row->base, row->base_len, line, row->func, row->func_len);
+      g_snprintf (line, sizeof line, "%d", row->where.line);
+      append_name (out, c, row->where.file, row->where.file_len, line, row->where.func,
+                   row->where.func_len);
       g_string_append_c (out, '\n');
     }
 

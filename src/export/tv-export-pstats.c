@@ -35,24 +35,6 @@
 #include "tv-export-pstats-private.h"
 
 static guint
-location_hash (gconstpointer key)
-{
-  return ((const Location *) key)->hash;
-}
-
-static gboolean
-location_equal (gconstpointer a,
-                gconstpointer b)
-{
-  const Location *la = a;
-  const Location *lb = b;
-
-  return la->line == lb->line && la->file_len == lb->file_len && la->func_len == lb->func_len
-         && memcmp (la->file, lb->file, la->file_len) == 0
-         && memcmp (la->func, lb->func, la->func_len) == 0;
-}
-
-static guint
 stack_hash (gconstpointer key)
 {
   return ((const Stack *) key)->hash;
@@ -93,11 +75,7 @@ pstats_new (TachReader *reader)
 
   self->reader = reader;
   self->interval_sec = (double) tach_reader_get_header (reader)->sample_interval_us / 1e6;
-  self->n_frames = tach_reader_get_n_frames (reader);
-  self->frame_map = g_new (guint32, MAX (self->n_frames, 1));
-  memset (self->frame_map, 0xff, MAX (self->n_frames, 1) * sizeof (guint32));
-  self->locations = g_ptr_array_new_with_free_func (g_free);
-  self->location_table = g_hash_table_new (location_hash, location_equal);
+  tv_export_locations_init (&self->locations, reader, sizeof (Location), g_free);
   self->stacks = g_ptr_array_new ();
   self->stack_table = g_hash_table_new (stack_hash, stack_equal);
   self->scratch = g_malloc0 (sizeof (Stack) + TACH_MAX_STACK_DEPTH * sizeof (guint32));
@@ -110,9 +88,7 @@ tv_pstats_free (TvPstats *self)
   if (self == NULL)
     return;
 
-  g_clear_pointer (&self->frame_map, g_free);
-  g_clear_pointer (&self->location_table, g_hash_table_unref);
-  g_clear_pointer (&self->locations, g_ptr_array_unref);
+  tv_export_locations_clear (&self->locations);
   g_clear_pointer (&self->stack_table, g_hash_table_unref);
   g_clear_pointer (&self->stacks, g_ptr_array_unref);
   g_clear_pointer (&self->pairs, g_ptr_array_unref);
@@ -124,66 +100,6 @@ tv_pstats_free (TvPstats *self)
   else
     g_clear_pointer (&self->reader, tach_reader_free);
   g_free (self);
-}
-
-/* The location of frame INDEX, or FRAME_INTERNAL for the profiler's own
- * launcher, which CPython's collectors leave out. */
-static gboolean
-map_frame (TvPstats  *self,
-           guint32    index,
-           guint32   *out_id,
-           GError   **error)
-{
-  const TachFrame *frame;
-  Location key = { 0 };
-  Location *location;
-  guint hash;
-
-  if (G_LIKELY (index < self->n_frames && self->frame_map[index] != FRAME_UNMAPPED))
-    {
-      *out_id = self->frame_map[index];
-      return TRUE;
-    }
-
-  /* The decoder and the model hand out only indices they checked; this
-   * keeps a broken invariant from becoming a crash. */
-  frame = index < self->n_frames ? tach_reader_get_frame (self->reader, index) : NULL;
-  if (frame != NULL)
-    {
-      key.file = tach_reader_get_string (self->reader, frame->filename, &key.file_len);
-      key.func = tach_reader_get_string (self->reader, frame->funcname, &key.func_len);
-    }
-  if (key.file == NULL || key.func == NULL)
-    {
-      g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_INVALID, "Invalid frame index: %u", index);
-      return FALSE;
-    }
-
-  if (tv_profile_file_is_internal (key.file, key.file_len))
-    {
-      self->frame_map[index] = FRAME_INTERNAL;
-      *out_id = FRAME_INTERNAL;
-      return TRUE;
-    }
-
-  /* extract_lineno (None) is 0. */
-  key.line = frame->lineno == TACH_LOCATION_NONE ? 0 : frame->lineno;
-  hash = hash_bytes (2166136261u, key.file, key.file_len);
-  hash = hash_bytes (hash ^ 0xff, key.func, key.func_len);
-  key.hash = (hash ^ (guint) key.line) * 16777619u;
-
-  location = g_hash_table_lookup (self->location_table, &key);
-  if (location == NULL)
-    {
-      g_assert (self->locations->len < FRAME_INTERNAL);
-      location = g_memdup2 (&key, sizeof key);
-      location->id = self->locations->len;
-      g_ptr_array_add (self->locations, location);
-      g_hash_table_add (self->location_table, location);
-    }
-  self->frame_map[index] = location->id;
-  *out_id = location->id;
-  return TRUE;
 }
 
 /* The stack of the scratch key, whose depth (> 0) and ids are set. */
@@ -234,10 +150,14 @@ lookup_frames (TvPstats        *self,
   for (guint i = 0; i < depth; i++)
     {
       guint32 id;
+      gboolean added;
 
-      if (!map_frame (self, indices[i], &id, error))
+      /* The location of the frame: none for the profiler's own launcher,
+       * which CPython's collectors leave out. */
+      if (!tv_export_locations_map (&self->locations, self->reader, indices[i], &id, &added,
+                                    error))
         return FALSE;
-      if (id != FRAME_INTERNAL)
+      if (id != TV_EXPORT_LOCATION_INTERNAL)
         key->ids[key->depth++] = id;
     }
   *out = key->depth > 0 ? lookup_stack (self) : NULL;
@@ -279,7 +199,7 @@ static void
 pstats_finish (TvPstats *self)
 {
   g_autoptr(GHashTable) pair_table = g_hash_table_new (pair_hash, pair_equal);
-  Location **locations = (Location **) self->locations->pdata;
+  Location **locations = (Location **) self->locations.list->pdata;
 
   self->pairs = g_ptr_array_new ();
   for (guint s = 0; s < self->stacks->len; s++)
@@ -320,7 +240,7 @@ pstats_finish (TvPstats *self)
 
   /* Only the totals are used from here on. */
   g_clear_pointer (&self->stack_table, g_hash_table_unref);
-  g_clear_pointer (&self->location_table, g_hash_table_unref);
+  g_clear_pointer (&self->locations.table, g_hash_table_unref);
 }
 
 /**
@@ -345,7 +265,6 @@ tv_pstats_new_for_path (const char    *path,
   TachReader *reader = NULL;
   TachDecoder *decoder = NULL;
   TachError tach_error = { 0 };
-  TachStatus status;
   TachBatch batch;
   guint64 n_seen = 0, next_check = CANCEL_CHECK_INTERVAL;
   int res;
@@ -359,12 +278,9 @@ tv_pstats_new_for_path (const char    *path,
     return NULL;
   self = pstats_new (reader);
 
-  status = tach_decoder_new (reader, &decoder, &tach_error);
-  if (status != TACH_OK)
-    {
-      tv_tach_error_propagate (error, status, &tach_error);
-      return NULL;
-    }
+  decoder = tv_export_new_decoder (reader, error);
+  if (decoder == NULL)
+    return NULL;
 
   while ((res = tach_decoder_next_batch (decoder, &batch, &tach_error)) == 1)
     {
@@ -491,7 +407,7 @@ tv_pstats_get_n_locations (const TvPstats *self)
 {
   g_return_val_if_fail (self != NULL, 0);
 
-  return self->locations->len;
+  return self->locations.list->len;
 }
 
 guint64
@@ -610,9 +526,9 @@ marshal_location (GByteArray     *out,
                   const Location *location)
 {
   marshal_tuple (out, 3);
-  marshal_str (out, location->file, location->file_len);
-  marshal_int (out, location->line);
-  marshal_str (out, location->func, location->func_len);
+  marshal_str (out, location->key.file, location->key.file_len);
+  marshal_int (out, location->key.line);
+  marshal_str (out, location->key.func, location->key.func_len);
 }
 
 /**
@@ -637,9 +553,9 @@ tv_pstats_to_marshal (const TvPstats *self)
 
   out = g_byte_array_new ();
   marshal_byte (out, MARSHAL_DICT);
-  for (guint i = 0; i < self->locations->len; i++)
+  for (guint i = 0; i < self->locations.list->len; i++)
     {
-      const Location *location = g_ptr_array_index (self->locations, i);
+      const Location *location = g_ptr_array_index (self->locations.list, i);
 
       /* A location only ever seen in a stack that counted nothing. */
       if (location->cumulative == 0)
@@ -655,7 +571,7 @@ tv_pstats_to_marshal (const TvPstats *self)
         {
           const Pair *pair = g_ptr_array_index (self->pairs, location->first_pair + j);
 
-          marshal_location (out, g_ptr_array_index (self->locations, pair->caller));
+          marshal_location (out, g_ptr_array_index (self->locations.list, pair->caller));
           marshal_uint (out, pair->count);
         }
       marshal_byte (out, MARSHAL_NULL);

@@ -14,6 +14,7 @@
 
 #include "tv-tach-error.h"
 #include "tv-text.h"
+#include "tv-units.h"
 
 G_DEFINE_QUARK (tv-export-error-quark, tv_export_error)
 
@@ -31,6 +32,22 @@ tv_export_open_reader (const char  *path,
   if (status != TACH_OK)
     tv_tach_error_propagate (error, status, &tach_error);
   return reader;
+}
+
+TachDecoder *
+tv_export_new_decoder (TachReader  *reader,
+                       GError     **error)
+{
+  TachDecoder *decoder = NULL;
+  TachError tach_error = { 0 };
+  TachStatus status = tach_decoder_new (reader, &decoder, &tach_error);
+
+  if (status != TACH_OK)
+    {
+      tv_tach_error_propagate (error, status, &tach_error);
+      return NULL;
+    }
+  return decoder;
 }
 
 /* The command line's words for the values of an enum are its nicks
@@ -378,4 +395,29 @@ tv_export_describe_key (TvProfileData *data,
     g_string_append_printf (out, ":%d", f->lineno);
   g_string_append_c (out, ')');
   return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+char *
+tv_export_describe_interval (guint64 interval_us)
+{
+  g_autofree char *number = tv_format_count (interval_us);
+  g_autofree char *rate = NULL;
+
+  if (interval_us == 0)
+    return g_strdup (_("0 µs (no nominal rate)"));
+  rate = tv_format_significant (1e6 / (double) interval_us);
+  return g_strdup_printf (_("%s µs (nominal rate %s samples/s)"), number, rate);
+}
+
+char *
+tv_export_describe_mode (guint   mode,
+                         guint32 mode_raw)
+{
+  const char *name = tach_mode_to_string ((TachMode) mode);
+
+  if (name != NULL)
+    return g_strdup (name);
+  if (mode_raw == 0)
+    return g_strdup (_("not recorded"));
+  return g_strdup_printf (_("unknown (raw value 0x%x)"), mode_raw);
 }

@@ -42,11 +42,18 @@ typedef struct
   double end;
 } TvExportRange;
 
+/* As tachyon-format.h has it; above the model, only the exports use it. */
+typedef struct TachDecoder TachDecoder;
+
 GQuark      tv_export_error_quark         (void);
 
 /* The reader of the profile at PATH, or NULL with ERROR set (in
  * TV_TACH_ERROR). */
 TachReader *tv_export_open_reader         (const char      *path,
+                                           GError         **error);
+/* A decoder of READER's samples, or NULL with ERROR set (in
+ * TV_TACH_ERROR). */
+TachDecoder *tv_export_new_decoder        (TachReader      *reader,
                                            GError         **error);
 
 /* The command line's words, checked before a profile is read. */
@@ -181,6 +188,11 @@ char       *tv_export_describe_key        (TvProfileData   *data,
                                            guint32          key);
 GRegex     *tv_export_compile_search      (const char      *search,
                                            GError         **error);
+/* What the summaries say of a header's sampling interval (with the
+ * nominal rate) and of its profiling mode (MODE: a TachMode). */
+char       *tv_export_describe_interval   (guint64          interval_us);
+char       *tv_export_describe_mode       (guint            mode,
+                                           guint32          mode_raw);
 
 
 G_END_DECLS
