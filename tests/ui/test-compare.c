@@ -1609,8 +1609,6 @@ main (int   argc,
   write_pair_side (base_path, FALSE, 1, TRUE);
   write_pair_side (new_path, TRUE, 1, TRUE);
 
-  application = ui_test_application_new ();
-
   g_test_add_func ("/ui/compare/open", test_open);
   g_test_add_func ("/ui/compare/zoom-sync", test_zoom_sync);
   g_test_add_func ("/ui/compare/hover", test_hover);
@@ -1634,9 +1632,7 @@ main (int   argc,
   g_test_add_func ("/ui/compare/command-line", test_command_line);
   g_test_add_func ("/ui/compare/long-names", test_long_names);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&application, ui_test_application_free);
+  ret = ui_test_run_in_application (&application, FALSE);
   g_unlink (base_path);
   g_unlink (new_path);
   g_rmdir (tmp_dir);

@@ -811,12 +811,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  int ret;
-
   if (!ui_test_init (&argc, &argv))
     return 77;
-
-  application = ui_test_application_new ();
 
   g_test_add_func ("/ui/menus/primary-menu", test_primary_menu);
   g_test_add_func ("/ui/menus/about", test_about);
@@ -825,9 +821,5 @@ main (int   argc,
   g_test_add_func ("/ui/menus/shortcuts-exist", test_shortcuts_exist);
   g_test_add_func ("/ui/menus/quit", test_quit);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&application, ui_test_application_free);
-
-  return ret;
+  return ui_test_run_in_application (&application, FALSE);
 }

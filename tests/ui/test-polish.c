@@ -538,12 +538,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  int ret;
-
   if (!ui_test_init (&argc, &argv))
     return 77;
-
-  application = ui_test_application_new ();
 
   g_test_add_func ("/ui/polish/window-size", test_window_size);
   g_test_add_func ("/ui/polish/tab-bar", test_tab_bar);
@@ -554,9 +550,5 @@ main (int   argc,
   g_test_add_func ("/ui/polish/breadcrumbs", test_breadcrumbs);
   g_test_add_func ("/ui/polish/diff-noise-colors", test_diff_noise_colors);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&application, ui_test_application_free);
-
-  return ret;
+  return ui_test_run_in_application (&application, FALSE);
 }

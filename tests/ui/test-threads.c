@@ -119,11 +119,9 @@ open_page (const char *path)
 }
 
 static void
-close_page (TvProfilePage *page)
+close_page (gpointer page)
 {
-  AdwTabView *tabs = tv_window_get_tab_view (get_window ());
-
-  adw_tab_view_close_page (tabs, adw_tab_view_get_page (tabs, GTK_WIDGET (page)));
+  ui_test_close_page (get_window (), page);
   ui_test_spin (100);
 }
 
@@ -722,12 +720,7 @@ test_compare_menus (void)
       g_assert_cmpuint (n, ==, 0);
     }
   g_assert_cmpuint (n_menus, ==, 2);
-  {
-    AdwTabView *tabs = tv_window_get_tab_view (get_window ());
-
-    adw_tab_view_close_page (tabs, adw_tab_view_get_page (tabs, GTK_WIDGET (page)));
-    ui_test_spin (100);
-  }
+  close_page (page);
 }
 
 int
@@ -739,7 +732,6 @@ main (int   argc,
   if (!ui_test_init (&argc, &argv))
     return 77;
 
-  application = ui_test_application_new ();
   g_test_add_func ("/threads/menu/corpus", test_thread_menu_corpus);
   g_test_add_func ("/threads/menu/many", test_thread_menu_many);
   g_test_add_func ("/threads/range-table/corpus", test_range_table_corpus);
@@ -748,9 +740,7 @@ main (int   argc,
   g_test_add_func ("/threads/timeline/splitter", test_timeline_splitter);
   g_test_add_func ("/threads/timeline/screenshots", test_timeline_screenshots);
   g_test_add_func ("/threads/compare/menus", test_compare_menus);
-  ret = g_test_run ();
-
-  ui_test_application_free (application);
+  ret = ui_test_run_in_application (&application, FALSE);
   if (many_path != NULL)
     {
       g_remove (many_path);

@@ -358,6 +358,29 @@ ui_test_application_free (TvApplication *application)
   g_object_unref (application);
 }
 
+int
+ui_test_run_in_application (TvApplication **application,
+                            gboolean        activate)
+{
+  int ret;
+
+  *application = ui_test_application_new ();
+  if (activate)
+    g_application_activate (G_APPLICATION (*application));
+  ret = g_test_run ();
+  g_clear_pointer (application, ui_test_application_free);
+  return ret;
+}
+
+void
+ui_test_close_page (TvWindow *window,
+                    gpointer  page)
+{
+  AdwTabView *tab_view = tv_window_get_tab_view (window);
+
+  adw_tab_view_close_page (tab_view, adw_tab_view_get_page (tab_view, GTK_WIDGET (page)));
+}
+
 void
 ui_test_close_all_pages (TvWindow *window)
 {

@@ -93,8 +93,17 @@ GtkWindow *ui_test_window_new        (int             width,
  * registered and held; ui_test_application_free () ends it. */
 TvApplication *ui_test_application_new  (void);
 void       ui_test_application_free  (TvApplication  *application);
+/* Runs the tests added with *APPLICATION the test's own TvApplication
+ * (ui_test_application_new ()), activated first when ACTIVATE (its
+ * window open for every test); then ends it and clears *APPLICATION.
+ * Returns what g_test_run () returns. */
+int        ui_test_run_in_application (TvApplication **application,
+                                       gboolean        activate);
 /* APPLICATION's active window, which must be a TvWindow. */
 TvWindow  *ui_test_get_window        (GtkApplication *application);
+/* Closes the tab of PAGE (a page of WINDOW's tab view). */
+void       ui_test_close_page        (TvWindow       *window,
+                                      gpointer        page);
 /* Closes every tab of WINDOW and lets the main loop settle. */
 void       ui_test_close_all_pages   (TvWindow       *window);
 /* Forces the dark style, or the light one. */
