@@ -1025,35 +1025,6 @@ test_load_responsive (void)
 /* The flame graph                                                           */
 /* ------------------------------------------------------------------------ */
 
-static void
-on_async_result (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-/* Exports PAGE to DEST as the page's Export does, and returns what it
- * wrote; DEST is deleted. */
-static char *
-export_and_read (TvProfilePage *page,
-                 GFile         *dest)
-{
-  g_autoptr(GError) error = NULL;
-  GAsyncResult *result = NULL;
-  char *contents = NULL;
-
-  tv_profile_page_export_async (page, dest, NULL, on_async_result, &result);
-  WAIT_UNTIL (result != NULL, 20000);
-  g_assert_true (tv_profile_page_export_finish (page, result, &error));
-  g_assert_no_error (error);
-  g_clear_object (&result);
-  g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
-  g_assert_no_error (error);
-  g_file_delete (dest, NULL, NULL);
-  return contents;
-}
-
 /* Exports PAGE to DEST as the page's Export does, and returns the bytes
  * it wrote; DEST is deleted. */
 static GBytes *
@@ -1064,7 +1035,7 @@ export_and_load (TvProfilePage *page,
   GAsyncResult *result = NULL;
   GBytes *bytes;
 
-  tv_profile_page_export_async (page, dest, NULL, on_async_result, &result);
+  tv_profile_page_export_async (page, dest, NULL, ui_test_keep_result, &result);
   WAIT_UNTIL (result != NULL, 20000);
   g_assert_true (tv_profile_page_export_finish (page, result, &error));
   g_assert_no_error (error);
@@ -1073,6 +1044,16 @@ export_and_load (TvProfilePage *page,
   g_assert_no_error (error);
   g_file_delete (dest, NULL, NULL);
   return bytes;
+}
+
+/* The same as a string. */
+static char *
+export_and_read (TvProfilePage *page,
+                 GFile         *dest)
+{
+  g_autoptr(GBytes) bytes = export_and_load (page, dest);
+
+  return g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
 }
 
 static void
@@ -1169,7 +1150,7 @@ test_export_samples (void)
     g_autoptr(GFile) dest = g_file_new_for_uri ("resource:///nowhere/out.gecko.json");
     GAsyncResult *result = NULL;
 
-    tv_profile_page_export_async (page, dest, NULL, on_async_result, &result);
+    tv_profile_page_export_async (page, dest, NULL, ui_test_keep_result, &result);
     WAIT_UNTIL (result != NULL, 20000);
     g_assert_false (tv_profile_page_export_finish (page, result, &error));
     g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);

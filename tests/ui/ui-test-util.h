@@ -20,6 +20,12 @@ G_BEGIN_DECLS
 /* Sets *(gboolean *) USER_DATA; for g_timeout_add(). */
 gboolean ui_test_on_timeout       (gpointer    user_data);
 
+/* A GAsyncReadyCallback that keeps a reference to RESULT in
+ * *(GAsyncResult **) USER_DATA, for the test to wait for. */
+void     ui_test_keep_result      (GObject      *object,
+                                   GAsyncResult *result,
+                                   gpointer      user_data);
+
 /* Spins the main loop for MS milliseconds. */
 void     ui_test_spin             (guint       ms);
 
@@ -34,6 +40,13 @@ void     ui_test_save_screenshot  (GtkWidget  *widget,
 
 /* Widgets of TYPE inside WIDGET, WIDGET too. */
 guint    ui_test_count_widgets    (GtkWidget  *widget,
+                                   GType       type);
+/* Adds them to OUT, in the order of the widget tree. */
+void     ui_test_collect_widgets  (GtkWidget  *widget,
+                                   GType       type,
+                                   GPtrArray  *out);
+/* The first of them, or NULL. */
+GtkWidget *ui_test_find_widget    (GtkWidget  *widget,
                                    GType       type);
 
 /* The first controller of WIDGET of TYPE (with BUTTON, for gestures,
