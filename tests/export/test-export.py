@@ -157,6 +157,17 @@ def thread_pairs(t):
         yield node, s[k + 1]
 
 
+def node_totals(d, n, parent):
+    """The samples under each of the N nodes of D's tree (tree_of ())."""
+    total = [0] * n
+    for t in d["threads"]:
+        for node, count in thread_pairs(t):
+            total[node] += count
+    for i in range(n - 1, 0, -1):
+        total[parent[i]] += total[i]
+    return total
+
+
 def check_structure(d):
     """The invariants of the schema; returns problems."""
     problems = []
@@ -1128,12 +1139,7 @@ def browser_cases(env, browser_exe):
         hit = [bool(re.search("cpu_work", d["strings"][d["frames"][7 * frame[i]]], re.I) or
                     re.search("cpu_work", d["strings"][d["frames"][7 * frame[i] + 1]], re.I))
                if i else False for i in range(n)]
-        total = [0] * n
-        for t in d["threads"]:
-            for node, count in thread_pairs(t):
-                total[node] += count
-        for i in range(n - 1, 0, -1):
-            total[parent[i]] += total[i]
+        total = node_totals(d, n, parent)
         expected = 0
         for i in range(1, n):
             a, under = parent[i], False
@@ -1763,12 +1769,7 @@ def compare_counts(ours, theirs, what):
 def heaviest_functions(d):
     """(function, file) pairs by total samples, most first."""
     n, parent, frame = tree_of(d)
-    total = [0] * n
-    for t in d["threads"]:
-        for node, count in thread_pairs(t):
-            total[node] += count
-    for i in range(n - 1, 0, -1):
-        total[parent[i]] += total[i]
+    total = node_totals(d, n, parent)
     by = collections.Counter()
     for i in range(1, n):
         f = frame[i]
@@ -3260,12 +3261,7 @@ def page_cases(env, browser_exe):
                 problems += sub
                 rd = ref.data
                 rn, rparent, _ = tree_of(rd)
-                rtotal = [0] * rn
-                for t in rd["threads"]:
-                    for node, count in thread_pairs(t):
-                        rtotal[node] += count
-                for i in range(rn - 1, 0, -1):
-                    rtotal[rparent[i]] += rtotal[i]
+                rtotal = node_totals(rd, rn, rparent)
                 by_path = dict(zip(paths(rd), rtotal))
                 rc, coll, err = env.run("--export", "collapsed", "--state", state, "-o", "-", path)
                 collapsed_sum = sum(parse_collapsed(coll).values()) if rc == 0 else None
@@ -3443,12 +3439,7 @@ def page_cases(env, browser_exe):
                 for node, count in thread_pairs(t):
                     f = frame[node]
                     selfs[(d["frames"][7 * f], d["frames"][7 * f + 1])] += count
-            total = [0] * n
-            for t in d["threads"]:
-                for node, count in thread_pairs(t):
-                    total[node] += count
-            for i in range(n - 1, 0, -1):
-                total[parent[i]] += total[i]
+            total = node_totals(d, n, parent)
             for i in range(1, n):
                 if total[i] > 0:
                     functions.add((d["frames"][7 * frame[i]], d["frames"][7 * frame[i] + 1]))
