@@ -784,6 +784,8 @@ main (int   argc,
   if (!ui_test_init (&argc, &argv))
     return 77;
 
+  window = ui_test_window_new (420, 760);
+
   /* The tests share the window and run in this order. */
   g_test_add_func ("/call-tree/top-down", test_top_down);
   g_test_add_func ("/call-tree/sort", test_sort);
@@ -793,7 +795,9 @@ main (int   argc,
   g_test_add_func ("/call-tree/deep-row", test_deep_row);
   g_test_add_func ("/call-tree/screenshots", test_screenshots);
 
-  ret = ui_test_run_in_window (&window, 420, 760);
+  ret = g_test_run ();
+
+  gtk_window_destroy (window);
   g_clear_object (&state);
   g_clear_object (&profile);
   return ret;

@@ -1263,6 +1263,8 @@ main (int   argc,
   if (!ui_test_init (&argc, &argv))
     return 77;
 
+  window = ui_test_window_new (360, 760);
+
   /* The tests share the window and run in this order. */
   g_test_add_func ("/function-table/rows", test_rows);
   g_test_add_func ("/function-table/layout", test_layout);
@@ -1277,7 +1279,9 @@ main (int   argc,
   g_test_add_func ("/function-table/many-functions", test_many_functions);
   g_test_add_func ("/function-table/hostile-names", test_hostile_names);
 
-  ret = ui_test_run_in_window (&window, 360, 760);
+  ret = g_test_run ();
+
+  gtk_window_destroy (window);
   g_clear_object (&state);
   g_clear_object (&profile);
   g_free (table_profile);

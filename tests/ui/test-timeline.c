@@ -867,6 +867,8 @@ main (int   argc,
   if (!ui_test_init (&argc, &argv))
     return 77;
 
+  window = ui_test_window_new (900, 420);
+
   g_test_add_func ("/timeline/drag-over-lanes", test_drag_over_lanes);
   g_test_add_func ("/timeline/escape-after-drag", test_escape_after_drag);
   g_test_add_func ("/timeline/tooltip", test_tooltip);
@@ -877,7 +879,9 @@ main (int   argc,
   g_test_add_func ("/timeline/fold-idle", test_fold_idle);
   g_test_add_func ("/timeline/screenshots", test_screenshots);
 
-  ret = ui_test_run_in_window (&window, 900, 420);
+  ret = g_test_run ();
+
+  gtk_window_destroy (window);
   g_clear_object (&state);
   g_clear_object (&profile);
   g_free (view_profile);

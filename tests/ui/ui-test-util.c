@@ -372,20 +372,6 @@ ui_test_window_new (int width,
   return window;
 }
 
-int
-ui_test_run_in_window (GtkWindow **window,
-                       int         width,
-                       int         height)
-{
-  int ret;
-
-  *window = ui_test_window_new (width, height);
-  ret = g_test_run ();
-  gtk_window_destroy (*window);
-  *window = NULL;
-  return ret;
-}
-
 TvApplication *
 ui_test_application_new (void)
 {

@@ -102,11 +102,6 @@ void       ui_test_wait_loaded       (TvProfilePage  *page);
 /* A window of WIDTH x HEIGHT, shown, for the tests of one widget. */
 GtkWindow *ui_test_window_new        (int             width,
                                       int             height);
-/* Runs the tests added with *WINDOW such a window, for them to share;
- * then destroys it.  Returns what g_test_run () returns. */
-int        ui_test_run_in_window     (GtkWindow     **window,
-                                      int             width,
-                                      int             height);
 /* The test's own TvApplication, whatever else runs on the session bus:
  * registered and held; ui_test_application_free () ends it. */
 TvApplication *ui_test_application_new  (void);
