@@ -1177,11 +1177,15 @@ append_record_shares (GString    *json,
   return TRUE;
 }
 
-/* The statistics block, the tables and the footer, then the JSON line. */
+/* The statistics block (STATS, with its duration from START_US to END_US
+ * and TICKS over it as its sample rate), the tables and the footer, then
+ * the JSON line. */
 static int
 finish_file (TachWriter *writer,
              const char *path,
              TachStats  *stats,
+             guint64     start_us,
+             guint64     end_us,
              guint64     count,
              guint32     n_threads,
              guint64     ticks,
@@ -1192,6 +1196,10 @@ finish_file (TachWriter *writer,
   TachError error = { 0 };
   GStatBuf st;
 
+  stats->present = TRUE;
+  stats->block_size = 56;
+  stats->duration_sec = (double) (end_us - start_us) / 1e6;
+  stats->sample_rate = stats->duration_sec > 0 ? (double) ticks / stats->duration_sec : 0.0;
   if (tach_writer_set_stats (writer, stats, &error) != TACH_OK)
     {
       tach_writer_abort (writer);
@@ -1314,11 +1322,8 @@ generate_threads (guint64     n_samples,
       timestamp += GEN_INTERVAL_US;
     }
 
-  stats.present = TRUE;
-  stats.block_size = 56;
-  stats.duration_sec = (double) (timestamp - start_us) / 1e6;
-  stats.sample_rate = (double) ticks / stats.duration_sec;
-  return finish_file (writer, path, &stats, count, MIN ((guint64) n_threads, count), ticks,
+  return finish_file (writer, path, &stats, start_us, timestamp, count,
+                      MIN ((guint64) n_threads, count), ticks,
                       1 + THREADS_DISPATCH + THREADS_TASKS, t0);
 
 failed:
@@ -1363,12 +1368,8 @@ generate_repeat (guint64     n_samples,
                                 frames, G_N_ELEMENTS (frames), &error) != TACH_OK)
       goto failed;
 
-  stats.present = TRUE;
-  stats.block_size = 56;
-  stats.duration_sec = (double) (timestamp - start_us) / 1e6;
-  stats.sample_rate = stats.duration_sec > 0 ? (double) n_samples / stats.duration_sec : 0.0;
-  return finish_file (writer, path, &stats, n_samples, n_samples > 0 ? 1 : 0, n_samples,
-                      G_N_ELEMENTS (infos), t0);
+  return finish_file (writer, path, &stats, start_us, timestamp, n_samples,
+                      n_samples > 0 ? 1 : 0, n_samples, G_N_ELEMENTS (infos), t0);
 
 failed:
   tach_writer_abort (writer);
@@ -1516,12 +1517,8 @@ generate_deep (guint64     n_samples,
   g_free (depths);
   g_free (thread_status);
 
-  stats.present = TRUE;
-  stats.block_size = 56;
-  stats.duration_sec = (double) (timestamp - start_us) / 1e6;
-  stats.sample_rate = (double) ticks / stats.duration_sec;
-  return finish_file (writer, path, &stats, count, MIN ((guint64) n_threads, count), ticks,
-                      DEEP_ENTRY + DEEP_FUNCS, t0);
+  return finish_file (writer, path, &stats, start_us, timestamp, count,
+                      MIN ((guint64) n_threads, count), ticks, DEEP_ENTRY + DEEP_FUNCS, t0);
 
 failed:
   g_free (stacks);
@@ -1650,12 +1647,8 @@ generate_wide (guint64     n_samples,
   g_free (depths);
   g_free (frames);
 
-  stats.present = TRUE;
-  stats.block_size = 56;
-  stats.duration_sec = (double) (timestamp - start_us) / 1e6;
-  stats.sample_rate = (double) ticks / stats.duration_sec;
-  return finish_file (writer, path, &stats, count, MIN ((guint64) n_threads, count), ticks,
-                      WIDE_FUNCS, t0);
+  return finish_file (writer, path, &stats, start_us, timestamp, count,
+                      MIN ((guint64) n_threads, count), ticks, WIDE_FUNCS, t0);
 
 failed:
   g_free (func_frame);
@@ -1796,10 +1789,6 @@ run_generate (char **args)
     }
 
   n_funcs = gen.n_funcs;
-  stats.present = TRUE;
-  stats.block_size = 56;
-  stats.duration_sec = (double) (timestamp - start_us) / 1e6;
-  stats.sample_rate = stats.duration_sec > 0 ? (double) ticks / stats.duration_sec : 0.0;
   stats.flags = TACH_STATS_ERROR_RATE | TACH_STATS_MISSED;
   stats.has_error_rate = TRUE;
   stats.error_rate = 0.05 + rng_double (&gen.rng) * 0.4;
@@ -1807,7 +1796,8 @@ run_generate (char **args)
   stats.missed_samples = ticks > 0 ? 100.0 * (double) missed_ticks
                                      / (double) (ticks + missed_ticks) : 0.0;
   gen_free_program (&gen);
-  return finish_file (gen.writer, path, &stats, count, gen.n_threads, ticks, n_funcs, t0);
+  return finish_file (gen.writer, path, &stats, start_us, timestamp, count, gen.n_threads, ticks,
+                      n_funcs, t0);
 }
 
 const BenchMode bench_mode_generate = {

@@ -35,6 +35,19 @@ def find_chromium():
     return None
 
 
+MISSING = "chromium is not installed (build-aux/install-deps.sh installs it)"
+
+
+def needs(exe):
+    """A decorator for a test case that needs Chromium EXE: where there is
+    none, the case is not run and fails with MISSING."""
+    def wrap(fn):
+        def case():
+            return [MISSING] if exe is None else fn()
+        return case
+    return wrap
+
+
 class CDPError(Exception):
     pass
 

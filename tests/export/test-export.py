@@ -157,6 +157,17 @@ def thread_pairs(t):
         yield node, s[k + 1]
 
 
+def node_totals(d, n, parent):
+    """The samples under each of the N nodes of D's tree (tree_of ())."""
+    total = [0] * n
+    for t in d["threads"]:
+        for node, count in thread_pairs(t):
+            total[node] += count
+    for i in range(n - 1, 0, -1):
+        total[parent[i]] += total[i]
+    return total
+
+
 def check_structure(d):
     """The invariants of the schema; returns problems."""
     problems = []
@@ -835,9 +846,8 @@ def hostile_cases(env, browser_exe):
         return problems
     cases.append(("hostile names stay data in the file", in_file))
 
+    @cdp.needs(browser_exe)
     def in_browser():
-        if browser_exe is None:
-            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
         if not state.get("page"):
             return ["no page to load"]
         url = "file://" + state["page"]
@@ -996,8 +1006,7 @@ def browser_cases(env, browser_exe):
     tmp = tempfile.mkdtemp(prefix="tv-export-browser-")
     cases = []
     if browser_exe is None:
-        cases.append(("chromium is installed",
-                      lambda: ["chromium is not installed (build-aux/install-deps.sh installs it)"]))
+        cases.append(("chromium is installed", lambda: [cdp.MISSING]))
         return cases, tmp
 
     pages = {}
@@ -1130,12 +1139,7 @@ def browser_cases(env, browser_exe):
         hit = [bool(re.search("cpu_work", d["strings"][d["frames"][7 * frame[i]]], re.I) or
                     re.search("cpu_work", d["strings"][d["frames"][7 * frame[i] + 1]], re.I))
                if i else False for i in range(n)]
-        total = [0] * n
-        for t in d["threads"]:
-            for node, count in thread_pairs(t):
-                total[node] += count
-        for i in range(n - 1, 0, -1):
-            total[parent[i]] += total[i]
+        total = node_totals(d, n, parent)
         expected = 0
         for i in range(1, n):
             a, under = parent[i], False
@@ -1472,9 +1476,8 @@ def size_cases(env, browser_exe):
         return problems
     cases.append(("a 1M-sample, 50k-node profile exports to at most 5 MB", generate_and_export))
 
+    @cdp.needs(browser_exe)
     def interactive():
-        if browser_exe is None:
-            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
         if "page" not in state:
             return ["no page"]
         url = "file://" + state["page"]
@@ -1766,12 +1769,7 @@ def compare_counts(ours, theirs, what):
 def heaviest_functions(d):
     """(function, file) pairs by total samples, most first."""
     n, parent, frame = tree_of(d)
-    total = [0] * n
-    for t in d["threads"]:
-        for node, count in thread_pairs(t):
-            total[node] += count
-    for i in range(n - 1, 0, -1):
-        total[parent[i]] += total[i]
+    total = node_totals(d, n, parent)
     by = collections.Counter()
     for i in range(1, n):
         f = frame[i]
@@ -1917,9 +1915,8 @@ def view_cases(env, browser_exe):
         return problems
     cases.append(("--zoom, --icicle, --search in the view", zoom_json))
 
+    @cdp.needs(browser_exe)
     def in_browser():
-        if browser_exe is None:
-            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
         problems = []
         out = os.path.join(tmp, "zoomed.html")
         rc, _, err = env.run("--export", "html", "-o", out, "--merge", "function", "--zoom",
@@ -2140,9 +2137,8 @@ def diff_cases(env, browser_exe):
     cases.append(("a side without time per sample: the warning says to compare by share",
                   no_time))
 
+    @cdp.needs(browser_exe)
     def browser_checks():
-        if browser_exe is None:
-            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
         problems = []
         with cdp.Browser(browser_exe) as b:
             # The injected change: hot() red, +50 %, in the tooltip and the table.
@@ -2241,9 +2237,8 @@ def diff_cases(env, browser_exe):
     cases.append(("diff page in Chromium: the change red, noise neutral, the mode banner",
                   browser_checks))
 
+    @cdp.needs(browser_exe)
     def hostile():
-        if browser_exe is None:
-            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
         problems = []
         path = hostile_profile(env, tmp, HOSTILE_NAME)
         tiny = os.path.join(env.data, "valid", "tiny.tach")
@@ -2420,9 +2415,8 @@ def names_cases(env, browser_exe):
                             % (what, longest, where, title))
         return problems + ["%s: %s" % (what, p) for p in browser_problems(b, url)]
 
+    @cdp.needs(browser_exe)
     def plain():
-        if browser_exe is None:
-            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
         url = page("plain", new)
         b = load(url)
         problems = common(b, url, "plain", ":5")
@@ -2442,9 +2436,8 @@ def names_cases(env, browser_exe):
         return problems + ["focused: %s" % p for p in browser_problems(b, url)]
     cases.append(("a 100 KB name on the plain page: label, tooltip, status, filter cut", plain))
 
+    @cdp.needs(browser_exe)
     def differential():
-        if browser_exe is None:
-            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
         url = page("diff", "--baseline", base, new)
         b = load(url)
         problems = common(b, url, "diff", "")
@@ -2733,7 +2726,7 @@ def l10n_cases(env, browser_exe):
         """The exporter's English words are the page's own, key for key."""
         _, p = export(None, "en", threads)
         if browser_exe is None:
-            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
+            return [cdp.MISSING]
         b, url = load(pages["en"][0])
         words = b.evaluate("tachyon.words()")
         problems = browser_problems(b, url)
@@ -2783,9 +2776,8 @@ def l10n_cases(env, browser_exe):
         return problems
     cases.append(("German: the JSON carries the catalogue's words", german_json))
 
+    @cdp.needs(browser_exe)
     def german_page():
-        if browser_exe is None:
-            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
         path, p = export("de", "de-nostats", nostats)
         ui = p.data["ui"]
         b, url = load(path)
@@ -2835,10 +2827,9 @@ def l10n_cases(env, browser_exe):
         return problems
     cases.append(("German: Chromium shows the page's words in German", german_page))
 
+    @cdp.needs(browser_exe)
     def missing_key():
         """A word the JSON lacks stays English: the rest stays German."""
-        if browser_exe is None:
-            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
         _, p = export("de", "de", threads)
         d = json.loads(p.raw.decode("utf-8"))
         del d["ui"]["reset_zoom"]
@@ -2857,9 +2848,8 @@ def l10n_cases(env, browser_exe):
         return problems
     cases.append(("a word missing from the JSON stays English", missing_key))
 
+    @cdp.needs(browser_exe)
     def german_diff():
-        if browser_exe is None:
-            return ["chromium is not installed (build-aux/install-deps.sh installs it)"]
         out = os.path.join(tmp, "diff-de.html")
         rc, stdout, err = env.run_in("de", localedir, "--export", "html", "--baseline", nostats,
                                      "-o", out, threads)
@@ -3093,8 +3083,7 @@ def page_cases(env, browser_exe):
     tmp = tempfile.mkdtemp(prefix="tv-export-page-")
     cases = []
     if browser_exe is None:
-        cases.append(("chromium is installed",
-                      lambda: ["chromium is not installed (build-aux/install-deps.sh installs it)"]))
+        cases.append(("chromium is installed", lambda: [cdp.MISSING]))
         return cases, tmp
     lazy = cdp.LazyBrowser(browser_exe)
 
@@ -3272,12 +3261,7 @@ def page_cases(env, browser_exe):
                 problems += sub
                 rd = ref.data
                 rn, rparent, _ = tree_of(rd)
-                rtotal = [0] * rn
-                for t in rd["threads"]:
-                    for node, count in thread_pairs(t):
-                        rtotal[node] += count
-                for i in range(rn - 1, 0, -1):
-                    rtotal[rparent[i]] += rtotal[i]
+                rtotal = node_totals(rd, rn, rparent)
                 by_path = dict(zip(paths(rd), rtotal))
                 rc, coll, err = env.run("--export", "collapsed", "--state", state, "-o", "-", path)
                 collapsed_sum = sum(parse_collapsed(coll).values()) if rc == 0 else None
@@ -3455,12 +3439,7 @@ def page_cases(env, browser_exe):
                 for node, count in thread_pairs(t):
                     f = frame[node]
                     selfs[(d["frames"][7 * f], d["frames"][7 * f + 1])] += count
-            total = [0] * n
-            for t in d["threads"]:
-                for node, count in thread_pairs(t):
-                    total[node] += count
-            for i in range(n - 1, 0, -1):
-                total[parent[i]] += total[i]
+            total = node_totals(d, n, parent)
             for i in range(1, n):
                 if total[i] > 0:
                     functions.add((d["frames"][7 * frame[i]], d["frames"][7 * frame[i] + 1]))
@@ -3674,11 +3653,7 @@ def main():
                           "scale": scale_cases, "page": page_cases}[a.group](env, browser_exe)
             # One after the other: they share a page or a browser.
             for name, fn in cases:
-                try:
-                    problems = fn()
-                except Exception as e:
-                    problems = ["%s: %s" % (type(e).__name__, e)]
-                tap.result(name, problems)
+                tap.run(name, fn)
     finally:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)

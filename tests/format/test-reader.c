@@ -424,10 +424,25 @@ test_varints_and_time (void)
   decoded_clear (&d);
 }
 
+/* A file body whose first record, in thread 1, is of KIND: the test
+ * appends the rest of it. */
+static Builder *
+record_builder (guint8 kind)
+{
+  Builder *b = builder_new ();
+
+  put_prefix (b, 1, 0, kind);
+  return b;
+}
+
+/* Finishes B as a file of SAMPLES samples in one thread, with one frame,
+ * and asserts that decoding it fails with MESSAGE. */
 static void
-expect_decode_error (GBytes     *bytes,
+expect_record_error (Builder    *b,
+                     guint64     samples,
                      const char *message)
 {
+  g_autoptr(GBytes) bytes = simple_finish (b, samples, 1, 1);
   Decoded d;
 
   decode_bytes (bytes, &d);
@@ -445,69 +460,50 @@ test_decode_errors (void)
     0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01,
   };
   Builder *b;
-  GBytes *bytes;
 
   /* A tenth continuation byte. */
-  b = builder_new ();
-  put_prefix (b, 1, 0, TACH_RECORD_FULL);
+  b = record_builder (TACH_RECORD_FULL);
   put (b, eleven, sizeof eleven);
   put_u8 (b, 0);
-  bytes = simple_finish (b, 1, 1, 1);
-  expect_decode_error (bytes, "Malformed varint in sample data (FULL record at byte 64)");
-  g_bytes_unref (bytes);
+  expect_record_error (b, 1, "Malformed varint in sample data (FULL record at byte 64)");
 
   /* A frame index that needs more than 32 bits. */
-  b = builder_new ();
-  put_prefix (b, 1, 0, TACH_RECORD_FULL);
+  b = record_builder (TACH_RECORD_FULL);
   put_varint (b, 1);
   put_u8 (b, 0);
   put_varint (b, 1);
   put_varint (b, G_GUINT64_CONSTANT (0x100000000));
-  bytes = simple_finish (b, 1, 1, 1);
-  expect_decode_error (bytes, "Invalid or incomplete varint in binary data");
-  g_bytes_unref (bytes);
+  expect_record_error (b, 1, "Invalid or incomplete varint in binary data");
 
   /* Varint errors in a record come before its frame checks. */
-  b = builder_new ();
-  put_prefix (b, 1, 0, TACH_RECORD_FULL);
+  b = record_builder (TACH_RECORD_FULL);
   put_varint (b, 1);
   put_u8 (b, 0);
   put_varint (b, 2);
   put_varint (b, 77);
   put_u8 (b, 0x80);
-  bytes = simple_finish (b, 1, 1, 1);
-  expect_decode_error (bytes, "Invalid or incomplete varint in binary data");
-  g_bytes_unref (bytes);
+  expect_record_error (b, 1, "Invalid or incomplete varint in binary data");
 
   /* Popping to a depth above 256. */
-  b = builder_new ();
-  put_prefix (b, 1, 0, TACH_RECORD_POP_PUSH);
+  b = record_builder (TACH_RECORD_POP_PUSH);
   put_varint (b, 1);
   put_u8 (b, 0);
   put_varint (b, 0);
   put_varint (b, 257);
-  bytes = simple_finish (b, 1, 1, 1);
-  expect_decode_error (bytes, "Final stack depth 257 exceeds capacity 256");
-  g_bytes_unref (bytes);
+  expect_record_error (b, 1, "Final stack depth 257 exceeds capacity 256");
 
   /* Missing status byte. */
-  b = builder_new ();
-  put_prefix (b, 1, 0, TACH_RECORD_SUFFIX);
+  b = record_builder (TACH_RECORD_SUFFIX);
   put_varint (b, 1);
-  bytes = simple_finish (b, 1, 1, 1);
-  expect_decode_error (bytes, "Unexpected end of sample data (SUFFIX record at byte 64)");
-  g_bytes_unref (bytes);
+  expect_record_error (b, 1, "Unexpected end of sample data (SUFFIX record at byte 64)");
 
   /* A REPEAT of an empty stack is fine; one sample too few is not. */
-  b = builder_new ();
-  put_prefix (b, 1, 0, TACH_RECORD_REPEAT);
+  b = record_builder (TACH_RECORD_REPEAT);
   put_varint (b, 1);
   put_varint (b, 5);
   put_u8 (b, 0);
-  bytes = simple_finish (b, 2, 1, 1);
-  expect_decode_error (bytes, "Sample count mismatch: header declares 2 samples but replay "
+  expect_record_error (b, 2, "Sample count mismatch: header declares 2 samples but replay "
                        "decoded 1");
-  g_bytes_unref (bytes);
 }
 
 /* Python decodes strings with errors="replace"; so must we, byte for byte,

@@ -248,6 +248,21 @@ pick_spec (GRand *rand,
   return g_rand_int_range (rand, 0, n_specs);
 }
 
+/* Pushes up to PUSH frames on W's stack, as many as MAX_GIVEN_DEPTH
+ * leaves room for. */
+static void
+push_frames (GRand  *rand,
+             Walker *w,
+             guint   n_specs,
+             guint   push)
+{
+  push = MIN (push, MAX_GIVEN_DEPTH - w->depth);
+  memmove (w->stack + push, w->stack, w->depth * sizeof (guint));
+  for (guint k = 0; k < push; k++)
+    w->stack[k] = pick_spec (rand, n_specs);
+  w->depth += push;
+}
+
 /* Moves W's stack one step: the same stack (a REPEAT), frames pushed,
  * frames popped and pushed, a new stack, an empty one or a deep one. */
 static void
@@ -260,15 +275,7 @@ walk (GRand  *rand,
   if (action < 40)
     return;
   if (action < 60)
-    {
-      guint push = g_rand_int_range (rand, 1, 4);
-
-      push = MIN (push, MAX_GIVEN_DEPTH - w->depth);
-      memmove (w->stack + push, w->stack, w->depth * sizeof (guint));
-      for (guint k = 0; k < push; k++)
-        w->stack[k] = pick_spec (rand, n_specs);
-      w->depth += push;
-    }
+    push_frames (rand, w, n_specs, g_rand_int_range (rand, 1, 4));
   else if (action < 85)
     {
       guint pop = g_rand_int_range (rand, 0, w->depth + 1);
@@ -276,11 +283,7 @@ walk (GRand  *rand,
 
       memmove (w->stack, w->stack + pop, (w->depth - pop) * sizeof (guint));
       w->depth -= pop;
-      push = MIN (push, MAX_GIVEN_DEPTH - w->depth);
-      memmove (w->stack + push, w->stack, w->depth * sizeof (guint));
-      for (guint k = 0; k < push; k++)
-        w->stack[k] = pick_spec (rand, n_specs);
-      w->depth += push;
+      push_frames (rand, w, n_specs, push);
     }
   else if (action < 95)
     {

@@ -43,6 +43,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "format-test-util.h"
 #include "model-fixture.h"
 #include "tv-flame-renderer.h"
 
@@ -1015,17 +1016,14 @@ test_random (gconstpointer user_data)
   guint iteration = GPOINTER_TO_UINT (user_data);
   guint32 seed[2] = { base_seed, iteration };
   g_autoptr(GRand) rand = g_rand_new_with_seed_array (seed, 2);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("tv-flame-XXXXXX", &error);
-  g_autofree char *path = NULL;
+  FormatTestDir tmp;
   g_autoptr(TvProfileData) data = NULL;
   g_autoptr(TvFlameRenderer) renderer = tv_flame_renderer_new (NULL);
 
-  g_assert_no_error (error);
+  format_test_dir_init (&tmp, "tv-flame-XXXXXX");
   g_test_message ("TACH_SEED=%" G_GUINT32_FORMAT " iteration %u", base_seed, iteration);
-  path = g_build_filename (dir, "random.tach", NULL);
-  generate_profile (rand, path);
-  data = fixture_load (path);
+  generate_profile (rand, tmp.path);
+  data = fixture_load (tmp.path);
 
   for (TvMergeKey merge = 0; merge < TV_N_MERGE_KEYS; merge += 2)
     {
@@ -1050,8 +1048,7 @@ test_random (gconstpointer user_data)
       check_drawing (renderer, layout, iteration % 2 == 1);
     }
 
-  g_remove (path);
-  g_rmdir (dir);
+  format_test_dir_clear (&tmp);
 }
 
 /* Empty trees lay out to nothing and hit nothing. */
@@ -1567,9 +1564,7 @@ static void
 test_raster (void)
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (base_seed);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("tv-flame-XXXXXX", &error);
-  g_autofree char *path = g_build_filename (dir, "wide.tach", NULL);
+  FormatTestDir tmp;
   g_autoptr(TvProfileData) data = NULL;
   g_autoptr(TvCallTree) tree = NULL;
   g_autoptr(TvFlameRenderer) renderer = tv_flame_renderer_new (NULL);
@@ -1580,15 +1575,15 @@ test_raster (void)
   TvFlameStyle style;
   guint n;
 
-  g_assert_no_error (error);
+  format_test_dir_init (&tmp, "tv-flame-XXXXXX");
   /* Enough samples for thousands of boxes. */
   for (guint tries = 0; tries < 20; tries++)
     {
       g_clear_pointer (&tree, tv_call_tree_unref);
       g_clear_pointer (&big, tv_flame_layout_unref);
       g_clear_pointer (&data, tv_profile_data_unref);
-      generate_profile (rand, path);
-      data = fixture_load (path);
+      generate_profile (rand, tmp.path);
+      data = fixture_load (tmp.path);
       tree = fixture_tree (data, TV_MERGE_FRAME, FALSE, TRUE);
       tv_flame_viewport_init (&vp, tree, 1920, 1080);
       /* Frames down to a fifth of a pixel get boxes of their own. */
@@ -1617,8 +1612,7 @@ test_raster (void)
   scaled = render_scaled (renderer, big, &style, 2);
   g_assert_cmpuint (check_pixels_scaled (renderer, big, &style, scaled, 2), >, 20);
 
-  g_remove (path);
-  g_rmdir (dir);
+  format_test_dir_clear (&tmp);
 }
 
 /* A profile of one function called ten times, FUNC in FILE. */

@@ -48,6 +48,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "format-test-util.h"
 #include "model-fixture.h"
 #include "tv-call-tree.h"
 #include "tv-view-state.h"
@@ -1933,21 +1934,18 @@ test_random (gconstpointer user_data)
 {
   guint iteration = GPOINTER_TO_UINT (user_data);
   g_autoptr(GRand) rand = iteration_rand (iteration);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("tv-model-XXXXXX", &error);
-  g_autofree char *path = NULL;
+  FormatTestDir tmp;
   g_autofree char *where = NULL;
   g_autofree guint *sample_thread = NULL;
   g_autoptr(TvProfileData) data = NULL;
   Decoded d;
 
-  g_assert_no_error (error);
-  path = g_build_filename (dir, "random.tach", NULL);
+  format_test_dir_init (&tmp, "tv-model-XXXXXX");
   where = g_strdup_printf ("TACH_SEED=%" G_GUINT32_FORMAT " iteration %u", base_seed, iteration);
-  generate_profile (rand, path);
+  generate_profile (rand, tmp.path);
 
-  data = fixture_load (path);
-  decode_file (path, &d);
+  data = fixture_load (tmp.path);
+  decode_file (tmp.path, &d);
   set_context ("%s", where);
   sample_thread = check_threads (data, &d);
   check_exact_tree (data);
@@ -1957,8 +1955,7 @@ test_random (gconstpointer user_data)
   random_run++;
 
   decoded_clear (&d);
-  g_remove (path);
-  g_rmdir (dir);
+  format_test_dir_clear (&tmp);
 }
 
 /* Over a run, every case the brute force knows must have come up. */
@@ -2245,18 +2242,14 @@ test_counts_random (gconstpointer user_data)
 {
   guint iteration = GPOINTER_TO_UINT (user_data);
   g_autoptr(GRand) rand = iteration_rand (1000 + iteration);
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("tv-model-XXXXXX", &error);
-  g_autofree char *path = NULL;
+  FormatTestDir tmp;
   g_autofree char *where = NULL;
 
-  g_assert_no_error (error);
-  path = g_build_filename (dir, "random.tach", NULL);
+  format_test_dir_init (&tmp, "tv-model-XXXXXX");
   where = g_strdup_printf ("TACH_SEED=%" G_GUINT32_FORMAT " counts %u", base_seed, iteration);
-  generate_profile (rand, path);
-  check_counts_load (path, rand, where, 16);
-  g_remove (path);
-  g_rmdir (dir);
+  generate_profile (rand, tmp.path);
+  check_counts_load (tmp.path, rand, where, 16);
+  format_test_dir_clear (&tmp);
 }
 
 static void

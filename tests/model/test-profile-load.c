@@ -837,16 +837,15 @@ static void
 test_many_threads_memory (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("tv-profile-load-XXXXXX", &error);
-  g_autofree char *path = g_build_filename (dir, "threads.tach", NULL);
+  FormatTestDir tmp;
   g_autoptr(TachReader) reader = NULL;
   g_autoptr(TvProfileData) data = NULL;
   TachWriter *writer = NULL;
   TachError tach_error;
   guint32 frames[16];
 
-  g_assert_no_error (error);
-  writer = format_test_writer_new (path, TRUE);
+  format_test_dir_init (&tmp, "tv-profile-load-XXXXXX");
+  writer = format_test_writer_new (tmp.path, TRUE);
   format_test_intern_tasks (writer, G_N_ELEMENTS (frames), frames);
   for (guint t = 0; t < MANY_THREADS; t++)
     {
@@ -859,7 +858,7 @@ test_many_threads_memory (void)
     }
   g_assert_cmpint (tach_writer_finish (writer, &tach_error), ==, TACH_OK);
 
-  g_assert_cmpint (tach_reader_open_path (path, &reader, &tach_error), ==, TACH_OK);
+  g_assert_cmpint (tach_reader_open_path (tmp.path, &reader, &tach_error), ==, TACH_OK);
   tv_profile_data_set_memory_limit (MANY_THREADS_KIB);
   data = tv_profile_data_load (g_steal_pointer (&reader), NULL, NULL, NULL, &error);
   tv_profile_data_set_memory_limit (0);
@@ -879,8 +878,7 @@ test_many_threads_memory (void)
       g_assert_cmpuint (depth, ==, 3);
     }
 
-  g_remove (path);
-  g_rmdir (dir);
+  format_test_dir_clear (&tmp);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -37,6 +37,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "format-test-util.h"
 #include "model-fixture.h"
 #include "tv-flame-renderer.h"
 #include "tv-timeline-renderer.h"
@@ -196,17 +197,13 @@ static TvProfileData *
 random_data (GRand    *rand,
              guint     n_threads)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("tv-timeline-XXXXXX", &error);
-  g_autofree char *path = NULL;
+  FormatTestDir tmp;
   TvProfileData *data;
 
-  g_assert_no_error (error);
-  path = g_build_filename (dir, "random.tach", NULL);
-  generate_profile (rand, path, n_threads);
-  data = fixture_load (path);
-  g_remove (path);
-  g_rmdir (dir);
+  format_test_dir_init (&tmp, "tv-timeline-XXXXXX");
+  generate_profile (rand, tmp.path, n_threads);
+  data = fixture_load (tmp.path);
+  format_test_dir_clear (&tmp);
   return data;
 }
 
@@ -878,9 +875,7 @@ test_unordered (void)
 static void
 test_dense (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("tv-timeline-XXXXXX", &error);
-  g_autofree char *path = g_build_filename (dir, "dense.tach", NULL);
+  FormatTestDir tmp;
   g_autoptr(GRand) rand = g_rand_new_with_seed (base_seed);
   g_autoptr(TvProfileData) data = NULL;
   TachWriterOptions options = { 0 };
@@ -889,10 +884,10 @@ test_dense (void)
   TachFrameInfo info = { "/srv/app/dense.py", "burst", 1, -1, -1, -1, TACH_OPCODE_NONE };
   guint32 frame;
 
-  g_assert_no_error (error);
+  format_test_dir_init (&tmp, "tv-timeline-XXXXXX");
   options.sample_interval_us = 1000;
   options.start_time_us = 5000;
-  if (tach_writer_new (path, &options, &writer, &tach_error) != TACH_OK
+  if (tach_writer_new (tmp.path, &options, &writer, &tach_error) != TACH_OK
       || tach_writer_intern_frame (writer, &info, &frame, &tach_error) != TACH_OK)
     g_error ("writer: %s", tach_error.message);
   for (guint i = 0; i < 6000; i++)
@@ -908,10 +903,9 @@ test_dense (void)
     }
   if (tach_writer_finish (writer, &tach_error) != TACH_OK)
     g_error ("finish: %s", tach_error.message);
-  data = fixture_load (path);
+  data = fixture_load (tmp.path);
   check_timeline (data, rand);
-  g_remove (path);
-  g_rmdir (dir);
+  format_test_dir_clear (&tmp);
 }
 
 static void
@@ -1791,9 +1785,7 @@ hold_status (guint thread,
 static void
 test_render_hold (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("tv-timeline-XXXXXX", &error);
-  g_autofree char *path = g_build_filename (dir, "hold.tach", NULL);
+  FormatTestDir tmp;
   g_autoptr(TvProfileData) data = NULL;
   g_autoptr(TvTimeline) timeline = NULL;
   g_autoptr(TvTimelineRenderer) renderer = tv_timeline_renderer_new (NULL);
@@ -1804,9 +1796,9 @@ test_render_hold (void)
   } windows[] = { { 0, 100001 }, { 20000, 30000 }, { 45000, 55000 }, { 49990, 50010 } };
   TvTimelineStyle style;
 
-  g_assert_no_error (error);
-  write_profile (path, 3, 100, hold_status);
-  data = fixture_load (path);
+  format_test_dir_init (&tmp, "tv-timeline-XXXXXX");
+  write_profile (tmp.path, 3, 100, hold_status);
+  data = fixture_load (tmp.path);
   timeline = tv_timeline_new (data, NULL);
   g_assert_cmpfloat (tv_timeline_get_interval (timeline), ==, 1000);
 
@@ -1858,17 +1850,14 @@ test_render_hold (void)
               }
         }
     }
-  g_remove (path);
-  g_rmdir (dir);
+  format_test_dir_clear (&tmp);
 }
 
 /* The states are drawn in the flame graph's thread-state colours. */
 static void
 test_render_colors (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("tv-timeline-XXXXXX", &error);
-  g_autofree char *path = g_build_filename (dir, "colors.tach", NULL);
+  FormatTestDir tmp;
   g_autoptr(TvProfileData) data = NULL;
   g_autoptr(TvCallTree) tree = NULL;
   g_autoptr(TvFlameLayout) layout = NULL;
@@ -1883,9 +1872,9 @@ test_render_colors (void)
   const TvFlameBox *boxes;
   guint n_boxes, checked = 0;
 
-  g_assert_no_error (error);
-  write_profile (path, 4, 100, hold_status);
-  data = fixture_load (path);
+  format_test_dir_init (&tmp, "tv-timeline-XXXXXX");
+  write_profile (tmp.path, 4, 100, hold_status);
+  data = fixture_load (tmp.path);
   tv_query_init (&query, TV_MERGE_FUNCTION);
   query.count_states = TRUE;
   tree = tv_call_tree_new (data, &query, NULL);
@@ -1919,8 +1908,7 @@ test_render_colors (void)
       }
   /* Running, native, waiting (thread 1's first half) and idle, twice. */
   g_assert_cmpuint (checked, ==, 8);
-  g_remove (path);
-  g_rmdir (dir);
+  format_test_dir_clear (&tmp);
 }
 
 /* Hundreds of threads, collapsed and scrolled. */
@@ -2118,9 +2106,7 @@ render_heatmap (TvTimelineRenderer   *renderer,
 static void
 test_long_heatmap (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("tv-timeline-XXXXXX", &error);
-  g_autofree char *path = g_build_filename (dir, "long.tach", NULL);
+  FormatTestDir tmp;
   g_autoptr(TvProfileData) data = NULL;
   g_autoptr(TvTimeline) timeline = NULL;
   g_autoptr(TvTimelineHeatmap) heatmap = NULL;
@@ -2135,10 +2121,10 @@ test_long_heatmap (void)
   guint64 in_cells = 0;
   double x, y, w, h;
 
-  g_assert_no_error (error);
+  format_test_dir_init (&tmp, "tv-timeline-XXXXXX");
   options.sample_interval_us = 1000000;
   options.start_time_us = 1000;
-  if (tach_writer_new (path, &options, &writer, &tach_error) != TACH_OK
+  if (tach_writer_new (tmp.path, &options, &writer, &tach_error) != TACH_OK
       || tach_writer_intern_frame (writer, &info, &frame, &tach_error) != TACH_OK)
     g_error ("writer: %s", tach_error.message);
   /* A sample at the start, one an hour, the last ten hours in. */
@@ -2148,7 +2134,7 @@ test_long_heatmap (void)
       g_error ("sample: %s", tach_error.message);
   if (tach_writer_finish (writer, &tach_error) != TACH_OK)
     g_error ("finish: %s", tach_error.message);
-  data = fixture_load (path);
+  data = fixture_load (tmp.path);
   timeline = tv_timeline_new (data, NULL);
   heatmap = tv_timeline_heatmap_new (timeline, NULL, 0, 0, 0, TV_HEATMAP_ROW_DURATION, NULL);
 
@@ -2177,8 +2163,7 @@ test_long_heatmap (void)
     g_test_message ("%u pixels of row 0 tinted", n_tinted);
     g_assert_cmpuint (n_tinted, >, 0);
   }
-  g_remove (path);
-  g_rmdir (dir);
+  format_test_dir_clear (&tmp);
 }
 
 /* Every cell of the heatmap is drawn in the colour of its count, where

@@ -681,20 +681,6 @@ inside_window (GtkWidget *widget,
          && bounds.origin.x + bounds.size.width <= gtk_widget_get_width (window);
 }
 
-/* Every descendant of ROOT of TYPE, in the order drawn. */
-static void
-collect_widgets (GtkWidget *root,
-                 GType      type,
-                 GPtrArray *found)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    g_ptr_array_add (found, root);
-  for (GtkWidget *child = gtk_widget_get_first_child (root);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_widgets (child, type, found);
-}
-
 /* The comparison fits a small screen: the window is no wider than 800 px
  * at least, and at 800 px the header bar's buttons, the search entry and
  * both graphs are in it, each graph with a fair share of the width. */
@@ -718,15 +704,15 @@ test_small_screen (void)
   WAIT_UNTIL (gtk_widget_get_width (window) <= SMALL_SCREEN_WIDTH, 5000);
   settle (page);
 
-  collect_widgets (window, ADW_TYPE_HEADER_BAR, header_bars);
+  ui_test_collect_widgets (window, ADW_TYPE_HEADER_BAR, header_bars);
   g_assert_cmpuint (header_bars->len, >=, 1);
-  collect_widgets (g_ptr_array_index (header_bars, 0), GTK_TYPE_BUTTON, buttons);
+  ui_test_collect_widgets (g_ptr_array_index (header_bars, 0), GTK_TYPE_BUTTON, buttons);
   g_assert_cmpuint (buttons->len, >=, 3);
   for (guint i = 0; i < buttons->len; i++)
     if (gtk_widget_get_visible (g_ptr_array_index (buttons, i)))
       g_assert_true (inside_window (g_ptr_array_index (buttons, i), window));
   /* The page's search entry (the others are in hidden views and menus). */
-  collect_widgets (GTK_WIDGET (page), GTK_TYPE_SEARCH_ENTRY, entries);
+  ui_test_collect_widgets (GTK_WIDGET (page), GTK_TYPE_SEARCH_ENTRY, entries);
   for (guint i = 0; i < entries->len; i++)
     if (gtk_widget_get_mapped (g_ptr_array_index (entries, i)))
       n_shown += inside_window (g_ptr_array_index (entries, i), window);
@@ -760,7 +746,7 @@ find_row (GtkWidget  *pane,
 {
   g_autoptr(GPtrArray) rows = g_ptr_array_new ();
 
-  collect_widgets (pane, ADW_TYPE_ACTION_ROW, rows);
+  ui_test_collect_widgets (pane, ADW_TYPE_ACTION_ROW, rows);
   for (guint i = 0; i < rows->len; i++)
     if (g_strcmp0 (adw_preferences_row_get_title (g_ptr_array_index (rows, i)), title) == 0)
       return g_ptr_array_index (rows, i);
@@ -812,7 +798,7 @@ test_properties_side_by_side (void)
   GtkWidget *rows[2];
 
   tv_compare_page_show_view (page, "properties");
-  collect_widgets (GTK_WIDGET (page), TV_TYPE_PROPERTIES, panes);
+  ui_test_collect_widgets (GTK_WIDGET (page), TV_TYPE_PROPERTIES, panes);
   g_assert_cmpuint (panes->len, ==, 2);
   WAIT_UNTIL (gtk_widget_get_width (g_ptr_array_index (panes, 1)) > 0, 5000);
   ui_test_spin (50);
@@ -946,14 +932,6 @@ test_compare_uris (void)
   close_all ();
 }
 
-static void
-on_async_result (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
 /* Exports PAGE to DEST, which must succeed: the file it wrote. */
 static char *
 export_contents (TvComparePage *page,
@@ -963,7 +941,7 @@ export_contents (TvComparePage *page,
   GAsyncResult *result = NULL;
   char *contents = NULL;
 
-  tv_compare_page_export_async (page, dest, NULL, on_async_result, &result);
+  tv_compare_page_export_async (page, dest, NULL, ui_test_keep_result, &result);
   WAIT_UNTIL (result != NULL, 60000);
   g_assert_true (tv_compare_page_export_finish (page, result, &error));
   g_assert_no_error (error);
@@ -1079,7 +1057,7 @@ find_swap_button (TvComparePage *page)
 {
   g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
 
-  collect_widgets (GTK_WIDGET (page), GTK_TYPE_BUTTON, buttons);
+  ui_test_collect_widgets (GTK_WIDGET (page), GTK_TYPE_BUTTON, buttons);
   for (guint i = 0; i < buttons->len; i++)
     if (g_strcmp0 (gtk_actionable_get_action_name (g_ptr_array_index (buttons, i)),
                    "page.swap") == 0)
@@ -1164,7 +1142,7 @@ assert_sides (TvComparePage *page,
   TvProfile *profiles[] = { base, new_profile };
   g_autoptr(GPtrArray) panes = g_ptr_array_new ();
 
-  collect_widgets (GTK_WIDGET (page), TV_TYPE_PROPERTIES, panes);
+  ui_test_collect_widgets (GTK_WIDGET (page), TV_TYPE_PROPERTIES, panes);
   g_assert_cmpuint (panes->len, ==, 2);
   for (guint side = 0; side < 2; side++)
     {
@@ -1408,7 +1386,7 @@ find_question (GtkWidget  *root,
 {
   g_autoptr(GPtrArray) labels = g_ptr_array_new ();
 
-  collect_widgets (root, GTK_TYPE_LABEL, labels);
+  ui_test_collect_widgets (root, GTK_TYPE_LABEL, labels);
   for (guint i = 0; i < labels->len; i++)
     {
       const char *text = gtk_label_get_text (g_ptr_array_index (labels, i));
@@ -1536,7 +1514,8 @@ test_long_names (void)
   /* The table: the name's cell cut, as tall as a short name's. */
   tv_compare_page_show_view (page, "functions");
   settle (page);
-  collect_widgets (GTK_WIDGET (tv_compare_page_get_table (page)), GTK_TYPE_LABEL, labels);
+  ui_test_collect_widgets (GTK_WIDGET (tv_compare_page_get_table (page)), GTK_TYPE_LABEL,
+                           labels);
   for (guint i = 0; i < labels->len; i++)
     {
       const char *text = gtk_label_get_text (labels->pdata[i]);
@@ -1609,8 +1588,6 @@ main (int   argc,
   write_pair_side (base_path, FALSE, 1, TRUE);
   write_pair_side (new_path, TRUE, 1, TRUE);
 
-  application = ui_test_application_new ();
-
   g_test_add_func ("/ui/compare/open", test_open);
   g_test_add_func ("/ui/compare/zoom-sync", test_zoom_sync);
   g_test_add_func ("/ui/compare/hover", test_hover);
@@ -1634,9 +1611,7 @@ main (int   argc,
   g_test_add_func ("/ui/compare/command-line", test_command_line);
   g_test_add_func ("/ui/compare/long-names", test_long_names);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&application, ui_test_application_free);
+  ret = ui_test_run_in_application (&application, FALSE);
   g_unlink (base_path);
   g_unlink (new_path);
   g_rmdir (tmp_dir);

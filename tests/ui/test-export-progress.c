@@ -399,17 +399,13 @@ main (int   argc,
   dir = g_dir_make_tmp ("tv-test-export-progress-XXXXXX", NULL);
   g_assert_nonnull (dir);
   profile_path = g_build_filename (dir, "deep.tach", NULL);
-  application = ui_test_application_new ();
-  g_application_activate (G_APPLICATION (application));
 
   g_test_add_func ("/ui/export-progress/progress", test_progress);
   g_test_add_func ("/ui/export-progress/cancel", test_cancel);
   g_test_add_func ("/ui/export-progress/compare", test_compare);
   g_test_add_func ("/ui/export-progress/view-cancel", test_view_cancel);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&application, ui_test_application_free);
+  ret = ui_test_run_in_application (&application, TRUE);
   g_unlink (profile_path);
   g_rmdir (dir);
   g_free (profile_path);

@@ -301,18 +301,13 @@ main (int   argc,
     return 77;
 
   format_test_dir_init (&folder, "tv-test-file-XXXXXX");
-  application = ui_test_application_new ();
-  /* The window, for each test (and for one run alone with -p). */
-  g_application_activate (G_APPLICATION (application));
 
   g_test_add_func ("/ui/file/fifo", test_fifo);
   g_test_add_func ("/ui/file/cut-while-loading", test_cut_while_loading);
   g_test_add_func ("/ui/file/changed-on-disk", test_changed_on_disk);
   g_test_add_func ("/ui/file/open-failed-again", test_open_failed_again);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&application, ui_test_application_free);
+  ret = ui_test_run_in_application (&application, TRUE);
   format_test_dir_clear (&folder);
   return ret;
 }

@@ -87,21 +87,6 @@ get_row (GListModel *model,
   return item;
 }
 
-/* The widgets of TYPE under WIDGET (itself included), in the order of
- * the widget tree. */
-static void
-collect_widgets (GtkWidget *widget,
-                 GType      type,
-                 GPtrArray *out)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    g_ptr_array_add (out, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_widgets (child, type, out);
-}
-
 static GtkColumnView *
 get_column_view (TvFunctionTable *t,
                  guint            index)
@@ -109,27 +94,9 @@ get_column_view (TvFunctionTable *t,
   g_autoptr(GPtrArray) views = g_ptr_array_new ();
 
   /* The table, the callers, the callees. */
-  collect_widgets (GTK_WIDGET (t), GTK_TYPE_COLUMN_VIEW, views);
+  ui_test_collect_widgets (GTK_WIDGET (t), GTK_TYPE_COLUMN_VIEW, views);
   g_assert_cmpuint (views->len, ==, 3);
   return g_ptr_array_index (views, index);
-}
-
-static GtkWidget *
-find_widget (GtkWidget *widget,
-             GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 static void
@@ -450,7 +417,7 @@ test_layout (void)
   /* The name cells: "Thread._bootstrap" and "Thread._bootstrap_inner"
    * are cut in the middle, so they read as two names; a name cell that
    * is cut has the whole name in its tooltip (see hostile-names). */
-  collect_widgets (view, GTK_TYPE_LABEL, labels);
+  ui_test_collect_widgets (view, GTK_TYPE_LABEL, labels);
   for (guint i = 0; i < labels->len; i++)
     {
       GtkLabel *label = labels->pdata[i];
@@ -623,7 +590,7 @@ test_search (void)
   guint n_empty = 0, n_partial = 0;
 
   ensure_profile ("rec_threads.tach");
-  entry = GTK_EDITABLE (find_widget (GTK_WIDGET (table), GTK_TYPE_SEARCH_ENTRY));
+  entry = GTK_EDITABLE (ui_test_find_widget (GTK_WIDGET (table), GTK_TYPE_SEARCH_ENTRY));
   tree = tv_function_table_get_tree (table);
   tv_call_tree_get_functions (tree, &n_functions);
   for (guint i = 0; i < G_N_ELEMENTS (searches); i++)
@@ -1140,7 +1107,7 @@ find_label (GtkWidget  *widget,
 {
   g_autoptr(GPtrArray) labels = g_ptr_array_new ();
 
-  collect_widgets (widget, GTK_TYPE_LABEL, labels);
+  ui_test_collect_widgets (widget, GTK_TYPE_LABEL, labels);
   for (guint i = 0; i < labels->len; i++)
     if (g_strcmp0 (gtk_label_get_text (labels->pdata[i]), text) == 0)
       return labels->pdata[i];
@@ -1155,7 +1122,7 @@ check_nothing_obeyed (GtkWidget *widget)
 {
   g_autoptr(GPtrArray) labels = g_ptr_array_new ();
 
-  collect_widgets (widget, GTK_TYPE_LABEL, labels);
+  ui_test_collect_widgets (widget, GTK_TYPE_LABEL, labels);
   for (guint i = 0; i < labels->len; i++)
     {
       const char *text = gtk_label_get_text (labels->pdata[i]);
@@ -1227,7 +1194,7 @@ test_hostile_names (void)
     gboolean found = FALSE;
 
     /* The heading is outside the three column views. */
-    collect_widgets (GTK_WIDGET (t), GTK_TYPE_LABEL, labels);
+    ui_test_collect_widgets (GTK_WIDGET (t), GTK_TYPE_LABEL, labels);
     for (guint i = 0; i < labels->len; i++)
       if (gtk_widget_get_ancestor (labels->pdata[i], GTK_TYPE_COLUMN_VIEW) == NULL
           && g_strcmp0 (gtk_label_get_text (labels->pdata[i]), HOSTILE_NAME_SHOWN) == 0)

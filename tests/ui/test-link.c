@@ -42,9 +42,7 @@ open_page (const char *name)
 static void
 close_page (TvProfilePage *page)
 {
-  AdwTabView *tabs = tv_window_get_tab_view (ui_test_get_window (GTK_APPLICATION (application)));
-
-  adw_tab_view_close_page (tabs, adw_tab_view_get_page (tabs, GTK_WIDGET (page)));
+  ui_test_close_page (ui_test_get_window (GTK_APPLICATION (application)), page);
   ui_test_spin (100);
 }
 
@@ -354,15 +352,10 @@ int
 main (int   argc,
       char *argv[])
 {
-  int ret;
-
   if (!ui_test_init (&argc, &argv))
     return 77;
-  application = ui_test_application_new ();
   g_test_add_func ("/link/select", test_select);
   g_test_add_func ("/link/search", test_search);
   g_test_add_func ("/link/stale", test_stale);
-  ret = g_test_run ();
-  ui_test_application_free (application);
-  return ret;
+  return ui_test_run_in_application (&application, FALSE);
 }

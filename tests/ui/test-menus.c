@@ -49,30 +49,6 @@ save_light_and_dark (GtkWidget  *widget,
   ui_test_set_dark (FALSE);
 }
 
-/* Appends ROOT (if it is a TYPE) and its descendants of TYPE, depth
- * first. */
-static void
-collect_widgets (GtkWidget *root,
-                 GType      type,
-                 GPtrArray *out)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    g_ptr_array_add (out, root);
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_widgets (child, type, out);
-}
-
-static GtkWidget *
-find_widget (GtkWidget *root,
-             GType      type)
-{
-  g_autoptr(GPtrArray) found = g_ptr_array_new ();
-
-  collect_widgets (root, type, found);
-  return found->len > 0 ? g_ptr_array_index (found, 0) : NULL;
-}
-
 /* The toplevel window of TYPE that is shown, or NULL. */
 static GtkWidget *
 find_shown_toplevel (GType type)
@@ -255,7 +231,7 @@ list_shortcuts_window (GtkWidget *overlay,
 {
   g_autoptr(GPtrArray) shortcuts = g_ptr_array_new ();
 
-  collect_widgets (overlay, GTK_TYPE_SHORTCUTS_SHORTCUT, shortcuts);
+  ui_test_collect_widgets (overlay, GTK_TYPE_SHORTCUTS_SHORTCUT, shortcuts);
   for (guint i = 0; i < shortcuts->len; i++)
     {
       GtkWidget *shortcut = g_ptr_array_index (shortcuts, i);
@@ -288,11 +264,11 @@ static const char * const menu_sections[][4] = {
 static GtkMenuButton *
 get_menu_button (void)
 {
-  GtkWidget *header_bar = find_widget (GTK_WIDGET (get_window ()), ADW_TYPE_HEADER_BAR);
+  GtkWidget *header_bar = ui_test_find_widget (GTK_WIDGET (get_window ()), ADW_TYPE_HEADER_BAR);
   g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
 
   g_assert_nonnull (header_bar);
-  collect_widgets (header_bar, GTK_TYPE_MENU_BUTTON, buttons);
+  ui_test_collect_widgets (header_bar, GTK_TYPE_MENU_BUTTON, buttons);
   g_assert_cmpuint (buttons->len, ==, 1);
   return g_ptr_array_index (buttons, 0);
 }
@@ -330,7 +306,7 @@ menu_items (GtkPopover *popover)
   GType model_button = g_type_from_name ("GtkModelButton");
 
   g_assert_true (model_button != G_TYPE_INVALID);
-  collect_widgets (GTK_WIDGET (popover), model_button, buttons);
+  ui_test_collect_widgets (GTK_WIDGET (popover), model_button, buttons);
   for (guint i = 0; i < buttons->len; i++)
     {
       GtkWidget *item = g_ptr_array_index (buttons, i);
@@ -401,7 +377,7 @@ find_action_button (GtkWidget  *root,
 {
   g_autoptr(GPtrArray) buttons = g_ptr_array_new ();
 
-  collect_widgets (root, GTK_TYPE_BUTTON, buttons);
+  ui_test_collect_widgets (root, GTK_TYPE_BUTTON, buttons);
   for (guint i = 0; i < buttons->len; i++)
     if (g_strcmp0 (gtk_actionable_get_action_name (g_ptr_array_index (buttons, i)), action) == 0)
       return g_ptr_array_index (buttons, i);
@@ -673,7 +649,7 @@ test_shortcuts_cover_code (void)
   g_assert_cmpuint (listed->len, >, 20);
 
   n_checked = assert_application_accels_listed (listed);
-  collect_widgets (GTK_WIDGET (window), GTK_TYPE_WIDGET, widgets);
+  ui_test_collect_widgets (GTK_WIDGET (window), GTK_TYPE_WIDGET, widgets);
   for (guint i = 0; i < widgets->len; i++)
     {
       GtkWidget *widget = g_ptr_array_index (widgets, i);
@@ -700,7 +676,7 @@ static GtkWidget *
 find_required_widget (GtkWidget *root,
                       GType      type)
 {
-  GtkWidget *widget = find_widget (root, type);
+  GtkWidget *widget = ui_test_find_widget (root, type);
 
   g_assert_nonnull (widget);
   return widget;
@@ -811,12 +787,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  int ret;
-
   if (!ui_test_init (&argc, &argv))
     return 77;
-
-  application = ui_test_application_new ();
 
   g_test_add_func ("/ui/menus/primary-menu", test_primary_menu);
   g_test_add_func ("/ui/menus/about", test_about);
@@ -825,9 +797,5 @@ main (int   argc,
   g_test_add_func ("/ui/menus/shortcuts-exist", test_shortcuts_exist);
   g_test_add_func ("/ui/menus/quit", test_quit);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&application, ui_test_application_free);
-
-  return ret;
+  return ui_test_run_in_application (&application, FALSE);
 }

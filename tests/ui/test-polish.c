@@ -218,23 +218,6 @@ test_anchor (void)
   close_all_tabs (window);
 }
 
-static GtkWidget *
-find_descendant (GtkWidget *root,
-                 GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Esc resets the zoom from the graph, a toolbar button, the function
  * table: wherever the focus is in the page. */
 static void
@@ -254,8 +237,8 @@ test_escape (void)
                                                              TV_TYPE_FLAME_VIEW,
                                                              "inverted_button"));
   /* The table's rows (its search entry keeps Esc, to stop searching). */
-  focusables[2] = find_descendant (GTK_WIDGET (tv_flame_view_get_function_table (view)),
-                                   GTK_TYPE_COLUMN_VIEW);
+  focusables[2] = ui_test_find_widget (GTK_WIDGET (tv_flame_view_get_function_table (view)),
+                                       GTK_TYPE_COLUMN_VIEW);
   g_assert_nonnull (focusables[2]);
   for (guint i = 0; i < G_N_ELEMENTS (focusables); i++)
     {
@@ -538,12 +521,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  int ret;
-
   if (!ui_test_init (&argc, &argv))
     return 77;
-
-  application = ui_test_application_new ();
 
   g_test_add_func ("/ui/polish/window-size", test_window_size);
   g_test_add_func ("/ui/polish/tab-bar", test_tab_bar);
@@ -554,9 +533,5 @@ main (int   argc,
   g_test_add_func ("/ui/polish/breadcrumbs", test_breadcrumbs);
   g_test_add_func ("/ui/polish/diff-noise-colors", test_diff_noise_colors);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&application, ui_test_application_free);
-
-  return ret;
+  return ui_test_run_in_application (&application, FALSE);
 }

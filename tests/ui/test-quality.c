@@ -317,8 +317,6 @@ main (int   argc,
     return 77;
 
   format_test_dir_init (&folder, "tv-test-quality-XXXXXX");
-  application = ui_test_application_new ();
-  g_application_activate (G_APPLICATION (application));
 
   g_test_add_func ("/ui/quality/banner", test_banner);
   g_test_add_func ("/ui/quality/banner-notice-only", test_banner_notice_only);
@@ -327,9 +325,7 @@ main (int   argc,
   g_test_add_func ("/ui/quality/error-reload", test_error_reload);
   g_test_add_func ("/ui/quality/error-open-another", test_error_open_another);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&application, ui_test_application_free);
+  ret = ui_test_run_in_application (&application, TRUE);
   format_test_dir_clear (&folder);
   return ret;
 }

@@ -464,9 +464,7 @@ test_source_view (void)
     assert_gutter_matches_model (source, data, tv_call_tree_get_function (tree, work_node));
   }
 
-  adw_tab_view_close_page (tv_window_get_tab_view (window),
-                           adw_tab_view_get_page (tv_window_get_tab_view (window),
-                                                  GTK_WIDGET (page)));
+  ui_test_close_page (window, page);
   g_unlink (path);
 }
 
@@ -482,14 +480,10 @@ main (int   argc,
   dir = g_dir_make_tmp ("tv-test-source-view-XXXXXX", NULL);
   g_assert_nonnull (dir);
   script = g_build_filename (dir, "app.py", NULL);
-  application = ui_test_application_new ();
-  g_application_activate (G_APPLICATION (application));
 
   g_test_add_func ("/ui/source-view/gtksourceview", test_source_view);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&application, ui_test_application_free);
+  ret = ui_test_run_in_application (&application, TRUE);
   g_unlink (script);
   g_rmdir (dir);
   g_free (script);

@@ -44,19 +44,6 @@ get_window (void)
   return ui_test_get_window (GTK_APPLICATION (application));
 }
 
-static void
-collect_widgets (GtkWidget *widget,
-                 GType      type,
-                 GPtrArray *found)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    g_ptr_array_add (found, widget);
-  for (GtkWidget *child = gtk_widget_get_first_child (widget);
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_widgets (child, type, found);
-}
-
 /* Thread t has 1 + t % 3 samples, so that the display order (by samples)
  * is not the file's; thread 0 is the main thread. */
 static const char *
@@ -119,11 +106,9 @@ open_page (const char *path)
 }
 
 static void
-close_page (TvProfilePage *page)
+close_page (gpointer page)
 {
-  AdwTabView *tabs = tv_window_get_tab_view (get_window ());
-
-  adw_tab_view_close_page (tabs, adw_tab_view_get_page (tabs, GTK_WIDGET (page)));
+  ui_test_close_page (get_window (), page);
   ui_test_spin (100);
 }
 
@@ -171,7 +156,7 @@ thread_checks (GtkPopover *popover)
 {
   GPtrArray *checks = g_ptr_array_new ();
 
-  collect_widgets (GTK_WIDGET (popover), GTK_TYPE_CHECK_BUTTON, checks);
+  ui_test_collect_widgets (GTK_WIDGET (popover), GTK_TYPE_CHECK_BUTTON, checks);
   return checks;
 }
 
@@ -449,7 +434,7 @@ find_filter_entry (TvTimelineView *view)
 {
   g_autoptr(GPtrArray) entries = g_ptr_array_new ();
 
-  collect_widgets (GTK_WIDGET (view), GTK_TYPE_SEARCH_ENTRY, entries);
+  ui_test_collect_widgets (GTK_WIDGET (view), GTK_TYPE_SEARCH_ENTRY, entries);
   g_assert_cmpuint (entries->len, ==, 1);
   return GTK_EDITABLE (g_ptr_array_index (entries, 0));
 }
@@ -610,7 +595,7 @@ test_timeline_splitter (void)
           int height = gtk_widget_get_height (GTK_WIDGET (view));
 
           /* A filter that keeps one lane leaves the pane as high. */
-          collect_widgets (GTK_WIDGET (view), GTK_TYPE_SEARCH_ENTRY, entries);
+          ui_test_collect_widgets (GTK_WIDGET (view), GTK_TYPE_SEARCH_ENTRY, entries);
           g_assert_cmpuint (entries->len, ==, 1);
           gtk_editable_set_text (GTK_EDITABLE (entries->pdata[0]), "1001");
           WAIT_UNTIL ((count_shown_rows (view, &n_rows), n_rows == 1), 5000);
@@ -685,7 +670,7 @@ test_compare_menus (void)
   WAIT_UNTIL (tv_compare_page_get_state (page) != TV_COMPARE_PAGE_LOADING
               && !tv_compare_page_is_busy (page), 60000);
   g_assert_cmpint (tv_compare_page_get_state (page), ==, TV_COMPARE_PAGE_READY);
-  collect_widgets (GTK_WIDGET (page), GTK_TYPE_DROP_DOWN, menus);
+  ui_test_collect_widgets (GTK_WIDGET (page), GTK_TYPE_DROP_DOWN, menus);
   tv_compare_page_set_link_filters (page, FALSE);
   for (guint m = 0; m < menus->len; m++)
     {
@@ -722,12 +707,7 @@ test_compare_menus (void)
       g_assert_cmpuint (n, ==, 0);
     }
   g_assert_cmpuint (n_menus, ==, 2);
-  {
-    AdwTabView *tabs = tv_window_get_tab_view (get_window ());
-
-    adw_tab_view_close_page (tabs, adw_tab_view_get_page (tabs, GTK_WIDGET (page)));
-    ui_test_spin (100);
-  }
+  close_page (page);
 }
 
 int
@@ -739,7 +719,6 @@ main (int   argc,
   if (!ui_test_init (&argc, &argv))
     return 77;
 
-  application = ui_test_application_new ();
   g_test_add_func ("/threads/menu/corpus", test_thread_menu_corpus);
   g_test_add_func ("/threads/menu/many", test_thread_menu_many);
   g_test_add_func ("/threads/range-table/corpus", test_range_table_corpus);
@@ -748,9 +727,7 @@ main (int   argc,
   g_test_add_func ("/threads/timeline/splitter", test_timeline_splitter);
   g_test_add_func ("/threads/timeline/screenshots", test_timeline_screenshots);
   g_test_add_func ("/threads/compare/menus", test_compare_menus);
-  ret = g_test_run ();
-
-  ui_test_application_free (application);
+  ret = ui_test_run_in_application (&application, FALSE);
   if (many_path != NULL)
     {
       g_remove (many_path);

@@ -198,10 +198,8 @@ main (int   argc,
   if (!ui_test_init (&argc, &argv))
     return 77;
 
-  application = ui_test_application_new ();
   g_test_add_func ("/trace/stages", test_trace_stages);
-  ret = g_test_run ();
-  ui_test_application_free (application);
+  ret = ui_test_run_in_application (&application, FALSE);
 
   g_remove (trace_path);
   g_rmdir (trace_dir);

@@ -656,9 +656,7 @@ test_properties_short_values (void)
     }
   save_screenshot (window, "ui-properties-narrow.png");
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
-  adw_tab_view_close_page (tv_window_get_tab_view (TV_WINDOW (window)),
-                           adw_tab_view_get_page (tv_window_get_tab_view (TV_WINDOW (window)),
-                                                  GTK_WIDGET (page)));
+  ui_test_close_page (TV_WINDOW (window), page);
 }
 
 static void
@@ -836,9 +834,7 @@ test_properties_many_threads (void)
                  strstr (sorted, "\n  10099\t") != NULL
                  && strstr (sorted, "\n  100\t") == NULL; }), 10000);
 
-  adw_tab_view_close_page (tv_window_get_tab_view (window),
-                           adw_tab_view_get_page (tv_window_get_tab_view (window),
-                                                  GTK_WIDGET (page)));
+  ui_test_close_page (window, page);
   g_remove (path);
   g_rmdir (dir);
 }
@@ -1029,35 +1025,6 @@ test_load_responsive (void)
 /* The flame graph                                                           */
 /* ------------------------------------------------------------------------ */
 
-static void
-on_async_result (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  *(GAsyncResult **) user_data = g_object_ref (result);
-}
-
-/* Exports PAGE to DEST as the page's Export does, and returns what it
- * wrote; DEST is deleted. */
-static char *
-export_and_read (TvProfilePage *page,
-                 GFile         *dest)
-{
-  g_autoptr(GError) error = NULL;
-  GAsyncResult *result = NULL;
-  char *contents = NULL;
-
-  tv_profile_page_export_async (page, dest, NULL, on_async_result, &result);
-  WAIT_UNTIL (result != NULL, 20000);
-  g_assert_true (tv_profile_page_export_finish (page, result, &error));
-  g_assert_no_error (error);
-  g_clear_object (&result);
-  g_assert_true (g_file_load_contents (dest, NULL, &contents, NULL, NULL, &error));
-  g_assert_no_error (error);
-  g_file_delete (dest, NULL, NULL);
-  return contents;
-}
-
 /* Exports PAGE to DEST as the page's Export does, and returns the bytes
  * it wrote; DEST is deleted. */
 static GBytes *
@@ -1068,7 +1035,7 @@ export_and_load (TvProfilePage *page,
   GAsyncResult *result = NULL;
   GBytes *bytes;
 
-  tv_profile_page_export_async (page, dest, NULL, on_async_result, &result);
+  tv_profile_page_export_async (page, dest, NULL, ui_test_keep_result, &result);
   WAIT_UNTIL (result != NULL, 20000);
   g_assert_true (tv_profile_page_export_finish (page, result, &error));
   g_assert_no_error (error);
@@ -1077,6 +1044,16 @@ export_and_load (TvProfilePage *page,
   g_assert_no_error (error);
   g_file_delete (dest, NULL, NULL);
   return bytes;
+}
+
+/* The same as a string. */
+static char *
+export_and_read (TvProfilePage *page,
+                 GFile         *dest)
+{
+  g_autoptr(GBytes) bytes = export_and_load (page, dest);
+
+  return g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
 }
 
 static void
@@ -1173,7 +1150,7 @@ test_export_samples (void)
     g_autoptr(GFile) dest = g_file_new_for_uri ("resource:///nowhere/out.gecko.json");
     GAsyncResult *result = NULL;
 
-    tv_profile_page_export_async (page, dest, NULL, on_async_result, &result);
+    tv_profile_page_export_async (page, dest, NULL, ui_test_keep_result, &result);
     WAIT_UNTIL (result != NULL, 20000);
     g_assert_false (tv_profile_page_export_finish (page, result, &error));
     g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
@@ -1182,9 +1159,7 @@ test_export_samples (void)
   }
   g_rmdir (dir);
   tv_view_state_set_threads (state, NULL, 0);
-  adw_tab_view_close_page (tv_window_get_tab_view (window),
-                           adw_tab_view_get_page (tv_window_get_tab_view (window),
-                                                  GTK_WIDGET (page)));
+  ui_test_close_page (window, page);
 }
 
 /* The widest child of NODE. */
@@ -1356,9 +1331,7 @@ test_headline (void)
   wait_view_idle (view);
   /* Closed, and gone before the next test watches the main loop. */
   g_object_add_weak_pointer (G_OBJECT (page), (gpointer *) &page);
-  adw_tab_view_close_page (tv_window_get_tab_view (window),
-                           adw_tab_view_get_page (tv_window_get_tab_view (window),
-                                                  GTK_WIDGET (page)));
+  ui_test_close_page (window, page);
   WAIT_UNTIL (page == NULL, 5000);
 }
 
@@ -1500,9 +1473,7 @@ test_timeline (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (timeline_view), "timeline.clear-selection", NULL));
   g_assert_false (tv_view_state_get_range (state, NULL, NULL));
   g_assert_cmpuint (tv_properties_get_n_range_rows (tv_profile_page_get_properties (page)), ==, 0);
-  adw_tab_view_close_page (tv_window_get_tab_view (window),
-                           adw_tab_view_get_page (tv_window_get_tab_view (window),
-                                                  GTK_WIDGET (page)));
+  ui_test_close_page (window, page);
 }
 
 /* Samples of THREADS (all when N_THREADS is 0) in the heatmap cells of
@@ -1578,9 +1549,7 @@ test_search_key (void)
   g_assert_true (ui_test_deliver_key (GTK_WINDOW (window), GDK_KEY_f, GDK_CONTROL_MASK));
   focus = gtk_root_get_focus (GTK_ROOT (window));
   g_assert_true (focus == entry || gtk_widget_is_ancestor (focus, entry));
-  adw_tab_view_close_page (tv_window_get_tab_view (window),
-                           adw_tab_view_get_page (tv_window_get_tab_view (window),
-                                                  GTK_WIDGET (page)));
+  ui_test_close_page (window, page);
 }
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (cairo_surface_t, cairo_surface_destroy)
@@ -1971,9 +1940,7 @@ test_heatmap (void)
                                              "lanes"));
   g_assert_true (gtk_widget_get_visible (area));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (heatmap_view)));
-  adw_tab_view_close_page (tv_window_get_tab_view (window),
-                           adw_tab_view_get_page (tv_window_get_tab_view (window),
-                                                  GTK_WIDGET (page)));
+  ui_test_close_page (window, page);
 }
 
 /* A profile of a script that exists on this machine: work() runs line 3
@@ -2148,9 +2115,7 @@ test_side_panel (void)
     g_rmdir (moved_dir);
   }
 
-  adw_tab_view_close_page (tv_window_get_tab_view (window),
-                           adw_tab_view_get_page (tv_window_get_tab_view (window),
-                                                  GTK_WIDGET (page)));
+  ui_test_close_page (window, page);
   g_unlink (path);
   g_rmdir (dir);
 }
@@ -2209,9 +2174,7 @@ test_flamegraph_async_layout (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (graph), "flame.back", NULL));
   wait_view_idle (view);
   g_assert_cmpuint (tv_flame_graph_get_zoom_root (graph), ==, TV_ROOT_NODE);
-  adw_tab_view_close_page (tv_window_get_tab_view (window),
-                           adw_tab_view_get_page (tv_window_get_tab_view (window),
-                                                  GTK_WIDGET (page)));
+  ui_test_close_page (window, page);
 }
 
 /* Zoomed deep, the path shows its names whole (up to 16 characters each)
@@ -2288,9 +2251,7 @@ test_breadcrumbs (void)
                        gtk_widget_get_width (scroller) + 0.5);
   }
   save_screenshot (GTK_WIDGET (window), "ui-breadcrumbs.png");
-  adw_tab_view_close_page (tv_window_get_tab_view (window),
-                           adw_tab_view_get_page (tv_window_get_tab_view (window),
-                                                  GTK_WIDGET (page)));
+  ui_test_close_page (window, page);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2559,9 +2520,7 @@ test_long_names (void)
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
                                       ADW_COLOR_SCHEME_DEFAULT);
 
-  adw_tab_view_close_page (tv_window_get_tab_view (window),
-                           adw_tab_view_get_page (tv_window_get_tab_view (window),
-                                                  GTK_WIDGET (page)));
+  ui_test_close_page (window, page);
   ui_test_spin (50);
   g_unlink (path);
   for (char *p = dir; strlen (p) > strlen (top); )
@@ -3148,8 +3107,6 @@ main (int   argc,
     g_unlink (recent);
   }
 
-  application = ui_test_application_new ();
-
   /* The tests share one window and run in this order (GTest runs the
    * tests of one level in the order they were added). */
   g_test_add_func ("/ui/start-page", test_start_page);
@@ -3177,9 +3134,7 @@ main (int   argc,
   g_test_add_func ("/ui/drop", test_drop);
   g_test_add_func ("/ui/recent-and-close", test_close);
 
-  ret = g_test_run ();
-
-  g_clear_pointer (&application, ui_test_application_free);
+  ret = ui_test_run_in_application (&application, FALSE);
   if (big_path != NULL)
     g_unlink (big_path);
   if (big_dir != NULL)

@@ -38,6 +38,14 @@ ui_test_on_timeout (gpointer user_data)
 }
 
 void
+ui_test_keep_result (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+void
 ui_test_spin (guint ms)
 {
   gboolean done = FALSE;
@@ -117,6 +125,37 @@ ui_test_count_widgets (GtkWidget *widget,
        child = gtk_widget_get_next_sibling (child))
     n += ui_test_count_widgets (child, type);
   return n;
+}
+
+void
+ui_test_collect_widgets (GtkWidget *widget,
+                         GType      type,
+                         GPtrArray *out)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    ui_test_collect_widgets (child, type, out);
+}
+
+GtkWidget *
+ui_test_find_widget (GtkWidget *widget,
+                     GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = ui_test_find_widget (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
 }
 
 GtkEventController *
@@ -356,6 +395,29 @@ ui_test_application_free (TvApplication *application)
     gtk_window_destroy (window);
   g_application_release (G_APPLICATION (application));
   g_object_unref (application);
+}
+
+int
+ui_test_run_in_application (TvApplication **application,
+                            gboolean        activate)
+{
+  int ret;
+
+  *application = ui_test_application_new ();
+  if (activate)
+    g_application_activate (G_APPLICATION (*application));
+  ret = g_test_run ();
+  g_clear_pointer (application, ui_test_application_free);
+  return ret;
+}
+
+void
+ui_test_close_page (TvWindow *window,
+                    gpointer  page)
+{
+  AdwTabView *tab_view = tv_window_get_tab_view (window);
+
+  adw_tab_view_close_page (tab_view, adw_tab_view_get_page (tab_view, GTK_WIDGET (page)));
 }
 
 void

@@ -20,6 +20,12 @@ G_BEGIN_DECLS
 /* Sets *(gboolean *) USER_DATA; for g_timeout_add(). */
 gboolean ui_test_on_timeout       (gpointer    user_data);
 
+/* A GAsyncReadyCallback that keeps a reference to RESULT in
+ * *(GAsyncResult **) USER_DATA, for the test to wait for. */
+void     ui_test_keep_result      (GObject      *object,
+                                   GAsyncResult *result,
+                                   gpointer      user_data);
+
 /* Spins the main loop for MS milliseconds. */
 void     ui_test_spin             (guint       ms);
 
@@ -34,6 +40,13 @@ void     ui_test_save_screenshot  (GtkWidget  *widget,
 
 /* Widgets of TYPE inside WIDGET, WIDGET too. */
 guint    ui_test_count_widgets    (GtkWidget  *widget,
+                                   GType       type);
+/* Adds them to OUT, in the order of the widget tree. */
+void     ui_test_collect_widgets  (GtkWidget  *widget,
+                                   GType       type,
+                                   GPtrArray  *out);
+/* The first of them, or NULL. */
+GtkWidget *ui_test_find_widget    (GtkWidget  *widget,
                                    GType       type);
 
 /* The first controller of WIDGET of TYPE (with BUTTON, for gestures,
@@ -93,8 +106,17 @@ GtkWindow *ui_test_window_new        (int             width,
  * registered and held; ui_test_application_free () ends it. */
 TvApplication *ui_test_application_new  (void);
 void       ui_test_application_free  (TvApplication  *application);
+/* Runs the tests added with *APPLICATION the test's own TvApplication
+ * (ui_test_application_new ()), activated first when ACTIVATE (its
+ * window open for every test); then ends it and clears *APPLICATION.
+ * Returns what g_test_run () returns. */
+int        ui_test_run_in_application (TvApplication **application,
+                                       gboolean        activate);
 /* APPLICATION's active window, which must be a TvWindow. */
 TvWindow  *ui_test_get_window        (GtkApplication *application);
+/* Closes the tab of PAGE (a page of WINDOW's tab view). */
+void       ui_test_close_page        (TvWindow       *window,
+                                      gpointer        page);
 /* Closes every tab of WINDOW and lets the main loop settle. */
 void       ui_test_close_all_pages   (TvWindow       *window);
 /* Forces the dark style, or the light one. */
