@@ -835,6 +835,8 @@ tv_export_html_build (TvProfileData         *data,
   Exporter self = { 0 };
   g_autoptr(GString) json = NULL;
   TvCallTree *tree;
+  guint n_zoom_keys;
+  double tree_end;
   gboolean ok;
 
   g_return_val_if_fail (data != NULL, NULL);
@@ -853,8 +855,12 @@ tv_export_html_build (TvProfileData         *data,
   /* Each thread's samples and each state's: the page's filters. */
   self.query.thread_self = TRUE;
   self.query.count_states = tv_profile_data_has_states (data);
-  /* The tree is most of the work, the JSON the rest (tv-progress.h). */
-  tv_progress_push (cancellable, 0.0, 0.7);
+  /* The tree is most of the work, the JSON the rest (tv-progress.h); a
+   * zoom into an inverted view needs a second tree, which takes a share
+   * of its own. */
+  tv_view_state_get_zoom_path (state, &n_zoom_keys);
+  tree_end = n_zoom_keys > 0 && tv_view_state_get_inverted (state) ? 0.4 : 0.7;
+  tv_progress_push (cancellable, 0.0, tree_end);
   tree = tv_call_tree_new (data, &self.query, cancellable);
   tv_progress_pop (cancellable);
   self.query.thread_self = FALSE;
@@ -866,8 +872,7 @@ tv_export_html_build (TvProfileData         *data,
     }
   side_init (&self.sides[0], data, tv_view_state_get_merge (state));
   exporter_take_tree (&self, tree, TRUE);
-  /* The inverted tree that a zoom may need is not counted. */
-  tv_progress_push (cancellable, 0.7, 0.7);
+  tv_progress_push (cancellable, tree_end, 0.7);
   ok = exporter_find_zoom (&self, cancellable, error);
   tv_progress_pop (cancellable);
   if (!ok)
