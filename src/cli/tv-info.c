@@ -453,7 +453,7 @@ append_file_rows (GString      *out,
               header->python_major, header->python_minor, header->python_micro);
   append_row (out, "", _("Start time"), _("%s µs (profiler clock)"),
               u64_str (a, header->start_time_us));
-  interval = tv_export_describe_interval (header->sample_interval_us);
+  interval = tv_format_interval (header->sample_interval_us);
   append_row (out, "", _("Sample interval"), "%s", interval);
   count = tv_format_count (header->sample_count);
   append_row (out, "", _("Samples"), _("%s thread-samples (header)"), count);
@@ -471,7 +471,7 @@ append_file_rows (GString      *out,
     append_row (out, "", _("Compression"), _("%s (type %u)"), compression_name,
                 header->compression_type);
 
-  mode = tv_export_describe_mode (header->mode, header->mode_raw);
+  mode = tv_format_mode (tach_mode_to_string ((TachMode) header->mode), header->mode_raw);
   append_row (out, "", _("Profiling mode"), "%s", mode);
 
   g_clear_pointer (&size, g_free);

@@ -358,14 +358,14 @@ image_build_caption (Image *self)
                            header->python_micro);
   append_fact (facts, self->facts_labels, _("Python version"), value);
   g_clear_pointer (&value, g_free);
-  value = tv_export_describe_mode (header->mode, header->mode_raw);
+  value = tv_format_mode (tach_mode_to_string ((TachMode) header->mode), header->mode_raw);
   append_fact (facts, self->facts_labels, _("Profiling mode"), value);
   g_clear_pointer (&value, g_free);
   number = tv_format_count (header->sample_count);
   value = g_strdup_printf (_("%s thread-samples (header)"), number);
   append_fact (facts, self->facts_labels, _("Samples"), value);
   g_clear_pointer (&value, g_free);
-  value = tv_export_describe_interval (header->sample_interval_us);
+  value = tv_format_interval (header->sample_interval_us);
   append_fact (facts, self->facts_labels, _("Sample interval"), value);
   self->facts = g_string_free (g_steal_pointer (&facts), FALSE);
 

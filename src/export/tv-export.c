@@ -397,27 +397,3 @@ tv_export_describe_key (TvProfileData *data,
   return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
-char *
-tv_export_describe_interval (guint64 interval_us)
-{
-  g_autofree char *number = tv_format_count (interval_us);
-  g_autofree char *rate = NULL;
-
-  if (interval_us == 0)
-    return g_strdup (_("0 µs (no nominal rate)"));
-  rate = tv_format_significant (1e6 / (double) interval_us);
-  return g_strdup_printf (_("%s µs (nominal rate %s samples/s)"), number, rate);
-}
-
-char *
-tv_export_describe_mode (guint   mode,
-                         guint32 mode_raw)
-{
-  const char *name = tach_mode_to_string ((TachMode) mode);
-
-  if (name != NULL)
-    return g_strdup (name);
-  if (mode_raw == 0)
-    return g_strdup (_("not recorded"));
-  return g_strdup_printf (_("unknown (raw value 0x%x)"), mode_raw);
-}

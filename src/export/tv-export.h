@@ -188,11 +188,5 @@ char       *tv_export_describe_key        (TvProfileData   *data,
                                            guint32          key);
 GRegex     *tv_export_compile_search      (const char      *search,
                                            GError         **error);
-/* What the summaries say of a header's sampling interval (with the
- * nominal rate) and of its profiling mode (MODE: a TachMode). */
-char       *tv_export_describe_interval   (guint64          interval_us);
-char       *tv_export_describe_mode       (guint            mode,
-                                           guint32          mode_raw);
-
 
 G_END_DECLS

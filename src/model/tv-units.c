@@ -365,3 +365,26 @@ tv_format_share_number (guint64 part,
   append_significant (out, 100.0 * (double) part / (double) whole, FALSE, FALSE);
   return g_string_free (out, FALSE);
 }
+
+char *
+tv_format_interval (guint64 interval_us)
+{
+  g_autofree char *number = tv_format_count (interval_us);
+  g_autofree char *rate = NULL;
+
+  if (interval_us == 0)
+    return g_strdup (_("0 µs (no nominal rate)"));
+  rate = tv_format_significant (1e6 / (double) interval_us);
+  return g_strdup_printf (_("%s µs (nominal rate %s samples/s)"), number, rate);
+}
+
+char *
+tv_format_mode (const char *name,
+                guint32     mode_raw)
+{
+  if (name != NULL)
+    return g_strdup (name);
+  if (mode_raw == 0)
+    return g_strdup (_("not recorded"));
+  return g_strdup_printf (_("unknown (raw value 0x%x)"), mode_raw);
+}

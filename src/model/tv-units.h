@@ -58,5 +58,12 @@ char *tv_format_checksum     (const guint8 *checksum,
  * (a figure a file records, as the findings of tv-quality.c write it):
  * "0.00123", "9.63", "0.5", "1,280". */
 char *tv_format_significant  (double   value);
+/* A header's sampling interval: "1,000 µs (nominal rate 1,000
+ * samples/s)", "0 µs (no nominal rate)". */
+char *tv_format_interval     (guint64  interval_us);
+/* A header's profiling mode: its NAME ("wall", "cpu", ...) when it has
+ * one, else "not recorded" (MODE_RAW 0) or "unknown (raw value 0x…)". */
+char *tv_format_mode         (const char *name,
+                              guint32     mode_raw);
 
 G_END_DECLS

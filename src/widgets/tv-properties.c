@@ -421,7 +421,6 @@ show_header (TvProperties          *self,
 {
   g_autofree char *value = NULL;
   g_autofree char *number = NULL;
-  const char *mode_name;
 
   add_section (self->text, self->header_group);
   g_clear_pointer (&value, g_free);
@@ -438,17 +437,8 @@ show_header (TvProperties          *self,
   value = g_strdup_printf (_("%s µs (profiler clock)"), number);
   add_row (self->text, self->header_group, _("Start time"), value);
 
-  g_clear_pointer (&number, g_free);
   g_clear_pointer (&value, g_free);
-  number = tv_format_count (header->sample_interval_us);
-  if (header->sample_interval_us > 0)
-    {
-      g_autofree char *rate = tv_format_significant (1e6 / (double) header->sample_interval_us);
-
-      value = g_strdup_printf (_("%s µs (nominal rate %s samples/s)"), number, rate);
-    }
-  else
-    value = g_strdup (_("0 µs (no nominal rate)"));
+  value = tv_format_interval (header->sample_interval_us);
   add_row (self->text, self->header_group, _("Sample interval"), value);
 
   g_clear_pointer (&number, g_free);
@@ -471,13 +461,7 @@ show_header (TvProperties          *self,
   add_row (self->text, self->header_group, _("Compression"), value);
 
   g_clear_pointer (&value, g_free);
-  mode_name = header->mode_name;
-  if (mode_name != NULL)
-    value = g_strdup (mode_name);
-  else if (header->mode_raw == 0)
-    value = g_strdup (_("not recorded"));
-  else
-    value = g_strdup_printf (_("unknown (raw value 0x%x)"), header->mode_raw);
+  value = tv_format_mode (header->mode_name, header->mode_raw);
   add_row (self->text, self->header_group, _("Profiling mode"), value);
 
   add_row (self->text, self->header_group, _("Byte order"),

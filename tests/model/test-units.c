@@ -212,6 +212,35 @@ test_checksum (void)
   g_assert_cmpstr (some, ==, "ab000000000000000000000000000001");
 }
 
+/* What Properties, --info and the image caption say of a header's
+ * interval and mode. */
+static void
+test_header_texts (void)
+{
+  static const struct { guint64 us; const char *text; } intervals[] = {
+    { 1000, "1,000 µs (nominal rate 1,000 samples/s)" },
+    { 100, "100 µs (nominal rate 10,000 samples/s)" },
+    { 3, "3 µs (nominal rate 333,000 samples/s)" },
+    { 0, "0 µs (no nominal rate)" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (intervals); i++)
+    {
+      g_autofree char *text = tv_format_interval (intervals[i].us);
+
+      g_assert_cmpstr (text, ==, intervals[i].text);
+    }
+  {
+    g_autofree char *named = tv_format_mode ("wall", 1);
+    g_autofree char *none = tv_format_mode (NULL, 0);
+    g_autofree char *unknown = tv_format_mode (NULL, 0x2a);
+
+    g_assert_cmpstr (named, ==, "wall");
+    g_assert_cmpstr (none, ==, "not recorded");
+    g_assert_cmpstr (unknown, ==, "unknown (raw value 0x2a)");
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -225,5 +254,6 @@ main (int    argc,
   g_test_add_func ("/model/units/bytes", test_bytes);
   g_test_add_func ("/model/units/share", test_share);
   g_test_add_func ("/model/units/checksum", test_checksum);
+  g_test_add_func ("/model/units/header-texts", test_header_texts);
   return g_test_run ();
 }
