@@ -23,8 +23,9 @@
 #include "tv-progress.h"
 #include "tv-text.h"
 
-/* An export that takes longer than this shows its progress; 0 at once.
- * $TV_PROGRESS_DELAY_MS sets another (the tests and screenshots set 0). */
+/* An export or a view that takes longer than this shows its progress; 0
+ * at once.  $TV_PROGRESS_DELAY_MS sets another (the tests and screenshots
+ * set 0). */
 #define EXPORT_PROGRESS_DELAY_MS 200
 /* How often the bar reads the worker's progress. */
 #define EXPORT_PROGRESS_POLL_MS 100
@@ -182,8 +183,8 @@ export_dialog_free (ExportDialog *dialog)
   g_free (dialog);
 }
 
-static guint
-progress_delay_ms (void)
+guint
+tv_progress_delay_ms (void)
 {
   const char *text = g_getenv ("TV_PROGRESS_DELAY_MS");
   guint64 value;
@@ -205,7 +206,7 @@ poll_progress (gpointer user_data)
   if (dialog->progress_bar == NULL)
     return G_SOURCE_CONTINUE;
   if (!gtk_widget_get_visible (dialog->progress_row)
-      && g_get_monotonic_time () - dialog->started < (gint64) progress_delay_ms () * 1000)
+      && g_get_monotonic_time () - dialog->started < (gint64) tv_progress_delay_ms () * 1000)
     return G_SOURCE_CONTINUE;
   fraction = tv_progress_get_fraction (dialog->progress);
   display = tv_text_dup_file_name (dialog->dest);
@@ -268,7 +269,7 @@ add_progress_row (ExportDialog *dialog)
   dialog->progress_bar = GTK_PROGRESS_BAR (bar);
   gtk_box_append (dialog->progress_area, row);
   dialog->poll_source = g_timeout_add (EXPORT_PROGRESS_POLL_MS, poll_progress, dialog);
-  if (progress_delay_ms () == 0)
+  if (tv_progress_delay_ms () == 0)
     poll_progress (dialog);
 }
 

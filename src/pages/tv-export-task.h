@@ -86,4 +86,8 @@ void   tv_export_chooser_start_next_to (GtkFileChooserNative *chooser,
 GFile *tv_export_chooser_finish (GtkNativeDialog *chooser,
                                  int              response);
 
+/* How long an export or a view may take before it shows its progress
+ * and a Cancel button, in ms: 200, or $TV_PROGRESS_DELAY_MS. */
+guint tv_progress_delay_ms (void);
+
 G_END_DECLS

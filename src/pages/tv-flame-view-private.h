@@ -25,7 +25,7 @@ struct _TvFlameView
 
   TvWorker           query_worker;
   /* The progress of the query being made, which its worker writes; shown
-   * once the query has taken QUERY_PROGRESS_DELAY_US. */
+   * once the query has taken tv_progress_delay_ms (). */
   gint              *query_permille;
   gint64             query_started;
   guint              query_progress_source;

@@ -11,6 +11,7 @@
  */
 #include <glib/gi18n.h>
 
+#include "tv-export-task.h"
 #include "tv-flame-view-private.h"
 #include "tv-popup-tooltips.h"
 #include "tv-search-entry-text.h"
@@ -110,19 +111,6 @@ typedef struct
   guint        generation;
 } QueryCall;
 
-/* A query that takes longer than this shows its progress and a Cancel
- * button; $TV_PROGRESS_DELAY_MS sets another (the tests and screenshots
- * set 0). */
-#define QUERY_PROGRESS_DELAY_US 200000
-
-static gint64
-query_progress_delay (void)
-{
-  const char *text = g_getenv ("TV_PROGRESS_DELAY_MS");
-
-  return text != NULL ? g_ascii_strtoll (text, NULL, 10) * 1000 : QUERY_PROGRESS_DELAY_US;
-}
-
 /* On the query's worker. */
 static void
 on_query_progress (double   fraction,
@@ -149,7 +137,8 @@ poll_query_progress (gpointer user_data)
   g_autofree char *text = NULL;
   double fraction;
 
-  if (g_get_monotonic_time () - self->query_started < query_progress_delay ())
+  if (g_get_monotonic_time () - self->query_started
+      < (gint64) tv_progress_delay_ms () * 1000)
     return G_SOURCE_CONTINUE;
   fraction = g_atomic_int_get (self->query_permille) / 1000.0;
   /* Translators: beside the line above the flame graph while a big view is
