@@ -139,11 +139,13 @@ unmatched_key_fraction (TvProfileData  *data,
   const guint32 *frame_keys = tv_profile_data_get_frame_keys (data, merge);
   const guint32 *frame_functions = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
   g_autofree guint8 *flags = NULL;
+  g_autofree guint64 *samples = NULL;
   double known = 0, unmatched = 0;
 
   if (exact->n_nodes == 0)
     return 0;
   flags = g_new0 (guint8, exact->n_nodes);
+  samples = tv_profile_data_count_node_samples (data);
   for (guint32 n = 1; n < exact->n_nodes; n++)
     {
       guint32 frame = exact->frame[n];
@@ -153,9 +155,9 @@ unmatched_key_fraction (TvProfileData  *data,
         flags[n] |= tv_key_map_lookup (keys, side, frame_keys[frame]) == TV_NODE_NONE
                     ? STACK_KNOWN | STACK_UNMATCHED : STACK_KNOWN;
       if (flags[n] & STACK_KNOWN)
-        known += (double) exact->self[n];
+        known += (double) samples[n];
       if (flags[n] & STACK_UNMATCHED)
-        unmatched += (double) exact->self[n];
+        unmatched += (double) samples[n];
     }
   return known > 0 ? unmatched / known : 0;
 }

@@ -163,22 +163,15 @@ find_internal (TvProfileData *self)
     }
 }
 
-/* Gives a permuted copy of N values of SIZE bytes: value I of the copy is
- * value ORDER[I] of FROM, which is freed. */
-static gpointer
-permute (gpointer       from,
-         gsize          size,
-         const guint32 *order,
-         guint32        n)
+/* A node as the numbering reads it: its number as built, its frame and
+ * where its own children are in the same array. */
+typedef struct
 {
-  guint8 *to = g_malloc ((gsize) MAX (n, 1) * size);
-  const guint8 *src = from;
-
-  for (guint32 i = 0; i < n; i++)
-    memcpy (to + (gsize) i * size, src + (gsize) order[i] * size, size);
-  g_free (from);
-  return to;
-}
+  guint32 id;
+  guint32 frame;
+  guint32 first;
+  guint32 end;
+} Kid;
 
 /* Numbers the exact tree's nodes depth first, a node's children together:
  * a node's children get consecutive numbers when it is reached, and the
@@ -186,54 +179,86 @@ permute (gpointer       from,
  * siblings are consecutive (a call tree groups the children of the nodes
  * it merges by reading ranges instead of hashing every node, see
  * tv-call-tree.c), and a chain of calls is consecutive too (a walk up a
- * stack reads neighbours).  The runs' leaves are renumbered with them. */
+ * stack reads neighbours).  The runs' leaves are renumbered with them.
+ *
+ * The children come from the parents rather than from the build's lists
+ * (a cache miss a sibling): counted, then each node written, last first,
+ * into its parent's range of one array with its frame and its own
+ * children's range, which are final by then (its children come after
+ * it).  The walk then reads a node's children from one place. */
 static void
 number_depth_first (TvProfileData *self)
 {
   TvExactTree *tree = &self->tree;
   guint32 n = tree->n_nodes;
-  g_autofree guint32 *order = g_new (guint32, MAX (n, 1));
-  /* The walk's stack, then each node's new number. */
-  g_autofree guint32 *stack = g_new (guint32, MAX (n, 1));
-  guint32 *new_id;
-  guint32 *first_child = g_new (guint32, MAX (n, 1));
-  guint32 *parent;
+  g_autofree guint32 *child_end = g_new0 (guint32, (gsize) n + 1);
+  g_autofree Kid *kids = NULL;
+  /* The walk's stack: a node's place in KIDS and its new number. */
+  g_autofree guint32 *stack = NULL;
+  g_autofree guint32 *new_id = NULL;
+  guint32 *first_child, *parent, *frame;
   guint32 k = 1, sp = 0;
 
-  order[0] = 0;
-  stack[sp++] = 0;
-  while (sp > 0)
-    {
-      guint32 i = stack[--sp];
-      guint32 first = k;
-
-      first_child[i] = k;
-      for (guint32 c = self->links[order[i]].first_child; c != TV_NODE_NONE;
-           c = self->links[c].next_sibling)
-        order[k++] = c;
-      /* The first child on top: its subtree comes next. */
-      for (guint32 c = k; c > first; c--)
-        stack[sp++] = c - 1;
-    }
-  g_assert (k == n);
   /* The lists of children are done with: gone before the arrays below
    * are made, so that they never all stand at once. */
   g_clear_pointer (&self->slots, g_free);
   g_clear_pointer (&self->links, g_free);
-  new_id = stack;
-  for (guint32 i = 0; i < n; i++)
-    new_id[order[i]] = i;
 
-  parent = g_new (guint32, MAX (n, 1));
-  parent[0] = TV_NODE_NONE;
   for (guint32 i = 1; i < n; i++)
-    parent[i] = new_id[tree->parent[order[i]]];
-  g_free (tree->parent);
-  tree->parent = parent;
-  tree->first_child = first_child;
-  tree->frame = permute (tree->frame, sizeof (guint32), order, n);
-  tree->self = permute (tree->self, sizeof (guint64), order, n);
+    child_end[tree->parent[i]]++;
+  for (guint32 i = 1; i <= n; i++)
+    child_end[i] += child_end[i - 1];
+  /* Kid 0 is the root; node I's children are KIDS[1 + child_end[I]] to
+   * KIDS[child_end[I + 1]] once I has been taken. */
+  kids = g_new (Kid, (gsize) n + 1);
+  for (guint32 i = n; i-- > 0;)
+    {
+      Kid kid = { i, tree->frame[i], 1 + child_end[i], 1 + child_end[i + 1] };
 
+      if (i == 0)
+        kids[0] = kid;
+      else
+        kids[1 + --child_end[tree->parent[i]]] = kid;
+    }
+  g_clear_pointer (&child_end, g_free);
+  g_clear_pointer (&tree->parent, g_free);
+  g_clear_pointer (&tree->frame, g_free);
+
+  stack = g_new (guint32, 2 * (gsize) MAX (n, 1));
+  new_id = g_new (guint32, MAX (n, 1));
+  first_child = g_new (guint32, MAX (n, 1));
+  parent = g_new (guint32, MAX (n, 1));
+  frame = g_new (guint32, MAX (n, 1));
+  parent[0] = TV_NODE_NONE;
+  frame[0] = kids[0].frame;
+  new_id[0] = 0;
+  stack[sp++] = 0;
+  stack[sp++] = 0;
+  while (sp > 0)
+    {
+      guint32 i = stack[--sp];
+      const Kid *node = &kids[stack[--sp]];
+      guint32 first = k;
+
+      first_child[i] = k;
+      for (guint32 c = node->first; c < node->end; c++, k++)
+        {
+          parent[k] = i;
+          frame[k] = kids[c].frame;
+          new_id[kids[c].id] = k;
+        }
+      /* The first child on top: its subtree comes next. */
+      for (guint32 c = node->end; c > node->first; c--)
+        {
+          stack[sp++] = c - 1;
+          stack[sp++] = first + (c - 1 - node->first);
+        }
+    }
+  g_assert (k == n);
+
+  tree->parent = parent;
+  tree->frame = frame;
+  tree->first_child = first_child;
   for (guint i = 0; i < self->n_threads; i++)
     {
       TvThread *t = &self->threads[i];
@@ -270,15 +295,10 @@ shrink (TvProfileData *self)
     }
   tree->parent = g_renew (guint32, tree->parent, tree->n_nodes);
   tree->frame = g_renew (guint32, tree->frame, tree->n_nodes);
-  tree->self = g_renew (guint64, tree->self, tree->n_nodes);
   /* What the depths were kept for while the samples came in; nothing
    * needs them after. */
   for (guint32 n = 0; n < tree->n_nodes; n++)
-    {
-      self->max_depth = MAX (self->max_depth, self->node_depth[n]);
-      if (self->node_depth[n] >= TACH_MAX_STACK_DEPTH)
-        self->n_at_depth_limit += tree->self[n];
-    }
+    self->max_depth = MAX (self->max_depth, self->node_depth[n]);
   g_clear_pointer (&self->node_depth, g_free);
 
   number_depth_first (self);

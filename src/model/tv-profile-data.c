@@ -102,8 +102,7 @@ grow_tree (TvProfileData *self,
 
   if (capacity <= self->tree_capacity
       || !tv_profile_data_charge (self, ((gsize) capacity - self->tree_capacity)
-                        * (2 * sizeof (guint32) + sizeof (guint16) + sizeof (guint64)
-                           + sizeof (Link))))
+                        * (2 * sizeof (guint32) + sizeof (guint16) + sizeof (Link))))
     return FALSE;
   if ((p = g_try_renew (guint32, tree->parent, capacity)) == NULL)
     return FALSE;
@@ -114,9 +113,6 @@ grow_tree (TvProfileData *self,
   if ((p = g_try_renew (guint16, self->node_depth, capacity)) == NULL)
     return FALSE;
   self->node_depth = p;
-  if ((p = g_try_renew (guint64, tree->self, capacity)) == NULL)
-    return FALSE;
-  tree->self = p;
   if ((p = g_try_renew (Link, self->links, capacity)) == NULL)
     return FALSE;
   self->links = p;
@@ -153,7 +149,6 @@ child_node (TvProfileData *self,
   tree->parent[node] = parent;
   tree->frame[node] = frame;
   self->node_depth[node] = self->node_depth[parent] + 1;
-  tree->self[node] = 0;
   link = &self->links[node];
   link->frame = frame;
   link->first_child = TV_NODE_NONE;
@@ -451,7 +446,8 @@ append_batch (TvProfileData   *self,
 
   t->n_samples += n;
   t->n_run_samples += kept;
-  self->tree.self[leaf] += n;
+  if (self->node_depth[leaf] >= TACH_MAX_STACK_DEPTH)
+    self->n_at_depth_limit += n;
   self->n_samples += n;
   return TRUE;
 }
@@ -499,7 +495,6 @@ start_load (TvProfileData         *self,
   self->tree.parent[0] = TV_NODE_NONE;
   self->tree.frame[0] = TV_NODE_NONE;
   self->node_depth[0] = 0;
-  self->tree.self[0] = 0;
   self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE, 0 };
   self->slots = g_new0 (Slot, (gsize) self->mask + 1);
   self->reserve_samples = counts_only ? 0 : tv_sample_store_reserve (reader);
@@ -713,7 +708,6 @@ tv_profile_data_unref (TvProfileData *self)
   g_free (self->tree.parent);
   g_free (self->tree.frame);
   g_free (self->node_depth);
-  g_free (self->tree.self);
   g_free (self->tree.first_child);
   g_free (self->slots);
   g_free (self->links);
@@ -785,6 +779,25 @@ guint64
 tv_profile_data_get_n_at_depth_limit (TvProfileData *self)
 {
   return self->n_at_depth_limit;
+}
+
+guint64 *
+tv_profile_data_count_node_samples (TvProfileData *self)
+{
+  guint64 *samples = g_new0 (guint64, MAX (self->tree.n_nodes, 1));
+
+  for (guint i = 0; i < self->n_threads; i++)
+    {
+      const TvThread *t = &self->threads[i];
+
+      for (guint64 r = 0; r < t->n_runs; r++)
+        {
+          guint64 end = r + 1 < t->n_runs ? t->run_start[r + 1] : t->n_run_samples;
+
+          samples[t->run_leaf[r]] += end - t->run_start[r];
+        }
+    }
+  return samples;
 }
 
 gboolean

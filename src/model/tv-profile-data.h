@@ -70,7 +70,6 @@ typedef struct
   guint32  n_nodes;
   guint32 *parent;
   guint32 *frame;
-  guint64 *self;               /* samples whose stack ends here */
   /* A node's children are consecutive: those of node N are the nodes from
    * first_child[N] on whose parent is N (none when that one's is not). */
   guint32 *first_child;
@@ -170,6 +169,11 @@ guint              tv_profile_data_get_max_depth (TvProfileData *data);
 /* Samples whose stack has TACH_MAX_STACK_DEPTH frames: the writer cuts
  * deeper stacks there, so most of these lost their outermost frames. */
 guint64            tv_profile_data_get_n_at_depth_limit (TvProfileData *data);
+/* A new array of each exact node's samples: those whose stack ends there
+ * (of a load of counts, those its filter kept).  The tree does not keep
+ * them (8 bytes a node, most of them 0): views weigh the nodes by the
+ * samples they select, and this is for what needs all of them. */
+guint64           *tv_profile_data_count_node_samples (TvProfileData *data);
 /* Earliest and latest timestamp over all threads; FALSE without samples.
  * Constant time. */
 gboolean           tv_profile_data_get_time_span (TvProfileData *data,

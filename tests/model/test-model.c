@@ -434,7 +434,8 @@ compare_u64 (const void *a,
 }
 
 /* The exact tree itself: (parent, frame) identifies a node, parents come
- * first, depths add up, and self counts the samples whose leaf it is. */
+ * first, depths add up, and each node's samples are those whose leaf it
+ * is. */
 static void
 check_exact_tree (TvProfileData *data)
 {
@@ -483,8 +484,17 @@ check_exact_tree (TvProfileData *data)
           self[t->run_leaf[r]] += end - t->run_start[r];
         }
     }
-  for (guint32 n = 0; n < tree->n_nodes; n++)
-    CHECK_EQ (tree->self[n], self[n], "exact node self");
+  {
+    g_autofree guint64 *counted = tv_profile_data_count_node_samples (data);
+    guint64 sum = 0;
+
+    for (guint32 n = 0; n < tree->n_nodes; n++)
+      {
+        CHECK_EQ (counted[n], self[n], "exact node samples");
+        sum += counted[n];
+      }
+    CHECK_EQ (sum, tv_profile_data_get_n_samples (data), "node samples add up");
+  }
 }
 
 /* ------------------------------------------------------------------------ */
