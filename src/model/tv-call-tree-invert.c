@@ -20,6 +20,21 @@ typedef struct
   guint32 at;
 } Walker;
 
+/* A node's parent, and the parent's key. */
+typedef struct
+{
+  guint32 up;
+  guint32 up_key;
+} Step;
+
+/* An inverted node and the range of the walkers that reached it. */
+typedef struct
+{
+  guint32 node;
+  guint32 start;
+  guint32 end;
+} Span;
+
 /* Sorts the N walkers W by key, using TMP (room for N): insertion for a
  * few, else a radix sort a byte at a time, skipping the bytes where all
  * keys agree.  The order of equal keys does not matter: they take the
@@ -132,14 +147,25 @@ tv_call_tree_invert (const Builder *v,
 {
   g_autofree Walker *walkers = NULL;
   g_autofree Walker *scratch = NULL;
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32) * 3);
-  g_autoptr(GArray) children = g_array_new (FALSE, FALSE, sizeof (guint32) * 3);
+  /* Each node's parent and the parent's key, side by side: a path's step
+   * up reads one place, not two. */
+  g_autofree Step *steps = g_new (Step, MAX (v->n_nodes, 1));
+  /* Nodes made and not yet taken, each with its range of paths; the one
+   * to take next on top. */
+  g_autofree Span *stack = NULL;
+  gsize sp = 0, stack_size = 64;
   guint32 n_walkers = 0, n_done = 0;
 
   if (end_of != NULL)
     {
       memset (end_of, 0xff, v->n_nodes * sizeof (guint32));
       end_of[0] = 0;
+    }
+  for (guint32 n = 1; n < v->n_nodes; n++)
+    {
+      guint32 up = v->parent[n];
+
+      steps[n] = (Step) { up, up != 0 ? v->key[up] : TV_NODE_NONE };
     }
   inv->self[0] += v->self[0];
   if (v->status != NULL)
@@ -155,18 +181,16 @@ tv_call_tree_invert (const Builder *v,
     if (v->self[n] > 0)
       walkers[n_walkers++] = (Walker) { v->key[n], n, n };
 
-  {
-    guint32 top[3] = { 0, 0, n_walkers };
-    g_array_append_val (stack, top);
-  }
-  while (stack->len > 0)
+  stack = g_new (Span, stack_size);
+  stack[sp++] = (Span) { 0, 0, n_walkers };
+  while (sp > 0)
     {
-      guint32 *top = &g_array_index (stack, guint32, (stack->len - 1) * 3);
-      guint32 node = top[0], a = top[1], b = top[2];
+      Span top = stack[--sp];
+      guint32 node = top.node, a = top.start, b = top.end;
       guint32 first_child = inv->n_nodes;
+      gsize first_pushed = sp;
       gboolean one_key = TRUE;
 
-      g_array_set_size (stack, stack->len - 1);
       if (!progress_step (progress, n_done, n_walkers))
         return;
 
@@ -179,9 +203,9 @@ tv_call_tree_invert (const Builder *v,
           for (guint32 i = a; i < b; i++)
             {
               Walker w = walkers[i];
-              guint32 up = v->parent[w.at];
+              Step step = steps[w.at];
 
-              if (up == 0)
+              if (step.up == 0)
                 {
                   inv->self[node] += v->self[w.leaf];
                   if (v->status != NULL)
@@ -192,7 +216,7 @@ tv_call_tree_invert (const Builder *v,
                   n_done++;
                   continue;
                 }
-              walkers[kept++] = (Walker) { v->key[up], w.leaf, up };
+              walkers[kept++] = (Walker) { step.up_key, w.leaf, step.up };
             }
           b = kept;
         }
@@ -205,7 +229,6 @@ tv_call_tree_invert (const Builder *v,
        * that the first comes next.  A child with fewer samples than
        * MIN_TOTAL is left out: its paths end here, as the node's
        * remainder. */
-      g_array_set_size (children, 0);
       for (guint32 i = a; i < b;)
         {
           guint32 end = i + 1;
@@ -217,16 +240,28 @@ tv_call_tree_invert (const Builder *v,
             n_done += end - i;
           else
             {
-              guint32 entry[3] = { tv_builder_append (inv, node, walkers[i].key), i, end };
-
-              g_array_append_val (children, entry);
+              if (sp == stack_size)
+                {
+                  stack_size *= 2;
+                  stack = g_renew (Span, stack, stack_size);
+                }
+              stack[sp++] = (Span) { tv_builder_append (inv, node, walkers[i].key), i, end };
             }
           i = end;
         }
-      for (guint k = children->len; k > 0; k--)
-        g_array_append_vals (stack, &g_array_index (children, guint32, (k - 1) * 3), 1);
+      /* Made first child first: turned so that the first is on top. */
+      for (gsize x = first_pushed, y = sp; x + 1 < y; x++, y--)
+        {
+          Span t = stack[x];
+
+          stack[x] = stack[y - 1];
+          stack[y - 1] = t;
+        }
       g_assert (inv->n_nodes - first_child <= b - a);
     }
+  /* Each node's children were made together, by key, which is their rank
+   * (see tv_profile_data_get_key_ranks()): no sort needed. */
+  inv->children_in_order = TRUE;
 }
 
 /* Callers of FUNCTION: below a node for the function come its callers,

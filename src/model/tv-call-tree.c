@@ -262,6 +262,15 @@ finish (TvProfileData *data,
   return self;
 }
 
+/* A node as count_threads() walks it: the last thread that reached it,
+ * how many did, and its parent. */
+typedef struct
+{
+  guint32 stamp;
+  guint32 count;
+  guint32 parent;
+} Stamped;
+
 /* How many threads reached each node of the view V, or of the inverted
  * view when END_OF (the inverted node where each node of V with self
  * samples ends, see tv_call_tree_invert()) and INV_PARENT are given: each thread stamps
@@ -279,35 +288,55 @@ count_threads (const GArray  *hits,
 {
   guint32 n_nodes = inv != NULL ? inv->n_nodes : v->n_nodes;
   const guint32 *parent = inv != NULL ? inv->parent : v->parent;
-  guint32 *counts = g_new0 (guint32, n_nodes);
-  g_autofree guint32 *stamp = g_new (guint32, n_nodes);
+  guint32 *counts = g_new (guint32, n_nodes);
+  /* What a step up reads and writes, side by side: one place a node. */
+  g_autofree Stamped *nodes = g_new (Stamped, MAX (n_nodes, 1));
 
-  memset (stamp, 0xff, n_nodes * sizeof (guint32));
-  for (guint i = 0; i < hits->len && progress_step (progress, i, hits->len); i++)
+  /* Where each hit starts, found first: those reads do not wait on each
+   * other, while the walks below would wait on each. */
+  g_autofree guint32 *start = g_new (guint32, MAX (hits->len, 1));
+
+  for (guint32 n = 0; n < n_nodes; n++)
+    nodes[n] = (Stamped) { G_MAXUINT32, 0, parent[n] };
+  for (guint i = 0; i < hits->len; i++)
     {
       const ThreadHit *hit = &g_array_index (hits, ThreadHit, i);
-      guint32 t = hit->thread;
       guint32 node = map[hit->leaf];
 
       /* Outside the focused function: not in the tree. */
       if (node == TV_NODE_NONE || (in_focus != NULL && !in_focus[hit->leaf]))
-        continue;
-      if (end_of != NULL)
+        node = TV_NODE_NONE;
+      else if (end_of != NULL)
         {
           node = end_of[node];
           g_assert (node != TV_NODE_NONE);
         }
+      start[i] = node;
+    }
+  for (guint i = 0; i < hits->len && progress_step (progress, i, hits->len); i++)
+    {
+      guint32 t = g_array_index (hits, ThreadHit, i).thread;
+      guint32 node = start[i];
+
+      if (i + 16 < hits->len && start[i + 16] != TV_NODE_NONE)
+        __builtin_prefetch (&nodes[start[i + 16]]);
+      if (node == TV_NODE_NONE)
+        continue;
       for (;;)
         {
-          if (stamp[node] == t)
+          Stamped *at = &nodes[node];
+
+          if (at->stamp == t)
             break;
-          stamp[node] = t;
-          counts[node]++;
+          at->stamp = t;
+          at->count++;
           if (node == 0)
             break;
-          node = parent[node];
+          node = at->parent;
         }
     }
+  for (guint32 n = 0; n < n_nodes; n++)
+    counts[n] = nodes[n].count;
   return counts;
 }
 
@@ -391,9 +420,13 @@ turn_over (TvProfileData  *data,
   guint32 *threads = NULL;
 
   progress_stage (progress, functions_end, 0.9 - functions_end);
-  /* Only a callers tree looks its nodes up. */
-  tv_builder_init (&other, view->n_nodes, query->count_states,
-                   query->callers_of != TV_NODE_NONE);
+  /* Only a callers tree looks its nodes up.  An inverted tree has more
+   * nodes than the view (twice as many on the default shape): room for
+   * that many from the start spares copying the arrays as they grow. */
+  tv_builder_init (&other,
+                   query->callers_of != TV_NODE_NONE ? view->n_nodes
+                                                     : MIN (view->n_nodes, G_MAXUINT32 / 4) * 2,
+                   query->count_states, query->callers_of != TV_NODE_NONE);
   if (query->callers_of != TV_NODE_NONE)
     {
       g_autofree guint64 *total = g_new (guint64, view->n_nodes);

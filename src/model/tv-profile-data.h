@@ -188,7 +188,9 @@ double             tv_profile_data_get_seconds_per_sample (TvProfileData *data,
 
 /* Merge keys: every frame of the frame table maps to a key; a key has a
  * representative frame (for names and locations) and a rank in the
- * order views sort siblings by (function, file, line, column, opcode). */
+ * order views sort siblings by (function, file, line, column, opcode).
+ * Keys are numbered in that order, so a key's rank is the key itself:
+ * whatever is sorted by key is in rank order. */
 guint32            tv_profile_data_get_n_keys    (TvProfileData *data,
                                                   TvMergeKey     merge);
 const guint32     *tv_profile_data_get_frame_keys (TvProfileData *data,
