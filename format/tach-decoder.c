@@ -411,6 +411,11 @@ next_in_run (TachDecoder *dec,
   return 1;
 }
 
+/* The top bits of two (delta, status) pairs whose deltas take two bytes:
+ * set on each delta's first byte, clear on its second. */
+#define TWO_PAIRS_MASK UINT64_C (0x0000008080008080)
+#define TWO_PAIRS_WANT UINT64_C (0x0000000080000080)
+
 /* Up to TACH_BATCH_MAX pairs of the current REPEAT run at once.  This is
  * where nearly all samples of a real profile come from (each is two or
  * three bytes), so the loop runs without bounds checks while at least one
@@ -439,10 +444,38 @@ fill_run_batch (TachDecoder *dec,
 
           if (safe > limit - n)
             safe = limit - n;
-          while (safe-- > 0)
+          while (safe > 0)
             {
-              uint64_t d = p[0];
+              uint64_t d;
 
+              /* Two pairs of a two-byte delta and a status at once, the
+               * usual form: byte 0 and 3 with their top bit set, 1 and 4
+               * without.  Two pairs left means 22 bytes to read. */
+              if (safe >= 2)
+                {
+                  uint64_t w = tach_load_le64 (p);
+
+                  if ((w & TWO_PAIRS_MASK) == TWO_PAIRS_WANT)
+                    {
+                      /* Both deltas at once: each second byte's seven
+                       * bits moved down one, next to its first byte's. */
+                      uint64_t both = (w & UINT64_C (0x7f00007f))
+                                      | ((w >> 1) & UINT64_C (0x3f80003f80));
+
+                      ts += both & 0x3fff;
+                      ts_out[n] = ts;
+                      status_out[n] = (uint8_t) (w >> 16);
+                      ts += (both >> 24) & 0x3fff;
+                      ts_out[n + 1] = ts;
+                      status_out[n + 1] = (uint8_t) (w >> 40);
+                      n += 2;
+                      p += 6;
+                      safe -= 2;
+                      continue;
+                    }
+                }
+              safe--;
+              d = p[0];
               if (d < 0x80)
                 p += 1;
               else if (p[1] < 0x80)
@@ -780,10 +813,11 @@ parse_record (TachDecoder *dec,
                 uint32_t v;
                 uint64_t w;
 
-                if (wide_table && push - i >= 8)
+                if (push - i >= 4)
                   {
-                    memcpy (&w, p, sizeof w);
-                    if ((w & UINT64_C (0x8080808080808080)) == 0)
+                    w = tach_load_le64 (p);
+                    if (wide_table && push - i >= 8
+                        && (w & UINT64_C (0x8080808080808080)) == 0)
                       {
                         uint32_t *d = dst + i;
 
@@ -791,6 +825,29 @@ parse_record (TachDecoder *dec,
                         d[4] = p[4], d[5] = p[5], d[6] = p[6], d[7] = p[7];
                         p += 8;
                         i += 8;
+                        continue;
+                      }
+                    /* Four two-byte indices at once (deep stacks of a big
+                     * table): each pair is a byte with its top bit set and
+                     * one without, read as four 16-bit lanes of 14 bits. */
+                    if ((w & UINT64_C (0x8080808080808080)) == UINT64_C (0x0080008000800080))
+                      {
+                        uint64_t x = w ^ UINT64_C (0x0080008000800080);
+                        uint64_t lanes = (x & UINT64_C (0x00ff00ff00ff00ff))
+                                         | ((x >> 8) & UINT64_C (0x00ff00ff00ff00ff)) << 7;
+                        uint32_t *d = dst + i;
+                        uint32_t m01, m23;
+
+                        d[0] = (uint32_t) (lanes & 0xffff);
+                        d[1] = (uint32_t) (lanes >> 16) & 0xffff;
+                        d[2] = (uint32_t) (lanes >> 32) & 0xffff;
+                        d[3] = (uint32_t) (lanes >> 48);
+                        m01 = d[0] > d[1] ? d[0] : d[1];
+                        m23 = d[2] > d[3] ? d[2] : d[3];
+                        m01 = m01 > m23 ? m01 : m23;
+                        max = m01 > max ? m01 : max;
+                        p += 8;
+                        i += 4;
                         continue;
                       }
                   }

@@ -79,6 +79,19 @@ tach_load_u64 (const uint8_t *p,
   return swap ? __builtin_bswap64 (v) : v;
 }
 
+/* Eight bytes as one little-endian word, whatever the host's order: byte
+ * K of P is bits 8K to 8K + 7, for reading several varints at once. */
+static inline uint64_t
+tach_load_le64 (const uint8_t *p)
+{
+  uint64_t v;
+  memcpy (&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap64 (v);
+#endif
+  return v;
+}
+
 static inline double
 tach_load_f64 (const uint8_t *p,
                bool           swap)

@@ -238,12 +238,14 @@ random_string (GRand *rand)
  * which being used first get the one-byte indices: so that records hold
  * runs of one-byte indices among two-byte ones, as real deep stacks do,
  * and the decoder's paths for eight indices at once and for one are both
- * taken. */
+ * taken.  From a table of thousands, as often one of the two-byte ones
+ * (indices of 128 to 16,383, every bit of both bytes used) or past them,
+ * so that runs of four two-byte indices, read at once, come up too. */
 static guint
 pick_spec (GRand *rand,
            guint  n_specs)
 {
-  if (n_specs > 128 && g_rand_int_range (rand, 0, 4) != 0)
+  if (n_specs > 128 && g_rand_int_range (rand, 0, n_specs > 3000 ? 2 : 4) != 0)
     return g_rand_int_range (rand, 0, 100);
   return g_rand_int_range (rand, 0, n_specs);
 }
@@ -413,9 +415,21 @@ run_iteration (guint iteration)
   /* Strings (some equal by value) and frames (some equal too). */
   for (guint i = g_rand_int_range (rand, 1, 30); i > 0; i--)
     g_ptr_array_add (strings, random_string (rand));
-  /* A small table, or one of more than 128 frames (two-byte indices). */
-  n_specs = g_rand_boolean (rand) ? g_rand_int_range (rand, 1, 60)
-                                  : g_rand_int_range (rand, 129, 3000);
+  /* A small table, one of more than 128 frames (two-byte indices), or one
+   * of more than 16,384 (three-byte ones too). */
+  switch (g_rand_int_range (rand, 0, 4))
+    {
+    case 0:
+    case 1:
+      n_specs = g_rand_int_range (rand, 1, 60);
+      break;
+    case 2:
+      n_specs = g_rand_int_range (rand, 129, 3000);
+      break;
+    default:
+      n_specs = g_rand_int_range (rand, 3000, 20000);
+      break;
+    }
   specs = g_new (Spec, n_specs);
   index_of_spec = g_new (uint32_t, n_specs);
   for (guint i = 0; i < n_specs; i++)
