@@ -13,11 +13,14 @@
 G_BEGIN_DECLS
 
 /* At most this many samples to a bin of the finest level, on average
- * (so between half this and this): fewer and the bins would take more
- * memory than the samples they count (32 bytes against 9) and save little,
- * since a window narrower than them has few samples per column to count;
- * more and such a window of every lane would cost more than a frame. */
-#define SAMPLES_PER_BIN   16
+ * (so between half this and this).  Fewer and the bins cost more than
+ * they save: at 16, the default 5M shape's bins took 30 MB (a third of
+ * what its samples keep) and half of the timeline's build, faulting them
+ * in; a window narrower than them has few samples per column to count
+ * anyway.  More and such a window of every lane costs more: at 32 the
+ * worst of tachyon-bench --timeline's draws stays near 11-15 ms, at 64
+ * it comes close to a frame. */
+#define SAMPLES_PER_BIN   32
 /* At most this many bins in a lane's finest level. */
 #define MAX_BINS          (G_GUINT64_CONSTANT (1) << 20)
 /* Each level is 1 << LEVEL_STEP times coarser than the one before. */

@@ -293,9 +293,9 @@ check_levels (TvTimeline *timeline,
           tv_timeline_get_level (timeline, lane, level - 1, &below, NULL, NULL);
           g_assert_cmpuint (shift, ==, below + 2);
         }
-      /* The finest level: at most 2^20 bins, the widest with at most 16
-       * samples to a bin on average (8 at least, twice as wide would be
-       * more than 16), unless narrower ones would be too many. */
+      /* The finest level: at most 2^20 bins, the widest with at most 32
+       * samples to a bin on average (16 at least, twice as wide would be
+       * more than 32), unless narrower ones would be too many. */
       if (level == 0)
         {
           guint64 lo = G_MAXUINT64, hi = 0;
@@ -315,8 +315,8 @@ check_levels (TvTimeline *timeline,
           g_assert_cmpuint (first_bin, ==, lo >> shift);
           g_assert_cmpuint (n_bins, ==, (hi >> shift) - (lo >> shift) + 1);
           if (shift > 0 && (hi >> (shift - 1)) - (lo >> (shift - 1)) + 1 <= (1u << 20))
-            g_assert_cmpfloat ((double) n_samples * ldexp (1.0, shift), <=, 16 * extent);
-          g_assert_cmpfloat ((double) n_samples * ldexp (1.0, shift + 1), >, 16 * extent);
+            g_assert_cmpfloat ((double) n_samples * ldexp (1.0, shift), <=, 32 * extent);
+          g_assert_cmpfloat ((double) n_samples * ldexp (1.0, shift + 1), >, 32 * extent);
         }
 
       for (guint i = first; i < end; i++)
