@@ -975,12 +975,19 @@ watch_iteration (MainLoopWatch *watch)
 /* The window stays responsive while a big profile loads, to the end: the
  * decoding, the tree and what the page builds once the data is in run off
  * the main thread.  That is checked by counting what runs on it, in the
- * main thread's CPU time, which a busy machine does not change: no
- * iteration of the main loop takes more than MAIN_ITERATION_CPU_MAX.  (The
- * main thread's share of the load's CPU is printed, not bounded: a busy
- * machine stretches the load, and the main loop draws more progress.)
- * How long the main loop waits on a busy machine is not the test's to
- * say.  TV_TEST_STALL_FILE loads another file (say, a 1 GB one). */
+ * main thread's CPU time: no iteration of the main loop takes more than
+ * MAIN_ITERATION_CPU_MAX, or a twentieth of the CPU time the whole
+ * process took for the load, whichever is more.  A busy machine does not
+ * make a thread wait in CPU time, but it does make its work slower (two
+ * sanitizer builds sharing two cores made the heaviest iteration 276 ms
+ * against 101 ms alone), and it slows the process's work as much: what
+ * this is here to catch, a decode or a view of the whole file on the main
+ * thread, is a large share of the process's CPU however busy the machine
+ * is.  (The main thread's share of the load's CPU is printed, not
+ * bounded: a busy machine stretches the load, and the main loop draws
+ * more progress.)  How long the main loop waits on a busy machine is not
+ * the test's to say.  TV_TEST_STALL_FILE loads another file (say, a 1 GB
+ * one). */
 static void
 test_load_responsive (void)
 {
@@ -1017,7 +1024,7 @@ test_load_responsive (void)
   if (other == NULL)
     g_assert_cmpuint (tv_properties_get_n_thread_rows (tv_profile_page_get_properties (page)),
                       ==, 3);
-  g_assert_cmpuint (watch.heavy, ==, 0);
+  g_assert_cmpint (watch.max_cpu, <=, MAX (MAIN_ITERATION_CPU_MAX, process_cpu / 20));
   adw_tab_view_close_page (tab_view, adw_tab_view_get_page (tab_view, GTK_WIDGET (page)));
 }
 
