@@ -416,6 +416,77 @@ next_in_run (TachDecoder *dec,
 #define TWO_PAIRS_MASK UINT64_C (0x0000008080008080)
 #define TWO_PAIRS_WANT UINT64_C (0x0000000080000080)
 
+/* Reads N (delta, status) pairs from *PP, which has at least eleven bytes
+ * a pair before END, adding the deltas to *TS and writing each timestamp
+ * and status; *PP and *TS move past those read.  Returns how many were
+ * read: fewer than N when a varint is malformed, *PP at it. */
+static inline uint32_t
+read_pairs (const uint8_t **pp,
+            const uint8_t  *end,
+            uint32_t        n,
+            uint64_t       *ts,
+            uint64_t       *ts_out,
+            uint8_t        *status_out)
+{
+  const uint8_t *p = *pp;
+  uint64_t t = *ts;
+  uint32_t i = 0;
+
+  while (i < n)
+    {
+      uint64_t d;
+
+      /* Two pairs of a two-byte delta and a status at once, the usual
+       * form: byte 0 and 3 with their top bit set, 1 and 4 without.  Two
+       * pairs left means 22 bytes to read. */
+      if (n - i >= 2)
+        {
+          uint64_t w = tach_load_le64 (p);
+
+          if ((w & TWO_PAIRS_MASK) == TWO_PAIRS_WANT)
+            {
+              /* Both deltas at once: each second byte's seven bits moved
+               * down one, next to its first byte's. */
+              uint64_t both = (w & UINT64_C (0x7f00007f)) | ((w >> 1) & UINT64_C (0x3f80003f80));
+
+              t += both & 0x3fff;
+              ts_out[i] = t;
+              status_out[i] = (uint8_t) (w >> 16);
+              t += (both >> 24) & 0x3fff;
+              ts_out[i + 1] = t;
+              status_out[i + 1] = (uint8_t) (w >> 40);
+              i += 2;
+              p += 6;
+              continue;
+            }
+        }
+      d = p[0];
+      if (d < 0x80)
+        p += 1;
+      else if (p[1] < 0x80)
+        {
+          /* Two bytes: the usual 1 ms up to 16 ms. */
+          d = (d & 0x7f) | (uint64_t) p[1] << 7;
+          p += 2;
+        }
+      else
+        {
+          size_t k = tach_read_uvarint (p, end, &d);
+
+          if (k == 0)
+            break;
+          p += k;
+        }
+      t += d;
+      ts_out[i] = t;
+      status_out[i] = *p++;
+      i++;
+    }
+  *pp = p;
+  *ts = t;
+  return i;
+}
+
 /* Up to TACH_BATCH_MAX pairs of the current REPEAT run at once.  This is
  * where nearly all samples of a real profile come from (each is two or
  * three bytes), so the loop runs without bounds checks while at least one
@@ -440,63 +511,14 @@ fill_run_batch (TachDecoder *dec,
         {
           /* Each pair takes at most eleven bytes, so this many are safe
            * to read without looking at the end of the window. */
-          uint32_t safe = (uint32_t) (avail / 11);
+          uint32_t safe = (uint32_t) (avail / 11), read;
 
           if (safe > limit - n)
             safe = limit - n;
-          while (safe > 0)
-            {
-              uint64_t d;
-
-              /* Two pairs of a two-byte delta and a status at once, the
-               * usual form: byte 0 and 3 with their top bit set, 1 and 4
-               * without.  Two pairs left means 22 bytes to read. */
-              if (safe >= 2)
-                {
-                  uint64_t w = tach_load_le64 (p);
-
-                  if ((w & TWO_PAIRS_MASK) == TWO_PAIRS_WANT)
-                    {
-                      /* Both deltas at once: each second byte's seven
-                       * bits moved down one, next to its first byte's. */
-                      uint64_t both = (w & UINT64_C (0x7f00007f))
-                                      | ((w >> 1) & UINT64_C (0x3f80003f80));
-
-                      ts += both & 0x3fff;
-                      ts_out[n] = ts;
-                      status_out[n] = (uint8_t) (w >> 16);
-                      ts += (both >> 24) & 0x3fff;
-                      ts_out[n + 1] = ts;
-                      status_out[n + 1] = (uint8_t) (w >> 40);
-                      n += 2;
-                      p += 6;
-                      safe -= 2;
-                      continue;
-                    }
-                }
-              safe--;
-              d = p[0];
-              if (d < 0x80)
-                p += 1;
-              else if (p[1] < 0x80)
-                {
-                  /* Two bytes: the usual 1 ms up to 16 ms. */
-                  d = (d & 0x7f) | (uint64_t) p[1] << 7;
-                  p += 2;
-                }
-              else
-                {
-                  size_t k = tach_read_uvarint (p, dec->end, &d);
-
-                  if (k == 0)
-                    goto malformed;
-                  p += k;
-                }
-              ts += d;
-              ts_out[n] = ts;
-              status_out[n] = *p++;
-              n++;
-            }
+          read = read_pairs (&p, dec->end, safe, &ts, ts_out + n, status_out + n);
+          n += read;
+          if (read < safe)
+            goto malformed;
           continue;
         }
 

@@ -506,6 +506,62 @@ test_decode_errors (void)
                        "decoded 1");
 }
 
+/* A bad varint inside a long REPEAT run: a batch hands over the samples
+ * before it, each as sample by sample decoding gives it, then fails as
+ * that does. */
+static void
+test_batch_error_midway (void)
+{
+  static const guint8 eleven[] = {
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01,
+  };
+  Builder *b = record_builder (TACH_RECORD_REPEAT);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GArray) batched = g_array_new (FALSE, FALSE, sizeof (guint64));
+  Decoded d;
+  TachBatch batch;
+  int rc;
+
+  put_varint (b, 1000);
+  /* Thirteen good pairs, two-byte deltas and one-byte ones, then the bad
+   * one with plenty after it, so that it is met in the unchecked loop. */
+  for (guint i = 0; i < 13; i++)
+    {
+      put_varint (b, i % 3 == 2 ? 3 : 1000 + i);
+      put_u8 (b, (guint8) i);
+    }
+  put (b, eleven, sizeof eleven);
+  put_u8 (b, 0);
+  for (guint i = 0; i < 986; i++)
+    {
+      put_varint (b, 1);
+      put_u8 (b, 0);
+    }
+  bytes = simple_finish (b, 1000, 1, 1);
+
+  decode_bytes (bytes, &d);
+  g_assert_cmpint (d.rc, ==, -1);
+  g_assert_cmpuint (d.lines->len, ==, 13);
+  tach_decoder_free (d.decoder);
+  g_assert_cmpint (tach_decoder_new (d.reader, &d.decoder, &d.error), ==, TACH_OK);
+  while ((rc = tach_decoder_next_batch (d.decoder, &batch, &d.error)) == 1)
+    for (guint i = 0; i < batch.n; i++)
+      {
+        guint64 ts = batch.n > 1 ? batch.timestamps[i] : batch.sample.timestamp_us;
+        guint status = batch.n > 1 ? batch.statuses[i] : batch.sample.status;
+        g_autofree char *line = g_strdup_printf ("1:%" G_GUINT64_FORMAT ":%u:", ts, status);
+
+        g_assert_cmpuint (batched->len, <, d.lines->len);
+        g_assert_cmpstr (line, ==, g_ptr_array_index (d.lines, batched->len));
+        g_array_append_val (batched, ts);
+      }
+  g_assert_cmpint (rc, ==, -1);
+  g_assert_cmpuint (batched->len, ==, 13);
+  if (strstr (d.error.message, "Malformed varint in RLE sample data") == NULL)
+    g_error ("unexpected error “%s”", d.error.message);
+  decoded_clear (&d);
+}
+
 /* Python decodes strings with errors="replace"; so must we, byte for byte,
  * because the collapsed export prints them. */
 static void
@@ -926,6 +982,7 @@ main (int   argc,
   g_test_add_func ("/format/reader/record-kinds", test_record_kinds);
   g_test_add_func ("/format/reader/record-shape", test_record_shape);
   g_test_add_func ("/format/reader/varints-and-time", test_varints_and_time);
+  g_test_add_func ("/format/reader/batch-error-midway", test_batch_error_midway);
   g_test_add_func ("/format/reader/decode-errors", test_decode_errors);
   g_test_add_func ("/format/reader/utf8-replacement", test_utf8_replacement);
   g_test_add_func ("/format/reader/frame-table", test_frame_table);
