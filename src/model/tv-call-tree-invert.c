@@ -124,6 +124,40 @@ leave_out (const Builder *v,
   return TRUE;
 }
 
+/* The walkers [A, B) reached NODE: those whose path ends there weigh
+ * it, and the others take a step up, kept in order from A.  Returns the
+ * end of those kept. */
+static inline guint32
+step_up (const Builder *v,
+         const Step    *steps,
+         Walker        *walkers,
+         guint32        a,
+         guint32        b,
+         guint32        node,
+         Builder       *inv,
+         guint32       *end_of)
+{
+  guint32 kept = a;
+
+  for (guint32 i = a; i < b; i++)
+    {
+      Walker w = walkers[i];
+      Step step = steps[w.at];
+
+      if (step.up == 0)
+        {
+          inv->self[node] += v->self[w.leaf];
+          if (v->status != NULL)
+            add_states (inv->status + (gsize) node * N_STATES, v->status + (gsize) w.leaf * N_STATES);
+          if (end_of != NULL)
+            end_of[w.leaf] = node;
+          continue;
+        }
+      walkers[kept++] = (Walker) { step.up_key, w.leaf, step.up };
+    }
+  return kept;
+}
+
 /* Inverted: every path from a node with self samples up to the root
  * becomes a path down from the root; the self samples weigh it.  Made from
  * the root down, without lookups: the paths that reached an inverted node
@@ -198,26 +232,9 @@ tv_call_tree_invert (const Builder *v,
        * look one node further up. */
       if (node != 0)
         {
-          guint32 kept = a;
+          guint32 kept = step_up (v, steps, walkers, a, b, node, inv, end_of);
 
-          for (guint32 i = a; i < b; i++)
-            {
-              Walker w = walkers[i];
-              Step step = steps[w.at];
-
-              if (step.up == 0)
-                {
-                  inv->self[node] += v->self[w.leaf];
-                  if (v->status != NULL)
-                    add_states (inv->status + (gsize) node * N_STATES,
-                                v->status + (gsize) w.leaf * N_STATES);
-                  if (end_of != NULL)
-                    end_of[w.leaf] = node;
-                  n_done++;
-                  continue;
-                }
-              walkers[kept++] = (Walker) { step.up_key, w.leaf, step.up };
-            }
+          n_done += b - kept;
           b = kept;
         }
       for (guint32 i = a + 1; i < b && one_key; i++)

@@ -12,7 +12,8 @@
  *   3. invert if asked, sum totals bottom-up, and sort siblings.
  * Step 1 is in tv-query.c, step 2 in tv-call-tree-map.c, the inverted and
  * callers trees of step 3 in tv-call-tree-invert.c; this file holds the
- * builder they fill, the function table, the thread counts, the tree.
+ * builder they fill, the thread counts, the tree (the function table and
+ * a function's callers and callees are in tv-call-tree-functions.c).
  * When the query asks for it, each node's samples are also counted by
  * thread state (holding the GIL, on CPU, ...); the counts go through the
  * same steps as self.  It is asked for because it costs: four more counts
@@ -882,121 +883,6 @@ tv_call_tree_get_functions (TvCallTree *self,
 {
   *n_rows = self->n_functions;
   return self->functions;
-}
-
-/* Adds COUNT to FUNCTION's row in ROWS, found through AT (per function,
- * the row's index + 1; TV_NODE_NONE is the last slot). */
-static void
-add_neighbour (GArray  *rows,
-               guint32 *at,
-               guint32  n_functions,
-               guint32  function,
-               guint64  count)
-{
-  guint32 slot = function == TV_NODE_NONE ? n_functions : function;
-
-  if (at[slot] == 0)
-    {
-      TvFunctionRow row = { function, 0, 0 };
-
-      g_array_append_val (rows, row);
-      at[slot] = rows->len;
-    }
-  g_array_index (rows, TvFunctionRow, at[slot] - 1).total += count;
-}
-
-
-/* Adds the outermost call NODE to the callers and callees: its caller,
- * and what it calls (its self samples as no function). */
-static void
-add_call (TvCallTree *self,
-          guint32     node,
-          GArray     *callers,
-          guint32    *caller_at,
-          GArray     *callees,
-          guint32    *callee_at,
-          guint32     n_functions)
-{
-  guint32 p = self->parent[node];
-
-  if (self->total[node] == 0)
-    return;
-  add_neighbour (callers, caller_at, n_functions,
-                 p == TV_ROOT_NODE ? TV_NODE_NONE : tv_call_tree_get_function (self, p),
-                 self->total[node]);
-  if (self->self[node] > 0)
-    add_neighbour (callees, callee_at, n_functions, TV_NODE_NONE, self->self[node]);
-  for (guint32 i = self->child_start[node]; i < self->child_start[node + 1]; i++)
-    {
-      guint32 c = self->children[i];
-
-      if (self->total[c] > 0)
-        add_neighbour (callees, callee_at, n_functions, tv_call_tree_get_function (self, c),
-                       self->total[c]);
-    }
-}
-
-gboolean
-tv_call_tree_get_neighbours (TvCallTree     *self,
-                             guint32         function,
-                             GCancellable   *cancellable,
-                             TvFunctionRow **callers_out,
-                             guint          *n_callers,
-                             TvFunctionRow **callees_out,
-                             guint          *n_callees)
-{
-  guint32 n_functions = tv_profile_data_get_n_keys (self->data, TV_MERGE_FUNCTION);
-  g_autofree guint8 *inside = NULL;
-  g_autofree guint32 *caller_at = NULL;
-  g_autofree guint32 *callee_at = NULL;
-  g_autoptr(GArray) callers = NULL;
-  g_autoptr(GArray) callees = NULL;
-
-  g_return_val_if_fail (self != NULL, FALSE);
-
-  if (self->inverted)
-    return FALSE;
-  caller_at = g_new0 (guint32, (gsize) n_functions + 1);
-  callee_at = g_new0 (guint32, (gsize) n_functions + 1);
-  callers = g_array_new (FALSE, FALSE, sizeof (TvFunctionRow));
-  callees = g_array_new (FALSE, FALSE, sizeof (TvFunctionRow));
-
-  if (self->outer_start != NULL)
-    {
-      /* The function's outermost calls, listed when its table was made. */
-      for (guint32 i = function < n_functions ? self->outer_start[function] : 0;
-           function < n_functions && i < self->outer_start[function + 1]; i++)
-        {
-          if (i % PROGRESS_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
-            return FALSE;
-          add_call (self, self->outer_nodes[i], callers, caller_at, callees, callee_at,
-                    n_functions);
-        }
-    }
-  else
-    {
-      /* Parents come before their children: INSIDE says a node is the
-       * function's or below one of its calls; an outermost call is one
-       * whose parent is not inside. */
-      inside = g_new0 (guint8, self->n_nodes);
-      for (guint32 n = 1; n < self->n_nodes; n++)
-        {
-          guint32 p = self->parent[n];
-          gboolean here = tv_call_tree_get_function (self, n) == function;
-
-          if (n % PROGRESS_EVERY == 0 && g_cancellable_is_cancelled (cancellable))
-            return FALSE;
-          inside[n] = inside[p] || here;
-          if (here && !inside[p])
-            add_call (self, n, callers, caller_at, callees, callee_at, n_functions);
-        }
-    }
-
-  *n_callers = callers->len;
-  *callers_out = (TvFunctionRow *) (gpointer) g_array_free (g_steal_pointer (&callers), FALSE);
-  *n_callees = callees->len;
-  *callees_out = (TvFunctionRow *) (gpointer) g_array_free (g_steal_pointer (&callees), FALSE);
-  return TRUE;
 }
 
 double
