@@ -9,6 +9,7 @@
  * and callees.
  */
 #include "tv-call-tree-private.h"
+#include "tv-huge-pages.h"
 
 /* Functions, from a tree that is not inverted: self adds up, and total
  * counts each sample once per function however deep the recursion: a node
@@ -32,11 +33,11 @@ tv_call_tree_build_functions (TvProfileData        *data,
   g_autofree guint64 *ftotal = g_new0 (guint64, MAX (n_functions, 1));
   g_autofree guint32 *active = g_new0 (guint32, MAX (n_functions, 1));
   g_autofree guint32 *key_fn = g_new (guint32, MAX (n_keys, 1));
-  g_autofree guint32 *stack = g_new (guint32, n_nodes + 1);
-  g_autofree guint32 *next = g_new (guint32, n_nodes + 1);
+  g_autofree guint32 *stack = tv_huge_new (guint32, n_nodes + 1);
+  g_autofree guint32 *next = tv_huge_new (guint32, n_nodes + 1);
   /* With OUTER_START: which nodes are outermost calls, and how many each
    * function has. */
-  g_autofree guint8 *outer = outer_start != NULL ? g_new0 (guint8, MAX (n_nodes, 1)) : NULL;
+  g_autofree guint8 *outer = outer_start != NULL ? tv_huge_new0 (guint8, MAX (n_nodes, 1)) : NULL;
   g_autofree guint32 *n_outer = outer_start != NULL ? g_new0 (guint32, n_functions + 1) : NULL;
   TvFunctionRow *rows;
   guint32 sp = 0;
@@ -110,7 +111,7 @@ tv_call_tree_build_functions (TvProfileData        *data,
           n_outer[f] = start[f];
         }
       start[n_functions] = sum;
-      nodes = g_new (guint32, MAX (sum, 1));
+      nodes = tv_huge_new (guint32, MAX (sum, 1));
       for (guint32 n = 1; n < n_nodes; n++)
         if (outer[n])
           nodes[n_outer[key_fn[in->key[n]]]++] = n;

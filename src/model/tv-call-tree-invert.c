@@ -7,6 +7,7 @@
  * function's callers, made from the view's tree.
  */
 #include "tv-call-tree-private.h"
+#include "tv-huge-pages.h"
 
 #include <stdlib.h>
 
@@ -183,7 +184,7 @@ tv_call_tree_invert (const Builder *v,
   g_autofree Walker *scratch = NULL;
   /* Each node's parent and the parent's key, side by side: a path's step
    * up reads one place, not two. */
-  g_autofree Step *steps = g_new (Step, MAX (v->n_nodes, 1));
+  g_autofree Step *steps = tv_huge_new (Step, MAX (v->n_nodes, 1));
   /* Nodes made and not yet taken, each with its range of paths; the one
    * to take next on top. */
   g_autofree Span *stack = NULL;
@@ -207,8 +208,8 @@ tv_call_tree_invert (const Builder *v,
 
   for (guint32 n = 1; n < v->n_nodes; n++)
     n_walkers += v->self[n] > 0;
-  walkers = g_new (Walker, MAX (n_walkers, 1));
-  scratch = g_new (Walker, MAX (n_walkers, 1));
+  walkers = tv_huge_new (Walker, MAX (n_walkers, 1));
+  scratch = tv_huge_new (Walker, MAX (n_walkers, 1));
   n_walkers = 0;
   /* At the root, the next step is the leaf itself. */
   for (guint32 n = 1; n < v->n_nodes; n++)

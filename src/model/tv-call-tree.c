@@ -20,6 +20,7 @@
  * per node, exact and view, make a tree half again as slow to build.
  */
 #include "tv-call-tree-private.h"
+#include "tv-huge-pages.h"
 #include "tv-progress.h"
 
 #include <stdlib.h>
@@ -34,10 +35,11 @@ tv_builder_init (Builder  *b,
                  gboolean  hashed)
 {
   b->capacity = MAX (hint, 64);
-  b->parent = g_new (guint32, b->capacity);
-  b->key = g_new (guint32, b->capacity);
-  b->self = g_new0 (guint64, b->capacity);
-  b->status = with_states ? g_new0 (guint64, (gsize) b->capacity * N_STATES) : NULL;
+  /* Filled from the start: huge pages cost what is used. */
+  b->parent = tv_huge_new (guint32, b->capacity);
+  b->key = tv_huge_new (guint32, b->capacity);
+  b->self = tv_huge_new0 (guint64, b->capacity);
+  b->status = with_states ? tv_huge_new0 (guint64, (gsize) b->capacity * N_STATES) : NULL;
   if (hashed)
     {
       b->mask = 127;
@@ -130,11 +132,15 @@ tv_builder_append (Builder *b,
   if (b->n_nodes == b->capacity)
     {
       b->capacity *= 2;
-      b->parent = g_renew (guint32, b->parent, b->capacity);
-      b->key = g_renew (guint32, b->key, b->capacity);
-      b->self = g_renew (guint64, b->self, b->capacity);
+      b->parent = tv_huge_pages (g_renew (guint32, b->parent, b->capacity),
+                                 b->capacity * sizeof (guint32));
+      b->key = tv_huge_pages (g_renew (guint32, b->key, b->capacity),
+                              b->capacity * sizeof (guint32));
+      b->self = tv_huge_pages (g_renew (guint64, b->self, b->capacity),
+                               b->capacity * sizeof (guint64));
       if (b->status != NULL)
-        b->status = g_renew (guint64, b->status, (gsize) b->capacity * N_STATES);
+        b->status = tv_huge_pages (g_renew (guint64, b->status, (gsize) b->capacity * N_STATES),
+                                   (gsize) b->capacity * N_STATES * sizeof (guint64));
     }
   node = b->n_nodes++;
   b->parent[node] = parent;
@@ -190,8 +196,8 @@ tv_index_children (guint32         n_nodes,
                    guint32       **child_start_out,
                    guint32       **children_out)
 {
-  guint32 *child_start = g_new0 (guint32, n_nodes + 1);
-  guint32 *children = g_new (guint32, MAX (n_nodes, 1));
+  guint32 *child_start = tv_huge_new0 (guint32, n_nodes + 1);
+  guint32 *children = tv_huge_new (guint32, MAX (n_nodes, 1));
   g_autofree guint32 *fill = NULL;
 
   for (guint32 n = 1; n < n_nodes; n++)
@@ -227,13 +233,13 @@ finish (TvProfileData *data,
   self->parent = g_steal_pointer (&b->parent);
   self->key = g_steal_pointer (&b->key);
   self->self = g_steal_pointer (&b->self);
-  self->total = g_new (guint64, self->n_nodes);
-  self->depth = g_new (guint16, self->n_nodes);
+  self->total = tv_huge_new (guint64, self->n_nodes);
+  self->depth = tv_huge_new (guint16, self->n_nodes);
 
   memcpy (self->total, self->self, self->n_nodes * sizeof (guint64));
   if (remainders != NULL && remainders->len > 0)
     {
-      self->remainder = g_new0 (guint64, self->n_nodes);
+      self->remainder = tv_huge_new0 (guint64, self->n_nodes);
       for (guint i = 0; i < remainders->len; i++)
         {
           const Remainder *r = &g_array_index (remainders, Remainder, i);
@@ -290,12 +296,12 @@ count_threads (const GArray  *hits,
   const guint32 *parent = inv != NULL ? inv->parent : v->parent;
   /* What a step up reads and writes, side by side; the counts are made
    * in the same memory at the end. */
-  Stamped *nodes = g_new (Stamped, MAX (n_nodes, 1));
+  Stamped *nodes = tv_huge_new (Stamped, MAX (n_nodes, 1));
   guint8 *counts;
 
   /* Where each hit starts, found first: those reads do not wait on each
    * other, while the walks below would wait on each. */
-  g_autofree guint32 *start = g_new (guint32, MAX (hits->len, 1));
+  g_autofree guint32 *start = tv_huge_new (guint32, MAX (hits->len, 1));
 
   for (guint32 n = 0; n < n_nodes; n++)
     nodes[n] = (Stamped) { G_MAXUINT32, 0 };

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "tv-call-tree.h"
+#include "tv-huge-pages.h"
 #include "tv-tach-error.h"
 
 /* ------------------------------------------------------------------------ */
@@ -53,6 +54,7 @@ grow_hash (TvProfileData *self)
     slots = g_try_new0 (Slot, (gsize) mask + 1);
   if (slots == NULL)
     return FALSE;
+  tv_huge_pages (slots, ((gsize) mask + 1) * sizeof (Slot));
   for (guint32 i = 0; i <= self->mask; i++)
     if (self->slots[i].node != 0)
       insert_hashed (slots, mask, self->slots[i]);
@@ -104,18 +106,19 @@ grow_tree (TvProfileData *self,
       || !tv_profile_data_charge (self, ((gsize) capacity - self->tree_capacity)
                         * (2 * sizeof (guint32) + sizeof (guint16) + sizeof (Link))))
     return FALSE;
+  /* Each array is filled from its start: huge pages cost what is used. */
   if ((p = g_try_renew (guint32, tree->parent, capacity)) == NULL)
     return FALSE;
-  tree->parent = p;
+  tree->parent = tv_huge_pages (p, capacity * sizeof (guint32));
   if ((p = g_try_renew (guint32, tree->frame, capacity)) == NULL)
     return FALSE;
-  tree->frame = p;
+  tree->frame = tv_huge_pages (p, capacity * sizeof (guint32));
   if ((p = g_try_renew (guint16, self->node_depth, capacity)) == NULL)
     return FALSE;
-  self->node_depth = p;
+  self->node_depth = tv_huge_pages (p, capacity * sizeof (guint16));
   if ((p = g_try_renew (Link, self->links, capacity)) == NULL)
     return FALSE;
-  self->links = p;
+  self->links = tv_huge_pages (p, capacity * sizeof (Link));
   self->tree_capacity = capacity;
   return TRUE;
 }
@@ -496,7 +499,7 @@ start_load (TvProfileData         *self,
   self->tree.frame[0] = TV_NODE_NONE;
   self->node_depth[0] = 0;
   self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE, 0 };
-  self->slots = g_new0 (Slot, (gsize) self->mask + 1);
+  self->slots = tv_huge_new0 (Slot, (gsize) self->mask + 1);
   self->reserve_samples = counts_only ? 0 : tv_sample_store_reserve (reader);
   if (self->reserve_samples > 0 && g_get_num_processors () > 1)
     self->prefaulter = tv_prefaulter_new ();

@@ -42,6 +42,7 @@
  * (which also make the root's self).  With count_states, a node's state
  * counts are those of its total, split by the sample's status bits.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,7 @@
 #include "format-test-util.h"
 #include "model-fixture.h"
 #include "tv-call-tree.h"
+#include "tv-huge-pages.h"
 #include "tv-view-state.h"
 
 #define N_ITERATIONS        40
@@ -2563,6 +2565,76 @@ on_changed (gpointer user_data)
   (*(guint *) user_data)++;
 }
 
+/* Whether the mapping that holds ADDR has FLAG among its VmFlags
+ * (/proc/self/smaps). */
+static gboolean
+mapping_has_flag (gconstpointer  addr,
+                  const char    *flag)
+{
+  g_autofree char *smaps = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean inside = FALSE;
+
+  g_assert_true (g_file_get_contents ("/proc/self/smaps", &smaps, NULL, NULL));
+  lines = g_strsplit (smaps, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      guint64 start, end;
+      char *dash;
+
+      if (g_ascii_isxdigit (lines[i][0]) && (dash = strchr (lines[i], '-')) != NULL
+          && strchr (lines[i], ' ') > dash)
+        {
+          start = g_ascii_strtoull (lines[i], NULL, 16);
+          end = g_ascii_strtoull (dash + 1, NULL, 16);
+          inside = start <= (guintptr) addr && (guintptr) addr < end;
+        }
+      else if (inside && g_str_has_prefix (lines[i], "VmFlags:"))
+        {
+          g_auto(GStrv) flags = g_strsplit (lines[i] + strlen ("VmFlags:"), " ", -1);
+
+          return g_strv_contains ((const char * const *) flags, flag);
+        }
+    }
+  g_error ("no mapping holds %p", addr);
+}
+
+/* The trees' big arrays ask the kernel for huge pages (smaps says "hg"),
+ * wherever it takes the request at all; small ones do not ask. */
+static void
+test_huge_pages (void)
+{
+  gsize n = 8 << 20;
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  g_autofree guint64 *big = tv_huge_new0 (guint64, n);
+  g_autofree guint64 *small = NULL;
+  gpointer probe;
+  gboolean kernel_takes_it;
+
+  /* A mapping of its own, asked the same way: a kernel without
+   * transparent huge pages refuses (EINVAL). */
+  probe = mmap (NULL, 4 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  g_assert_true (probe != MAP_FAILED);
+  kernel_takes_it = madvise (probe, 4 << 20, MADV_HUGEPAGE) == 0;
+  if (!kernel_takes_it)
+    g_assert_cmpint (errno, ==, EINVAL);
+  munmap (probe, 4 << 20);
+
+  g_assert_nonnull (big);
+  g_assert_cmpuint (big[0], ==, 0);
+  g_assert_cmpuint (big[n - 1], ==, 0);
+  big[n / 2] = 7;
+  g_assert_cmpint (mapping_has_flag (big, "hg"), ==, kernel_takes_it);
+  g_assert_cmpint (mapping_has_flag ((guint8 *) big + n * sizeof (guint64) - 1, "hg"), ==,
+                   kernel_takes_it);
+
+  /* Under the threshold: not asked, and in a mapping of its own here so
+   * that no big block's request is seen instead. */
+  small = g_malloc (TV_HUGE_PAGES_MIN_BYTES - page);
+  g_assert_true (tv_huge_pages (small, TV_HUGE_PAGES_MIN_BYTES - page) == small);
+  g_assert_false (mapping_has_flag (small, "hg"));
+}
+
 /* A view state holds one selection: a time range or a list of ranges,
  * which it sorts and merges; the query carries it. */
 static void
@@ -2681,6 +2753,7 @@ main (int    argc,
   g_test_add_func ("/model/data/empty-thread", test_empty_thread);
   g_test_add_func ("/model/tree/progress", test_tree_progress);
   g_test_add_func ("/model/view-state/ranges", test_view_state_ranges);
+  g_test_add_func ("/model/memory/huge-pages", test_huge_pages);
 
   ret = g_test_run ();
   g_clear_pointer (&context, g_free);
