@@ -33,8 +33,9 @@ tv_call_tree_build_functions (TvProfileData        *data,
   g_autofree guint64 *ftotal = g_new0 (guint64, MAX (n_functions, 1));
   g_autofree guint32 *active = g_new0 (guint32, MAX (n_functions, 1));
   g_autofree guint32 *key_fn = g_new (guint32, MAX (n_keys, 1));
-  g_autofree guint32 *stack = tv_huge_new (guint32, n_nodes + 1);
-  g_autofree guint32 *next = tv_huge_new (guint32, n_nodes + 1);
+  /* A path's nodes: as deep as the tree, whatever its size. */
+  g_autofree guint32 *stack = g_new (guint32, n_nodes + 1);
+  g_autofree guint32 *next = g_new (guint32, n_nodes + 1);
   /* With OUTER_START: which nodes are outermost calls, and how many each
    * function has. */
   g_autofree guint8 *outer = outer_start != NULL ? tv_huge_new0 (guint8, MAX (n_nodes, 1)) : NULL;

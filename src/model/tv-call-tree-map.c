@@ -90,7 +90,7 @@ map_grouped (TvProfileData *data,
   /* View nodes to group, the next on top: a node's children are made
    * together, and the first child's subtree before its siblings', so that
    * the view is numbered as the exact tree is. */
-  g_autofree guint32 *stack = tv_huge_new (guint32, MAX (exact->n_nodes, 1));
+  g_autofree guint32 *stack = g_new (guint32, MAX (exact->n_nodes, 1));
   guint32 sp = 0;
   guint32 n_members = 0;
 

@@ -473,17 +473,15 @@ tv_call_tree_weigh_tree (TvProfileData  *data,
    * their sums up the tree then cost what they reach, not the tree. */
   g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
   Touched touched = { leaves, MAX (exact->n_nodes / 64, 64), FALSE };
-  /* Every thread at every time weighs nodes all over the tree. */
+  /* Every thread at every time weighs nodes all over the tree.  Not their
+   * states: four counts a node, of the leaves only, leave most of the
+   * array untouched. */
   gboolean everywhere = query->n_threads == 0 && !query->has_range && query->n_ranges == 0;
 
   *weights = g_new0 (guint64, exact->n_nodes);
   *states = query->count_states ? g_new0 (guint64, (gsize) exact->n_nodes * N_STATES) : NULL;
   if (everywhere)
-    {
-      tv_huge_pages (*weights, exact->n_nodes * sizeof (guint64));
-      if (*states != NULL)
-        tv_huge_pages (*states, (gsize) exact->n_nodes * N_STATES * sizeof (guint64));
-    }
+    tv_huge_pages (*weights, exact->n_nodes * sizeof (guint64));
   *reached = NULL;
   if (!tv_call_tree_weigh (data, query, *weights, *states, hits, &touched, progress))
     {
