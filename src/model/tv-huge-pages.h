@@ -13,8 +13,10 @@
  *
  * Only for an array that is written from its start on, or all over: a
  * huge page is 2 MiB of memory as soon as one byte of it is touched, so an
- * array that a small query touches in a few places (the exact nodes'
- * weights, a hash table sized for the largest view) stays in small pages.
+ * array that is touched in a few places (the exact nodes' weights in a
+ * query of one thread or a time range, their state counts, which only
+ * the leaves have, a hash table sized for the largest view) stays in
+ * small pages.
  */
 #pragma once
 
