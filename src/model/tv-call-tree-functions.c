@@ -34,11 +34,11 @@ tv_call_tree_build_functions (TvProfileData        *data,
   g_autofree guint32 *active = g_new0 (guint32, MAX (n_functions, 1));
   g_autofree guint32 *key_fn = g_new (guint32, MAX (n_keys, 1));
   /* A path's nodes: as deep as the tree, whatever its size. */
-  g_autofree guint32 *stack = g_new (guint32, n_nodes + 1);
-  g_autofree guint32 *next = g_new (guint32, n_nodes + 1);
+  tv_autohuge guint32 *stack = tv_huge_new (guint32, n_nodes + 1);
+  tv_autohuge guint32 *next = tv_huge_new (guint32, n_nodes + 1);
   /* With OUTER_START: which nodes are outermost calls, and how many each
    * function has. */
-  g_autofree guint8 *outer = outer_start != NULL ? tv_huge_new0 (guint8, MAX (n_nodes, 1)) : NULL;
+  tv_autohuge guint8 *outer = outer_start != NULL ? tv_huge_new0 (guint8, MAX (n_nodes, 1)) : NULL;
   g_autofree guint32 *n_outer = outer_start != NULL ? g_new0 (guint32, n_functions + 1) : NULL;
   TvFunctionRow *rows;
   guint32 sp = 0;
@@ -130,9 +130,9 @@ tv_builder_functions (TvProfileData *data,
                       guint         *n_rows_out,
                       Progress      *progress)
 {
-  g_autofree guint64 *total = g_new (guint64, b->n_nodes);
-  g_autofree guint32 *child_start = NULL;
-  g_autofree guint32 *children = NULL;
+  tv_autohuge guint64 *total = tv_huge_new (guint64, b->n_nodes);
+  tv_autohuge guint32 *child_start = NULL;
+  tv_autohuge guint32 *children = NULL;
   FunctionsInput in;
 
   tv_builder_sum_totals (b, total);

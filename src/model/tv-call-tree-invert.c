@@ -180,11 +180,11 @@ tv_call_tree_invert (const Builder *v,
                      GArray        *remainders,
                      Progress      *progress)
 {
-  g_autofree Walker *walkers = NULL;
-  g_autofree Walker *scratch = NULL;
+  tv_autohuge Walker *walkers = NULL;
+  tv_autohuge Walker *scratch = NULL;
   /* Each node's parent and the parent's key, side by side: a path's step
    * up reads one place, not two. */
-  g_autofree Step *steps = tv_huge_new (Step, MAX (v->n_nodes, 1));
+  tv_autohuge Step *steps = tv_huge_new (Step, MAX (v->n_nodes, 1));
   /* Nodes made and not yet taken, each with its range of paths; the one
    * to take next on top. */
   g_autofree Span *stack = NULL;

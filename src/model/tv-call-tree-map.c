@@ -80,8 +80,8 @@ map_grouped (TvProfileData *data,
   const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
   const guint32 *ranks = tv_profile_data_get_key_ranks (data, query->merge);
   /* The exact nodes of each view node, view node by view node. */
-  g_autofree guint32 *members = tv_huge_new (guint32, MAX (exact->n_nodes, 1));
-  g_autofree guint32 *member_start = tv_huge_new (guint32, (gsize) exact->n_nodes + 1);
+  tv_autohuge guint32 *members = tv_huge_new (guint32, MAX (exact->n_nodes, 1));
+  tv_autohuge guint32 *member_start = tv_huge_new (guint32, (gsize) exact->n_nodes + 1);
   /* The exact nodes a transform merges into the node being grouped. */
   g_autoptr(GArray) merged = g_array_new (FALSE, FALSE, sizeof (guint32));
   /* The children of the node being grouped. */
@@ -90,7 +90,7 @@ map_grouped (TvProfileData *data,
   /* View nodes to group, the next on top: a node's children are made
    * together, and the first child's subtree before its siblings', so that
    * the view is numbered as the exact tree is. */
-  g_autofree guint32 *stack = g_new (guint32, MAX (exact->n_nodes, 1));
+  tv_autohuge guint32 *stack = tv_huge_new (guint32, MAX (exact->n_nodes, 1));
   guint32 sp = 0;
   guint32 n_members = 0;
 

@@ -186,7 +186,7 @@ typedef struct
 } Touched;
 
 /* Step 1 whole (tv-query.c): each exact node's selected samples
- * (*WEIGHTS), their states when the query counts them (*STATES), the
+ * (*WEIGHTS, to free with tv_huge_free ()), their states when the query counts them (*STATES), the
  * bitmap of the nodes whose subtree has a selected sample (*REACHED: the
  * others are left out of the view), and each thread's HITS when not
  * NULL.  FALSE, with nothing made, once cancelled. */

@@ -35,11 +35,15 @@ tv_builder_init (Builder  *b,
                  gboolean  hashed)
 {
   b->capacity = MAX (hint, 64);
-  /* Filled from the start: huge pages cost what is used. */
+  /* Filled from the start: huge pages cost what is used.  A node's counts
+   * are cleared as it is made. */
   b->parent = tv_huge_new (guint32, b->capacity);
   b->key = tv_huge_new (guint32, b->capacity);
-  b->self = tv_huge_new0 (guint64, b->capacity);
-  b->status = with_states ? tv_huge_new0 (guint64, (gsize) b->capacity * N_STATES) : NULL;
+  b->self = tv_huge_new (guint64, b->capacity);
+  b->self[0] = 0;
+  b->status = with_states ? tv_huge_new (guint64, (gsize) b->capacity * N_STATES) : NULL;
+  if (b->status != NULL)
+    memset (b->status, 0, N_STATES * sizeof (guint64));
   if (hashed)
     {
       b->mask = 127;
@@ -57,10 +61,10 @@ tv_builder_init (Builder  *b,
 void
 tv_builder_clear (Builder *b)
 {
-  g_free (b->parent);
-  g_free (b->key);
-  g_free (b->self);
-  g_free (b->status);
+  tv_huge_free (b->parent);
+  tv_huge_free (b->key);
+  tv_huge_free (b->self);
+  tv_huge_free (b->status);
   g_free (b->hkeys);
   g_free (b->hvalues);
   memset (b, 0, sizeof *b);
@@ -131,16 +135,15 @@ tv_builder_append (Builder *b,
 
   if (b->n_nodes == b->capacity)
     {
+      guint32 old = b->capacity;
+
       b->capacity *= 2;
-      b->parent = tv_huge_pages (g_renew (guint32, b->parent, b->capacity),
-                                 b->capacity * sizeof (guint32));
-      b->key = tv_huge_pages (g_renew (guint32, b->key, b->capacity),
-                              b->capacity * sizeof (guint32));
-      b->self = tv_huge_pages (g_renew (guint64, b->self, b->capacity),
-                               b->capacity * sizeof (guint64));
+      b->parent = tv_huge_renew (guint32, b->parent, old, b->capacity);
+      b->key = tv_huge_renew (guint32, b->key, old, b->capacity);
+      b->self = tv_huge_renew (guint64, b->self, old, b->capacity);
       if (b->status != NULL)
-        b->status = tv_huge_pages (g_renew (guint64, b->status, (gsize) b->capacity * N_STATES),
-                                   (gsize) b->capacity * N_STATES * sizeof (guint64));
+        b->status = tv_huge_renew (guint64, b->status, (gsize) old * N_STATES,
+                                   (gsize) b->capacity * N_STATES);
     }
   node = b->n_nodes++;
   b->parent[node] = parent;
@@ -301,7 +304,7 @@ count_threads (const GArray  *hits,
 
   /* Where each hit starts, found first: those reads do not wait on each
    * other, while the walks below would wait on each. */
-  g_autofree guint32 *start = tv_huge_new (guint32, MAX (hits->len, 1));
+  tv_autohuge guint32 *start = tv_huge_new (guint32, MAX (hits->len, 1));
 
   for (guint32 n = 0; n < n_nodes; n++)
     nodes[n] = (Stamped) { G_MAXUINT32, 0 };
@@ -350,7 +353,8 @@ count_threads (const GArray  *hits,
 
       memcpy (counts + (gsize) n * sizeof (guint32), &count, sizeof count);
     }
-  return g_renew (guint32, (guint32 *) (gpointer) counts, MAX (n_nodes, 1));
+  return tv_huge_renew (guint32, (guint32 *) (gpointer) counts, 2 * (gsize) MAX (n_nodes, 1),
+                        MAX (n_nodes, 1));
 }
 
 static int
@@ -442,7 +446,7 @@ turn_over (TvProfileData  *data,
                    query->count_states, query->callers_of != TV_NODE_NONE);
   if (query->callers_of != TV_NODE_NONE)
     {
-      g_autofree guint64 *total = g_new (guint64, view->n_nodes);
+      tv_autohuge guint64 *total = tv_huge_new (guint64, view->n_nodes);
 
       /* The view is dropped after this, so its counts can become totals
        * in place. */
@@ -453,7 +457,7 @@ turn_over (TvProfileData  *data,
     }
   else
     {
-      g_autofree guint32 *end_of = count ? g_new (guint32, view->n_nodes) : NULL;
+      tv_autohuge guint32 *end_of = count ? tv_huge_new (guint32, view->n_nodes) : NULL;
 
       tv_call_tree_invert (view, query->min_total, &other, end_of, remainders, progress);
       if (count && !progress->cancelled)
@@ -557,13 +561,13 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   double map_end = other_tree ? 0.45 : 0.7;
   double functions_end = other_tree ? 0.55 : 0.85;
   const TvExactTree *exact;
-  g_autofree guint64 *weights = NULL;
+  tv_autohuge guint64 *weights = NULL;
   g_autofree guint64 *states = NULL;
   g_autofree guint64 *reached = NULL;
-  g_autofree guint32 *map = NULL;
+  tv_autohuge guint32 *map = NULL;
   g_autofree guint8 *in_focus = NULL;
   g_autoptr(GArray) hits = NULL;
-  g_autofree guint32 *threads = NULL;
+  tv_autohuge guint32 *threads = NULL;
   g_autoptr(GArray) remainders = g_array_new (FALSE, FALSE, sizeof (Remainder));
   /* A callers tree has no thread counts: its nodes are not paths of
    * samples but of callers. */
@@ -591,7 +595,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   /* Only a focused view looks its nodes up (see tv_call_tree_map_nodes()). */
   tv_builder_init (&view, exact->n_nodes, query->count_states,
                    query->focus_function != TV_NODE_NONE);
-  map = g_new (guint32, exact->n_nodes);
+  map = tv_huge_new (guint32, exact->n_nodes);
   if (query->focus_function != TV_NODE_NONE)
     in_focus = g_new0 (guint8, exact->n_nodes);
   progress_stage (&progress, 0.15, map_end - 0.15);
@@ -599,7 +603,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   /* Per exact node, and done with: gone before the view's arrays are
    * made, which keeps the peak down on a big tree. */
   g_clear_pointer (&states, g_free);
-  g_clear_pointer (&weights, g_free);
+  g_clear_pointer (&weights, tv_huge_free);
   g_clear_pointer (&reached, g_free);
   if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
     {
@@ -666,23 +670,23 @@ tv_call_tree_unref (TvCallTree *self)
   if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
     return;
   tv_profile_data_unref (self->data);
-  g_free (self->parent);
-  g_free (self->key);
-  g_free (self->depth);
-  g_free (self->self);
-  g_free (self->total);
-  g_free (self->remainder);
-  g_free (self->status);
-  g_free (self->threads);
-  g_free (self->node_map);
+  tv_huge_free (self->parent);
+  tv_huge_free (self->key);
+  tv_huge_free (self->depth);
+  tv_huge_free (self->self);
+  tv_huge_free (self->total);
+  tv_huge_free (self->remainder);
+  tv_huge_free (self->status);
+  tv_huge_free (self->threads);
+  tv_huge_free (self->node_map);
   g_free (self->thread_self_start);
   g_free (self->thread_self_nodes);
   g_free (self->thread_self_counts);
-  g_free (self->child_start);
-  g_free (self->children);
+  tv_huge_free (self->child_start);
+  tv_huge_free (self->children);
   g_free (self->functions);
   g_free (self->outer_start);
-  g_free (self->outer_nodes);
+  tv_huge_free (self->outer_nodes);
   g_free (self);
 }
 

@@ -17,6 +17,10 @@
  * query of one thread or a time range, their state counts, which only
  * the leaves have, a hash table sized for the largest view) stays in
  * small pages.
+ *
+ * A view's arrays are also used again: a query of 23 million nodes spent a
+ * quarter of its time on the kernel clearing the pages of arrays the same
+ * sizes as the last query's, just freed.
  */
 #pragma once
 
@@ -50,10 +54,71 @@ tv_huge_pages (gpointer mem,
   return mem;
 }
 
-/* g_new () and g_new0 () of N_STRUCTS STRUCT_TYPEs, on huge pages. */
-#define tv_huge_new(struct_type, n_structs) \
+/* g_new () and g_new0 () of N_STRUCTS STRUCT_TYPEs, in the heap, on huge
+ * pages: for the load's arrays, which are grown with g_renew () and freed
+ * with g_free (). */
+#define tv_huge_heap_new(struct_type, n_structs) \
   ((struct_type *) tv_huge_pages (g_new (struct_type, (n_structs)), \
                                   sizeof (struct_type) * (gsize) (n_structs)))
-#define tv_huge_new0(struct_type, n_structs) \
+#define tv_huge_heap_new0(struct_type, n_structs) \
   ((struct_type *) tv_huge_pages (g_new0 (struct_type, (n_structs)), \
                                   sizeof (struct_type) * (gsize) (n_structs)))
+
+/* Whether a view's big arrays are mappings of their own, kept when freed
+ * (see below). */
+/* Not under a sanitizer: its checks see every block of the heap. */
+#if defined(__SANITIZE_ADDRESS__)
+# define TV_HUGE_MAPPED 0
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer)
+#  define TV_HUGE_MAPPED 0
+# endif
+#endif
+#if !defined(TV_HUGE_MAPPED) && defined(G_OS_UNIX) && defined(MAP_ANONYMOUS)
+# define TV_HUGE_MAPPED 1
+#elif !defined(TV_HUGE_MAPPED)
+# define TV_HUGE_MAPPED 0
+#endif
+
+/* The arrays of a view (tv-huge-pages.c): a block of
+ * TV_HUGE_PAGES_MIN_BYTES or more is a mapping on huge pages, which
+ * tv_huge_free () keeps for the next block that fits in it; a smaller one
+ * is the heap's.  Such a block is freed with tv_huge_free (), which frees
+ * any block of the heap too, and grown with tv_huge_realloc (), never
+ * with g_free () or g_realloc (). */
+gpointer tv_huge_alloc     (gsize    bytes,
+                            gboolean zeroed);
+void     tv_huge_free      (gpointer mem);
+/* OLD_BYTES is how big MEM is. */
+gpointer tv_huge_realloc   (gpointer mem,
+                            gsize    old_bytes,
+                            gsize    bytes);
+/* The size of the mapping MEM is, or 0 if it is not one. */
+gsize    tv_huge_size      (gpointer mem);
+/* Unmaps the blocks kept: when a profile is closed, and by itself once no
+ * block was kept for SECONDS (30 unless set; for tests) while the default
+ * main context runs. */
+void     tv_huge_trim      (void);
+void     tv_huge_set_trim_delay (guint seconds);
+/* How many blocks were mapped and how many kept ones used again, and how
+ * many bytes are kept now. */
+void     tv_huge_get_stats (gsize   *mapped,
+                            gsize   *reused,
+                            gsize   *kept);
+
+static inline void
+tv_huge_free_ptr (gpointer pointer_to_mem)
+{
+  tv_huge_free (*(gpointer *) pointer_to_mem);
+}
+
+/* Like g_autofree, for tv_huge_new () and tv_huge_new0 (). */
+#define tv_autohuge __attribute__ ((cleanup (tv_huge_free_ptr)))
+
+#define tv_huge_new(struct_type, n_structs) \
+  ((struct_type *) tv_huge_alloc (sizeof (struct_type) * (gsize) (n_structs), FALSE))
+#define tv_huge_new0(struct_type, n_structs) \
+  ((struct_type *) tv_huge_alloc (sizeof (struct_type) * (gsize) (n_structs), TRUE))
+#define tv_huge_renew(struct_type, mem, old_n, n_structs) \
+  ((struct_type *) tv_huge_realloc ((mem), sizeof (struct_type) * (gsize) (old_n), \
+                                    sizeof (struct_type) * (gsize) (n_structs)))

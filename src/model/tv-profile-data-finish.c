@@ -192,7 +192,7 @@ number_depth_first (TvProfileData *self)
 {
   TvExactTree *tree = &self->tree;
   guint32 n = tree->n_nodes;
-  g_autofree guint32 *child_end = tv_huge_new0 (guint32, (gsize) n + 1);
+  g_autofree guint32 *child_end = tv_huge_heap_new0 (guint32, (gsize) n + 1);
   g_autofree Kid *kids = NULL;
   /* The walk's stack: a node's place in KIDS and its new number. */
   g_autofree guint32 *stack = NULL;
@@ -211,7 +211,7 @@ number_depth_first (TvProfileData *self)
     child_end[i] += child_end[i - 1];
   /* Kid 0 is the root; node I's children are KIDS[1 + child_end[I]] to
    * KIDS[child_end[I + 1]] once I has been taken. */
-  kids = tv_huge_new (Kid, (gsize) n + 1);
+  kids = tv_huge_heap_new (Kid, (gsize) n + 1);
   for (guint32 i = n; i-- > 0;)
     {
       Kid kid = { i, tree->frame[i], 1 + child_end[i], 1 + child_end[i + 1] };
@@ -226,10 +226,10 @@ number_depth_first (TvProfileData *self)
   g_clear_pointer (&tree->frame, g_free);
 
   stack = g_new (guint32, 2 * (gsize) MAX (n, 1));
-  new_id = tv_huge_new (guint32, MAX (n, 1));
-  first_child = tv_huge_new (guint32, MAX (n, 1));
-  parent = tv_huge_new (guint32, MAX (n, 1));
-  frame = tv_huge_new (guint32, MAX (n, 1));
+  new_id = tv_huge_heap_new (guint32, MAX (n, 1));
+  first_child = tv_huge_heap_new (guint32, MAX (n, 1));
+  parent = tv_huge_heap_new (guint32, MAX (n, 1));
+  frame = tv_huge_heap_new (guint32, MAX (n, 1));
   parent[0] = TV_NODE_NONE;
   frame[0] = kids[0].frame;
   new_id[0] = 0;

@@ -499,7 +499,7 @@ start_load (TvProfileData         *self,
   self->tree.frame[0] = TV_NODE_NONE;
   self->node_depth[0] = 0;
   self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE, 0 };
-  self->slots = tv_huge_new0 (Slot, (gsize) self->mask + 1);
+  self->slots = tv_huge_heap_new0 (Slot, (gsize) self->mask + 1);
   self->reserve_samples = counts_only ? 0 : tv_sample_store_reserve (reader);
   if (self->reserve_samples > 0 && g_get_num_processors () > 1)
     self->prefaulter = tv_prefaulter_new ();
@@ -729,6 +729,8 @@ tv_profile_data_unref (TvProfileData *self)
   tach_reader_free (self->reader);
   g_clear_pointer (&self->bytes, g_bytes_unref);
   g_free (self);
+  /* The arrays its views kept for the next one go back to the system. */
+  tv_huge_trim ();
 }
 
 TachReader *

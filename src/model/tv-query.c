@@ -478,14 +478,14 @@ tv_call_tree_weigh_tree (TvProfileData  *data,
    * array untouched. */
   gboolean everywhere = query->n_threads == 0 && !query->has_range && query->n_ranges == 0;
 
-  *weights = g_new0 (guint64, exact->n_nodes);
+  /* Free with tv_huge_free (). */
+  *weights = everywhere ? tv_huge_new0 (guint64, exact->n_nodes)
+                        : g_new0 (guint64, exact->n_nodes);
   *states = query->count_states ? g_new0 (guint64, (gsize) exact->n_nodes * N_STATES) : NULL;
-  if (everywhere)
-    tv_huge_pages (*weights, exact->n_nodes * sizeof (guint64));
   *reached = NULL;
   if (!tv_call_tree_weigh (data, query, *weights, *states, hits, &touched, progress))
     {
-      g_clear_pointer (weights, g_free);
+      g_clear_pointer (weights, tv_huge_free);
       g_clear_pointer (states, g_free);
       return FALSE;
     }

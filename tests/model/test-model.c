@@ -2606,7 +2606,7 @@ test_huge_pages (void)
 {
   gsize n = 8 << 20;
   gsize page = (gsize) sysconf (_SC_PAGESIZE);
-  g_autofree guint64 *big = tv_huge_new0 (guint64, n);
+  tv_autohuge guint64 *big = tv_huge_new0 (guint64, n);
   gpointer small, probe;
   gboolean kernel_takes_it;
 
@@ -2636,6 +2636,109 @@ test_huge_pages (void)
   g_assert_true (tv_huge_pages (small, TV_HUGE_PAGES_MIN_BYTES - page) == small);
   g_assert_false (mapping_has_flag (small, "hg"));
   munmap (small, TV_HUGE_PAGES_MIN_BYTES - page);
+}
+
+/* A view's big arrays are used again: a block freed is kept, and the next
+ * one that fits in it is made in it, with no new mapping; tv_huge_new0 ()
+ * clears what it reuses, tv_huge_realloc () keeps what it grows, and
+ * tv_huge_trim () gives the kept blocks back.  Small blocks, and blocks
+ * of the heap, are freed as g_free () frees them.  Under a sanitizer every
+ * block is the heap's. */
+static void
+test_huge_reuse (void)
+{
+  gsize n = (TV_HUGE_PAGES_MIN_BYTES / sizeof (guint64)) + 1000;
+  gsize mapped0, reused0, mapped, reused, kept;
+  guint64 *a, *b, *c;
+  guint8 *small = tv_huge_new (guint8, 100);
+
+  /* Of the heap, whatever their size. */
+  small[99] = 1;
+  tv_huge_free (small);
+  tv_huge_free (g_new (guint8, TV_HUGE_PAGES_MIN_BYTES));
+  tv_huge_free (NULL);
+
+  tv_huge_trim ();
+  tv_huge_get_stats (&mapped0, &reused0, &kept);
+  g_assert_cmpuint (kept, ==, 0);
+  a = tv_huge_new (guint64, n);
+  for (gsize i = 0; i < n; i++)
+    a[i] = i + 1;
+  tv_huge_free (a);
+  tv_huge_get_stats (&mapped, &reused, &kept);
+#if TV_HUGE_MAPPED
+  g_assert_cmpuint (mapped, ==, mapped0 + 1);
+  g_assert_cmpuint (kept, >=, n * sizeof (guint64));
+  g_assert_cmpuint (kept % (2 << 20), ==, 0);
+#else
+  g_assert_cmpuint (mapped, ==, 0);
+  g_assert_cmpuint (kept, ==, 0);
+#endif
+
+  /* The same size again, cleared: the kept block. */
+  b = tv_huge_new0 (guint64, n);
+  tv_huge_get_stats (&mapped, &reused, &kept);
+#if TV_HUGE_MAPPED
+  g_assert_true (b == a);
+  g_assert_cmpuint (mapped, ==, mapped0 + 1);
+  g_assert_cmpuint (reused, ==, reused0 + 1);
+  g_assert_cmpuint (kept, ==, 0);
+  g_assert_cmpuint (tv_huge_size (b), >=, n * sizeof (guint64));
+  g_assert_cmpuint ((guintptr) b % (2 << 20), ==, 0);
+#endif
+  for (gsize i = 0; i < n; i++)
+    if (b[i] != 0)
+      g_error ("reused block not cleared at %" G_GSIZE_FORMAT, i);
+  for (gsize i = 0; i < n; i++)
+    b[i] = 3 * i;
+
+  /* Grown: what it held is kept. */
+  c = tv_huge_renew (guint64, b, n, 3 * n);
+  for (gsize i = 0; i < n; i++)
+    if (c[i] != 3 * i)
+      g_error ("grown block lost %" G_GSIZE_FORMAT, i);
+  c[3 * n - 1] = 5;
+#if TV_HUGE_MAPPED
+  g_assert_cmpuint (tv_huge_size (c), >=, 3 * n * sizeof (guint64));
+  /* The block it grew from is kept. */
+  tv_huge_get_stats (NULL, NULL, &kept);
+  g_assert_cmpuint (kept, >=, n * sizeof (guint64));
+#endif
+  tv_huge_free (c);
+
+  /* A smaller block fits in a kept one. */
+  a = tv_huge_new (guint64, n / 2 + TV_HUGE_PAGES_MIN_BYTES / sizeof (guint64));
+  tv_huge_get_stats (&mapped, NULL, NULL);
+#if TV_HUGE_MAPPED
+  g_assert_cmpuint (mapped, ==, mapped0 + 2);
+#endif
+  tv_huge_free (a);
+
+  tv_huge_trim ();
+  tv_huge_get_stats (NULL, NULL, &kept);
+  g_assert_cmpuint (kept, ==, 0);
+
+  /* Kept blocks go back by themselves once none was kept for a while. */
+#if TV_HUGE_MAPPED
+  {
+    gint64 start = g_get_monotonic_time ();
+
+    tv_huge_set_trim_delay (1);
+    tv_huge_free (tv_huge_new (guint64, n));
+    tv_huge_get_stats (NULL, NULL, &kept);
+    g_assert_cmpuint (kept, >, 0);
+    while (kept > 0 && g_get_monotonic_time () - start < 20 * G_USEC_PER_SEC)
+      {
+        g_main_context_iteration (NULL, FALSE);
+        g_usleep (10000);
+        tv_huge_get_stats (NULL, NULL, &kept);
+      }
+    g_assert_cmpuint (kept, ==, 0);
+    /* Not before a second. */
+    g_assert_cmpint (g_get_monotonic_time () - start, >=, G_USEC_PER_SEC / 2);
+    tv_huge_set_trim_delay (30);
+  }
+#endif
 }
 
 /* A view state holds one selection: a time range or a list of ranges,
@@ -2757,6 +2860,7 @@ main (int    argc,
   g_test_add_func ("/model/tree/progress", test_tree_progress);
   g_test_add_func ("/model/view-state/ranges", test_view_state_ranges);
   g_test_add_func ("/model/memory/huge-pages", test_huge_pages);
+  g_test_add_func ("/model/memory/huge-reuse", test_huge_reuse);
 
   ret = g_test_run ();
   g_clear_pointer (&context, g_free);

@@ -1,0 +1,310 @@
+/* tv-huge-pages.c: the big arrays of a view, mapped once and used again
+ *
+ * Copyright 2026 The Tachyon Viewer authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A block of TV_HUGE_PAGES_MIN_BYTES or more is a mapping of its own,
+ * aligned to 2 MiB and asking for huge pages.  When it is freed it is
+ * kept, up to a quarter of the machine's memory, for the next block that
+ * fits in it: the next query of the same profile asks for arrays of the
+ * same sizes, and takes them with no page fault and nothing for the
+ * kernel to clear.  Which blocks are ours is known by their address, so
+ * tv_huge_free() takes any block of the heap as well.  Kept blocks are
+ * memory the process holds while the user only looks: they go back to the
+ * system once none has been freed for 30 seconds (when the
+ * default main context runs), or when a profile is closed.
+ */
+#include "tv-huge-pages.h"
+
+#include <string.h>
+
+#define ALIGNMENT (2u << 20)
+#define MAX_KEPT 64
+
+typedef struct
+{
+  gpointer mem;
+  gsize    size;
+} Block;
+
+static GMutex lock;
+static gsize kept_bytes;
+static gsize stats_mapped, stats_reused;
+static guint trim_after_s = 30;
+
+#if TV_HUGE_MAPPED
+/* Every mapped block in use: its address to its size. */
+static GHashTable *in_use;
+/* Blocks freed and kept, the most recently freed last. */
+static Block kept[MAX_KEPT];
+static guint n_kept;
+/* On the default main context while blocks are kept. */
+static GSource *trim_source;
+static gint64 last_kept;
+
+static gsize
+max_kept_bytes (void)
+{
+  static gsize max;
+
+  if (max == 0)
+    {
+      long pages = sysconf (_SC_PHYS_PAGES);
+      long page = sysconf (_SC_PAGESIZE);
+
+      max = pages > 0 && page > 0 ? (gsize) pages * (gsize) page / 4 : (gsize) 1 << 30;
+    }
+  return max;
+}
+
+static void
+unmap (gpointer mem,
+       gsize    size)
+{
+  munmap (mem, size);
+}
+
+/* A new mapping of SIZE bytes (a multiple of ALIGNMENT) at an address
+ * that is a multiple of ALIGNMENT, or NULL. */
+static gpointer
+map_aligned (gsize size)
+{
+  guint8 *raw = mmap (NULL, size + ALIGNMENT, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  guint8 *mem;
+  gsize head;
+
+  if (raw == MAP_FAILED)
+    return NULL;
+  mem = (guint8 *) (((guintptr) raw + ALIGNMENT - 1) & ~(guintptr) (ALIGNMENT - 1));
+  head = mem - raw;
+  if (head > 0)
+    munmap (raw, head);
+  if (ALIGNMENT - head > 0)
+    munmap (mem + size, ALIGNMENT - head);
+# ifdef MADV_HUGEPAGE
+  (void) madvise (mem, size, MADV_HUGEPAGE);
+# endif
+  return mem;
+}
+
+static gboolean trim_when_idle (gpointer user_data);
+
+/* Called with the lock held. */
+static void
+schedule_trim (guint seconds)
+{
+  if (trim_source != NULL)
+    {
+      g_source_destroy (trim_source);
+      g_source_unref (trim_source);
+    }
+  trim_source = g_timeout_source_new_seconds (seconds);
+  g_source_set_callback (trim_source, trim_when_idle, NULL, NULL);
+  g_source_set_static_name (trim_source, "[tachyon] trim kept arrays");
+  g_source_attach (trim_source, NULL);
+}
+
+/* Drops the kept block I; called with the lock held. */
+static void
+drop_kept (guint i)
+{
+  unmap (kept[i].mem, kept[i].size);
+  kept_bytes -= kept[i].size;
+  memmove (kept + i, kept + i + 1, (n_kept - i - 1) * sizeof (Block));
+  n_kept--;
+}
+#endif
+
+gpointer
+tv_huge_alloc (gsize    bytes,
+               gboolean zeroed)
+{
+#if TV_HUGE_MAPPED
+  gsize size = (bytes + ALIGNMENT - 1) & ~(gsize) (ALIGNMENT - 1);
+  gpointer mem = NULL;
+  guint best = G_MAXUINT;
+
+  if (bytes < TV_HUGE_PAGES_MIN_BYTES || size < bytes)
+    return zeroed ? g_malloc0 (bytes) : g_malloc (bytes);
+
+  g_mutex_lock (&lock);
+  /* The smallest kept block it fits in: a bigger one's pages are there
+   * already, and a new mapping beside it would only add to them. */
+  for (guint i = 0; i < n_kept; i++)
+    if (kept[i].size >= size && (best == G_MAXUINT || kept[i].size < kept[best].size))
+      best = i;
+  if (best != G_MAXUINT)
+    {
+      mem = kept[best].mem;
+      size = kept[best].size;
+      kept_bytes -= size;
+      memmove (kept + best, kept + best + 1, (n_kept - best - 1) * sizeof (Block));
+      n_kept--;
+      stats_reused++;
+    }
+  else
+    {
+      /* Room for it before it is mapped: the oldest kept blocks go. */
+      while (n_kept > 0 && kept_bytes + size > max_kept_bytes ())
+        drop_kept (0);
+    }
+  g_mutex_unlock (&lock);
+
+  if (mem == NULL)
+    {
+      mem = map_aligned (size);
+      if (mem == NULL)
+        g_error ("%s: failed to map %" G_GSIZE_FORMAT " bytes", G_STRLOC, size);
+      g_mutex_lock (&lock);
+      stats_mapped++;
+      g_mutex_unlock (&lock);
+      /* A new mapping reads as zeroes. */
+      zeroed = FALSE;
+    }
+
+  g_mutex_lock (&lock);
+  if (in_use == NULL)
+    in_use = g_hash_table_new (NULL, NULL);
+  g_hash_table_insert (in_use, mem, GSIZE_TO_POINTER (size));
+  g_mutex_unlock (&lock);
+
+  if (zeroed)
+    memset (mem, 0, bytes);
+  return mem;
+#else
+  return tv_huge_pages (zeroed ? g_malloc0 (bytes) : g_malloc (bytes), bytes);
+#endif
+}
+
+void
+tv_huge_free (gpointer mem)
+{
+#if TV_HUGE_MAPPED
+  gpointer value;
+  gsize size;
+
+  if (mem == NULL)
+    return;
+  g_mutex_lock (&lock);
+  if (in_use == NULL || !g_hash_table_steal_extended (in_use, mem, NULL, &value))
+    {
+      g_mutex_unlock (&lock);
+      g_free (mem);
+      return;
+    }
+  size = GPOINTER_TO_SIZE (value);
+  if (size > max_kept_bytes ())
+    {
+      g_mutex_unlock (&lock);
+      unmap (mem, size);
+      return;
+    }
+  if (n_kept == MAX_KEPT)
+    drop_kept (0);
+  kept[n_kept++] = (Block) { mem, size };
+  kept_bytes += size;
+  while (kept_bytes > max_kept_bytes ())
+    drop_kept (0);
+  last_kept = g_get_monotonic_time ();
+  if (trim_source == NULL)
+    schedule_trim (trim_after_s);
+  g_mutex_unlock (&lock);
+#else
+  g_free (mem);
+#endif
+}
+
+gsize
+tv_huge_size (gpointer mem)
+{
+  gsize size = 0;
+
+#if TV_HUGE_MAPPED
+  g_mutex_lock (&lock);
+  if (in_use != NULL)
+    size = GPOINTER_TO_SIZE (g_hash_table_lookup (in_use, mem));
+  g_mutex_unlock (&lock);
+#endif
+  return size;
+}
+
+gpointer
+tv_huge_realloc (gpointer mem,
+                 gsize    old_bytes,
+                 gsize    bytes)
+{
+  gpointer grown;
+
+  if (mem == NULL || tv_huge_size (mem) == 0)
+    {
+      /* The heap's: it grows in place when it can. */
+      if (bytes < TV_HUGE_PAGES_MIN_BYTES || !TV_HUGE_MAPPED)
+        return tv_huge_pages (g_realloc (mem, bytes), bytes);
+    }
+  grown = tv_huge_alloc (bytes, FALSE);
+  if (mem != NULL)
+    memcpy (grown, mem, MIN (old_bytes, bytes));
+  tv_huge_free (mem);
+  return grown;
+}
+
+#if TV_HUGE_MAPPED
+static gboolean
+trim_when_idle (gpointer user_data)
+{
+  gint64 idle;
+
+  g_mutex_lock (&lock);
+  idle = (g_get_monotonic_time () - last_kept) / G_USEC_PER_SEC;
+  /* The context holds the source while it runs. */
+  g_clear_pointer (&trim_source, g_source_unref);
+  if (idle >= trim_after_s)
+    {
+      while (n_kept > 0)
+        drop_kept (n_kept - 1);
+    }
+  else if (n_kept > 0)
+    schedule_trim (trim_after_s - (guint) idle);
+  g_mutex_unlock (&lock);
+  return G_SOURCE_REMOVE;
+}
+#endif
+
+void
+tv_huge_trim (void)
+{
+#if TV_HUGE_MAPPED
+  g_mutex_lock (&lock);
+  while (n_kept > 0)
+    drop_kept (n_kept - 1);
+  g_mutex_unlock (&lock);
+#endif
+}
+
+void
+tv_huge_set_trim_delay (guint seconds)
+{
+  g_mutex_lock (&lock);
+  trim_after_s = MAX (seconds, 1);
+#if TV_HUGE_MAPPED
+  if (trim_source != NULL)
+    schedule_trim (trim_after_s);
+#endif
+  g_mutex_unlock (&lock);
+}
+
+void
+tv_huge_get_stats (gsize *mapped,
+                   gsize *reused,
+                   gsize *kept_out)
+{
+  g_mutex_lock (&lock);
+  if (mapped != NULL)
+    *mapped = stats_mapped;
+  if (reused != NULL)
+    *reused = stats_reused;
+  if (kept_out != NULL)
+    *kept_out = kept_bytes;
+  g_mutex_unlock (&lock);
+}
