@@ -11,8 +11,8 @@
  * kernel to clear.  Which blocks are ours is known by their address, so
  * tv_huge_free() takes any block of the heap as well.  Kept blocks are
  * memory the process holds while the user only looks: they go back to the
- * system once none has been freed for 30 seconds (when the
- * default main context runs), or when a profile is closed.
+ * system 30 seconds after the last one was kept (when the default main
+ * context runs), and when a profile is closed.
  */
 #include "tv-huge-pages.h"
 
@@ -55,13 +55,6 @@ max_kept_bytes (void)
       max = pages > 0 && page > 0 ? (gsize) pages * (gsize) page / 4 : (gsize) 1 << 30;
     }
   return max;
-}
-
-static void
-unmap (gpointer mem,
-       gsize    size)
-{
-  munmap (mem, size);
 }
 
 /* A new mapping of SIZE bytes (a multiple of ALIGNMENT) at an address
@@ -109,7 +102,7 @@ schedule_trim (guint seconds)
 static void
 drop_kept (guint i)
 {
-  unmap (kept[i].mem, kept[i].size);
+  munmap (kept[i].mem, kept[i].size);
   kept_bytes -= kept[i].size;
   memmove (kept + i, kept + i + 1, (n_kept - i - 1) * sizeof (Block));
   n_kept--;
@@ -197,7 +190,7 @@ tv_huge_free (gpointer mem)
   if (size > max_kept_bytes ())
     {
       g_mutex_unlock (&lock);
-      unmap (mem, size);
+      munmap (mem, size);
       return;
     }
   if (n_kept == MAX_KEPT)
@@ -235,13 +228,30 @@ tv_huge_realloc (gpointer mem,
                  gsize    bytes)
 {
   gpointer grown;
+  gsize size = mem != NULL ? tv_huge_size (mem) : 0;
 
-  if (mem == NULL || tv_huge_size (mem) == 0)
+  if (size == 0)
     {
       /* The heap's: it grows in place when it can. */
       if (bytes < TV_HUGE_PAGES_MIN_BYTES || !TV_HUGE_MAPPED)
         return tv_huge_pages (g_realloc (mem, bytes), bytes);
     }
+#if TV_HUGE_MAPPED
+  else if (bytes <= size)
+    {
+      /* Shrunk in place: its tail goes back, and nothing is copied. */
+      gsize kept_size = MAX ((bytes + ALIGNMENT - 1) & ~(gsize) (ALIGNMENT - 1), ALIGNMENT);
+
+      if (kept_size < size)
+        {
+          g_mutex_lock (&lock);
+          munmap ((guint8 *) mem + kept_size, size - kept_size);
+          g_hash_table_insert (in_use, mem, GSIZE_TO_POINTER (kept_size));
+          g_mutex_unlock (&lock);
+        }
+      return mem;
+    }
+#endif
   grown = tv_huge_alloc (bytes, FALSE);
   if (mem != NULL)
     memcpy (grown, mem, MIN (old_bytes, bytes));

@@ -2640,14 +2640,14 @@ test_huge_pages (void)
 
 /* A view's big arrays are used again: a block freed is kept, and the next
  * one that fits in it is made in it, with no new mapping; tv_huge_new0 ()
- * clears what it reuses, tv_huge_realloc () keeps what it grows, and
- * tv_huge_trim () gives the kept blocks back.  Small blocks, and blocks
+ * clears what it reuses, tv_huge_realloc () keeps what it grows or shrinks
+ * (in place), and tv_huge_trim () gives the kept blocks back.  Small blocks, and blocks
  * of the heap, are freed as g_free () frees them.  Under a sanitizer every
  * block is the heap's. */
 static void
 test_huge_reuse (void)
 {
-  gsize n = (TV_HUGE_PAGES_MIN_BYTES / sizeof (guint64)) + 1000;
+  gsize n = 3 * (TV_HUGE_PAGES_MIN_BYTES / sizeof (guint64)) + 1000;
   gsize mapped0, reused0, mapped, reused, kept;
   guint64 *a, *b, *c;
   guint8 *small = tv_huge_new (guint8, 100);
@@ -2691,6 +2691,22 @@ test_huge_reuse (void)
       g_error ("reused block not cleared at %" G_GSIZE_FORMAT, i);
   for (gsize i = 0; i < n; i++)
     b[i] = 3 * i;
+
+  /* Shrunk in place: its tail goes back. */
+#if TV_HUGE_MAPPED
+  {
+    gsize before = tv_huge_size (b);
+
+    /* Still a mapping after: n stays over the threshold. */
+    n = 2 * n / 3;
+    g_assert_true (tv_huge_renew (guint64, b, 3 * n / 2, n) == b);
+    g_assert_cmpuint (tv_huge_size (b), <, before);
+    g_assert_cmpuint (tv_huge_size (b), >=, n * sizeof (guint64));
+    for (gsize i = 0; i < n; i++)
+      if (b[i] != 3 * i)
+        g_error ("shrunk block lost %" G_GSIZE_FORMAT, i);
+  }
+#endif
 
   /* Grown: what it held is kept. */
   c = tv_huge_renew (guint64, b, n, 3 * n);
