@@ -98,14 +98,25 @@ schedule_trim (guint seconds)
   g_source_attach (trim_source, NULL);
 }
 
-/* Drops the kept block I; called with the lock held. */
+/* Takes the kept block I out of the list; called with the lock held. */
+static Block
+take_kept (guint i)
+{
+  Block block = kept[i];
+
+  kept_bytes -= block.size;
+  memmove (kept + i, kept + i + 1, (n_kept - i - 1) * sizeof (Block));
+  n_kept--;
+  return block;
+}
+
+/* Unmaps the kept block I; called with the lock held. */
 static void
 drop_kept (guint i)
 {
-  munmap (kept[i].mem, kept[i].size);
-  kept_bytes -= kept[i].size;
-  memmove (kept + i, kept + i + 1, (n_kept - i - 1) * sizeof (Block));
-  n_kept--;
+  Block block = take_kept (i);
+
+  munmap (block.mem, block.size);
 }
 #endif
 
@@ -116,6 +127,7 @@ tv_huge_alloc (gsize    bytes,
 #if TV_HUGE_MAPPED
   gsize size = (bytes + ALIGNMENT - 1) & ~(gsize) (ALIGNMENT - 1);
   gpointer mem = NULL;
+  gboolean fresh = FALSE;
   guint best = G_MAXUINT;
 
   if (bytes < TV_HUGE_PAGES_MIN_BYTES || size < bytes)
@@ -129,11 +141,10 @@ tv_huge_alloc (gsize    bytes,
       best = i;
   if (best != G_MAXUINT)
     {
-      mem = kept[best].mem;
-      size = kept[best].size;
-      kept_bytes -= size;
-      memmove (kept + best, kept + best + 1, (n_kept - best - 1) * sizeof (Block));
-      n_kept--;
+      Block block = take_kept (best);
+
+      mem = block.mem;
+      size = block.size;
       stats_reused++;
     }
   else
@@ -149,20 +160,18 @@ tv_huge_alloc (gsize    bytes,
       mem = map_aligned (size);
       if (mem == NULL)
         g_error ("%s: failed to map %" G_GSIZE_FORMAT " bytes", G_STRLOC, size);
-      g_mutex_lock (&lock);
-      stats_mapped++;
-      g_mutex_unlock (&lock);
-      /* A new mapping reads as zeroes. */
-      zeroed = FALSE;
+      fresh = TRUE;
     }
 
   g_mutex_lock (&lock);
+  stats_mapped += fresh;
   if (in_use == NULL)
     in_use = g_hash_table_new (NULL, NULL);
   g_hash_table_insert (in_use, mem, GSIZE_TO_POINTER (size));
   g_mutex_unlock (&lock);
 
-  if (zeroed)
+  /* A new mapping reads as zeroes. */
+  if (zeroed && !fresh)
     memset (mem, 0, bytes);
   return mem;
 #else

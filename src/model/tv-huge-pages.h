@@ -65,8 +65,8 @@ tv_huge_pages (gpointer mem,
                                   sizeof (struct_type) * (gsize) (n_structs)))
 
 /* Whether a view's big arrays are mappings of their own, kept when freed
- * (see below). */
-/* Not under a sanitizer: its checks see every block of the heap. */
+ * (see below): not under a sanitizer, whose checks see every block of the
+ * heap. */
 #if defined(__SANITIZE_ADDRESS__)
 # define TV_HUGE_MAPPED 0
 #elif defined(__has_feature)
