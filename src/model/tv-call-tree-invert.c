@@ -28,13 +28,19 @@ typedef struct
   guint32 up_key;
 } Step;
 
-/* An inverted node and the range of the walkers that reached it. */
+/* An inverted node, the range of the walkers that reached it, and where it
+ * is against the query's detail path: LEVEL_OFF off it, else how many of
+ * its keys lead to it (all of them at its end and below, where the
+ * finer threshold holds). */
 typedef struct
 {
   guint32 node;
   guint32 start;
   guint32 end;
+  guint32 level;
 } Span;
+
+#define LEVEL_OFF G_MAXUINT32
 
 /* Sorts the N walkers W by key, using TMP (room for N): insertion for a
  * few, else a radix sort a byte at a time, skipping the bytes where all
@@ -115,10 +121,16 @@ leave_out (const Builder *v,
         end_of[w[i].leaf] = node;
     }
   if (remainders->len > 0 && g_array_index (remainders, Remainder, remainders->len - 1).node == node)
-    g_array_index (remainders, Remainder, remainders->len - 1).samples += samples;
+    {
+      Remainder *r = &g_array_index (remainders, Remainder, remainders->len - 1);
+
+      r->samples += samples;
+      r->children++;
+      r->cut = MAX (r->cut, min_total);
+    }
   else
     {
-      Remainder r = { node, samples };
+      Remainder r = { node, 1, samples, min_total };
 
       g_array_append_val (remainders, r);
     }
@@ -168,13 +180,14 @@ step_up (const Builder *v,
  * next).  The paths of a node are a range of one array, which its
  * children's ranges divide.  INV has no hash table.
  *
- * With MIN_TOTAL, a child with fewer samples is left out and its samples
- * are added to REMAINDERS: its paths stop at its parent, which keeps
- * their state counts (END_OF says so too), so that every node made is
- * exact. */
+ * With the query's min_total, a child with fewer samples is left out and
+ * its samples are added to REMAINDERS: its paths stop at its parent, which
+ * keeps their state counts (END_OF says so too), so that every node made
+ * is exact.  Along the query's detail path nothing is left out, and below
+ * its end detail_min_total is the threshold. */
 void
 tv_call_tree_invert (const Builder *v,
-                     guint64        min_total,
+                     const TvQuery *query,
                      Builder       *inv,
                      guint32       *end_of,
                      GArray        *remainders,
@@ -190,6 +203,8 @@ tv_call_tree_invert (const Builder *v,
   g_autofree Span *stack = NULL;
   gsize sp = 0, stack_size = 64;
   guint32 n_walkers = 0, n_done = 0;
+  const guint32 *path = query->detail_path;
+  guint32 n_path = path != NULL ? query->n_detail_path : 0;
 
   if (end_of != NULL)
     {
@@ -217,11 +232,14 @@ tv_call_tree_invert (const Builder *v,
       walkers[n_walkers++] = (Walker) { v->key[n], n, n };
 
   stack = g_new (Span, stack_size);
-  stack[sp++] = (Span) { 0, 0, n_walkers };
+  stack[sp++] = (Span) { 0, 0, n_walkers, path != NULL ? 0 : LEVEL_OFF };
   while (sp > 0)
     {
       Span top = stack[--sp];
       guint32 node = top.node, a = top.start, b = top.end;
+      /* At the detail path's end or below, the finer threshold holds. */
+      gboolean detail = top.level == n_path;
+      guint64 min_total = detail ? query->detail_min_total : query->min_total;
       guint32 first_child = inv->n_nodes;
       gsize first_pushed = sp;
       gboolean one_key = TRUE;
@@ -250,11 +268,18 @@ tv_call_tree_invert (const Builder *v,
       for (guint32 i = a; i < b;)
         {
           guint32 end = i + 1;
+          guint32 key = walkers[i].key;
+          guint32 level = LEVEL_OFF;
 
-          while (end < b && walkers[end].key == walkers[i].key)
+          while (end < b && walkers[end].key == key)
             end++;
-          if (min_total > 0 && leave_out (v, min_total, walkers + i, end - i, node, inv, end_of,
-                                          remainders))
+          if (detail)
+            level = n_path;
+          else if (top.level != LEVEL_OFF && key == path[top.level])
+            level = top.level + 1;
+          /* On the way to the detail path's end, a node stays. */
+          if (min_total > 0 && (detail || level == LEVEL_OFF)
+              && leave_out (v, min_total, walkers + i, end - i, node, inv, end_of, remainders))
             n_done += end - i;
           else
             {
@@ -263,7 +288,7 @@ tv_call_tree_invert (const Builder *v,
                   stack_size *= 2;
                   stack = g_renew (Span, stack, stack_size);
                 }
-              stack[sp++] = (Span) { tv_builder_append (inv, node, walkers[i].key), i, end };
+              stack[sp++] = (Span) { tv_builder_append (inv, node, key), i, end, level };
             }
           i = end;
         }

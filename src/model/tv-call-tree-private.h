@@ -30,6 +30,8 @@ struct _TvCallTree
   guint64        *self;
   guint64        *total;
   guint64        *remainder;     /* per node, or NULL: see TvQuery.min_total */
+  guint32        *remainder_children;  /* per node, with remainder */
+  guint64        *cut_below;     /* per node, with remainder */
   guint64        *status;        /* n_nodes * TV_N_STATUS_COUNTS, like total;
                                   * NULL unless the query counted states */
   guint32        *threads;       /* distinct threads per node, or NULL */
@@ -255,15 +257,18 @@ TvFunctionRow *tv_builder_functions         (TvProfileData        *data,
 int            tv_function_rows_compare     (const void           *pa,
                                              const void           *pb);
 
-/* A node a pruned inversion left children out of, and their samples. */
+/* A node a pruned inversion left children out of: their samples and
+ * count, and the threshold they were under. */
 typedef struct
 {
   guint32 node;
+  guint32 children;
   guint64 samples;
+  guint64 cut;
 } Remainder;
 
 void     tv_call_tree_invert    (const Builder       *v,
-                                 guint64              min_total,
+                                 const TvQuery       *query,
                                  Builder             *inv,
                                  guint32             *end_of,
                                  GArray              *remainders,

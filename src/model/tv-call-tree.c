@@ -243,16 +243,25 @@ finish (TvProfileData *data,
   if (remainders != NULL && remainders->len > 0)
     {
       self->remainder = tv_huge_new0 (guint64, self->n_nodes);
+      self->remainder_children = tv_huge_new0 (guint32, self->n_nodes);
+      self->cut_below = tv_huge_new0 (guint64, self->n_nodes);
       for (guint i = 0; i < remainders->len; i++)
         {
           const Remainder *r = &g_array_index (remainders, Remainder, i);
 
           self->remainder[r->node] += r->samples;
+          self->remainder_children[r->node] += r->children;
+          self->cut_below[r->node] = MAX (self->cut_below[r->node], r->cut);
           self->total[r->node] += r->samples;
         }
     }
   for (guint32 n = self->n_nodes - 1; n > 0; n--)
-    self->total[self->parent[n]] += self->total[n];
+    {
+      self->total[self->parent[n]] += self->total[n];
+      if (self->cut_below != NULL)
+        self->cut_below[self->parent[n]] = MAX (self->cut_below[self->parent[n]],
+                                                self->cut_below[n]);
+    }
   self->depth[0] = 0;
   for (guint32 n = 1; n < self->n_nodes; n++)
     self->depth[n] = self->depth[self->parent[n]] + 1;
@@ -459,7 +468,7 @@ turn_over (TvProfileData  *data,
     {
       tv_autohuge guint32 *end_of = count ? tv_huge_new (guint32, view->n_nodes) : NULL;
 
-      tv_call_tree_invert (view, query->min_total, &other, end_of, remainders, progress);
+      tv_call_tree_invert (view, query, &other, end_of, remainders, progress);
       if (count && !progress->cancelled)
         {
           progress_stage (progress, 0.9, 0.05);
@@ -676,6 +685,8 @@ tv_call_tree_unref (TvCallTree *self)
   tv_huge_free (self->self);
   tv_huge_free (self->total);
   tv_huge_free (self->remainder);
+  tv_huge_free (self->remainder_children);
+  tv_huge_free (self->cut_below);
   tv_huge_free (self->status);
   tv_huge_free (self->threads);
   tv_huge_free (self->node_map);
@@ -782,6 +793,22 @@ tv_call_tree_get_remainder (TvCallTree *self,
 {
   g_return_val_if_fail (node < self->n_nodes, 0);
   return self->remainder != NULL ? self->remainder[node] : 0;
+}
+
+guint32
+tv_call_tree_get_remainder_children (TvCallTree *self,
+                                     guint32     node)
+{
+  g_return_val_if_fail (node < self->n_nodes, 0);
+  return self->remainder_children != NULL ? self->remainder_children[node] : 0;
+}
+
+guint64
+tv_call_tree_get_cut_below (TvCallTree *self,
+                            guint32     node)
+{
+  g_return_val_if_fail (node < self->n_nodes, 0);
+  return self->cut_below != NULL ? self->cut_below[node] : 0;
 }
 
 gboolean

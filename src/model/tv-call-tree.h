@@ -64,6 +64,14 @@ typedef struct
    * self, total, state and thread counts.  0 keeps every node.  Trees
    * that are not inverted keep every node whatever it says. */
   guint64        min_total;
+  /* Finer detail in one place of an inverted tree left out by min_total
+   * (a zoomed-in frame): the node reached from the root by these keys
+   * and every node on the way are kept, whatever their samples, and
+   * below that node detail_min_total takes min_total's place.  NULL
+   * for none. */
+  const guint32 *detail_path;
+  guint          n_detail_path;
+  guint64        detail_min_total;
 } TvQuery;
 
 /* A query that keeps everything, merged by MERGE. */
@@ -162,6 +170,16 @@ guint64        tv_call_tree_get_total      (TvCallTree     *tree,
  * its total is its self, its children's totals and this.  0 in a tree
  * that left nothing out. */
 guint64        tv_call_tree_get_remainder  (TvCallTree     *tree,
+                                            guint32         node);
+/* How many children of NODE the remainder stands for. */
+guint32        tv_call_tree_get_remainder_children (TvCallTree *tree,
+                                                    guint32     node);
+/* 0 when nothing below NODE (NODE's own children included) was left out;
+ * else the largest threshold that left a child out there: every child
+ * left out below NODE has fewer samples than this.  A view that shows a
+ * sample narrower than this threshold's share needs a finer tree (see
+ * TvQuery.detail_path). */
+guint64        tv_call_tree_get_cut_below  (TvCallTree     *tree,
                                             guint32         node);
 /* Whether the query counted states (TvQuery.count_states). */
 gboolean       tv_call_tree_has_status_counts (TvCallTree *tree);

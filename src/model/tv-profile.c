@@ -450,6 +450,7 @@ typedef struct
   TvQuery         query;
   guint32        *threads;
   guint32        *hidden;
+  guint32        *detail_path;
   TvTimeRange    *ranges;
   TvProgressFunc  progress;
   gpointer        progress_data;
@@ -466,6 +467,7 @@ query_job_free (gpointer data)
 
   g_free (job->threads);
   g_free (job->hidden);
+  g_free (job->detail_path);
   g_free (job->ranges);
   g_free (job);
 }
@@ -549,6 +551,12 @@ tv_profile_query_with_progress_async (TvProfile           *self,
       job->hidden = g_memdup2 (query->hidden_functions,
                                MAX (query->n_hidden_functions, 1) * sizeof (guint32));
       job->query.hidden_functions = job->hidden;
+    }
+  if (query->detail_path != NULL)
+    {
+      job->detail_path = g_memdup2 (query->detail_path,
+                                    MAX (query->n_detail_path, 1) * sizeof (guint32));
+      job->query.detail_path = job->detail_path;
     }
   if (query->ranges != NULL)
     {

@@ -88,6 +88,7 @@ enum
   COVER_RANGE_GAPS,             /* samples between two ranges of a list */
   COVER_THREAD_SELF,            /* a thread's own self samples compared */
   COVER_REMAINDER,              /* children an inverted tree left out */
+  COVER_DETAIL,                 /* a node kept only for being on the detail path */
   N_COVER
 };
 
@@ -97,6 +98,7 @@ static const char * const cover_names[N_COVER] = {
   "internal frames", "focus cuts", "focus on hidden", "callers paths", "inverted paths",
   "filtered samples", "empty trees", "state counts", "nodes of several threads",
   "samples between ranges", "threads' own self samples", "children left out",
+  "nodes kept on the detail path",
 };
 
 
@@ -1049,6 +1051,13 @@ compare_trees (TvProfileData *data,
   /* Below this, an inverted tree may leave a child out (it must, the
    * way it is made): the brute force keeps every child. */
   guint64 min_total = q->inverted && q->callers_of == TV_NODE_NONE ? q->min_total : 0;
+  /* Where each node is against the detail path: LEVEL_OFF off it, else
+   * how many of its keys lead there (all of them at its end and below). */
+  const guint32 LEVEL_OFF = G_MAXUINT32;
+  gboolean pruned = q->inverted && q->callers_of == TV_NODE_NONE;
+  guint32 n_path = pruned && q->detail_path != NULL ? q->n_detail_path : 0;
+  g_autofree guint32 *level = g_new (guint32, n_nodes);
+  g_autofree guint64 *cut = g_new0 (guint64, n_nodes);
 
   CHECK_EQ (tv_call_tree_get_merge (tree), q->merge, "merge");
   CHECK_EQ (tv_call_tree_get_inverted (tree), q->inverted && q->callers_of == TV_NODE_NONE, "inverted");
@@ -1060,7 +1069,7 @@ compare_trees (TvProfileData *data,
   CHECK_EQ (tv_call_tree_get_depth (tree, 0), 0, "root depth");
   if (q->focus_function == TV_NODE_NONE && q->callers_of == TV_NODE_NONE)
     CHECK_EQ (root->total, b->selected, "root total is the selected samples");
-  if (min_total == 0)
+  if (!pruned || (q->min_total == 0 && q->detail_min_total == 0))
     CHECK_EQ (n_nodes, b->nodes->len, "node count");
   CHECK_EQ (tv_call_tree_has_status_counts (tree), q->count_states, "state counts kept");
   CHECK (q->count_states || tv_call_tree_get_status_counts (tree, 0) == NULL,
@@ -1072,8 +1081,11 @@ compare_trees (TvProfileData *data,
   for (guint32 n = 0; n < n_nodes; n++)
     brute_of[n] = TV_NODE_NONE;
   brute_of[0] = 0;
+  level[0] = pruned && q->detail_path != NULL ? 0 : LEVEL_OFF;
   for (guint32 n = 0; n < n_nodes; n++)
     {
+      gboolean detail = level[n] == n_path;
+      guint64 threshold = !pruned ? 0 : detail ? q->detail_min_total : min_total;
       guint n_children, n_brute = 0;
       const guint32 *children = tv_call_tree_get_children (tree, n, &n_children);
       const BruteNode *bn;
@@ -1110,15 +1122,32 @@ compare_trees (TvProfileData *data,
 
       {
         guint64 left_out = 0;
+        guint32 n_left_out = 0;
 
         for (guint32 c = bn->first_child; c != TV_NODE_NONE;
              c = g_array_index (b->nodes, BruteNode, c).next_sibling)
-          if (g_array_index (b->nodes, BruteNode, c).total >= min_total)
-            n_brute++;
-          else
-            left_out += g_array_index (b->nodes, BruteNode, c).total;
+          {
+            const BruteNode *child = &g_array_index (b->nodes, BruteNode, c);
+            /* On the way to the detail path's end, a child stays. */
+            gboolean on_path = !detail && level[n] != LEVEL_OFF
+                               && child->key == q->detail_path[level[n]];
+
+            if (child->total >= threshold || on_path)
+              {
+                n_brute++;
+                coverage[COVER_DETAIL] += child->total < threshold;
+              }
+            else
+              {
+                left_out += child->total;
+                n_left_out++;
+              }
+          }
         CHECK_EQ (n_children, n_brute, "children");
         CHECK_EQ (tv_call_tree_get_remainder (tree, n), left_out, "remainder");
+        CHECK_EQ (tv_call_tree_get_remainder_children (tree, n), n_left_out,
+                  "children left out");
+        cut[n] = n_left_out > 0 ? threshold : 0;
         coverage[COVER_REMAINDER] += left_out > 0;
       }
 
@@ -1139,10 +1168,18 @@ compare_trees (TvProfileData *data,
 
           CHECK (c != TV_NODE_NONE, "child key exists in brute force");
           brute_of[child] = c;
+          level[child] = detail ? n_path
+                         : level[n] != LEVEL_OFF && key == q->detail_path[level[n]] ? level[n] + 1
+                         : LEVEL_OFF;
           reached++;
         }
     }
   CHECK_EQ (reached, n_nodes, "every node is some node's child");
+  /* The largest threshold that left something out, below each node. */
+  for (guint32 n = n_nodes; n-- > 1;)
+    cut[tv_call_tree_get_parent (tree, n)] = MAX (cut[tv_call_tree_get_parent (tree, n)], cut[n]);
+  for (guint32 n = 0; n < n_nodes; n++)
+    CHECK_EQ (tv_call_tree_get_cut_below (tree, n), cut[n], "cut below");
 
   /* Each thread's self samples: exactly its paths' ends, node by node. */
   {
@@ -1217,6 +1254,7 @@ typedef struct
   TvQuery  query;
   guint32  threads[8];
   guint32  hidden[4];
+  guint32  detail[6];
   TvTimeRange ranges[12];
 } QueryStore;
 
@@ -1253,6 +1291,13 @@ describe_query (const TvQuery *q)
     g_string_append (s, " inverted");
   if (q->min_total > 0)
     g_string_append_printf (s, " min_total=%" G_GUINT64_FORMAT, q->min_total);
+  if (q->detail_path != NULL)
+    {
+      g_string_append (s, " detail=[");
+      for (guint i = 0; i < q->n_detail_path; i++)
+        g_string_append_printf (s, "%s%u", i ? "," : "", q->detail_path[i]);
+      g_string_append_printf (s, "] detail_min_total=%" G_GUINT64_FORMAT, q->detail_min_total);
+    }
   if (q->count_states)
     g_string_append (s, " states");
   if (q->collapse_recursion)
@@ -1446,6 +1491,21 @@ random_query (GRand         *rand,
   q->thread_self = g_rand_boolean (rand);
   if (q->inverted && g_rand_boolean (rand))
     q->min_total = g_rand_int_range (rand, 1, 9);
+  /* A detail path: a sample's stack from its leaf, as far as a random
+   * depth goes (it may end in no node, or run past one). */
+  if (q->inverted && d->samples->len > 0 && g_rand_boolean (rand))
+    {
+      const Sample *s = &g_array_index (d->samples, Sample,
+                                        g_rand_int_range (rand, 0, d->samples->len));
+      const guint32 *frames = sample_frames (d, s);
+      const guint32 *mkeys = tv_profile_data_get_frame_keys (data, q->merge);
+
+      q->detail_path = store->detail;
+      q->n_detail_path = g_rand_int_range (rand, 0, MIN (s->depth, G_N_ELEMENTS (store->detail)) + 1);
+      for (guint i = 0; i < q->n_detail_path; i++)
+        store->detail[i] = mkeys[frames[s->depth - 1 - i]];
+      q->detail_min_total = g_rand_int_range (rand, 0, 5);
+    }
 }
 
 /* The node map of a tree made like Q's (not inverted, no callers): sample
