@@ -148,6 +148,9 @@ walk_node (Walk    *w,
   guint64 offset = start;
   guint64 run_start = 0, run_samples = 0;
   guint run_first = 0, run_n = 0;
+  guint16 run_flags = TV_FLAME_BOX_MERGED;
+  guint64 remainder;
+  guint i;
 
   if (w->cancelled)
     return;
@@ -165,7 +168,7 @@ walk_node (Walk    *w,
     return;
 
   children = tv_call_tree_get_children (tree, node, &n_children);
-  for (guint i = 0; i < n_children; i++)
+  for (i = 0; i < n_children; i++)
     {
       guint32 child = children[i];
       guint64 samples = tv_call_tree_get_total (tree, child);
@@ -206,10 +209,24 @@ walk_node (Walk    *w,
       if ((double) offset >= w->x1 && run_n == 0)
         break;
     }
-  if (run_n > 0 && in_view (w, run_start, run_samples))
+  /* The children left out come last, with the small ones before them
+   * if those ran to the end. */
+  remainder = tv_call_tree_get_remainder (tree, node);
+  if (remainder > 0 && i >= n_children)
+    {
+      if (run_n == 0)
+        {
+          run_first = n_children;
+          run_start = offset;
+          run_samples = 0;
+        }
+      run_samples += remainder;
+      run_flags |= TV_FLAME_BOX_REMAINDER;
+    }
+  if ((run_n > 0 || (run_flags & TV_FLAME_BOX_REMAINDER)) && in_view (w, run_start, run_samples))
     {
       TvFlameBox merged = { run_start, run_samples, node, run_first, run_n, row + 1,
-                            TV_FLAME_BOX_MERGED };
+                            run_flags };
 
       emit (w, &merged);
       w->deepest = MAX (w->deepest, row + 2);

@@ -14,8 +14,10 @@
  * to pixels.  Every box is at least min_width pixels wide: the children
  * of one parent that are narrower than that are merged, run by run of
  * consecutive children, into one box that says how many children and
- * samples it stands for.  Nothing is dropped: across a row, the boxes
- * under a parent add up to the parent's total less its self samples.
+ * samples it stands for; the children a pruned tree left out join the
+ * last such box, or make one.  Nothing is dropped: across a row, the
+ * boxes under a parent add up to the parent's total less its self
+ * samples.
  * Subtrees narrower than min_width are never visited, so the work is
  * bounded by what fits on the screen, not by the size of the tree.
  *
@@ -70,6 +72,9 @@ typedef enum
 {
   TV_FLAME_BOX_MERGED   = 1 << 0,    /* stands for n_merged children of node */
   TV_FLAME_BOX_ANCESTOR = 1 << 1,    /* an ancestor of the zoom root, cut to its width */
+  /* A merged box that also holds node's remainder, the children a pruned
+   * tree left out (tv_call_tree_get_remainder()), after the others. */
+  TV_FLAME_BOX_REMAINDER = 1 << 2,
 } TvFlameBoxFlags;
 
 typedef struct

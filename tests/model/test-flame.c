@@ -53,6 +53,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (cairo_surface_t, cairo_surface_destroy)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (cairo_t, cairo_destroy)
 
 static guint32 base_seed;
+/* Boxes of children a pruned tree left out, laid out so far. */
+static guint n_remainder_boxes;
 
 /* ------------------------------------------------------------------------ */
 /* Profiles                                                                  */
@@ -265,8 +267,21 @@ check_layout (TvFlameLayout *layout)
           const guint32 *children = tv_call_tree_get_children (tree, box->node, &n_children);
           guint64 sum = 0, before = 0, parent_start;
 
-          g_assert_cmpuint (box->n_merged, >, 0);
+          gboolean remainder = (box->flags & TV_FLAME_BOX_REMAINDER) != 0;
+
+          /* The children left out are a box of their own, or join the
+           * run of small children that ends the row. */
+          g_assert_true (box->n_merged > 0 || remainder);
           g_assert_cmpuint (box->first + box->n_merged, <=, n_children);
+          if (remainder)
+            {
+              g_assert_cmpuint (box->first + box->n_merged, ==, n_children);
+              g_assert_cmpuint (tv_call_tree_get_remainder (tree, box->node), >, 0);
+              sum += tv_call_tree_get_remainder (tree, box->node);
+              n_remainder_boxes++;
+            }
+          else if (box->first + box->n_merged == n_children)
+            g_assert_cmpuint (tv_call_tree_get_remainder (tree, box->node), ==, 0);
           g_assert_cmpuint (box->row, ==, tv_call_tree_get_depth (tree, box->node) + 1 - base);
           for (guint k = 0; k < box->n_merged; k++)
             {
@@ -287,13 +302,18 @@ check_layout (TvFlameLayout *layout)
           g_assert_true (tv_flame_get_node_start (tree, vp->root, box->node, &parent_start));
           g_assert_cmpuint (box->start, ==, parent_start + before);
           /* Merged nodes are found in it: the first, the last, one between. */
-          g_assert_true (tv_flame_layout_lookup_node (layout, children[box->first]) == box);
-          g_assert_true (tv_flame_layout_lookup_node (layout,
-                                                      children[box->first + box->n_merged - 1])
-                         == box);
-          g_assert_true (tv_flame_layout_lookup_node (layout,
-                                                      children[box->first + box->n_merged / 2])
-                         == box);
+          if (box->n_merged > 0)
+            {
+              g_assert_true (tv_flame_layout_lookup_node (layout, children[box->first]) == box);
+              g_assert_true (tv_flame_layout_lookup_node (layout,
+                                                          children[box->first
+                                                                   + box->n_merged - 1])
+                             == box);
+              g_assert_true (tv_flame_layout_lookup_node (layout,
+                                                          children[box->first
+                                                                   + box->n_merged / 2])
+                             == box);
+            }
         }
       else
         {
@@ -573,7 +593,18 @@ check_zoom (TvCallTree *tree,
           g_assert_true (xb <= 1e-6 && xb + wb >= width - 1e-6);
           continue;
         }
-      if (box->flags & TV_FLAME_BOX_MERGED)
+      if (box->flags & TV_FLAME_BOX_MERGED && box->n_merged == 0)
+        {
+          /* Only left-out children: no node to look up, but its row. */
+          guint nr;
+          const TvFlameBox *row = tv_flame_layout_get_row (b, box->row, &nr);
+
+          other = NULL;
+          for (guint k = 0; k < nr && other == NULL; k++)
+            if (row[k].node == box->node && (row[k].flags & TV_FLAME_BOX_REMAINDER))
+              other = &row[k];
+        }
+      else if (box->flags & TV_FLAME_BOX_MERGED)
         {
           guint nc;
           const guint32 *children = tv_call_tree_get_children (tree, box->node, &nc);
@@ -1037,6 +1068,25 @@ test_random (gconstpointer user_data)
       check_tree_layouts (tree, rand);
       check_tree_layouts (inverted, rand);
       check_inverted (data, merge);
+
+      /* Inverted and pruned, as the view prunes a big profile. */
+      {
+        TvQuery query;
+        g_autoptr(TvCallTree) pruned = NULL;
+        guint before = n_remainder_boxes;
+
+        tv_query_init (&query, merge);
+        query.inverted = TRUE;
+        query.count_states = TRUE;
+        query.min_total = MAX (tv_call_tree_get_n_samples (inverted) / 300, 2);
+        pruned = tv_call_tree_new (data, &query, NULL);
+        g_assert_cmpuint (tv_call_tree_get_total (pruned, TV_ROOT_NODE), ==,
+                          tv_call_tree_get_total (inverted, TV_ROOT_NODE));
+        g_assert_cmpuint (tv_call_tree_get_n_nodes (pruned), <,
+                          tv_call_tree_get_n_nodes (inverted));
+        check_tree_layouts (pruned, rand);
+        g_assert_cmpuint (n_remainder_boxes, >, before);
+      }
 
       /* The trees are made to have frames narrower than a pixel. */
       tv_flame_viewport_init (&vp, tree, 1920, 1080);
