@@ -37,6 +37,24 @@ tv_zoom_history_forget (TvZoomHistory *history)
 }
 
 void
+tv_zoom_history_map (TvZoomHistory *history,
+                     GFunc          func,
+                     gpointer       user_data)
+{
+  g_return_if_fail (history != NULL);
+  g_return_if_fail (func != NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (history->stacks); i++)
+    {
+      GArray *stack = history->stacks[i];
+      guint size = g_array_get_element_size (stack);
+
+      for (guint k = 0; k < stack->len; k++)
+        func (stack->data + (gsize) k * size, user_data);
+    }
+}
+
+void
 tv_zoom_history_push (TvZoomHistory *history,
                       gconstpointer  current)
 {

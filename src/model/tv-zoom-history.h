@@ -31,6 +31,11 @@ void     tv_zoom_history_init   (TvZoomHistory       *history,
 void     tv_zoom_history_clear  (TvZoomHistory       *history);
 /* Forgets every place (as when the places mean nothing any more). */
 void     tv_zoom_history_forget (TvZoomHistory       *history);
+/* Calls FUNC on every place, which it may change (as when the places are
+ * found again in a new tree). */
+void     tv_zoom_history_map    (TvZoomHistory       *history,
+                                 GFunc                func,
+                                 gpointer             user_data);
 /* The view leaves CURRENT for a new place. */
 void     tv_zoom_history_push   (TvZoomHistory       *history,
                                  gconstpointer        current);

@@ -36,6 +36,11 @@ struct _TvFlameView
    * one).  A cancelled query puts the second one back. */
   TvViewState       *query_state;
   TvViewState       *shown_state;
+  /* The zoom a finer tree is being made for: the graph's tree, its
+   * zoomed frame and the samples shown (see on_graph_zoom()). */
+  TvCallTree        *detail_tree;     /* compared, not held */
+  guint32            detail_root;
+  guint64            detail_visible;
   char              *search;
   TvWorker           search_worker;
   TvFlameMatches    *matches;

@@ -51,11 +51,19 @@ update_match_label (TvFlameView *self)
     }
   share = tv_format_share (tv_flame_matches_get_n_samples (self->matches),
                            tv_call_tree_get_n_samples (self->tree));
-  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "%u frame matches: %s of the samples",
-                                       "%u frames match: %s of the samples",
-                                       tv_flame_matches_get_n_nodes (self->matches)),
-                          tv_flame_matches_get_n_nodes (self->matches), share);
+  /* A tree that left frames out was not searched there. */
+  if (tv_call_tree_get_cut_below (self->tree, TV_ROOT_NODE) > 0)
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "%u frame shown matches: at least %s of the samples",
+                                         "%u frames shown match: at least %s of the samples",
+                                         tv_flame_matches_get_n_nodes (self->matches)),
+                            tv_flame_matches_get_n_nodes (self->matches), share);
+  else
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "%u frame matches: %s of the samples",
+                                         "%u frames match: %s of the samples",
+                                         tv_flame_matches_get_n_nodes (self->matches)),
+                            tv_flame_matches_get_n_nodes (self->matches), share);
   gtk_label_set_text (self->match_label, text);
 }
 

@@ -217,16 +217,72 @@ tv_flame_view_cancel_query (TvFlameView *self)
                         _("Cancelled: choose another view to compute it"));
 }
 
+/* An inverted tree of a big profile leaves out what is narrower than a
+ * tenth of a pixel; zoomed in, a finer tree of the zoomed frame and its
+ * path from the root.  PATH holds the keys. */
+static void
+prune (TvFlameView *self,
+       TvQuery     *query,
+       GArray      *path)
+{
+  TvCallTree *tree = tv_flame_graph_get_tree (self->graph);
+  guint64 visible;
+
+  self->detail_tree = NULL;
+  if (!query->inverted || query->callers_of != TV_NODE_NONE)
+    return;
+  query->min_total = tv_profile_data_get_n_samples (tv_profile_get_data (self->profile))
+                     / TV_QUERY_DETAIL_DIVISOR;
+  if (query->min_total == 0 || tree == NULL || !tv_call_tree_get_inverted (tree)
+      || tv_call_tree_get_merge (tree) != query->merge
+      || !tv_flame_graph_needs_detail (self->graph, &visible))
+    return;
+
+  self->detail_tree = tree;
+  self->detail_root = tv_flame_graph_get_zoom_root (self->graph);
+  self->detail_visible = visible;
+  for (guint32 node = self->detail_root; node != TV_ROOT_NODE;
+       node = tv_call_tree_get_parent (tree, node))
+    {
+      guint32 key = tv_call_tree_get_key (tree, node);
+
+      g_array_prepend_val (path, key);
+    }
+  query->detail_path = (const guint32 *) (gpointer) path->data;
+  query->n_detail_path = path->len;
+  query->detail_min_total = visible / TV_QUERY_DETAIL_DIVISOR;
+}
+
+/* Zoomed where the tree left out frames that would show: a finer tree,
+ * unless one is on its way. */
+static void
+on_graph_zoom (TvFlameView *self)
+{
+  guint64 visible;
+
+  if (!tv_flame_graph_needs_detail (self->graph, &visible)
+      || !tv_flame_view_shows_state (self))
+    return;
+  if (tv_worker_is_busy (&self->query_worker)
+      && self->detail_tree == tv_flame_graph_get_tree (self->graph)
+      && self->detail_root == tv_flame_graph_get_zoom_root (self->graph)
+      && self->detail_visible == visible)
+    return;
+  tv_flame_view_start_query (self);
+}
+
 void
 tv_flame_view_start_query (TvFlameView *self)
 {
   QueryCall *call = g_new0 (QueryCall, 1);
   GCancellable *cancellable = tv_worker_begin (&self->query_worker);
   TvQuery query;
+  g_autoptr(GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   call->self = g_object_ref (self);
   call->generation = self->query_worker.generation;
   tv_view_state_to_query (self->state, &query);
+  prune (self, &query, path);
   g_clear_object (&self->query_state);
   self->query_state = tv_view_state_copy (self->state);
   /* Thread-state colours need each frame's samples by state. */
@@ -306,6 +362,7 @@ tv_flame_view_new (TvProfile   *profile,
   tv_flame_view_sync_controls (self);
   tv_flame_view_update_summary (self);
   g_signal_connect (state, "changed", G_CALLBACK (tv_flame_view_on_state_changed), self);
+  g_signal_connect_swapped (self->graph, "notify::zoom-root", G_CALLBACK (on_graph_zoom), self);
   tv_flame_view_start_query (self);
   return GTK_WIDGET (self);
 }

@@ -11,6 +11,7 @@ struct _TvCallNode
 
   TvCallTree *tree;
   guint32     node;
+  guint32     remainder_of;    /* TV_NODE_NONE but for a remainder row */
   /* Copied: the sorters compare them for every pair. */
   guint64     self;
   guint64     total;
@@ -51,6 +52,7 @@ tv_call_node_new (TvCallTree *tree,
   self = g_object_new (TV_TYPE_CALL_NODE, NULL);
   self->tree = tv_call_tree_ref (tree);
   self->node = node;
+  self->remainder_of = TV_NODE_NONE;
   self->total = tv_call_tree_get_total (tree, node);
   /* Inverted, the model counts a stack's samples at its outermost frame;
    * a bottom-up row's own samples are those where its function is the
@@ -61,6 +63,39 @@ tv_call_node_new (TvCallTree *tree,
   else
     self->self = tv_call_tree_get_self (tree, node);
   return self;
+}
+
+TvCallNode *
+tv_call_node_new_remainder (TvCallTree *tree,
+                            guint32     parent)
+{
+  TvCallNode *self;
+
+  g_return_val_if_fail (tree != NULL, NULL);
+  g_return_val_if_fail (parent < tv_call_tree_get_n_nodes (tree), NULL);
+
+  self = g_object_new (TV_TYPE_CALL_NODE, NULL);
+  self->tree = tv_call_tree_ref (tree);
+  self->node = TV_NODE_NONE;
+  self->remainder_of = parent;
+  self->total = tv_call_tree_get_remainder (tree, parent);
+  /* Own samples as tv_call_node_new() counts them. */
+  if (tv_call_tree_get_inverted (tree))
+    self->self = parent == TV_ROOT_NODE ? self->total : 0;
+  else
+    self->self = 0;
+  return self;
+}
+
+gboolean
+tv_call_node_is_remainder (TvCallNode *self,
+                           guint32    *parent)
+{
+  g_return_val_if_fail (TV_IS_CALL_NODE (self), FALSE);
+
+  if (parent != NULL)
+    *parent = self->remainder_of;
+  return self->remainder_of != TV_NODE_NONE;
 }
 
 TvCallTree *

@@ -77,6 +77,23 @@ dup_location (TvCallTree *tree,
   return g_steal_pointer (&shown);
 }
 
+/* "12 smaller frames" for a remainder row, and (in DETAIL) what that
+ * means. */
+static char *
+remainder_text (TvCallNode  *item,
+                const char **detail)
+{
+  guint32 parent = TV_NODE_NONE;
+  guint32 n;
+
+  tv_call_node_is_remainder (item, &parent);
+  n = tv_call_tree_get_remainder_children (tv_call_node_get_tree (item), parent);
+  if (detail != NULL)
+    *detail = _("Too small to list here");
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u smaller frame",
+                                       "%u smaller frames", n), n);
+}
+
 static char *
 describe_cell (GtkListItem *list_item,
                guint        kind)
@@ -90,6 +107,8 @@ describe_cell (GtkListItem *list_item,
     return NULL;
   tree = tv_call_node_get_tree (item);
   node = tv_call_node_get_node (item);
+  if (kind == CELL_FUNCTION && tv_call_node_is_remainder (item, NULL))
+    return remainder_text (item, NULL);
   switch ((CellKind) kind)
     {
     case CELL_FUNCTION:
@@ -147,18 +166,29 @@ bind_cell (GtkListItem *list_item,
   switch (kind)
     {
     case CELL_FUNCTION:
-      {
-        g_autofree char *name = NULL;
-        g_autofree char *location = dup_location (tree, node);
+      if (tv_call_node_is_remainder (item, NULL))
+        {
+          const char *what = NULL;
+          g_autofree char *name = remainder_text (item, &what);
 
-        name = tv_text_dup_shown (tv_profile_data_get_funcname (tv_call_tree_get_data (tree),
-                                                                tv_call_tree_get_frame (tree,
-                                                                                        node)));
-        gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child),
-                                        gtk_list_item_get_item (list_item));
-        tv_cell_pair_set_text (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child)), name,
-                               location);
-      }
+          gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child),
+                                          gtk_list_item_get_item (list_item));
+          tv_cell_pair_set_text (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child)), name,
+                                 what);
+        }
+      else
+        {
+          g_autofree char *name = NULL;
+          g_autofree char *location = dup_location (tree, node);
+
+          name = tv_text_dup_shown (tv_profile_data_get_funcname (tv_call_tree_get_data (tree),
+                                                                  tv_call_tree_get_frame (tree,
+                                                                                          node)));
+          gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child),
+                                          gtk_list_item_get_item (list_item));
+          tv_cell_pair_set_text (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child)), name,
+                                 location);
+        }
       break;
     case CELL_SELF:
     case CELL_TOTAL:
@@ -202,8 +232,11 @@ compare_cells (gconstpointer a,
     case CELL_FUNCTION:
       ranks = tv_profile_data_get_key_ranks (tv_call_tree_get_data (tree),
                                              tv_call_tree_get_merge (tree));
-      vx = ranks[tv_call_tree_get_key (tree, tv_call_node_get_node (x))];
-      vy = ranks[tv_call_tree_get_key (tree, tv_call_node_get_node (y))];
+      /* The frames left out come after those listed. */
+      vx = tv_call_node_is_remainder (x, NULL)
+           ? G_MAXUINT64 : ranks[tv_call_tree_get_key (tree, tv_call_node_get_node (x))];
+      vy = tv_call_node_is_remainder (y, NULL)
+           ? G_MAXUINT64 : ranks[tv_call_tree_get_key (tree, tv_call_node_get_node (y))];
       break;
     case CELL_SELF:
       vx = tv_call_node_get_self (x);

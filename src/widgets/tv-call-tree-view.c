@@ -82,12 +82,17 @@ list_children (TvCallTreeView *self,
   GListStore *store;
   guint n_children;
 
-  children = tv_call_tree_get_children (tree, node, &n_children);
-  if (n_children == 0)
+  if (node == TV_NODE_NONE)
     return NULL;
-  items = g_ptr_array_new_full (n_children, g_object_unref);
+  children = tv_call_tree_get_children (tree, node, &n_children);
+  if (n_children == 0 && tv_call_tree_get_remainder (tree, node) == 0)
+    return NULL;
+  items = g_ptr_array_new_full (n_children + 1, g_object_unref);
   for (guint i = 0; i < n_children; i++)
     g_ptr_array_add (items, tv_call_node_new (tree, children[i]));
+  /* What the tree left out, as one row. */
+  if (tv_call_tree_get_remainder (tree, node) > 0)
+    g_ptr_array_add (items, tv_call_node_new_remainder (tree, node));
   g_ptr_array_sort_with_data (items, compare_children,
                               gtk_column_view_get_sorter (self->column_view));
   store = g_list_store_new (TV_TYPE_CALL_NODE);
@@ -284,6 +289,9 @@ on_selected_item_changed (GtkSingleSelection *selection,
   if (self->selecting || row == NULL)
     return;
   item = gtk_tree_list_row_get_item (row);
+  /* The frames left out are no frame of the graph. */
+  if (tv_call_node_is_remainder (item, NULL))
+    return;
   node = tv_call_node_get_node (item);
   if (node == self->selected)
     return;

@@ -70,13 +70,18 @@ describe_box (TvFlameLayout    *layout,
 
   if (box->flags & TV_FLAME_BOX_MERGED)
     {
+      /* Children the tree left out count as frames too: zoomed in, the
+       * view asks for a tree that has them. */
+      guint n = box->n_merged + ((box->flags & TV_FLAME_BOX_REMAINDER)
+                                 ? tv_call_tree_get_remainder_children (tree, node) : 0);
+
       total = format_samples (tree, box->samples);
       total_share = tv_format_share (box->samples, all);
       g_string_append_printf (text,
                               g_dngettext (GETTEXT_PACKAGE,
                                            "%u frame too narrow to show",
-                                           "%u frames too narrow to show", box->n_merged),
-                              box->n_merged);
+                                           "%u frames too narrow to show", n),
+                              n);
       g_string_append_c (text, '\n');
       g_string_append_printf (text, _("Total: %s (%s of all)"), total, total_share);
       g_string_append_c (text, '\n');

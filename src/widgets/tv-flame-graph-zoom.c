@@ -144,3 +144,26 @@ tv_flame_graph_zoom_to_root (TvFlameGraph *self)
   tv_flame_graph_zoom_to (self, TV_ROOT_NODE);
 }
 
+gboolean
+tv_flame_graph_needs_detail (TvFlameGraph *self,
+                             guint64      *visible)
+{
+  guint64 cut, shown;
+  int width;
+
+  g_return_val_if_fail (TV_IS_FLAME_GRAPH (self), FALSE);
+
+  if (self->tree == NULL)
+    return FALSE;
+  shown = (guint64) MAX (self->zoom.x1 - self->zoom.x0, 0);
+  if (visible != NULL)
+    *visible = shown;
+  cut = tv_call_tree_get_cut_below (self->tree, self->zoom.root);
+  /* Unmapped, as wide as a big screen. */
+  width = gtk_widget_get_width (GTK_WIDGET (self));
+  if (width <= 0)
+    width = 1920;
+  /* Every child left out has fewer samples than CUT: narrower than a
+   * pixel while CUT is. */
+  return cut > 0 && (double) cut * width >= (double) shown;
+}

@@ -273,17 +273,30 @@ tv_flame_graph_get_tree (TvFlameGraph *self)
   return self->tree;
 }
 
-/* NODE's path of keys in OLD, followed in NEW as far as it goes. */
+/* Whether nodes of OLD mean something in NEW: the same keys, the same
+ * way up. */
+static gboolean
+same_kind (TvCallTree *old,
+           TvCallTree *new)
+{
+  return tv_call_tree_get_merge (old) == tv_call_tree_get_merge (new)
+         && tv_call_tree_get_inverted (old) == tv_call_tree_get_inverted (new);
+}
+
+/* NODE's path of keys in OLD, followed in NEW as far as it goes; WHOLE
+ * says whether it went all the way. */
 static guint32
 map_node (TvCallTree *old,
           TvCallTree *new,
-          guint32     node)
+          guint32     node,
+          gboolean   *whole)
 {
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint32));
   guint32 mapped = TV_ROOT_NODE;
 
-  if (tv_call_tree_get_merge (old) != tv_call_tree_get_merge (new)
-      || tv_call_tree_get_inverted (old) != tv_call_tree_get_inverted (new))
+  if (whole != NULL)
+    *whole = FALSE;
+  if (!same_kind (old, new))
     return TV_ROOT_NODE;
   for (; node != TV_ROOT_NODE && node != TV_NODE_NONE; node = tv_call_tree_get_parent (old, node))
     {
@@ -296,10 +309,49 @@ map_node (TvCallTree *old,
       guint32 child = tv_call_tree_find_child (new, mapped, g_array_index (keys, guint32, i - 1));
 
       if (child == TV_NODE_NONE)
-        break;
+        return mapped;
       mapped = child;
     }
+  if (whole != NULL)
+    *whole = TRUE;
   return mapped;
+}
+
+/* A zoom of OLD in NEW: its frame, or as much of its path as NEW has,
+ * then shown whole. */
+static Zoom
+map_zoom (TvCallTree *old,
+          TvCallTree *new,
+          const Zoom *zoom)
+{
+  gboolean whole;
+  Zoom mapped = { map_node (old, new, zoom->root, &whole), zoom->x0, zoom->x1 };
+  guint64 total = tv_call_tree_get_total (new, mapped.root);
+
+  /* A part of the frame stays that part when its samples are the same
+   * (a finer tree of them); else the frame is shown whole. */
+  if (!whole || total != tv_call_tree_get_total (old, zoom->root))
+    {
+      mapped.x0 = 0;
+      mapped.x1 = (double) total;
+    }
+  return mapped;
+}
+
+typedef struct
+{
+  TvCallTree *old;
+  TvCallTree *new;
+} MapHistory;
+
+static void
+map_history_place (gpointer place,
+                   gpointer user_data)
+{
+  MapHistory *trees = user_data;
+  Zoom *zoom = place;
+
+  *zoom = map_zoom (trees->old, trees->new, zoom);
 }
 
 void
@@ -308,6 +360,7 @@ tv_flame_graph_set_tree (TvFlameGraph *self,
 {
   Zoom zoom = { TV_ROOT_NODE, 0, 0 };
   guint32 selected = TV_NODE_NONE;
+  g_autoptr(TvCallTree) old = NULL;
 
   g_return_if_fail (TV_IS_FLAME_GRAPH (self));
 
@@ -316,21 +369,25 @@ tv_flame_graph_set_tree (TvFlameGraph *self,
 
   tv_flame_graph_stop_animation (self);
 
-  if (self->tree != NULL && tree != NULL)
-    {
-      zoom.root = map_node (self->tree, tree, self->zoom.root);
-      if (self->style.selected != TV_NODE_NONE)
-        selected = map_node (self->tree, tree, self->style.selected);
-    }
+  old = g_steal_pointer (&self->tree);
   g_clear_pointer (&self->matches, tv_flame_matches_unref);
-  g_clear_pointer (&self->tree, tv_call_tree_unref);
   if (tree != NULL)
     {
       self->tree = tv_call_tree_ref (tree);
       zoom.x1 = tv_flame_graph_node_total (self, zoom.root);
     }
-  /* Node ids mean nothing in another tree. */
-  tv_zoom_history_forget (&self->history);
+  if (old != NULL && tree != NULL)
+    {
+      zoom = map_zoom (old, tree, &self->zoom);
+      if (self->style.selected != TV_NODE_NONE)
+        selected = map_node (old, tree, self->style.selected, NULL);
+    }
+  /* Node ids mean nothing in another tree: the places go by their keys,
+   * and none is left when the keys change meaning. */
+  if (old != NULL && tree != NULL && same_kind (old, tree))
+    tv_zoom_history_map (&self->history, map_history_place, &(MapHistory) { old, tree });
+  else
+    tv_zoom_history_forget (&self->history);
   self->zoom = zoom;
   self->style.selected = selected;
   self->linked = TV_NODE_NONE;

@@ -63,6 +63,12 @@ void                tv_flame_graph_set_linked       (TvFlameGraph       *self,
 guint32             tv_flame_graph_get_linked       (TvFlameGraph       *self);
 /* The zoomed frame (the tree's root when not zoomed). */
 guint32             tv_flame_graph_get_zoom_root    (TvFlameGraph       *self);
+/* Whether the zoomed view may lack frames a finer tree has: below the
+ * zoomed frame the tree left out children (see TvQuery.min_total) under
+ * a threshold a pixel wide or more at this zoom.  VISIBLE, when not
+ * NULL, is set to the samples the width shows. */
+gboolean            tv_flame_graph_needs_detail     (TvFlameGraph       *self,
+                                                     guint64            *visible);
 /* Zooms to NODE, animated unless animations are off; remembered in the
  * history (back and forward). */
 void                tv_flame_graph_zoom_to          (TvFlameGraph       *self,
