@@ -74,6 +74,11 @@ typedef struct
   guint64        detail_min_total;
 } TvQuery;
 
+/* A view of a big profile leaves out of its inverted tree the frames
+ * under this fraction of the samples it shows (TvQuery.min_total and
+ * detail_min_total): a tenth of a pixel 1,920 pixels wide. */
+#define TV_QUERY_DETAIL_DIVISOR 20000
+
 /* A query that keeps everything, merged by MERGE. */
 void tv_query_init (TvQuery    *query,
                     TvMergeKey  merge);

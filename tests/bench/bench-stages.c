@@ -24,9 +24,12 @@
  *   *_ms              the median of five (--runs) of each interaction, wall clock,
  *                     each a new tree (tv_call_tree_new, what the
  *                     profile's worker runs) laid out and drawn where the
- *                     view redraws; inverted_pruned_ms is the inverted
- *                     view leaving out nodes under 1/20,000 of the samples
- *                     (TvQuery.min_total);
+ *                     view redraws; inverted_ms is the inverted view as
+ *                     the page asks for it, leaving out nodes under
+ *                     1/20,000 of the samples (TvQuery.min_total),
+ *                     inverted_zoom_ms the finer tree a zoom into it
+ *                     asks for where it left out what would show, and
+ *                     inverted_exact_ms the whole inverted tree;
  *   html_cpu_s, html_bytes, svg_cpu_s, svg_bytes  the page's exports
  *                     (tv_export_html_build, tv_export_image_build) of the
  *                     loaded data, with the command line's defaults.
@@ -264,14 +267,51 @@ typedef enum
   I_ON_CPU,
   I_INVERTED,
   I_MERGE_LINE,
-  I_INVERTED_PRUNED,
+  I_INVERTED_ZOOM,
+  I_INVERTED_EXACT,
   N_INTERACTIONS
 } Interaction;
 
 static const char *const interaction_keys[N_INTERACTIONS] = {
   "zoom_ms", "callers_callees_ms", "search_ms", "range_ms", "thread_ms", "on_cpu_ms",
-  "inverted_ms", "merge_line_ms", "inverted_pruned_ms",
+  "inverted_ms", "merge_line_ms", "inverted_zoom_ms", "inverted_exact_ms",
 };
+
+/* Where a zoom into the view's inverted tree needs a finer tree (see
+ * tv_flame_graph_needs_detail()): down the hottest children until a node
+ * whose tree left out children that would be a pixel wide, or 8 deep.
+ * Its keys from the root go to PATH. */
+static guint32
+inverted_zoom_target (TvCallTree *tree,
+                      GArray     *path)
+{
+  guint32 node = TV_ROOT_NODE;
+
+  for (guint d = 0; d < 8; d++)
+    {
+      guint64 cut = tv_call_tree_get_cut_below (tree, node);
+      guint n = 0;
+      const guint32 *children = tv_call_tree_get_children (tree, node, &n);
+      guint32 next = TV_NODE_NONE;
+
+      if (node != TV_ROOT_NODE && cut > 0
+          && (double) cut * VIEW_WIDTH >= (double) tv_call_tree_get_total (tree, node))
+        break;
+      for (guint i = 0; i < n; i++)
+        if (next == TV_NODE_NONE
+            || tv_call_tree_get_total (tree, children[i]) > tv_call_tree_get_total (tree, next))
+          next = children[i];
+      if (next == TV_NODE_NONE)
+        break;
+      {
+        guint32 key = tv_call_tree_get_key (tree, next);
+
+        g_array_append_val (path, key);
+      }
+      node = next;
+    }
+  return node;
+}
 
 static gint  opt_runs = 5;
 static char *opt_html = NULL;
@@ -347,6 +387,8 @@ run_stages (char **args)
   guint64 range_samples = 0;
   guint n_rows = 0, n_search = 0;
   guint32 zoom_node, hot_function;
+  g_autoptr (GArray) inv_path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint64 inv_visible = 0;
 
   if (opt_runs < 0 || opt_runs > STAGES_MAX_RUNS)
     {
@@ -458,6 +500,18 @@ run_stages (char **args)
   /* The interactions, on the loaded profile. */
   zoom_node = hottest_at_depth (tree, 3);
   hot_function = hottest_function (tree);
+  /* Where a zoom into the inverted view needs a finer tree. */
+  if (opt_runs > 0 && n_samples > 0)
+    {
+      TvQuery query = view_query;
+      g_autoptr (TvCallTree) inverted = NULL;
+
+      query.inverted = TRUE;
+      query.min_total = n_samples / TV_QUERY_DETAIL_DIVISOR;
+      inverted = tv_call_tree_new (data, &query, NULL);
+      inv_visible = tv_call_tree_get_total (inverted,
+                                            inverted_zoom_target (inverted, inv_path));
+    }
   {
     g_autoptr (GRegex) regex = tenth_of_functions (data, &n_search);
     guint64 first = 0, last = 0;
@@ -521,21 +575,41 @@ run_stages (char **args)
                                         &query.status_value);
               break;
             case I_INVERTED:
+              /* As the view asks for it: leaving out nodes under
+               * 1/20,000 of the samples (TvQuery.min_total). */
               query.inverted = TRUE;
+              query.min_total = n_samples / TV_QUERY_DETAIL_DIVISOR;
               break;
             case I_MERGE_LINE:
               query.merge = TV_MERGE_LINE;
               break;
-            case I_INVERTED_PRUNED:
-              /* Leaving out what the shared page aggregates: nodes under
-               * 1/20,000 of the samples (TvQuery.min_total). */
+            case I_INVERTED_ZOOM:
+              /* A zoom into that tree where it left out what would show:
+               * the finer tree the view asks for. */
               query.inverted = TRUE;
-              query.min_total = n_samples / 20000;
+              query.min_total = n_samples / TV_QUERY_DETAIL_DIVISOR;
+              query.detail_path = (const guint32 *) (gpointer) inv_path->data;
+              query.n_detail_path = inv_path->len;
+              query.detail_min_total = inv_visible / TV_QUERY_DETAIL_DIVISOR;
+              break;
+            case I_INVERTED_EXACT:
+              query.inverted = TRUE;
               break;
             case N_INTERACTIONS:
               g_assert_not_reached ();
             }
-          if (i >= I_RANGE)
+          if (i == I_INVERTED_ZOOM)
+            {
+              guint32 node = TV_ROOT_NODE;
+
+              other = tv_call_tree_new (data, &query, NULL);
+              for (guint k = 0; k < inv_path->len && node != TV_NODE_NONE; k++)
+                node = tv_call_tree_find_child (other, node,
+                                                g_array_index (inv_path, guint32, k));
+              g_assert (node != TV_NODE_NONE);
+              draw_tree (&d, other, node, NULL);
+            }
+          else if (i >= I_RANGE)
             {
               other = tv_call_tree_new (data, &query, NULL);
               draw_tree (&d, other, TV_ROOT_NODE, NULL);
