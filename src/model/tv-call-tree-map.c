@@ -180,6 +180,85 @@ map_grouped (TvProfileData *data,
     }
 }
 
+/* The functions QUERY hides, by function key, or NULL for none: the
+ * profiler's own frames are hidden from every view. */
+static guint8 *
+hidden_functions (TvProfileData *data,
+                  const TvQuery *query)
+{
+  guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+  const guint8 *internal = tv_profile_data_get_internal_functions (data);
+  guint8 *hidden;
+
+  if (query->n_hidden_functions == 0 && internal == NULL)
+    return NULL;
+  hidden = internal ? g_memdup2 (internal, MAX (n_functions, 1))
+                    : g_new0 (guint8, MAX (n_functions, 1));
+  for (guint i = 0; i < query->n_hidden_functions; i++)
+    if (query->hidden_functions[i] < n_functions)
+      hidden[query->hidden_functions[i]] = 1;
+  return hidden;
+}
+
+/* Step 2 for an inverted tree whose function table comes from elsewhere
+ * (TvQuery.functions_of), with no focus and no collapsed recursion: the
+ * exact tree itself, as a view to turn over.  Inverting goes by the keys
+ * of a path, so exact nodes of the same keys need not be merged first.
+ * A hidden frame is stepped over: its samples and states are its
+ * caller's, and so is its place in MAP.  B takes WEIGHTS and STATES as
+ * its own counts. */
+void
+tv_call_tree_exact_view (TvProfileData  *data,
+                         const TvQuery  *query,
+                         guint64       **weights,
+                         guint64       **states,
+                         guint32        *map,
+                         Builder        *b,
+                         Progress       *progress)
+{
+  const TvExactTree *exact = tv_profile_data_get_tree (data);
+  const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
+  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  g_autofree guint8 *hidden = hidden_functions (data, query);
+  guint32 n_nodes = MAX (exact->n_nodes, 1);
+  guint64 *w = *weights, *st = *states;
+
+  memset (b, 0, sizeof *b);
+  b->n_nodes = b->capacity = n_nodes;
+  b->parent = tv_huge_new (guint32, n_nodes);
+  b->key = tv_huge_new (guint32, n_nodes);
+  b->self = g_steal_pointer (weights);
+  b->status = g_steal_pointer (states);
+  b->parent[0] = TV_NODE_NONE;
+  b->key[0] = TV_NODE_NONE;
+  map[0] = 0;
+  for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
+    {
+      guint32 p = exact->parent[n];
+      guint32 frame = exact->frame[n];
+      /* The caller a path steps up to: the parent, or its own caller when
+       * the parent is hidden. */
+      guint32 up = p != 0 && map[p] != p ? b->parent[p] : p;
+
+      b->parent[n] = up;
+      if (hidden != NULL && hidden[fkeys[frame]])
+        {
+          map[n] = up;
+          b->key[n] = TV_NODE_NONE;
+          w[up] += w[n];
+          w[n] = 0;
+          if (st != NULL)
+            {
+              add_states (st + (gsize) up * N_STATES, st + (gsize) n * N_STATES);
+              memset (st + (gsize) n * N_STATES, 0, N_STATES * sizeof (guint64));
+            }
+          continue;
+        }
+      map[n] = n;
+      b->key[n] = keys[frame];
+    }
+}
+
 /* Step 2: exact nodes onto view nodes.  Returns the view, not inverted. */
 void
 tv_call_tree_map_nodes (TvProfileData *data,
@@ -196,19 +275,7 @@ tv_call_tree_map_nodes (TvProfileData *data,
   const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
   const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
   gboolean focus = query->focus_function != TV_NODE_NONE;
-  g_autofree guint8 *hidden = NULL;
-  guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
-  const guint8 *internal = tv_profile_data_get_internal_functions (data);
-
-  /* The profiler's own frames are hidden from every view. */
-  if (query->n_hidden_functions > 0 || internal != NULL)
-    {
-      hidden = internal ? g_memdup2 (internal, MAX (n_functions, 1))
-                        : g_new0 (guint8, MAX (n_functions, 1));
-      for (guint i = 0; i < query->n_hidden_functions; i++)
-        if (query->hidden_functions[i] < n_functions)
-          hidden[query->hidden_functions[i]] = 1;
-    }
+  g_autofree guint8 *hidden = hidden_functions (data, query);
 
   /* Distinct frames of one parent are distinct view nodes when every
    * frame has a key of its own and nothing merges: no lookups needed. */

@@ -217,6 +217,13 @@ void     tv_call_tree_map_nodes (TvProfileData       *data,
                                  guint8              *in_focus,
                                  Builder             *b,
                                  Progress            *progress);
+void     tv_call_tree_exact_view (TvProfileData      *data,
+                                  const TvQuery      *query,
+                                  guint64           **weights,
+                                  guint64           **states,
+                                  guint32            *map,
+                                  Builder            *b,
+                                  Progress           *progress);
 /* Step 3 (tv-call-tree-invert.c). */
 void     tv_builder_sum_totals  (const Builder       *b,
                                  guint64             *total);

@@ -448,11 +448,15 @@ turn_over (TvProfileData  *data,
   progress_stage (progress, functions_end, 0.9 - functions_end);
   /* Only a callers tree looks its nodes up.  An inverted tree has more
    * nodes than the view (twice as many on the default shape): room for
-   * that many from the start spares copying the arrays as they grow. */
-  tv_builder_init (&other,
-                   query->callers_of != TV_NODE_NONE ? view->n_nodes
-                                                     : MIN (view->n_nodes, G_MAXUINT32 / 4) * 2,
-                   query->count_states, query->callers_of != TV_NODE_NONE);
+   * that many from the start spares copying the arrays as they grow.  One
+   * that leaves nodes out has far fewer, and room it never uses would be
+   * pages to clear for the next array that takes its place. */
+  guint32 hint = query->callers_of != TV_NODE_NONE ? view->n_nodes
+                 : MIN (view->n_nodes, G_MAXUINT32 / 4) * 2;
+
+  if (query->callers_of == TV_NODE_NONE && (query->min_total > 0 || query->detail_min_total > 0))
+    hint = MIN (hint, 1u << 20);
+  tv_builder_init (&other, hint, query->count_states, query->callers_of != TV_NODE_NONE);
   if (query->callers_of != TV_NODE_NONE)
     {
       tv_autohuge guint64 *total = tv_huge_new (guint64, view->n_nodes);
@@ -585,6 +589,11 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
    * it, before any inversion. */
   gboolean keep_self = query->thread_self && !query->inverted
                        && query->callers_of == TV_NODE_NONE;
+  /* An inverted tree whose function table is given is turned over from
+   * the exact tree (see TvQuery.functions_of). */
+  gboolean from_exact = query->functions_of != NULL && query->inverted
+                        && query->callers_of == TV_NODE_NONE
+                        && query->focus_function == TV_NODE_NONE && !query->collapse_recursion;
   Builder view = { 0 };
   TvCallTree *tree;
   TvFunctionRow *functions = NULL;
@@ -593,6 +602,9 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   g_return_val_if_fail (data != NULL, NULL);
   g_return_val_if_fail (query != NULL, NULL);
   g_return_val_if_fail (query_fits (data, query), NULL);
+  g_return_val_if_fail (query->functions_of == NULL
+                        || (query->functions_of->data == data
+                            && query->functions_of->merge == query->merge), NULL);
 
   exact = tv_profile_data_get_tree (data);
   if (count || keep_self)
@@ -601,17 +613,32 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   if (!tv_call_tree_weigh_tree (data, query, hits, &weights, &states, &reached, &progress))
     return NULL;
 
-  /* Only a focused view looks its nodes up (see tv_call_tree_map_nodes()). */
-  tv_builder_init (&view, exact->n_nodes, query->count_states,
-                   query->focus_function != TV_NODE_NONE);
   map = tv_huge_new (guint32, exact->n_nodes);
-  if (query->focus_function != TV_NODE_NONE)
-    in_focus = g_new0 (guint8, exact->n_nodes);
   progress_stage (&progress, 0.15, map_end - 0.15);
-  tv_call_tree_map_nodes (data, query, weights, states, reached, map, in_focus, &view, &progress);
+  if (from_exact)
+    {
+      /* The exact tree itself is turned over, with the other tree's
+       * function table. */
+      g_clear_pointer (&reached, g_free);
+      tv_call_tree_exact_view (data, query, &weights, &states, map, &view, &progress);
+      functions = g_memdup2 (query->functions_of->functions,
+                             MAX (query->functions_of->n_functions, 1) * sizeof (TvFunctionRow));
+      n_functions = query->functions_of->n_functions;
+    }
+  else
+    {
+      /* Only a focused view looks its nodes up (see
+       * tv_call_tree_map_nodes()). */
+      tv_builder_init (&view, exact->n_nodes, query->count_states,
+                       query->focus_function != TV_NODE_NONE);
+      if (query->focus_function != TV_NODE_NONE)
+        in_focus = g_new0 (guint8, exact->n_nodes);
+      tv_call_tree_map_nodes (data, query, weights, states, reached, map, in_focus, &view,
+                              &progress);
+    }
   /* Per exact node, and done with: gone before the view's arrays are
    * made, which keeps the peak down on a big tree. */
-  g_clear_pointer (&states, g_free);
+  g_clear_pointer (&states, tv_huge_free);
   g_clear_pointer (&weights, tv_huge_free);
   g_clear_pointer (&reached, g_free);
   if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
@@ -625,7 +652,8 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
       /* The function table never depends on inversion: it is the tree's
        * before it is turned over. */
       progress_stage (&progress, map_end, functions_end - map_end);
-      functions = tv_builder_functions (data, query->merge, &view, &n_functions, &progress);
+      if (functions == NULL)
+        functions = tv_builder_functions (data, query->merge, &view, &n_functions, &progress);
       if (!progress.cancelled)
         threads = turn_over (data, query, count, hits, map, in_focus, functions_end, &view,
                              remainders, &progress);

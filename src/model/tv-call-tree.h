@@ -16,6 +16,8 @@
 
 G_BEGIN_DECLS
 
+typedef struct _TvCallTree TvCallTree;
+
 typedef struct
 {
   TvMergeKey     merge;
@@ -72,6 +74,13 @@ typedef struct
   const guint32 *detail_path;
   guint          n_detail_path;
   guint64        detail_min_total;
+  /* For an inverted tree: a tree of the same samples, transforms and
+   * merge key, inverted or not, whose function table it takes (a
+   * function table never depends on inversion) rather than make its
+   * own; it is then turned over from the exact tree, with no top-down
+   * tree made first.  Not with focus_function or collapse_recursion,
+   * where it is not used.  NULL for none. */
+  TvCallTree    *functions_of;
 } TvQuery;
 
 /* A view of a big profile leaves out of its inverted tree the frames
@@ -111,8 +120,6 @@ gboolean tv_query_selects_sample   (const TvQuery     *query,
 guint64  tv_thread_lower_bound     (const TvThread    *t,
                                     guint64            from,
                                     guint64            ts);
-
-typedef struct _TvCallTree TvCallTree;
 
 /* The thread states a call tree counts per node (TACH_STATUS_* bits). */
 typedef enum

@@ -451,6 +451,7 @@ typedef struct
   guint32        *threads;
   guint32        *hidden;
   guint32        *detail_path;
+  TvCallTree     *functions_of;
   TvTimeRange    *ranges;
   TvProgressFunc  progress;
   gpointer        progress_data;
@@ -468,6 +469,7 @@ query_job_free (gpointer data)
   g_free (job->threads);
   g_free (job->hidden);
   g_free (job->detail_path);
+  g_clear_pointer (&job->functions_of, tv_call_tree_unref);
   g_free (job->ranges);
   g_free (job);
 }
@@ -552,6 +554,8 @@ tv_profile_query_with_progress_async (TvProfile           *self,
                                MAX (query->n_hidden_functions, 1) * sizeof (guint32));
       job->query.hidden_functions = job->hidden;
     }
+  if (query->functions_of != NULL)
+    job->query.functions_of = job->functions_of = tv_call_tree_ref (query->functions_of);
   if (query->detail_path != NULL)
     {
       job->detail_path = g_memdup2 (query->detail_path,

@@ -89,6 +89,7 @@ enum
   COVER_THREAD_SELF,            /* a thread's own self samples compared */
   COVER_REMAINDER,              /* children an inverted tree left out */
   COVER_DETAIL,                 /* a node kept only for being on the detail path */
+  COVER_FROM_EXACT,             /* inverted trees turned over from the exact tree */
   N_COVER
 };
 
@@ -98,7 +99,7 @@ static const char * const cover_names[N_COVER] = {
   "internal frames", "focus cuts", "focus on hidden", "callers paths", "inverted paths",
   "filtered samples", "empty trees", "state counts", "nodes of several threads",
   "samples between ranges", "threads' own self samples", "children left out",
-  "nodes kept on the detail path",
+  "nodes kept on the detail path", "inverted from the exact tree",
 };
 
 
@@ -1663,6 +1664,25 @@ check_query (TvProfileData *data,
   brute_tree (data, d, sample_thread, q, &b);
   coverage[COVER_EMPTY_TREE] += g_array_index (b.nodes, BruteNode, 0).total == 0;
   compare_trees (data, tree, &b, q);
+  /* Inverted again, with the function table of the tree the other way
+   * up: turned over from the exact tree where it can be. */
+  if (q->inverted && q->callers_of == TV_NODE_NONE)
+    {
+      TvQuery top_query = *q;
+      TvQuery again = *q;
+      g_autoptr(TvCallTree) top = NULL;
+      g_autoptr(TvCallTree) turned = NULL;
+
+      top_query.inverted = FALSE;
+      top_query.min_total = 0;
+      top_query.detail_path = NULL;
+      top = tv_call_tree_new (data, &top_query, NULL);
+      again.functions_of = top;
+      turned = tv_call_tree_new (data, &again, NULL);
+      set_context ("%s: %s, with the function table of the top-down tree", where, desc);
+      compare_trees (data, turned, &b, q);
+      coverage[COVER_FROM_EXACT] += q->focus_function == TV_NODE_NONE && !q->collapse_recursion;
+    }
   brute_clear (&b);
   CHECK (tv_call_tree_get_node_map (tree) == NULL, "no node map unless asked for");
   if (!q->inverted && q->callers_of == TV_NODE_NONE)
