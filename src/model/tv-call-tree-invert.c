@@ -137,6 +137,8 @@ leave_out (const Builder *v,
   return TRUE;
 }
 
+#define PREFETCH_AHEAD 16
+
 /* The walkers [A, B) reached NODE: those whose path ends there weigh
  * it, and the others take a step up, kept in order from A.  Returns the
  * end of those kept. */
@@ -155,7 +157,13 @@ step_up (const Builder *v,
   for (guint32 i = a; i < b; i++)
     {
       Walker w = walkers[i];
-      Step step = steps[w.at];
+      Step step;
+
+      /* The nodes the paths are at lie all over the tree: asked for a
+       * few paths ahead, they arrive while these are taken. */
+      if (i + PREFETCH_AHEAD < b)
+        __builtin_prefetch (&steps[walkers[i + PREFETCH_AHEAD].at]);
+      step = steps[w.at];
 
       if (step.up == 0)
         {
