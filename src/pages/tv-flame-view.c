@@ -253,6 +253,25 @@ prune (TvFlameView *self,
   query->detail_min_total = visible / TV_QUERY_DETAIL_DIVISOR;
 }
 
+/* The tree on screen when it has the function table QUERY needs: the
+ * same choices but for inversion (and a finer tree of the same).  An
+ * inverted tree that takes it is turned over from the exact tree, with
+ * no top-down tree made first. */
+static TvCallTree *
+functions_of (TvFlameView   *self,
+              const TvQuery *query)
+{
+  TvCallTree *tree = tv_flame_graph_get_tree (self->graph);
+  g_autoptr(TvViewState) flipped = NULL;
+
+  if (!query->inverted || tree == NULL || self->shown_state == NULL
+      || tv_call_tree_get_merge (tree) != query->merge)
+    return NULL;
+  flipped = tv_view_state_copy (self->shown_state);
+  tv_view_state_set_inverted (flipped, TRUE);
+  return tv_view_state_same_query (flipped, self->state) ? tree : NULL;
+}
+
 /* Zoomed where the tree left out frames that would show: a finer tree,
  * unless one is on its way. */
 static void
@@ -283,6 +302,7 @@ tv_flame_view_start_query (TvFlameView *self)
   call->generation = self->query_worker.generation;
   tv_view_state_to_query (self->state, &query);
   prune (self, &query, path);
+  query.functions_of = functions_of (self, &query);
   g_clear_object (&self->query_state);
   self->query_state = tv_view_state_copy (self->state);
   /* Thread-state colours need each frame's samples by state. */

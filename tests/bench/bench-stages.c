@@ -26,7 +26,9 @@
  *                     profile's worker runs) laid out and drawn where the
  *                     view redraws; inverted_ms is the inverted view as
  *                     the page asks for it, leaving out nodes under
- *                     1/20,000 of the samples (TvQuery.min_total),
+ *                     1/20,000 of the samples (TvQuery.min_total), with
+ *                     the function table of the graph it turns over
+ *                     (TvQuery.functions_of),
  *                     inverted_zoom_ms the finer tree a zoom into it
  *                     asks for where it left out what would show, and
  *                     inverted_exact_ms the whole inverted tree;
@@ -579,6 +581,9 @@ run_stages (char **args)
                * 1/20,000 of the samples (TvQuery.min_total). */
               query.inverted = TRUE;
               query.min_total = n_samples / TV_QUERY_DETAIL_DIVISOR;
+              /* The function table of the graph on screen, as the page
+               * gives it when only the direction changes. */
+              query.functions_of = tree;
               break;
             case I_MERGE_LINE:
               query.merge = TV_MERGE_LINE;
@@ -591,6 +596,7 @@ run_stages (char **args)
               query.detail_path = (const guint32 *) (gpointer) inv_path->data;
               query.n_detail_path = inv_path->len;
               query.detail_min_total = inv_visible / TV_QUERY_DETAIL_DIVISOR;
+              query.functions_of = tree;
               break;
             case I_INVERTED_EXACT:
               query.inverted = TRUE;

@@ -8,9 +8,10 @@
  * callers of one sample each keeps none of them, only their remainder.
  * Driven through the real TvFlameView under gtk_test_init:
  *
- *  - the tree on screen left the callers out, and says so (remainder,
- *    its count, the cut), while every node it has is exact against the
- *    whole inverted tree of the model;
+ *  - turned over from the top-down graph, the tree on screen left the
+ *    callers out, and says so (remainder, its count, the cut), while every
+ *    node it has, and its function table, are exact against the whole
+ *    inverted tree of the model;
  *  - the graph draws them as one box that says how many frames it holds,
  *    and the call tree lists them as one row;
  *  - a search says it saw only the frames shown;
@@ -163,6 +164,25 @@ check_exact (TvCallTree *pruned,
     }
 }
 
+/* The same function table, row by row. */
+static void
+check_functions (TvCallTree *tree,
+                 TvCallTree *whole)
+{
+  guint n, n_whole;
+  const TvFunctionRow *rows = tv_call_tree_get_functions (tree, &n);
+  const TvFunctionRow *whole_rows = tv_call_tree_get_functions (whole, &n_whole);
+
+  g_assert_cmpuint (n, ==, n_whole);
+  g_assert_cmpuint (n, ==, N_CALLERS + 4);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpuint (rows[i].function, ==, whole_rows[i].function);
+      g_assert_cmpuint (rows[i].self, ==, whole_rows[i].self);
+      g_assert_cmpuint (rows[i].total, ==, whole_rows[i].total);
+    }
+}
+
 /* The row of the call tree for NODE's remainder, or NULL. */
 static TvCallNode *
 find_remainder_row (TvCallTreeView *view,
@@ -205,13 +225,17 @@ test_inverted (void)
   double x, y, w, h;
   g_autofree char *text = NULL;
 
-  tv_view_state_set_inverted (state, TRUE);
+  /* Top-down first, then turned over as the Inverted button does: the
+   * inverted tree takes the function table of the graph on screen. */
   view = TV_FLAME_VIEW (tv_flame_view_new (profile, state));
   gtk_window_set_child (window, GTK_WIDGET (view));
   call_tree = tv_flame_view_get_call_tree_view (view);
   tv_call_tree_view_set_bottom_up (call_tree, TRUE);
   show_call_tree (view);
   graph = tv_flame_view_get_graph (view);
+  wait_idle (view);
+  g_assert_false (tv_call_tree_get_inverted (tv_flame_graph_get_tree (graph)));
+  tv_view_state_set_inverted (state, TRUE);
   wait_idle (view);
 
   /* The model's whole inverted tree, to hold the view's against. */
@@ -240,6 +264,7 @@ test_inverted (void)
   g_assert_cmpuint (tv_call_tree_get_cut_below (tree, hot), ==, 0);
   g_assert_cmpuint (tv_call_tree_get_n_nodes (tree), <, tv_call_tree_get_n_nodes (whole));
   check_exact (tree, whole);
+  check_functions (tree, whole);
 
   /* The graph: one box for the thousand, under leaf(), saying so. */
   layout = tv_flame_graph_get_layout (graph);
@@ -309,6 +334,7 @@ test_inverted (void)
   }
   g_assert_false (tv_flame_graph_needs_detail (graph, NULL));
   check_exact (tree, whole);
+  check_functions (tree, whole);
   ui_test_save_screenshot (GTK_WIDGET (window), "detail-zoomed-light.png", 200);
   ui_test_set_dark (TRUE);
   ui_test_save_screenshot (GTK_WIDGET (window), "detail-zoomed-dark.png", 200);
