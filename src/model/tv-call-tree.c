@@ -643,6 +643,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   g_clear_pointer (&reached, g_free);
   if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
     {
+      g_free (functions);
       tv_builder_clear (&view);
       return NULL;
     }

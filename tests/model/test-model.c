@@ -2537,23 +2537,34 @@ test_tree_progress (void)
   g_autofree char *path = fixture_data_path ("valid", "rec_recursive.tach");
   g_autoptr(TvProfileData) data = fixture_load (path);
 
-  for (guint shape = 0; shape < 3; shape++)
+  /* Top-down, inverted, callers, and inverted from the exact tree with
+   * the top-down tree's function table, pruned. */
+  for (guint shape = 0; shape < 4; shape++)
     {
       g_autoptr(GCancellable) cancellable = g_cancellable_new ();
       g_autoptr(GArray) fractions = g_array_new (FALSE, FALSE, sizeof (double));
       ProgressLog log = { fractions, cancellable, 0 };
       g_autoptr(TvCallTree) tree = NULL;
       g_autoptr(TvCallTree) plain = NULL;
+      g_autoptr(TvCallTree) top = NULL;
       TvQuery query;
 
       tv_query_init (&query, TV_MERGE_FUNCTION);
       query.count_threads = TRUE;
-      query.inverted = shape == 1;
+      query.inverted = shape == 1 || shape == 3;
       if (shape == 2)
         {
-          g_autoptr(TvCallTree) top = tv_call_tree_new (data, &query, NULL);
-
+          top = tv_call_tree_new (data, &query, NULL);
           query.callers_of = tv_call_tree_get_function (top, 1);
+        }
+      if (shape == 3)
+        {
+          TvQuery top_query = query;
+
+          top_query.inverted = FALSE;
+          top = tv_call_tree_new (data, &top_query, NULL);
+          query.functions_of = top;
+          query.min_total = 3;
         }
       tree = tv_call_tree_new_with_progress (data, &query, log_progress, &log, cancellable);
       g_assert_nonnull (tree);
