@@ -181,6 +181,22 @@ draw_tree (Drawing        *d,
   tv_flame_layout_get_boxes (layout, &d->boxes);
 }
 
+/* NODE's child of the greatest total, or TV_NODE_NONE. */
+static guint32
+hottest_child (TvCallTree *tree,
+               guint32     node)
+{
+  guint n = 0;
+  const guint32 *children = tv_call_tree_get_children (tree, node, &n);
+  guint32 next = TV_NODE_NONE;
+
+  for (guint i = 0; i < n; i++)
+    if (next == TV_NODE_NONE
+        || tv_call_tree_get_total (tree, children[i]) > tv_call_tree_get_total (tree, next))
+      next = children[i];
+  return next;
+}
+
 /* The node of the greatest total at DEPTH (the root is depth 0), or the
  * deepest one there is above it. */
 static guint32
@@ -191,14 +207,8 @@ hottest_at_depth (TvCallTree *tree,
 
   for (guint d = 0; d < depth; d++)
     {
-      guint n = 0;
-      const guint32 *children = tv_call_tree_get_children (tree, best, &n);
-      guint32 next = TV_NODE_NONE;
+      guint32 next = hottest_child (tree, best);
 
-      for (guint i = 0; i < n; i++)
-        if (next == TV_NODE_NONE
-            || tv_call_tree_get_total (tree, children[i]) > tv_call_tree_get_total (tree, next))
-          next = children[i];
       if (next == TV_NODE_NONE)
         break;
       best = next;
@@ -292,24 +302,16 @@ inverted_zoom_target (TvCallTree *tree,
   for (guint d = 0; d < 8; d++)
     {
       guint64 cut = tv_call_tree_get_cut_below (tree, node);
-      guint n = 0;
-      const guint32 *children = tv_call_tree_get_children (tree, node, &n);
-      guint32 next = TV_NODE_NONE;
+      guint32 next, key;
 
       if (node != TV_ROOT_NODE && cut > 0
           && (double) cut * VIEW_WIDTH >= (double) tv_call_tree_get_total (tree, node))
         break;
-      for (guint i = 0; i < n; i++)
-        if (next == TV_NODE_NONE
-            || tv_call_tree_get_total (tree, children[i]) > tv_call_tree_get_total (tree, next))
-          next = children[i];
+      next = hottest_child (tree, node);
       if (next == TV_NODE_NONE)
         break;
-      {
-        guint32 key = tv_call_tree_get_key (tree, next);
-
-        g_array_append_val (path, key);
-      }
+      key = tv_call_tree_get_key (tree, next);
+      g_array_append_val (path, key);
       node = next;
     }
   return node;
