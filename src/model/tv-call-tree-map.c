@@ -234,11 +234,10 @@ tv_call_tree_exact_view (TvProfileData  *data,
   map[0] = 0;
   for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
     {
-      guint32 p = exact->parent[n];
       guint32 frame = exact->frame[n];
-      /* The caller a path steps up to: the parent, or its own caller when
-       * the parent is hidden. */
-      guint32 up = p != 0 && map[p] != p ? b->parent[p] : p;
+      /* The caller a path steps up to: the parent, or where a hidden
+       * parent went. */
+      guint32 up = map[exact->parent[n]];
 
       b->parent[n] = up;
       if (hidden != NULL && hidden[fkeys[frame]])

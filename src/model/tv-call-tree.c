@@ -619,7 +619,6 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
     {
       /* The exact tree itself is turned over, with the other tree's
        * function table. */
-      g_clear_pointer (&reached, g_free);
       tv_call_tree_exact_view (data, query, &weights, &states, map, &view, &progress);
       functions = g_memdup2 (query->functions_of->functions,
                              MAX (query->functions_of->n_functions, 1) * sizeof (TvFunctionRow));

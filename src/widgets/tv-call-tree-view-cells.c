@@ -166,29 +166,26 @@ bind_cell (GtkListItem *list_item,
   switch (kind)
     {
     case CELL_FUNCTION:
-      if (tv_call_node_is_remainder (item, NULL))
-        {
-          const char *what = NULL;
-          g_autofree char *name = remainder_text (item, &what);
+      {
+        g_autofree char *name = NULL;
+        g_autofree char *location = NULL;
+        const char *second;
 
-          gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child),
-                                          gtk_list_item_get_item (list_item));
-          tv_cell_pair_set_text (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child)), name,
-                                 what);
-        }
-      else
-        {
-          g_autofree char *name = NULL;
-          g_autofree char *location = dup_location (tree, node);
-
-          name = tv_text_dup_shown (tv_profile_data_get_funcname (tv_call_tree_get_data (tree),
-                                                                  tv_call_tree_get_frame (tree,
-                                                                                          node)));
-          gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child),
-                                          gtk_list_item_get_item (list_item));
-          tv_cell_pair_set_text (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child)), name,
-                                 location);
-        }
+        if (tv_call_node_is_remainder (item, NULL))
+          name = remainder_text (item, &second);
+        else
+          {
+            location = dup_location (tree, node);
+            name = tv_text_dup_shown (tv_profile_data_get_funcname (tv_call_tree_get_data (tree),
+                                                                    tv_call_tree_get_frame (tree,
+                                                                                            node)));
+            second = location;
+          }
+        gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child),
+                                        gtk_list_item_get_item (list_item));
+        tv_cell_pair_set_text (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child)), name,
+                               second);
+      }
       break;
     case CELL_SELF:
     case CELL_TOTAL:
