@@ -227,6 +227,22 @@ tv_call_tree_get_neighbours (TvCallTree     *self,
 
   if (self->inverted)
     return FALSE;
+  if (self->neighbours.callers_start != NULL)
+    {
+      /* Read off the exact tree when the table was made. */
+      guint32 from = function < n_functions ? self->neighbours.callers_start[function] : 0;
+      guint32 to = function < n_functions ? self->neighbours.callers_start[function + 1] : 0;
+
+      *n_callers = to - from;
+      *callers_out = g_new (TvFunctionRow, MAX (to - from, 1));
+      memcpy (*callers_out, self->neighbours.callers_rows + from, (to - from) * sizeof (TvFunctionRow));
+      from = function < n_functions ? self->neighbours.callees_start[function] : 0;
+      to = function < n_functions ? self->neighbours.callees_start[function + 1] : 0;
+      *n_callees = to - from;
+      *callees_out = g_new (TvFunctionRow, MAX (to - from, 1));
+      memcpy (*callees_out, self->neighbours.callees_rows + from, (to - from) * sizeof (TvFunctionRow));
+      return TRUE;
+    }
   caller_at = g_new0 (guint32, (gsize) n_functions + 1);
   callee_at = g_new0 (guint32, (gsize) n_functions + 1);
   callers = g_array_new (FALSE, FALSE, sizeof (TvFunctionRow));
@@ -268,4 +284,257 @@ tv_call_tree_get_neighbours (TvCallTree     *self,
   *n_callees = callees->len;
   *callees_out = (TvFunctionRow *) (gpointer) g_array_free (g_steal_pointer (&callees), FALSE);
   return TRUE;
+}
+
+/* Counts by (function, function) pair, few enough to stay in cache:
+ * open addressing on the pair + 1. */
+typedef struct
+{
+  guint64 *keys;
+  guint64 *counts;
+  guint32  mask;
+  guint32  n;
+} PairTable;
+
+static void
+pair_table_init (PairTable *t)
+{
+  t->mask = 1023;
+  t->n = 0;
+  t->keys = g_new0 (guint64, t->mask + 1);
+  t->counts = g_new0 (guint64, t->mask + 1);
+}
+
+static void
+pair_table_clear (PairTable *t)
+{
+  g_clear_pointer (&t->keys, g_free);
+  g_clear_pointer (&t->counts, g_free);
+}
+
+static inline guint32
+pair_slot (const PairTable *t,
+           guint64          key)
+{
+  guint32 slot = (guint32) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 32) & t->mask;
+
+  while (t->keys[slot] != 0 && t->keys[slot] != key)
+    slot = (slot + 1) & t->mask;
+  return slot;
+}
+
+/* A table twice the size, with T's pairs. */
+G_GNUC_NO_INLINE static void
+pair_table_grow (PairTable *t)
+{
+  PairTable bigger = { g_new0 (guint64, 2 * ((gsize) t->mask + 1)),
+                       g_new0 (guint64, 2 * ((gsize) t->mask + 1)),
+                       2 * t->mask + 1, t->n };
+
+  for (guint32 i = 0; i <= t->mask; i++)
+    if (t->keys[i] != 0)
+      {
+        guint32 s = pair_slot (&bigger, t->keys[i]);
+
+        bigger.keys[s] = t->keys[i];
+        bigger.counts[s] = t->counts[i];
+      }
+  pair_table_clear (t);
+  *t = bigger;
+}
+
+static inline void
+pair_add (PairTable *t,
+          guint32    function,
+          guint32    other,
+          guint64    count)
+{
+  guint64 key = ((guint64) function << 32 | other) + 1;
+  guint32 slot = pair_slot (t, key);
+
+  t->counts[slot] += count;
+  if (G_UNLIKELY (t->keys[slot] == 0))
+    {
+      t->keys[slot] = key;
+      if (++t->n * 2 > t->mask)
+        pair_table_grow (t);
+    }
+}
+
+static int
+compare_u64 (const void *pa,
+             const void *pb)
+{
+  guint64 a = *(const guint64 *) pa, b = *(const guint64 *) pb;
+
+  return (a > b) - (a < b);
+}
+
+/* The pairs of T as rows per function: function F's are
+ * (*ROWS)[(*START)[F]] to (*ROWS)[(*START)[F + 1] - 1], each the other
+ * function (TV_NODE_NONE for none) and its count. */
+static void
+pair_table_rows (const PairTable *t,
+                 guint32          n_functions,
+                 guint32        **start_out,
+                 TvFunctionRow  **rows_out)
+{
+  g_autofree guint64 *order = g_new (guint64, MAX (t->n, 1));
+  guint32 *start = g_new0 (guint32, (gsize) n_functions + 1);
+  TvFunctionRow *rows = g_new (TvFunctionRow, MAX (t->n, 1));
+  guint32 n = 0;
+
+  /* Slot indices by key: the key's high half is the function. */
+  for (guint32 i = 0; i <= t->mask; i++)
+    if (t->keys[i] != 0)
+      order[n++] = i;
+  for (guint32 i = 0; i < n; i++)
+    order[i] |= (t->keys[order[i]] - 1) & G_GUINT64_CONSTANT (0xFFFFFFFF00000000);
+  qsort (order, n, sizeof (guint64), compare_u64);
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint32 slot = (guint32) order[i];
+      guint64 key = t->keys[slot] - 1;
+
+      rows[i] = (TvFunctionRow) { (guint32) key, 0, t->counts[slot] };
+      start[(key >> 32) + 1]++;
+    }
+  for (guint32 f = 0; f < n_functions; f++)
+    start[f + 1] += start[f];
+  *start_out = start;
+  *rows_out = rows;
+}
+
+/* A node on the exact path being walked: the next of its children to
+ * visit, its view node's function, whether that view node is an
+ * outermost call of it, and whether the node itself is where that view
+ * node begins rather than merged into its parent's. */
+typedef struct
+{
+  guint32  node;
+  guint32  next;
+  guint32  function;
+  gboolean outer;
+  gboolean head;
+} PathNode;
+
+TvFunctionRow *
+tv_call_tree_exact_functions (TvProfileData *data,
+                              const guint64 *weights,
+                              const guint64 *sub,
+                              const guint8  *hidden,
+                              gboolean       collapse_recursion,
+                              Neighbours    *neighbours,
+                              guint         *n_rows_out,
+                              Progress      *progress)
+{
+  const TvExactTree *exact = tv_profile_data_get_tree (data);
+  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+  guint32 n_nodes = exact->n_nodes;
+  g_autofree guint64 *fself = g_new0 (guint64, MAX (n_functions, 1));
+  g_autofree guint64 *ftotal = g_new0 (guint64, MAX (n_functions, 1));
+  g_autofree guint32 *active = g_new0 (guint32, MAX (n_functions, 1));
+  guint capacity = tv_profile_data_get_max_depth (data) + 2;
+  g_autofree PathNode *path = g_new (PathNode, capacity);
+  PairTable callers, callees;
+  TvFunctionRow *rows;
+  guint32 sp = 0, visited = 0;
+  guint n_rows = 0;
+
+  pair_table_init (&callers);
+  pair_table_init (&callees);
+  path[sp++] = (PathNode) { 0, n_nodes > 0 ? exact->first_child[0] : 0, TV_NODE_NONE,
+                            FALSE, FALSE };
+  /* Depth first, as tv_call_tree_build_functions() goes over a view, but
+   * over the exact nodes, merging them as the view does (see
+   * map_grouped()). */
+  while (sp > 0)
+    {
+      PathNode *top = &path[sp - 1];
+      guint32 c = top->next;
+      guint32 f;
+      PathNode next;
+
+      if (c >= n_nodes || exact->parent[c] != top->node)
+        {
+          if (top->head)
+            active[top->function]--;
+          sp--;
+          continue;
+        }
+      top->next = c + 1;
+      if (sub[c] == 0)
+        continue;
+      if (!progress_step (progress, ++visited, n_nodes))
+        break;
+      f = fkeys[exact->frame[c]];
+      next = (PathNode) { c, exact->first_child[c], f, FALSE, TRUE };
+      if ((hidden != NULL && hidden[f])
+          || (collapse_recursion && top->function != TV_NODE_NONE && f == top->function))
+        {
+          /* Merged into its parent's view node: its samples are that
+           * node's self, its children that node's children. */
+          next.function = top->function;
+          next.outer = top->outer;
+          next.head = FALSE;
+          if (next.function != TV_NODE_NONE)
+            {
+              fself[next.function] += weights[c];
+              if (next.outer && weights[c] > 0)
+                pair_add (&callees, next.function, TV_NODE_NONE, weights[c]);
+            }
+        }
+      else
+        {
+          next.outer = active[f]++ == 0;
+          fself[f] += weights[c];
+          if (next.outer)
+            {
+              ftotal[f] += sub[c];
+              pair_add (&callers, f, top->function, sub[c]);
+              if (weights[c] > 0)
+                pair_add (&callees, f, TV_NODE_NONE, weights[c]);
+            }
+          /* A child of an outermost call. */
+          if (top->outer)
+            pair_add (&callees, top->function, f, sub[c]);
+        }
+      if (sp == capacity)
+        {
+          capacity *= 2;
+          path = g_renew (PathNode, path, capacity);
+        }
+      path[sp++] = next;
+    }
+  if (progress->cancelled)
+    {
+      pair_table_clear (&callers);
+      pair_table_clear (&callees);
+      return NULL;
+    }
+
+  for (guint32 f = 0; f < n_functions; f++)
+    if (ftotal[f] > 0)
+      n_rows++;
+  rows = g_new (TvFunctionRow, MAX (n_rows, 1));
+  n_rows = 0;
+  for (guint32 f = 0; f < n_functions; f++)
+    if (ftotal[f] > 0)
+      rows[n_rows++] = (TvFunctionRow) { f, fself[f], ftotal[f] };
+  *n_rows_out = n_rows;
+  pair_table_rows (&callers, n_functions, &neighbours->callers_start, &neighbours->callers_rows);
+  pair_table_rows (&callees, n_functions, &neighbours->callees_start, &neighbours->callees_rows);
+  pair_table_clear (&callers);
+  pair_table_clear (&callees);
+  return rows;
+}
+
+void
+tv_neighbours_clear (Neighbours *neighbours)
+{
+  g_clear_pointer (&neighbours->callers_start, g_free);
+  g_clear_pointer (&neighbours->callers_rows, g_free);
+  g_clear_pointer (&neighbours->callees_start, g_free);
+  g_clear_pointer (&neighbours->callees_rows, g_free);
 }

@@ -63,7 +63,10 @@ sort_candidates (Candidate *cands,
  * key's rank, become its children, one per key.  Every node is read once,
  * in about the order it is stored, and the view comes out with each
  * node's children consecutive and in display order.  B has no hash
- * table. */
+ * table.  With PRUNE, a child whose exact nodes' subtrees hold fewer
+ * samples than the threshold is left out, with its subtree, into its
+ * parent's remainder; MAP then says nothing of what it left out, and
+ * PRUNE's bitmap marks what it did not. */
 static void
 map_grouped (TvProfileData *data,
              const TvQuery *query,
@@ -71,6 +74,7 @@ map_grouped (TvProfileData *data,
              const guint64 *states,
              const guint64 *reached,
              const guint8  *hidden,
+             const Prune   *prune,
              guint32       *map,
              Builder       *b,
              Progress      *progress)
@@ -93,6 +97,11 @@ map_grouped (TvProfileData *data,
   tv_autohuge guint32 *stack = tv_huge_new (guint32, MAX (exact->n_nodes, 1));
   guint32 sp = 0;
   guint32 n_members = 0;
+  /* With a detail path: per view node, how many of its keys lead to the
+   * node (all of them at its end and below), or LEVEL_OFF. */
+  const guint32 LEVEL_OFF = G_MAXUINT32;
+  guint n_path = prune != NULL && prune->path != NULL ? prune->n_path : 0;
+  g_autoptr(GArray) levels = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   /* Every node with samples gets its place below; the others only matter
    * to a query that keeps the whole map, and a view of few samples should
@@ -101,12 +110,19 @@ map_grouped (TvProfileData *data,
     for (guint32 n = 0; n < exact->n_nodes; n++)
       map[n] = TV_NODE_NONE;
   map[0] = 0;
+  if (prune != NULL)
+    TV_BIT_SET (prune->kept, 0);
   b->self[0] += weights[0];
   if (states != NULL)
     add_states (b->status, states);
   members[n_members++] = 0;
   member_start[0] = 0;
   member_start[1] = n_members;
+  {
+    guint32 level = prune != NULL && prune->path != NULL ? 0 : LEVEL_OFF;
+
+    g_array_append_val (levels, level);
+  }
 
   b->children_in_order = TRUE;
   stack[sp++] = 0;
@@ -139,6 +155,8 @@ map_grouped (TvProfileData *data,
                 {
                   /* Merged into V: its children are V's to group. */
                   map[c] = v;
+                  if (prune != NULL)
+                    TV_BIT_SET (prune->kept, c);
                   b->self[v] += weights[c];
                   if (states != NULL)
                     add_states (b->status + (gsize) v * N_STATES,
@@ -156,35 +174,66 @@ map_grouped (TvProfileData *data,
         }
 
       sort_candidates (cands, n_cands);
-      for (guint i = 0; i < n_cands; i++)
-        {
-          const Candidate *cand = &cands[i];
-          guint32 node;
+      {
+        guint32 level = g_array_index (levels, guint32, v);
+        gboolean detail = prune != NULL && level == n_path;
+        guint64 threshold = prune == NULL ? 0 : detail ? prune->detail_min_total
+                                                       : prune->min_total;
+        Remainder rem = { v, 0, 0, threshold };
 
-          if (i == 0 || cand->key != cand[-1].key)
-            {
-              node = tv_builder_append (b, v, cand->key);
-              member_start[node + 1] = member_start[node];
-            }
-          node = b->n_nodes - 1;
-          map[cand->exact] = node;
-          b->self[node] += weights[cand->exact];
-          if (states != NULL)
-            add_states (b->status + (gsize) node * N_STATES,
-                        states + (gsize) cand->exact * N_STATES);
-          members[n_members++] = cand->exact;
-          member_start[node + 1] = n_members;
-        }
+        for (guint i = 0, j; i < n_cands; i = j)
+          {
+            guint32 key = cands[i].key;
+            guint32 node, child_level;
+
+            for (j = i + 1; j < n_cands && cands[j].key == key; j++)
+              ;
+            /* On the way to the detail path's end, a child stays. */
+            child_level = detail ? n_path
+                          : level != LEVEL_OFF && key == prune->path[level] ? level + 1
+                          : LEVEL_OFF;
+            if (prune != NULL && threshold > 0 && (detail || child_level == LEVEL_OFF))
+              {
+                guint64 total = 0;
+
+                for (guint k = i; k < j; k++)
+                  total += prune->sub[cands[k].exact];
+                if (total < threshold)
+                  {
+                    rem.children++;
+                    rem.samples += total;
+                    continue;
+                  }
+              }
+            node = tv_builder_append (b, v, key);
+            member_start[node + 1] = member_start[node];
+            g_array_append_val (levels, child_level);
+            for (guint k = i; k < j; k++)
+              {
+                guint32 e = cands[k].exact;
+
+                map[e] = node;
+                if (prune != NULL)
+                  TV_BIT_SET (prune->kept, e);
+                b->self[node] += weights[e];
+                if (states != NULL)
+                  add_states (b->status + (gsize) node * N_STATES, states + (gsize) e * N_STATES);
+                members[n_members++] = e;
+              }
+            member_start[node + 1] = n_members;
+          }
+        if (rem.children > 0)
+          g_array_append_val (prune->remainders, rem);
+      }
       for (guint32 node = b->n_nodes; node > first_new; node--)
         stack[sp++] = node - 1;
     }
 }
 
-/* The functions QUERY hides, by function key, or NULL for none: the
- * profiler's own frames are hidden from every view. */
-static guint8 *
-hidden_functions (TvProfileData *data,
-                  const TvQuery *query)
+/* The profiler's own frames are hidden from every view. */
+guint8 *
+tv_call_tree_hidden_functions (TvProfileData *data,
+                               const TvQuery *query)
 {
   guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
   const guint8 *internal = tv_profile_data_get_internal_functions (data);
@@ -219,7 +268,7 @@ tv_call_tree_exact_view (TvProfileData  *data,
   const TvExactTree *exact = tv_profile_data_get_tree (data);
   const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
   const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
-  g_autofree guint8 *hidden = hidden_functions (data, query);
+  g_autofree guint8 *hidden = tv_call_tree_hidden_functions (data, query);
   guint32 n_nodes = MAX (exact->n_nodes, 1);
   guint64 *w = *weights, *st = *states;
 
@@ -258,7 +307,8 @@ tv_call_tree_exact_view (TvProfileData  *data,
     }
 }
 
-/* Step 2: exact nodes onto view nodes.  Returns the view, not inverted. */
+/* Step 2: exact nodes onto view nodes.  Returns the view, not inverted.
+ * PRUNE, for a query with no focus, leaves out what it says. */
 void
 tv_call_tree_map_nodes (TvProfileData *data,
                         const TvQuery *query,
@@ -267,6 +317,7 @@ tv_call_tree_map_nodes (TvProfileData *data,
                         const guint64 *reached,
                         guint32       *map,
                         guint8        *in_focus,
+                        const Prune   *prune,
                         Builder       *b,
                         Progress      *progress)
 {
@@ -274,18 +325,18 @@ tv_call_tree_map_nodes (TvProfileData *data,
   const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
   const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
   gboolean focus = query->focus_function != TV_NODE_NONE;
-  g_autofree guint8 *hidden = hidden_functions (data, query);
+  g_autofree guint8 *hidden = tv_call_tree_hidden_functions (data, query);
 
   /* Distinct frames of one parent are distinct view nodes when every
    * frame has a key of its own and nothing merges: no lookups needed. */
-  gboolean direct = !focus && hidden == NULL && !query->collapse_recursion
+  gboolean direct = !focus && hidden == NULL && !query->collapse_recursion && prune == NULL
                     && tv_profile_data_get_n_keys (data, query->merge)
                        == tach_reader_get_n_frames (tv_profile_data_get_reader (data))
                     && b->capacity >= exact->n_nodes;
 
   if (!focus && !direct)
     {
-      map_grouped (data, query, weights, states, reached, hidden, map, b, progress);
+      map_grouped (data, query, weights, states, reached, hidden, prune, map, b, progress);
       return;
     }
   g_assert (direct || b->hkeys != NULL);

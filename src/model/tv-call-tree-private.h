@@ -16,6 +16,19 @@
 
 G_BEGIN_DECLS
 
+/* Each function's callers and callees: function F's are
+ * callers_rows[callers_start[F]] to callers_rows[callers_start[F + 1] - 1],
+ * each row the other function (TV_NODE_NONE for the root, or for the
+ * callee row of F's self samples) and its samples; the same for
+ * callees. */
+typedef struct
+{
+  guint32       *callers_start;  /* functions + 1 */
+  TvFunctionRow *callers_rows;
+  guint32       *callees_start;  /* functions + 1 */
+  TvFunctionRow *callees_rows;
+} Neighbours;
+
 struct _TvCallTree
 {
   gatomicrefcount ref_count;
@@ -54,6 +67,10 @@ struct _TvCallTree
    * are made of; NULL for a tree whose table came from elsewhere. */
   guint32        *outer_start;   /* functions + 1 */
   guint32        *outer_nodes;
+  /* Or, for a tree that left nodes out (see TvQuery.min_total), each
+   * function's callers and callees, read off the exact tree; all NULL
+   * otherwise. */
+  Neighbours      neighbours;
 };
 
 /* A growing tree keyed by (parent, key), used for every tree we build. */
@@ -158,6 +175,31 @@ key_function (TvProfileData *data,
   return tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION)[frame];
 }
 
+/* A node a pruned tree left children out of: their samples and count,
+ * and the threshold they were under. */
+typedef struct
+{
+  guint32 node;
+  guint32 children;
+  guint64 samples;
+  guint64 cut;
+} Remainder;
+
+/* What a top-down tree leaves out (TvQuery.min_total): SUB holds each
+ * exact node's selected samples with those of its subtree, KEPT (a
+ * bitmap) gets the exact nodes the view holds, and each node with
+ * children left out gets a Remainder in REMAINDERS. */
+typedef struct
+{
+  const guint64 *sub;
+  guint64       *kept;
+  guint64        min_total;
+  guint64        detail_min_total;
+  const guint32 *path;
+  guint          n_path;
+  GArray        *remainders;
+} Prune;
+
 typedef struct
 {
   guint32 thread;
@@ -215,6 +257,7 @@ void     tv_call_tree_map_nodes (TvProfileData       *data,
                                  const guint64       *reached,
                                  guint32             *map,
                                  guint8              *in_focus,
+                                 const Prune         *prune,
                                  Builder             *b,
                                  Progress            *progress);
 void     tv_call_tree_exact_view (TvProfileData      *data,
@@ -260,19 +303,28 @@ TvFunctionRow *tv_builder_functions         (TvProfileData        *data,
                                              const Builder        *b,
                                              guint                *n_rows_out,
                                              Progress             *progress);
+/* The function table of a view that left nodes out (see Prune), read
+ * off the exact tree with each exact node's selected samples (WEIGHTS)
+ * and those of its subtree (SUB), as the view's transforms (HIDDEN
+ * functions, COLLAPSE_RECURSION) merge them; and each function's callers
+ * and callees into NEIGHBOURS.  NULL once cancelled. */
+TvFunctionRow *tv_call_tree_exact_functions (TvProfileData        *data,
+                                             const guint64        *weights,
+                                             const guint64        *sub,
+                                             const guint8         *hidden,
+                                             gboolean              collapse_recursion,
+                                             Neighbours           *neighbours,
+                                             guint                *n_rows_out,
+                                             Progress             *progress);
+void           tv_neighbours_clear          (Neighbours           *neighbours);
+/* The functions QUERY hides, by function key, or NULL for none
+ * (tv-call-tree-map.c). */
+guint8        *tv_call_tree_hidden_functions (TvProfileData       *data,
+                                              const TvQuery       *query);
 /* The table's order, for qsort(). */
 int            tv_function_rows_compare     (const void           *pa,
                                              const void           *pb);
 
-/* A node a pruned inversion left children out of: their samples and
- * count, and the threshold they were under. */
-typedef struct
-{
-  guint32 node;
-  guint32 children;
-  guint64 samples;
-  guint64 cut;
-} Remainder;
 
 void     tv_call_tree_invert    (const Builder       *v,
                                  const TvQuery       *query,

@@ -531,6 +531,103 @@ tree_functions (TvCallTree *tree,
   return !progress->cancelled;
 }
 
+/* Whether QUERY leaves nodes out of a top-down tree (see
+ * TvQuery.min_total). */
+static gboolean
+prunes_top_down (const TvQuery *query)
+{
+  return !query->inverted && query->callers_of == TV_NODE_NONE
+         && query->focus_function == TV_NODE_NONE && !query->thread_self
+         && !query->keep_node_map && (query->min_total > 0 || query->detail_min_total > 0);
+}
+
+/* The nodes REACHED marks (see tv_call_tree_weigh_tree()). */
+static guint64
+count_reached (const TvExactTree *exact,
+               const guint64     *reached)
+{
+  guint64 n = 0;
+
+  for (gsize w = 0; w < ((gsize) exact->n_nodes + 63) / 64; w++)
+    n += (guint64) __builtin_popcountll (reached[w]);
+  return n;
+}
+
+/* Each exact node's WEIGHTS with those of its subtree, for the nodes
+ * REACHED marks (0 for the others): children come after their parents, so
+ * one pass down from the last node, which costs what it reaches. */
+static guint64 *
+subtree_totals (const TvExactTree *exact,
+                const guint64     *weights,
+                const guint64     *reached)
+{
+  /* A few nodes leave most pages of a plain array untouched (see
+   * tv-huge-pages.h); tv_huge_free () frees either. */
+  gboolean few = count_reached (exact, reached) < exact->n_nodes / 64;
+  guint64 *sub = few ? g_new0 (guint64, MAX (exact->n_nodes, 1))
+                     : tv_huge_new0 (guint64, MAX (exact->n_nodes, 1));
+
+  for (gsize w = ((gsize) exact->n_nodes + 63) / 64; w-- > 0;)
+    {
+      guint64 word = reached[w];
+
+      while (word != 0)
+        {
+          guint bit = 63 - __builtin_clzll (word);
+          guint32 n = (guint32) (w * 64 + bit);
+
+          word &= ~(G_GUINT64_CONSTANT (1) << bit);
+          sub[n] += weights[n];
+          if (n != TV_ROOT_NODE)
+            sub[exact->parent[n]] += sub[n];
+        }
+    }
+  return sub;
+}
+
+/* What a pruned tree left out (the nodes REACHED marks that KEPT does
+ * not) lands in MAP where its samples went: on the node that kept the
+ * remainder; and with STATES, their states there too, to be summed up
+ * with the rest.  Parents come first. */
+static void
+map_left_out (const TvExactTree *exact,
+              const guint64     *reached,
+              const guint64     *kept,
+              const guint64     *states,
+              guint32           *map,
+              Builder           *view)
+{
+  for (gsize w = 0; w < ((gsize) exact->n_nodes + 63) / 64; w++)
+    {
+      guint64 word = reached[w] & ~kept[w];
+
+      while (word != 0)
+        {
+          guint bit = __builtin_ctzll (word);
+          guint32 n = (guint32) (w * 64 + bit);
+
+          word &= word - 1;
+          map[n] = map[exact->parent[n]];
+          if (states != NULL)
+            add_states (view->status + (gsize) map[n] * N_STATES, states + (gsize) n * N_STATES);
+        }
+    }
+}
+
+/* The neighbours FROM has, copied into TO. */
+static void
+copy_neighbours (Neighbours       *to,
+                 const Neighbours *from,
+                 guint32           n_functions)
+{
+  to->callers_start = g_memdup2 (from->callers_start, ((gsize) n_functions + 1) * sizeof (guint32));
+  to->callers_rows = g_memdup2 (from->callers_rows,
+                                MAX (from->callers_start[n_functions], 1) * sizeof (TvFunctionRow));
+  to->callees_start = g_memdup2 (from->callees_start, ((gsize) n_functions + 1) * sizeof (guint32));
+  to->callees_rows = g_memdup2 (from->callees_rows,
+                                MAX (from->callees_start[n_functions], 1) * sizeof (TvFunctionRow));
+}
+
 /**
  * tv_call_tree_new:
  *
@@ -594,6 +691,18 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   gboolean from_exact = query->functions_of != NULL && query->inverted
                         && query->callers_of == TV_NODE_NONE
                         && query->focus_function == TV_NODE_NONE && !query->collapse_recursion;
+  /* A top-down tree that leaves nodes out reads its function table off
+   * the exact tree, or takes it from a tree that did (see
+   * TvQuery.functions_of). */
+  gboolean prune_top = prunes_top_down (query);
+  /* Freed with tv_huge_free (), whichever allocation it is. */
+  tv_autohuge guint64 *sub = NULL;
+  g_autofree guint64 *kept = NULL;
+  Prune prune = { 0 };
+  TvCallTree *table_of = prune_top && query->functions_of != NULL
+                         && query->functions_of->neighbours.callers_start != NULL
+                         ? query->functions_of : NULL;
+  Neighbours neighbours = { 0 };
   Builder view = { 0 };
   TvCallTree *tree;
   TvFunctionRow *functions = NULL;
@@ -628,21 +737,52 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
     {
       /* Only a focused view looks its nodes up (see
        * tv_call_tree_map_nodes()). */
-      tv_builder_init (&view, exact->n_nodes, query->count_states,
-                       query->focus_function != TV_NODE_NONE);
+      /* One that leaves nodes out has far fewer than the exact tree: room
+       * it never used would be pages to clear for the next array that
+       * takes its place. */
+      tv_builder_init (&view, prune_top ? MIN (exact->n_nodes, 1u << 20) : exact->n_nodes,
+                       query->count_states, query->focus_function != TV_NODE_NONE);
       if (query->focus_function != TV_NODE_NONE)
         in_focus = g_new0 (guint8, exact->n_nodes);
-      tv_call_tree_map_nodes (data, query, weights, states, reached, map, in_focus, &view,
-                              &progress);
+      if (prune_top)
+        {
+          sub = subtree_totals (exact, weights, reached);
+          kept = g_new0 (guint64, ((gsize) exact->n_nodes + 63) / 64 + 1);
+          prune = (Prune) { sub, kept, query->min_total, query->detail_min_total,
+                            query->detail_path, query->n_detail_path, remainders };
+        }
+      tv_call_tree_map_nodes (data, query, weights, states, reached, map, in_focus,
+                              prune_top ? &prune : NULL, &view, &progress);
+      if (prune_top && (count || states != NULL) && !progress.cancelled)
+        map_left_out (exact, reached, kept, states, map, &view);
+      if (prune_top && table_of == NULL && !progress.cancelled)
+        {
+          g_autofree guint8 *hidden = tv_call_tree_hidden_functions (data, query);
+
+          progress_stage (&progress, 0.55, 0.15);
+          functions = tv_call_tree_exact_functions (data, weights, sub, hidden,
+                                                    query->collapse_recursion, &neighbours,
+                                                    &n_functions, &progress);
+        }
+      else if (table_of != NULL)
+        {
+          functions = g_memdup2 (table_of->functions,
+                                 MAX (table_of->n_functions, 1) * sizeof (TvFunctionRow));
+          n_functions = table_of->n_functions;
+          copy_neighbours (&neighbours, &table_of->neighbours,
+                           tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION));
+        }
     }
   /* Per exact node, and done with: gone before the view's arrays are
    * made, which keeps the peak down on a big tree. */
   g_clear_pointer (&states, tv_huge_free);
   g_clear_pointer (&weights, tv_huge_free);
+  g_clear_pointer (&sub, tv_huge_free);
   g_clear_pointer (&reached, g_free);
   if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
     {
       g_free (functions);
+      tv_neighbours_clear (&neighbours);
       tv_builder_clear (&view);
       return NULL;
     }
@@ -667,6 +807,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
     {
       g_free (functions);
+      tv_neighbours_clear (&neighbours);
       tv_builder_clear (&view);
       return NULL;
     }
@@ -683,6 +824,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
       tree->functions = functions;
       tree->n_functions = n_functions;
     }
+  tree->neighbours = neighbours;
   qsort (tree->functions, tree->n_functions, sizeof (TvFunctionRow), tv_function_rows_compare);
   tree->threads = g_steal_pointer (&threads);
   if (keep_self)
@@ -726,6 +868,7 @@ tv_call_tree_unref (TvCallTree *self)
   g_free (self->functions);
   g_free (self->outer_start);
   tv_huge_free (self->outer_nodes);
+  tv_neighbours_clear (&self->neighbours);
   g_free (self);
 }
 

@@ -60,31 +60,35 @@ typedef struct
    * tv_call_tree_get_thread_self()), found in the same pass as the
    * tree's; not for inverted or callers_of trees. */
   gboolean       thread_self;
-  /* An inverted tree may leave out a node with fewer samples than this:
-   * its samples are then its parent's remainder (see
+  /* A tree may leave out a node with fewer samples than this: its
+   * samples are then its parent's remainder (see
    * tv_call_tree_get_remainder()), and every node it has keeps its exact
-   * self, total, state and thread counts.  0 keeps every node.  Trees
-   * that are not inverted keep every node whatever it says. */
+   * self, total, state and thread counts; the function table, callers
+   * and callees stay exact.  0 keeps every node.  Callers trees, and
+   * top-down trees with a focus, a node map or each thread's self
+   * samples, keep every node whatever it says. */
   guint64        min_total;
-  /* Finer detail in one place of an inverted tree left out by min_total
-   * (a zoomed-in frame): the node reached from the root by these keys
-   * and every node on the way are kept, whatever their samples, and
-   * below that node detail_min_total takes min_total's place.  NULL
-   * for none. */
+  /* Finer detail in one place of a tree left out by min_total (a
+   * zoomed-in frame): the node reached from the root by these keys and
+   * every node on the way are kept, whatever their samples, and below
+   * that node detail_min_total takes min_total's place.  NULL for
+   * none. */
   const guint32 *detail_path;
   guint          n_detail_path;
   guint64        detail_min_total;
-  /* For an inverted tree: a tree of the same samples, transforms and
-   * merge key, inverted or not, whose function table it takes (a
-   * function table never depends on inversion) rather than make its
-   * own; it is then turned over from the exact tree, with no top-down
-   * tree made first.  Not with focus_function or collapse_recursion,
-   * where it is not used.  NULL for none. */
+  /* A tree of the same samples, transforms and merge key, inverted or
+   * not, whose function table this one takes rather than make its own
+   * (a function table never depends on inversion or on what a tree left
+   * out).  An inverted tree is then turned over from the exact tree, with
+   * no top-down tree made first (not with focus_function or
+   * collapse_recursion, where it is not used); a top-down tree that
+   * leaves nodes out takes the table, callers and callees of one that
+   * did too (of another it makes its own).  NULL for none. */
   TvCallTree    *functions_of;
 } TvQuery;
 
-/* A view of a big profile leaves out of its inverted tree the frames
- * under this fraction of the samples it shows (TvQuery.min_total and
+/* A view of a big profile leaves out of its tree the frames under this
+ * fraction of the samples it shows (TvQuery.min_total and
  * detail_min_total): a tenth of a pixel 1,920 pixels wide. */
 #define TV_QUERY_DETAIL_DIVISOR 20000
 

@@ -90,6 +90,9 @@ enum
   COVER_REMAINDER,              /* children an inverted tree left out */
   COVER_DETAIL,                 /* a node kept only for being on the detail path */
   COVER_FROM_EXACT,             /* inverted trees turned over from the exact tree */
+  COVER_TOP_REMAINDER,          /* children a top-down tree left out */
+  COVER_TOP_DETAIL,             /* a top-down node kept only for the detail path */
+  COVER_TOP_TABLE_COPIED,       /* top-down trees with another's function table */
   N_COVER
 };
 
@@ -100,6 +103,8 @@ static const char * const cover_names[N_COVER] = {
   "filtered samples", "empty trees", "state counts", "nodes of several threads",
   "samples between ranges", "threads' own self samples", "children left out",
   "nodes kept on the detail path", "inverted from the exact tree",
+  "children a top-down tree left out", "top-down nodes kept on the detail path",
+  "top-down function tables taken from another tree",
 };
 
 
@@ -1033,6 +1038,17 @@ brute_tree (TvProfileData *data,
     }
 }
 
+/* Whether Q's tree may leave out nodes under its min_total: inverted
+ * trees, and top-down trees with no focus that keep neither a node map
+ * nor each thread's self samples. */
+static gboolean
+prunes (const TvQuery *q)
+{
+  return q->callers_of == TV_NODE_NONE
+         && (q->inverted
+             || (q->focus_function == TV_NODE_NONE && !q->thread_self && !q->keep_node_map));
+}
+
 /* The model's tree against the brute force one, node by node from the
  * root: the same key paths with the same self and total. */
 static void
@@ -1049,13 +1065,13 @@ compare_trees (TvProfileData *data,
   guint32 n_keys = tv_profile_data_get_n_keys (data, q->merge);
   guint32 reached = 1;
   const BruteNode *root = &g_array_index (b->nodes, BruteNode, 0);
-  /* Below this, an inverted tree may leave a child out (it must, the
-   * way it is made): the brute force keeps every child. */
-  guint64 min_total = q->inverted && q->callers_of == TV_NODE_NONE ? q->min_total : 0;
+  /* Below this, a tree may leave a child out (it must, the way it is
+   * made): the brute force keeps every child. */
+  guint64 min_total = prunes (q) ? q->min_total : 0;
   /* Where each node is against the detail path: LEVEL_OFF off it, else
    * how many of its keys lead there (all of them at its end and below). */
   const guint32 LEVEL_OFF = G_MAXUINT32;
-  gboolean pruned = q->inverted && q->callers_of == TV_NODE_NONE;
+  gboolean pruned = prunes (q);
   guint32 n_path = pruned && q->detail_path != NULL ? q->n_detail_path : 0;
   g_autofree guint32 *level = g_new (guint32, n_nodes);
   g_autofree guint64 *cut = g_new0 (guint64, n_nodes);
@@ -1137,6 +1153,7 @@ compare_trees (TvProfileData *data,
               {
                 n_brute++;
                 coverage[COVER_DETAIL] += child->total < threshold;
+                coverage[COVER_TOP_DETAIL] += child->total < threshold && !q->inverted;
               }
             else
               {
@@ -1150,6 +1167,7 @@ compare_trees (TvProfileData *data,
                   "children left out");
         cut[n] = n_left_out > 0 ? threshold : 0;
         coverage[COVER_REMAINDER] += left_out > 0;
+        coverage[COVER_TOP_REMAINDER] += left_out > 0 && !q->inverted;
       }
 
       for (guint i = 0; i < n_children; i++)
@@ -1490,11 +1508,12 @@ random_query (GRand         *rand,
   q->count_states = g_rand_boolean (rand);
   q->count_threads = g_rand_boolean (rand);
   q->thread_self = g_rand_boolean (rand);
-  if (q->inverted && g_rand_boolean (rand))
+  if (g_rand_boolean (rand))
     q->min_total = g_rand_int_range (rand, 1, 9);
-  /* A detail path: a sample's stack from its leaf, as far as a random
-   * depth goes (it may end in no node, or run past one). */
-  if (q->inverted && d->samples->len > 0 && g_rand_boolean (rand))
+  /* A detail path: a sample's stack from its leaf (from its root for a
+   * top-down tree), as far as a random depth goes (it may end in no
+   * node, or run past one). */
+  if (d->samples->len > 0 && g_rand_boolean (rand))
     {
       const Sample *s = &g_array_index (d->samples, Sample,
                                         g_rand_int_range (rand, 0, d->samples->len));
@@ -1504,7 +1523,7 @@ random_query (GRand         *rand,
       q->detail_path = store->detail;
       q->n_detail_path = g_rand_int_range (rand, 0, MIN (s->depth, G_N_ELEMENTS (store->detail)) + 1);
       for (guint i = 0; i < q->n_detail_path; i++)
-        store->detail[i] = mkeys[frames[s->depth - 1 - i]];
+        store->detail[i] = mkeys[frames[q->inverted ? s->depth - 1 - i : i]];
       q->detail_min_total = g_rand_int_range (rand, 0, 5);
     }
 }
@@ -1682,6 +1701,21 @@ check_query (TvProfileData *data,
       set_context ("%s: %s, with the function table of the top-down tree", where, desc);
       compare_trees (data, turned, &b, q);
       coverage[COVER_FROM_EXACT] += q->focus_function == TV_NODE_NONE && !q->collapse_recursion;
+    }
+  /* Again, with the function table, callers and callees of the tree
+   * that left nodes out. */
+  if (!q->inverted && prunes (q) && (q->min_total > 0 || q->detail_min_total > 0))
+    {
+      TvQuery again = *q;
+      g_autoptr(TvCallTree) copied = NULL;
+
+      again.functions_of = tree;
+      copied = tv_call_tree_new (data, &again, NULL);
+      set_context ("%s: %s, with the function table of the same tree", where, desc);
+      compare_trees (data, copied, &b, q);
+      check_neighbours (data, copied, q);
+      coverage[COVER_TOP_TABLE_COPIED]++;
+      set_context ("%s: %s", where, desc);
     }
   brute_clear (&b);
   CHECK (tv_call_tree_get_node_map (tree) == NULL, "no node map unless asked for");
