@@ -217,9 +217,9 @@ tv_flame_view_cancel_query (TvFlameView *self)
                         _("Cancelled: choose another view to compute it"));
 }
 
-/* An inverted tree of a big profile leaves out what is narrower than a
- * tenth of a pixel; zoomed in, a finer tree of the zoomed frame and its
- * path from the root.  PATH holds the keys. */
+/* A tree of a big profile leaves out what is narrower than a tenth of a
+ * pixel; zoomed in, a finer tree of the zoomed frame and its path from
+ * the root.  PATH holds the keys. */
 static void
 prune (TvFlameView *self,
        TvQuery     *query,
@@ -229,11 +229,12 @@ prune (TvFlameView *self,
   guint64 visible;
 
   self->detail_tree = NULL;
-  if (!query->inverted || query->callers_of != TV_NODE_NONE)
+  if (query->callers_of != TV_NODE_NONE)
     return;
   query->min_total = tv_profile_data_get_n_samples (tv_profile_get_data (self->profile))
                      / TV_QUERY_DETAIL_DIVISOR;
-  if (query->min_total == 0 || tree == NULL || !tv_call_tree_get_inverted (tree)
+  if (query->min_total == 0 || tree == NULL
+      || tv_call_tree_get_inverted (tree) != query->inverted
       || tv_call_tree_get_merge (tree) != query->merge
       || !tv_flame_graph_needs_detail (self->graph, &visible))
     return;
@@ -256,7 +257,8 @@ prune (TvFlameView *self,
 /* The tree on screen when it has the function table QUERY needs: the
  * same choices but for inversion (and a finer tree of the same).  An
  * inverted tree that takes it is turned over from the exact tree, with
- * no top-down tree made first. */
+ * no top-down tree made first; a finer top-down tree takes the table
+ * and the callers and callees its coarser one read off the exact tree. */
 static TvCallTree *
 functions_of (TvFlameView   *self,
               const TvQuery *query)
@@ -264,11 +266,11 @@ functions_of (TvFlameView   *self,
   TvCallTree *tree = tv_flame_graph_get_tree (self->graph);
   g_autoptr(TvViewState) flipped = NULL;
 
-  if (!query->inverted || tree == NULL || self->shown_state == NULL
+  if (tree == NULL || self->shown_state == NULL
       || tv_call_tree_get_merge (tree) != query->merge)
     return NULL;
   flipped = tv_view_state_copy (self->shown_state);
-  tv_view_state_set_inverted (flipped, TRUE);
+  tv_view_state_set_inverted (flipped, query->inverted);
   return tv_view_state_same_query (flipped, self->state) ? tree : NULL;
 }
 

@@ -421,16 +421,13 @@ update_tree (TvCallTreeView *self)
   query.inverted = self->bottom_up;
   query.count_states = FALSE;
   query.count_threads = FALSE;
-  if (self->bottom_up)
-    {
-      /* As the inverted graph: a big profile's list leaves out what is
-       * under 1/20,000 of the samples (one row says so), and the tree is
-       * turned over from the exact tree with the graph's function
-       * table. */
-      query.min_total = tv_profile_data_get_n_samples (tv_profile_get_data (self->profile))
-                        / TV_QUERY_DETAIL_DIVISOR;
-      query.functions_of = self->graph_tree;
-    }
+  /* As the graph: a big profile's list leaves out what is under
+   * 1/20,000 of the samples (one row says so), and the tree takes the
+   * graph's function table where it can (an inverted one is then turned
+   * over from the exact tree). */
+  query.min_total = tv_profile_data_get_n_samples (tv_profile_get_data (self->profile))
+                    / TV_QUERY_DETAIL_DIVISOR;
+  query.functions_of = self->graph_tree;
   tv_profile_query_async (self->profile, &query, cancellable, tree_done, call);
   tv_call_tree_view_update_spinner (self);
 }
