@@ -31,7 +31,11 @@
  *                     (TvQuery.functions_of),
  *                     inverted_zoom_ms the finer tree a zoom into it
  *                     asks for where it left out what would show, and
- *                     inverted_exact_ms the whole inverted tree;
+ *                     inverted_exact_ms the whole inverted tree; the
+ *                     other views leave nodes out as the page does too,
+ *                     zoom_detail_ms is the finer tree a zoom into the
+ *                     graph asks for, and exact_ms the whole top-down
+ *                     tree;
  *   html_cpu_s, html_bytes, svg_cpu_s, svg_bytes  the page's exports
  *                     (tv_export_html_build, tv_export_image_build) of the
  *                     loaded data, with the command line's defaults.
@@ -281,20 +285,23 @@ typedef enum
   I_MERGE_LINE,
   I_INVERTED_ZOOM,
   I_INVERTED_EXACT,
+  I_ZOOM_DETAIL,
+  I_EXACT,
   N_INTERACTIONS
 } Interaction;
 
 static const char *const interaction_keys[N_INTERACTIONS] = {
   "zoom_ms", "callers_callees_ms", "search_ms", "range_ms", "thread_ms", "on_cpu_ms",
-  "inverted_ms", "merge_line_ms", "inverted_zoom_ms", "inverted_exact_ms",
+  "inverted_ms", "merge_line_ms", "inverted_zoom_ms", "inverted_exact_ms", "zoom_detail_ms",
+  "exact_ms",
 };
 
-/* Where a zoom into the view's inverted tree needs a finer tree (see
+/* Where a zoom into a view's tree needs a finer tree (see
  * tv_flame_graph_needs_detail()): down the hottest children until a node
  * whose tree left out children that would be a pixel wide, or 8 deep.
  * Its keys from the root go to PATH. */
 static guint32
-inverted_zoom_target (TvCallTree *tree,
+zoom_target (TvCallTree *tree,
                       GArray     *path)
 {
   guint32 node = TV_ROOT_NODE;
@@ -393,6 +400,8 @@ run_stages (char **args)
   guint32 zoom_node, hot_function;
   g_autoptr (GArray) inv_path = g_array_new (FALSE, FALSE, sizeof (guint32));
   guint64 inv_visible = 0;
+  g_autoptr (GArray) top_path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint64 top_visible = 0;
 
   if (opt_runs < 0 || opt_runs > STAGES_MAX_RUNS)
     {
@@ -468,6 +477,9 @@ run_stages (char **args)
   state = tv_view_state_new ();
   tv_view_state_to_query (state, &view_query);
   view_query.count_threads = TRUE;
+  /* As the page asks for it: a big profile's tree leaves out nodes under
+   * 1/20,000 of the samples (TvQuery.min_total). */
+  view_query.min_total = n_samples / TV_QUERY_DETAIL_DIVISOR;
   tree = query_tree (profile, &view_query, loop);
   if (tree == NULL)
     return 1;
@@ -514,7 +526,8 @@ run_stages (char **args)
       query.min_total = n_samples / TV_QUERY_DETAIL_DIVISOR;
       inverted = tv_call_tree_new (data, &query, NULL);
       inv_visible = tv_call_tree_get_total (inverted,
-                                            inverted_zoom_target (inverted, inv_path));
+                                            zoom_target (inverted, inv_path));
+      top_visible = tv_call_tree_get_total (tree, zoom_target (tree, top_path));
     }
   {
     g_autoptr (GRegex) regex = tenth_of_functions (data, &n_search);
@@ -602,18 +615,32 @@ run_stages (char **args)
               break;
             case I_INVERTED_EXACT:
               query.inverted = TRUE;
+              query.min_total = 0;
+              break;
+            case I_ZOOM_DETAIL:
+              /* A zoom into the graph where its tree left out what would
+               * show: the finer tree the view asks for, with the graph's
+               * function table. */
+              query.detail_path = (const guint32 *) (gpointer) top_path->data;
+              query.n_detail_path = top_path->len;
+              query.detail_min_total = top_visible / TV_QUERY_DETAIL_DIVISOR;
+              query.functions_of = tree;
+              break;
+            case I_EXACT:
+              /* The whole top-down tree, nothing left out. */
+              query.min_total = 0;
               break;
             case N_INTERACTIONS:
               g_assert_not_reached ();
             }
-          if (i == I_INVERTED_ZOOM)
+          if (i == I_INVERTED_ZOOM || i == I_ZOOM_DETAIL)
             {
+              GArray *keys = i == I_INVERTED_ZOOM ? inv_path : top_path;
               guint32 node = TV_ROOT_NODE;
 
               other = tv_call_tree_new (data, &query, NULL);
-              for (guint k = 0; k < inv_path->len && node != TV_NODE_NONE; k++)
-                node = tv_call_tree_find_child (other, node,
-                                                g_array_index (inv_path, guint32, k));
+              for (guint k = 0; k < keys->len && node != TV_NODE_NONE; k++)
+                node = tv_call_tree_find_child (other, node, g_array_index (keys, guint32, k));
               g_assert (node != TV_NODE_NONE);
               draw_tree (&d, other, node, NULL);
             }
