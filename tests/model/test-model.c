@@ -2572,8 +2572,9 @@ test_tree_progress (void)
   g_autoptr(TvProfileData) data = fixture_load (path);
 
   /* Top-down, inverted, callers, and inverted from the exact tree with
-   * the top-down tree's function table, pruned. */
-  for (guint shape = 0; shape < 4; shape++)
+   * the top-down tree's function table, pruned; top-down pruned, with
+   * its states, and again with its own function table. */
+  for (guint shape = 0; shape < 6; shape++)
     {
       g_autoptr(GCancellable) cancellable = g_cancellable_new ();
       g_autoptr(GArray) fractions = g_array_new (FALSE, FALSE, sizeof (double));
@@ -2599,6 +2600,17 @@ test_tree_progress (void)
           top = tv_call_tree_new (data, &top_query, NULL);
           query.functions_of = top;
           query.min_total = 3;
+        }
+      if (shape >= 4)
+        {
+          query.min_total = 3;
+          query.count_states = TRUE;
+        }
+      if (shape == 5)
+        {
+          top = tv_call_tree_new (data, &query, NULL);
+          g_assert_cmpuint (tv_call_tree_get_cut_below (top, TV_ROOT_NODE), ==, 3);
+          query.functions_of = top;
         }
       tree = tv_call_tree_new_with_progress (data, &query, log_progress, &log, cancellable);
       g_assert_nonnull (tree);
