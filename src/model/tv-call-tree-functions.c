@@ -406,9 +406,9 @@ pair_table_rows (const PairTable *t,
 }
 
 /* A node on the exact path being walked: the next of its children to
- * visit, its view node's function, whether that view node is an
- * outermost call of it, and whether the node itself is where that view
- * node begins rather than merged into its parent's. */
+ * visit and their samples so far, its view node's function, whether that
+ * view node is an outermost call of it, and whether the node itself is
+ * where that view node begins rather than merged into its parent's. */
 typedef struct
 {
   guint32  node;
@@ -416,11 +416,11 @@ typedef struct
   guint32  function;
   gboolean outer;
   gboolean head;
+  guint64  children;
 } PathNode;
 
 TvFunctionRow *
 tv_call_tree_exact_functions (TvProfileData *data,
-                              const guint64 *weights,
                               const guint64 *sub,
                               const guint8  *hidden,
                               gboolean       collapse_recursion,
@@ -445,7 +445,7 @@ tv_call_tree_exact_functions (TvProfileData *data,
   pair_table_init (&callers);
   pair_table_init (&callees);
   path[sp++] = (PathNode) { 0, n_nodes > 0 ? exact->first_child[0] : 0, TV_NODE_NONE,
-                            FALSE, FALSE };
+                            FALSE, FALSE, 0 };
   /* Depth first, as tv_call_tree_build_functions() goes over a view, but
    * over the exact nodes, merging them as the view does (see
    * map_grouped()). */
@@ -458,6 +458,16 @@ tv_call_tree_exact_functions (TvProfileData *data,
 
       if (c >= n_nodes || exact->parent[c] != top->node)
         {
+          /* Its own samples, now that its children's are known: its
+           * view node's self. */
+          guint64 own = sub[top->node] - top->children;
+
+          if (top->function != TV_NODE_NONE)
+            {
+              fself[top->function] += own;
+              if (top->outer && own > 0)
+                pair_add (&callees, top->function, TV_NODE_NONE, own);
+            }
           if (top->head)
             active[top->function]--;
           sp--;
@@ -468,8 +478,9 @@ tv_call_tree_exact_functions (TvProfileData *data,
         continue;
       if (!progress_step (progress, ++visited, n_nodes))
         break;
+      top->children += sub[c];
       f = fkeys[exact->frame[c]];
-      next = (PathNode) { c, exact->first_child[c], f, FALSE, TRUE };
+      next = (PathNode) { c, exact->first_child[c], f, FALSE, TRUE, 0 };
       if ((hidden != NULL && hidden[f])
           || (collapse_recursion && top->function != TV_NODE_NONE && f == top->function))
         {
@@ -478,23 +489,14 @@ tv_call_tree_exact_functions (TvProfileData *data,
           next.function = top->function;
           next.outer = top->outer;
           next.head = FALSE;
-          if (next.function != TV_NODE_NONE)
-            {
-              fself[next.function] += weights[c];
-              if (next.outer && weights[c] > 0)
-                pair_add (&callees, next.function, TV_NODE_NONE, weights[c]);
-            }
         }
       else
         {
           next.outer = active[f]++ == 0;
-          fself[f] += weights[c];
           if (next.outer)
             {
               ftotal[f] += sub[c];
               pair_add (&callers, f, top->function, sub[c]);
-              if (weights[c] > 0)
-                pair_add (&callees, f, TV_NODE_NONE, weights[c]);
             }
           /* A child of an outermost call. */
           if (top->outer)

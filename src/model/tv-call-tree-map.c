@@ -112,7 +112,10 @@ map_grouped (TvProfileData *data,
   map[0] = 0;
   if (prune != NULL)
     TV_BIT_SET (prune->kept, 0);
-  b->self[0] += weights[0];
+  /* With PRUNE, WEIGHTS are subtree sums: a node's own samples are found
+   * with its children, when its view node is grouped. */
+  if (prune == NULL)
+    b->self[0] += weights[0];
   if (states != NULL)
     add_states (b->status, states);
   members[n_members++] = 0;
@@ -141,14 +144,16 @@ map_grouped (TvProfileData *data,
         {
           guint32 e = i < n_own ? members[member_start[v] + i]
                                 : g_array_index (merged, guint32, i - n_own);
+          guint64 children = 0;
 
           for (guint32 c = exact->first_child[e]; c < exact->n_nodes && exact->parent[c] == e;
                c++)
             {
               guint32 frame, f;
 
-              if (!TV_BIT_TEST (reached, c))
+              if (prune != NULL ? weights[c] == 0 : !TV_BIT_TEST (reached, c))
                 continue;
+              children += weights[c];
               frame = exact->frame[c];
               f = fkeys[frame];
               if ((hidden != NULL && hidden[f]) || f == v_function)
@@ -157,7 +162,8 @@ map_grouped (TvProfileData *data,
                   map[c] = v;
                   if (prune != NULL)
                     TV_BIT_SET (prune->kept, c);
-                  b->self[v] += weights[c];
+                  else
+                    b->self[v] += weights[c];
                   if (states != NULL)
                     add_states (b->status + (gsize) v * N_STATES,
                                 states + (gsize) c * N_STATES);
@@ -171,6 +177,8 @@ map_grouped (TvProfileData *data,
                 }
               cands[n_cands++] = (Candidate) { ranks[keys[frame]], keys[frame], c };
             }
+          if (prune != NULL)
+            b->self[v] += weights[e] - children;
         }
 
       sort_candidates (cands, n_cands);
@@ -197,7 +205,7 @@ map_grouped (TvProfileData *data,
                 guint64 total = 0;
 
                 for (guint k = i; k < j; k++)
-                  total += prune->sub[cands[k].exact];
+                  total += weights[cands[k].exact];
                 if (total < threshold)
                   {
                     rem.children++;
@@ -215,7 +223,8 @@ map_grouped (TvProfileData *data,
                 map[e] = node;
                 if (prune != NULL)
                   TV_BIT_SET (prune->kept, e);
-                b->self[node] += weights[e];
+                else
+                  b->self[node] += weights[e];
                 if (states != NULL)
                   add_states (b->status + (gsize) node * N_STATES, states + (gsize) e * N_STATES);
                 members[n_members++] = e;

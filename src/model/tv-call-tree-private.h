@@ -185,13 +185,13 @@ typedef struct
   guint64 cut;
 } Remainder;
 
-/* What a top-down tree leaves out (TvQuery.min_total): SUB holds each
- * exact node's selected samples with those of its subtree, KEPT (a
- * bitmap) gets the exact nodes the view holds, and each node with
- * children left out gets a Remainder in REMAINDERS. */
+/* What a top-down tree leaves out (TvQuery.min_total), made from the
+ * selected samples of each exact node's subtree (its own are those less
+ * its children's): KEPT (a bitmap) gets the exact nodes the view holds,
+ * and each node with children left out gets a Remainder in
+ * REMAINDERS. */
 typedef struct
 {
-  const guint64 *sub;
   guint64       *kept;
   guint64        min_total;
   guint64        detail_min_total;
@@ -233,9 +233,13 @@ typedef struct
  * (*WEIGHTS, to free with tv_huge_free ()), their states when the query counts them (*STATES), the
  * bitmap of the nodes whose subtree has a selected sample (*REACHED: the
  * others are left out of the view), and each thread's HITS when not
- * NULL.  FALSE, with nothing made, once cancelled. */
+ * NULL.  With SUBTREES, *WEIGHTS are those of each node's subtree, and
+ * *REACHED is NULL where the query selected samples all over the tree
+ * (a subtree of samples is one reached).  FALSE, with nothing made, once
+ * cancelled. */
 gboolean tv_call_tree_weigh_tree (TvProfileData      *data,
                                   const TvQuery      *query,
+                                  gboolean            subtrees,
                                   GArray             *hits,
                                   guint64           **weights,
                                   guint64           **states,
@@ -249,7 +253,8 @@ gboolean tv_call_tree_weigh     (TvProfileData       *data,
                                  GArray              *hits,
                                  Touched             *touched,
                                  Progress            *progress);
-/* Step 2 (tv-call-tree-map.c). */
+/* Step 2 (tv-call-tree-map.c).  With PRUNE, WEIGHTS are subtree sums
+ * (see Prune) and REACHED may be NULL. */
 void     tv_call_tree_map_nodes (TvProfileData       *data,
                                  const TvQuery       *query,
                                  const guint64       *weights,
@@ -304,12 +309,11 @@ TvFunctionRow *tv_builder_functions         (TvProfileData        *data,
                                              guint                *n_rows_out,
                                              Progress             *progress);
 /* The function table of a view that left nodes out (see Prune), read
- * off the exact tree with each exact node's selected samples (WEIGHTS)
- * and those of its subtree (SUB), as the view's transforms (HIDDEN
+ * off the exact tree with each exact node's selected samples with those
+ * of its subtree (SUB), as the view's transforms (HIDDEN
  * functions, COLLAPSE_RECURSION) merge them; and each function's callers
  * and callees into NEIGHBOURS.  NULL once cancelled. */
 TvFunctionRow *tv_call_tree_exact_functions (TvProfileData        *data,
-                                             const guint64        *weights,
                                              const guint64        *sub,
                                              const guint8         *hidden,
                                              gboolean              collapse_recursion,

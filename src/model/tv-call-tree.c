@@ -541,56 +541,14 @@ prunes_top_down (const TvQuery *query)
          && !query->keep_node_map && (query->min_total > 0 || query->detail_min_total > 0);
 }
 
-/* The nodes REACHED marks (see tv_call_tree_weigh_tree()). */
-static guint64
-count_reached (const TvExactTree *exact,
-               const guint64     *reached)
-{
-  guint64 n = 0;
-
-  for (gsize w = 0; w < ((gsize) exact->n_nodes + 63) / 64; w++)
-    n += (guint64) __builtin_popcountll (reached[w]);
-  return n;
-}
-
-/* Each exact node's WEIGHTS with those of its subtree, for the nodes
- * REACHED marks (0 for the others): children come after their parents, so
- * one pass down from the last node, which costs what it reaches. */
-static guint64 *
-subtree_totals (const TvExactTree *exact,
-                const guint64     *weights,
-                const guint64     *reached)
-{
-  /* A few nodes leave most pages of a plain array untouched (see
-   * tv-huge-pages.h); tv_huge_free () frees either. */
-  gboolean few = count_reached (exact, reached) < exact->n_nodes / 64;
-  guint64 *sub = few ? g_new0 (guint64, MAX (exact->n_nodes, 1))
-                     : tv_huge_new0 (guint64, MAX (exact->n_nodes, 1));
-
-  for (gsize w = ((gsize) exact->n_nodes + 63) / 64; w-- > 0;)
-    {
-      guint64 word = reached[w];
-
-      while (word != 0)
-        {
-          guint bit = 63 - __builtin_clzll (word);
-          guint32 n = (guint32) (w * 64 + bit);
-
-          word &= ~(G_GUINT64_CONSTANT (1) << bit);
-          sub[n] += weights[n];
-          if (n != TV_ROOT_NODE)
-            sub[exact->parent[n]] += sub[n];
-        }
-    }
-  return sub;
-}
-
-/* What a pruned tree left out (the nodes REACHED marks that KEPT does
- * not) lands in MAP where its samples went: on the node that kept the
+/* What a pruned tree left out (the nodes with samples in their subtree,
+ * SUB, that KEPT does not mark; those REACHED marks when it is given)
+ * lands in MAP where its samples went: on the node that kept the
  * remainder; and with STATES, their states there too, to be summed up
  * with the rest.  Parents come first. */
 static void
 map_left_out (const TvExactTree *exact,
+              const guint64     *sub,
               const guint64     *reached,
               const guint64     *kept,
               const guint64     *states,
@@ -599,14 +557,20 @@ map_left_out (const TvExactTree *exact,
 {
   for (gsize w = 0; w < ((gsize) exact->n_nodes + 63) / 64; w++)
     {
-      guint64 word = reached[w] & ~kept[w];
+      guint64 word = ~kept[w];
 
+      if (reached != NULL)
+        word &= reached[w];
       while (word != 0)
         {
           guint bit = __builtin_ctzll (word);
           guint32 n = (guint32) (w * 64 + bit);
 
           word &= word - 1;
+          if (n >= exact->n_nodes)
+            break;
+          if (sub[n] == 0)
+            continue;
           map[n] = map[exact->parent[n]];
           if (states != NULL)
             add_states (view->status + (gsize) map[n] * N_STATES, states + (gsize) n * N_STATES);
@@ -695,8 +659,6 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
    * the exact tree, or takes it from a tree that did (see
    * TvQuery.functions_of). */
   gboolean prune_top = prunes_top_down (query);
-  /* Freed with tv_huge_free (), whichever allocation it is. */
-  tv_autohuge guint64 *sub = NULL;
   g_autofree guint64 *kept = NULL;
   Prune prune = { 0 };
   TvCallTree *table_of = prune_top && query->functions_of != NULL
@@ -711,15 +673,15 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   g_return_val_if_fail (data != NULL, NULL);
   g_return_val_if_fail (query != NULL, NULL);
   g_return_val_if_fail (query_fits (data, query), NULL);
-  g_return_val_if_fail (query->functions_of == NULL
-                        || (query->functions_of->data == data
-                            && query->functions_of->merge == query->merge), NULL);
+  g_return_val_if_fail (query->functions_of == NULL || query->functions_of->data == data, NULL);
 
   exact = tv_profile_data_get_tree (data);
   if (count || keep_self)
     hits = g_array_new (FALSE, FALSE, sizeof (ThreadHit));
   progress_stage (&progress, 0.0, 0.15);
-  if (!tv_call_tree_weigh_tree (data, query, hits, &weights, &states, &reached, &progress))
+  /* A pruned tree weighs subtrees (see Prune). */
+  if (!tv_call_tree_weigh_tree (data, query, prune_top, hits, &weights, &states, &reached,
+                                &progress))
     return NULL;
 
   map = tv_huge_new (guint32, exact->n_nodes);
@@ -746,21 +708,20 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
         in_focus = g_new0 (guint8, exact->n_nodes);
       if (prune_top)
         {
-          sub = subtree_totals (exact, weights, reached);
           kept = g_new0 (guint64, ((gsize) exact->n_nodes + 63) / 64 + 1);
-          prune = (Prune) { sub, kept, query->min_total, query->detail_min_total,
+          prune = (Prune) { kept, query->min_total, query->detail_min_total,
                             query->detail_path, query->n_detail_path, remainders };
         }
       tv_call_tree_map_nodes (data, query, weights, states, reached, map, in_focus,
                               prune_top ? &prune : NULL, &view, &progress);
       if (prune_top && (count || states != NULL) && !progress.cancelled)
-        map_left_out (exact, reached, kept, states, map, &view);
+        map_left_out (exact, weights, reached, kept, states, map, &view);
       if (prune_top && table_of == NULL && !progress.cancelled)
         {
           g_autofree guint8 *hidden = tv_call_tree_hidden_functions (data, query);
 
           progress_stage (&progress, 0.55, 0.15);
-          functions = tv_call_tree_exact_functions (data, weights, sub, hidden,
+          functions = tv_call_tree_exact_functions (data, weights, hidden,
                                                     query->collapse_recursion, &neighbours,
                                                     &n_functions, &progress);
         }
@@ -777,7 +738,6 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
    * made, which keeps the peak down on a big tree. */
   g_clear_pointer (&states, tv_huge_free);
   g_clear_pointer (&weights, tv_huge_free);
-  g_clear_pointer (&sub, tv_huge_free);
   g_clear_pointer (&reached, g_free);
   if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
     {

@@ -76,10 +76,10 @@ typedef struct
   const guint32 *detail_path;
   guint          n_detail_path;
   guint64        detail_min_total;
-  /* A tree of the same samples, transforms and merge key, inverted or
-   * not, whose function table this one takes rather than make its own
-   * (a function table never depends on inversion or on what a tree left
-   * out).  An inverted tree is then turned over from the exact tree, with
+  /* A tree of the same samples and transforms, of any merge key,
+   * inverted or not, whose function table this one takes rather than make
+   * its own (a function table, which is by function, never depends on
+   * the merge key, on inversion or on what a tree left out).  An inverted tree is then turned over from the exact tree, with
    * no top-down tree made first (not with focus_function or
    * collapse_recursion, where it is not used); a top-down tree that
    * leaves nodes out takes the table, callers and callees of one that

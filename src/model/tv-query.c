@@ -459,9 +459,39 @@ mark_reached (const TvExactTree *exact,
   return reached;
 }
 
+/* WEIGHTS, each node's own, become those of its subtree, in place: over
+ * the nodes REACHED marks, or over every node without it. */
+static void
+sum_subtrees (const TvExactTree *exact,
+              guint64           *weights,
+              const guint64     *reached)
+{
+  if (reached == NULL)
+    {
+      for (guint32 n = exact->n_nodes; n-- > 1;)
+        weights[exact->parent[n]] += weights[n];
+      return;
+    }
+  for (gsize w = ((gsize) exact->n_nodes + 63) / 64; w-- > 0;)
+    {
+      guint64 word = reached[w];
+
+      while (word != 0)
+        {
+          guint bit = 63 - __builtin_clzll (word);
+          guint32 n = (guint32) (w * 64 + bit);
+
+          word &= ~(G_GUINT64_CONSTANT (1) << bit);
+          if (n != TV_ROOT_NODE)
+            weights[exact->parent[n]] += weights[n];
+        }
+    }
+}
+
 gboolean
 tv_call_tree_weigh_tree (TvProfileData  *data,
                          const TvQuery  *query,
+                         gboolean        subtrees,
                          GArray         *hits,
                          guint64       **weights,
                          guint64       **states,
@@ -490,6 +520,13 @@ tv_call_tree_weigh_tree (TvProfileData  *data,
       return FALSE;
     }
 
-  *reached = mark_reached (exact, *weights, touched.overflowed ? NULL : leaves);
+  /* Subtree sums say what is reached as well as a bitmap does, and where
+   * the weights are all over the tree one pass makes them without it. */
+  if (subtrees && touched.overflowed)
+    sum_subtrees (exact, *weights, NULL);
+  else
+    *reached = mark_reached (exact, *weights, touched.overflowed ? NULL : leaves);
+  if (subtrees && *reached != NULL)
+    sum_subtrees (exact, *weights, *reached);
   return TRUE;
 }

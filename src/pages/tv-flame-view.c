@@ -255,7 +255,8 @@ prune (TvFlameView *self,
 }
 
 /* The tree on screen when it has the function table QUERY needs: the
- * same choices but for inversion (and a finer tree of the same).  An
+ * same choices but for inversion and the merge key (and a finer tree of
+ * the same).  An
  * inverted tree that takes it is turned over from the exact tree, with
  * no top-down tree made first; a finer top-down tree takes the table
  * and the callers and callees its coarser one read off the exact tree. */
@@ -266,11 +267,11 @@ functions_of (TvFlameView   *self,
   TvCallTree *tree = tv_flame_graph_get_tree (self->graph);
   g_autoptr(TvViewState) flipped = NULL;
 
-  if (tree == NULL || self->shown_state == NULL
-      || tv_call_tree_get_merge (tree) != query->merge)
+  if (tree == NULL || self->shown_state == NULL)
     return NULL;
   flipped = tv_view_state_copy (self->shown_state);
   tv_view_state_set_inverted (flipped, query->inverted);
+  tv_view_state_set_merge (flipped, query->merge);
   return tv_view_state_same_query (flipped, self->state) ? tree : NULL;
 }
 

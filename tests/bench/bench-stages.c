@@ -602,6 +602,9 @@ run_stages (char **args)
               break;
             case I_MERGE_LINE:
               query.merge = TV_MERGE_LINE;
+              /* The function table of the graph on screen, as the page
+               * gives it: a function table is the same by line. */
+              query.functions_of = tree;
               break;
             case I_INVERTED_ZOOM:
               /* A zoom into that tree where it left out what would show:

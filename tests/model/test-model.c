@@ -1702,14 +1702,21 @@ check_query (TvProfileData *data,
       compare_trees (data, turned, &b, q);
       coverage[COVER_FROM_EXACT] += q->focus_function == TV_NODE_NONE && !q->collapse_recursion;
     }
-  /* Again, with the function table, callers and callees of the tree
-   * that left nodes out. */
+  /* Again, with the function table, callers and callees of a tree that
+   * left nodes out, merged by function (a function table is the same
+   * whatever the merge key). */
   if (!q->inverted && prunes (q) && (q->min_total > 0 || q->detail_min_total > 0))
     {
       TvQuery again = *q;
+      TvQuery by_function = *q;
+      g_autoptr(TvCallTree) other = NULL;
       g_autoptr(TvCallTree) copied = NULL;
 
-      again.functions_of = tree;
+      by_function.merge = TV_MERGE_FUNCTION;
+      by_function.detail_path = NULL;
+      other = by_function.merge == q->merge ? tv_call_tree_ref (tree)
+                                            : tv_call_tree_new (data, &by_function, NULL);
+      again.functions_of = other;
       copied = tv_call_tree_new (data, &again, NULL);
       set_context ("%s: %s, with the function table of the same tree", where, desc);
       compare_trees (data, copied, &b, q);
