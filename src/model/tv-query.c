@@ -503,10 +503,12 @@ tv_call_tree_weigh_tree (TvProfileData  *data,
    * their sums up the tree then cost what they reach, not the tree. */
   g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
   Touched touched = { leaves, MAX (exact->n_nodes / 64, 64), FALSE };
-  /* Every thread at every time weighs nodes all over the tree.  Not their
-   * states: four counts a node, of the leaves only, leave most of the
-   * array untouched. */
-  gboolean everywhere = query->n_threads == 0 && !query->has_range && query->n_ranges == 0;
+  /* Every thread at every time weighs nodes all over the tree, and so do
+   * every thread's subtree sums over a time.  Not their states: four
+   * counts a node, of the leaves only, leave most of the array
+   * untouched. */
+  gboolean everywhere = query->n_threads == 0
+                        && (subtrees || (!query->has_range && query->n_ranges == 0));
 
   /* Free with tv_huge_free (). */
   *weights = everywhere ? tv_huge_new0 (guint64, exact->n_nodes)
