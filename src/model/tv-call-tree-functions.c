@@ -406,9 +406,10 @@ pair_table_rows (const PairTable *t,
 }
 
 /* A node on the exact path being walked: the next of its children to
- * visit and their samples so far, its view node's function, whether that
- * view node is an outermost call of it, and whether the node itself is
- * where that view node begins rather than merged into its parent's. */
+ * visit and their samples so far, its view node's function (none at the
+ * root, or outside a focus), whether that view node is an outermost call
+ * of it, and whether the node itself is where that view node begins
+ * rather than merged into its parent's. */
 typedef struct
 {
   guint32  node;
@@ -424,6 +425,7 @@ tv_call_tree_exact_functions (TvProfileData *data,
                               const guint64 *sub,
                               const guint8  *hidden,
                               gboolean       collapse_recursion,
+                              const guint8  *in_focus,
                               Neighbours    *neighbours,
                               guint         *n_rows_out,
                               Progress      *progress)
@@ -481,7 +483,13 @@ tv_call_tree_exact_functions (TvProfileData *data,
       top->children += sub[c];
       f = fkeys[exact->frame[c]];
       next = (PathNode) { c, exact->first_child[c], f, FALSE, TRUE, 0 };
-      if ((hidden != NULL && hidden[f])
+      if (in_focus != NULL && !in_focus[c])
+        {
+          /* Outside the focus: in no view node, on the way to one. */
+          next.function = TV_NODE_NONE;
+          next.head = FALSE;
+        }
+      else if ((hidden != NULL && hidden[f])
           || (collapse_recursion && top->function != TV_NODE_NONE && f == top->function))
         {
           /* Merged into its parent's view node: its samples are that

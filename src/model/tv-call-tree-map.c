@@ -34,25 +34,63 @@ compare_candidates (const void *pa,
   return (a->exact > b->exact) - (a->exact < b->exact);
 }
 
-/* Most nodes have a child or two: those are sorted in place, with no
- * call. */
+/* Sorts the N candidates by their key's rank, which groups each key's:
+ * most nodes have a child or two, sorted in place with no call; more are
+ * sorted a byte of the rank at a time through *SCRATCH (grown to fit),
+ * skipping the bytes where all ranks agree, so that the thousands of
+ * outermost calls of a focused function cost a few passes, not a
+ * comparison sort.  The order within a key does not matter: its exact
+ * nodes all become one view node. */
 static void
-sort_candidates (Candidate *cands,
-                 guint      n)
+sort_candidates (Candidate  *cands,
+                 guint       n,
+                 Candidate **scratch,
+                 guint      *scratch_size)
 {
-  if (n > 16)
+  guint32 all_or = 0, all_and = G_MAXUINT32;
+
+  if (n <= 16)
     {
-      qsort (cands, n, sizeof (Candidate), compare_candidates);
+      for (guint i = 1; i < n; i++)
+        {
+          Candidate x = cands[i];
+          guint k = i;
+
+          for (; k > 0 && compare_candidates (&x, &cands[k - 1]) < 0; k--)
+            cands[k] = cands[k - 1];
+          cands[k] = x;
+        }
       return;
     }
-  for (guint i = 1; i < n; i++)
+  if (*scratch_size < n)
     {
-      Candidate x = cands[i];
-      guint k = i;
+      *scratch_size = n;
+      *scratch = g_renew (Candidate, *scratch, n);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      all_or |= cands[i].rank;
+      all_and &= cands[i].rank;
+    }
+  for (guint shift = 0; shift < 32; shift += 8)
+    {
+      guint count[256] = { 0 };
+      guint sum = 0;
 
-      for (; k > 0 && compare_candidates (&x, &cands[k - 1]) < 0; k--)
-        cands[k] = cands[k - 1];
-      cands[k] = x;
+      if ((((all_or ^ all_and) >> shift) & 0xff) == 0)
+        continue;
+      for (guint i = 0; i < n; i++)
+        count[(cands[i].rank >> shift) & 0xff]++;
+      for (guint b = 0; b < 256; b++)
+        {
+          guint c = count[b];
+
+          count[b] = sum;
+          sum += c;
+        }
+      for (guint i = 0; i < n; i++)
+        (*scratch)[count[(cands[i].rank >> shift) & 0xff]++] = cands[i];
+      memcpy (cands, *scratch, n * sizeof (Candidate));
     }
 }
 
@@ -66,7 +104,9 @@ sort_candidates (Candidate *cands,
  * table.  With PRUNE, a child whose exact nodes' subtrees hold fewer
  * samples than the threshold is left out, with its subtree, into its
  * parent's remainder; MAP then says nothing of what it left out, and
- * PRUNE's bitmap marks what it did not. */
+ * PRUNE's bitmap marks what it did not.  With IN_FOCUS (only with
+ * PRUNE), it is filled and the view is of the focused function: the
+ * root's children are grouped from its outermost calls. */
 static void
 map_grouped (TvProfileData *data,
              const TvQuery *query,
@@ -75,6 +115,7 @@ map_grouped (TvProfileData *data,
              const guint64 *reached,
              const guint8  *hidden,
              const Prune   *prune,
+             guint8        *in_focus,
              guint32       *map,
              Builder       *b,
              Progress      *progress)
@@ -91,6 +132,8 @@ map_grouped (TvProfileData *data,
   /* The children of the node being grouped. */
   guint cands_capacity = 64;
   g_autofree Candidate *cands = g_new (Candidate, cands_capacity);
+  guint scratch_size = 0;
+  g_autofree Candidate *scratch = NULL;
   /* View nodes to group, the next on top: a node's children are made
    * together, and the first child's subtree before its siblings', so that
    * the view is numbered as the exact tree is. */
@@ -102,6 +145,8 @@ map_grouped (TvProfileData *data,
   const guint32 LEVEL_OFF = G_MAXUINT32;
   guint n_path = prune != NULL && prune->path != NULL ? prune->n_path : 0;
   g_autoptr(GArray) levels = g_array_new (FALSE, FALSE, sizeof (guint32));
+  /* With a focus, its outermost calls. */
+  g_autoptr(GArray) outer = g_array_new (FALSE, FALSE, sizeof (guint32));
 
   /* Every node with samples gets its place below; the others only matter
    * to a query that keeps the whole map, and a view of few samples should
@@ -116,9 +161,27 @@ map_grouped (TvProfileData *data,
    * with its children, when its view node is grouped. */
   if (prune == NULL)
     b->self[0] += weights[0];
-  if (states != NULL)
+  if (states != NULL && in_focus == NULL)
     add_states (b->status, states);
-  members[n_members++] = 0;
+  if (in_focus != NULL)
+    {
+      /* Parents first: a node is in focus below an outermost call of the
+       * function, and those calls are the root's children.  The root
+       * stands for them (TV_NODE_NONE): its own samples are not in
+       * focus. */
+      in_focus[0] = 0;
+      for (guint32 n = 1; n < exact->n_nodes; n++)
+        {
+          guint8 above = in_focus[exact->parent[n]];
+
+          in_focus[n] = above || fkeys[exact->frame[n]] == query->focus_function;
+          if (in_focus[n] && !above && weights[n] > 0)
+            g_array_append_val (outer, n);
+        }
+      members[n_members++] = TV_NODE_NONE;
+    }
+  else
+    members[n_members++] = 0;
   member_start[0] = 0;
   member_start[1] = n_members;
   {
@@ -145,12 +208,27 @@ map_grouped (TvProfileData *data,
           guint32 e = i < n_own ? members[member_start[v] + i]
                                 : g_array_index (merged, guint32, i - n_own);
           guint64 children = 0;
+          /* The focused view's root: the outermost calls are its
+           * children. */
+          gboolean focus_root = e == TV_NODE_NONE;
+          guint32 first = focus_root ? 0 : exact->first_child[e];
 
-          for (guint32 c = exact->first_child[e]; c < exact->n_nodes && exact->parent[c] == e;
-               c++)
+          for (guint32 j = 0;; j++)
             {
-              guint32 frame, f;
+              guint32 c, frame, f;
 
+              if (focus_root)
+                {
+                  if (j == outer->len)
+                    break;
+                  c = g_array_index (outer, guint32, j);
+                }
+              else
+                {
+                  c = first + j;
+                  if (c >= exact->n_nodes || exact->parent[c] != e)
+                    break;
+                }
               if (prune != NULL ? weights[c] == 0 : !TV_BIT_TEST (reached, c))
                 continue;
               children += weights[c];
@@ -177,11 +255,11 @@ map_grouped (TvProfileData *data,
                 }
               cands[n_cands++] = (Candidate) { ranks[keys[frame]], keys[frame], c };
             }
-          if (prune != NULL)
+          if (prune != NULL && !focus_root)
             b->self[v] += weights[e] - children;
         }
 
-      sort_candidates (cands, n_cands);
+      sort_candidates (cands, n_cands, &scratch, &scratch_size);
       {
         guint32 level = g_array_index (levels, guint32, v);
         gboolean detail = prune != NULL && level == n_path;
@@ -317,7 +395,7 @@ tv_call_tree_exact_view (TvProfileData  *data,
 }
 
 /* Step 2: exact nodes onto view nodes.  Returns the view, not inverted.
- * PRUNE, for a query with no focus, leaves out what it says. */
+ * PRUNE leaves out what it says. */
 void
 tv_call_tree_map_nodes (TvProfileData *data,
                         const TvQuery *query,
@@ -343,9 +421,10 @@ tv_call_tree_map_nodes (TvProfileData *data,
                        == tach_reader_get_n_frames (tv_profile_data_get_reader (data))
                     && b->capacity >= exact->n_nodes;
 
-  if (!focus && !direct)
+  if ((!focus || prune != NULL) && !direct)
     {
-      map_grouped (data, query, weights, states, reached, hidden, prune, map, b, progress);
+      map_grouped (data, query, weights, states, reached, hidden, prune,
+                   focus ? in_focus : NULL, map, b, progress);
       return;
     }
   g_assert (direct || b->hkeys != NULL);

@@ -311,12 +311,13 @@ TvFunctionRow *tv_builder_functions         (TvProfileData        *data,
 /* The function table of a view that left nodes out (see Prune), read
  * off the exact tree with each exact node's selected samples with those
  * of its subtree (SUB), as the view's transforms (HIDDEN
- * functions, COLLAPSE_RECURSION) merge them; and each function's callers
+ * functions, COLLAPSE_RECURSION, the focus that IN_FOCUS marks) merge them; and each function's callers
  * and callees into NEIGHBOURS.  NULL once cancelled. */
 TvFunctionRow *tv_call_tree_exact_functions (TvProfileData        *data,
                                              const guint64        *sub,
                                              const guint8         *hidden,
                                              gboolean              collapse_recursion,
+                                             const guint8         *in_focus,
                                              Neighbours           *neighbours,
                                              guint                *n_rows_out,
                                              Progress             *progress);

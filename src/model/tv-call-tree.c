@@ -536,14 +536,13 @@ tree_functions (TvCallTree *tree,
 static gboolean
 prunes_top_down (const TvQuery *query)
 {
-  return !query->inverted && query->callers_of == TV_NODE_NONE
-         && query->focus_function == TV_NODE_NONE && !query->thread_self
+  return !query->inverted && query->callers_of == TV_NODE_NONE && !query->thread_self
          && !query->keep_node_map && (query->min_total > 0 || query->detail_min_total > 0);
 }
 
 /* What a pruned tree left out (the nodes with samples in their subtree,
- * SUB, that KEPT does not mark; those REACHED marks when it is given)
- * lands in MAP where its samples went: on the node that kept the
+ * SUB, that KEPT does not mark; those REACHED marks when it is given;
+ * with IN_FOCUS, those in focus) lands in MAP where its samples went: on the node that kept the
  * remainder; and with STATES, their states there too, to be summed up
  * with the rest.  Parents come first. */
 static void
@@ -551,6 +550,7 @@ map_left_out (const TvExactTree *exact,
               const guint64     *sub,
               const guint64     *reached,
               const guint64     *kept,
+              const guint8      *in_focus,
               const guint64     *states,
               guint32           *map,
               Builder           *view)
@@ -569,9 +569,11 @@ map_left_out (const TvExactTree *exact,
           word &= word - 1;
           if (n >= exact->n_nodes)
             break;
-          if (sub[n] == 0)
+          if (sub[n] == 0 || (in_focus != NULL && !in_focus[n]))
             continue;
-          map[n] = map[exact->parent[n]];
+          /* An outermost call of a focused function hangs off the root. */
+          map[n] = in_focus != NULL && !in_focus[exact->parent[n]] ? TV_ROOT_NODE
+                                                                   : map[exact->parent[n]];
           if (states != NULL)
             add_states (view->status + (gsize) map[n] * N_STATES, states + (gsize) n * N_STATES);
         }
@@ -715,14 +717,15 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
       tv_call_tree_map_nodes (data, query, weights, states, reached, map, in_focus,
                               prune_top ? &prune : NULL, &view, &progress);
       if (prune_top && (count || states != NULL) && !progress.cancelled)
-        map_left_out (exact, weights, reached, kept, states, map, &view);
+        map_left_out (exact, weights, reached, kept, in_focus, states, map, &view);
       if (prune_top && table_of == NULL && !progress.cancelled)
         {
           g_autofree guint8 *hidden = tv_call_tree_hidden_functions (data, query);
 
           progress_stage (&progress, 0.55, 0.15);
           functions = tv_call_tree_exact_functions (data, weights, hidden,
-                                                    query->collapse_recursion, &neighbours,
+                                                    query->collapse_recursion, in_focus,
+                                                    &neighbours,
                                                     &n_functions, &progress);
         }
       else if (table_of != NULL)

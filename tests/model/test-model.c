@@ -93,6 +93,7 @@ enum
   COVER_TOP_REMAINDER,          /* children a top-down tree left out */
   COVER_TOP_DETAIL,             /* a top-down node kept only for the detail path */
   COVER_TOP_TABLE_COPIED,       /* top-down trees with another's function table */
+  COVER_FOCUS_REMAINDER,        /* children a focused tree left out */
   N_COVER
 };
 
@@ -104,7 +105,7 @@ static const char * const cover_names[N_COVER] = {
   "samples between ranges", "threads' own self samples", "children left out",
   "nodes kept on the detail path", "inverted from the exact tree",
   "children a top-down tree left out", "top-down nodes kept on the detail path",
-  "top-down function tables taken from another tree",
+  "top-down function tables taken from another tree", "children a focused tree left out",
 };
 
 
@@ -1039,14 +1040,13 @@ brute_tree (TvProfileData *data,
 }
 
 /* Whether Q's tree may leave out nodes under its min_total: inverted
- * trees, and top-down trees with no focus that keep neither a node map
- * nor each thread's self samples. */
+ * trees, and top-down trees that keep neither a node map nor each
+ * thread's self samples. */
 static gboolean
 prunes (const TvQuery *q)
 {
   return q->callers_of == TV_NODE_NONE
-         && (q->inverted
-             || (q->focus_function == TV_NODE_NONE && !q->thread_self && !q->keep_node_map));
+         && (q->inverted || (!q->thread_self && !q->keep_node_map));
 }
 
 /* The model's tree against the brute force one, node by node from the
@@ -1168,6 +1168,8 @@ compare_trees (TvProfileData *data,
         cut[n] = n_left_out > 0 ? threshold : 0;
         coverage[COVER_REMAINDER] += left_out > 0;
         coverage[COVER_TOP_REMAINDER] += left_out > 0 && !q->inverted;
+        coverage[COVER_FOCUS_REMAINDER] += left_out > 0 && !q->inverted
+                                           && q->focus_function != TV_NODE_NONE;
       }
 
       for (guint i = 0; i < n_children; i++)
@@ -1639,6 +1641,11 @@ check_neighbours (TvProfileData *data,
       rq.merge = TV_MERGE_FUNCTION;
       rq.count_states = FALSE;
       rq.count_threads = FALSE;
+      /* Whole trees: their first level is what is wanted. */
+      rq.min_total = 0;
+      rq.detail_path = NULL;
+      rq.detail_min_total = 0;
+      rq.functions_of = NULL;
       rq.focus_function = f;
       focused = tv_call_tree_new (data, &rq, NULL);
       rq.focus_function = TV_NODE_NONE;
@@ -1720,7 +1727,8 @@ check_query (TvProfileData *data,
       copied = tv_call_tree_new (data, &again, NULL);
       set_context ("%s: %s, with the function table of the same tree", where, desc);
       compare_trees (data, copied, &b, q);
-      check_neighbours (data, copied, q);
+      if (q->focus_function == TV_NODE_NONE)
+        check_neighbours (data, copied, q);
       coverage[COVER_TOP_TABLE_COPIED]++;
       set_context ("%s: %s", where, desc);
     }
