@@ -65,8 +65,8 @@ typedef struct
    * tv_call_tree_get_remainder()), and every node it has keeps its exact
    * self, total, state and thread counts; the function table, callers
    * and callees stay exact.  0 keeps every node.  Callers trees, and
-   * top-down trees with a focus, a node map or each thread's self
-   * samples, keep every node whatever it says. */
+   * top-down trees with a node map or each thread's self samples, keep
+   * every node whatever it says. */
   guint64        min_total;
   /* Finer detail in one place of a tree left out by min_total (a
    * zoomed-in frame): the node reached from the root by these keys and
