@@ -540,11 +540,12 @@ prunes_top_down (const TvQuery *query)
          && !query->keep_node_map && (query->min_total > 0 || query->detail_min_total > 0);
 }
 
-/* What a pruned tree left out (the nodes with samples in their subtree,
- * SUB, that KEPT does not mark; those REACHED marks when it is given;
- * with IN_FOCUS, those in focus) lands in MAP where its samples went: on the node that kept the
- * remainder; and with STATES, their states there too, to be summed up
- * with the rest.  Parents come first. */
+/* What a pruned tree left out lands in MAP where its samples went: on
+ * the node that kept the remainder; and with STATES, their states there
+ * too, to be summed up with the rest.  That is the nodes with samples in
+ * their subtree (SUB) that KEPT does not mark, of those REACHED marks when
+ * it is given, and with IN_FOCUS, of those in focus.  Parents come
+ * first. */
 static void
 map_left_out (const TvExactTree *exact,
               const guint64     *sub,
@@ -699,13 +700,12 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
     }
   else
     {
-      /* Only a focused view looks its nodes up (see
-       * tv_call_tree_map_nodes()). */
-      /* One that leaves nodes out has far fewer than the exact tree: room
-       * it never used would be pages to clear for the next array that
-       * takes its place. */
+      /* Only a focused view that keeps every node looks its nodes up (see
+       * tv_call_tree_map_nodes()).  One that leaves nodes out has far
+       * fewer than the exact tree: room it never used would be pages to
+       * clear for the next array that takes its place. */
       tv_builder_init (&view, prune_top ? MIN (exact->n_nodes, 1u << 20) : exact->n_nodes,
-                       query->count_states, query->focus_function != TV_NODE_NONE);
+                       query->count_states, query->focus_function != TV_NODE_NONE && !prune_top);
       if (query->focus_function != TV_NODE_NONE)
         in_focus = g_new0 (guint8, exact->n_nodes);
       if (prune_top)
