@@ -11,6 +11,29 @@
 #include "tv-call-tree-private.h"
 #include "tv-huge-pages.h"
 
+/* The rows of the N_FUNCTIONS functions with samples, unsorted: their
+ * FSELF and FTOTAL. */
+static TvFunctionRow *
+function_rows (guint32        n_functions,
+               const guint64 *fself,
+               const guint64 *ftotal,
+               guint         *n_rows_out)
+{
+  TvFunctionRow *rows;
+  guint n_rows = 0;
+
+  for (guint32 f = 0; f < n_functions; f++)
+    if (ftotal[f] > 0)
+      n_rows++;
+  rows = g_new (TvFunctionRow, MAX (n_rows, 1));
+  n_rows = 0;
+  for (guint32 f = 0; f < n_functions; f++)
+    if (ftotal[f] > 0)
+      rows[n_rows++] = (TvFunctionRow) { f, fself[f], ftotal[f] };
+  *n_rows_out = n_rows;
+  return rows;
+}
+
 /* Functions, from a tree that is not inverted: self adds up, and total
  * counts each sample once per function however deep the recursion: a node
  * adds its total only when no ancestor is the same function.  The tree is
@@ -42,7 +65,6 @@ tv_call_tree_build_functions (TvProfileData        *data,
   g_autofree guint32 *n_outer = outer_start != NULL ? g_new0 (guint32, n_functions + 1) : NULL;
   TvFunctionRow *rows;
   guint32 sp = 0;
-  guint n_rows = 0;
 
   /* Each key's function, looked up once rather than once a node. */
   for (guint32 k = 0; k < n_keys; k++)
@@ -89,15 +111,7 @@ tv_call_tree_build_functions (TvProfileData        *data,
         }
     }
 
-  for (guint32 f = 0; f < n_functions; f++)
-    if (ftotal[f] > 0)
-      n_rows++;
-  rows = g_new (TvFunctionRow, MAX (n_rows, 1));
-  n_rows = 0;
-  for (guint32 f = 0; f < n_functions; f++)
-    if (ftotal[f] > 0)
-      rows[n_rows++] = (TvFunctionRow) { f, fself[f], ftotal[f] };
-  *n_rows_out = n_rows;
+  rows = function_rows (n_functions, fself, ftotal, n_rows_out);
 
   if (outer_start != NULL)
     {
@@ -442,7 +456,6 @@ tv_call_tree_exact_functions (TvProfileData *data,
   PairTable callers, callees;
   TvFunctionRow *rows;
   guint32 sp = 0, visited = 0;
-  guint n_rows = 0;
 
   pair_table_init (&callers);
   pair_table_init (&callees);
@@ -524,15 +537,7 @@ tv_call_tree_exact_functions (TvProfileData *data,
       return NULL;
     }
 
-  for (guint32 f = 0; f < n_functions; f++)
-    if (ftotal[f] > 0)
-      n_rows++;
-  rows = g_new (TvFunctionRow, MAX (n_rows, 1));
-  n_rows = 0;
-  for (guint32 f = 0; f < n_functions; f++)
-    if (ftotal[f] > 0)
-      rows[n_rows++] = (TvFunctionRow) { f, fself[f], ftotal[f] };
-  *n_rows_out = n_rows;
+  rows = function_rows (n_functions, fself, ftotal, n_rows_out);
   pair_table_rows (&callers, n_functions, &neighbours->callers_start, &neighbours->callers_rows);
   pair_table_rows (&callees, n_functions, &neighbours->callees_start, &neighbours->callees_rows);
   pair_table_clear (&callers);

@@ -230,6 +230,49 @@ expand_row (TvCallTreeView *view,
     }
 }
 
+/* Screenshots of the window, light and dark, as NAME-light.png and
+ * NAME-dark.png. */
+static void
+save_screenshots (const char *name)
+{
+  g_autofree char *light = g_strdup_printf ("%s-light.png", name);
+  g_autofree char *dark = g_strdup_printf ("%s-dark.png", name);
+
+  ui_test_save_screenshot (GTK_WIDGET (window), light, 200);
+  ui_test_set_dark (TRUE);
+  ui_test_save_screenshot (GTK_WIDGET (window), dark, 200);
+  ui_test_set_dark (FALSE);
+}
+
+/* Zooms VIEW's graph into NODE of FIRST, which left out its thousand
+ * children (NODE is named NAME): the view asks for a finer tree, which
+ * has them all and nothing left out below.  Returns NODE in it. */
+static guint32
+zoom_for_detail (TvFlameView *view,
+                 TvCallTree  *first,
+                 guint32      node,
+                 const char  *name)
+{
+  TvFlameGraph *graph = tv_flame_view_get_graph (view);
+  TvCallTree *tree;
+  guint n;
+
+  tv_flame_graph_zoom_to (graph, node);
+  g_assert_true (tv_flame_view_is_busy (view));
+  wait_idle (view);
+  tree = tv_flame_graph_get_tree (graph);
+  g_assert_true (tree != first);
+  node = tv_flame_graph_get_zoom_root (graph);
+  g_assert_cmpstr (tv_profile_data_get_funcname (tv_call_tree_get_data (tree),
+                                                 tv_call_tree_get_frame (tree, node)), ==, name);
+  g_assert_cmpuint (tv_call_tree_get_remainder (tree, node), ==, 0);
+  g_assert_cmpuint (tv_call_tree_get_cut_below (tree, node), ==, 0);
+  tv_call_tree_get_children (tree, node, &n);
+  g_assert_cmpuint (n, ==, N_CALLERS);
+  g_assert_false (tv_flame_graph_needs_detail (graph, NULL));
+  return node;
+}
+
 static void
 test_inverted (void)
 {
@@ -347,36 +390,14 @@ test_inverted (void)
   tv_flame_view_set_search (view, "");
   wait_idle (view);
 
-  ui_test_save_screenshot (GTK_WIDGET (window), "detail-inverted-light.png", 200);
-  ui_test_set_dark (TRUE);
-  ui_test_save_screenshot (GTK_WIDGET (window), "detail-inverted-dark.png", 200);
-  ui_test_set_dark (FALSE);
+  save_screenshots ("detail-inverted");
 
-  /* Zoomed into leaf(), a caller is a pixel wide: the view asks for a
-   * finer tree, with every caller and nothing left out below. */
-  tv_flame_graph_zoom_to (graph, leaf);
-  g_assert_true (tv_flame_view_is_busy (view));
-  wait_idle (view);
+  /* Zoomed into leaf(), a caller is a pixel wide. */
+  zoom_for_detail (view, first, leaf, "leaf");
   tree = tv_flame_graph_get_tree (graph);
-  g_assert_true (tree != first);
-  leaf = tv_flame_graph_get_zoom_root (graph);
-  g_assert_cmpstr (tv_profile_data_get_funcname (tv_call_tree_get_data (tree),
-                                                 tv_call_tree_get_frame (tree, leaf)), ==, "leaf");
-  g_assert_cmpuint (tv_call_tree_get_remainder (tree, leaf), ==, 0);
-  g_assert_cmpuint (tv_call_tree_get_cut_below (tree, leaf), ==, 0);
-  {
-    guint n;
-
-    tv_call_tree_get_children (tree, leaf, &n);
-    g_assert_cmpuint (n, ==, N_CALLERS);
-  }
-  g_assert_false (tv_flame_graph_needs_detail (graph, NULL));
   check_exact (tree, whole);
   check_functions (tree, whole, N_CALLERS + 4);
-  ui_test_save_screenshot (GTK_WIDGET (window), "detail-zoomed-light.png", 200);
-  ui_test_set_dark (TRUE);
-  ui_test_save_screenshot (GTK_WIDGET (window), "detail-zoomed-dark.png", 200);
-  ui_test_set_dark (FALSE);
+  save_screenshots ("detail-zoomed");
 
   /* Back goes to the root, in the new tree, with no new tree asked for. */
   g_assert_true (tv_flame_graph_can_go_back (graph));
@@ -532,34 +553,16 @@ test_top_down (void)
     g_assert_nonnull (row);
     g_assert_cmpuint (tv_call_node_get_total (row), ==, N_CALLERS);
   }
-  ui_test_save_screenshot (GTK_WIDGET (window), "detail-top-down-light.png", 200);
-  ui_test_set_dark (TRUE);
-  ui_test_save_screenshot (GTK_WIDGET (window), "detail-top-down-dark.png", 200);
-  ui_test_set_dark (FALSE);
+  save_screenshots ("detail-top-down");
 
-  /* Zoomed into mid(), a caller is two pixels wide: the view asks for a
-   * finer tree, which has every caller and takes the function table of
-   * the coarser one. */
-  tv_flame_graph_zoom_to (graph, mid);
-  g_assert_true (tv_flame_view_is_busy (view));
-  wait_idle (view);
+  /* Zoomed into mid(), a caller is two pixels wide: the finer tree takes
+   * the function table of the coarser one. */
+  zoom_for_detail (view, first, mid, "mid");
   tree = tv_flame_graph_get_tree (graph);
-  g_assert_true (tree != first);
-  mid = tv_flame_graph_get_zoom_root (graph);
-  g_assert_cmpstr (tv_profile_data_get_funcname (tv_call_tree_get_data (tree),
-                                                 tv_call_tree_get_frame (tree, mid)), ==, "mid");
-  g_assert_cmpuint (tv_call_tree_get_remainder (tree, mid), ==, 0);
-  g_assert_cmpuint (tv_call_tree_get_cut_below (tree, mid), ==, 0);
-  tv_call_tree_get_children (tree, mid, &n);
-  g_assert_cmpuint (n, ==, N_CALLERS);
-  g_assert_false (tv_flame_graph_needs_detail (graph, NULL));
   check_exact (tree, whole);
   check_functions (tree, whole, N_CALLERS + 5);
   check_neighbours (tree, whole, tv_call_tree_get_function (whole, whole_leaf), N_CALLERS);
-  ui_test_save_screenshot (GTK_WIDGET (window), "detail-top-down-zoomed-light.png", 200);
-  ui_test_set_dark (TRUE);
-  ui_test_save_screenshot (GTK_WIDGET (window), "detail-top-down-zoomed-dark.png", 200);
-  ui_test_set_dark (FALSE);
+  save_screenshots ("detail-top-down-zoomed");
 
   /* Back goes to the root, in the new tree, with no new tree asked for. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (view), "view.back", NULL));
