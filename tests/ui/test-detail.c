@@ -230,6 +230,34 @@ expand_row (TvCallTreeView *view,
     }
 }
 
+/* GRAPH draws the thousand frames left out under NODE as one merged
+ * box that says so, and needs no finer tree. */
+static void
+check_remainder_box (TvFlameGraph *graph,
+                     guint32       node)
+{
+  TvFlameLayout *layout = tv_flame_graph_get_layout (graph);
+  const TvFlameBox *box = NULL;
+  const TvFlameBox *boxes;
+  g_autofree char *text = NULL;
+  guint n_boxes;
+  double x, y, w, h;
+
+  boxes = tv_flame_layout_get_boxes (layout, &n_boxes);
+  for (guint i = 0; i < n_boxes; i++)
+    if (boxes[i].node == node && (boxes[i].flags & TV_FLAME_BOX_REMAINDER))
+      box = &boxes[i];
+  g_assert_nonnull (box);
+  g_assert_true (box->flags & TV_FLAME_BOX_MERGED);
+  g_assert_cmpuint (box->samples, ==, N_CALLERS);
+  g_assert_cmpuint (box->n_merged, ==, 0);
+  tv_flame_layout_get_box_rect (layout, box, &x, &y, &w, &h);
+  text = tv_flame_graph_describe_at (graph, x + w / 2, y + h / 2);
+  g_test_message ("remainder box: %s", text);
+  g_assert_true (g_str_has_prefix (text, "1000 frames too narrow to show\n"));
+  g_assert_false (tv_flame_graph_needs_detail (graph, NULL));
+}
+
 /* Screenshots of the window, light and dark, as NAME-light.png and
  * NAME-dark.png. */
 static void
@@ -286,13 +314,7 @@ test_inverted (void)
   TvFlameGraph *graph;
   TvCallTreeView *call_tree;
   TvCallTree *tree;
-  TvFlameLayout *layout;
-  const TvFlameBox *boxes;
-  const TvFlameBox *box = NULL;
-  guint n_boxes;
   guint32 leaf, hot;
-  double x, y, w, h;
-  g_autofree char *text = NULL;
 
   /* Top-down first, then turned over as the Inverted button does: the
    * inverted tree takes the function table of the graph on screen. */
@@ -348,21 +370,7 @@ test_inverted (void)
   check_functions (tree, whole, N_CALLERS + 4);
 
   /* The graph: one box for the thousand, under leaf(), saying so. */
-  layout = tv_flame_graph_get_layout (graph);
-  boxes = tv_flame_layout_get_boxes (layout, &n_boxes);
-  for (guint i = 0; i < n_boxes; i++)
-    if (boxes[i].node == leaf && (boxes[i].flags & TV_FLAME_BOX_REMAINDER))
-      box = &boxes[i];
-  g_assert_nonnull (box);
-  g_assert_true (box->flags & TV_FLAME_BOX_MERGED);
-  g_assert_cmpuint (box->samples, ==, N_CALLERS);
-  g_assert_cmpuint (box->n_merged, ==, 0);
-  tv_flame_layout_get_box_rect (layout, box, &x, &y, &w, &h);
-  text = tv_flame_graph_describe_at (graph, x + w / 2, y + h / 2);
-  g_test_message ("remainder box: %s", text);
-  g_assert_true (g_str_has_prefix (text, "1000 frames too narrow to show\n"));
-  g_clear_pointer (&text, g_free);
-  g_assert_false (tv_flame_graph_needs_detail (graph, NULL));
+  check_remainder_box (graph, leaf);
 
   /* The call tree: one row for them, after leaf(). */
   {
@@ -473,13 +481,8 @@ test_top_down (void)
   TvFlameGraph *graph;
   TvCallTreeView *call_tree;
   TvCallTree *tree;
-  TvFlameLayout *layout;
-  const TvFlameBox *boxes;
-  const TvFlameBox *box = NULL;
-  guint n_boxes, n;
+  guint n;
   guint32 module, mid, whole_leaf;
-  double x, y, w, h;
-  g_autofree char *text = NULL;
 
   view = TV_FLAME_VIEW (tv_flame_view_new (profile, state));
   gtk_window_set_child (window, GTK_WIDGET (view));
@@ -525,18 +528,7 @@ test_top_down (void)
   check_neighbours (tree, whole, tv_call_tree_get_function (tree, mid), 1);
 
   /* The graph: one box for the thousand, under mid(), saying so. */
-  layout = tv_flame_graph_get_layout (graph);
-  boxes = tv_flame_layout_get_boxes (layout, &n_boxes);
-  for (guint i = 0; i < n_boxes; i++)
-    if (boxes[i].node == mid && (boxes[i].flags & TV_FLAME_BOX_REMAINDER))
-      box = &boxes[i];
-  g_assert_nonnull (box);
-  g_assert_cmpuint (box->samples, ==, N_CALLERS);
-  tv_flame_layout_get_box_rect (layout, box, &x, &y, &w, &h);
-  text = tv_flame_graph_describe_at (graph, x + w / 2, y + h / 2);
-  g_test_message ("remainder box: %s", text);
-  g_assert_true (g_str_has_prefix (text, "1000 frames too narrow to show\n"));
-  g_assert_false (tv_flame_graph_needs_detail (graph, NULL));
+  check_remainder_box (graph, mid);
 
   /* The call tree's top-down list is the graph's tree: one row for
    * them, after mid(). */
