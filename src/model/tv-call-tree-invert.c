@@ -179,6 +179,75 @@ step_up (const Builder *v,
   return kept;
 }
 
+/* The steps up the view V, and a walker for each node with self
+ * samples, into WALKERS (room for every node).  Returns the walkers. */
+static guint32
+walkers_from_view (const Builder *v,
+                   Step          *steps,
+                   Walker        *walkers)
+{
+  guint32 n_walkers = 0;
+
+  for (guint32 n = 1; n < v->n_nodes; n++)
+    {
+      guint32 up = v->parent[n];
+
+      steps[n] = (Step) { up, up != 0 ? v->key[up] : TV_NODE_NONE };
+      /* At the root, the next step is the leaf itself. */
+      if (v->self[n] > 0)
+        walkers[n_walkers++] = (Walker) { v->key[n], n, n };
+    }
+  return n_walkers;
+}
+
+/* The same from the exact tree of DATA, whose nodes V weighs, with the
+ * query's merge key: a hidden frame is stepped over (a step goes to the
+ * nearest caller that is not hidden, which a node's step reads off its
+ * parent's, made before it), and a hidden node's self samples start from
+ * that caller, or end at the root when there is none. */
+static guint32
+walkers_from_exact (TvProfileData *data,
+                    const TvQuery *query,
+                    const Builder *v,
+                    Step          *steps,
+                    Walker        *walkers,
+                    Builder       *inv,
+                    guint32       *end_of,
+                    Progress      *progress)
+{
+  const TvExactTree *exact = tv_profile_data_get_tree (data);
+  const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
+  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  g_autofree guint8 *hidden = tv_call_tree_hidden_functions (data, query);
+  guint32 n_walkers = 0;
+
+  g_assert (v->n_nodes == MAX (exact->n_nodes, 1));
+  for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
+    {
+      guint32 p = exact->parent[n];
+      Step step = { p, p != 0 ? keys[exact->frame[p]] : TV_NODE_NONE };
+
+      if (p != 0 && hidden != NULL && hidden[fkeys[exact->frame[p]]])
+        step = steps[p];
+      steps[n] = step;
+      if (v->self[n] == 0)
+        continue;
+      if (hidden == NULL || !hidden[fkeys[exact->frame[n]]])
+        walkers[n_walkers++] = (Walker) { keys[exact->frame[n]], n, n };
+      else if (step.up != 0)
+        walkers[n_walkers++] = (Walker) { step.up_key, n, step.up };
+      else
+        {
+          inv->self[0] += v->self[n];
+          if (v->status != NULL)
+            add_states (inv->status, v->status + (gsize) n * N_STATES);
+          if (end_of != NULL)
+            end_of[n] = 0;
+        }
+    }
+  return n_walkers;
+}
+
 /* Inverted: every path from a node with self samples up to the root
  * becomes a path down from the root; the self samples weigh it.  Made from
  * the root down, without lookups: the paths that reached an inverted node
@@ -188,20 +257,26 @@ step_up (const Builder *v,
  * next).  The paths of a node are a range of one array, which its
  * children's ranges divide.  INV has no hash table.
  *
+ * V is the view, or when it has no parents, the exact tree of DATA as it
+ * is, weighed by V's counts: inverting goes by the keys of a path, so
+ * exact nodes of the same keys need not be merged first.
+ *
  * With the query's min_total, a child with fewer samples is left out and
  * its samples are added to REMAINDERS: its paths stop at its parent, which
- * keeps their state counts (END_OF says so too), so that every node made
- * is exact.  Along the query's detail path nothing is left out, and below
- * its end detail_min_total is the threshold. */
+ * keeps their state counts (END_OF, per node of V, says so too), so that
+ * every node made is exact.  Along the query's detail path nothing is left
+ * out, and below its end detail_min_total is the threshold. */
 void
-tv_call_tree_invert (const Builder *v,
+tv_call_tree_invert (TvProfileData *data,
+                     const Builder *v,
                      const TvQuery *query,
                      Builder       *inv,
                      guint32       *end_of,
                      GArray        *remainders,
                      Progress      *progress)
 {
-  tv_autohuge Walker *walkers = NULL;
+  /* Room for a walker per node: only those made are touched. */
+  tv_autohuge Walker *walkers = tv_huge_new (Walker, MAX (v->n_nodes, 1));
   tv_autohuge Walker *scratch = NULL;
   /* Each node's parent and the parent's key, side by side: a path's step
    * up reads one place, not two. */
@@ -210,7 +285,7 @@ tv_call_tree_invert (const Builder *v,
    * to take next on top. */
   g_autofree Span *stack = NULL;
   gsize sp = 0, stack_size = 64;
-  guint32 n_walkers = 0, n_done = 0;
+  guint32 n_walkers, n_done = 0;
   const guint32 *path = query->detail_path;
   guint32 n_path = path != NULL ? query->n_detail_path : 0;
 
@@ -219,25 +294,14 @@ tv_call_tree_invert (const Builder *v,
       memset (end_of, 0xff, v->n_nodes * sizeof (guint32));
       end_of[0] = 0;
     }
-  for (guint32 n = 1; n < v->n_nodes; n++)
-    {
-      guint32 up = v->parent[n];
-
-      steps[n] = (Step) { up, up != 0 ? v->key[up] : TV_NODE_NONE };
-    }
   inv->self[0] += v->self[0];
   if (v->status != NULL)
     add_states (inv->status, v->status);
-
-  for (guint32 n = 1; n < v->n_nodes; n++)
-    n_walkers += v->self[n] > 0;
-  walkers = tv_huge_new (Walker, MAX (n_walkers, 1));
+  n_walkers = v->parent != NULL ? walkers_from_view (v, steps, walkers)
+              : walkers_from_exact (data, query, v, steps, walkers, inv, end_of, progress);
+  if (progress->cancelled)
+    return;
   scratch = tv_huge_new (Walker, MAX (n_walkers, 1));
-  n_walkers = 0;
-  /* At the root, the next step is the leaf itself. */
-  for (guint32 n = 1; n < v->n_nodes; n++)
-    if (v->self[n] > 0)
-      walkers[n_walkers++] = (Walker) { v->key[n], n, n };
 
   stack = g_new (Span, stack_size);
   stack[sp++] = (Span) { 0, 0, n_walkers, path != NULL ? 0 : LEVEL_OFF };

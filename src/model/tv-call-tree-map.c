@@ -336,64 +336,6 @@ tv_call_tree_hidden_functions (TvProfileData *data,
   return hidden;
 }
 
-/* Step 2 for an inverted tree whose function table comes from elsewhere
- * (TvQuery.functions_of), with no focus and no collapsed recursion: the
- * exact tree itself, as a view to turn over.  Inverting goes by the keys
- * of a path, so exact nodes of the same keys need not be merged first.
- * A hidden frame is stepped over: its samples and states are its
- * caller's, and so is its place in MAP.  B takes WEIGHTS and STATES as
- * its own counts. */
-void
-tv_call_tree_exact_view (TvProfileData  *data,
-                         const TvQuery  *query,
-                         guint64       **weights,
-                         guint64       **states,
-                         guint32        *map,
-                         Builder        *b,
-                         Progress       *progress)
-{
-  const TvExactTree *exact = tv_profile_data_get_tree (data);
-  const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
-  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
-  g_autofree guint8 *hidden = tv_call_tree_hidden_functions (data, query);
-  guint32 n_nodes = MAX (exact->n_nodes, 1);
-  guint64 *w = *weights, *st = *states;
-
-  memset (b, 0, sizeof *b);
-  b->n_nodes = b->capacity = n_nodes;
-  b->parent = tv_huge_new (guint32, n_nodes);
-  b->key = tv_huge_new (guint32, n_nodes);
-  b->self = g_steal_pointer (weights);
-  b->status = g_steal_pointer (states);
-  b->parent[0] = TV_NODE_NONE;
-  b->key[0] = TV_NODE_NONE;
-  map[0] = 0;
-  for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
-    {
-      guint32 frame = exact->frame[n];
-      /* The caller a path steps up to: the parent, or where a hidden
-       * parent went. */
-      guint32 up = map[exact->parent[n]];
-
-      b->parent[n] = up;
-      if (hidden != NULL && hidden[fkeys[frame]])
-        {
-          map[n] = up;
-          b->key[n] = TV_NODE_NONE;
-          w[up] += w[n];
-          w[n] = 0;
-          if (st != NULL)
-            {
-              add_states (st + (gsize) up * N_STATES, st + (gsize) n * N_STATES);
-              memset (st + (gsize) n * N_STATES, 0, N_STATES * sizeof (guint64));
-            }
-          continue;
-        }
-      map[n] = n;
-      b->key[n] = keys[frame];
-    }
-}
-
 /* Step 2: exact nodes onto view nodes.  Returns the view, not inverted.
  * PRUNE leaves out what it says. */
 void

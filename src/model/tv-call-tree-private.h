@@ -230,10 +230,10 @@ typedef struct
 } Touched;
 
 /* Step 1 whole (tv-query.c): each exact node's selected samples
- * (*WEIGHTS, to free with tv_huge_free ()), their states when the query counts them (*STATES), the
- * bitmap of the nodes whose subtree has a selected sample (*REACHED: the
- * others are left out of the view), and each thread's HITS when not
- * NULL.  With SUBTREES, *WEIGHTS are those of each node's subtree, and
+ * (*WEIGHTS, to free with tv_huge_free ()), their states when the query
+ * counts them (*STATES), the bitmap of the nodes whose subtree has a
+ * selected sample (*REACHED: the others are left out of the view) when
+ * REACHED is not NULL, and each thread's HITS when not NULL.  With SUBTREES, *WEIGHTS are those of each node's subtree, and
  * *REACHED is NULL where the query selected samples all over the tree
  * (a subtree of samples is one reached).  FALSE, with nothing made, once
  * cancelled. */
@@ -265,13 +265,6 @@ void     tv_call_tree_map_nodes (TvProfileData       *data,
                                  const Prune         *prune,
                                  Builder             *b,
                                  Progress            *progress);
-void     tv_call_tree_exact_view (TvProfileData      *data,
-                                  const TvQuery      *query,
-                                  guint64           **weights,
-                                  guint64           **states,
-                                  guint32            *map,
-                                  Builder            *b,
-                                  Progress           *progress);
 /* Step 3 (tv-call-tree-invert.c). */
 void     tv_builder_sum_totals  (const Builder       *b,
                                  guint64             *total);
@@ -331,7 +324,8 @@ int            tv_function_rows_compare     (const void           *pa,
                                              const void           *pb);
 
 
-void     tv_call_tree_invert    (const Builder       *v,
+void     tv_call_tree_invert    (TvProfileData       *data,
+                                 const Builder       *v,
                                  const TvQuery       *query,
                                  Builder             *inv,
                                  guint32             *end_of,

@@ -320,7 +320,7 @@ count_threads (const GArray  *hits,
   for (guint i = 0; i < hits->len; i++)
     {
       const ThreadHit *hit = &g_array_index (hits, ThreadHit, i);
-      guint32 node = map[hit->leaf];
+      guint32 node = map != NULL ? map[hit->leaf] : hit->leaf;
 
       /* Outside the focused function: not in the tree. */
       if (node == TV_NODE_NONE || (in_focus != NULL && !in_focus[hit->leaf]))
@@ -472,7 +472,7 @@ turn_over (TvProfileData  *data,
     {
       tv_autohuge guint32 *end_of = count ? tv_huge_new (guint32, view->n_nodes) : NULL;
 
-      tv_call_tree_invert (view, query, &other, end_of, remainders, progress);
+      tv_call_tree_invert (data, view, query, &other, end_of, remainders, progress);
       if (count && !progress->cancelled)
         {
           progress_stage (progress, 0.9, 0.05);
@@ -683,17 +683,19 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
     hits = g_array_new (FALSE, FALSE, sizeof (ThreadHit));
   progress_stage (&progress, 0.0, 0.15);
   /* A pruned tree weighs subtrees (see Prune). */
-  if (!tv_call_tree_weigh_tree (data, query, prune_top, hits, &weights, &states, &reached,
-                                &progress))
+  if (!tv_call_tree_weigh_tree (data, query, prune_top, hits, &weights, &states,
+                                from_exact ? NULL : &reached, &progress))
     return NULL;
 
-  map = tv_huge_new (guint32, exact->n_nodes);
   progress_stage (&progress, 0.15, map_end - 0.15);
   if (from_exact)
     {
       /* The exact tree itself is turned over, with the other tree's
-       * function table. */
-      tv_call_tree_exact_view (data, query, &weights, &states, map, &view, &progress);
+       * function table: the view is its weights, with no parents (see
+       * tv_call_tree_invert()), and maps every exact node onto itself. */
+      view.n_nodes = view.capacity = MAX (exact->n_nodes, 1);
+      view.self = g_steal_pointer (&weights);
+      view.status = g_steal_pointer (&states);
       functions = g_memdup2 (query->functions_of->functions,
                              MAX (query->functions_of->n_functions, 1) * sizeof (TvFunctionRow));
       n_functions = query->functions_of->n_functions;
@@ -704,6 +706,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
        * tv_call_tree_map_nodes()).  One that leaves nodes out has far
        * fewer than the exact tree: room it never used would be pages to
        * clear for the next array that takes its place. */
+      map = tv_huge_new (guint32, exact->n_nodes);
       tv_builder_init (&view, prune_top ? MIN (exact->n_nodes, 1u << 20) : exact->n_nodes,
                        query->count_states, query->focus_function != TV_NODE_NONE && !prune_top);
       if (query->focus_function != TV_NODE_NONE)

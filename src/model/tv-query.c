@@ -514,7 +514,8 @@ tv_call_tree_weigh_tree (TvProfileData  *data,
   *weights = everywhere ? tv_huge_new0 (guint64, exact->n_nodes)
                         : g_new0 (guint64, exact->n_nodes);
   *states = query->count_states ? g_new0 (guint64, (gsize) exact->n_nodes * N_STATES) : NULL;
-  *reached = NULL;
+  if (reached != NULL)
+    *reached = NULL;
   if (!tv_call_tree_weigh (data, query, *weights, *states, hits, &touched, progress))
     {
       g_clear_pointer (weights, tv_huge_free);
@@ -526,9 +527,9 @@ tv_call_tree_weigh_tree (TvProfileData  *data,
    * the weights are all over the tree one pass makes them without it. */
   if (subtrees && touched.overflowed)
     sum_subtrees (exact, *weights, NULL);
-  else
+  else if (reached != NULL)
     *reached = mark_reached (exact, *weights, touched.overflowed ? NULL : leaves);
-  if (subtrees && *reached != NULL)
+  if (subtrees && reached != NULL && *reached != NULL)
     sum_subtrees (exact, *weights, *reached);
   return TRUE;
 }

@@ -94,6 +94,10 @@ enum
   COVER_TOP_DETAIL,             /* a top-down node kept only for the detail path */
   COVER_TOP_TABLE_COPIED,       /* top-down trees with another's function table */
   COVER_FOCUS_REMAINDER,        /* children a focused tree left out */
+  COVER_INVERTED_HIDDEN_LEAF,   /* inverted from the exact tree: a sample's
+                                 * leaf hidden, a caller shown */
+  COVER_INVERTED_ALL_HIDDEN,    /* inverted from the exact tree: a sample's
+                                 * frames all hidden */
   N_COVER
 };
 
@@ -106,6 +110,7 @@ static const char * const cover_names[N_COVER] = {
   "nodes kept on the detail path", "inverted from the exact tree",
   "children a top-down tree left out", "top-down nodes kept on the detail path",
   "top-down function tables taken from another tree", "children a focused tree left out",
+  "inverted from a hidden leaf's caller", "inverted stacks of hidden frames only",
 };
 
 
@@ -930,6 +935,19 @@ transform_path (TvProfileData *data,
       n++;
     }
   *len = n;
+  /* What an inverted tree turned over from the exact tree (see the
+   * caller) starts from somewhere else than the leaf. */
+  if (q->inverted && q->callers_of == TV_NODE_NONE && q->focus_function == TV_NODE_NONE
+      && !q->collapse_recursion && depth > 0)
+    {
+      guint32 leaf = fkeys[frames[depth - 1]];
+
+      if (n == 0)
+        coverage[COVER_INVERTED_ALL_HIDDEN]++;
+      else if (is_hidden (q, leaf) || frame_is_internal (tv_profile_data_get_reader (data),
+                                                         frames[depth - 1]))
+        coverage[COVER_INVERTED_HIDDEN_LEAF]++;
+    }
   return TRUE;
 }
 
