@@ -407,11 +407,13 @@ tv_call_tree_weigh (TvProfileData *data,
  * LEAVES that may have one: nodes are taken from the highest number down
  * (a parent's is smaller than its children's), each reached one adding
  * its parent, which costs a step per node reached.  Without LEAVES, one
- * pass over every node. */
+ * pass over every node.  With SUM, WEIGHTS become those of each subtree
+ * in the same pass: a node is taken after all its children. */
 static guint64 *
 mark_reached (const TvExactTree *exact,
-              const guint64     *weights,
-              const GArray      *leaves)
+              guint64           *weights,
+              const GArray      *leaves,
+              gboolean           sum)
 {
   gsize n_words = (exact->n_nodes + 63) / 64;
   guint64 *reached = g_new0 (guint64, MAX (n_words, 1));
@@ -423,6 +425,8 @@ mark_reached (const TvExactTree *exact,
           {
             TV_BIT_SET (reached, n);
             TV_BIT_SET (reached, exact->parent[n]);
+            if (sum)
+              weights[exact->parent[n]] += weights[n];
           }
       if (exact->n_nodes > 0 && weights[0] > 0)
         TV_BIT_SET (reached, 0);
@@ -454,38 +458,21 @@ mark_reached (const TvExactTree *exact,
           if (p / 64 == w)
             word |= G_GUINT64_CONSTANT (1) << (p % 64);
           TV_BIT_SET (reached, p);
+          if (sum)
+            weights[p] += weights[n];
         }
     }
   return reached;
 }
 
-/* WEIGHTS, each node's own, become those of its subtree, in place: over
- * the nodes REACHED marks, or over every node without it. */
+/* WEIGHTS, each node's own, become those of its subtree, in place, in one
+ * pass over every node. */
 static void
 sum_subtrees (const TvExactTree *exact,
-              guint64           *weights,
-              const guint64     *reached)
+              guint64           *weights)
 {
-  if (reached == NULL)
-    {
-      for (guint32 n = exact->n_nodes; n-- > 1;)
-        weights[exact->parent[n]] += weights[n];
-      return;
-    }
-  for (gsize w = ((gsize) exact->n_nodes + 63) / 64; w-- > 0;)
-    {
-      guint64 word = reached[w];
-
-      while (word != 0)
-        {
-          guint bit = 63 - __builtin_clzll (word);
-          guint32 n = (guint32) (w * 64 + bit);
-
-          word &= ~(G_GUINT64_CONSTANT (1) << bit);
-          if (n != TV_ROOT_NODE)
-            weights[exact->parent[n]] += weights[n];
-        }
-    }
+  for (guint32 n = exact->n_nodes; n-- > 1;)
+    weights[exact->parent[n]] += weights[n];
 }
 
 gboolean
@@ -525,11 +512,9 @@ tv_call_tree_weigh_tree (TvProfileData  *data,
 
   /* Subtree sums say what is reached as well as a bitmap does, and where
    * the weights are all over the tree one pass makes them without it. */
-  if (subtrees && touched.overflowed)
-    sum_subtrees (exact, *weights, NULL);
+  if (subtrees && (touched.overflowed || reached == NULL))
+    sum_subtrees (exact, *weights);
   else if (reached != NULL)
-    *reached = mark_reached (exact, *weights, touched.overflowed ? NULL : leaves);
-  if (subtrees && reached != NULL && *reached != NULL)
-    sum_subtrees (exact, *weights, *reached);
+    *reached = mark_reached (exact, *weights, touched.overflowed ? NULL : leaves, subtrees);
   return TRUE;
 }
