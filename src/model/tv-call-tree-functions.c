@@ -434,9 +434,119 @@ typedef struct
   guint64  children;
 } PathNode;
 
+/* tv_call_tree_exact_functions() where no node merges into its parent's
+ * view node but a hidden one: each node's share is its own, in one pass
+ * in any order, over the nodes REACHED marks (every node when NULL).  A
+ * node's samples are its subtree's less its children's, so each node adds
+ * its subtree's samples to its own function's self and takes them off its
+ * caller's; an outermost call (TvExactTree.outer_calls, which a view that
+ * only hides keeps: a hidden caller is never of the function of a node
+ * shown) adds them to the function's total and to its callers, and the
+ * child of one to its callees.  A hidden node's share is its caller's: it
+ * adds and takes off the same, and its children's caller is its own
+ * (HEAD, made parents first, since a parent's number is smaller than its
+ * children's). */
+static TvFunctionRow *
+exact_functions_flat (TvProfileData *data,
+                      const guint64 *sub,
+                      const guint64 *reached,
+                      const guint8  *hidden,
+                      Neighbours    *neighbours,
+                      guint         *n_rows_out,
+                      Progress      *progress)
+{
+  const TvExactTree *exact = tv_profile_data_get_tree (data);
+  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+  guint32 n_nodes = exact->n_nodes;
+  gsize n_words = ((gsize) n_nodes + 63) / 64;
+  g_autofree guint64 *fself = g_new0 (guint64, MAX (n_functions, 1));
+  g_autofree guint64 *ftotal = g_new0 (guint64, MAX (n_functions, 1));
+  /* The self samples of each function's outermost calls: their callee
+   * "none" (TV_NODE_NONE). */
+  g_autofree guint64 *outer_self = g_new0 (guint64, MAX (n_functions, 1));
+  /* The node whose view node a hidden node is in, the root for none. */
+  tv_autohuge guint32 *head = hidden != NULL ? tv_huge_new (guint32, MAX (n_nodes, 1)) : NULL;
+  PairTable callers, callees;
+  TvFunctionRow *rows;
+
+  pair_table_init (&callers);
+  pair_table_init (&callees);
+  if (head != NULL)
+    head[0] = TV_ROOT_NODE;
+  for (gsize w = 0; w < n_words && progress_step (progress, w * 64, n_nodes); w++)
+    {
+      guint64 word = reached != NULL ? reached[w] : G_MAXUINT64;
+
+      while (word != 0)
+        {
+          guint32 c = (guint32) (w * 64 + __builtin_ctzll (word));
+          guint64 count;
+          guint32 p, f, up, caller = TV_NODE_NONE;
+          gboolean caller_outer = FALSE;
+
+          word &= word - 1;
+          if (c == TV_ROOT_NODE || c >= n_nodes || (count = sub[c]) == 0)
+            continue;
+          p = exact->parent[c];
+          up = head != NULL ? head[p] : p;
+          if (up != TV_ROOT_NODE)
+            {
+              caller = fkeys[exact->frame[up]];
+              caller_outer = TV_BIT_TEST (exact->outer_calls, up);
+            }
+          f = fkeys[exact->frame[c]];
+          if (hidden != NULL && hidden[f])
+            {
+              head[c] = up;
+              continue;
+            }
+          if (head != NULL)
+            head[c] = c;
+          /* Down a recursion, what a node adds to its function's self it
+           * takes off again as its caller's. */
+          if (f != caller)
+            fself[f] += count;
+          if (TV_BIT_TEST (exact->outer_calls, c))
+            {
+              ftotal[f] += count;
+              outer_self[f] += count;
+              pair_add (&callers, f, caller, count);
+            }
+          if (caller != TV_NODE_NONE)
+            {
+              if (f != caller)
+                fself[caller] -= count;
+              if (caller_outer)
+                {
+                  outer_self[caller] -= count;
+                  pair_add (&callees, caller, f, count);
+                }
+            }
+        }
+    }
+  if (progress->cancelled)
+    {
+      pair_table_clear (&callers);
+      pair_table_clear (&callees);
+      return NULL;
+    }
+  for (guint32 f = 0; f < n_functions; f++)
+    if (outer_self[f] > 0)
+      pair_add (&callees, f, TV_NODE_NONE, outer_self[f]);
+
+  rows = function_rows (n_functions, fself, ftotal, n_rows_out);
+  pair_table_rows (&callers, n_functions, &neighbours->callers_start, &neighbours->callers_rows);
+  pair_table_rows (&callees, n_functions, &neighbours->callees_start, &neighbours->callees_rows);
+  pair_table_clear (&callers);
+  pair_table_clear (&callees);
+  return rows;
+}
+
 TvFunctionRow *
 tv_call_tree_exact_functions (TvProfileData *data,
                               const guint64 *sub,
+                              const guint64 *reached,
                               const guint8  *hidden,
                               gboolean       collapse_recursion,
                               const guint8  *in_focus,
@@ -456,6 +566,9 @@ tv_call_tree_exact_functions (TvProfileData *data,
   PairTable callers, callees;
   TvFunctionRow *rows;
   guint32 sp = 0, visited = 0;
+
+  if (!collapse_recursion && in_focus == NULL)
+    return exact_functions_flat (data, sub, reached, hidden, neighbours, n_rows_out, progress);
 
   pair_table_init (&callers);
   pair_table_init (&callees);

@@ -94,9 +94,6 @@ typedef struct
 
 #define N_STATES TV_N_STATUS_COUNTS
 
-/* Bit N of the bitmap BITS (64 nodes a word). */
-#define TV_BIT_TEST(bits, n) (((bits)[(n) / 64] >> ((n) % 64)) & 1)
-#define TV_BIT_SET(bits, n) ((bits)[(n) / 64] |= G_GUINT64_CONSTANT (1) << ((n) % 64))
 
 /* How far a build is, for its progress and its cancellable: each step
  * takes the share [base, base + span) of the whole and says how far it is
@@ -303,11 +300,13 @@ TvFunctionRow *tv_builder_functions         (TvProfileData        *data,
                                              Progress             *progress);
 /* The function table of a view that left nodes out (see Prune), read
  * off the exact tree with each exact node's selected samples with those
- * of its subtree (SUB), as the view's transforms (HIDDEN
- * functions, COLLAPSE_RECURSION, the focus that IN_FOCUS marks) merge them; and each function's callers
- * and callees into NEIGHBOURS.  NULL once cancelled. */
+ * of its subtree (SUB; none outside the nodes REACHED marks when it is
+ * not NULL), as the view's transforms (HIDDEN functions,
+ * COLLAPSE_RECURSION, the focus that IN_FOCUS marks) merge them; and each
+ * function's callers and callees into NEIGHBOURS.  NULL once cancelled. */
 TvFunctionRow *tv_call_tree_exact_functions (TvProfileData        *data,
                                              const guint64        *sub,
+                                             const guint64        *reached,
                                              const guint8         *hidden,
                                              gboolean              collapse_recursion,
                                              const guint8         *in_focus,

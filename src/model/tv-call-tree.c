@@ -726,7 +726,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
           g_autofree guint8 *hidden = tv_call_tree_hidden_functions (data, query);
 
           progress_stage (&progress, 0.55, 0.15);
-          functions = tv_call_tree_exact_functions (data, weights, hidden,
+          functions = tv_call_tree_exact_functions (data, weights, reached, hidden,
                                                     query->collapse_recursion, in_focus,
                                                     &neighbours,
                                                     &n_functions, &progress);

@@ -186,7 +186,13 @@ typedef struct
  * (a cache miss a sibling): counted, then each node written, last first,
  * into its parent's range of one array with its frame and its own
  * children's range, which are final by then (its children come after
- * it).  The walk then reads a node's children from one place. */
+ * it).  The walk then reads a node's children from one place.
+ *
+ * The walk also finds the outermost calls (TvExactTree.outer_calls): it
+ * keeps the path down to the node it takes, and how many nodes of each
+ * function are on it, so that a child is an outermost call when none is
+ * of its function.  Before a node goes on the path, the nodes that are
+ * not its ancestors come off (the path is cut back to its parent). */
 static void
 number_depth_first (TvProfileData *self)
 {
@@ -199,6 +205,12 @@ number_depth_first (TvProfileData *self)
   g_autofree guint32 *new_id = NULL;
   guint32 *first_child, *parent, *frame;
   guint32 k = 1, sp = 0;
+  const guint32 *fkeys = self->frame_keys[TV_MERGE_FUNCTION];
+  g_autofree guint32 *active = g_new0 (guint32, MAX (self->n_keys[TV_MERGE_FUNCTION], 1));
+  /* The path: each node's number and function. */
+  gsize path_size = (gsize) self->max_depth + 2, depth = 0;
+  g_autofree guint32 *path = g_new (guint32, 2 * path_size);
+  guint64 *outer = g_new0 (guint64, ((gsize) n + 63) / 64 + 1);
 
   /* The lists of children are done with: gone before the arrays below
    * are made, so that they never all stand at once. */
@@ -241,12 +253,30 @@ number_depth_first (TvProfileData *self)
       const Kid *node = &kids[stack[--sp]];
       guint32 first = k;
 
+      if (i != TV_ROOT_NODE)
+        {
+          guint32 f = fkeys[node->frame];
+
+          while (depth > 0 && path[2 * depth - 2] != parent[i])
+            active[path[2 * --depth + 1]]--;
+          if (depth == path_size)
+            {
+              path_size *= 2;
+              path = g_renew (guint32, path, 2 * path_size);
+            }
+          path[2 * depth] = i;
+          path[2 * depth + 1] = f;
+          depth++;
+          active[f]++;
+        }
       first_child[i] = k;
       for (guint32 c = node->first; c < node->end; c++, k++)
         {
           parent[k] = i;
           frame[k] = kids[c].frame;
           new_id[kids[c].id] = k;
+          if (active[fkeys[kids[c].frame]] == 0)
+            TV_BIT_SET (outer, k);
         }
       /* The first child on top: its subtree comes next. */
       for (guint32 c = node->end; c > node->first; c--)
@@ -260,6 +290,7 @@ number_depth_first (TvProfileData *self)
   tree->parent = parent;
   tree->frame = frame;
   tree->first_child = first_child;
+  tree->outer_calls = outer;
   for (guint i = 0; i < self->n_threads; i++)
     {
       TvThread *t = &self->threads[i];
@@ -353,14 +384,14 @@ summarize_threads (TvProfileData *self)
       }
 }
 
-/* What a load does once it has every sample: the arrays cut to size, the
- * tree numbered, the threads' order and span, the merge keys and the
+/* What a load does once it has every sample: the merge keys, the arrays
+ * cut to size, the tree numbered, the threads' order and span and the
  * profiler's own functions. */
 void
 tv_profile_data_finish_load (TvProfileData *self)
 {
+  build_keys (self);
   shrink (self);
   summarize_threads (self);
-  build_keys (self);
   find_internal (self);
 }

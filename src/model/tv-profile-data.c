@@ -712,6 +712,7 @@ tv_profile_data_unref (TvProfileData *self)
   g_free (self->tree.frame);
   g_free (self->node_depth);
   g_free (self->tree.first_child);
+  g_free (self->tree.outer_calls);
   g_free (self->slots);
   g_free (self->links);
   if (self->cursors != NULL)

@@ -31,6 +31,10 @@ typedef struct TachReader TachReader;
 G_BEGIN_DECLS
 
 #define TV_NODE_NONE G_MAXUINT32
+
+/* Bit N of the bitmap BITS (64 nodes a word). */
+#define TV_BIT_TEST(bits, n) (((bits)[(n) / 64] >> ((n) % 64)) & 1)
+#define TV_BIT_SET(bits, n) ((bits)[(n) / 64] |= G_GUINT64_CONSTANT (1) << ((n) % 64))
 #define TV_ROOT_NODE 0
 
 typedef struct
@@ -73,6 +77,9 @@ typedef struct
   /* A node's children are consecutive: those of node N are the nodes from
    * first_child[N] on whose parent is N (none when that one's is not). */
   guint32 *first_child;
+  /* Bit N (64 nodes a word) is set when no node above N has its function:
+   * N is an outermost call of it. */
+  guint64 *outer_calls;
 } TvExactTree;
 
 typedef enum
