@@ -556,6 +556,10 @@ map_left_out (const TvExactTree *exact,
               guint32           *map,
               Builder           *view)
 {
+  /* The node mapped last, and where: down a chain of calls, the next
+   * one's parent, whose entry is not loaded back. */
+  guint32 last = TV_NODE_NONE, last_map = TV_ROOT_NODE;
+
   for (gsize w = 0; w < ((gsize) exact->n_nodes + 63) / 64; w++)
     {
       guint64 word = ~kept[w];
@@ -566,17 +570,24 @@ map_left_out (const TvExactTree *exact,
         {
           guint bit = __builtin_ctzll (word);
           guint32 n = (guint32) (w * 64 + bit);
+          guint32 p, to;
 
           word &= word - 1;
           if (n >= exact->n_nodes)
             break;
           if (sub[n] == 0 || (in_focus != NULL && !in_focus[n]))
             continue;
+          p = exact->parent[n];
           /* An outermost call of a focused function hangs off the root. */
-          map[n] = in_focus != NULL && !in_focus[exact->parent[n]] ? TV_ROOT_NODE
-                                                                   : map[exact->parent[n]];
+          if (in_focus != NULL && !in_focus[p])
+            to = TV_ROOT_NODE;
+          else
+            to = p == last ? last_map : map[p];
+          map[n] = to;
+          last = n;
+          last_map = to;
           if (states != NULL)
-            add_states (view->status + (gsize) map[n] * N_STATES, states + (gsize) n * N_STATES);
+            add_states (view->status + (gsize) to * N_STATES, states + (gsize) n * N_STATES);
         }
     }
 }

@@ -466,13 +466,30 @@ mark_reached (const TvExactTree *exact,
 }
 
 /* WEIGHTS, each node's own, become those of its subtree, in place, in one
- * pass over every node. */
+ * pass over every node.  Down a chain of calls a node's parent is the
+ * node before it, whose sum waits on it: carried in a register, not
+ * stored and loaded again. */
 static void
 sum_subtrees (const TvExactTree *exact,
               guint64           *weights)
 {
+  guint64 carry = 0;
+
   for (guint32 n = exact->n_nodes; n-- > 1;)
-    weights[exact->parent[n]] += weights[n];
+    {
+      guint64 w = weights[n] + carry;
+      guint32 p = exact->parent[n];
+
+      carry = 0;
+      if (p == n - 1)
+        carry = w;
+      else
+        weights[p] += w;
+      weights[n] = w;
+    }
+  /* Node 1's, when the root is its parent. */
+  if (exact->n_nodes > 0)
+    weights[TV_ROOT_NODE] += carry;
 }
 
 gboolean
