@@ -212,18 +212,22 @@ number_depth_first (TvProfileData *self)
   g_autofree guint32 *path = g_new (guint32, 2 * path_size);
   guint64 *outer = g_new0 (guint64, ((gsize) n + 63) / 64 + 1);
 
-  /* The lists of children are done with: gone before the arrays below
-   * are made, so that they never all stand at once. */
+  /* The hash table is done with, and the lists of children too: their
+   * array holds the kids (both 16 bytes a node).  The arrays of the walk
+   * below take the place of those it no longer needs, whose pages are
+   * there already: fresh pages would each be a fault and a clear. */
+  G_STATIC_ASSERT (sizeof (Kid) == sizeof (Link));
   g_clear_pointer (&self->slots, g_free);
-  g_clear_pointer (&self->links, g_free);
+  if (self->tree_capacity < (gsize) n + 1)
+    self->links = g_renew (Link, self->links, (gsize) n + 1);
+  kids = (Kid *) (gpointer) g_steal_pointer (&self->links);
 
   for (guint32 i = 1; i < n; i++)
     child_end[tree->parent[i]]++;
-  for (guint32 i = 1; i <= n; i++)
-    child_end[i] += child_end[i - 1];
+  for (guint32 i = 1, sum = child_end[0]; i <= n; i++)
+    child_end[i] = sum += child_end[i];
   /* Kid 0 is the root; node I's children are KIDS[1 + child_end[I]] to
    * KIDS[child_end[I + 1]] once I has been taken. */
-  kids = tv_huge_heap_new (Kid, (gsize) n + 1);
   for (guint32 i = n; i-- > 0;)
     {
       Kid kid = { i, tree->frame[i], 1 + child_end[i], 1 + child_end[i + 1] };
@@ -233,15 +237,11 @@ number_depth_first (TvProfileData *self)
       else
         kids[1 + --child_end[tree->parent[i]]] = kid;
     }
-  g_clear_pointer (&child_end, g_free);
-  g_clear_pointer (&tree->parent, g_free);
-  g_clear_pointer (&tree->frame, g_free);
+  new_id = g_steal_pointer (&child_end);
+  parent = g_steal_pointer (&tree->parent);
+  frame = g_steal_pointer (&tree->frame);
 
   stack = g_new (guint32, 2 * (gsize) MAX (n, 1));
-  new_id = tv_huge_heap_new (guint32, MAX (n, 1));
-  first_child = tv_huge_heap_new (guint32, MAX (n, 1));
-  parent = tv_huge_heap_new (guint32, MAX (n, 1));
-  frame = tv_huge_heap_new (guint32, MAX (n, 1));
   parent[0] = TV_NODE_NONE;
   frame[0] = kids[0].frame;
   new_id[0] = 0;
@@ -269,7 +269,6 @@ number_depth_first (TvProfileData *self)
           depth++;
           active[f]++;
         }
-      first_child[i] = k;
       for (guint32 c = node->first; c < node->end; c++, k++)
         {
           parent[k] = i;
@@ -286,6 +285,17 @@ number_depth_first (TvProfileData *self)
         }
     }
   g_assert (k == n);
+
+  /* Each node's children are together: where the parent changes, a
+   * node's begin.  Made once the kids are gone, so that the two never
+   * stand at once; a node with none has node 0, the root, which is no
+   * node's child. */
+  g_clear_pointer (&kids, g_free);
+  g_clear_pointer (&stack, g_free);
+  first_child = tv_huge_heap_new0 (guint32, MAX (n, 1));
+  for (guint32 c = 1; c < n; c++)
+    if (parent[c] != parent[c - 1])
+      first_child[parent[c]] = c;
 
   tree->parent = parent;
   tree->frame = frame;

@@ -75,7 +75,8 @@ typedef struct
   guint32 *parent;
   guint32 *frame;
   /* A node's children are consecutive: those of node N are the nodes from
-   * first_child[N] on whose parent is N (none when that one's is not). */
+   * first_child[N] on whose parent is N (none when that one's is not: a
+   * node with no children may have 0, the root). */
   guint32 *first_child;
   /* Bit N (64 nodes a word) is set when no node above N has its function:
    * N is an outermost call of it. */
