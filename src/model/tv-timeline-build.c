@@ -204,11 +204,102 @@ bin_acc_flush (BinAcc *a)
     bin_add_packed (&a->level->bins[a->bin - a->level->first_bin], a->acc);
 }
 
+/* The overview's counts of one block of time (see fill_levels()).  A
+ * lane's next sample is seldom in the overview's bin of its last, which
+ * holds every lane's samples: a BinAcc would go to the bin at every
+ * sample.  Here a bin is two words of 16-bit counts in an array of the
+ * block's bins, small enough to stay in the cache, and goes to the
+ * overview when the block ends, or before a count could pass 65,535. */
+#define BLOCK_BINS_SHIFT 12
+#define BLOCK_BINS       (1u << BLOCK_BINS_SHIFT)
+
+typedef struct
+{
+  Level   *level;
+  guint64  first;               /* the block's first bin */
+  guint32  n_bins;              /* of those, the bins of the level */
+  guint32  pending;             /* samples added since the last flush */
+  guint64  words[2 * BLOCK_BINS];
+  /* What a status adds: samples and counts 0 to 2, counts 3 to 6. */
+  guint64  add[64][2];
+} BlockAcc;
+
+static void
+block_acc_init (BlockAcc          *o,
+                Level             *level,
+                const StatusTable *table)
+{
+  o->level = level;
+  o->first = level->first_bin;
+  o->n_bins = 0;
+  o->pending = 0;
+  memset (o->words, 0, sizeof o->words);
+  for (guint s = 0; s < 64; s++)
+    {
+      o->add[s][0] = o->add[s][1] = 0;
+      for (guint k = 0; k < 4; k++)
+        {
+          o->add[s][0] |= (guint64) table->add[s][k] << (16 * k);
+          o->add[s][1] |= (guint64) table->add[s][k + 4] << (16 * k);
+        }
+    }
+}
+
+static void
+block_acc_flush (BlockAcc *o)
+{
+  for (guint32 i = 0; i < o->n_bins; i++)
+    {
+      guint64 lo = o->words[2 * i], hi = o->words[2 * i + 1];
+      TvTimelineBin *bin;
+
+      if (lo == 0)
+        continue;
+      bin = &o->level->bins[o->first + i - o->level->first_bin];
+      bin->samples += lo & 0xffff;
+      for (guint k = 0; k < 3; k++)
+        bin->counts[k] += (lo >> (16 * (k + 1))) & 0xffff;
+      for (guint k = 0; k < 4; k++)
+        bin->counts[k + 3] += (hi >> (16 * k)) & 0xffff;
+      o->words[2 * i] = o->words[2 * i + 1] = 0;
+    }
+  o->pending = 0;
+}
+
+/* Flushes O, and makes it the block of bins from FIRST on. */
+static void
+block_acc_start (BlockAcc *o,
+                 guint64   first)
+{
+  const Level *level = o->level;
+
+  block_acc_flush (o);
+  o->first = first;
+  o->n_bins = first >= level->first_bin + level->n_bins ? 0
+              : (guint32) MIN (BLOCK_BINS, level->first_bin + level->n_bins - first);
+}
+
+static inline void
+block_acc_add (BlockAcc *o,
+               guint64   offset,
+               guint8    status)
+{
+  guint64 i = (offset >> o->level->shift) - o->first;
+  const guint64 *add = o->add[status & 0x3f];
+
+  g_assert (i < o->n_bins);
+  o->words[2 * i] += add[0];
+  o->words[2 * i + 1] += add[1];
+  if (G_UNLIKELY (++o->pending == G_MAXUINT16))
+    block_acc_flush (o);
+}
+
 /* Counts samples START to END (in time order) into LANE's finest bins and
- * ALL's (either may be NULL), reading each sample once. */
+ * the block of the overview's ALL (either may be NULL), reading each
+ * sample once. */
 static void
 fill_bins (Level             *lane,
-           Level             *all,
+           BlockAcc          *all,
            const guint64     *timestamps,
            const guint8      *statuses,
            guint64            start,
@@ -216,26 +307,24 @@ fill_bins (Level             *lane,
            guint64            origin,
            const StatusTable *table)
 {
-  BinAcc a = { lane != NULL ? lane : all, G_MAXUINT64, 0, 0 };
-  BinAcc b = { all, G_MAXUINT64, 0, 0 };
+  BinAcc a = { lane, G_MAXUINT64, 0, 0 };
 
-  if (a.level == NULL)
-    return;
   if (lane != NULL && all != NULL)
     for (guint64 s = start; s < end; s++)
       {
         guint64 offset = timestamps[s] - origin;
-        guint64 packed = table->packed[statuses[s] & 0x3f];
 
-        bin_acc_add (&a, offset, packed);
-        bin_acc_add (&b, offset, packed);
+        bin_acc_add (&a, offset, table->packed[statuses[s] & 0x3f]);
+        block_acc_add (all, offset, statuses[s]);
       }
-  else
+  else if (lane != NULL)
     for (guint64 s = start; s < end; s++)
       bin_acc_add (&a, timestamps[s] - origin, table->packed[statuses[s] & 0x3f]);
-  bin_acc_flush (&a);
-  if (lane != NULL && all != NULL)
-    bin_acc_flush (&b);
+  else if (all != NULL)
+    for (guint64 s = start; s < end; s++)
+      block_acc_add (all, timestamps[s] - origin, statuses[s]);
+  if (lane != NULL)
+    bin_acc_flush (&a);
 }
 
 static int
@@ -263,6 +352,7 @@ fill_levels (TvTimeline   *self,
 {
   const StatusTable *table = tv_timeline_status_table ();
   Level *all0 = self->all.levels;
+  g_autofree BlockAcc *block = NULL;
   guint64 span = self->last - self->origin;
   g_autofree guint64 *done = g_new0 (guint64, MAX (self->n_lanes, 1));
   g_autofree guint32 *by_start = g_new (guint32, MAX (self->n_lanes, 1));
@@ -270,11 +360,20 @@ fill_levels (TvTimeline   *self,
   guint n_started = 0, n_waiting = 0, n_active = 0;
   guint block_shift, n_blocks;
 
-  /* Blocks of 4096 of the overview's bins (128 KiB), and at most 4096. */
-  block_shift = all0 != NULL ? all0->shift + 12 : 0;
+  /* Blocks of 4096 of the overview's bins (128 KiB), and at most 4096:
+   * the overview has at most MAX_BINS, so they are, and it takes them a
+   * block at a time (BlockAcc). */
+  G_STATIC_ASSERT (MAX_BINS <= (G_GUINT64_CONSTANT (1) << (2 * BLOCK_BINS_SHIFT)));
+  block_shift = all0 != NULL ? all0->shift + BLOCK_BINS_SHIFT : 0;
   while (block_shift < 63 && (span >> block_shift) >= 4096)
     block_shift++;
   n_blocks = (guint) (span >> block_shift) + 1;
+  if (all0 != NULL)
+    {
+      g_assert (block_shift == all0->shift + BLOCK_BINS_SHIFT);
+      block = g_new (BlockAcc, 1);
+      block_acc_init (block, all0, table);
+    }
 
   /* The lanes with samples, by their first one in time order. */
   for (guint i = 0; i < self->n_lanes; i++)
@@ -292,6 +391,8 @@ fill_levels (TvTimeline   *self,
              && (last_block
                  || self->lane_data[by_start[n_started]].timestamps[0] < block_end))
         active[n_active++] = by_start[n_started++];
+      if (block != NULL)
+        block_acc_start (block, (guint64) b << BLOCK_BINS_SHIFT);
       for (guint a = 0; a < n_active;)
         {
           guint i = active[a];
@@ -300,7 +401,7 @@ fill_levels (TvTimeline   *self,
 
           end = last_block ? lane->n_samples
                 : gallop (lane->timestamps, lane->n_samples, done[i], block_end);
-          fill_bins (lane->levels, all0, lane->timestamps, lane->statuses, done[i], end,
+          fill_bins (lane->levels, block, lane->timestamps, lane->statuses, done[i], end,
                      self->origin, table);
           done[i] = end;
           if (end == lane->n_samples)
@@ -311,6 +412,8 @@ fill_levels (TvTimeline   *self,
       if (g_cancellable_is_cancelled (cancellable))
         return FALSE;
     }
+  if (block != NULL)
+    block_acc_flush (block);
   return TRUE;
 }
 

@@ -870,8 +870,9 @@ test_unordered (void)
   g_assert_not_reached ();
 }
 
-/* Thousands of samples at one timestamp, in one bin and one column: the
- * byte-wide counters the timeline adds samples with must carry over. */
+/* Seventy thousand samples at one timestamp, in one bin and one column:
+ * the byte-wide counters the timeline adds a lane's samples with, and the
+ * 16-bit ones of the overview's, must carry over. */
 static void
 test_dense (void)
 {
@@ -890,11 +891,11 @@ test_dense (void)
   if (tach_writer_new (tmp.path, &options, &writer, &tach_error) != TACH_OK
       || tach_writer_intern_frame (writer, &info, &frame, &tach_error) != TACH_OK)
     g_error ("writer: %s", tach_error.message);
-  for (guint i = 0; i < 6000; i++)
+  for (guint i = 0; i < 73000; i++)
     {
-      /* A burst of 3000 at 5 ms, then a sample a millisecond, and a
+      /* A burst of 70,000 at 5 ms, then a sample a millisecond, and a
        * second thread alongside. */
-      guint64 ts = i < 3000 ? 5000 : 5000 + (i - 2999) * 1000;
+      guint64 ts = i < 70000 ? 5000 : 5000 + (i - 69999) * 1000;
       guint8 status = (i % 3 == 0) ? TACH_STATUS_HAS_GIL : (i % 3 == 1) ? TACH_STATUS_ON_CPU : 0;
 
       if (tach_writer_add_sample (writer, 1 + i % 2, 0, ts, status, &frame, 1, &tach_error)
