@@ -531,6 +531,44 @@ tree_functions (TvCallTree *tree,
   return !progress->cancelled;
 }
 
+/* Exact trees from this many nodes read a function table off on a thread
+ * of its own, while the view is grouped (FunctionsJob). */
+static guint32 thread_min_nodes = 1u << 20;
+
+void
+tv_call_tree_set_thread_min_nodes (guint32 n_nodes)
+{
+  thread_min_nodes = n_nodes;
+}
+
+/* The function table of a view that leaves nodes out and merges none into
+ * its parent's but hidden ones (tv_call_tree_exact_functions()), read off
+ * on a second thread while the first groups the view: both only read
+ * the exact tree and its weights.  The thread reports no progress, and
+ * stops when CANCELLABLE is cancelled. */
+typedef struct
+{
+  TvProfileData *data;
+  const guint64 *weights;
+  const guint64 *reached;
+  const guint8  *hidden;
+  Progress       progress;
+  Neighbours     neighbours;
+  guint          n_functions;
+  TvFunctionRow *functions;
+} FunctionsJob;
+
+static gpointer
+functions_job_run (gpointer user_data)
+{
+  FunctionsJob *job = user_data;
+
+  job->functions = tv_call_tree_exact_functions (job->data, job->weights, job->reached,
+                                                 job->hidden, FALSE, NULL, &job->neighbours,
+                                                 &job->n_functions, &job->progress);
+  return NULL;
+}
+
 /* Whether QUERY leaves nodes out of a top-down tree (see
  * TvQuery.min_total). */
 static gboolean
@@ -728,14 +766,30 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
           prune = (Prune) { kept, query->min_total, query->detail_min_total,
                             query->detail_path, query->n_detail_path, remainders };
         }
+      g_autofree guint8 *hidden = prune_top && table_of == NULL
+                                  ? tv_call_tree_hidden_functions (data, query) : NULL;
+      FunctionsJob job = { data, weights, reached, hidden,
+                           { NULL, NULL, progress.cancellable, 0, 0, 0, FALSE } };
+      GThread *helper = NULL;
+
+      if (prune_top && table_of == NULL && query->focus_function == TV_NODE_NONE
+          && !query->collapse_recursion && exact->n_nodes >= thread_min_nodes
+          && (thread_min_nodes == 0 || g_get_num_processors () > 1))
+        helper = g_thread_try_new ("tv-functions", functions_job_run, &job, NULL);
       tv_call_tree_map_nodes (data, query, weights, states, reached, map, in_focus,
                               prune_top ? &prune : NULL, &view, &progress);
       if (prune_top && (count || states != NULL) && !progress.cancelled)
         map_left_out (exact, weights, reached, kept, in_focus, states, map, &view);
-      if (prune_top && table_of == NULL && !progress.cancelled)
+      if (helper != NULL)
         {
-          g_autofree guint8 *hidden = tv_call_tree_hidden_functions (data, query);
-
+          g_thread_join (helper);
+          functions = job.functions;
+          n_functions = job.n_functions;
+          neighbours = job.neighbours;
+          progress.cancelled |= job.progress.cancelled;
+        }
+      else if (prune_top && table_of == NULL && !progress.cancelled)
+        {
           progress_stage (&progress, 0.55, 0.15);
           functions = tv_call_tree_exact_functions (data, weights, reached, hidden,
                                                     query->collapse_recursion, in_focus,
