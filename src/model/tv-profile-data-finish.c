@@ -193,8 +193,32 @@ typedef struct
  * function are on it, so that a child is an outermost call when none is
  * of its function.  Before a node goes on the path, the nodes that are
  * not its ancestors come off (the path is cut back to its parent). */
-static void
-number_depth_first (TvProfileData *self)
+/* How the finishing reports: FUNC (see tv_profile_data_finish_load())
+ * every FINISH_EVERY nodes of each of its passes over the tree. */
+#define FINISH_EVERY (1u << 16)
+
+typedef struct
+{
+  TvFinishFunc func;
+  gpointer     data;
+} Finish;
+
+/* FALSE when the finishing is to stop.  The numbering's passes are the
+ * work: the kids a fifth, the walk three fifths, the first children a
+ * fifth; DONE of N of the pass that starts at BASE. */
+static gboolean
+finish_step (const Finish *f,
+             double        base,
+             double        span,
+             guint64       done,
+             guint64       n)
+{
+  return f->func == NULL || f->func (base + span * ((double) done / (double) MAX (n, 1)), f->data);
+}
+
+static gboolean
+number_depth_first (TvProfileData *self,
+                    const Finish  *finish)
 {
   TvExactTree *tree = &self->tree;
   guint32 n = tree->n_nodes;
@@ -232,6 +256,12 @@ number_depth_first (TvProfileData *self)
     {
       Kid kid = { i, tree->frame[i], 1 + child_end[i], 1 + child_end[i + 1] };
 
+      if (i % FINISH_EVERY == 0 && !finish_step (finish, 0.0, 0.2, n - i, n))
+        {
+          g_free (outer);
+          return FALSE;
+        }
+
       if (i == 0)
         kids[0] = kid;
       else
@@ -252,6 +282,15 @@ number_depth_first (TvProfileData *self)
       guint32 i = stack[--sp];
       const Kid *node = &kids[stack[--sp]];
       guint32 first = k;
+
+      if (i % FINISH_EVERY == 0 && !finish_step (finish, 0.2, 0.6, k, n))
+        {
+          /* The tree's own arrays again, to be freed with it. */
+          tree->parent = parent;
+          tree->frame = frame;
+          g_free (outer);
+          return FALSE;
+        }
 
       if (i != TV_ROOT_NODE)
         {
@@ -292,15 +331,18 @@ number_depth_first (TvProfileData *self)
    * node's child. */
   g_clear_pointer (&kids, g_free);
   g_clear_pointer (&stack, g_free);
-  first_child = tv_huge_heap_new0 (guint32, MAX (n, 1));
-  for (guint32 c = 1; c < n; c++)
-    if (parent[c] != parent[c - 1])
-      first_child[parent[c]] = c;
-
   tree->parent = parent;
   tree->frame = frame;
-  tree->first_child = first_child;
   tree->outer_calls = outer;
+  first_child = tree->first_child = tv_huge_heap_new0 (guint32, MAX (n, 1));
+  for (guint32 c = 1; c < n; c++)
+    {
+      if (c % FINISH_EVERY == 0 && !finish_step (finish, 0.8, 0.2, c, n))
+        return FALSE;
+      if (parent[c] != parent[c - 1])
+        first_child[parent[c]] = c;
+    }
+
   for (guint i = 0; i < self->n_threads; i++)
     {
       TvThread *t = &self->threads[i];
@@ -308,10 +350,12 @@ number_depth_first (TvProfileData *self)
       for (guint64 r = 0; r < t->n_runs; r++)
         t->run_leaf[r] = new_id[t->run_leaf[r]];
     }
+  return TRUE;
 }
 
-static void
-shrink (TvProfileData *self)
+static gboolean
+shrink (TvProfileData *self,
+        const Finish  *f)
 {
   TvExactTree *tree = &self->tree;
 
@@ -343,12 +387,14 @@ shrink (TvProfileData *self)
     self->max_depth = MAX (self->max_depth, self->node_depth[n]);
   g_clear_pointer (&self->node_depth, g_free);
 
-  number_depth_first (self);
+  if (!number_depth_first (self, f))
+    return FALSE;
   g_clear_pointer (&self->slots, g_free);
   g_clear_pointer (&self->links, g_free);
   for (guint i = 0; i < self->n_threads; i++)
     g_free (self->cursors[i].path);
   g_clear_pointer (&self->cursors, g_free);
+  return TRUE;
 }
 
 static int
@@ -396,12 +442,19 @@ summarize_threads (TvProfileData *self)
 
 /* What a load does once it has every sample: the merge keys, the arrays
  * cut to size, the tree numbered, the threads' order and span and the
- * profiler's own functions. */
-void
-tv_profile_data_finish_load (TvProfileData *self)
+ * profiler's own functions.  The numbering is what takes time (a second
+ * for tens of millions of nodes): it reports to FUNC. */
+gboolean
+tv_profile_data_finish_load (TvProfileData *self,
+                             TvFinishFunc   func,
+                             gpointer       user_data)
 {
+  Finish f = { func, user_data };
+
   build_keys (self);
-  shrink (self);
+  if (!shrink (self, &f))
+    return FALSE;
   summarize_threads (self);
   find_internal (self);
+  return TRUE;
 }

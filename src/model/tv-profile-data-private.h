@@ -171,8 +171,14 @@ void        tv_sample_store_shrink              (SampleStore    *store,
                                                  gsize           bytes);
 void        tv_sample_store_clear               (SampleStore    *store);
 
-/* tv-profile-data-finish.c */
-void        tv_profile_data_finish_load         (TvProfileData  *self);
+/* tv-profile-data-finish.c: called now and then with the share of the
+ * work done, from 0 to 1; returns FALSE to stop it. */
+typedef gboolean (*TvFinishFunc) (double   done,
+                                  gpointer user_data);
+/* FALSE when FUNC stopped it: SELF can then only be freed. */
+gboolean    tv_profile_data_finish_load         (TvProfileData  *self,
+                                                 TvFinishFunc    func,
+                                                 gpointer        user_data);
 
 static inline gboolean
 tv_sample_store_ensure (TvProfileData *self,

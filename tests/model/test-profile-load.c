@@ -756,6 +756,141 @@ test_cancel_seen (void)
   g_rmdir (dir);
 }
 
+/* A profile whose tree is most of its cost: WIDE_SAMPLES samples of one
+ * thread, each a stack of WIDE_DEPTH frames that goes its own way from
+ * the second frame on, so that nearly every frame is a node. */
+#define WIDE_SAMPLES 4000
+#define WIDE_DEPTH   250
+#define WIDE_FRAMES  499
+
+static char *
+write_wide_tree (const char *dir)
+{
+  char *path = g_build_filename (dir, "wide.tach", NULL);
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError tach_error;
+  guint32 frames[WIDE_FRAMES];
+  guint32 stack[WIDE_DEPTH];
+
+  options.start_time_us = 1000000;
+  options.sample_interval_us = 1000;
+  if (tach_writer_new (path, &options, &writer, &tach_error) != TACH_OK)
+    g_error ("%s", tach_error.message);
+  for (guint i = 0; i < WIDE_FRAMES; i++)
+    {
+      g_autofree char *funcname = g_strdup_printf ("function_%u", i);
+      TachFrameInfo info = { "/srv/wide.py", funcname, 1 + i, -1, -1, -1, TACH_OPCODE_NONE };
+
+      if (tach_writer_intern_frame (writer, &info, &frames[i], &tach_error) != TACH_OK)
+        g_error ("%s", tach_error.message);
+    }
+  for (guint i = 0; i < WIDE_SAMPLES; i++)
+    {
+      guint64 x = i;
+
+      /* Innermost first; the outermost frame is the same for all, the
+       * others a sequence of the sample's own. */
+      stack[WIDE_DEPTH - 1] = frames[0];
+      for (guint j = 1; j < WIDE_DEPTH; j++)
+        {
+          x = x * G_GUINT64_CONSTANT (6364136223846793005) + G_GUINT64_CONSTANT (1442695040888963407);
+          stack[WIDE_DEPTH - 1 - j] = frames[1 + (x >> 33) % (WIDE_FRAMES - 1)];
+        }
+      if (tach_writer_add_sample (writer, 1, 0, options.start_time_us + i * 1000ull,
+                                  TACH_STATUS_HAS_GIL, stack, WIDE_DEPTH, &tach_error) != TACH_OK)
+        g_error ("%s", tach_error.message);
+    }
+  if (tach_writer_finish (writer, &tach_error) != TACH_OK)
+    g_error ("%s", tach_error.message);
+  return path;
+}
+
+typedef struct
+{
+  GArray       *samples;
+  GArray       *fractions;
+  GCancellable *cancellable;
+  guint         cancel_at;      /* cancel at this report once all samples
+                                 * are in; 0 for never */
+  guint         after_decoding;
+} FinishSeen;
+
+static void
+record_report (guint64  samples,
+               double   fraction,
+               gpointer user_data)
+{
+  FinishSeen *f = user_data;
+
+  g_array_append_val (f->samples, samples);
+  g_array_append_val (f->fractions, fraction);
+  if (samples == WIDE_SAMPLES && fraction < 1.0
+      && ++f->after_decoding == f->cancel_at)
+    g_cancellable_cancel (f->cancellable);
+}
+
+/* The load's last stage, numbering a tree of a million nodes, reports
+ * its progress (determinate, never going back, under 1.0 until the load
+ * is done) and stops when cancelled, at any point of it. */
+static void
+test_finish_progress (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tv-profile-load-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  guint seen_after = 0;
+
+  g_assert_no_error (error);
+  path = write_wide_tree (dir);
+  for (guint cancel_at = 0; cancel_at <= 40; cancel_at += cancel_at < 4 ? 2 : 12)
+    {
+      FinishSeen f = { g_array_new (FALSE, FALSE, sizeof (guint64)),
+                       g_array_new (FALSE, FALSE, sizeof (double)),
+                       g_cancellable_new (), cancel_at, 0 };
+      TachReader *reader = NULL;
+      TachError tach_error;
+      TvProfileData *data;
+
+      if (tach_reader_open_path (path, &reader, &tach_error) != TACH_OK)
+        g_error ("%s", tach_error.message);
+      data = tv_profile_data_load (reader, record_report, &f, f.cancellable, &error);
+      for (guint i = 1; i < f.fractions->len; i++)
+        {
+          g_assert_cmpfloat (g_array_index (f.fractions, double, i), >=,
+                             g_array_index (f.fractions, double, i - 1));
+          g_assert_cmpuint (g_array_index (f.samples, guint64, i), >=,
+                            g_array_index (f.samples, guint64, i - 1));
+        }
+      if (cancel_at == 0)
+        {
+          g_assert_no_error (error);
+          g_assert_nonnull (data);
+          g_assert_cmpuint (tv_profile_data_get_tree (data)->n_nodes, >, 900000);
+          g_assert_cmpfloat (g_array_index (f.fractions, double, f.fractions->len - 1), ==, 1.0);
+          /* A report every 65,536 nodes of each of the numbering's three
+           * passes. */
+          g_assert_cmpuint (f.after_decoding, >=, 40);
+          seen_after = f.after_decoding;
+          tv_profile_data_unref (data);
+        }
+      else
+        {
+          g_assert_null (data);
+          g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+          /* It stops at the next look, before the next report. */
+          g_assert_cmpuint (f.after_decoding, ==, cancel_at);
+          g_clear_error (&error);
+        }
+      g_array_unref (f.samples);
+      g_array_unref (f.fractions);
+      g_object_unref (f.cancellable);
+    }
+  g_test_message ("%u reports while the tree was numbered", seen_after);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 /* Cancelled before it starts: the same error, and nothing left behind. */
 static void
 test_cancel_at_once (void)
@@ -1250,6 +1385,7 @@ main (int    argc,
   g_test_add_func ("/model/profile/cancel", test_cancel);
   g_test_add_func ("/model/profile/cancel-seen", test_cancel_seen);
   g_test_add_func ("/model/profile/cancel-at-once", test_cancel_at_once);
+  g_test_add_func ("/model/profile/finish-progress", test_finish_progress);
   g_test_add_func ("/model/profile/memory-limit", test_memory_limit);
   g_test_add_func ("/model/profile/many-threads-memory", test_many_threads_memory);
   g_test_add_func ("/model/profile/concurrent", test_concurrent);
