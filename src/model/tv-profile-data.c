@@ -519,6 +519,7 @@ typedef struct
   GCancellable       *cancellable;
   guint64             samples;
   double              shown;        /* the last fraction reported */
+  double              decoded;      /* where the decoding left the bar */
 } LoadReport;
 
 /* The finishing's share DONE, from what the decoding left of the bar to
@@ -533,7 +534,7 @@ report_finish (double   done,
     return FALSE;
   if (r->func != NULL)
     {
-      r->shown = MAX (r->shown, r->shown + (0.999 - r->shown) * MIN (done, 1.0));
+      r->shown = MAX (r->shown, r->decoded + (0.999 - r->decoded) * CLAMP (done, 0.0, 1.0));
       r->func (r->samples, r->shown, r->data);
     }
   return TRUE;
@@ -553,7 +554,7 @@ load (TachReader           *reader,
   guint64 region = tach_reader_get_sample_region_size (reader);
   guint64 next_progress = PROGRESS_EVERY;
   guint batches = 0;
-  LoadReport report = { progress, user_data, cancellable, 0, 0.0 };
+  LoadReport report = { progress, user_data, cancellable, 0, 0.0, 0.0 };
   gint64 started = g_get_monotonic_time ();
   TachDecoder *decoder = NULL;
   TachError tach_error;
@@ -661,6 +662,7 @@ load (TachReader           *reader,
   tach_reader_release_file (reader);
   g_clear_pointer (&self->prefaulter, tv_prefaulter_free);
   report.samples = self->n_samples;
+  report.decoded = report.shown;
   if (!tv_profile_data_finish_load (self, report_finish, &report))
     {
       g_cancellable_set_error_if_cancelled (cancellable, error);

@@ -869,8 +869,11 @@ test_finish_progress (void)
           g_assert_cmpuint (tv_profile_data_get_tree (data)->n_nodes, >, 900000);
           g_assert_cmpfloat (g_array_index (f.fractions, double, f.fractions->len - 1), ==, 1.0);
           /* A report every 65,536 nodes of each of the numbering's three
-           * passes. */
+           * passes, each further along the bar than the one before. */
           g_assert_cmpuint (f.after_decoding, >=, 40);
+          for (guint i = f.fractions->len - f.after_decoding; i + 1 < f.fractions->len; i++)
+            g_assert_cmpfloat (g_array_index (f.fractions, double, i), >,
+                               g_array_index (f.fractions, double, i - 1));
           seen_after = f.after_decoding;
           tv_profile_data_unref (data);
         }
