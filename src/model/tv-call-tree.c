@@ -751,6 +751,12 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
     }
   else
     {
+      g_autofree guint8 *hidden = prune_top && table_of == NULL
+                                  ? tv_call_tree_hidden_functions (data, query) : NULL;
+      FunctionsJob job = { data, weights, reached, hidden,
+                           { NULL, NULL, progress.cancellable, 0, 0, 0, FALSE } };
+      GThread *helper = NULL;
+
       /* Only a focused view that keeps every node looks its nodes up (see
        * tv_call_tree_map_nodes()).  One that leaves nodes out has far
        * fewer than the exact tree: room it never used would be pages to
@@ -766,12 +772,8 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
           prune = (Prune) { kept, query->min_total, query->detail_min_total,
                             query->detail_path, query->n_detail_path, remainders };
         }
-      g_autofree guint8 *hidden = prune_top && table_of == NULL
-                                  ? tv_call_tree_hidden_functions (data, query) : NULL;
-      FunctionsJob job = { data, weights, reached, hidden,
-                           { NULL, NULL, progress.cancellable, 0, 0, 0, FALSE } };
-      GThread *helper = NULL;
-
+      /* The function table on a second thread, while this one groups
+       * (FunctionsJob). */
       if (prune_top && table_of == NULL && query->focus_function == TV_NODE_NONE
           && !query->collapse_recursion && exact->n_nodes >= thread_min_nodes
           && (thread_min_nodes == 0 || g_get_num_processors () > 1))

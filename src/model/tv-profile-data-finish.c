@@ -174,25 +174,6 @@ typedef struct
   guint32 end;
 } Kid;
 
-/* Numbers the exact tree's nodes depth first, a node's children together:
- * a node's children get consecutive numbers when it is reached, and the
- * first child's subtree is numbered before its siblings' children.  So
- * siblings are consecutive (a call tree groups the children of the nodes
- * it merges by reading ranges instead of hashing every node, see
- * tv-call-tree.c), and a chain of calls is consecutive too (a walk up a
- * stack reads neighbours).  The runs' leaves are renumbered with them.
- *
- * The children come from the parents rather than from the build's lists
- * (a cache miss a sibling): counted, then each node written, last first,
- * into its parent's range of one array with its frame and its own
- * children's range, which are final by then (its children come after
- * it).  The walk then reads a node's children from one place.
- *
- * The walk also finds the outermost calls (TvExactTree.outer_calls): it
- * keeps the path down to the node it takes, and how many nodes of each
- * function are on it, so that a child is an outermost call when none is
- * of its function.  Before a node goes on the path, the nodes that are
- * not its ancestors come off (the path is cut back to its parent). */
 /* How the finishing reports: FUNC (see tv_profile_data_finish_load())
  * every FINISH_EVERY nodes of each of its passes over the tree. */
 #define FINISH_EVERY (1u << 16)
@@ -216,6 +197,28 @@ finish_step (const Finish *f,
   return f->func == NULL || f->func (base + span * ((double) done / (double) MAX (n, 1)), f->data);
 }
 
+/* Numbers the exact tree's nodes depth first, a node's children together:
+ * a node's children get consecutive numbers when it is reached, and the
+ * first child's subtree is numbered before its siblings' children.  So
+ * siblings are consecutive (a call tree groups the children of the nodes
+ * it merges by reading ranges instead of hashing every node, see
+ * tv-call-tree.c), and a chain of calls is consecutive too (a walk up a
+ * stack reads neighbours).  The runs' leaves are renumbered with them.
+ *
+ * The children come from the parents rather than from the build's lists
+ * (a cache miss a sibling): counted, then each node written, last first,
+ * into its parent's range of one array with its frame and its own
+ * children's range, which are final by then (its children come after
+ * it).  The walk then reads a node's children from one place.
+ *
+ * The walk also finds the outermost calls (TvExactTree.outer_calls): it
+ * keeps the path down to the node it takes, and how many nodes of each
+ * function are on it, so that a child is an outermost call when none is
+ * of its function.  Before a node goes on the path, the nodes that are
+ * not its ancestors come off (the path is cut back to its parent).
+ *
+ * FALSE when FINISH stops it: whatever arrays the tree then has are its
+ * own, to be freed with it. */
 static gboolean
 number_depth_first (TvProfileData *self,
                     const Finish  *finish)
