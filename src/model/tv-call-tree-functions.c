@@ -434,6 +434,35 @@ typedef struct
   guint64  children;
 } PathNode;
 
+/* The end of a read off the exact tree: the rows of the N_FUNCTIONS
+ * functions' FSELF and FTOTAL, and the CALLERS and CALLEES into
+ * NEIGHBOURS, both tables freed; NULL, with nothing made, once PROGRESS
+ * was cancelled. */
+static TvFunctionRow *
+exact_tables_finish (guint32         n_functions,
+                     const guint64  *fself,
+                     const guint64  *ftotal,
+                     PairTable      *callers,
+                     PairTable      *callees,
+                     Neighbours     *neighbours,
+                     guint          *n_rows_out,
+                     const Progress *progress)
+{
+  TvFunctionRow *rows = NULL;
+
+  if (!progress->cancelled)
+    {
+      rows = function_rows (n_functions, fself, ftotal, n_rows_out);
+      pair_table_rows (callers, n_functions, &neighbours->callers_start,
+                       &neighbours->callers_rows);
+      pair_table_rows (callees, n_functions, &neighbours->callees_start,
+                       &neighbours->callees_rows);
+    }
+  pair_table_clear (callers);
+  pair_table_clear (callees);
+  return rows;
+}
+
 /* tv_call_tree_exact_functions() where no node merges into its parent's
  * view node but a hidden one: each node's share is its own, in one pass
  * in any order, over the nodes REACHED marks (every node when NULL).  A
@@ -468,7 +497,6 @@ exact_functions_flat (TvProfileData *data,
   /* The node whose view node a hidden node is in, the root for none. */
   tv_autohuge guint32 *head = hidden != NULL ? tv_huge_new (guint32, MAX (n_nodes, 1)) : NULL;
   PairTable callers, callees;
-  TvFunctionRow *rows;
 
   pair_table_init (&callers);
   pair_table_init (&callees);
@@ -525,22 +553,11 @@ exact_functions_flat (TvProfileData *data,
             }
         }
     }
-  if (progress->cancelled)
-    {
-      pair_table_clear (&callers);
-      pair_table_clear (&callees);
-      return NULL;
-    }
-  for (guint32 f = 0; f < n_functions; f++)
+  for (guint32 f = 0; f < n_functions && !progress->cancelled; f++)
     if (outer_self[f] > 0)
       pair_add (&callees, f, TV_NODE_NONE, outer_self[f]);
-
-  rows = function_rows (n_functions, fself, ftotal, n_rows_out);
-  pair_table_rows (&callers, n_functions, &neighbours->callers_start, &neighbours->callers_rows);
-  pair_table_rows (&callees, n_functions, &neighbours->callees_start, &neighbours->callees_rows);
-  pair_table_clear (&callers);
-  pair_table_clear (&callees);
-  return rows;
+  return exact_tables_finish (n_functions, fself, ftotal, &callers, &callees, neighbours,
+                              n_rows_out, progress);
 }
 
 TvFunctionRow *
@@ -564,7 +581,6 @@ tv_call_tree_exact_functions (TvProfileData *data,
   guint capacity = tv_profile_data_get_max_depth (data) + 2;
   g_autofree PathNode *path = g_new (PathNode, capacity);
   PairTable callers, callees;
-  TvFunctionRow *rows;
   guint32 sp = 0, visited = 0;
 
   if (!collapse_recursion && in_focus == NULL)
@@ -643,19 +659,8 @@ tv_call_tree_exact_functions (TvProfileData *data,
         }
       path[sp++] = next;
     }
-  if (progress->cancelled)
-    {
-      pair_table_clear (&callers);
-      pair_table_clear (&callees);
-      return NULL;
-    }
-
-  rows = function_rows (n_functions, fself, ftotal, n_rows_out);
-  pair_table_rows (&callers, n_functions, &neighbours->callers_start, &neighbours->callers_rows);
-  pair_table_rows (&callees, n_functions, &neighbours->callees_start, &neighbours->callees_rows);
-  pair_table_clear (&callers);
-  pair_table_clear (&callees);
-  return rows;
+  return exact_tables_finish (n_functions, fself, ftotal, &callers, &callees, neighbours,
+                              n_rows_out, progress);
 }
 
 void
