@@ -865,6 +865,14 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   if (query->keep_node_map && query->callers_of == TV_NODE_NONE && !query->inverted)
     tree->node_map = node_map (exact, g_steal_pointer (&map), in_focus);
   tv_builder_clear (&view);
+  /* Made: the whole of the work is done, wherever the last step's last
+   * report fell.  A cancel from that report still means no tree. */
+  progress_stage (&progress, 1.0, 0.0);
+  if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
+    {
+      tv_call_tree_unref (tree);
+      return NULL;
+    }
   return tree;
 }
 

@@ -146,7 +146,7 @@ TvCallTree    *tv_call_tree_new            (TvProfileData  *data,
                                             const TvQuery  *query,
                                             GCancellable   *cancellable);
 /* Called on the building thread now and then, with the share of the work
- * done, from 0 to 1 (the last call is not always 1). */
+ * done, from 0 to 1; the last call, once the tree is made, says 1. */
 typedef void (*TvProgressFunc) (double   fraction,
                                 gpointer user_data);
 /* Like tv_call_tree_new(), reporting PROGRESS (when not NULL).  A big tree
