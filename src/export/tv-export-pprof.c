@@ -324,7 +324,7 @@ add_samples_direct (Builder       *b,
             {
               guint8 status = t->statuses[s];
               gint64 packed = (gint64) leaf << 8 | status;
-              guint64 ts = t->timestamps[s];
+              guint64 ts = tv_times_get (&t->times, s);
               LeafCount *entry;
 
               if ((status & query->status_mask) != query->status_value)

@@ -418,9 +418,9 @@ compare_by_time (gconstpointer a,
                  gconstpointer b,
                  gpointer      user_data)
 {
-  const guint64 *timestamps = user_data;
-  guint64 ta = timestamps[*(const guint64 *) a];
-  guint64 tb = timestamps[*(const guint64 *) b];
+  const TvTimes *times = user_data;
+  guint64 ta = tv_times_get (times, *(const guint64 *) a);
+  guint64 tb = tv_times_get (times, *(const guint64 *) b);
 
   return ta < tb ? -1 : ta > tb;
 }
@@ -476,7 +476,7 @@ tv_thread_samples_init (TvThreadSamples       *self,
         self->order[i] = i;
       /* A merge sort: equal timestamps keep their order. */
       g_qsort_with_data (self->order, t->n_samples, sizeof (guint64), compare_by_time,
-                         t->timestamps);
+                         (gpointer) &t->times);
     }
   else if (query->has_range)
     {
@@ -542,7 +542,7 @@ tv_thread_samples_next (TvThreadSamples *self,
   while (self->pos < self->hi)
     {
       guint64 s = self->order != NULL ? self->order[self->pos] : self->pos;
-      guint64 ts = t->timestamps[s];
+      guint64 ts = tv_times_get (&t->times, s);
       guint8 st = t->statuses[s];
 
       self->pos++;

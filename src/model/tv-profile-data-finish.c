@@ -356,6 +356,39 @@ number_depth_first (TvProfileData *self,
   return TRUE;
 }
 
+/* Turns the thread's last block of timestamps into offsets, and gives
+ * back what its stores reserved past their samples; FALSE when memory
+ * runs out. */
+static gboolean
+finish_times (TvProfileData *self,
+              TvThread      *t)
+{
+  SampleStore *stores = &self->stores[STORES_PER_THREAD * t->index];
+  Cursor *c = &self->cursors[t->index];
+  guint64 n = t->n_samples;
+  guint64 n_blocks = (n + TV_TIMES_BLOCK - 1) / TV_TIMES_BLOCK;
+  guint64 whole[TV_TIMES_BLOCK];
+  guint last = (guint) (n % TV_TIMES_BLOCK);
+
+  if (last > 0)
+    {
+      TvTimesBlock *block;
+
+      if (!tv_sample_store_ensure (self, &stores[STORE_BLOCKS], n_blocks * sizeof (TvTimesBlock)))
+        return FALSE;
+      block = (TvTimesBlock *) stores[STORE_BLOCKS].mem + n / TV_TIMES_BLOCK;
+      memcpy (whole, stores[STORE_TIMES].mem + c->times_at, last * sizeof (guint64));
+      c->times_at += tv_times_encode_block (whole, last, stores[STORE_TIMES].mem, c->times_at,
+                                            block);
+    }
+  tv_sample_store_shrink (&stores[STORE_TIMES], c->times_at);
+  tv_sample_store_shrink (&stores[STORE_STATUSES], n);
+  tv_sample_store_shrink (&stores[STORE_BLOCKS], n_blocks * sizeof (TvTimesBlock));
+  t->statuses = stores[STORE_STATUSES].mem;
+  t->times = (TvTimes) { (TvTimesBlock *) stores[STORE_BLOCKS].mem, stores[STORE_TIMES].mem, n };
+  return TRUE;
+}
+
 static gboolean
 shrink (TvProfileData *self,
         const Finish  *f)
@@ -368,13 +401,8 @@ shrink (TvProfileData *self,
 
       if (t->run_start == NULL)
         continue;
-      if (!self->counts_only)
-        {
-          tv_sample_store_shrink (&self->stores[2 * i], t->n_samples * sizeof (guint64));
-          tv_sample_store_shrink (&self->stores[2 * i + 1], t->n_samples);
-          t->timestamps = (guint64 *) self->stores[2 * i].mem;
-          t->statuses = self->stores[2 * i + 1].mem;
-        }
+      if (!self->counts_only && !finish_times (self, t))
+        return FALSE;
       t->run_start = g_renew (guint64, t->run_start, MAX (t->n_runs, 1));
       t->run_leaf = g_renew (guint32, t->run_leaf, MAX (t->n_runs, 1));
       if (t->run_states != NULL)

@@ -58,7 +58,14 @@ typedef struct
   guint32 n_children;           /* stops counting past LIST_MAX_CHILDREN */
 } Link;
 
-/* Where a thread's timestamps or statuses are written.  Samples are only
+/* A thread's stores: the pool of its timestamps' offsets (TvTimes), its
+ * statuses, and its blocks of timestamps. */
+#define STORE_TIMES        0
+#define STORE_STATUSES     1
+#define STORE_BLOCKS       2
+#define STORES_PER_THREAD  3
+
+/* Where a thread's timestamps, statuses or blocks are written.  Samples are only
  * ever appended, so when the header's sample count makes it affordable the
  * array is a reservation of address space for every sample of the file: a
  * thread costs what it holds, and nothing is copied while loading.  Its
@@ -97,6 +104,9 @@ typedef struct
 {
   guint64  runs_capacity;
   guint64  last_timestamp;      /* of the thread's last sample so far */
+  gsize    times_at;            /* where the unfinished block of timestamps
+                                 * starts in the pool: its samples so far
+                                 * are there whole, until the block is full */
   guint32 *path;                /* node at each depth, path[0] the root;
                                  * NULL until the thread has a frame */
   guint32  depth;
@@ -110,7 +120,7 @@ struct _TvProfileData
   TachReader     *reader;
   GBytes         *bytes;           /* what a memory reader reads, or NULL */
   TvThread       *threads;
-  SampleStore    *stores;          /* per thread: timestamps, statuses */
+  SampleStore    *stores;          /* STORES_PER_THREAD a thread */
   guint           n_threads;
   TvExactTree     tree;
   guint16        *node_depth;      /* per exact node, while it loads */

@@ -209,7 +209,8 @@ ensure_thread (TvProfileData    *self,
       while (capacity <= index)
         capacity *= 2;
       if (!tv_profile_data_charge (self, ((gsize) capacity - self->threads_capacity)
-                         * (sizeof (TvThread) + sizeof (Cursor) + 2 * sizeof (SampleStore))))
+                         * (sizeof (TvThread) + sizeof (Cursor)
+                            + STORES_PER_THREAD * sizeof (SampleStore))))
         return NULL;
       if ((p = g_try_renew (TvThread, self->threads, capacity)) == NULL)
         return NULL;
@@ -217,7 +218,8 @@ ensure_thread (TvProfileData    *self,
       if ((p = g_try_renew (Cursor, self->cursors, capacity)) == NULL)
         return NULL;
       self->cursors = p;
-      if ((p = g_try_renew (SampleStore, self->stores, (gsize) capacity * 2)) == NULL)
+      if ((p = g_try_renew (SampleStore, self->stores,
+                            (gsize) capacity * STORES_PER_THREAD)) == NULL)
         return NULL;
       self->stores = p;
       self->threads_capacity = capacity;
@@ -229,7 +231,8 @@ ensure_thread (TvProfileData    *self,
 
       memset (&self->threads[i], 0, sizeof (TvThread));
       memset (&self->cursors[i], 0, sizeof (Cursor));
-      memset (&self->stores[2 * i], 0, 2 * sizeof (SampleStore));
+      memset (&self->stores[STORES_PER_THREAD * i], 0,
+              STORES_PER_THREAD * sizeof (SampleStore));
       self->threads[i].index = i;
       self->threads[i].time_ordered = TRUE;
       self->threads[i].first_timestamp = G_MAXUINT64;
@@ -239,6 +242,7 @@ ensure_thread (TvProfileData    *self,
     {
       TvThread *t = &self->threads[index];
       Cursor *c = &self->cursors[index];
+      SampleStore *stores = &self->stores[STORES_PER_THREAD * index];
       guint64 reserve = index < MAX_MAPPED_THREADS ? self->reserve_samples : 0;
 
       t->thread_id = sample->thread_id;
@@ -246,15 +250,17 @@ ensure_thread (TvProfileData    *self,
       /* Small to start with: a file can declare any number of threads of
        * one sample each. */
       c->runs_capacity = 4;
+      /* The pool holds an unfinished block's timestamps whole: at most 8
+       * bytes a sample.  The blocks, a 64th of the samples, are allocated:
+       * a thread's first page of them would cost more than they do. */
       if (!self->counts_only
-          && (!tv_sample_store_init (self, &self->stores[2 * index], reserve * sizeof (guint64),
-                           INITIAL_SAMPLES * sizeof (guint64))
-              || !tv_sample_store_init (self, &self->stores[2 * index + 1], reserve, INITIAL_SAMPLES)))
+          && (!tv_sample_store_init (self, &stores[STORE_TIMES], reserve * sizeof (guint64),
+                                     INITIAL_SAMPLES * sizeof (guint64))
+              || !tv_sample_store_init (self, &stores[STORE_STATUSES], reserve, INITIAL_SAMPLES)
+              || !tv_sample_store_init (self, &stores[STORE_BLOCKS], 0, sizeof (TvTimesBlock))))
         return NULL;
       if (!tv_profile_data_charge (self, c->runs_capacity * run_bytes (self)))
         return NULL;
-      t->timestamps = (guint64 *) self->stores[2 * index].mem;
-      t->statuses = self->stores[2 * index + 1].mem;
       t->run_start = g_try_new (guint64, c->runs_capacity);
       t->run_leaf = g_try_new (guint32, c->runs_capacity);
       if (!t->run_start || !t->run_leaf)
@@ -346,6 +352,62 @@ count_kept (const TvSampleFilter *filter,
   return kept;
 }
 
+/* Turns the COUNT timestamps of the thread's unfinished block, BLOCK, into
+ * offsets; FALSE when memory runs out. */
+static gboolean
+finish_times_block (TvProfileData *self,
+                    TvThread      *t,
+                    Cursor        *c,
+                    guint64        block,
+                    guint          count)
+{
+  SampleStore *stores = &self->stores[STORES_PER_THREAD * t->index];
+  guint64 whole[TV_TIMES_BLOCK];
+
+  if (!tv_sample_store_ensure (self, &stores[STORE_BLOCKS], (block + 1) * sizeof (TvTimesBlock)))
+    return FALSE;
+  memcpy (whole, stores[STORE_TIMES].mem + c->times_at, count * sizeof (guint64));
+  c->times_at += tv_times_encode_block (whole, count, stores[STORE_TIMES].mem, c->times_at,
+                                        (TvTimesBlock *) stores[STORE_BLOCKS].mem + block);
+  return TRUE;
+}
+
+/* Appends the batch's statuses and timestamps to the thread's stores.  The
+ * timestamps go whole into the pool's unfinished block, which becomes
+ * offsets once it has TV_TIMES_BLOCK of them. */
+static gboolean
+append_samples (TvProfileData   *self,
+                TvThread        *t,
+                Cursor          *c,
+                const TachBatch *b)
+{
+  SampleStore *stores = &self->stores[STORES_PER_THREAD * t->index];
+  guint64 n = b->n;
+
+  if (!tv_sample_store_ensure (self, &stores[STORE_STATUSES], t->n_samples + n))
+    return FALSE;
+  t->statuses = stores[STORE_STATUSES].mem;
+  memcpy (t->statuses + t->n_samples, b->statuses, n);
+
+  for (guint64 done = 0; done < n;)
+    {
+      guint64 i = t->n_samples + done;
+      guint j = (guint) (i % TV_TIMES_BLOCK);
+      guint take = (guint) MIN (TV_TIMES_BLOCK - j, n - done);
+
+      if (!tv_sample_store_ensure (self, &stores[STORE_TIMES],
+                                   c->times_at + (j + take) * sizeof (guint64)))
+        return FALSE;
+      memcpy (stores[STORE_TIMES].mem + c->times_at + j * sizeof (guint64),
+              b->timestamps + done, take * sizeof (guint64));
+      done += take;
+      if (j + take == TV_TIMES_BLOCK
+          && !finish_times_block (self, t, c, i / TV_TIMES_BLOCK, TV_TIMES_BLOCK))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 append_batch (TvProfileData   *self,
               TvThread        *t,
@@ -356,20 +418,9 @@ append_batch (TvProfileData   *self,
   guint64 n = b->n;
   guint64 kept = n;
   guint64 states[TV_N_RUN_STATES] = { 0 };
-  SampleStore *stores = &self->stores[2 * t->index];
 
   if (self->counts_only)
-    {
-      kept = count_kept (&self->filter, b, counting_states (self) ? states : NULL);
-    }
-  else
-    {
-      if (!tv_sample_store_ensure (self, &stores[0], (t->n_samples + n) * sizeof (guint64))
-          || !tv_sample_store_ensure (self, &stores[1], t->n_samples + n))
-        return FALSE;
-      t->timestamps = (guint64 *) stores[0].mem;
-      t->statuses = stores[1].mem;
-    }
+    kept = count_kept (&self->filter, b, counting_states (self) ? states : NULL);
 
   if (kept > 0 && (t->n_runs == 0 || t->run_leaf[t->n_runs - 1] != leaf))
     {
@@ -405,11 +456,8 @@ append_batch (TvProfileData   *self,
     for (guint k = 0; k < TV_N_RUN_STATES; k++)
       t->run_states[(t->n_runs - 1) * TV_N_RUN_STATES + k] += states[k];
 
-  if (!self->counts_only)
-    {
-      memcpy (t->timestamps + t->n_samples, b->timestamps, n * sizeof (guint64));
-      memcpy (t->statuses + t->n_samples, b->statuses, n);
-    }
+  if (!self->counts_only && !append_samples (self, t, c, b))
+    return FALSE;
 
   /* Time order, earliest and latest: runs are nearly always in order, and
    * then the ends of the batch are its extremes. */
@@ -665,7 +713,8 @@ load (TachReader           *reader,
   report.decoded = report.shown;
   if (!tv_profile_data_finish_load (self, report_finish, &report))
     {
-      g_cancellable_set_error_if_cancelled (cancellable, error);
+      if (!g_cancellable_set_error_if_cancelled (cancellable, error))
+        tv_profile_data_set_no_memory_error (self, error);
       return NULL;
     }
   if (progress != NULL)
@@ -750,8 +799,8 @@ tv_profile_data_unref (TvProfileData *self)
 
   for (guint i = 0; i < self->n_threads; i++)
     {
-      tv_sample_store_clear (&self->stores[2 * i]);
-      tv_sample_store_clear (&self->stores[2 * i + 1]);
+      for (guint k = 0; k < STORES_PER_THREAD; k++)
+        tv_sample_store_clear (&self->stores[STORES_PER_THREAD * i + k]);
       g_free (self->threads[i].run_start);
       g_free (self->threads[i].run_leaf);
       g_free (self->threads[i].run_states);

@@ -9,9 +9,10 @@
  *
  * Samples are kept per thread, because the writer emits each thread's
  * samples in time order: a time range is a binary search per thread, and a
- * thread filter skips whole arrays.  Per sample there is a timestamp and a
- * status byte; the leaf node only changes at non-REPEAT records, so it is
- * kept as runs (first sample, leaf).
+ * thread filter skips whole arrays.  Per sample there is a timestamp (in
+ * blocks of small offsets, TvTimes) and a status byte; the leaf node only
+ * changes at non-REPEAT records, so it is kept as runs (first sample,
+ * leaf).
  *
  * A load of counts (tv_profile_data_load_counts()) keeps no sample: its
  * runs cover only the samples its filter selected, as counts, and every
@@ -22,6 +23,8 @@
 #pragma once
 
 #include <gio/gio.h>
+
+#include "tv-times.h"
 
 /* The format library's reader, for the loads and the exporters that
  * stream it (src/export/, src/cli/); no layer above the model includes
@@ -43,7 +46,8 @@ typedef struct
   guint32  interpreter_id;
   guint32  index;              /* position in the thread array */
   guint64  n_samples;
-  guint64 *timestamps;         /* n_samples, µs, in file order */
+  TvTimes  times;              /* n_samples, µs, in file order; none (no
+                                * blocks) in a load of counts */
   guint8  *statuses;           /* n_samples */
   guint64 *run_start;          /* n_runs: first sample of each leaf run */
   guint32 *run_leaf;           /* n_runs: exact-tree leaf of the run */

@@ -182,17 +182,7 @@ tv_thread_lower_bound (const TvThread *t,
                        guint64         from,
                        guint64         ts)
 {
-  guint64 lo = from, hi = t->n_samples;
-
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-      if (t->timestamps[mid] < ts)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  return tv_times_lower_bound (&t->times, from, t->n_samples, ts);
 }
 
 static inline gboolean
@@ -299,7 +289,7 @@ weigh_samples (Weigh          *w,
           {
             if (by_status && (t->statuses[s] & mask) != value)
               continue;
-            if (check_time && !time_selected (query, t->timestamps[s]))
+            if (check_time && !time_selected (query, tv_times_get (&t->times, s)))
               continue;
             count++;
             if (leaf_states != NULL)
@@ -337,9 +327,14 @@ weigh_ranges (Weigh          *w,
 {
   const TvQuery *query = w->query;
   guint64 from = lo;
+  guint64 last;
 
-  for (guint k = first_range_after (query->ranges, query->n_ranges, t->timestamps[lo]);
-       k < query->n_ranges && from < hi && query->ranges[k].start <= t->timestamps[hi - 1];
+  if (lo >= hi)
+    return;
+  last = tv_times_get (&t->times, hi - 1);
+  for (guint k = first_range_after (query->ranges, query->n_ranges,
+                                    tv_times_get (&t->times, lo));
+       k < query->n_ranges && from < hi && query->ranges[k].start <= last;
        k++)
     {
       guint64 a = tv_thread_lower_bound (t, from, query->ranges[k].start);

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A load charges what it allocates against a budget; a thread's
- * timestamps and statuses are appended to arrays whose pages a second
+ * timestamps, statuses and blocks of timestamps are appended to arrays whose pages a second
  * thread makes resident ahead of the writes (see SampleStore).
  */
 #include "tv-profile-data-private.h"
@@ -313,7 +313,8 @@ tv_sample_store_reserve (TachReader *reader)
   const TachHeader *header = tach_reader_get_header (reader);
   guint64 threads = MIN (MAX (header->thread_count, 1), MAX_MAPPED_THREADS);
   guint64 budget = MIN (MAX_RESERVED_BYTES, G_MAXSIZE / 4);
-  guint64 per_thread = budget / threads / (sizeof (guint64) + 1);
+  /* A sample's timestamp whole, its status and its share of a block. */
+  guint64 per_thread = budget / threads / (sizeof (guint64) + 2);
 
   return header->sample_count <= per_thread ? header->sample_count : 0;
 }

@@ -95,11 +95,11 @@ add_samples (const LaneData   *lane,
   to = MIN (to, edges[n_columns]);
   if (lane->n_samples == 0 || from >= to || from > G_MAXUINT64 - origin)
     return;
-  i = lower_bound (lane->timestamps, lane->n_samples, origin + from);
+  i = tv_times_lower_bound (lane->times, 0, lane->n_samples, origin + from);
   c = column_at (edges, n_columns, from);
   while (i < lane->n_samples)
     {
-      guint64 r = lane->timestamps[i] - origin, next;
+      guint64 r = tv_times_get (lane->times, i) - origin, next;
       guint64 acc = 0;
       guint k = 0;
 
@@ -108,7 +108,8 @@ add_samples (const LaneData   *lane,
       while (r >= edges[c + 1])
         c++;
       next = MIN (edges[c + 1], to);
-      for (; i < lane->n_samples && k < 255 && lane->timestamps[i] - origin < next; i++, k++)
+      for (; i < lane->n_samples && k < 255 && tv_times_get (lane->times, i) - origin < next;
+           i++, k++)
         acc += table->packed[lane->statuses[i] & 0x3f];
       column_add_packed (&columns[c], acc);
     }
@@ -322,7 +323,7 @@ heatmap_add_lane (TvTimelineHeatmap *self,
       /* Fewer samples than cells, or a status to check: place each. */
       for (guint64 i = 0; i < lane->n_samples; i++)
         {
-          guint64 r = lane->timestamps[i] - origin;
+          guint64 r = tv_times_get (lane->times, i) - origin;
           guint64 column = r / self->column_duration;
           guint64 row = (r % self->column_duration) / self->row_duration;
 
@@ -333,13 +334,13 @@ heatmap_add_lane (TvTimelineHeatmap *self,
   else
     {
       /* Where each cell ends, found from where the last one did. */
-      guint64 i = lower_bound (lane->timestamps, lane->n_samples, origin);
+      guint64 i = tv_times_lower_bound (lane->times, 0, lane->n_samples, origin);
 
       for (guint column = 0; column < self->n_columns && i < lane->n_samples; column++)
         for (guint row = 0; row < self->n_rows; row++)
           {
             guint64 end = origin + column * self->column_duration + row_offset (self, row + 1);
-            guint64 next = gallop (lane->timestamps, lane->n_samples, i, end);
+            guint64 next = tv_times_gallop (lane->times, i, end);
 
             self->cells[(guint64) column * self->n_rows + row] += next - i;
             i = next;

@@ -41,22 +41,25 @@ sort_samples (LaneData       *lane,
               const TvThread *t)
 {
   TimedStatus *pairs = g_new (TimedStatus, t->n_samples);
+  guint64 *sorted;
 
   for (guint64 i = 0; i < t->n_samples; i++)
     {
-      pairs[i].timestamp = t->timestamps[i];
+      pairs[i].timestamp = tv_times_get (&t->times, i);
       pairs[i].status = t->statuses[i];
     }
   g_qsort_with_data (pairs, t->n_samples, sizeof (TimedStatus), compare_timed, NULL);
-  lane->sorted_timestamps = g_new (guint64, t->n_samples);
+  sorted = g_new (guint64, t->n_samples);
   lane->sorted_statuses = g_new (guint8, t->n_samples);
   for (guint64 i = 0; i < t->n_samples; i++)
     {
-      lane->sorted_timestamps[i] = pairs[i].timestamp;
+      sorted[i] = pairs[i].timestamp;
       lane->sorted_statuses[i] = pairs[i].status;
     }
   g_free (pairs);
-  lane->timestamps = lane->sorted_timestamps;
+  tv_times_init_from (&lane->sorted_times, sorted, t->n_samples);
+  g_free (sorted);
+  lane->times = &lane->sorted_times;
   lane->statuses = lane->sorted_statuses;
 }
 
@@ -300,7 +303,7 @@ block_acc_add (BlockAcc *o,
 static void
 fill_bins (Level             *lane,
            BlockAcc          *all,
-           const guint64     *timestamps,
+           const TvTimes     *times,
            const guint8      *statuses,
            guint64            start,
            guint64            end,
@@ -308,21 +311,31 @@ fill_bins (Level             *lane,
            const StatusTable *table)
 {
   BinAcc a = { lane, G_MAXUINT64, 0, 0 };
+  guint64 ts[TV_TIMES_BLOCK];
 
-  if (lane != NULL && all != NULL)
-    for (guint64 s = start; s < end; s++)
-      {
-        guint64 offset = timestamps[s] - origin;
+  /* A block of timestamps at a time. */
+  for (guint64 s = start; s < end;)
+    {
+      guint n = (guint) MIN (end - s, TV_TIMES_BLOCK - s % TV_TIMES_BLOCK);
+      const guint8 *st = statuses + s;
 
-        bin_acc_add (&a, offset, table->packed[statuses[s] & 0x3f]);
-        block_acc_add (all, offset, statuses[s]);
-      }
-  else if (lane != NULL)
-    for (guint64 s = start; s < end; s++)
-      bin_acc_add (&a, timestamps[s] - origin, table->packed[statuses[s] & 0x3f]);
-  else if (all != NULL)
-    for (guint64 s = start; s < end; s++)
-      block_acc_add (all, timestamps[s] - origin, statuses[s]);
+      tv_times_read (times, s, n, ts);
+      if (lane != NULL && all != NULL)
+        for (guint i = 0; i < n; i++)
+          {
+            guint64 offset = ts[i] - origin;
+
+            bin_acc_add (&a, offset, table->packed[st[i] & 0x3f]);
+            block_acc_add (all, offset, st[i]);
+          }
+      else if (lane != NULL)
+        for (guint i = 0; i < n; i++)
+          bin_acc_add (&a, ts[i] - origin, table->packed[st[i] & 0x3f]);
+      else if (all != NULL)
+        for (guint i = 0; i < n; i++)
+          block_acc_add (all, ts[i] - origin, st[i]);
+      s += n;
+    }
   if (lane != NULL)
     bin_acc_flush (&a);
 }
@@ -333,8 +346,8 @@ compare_first_sample (gconstpointer a,
                       gpointer      user_data)
 {
   const LaneData *lanes = user_data;
-  guint64 x = lanes[*(const guint32 *) a].timestamps[0];
-  guint64 y = lanes[*(const guint32 *) b].timestamps[0];
+  guint64 x = tv_times_get (lanes[*(const guint32 *) a].times, 0);
+  guint64 y = tv_times_get (lanes[*(const guint32 *) b].times, 0);
 
   return (x > y) - (x < y);
 }
@@ -389,7 +402,7 @@ fill_levels (TvTimeline   *self,
 
       while (n_started < n_waiting
              && (last_block
-                 || self->lane_data[by_start[n_started]].timestamps[0] < block_end))
+                 || tv_times_get (self->lane_data[by_start[n_started]].times, 0) < block_end))
         active[n_active++] = by_start[n_started++];
       if (block != NULL)
         block_acc_start (block, (guint64) b << BLOCK_BINS_SHIFT);
@@ -400,8 +413,8 @@ fill_levels (TvTimeline   *self,
           guint64 end;
 
           end = last_block ? lane->n_samples
-                : gallop (lane->timestamps, lane->n_samples, done[i], block_end);
-          fill_bins (lane->levels, block, lane->timestamps, lane->statuses, done[i], end,
+                : tv_times_gallop (lane->times, done[i], block_end);
+          fill_bins (lane->levels, block, lane->times, lane->statuses, done[i], end,
                      self->origin, table);
           done[i] = end;
           if (end == lane->n_samples)
@@ -424,7 +437,7 @@ lane_data_clear (LaneData *lane)
   for (guint l = 0; l < MIN (lane->n_levels, 2); l++)
     g_free (lane->levels[l].bins);
   g_clear_pointer (&lane->levels, g_free);
-  g_clear_pointer (&lane->sorted_timestamps, g_free);
+  tv_times_clear (&lane->sorted_times);
   g_clear_pointer (&lane->sorted_statuses, g_free);
   lane->n_levels = 0;
 }
@@ -485,7 +498,7 @@ tv_timeline_new (TvProfileData *data,
         return NULL;
       if (t->time_ordered)
         {
-          lane->timestamps = t->timestamps;
+          lane->times = &t->times;
           lane->statuses = t->statuses;
         }
       else

@@ -184,7 +184,7 @@ tv_timeline_highlight_new (TvTimeline    *timeline,
           tv_timeline_highlight_unref (self);
           return NULL;
         }
-      if (thread->timestamps == NULL)
+      if (thread->times.blocks == NULL)
         continue;
       /* Count first, then keep: no array grows. */
       for (int pass = 0; pass < 2; pass++)
@@ -201,7 +201,7 @@ tv_timeline_highlight_new (TvTimeline    *timeline,
                 if ((thread->statuses[s] & status_mask) == status_value)
                   {
                     if (pass == 1)
-                      lane->times[n] = thread->timestamps[s];
+                      lane->times[n] = tv_times_get (&thread->times, s);
                     n++;
                   }
             }

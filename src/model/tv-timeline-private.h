@@ -40,11 +40,11 @@ typedef struct
 
 typedef struct
 {
-  /* The samples in time order: the thread's own arrays, or sorted copies
-   * (owned) when the thread's are not in order. */
-  const guint64 *timestamps;
+  /* The samples in time order: the thread's own, or sorted copies (owned)
+   * when the thread's are not in order. */
+  const TvTimes *times;
   const guint8  *statuses;
-  guint64       *sorted_timestamps;
+  TvTimes        sorted_times;
   guint8        *sorted_statuses;
   guint64        n_samples;
   Level         *levels;

@@ -231,8 +231,8 @@ tv_timeline_get_memory_size (TvTimeline *self)
 
       for (guint l = 0; l < lane->n_levels; l++)
         size += lane->levels[l].n_bins * sizeof (TvTimelineBin);
-      if (lane->sorted_timestamps != NULL)
-        size += lane->n_samples * (sizeof (guint64) + 1);
+      if (lane->sorted_statuses != NULL)
+        size += tv_times_get_memory_size (&lane->sorted_times) + lane->n_samples;
     }
   return size;
 }
@@ -431,8 +431,8 @@ lane_count_range (const LaneData   *lane,
 
   if (lane->n_samples == 0 || start >= end)
     return 0;
-  lo = lower_bound (lane->timestamps, lane->n_samples, start);
-  hi = lo + lower_bound (lane->timestamps + lo, lane->n_samples - lo, end);
+  lo = tv_times_lower_bound (lane->times, 0, lane->n_samples, start);
+  hi = tv_times_lower_bound (lane->times, lo, lane->n_samples, end);
   if (counts != NULL)
     column_add_statuses (counts, lane->statuses, lo, hi);
   return hi - lo;
@@ -514,10 +514,10 @@ tv_timeline_find_previous (TvTimeline *self,
       if (data->n_samples == 0 || info->first_timestamp >= before)
         continue;
       at = info->last_timestamp < before ? data->n_samples
-           : lower_bound (data->timestamps, data->n_samples, before);
-      if (at > 0 && (!found || data->timestamps[at - 1] > latest))
+           : tv_times_lower_bound (data->times, 0, data->n_samples, before);
+      if (at > 0 && (!found || tv_times_get (data->times, at - 1) > latest))
         {
-          latest = data->timestamps[at - 1];
+          latest = tv_times_get (data->times, at - 1);
           found = TRUE;
         }
     }

@@ -74,7 +74,7 @@ brute_bins (TvTimeline   *timeline,
             continue;
           for (guint64 s = thread->run_start[r]; s < end; s++)
             {
-              double time = (double) (thread->timestamps[s] - origin);
+              double time = (double) (tv_times_get (&thread->times, s) - origin);
 
               if ((thread->statuses[s] & mask) != value)
                 continue;

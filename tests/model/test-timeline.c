@@ -325,7 +325,7 @@ check_levels (TvTimeline *timeline,
 
           for (guint64 s = 0; s < t->n_samples; s++)
             {
-              guint64 j = (t->timestamps[s] - origin) >> shift;
+              guint64 j = (tv_times_get (&t->times, s) - origin) >> shift;
 
               g_assert_cmpuint (j, >=, first_bin);
               g_assert_cmpuint (j, <, first_bin + n_bins);
@@ -376,7 +376,7 @@ brute_window (TvTimeline *timeline,
 
       for (guint64 s = 0; s < t->n_samples; s++)
         {
-          guint64 r = t->timestamps[s] - origin;
+          guint64 r = tv_times_get (&t->times, s) - origin;
           double at;
           guint lo = 0, hi = n;
 
@@ -519,7 +519,7 @@ check_ranges (TvTimeline *timeline,
           /* On a sample's timestamp. */
           const TvThread *t = tv_profile_data_get_thread (data, first);
 
-          start = t->timestamps[g_rand_int_range (rand, 0, (int) MIN (t->n_samples, G_MAXINT))];
+          start = tv_times_get (&t->times, g_rand_int_range (rand, 0, (int) MIN (t->n_samples, G_MAXINT)));
           stop = start + g_rand_int_range (rand, 0, 5000);
         }
       else
@@ -532,7 +532,7 @@ check_ranges (TvTimeline *timeline,
           const TvThread *t = tv_profile_data_get_thread (data, i);
 
           for (guint64 s = 0; s < t->n_samples; s++)
-            if (t->timestamps[s] >= start && t->timestamps[s] < stop)
+            if (tv_times_get (&t->times, s) >= start && tv_times_get (&t->times, s) < stop)
               brute_add (expected, t->statuses[s]);
         }
       n = tv_timeline_count_range (timeline, lane, start, stop, &counts);
@@ -646,7 +646,7 @@ check_heatmap_full (TvTimeline    *timeline,
 
       for (guint64 s = 0; s < t->n_samples; s++)
         {
-          guint64 r = t->timestamps[s] - origin;
+          guint64 r = tv_times_get (&t->times, s) - origin;
 
           if ((t->statuses[s] & mask) == value)
             expected[(r / column) * n_rows + (r % column) / row_duration]++;
@@ -699,7 +699,7 @@ check_heatmap_full (TvTimeline    *timeline,
           TvTimelineColumn counts;
 
           for (guint64 s = 0; s < t->n_samples; s++)
-            if (tv_time_ranges_contain (ranges, n_ranges, t->timestamps[s]))
+            if (tv_time_ranges_contain (ranges, n_ranges, tv_times_get (&t->times, s)))
               {
                 in_lane++;
                 gil += (t->statuses[s] & TACH_STATUS_HAS_GIL) != 0;

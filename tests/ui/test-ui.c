@@ -1547,7 +1547,7 @@ count_cells_by_hand (TvProfileData *data,
         selected |= threads[k] == i;
       for (guint64 s = 0; selected && s < t->n_samples; s++)
         {
-          guint64 since = t->timestamps[s] - origin;
+          guint64 since = tv_times_get (&t->times, s) - origin;
           guint64 column = since / column_duration;
           guint64 row = (since % column_duration) / row_duration;
 
@@ -2989,7 +2989,7 @@ test_flamegraph (void)
 
         for (guint64 k = 0; k < t->n_samples; k++)
           for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
-            if (t->timestamps[k] >= ranges[r].start && t->timestamps[k] < ranges[r].end)
+            if (tv_times_get (&t->times, k) >= ranges[r].start && tv_times_get (&t->times, k) < ranges[r].end)
               expected++;
       }
     g_assert_cmpuint (expected, >, 0);
