@@ -12,6 +12,9 @@
 #include "tv-profile-data-private.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -717,6 +720,11 @@ load (TachReader           *reader,
         tv_profile_data_set_no_memory_error (self, error);
       return NULL;
     }
+#ifdef __GLIBC__
+  /* The build's arrays and tables are freed, but the heap keeps the pages
+   * of those that were not at its end: give them back. */
+  malloc_trim (0);
+#endif
   if (progress != NULL)
     progress (self->n_samples, 1.0, user_data);
   return g_steal_pointer (&self);
