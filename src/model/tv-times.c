@@ -125,12 +125,43 @@ tv_times_read (const TvTimes *times,
     }
 }
 
+/* The first timestamp of block B, of timestamps in order: its smallest,
+ * the block's base unless it keeps them whole. */
+static inline guint64
+block_first (const TvTimes *times,
+             guint64        b)
+{
+  const TvTimesBlock *block = &times->blocks[b];
+
+  return (block->at & 3) == 2 ? tv_times_get (times, b * TV_TIMES_BLOCK) : block->base;
+}
+
 guint64
 tv_times_lower_bound (const TvTimes *times,
                       guint64        lo,
                       guint64        hi,
                       guint64        value)
 {
+  guint64 bl, bh;
+
+  if (lo >= hi)
+    return lo;
+  /* First the blocks after LO's, by their first timestamps (the blocks
+   * array is 16 bytes a block, each 64 samples): the first block BL that
+   * starts at or past VALUE; then the samples of the block before it. */
+  bl = lo / TV_TIMES_BLOCK + 1;
+  bh = (hi - 1) / TV_TIMES_BLOCK + 1;
+  while (bl < bh)
+    {
+      guint64 mid = bl + (bh - bl) / 2;
+
+      if (block_first (times, mid) < value)
+        bl = mid + 1;
+      else
+        bh = mid;
+    }
+  lo = MAX (lo, (bl - 1) * TV_TIMES_BLOCK);
+  hi = MIN (hi, bl * TV_TIMES_BLOCK);
   while (lo < hi)
     {
       guint64 mid = lo + (hi - lo) / 2;
