@@ -136,42 +136,44 @@ block_first (const TvTimes *times,
   return (block->at & 3) == 2 ? tv_times_get (times, b * TV_TIMES_BLOCK) : block->base;
 }
 
+/* The first of LO to HI whose key is at or past VALUE: the blocks' first
+ * timestamps when BLOCKS, else the timestamps. */
+static inline guint64
+bisect (const TvTimes *times,
+        guint64        lo,
+        guint64        hi,
+        guint64        value,
+        gboolean       blocks)
+{
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+      guint64 key = blocks ? block_first (times, mid) : tv_times_get (times, mid);
+
+      if (key < value)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 guint64
 tv_times_lower_bound (const TvTimes *times,
                       guint64        lo,
                       guint64        hi,
                       guint64        value)
 {
-  guint64 bl, bh;
+  guint64 bl;
 
   if (lo >= hi)
     return lo;
   /* First the blocks after LO's, by their first timestamps (the blocks
    * array is 16 bytes a block, each 64 samples): the first block BL that
    * starts at or past VALUE; then the samples of the block before it. */
-  bl = lo / TV_TIMES_BLOCK + 1;
-  bh = (hi - 1) / TV_TIMES_BLOCK + 1;
-  while (bl < bh)
-    {
-      guint64 mid = bl + (bh - bl) / 2;
-
-      if (block_first (times, mid) < value)
-        bl = mid + 1;
-      else
-        bh = mid;
-    }
-  lo = MAX (lo, (bl - 1) * TV_TIMES_BLOCK);
-  hi = MIN (hi, bl * TV_TIMES_BLOCK);
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-
-      if (tv_times_get (times, mid) < value)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  bl = bisect (times, lo / TV_TIMES_BLOCK + 1, (hi - 1) / TV_TIMES_BLOCK + 1, value, TRUE);
+  return bisect (times, MAX (lo, (bl - 1) * TV_TIMES_BLOCK), MIN (hi, bl * TV_TIMES_BLOCK),
+                 value, FALSE);
 }
 
 guint64
