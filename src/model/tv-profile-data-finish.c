@@ -364,24 +364,13 @@ finish_times (TvProfileData *self,
               TvThread      *t)
 {
   SampleStore *stores = &self->stores[STORES_PER_THREAD * t->index];
-  Cursor *c = &self->cursors[t->index];
   guint64 n = t->n_samples;
   guint64 n_blocks = (n + TV_TIMES_BLOCK - 1) / TV_TIMES_BLOCK;
-  guint64 whole[TV_TIMES_BLOCK];
   guint last = (guint) (n % TV_TIMES_BLOCK);
 
-  if (last > 0)
-    {
-      TvTimesBlock *block;
-
-      if (!tv_sample_store_ensure (self, &stores[STORE_BLOCKS], n_blocks * sizeof (TvTimesBlock)))
-        return FALSE;
-      block = (TvTimesBlock *) stores[STORE_BLOCKS].mem + n / TV_TIMES_BLOCK;
-      memcpy (whole, stores[STORE_TIMES].mem + c->times_at, last * sizeof (guint64));
-      c->times_at += tv_times_encode_block (whole, last, stores[STORE_TIMES].mem, c->times_at,
-                                            block);
-    }
-  tv_sample_store_shrink (&stores[STORE_TIMES], c->times_at);
+  if (last > 0 && !tv_profile_data_finish_times_block (self, t, n / TV_TIMES_BLOCK, last))
+    return FALSE;
+  tv_sample_store_shrink (&stores[STORE_TIMES], self->cursors[t->index].times_at);
   tv_sample_store_shrink (&stores[STORE_STATUSES], n);
   tv_sample_store_shrink (&stores[STORE_BLOCKS], n_blocks * sizeof (TvTimesBlock));
   t->statuses = stores[STORE_STATUSES].mem;

@@ -181,6 +181,12 @@ void        tv_sample_store_shrink              (SampleStore    *store,
                                                  gsize           bytes);
 void        tv_sample_store_clear               (SampleStore    *store);
 
+/* tv-profile-data.c */
+gboolean    tv_profile_data_finish_times_block  (TvProfileData  *self,
+                                                 TvThread       *t,
+                                                 guint64         block,
+                                                 guint           count);
+
 /* tv-profile-data-finish.c: called now and then with the share of the
  * work done, from 0 to 1; returns FALSE to stop it. */
 typedef gboolean (*TvFinishFunc) (double   done,

@@ -356,15 +356,16 @@ count_kept (const TvSampleFilter *filter,
 }
 
 /* Turns the COUNT timestamps of the thread's unfinished block, BLOCK, into
- * offsets; FALSE when memory runs out. */
-static gboolean
-finish_times_block (TvProfileData *self,
-                    TvThread      *t,
-                    Cursor        *c,
-                    guint64        block,
-                    guint          count)
+ * offsets (when it is full, or the last one at the end of the load);
+ * FALSE when memory runs out. */
+gboolean
+tv_profile_data_finish_times_block (TvProfileData *self,
+                                    TvThread      *t,
+                                    guint64        block,
+                                    guint          count)
 {
   SampleStore *stores = &self->stores[STORES_PER_THREAD * t->index];
+  Cursor *c = &self->cursors[t->index];
   guint64 whole[TV_TIMES_BLOCK];
 
   if (!tv_sample_store_ensure (self, &stores[STORE_BLOCKS], (block + 1) * sizeof (TvTimesBlock)))
@@ -405,7 +406,7 @@ append_samples (TvProfileData   *self,
               b->timestamps + done, take * sizeof (guint64));
       done += take;
       if (j + take == TV_TIMES_BLOCK
-          && !finish_times_block (self, t, c, i / TV_TIMES_BLOCK, TV_TIMES_BLOCK))
+          && !tv_profile_data_finish_times_block (self, t, i / TV_TIMES_BLOCK, TV_TIMES_BLOCK))
         return FALSE;
     }
   return TRUE;
