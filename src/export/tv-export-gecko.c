@@ -523,7 +523,8 @@ find_gc_frames (Gecko *g)
 
   g->gc_on_stack = g_new0 (guint8, MAX (exact->n_nodes, 1));
   for (guint32 n = 1; n < exact->n_nodes; n++)
-    g->gc_on_stack[n] = g->gc_on_stack[exact->parent[n]] || is_gc[exact->frame[n]];
+    g->gc_on_stack[n] = g->gc_on_stack[tv_exact_tree_parent (exact, n)]
+                        || is_gc[tv_exact_tree_frame (exact, n)];
 }
 
 static void

@@ -359,9 +359,10 @@ add_samples_direct (Builder       *b,
           /* The status, then the keys from the leaf up. */
           g_array_set_size (path, 0);
           g_array_append_val (path, status);
-          for (guint32 u = entry->leaf_status >> 8; u != TV_ROOT_NODE; u = exact->parent[u])
+          for (guint32 u = entry->leaf_status >> 8; u != TV_ROOT_NODE;
+               u = tv_exact_tree_parent (exact, u))
             {
-              guint32 frame = exact->frame[u];
+              guint32 frame = tv_exact_tree_frame (exact, u);
 
               if (internal == NULL || !internal[function_keys[frame]])
                 g_array_append_val (path, keys[frame]);

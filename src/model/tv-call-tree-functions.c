@@ -516,14 +516,14 @@ exact_functions_flat (TvProfileData *data,
           word &= word - 1;
           if (c == TV_ROOT_NODE || c >= n_nodes || (count = sub[c]) == 0)
             continue;
-          p = exact->parent[c];
+          p = tv_exact_tree_parent (exact, c);
           up = head != NULL ? head[p] : p;
           if (up != TV_ROOT_NODE)
             {
-              caller = fkeys[exact->frame[up]];
+              caller = fkeys[tv_exact_tree_frame (exact, up)];
               caller_outer = TV_BIT_TEST (exact->outer_calls, up);
             }
-          f = fkeys[exact->frame[c]];
+          f = fkeys[tv_exact_tree_frame (exact, c)];
           if (hidden != NULL && hidden[f])
             {
               head[c] = up;
@@ -588,7 +588,7 @@ tv_call_tree_exact_functions (TvProfileData *data,
 
   pair_table_init (&callers);
   pair_table_init (&callees);
-  path[sp++] = (PathNode) { 0, n_nodes > 0 ? exact->first_child[0] : 0, TV_NODE_NONE,
+  path[sp++] = (PathNode) { 0, n_nodes > 0 ? tv_exact_tree_first_child (exact, 0) : 0, TV_NODE_NONE,
                             FALSE, FALSE, 0 };
   /* Depth first, as tv_call_tree_build_functions() goes over a view, but
    * over the exact nodes, merging them as the view does (see
@@ -600,7 +600,7 @@ tv_call_tree_exact_functions (TvProfileData *data,
       guint32 f;
       PathNode next;
 
-      if (c >= n_nodes || exact->parent[c] != top->node)
+      if (c >= n_nodes || tv_exact_tree_parent (exact, c) != top->node)
         {
           /* Its own samples, now that its children's are known: its
            * view node's self. */
@@ -623,8 +623,8 @@ tv_call_tree_exact_functions (TvProfileData *data,
       if (!progress_step (progress, ++visited, n_nodes))
         break;
       top->children += sub[c];
-      f = fkeys[exact->frame[c]];
-      next = (PathNode) { c, exact->first_child[c], f, FALSE, TRUE, 0 };
+      f = fkeys[tv_exact_tree_frame (exact, c)];
+      next = (PathNode) { c, tv_exact_tree_first_child (exact, c), f, FALSE, TRUE, 0 };
       if (in_focus != NULL && !in_focus[c])
         {
           /* Outside the focus: in no view node, on the way to one. */

@@ -224,16 +224,16 @@ walkers_from_exact (TvProfileData *data,
   g_assert (v->n_nodes == MAX (exact->n_nodes, 1));
   for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
     {
-      guint32 p = exact->parent[n];
-      Step step = { p, p != 0 ? keys[exact->frame[p]] : TV_NODE_NONE };
+      guint32 p = tv_exact_tree_parent (exact, n);
+      Step step = { p, p != 0 ? keys[tv_exact_tree_frame (exact, p)] : TV_NODE_NONE };
 
-      if (p != 0 && hidden != NULL && hidden[fkeys[exact->frame[p]]])
+      if (p != 0 && hidden != NULL && hidden[fkeys[tv_exact_tree_frame (exact, p)]])
         step = steps[p];
       steps[n] = step;
       if (v->self[n] == 0)
         continue;
-      if (hidden == NULL || !hidden[fkeys[exact->frame[n]]])
-        walkers[n_walkers++] = (Walker) { keys[exact->frame[n]], n, n };
+      if (hidden == NULL || !hidden[fkeys[tv_exact_tree_frame (exact, n)]])
+        walkers[n_walkers++] = (Walker) { keys[tv_exact_tree_frame (exact, n)], n, n };
       else if (step.up != 0)
         walkers[n_walkers++] = (Walker) { step.up_key, n, step.up };
       else

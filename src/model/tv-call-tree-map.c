@@ -172,9 +172,9 @@ map_grouped (TvProfileData *data,
       in_focus[0] = 0;
       for (guint32 n = 1; n < exact->n_nodes; n++)
         {
-          guint8 above = in_focus[exact->parent[n]];
+          guint8 above = in_focus[tv_exact_tree_parent (exact, n)];
 
-          in_focus[n] = above || fkeys[exact->frame[n]] == query->focus_function;
+          in_focus[n] = above || fkeys[tv_exact_tree_frame (exact, n)] == query->focus_function;
           if (in_focus[n] && !above && weights[n] > 0)
             g_array_append_val (outer, n);
         }
@@ -211,7 +211,7 @@ map_grouped (TvProfileData *data,
           /* The focused view's root: the outermost calls are its
            * children. */
           gboolean focus_root = e == TV_NODE_NONE;
-          guint32 first = focus_root ? 0 : exact->first_child[e];
+          guint32 first = focus_root ? 0 : tv_exact_tree_first_child (exact, e);
 
           for (guint32 j = 0;; j++)
             {
@@ -226,13 +226,13 @@ map_grouped (TvProfileData *data,
               else
                 {
                   c = first + j;
-                  if (c >= exact->n_nodes || exact->parent[c] != e)
+                  if (c >= exact->n_nodes || tv_exact_tree_parent (exact, c) != e)
                     break;
                 }
               if (prune != NULL ? weights[c] == 0 : !TV_BIT_TEST (reached, c))
                 continue;
               children += weights[c];
-              frame = exact->frame[c];
+              frame = tv_exact_tree_frame (exact, c);
               f = fkeys[frame];
               if ((hidden != NULL && hidden[f]) || f == v_function)
                 {
@@ -380,8 +380,8 @@ tv_call_tree_map_nodes (TvProfileData *data,
 
   for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
     {
-      guint32 p = exact->parent[n];
-      guint32 frame = exact->frame[n];
+      guint32 p = tv_exact_tree_parent (exact, n);
+      guint32 frame = tv_exact_tree_frame (exact, n);
       guint32 k = keys[frame];
       guint32 f = fkeys[frame];
       guint32 pv;

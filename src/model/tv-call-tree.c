@@ -615,7 +615,7 @@ map_left_out (const TvExactTree *exact,
             break;
           if (sub[n] == 0 || (in_focus != NULL && !in_focus[n]))
             continue;
-          p = exact->parent[n];
+          p = tv_exact_tree_parent (exact, n);
           /* An outermost call of a focused function hangs off the root. */
           if (in_focus != NULL && !in_focus[p])
             to = TV_ROOT_NODE;

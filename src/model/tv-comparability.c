@@ -148,9 +148,9 @@ unmatched_key_fraction (TvProfileData  *data,
   samples = tv_profile_data_count_node_samples (data);
   for (guint32 n = 1; n < exact->n_nodes; n++)
     {
-      guint32 frame = exact->frame[n];
+      guint32 frame = tv_exact_tree_frame (exact, n);
 
-      flags[n] = flags[exact->parent[n]];
+      flags[n] = flags[tv_exact_tree_parent (exact, n)];
       if (tv_key_map_lookup (functions, side, frame_functions[frame]) != TV_NODE_NONE)
         flags[n] |= tv_key_map_lookup (keys, side, frame_keys[frame]) == TV_NODE_NONE
                     ? STACK_KNOWN | STACK_UNMATCHED : STACK_KNOWN;

@@ -185,8 +185,8 @@ typedef struct
 } Finish;
 
 /* FALSE when the finishing is to stop.  The numbering's passes are the
- * work: the kids a fifth, the walk three fifths, the first children a
- * fifth; DONE of N of the pass that starts at BASE. */
+ * work: the kids a fifth, the walk four fifths; DONE of N of the pass that
+ * starts at BASE. */
 static gboolean
 finish_step (const Finish *f,
              double        base,
@@ -197,13 +197,75 @@ finish_step (const Finish *f,
   return f->func == NULL || f->func (base + span * ((double) done / (double) MAX (n, 1)), f->data);
 }
 
+/* Where the tree's far table is made: NODE's VALUE, which it keeps in
+ * 16 bits as its distance from NODE unless that is too far; FALSE when
+ * memory runs out. */
+static gboolean
+keep_near (guint16   *near,
+           TvTreeFar *far,
+           guint32   *capacity,
+           guint32    node,
+           guint32    value)
+{
+  guint32 d = value > node ? value - node : node - value;
+
+  if (G_LIKELY (d < TV_TREE_FAR && value != TV_NODE_NONE))
+    {
+      near[node] = (guint16) d;
+      return TRUE;
+    }
+  near[node] = TV_TREE_FAR;
+  if (far->n == *capacity)
+    {
+      guint32 size = MAX (64, *capacity * 2);
+      guint32 *nodes = g_try_renew (guint32, far->nodes, size);
+
+      if (nodes == NULL)
+        return FALSE;
+      far->nodes = nodes;
+      if ((far->values = g_try_renew (guint32, far->values, size)) == NULL)
+        return FALSE;
+      *capacity = size;
+    }
+  far->nodes[far->n] = node;
+  far->values[far->n++] = value;
+  return TRUE;
+}
+
+static int
+compare_far (gconstpointer a,
+             gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Puts FAR's nodes in ascending order, with their values. */
+static void
+sort_far (TvTreeFar *far)
+{
+  g_autofree guint64 *pairs = g_new (guint64, MAX (far->n, 1));
+
+  for (guint32 i = 0; i < far->n; i++)
+    pairs[i] = (guint64) far->nodes[i] << 32 | far->values[i];
+  qsort (pairs, far->n, sizeof (guint64), compare_far);
+  for (guint32 i = 0; i < far->n; i++)
+    {
+      far->nodes[i] = pairs[i] >> 32;
+      far->values[i] = (guint32) pairs[i];
+    }
+}
+
 /* Numbers the exact tree's nodes depth first, a node's children together:
  * a node's children get consecutive numbers when it is reached, and the
  * first child's subtree is numbered before its siblings' children.  So
  * siblings are consecutive (a call tree groups the children of the nodes
  * it merges by reading ranges instead of hashing every node, see
  * tv-call-tree.c), and a chain of calls is consecutive too (a walk up a
- * stack reads neighbours).  The runs' leaves are renumbered with them.
+ * stack reads neighbours, and the tree keeps its parents and first
+ * children as short distances, see TvExactTree).  The runs' leaves are
+ * renumbered with them.
  *
  * The children come from the parents rather than from the build's lists
  * (a cache miss a sibling): counted, then each node written, last first,
@@ -217,8 +279,8 @@ finish_step (const Finish *f,
  * of its function.  Before a node goes on the path, the nodes that are
  * not its ancestors come off (the path is cut back to its parent).
  *
- * FALSE when FINISH stops it: whatever arrays the tree then has are its
- * own, to be freed with it. */
+ * FALSE when FINISH stops it or memory runs out: whatever arrays the tree
+ * then has are its own, to be freed with it. */
 static gboolean
 number_depth_first (TvProfileData *self,
                     const Finish  *finish)
@@ -230,14 +292,12 @@ number_depth_first (TvProfileData *self,
   /* The walk's stack: a node's place in KIDS and its new number. */
   g_autofree guint32 *stack = NULL;
   g_autofree guint32 *new_id = NULL;
-  guint32 *first_child, *parent, *frame;
-  guint32 k = 1, sp = 0;
+  guint32 k = 1, sp = 0, far_up_size = 0, far_down_size = 0;
   const guint32 *fkeys = self->frame_keys[TV_MERGE_FUNCTION];
   g_autofree guint32 *active = g_new0 (guint32, MAX (self->n_keys[TV_MERGE_FUNCTION], 1));
   /* The path: each node's number and function. */
   gsize path_size = (gsize) self->max_depth + 2, depth = 0;
   g_autofree guint32 *path = g_new (guint32, 2 * path_size);
-  guint64 *outer = g_new0 (guint64, ((gsize) n + 63) / 64 + 1);
 
   /* The hash table is done with, and the lists of children too: their
    * array holds the kids (both 16 bytes a node).  The arrays of the walk
@@ -250,33 +310,43 @@ number_depth_first (TvProfileData *self,
   kids = (Kid *) (gpointer) g_steal_pointer (&self->links);
 
   for (guint32 i = 1; i < n; i++)
-    child_end[tree->parent[i]]++;
+    child_end[self->build_parent[i]]++;
   for (guint32 i = 1, sum = child_end[0]; i <= n; i++)
     child_end[i] = sum += child_end[i];
   /* Kid 0 is the root; node I's children are KIDS[1 + child_end[I]] to
    * KIDS[child_end[I + 1]] once I has been taken. */
   for (guint32 i = n; i-- > 0;)
     {
-      Kid kid = { i, tree->frame[i], 1 + child_end[i], 1 + child_end[i + 1] };
+      Kid kid = { i, self->build_frame[i], 1 + child_end[i], 1 + child_end[i + 1] };
 
       if (i % FINISH_EVERY == 0 && !finish_step (finish, 0.0, 0.2, n - i, n))
-        {
-          g_free (outer);
-          return FALSE;
-        }
+        return FALSE;
 
       if (i == 0)
         kids[0] = kid;
       else
-        kids[1 + --child_end[tree->parent[i]]] = kid;
+        kids[1 + --child_end[self->build_parent[i]]] = kid;
     }
   new_id = g_steal_pointer (&child_end);
-  parent = g_steal_pointer (&tree->parent);
-  frame = g_steal_pointer (&tree->frame);
+  /* The kids have all the build's arrays had, and the tree's own arrays
+   * are half their size. */
+  g_clear_pointer (&self->build_parent, g_free);
+  g_clear_pointer (&self->build_frame, g_free);
+  tree->up = tv_huge_heap_new (guint16, MAX (n, 1));
+  tree->down = tv_huge_heap_new (guint16, MAX (n, 1));
+  if (tach_reader_get_n_frames (self->reader) < TV_TREE_FAR)
+    tree->frame16 = tv_huge_heap_new (guint16, MAX (n, 1));
+  else
+    tree->frame32 = tv_huge_heap_new (guint32, MAX (n, 1));
+  tree->outer_calls = g_new0 (guint64, ((gsize) n + 63) / 64 + 1);
 
   stack = g_new (guint32, 2 * (gsize) MAX (n, 1));
-  parent[0] = TV_NODE_NONE;
-  frame[0] = kids[0].frame;
+  if (!keep_near (tree->up, &tree->far_up, &far_up_size, 0, TV_NODE_NONE))
+    return FALSE;
+  if (tree->frame16 != NULL)
+    tree->frame16[0] = 0;
+  else
+    tree->frame32[0] = TV_NODE_NONE;
   new_id[0] = 0;
   stack[sp++] = 0;
   stack[sp++] = 0;
@@ -286,20 +356,15 @@ number_depth_first (TvProfileData *self,
       const Kid *node = &kids[stack[--sp]];
       guint32 first = k;
 
-      if (i % FINISH_EVERY == 0 && !finish_step (finish, 0.2, 0.6, k, n))
-        {
-          /* The tree's own arrays again, to be freed with it. */
-          tree->parent = parent;
-          tree->frame = frame;
-          g_free (outer);
-          return FALSE;
-        }
+      if (i % FINISH_EVERY == 0 && !finish_step (finish, 0.2, 0.8, k, n))
+        return FALSE;
 
       if (i != TV_ROOT_NODE)
         {
           guint32 f = fkeys[node->frame];
+          guint32 p = tv_exact_tree_parent (tree, i);
 
-          while (depth > 0 && path[2 * depth - 2] != parent[i])
+          while (depth > 0 && path[2 * depth - 2] != p)
             active[path[2 * --depth + 1]]--;
           if (depth == path_size)
             {
@@ -311,13 +376,21 @@ number_depth_first (TvProfileData *self,
           depth++;
           active[f]++;
         }
+      /* A node with no children has the next node, which is not one. */
+      if (!keep_near (tree->down, &tree->far_down, &far_down_size, i,
+                      node->first < node->end ? first : i + 1))
+        return FALSE;
       for (guint32 c = node->first; c < node->end; c++, k++)
         {
-          parent[k] = i;
-          frame[k] = kids[c].frame;
+          if (!keep_near (tree->up, &tree->far_up, &far_up_size, k, i))
+            return FALSE;
+          if (tree->frame16 != NULL)
+            tree->frame16[k] = (guint16) kids[c].frame;
+          else
+            tree->frame32[k] = kids[c].frame;
           new_id[kids[c].id] = k;
           if (active[fkeys[kids[c].frame]] == 0)
-            TV_BIT_SET (outer, k);
+            TV_BIT_SET (tree->outer_calls, k);
         }
       /* The first child on top: its subtree comes next. */
       for (guint32 c = node->end; c > node->first; c--)
@@ -327,24 +400,8 @@ number_depth_first (TvProfileData *self,
         }
     }
   g_assert (k == n);
-
-  /* Each node's children are together: where the parent changes, a
-   * node's begin.  Made once the kids are gone, so that the two never
-   * stand at once; a node with none has node 0, the root, which is no
-   * node's child. */
-  g_clear_pointer (&kids, g_free);
-  g_clear_pointer (&stack, g_free);
-  tree->parent = parent;
-  tree->frame = frame;
-  tree->outer_calls = outer;
-  first_child = tree->first_child = tv_huge_heap_new0 (guint32, MAX (n, 1));
-  for (guint32 c = 1; c < n; c++)
-    {
-      if (c % FINISH_EVERY == 0 && !finish_step (finish, 0.8, 0.2, c, n))
-        return FALSE;
-      if (parent[c] != parent[c - 1])
-        first_child[parent[c]] = c;
-    }
+  /* The parents came in order, the first children in the walk's. */
+  sort_far (&tree->far_down);
 
   for (guint i = 0; i < self->n_threads; i++)
     {
@@ -399,8 +456,8 @@ shrink (TvProfileData *self,
       for (guint k = 0; k < 6; k++)
         self->status_counts[k] += t->status_counts[k];
     }
-  tree->parent = g_renew (guint32, tree->parent, tree->n_nodes);
-  tree->frame = g_renew (guint32, tree->frame, tree->n_nodes);
+  self->build_parent = g_renew (guint32, self->build_parent, tree->n_nodes);
+  self->build_frame = g_renew (guint32, self->build_frame, tree->n_nodes);
   /* What the depths were kept for while the samples came in; nothing
    * needs them after. */
   for (guint32 n = 0; n < tree->n_nodes; n++)

@@ -140,9 +140,11 @@ struct _TvProfileData
   guint32         n_keys[TV_N_MERGE_KEYS];
   guint8         *internal;        /* per function key; NULL when none is */
 
-  /* Building only: the children of each node, the hash table of the
-   * children of nodes with many, the cursors. */
+  /* Building only: each node's parent and frame, the children of each
+   * node, the hash table of the children of nodes with many, the cursors. */
   guint32         tree_capacity;
+  guint32        *build_parent;
+  guint32        *build_frame;
   Link           *links;
   Slot           *slots;        /* open addressing on (parent, frame) */
   guint32         mask;

@@ -102,7 +102,6 @@ static gboolean
 grow_tree (TvProfileData *self,
            guint32        capacity)
 {
-  TvExactTree *tree = &self->tree;
   gpointer p;
 
   if (capacity <= self->tree_capacity
@@ -110,12 +109,12 @@ grow_tree (TvProfileData *self,
                         * (2 * sizeof (guint32) + sizeof (guint16) + sizeof (Link))))
     return FALSE;
   /* Each array is filled from its start: huge pages cost what is used. */
-  if ((p = g_try_renew (guint32, tree->parent, capacity)) == NULL)
+  if ((p = g_try_renew (guint32, self->build_parent, capacity)) == NULL)
     return FALSE;
-  tree->parent = tv_huge_pages (p, capacity * sizeof (guint32));
-  if ((p = g_try_renew (guint32, tree->frame, capacity)) == NULL)
+  self->build_parent = tv_huge_pages (p, capacity * sizeof (guint32));
+  if ((p = g_try_renew (guint32, self->build_frame, capacity)) == NULL)
     return FALSE;
-  tree->frame = tv_huge_pages (p, capacity * sizeof (guint32));
+  self->build_frame = tv_huge_pages (p, capacity * sizeof (guint32));
   if ((p = g_try_renew (guint16, self->node_depth, capacity)) == NULL)
     return FALSE;
   self->node_depth = tv_huge_pages (p, capacity * sizeof (guint16));
@@ -152,8 +151,8 @@ child_node (TvProfileData *self,
   if (tree->n_nodes == self->tree_capacity && !grow_tree (self, self->tree_capacity * 2))
     return TV_NODE_NONE;
   node = tree->n_nodes++;
-  tree->parent[node] = parent;
-  tree->frame[node] = frame;
+  self->build_parent[node] = parent;
+  self->build_frame[node] = frame;
   self->node_depth[node] = self->node_depth[parent] + 1;
   link = &self->links[node];
   link->frame = frame;
@@ -547,8 +546,8 @@ start_load (TvProfileData         *self,
       return FALSE;
     }
   self->tree.n_nodes = 1;
-  self->tree.parent[0] = TV_NODE_NONE;
-  self->tree.frame[0] = TV_NODE_NONE;
+  self->build_parent[0] = TV_NODE_NONE;
+  self->build_frame[0] = TV_NODE_NONE;
   self->node_depth[0] = 0;
   self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE, 0 };
   self->slots = tv_huge_heap_new0 (Slot, (gsize) self->mask + 1);
@@ -817,10 +816,17 @@ tv_profile_data_unref (TvProfileData *self)
   g_free (self->threads);
   g_free (self->thread_order);
   g_free (self->stores);
-  g_free (self->tree.parent);
-  g_free (self->tree.frame);
+  g_free (self->build_parent);
+  g_free (self->build_frame);
   g_free (self->node_depth);
-  g_free (self->tree.first_child);
+  g_free (self->tree.up);
+  g_free (self->tree.down);
+  g_free (self->tree.frame16);
+  g_free (self->tree.frame32);
+  g_free (self->tree.far_up.nodes);
+  g_free (self->tree.far_up.values);
+  g_free (self->tree.far_down.nodes);
+  g_free (self->tree.far_down.values);
   g_free (self->tree.outer_calls);
   g_free (self->slots);
   g_free (self->links);
@@ -894,6 +900,25 @@ guint64
 tv_profile_data_get_n_at_depth_limit (TvProfileData *self)
 {
   return self->n_at_depth_limit;
+}
+
+guint32
+tv_tree_far_get (const TvTreeFar *far,
+                 guint32          node)
+{
+  guint32 lo = 0, hi = far->n;
+
+  while (hi - lo > 1)
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+
+      if (far->nodes[mid] <= node)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  g_assert (hi > lo && far->nodes[lo] == node);
+  return far->values[lo];
 }
 
 guint64 *

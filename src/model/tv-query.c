@@ -418,10 +418,12 @@ mark_reached (const TvExactTree *exact,
       for (guint32 n = exact->n_nodes; n-- > 1;)
         if (weights[n] > 0 || TV_BIT_TEST (reached, n))
           {
+            guint32 p = tv_exact_tree_parent (exact, n);
+
             TV_BIT_SET (reached, n);
-            TV_BIT_SET (reached, exact->parent[n]);
+            TV_BIT_SET (reached, p);
             if (sum)
-              weights[exact->parent[n]] += weights[n];
+              weights[p] += weights[n];
           }
       if (exact->n_nodes > 0 && weights[0] > 0)
         TV_BIT_SET (reached, 0);
@@ -448,7 +450,7 @@ mark_reached (const TvExactTree *exact,
           word &= ~(G_GUINT64_CONSTANT (1) << bit);
           if (n == TV_ROOT_NODE)
             continue;
-          p = exact->parent[n];
+          p = tv_exact_tree_parent (exact, n);
           /* Below N, so not taken yet, even in this word. */
           if (p / 64 == w)
             word |= G_GUINT64_CONSTANT (1) << (p % 64);
@@ -473,7 +475,7 @@ sum_subtrees (const TvExactTree *exact,
   for (guint32 n = exact->n_nodes; n-- > 1;)
     {
       guint64 w = weights[n] + carry;
-      guint32 p = exact->parent[n];
+      guint32 p = tv_exact_tree_parent (exact, n);
 
       carry = 0;
       if (p == n - 1)

@@ -47,11 +47,11 @@ mark_nodes (const TvExactTree *tree,
 
   for (guint32 node = 1; node < tree->n_nodes; node++)
     {
-      guint32 frame = tree->frame[node];
+      guint32 frame = tv_exact_tree_frame (tree, node);
 
       if ((node & 0xffff) == 0 && g_cancellable_is_cancelled (cancellable))
         return NULL;
-      marked[node] = marked[tree->parent[node]]
+      marked[node] = marked[tv_exact_tree_parent (tree, node)]
                      || (frame < n_frames && frame_marks[frame] != 0);
     }
   return g_steal_pointer (&marked);

@@ -121,7 +121,7 @@ exact_depth (const TvExactTree *tree,
 {
   guint depth = 0;
 
-  for (; node != TV_ROOT_NODE; node = tree->parent[node])
+  for (; node != TV_ROOT_NODE; node = tv_exact_tree_parent (tree, node))
     depth++;
   return depth;
 }
@@ -336,8 +336,8 @@ check_threads (TvProfileData *data,
       CHECK_EQ (exact_depth (tree, node), sample->depth, "leaf depth");
       for (guint k = sample->depth; k > 0; k--)
         {
-          CHECK_EQ (tree->frame[node], frames[k - 1], "frame on the leaf's path");
-          node = tree->parent[node];
+          CHECK_EQ (tv_exact_tree_frame (tree, node), frames[k - 1], "frame on the leaf's path");
+          node = tv_exact_tree_parent (tree, node);
         }
       CHECK_EQ (node, TV_ROOT_NODE, "path ends at the root");
 
@@ -461,12 +461,12 @@ check_exact_tree (TvProfileData *data)
   guint32 n_frames = tach_reader_get_n_frames (tv_profile_data_get_reader (data));
 
   g_assert_cmpuint (tree->n_nodes, >=, 1);
-  CHECK_EQ (tree->parent[0], TV_NODE_NONE, "root has no parent");
+  CHECK_EQ (tv_exact_tree_parent (tree, 0), TV_NODE_NONE, "root has no parent");
   for (guint32 n = 1; n < tree->n_nodes; n++)
     {
-      CHECK (tree->parent[n] < n, "parent before child");
-      CHECK (tree->frame[n] < n_frames, "frame in range");
-      ids[n - 1] = (guint64) tree->parent[n] << 32 | tree->frame[n];
+      CHECK (tv_exact_tree_parent (tree, n) < n, "parent before child");
+      CHECK (tv_exact_tree_frame (tree, n) < n_frames, "frame in range");
+      ids[n - 1] = (guint64) tv_exact_tree_parent (tree, n) << 32 | tv_exact_tree_frame (tree, n);
     }
   qsort (ids, tree->n_nodes - 1, sizeof (guint64), compare_u64);
   for (guint32 i = 1; i + 1 < tree->n_nodes; i++)
@@ -478,12 +478,13 @@ check_exact_tree (TvProfileData *data)
     g_autofree guint32 *n_children = g_new0 (guint32, tree->n_nodes);
 
     for (guint32 n = 1; n < tree->n_nodes; n++)
-      n_children[tree->parent[n]]++;
+      n_children[tv_exact_tree_parent (tree, n)]++;
     for (guint32 n = 0; n < tree->n_nodes; n++)
       {
         guint32 in_range = 0;
 
-        for (guint32 c = tree->first_child[n]; c < tree->n_nodes && tree->parent[c] == n; c++)
+        for (guint32 c = tv_exact_tree_first_child (tree, n);
+             c < tree->n_nodes && tv_exact_tree_parent (tree, c) == n; c++)
           in_range++;
         CHECK_EQ (in_range, n_children[n], "children consecutive from first_child");
       }
@@ -2546,8 +2547,9 @@ check_file (const char *path,
           guint32 frames[TACH_MAX_STACK_DEPTH];
           guint depth = exact_depth (tree, t->run_leaf[r]);
 
-          for (guint32 n = t->run_leaf[r], j = depth; n != TV_ROOT_NODE; n = tree->parent[n])
-            frames[--j] = tree->frame[n];
+          for (guint32 n = t->run_leaf[r], j = depth; n != TV_ROOT_NODE;
+               n = tv_exact_tree_parent (tree, n))
+            frames[--j] = tv_exact_tree_frame (tree, n);
           count_key (got, collapsed_key (reader, t->thread_id, frames, depth),
                      end - t->run_start[r]);
         }
@@ -2999,6 +3001,115 @@ test_corpus_refused (void)
   g_assert_null (reader);
 }
 
+/* A tree whose parents and first children are too far from their nodes
+ * to be kept as distances (see TvExactTree), of few samples: under the
+ * root, A calls C1 and C2, and B calls the same.  C1 calls each of
+ * FAR_BRANCHES functions, each of which starts a chain of FAR_CHAIN calls,
+ * more than 65,535 nodes in all; C2 and B are numbered before them, their
+ * children after.  With WIDE, the frame table has more frames than 16
+ * bits hold, and the stacks use the last of them. */
+#define FAR_BRANCHES 300
+#define FAR_CHAIN    230
+
+static void
+write_far_tree (const char *path,
+                gboolean    wide)
+{
+  enum { A, B, C1, C2, BRANCH, CHAIN = BRANCH + FAR_BRANCHES, N_USED = CHAIN + FAR_CHAIN };
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError error;
+  guint n_frames = N_USED + (wide ? 65536 : 0);
+  g_autofree guint32 *table = g_new (guint32, n_frames);
+  const guint32 *frames = table + n_frames - N_USED;
+  guint32 stack[TACH_MAX_STACK_DEPTH];
+  guint64 ts = 1000000;
+
+  options.start_time_us = ts;
+  options.sample_interval_us = 1000;
+  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+    g_error ("%s", error.message);
+  for (guint i = 0; i < n_frames; i++)
+    {
+      g_autofree char *funcname = g_strdup_printf ("f%u", i);
+      TachFrameInfo info = { "/srv/far.py", funcname, 1 + i % 1000, -1, -1, -1, TACH_OPCODE_NONE };
+
+      if (tach_writer_intern_frame (writer, &info, &table[i], &error) != TACH_OK)
+        g_error ("%s", error.message);
+    }
+  /* Outermost first here, reversed when written. */
+  for (guint s = 0; s < FAR_BRANCHES + 12; s++)
+    {
+      guint depth = 0;
+      guint32 status = TACH_STATUS_HAS_GIL | (s % 3 == 0 ? TACH_STATUS_ON_CPU : 0);
+
+      if (s < FAR_BRANCHES)
+        {
+          stack[depth++] = frames[A];
+          stack[depth++] = frames[C1];
+          stack[depth++] = frames[BRANCH + s];
+          for (guint k = 0; k < FAR_CHAIN; k++)
+            stack[depth++] = frames[CHAIN + k];
+        }
+      else
+        {
+          stack[depth++] = frames[s % 2 ? B : A];
+          stack[depth++] = frames[s % 2 ? C1 : C2];
+          stack[depth++] = frames[BRANCH + s % 6];
+        }
+      for (guint i = 0; i < depth / 2; i++)
+        {
+          guint32 x = stack[i];
+
+          stack[i] = stack[depth - 1 - i];
+          stack[depth - 1 - i] = x;
+        }
+      if (tach_writer_add_sample (writer, 1 + s % 2, 0, ts += 1000, status,
+                                  stack, depth, &error) != TACH_OK)
+        g_error ("%s", error.message);
+    }
+  if (tach_writer_finish (writer, &error) != TACH_OK)
+    g_error ("%s", error.message);
+}
+
+/* Far parents and first children, and frames of more than 16 bits, read
+ * back as the samples wrote them: every path, the tree's structure, and
+ * queries against the brute force. */
+static void
+test_far_tree (gconstpointer user_data)
+{
+  gboolean wide = GPOINTER_TO_INT (user_data);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (base_seed);
+  FormatTestDir tmp;
+  const char *path;
+  g_autofree guint *sample_thread = NULL;
+  g_autoptr(TvProfileData) data = NULL;
+  const TvExactTree *tree;
+  Decoded d;
+
+  format_test_dir_init (&tmp, "tv-model-XXXXXX");
+  path = tmp.path;
+  write_far_tree (path, wide);
+  data = fixture_load (path);
+  tree = tv_profile_data_get_tree (data);
+  /* The case this is for: distances past 16 bits, both ways, and frames
+   * past 16 bits when the table has them. */
+  g_assert_cmpuint (tree->n_nodes, >, 65536);
+  g_assert_cmpuint (tree->far_up.n, >=, 7);
+  g_assert_cmpuint (tree->far_down.n, >=, 2);
+  g_assert_true ((tree->frame32 != NULL) == wide);
+  g_assert_true ((tree->frame16 != NULL) == !wide);
+
+  decode_file (path, &d);
+  set_context ("far tree%s", wide ? ", wide frames" : "");
+  sample_thread = check_threads (data, &d);
+  check_exact_tree (data);
+  check_keys (data);
+  check_queries (data, &d, sample_thread, rand, "far tree", 4);
+  decoded_clear (&d);
+  format_test_dir_clear (&tmp);
+}
+
 /* The model's frames are the reader's: every field of every frame, and
  * nothing past the table. */
 static void
@@ -3052,6 +3163,8 @@ main (int    argc,
   g_test_add_func ("/model/corpus/compression_type_7.tach", test_corpus_refused);
   g_test_add_func ("/model/data/empty-thread", test_empty_thread);
   g_test_add_func ("/model/tree/progress", test_tree_progress);
+  g_test_add_data_func ("/model/tree/far", GINT_TO_POINTER (FALSE), test_far_tree);
+  g_test_add_data_func ("/model/tree/far-wide-frames", GINT_TO_POINTER (TRUE), test_far_tree);
   g_test_add_func ("/model/view-state/ranges", test_view_state_ranges);
   g_test_add_func ("/model/memory/huge-pages", test_huge_pages);
   g_test_add_func ("/model/memory/huge-reuse", test_huge_reuse);

@@ -29,8 +29,8 @@ stack_holds (const TvExactTree *tree,
              guint32            node,
              guint32            function)
 {
-  for (; node != TV_ROOT_NODE && node != TV_NODE_NONE; node = tree->parent[node])
-    if (function_keys[tree->frame[node]] == function)
+  for (; node != TV_ROOT_NODE && node != TV_NODE_NONE; node = tv_exact_tree_parent (tree, node))
+    if (function_keys[tv_exact_tree_frame (tree, node)] == function)
       return TRUE;
   return FALSE;
 }

@@ -80,8 +80,8 @@ brute_count (TvProfileData *data,
           gboolean holds = FALSE;
 
           for (guint32 node = thread->run_leaf[r]; node != TV_ROOT_NODE && !holds;
-               node = tree->parent[node])
-            holds = frames[tree->frame[node]] != 0;
+               node = tv_exact_tree_parent (tree, node))
+            holds = frames[tv_exact_tree_frame (tree, node)] != 0;
           if (!holds)
             continue;
           for (guint64 s = thread->run_start[r]; s < end; s++)
