@@ -367,7 +367,10 @@ tv_profile_data_finish_times_block (TvProfileData *self,
   Cursor *c = &self->cursors[t->index];
   guint64 whole[TV_TIMES_BLOCK];
 
-  if (!tv_sample_store_ensure (self, &stores[STORE_BLOCKS], (block + 1) * sizeof (TvTimesBlock)))
+  /* A thread of billions of samples is past what the blocks address, and
+   * past any memory. */
+  if (c->times_at >= TV_TIMES_MAX_POOL
+      || !tv_sample_store_ensure (self, &stores[STORE_BLOCKS], (block + 1) * sizeof (TvTimesBlock)))
     return FALSE;
   memcpy (whole, stores[STORE_TIMES].mem + c->times_at, count * sizeof (guint64));
   c->times_at += tv_times_encode_block (whole, count, stores[STORE_TIMES].mem, c->times_at,

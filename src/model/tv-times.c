@@ -7,6 +7,19 @@
 
 #include <string.h>
 
+const guint8 tv_times_widths[4] = { 2, 4, 8, 3 };
+
+G_STATIC_ASSERT (sizeof (TvTimesBlock) == 12);
+
+static inline TvTimesBlock
+make_block (guint64 base,
+            gsize   at,
+            guint   code)
+{
+  return (TvTimesBlock) { (guint32) base, (guint32) (base >> 32),
+                          (guint32) (at / TV_TIMES_ALIGN) << 2 | code };
+}
+
 gsize
 tv_times_encode_block (const guint64 *ts,
                        guint          n,
@@ -18,7 +31,7 @@ tv_times_encode_block (const guint64 *ts,
   guint8 *p = pool + at;
 
   g_assert (n >= 1 && n <= TV_TIMES_BLOCK);
-  g_assert (at % 8 == 0);
+  g_assert (at % TV_TIMES_ALIGN == 0 && at < TV_TIMES_MAX_POOL);
   for (guint i = 1; i < n; i++)
     {
       lo = MIN (lo, ts[i]);
@@ -30,8 +43,21 @@ tv_times_encode_block (const guint64 *ts,
 
       for (guint i = 0; i < n; i++)
         o[i] = (guint16) (ts[i] - lo);
-      *block = (TvTimesBlock) { lo, (guint64) at << 2 | 0 };
+      *block = make_block (lo, at, 0);
       return (gsize) n * 2;
+    }
+  if (hi - lo < (1u << 24))
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          guint32 o = (guint32) (ts[i] - lo);
+
+          p[3 * i] = (guint8) o;
+          p[3 * i + 1] = (guint8) (o >> 8);
+          p[3 * i + 2] = (guint8) (o >> 16);
+        }
+      *block = make_block (lo, at, 3);
+      return (gsize) n * 3;
     }
   if (hi - lo <= G_MAXUINT32)
     {
@@ -39,11 +65,11 @@ tv_times_encode_block (const guint64 *ts,
 
       for (guint i = 0; i < n; i++)
         o[i] = (guint32) (ts[i] - lo);
-      *block = (TvTimesBlock) { lo, (guint64) at << 2 | 1 };
+      *block = make_block (lo, at, 1);
       return (gsize) n * 4;
     }
   memmove (p, ts, (gsize) n * 8);
-  *block = (TvTimesBlock) { 0, (guint64) at << 2 | 2 };
+  *block = make_block (0, at, 2);
   return (gsize) n * 8;
 }
 
@@ -86,8 +112,8 @@ tv_times_get_memory_size (const TvTimes *times)
   if (n_blocks == 0)
     return 0;
   last = &times->blocks[n_blocks - 1];
-  return n_blocks * sizeof (TvTimesBlock) + (last->at >> 2)
-         + (times->n - (n_blocks - 1) * TV_TIMES_BLOCK) * ((gsize) 2 << (last->at & 3));
+  return n_blocks * sizeof (TvTimesBlock) + tv_times_block_at (last)
+         + (times->n - (n_blocks - 1) * TV_TIMES_BLOCK) * tv_times_widths[tv_times_block_code (last)];
 }
 
 void
@@ -100,12 +126,12 @@ tv_times_read (const TvTimes *times,
   while (n > 0)
     {
       const TvTimesBlock *b = &times->blocks[start / TV_TIMES_BLOCK];
-      const guint8 *p = times->pool + (b->at >> 2);
+      const guint8 *p = times->pool + tv_times_block_at (b);
       guint j = start % TV_TIMES_BLOCK;
       guint count = (guint) MIN (n, TV_TIMES_BLOCK - j);
-      guint64 base = b->base;
+      guint64 base = tv_times_block_base (b);
 
-      switch (b->at & 3)
+      switch (tv_times_block_code (b))
         {
         case 0:
           for (guint i = 0; i < count; i++)
@@ -115,8 +141,16 @@ tv_times_read (const TvTimes *times,
           for (guint i = 0; i < count; i++)
             out[i] = base + ((const guint32 *) p)[j + i];
           break;
-        default:
+        case 2:
           memcpy (out, (const guint64 *) p + j, (gsize) count * 8);
+          break;
+        default:
+          for (guint i = 0; i < count; i++)
+            {
+              const guint8 *o = p + 3 * (j + i);
+
+              out[i] = base + (o[0] | (guint32) o[1] << 8 | (guint32) o[2] << 16);
+            }
           break;
         }
       out += count;
@@ -133,7 +167,8 @@ block_first (const TvTimes *times,
 {
   const TvTimesBlock *block = &times->blocks[b];
 
-  return (block->at & 3) == 2 ? tv_times_get (times, b * TV_TIMES_BLOCK) : block->base;
+  return tv_times_block_code (block) == 2 ? tv_times_get (times, b * TV_TIMES_BLOCK)
+                                          : tv_times_block_base (block);
 }
 
 /* The first of LO to HI whose key is at or past VALUE: the blocks' first
@@ -169,7 +204,7 @@ tv_times_lower_bound (const TvTimes *times,
   if (lo >= hi)
     return lo;
   /* First the blocks after LO's, by their first timestamps (the blocks
-   * array is 16 bytes a block, each 64 samples): the first block BL that
+   * array is 12 bytes a block, each 64 samples): the first block BL that
    * starts at or past VALUE; then the samples of the block before it. */
   bl = bisect (times, lo / TV_TIMES_BLOCK + 1, (hi - 1) / TV_TIMES_BLOCK + 1, value, TRUE);
   return bisect (times, MAX (lo, (bl - 1) * TV_TIMES_BLOCK), MIN (hi, bl * TV_TIMES_BLOCK),

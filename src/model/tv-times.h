@@ -7,13 +7,14 @@
  * TV_TIMES_BLOCK consecutive samples differ by far less than their 64
  * bits hold.  Each block keeps its smallest timestamp and, in the pool,
  * every timestamp's offset from it, in as few bytes as the block's span
- * needs: 2 (a span up to 65 ms, 64 samples 1 ms apart), 4 (up to 71
- * minutes), or 8, the timestamps themselves.  A timestamp is then two
- * loads away, in any order, and a profile sampled every millisecond keeps
- * 2.25 bytes a sample instead of 8.
+ * needs: 2 (a span up to 65 ms, 64 samples 1 ms apart), 3 (up to 16 s:
+ * the same samples with some late, or slower ones), 4 (up to 71 minutes),
+ * or 8, the timestamps themselves.  A timestamp is then two loads away, in
+ * any order, and a profile sampled every millisecond keeps 2.2 bytes a
+ * sample instead of 8.
  *
  * Every block but the last is full, so each starts in the pool at a
- * multiple of 128 bytes and its offsets are aligned.
+ * multiple of 64 bytes and its offsets of 2, 4 and 8 bytes are aligned.
  */
 #pragma once
 
@@ -23,14 +24,43 @@ G_BEGIN_DECLS
 
 #define TV_TIMES_BLOCK 64
 
+/* A block's offsets start in the pool at a multiple of this; a pool holds
+ * at most TV_TIMES_MAX_POOL bytes (billions of samples). */
+#define TV_TIMES_ALIGN    64
+#define TV_TIMES_MAX_POOL (G_GUINT64_CONSTANT (1) << 36)
+
+/* 12 bytes, a fifth of a byte a sample: read with tv_times_block_*(). */
 typedef struct
 {
-  guint64 base;                /* the block's smallest timestamp; 0 for
-                                * whole timestamps */
-  guint64 at;                  /* where its offsets start in the pool, in
-                                * bytes, times 4, plus the width's code:
-                                * 0 for 2 bytes, 1 for 4, 2 for 8 */
+  guint32 base_lo;             /* the block's smallest timestamp; 0 for */
+  guint32 base_hi;             /* whole timestamps */
+  guint32 at;                  /* where its offsets start in the pool, in
+                                * TV_TIMES_ALIGN bytes, times 4, plus the
+                                * width's code: 0 for 2 bytes, 1 for 4, 2
+                                * for 8, 3 for 3 (tv_times_widths) */
 } TvTimesBlock;
+
+/* The bytes an offset takes, by the width's code. */
+extern const guint8 tv_times_widths[4];
+
+static inline guint64
+tv_times_block_base (const TvTimesBlock *block)
+{
+  return (guint64) block->base_hi << 32 | block->base_lo;
+}
+
+/* Where BLOCK's offsets start in the pool, in bytes. */
+static inline gsize
+tv_times_block_at (const TvTimesBlock *block)
+{
+  return (gsize) (block->at >> 2) * TV_TIMES_ALIGN;
+}
+
+static inline guint
+tv_times_block_code (const TvTimesBlock *block)
+{
+  return block->at & 3;
+}
 
 typedef struct
 {
@@ -45,17 +75,20 @@ tv_times_get (const TvTimes *times,
               guint64        i)
 {
   const TvTimesBlock *b = &times->blocks[i / TV_TIMES_BLOCK];
-  const guint8 *p = times->pool + (b->at >> 2);
+  const guint8 *p = times->pool + tv_times_block_at (b);
   guint j = i % TV_TIMES_BLOCK;
 
-  switch (b->at & 3)
+  switch (tv_times_block_code (b))
     {
     case 0:
-      return b->base + ((const guint16 *) p)[j];
+      return tv_times_block_base (b) + ((const guint16 *) p)[j];
     case 1:
-      return b->base + ((const guint32 *) p)[j];
-    default:
+      return tv_times_block_base (b) + ((const guint32 *) p)[j];
+    case 2:
       return ((const guint64 *) p)[j];
+    default:
+      p += 3 * j;
+      return tv_times_block_base (b) + (p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16);
     }
 }
 

@@ -70,7 +70,7 @@ static void
 test_times_random (void)
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (fixture_seed ());
-  guint64 widths[3] = { 0 };
+  guint64 widths[4] = { 0 };
 
   for (guint iteration = 0; iteration < 400; iteration++)
     {
@@ -90,7 +90,7 @@ test_times_random (void)
           sorted &= i == 0 || ts[i] >= ts[i - 1];
         }
       for (guint64 b = 0; b * TV_TIMES_BLOCK < n; b++)
-        widths[times.blocks[b].at & 3]++;
+        widths[tv_times_block_code (&times.blocks[b])]++;
 
       /* Stretches that start and end anywhere, across blocks. */
       for (guint k = 0; k < 20 && n > 0; k++)
@@ -125,6 +125,7 @@ test_times_random (void)
   g_assert_cmpuint (widths[0], >, 0);
   g_assert_cmpuint (widths[1], >, 0);
   g_assert_cmpuint (widths[2], >, 0);
+  g_assert_cmpuint (widths[3], >, 0);
 }
 
 /* A steady clock keeps 2 bytes a sample and a block's 16. */
@@ -145,14 +146,14 @@ test_times_size (void)
   tv_times_clear (&times);
 }
 
-/* Blocks whose span is just within or just past what 2 and 4 bytes hold,
- * with their smallest timestamp anywhere in the block. */
+/* Blocks whose span is just within or just past what 2, 3 and 4 bytes
+ * hold, with their smallest timestamp anywhere in the block. */
 static void
 test_times_edges (void)
 {
-  static const guint64 spans[] = { 0, 1, 65535, 65536, G_MAXUINT32, (guint64) G_MAXUINT32 + 1,
-                                   G_MAXUINT64 - 7 };
-  static const guint codes[] = { 0, 0, 0, 1, 1, 2, 2 };
+  static const guint64 spans[] = { 0, 1, 65535, 65536, (1u << 24) - 1, 1u << 24, G_MAXUINT32,
+                                   (guint64) G_MAXUINT32 + 1, G_MAXUINT64 - 7 };
+  static const guint codes[] = { 0, 0, 0, 3, 3, 1, 1, 2, 2 };
 
   for (guint k = 0; k < G_N_ELEMENTS (spans); k++)
     for (guint at = 0; at < TV_TIMES_BLOCK; at += 21)
@@ -165,7 +166,7 @@ test_times_edges (void)
         ts[at] = 7;
         ts[(at + 1 + at / 2) % TV_TIMES_BLOCK] = 7 + spans[k];
         tv_times_init_from (&times, ts, G_N_ELEMENTS (ts));
-        g_assert_cmpuint (times.blocks[0].at & 3, ==, codes[k]);
+        g_assert_cmpuint (tv_times_block_code (&times.blocks[0]), ==, codes[k]);
         for (guint i = 0; i < G_N_ELEMENTS (ts); i++)
           g_assert_cmpuint (tv_times_get (&times, i), ==, ts[i]);
         tv_times_clear (&times);
