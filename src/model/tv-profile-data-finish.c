@@ -164,18 +164,8 @@ find_internal (TvProfileData *self)
     }
 }
 
-/* A node as the numbering reads it: its number as built, its frame and
- * where its own children are in the same array. */
-typedef struct
-{
-  guint32 id;
-  guint32 frame;
-  guint32 first;
-  guint32 end;
-} Kid;
-
 /* How the finishing reports: FUNC (see tv_profile_data_finish_load())
- * every FINISH_EVERY nodes of each of its passes over the tree. */
+ * every FINISH_EVERY nodes of its walk of the tree. */
 #define FINISH_EVERY (1u << 16)
 
 typedef struct
@@ -184,9 +174,8 @@ typedef struct
   gpointer     data;
 } Finish;
 
-/* FALSE when the finishing is to stop.  The numbering's passes are the
- * work: the kids a fifth, the walk four fifths; DONE of N of the pass that
- * starts at BASE. */
+/* FALSE when the finishing is to stop.  The numbering's walk is the work:
+ * DONE of N of the pass that takes SPAN of it from BASE. */
 static gboolean
 finish_step (const Finish *f,
              double        base,
@@ -267,11 +256,11 @@ sort_far (TvTreeFar *far)
  * children as short distances, see TvExactTree).  The runs' leaves are
  * renumbered with them.
  *
- * The children come from the parents rather than from the build's lists
- * (a cache miss a sibling): counted, then each node written, last first,
- * into its parent's range of one array with its frame and its own
- * children's range, which are final by then (its children come after
- * it).  The walk then reads a node's children from one place.
+ * The walk reads the build's lists of children, and nothing else of it:
+ * the build keeps no parents or frames of its own, and its lists hold the
+ * children newest first, which get their numbers oldest first.  A node's
+ * new number goes where its count of children was, which the walk no
+ * longer needs.
  *
  * The walk also finds the outermost calls (TvExactTree.outer_calls): it
  * keeps the path down to the node it takes, and how many nodes of each
@@ -287,51 +276,21 @@ number_depth_first (TvProfileData *self,
 {
   TvExactTree *tree = &self->tree;
   guint32 n = tree->n_nodes;
-  g_autofree guint32 *child_end = tv_huge_heap_new0 (guint32, (gsize) n + 1);
-  g_autofree Kid *kids = NULL;
-  /* The walk's stack: a node's place in KIDS and its new number. */
+  Link *links = self->links;
+  /* The walk's stack: a node's number as built and its new number. */
   g_autofree guint32 *stack = NULL;
-  g_autofree guint32 *new_id = NULL;
   guint32 k = 1, sp = 0, far_up_size = 0, far_down_size = 0;
   const guint32 *fkeys = self->frame_keys[TV_MERGE_FUNCTION];
   g_autofree guint32 *active = g_new0 (guint32, MAX (self->n_keys[TV_MERGE_FUNCTION], 1));
   /* The path: each node's number and function. */
   gsize path_size = (gsize) self->max_depth + 2, depth = 0;
   g_autofree guint32 *path = g_new (guint32, 2 * path_size);
+  /* The children of the node the walk takes. */
+  guint32 family_size = 64;
+  g_autofree guint32 *family = g_new (guint32, family_size);
 
-  /* The hash table is done with, and the lists of children too: their
-   * array holds the kids (both 16 bytes a node).  The arrays of the walk
-   * below take the place of those it no longer needs, whose pages are
-   * there already: fresh pages would each be a fault and a clear. */
-  G_STATIC_ASSERT (sizeof (Kid) == sizeof (Link));
+  /* The hash table is done with. */
   g_clear_pointer (&self->slots, g_free);
-  if (self->tree_capacity < (gsize) n + 1)
-    self->links = g_renew (Link, self->links, (gsize) n + 1);
-  kids = (Kid *) (gpointer) g_steal_pointer (&self->links);
-
-  for (guint32 i = 1; i < n; i++)
-    child_end[self->build_parent[i]]++;
-  for (guint32 i = 1, sum = child_end[0]; i <= n; i++)
-    child_end[i] = sum += child_end[i];
-  /* Kid 0 is the root; node I's children are KIDS[1 + child_end[I]] to
-   * KIDS[child_end[I + 1]] once I has been taken. */
-  for (guint32 i = n; i-- > 0;)
-    {
-      Kid kid = { i, self->build_frame[i], 1 + child_end[i], 1 + child_end[i + 1] };
-
-      if (i % FINISH_EVERY == 0 && !finish_step (finish, 0.0, 0.2, n - i, n))
-        return FALSE;
-
-      if (i == 0)
-        kids[0] = kid;
-      else
-        kids[1 + --child_end[self->build_parent[i]]] = kid;
-    }
-  new_id = g_steal_pointer (&child_end);
-  /* The kids have all the build's arrays had, and the tree's own arrays
-   * are half their size. */
-  g_clear_pointer (&self->build_parent, g_free);
-  g_clear_pointer (&self->build_frame, g_free);
   tree->up = tv_huge_heap_new (guint16, MAX (n, 1));
   tree->down = tv_huge_heap_new (guint16, MAX (n, 1));
   if (tach_reader_get_n_frames (self->reader) < TV_TREE_FAR)
@@ -347,16 +306,16 @@ number_depth_first (TvProfileData *self,
     tree->frame16[0] = 0;
   else
     tree->frame32[0] = TV_NODE_NONE;
-  new_id[0] = 0;
+  links[0].n_children = 0;
   stack[sp++] = 0;
   stack[sp++] = 0;
   while (sp > 0)
     {
       guint32 i = stack[--sp];
-      const Kid *node = &kids[stack[--sp]];
-      guint32 first = k;
+      const Link *node = &links[stack[--sp]];
+      guint32 m = 0;
 
-      if (i % FINISH_EVERY == 0 && !finish_step (finish, 0.2, 0.8, k, n))
+      if (i % FINISH_EVERY == 0 && !finish_step (finish, 0.0, 1.0, k, n))
         return FALSE;
 
       if (i != TV_ROOT_NODE)
@@ -376,28 +335,43 @@ number_depth_first (TvProfileData *self,
           depth++;
           active[f]++;
         }
-      /* A node with no children has the next node, which is not one. */
-      if (!keep_near (tree->down, &tree->far_down, &far_down_size, i,
-                      node->first < node->end ? first : i + 1))
-        return FALSE;
-      for (guint32 c = node->first; c < node->end; c++, k++)
+      /* The children, newest first as the list has them. */
+      for (guint32 c = node->first_child; c != TV_NODE_NONE; c = links[c].next_sibling)
         {
-          if (!keep_near (tree->up, &tree->far_up, &far_up_size, k, i))
+          if (m == family_size)
+            {
+              family_size *= 2;
+              family = g_renew (guint32, family, family_size);
+            }
+          family[m++] = c;
+        }
+      /* A node with no children has the next node, which is not one. */
+      if (!keep_near (tree->down, &tree->far_down, &far_down_size, i, m > 0 ? k : i + 1))
+        return FALSE;
+      /* Numbered oldest first, in order (the far parents' table is made
+       * in order, and read while it is made). */
+      for (guint32 j = 0; j < m; j++)
+        {
+          guint32 c = family[m - 1 - j];
+          guint32 frame = links[c].frame;
+
+          if (!keep_near (tree->up, &tree->far_up, &far_up_size, k + j, i))
             return FALSE;
           if (tree->frame16 != NULL)
-            tree->frame16[k] = (guint16) kids[c].frame;
+            tree->frame16[k + j] = (guint16) frame;
           else
-            tree->frame32[k] = kids[c].frame;
-          new_id[kids[c].id] = k;
-          if (active[fkeys[kids[c].frame]] == 0)
-            TV_BIT_SET (tree->outer_calls, k);
+            tree->frame32[k + j] = frame;
+          if (active[fkeys[frame]] == 0)
+            TV_BIT_SET (tree->outer_calls, k + j);
+          links[c].n_children = k + j;
         }
       /* The first child on top: its subtree comes next. */
-      for (guint32 c = node->end; c > node->first; c--)
+      for (guint32 j = 0; j < m; j++)
         {
-          stack[sp++] = c - 1;
-          stack[sp++] = first + (c - 1 - node->first);
+          stack[sp++] = family[j];
+          stack[sp++] = k + m - 1 - j;
         }
+      k += m;
     }
   g_assert (k == n);
   /* The parents came in order, the first children in the walk's. */
@@ -408,7 +382,7 @@ number_depth_first (TvProfileData *self,
       TvThread *t = &self->threads[i];
 
       for (guint64 r = 0; r < t->n_runs; r++)
-        t->run_leaf[r] = new_id[t->run_leaf[r]];
+        t->run_leaf[r] = links[t->run_leaf[r]].n_children;
     }
   return TRUE;
 }
@@ -439,8 +413,6 @@ static gboolean
 shrink (TvProfileData *self,
         const Finish  *f)
 {
-  TvExactTree *tree = &self->tree;
-
   for (guint i = 0; i < self->n_threads; i++)
     {
       TvThread *t = &self->threads[i];
@@ -456,13 +428,6 @@ shrink (TvProfileData *self,
       for (guint k = 0; k < 6; k++)
         self->status_counts[k] += t->status_counts[k];
     }
-  self->build_parent = g_renew (guint32, self->build_parent, tree->n_nodes);
-  self->build_frame = g_renew (guint32, self->build_frame, tree->n_nodes);
-  /* What the depths were kept for while the samples came in; nothing
-   * needs them after. */
-  for (guint32 n = 0; n < tree->n_nodes; n++)
-    self->max_depth = MAX (self->max_depth, self->node_depth[n]);
-  g_clear_pointer (&self->node_depth, g_free);
 
   if (!number_depth_first (self, f))
     return FALSE;

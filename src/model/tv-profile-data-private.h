@@ -48,14 +48,17 @@ typedef struct
   guint32 node;
 } Slot;
 
-/* Building only, per node: its children, newest first, and its frame
- * again, so that a walk reads one cache line per sibling. */
+/* Building only, per node: its frame and its children, newest first,
+ * all the build keeps of a node; a walk reads one cache line per sibling.
+ * The numbering (tv-profile-data-finish.c) reads the tree from these. */
 typedef struct
 {
   guint32 frame;
   guint32 first_child;          /* TV_NODE_NONE when none */
   guint32 next_sibling;
-  guint32 n_children;           /* stops counting past LIST_MAX_CHILDREN */
+  guint32 n_children;           /* stops counting past LIST_MAX_CHILDREN;
+                                 * the node's new number once the
+                                 * numbering has given it one */
 } Link;
 
 /* A thread's stores: the pool of its timestamps' offsets (TvTimes), its
@@ -123,7 +126,6 @@ struct _TvProfileData
   SampleStore    *stores;          /* STORES_PER_THREAD a thread */
   guint           n_threads;
   TvExactTree     tree;
-  guint16        *node_depth;      /* per exact node, while it loads */
   guint64         n_samples;
   guint64         status_counts[6];
   guint           max_depth;
@@ -140,11 +142,9 @@ struct _TvProfileData
   guint32         n_keys[TV_N_MERGE_KEYS];
   guint8         *internal;        /* per function key; NULL when none is */
 
-  /* Building only: each node's parent and frame, the children of each
-   * node, the hash table of the children of nodes with many, the cursors. */
+  /* Building only: the children of each node, the hash table of the
+   * children of nodes with many, the cursors. */
   guint32         tree_capacity;
-  guint32        *build_parent;
-  guint32        *build_frame;
   Link           *links;
   Slot           *slots;        /* open addressing on (parent, frame) */
   guint32         mask;

@@ -105,19 +105,9 @@ grow_tree (TvProfileData *self,
   gpointer p;
 
   if (capacity <= self->tree_capacity
-      || !tv_profile_data_charge (self, ((gsize) capacity - self->tree_capacity)
-                        * (2 * sizeof (guint32) + sizeof (guint16) + sizeof (Link))))
+      || !tv_profile_data_charge (self, ((gsize) capacity - self->tree_capacity) * sizeof (Link)))
     return FALSE;
-  /* Each array is filled from its start: huge pages cost what is used. */
-  if ((p = g_try_renew (guint32, self->build_parent, capacity)) == NULL)
-    return FALSE;
-  self->build_parent = tv_huge_pages (p, capacity * sizeof (guint32));
-  if ((p = g_try_renew (guint32, self->build_frame, capacity)) == NULL)
-    return FALSE;
-  self->build_frame = tv_huge_pages (p, capacity * sizeof (guint32));
-  if ((p = g_try_renew (guint16, self->node_depth, capacity)) == NULL)
-    return FALSE;
-  self->node_depth = tv_huge_pages (p, capacity * sizeof (guint16));
+  /* Filled from its start: huge pages cost what is used. */
   if ((p = g_try_renew (Link, self->links, capacity)) == NULL)
     return FALSE;
   self->links = tv_huge_pages (p, capacity * sizeof (Link));
@@ -151,9 +141,6 @@ child_node (TvProfileData *self,
   if (tree->n_nodes == self->tree_capacity && !grow_tree (self, self->tree_capacity * 2))
     return TV_NODE_NONE;
   node = tree->n_nodes++;
-  self->build_parent[node] = parent;
-  self->build_frame[node] = frame;
-  self->node_depth[node] = self->node_depth[parent] + 1;
   link = &self->links[node];
   link->frame = frame;
   link->first_child = TV_NODE_NONE;
@@ -503,8 +490,10 @@ append_batch (TvProfileData   *self,
 
   t->n_samples += n;
   t->n_run_samples += kept;
-  if (self->node_depth[leaf] >= TACH_MAX_STACK_DEPTH)
+  /* The cursor is at the leaf, as deep as its stack. */
+  if (c->depth >= TACH_MAX_STACK_DEPTH)
     self->n_at_depth_limit += n;
+  self->max_depth = MAX (self->max_depth, c->depth);
   self->n_samples += n;
   return TRUE;
 }
@@ -549,9 +538,6 @@ start_load (TvProfileData         *self,
       return FALSE;
     }
   self->tree.n_nodes = 1;
-  self->build_parent[0] = TV_NODE_NONE;
-  self->build_frame[0] = TV_NODE_NONE;
-  self->node_depth[0] = 0;
   self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE, 0 };
   self->slots = tv_huge_heap_new0 (Slot, (gsize) self->mask + 1);
   self->reserve_samples = counts_only ? 0 : tv_sample_store_reserve (reader);
@@ -819,9 +805,6 @@ tv_profile_data_unref (TvProfileData *self)
   g_free (self->threads);
   g_free (self->thread_order);
   g_free (self->stores);
-  g_free (self->build_parent);
-  g_free (self->build_frame);
-  g_free (self->node_depth);
   g_free (self->tree.up);
   g_free (self->tree.down);
   g_free (self->tree.frame16);
