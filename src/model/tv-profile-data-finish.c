@@ -259,8 +259,7 @@ sort_far (TvTreeFar *far)
  * The walk reads the build's lists of children, and nothing else of it:
  * the build keeps no parents or frames of its own, and its lists hold the
  * children newest first, which get their numbers oldest first.  A node's
- * new number goes where its count of children was, which the walk no
- * longer needs.
+ * new number goes where its frame was, once the tree has the frame.
  *
  * The walk also finds the outermost calls (TvExactTree.outer_calls): it
  * keeps the path down to the node it takes, and how many nodes of each
@@ -291,6 +290,7 @@ number_depth_first (TvProfileData *self,
 
   /* The hash table is done with. */
   g_clear_pointer (&self->slots, g_free);
+  g_clear_pointer (&self->hashed, g_free);
   tree->up = tv_huge_heap_new (guint16, MAX (n, 1));
   tree->down = tv_huge_heap_new (guint16, MAX (n, 1));
   if (tach_reader_get_n_frames (self->reader) < TV_TREE_FAR)
@@ -306,7 +306,7 @@ number_depth_first (TvProfileData *self,
     tree->frame16[0] = 0;
   else
     tree->frame32[0] = TV_NODE_NONE;
-  links[0].n_children = 0;
+  links[0].frame = 0;
   stack[sp++] = 0;
   stack[sp++] = 0;
   while (sp > 0)
@@ -320,7 +320,7 @@ number_depth_first (TvProfileData *self,
 
       if (i != TV_ROOT_NODE)
         {
-          guint32 f = fkeys[node->frame];
+          guint32 f = fkeys[tv_exact_tree_frame (tree, i)];
           guint32 p = tv_exact_tree_parent (tree, i);
 
           while (depth > 0 && path[2 * depth - 2] != p)
@@ -363,7 +363,7 @@ number_depth_first (TvProfileData *self,
             tree->frame32[k + j] = frame;
           if (active[fkeys[frame]] == 0)
             TV_BIT_SET (tree->outer_calls, k + j);
-          links[c].n_children = k + j;
+          links[c].frame = k + j;
         }
       /* The first child on top: its subtree comes next. */
       for (guint32 j = 0; j < m; j++)
@@ -382,7 +382,7 @@ number_depth_first (TvProfileData *self,
       TvThread *t = &self->threads[i];
 
       for (guint64 r = 0; r < t->n_runs; r++)
-        t->run_leaf[r] = links[t->run_leaf[r]].n_children;
+        t->run_leaf[r] = links[t->run_leaf[r]].frame;
     }
   return TRUE;
 }
@@ -433,6 +433,7 @@ shrink (TvProfileData *self,
     return FALSE;
   g_clear_pointer (&self->slots, g_free);
   g_clear_pointer (&self->links, g_free);
+  g_clear_pointer (&self->hashed, g_free);
   for (guint i = 0; i < self->n_threads; i++)
     g_free (self->cursors[i].path);
   g_clear_pointer (&self->cursors, g_free);

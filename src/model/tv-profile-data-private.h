@@ -49,16 +49,15 @@ typedef struct
 } Slot;
 
 /* Building only, per node: its frame and its children, newest first,
- * all the build keeps of a node; a walk reads one cache line per sibling.
- * The numbering (tv-profile-data-finish.c) reads the tree from these. */
+ * all the build keeps of a node besides a bit (TvProfileData.hashed); a
+ * walk reads one cache line per sibling.  The numbering
+ * (tv-profile-data-finish.c) reads the tree from these. */
 typedef struct
 {
-  guint32 frame;
+  guint32 frame;                /* the node's new number once the
+                                 * numbering has given it one */
   guint32 first_child;          /* TV_NODE_NONE when none */
   guint32 next_sibling;
-  guint32 n_children;           /* stops counting past LIST_MAX_CHILDREN;
-                                 * the node's new number once the
-                                 * numbering has given it one */
 } Link;
 
 /* A thread's stores: the pool of its timestamps' offsets (TvTimes), its
@@ -143,9 +142,11 @@ struct _TvProfileData
   guint8         *internal;        /* per function key; NULL when none is */
 
   /* Building only: the children of each node, the hash table of the
-   * children of nodes with many, the cursors. */
+   * children of nodes with many and the bitmap of those nodes, the
+   * cursors. */
   guint32         tree_capacity;
   Link           *links;
+  guint64        *hashed;
   Slot           *slots;        /* open addressing on (parent, frame) */
   guint32         mask;
   guint32         n_hashed;

@@ -104,13 +104,21 @@ grow_tree (TvProfileData *self,
 {
   gpointer p;
 
+  gsize words = ((gsize) self->tree_capacity + 63) / 64;
+  gsize new_words = ((gsize) capacity + 63) / 64;
+
   if (capacity <= self->tree_capacity
-      || !tv_profile_data_charge (self, ((gsize) capacity - self->tree_capacity) * sizeof (Link)))
+      || !tv_profile_data_charge (self, ((gsize) capacity - self->tree_capacity) * sizeof (Link)
+                                        + (new_words - words) * sizeof (guint64)))
     return FALSE;
   /* Filled from its start: huge pages cost what is used. */
   if ((p = g_try_renew (Link, self->links, capacity)) == NULL)
     return FALSE;
   self->links = tv_huge_pages (p, capacity * sizeof (Link));
+  if ((p = g_try_renew (guint64, self->hashed, new_words)) == NULL)
+    return FALSE;
+  self->hashed = p;
+  memset (self->hashed + words, 0, (new_words - words) * sizeof (guint64));
   self->tree_capacity = capacity;
   return TRUE;
 }
@@ -124,14 +132,14 @@ child_node (TvProfileData *self,
             guint32        frame)
 {
   TvExactTree *tree = &self->tree;
-  guint32 n_children = self->links[parent].n_children;
-  guint32 node;
+  gboolean hashed = TV_BIT_TEST (self->hashed, parent);
+  guint32 node, n_children = 0;
   Link *link;
 
-  if (n_children <= LIST_MAX_CHILDREN)
+  if (!hashed)
     {
       for (guint32 c = self->links[parent].first_child; c != TV_NODE_NONE;
-           c = self->links[c].next_sibling)
+           c = self->links[c].next_sibling, n_children++)
         if (self->links[c].frame == frame)
           return c;
     }
@@ -144,23 +152,23 @@ child_node (TvProfileData *self,
   link = &self->links[node];
   link->frame = frame;
   link->first_child = TV_NODE_NONE;
-  link->n_children = 0;
   link->next_sibling = self->links[parent].first_child;
   self->links[parent].first_child = node;
 
-  if (n_children < LIST_MAX_CHILDREN)
-    self->links[parent].n_children++;
+  if (hashed)
+    {
+      if (!add_hashed (self, parent, frame, node))
+        return TV_NODE_NONE;
+    }
   else if (n_children == LIST_MAX_CHILDREN)
     {
       /* One child too many for a list: from now on, all of them are
        * found through the table. */
-      self->links[parent].n_children++;
+      TV_BIT_SET (self->hashed, parent);
       for (guint32 c = node; c != TV_NODE_NONE; c = self->links[c].next_sibling)
         if (!add_hashed (self, parent, self->links[c].frame, c))
           return TV_NODE_NONE;
     }
-  else if (!add_hashed (self, parent, frame, node))
-    return TV_NODE_NONE;
   return node;
 }
 
@@ -538,7 +546,7 @@ start_load (TvProfileData         *self,
       return FALSE;
     }
   self->tree.n_nodes = 1;
-  self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE, 0 };
+  self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE };
   self->slots = tv_huge_heap_new0 (Slot, (gsize) self->mask + 1);
   self->reserve_samples = counts_only ? 0 : tv_sample_store_reserve (reader);
   if (self->reserve_samples > 0 && g_get_num_processors () > 1)
@@ -816,6 +824,7 @@ tv_profile_data_unref (TvProfileData *self)
   g_free (self->tree.outer_calls);
   g_free (self->slots);
   g_free (self->links);
+  g_free (self->hashed);
   if (self->cursors != NULL)
     for (guint i = 0; i < self->n_threads; i++)
       g_free (self->cursors[i].path);
