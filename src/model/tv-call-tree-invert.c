@@ -220,20 +220,25 @@ walkers_from_exact (TvProfileData *data,
   const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
   g_autofree guint8 *hidden = tv_call_tree_hidden_functions (data, query);
   guint32 n_walkers = 0;
+  /* The frame of the node before: most often the parent. */
+  guint32 before = 0;
 
   g_assert (v->n_nodes == MAX (exact->n_nodes, 1));
   for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
     {
       guint32 p = tv_exact_tree_parent (exact, n);
-      Step step = { p, p != 0 ? keys[tv_exact_tree_frame (exact, p)] : TV_NODE_NONE };
+      guint32 frame = tv_exact_tree_frame (exact, n);
+      guint32 up_frame = p == n - 1 ? before : tv_exact_tree_frame (exact, p);
+      Step step = { p, p != 0 ? keys[up_frame] : TV_NODE_NONE };
 
-      if (p != 0 && hidden != NULL && hidden[fkeys[tv_exact_tree_frame (exact, p)]])
+      before = frame;
+      if (p != 0 && hidden != NULL && hidden[fkeys[up_frame]])
         step = steps[p];
       steps[n] = step;
       if (v->self[n] == 0)
         continue;
-      if (hidden == NULL || !hidden[fkeys[tv_exact_tree_frame (exact, n)]])
-        walkers[n_walkers++] = (Walker) { keys[tv_exact_tree_frame (exact, n)], n, n };
+      if (hidden == NULL || !hidden[fkeys[frame]])
+        walkers[n_walkers++] = (Walker) { keys[frame], n, n };
       else if (step.up != 0)
         walkers[n_walkers++] = (Walker) { step.up_key, n, step.up };
       else

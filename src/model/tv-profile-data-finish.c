@@ -186,23 +186,15 @@ finish_step (const Finish *f,
   return f->func == NULL || f->func (base + span * ((double) done / (double) MAX (n, 1)), f->data);
 }
 
-/* Where the tree's far table is made: NODE's VALUE, which it keeps in
- * 16 bits as its distance from NODE unless that is too far; FALSE when
- * memory runs out. */
+/* NODE's VALUE into the far table FAR (see keep_near()); FALSE when memory
+ * runs out. */
 static gboolean
-keep_near (guint16   *near,
-           TvTreeFar *far,
-           guint32   *capacity,
-           guint32    node,
-           guint32    value)
+keep_far (guint16   *near,
+          TvTreeFar *far,
+          guint32   *capacity,
+          guint32    node,
+          guint32    value)
 {
-  guint32 d = value > node ? value - node : node - value;
-
-  if (G_LIKELY (d < TV_TREE_FAR && value != TV_NODE_NONE))
-    {
-      near[node] = (guint16) d;
-      return TRUE;
-    }
   near[node] = TV_TREE_FAR;
   if (far->n == *capacity)
     {
@@ -221,6 +213,26 @@ keep_near (guint16   *near,
   return TRUE;
 }
 
+/* Where the tree's far table is made: NODE's VALUE, which it keeps in
+ * 16 bits as its distance from NODE unless that is too far; FALSE when
+ * memory runs out. */
+static inline gboolean
+keep_near (guint16   *near,
+           TvTreeFar *far,
+           guint32   *capacity,
+           guint32    node,
+           guint32    value)
+{
+  guint32 d = value > node ? value - node : node - value;
+
+  if (G_LIKELY (d < TV_TREE_FAR && value != TV_NODE_NONE))
+    {
+      near[node] = (guint16) d;
+      return TRUE;
+    }
+  return keep_far (near, far, capacity, node, value);
+}
+
 static int
 compare_far (gconstpointer a,
              gconstpointer b)
@@ -228,6 +240,24 @@ compare_far (gconstpointer a,
   guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
 
   return x < y ? -1 : x > y;
+}
+
+/* Where FAR's entries of each 2^TV_TREE_FAR_SHIFT nodes of the N_NODES
+ * start (TvTreeFar.starts), its nodes in order. */
+static void
+index_far (TvTreeFar *far,
+           guint32    n_nodes)
+{
+  guint32 n_starts = (guint32) (((guint64) n_nodes >> TV_TREE_FAR_SHIFT) + 2);
+  guint32 e = 0;
+
+  far->starts = g_new (guint32, n_starts);
+  for (guint32 b = 0; b < n_starts; b++)
+    {
+      while (e < far->n && far->nodes[e] >> TV_TREE_FAR_SHIFT < b)
+        e++;
+      far->starts[b] = e;
+    }
 }
 
 /* Puts FAR's nodes in ascending order, with their values. */
@@ -376,6 +406,8 @@ number_depth_first (TvProfileData *self,
   g_assert (k == n);
   /* The parents came in order, the first children in the walk's. */
   sort_far (&tree->far_down);
+  index_far (&tree->far_up, n);
+  index_far (&tree->far_down, n);
 
   for (guint i = 0; i < self->n_threads; i++)
     {

@@ -819,8 +819,10 @@ tv_profile_data_unref (TvProfileData *self)
   g_free (self->tree.frame32);
   g_free (self->tree.far_up.nodes);
   g_free (self->tree.far_up.values);
+  g_free (self->tree.far_up.starts);
   g_free (self->tree.far_down.nodes);
   g_free (self->tree.far_down.values);
+  g_free (self->tree.far_down.starts);
   g_free (self->tree.outer_calls);
   g_free (self->slots);
   g_free (self->links);
@@ -901,7 +903,9 @@ guint32
 tv_tree_far_get (const TvTreeFar *far,
                  guint32          node)
 {
-  guint32 lo = 0, hi = far->n;
+  /* Without STARTS (while the load makes the table), all of it. */
+  guint32 lo = far->starts != NULL ? far->starts[node >> TV_TREE_FAR_SHIFT] : 0;
+  guint32 hi = far->starts != NULL ? far->starts[(node >> TV_TREE_FAR_SHIFT) + 1] : far->n;
 
   while (hi - lo > 1)
     {

@@ -72,14 +72,19 @@ typedef struct
 /* A node number kept as its distance from another node's (a parent just
  * before its child, a first child just after its parent), in 16 bits: the
  * rare ones too far for that (TV_TREE_FAR) are in a table beside, the
- * NODES that have one in ascending order with their VALUES. */
-#define TV_TREE_FAR G_MAXUINT16
+ * NODES that have one in ascending order with their VALUES.  STARTS has,
+ * for each 2^TV_TREE_FAR_SHIFT nodes, where their entries start (and N
+ * last): a lookup bisects a few entries, not the table (all of it while
+ * the load makes it, without STARTS). */
+#define TV_TREE_FAR       G_MAXUINT16
+#define TV_TREE_FAR_SHIFT 16
 
 typedef struct
 {
   guint32 *nodes;
   guint32 *values;
   guint32  n;
+  guint32 *starts;
 } TvTreeFar;
 
 /* The exact call tree: node identity is (parent, file frame index).  Node
