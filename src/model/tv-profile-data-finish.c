@@ -196,6 +196,10 @@ keep_far (guint16   *near,
           guint32    value)
 {
   near[node] = TV_TREE_FAR;
+  /* The next of a parent's far children (see TvTreeFar): its first is
+   * the entry. */
+  if (far->n > 0 && far->values[far->n - 1] == value && far->nodes[far->n - 1] < node)
+    return TRUE;
   if (far->n == *capacity)
     {
       guint32 size = MAX (64, *capacity * 2);
@@ -228,6 +232,12 @@ keep_near (guint16   *near,
   if (G_LIKELY (d < TV_TREE_FAR && value != TV_NODE_NONE))
     {
       near[node] = (guint16) d;
+      return TRUE;
+    }
+  /* A parent that is the root (no first child is), however far. */
+  if (value == TV_ROOT_NODE)
+    {
+      near[node] = 0;
       return TRUE;
     }
   return keep_far (near, far, capacity, node, value);

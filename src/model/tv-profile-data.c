@@ -903,8 +903,10 @@ guint32
 tv_tree_far_get (const TvTreeFar *far,
                  guint32          node)
 {
-  /* Without STARTS (while the load makes the table), all of it. */
-  guint32 lo = far->starts != NULL ? far->starts[node >> TV_TREE_FAR_SHIFT] : 0;
+  /* The last entry at or before NODE: among those of its 2^16 nodes, or
+   * the last before them.  Without STARTS (while the load makes the
+   * table), all of it. */
+  guint32 lo = far->starts != NULL ? MAX (far->starts[node >> TV_TREE_FAR_SHIFT], 1) - 1 : 0;
   guint32 hi = far->starts != NULL ? far->starts[(node >> TV_TREE_FAR_SHIFT) + 1] : far->n;
 
   while (hi - lo > 1)
@@ -916,7 +918,7 @@ tv_tree_far_get (const TvTreeFar *far,
       else
         hi = mid;
     }
-  g_assert (hi > lo && far->nodes[lo] == node);
+  g_assert (hi > lo && far->nodes[lo] <= node);
   return far->values[lo];
 }
 

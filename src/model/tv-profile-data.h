@@ -71,8 +71,10 @@ typedef struct
 
 /* A node number kept as its distance from another node's (a parent just
  * before its child, a first child just after its parent), in 16 bits: the
- * rare ones too far for that (TV_TREE_FAR) are in a table beside, the
- * NODES that have one in ascending order with their VALUES.  STARTS has,
+ * rare ones too far for that (TV_TREE_FAR) are in a table beside, NODES in
+ * ascending order with their VALUES.  A far node's value is that of the
+ * last of NODES at or before it: siblings are consecutive, so the far
+ * children of a parent are one entry, their first.  STARTS has,
  * for each 2^TV_TREE_FAR_SHIFT nodes, where their entries start (and N
  * last): a lookup bisects a few entries, not the table (all of it while
  * the load makes it, without STARTS). */
@@ -100,7 +102,8 @@ typedef struct
 typedef struct
 {
   guint32   n_nodes;
-  guint16  *up;                 /* node minus its parent */
+  guint16  *up;                 /* node minus its parent, 0 for a child
+                                 * of the root */
   guint16  *down;               /* first child minus the node */
   /* The frame of each node: FRAME16 when the file has fewer than
    * TV_TREE_FAR frames, else FRAME32 (the root's is meaningless). */
@@ -117,14 +120,18 @@ typedef struct
 guint32 tv_tree_far_get (const TvTreeFar *far,
                          guint32          node);
 
-/* TV_NODE_NONE for the root. */
+/* TV_NODE_NONE for the root.  A distance of 0 says the parent is the root,
+ * however far: a file of many threads has more of those than of any
+ * other far parent. */
 static inline guint32
 tv_exact_tree_parent (const TvExactTree *tree,
                       guint32            node)
 {
   guint32 d = tree->up[node];
 
-  return G_LIKELY (d != TV_TREE_FAR) ? node - d : tv_tree_far_get (&tree->far_up, node);
+  if (G_LIKELY ((guint16) (d - 1) < TV_TREE_FAR - 1))
+    return node - d;
+  return d == 0 ? TV_ROOT_NODE : tv_tree_far_get (&tree->far_up, node);
 }
 
 /* A node's children are consecutive: those of NODE are the nodes from
