@@ -174,16 +174,14 @@ typedef struct
   gpointer     data;
 } Finish;
 
-/* FALSE when the finishing is to stop.  The numbering's walk is the work:
- * DONE of N of the pass that takes SPAN of it from BASE. */
+/* FALSE when the finishing is to stop: DONE of the N nodes of the
+ * numbering's walk, the whole of its work. */
 static gboolean
 finish_step (const Finish *f,
-             double        base,
-             double        span,
              guint64       done,
              guint64       n)
 {
-  return f->func == NULL || f->func (base + span * ((double) done / (double) MAX (n, 1)), f->data);
+  return f->func == NULL || f->func ((double) done / (double) MAX (n, 1), f->data);
 }
 
 /* NODE's VALUE into the far table FAR (see keep_near()); FALSE when memory
@@ -355,7 +353,7 @@ number_depth_first (TvProfileData *self,
       const Link *node = &links[stack[--sp]];
       guint32 m = 0;
 
-      if (i % FINISH_EVERY == 0 && !finish_step (finish, 0.0, 1.0, k, n))
+      if (i % FINISH_EVERY == 0 && !finish_step (finish, k, n))
         return FALSE;
 
       if (i != TV_ROOT_NODE)
