@@ -12,13 +12,19 @@
 #include <stdlib.h>
 
 /* A path being inverted: it started at the view node LEAF (which has self
- * samples) and has reached AT on its way up; KEY is the key of the node
- * above AT, the next step, or TV_NODE_NONE at the root. */
+ * samples) and is in an inverted node of key KEY.  Most paths of a deep
+ * recursion climb runs of nodes of one key (merged by function), where
+ * each step makes a node of the same key: there, a path is not moved
+ * along the run.  It is at the run's top node AT once it is EXIT nodes
+ * deep in the inverted tree, and its nodes until then are those of the
+ * run.  Where paths climb a node at a time, AT is their node and EXIT
+ * their inverted node's depth. */
 typedef struct
 {
   guint32 key;
   guint32 leaf;
   guint32 at;
+  guint32 exit;
 } Walker;
 
 /* A node's parent, and the parent's key. */
@@ -28,39 +34,74 @@ typedef struct
   guint32 up_key;
 } Step;
 
-/* An inverted node, the range of the walkers that reached it, and where it
- * is against the query's detail path: LEVEL_OFF off it, else how many of
- * its keys lead to it (all of them at its end and below, where the
- * finer threshold holds). */
+/* An inverted node, how deep it is, the range of the walkers in it, and
+ * where it is against the query's detail path: LEVEL_OFF off it, else how
+ * many of its keys lead to it (all of them at its end and below, where the
+ * finer threshold holds).  When paths climb by runs, SAMPLES is theirs. */
 typedef struct
 {
   guint32 node;
+  guint32 depth;
   guint32 start;
   guint32 end;
   guint32 level;
+  guint64 samples;
 } Span;
 
 #define LEVEL_OFF G_MAXUINT32
 
-/* Sorts the N walkers W by key, using TMP (room for N): insertion for a
- * few, else a radix sort a byte at a time, skipping the bytes where all
- * keys agree.  The order of equal keys does not matter: they take the
- * same step. */
+/* How the paths climb: a node at a time by the STEPS of every node; or,
+ * on the exact tree without hidden frames, by runs, with each node's run's
+ * top node in HEAD and how far up it is in RUN, and each step read off the
+ * exact tree. */
+typedef struct
+{
+  Step              *steps;
+  const TvExactTree *exact;
+  const guint32     *keys;
+  guint32           *head;
+  guint16           *run;
+} Climb;
+
+/* A path of LEAF going into an inverted node of key KEY and depth DEPTH,
+ * at node N. */
+static inline Walker
+enter (const Climb *c,
+       guint32      key,
+       guint32      leaf,
+       guint32      n,
+       guint32      depth)
+{
+  if (c->run != NULL)
+    return (Walker) { key, leaf, c->head[n], depth + c->run[n] };
+  return (Walker) { key, leaf, n, depth };
+}
+
+static inline guint64
+sort_key (const Walker *w)
+{
+  return (guint64) w->key << 32 | w->exit;
+}
+
+/* Sorts the N walkers W by key, then by the depth where they leave their
+ * run, using TMP (room for N): insertion for a few, else a radix sort a
+ * byte at a time, skipping the bytes where all agree. */
 static void
 sort_walkers (Walker  *w,
               guint32  n,
               Walker  *tmp)
 {
-  guint32 all_or = 0, all_and = G_MAXUINT32;
+  guint64 all_or = 0, all_and = G_MAXUINT64;
 
   if (n < 64)
     {
       for (guint32 i = 1; i < n; i++)
         {
           Walker x = w[i];
+          guint64 k = sort_key (&x);
           guint32 j = i;
 
-          for (; j > 0 && w[j - 1].key > x.key; j--)
+          for (; j > 0 && sort_key (&w[j - 1]) > k; j--)
             w[j] = w[j - 1];
           w[j] = x;
         }
@@ -69,10 +110,10 @@ sort_walkers (Walker  *w,
 
   for (guint32 i = 0; i < n; i++)
     {
-      all_or |= w[i].key;
-      all_and &= w[i].key;
+      all_or |= sort_key (&w[i]);
+      all_and &= sort_key (&w[i]);
     }
-  for (guint shift = 0; shift < 32; shift += 8)
+  for (guint shift = 0; shift < 64; shift += 8)
     {
       guint32 count[256] = { 0 };
       guint32 sum = 0;
@@ -80,7 +121,7 @@ sort_walkers (Walker  *w,
       if ((((all_or ^ all_and) >> shift) & 0xff) == 0)
         continue;
       for (guint32 i = 0; i < n; i++)
-        count[(w[i].key >> shift) & 0xff]++;
+        count[(sort_key (&w[i]) >> shift) & 0xff]++;
       for (guint b = 0; b < 256; b++)
         {
           guint32 c = count[b];
@@ -89,16 +130,18 @@ sort_walkers (Walker  *w,
           sum += c;
         }
       for (guint32 i = 0; i < n; i++)
-        tmp[count[(w[i].key >> shift) & 0xff]++] = w[i];
+        tmp[count[(sort_key (&w[i]) >> shift) & 0xff]++] = w[i];
       memcpy (w, tmp, n * sizeof (Walker));
     }
 }
 
-/* Whether the N paths W, one child of NODE, weigh less than MIN_TOTAL;
- * if so they end at NODE, and their samples are its remainder. */
+/* Whether the N paths W, one child of NODE, weigh less than MIN_TOTAL
+ * (SAMPLES is as far as their weight was summed); if so they end at NODE,
+ * and their samples are its remainder. */
 static gboolean
 leave_out (const Builder *v,
            guint64        min_total,
+           guint64        samples,
            const Walker  *w,
            guint32        n,
            guint32        node,
@@ -106,14 +149,10 @@ leave_out (const Builder *v,
            guint32       *end_of,
            GArray        *remainders)
 {
-  guint64 samples = 0;
-
-  for (guint32 i = 0; i < n && samples < min_total; i++)
-    samples += v->self[w[i].leaf];
   if (samples >= min_total)
     return FALSE;
 
-  for (guint32 i = 0; i < n; i++)
+  for (guint32 i = 0; i < n && (v->status != NULL || end_of != NULL); i++)
     {
       if (v->status != NULL)
         add_states (inv->status + (gsize) node * N_STATES, v->status + (gsize) w[i].leaf * N_STATES);
@@ -139,18 +178,23 @@ leave_out (const Builder *v,
 
 #define PREFETCH_AHEAD 16
 
-/* The walkers [A, B) reached NODE: those whose path ends there weigh
- * it, and the others take a step up, kept in order from A.  Returns the
- * end of those kept. */
-static inline guint32
-step_up (const Builder *v,
-         const Step    *steps,
-         Walker        *walkers,
-         guint32        a,
-         guint32        b,
-         guint32        node,
-         Builder       *inv,
-         guint32       *end_of)
+/* The walkers [A, B) are in NODE, DEPTH deep, at the top of their run:
+ * they take their step up, and those whose path ends there weigh NODE.
+ * The others are kept, in order, from A; returns where they end.  BY_RUNS
+ * is C's, a constant where this is inlined; then SAMPLES gets the
+ * walkers' samples. */
+static inline __attribute__ ((always_inline)) guint32
+step_up_with (const Builder *v,
+              const Climb   *c,
+              gboolean       by_runs,
+              Walker        *walkers,
+              guint32        a,
+              guint32        b,
+              guint32        node,
+              guint32        depth,
+              Builder       *inv,
+              guint32       *end_of,
+              guint64       *samples)
 {
   guint32 kept = a;
 
@@ -160,10 +204,33 @@ step_up (const Builder *v,
       Step step;
 
       /* The nodes the paths are at lie all over the tree: asked for a
-       * few paths ahead, they arrive while these are taken. */
+       * few paths ahead, they arrive while these are taken.  Up the exact
+       * tree, a node's parent is most often the node before. */
       if (i + PREFETCH_AHEAD < b)
-        __builtin_prefetch (&steps[walkers[i + PREFETCH_AHEAD].at]);
-      step = steps[w.at];
+        {
+          guint32 ahead = walkers[i + PREFETCH_AHEAD].at;
+
+          if (!by_runs)
+            __builtin_prefetch (&c->steps[ahead]);
+          else
+            {
+              __builtin_prefetch (&c->exact->up[ahead]);
+              if (c->exact->frame16 != NULL)
+                __builtin_prefetch (&c->exact->frame16[ahead - 1]);
+              __builtin_prefetch (&c->head[ahead - 1]);
+              __builtin_prefetch (&c->run[ahead - 1]);
+              __builtin_prefetch (&v->self[walkers[i + PREFETCH_AHEAD].leaf]);
+            }
+        }
+      if (by_runs)
+        *samples += v->self[w.leaf];
+      if (!by_runs)
+        step = c->steps[w.at];
+      else
+        {
+          step.up = tv_exact_tree_parent (c->exact, w.at);
+          step.up_key = step.up != 0 ? c->keys[tv_exact_tree_frame (c->exact, step.up)] : TV_NODE_NONE;
+        }
 
       if (step.up == 0)
         {
@@ -174,16 +241,36 @@ step_up (const Builder *v,
             end_of[w.leaf] = node;
           continue;
         }
-      walkers[kept++] = (Walker) { step.up_key, w.leaf, step.up };
+      if (!by_runs)
+        walkers[kept++] = (Walker) { step.up_key, w.leaf, step.up, depth + 1 };
+      else
+        walkers[kept++] = (Walker) { step.up_key, w.leaf, c->head[step.up], depth + 1 + c->run[step.up] };
     }
   return kept;
+}
+
+static guint32
+step_up (const Builder *v,
+         const Climb   *c,
+         Walker        *walkers,
+         guint32        a,
+         guint32        b,
+         guint32        node,
+         guint32        depth,
+         Builder       *inv,
+         guint32       *end_of,
+         guint64       *samples)
+{
+  if (c->run != NULL)
+    return step_up_with (v, c, TRUE, walkers, a, b, node, depth, inv, end_of, samples);
+  return step_up_with (v, c, FALSE, walkers, a, b, node, depth, inv, end_of, NULL);
 }
 
 /* The steps up the view V, and a walker for each node with self
  * samples, into WALKERS (room for every node).  Returns the walkers. */
 static guint32
 walkers_from_view (const Builder *v,
-                   Step          *steps,
+                   const Climb   *c,
                    Walker        *walkers)
 {
   guint32 n_walkers = 0;
@@ -192,10 +279,75 @@ walkers_from_view (const Builder *v,
     {
       guint32 up = v->parent[n];
 
-      steps[n] = (Step) { up, up != 0 ? v->key[up] : TV_NODE_NONE };
-      /* At the root, the next step is the leaf itself. */
+      c->steps[n] = (Step) { up, up != 0 ? v->key[up] : TV_NODE_NONE };
       if (v->self[n] > 0)
-        walkers[n_walkers++] = (Walker) { v->key[n], n, n };
+        walkers[n_walkers++] = enter (c, v->key[n], n, n, 1);
+    }
+  return n_walkers;
+}
+
+/* Whether paths up the exact tree EXACT, by KEYS, mostly climb runs:
+ * whether a quarter of 1,024 nodes across it have their parent's key.
+ * Where they do not, climbing a node at a time reads one place a step
+ * rather than four. */
+static gboolean
+climbs_runs (const TvExactTree *exact,
+             const guint32     *keys)
+{
+  guint same = 0;
+
+  if (exact->n_nodes < 2)
+    return FALSE;
+  for (guint i = 0; i < 1024; i++)
+    {
+      guint32 n = 1 + (guint32) ((guint64) i * (exact->n_nodes - 1) / 1024);
+      guint32 up = tv_exact_tree_parent (exact, n);
+
+      same += up != 0 && keys[tv_exact_tree_frame (exact, up)] == keys[tv_exact_tree_frame (exact, n)];
+    }
+  return same >= 256;
+}
+
+/* The walkers from the exact tree EXACT weighed by V, by runs: the nodes'
+ * runs, top down, into C. */
+static guint32
+walkers_by_runs (const TvExactTree *exact,
+                 const guint32     *keys,
+                 const Builder     *v,
+                 Climb             *c,
+                 Walker            *walkers,
+                 Progress          *progress)
+{
+  guint32 n_walkers = 0;
+  /* The key of the node before; the root has none. */
+  guint32 key_before = TV_NODE_NONE;
+
+  c->exact = exact;
+  c->keys = keys;
+  c->run = tv_huge_new (guint16, MAX (exact->n_nodes, 1));
+  c->head = tv_huge_new (guint32, MAX (exact->n_nodes, 1));
+  for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
+    {
+      guint32 key = keys[tv_exact_tree_frame (exact, n)];
+      /* Most often the node before. */
+      guint32 up = exact->up[n] == 1 ? n - 1 : tv_exact_tree_parent (exact, n);
+      guint32 up_key = up == n - 1 ? key_before
+                       : up != 0 ? keys[tv_exact_tree_frame (exact, up)] : TV_NODE_NONE;
+
+      /* A run is no longer than a stack, at most 65,535 frames. */
+      if (up_key == key)
+        {
+          c->head[n] = c->head[up];
+          c->run[n] = c->run[up] + 1;
+        }
+      else
+        {
+          c->head[n] = n;
+          c->run[n] = 0;
+        }
+      key_before = key;
+      if (v->self[n] > 0)
+        walkers[n_walkers++] = enter (c, key, n, n, 1);
     }
   return n_walkers;
 }
@@ -204,12 +356,13 @@ walkers_from_view (const Builder *v,
  * query's merge key: a hidden frame is stepped over (a step goes to the
  * nearest caller that is not hidden, which a node's step reads off its
  * parent's, made before it), and a hidden node's self samples start from
- * that caller, or end at the root when there is none. */
+ * that caller, or end at the root when there is none.  Without hidden
+ * frames, by runs where most nodes are in one. */
 static guint32
 walkers_from_exact (TvProfileData *data,
                     const TvQuery *query,
                     const Builder *v,
-                    Step          *steps,
+                    Climb         *c,
                     Walker        *walkers,
                     Builder       *inv,
                     guint32       *end_of,
@@ -224,6 +377,10 @@ walkers_from_exact (TvProfileData *data,
   guint32 before = 0;
 
   g_assert (v->n_nodes == MAX (exact->n_nodes, 1));
+  if (hidden == NULL && climbs_runs (exact, keys))
+    return walkers_by_runs (exact, keys, v, c, walkers, progress);
+
+  c->steps = tv_huge_new (Step, MAX (v->n_nodes, 1));
   for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
     {
       guint32 p = tv_exact_tree_parent (exact, n);
@@ -233,14 +390,14 @@ walkers_from_exact (TvProfileData *data,
 
       before = frame;
       if (p != 0 && hidden != NULL && hidden[fkeys[up_frame]])
-        step = steps[p];
-      steps[n] = step;
+        step = c->steps[p];
+      c->steps[n] = step;
       if (v->self[n] == 0)
         continue;
       if (hidden == NULL || !hidden[fkeys[frame]])
-        walkers[n_walkers++] = (Walker) { keys[frame], n, n };
+        walkers[n_walkers++] = enter (c, keys[frame], n, n, 1);
       else if (step.up != 0)
-        walkers[n_walkers++] = (Walker) { step.up_key, n, step.up };
+        walkers[n_walkers++] = enter (c, step.up_key, n, step.up, 1);
       else
         {
           inv->self[0] += v->self[n];
@@ -253,6 +410,24 @@ walkers_from_exact (TvProfileData *data,
   return n_walkers;
 }
 
+/* The samples of the walkers [A, B): all of them when they climb by runs
+ * (a node's run is not summed again when it goes on untouched), else as
+ * far as MIN_TOTAL. */
+static guint64
+samples_of (const Builder *v,
+            const Walker  *walkers,
+            gboolean       by_runs,
+            guint32        a,
+            guint32        b,
+            guint64        min_total)
+{
+  guint64 samples = 0;
+
+  for (guint32 i = a; i < b && (by_runs || samples < min_total); i++)
+    samples += v->self[walkers[i].leaf];
+  return samples;
+}
+
 /* Inverted: every path from a node with self samples up to the root
  * becomes a path down from the root; the self samples weigh it.  Made from
  * the root down, without lookups: the paths that reached an inverted node
@@ -261,6 +436,15 @@ walkers_from_exact (TvProfileData *data,
  * other trees are: a node's children together, the first child's subtree
  * next).  The paths of a node are a range of one array, which its
  * children's ranges divide.  INV has no hash table.
+ *
+ * Up the exact tree without hidden frames, when most nodes are in runs
+ * of their parent's key, a path inside a run is not moved: its step is to
+ * the same key until the depth where it reaches the run's top.  The paths
+ * of a node are kept in the order of that depth, so those that take a
+ * step are the first of its range, and the others, untouched, go on as
+ * the child of the same key.  A node costs what leaves its runs there,
+ * not all its paths: on a deep recursion, 97 % of the steps are inside
+ * runs.  Elsewhere, a path's run is its node alone.
  *
  * V is the view, or when it has no parents, the exact tree of DATA as it
  * is, weighed by V's counts: inverting goes by the keys of a path, so
@@ -283,9 +467,13 @@ tv_call_tree_invert (TvProfileData *data,
   /* Room for a walker per node: only those made are touched. */
   tv_autohuge Walker *walkers = tv_huge_new (Walker, MAX (v->n_nodes, 1));
   tv_autohuge Walker *scratch = NULL;
-  /* Each node's parent and the parent's key, side by side: a path's step
-   * up reads one place, not two. */
-  tv_autohuge Step *steps = tv_huge_new (Step, MAX (v->n_nodes, 1));
+  /* How the paths climb: by each node's parent and the parent's key, side
+   * by side, so that a path's step up reads one place, not two; or by runs
+   * up the exact tree. */
+  Climb c = { NULL, NULL, NULL, NULL, NULL };
+  tv_autohuge Step *steps = NULL;
+  tv_autohuge guint16 *run = NULL;
+  tv_autohuge guint32 *head = NULL;
   /* Nodes made and not yet taken, each with its range of paths; the one
    * to take next on top. */
   g_autofree Span *stack = NULL;
@@ -302,14 +490,24 @@ tv_call_tree_invert (TvProfileData *data,
   inv->self[0] += v->self[0];
   if (v->status != NULL)
     add_states (inv->status, v->status);
-  n_walkers = v->parent != NULL ? walkers_from_view (v, steps, walkers)
-              : walkers_from_exact (data, query, v, steps, walkers, inv, end_of, progress);
+  if (v->parent != NULL)
+    {
+      c.steps = tv_huge_new (Step, MAX (v->n_nodes, 1));
+      n_walkers = walkers_from_view (v, &c, walkers);
+    }
+  else
+    n_walkers = walkers_from_exact (data, query, v, &c, walkers, inv, end_of, progress);
+  /* Freed on the way out. */
+  steps = c.steps;
+  run = c.run;
+  head = c.head;
   if (progress->cancelled)
     return;
   scratch = tv_huge_new (Walker, MAX (n_walkers, 1));
+  sort_walkers (walkers, n_walkers, scratch);
 
   stack = g_new (Span, stack_size);
-  stack[sp++] = (Span) { 0, 0, n_walkers, path != NULL ? 0 : LEVEL_OFF };
+  stack[sp++] = (Span) { 0, 0, 0, n_walkers, path != NULL ? 0 : LEVEL_OFF, 0 };
   while (sp > 0)
     {
       Span top = stack[--sp];
@@ -319,45 +517,70 @@ tv_call_tree_invert (TvProfileData *data,
       guint64 min_total = detail ? query->detail_min_total : query->min_total;
       guint32 first_child = inv->n_nodes;
       gsize first_pushed = sp;
-      gboolean one_key = TRUE;
+      /* The walkers that go on in the node's run: its child of the same
+       * key, [RUN_START, B). */
+      guint32 moved = b, run_start = b, run_key = node != 0 ? inv->key[node] : TV_NODE_NONE;
+      guint64 run_samples = 0;
 
       if (!progress_step (progress, n_done, n_walkers))
         return;
 
-      /* Below the root, the paths that end here count, and the others
-       * look one node further up. */
+      /* Below the root, the paths at their run's top take a step up or
+       * end here, and stay in [A, MOVED); the others, from RUN_START, are
+       * the child of the same key. */
       if (node != 0)
         {
-          guint32 kept = step_up (v, steps, walkers, a, b, node, inv, end_of);
+          guint32 e = a;
+          guint64 left = 0;
 
-          n_done += b - kept;
-          b = kept;
+          if (c.run == NULL)
+            e = b;
+          while (e < b && walkers[e].exit == top.depth)
+            e++;
+          moved = step_up (v, &c, walkers, a, e, node, top.depth, inv, end_of, &left);
+          n_done += e - moved;
+          sort_walkers (walkers + a, moved - a, scratch);
+          run_start = e;
+          run_samples = top.samples - left;
         }
-      for (guint32 i = a + 1; i < b && one_key; i++)
-        one_key = walkers[i].key == walkers[a].key;
-      if (!one_key)
-        sort_walkers (walkers + a, b - a, scratch);
 
       /* One child per key, and its paths, pushed last child first so
        * that the first comes next.  A child with fewer samples than
        * MIN_TOTAL is left out: its paths end here, as the node's
        * remainder. */
-      for (guint32 i = a; i < b;)
+      for (guint32 i = a; i < moved || b > run_start;)
         {
-          guint32 end = i + 1;
-          guint32 key = walkers[i].key;
-          guint32 level = LEVEL_OFF;
+          guint32 start, end, key, level = LEVEL_OFF;
+          guint64 samples;
 
-          while (end < b && walkers[end].key == key)
-            end++;
+          if (b > run_start && (i == moved || walkers[i].key > run_key))
+            {
+              start = run_start;
+              end = b;
+              key = run_key;
+              b = run_start;
+              samples = run_samples;
+            }
+          else
+            {
+              start = i;
+              end = i + 1;
+              key = walkers[i].key;
+              while (end < moved && walkers[end].key == key)
+                end++;
+              i = end;
+              samples = c.run != NULL || min_total > 0
+                        ? samples_of (v, walkers, c.run != NULL, start, end, min_total) : 0;
+            }
           if (detail)
             level = n_path;
           else if (top.level != LEVEL_OFF && key == path[top.level])
             level = top.level + 1;
           /* On the way to the detail path's end, a node stays. */
           if (min_total > 0 && (detail || level == LEVEL_OFF)
-              && leave_out (v, min_total, walkers + i, end - i, node, inv, end_of, remainders))
-            n_done += end - i;
+              && leave_out (v, min_total, samples, walkers + start, end - start, node, inv,
+                            end_of, remainders))
+            n_done += end - start;
           else
             {
               if (sp == stack_size)
@@ -365,9 +588,9 @@ tv_call_tree_invert (TvProfileData *data,
                   stack_size *= 2;
                   stack = g_renew (Span, stack, stack_size);
                 }
-              stack[sp++] = (Span) { tv_builder_append (inv, node, key), i, end, level };
+              stack[sp++] = (Span) { tv_builder_append (inv, node, key), top.depth + 1,
+                                     start, end, level, samples };
             }
-          i = end;
         }
       /* Made first child first: turned so that the first is on top. */
       for (gsize x = first_pushed, y = sp; x + 1 < y; x++, y--)
@@ -377,7 +600,7 @@ tv_call_tree_invert (TvProfileData *data,
           stack[x] = stack[y - 1];
           stack[y - 1] = t;
         }
-      g_assert (inv->n_nodes - first_child <= b - a);
+      g_assert (inv->n_nodes - first_child <= top.end - top.start);
     }
   /* Each node's children were made together, by key, which is their rank
    * (see tv_profile_data_get_key_ranks()): no sort needed. */

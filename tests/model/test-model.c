@@ -3146,6 +3146,135 @@ test_far_tree (gconstpointer user_data)
   format_test_dir_clear (&tmp);
 }
 
+/* A recursion, as the inverted tree climbs it: each sample's stack is
+ * main, then R (at line 3, 5 or 7) repeated up to 180 times, now and then
+ * through A, S or Z (R S R; A's key comes before R's, Z's after), and now
+ * and then a leaf T.  R's lines make siblings of one function, so that runs by
+ * function go on through parents that are not the node before.  S_FRAME
+ * gets S's frame. */
+static void
+write_recursion (const char *path,
+                 GRand      *rand,
+                 guint32    *s_frame)
+{
+  enum { MAIN, R3, R5, R7, S, T, A, Z, N_FUNCS };
+  static const char * const names[N_FUNCS] = { "main", "R", "R", "R", "S", "T", "A", "Z" };
+  static const int lines[N_FUNCS] = { 1, 3, 5, 7, 20, 30, 40, 50 };
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError error;
+  guint32 frames[N_FUNCS];
+  guint32 stack[TACH_MAX_STACK_DEPTH];
+  guint64 ts = 1000000;
+
+  options.start_time_us = ts;
+  options.sample_interval_us = 1000;
+  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+    g_error ("%s", error.message);
+  for (guint i = 0; i < N_FUNCS; i++)
+    {
+      TachFrameInfo info = { "/srv/rec.py", names[i], lines[i], -1, -1, -1, TACH_OPCODE_NONE };
+
+      if (tach_writer_intern_frame (writer, &info, &frames[i], &error) != TACH_OK)
+        g_error ("%s", error.message);
+    }
+  for (guint s = 0; s < 600; s++)
+    {
+      guint depth = 0, n = g_rand_int_range (rand, 0, 181);
+      guint32 status = TACH_STATUS_HAS_GIL | (s % 3 == 0 ? TACH_STATUS_ON_CPU : 0);
+      /* Mostly one line, so that by line too there are runs. */
+      guint line = g_rand_int_range (rand, 0, 3);
+
+      stack[depth++] = frames[MAIN];
+      for (guint k = 0; k < n; k++)
+        {
+          if (g_rand_int_range (rand, 0, 40) == 0)
+            line = g_rand_int_range (rand, 0, 3);
+          if (g_rand_int_range (rand, 0, 60) == 0)
+            stack[depth++] = frames[g_rand_int_range (rand, 0, 3) == 0 ? S : g_rand_boolean (rand) ? A : Z];
+          stack[depth++] = frames[R3 + line];
+        }
+      if (g_rand_boolean (rand))
+        stack[depth++] = frames[T];
+      for (guint i = 0; i < depth / 2; i++)
+        {
+          guint32 x = stack[i];
+
+          stack[i] = stack[depth - 1 - i];
+          stack[depth - 1 - i] = x;
+        }
+      if (tach_writer_add_sample (writer, 1 + s % 3, 0, ts += 1000, status,
+                                  stack, depth, &error) != TACH_OK)
+        g_error ("%s", error.message);
+    }
+  if (tach_writer_finish (writer, &error) != TACH_OK)
+    g_error ("%s", error.message);
+  *s_frame = frames[S];
+}
+
+/* Inverted trees of a deep recursion, where a path climbs runs of one
+ * key without being moved (tv-call-tree-invert.c): against the brute
+ * force, by every key, with hidden frames, focus, thresholds and detail
+ * paths. */
+static void
+test_invert_runs (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (base_seed);
+  FormatTestDir tmp;
+  g_autofree guint *sample_thread = NULL;
+  g_autoptr(TvProfileData) data = NULL;
+  const TvExactTree *tree;
+  const guint32 *fkeys;
+  guint32 n_far_runs = 0, longest = 0, run = 0, s_frame;
+  Decoded d;
+
+  format_test_dir_init (&tmp, "tv-model-XXXXXX");
+  write_recursion (tmp.path, rand, &s_frame);
+  data = fixture_load (tmp.path);
+  tree = tv_profile_data_get_tree (data);
+  fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  /* The cases this is for: long runs of one function, and runs through a
+   * parent that is not the node before. */
+  for (guint32 n = 1; n < tree->n_nodes; n++)
+    {
+      guint32 p = tv_exact_tree_parent (tree, n);
+      gboolean same = p != TV_ROOT_NODE
+                      && fkeys[tv_exact_tree_frame (tree, p)] == fkeys[tv_exact_tree_frame (tree, n)];
+
+      n_far_runs += same && p != n - 1;
+      run = same && p == n - 1 ? run + 1 : 0;
+      longest = MAX (longest, run);
+    }
+  g_assert_cmpuint (n_far_runs, >=, 100);
+  g_assert_cmpuint (longest, >=, 100);
+
+  decode_file (tmp.path, &d);
+  set_context ("recursion");
+  sample_thread = check_threads (data, &d);
+  check_queries (data, &d, sample_thread, rand, "recursion", 120);
+  /* By function, each with thresholds that cut runs short. */
+  for (guint i = 0; i < 16; i++)
+    {
+      QueryStore store;
+      TvQuery *q = &store.query;
+
+      tv_query_init (q, i % 2 ? TV_MERGE_FUNCTION : TV_MERGE_LINE);
+      q->inverted = TRUE;
+      q->count_states = q->count_threads = i % 3 == 0;
+      q->min_total = i / 2;
+      if (i % 4 == 3)
+        {
+          /* S hidden: paths climb a node at a time. */
+          q->hidden_functions = store.hidden;
+          q->n_hidden_functions = 1;
+          store.hidden[0] = fkeys[s_frame];
+        }
+      check_query (data, &d, sample_thread, "recursion", q);
+    }
+  decoded_clear (&d);
+  format_test_dir_clear (&tmp);
+}
+
 /* The model's frames are the reader's: every field of every frame, and
  * nothing past the table. */
 static void
@@ -3202,6 +3331,7 @@ main (int    argc,
   g_test_add_data_func ("/model/tree/far", GINT_TO_POINTER (FAR_NARROW), test_far_tree);
   g_test_add_data_func ("/model/tree/far-wide-frames", GINT_TO_POINTER (FAR_WIDE), test_far_tree);
   g_test_add_data_func ("/model/tree/far-roots", GINT_TO_POINTER (FAR_WIDE_ROOTS), test_far_tree);
+  g_test_add_func ("/model/tree/invert-runs", test_invert_runs);
   g_test_add_func ("/model/view-state/ranges", test_view_state_ranges);
   g_test_add_func ("/model/memory/huge-pages", test_huge_pages);
   g_test_add_func ("/model/memory/huge-reuse", test_huge_reuse);
