@@ -308,25 +308,40 @@ climbs_runs (const TvExactTree *exact,
   return same >= 256;
 }
 
-/* The walkers from the exact tree EXACT weighed by V, by runs: the nodes'
- * runs, top down, into C. */
-static guint32
-walkers_by_runs (const TvExactTree *exact,
-                 const guint32     *keys,
-                 const Builder     *v,
-                 Climb             *c,
-                 Walker            *walkers,
-                 Progress          *progress)
+/* A share of the pass that makes the walkers from the exact tree EXACT,
+ * weighed by V, without hidden frames: its nodes [START, END), into C by
+ * runs when it has them, else a node at a time, and the walkers from
+ * WALKERS on.  By runs, a node whose run goes on above START is in
+ * PENDING: its HEAD is then the node above START its run reaches, and its
+ * RUN how far up that is, until the share before is done
+ * (share_finish()). */
+typedef struct
 {
-  guint32 n_walkers = 0;
-  /* The key of the node before; the root has none. */
-  guint32 key_before = TV_NODE_NONE;
+  const TvExactTree *exact;
+  const guint32     *keys;
+  const Builder     *v;
+  Climb             *c;
+  guint32            start;
+  guint32            end;
+  Walker            *walkers;
+  guint32            n_walkers;
+  GArray            *pending;
+  Progress          *progress;
+  /* The second share's, which reports nothing. */
+  Progress           own;
+} Share;
 
-  c->exact = exact;
-  c->keys = keys;
-  c->run = tv_huge_new (guint16, MAX (exact->n_nodes, 1));
-  c->head = tv_huge_new (guint32, MAX (exact->n_nodes, 1));
-  for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
+static gpointer
+share_run (gpointer user_data)
+{
+  Share *s = user_data;
+  const TvExactTree *exact = s->exact;
+  const guint32 *keys = s->keys;
+  Climb *c = s->c;
+  /* The key of the node before; the root has none. */
+  guint32 key_before = s->start > 1 ? keys[tv_exact_tree_frame (exact, s->start - 1)] : TV_NODE_NONE;
+
+  for (guint32 n = s->start; n < s->end && progress_step (s->progress, n, exact->n_nodes); n++)
     {
       guint32 key = keys[tv_exact_tree_frame (exact, n)];
       /* Most often the node before. */
@@ -334,22 +349,94 @@ walkers_by_runs (const TvExactTree *exact,
       guint32 up_key = up == n - 1 ? key_before
                        : up != 0 ? keys[tv_exact_tree_frame (exact, up)] : TV_NODE_NONE;
 
-      /* A run is no longer than a stack, at most 65,535 frames. */
-      if (up_key == key)
-        {
-          c->head[n] = c->head[up];
-          c->run[n] = c->run[up] + 1;
-        }
-      else
+      key_before = key;
+      if (c->run == NULL)
+        c->steps[n] = (Step) { up, up_key };
+      else if (up_key != key)
         {
           c->head[n] = n;
           c->run[n] = 0;
         }
-      key_before = key;
-      if (v->self[n] > 0)
-        walkers[n_walkers++] = enter (c, key, n, n, 1);
+      else
+        {
+          /* A run is no longer than a stack, at most 65,535 frames. */
+          c->head[n] = up < s->start ? up : c->head[up];
+          c->run[n] = up < s->start ? 1 : c->run[up] + 1;
+          if (c->head[n] < s->start)
+            g_array_append_val (s->pending, n);
+        }
+      if (s->v->self[n] > 0)
+        s->walkers[s->n_walkers++] = enter (c, key, n, n, 1);
     }
-  return n_walkers;
+  return NULL;
+}
+
+/* Once the share before S is done: its pending nodes' runs, and those of
+ * its walkers that start in one. */
+static void
+share_finish (Share *s)
+{
+  Climb *c = s->c;
+
+  if (c->run == NULL)
+    return;
+  for (guint i = 0; i < s->pending->len; i++)
+    {
+      guint32 n = g_array_index (s->pending, guint32, i);
+      guint32 above = c->head[n];
+
+      c->head[n] = c->head[above];
+      c->run[n] += c->run[above];
+    }
+  for (guint32 i = 0; i < s->n_walkers; i++)
+    if (s->walkers[i].at < s->start)
+      {
+        guint32 above = s->walkers[i].at;
+
+        s->walkers[i].at = c->head[above];
+        s->walkers[i].exit += c->run[above];
+      }
+}
+
+/* The walkers from the exact tree EXACT weighed by V, without hidden
+ * frames, by runs or not: in two shares on two threads when the tree is
+ * big, the second share's walkers then moved after the first's. */
+static guint32
+walkers_shared (const TvExactTree *exact,
+                const guint32     *keys,
+                const Builder     *v,
+                Climb             *c,
+                Walker            *walkers,
+                Progress          *progress)
+{
+  g_autoptr(GArray) pending = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 n_nodes = exact->n_nodes, mid = n_nodes / 2;
+  Share first = { exact, keys, v, c, 1, n_nodes, walkers, 0, pending, progress, { 0 } };
+  Share second = first;
+  GThread *helper = NULL;
+
+  if (n_nodes > 2 && tv_call_tree_uses_threads (n_nodes))
+    {
+      first.end = mid;
+      second.start = mid;
+      /* The first share's walkers are fewer than its nodes. */
+      second.walkers = walkers + mid;
+      second.own = (Progress) { NULL, NULL, progress->cancellable, 0, 0, 0, FALSE };
+      second.progress = &second.own;
+      helper = g_thread_try_new ("tv-invert", share_run, &second, NULL);
+    }
+  if (helper == NULL)
+    first.end = n_nodes;
+  share_run (&first);
+  if (helper == NULL)
+    return first.n_walkers;
+  g_thread_join (helper);
+  progress->cancelled |= second.own.cancelled;
+  if (progress->cancelled)
+    return 0;
+  share_finish (&second);
+  memmove (walkers + first.n_walkers, second.walkers, second.n_walkers * sizeof (Walker));
+  return first.n_walkers + second.n_walkers;
 }
 
 /* The same from the exact tree of DATA, whose nodes V weighs, with the
@@ -377,8 +464,19 @@ walkers_from_exact (TvProfileData *data,
   guint32 before = 0;
 
   g_assert (v->n_nodes == MAX (exact->n_nodes, 1));
-  if (hidden == NULL && climbs_runs (exact, keys))
-    return walkers_by_runs (exact, keys, v, c, walkers, progress);
+  if (hidden == NULL)
+    {
+      c->exact = exact;
+      c->keys = keys;
+      if (climbs_runs (exact, keys))
+        {
+          c->run = tv_huge_new (guint16, MAX (exact->n_nodes, 1));
+          c->head = tv_huge_new (guint32, MAX (exact->n_nodes, 1));
+        }
+      else
+        c->steps = tv_huge_new (Step, MAX (v->n_nodes, 1));
+      return walkers_shared (exact, keys, v, c, walkers, progress);
+    }
 
   c->steps = tv_huge_new (Step, MAX (v->n_nodes, 1));
   for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)

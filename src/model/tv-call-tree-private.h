@@ -321,6 +321,9 @@ guint8        *tv_call_tree_hidden_functions (TvProfileData       *data,
 /* The table's order, for qsort(). */
 int            tv_function_rows_compare     (const void           *pa,
                                              const void           *pb);
+/* Whether work over an exact tree of N_NODES nodes is shared with a
+ * second thread (see tv_call_tree_set_thread_min_nodes()). */
+gboolean       tv_call_tree_uses_threads    (guint32               n_nodes);
 
 
 void     tv_call_tree_invert    (TvProfileData       *data,

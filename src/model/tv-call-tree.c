@@ -532,13 +532,20 @@ tree_functions (TvCallTree *tree,
 }
 
 /* Exact trees from this many nodes read a function table off on a thread
- * of its own, while the view is grouped (FunctionsJob). */
+ * of its own, while the view is grouped (FunctionsJob), and share an
+ * inverted tree's first pass between two. */
 static guint32 thread_min_nodes = 1u << 20;
 
 void
 tv_call_tree_set_thread_min_nodes (guint32 n_nodes)
 {
   thread_min_nodes = n_nodes;
+}
+
+gboolean
+tv_call_tree_uses_threads (guint32 n_nodes)
+{
+  return n_nodes >= thread_min_nodes && (thread_min_nodes == 0 || g_get_num_processors () > 1);
 }
 
 /* The function table of a view that leaves nodes out and merges none into
@@ -775,8 +782,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
       /* The function table on a second thread, while this one groups
        * (FunctionsJob). */
       if (prune_top && table_of == NULL && query->focus_function == TV_NODE_NONE
-          && !query->collapse_recursion && exact->n_nodes >= thread_min_nodes
-          && (thread_min_nodes == 0 || g_get_num_processors () > 1))
+          && !query->collapse_recursion && tv_call_tree_uses_threads (exact->n_nodes))
         helper = g_thread_try_new ("tv-functions", functions_job_run, &job, NULL);
       tv_call_tree_map_nodes (data, query, weights, states, reached, map, in_focus,
                               prune_top ? &prune : NULL, &view, &progress);

@@ -159,9 +159,10 @@ TvCallTree    *tv_call_tree_new_with_progress (TvProfileData  *data,
 TvCallTree    *tv_call_tree_ref            (TvCallTree     *tree);
 void           tv_call_tree_unref          (TvCallTree     *tree);
 /* From how many exact nodes a tree that leaves nodes out reads its
- * function table off on a second thread while it groups its nodes, when
- * there is a second processor; 0 makes every such tree use one, whatever
- * the processors.  For tests: set it before any tree is built. */
+ * function table off on a second thread while it groups its nodes, and an
+ * inverted tree shares its first pass with one, when there is a second
+ * processor; 0 makes every such tree use one, whatever the processors.
+ * For tests: set it before any tree is built. */
 void           tv_call_tree_set_thread_min_nodes (guint32 n_nodes);
 
 TvProfileData *tv_call_tree_get_data       (TvCallTree     *tree);

@@ -3252,8 +3252,9 @@ test_invert_runs (void)
   set_context ("recursion");
   sample_thread = check_threads (data, &d);
   check_queries (data, &d, sample_thread, rand, "recursion", 120);
-  /* By function, each with thresholds that cut runs short. */
-  for (guint i = 0; i < 16; i++)
+  /* By function and by line, with thresholds that cut runs short, the
+   * first pass in one share and in two (with a second thread). */
+  for (guint i = 0; i < 32; i++)
     {
       QueryStore store;
       TvQuery *q = &store.query;
@@ -3261,7 +3262,7 @@ test_invert_runs (void)
       tv_query_init (q, i % 2 ? TV_MERGE_FUNCTION : TV_MERGE_LINE);
       q->inverted = TRUE;
       q->count_states = q->count_threads = i % 3 == 0;
-      q->min_total = i / 2;
+      q->min_total = i % 16 / 2;
       if (i % 4 == 3)
         {
           /* S hidden: paths climb a node at a time. */
@@ -3269,8 +3270,10 @@ test_invert_runs (void)
           q->n_hidden_functions = 1;
           store.hidden[0] = fkeys[s_frame];
         }
+      tv_call_tree_set_thread_min_nodes (i < 16 ? G_MAXUINT32 : 0);
       check_query (data, &d, sample_thread, "recursion", q);
     }
+  tv_call_tree_set_thread_min_nodes (1u << 20);
   decoded_clear (&d);
   format_test_dir_clear (&tmp);
 }
