@@ -184,17 +184,17 @@ leave_out (const Builder *v,
  * is C's, a constant where this is inlined; then SAMPLES gets the
  * walkers' samples. */
 static inline __attribute__ ((always_inline)) guint32
-step_up_with (const Builder *v,
-              const Climb   *c,
-              gboolean       by_runs,
-              Walker        *walkers,
-              guint32        a,
-              guint32        b,
-              guint32        node,
-              guint32        depth,
-              Builder       *inv,
-              guint32       *end_of,
-              guint64       *samples)
+step_up (const Builder *v,
+         const Climb   *c,
+         gboolean       by_runs,
+         Walker        *walkers,
+         guint32        a,
+         guint32        b,
+         guint32        node,
+         guint32        depth,
+         Builder       *inv,
+         guint32       *end_of,
+         guint64       *samples)
 {
   guint32 kept = a;
 
@@ -247,23 +247,6 @@ step_up_with (const Builder *v,
         walkers[kept++] = (Walker) { step.up_key, w.leaf, c->head[step.up], depth + 1 + c->run[step.up] };
     }
   return kept;
-}
-
-static guint32
-step_up (const Builder *v,
-         const Climb   *c,
-         Walker        *walkers,
-         guint32        a,
-         guint32        b,
-         guint32        node,
-         guint32        depth,
-         Builder       *inv,
-         guint32       *end_of,
-         guint64       *samples)
-{
-  if (c->run != NULL)
-    return step_up_with (v, c, TRUE, walkers, a, b, node, depth, inv, end_of, samples);
-  return step_up_with (v, c, FALSE, walkers, a, b, node, depth, inv, end_of, NULL);
 }
 
 /* The steps up the view V, and a walker for each node with self
@@ -635,7 +618,9 @@ tv_call_tree_invert (TvProfileData *data,
             e = b;
           while (e < b && walkers[e].exit == top.depth)
             e++;
-          moved = step_up (v, &c, walkers, a, e, node, top.depth, inv, end_of, &left);
+          moved = c.run != NULL
+                  ? step_up (v, &c, TRUE, walkers, a, e, node, top.depth, inv, end_of, &left)
+                  : step_up (v, &c, FALSE, walkers, a, e, node, top.depth, inv, end_of, NULL);
           n_done += e - moved;
           sort_walkers (walkers + a, moved - a, scratch);
           run_start = e;

@@ -3001,6 +3001,46 @@ test_corpus_refused (void)
   g_assert_null (reader);
 }
 
+/* A writer of PATH whose profile starts at START, sampled every
+ * millisecond. */
+static TachWriter *
+new_writer (const char *path,
+            guint64     start)
+{
+  TachWriterOptions options = { 0 };
+  TachWriter *writer = NULL;
+  TachError error;
+
+  options.start_time_us = start;
+  options.sample_interval_us = 1000;
+  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
+    g_error ("%s", error.message);
+  return writer;
+}
+
+/* Writes a sample of thread TID whose STACK of DEPTH frames is given
+ * outermost first (and is reversed here). */
+static void
+add_outermost_first (TachWriter *writer,
+                     guint64     tid,
+                     guint64     ts,
+                     guint32     status,
+                     guint32    *stack,
+                     guint       depth)
+{
+  TachError error;
+
+  for (guint i = 0; i < depth / 2; i++)
+    {
+      guint32 x = stack[i];
+
+      stack[i] = stack[depth - 1 - i];
+      stack[depth - 1 - i] = x;
+    }
+  if (tach_writer_add_sample (writer, tid, 0, ts, status, stack, depth, &error) != TACH_OK)
+    g_error ("%s", error.message);
+}
+
 /* A tree whose parents and first children are too far from their nodes
  * to be kept as distances (see TvExactTree), of few samples: under the
  * root, A calls C1 and C2, and B calls the same.  C1 calls each of
@@ -3027,19 +3067,13 @@ write_far_tree (const char *path,
 {
   gboolean wide = shape != FAR_NARROW;
   enum { A, B, C1, C2, BRANCH, CHAIN = BRANCH + FAR_BRANCHES, N_USED = CHAIN + FAR_CHAIN };
-  TachWriterOptions options = { 0 };
-  TachWriter *writer = NULL;
+  guint64 ts = 1000000;
+  TachWriter *writer = new_writer (path, ts);
   TachError error;
   guint n_frames = N_USED + (wide ? FAR_ROOTS : 0);
   g_autofree guint32 *table = g_new (guint32, n_frames);
   const guint32 *frames = table + n_frames - N_USED;
   guint32 stack[TACH_MAX_STACK_DEPTH];
-  guint64 ts = 1000000;
-
-  options.start_time_us = ts;
-  options.sample_interval_us = 1000;
-  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
-    g_error ("%s", error.message);
   for (guint i = 0; i < n_frames; i++)
     {
       g_autofree char *funcname = g_strdup_printf ("f%u", i);
@@ -3068,16 +3102,7 @@ write_far_tree (const char *path,
           stack[depth++] = frames[s % 2 ? C1 : C2];
           stack[depth++] = frames[BRANCH + s % 6];
         }
-      for (guint i = 0; i < depth / 2; i++)
-        {
-          guint32 x = stack[i];
-
-          stack[i] = stack[depth - 1 - i];
-          stack[depth - 1 - i] = x;
-        }
-      if (tach_writer_add_sample (writer, 1 + s % 2, 0, ts += 1000, status,
-                                  stack, depth, &error) != TACH_OK)
-        g_error ("%s", error.message);
+      add_outermost_first (writer, 1 + s % 2, ts += 1000, status, stack, depth);
     }
   for (guint i = 0; shape == FAR_WIDE_ROOTS && i < FAR_ROOTS; i++)
     if (tach_writer_add_sample (writer, 1 + i % 2, 0, ts += 1000, TACH_STATUS_HAS_GIL,
@@ -3164,17 +3189,11 @@ write_recursion (const char *path,
   enum { MAIN, R3, R5, R7, S, T, A, Z, N_FUNCS };
   static const char * const names[N_FUNCS] = { "main", "R", "R", "R", "S", "T", "A", "Z" };
   static const int lines[N_FUNCS] = { 1, 3, 5, 7, 20, 30, 40, 50 };
-  TachWriterOptions options = { 0 };
-  TachWriter *writer = NULL;
+  guint64 ts = 1000000;
+  TachWriter *writer = new_writer (path, ts);
   TachError error;
   guint32 frames[N_FUNCS];
   guint32 stack[TACH_MAX_STACK_DEPTH];
-  guint64 ts = 1000000;
-
-  options.start_time_us = ts;
-  options.sample_interval_us = 1000;
-  if (tach_writer_new (path, &options, &writer, &error) != TACH_OK)
-    g_error ("%s", error.message);
   for (guint i = 0; i < N_FUNCS; i++)
     {
       TachFrameInfo info = { "/srv/rec.py", names[i], lines[i], -1, -1, -1, TACH_OPCODE_NONE };
@@ -3200,16 +3219,7 @@ write_recursion (const char *path,
         }
       if (g_rand_boolean (rand))
         stack[depth++] = frames[T];
-      for (guint i = 0; i < depth / 2; i++)
-        {
-          guint32 x = stack[i];
-
-          stack[i] = stack[depth - 1 - i];
-          stack[depth - 1 - i] = x;
-        }
-      if (tach_writer_add_sample (writer, 1 + s % 3, 0, ts += 1000, status,
-                                  stack, depth, &error) != TACH_OK)
-        g_error ("%s", error.message);
+      add_outermost_first (writer, 1 + s % 3, ts += 1000, status, stack, depth);
     }
   if (tach_writer_finish (writer, &error) != TACH_OK)
     g_error ("%s", error.message);
