@@ -63,6 +63,15 @@ typedef struct
   guint16           *run;
 } Climb;
 
+/* The key KEYS give exact node N, TV_NODE_NONE for the root. */
+static inline guint32
+key_of (const guint32     *keys,
+        const TvExactTree *exact,
+        guint32            n)
+{
+  return n != TV_ROOT_NODE ? keys[tv_exact_tree_frame (exact, n)] : TV_NODE_NONE;
+}
+
 /* A path of LEAF going into an inverted node of key KEY and depth DEPTH,
  * at node N. */
 static inline Walker
@@ -229,7 +238,7 @@ step_up (const Builder *v,
       else
         {
           step.up = tv_exact_tree_parent (c->exact, w.at);
-          step.up_key = step.up != 0 ? c->keys[tv_exact_tree_frame (c->exact, step.up)] : TV_NODE_NONE;
+          step.up_key = key_of (c->keys, c->exact, step.up);
         }
 
       if (step.up == 0)
@@ -244,7 +253,8 @@ step_up (const Builder *v,
       if (!by_runs)
         walkers[kept++] = (Walker) { step.up_key, w.leaf, step.up, depth + 1 };
       else
-        walkers[kept++] = (Walker) { step.up_key, w.leaf, c->head[step.up], depth + 1 + c->run[step.up] };
+        walkers[kept++] = (Walker) { step.up_key, w.leaf, c->head[step.up],
+                                     depth + 1 + c->run[step.up] };
     }
   return kept;
 }
@@ -286,7 +296,7 @@ climbs_runs (const TvExactTree *exact,
       guint32 n = 1 + (guint32) ((guint64) i * (exact->n_nodes - 1) / 1024);
       guint32 up = tv_exact_tree_parent (exact, n);
 
-      same += up != 0 && keys[tv_exact_tree_frame (exact, up)] == keys[tv_exact_tree_frame (exact, n)];
+      same += up != TV_ROOT_NODE && key_of (keys, exact, up) == key_of (keys, exact, n);
     }
   return same >= 256;
 }
@@ -322,15 +332,14 @@ share_run (gpointer user_data)
   const guint32 *keys = s->keys;
   Climb *c = s->c;
   /* The key of the node before; the root has none. */
-  guint32 key_before = s->start > 1 ? keys[tv_exact_tree_frame (exact, s->start - 1)] : TV_NODE_NONE;
+  guint32 key_before = key_of (keys, exact, s->start - 1);
 
   for (guint32 n = s->start; n < s->end && progress_step (s->progress, n, exact->n_nodes); n++)
     {
       guint32 key = keys[tv_exact_tree_frame (exact, n)];
       /* Most often the node before. */
       guint32 up = exact->up[n] == 1 ? n - 1 : tv_exact_tree_parent (exact, n);
-      guint32 up_key = up == n - 1 ? key_before
-                       : up != 0 ? keys[tv_exact_tree_frame (exact, up)] : TV_NODE_NONE;
+      guint32 up_key = up == n - 1 ? key_before : key_of (keys, exact, up);
 
       key_before = key;
       if (c->run == NULL)

@@ -3214,7 +3214,8 @@ write_recursion (const char *path,
           if (g_rand_int_range (rand, 0, 40) == 0)
             line = g_rand_int_range (rand, 0, 3);
           if (g_rand_int_range (rand, 0, 60) == 0)
-            stack[depth++] = frames[g_rand_int_range (rand, 0, 3) == 0 ? S : g_rand_boolean (rand) ? A : Z];
+            stack[depth++] = frames[g_rand_int_range (rand, 0, 3) == 0 ? S
+                                    : g_rand_boolean (rand) ? A : Z];
           stack[depth++] = frames[R3 + line];
         }
       if (g_rand_boolean (rand))
@@ -3252,8 +3253,8 @@ test_invert_runs (void)
   for (guint32 n = 1; n < tree->n_nodes; n++)
     {
       guint32 p = tv_exact_tree_parent (tree, n);
-      gboolean same = p != TV_ROOT_NODE
-                      && fkeys[tv_exact_tree_frame (tree, p)] == fkeys[tv_exact_tree_frame (tree, n)];
+      gboolean same = p != TV_ROOT_NODE && fkeys[tv_exact_tree_frame (tree, p)]
+                                           == fkeys[tv_exact_tree_frame (tree, n)];
 
       n_far_runs += same && p != n - 1;
       run = same && p == n - 1 ? run + 1 : 0;
