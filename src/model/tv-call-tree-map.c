@@ -147,6 +147,8 @@ map_grouped (TvProfileData *data,
   g_autoptr(GArray) levels = g_array_new (FALSE, FALSE, sizeof (guint32));
   /* With a focus, its outermost calls. */
   g_autoptr(GArray) outer = g_array_new (FALSE, FALSE, sizeof (guint32));
+  /* With PRUNE, the share of the tree's samples no node is kept under. */
+  guint64 share = 0;
 
   /* Every node with samples gets its place below; the others only matter
    * to a query that keeps the whole map, and a view of few samples should
@@ -182,6 +184,16 @@ map_grouped (TvProfileData *data,
     }
   else
     members[n_members++] = 0;
+  if (prune != NULL && prune->min_total_divisor > 0)
+    {
+      /* The tree's samples: the root's subtree, or the outermost calls'
+       * of the focused function. */
+      guint64 samples = in_focus != NULL ? 0 : weights[0], d = prune->min_total_divisor;
+
+      for (guint i = 0; i < outer->len; i++)
+        samples += weights[g_array_index (outer, guint32, i)];
+      share = MAX (samples / d + (samples % d != 0), 1);
+    }
   member_start[0] = 0;
   member_start[1] = n_members;
   {
@@ -263,8 +275,8 @@ map_grouped (TvProfileData *data,
       {
         guint32 level = g_array_index (levels, guint32, v);
         gboolean detail = prune != NULL && level == n_path;
-        guint64 threshold = prune == NULL ? 0 : detail ? prune->detail_min_total
-                                                       : prune->min_total;
+        guint64 threshold = prune == NULL ? 0
+                            : MAX (share, detail ? prune->detail_min_total : prune->min_total);
         Remainder rem = { v, 0, 0, threshold };
 
         for (guint i = 0, j; i < n_cands; i = j)

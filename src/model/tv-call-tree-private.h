@@ -56,6 +56,15 @@ struct _TvCallTree
   guint32        *thread_self_nodes;
   guint64        *thread_self_counts;
   guint           n_thread_self;
+  /* The same for the samples each remainder holds, when the tree left
+   * nodes out; and per node, with remainder, how many exact nodes it
+   * holds and (n_nodes * TV_N_STATUS_COUNTS) their states.  NULL unless
+   * the query kept each thread's self samples. */
+  guint64        *thread_rem_start;
+  guint32        *thread_rem_nodes;
+  guint64        *thread_rem_counts;
+  guint64        *remainder_paths;
+  guint64        *remainder_status;
   guint32        *child_start;   /* n_nodes + 1 */
   guint32        *children;
 
@@ -191,6 +200,7 @@ typedef struct
 {
   guint64       *kept;
   guint64        min_total;
+  guint64        min_total_divisor;
   guint64        detail_min_total;
   const guint32 *path;
   guint          n_path;

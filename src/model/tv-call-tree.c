@@ -375,29 +375,92 @@ compare_nodes (const void *pa,
   return (a > b) - (a < b);
 }
 
+/* One thread's samples per view node, gathered: ACC (per node, zero
+ * between threads) and the nodes it touched. */
+typedef struct
+{
+  guint64 *acc;
+  GArray  *touched;
+  GArray  *nodes;
+  GArray  *counts;
+} SelfLists;
+
+static void
+self_lists_add (SelfLists *l,
+                guint32    node,
+                guint64    count)
+{
+  if (l->acc[node] == 0)
+    g_array_append_val (l->touched, node);
+  l->acc[node] += count;
+}
+
+/* The nodes the thread touched, in order, onto the lists; ACC zeroed. */
+static void
+self_lists_flush (SelfLists *l)
+{
+  if (l->touched->len > 1)
+    qsort (l->touched->data, l->touched->len, sizeof (guint32), compare_nodes);
+  for (guint k = 0; k < l->touched->len; k++)
+    {
+      guint32 node = g_array_index (l->touched, guint32, k);
+
+      g_array_append_val (l->nodes, node);
+      g_array_append_val (l->counts, l->acc[node]);
+      l->acc[node] = 0;
+    }
+  g_array_set_size (l->touched, 0);
+}
+
+static void
+self_lists_init (SelfLists *l,
+                 guint32    n_nodes)
+{
+  l->acc = g_new0 (guint64, n_nodes);
+  l->touched = g_array_new (FALSE, FALSE, sizeof (guint32));
+  l->nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  l->counts = g_array_new (FALSE, FALSE, sizeof (guint64));
+}
+
+/* The lists into NODES and COUNTS; L is done with. */
+static void
+self_lists_steal (SelfLists  *l,
+                  guint32   **nodes,
+                  guint64   **counts)
+{
+  g_free (l->acc);
+  g_array_unref (l->touched);
+  *nodes = (guint32 *) (gpointer) g_array_free (l->nodes, FALSE);
+  *counts = (guint64 *) (gpointer) g_array_free (l->counts, FALSE);
+}
+
 /* Each thread's self samples on the nodes of the view V, from the HITS
  * of step 1 (grouped by thread, in thread order): a hit's leaf lands
- * where step 2 put its samples.  A thread costs its hits, plus the sort of
- * the nodes it reached: never the size of the tree. */
+ * where step 2 put its samples.  With KEPT (a pruned tree), a leaf it
+ * does not mark was left out, into the remainder of the node MAP gives.
+ * A thread costs its hits, plus the sort of the nodes it reached: never
+ * the size of the tree. */
 static void
 keep_thread_self (TvCallTree    *tree,
                   guint          n_threads,
                   const GArray  *hits,
                   const guint32 *map,
                   const guint8  *in_focus,
+                  const guint64 *kept,
                   const Builder *v)
 {
-  g_autofree guint64 *acc = g_new0 (guint64, v->n_nodes);
-  g_autoptr(GArray) nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) counts = g_array_new (FALSE, FALSE, sizeof (guint64));
-  g_autoptr(GArray) touched = g_array_new (FALSE, FALSE, sizeof (guint32));
+  SelfLists own, rem;
   guint i = 0;
 
+  self_lists_init (&own, v->n_nodes);
+  if (kept != NULL)
+    self_lists_init (&rem, v->n_nodes);
   tree->n_thread_self = n_threads;
   tree->thread_self_start = g_new0 (guint64, (gsize) n_threads + 1);
+  if (kept != NULL)
+    tree->thread_rem_start = g_new0 (guint64, (gsize) n_threads + 1);
   for (guint t = 0; t < n_threads; t++)
     {
-      g_array_set_size (touched, 0);
       for (; i < hits->len && g_array_index (hits, ThreadHit, i).thread == t; i++)
         {
           const ThreadHit *hit = &g_array_index (hits, ThreadHit, i);
@@ -406,26 +469,23 @@ keep_thread_self (TvCallTree    *tree,
           /* Outside the focused function: not in the tree. */
           if (node == TV_NODE_NONE || (in_focus != NULL && !in_focus[hit->leaf]))
             continue;
-          if (acc[node] == 0)
-            g_array_append_val (touched, node);
-          acc[node] += hit->count;
+          if (kept != NULL && !TV_BIT_TEST (kept, hit->leaf))
+            self_lists_add (&rem, node, hit->count);
+          else
+            self_lists_add (&own, node, hit->count);
         }
-      if (touched->len > 1)
-        qsort (touched->data, touched->len, sizeof (guint32), compare_nodes);
-      for (guint k = 0; k < touched->len; k++)
+      self_lists_flush (&own);
+      tree->thread_self_start[t + 1] = own.nodes->len;
+      if (kept != NULL)
         {
-          guint32 node = g_array_index (touched, guint32, k);
-
-          g_array_append_val (nodes, node);
-          g_array_append_val (counts, acc[node]);
-          acc[node] = 0;
+          self_lists_flush (&rem);
+          tree->thread_rem_start[t + 1] = rem.nodes->len;
         }
-      tree->thread_self_start[t + 1] = nodes->len;
     }
   g_assert (i == hits->len);
-  tree->thread_self_nodes = (guint32 *) (gpointer) g_array_free (g_steal_pointer (&nodes), FALSE);
-  tree->thread_self_counts = (guint64 *) (gpointer) g_array_free (g_steal_pointer (&counts),
-                                                                  FALSE);
+  self_lists_steal (&own, &tree->thread_self_nodes, &tree->thread_self_counts);
+  if (kept != NULL)
+    self_lists_steal (&rem, &tree->thread_rem_nodes, &tree->thread_rem_counts);
 }
 
 /* Step 3 for an inverted or a callers tree: VIEW becomes that tree, and
@@ -581,8 +641,9 @@ functions_job_run (gpointer user_data)
 static gboolean
 prunes_top_down (const TvQuery *query)
 {
-  return !query->inverted && query->callers_of == TV_NODE_NONE && !query->thread_self
-         && !query->keep_node_map && (query->min_total > 0 || query->detail_min_total > 0);
+  return !query->inverted && query->callers_of == TV_NODE_NONE && !query->keep_node_map
+         && (query->min_total > 0 || query->detail_min_total > 0
+             || query->min_total_divisor > 0);
 }
 
 /* What a pruned tree left out lands in MAP where its samples went: on
@@ -590,7 +651,8 @@ prunes_top_down (const TvQuery *query)
  * too, to be summed up with the rest.  That is the nodes with samples in
  * their subtree (SUB) that KEPT does not mark, of those REACHED marks when
  * it is given, and with IN_FOCUS, of those in focus.  Parents come
- * first. */
+ * first.  With PATHS (per view node), each remainder's nodes are counted
+ * there, and with REM_STATES, their states. */
 static void
 map_left_out (const TvExactTree *exact,
               const guint64     *sub,
@@ -599,7 +661,9 @@ map_left_out (const TvExactTree *exact,
               const guint8      *in_focus,
               const guint64     *states,
               guint32           *map,
-              Builder           *view)
+              Builder           *view,
+              guint64           *paths,
+              guint64           *rem_states)
 {
   /* The node mapped last, and where: down a chain of calls, the next
    * one's parent, whose entry is not loaded back. */
@@ -633,6 +697,10 @@ map_left_out (const TvExactTree *exact,
           last_map = to;
           if (states != NULL)
             add_states (view->status + (gsize) to * N_STATES, states + (gsize) n * N_STATES);
+          if (paths != NULL)
+            paths[to]++;
+          if (rem_states != NULL)
+            add_states (rem_states + (gsize) to * N_STATES, states + (gsize) n * N_STATES);
         }
     }
 }
@@ -719,6 +787,8 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
    * TvQuery.functions_of). */
   gboolean prune_top = prunes_top_down (query);
   g_autofree guint64 *kept = NULL;
+  g_autofree guint64 *rem_paths = NULL;
+  g_autofree guint64 *rem_states = NULL;
   Prune prune = { 0 };
   TvCallTree *table_of = prune_top && query->functions_of != NULL
                          && query->functions_of->neighbours.callers_start != NULL
@@ -776,7 +846,8 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
       if (prune_top)
         {
           kept = g_new0 (guint64, ((gsize) exact->n_nodes + 63) / 64 + 1);
-          prune = (Prune) { kept, query->min_total, query->detail_min_total,
+          prune = (Prune) { kept, query->min_total, query->min_total_divisor,
+                            query->detail_min_total,
                             query->detail_path, query->n_detail_path, remainders };
         }
       /* The function table on a second thread, while this one groups
@@ -786,8 +857,18 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
         helper = g_thread_try_new ("tv-functions", functions_job_run, &job, NULL);
       tv_call_tree_map_nodes (data, query, weights, states, reached, map, in_focus,
                               prune_top ? &prune : NULL, &view, &progress);
-      if (prune_top && (count || states != NULL) && !progress.cancelled)
-        map_left_out (exact, weights, reached, kept, in_focus, states, map, &view);
+      if (prune_top && (count || states != NULL || keep_self) && !progress.cancelled)
+        {
+          /* With each thread's self samples, what each remainder holds. */
+          if (keep_self)
+            {
+              rem_paths = g_new0 (guint64, view.n_nodes);
+              if (states != NULL)
+                rem_states = g_new0 (guint64, (gsize) view.n_nodes * N_STATES);
+            }
+          map_left_out (exact, weights, reached, kept, in_focus, states, map, &view,
+                        rem_paths, rem_states);
+        }
       if (helper != NULL)
         {
           g_thread_join (helper);
@@ -867,7 +948,15 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   qsort (tree->functions, tree->n_functions, sizeof (TvFunctionRow), tv_function_rows_compare);
   tree->threads = g_steal_pointer (&threads);
   if (keep_self)
-    keep_thread_self (tree, tv_profile_data_get_n_threads (data), hits, map, in_focus, &view);
+    {
+      keep_thread_self (tree, tv_profile_data_get_n_threads (data), hits, map, in_focus,
+                        tree->remainder != NULL ? kept : NULL, &view);
+      if (tree->remainder != NULL)
+        {
+          tree->remainder_paths = g_steal_pointer (&rem_paths);
+          tree->remainder_status = g_steal_pointer (&rem_states);
+        }
+    }
   if (query->keep_node_map && query->callers_of == TV_NODE_NONE && !query->inverted)
     tree->node_map = node_map (exact, g_steal_pointer (&map), in_focus);
   tv_builder_clear (&view);
@@ -910,6 +999,11 @@ tv_call_tree_unref (TvCallTree *self)
   g_free (self->thread_self_start);
   g_free (self->thread_self_nodes);
   g_free (self->thread_self_counts);
+  g_free (self->thread_rem_start);
+  g_free (self->thread_rem_nodes);
+  g_free (self->thread_rem_counts);
+  g_free (self->remainder_paths);
+  g_free (self->remainder_status);
   tv_huge_free (self->child_start);
   tv_huge_free (self->children);
   g_free (self->functions);
@@ -1022,6 +1116,23 @@ tv_call_tree_get_remainder_children (TvCallTree *self,
 }
 
 guint64
+tv_call_tree_get_remainder_paths (TvCallTree *self,
+                                  guint32     node)
+{
+  g_return_val_if_fail (node < self->n_nodes, 0);
+  return self->remainder_paths != NULL ? self->remainder_paths[node] : 0;
+}
+
+const guint64 *
+tv_call_tree_get_remainder_status_counts (TvCallTree *self,
+                                          guint32     node)
+{
+  g_return_val_if_fail (node < self->n_nodes, NULL);
+  return self->remainder_status != NULL ? self->remainder_status + (gsize) node * N_STATES
+                                        : NULL;
+}
+
+guint64
 tv_call_tree_get_cut_below (TvCallTree *self,
                             guint32     node)
 {
@@ -1084,6 +1195,26 @@ tv_call_tree_get_thread_self (TvCallTree     *self,
   *n_nodes = (guint) (self->thread_self_start[thread + 1] - start);
   *counts = self->thread_self_counts + start;
   return self->thread_self_nodes + start;
+}
+
+const guint32 *
+tv_call_tree_get_thread_remainders (TvCallTree     *self,
+                                    guint           thread,
+                                    const guint64 **counts,
+                                    guint          *n_nodes)
+{
+  guint64 start;
+
+  g_return_val_if_fail (counts != NULL && n_nodes != NULL, NULL);
+
+  *n_nodes = 0;
+  *counts = NULL;
+  if (self->thread_rem_start == NULL || thread >= self->n_thread_self)
+    return NULL;
+  start = self->thread_rem_start[thread];
+  *n_nodes = (guint) (self->thread_rem_start[thread + 1] - start);
+  *counts = self->thread_rem_counts + start;
+  return self->thread_rem_nodes + start;
 }
 
 const guint32 *

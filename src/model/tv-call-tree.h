@@ -58,16 +58,23 @@ typedef struct
   gboolean       keep_node_map;
   /* Keep each thread's own samples per node (see
    * tv_call_tree_get_thread_self()), found in the same pass as the
-   * tree's; not for inverted or callers_of trees. */
+   * tree's; not for inverted or callers_of trees.  A tree that leaves
+   * nodes out keeps as well each thread's samples in each remainder, the
+   * remainder's states and how many call paths it holds (see
+   * tv_call_tree_get_thread_remainders()). */
   gboolean       thread_self;
   /* A tree may leave out a node with fewer samples than this: its
    * samples are then its parent's remainder (see
    * tv_call_tree_get_remainder()), and every node it has keeps its exact
    * self, total, state and thread counts; the function table, callers
    * and callees stay exact.  0 keeps every node.  Callers trees, and
-   * top-down trees with a node map or each thread's self samples, keep
-   * every node whatever it says. */
+   * top-down trees with a node map, keep every node whatever it says. */
   guint64        min_total;
+  /* And a top-down tree, one with fewer than this fraction,
+   * 1 / min_total_divisor, of the samples of the tree, rounded up: a
+   * threshold set before they are counted, the larger one winning, on
+   * the detail path (below) too.  0 for none. */
+  guint64        min_total_divisor;
   /* Finer detail in one place of a tree left out by min_total (a
    * zoomed-in frame): the node reached from the root by these keys and
    * every node on the way are kept, whatever their samples, and below
@@ -231,6 +238,25 @@ const guint32 *tv_call_tree_get_thread_self   (TvCallTree     *tree,
                                                guint           thread,
                                                const guint64 **counts,
                                                guint          *n_nodes);
+/* In a tree that left nodes out, the nodes whose remainder holds selected
+ * samples of thread THREAD, in increasing order, and in COUNTS how many:
+ * with the thread's self samples, every sample of the thread.  *N_NODES
+ * is 0 when there are none, or when the query did not ask for them
+ * (TvQuery.thread_self). */
+const guint32 *tv_call_tree_get_thread_remainders (TvCallTree     *tree,
+                                                   guint           thread,
+                                                   const guint64 **counts,
+                                                   guint          *n_nodes);
+/* Of the samples in NODE's remainder, how many had each state
+ * (TV_N_STATUS_COUNTS values, as tv_call_tree_get_status_counts()); NULL
+ * unless the query counted states and kept each thread's self samples. */
+const guint64 *tv_call_tree_get_remainder_status_counts (TvCallTree *tree,
+                                                         guint32     node);
+/* How many call paths (nodes of the exact tree, TvExactTree, with
+ * selected samples at or below them) NODE's remainder holds; 0 unless the
+ * query kept each thread's self samples. */
+guint64        tv_call_tree_get_remainder_paths (TvCallTree *tree,
+                                                 guint32     node);
 /* Every node's parent and key, indexed by node: for passes over the whole
  * tree (the root's parent is TV_NODE_NONE). */
 const guint32 *tv_call_tree_get_parents    (TvCallTree     *tree);

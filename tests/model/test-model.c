@@ -94,6 +94,8 @@ enum
   COVER_TOP_DETAIL,             /* a top-down node kept only for the detail path */
   COVER_TOP_TABLE_COPIED,       /* top-down trees with another's function table */
   COVER_FOCUS_REMAINDER,        /* children a focused tree left out */
+  COVER_THREAD_REMAINDER,       /* a thread's samples in remainders compared */
+  COVER_REMAINDER_PATHS,        /* remainder call paths compared exactly */
   COVER_INVERTED_HIDDEN_LEAF,   /* inverted from the exact tree: a sample's
                                  * leaf hidden, a caller shown */
   COVER_INVERTED_ALL_HIDDEN,    /* inverted from the exact tree: a sample's
@@ -110,6 +112,7 @@ static const char * const cover_names[N_COVER] = {
   "nodes kept on the detail path", "inverted from the exact tree",
   "children a top-down tree left out", "top-down nodes kept on the detail path",
   "top-down function tables taken from another tree", "children a focused tree left out",
+  "threads' samples in remainders", "remainder call paths compared exactly",
   "inverted from a hidden leaf's caller", "inverted stacks of hidden frames only",
 };
 
@@ -1059,13 +1062,85 @@ brute_tree (TvProfileData *data,
 }
 
 /* Whether Q's tree may leave out nodes under its min_total: inverted
- * trees, and top-down trees that keep neither a node map nor each
- * thread's self samples. */
+ * trees, and top-down trees that keep no node map. */
 static gboolean
 prunes (const TvQuery *q)
 {
-  return q->callers_of == TV_NODE_NONE
-         && (q->inverted || (!q->thread_self && !q->keep_node_map));
+  return q->callers_of == TV_NODE_NONE && (q->inverted || !q->keep_node_map);
+}
+
+/* The share of Q's tree of SAMPLES a top-down tree keeps no node under,
+ * on the detail path and off it, or 0. */
+static guint64
+brute_share (const TvQuery *q,
+             guint64        samples)
+{
+  guint64 d = q->min_total_divisor;
+
+  if (!prunes (q) || d == 0 || q->inverted)
+    return 0;
+  return MAX ((samples + d - 1) / d, 1);
+}
+
+/* How many nodes the brute force tree has from NODE down. */
+static guint64
+brute_subtree_size (const Brute *b,
+                    guint32      node)
+{
+  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint64 n = 0;
+
+  g_array_append_val (stack, node);
+  while (stack->len > 0)
+    {
+      guint32 u = g_array_index (stack, guint32, stack->len - 1);
+
+      g_array_set_size (stack, stack->len - 1);
+      n++;
+      for (guint32 c = g_array_index (b->nodes, BruteNode, u).first_child; c != TV_NODE_NONE;
+           c = g_array_index (b->nodes, BruteNode, c).next_sibling)
+        g_array_append_val (stack, c);
+    }
+  return n;
+}
+
+/* Adds COUNT at KEY of TABLE ((node << 32 | thread) -> count). */
+static void
+pair_add (GHashTable *table,
+          gint64      key,
+          guint64     count)
+{
+  guint64 *at = g_hash_table_lookup (table, &key);
+
+  if (at == NULL)
+    {
+      at = g_new0 (guint64, 1);
+      g_hash_table_insert (table, g_memdup2 (&key, sizeof key), at);
+    }
+  *at += count;
+}
+
+/* One thread's lists of a tree (its self samples or its remainders')
+ * against EXPECTED; returns how many pairs they hold. */
+static guint
+check_thread_pairs (const guint32 *nodes,
+                    const guint64 *counts,
+                    guint          n,
+                    guint32        n_nodes,
+                    guint          thread,
+                    GHashTable    *expected)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 pair = (gint64) nodes[i] << 32 | thread;
+      const guint64 *count = g_hash_table_lookup (expected, &pair);
+
+      CHECK (nodes[i] < n_nodes, "thread pair node in range");
+      CHECK (i == 0 || nodes[i - 1] < nodes[i], "thread pair nodes in order");
+      CHECK (count != NULL, "thread pair where the thread has samples");
+      CHECK_EQ (counts[i], *count, "thread pair count");
+    }
+  return n;
 }
 
 /* The model's tree against the brute force one, node by node from the
@@ -1086,7 +1161,8 @@ compare_trees (TvProfileData *data,
   const BruteNode *root = &g_array_index (b->nodes, BruteNode, 0);
   /* Below this, a tree may leave a child out (it must, the way it is
    * made): the brute force keeps every child. */
-  guint64 min_total = prunes (q) ? q->min_total : 0;
+  guint64 share = brute_share (q, g_array_index (b->nodes, BruteNode, 0).total);
+  guint64 min_total = prunes (q) ? MAX (q->min_total, share) : 0;
   /* Where each node is against the detail path: LEVEL_OFF off it, else
    * how many of its keys lead there (all of them at its end and below). */
   const guint32 LEVEL_OFF = G_MAXUINT32;
@@ -1094,6 +1170,13 @@ compare_trees (TvProfileData *data,
   guint32 n_path = pruned && q->detail_path != NULL ? q->n_detail_path : 0;
   g_autofree guint32 *level = g_new (guint32, n_nodes);
   g_autofree guint64 *cut = g_new0 (guint64, n_nodes);
+  /* Per node, what its remainder holds: the brute force nodes and their
+   * states; and per brute force node, the tree's node or TV_NODE_NONE. */
+  g_autofree guint64 *rem_paths = g_new0 (guint64, n_nodes);
+  g_autofree guint64 *rem_states = g_new0 (guint64, (gsize) n_nodes * TV_N_STATUS_COUNTS);
+  g_autofree guint32 *tree_of = g_new (guint32, b->nodes->len);
+  gboolean top_self = q->thread_self && !q->inverted && q->callers_of == TV_NODE_NONE;
+  gboolean any_remainder = FALSE;
 
   CHECK_EQ (tv_call_tree_get_merge (tree), q->merge, "merge");
   CHECK_EQ (tv_call_tree_get_inverted (tree), q->inverted && q->callers_of == TV_NODE_NONE, "inverted");
@@ -1105,7 +1188,7 @@ compare_trees (TvProfileData *data,
   CHECK_EQ (tv_call_tree_get_depth (tree, 0), 0, "root depth");
   if (q->focus_function == TV_NODE_NONE && q->callers_of == TV_NODE_NONE)
     CHECK_EQ (root->total, b->selected, "root total is the selected samples");
-  if (!pruned || (q->min_total == 0 && q->detail_min_total == 0))
+  if (!pruned || (min_total == 0 && q->detail_min_total == 0))
     CHECK_EQ (n_nodes, b->nodes->len, "node count");
   CHECK_EQ (tv_call_tree_has_status_counts (tree), q->count_states, "state counts kept");
   CHECK (q->count_states || tv_call_tree_get_status_counts (tree, 0) == NULL,
@@ -1116,12 +1199,15 @@ compare_trees (TvProfileData *data,
   /* Parents come before their children, so one pass in id order. */
   for (guint32 n = 0; n < n_nodes; n++)
     brute_of[n] = TV_NODE_NONE;
+  for (guint32 n = 0; n < b->nodes->len; n++)
+    tree_of[n] = TV_NODE_NONE;
   brute_of[0] = 0;
+  tree_of[0] = 0;
   level[0] = pruned && q->detail_path != NULL ? 0 : LEVEL_OFF;
   for (guint32 n = 0; n < n_nodes; n++)
     {
       gboolean detail = level[n] == n_path;
-      guint64 threshold = !pruned ? 0 : detail ? q->detail_min_total : min_total;
+      guint64 threshold = !pruned ? 0 : detail ? MAX (q->detail_min_total, share) : min_total;
       guint n_children, n_brute = 0;
       const guint32 *children = tv_call_tree_get_children (tree, n, &n_children);
       const BruteNode *bn;
@@ -1178,6 +1264,9 @@ compare_trees (TvProfileData *data,
               {
                 left_out += child->total;
                 n_left_out++;
+                rem_paths[n] += brute_subtree_size (b, c);
+                for (guint i = 0; i < TV_N_STATUS_COUNTS; i++)
+                  rem_states[(gsize) n * TV_N_STATUS_COUNTS + i] += child->states[i];
               }
           }
         CHECK_EQ (n_children, n_brute, "children");
@@ -1185,6 +1274,7 @@ compare_trees (TvProfileData *data,
         CHECK_EQ (tv_call_tree_get_remainder_children (tree, n), n_left_out,
                   "children left out");
         cut[n] = n_left_out > 0 ? threshold : 0;
+        any_remainder |= n_left_out > 0;
         coverage[COVER_REMAINDER] += left_out > 0;
         coverage[COVER_TOP_REMAINDER] += left_out > 0 && !q->inverted;
         coverage[COVER_FOCUS_REMAINDER] += left_out > 0 && !q->inverted
@@ -1208,6 +1298,7 @@ compare_trees (TvProfileData *data,
 
           CHECK (c != TV_NODE_NONE, "child key exists in brute force");
           brute_of[child] = c;
+          tree_of[c] = child;
           level[child] = detail ? n_path
                          : level[n] != LEVEL_OFF && key == q->detail_path[level[n]] ? level[n] + 1
                          : LEVEL_OFF;
@@ -1221,37 +1312,84 @@ compare_trees (TvProfileData *data,
   for (guint32 n = 0; n < n_nodes; n++)
     CHECK_EQ (tv_call_tree_get_cut_below (tree, n), cut[n], "cut below");
 
-  /* Each thread's self samples: exactly its paths' ends, node by node. */
+  /* What each remainder holds, kept with each thread's self samples: as
+   * many call paths as the brute force has nodes there when those are
+   * the exact tree's (frames, nothing merged, hidden or focused: a
+   * focus merges the outermost calls of its function), at least as many
+   * otherwise; and their states. */
   {
-    gboolean kept = q->thread_self && !q->inverted && q->callers_of == TV_NODE_NONE;
+    gboolean same_nodes = q->merge == TV_MERGE_FRAME && q->n_hidden_functions == 0
+                          && !q->collapse_recursion && q->focus_function == TV_NODE_NONE
+                          && tv_profile_data_get_internal_functions (data) == NULL
+                          && n_keys == tv_profile_data_get_n_frames (data);
+    gboolean with_states = top_self && any_remainder && q->count_states;
+
+    for (guint32 n = 0; n < n_nodes; n++)
+      {
+        guint64 paths = tv_call_tree_get_remainder_paths (tree, n);
+        const guint64 *states = tv_call_tree_get_remainder_status_counts (tree, n);
+
+        if (!top_self)
+          CHECK_EQ (paths, 0, "no remainder paths unless asked for");
+        else if (same_nodes)
+          CHECK_EQ (paths, rem_paths[n], "remainder paths");
+        else
+          CHECK (paths >= rem_paths[n] && (paths == 0) == (rem_paths[n] == 0),
+                 "remainder paths, at least the view's nodes");
+        coverage[COVER_REMAINDER_PATHS] += same_nodes && paths > 0;
+        CHECK_EQ (states != NULL, with_states, "remainder states kept");
+        for (guint i = 0; states != NULL && i < TV_N_STATUS_COUNTS; i++)
+          CHECK_EQ (states[i], rem_states[(gsize) n * TV_N_STATUS_COUNTS + i],
+                    "remainder state count");
+      }
+  }
+
+  /* Each thread's self samples: exactly its paths' ends, node by node,
+   * those left out on the remainder of the node they were left out of. */
+  {
     guint n_threads = tv_profile_data_get_n_threads (data);
     guint n_pairs = 0;
+    g_autoptr(GHashTable) own = g_hash_table_new_full (g_int64_hash, g_int64_equal,
+                                                       g_free, g_free);
+    g_autoptr(GHashTable) rem = g_hash_table_new_full (g_int64_hash, g_int64_equal,
+                                                       g_free, g_free);
+    GHashTableIter iter;
+    gpointer key, value;
 
-    CHECK_EQ (tv_call_tree_has_thread_self (tree), kept, "thread self kept");
+    g_hash_table_iter_init (&iter, b->thread_self);
+    while (g_hash_table_iter_next (&iter, &key, &value))
+      {
+        guint32 at = (guint32) (*(gint64 *) key >> 32);
+        guint32 thread = (guint32) *(gint64 *) key;
+
+        if (tree_of[at] != TV_NODE_NONE)
+          {
+            pair_add (own, (gint64) tree_of[at] << 32 | thread, *(guint64 *) value);
+            continue;
+          }
+        while (tree_of[at] == TV_NODE_NONE)
+          at = g_array_index (b->nodes, BruteNode, at).parent;
+        pair_add (rem, (gint64) tree_of[at] << 32 | thread, *(guint64 *) value);
+      }
+    CHECK_EQ (tv_call_tree_has_thread_self (tree), top_self, "thread self kept");
     for (guint t = 0; t < n_threads; t++)
       {
         const guint64 *counts;
         guint n;
         const guint32 *nodes = tv_call_tree_get_thread_self (tree, t, &counts, &n);
 
-        CHECK (kept || n == 0, "no thread self unless asked for");
+        CHECK (top_self || n == 0, "no thread self unless asked for");
+        n_pairs += check_thread_pairs (nodes, counts, n, n_nodes, t, own);
         for (guint i = 0; i < n; i++)
-          {
-            gint64 pair;
-            const guint64 *expected;
-
-            CHECK (nodes[i] < n_nodes, "thread self node in range");
-            CHECK (i == 0 || nodes[i - 1] < nodes[i], "thread self nodes in order");
-            pair = (gint64) brute_of[nodes[i]] << 32 | t;
-            expected = g_hash_table_lookup (b->thread_self, &pair);
-            CHECK (expected != NULL, "thread self on a node where the thread ends");
-            CHECK_EQ (counts[i], *expected, "thread self count");
-            coverage[COVER_THREAD_SELF] += t > 0 && counts[i] > 0;
-          }
-        n_pairs += n;
+          coverage[COVER_THREAD_SELF] += t > 0 && counts[i] > 0;
+        nodes = tv_call_tree_get_thread_remainders (tree, t, &counts, &n);
+        CHECK (top_self || n == 0, "no thread remainders unless asked for");
+        n_pairs += check_thread_pairs (nodes, counts, n, n_nodes, t, rem);
+        coverage[COVER_THREAD_REMAINDER] += n > 0;
       }
-    if (kept)
-      CHECK_EQ (n_pairs, g_hash_table_size (b->thread_self), "every thread self pair");
+    if (top_self)
+      CHECK_EQ (n_pairs, g_hash_table_size (own) + g_hash_table_size (rem),
+                "every thread self pair");
   }
   CHECK_EQ (tv_call_tree_find_child (tree, 0, n_keys), TV_NODE_NONE, "find_child of no key");
 
@@ -1331,6 +1469,8 @@ describe_query (const TvQuery *q)
     g_string_append (s, " inverted");
   if (q->min_total > 0)
     g_string_append_printf (s, " min_total=%" G_GUINT64_FORMAT, q->min_total);
+  if (q->min_total_divisor > 0)
+    g_string_append_printf (s, " min_total_divisor=%" G_GUINT64_FORMAT, q->min_total_divisor);
   if (q->detail_path != NULL)
     {
       g_string_append (s, " detail=[");
@@ -1531,6 +1671,8 @@ random_query (GRand         *rand,
   q->thread_self = g_rand_boolean (rand);
   if (g_rand_boolean (rand))
     q->min_total = g_rand_int_range (rand, 1, 9);
+  if (g_rand_int_range (rand, 0, 4) == 0)
+    q->min_total_divisor = g_rand_int_range (rand, 2, 60);
   /* A detail path: a sample's stack from its leaf (from its root for a
    * top-down tree), as far as a random depth goes (it may end in no
    * node, or run past one). */
@@ -1661,7 +1803,7 @@ check_neighbours (TvProfileData *data,
       rq.count_states = FALSE;
       rq.count_threads = FALSE;
       /* Whole trees: their first level is what is wanted. */
-      rq.min_total = 0;
+      rq.min_total = rq.min_total_divisor = 0;
       rq.detail_path = NULL;
       rq.detail_min_total = 0;
       rq.functions_of = NULL;
@@ -1731,7 +1873,8 @@ check_query (TvProfileData *data,
   /* Again, with the function table, callers and callees of a tree that
    * left nodes out, merged by function (a function table is the same
    * whatever the merge key). */
-  if (!q->inverted && prunes (q) && (q->min_total > 0 || q->detail_min_total > 0))
+  if (!q->inverted && prunes (q)
+      && (q->min_total > 0 || q->detail_min_total > 0 || q->min_total_divisor > 0))
     {
       TvQuery again = *q;
       TvQuery by_function = *q;
@@ -1778,7 +1921,7 @@ check_queries (TvProfileData *data,
                guint          n_random)
 {
   for (TvMergeKey merge = 0; merge < TV_N_MERGE_KEYS; merge++)
-    for (guint transform = 0; transform < 10; transform++)
+    for (guint transform = 0; transform < 11; transform++)
       {
         QueryStore store;
         TvQuery *q = &store.query;
@@ -1824,6 +1967,12 @@ check_queries (TvProfileData *data,
           case 9:
             random_range (rand, data, d, q);
             q->interpreter = 0;
+            break;
+          case 10:
+            /* An HTML page's tree: a share of the samples left out,
+             * with each thread's samples and the states of what is. */
+            q->thread_self = q->count_states = TRUE;
+            q->min_total_divisor = 30;
             break;
           }
         check_query (data, d, sample_thread, where, q);
