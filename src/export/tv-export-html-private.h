@@ -25,9 +25,11 @@ G_BEGIN_DECLS
 
 #define UNMAPPED        G_MAXUINT32
 
-/* A page of a tree of more than TV_EXPORT_HTML_LOSSLESS_NODES nodes draws
- * the children of fewer than 1 / TV_EXPORT_HTML_SHARE_DIVISOR of the
- * samples as remainder boxes (0.005 %); a smaller tree is whole. */
+/* A page of a tree of more than TV_EXPORT_HTML_LOSSLESS_NODES nodes (call
+ * paths, see tv_call_tree_get_remainder_paths()) draws the children of
+ * fewer than 1 / TV_EXPORT_HTML_SHARE_DIVISOR of the samples as remainder
+ * boxes (0.005 %), which the model never makes; a smaller tree is
+ * whole. */
 #define TV_EXPORT_HTML_LOSSLESS_NODES  250000
 #define TV_EXPORT_HTML_SHARE_DIVISOR   20000
 
@@ -65,14 +67,15 @@ typedef struct
   GArray               *frames;          /* Ref, by export frame */
   GArray               *strings;         /* Ref, by export string */
   GArray               *zoom_path;       /* merge keys from the root, or NULL */
-  /* The page's nodes: the tree's, but where a node's children below
-   * min_total samples are drawn as one remainder box.  n_ids export ids:
-   * order[id] is the tree node, or for a remainder box its parent;
-   * remainder[id] is TRUE for a box.  export_ids[node] is the node's id,
-   * or the box it is counted in. */
+  /* The page's nodes: the tree's, and for each node the tree left
+   * children out of (those below min_total samples), one remainder box.
+   * n_ids export ids: order[id] is the tree node, or for a box its
+   * parent; remainder[id] is TRUE for a box.  export_ids[node] is the
+   * node's id, box_ids[node] its box's (0 for none). */
   guint64               min_total;       /* 0: every node */
   guint32               n_ids;
   guint8               *remainder;
+  guint32              *box_ids;
   guint64               aggregated_nodes;
   guint64               aggregated_samples;
   /* A differential page's: cancels it, and hears how far it is
@@ -187,8 +190,7 @@ GString  *tv_export_html_build_diff_json (Exporter   *self,
                                           const char *search);
 
 /* tv-export-html-tree.c */
-void      tv_export_html_number_nodes (Exporter      *self,
-                                       guint64        min_total);
+void      tv_export_html_number_nodes (Exporter      *self);
 void      tv_export_html_append_nodes (Exporter      *self,
                                        GString       *out);
 gboolean  tv_export_html_append_threads (Exporter      *self,

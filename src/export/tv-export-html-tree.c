@@ -35,70 +35,29 @@ typedef struct
   guint64 count;
 } SelfCount;
 
-/* A stack entry: a node to number, or (REMAINDER_BIT) the remainder box
- * of its children below the threshold. */
+/* A stack entry: a node to number, or (REMAINDER_BIT) its remainder box. */
 #define REMAINDER_BIT   (G_GUINT64_CONSTANT (1) << 32)
 
-static gboolean
-is_kept (Exporter *self,
-         guint32   node)
-{
-  return tv_call_tree_get_total (self->tree, node) >= self->min_total;
-}
-
-/* Every node of the subtrees of NODE's children below the threshold
- * counted in box ID: their export id is the box's. */
-static void
-fill_remainder (Exporter *self,
-                guint32   node,
-                guint32   id,
-                guint32  *stack)
-{
-  const guint32 *children;
-  guint n_children;
-  guint32 sp = 0;
-
-  children = tv_call_tree_get_children (self->tree, node, &n_children);
-  for (guint i = 0; i < n_children; i++)
-    {
-      if (!is_kept (self, children[i]))
-        {
-          stack[sp++] = children[i];
-          self->aggregated_samples += tv_call_tree_get_total (self->tree, children[i]);
-        }
-    }
-  while (sp > 0)
-    {
-      guint32 u = stack[--sp];
-
-      self->export_ids[u] = id;
-      self->aggregated_nodes++;
-      children = tv_call_tree_get_children (self->tree, u, &n_children);
-      for (guint i = 0; i < n_children; i++)
-        stack[sp++] = children[i];
-    }
-}
-
 /* Export ids in depth-first order, children in the model's display order:
- * parents come first, and the page lays out siblings as they come.  With
- * MIN_TOTAL above 0, a node's children of fewer samples are one
- * remainder box, after its other children: a node's total stays its
- * self, its children's and its box's. */
+ * parents come first, and the page lays out siblings as they come.  A
+ * node with a remainder (the children the model left out, see
+ * TvQuery.min_total_divisor) has a box for it after its other children:
+ * a node's total stays its self, its children's and its box's. */
 void
-tv_export_html_number_nodes (Exporter *self,
-                             guint64   min_total)
+tv_export_html_number_nodes (Exporter *self)
 {
   /* Each node is pushed once, and each box once: at most two entries a
    * node. */
   g_autofree guint64 *stack = g_new (guint64, 2 * (gsize) self->n_nodes + 1);
-  g_autofree guint32 *scratch = g_new (guint32, self->n_nodes);
   guint32 sp = 0;
   guint32 next = 0;
 
-  self->min_total = min_total;
-  self->order = g_new (guint32, self->n_nodes);
+  /* The threshold the tree was cut at: the largest, at the root. */
+  self->min_total = tv_call_tree_get_cut_below (self->tree, TV_ROOT_NODE);
+  self->order = g_new (guint32, 2 * (gsize) self->n_nodes);
   self->export_ids = g_new (guint32, self->n_nodes);
-  self->remainder = g_new0 (guint8, self->n_nodes);
+  self->box_ids = g_new0 (guint32, self->n_nodes);
+  self->remainder = g_new0 (guint8, 2 * (gsize) self->n_nodes);
 
   stack[sp++] = TV_ROOT_NODE;
   while (sp > 0)
@@ -107,29 +66,23 @@ tv_export_html_number_nodes (Exporter *self,
       guint32 node = (guint32) entry;
       const guint32 *children;
       guint n_children;
-      gboolean small = FALSE;
 
-      g_assert (next < self->n_nodes);
       if (entry & REMAINDER_BIT)
         {
           self->remainder[next] = TRUE;
           self->order[next] = node;
-          fill_remainder (self, node, next, scratch);
-          next++;
+          self->box_ids[node] = next++;
+          self->aggregated_nodes += tv_call_tree_get_remainder_paths (self->tree, node);
+          self->aggregated_samples += tv_call_tree_get_remainder (self->tree, node);
           continue;
         }
       self->export_ids[node] = next;
       self->order[next++] = node;
       children = tv_call_tree_get_children (self->tree, node, &n_children);
-      for (guint i = 0; i < n_children && !small; i++)
-        small = !is_kept (self, children[i]);
-      if (small)
+      if (tv_call_tree_get_remainder (self->tree, node) > 0)
         stack[sp++] = node | REMAINDER_BIT;
       for (guint i = n_children; i > 0; i--)
-        {
-          if (is_kept (self, children[i - 1]))
-            stack[sp++] = children[i - 1];
-        }
+        stack[sp++] = children[i - 1];
     }
   self->n_ids = next;
 }
@@ -173,27 +126,19 @@ tv_export_html_append_aggregated (Exporter *self,
                                   GString  *out)
 {
   guint32 previous = 0;
-  g_autofree guint64 *nodes = NULL;
 
   if (self->min_total == 0)
     return;
 
-  /* Nodes a box stands for: each tree node's box, counted. */
-  nodes = g_new0 (guint64, self->n_ids);
-  for (guint32 node = 0; node < self->n_nodes; node++)
-    {
-      guint32 id = self->export_ids[node];
-
-      if (self->remainder[id])
-        nodes[id]++;
-    }
   json_key (out, "aggregated");
   g_string_append_c (out, '{');
   json_u64 (out, "min_samples", self->min_total);
   json_key (out, "min_share");
   tv_json_append_double (out, 1.0 / TV_EXPORT_HTML_SHARE_DIVISOR);
   g_string_append_c (out, ',');
-  json_u64 (out, "tree_nodes", self->n_nodes);
+  /* The call paths the boxes hold, as nodes: the page's nodes and
+   * those make the tree's. */
+  json_u64 (out, "tree_nodes", self->n_nodes + self->aggregated_nodes);
   json_u64 (out, "nodes", self->aggregated_nodes);
   json_u64 (out, "samples", self->aggregated_samples);
   json_key (out, "boxes");
@@ -202,7 +147,8 @@ tv_export_html_append_aggregated (Exporter *self,
     {
       if (!self->remainder[id])
         continue;
-      g_string_append_printf (out, "%u,%" G_GUINT64_FORMAT ",", id - previous, nodes[id]);
+      g_string_append_printf (out, "%u,%" G_GUINT64_FORMAT ",", id - previous,
+                              tv_call_tree_get_remainder_paths (self->tree, self->order[id]));
       previous = id;
     }
   json_close (out, ']');
@@ -221,7 +167,9 @@ compare_self_counts (gconstpointer a,
 }
 
 /* The samples of thread INDEX that the query selects, as pairs of export
- * id and count, from what the whole tree kept of that thread. */
+ * id and count, from what the whole tree kept of that thread: its self
+ * samples on the nodes, and those the tree left out on the boxes.  SUMS
+ * adds up each node's self and (from n_nodes on) remainder. */
 static void
 append_thread_self (Exporter      *self,
                     GString       *out,
@@ -230,35 +178,40 @@ append_thread_self (Exporter      *self,
                     guint64       *n_samples,
                     GArray        *scratch)
 {
-  const guint64 *counts;
-  guint n_nodes;
-  const guint32 *nodes = tv_call_tree_get_thread_self (self->tree, index, &counts, &n_nodes);
-
   g_array_set_size (scratch, 0);
   *n_samples = 0;
-  for (guint i = 0; i < n_nodes; i++)
+  for (guint box = 0; box < 2; box++)
     {
-      SelfCount pair = { self->export_ids[nodes[i]], counts[i] };
+      const guint64 *counts;
+      guint n_nodes;
+      const guint32 *nodes = box ? tv_call_tree_get_thread_remainders (self->tree, index,
+                                                                       &counts, &n_nodes)
+                                 : tv_call_tree_get_thread_self (self->tree, index,
+                                                                 &counts, &n_nodes);
 
-      g_array_append_val (scratch, pair);
-      sums[nodes[i]] += counts[i];
-      *n_samples += counts[i];
+      for (guint i = 0; i < n_nodes; i++)
+        {
+          SelfCount pair = { box ? self->box_ids[nodes[i]] : self->export_ids[nodes[i]],
+                             counts[i] };
+
+          g_assert (!box || pair.id > 0);
+          g_array_append_val (scratch, pair);
+          sums[(gsize) box * self->n_nodes + nodes[i]] += counts[i];
+          *n_samples += counts[i];
+        }
     }
   g_array_sort (scratch, compare_self_counts);
 
   /* Pairs of the distance from the previous id (from 0 for the first)
-   * and the count; the nodes of a remainder box add up on it. */
+   * and the count. */
   g_string_append_c (out, '[');
-  for (guint i = 0, previous = 0; i < scratch->len;)
+  for (guint i = 0, previous = 0; i < scratch->len; i++)
     {
       const SelfCount *pair = &g_array_index (scratch, SelfCount, i);
-      guint64 count = 0;
-      guint32 id = pair->id;
 
-      for (; i < scratch->len && g_array_index (scratch, SelfCount, i).id == id; i++)
-        count += g_array_index (scratch, SelfCount, i).count;
-      g_string_append_printf (out, "%u,%" G_GUINT64_FORMAT ",", id - previous, count);
-      previous = id;
+      g_string_append_printf (out, "%u,%" G_GUINT64_FORMAT ",", pair->id - previous,
+                              pair->count);
+      previous = pair->id;
     }
   json_close (out, ']');
 }
@@ -320,7 +273,7 @@ tv_export_html_append_threads (Exporter      *self,
 {
   guint n_threads;
   g_autofree guint32 *indices = sorted_threads (self->data, &n_threads);
-  g_autofree guint64 *sums = g_new0 (guint64, self->n_nodes);
+  g_autofree guint64 *sums = g_new0 (guint64, 2 * (gsize) self->n_nodes);
   g_autoptr(GArray) scratch = g_array_new (FALSE, FALSE, sizeof (SelfCount));
 
   json_key (out, "threads");
@@ -349,7 +302,10 @@ tv_export_html_append_threads (Exporter      *self,
 
   /* The threads' samples add up to the whole tree's. */
   for (guint32 n = 0; n < self->n_nodes; n++)
-    g_assert (sums[n] == tv_call_tree_get_self (self->tree, n));
+    {
+      g_assert (sums[n] == tv_call_tree_get_self (self->tree, n));
+      g_assert (sums[self->n_nodes + n] == tv_call_tree_get_remainder (self->tree, n));
+    }
 
   return TRUE;
 }
@@ -383,22 +339,19 @@ tv_export_html_append_states (Exporter      *self,
       for (guint32 id = 0; id < self->n_ids; id++)
         {
           guint32 node = self->order[id];
-          gboolean box = self->remainder[id];
-          guint64 own = box ? 0 : tv_call_tree_get_status_counts (self->tree, node)[count];
+          const guint64 *left_out = tv_call_tree_get_remainder_status_counts (self->tree, node);
+          guint64 own = left_out != NULL ? left_out[count] : 0;
           const guint32 *children;
           guint n_children;
 
-          /* A node's own: its count less all its children's; a box's:
-           * the counts of the children it holds. */
-          children = tv_call_tree_get_children (self->tree, node, &n_children);
-          for (guint i = 0; i < n_children; i++)
+          /* A box's: what the tree left out; a node's own: its count less
+           * its children's and its box's. */
+          if (!self->remainder[id])
             {
-              guint64 c = tv_call_tree_get_status_counts (self->tree, children[i])[count];
-
-              if (!box)
-                own -= c;
-              else if (!is_kept (self, children[i]))
-                own += c;
+              own = tv_call_tree_get_status_counts (self->tree, node)[count] - own;
+              children = tv_call_tree_get_children (self->tree, node, &n_children);
+              for (guint i = 0; i < n_children; i++)
+                own -= tv_call_tree_get_status_counts (self->tree, children[i])[count];
             }
           if (own == 0)
             continue;

@@ -94,6 +94,7 @@ exporter_clear (Exporter *self)
   g_clear_pointer (&self->order, g_free);
   g_clear_pointer (&self->export_ids, g_free);
   g_clear_pointer (&self->remainder, g_free);
+  g_clear_pointer (&self->box_ids, g_free);
   side_clear (&self->sides[0]);
   side_clear (&self->sides[1]);
   g_clear_pointer (&self->frames, g_array_unref);
@@ -761,23 +762,63 @@ exporter_build_json (Exporter      *self,
 /* The page                                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* Numbers the tree's nodes and maps its frames.  With AGGREGATE, a tree
- * too big to send whole draws the children of fewer than 0.005 % of the
- * samples as remainder boxes. */
+/* Numbers the tree's nodes, and its remainders' boxes, and maps its
+ * frames. */
 static void
 exporter_take_tree (Exporter   *self,
-                    TvCallTree *tree,
-                    gboolean    aggregate)
+                    TvCallTree *tree)
 {
-  guint64 n_samples = tv_call_tree_get_n_samples (tree);
-  guint64 min_total = 0;
-
   self->tree = tree;
   self->n_nodes = tv_call_tree_get_n_nodes (tree);
-  if (aggregate && self->n_nodes > TV_EXPORT_HTML_LOSSLESS_NODES)
-    min_total = MAX ((n_samples + TV_EXPORT_HTML_SHARE_DIVISOR - 1) / TV_EXPORT_HTML_SHARE_DIVISOR, 1);
-  tv_export_html_number_nodes (self, min_total);
+  tv_export_html_number_nodes (self);
   exporter_map_frames (self);
+}
+
+/* The call paths of TREE: its nodes, and those its remainders hold. */
+static guint64
+count_paths (TvCallTree *tree)
+{
+  guint64 n = tv_call_tree_get_n_nodes (tree);
+
+  for (guint32 node = 0; node < tv_call_tree_get_n_nodes (tree); node++)
+    n += tv_call_tree_get_remainder_paths (tree, node);
+  return n;
+}
+
+/* The page's tree of the samples QUERY selects, with each thread's
+ * samples and each state's: the page's filters.  A tree too big to send
+ * whole, the model leaves out the children of fewer than 0.005 % of its
+ * samples as it makes it, on the way to the ZOOM_KEYS (top-down) but the
+ * path itself. */
+static TvCallTree *
+exporter_make_tree (Exporter      *self,
+                    const guint32 *zoom_keys,
+                    guint          n_zoom_keys,
+                    GCancellable  *cancellable)
+{
+  TvQuery query = self->query;
+  TvCallTree *tree;
+
+  query.thread_self = TRUE;
+  query.count_states = tv_profile_data_has_states (self->data);
+  if (tv_profile_data_get_tree (self->data)->n_nodes > TV_EXPORT_HTML_LOSSLESS_NODES)
+    {
+      query.min_total_divisor = TV_EXPORT_HTML_SHARE_DIVISOR;
+      query.detail_path = zoom_keys;
+      query.n_detail_path = n_zoom_keys;
+    }
+  tree = tv_call_tree_new (self->data, &query, cancellable);
+  /* Left out, but small enough whole: made again, whole. */
+  if (tree != NULL && tv_call_tree_get_cut_below (tree, TV_ROOT_NODE) > 0
+      && count_paths (tree) <= TV_EXPORT_HTML_LOSSLESS_NODES)
+    {
+      g_clear_pointer (&tree, tv_call_tree_unref);
+      query.min_total_divisor = 0;
+      query.detail_path = NULL;
+      query.n_detail_path = 0;
+      tree = tv_call_tree_new (self->data, &query, cancellable);
+    }
+  return tree;
 }
 
 /* The zoom path, found in the tree the page starts with: the inverted
@@ -835,7 +876,9 @@ tv_export_html_build (TvProfileData         *data,
   Exporter self = { 0 };
   g_autoptr(GString) json = NULL;
   TvCallTree *tree;
+  const guint32 *zoom_keys;
   guint n_zoom_keys;
+  gboolean inverted;
   double tree_end;
   gboolean ok;
 
@@ -852,26 +895,23 @@ tv_export_html_build (TvProfileData         *data,
     goto failed;
   tv_export_make_query (state, data, &self.query);
 
-  /* Each thread's samples and each state's: the page's filters. */
-  self.query.thread_self = TRUE;
-  self.query.count_states = tv_profile_data_has_states (data);
   /* The tree is most of the work, the JSON the rest (tv-progress.h); a
    * zoom into an inverted view needs a second tree, which takes a share
    * of its own. */
-  tv_view_state_get_zoom_path (state, &n_zoom_keys);
-  tree_end = n_zoom_keys > 0 && tv_view_state_get_inverted (state) ? 0.4 : 0.7;
+  zoom_keys = tv_view_state_get_zoom_path (state, &n_zoom_keys);
+  inverted = tv_view_state_get_inverted (state);
+  tree_end = n_zoom_keys > 0 && inverted ? 0.4 : 0.7;
   tv_progress_push (cancellable, 0.0, tree_end);
-  tree = tv_call_tree_new (data, &self.query, cancellable);
+  tree = exporter_make_tree (&self, inverted ? NULL : zoom_keys, inverted ? 0 : n_zoom_keys,
+                             cancellable);
   tv_progress_pop (cancellable);
-  self.query.thread_self = FALSE;
-  self.query.count_states = FALSE;
   if (tree == NULL)
     {
       tv_export_set_cancelled (cancellable, error);
       goto failed;
     }
   side_init (&self.sides[0], data, tv_view_state_get_merge (state));
-  exporter_take_tree (&self, tree, TRUE);
+  exporter_take_tree (&self, tree);
   tv_progress_push (cancellable, tree_end, 0.7);
   ok = exporter_find_zoom (&self, cancellable, error);
   tv_progress_pop (cancellable);
@@ -952,7 +992,7 @@ tv_export_html_build_diff (TvDiff                *diff,
   self.reader = tv_profile_data_get_reader (self.data);
   side_init (&self.sides[0], self.data, tv_call_tree_get_merge (new_tree));
   side_init (&self.sides[1], tv_call_tree_get_data (base_tree), tv_call_tree_get_merge (base_tree));
-  exporter_take_tree (&self, tv_call_tree_ref (new_tree), FALSE);
+  exporter_take_tree (&self, tv_call_tree_ref (new_tree));
   /* The state's transforms, in NEW's keys, say which functions. */
   self.state = state;
   if (state != NULL)

@@ -1535,6 +1535,48 @@ def size_cases(env, browser_exe):
                     at[i] = self.children[at[parent[i]]].get(canonical(d, frame[i])[1])
             return at
 
+    def zoomed_below(profile, model, min_samples):
+        # Zoomed into a frame under the threshold, 3 deep or more: the page
+        # keeps the path to it, with the model's counts, where it would
+        # have drawn a box.
+        stack = [(0, [])]
+        path = None
+        while stack and path is None:
+            u, texts = stack.pop()
+            for text, c in model.children[u].items():
+                if model.total[c] < min_samples and len(texts) >= 3:
+                    path = texts + [text]
+                    break
+                stack.append((c, texts + [text]))
+        if path is None:
+            return ["no frame under the threshold to zoom into"]
+        out = os.path.join(tmp, "deep-zoom.html")
+        zoom = ";".join("%s:%s" % tuple(t.split(":")[1:3]) for t in path)
+        rc, stdout, err = env.run("--export", "html", "--zoom", zoom, "-o", out, profile)
+        if rc != 0:
+            return ["export zoomed: %d %s" % (rc, err)]
+        with open(out, "rb") as fh:
+            d = Page(fh.read()).data
+        n, parent, frame = tree_of(d)
+        total = [0] * n
+        for t in d["threads"]:
+            for node, count in thread_pairs(t):
+                total[node] += count
+        for i in range(n - 1, 0, -1):
+            total[parent[i]] += total[i]
+        kids = {}
+        for i in range(1, n):
+            if frame[i] >= 0:
+                kids.setdefault(parent[i], {})[canonical(d, frame[i])[1]] = i
+        u, m = 0, 0
+        for text in path:
+            u, m = kids.get(u, {}).get(text), model.children[m][text]
+            if u is None or total[u] != model.total[m]:
+                return ["zoomed: %s is not on the page as the model has it (%r)" % (text, u)]
+        if len(d["view"]["zoom"]) != len(path) or not d.get("aggregated"):
+            return ["zoomed: view %r" % d["view"]]
+        return []
+
     def aggregated():
         # A deep profile of many tiny nodes (tachyon-bench's deep shape):
         # the page draws the children of fewer than 1/20000 of the samples
@@ -1607,6 +1649,7 @@ def size_cases(env, browser_exe):
                 bad.append(("box", i, small, [total[j] for j in box]))
         if bad:
             problems.append("%d nodes differ from the model, e.g. %r" % (len(bad), bad[:3]))
+        problems += zoomed_below(profile, model, agg["min_samples"])
         # In Chromium: every node shown is its self, its children and its
         # box; the root is the model's under a thread and a state too; the
         # boxes are drawn grey, labelled and explained; the page says the
