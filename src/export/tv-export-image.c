@@ -733,6 +733,7 @@ tv_export_image_build (TvProfileData               *data,
 {
   Image self = { 0 };
   GBytes *bytes = NULL;
+  guint n_zoom_keys;
 
   g_return_val_if_fail (data != NULL, NULL);
   g_return_val_if_fail (TV_IS_VIEW_STATE (state), NULL);
@@ -758,6 +759,13 @@ tv_export_image_build (TvProfileData               *data,
   tv_export_make_query (state, data, &self.query);
   self.query.inverted = tv_view_state_get_inverted (state);
   self.query.count_states = options->colors == TV_FLAME_COLORS_THREAD_STATE;
+  /* What is under a tenth of a pixel is not made: the layout would draw
+   * it in a merged box, and the tree keeps it as its parent's remainder,
+   * which the layout draws so.  Not under a zoom, where the threshold is
+   * the zoomed frame's, nor for a search, which counts every frame. */
+  tv_view_state_get_zoom_path (state, &n_zoom_keys);
+  if (!self.query.inverted && n_zoom_keys == 0 && tv_view_state_get_search (state) == NULL)
+    self.query.min_total_divisor = MAX (TV_QUERY_DETAIL_DIVISOR, 10 * (guint64) self.width);
 
   /* The tree is nearly all of the work (see tv-progress.h). */
   tv_progress_push (cancellable, 0.0, 0.9);

@@ -522,6 +522,36 @@ def render_cases(env):
         return problems
     cases.append(("frame widths are their share of the samples", widths))
 
+    def tiny_frames():
+        # Beside alpha's 30,000 samples, 1,000 frames of one sample each,
+        # under a tenth of a pixel: the tree leaves them out as it is made,
+        # and they are drawn after alpha, as the window draws them, in one
+        # box as wide as their samples.  A search keeps every frame: they
+        # come first, in name order, and alpha after them.
+        stacks = [([a, main], 30000)] + [([frame("aa%03d" % i, 5), main], 1)
+                                         for i in range(1000)]
+        path = sample_profile(env, tmp, "tiny.tach", stacks)
+        problems = []
+        for extra, first in (((), True), (("--search", "alpha"), False)):
+            data, p = export(env, path, "png", "--width", str(W), *extra, tmp=tmp)
+            problems += p
+            if data is None:
+                continue
+            png = Png(data)
+            boxes = box_rows(png)
+            tops = sorted(boxes)
+            root = boxes[tops[-1]][0]
+            left, graph = root[0], png.width - 2 * root[0]
+            tiny = 1000 / 31000 * graph
+            alpha = max(boxes[tops[0]], key=lambda box: box[1] - box[0])
+            start = left if first else left + tiny
+            if abs(alpha[0] - start) > 1 or abs(alpha[1] - alpha[0] + 2 - (graph - tiny)) > 1:
+                problems.append("%s: alpha spans %r, expected %d pixels from %d"
+                                % (extra or "whole", alpha, graph - tiny, start))
+        return problems
+    cases.append(("frames under a tenth of a pixel are left out, drawn after the others",
+                  tiny_frames))
+
     def orientation():
         png, boxes, problems = layout_of("--icicle")
         if png is None:
