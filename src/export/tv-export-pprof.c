@@ -322,7 +322,7 @@ add_samples_direct (Builder       *b,
             continue;
           for (guint64 s = t->run_start[r]; s < end; s++)
             {
-              guint8 status = t->statuses[s];
+              guint8 status = tv_statuses_get (&t->statuses, s);
               gint64 packed = (gint64) leaf << 8 | status;
               guint64 ts = tv_times_get (&t->times, s);
               LeafCount *entry;
@@ -405,7 +405,7 @@ add_samples_from_trees (Builder       *b,
         continue;
 
       for (guint64 s = 0; s < thread->n_samples; s++)
-        seen[thread->statuses[s]] = TRUE;
+        seen[tv_statuses_get (&thread->statuses, s)] = TRUE;
       /* Each thread's trees, a share of a watched export's progress. */
       tv_progress_push (cancellable, (double) i / n_threads, (double) (i + 1) / n_threads);
       for (guint status = 0; status < 256; status++)

@@ -543,7 +543,7 @@ tv_thread_samples_next (TvThreadSamples *self,
     {
       guint64 s = self->order != NULL ? self->order[self->pos] : self->pos;
       guint64 ts = tv_times_get (&t->times, s);
-      guint8 st = t->statuses[s];
+      guint8 st = tv_statuses_get (&t->statuses, s);
 
       self->pos++;
       if (!tv_query_selects_sample (query, st, ts))

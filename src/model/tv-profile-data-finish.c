@@ -442,9 +442,9 @@ finish_times (TvProfileData *self,
   if (last > 0 && !tv_profile_data_finish_times_block (self, t, n / TV_TIMES_BLOCK, last))
     return FALSE;
   tv_sample_store_shrink (&stores[STORE_TIMES], self->cursors[t->index].times_at);
-  tv_sample_store_shrink (&stores[STORE_STATUSES], n);
+  tv_sample_store_shrink (&stores[STORE_STATUSES], tv_statuses_size (&t->statuses, n));
   tv_sample_store_shrink (&stores[STORE_BLOCKS], n_blocks * sizeof (TvTimesBlock));
-  t->statuses = stores[STORE_STATUSES].mem;
+  t->statuses.bytes = stores[STORE_STATUSES].mem;
   t->times = (TvTimes) { (TvTimesBlock *) stores[STORE_BLOCKS].mem, stores[STORE_TIMES].mem, n };
   return TRUE;
 }

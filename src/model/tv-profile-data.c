@@ -385,10 +385,19 @@ append_samples (TvProfileData   *self,
   SampleStore *stores = &self->stores[STORES_PER_THREAD * t->index];
   guint64 n = b->n;
 
-  if (!tv_sample_store_ensure (self, &stores[STORE_STATUSES], t->n_samples + n))
+  /* Past 16 distinct statuses, the thread's are kept whole. */
+  if (!tv_sample_store_ensure (self, &stores[STORE_STATUSES],
+                               tv_statuses_size (&t->statuses, t->n_samples + n)))
     return FALSE;
-  t->statuses = stores[STORE_STATUSES].mem;
-  memcpy (t->statuses + t->n_samples, b->statuses, n);
+  t->statuses.bytes = stores[STORE_STATUSES].mem;
+  if (!tv_statuses_append (&t->statuses, t->n_samples, b->statuses, n))
+    {
+      if (!tv_sample_store_ensure (self, &stores[STORE_STATUSES], t->n_samples + n))
+        return FALSE;
+      t->statuses.bytes = stores[STORE_STATUSES].mem;
+      tv_statuses_widen (&t->statuses, t->n_samples);
+      tv_statuses_append (&t->statuses, t->n_samples, b->statuses, n);
+    }
 
   for (guint64 done = 0; done < n;)
     {

@@ -10,9 +10,9 @@
  * Samples are kept per thread, because the writer emits each thread's
  * samples in time order: a time range is a binary search per thread, and a
  * thread filter skips whole arrays.  Per sample there is a timestamp (in
- * blocks of small offsets, TvTimes) and a status byte; the leaf node only
- * changes at non-REPEAT records, so it is kept as runs (first sample,
- * leaf).
+ * blocks of small offsets, TvTimes) and a status (mostly in 4 bits,
+ * TvStatuses); the leaf node only changes at non-REPEAT records, so it is
+ * kept as runs (first sample, leaf).
  *
  * A load of counts (tv_profile_data_load_counts()) keeps no sample: its
  * runs cover only the samples its filter selected, as counts, and every
@@ -24,6 +24,7 @@
 
 #include <gio/gio.h>
 
+#include "tv-statuses.h"
 #include "tv-times.h"
 
 /* The format library's reader, for the loads and the exporters that
@@ -48,7 +49,8 @@ typedef struct
   guint64  n_samples;
   TvTimes  times;              /* n_samples, µs, in file order; none (no
                                 * blocks) in a load of counts */
-  guint8  *statuses;           /* n_samples */
+  TvStatuses statuses;         /* n_samples; none (no bytes) in a load
+                                * of counts */
   guint64 *run_start;          /* n_runs: first sample of each leaf run */
   guint32 *run_leaf;           /* n_runs: exact-tree leaf of the run */
   guint64  n_runs;

@@ -163,6 +163,137 @@ count_states (const guint8 *st,
   counts[TV_STATUS_COUNT_HAS_EXCEPTION] += exception;
 }
 
+/* A thread's statuses as step 1 reads them (see TvStatuses): of each
+ * palette index, whether its status passes the query's filter, and the
+ * states it has, a 16-bit lane each. */
+typedef struct
+{
+  const TvStatuses *st;
+  guint32           match;
+  guint64           add[TV_STATUSES_PALETTE];
+  /* Of a byte's two samples, made for the first long stretch. */
+  gboolean          has_pairs;
+  guint64           pairs[256];
+} StatusReader;
+
+static void
+status_reader_init (StatusReader     *r,
+                    const TvStatuses *st,
+                    guint8            mask,
+                    guint8            value)
+{
+  r->st = st;
+  r->match = 0;
+  r->has_pairs = FALSE;
+  for (guint k = 0; k < st->n_palette && !st->wide; k++)
+    {
+      guint8 v = st->palette[k];
+
+      r->match |= (guint32) ((v & mask) == value) << k;
+      r->add[k] = (guint64) ((v & TACH_STATUS_HAS_GIL) != 0)
+                  | (guint64) ((v & TACH_STATUS_ON_CPU) != 0) << 16
+                  | (guint64) ((v & TACH_STATUS_GIL_REQUESTED) != 0) << 32
+                  | (guint64) ((v & TACH_STATUS_HAS_EXCEPTION) != 0) << 48;
+    }
+}
+
+static inline guint
+status_index (const guint8 *bytes,
+              guint64       s)
+{
+  return (bytes[s / 2] >> (4 * (s % 2))) & 0xf;
+}
+
+/* count_states() of samples START to END of R's thread. */
+static inline void
+status_reader_count_states (StatusReader *r,
+                            guint64       start,
+                            guint64       end,
+                            guint64      *counts)
+{
+  const guint8 *bytes = r->st->bytes;
+
+  if (r->st->wide)
+    {
+      count_states (bytes, start, end, counts);
+      return;
+    }
+  if (!r->has_pairs && end - start >= 256)
+    {
+      for (guint b = 0; b < 256; b++)
+        r->pairs[b] = r->add[b & 0xf] + r->add[b >> 4];
+      r->has_pairs = TRUE;
+    }
+  while (start < end)
+    {
+      guint64 stop = MIN (end, start + G_MAXUINT16 - 1), acc = 0;
+
+      /* Two samples a byte, the earlier in its low half. */
+      if (start % 2 == 1)
+        acc += r->add[bytes[start++ / 2] >> 4];
+      if (r->has_pairs)
+        for (; start + 1 < stop; start += 2)
+          acc += r->pairs[bytes[start / 2]];
+      else
+        for (; start + 1 < stop; start += 2)
+          {
+            guint8 b = bytes[start / 2];
+
+            acc += r->add[b & 0xf] + r->add[b >> 4];
+          }
+      if (start < stop)
+        acc += r->add[bytes[start++ / 2] & 0xf];
+      counts[TV_STATUS_COUNT_HAS_GIL] += acc & 0xffff;
+      counts[TV_STATUS_COUNT_ON_CPU] += (acc >> 16) & 0xffff;
+      counts[TV_STATUS_COUNT_GIL_REQUESTED] += (acc >> 32) & 0xffff;
+      counts[TV_STATUS_COUNT_HAS_EXCEPTION] += acc >> 48;
+    }
+}
+
+/* Of samples START to END of R's thread, those that pass the status
+ * filter. */
+static inline guint64
+status_reader_count_matching (const StatusReader *r,
+                              guint64             start,
+                              guint64             end,
+                              guint8              mask,
+                              guint8              value)
+{
+  const guint8 *bytes = r->st->bytes;
+  guint32 match = r->match;
+  guint64 count = 0, s = start;
+
+  if (r->st->wide)
+    {
+      for (; s < end; s++)
+        count += (bytes[s] & mask) == value;
+      return count;
+    }
+  if (s < end && s % 2 == 1)
+    count += (match >> (bytes[s++ / 2] >> 4)) & 1;
+  for (; s + 1 < end; s += 2)
+    {
+      guint8 b = bytes[s / 2];
+
+      count += ((match >> (b & 0xf)) & 1) + ((match >> (b >> 4)) & 1);
+    }
+  if (s < end)
+    count += (match >> (bytes[s / 2] & 0xf)) & 1;
+  return count;
+}
+
+/* Whether sample S of R's thread passes the status filter. */
+static inline gboolean
+status_reader_matches (const StatusReader *r,
+                       guint64             s,
+                       guint8              mask,
+                       guint8              value)
+{
+  if (r->st->wide)
+    return (r->st->bytes[s] & mask) == value;
+  return (r->match >> status_index (r->st->bytes, s)) & 1;
+}
+
 static gboolean
 thread_selected (const TvQuery  *query,
                  const TvThread *t)
@@ -239,10 +370,12 @@ weigh_samples (Weigh          *w,
   const TvQuery *query = w->query;
   gboolean by_status = query->status_mask != 0;
   guint8 mask = query->status_mask, value = query->status_value;
+  StatusReader sr;
   guint64 r;
 
   if (lo >= hi)
     return;
+  status_reader_init (&sr, &t->statuses, mask, value);
 
   /* The runs that overlap [lo, hi). */
   {
@@ -268,8 +401,8 @@ weigh_samples (Weigh          *w,
       if (!by_status && !check_time)
         {
           count = end - start;
-          if (leaf_states != NULL && t->statuses != NULL)
-            count_states (t->statuses, start, end, leaf_states);
+          if (leaf_states != NULL && t->statuses.bytes != NULL)
+            status_reader_count_states (&sr, start, end, leaf_states);
           else if (leaf_states != NULL)
             {
               /* A load of counts counted each run's states, and selects
@@ -279,21 +412,17 @@ weigh_samples (Weigh          *w,
             }
         }
       else if (!check_time && leaf_states == NULL)
-        {
-          const guint8 *st = t->statuses;
-          for (guint64 s = start; s < end; s++)
-            count += (st[s] & mask) == value;
-        }
+        count = status_reader_count_matching (&sr, start, end, mask, value);
       else
         for (guint64 s = start; s < end; s++)
           {
-            if (by_status && (t->statuses[s] & mask) != value)
+            if (by_status && !status_reader_matches (&sr, s, mask, value))
               continue;
             if (check_time && !time_selected (query, tv_times_get (&t->times, s)))
               continue;
             count++;
             if (leaf_states != NULL)
-              count_states (t->statuses, s, s + 1, leaf_states);
+              status_reader_count_states (&sr, s, s + 1, leaf_states);
           }
       if (count > 0 && w->touched != NULL && !w->touched->overflowed
           && w->weights[t->run_leaf[r]] == 0)

@@ -110,7 +110,7 @@ add_samples (const LaneData   *lane,
       next = MIN (edges[c + 1], to);
       for (; i < lane->n_samples && k < 255 && tv_times_get (lane->times, i) - origin < next;
            i++, k++)
-        acc += table->packed[lane->statuses[i] & 0x3f];
+        acc += table->packed[tv_statuses_get (lane->statuses, i) & 0x3f];
       column_add_packed (&columns[c], acc);
     }
 }
@@ -327,7 +327,8 @@ heatmap_add_lane (TvTimelineHeatmap *self,
           guint64 column = r / self->column_duration;
           guint64 row = (r % self->column_duration) / self->row_duration;
 
-          if (column < self->n_columns && (lane->statuses[i] & mask) == value)
+          if (column < self->n_columns
+              && (tv_statuses_get (lane->statuses, i) & mask) == value)
             self->cells[column * self->n_rows + row]++;
         }
     }

@@ -46,21 +46,22 @@ sort_samples (LaneData       *lane,
   for (guint64 i = 0; i < t->n_samples; i++)
     {
       pairs[i].timestamp = tv_times_get (&t->times, i);
-      pairs[i].status = t->statuses[i];
+      pairs[i].status = tv_statuses_get (&t->statuses, i);
     }
   g_qsort_with_data (pairs, t->n_samples, sizeof (TimedStatus), compare_timed, NULL);
   sorted = g_new (guint64, t->n_samples);
-  lane->sorted_statuses = g_new (guint8, t->n_samples);
+  lane->sorted_statuses.bytes = g_new (guint8, t->n_samples);
+  lane->sorted_statuses.wide = TRUE;
   for (guint64 i = 0; i < t->n_samples; i++)
     {
       sorted[i] = pairs[i].timestamp;
-      lane->sorted_statuses[i] = pairs[i].status;
+      lane->sorted_statuses.bytes[i] = pairs[i].status;
     }
   g_free (pairs);
   tv_times_init_from (&lane->sorted_times, sorted, t->n_samples);
   g_free (sorted);
   lane->times = &lane->sorted_times;
-  lane->statuses = lane->sorted_statuses;
+  lane->statuses = &lane->sorted_statuses;
 }
 
 /* The finest shift for N samples from FIRST to LAST (since the origin):
@@ -304,7 +305,7 @@ static void
 fill_bins (Level             *lane,
            BlockAcc          *all,
            const TvTimes     *times,
-           const guint8      *statuses,
+           const TvStatuses  *statuses,
            guint64            start,
            guint64            end,
            guint64            origin,
@@ -312,14 +313,46 @@ fill_bins (Level             *lane,
 {
   BinAcc a = { lane, G_MAXUINT64, 0, 0 };
   guint64 ts[TV_TIMES_BLOCK];
+  /* The statuses as kept (see TvStatuses): a palette's index, or the
+   * status itself; and what each adds to the lane's bins. */
+  const guint8 *palette = statuses->wide ? NULL : statuses->palette;
+  guint64 packed[TV_STATUSES_PALETTE];
+
+  for (guint k = 0; palette != NULL && k < TV_STATUSES_PALETTE; k++)
+    packed[k] = table->packed[palette[k] & 0x3f];
 
   /* A block of timestamps at a time. */
   for (guint64 s = start; s < end;)
     {
       guint n = (guint) MIN (end - s, TV_TIMES_BLOCK - s % TV_TIMES_BLOCK);
-      const guint8 *st = statuses + s;
+      guint8 st[TV_TIMES_BLOCK];
 
       tv_times_read (times, s, n, ts);
+      if (palette != NULL)
+        {
+          const guint8 *bytes = statuses->bytes;
+
+#define INDEX(i) ((bytes[(s + (i)) / 2] >> (4 * ((s + (i)) % 2))) & 0xf)
+          if (lane != NULL && all != NULL)
+            for (guint i = 0; i < n; i++)
+              {
+                guint64 offset = ts[i] - origin;
+                guint k = INDEX (i);
+
+                bin_acc_add (&a, offset, packed[k]);
+                block_acc_add (all, offset, palette[k]);
+              }
+          else if (lane != NULL)
+            for (guint i = 0; i < n; i++)
+              bin_acc_add (&a, ts[i] - origin, packed[INDEX (i)]);
+          else if (all != NULL)
+            for (guint i = 0; i < n; i++)
+              block_acc_add (all, ts[i] - origin, palette[INDEX (i)]);
+#undef INDEX
+          s += n;
+          continue;
+        }
+      memcpy (st, statuses->bytes + s, n);
       if (lane != NULL && all != NULL)
         for (guint i = 0; i < n; i++)
           {
@@ -438,7 +471,7 @@ lane_data_clear (LaneData *lane)
     g_free (lane->levels[l].bins);
   g_clear_pointer (&lane->levels, g_free);
   tv_times_clear (&lane->sorted_times);
-  g_clear_pointer (&lane->sorted_statuses, g_free);
+  g_clear_pointer (&lane->sorted_statuses.bytes, g_free);
   lane->n_levels = 0;
 }
 
@@ -499,7 +532,7 @@ tv_timeline_new (TvProfileData *data,
       if (t->time_ordered)
         {
           lane->times = &t->times;
-          lane->statuses = t->statuses;
+          lane->statuses = &t->statuses;
         }
       else
         sort_samples (lane, t);

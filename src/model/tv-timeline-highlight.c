@@ -198,7 +198,7 @@ tv_timeline_highlight_new (TvTimeline    *timeline,
               if (leaf >= tree->n_nodes || !marked[leaf])
                 continue;
               for (guint64 s = thread->run_start[r]; s < end; s++)
-                if ((thread->statuses[s] & status_mask) == status_value)
+                if ((tv_statuses_get (&thread->statuses, s) & status_mask) == status_value)
                   {
                     if (pass == 1)
                       lane->times[n] = tv_times_get (&thread->times, s);

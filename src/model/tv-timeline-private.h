@@ -43,9 +43,9 @@ typedef struct
   /* The samples in time order: the thread's own, or sorted copies (owned)
    * when the thread's are not in order. */
   const TvTimes *times;
-  const guint8  *statuses;
+  const TvStatuses *statuses;
   TvTimes        sorted_times;
-  guint8        *sorted_statuses;
+  TvStatuses     sorted_statuses;  /* whole bytes, or none */
   guint64        n_samples;
   Level         *levels;
   guint          n_levels;

@@ -68,7 +68,7 @@ tv_timeline_status_table (void)
  * count is a bit (or a combination of bits) masked out of every byte of a
  * word, the words added with every byte counting up to 255. */
 static void
-column_add_statuses (TvTimelineColumn *column,
+column_add_bytes (TvTimelineColumn *column,
                      const guint8     *st,
                      guint64           start,
                      guint64           end)
@@ -106,6 +106,31 @@ column_add_statuses (TvTimelineColumn *column,
     }
   for (; s < end; s++)
     column_add_status (column, table, st[s]);
+}
+
+/* Adds the statuses ST[START..END) to COLUMN: a byte each, or read into
+ * bytes a block at a time. */
+static void
+column_add_statuses (TvTimelineColumn *column,
+                     const TvStatuses *st,
+                     guint64           start,
+                     guint64           end)
+{
+  guint8 bytes[2048];
+
+  if (st->wide)
+    {
+      column_add_bytes (column, st->bytes, start, end);
+      return;
+    }
+  while (start < end)
+    {
+      guint64 n = MIN (end - start, sizeof bytes);
+
+      tv_statuses_read (st, start, n, bytes);
+      column_add_bytes (column, bytes, 0, n);
+      start += n;
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -231,7 +256,7 @@ tv_timeline_get_memory_size (TvTimeline *self)
 
       for (guint l = 0; l < lane->n_levels; l++)
         size += lane->levels[l].n_bins * sizeof (TvTimelineBin);
-      if (lane->sorted_statuses != NULL)
+      if (lane->sorted_statuses.bytes != NULL)
         size += tv_times_get_memory_size (&lane->sorted_times) + lane->n_samples;
     }
   return size;

@@ -95,6 +95,8 @@ enum
   COVER_TOP_TABLE_COPIED,       /* top-down trees with another's function table */
   COVER_FOCUS_REMAINDER,        /* children a focused tree left out */
   COVER_THREAD_REMAINDER,       /* a thread's samples in remainders compared */
+  COVER_STATUSES_PACKED,        /* threads of statuses in 4 bits */
+  COVER_STATUSES_WIDE,          /* threads of more than 16 distinct statuses */
   COVER_REMAINDER_PATHS,        /* remainder call paths compared exactly */
   COVER_INVERTED_HIDDEN_LEAF,   /* inverted from the exact tree: a sample's
                                  * leaf hidden, a caller shown */
@@ -112,7 +114,8 @@ static const char * const cover_names[N_COVER] = {
   "nodes kept on the detail path", "inverted from the exact tree",
   "children a top-down tree left out", "top-down nodes kept on the detail path",
   "top-down function tables taken from another tree", "children a focused tree left out",
-  "threads' samples in remainders", "remainder call paths compared exactly",
+  "threads' samples in remainders", "threads of statuses in 4 bits",
+  "threads of more than 16 statuses", "remainder call paths compared exactly",
   "inverted from a hidden leaf's caller", "inverted stacks of hidden frames only",
 };
 
@@ -334,7 +337,7 @@ check_threads (TvProfileData *data,
 
       CHECK (i < t->n_samples, "thread has too few samples");
       CHECK_EQ (tv_times_get (&t->times, i), sample->ts, "timestamp");
-      CHECK_EQ (t->statuses[i], sample->status, "status");
+      CHECK_EQ (tv_statuses_get (&t->statuses, i), sample->status, "status");
       node = leaf_of_sample (t, i);
       CHECK_EQ (exact_depth (tree, node), sample->depth, "leaf depth");
       for (guint k = sample->depth; k > 0; k--)
@@ -377,7 +380,7 @@ check_threads (TvProfileData *data,
           if (s > 0 && tv_times_get (&t->times, s) < tv_times_get (&t->times, s - 1))
             ordered = FALSE;
           for (guint b = 0; b < 8; b++)
-            if (t->statuses[s] & (1u << b))
+            if (tv_statuses_get (&t->statuses, s) & (1u << b))
               counts[b]++;
         }
       CHECK_EQ (t->first_timestamp, lo, "first timestamp");
@@ -2221,6 +2224,9 @@ count_profile_coverage (TvProfileData *data,
       const TvThread *t = tv_profile_data_get_thread (data, i);
 
       coverage[COVER_UNORDERED_THREAD] += !t->time_ordered;
+      /* Statuses in 4 bits, and kept whole past 16 distinct ones. */
+      coverage[COVER_STATUSES_PACKED] += t->n_samples > 1 && !t->statuses.wide;
+      coverage[COVER_STATUSES_WIDE] += t->statuses.wide;
       for (guint j = 0; j < i; j++)
         coverage[COVER_SHARED_TID] += tv_profile_data_get_thread (data, j)->thread_id
                                       == t->thread_id;
@@ -2423,7 +2429,7 @@ count_filtered (const TvThread       *t,
     {
       guint64 ts = tv_times_get (&t->times, s);
 
-      if ((t->statuses[s] & filter->status_mask) != filter->status_value)
+      if ((tv_statuses_get (&t->statuses, s) & filter->status_mask) != filter->status_value)
         continue;
       if (filter->has_range && (ts < filter->range_start || ts >= filter->range_end))
         continue;
@@ -2489,7 +2495,7 @@ check_counts_load (const char *path,
           for (guint k = 0; k < 6; k++)
             CHECK_EQ (b->status_counts[k], a->status_counts[k], "a thread's status bits");
           CHECK_EQ (b->n_run_samples, count_filtered (a, &filter), "the samples the runs count");
-          CHECK (b->times.blocks == NULL && b->statuses == NULL, "no samples kept");
+          CHECK (b->times.blocks == NULL && b->statuses.bytes == NULL, "no samples kept");
           CHECK (filter.count_states ? b->n_runs == 0 || b->run_states != NULL
                                      : b->run_states == NULL, "run states");
           CHECK_EQ (tv_profile_data_get_thread_order (counts)[i],

@@ -76,7 +76,7 @@ brute_bins (TvTimeline   *timeline,
             {
               double time = (double) (tv_times_get (&thread->times, s) - origin);
 
-              if ((thread->statuses[s] & mask) != value)
+              if ((tv_statuses_get (&thread->statuses, s) & mask) != value)
                 continue;
               total++;
               for (guint c = 0; c < n; c++)

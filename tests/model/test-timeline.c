@@ -329,7 +329,7 @@ check_levels (TvTimeline *timeline,
 
               g_assert_cmpuint (j, >=, first_bin);
               g_assert_cmpuint (j, <, first_bin + n_bins);
-              brute_add (expected + (j - first_bin) * N_COUNTS, t->statuses[s]);
+              brute_add (expected + (j - first_bin) * N_COUNTS, tv_statuses_get (&t->statuses, s));
             }
         }
       for (guint64 b = 0; b < n_bins; b++)
@@ -400,7 +400,7 @@ brute_window (TvTimeline *timeline,
               else
                 hi = mid;
             }
-          brute_add (expected + (gsize) lo * N_COUNTS, t->statuses[s]);
+          brute_add (expected + (gsize) lo * N_COUNTS, tv_statuses_get (&t->statuses, s));
         }
     }
 }
@@ -533,7 +533,7 @@ check_ranges (TvTimeline *timeline,
 
           for (guint64 s = 0; s < t->n_samples; s++)
             if (tv_times_get (&t->times, s) >= start && tv_times_get (&t->times, s) < stop)
-              brute_add (expected, t->statuses[s]);
+              brute_add (expected, tv_statuses_get (&t->statuses, s));
         }
       n = tv_timeline_count_range (timeline, lane, start, stop, &counts);
       g_assert_cmpuint (n, ==, expected[0]);
@@ -648,7 +648,7 @@ check_heatmap_full (TvTimeline    *timeline,
         {
           guint64 r = tv_times_get (&t->times, s) - origin;
 
-          if ((t->statuses[s] & mask) == value)
+          if ((tv_statuses_get (&t->statuses, s) & mask) == value)
             expected[(r / column) * n_rows + (r % column) / row_duration]++;
         }
     }
@@ -702,8 +702,8 @@ check_heatmap_full (TvTimeline    *timeline,
             if (tv_time_ranges_contain (ranges, n_ranges, tv_times_get (&t->times, s)))
               {
                 in_lane++;
-                gil += (t->statuses[s] & TACH_STATUS_HAS_GIL) != 0;
-                in_ranges += (t->statuses[s] & mask) == value;
+                gil += (tv_statuses_get (&t->statuses, s) & TACH_STATUS_HAS_GIL) != 0;
+                in_ranges += (tv_statuses_get (&t->statuses, s) & mask) == value;
               }
           g_assert_cmpuint (tv_timeline_count_ranges (timeline, lane, ranges, n_ranges, &counts),
                             ==, in_lane);

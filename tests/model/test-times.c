@@ -1,17 +1,21 @@
-/* test-times.c: TvTimes, a thread's timestamps in blocks of offsets
+/* test-times.c: TvTimes, a thread's timestamps in blocks of offsets, and
+ * TvStatuses, its statuses in 4 bits
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Random series of every shape a thread's clock can take (steady, with
  * pauses of seconds or of hours, going backwards, at the ends of 64 bits,
  * any length) are kept as TvTimes, and every timestamp, every read of a
- * stretch and every search is held against the plain array.
+ * stretch and every search is held against the plain array.  Random
+ * statuses, of few distinct values or of more than a palette holds,
+ * appended in batches of any length, are held against the plain bytes.
  */
 #include <string.h>
 
 #include <glib.h>
 
 #include "model-fixture.h"
+#include "tv-statuses.h"
 #include "tv-times.h"
 
 /* The first index of [LO, HI) of the sorted TS at or past VALUE. */
@@ -173,6 +177,79 @@ test_times_edges (void)
       }
 }
 
+/* Batches of random statuses, of DISTINCT values, appended as the load
+ * appends them (widened when the palette is full), then every status and
+ * reads of random stretches against the bytes. */
+static void
+test_statuses_random (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+
+  for (guint round = 0; round < 400; round++)
+    {
+      guint distinct = round % 4 == 0 ? 1 : round % 4 == 1 ? 16 : g_rand_int_range (rand, 2, 40);
+      guint64 n = g_rand_int_range (rand, 0, 3000);
+      g_autofree guint8 *plain = g_new (guint8, MAX (n, 1));
+      g_autofree guint8 *values = g_new (guint8, distinct);
+      /* Room for whole bytes, as the load makes when it widens. */
+      g_autofree guint8 *bytes = g_new0 (guint8, MAX (n, 1));
+      g_autofree guint8 *out = g_new (guint8, MAX (n, 1));
+      TvStatuses st = { bytes, { 0 }, 0, FALSE };
+      guint64 at = 0;
+      gboolean widened = FALSE;
+
+      for (guint k = 0; k < distinct; k++)
+        values[k] = (guint8) g_rand_int_range (rand, 0, 256);
+      for (guint64 i = 0; i < n; i++)
+        plain[i] = g_rand_int_range (rand, 0, 4) > 0 && i > 0
+                   ? plain[i - 1] : values[g_rand_int_range (rand, 0, distinct)];
+      while (at < n)
+        {
+          guint64 batch = g_rand_int_range (rand, 1, 300);
+          guint64 take = MIN (n - at, batch);
+
+          if (!tv_statuses_append (&st, at, plain + at, take))
+            {
+              g_assert_false (st.wide);
+              g_assert_cmpuint (st.n_palette, <=, TV_STATUSES_PALETTE);
+              tv_statuses_widen (&st, at);
+              widened = TRUE;
+              g_assert_true (tv_statuses_append (&st, at, plain + at, take));
+            }
+          at += take;
+          g_assert_cmpuint (tv_statuses_size (&st, at), ==, st.wide ? at : (at + 1) / 2);
+        }
+      /* Few distinct bytes (16 at most) stay in 4 bits. */
+      {
+        gboolean seen[256] = { FALSE }, few;
+        guint n_seen = 0;
+
+        for (guint64 i = 0; i < n; i++)
+          {
+            n_seen += !seen[plain[i]];
+            seen[plain[i]] = TRUE;
+          }
+        few = n_seen <= TV_STATUSES_PALETTE;
+        g_assert_cmpint (st.wide, ==, !few);
+        g_assert_cmpint (widened, ==, !few);
+      }
+      for (guint64 i = 0; i < n; i++)
+        g_assert_cmpuint (tv_statuses_get (&st, i), ==, plain[i]);
+      for (guint k = 0; k < 50 && n > 0; k++)
+        {
+          guint64 start = g_rand_int_range (rand, 0, n);
+          guint64 len = g_rand_int_range (rand, 0, n - start + 1);
+
+          memset (out, 0xaa, n);
+          tv_statuses_read (&st, start, len, out);
+          g_assert_cmpmem (out, len, plain + start, len);
+          /* Nothing past the stretch is written. */
+          for (guint64 i = len; i < n; i++)
+            g_assert_cmpuint (out[i], ==, 0xaa);
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -182,5 +259,6 @@ main (int   argc,
   g_test_add_func ("/model/times/random", test_times_random);
   g_test_add_func ("/model/times/size", test_times_size);
   g_test_add_func ("/model/times/edges", test_times_edges);
+  g_test_add_func ("/model/statuses/random", test_statuses_random);
   return g_test_run ();
 }

@@ -85,7 +85,7 @@ brute_count (TvProfileData *data,
           if (!holds)
             continue;
           for (guint64 s = thread->run_start[r]; s < end; s++)
-            n += (thread->statuses[s] & mask) == value;
+            n += (tv_statuses_get (&thread->statuses, s) & mask) == value;
         }
     }
   return n;
