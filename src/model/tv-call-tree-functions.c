@@ -474,7 +474,8 @@ exact_tables_finish (guint32         n_functions,
  * child of one to its callees.  A hidden node's share is its caller's: it
  * adds and takes off the same, and its children's caller is its own
  * (HEAD, made parents first, since a parent's number is smaller than its
- * children's). */
+ * children's).  With no hidden node, the quiet calls
+ * (TvExactTree.quiet_calls) add nothing and are not read. */
 static TvFunctionRow *
 exact_functions_flat (TvProfileData *data,
                       const guint64 *sub,
@@ -505,6 +506,13 @@ exact_functions_flat (TvProfileData *data,
   for (gsize w = 0; w < n_words && progress_step (progress, w * 64, n_nodes); w++)
     {
       guint64 word = reached != NULL ? reached[w] : G_MAXUINT64;
+
+      /* Without hidden nodes, the inside of a recursion adds to its
+       * function's self what it takes off its caller's, the same
+       * function, and nothing to a total, a caller or a callee: most of a
+       * deep recursion's nodes. */
+      if (head == NULL)
+        word &= ~exact->quiet_calls[w];
 
       while (word != 0)
         {

@@ -302,7 +302,8 @@ sort_far (TvTreeFar *far)
  * The walk also finds the outermost calls (TvExactTree.outer_calls): it
  * keeps the path down to the node it takes, and how many nodes of each
  * function are on it, so that a child is an outermost call when none is
- * of its function.  Before a node goes on the path, the nodes that are
+ * of its function; and the quiet ones (TvExactTree.quiet_calls), calls
+ * of their parent's function under a call that is not outermost.  Before a node goes on the path, the nodes that are
  * not its ancestors come off (the path is cut back to its parent).
  *
  * FALSE when FINISH stops it or memory runs out: whatever arrays the tree
@@ -336,6 +337,7 @@ number_depth_first (TvProfileData *self,
   else
     tree->frame32 = tv_huge_heap_new (guint32, MAX (n, 1));
   tree->outer_calls = g_new0 (guint64, ((gsize) n + 63) / 64 + 1);
+  tree->quiet_calls = g_new0 (guint64, ((gsize) n + 63) / 64 + 1);
 
   stack = g_new (guint32, 2 * (gsize) MAX (n, 1));
   if (!keep_near (tree->up, &tree->far_up, &far_up_size, 0, TV_NODE_NONE))
@@ -352,6 +354,9 @@ number_depth_first (TvProfileData *self,
       guint32 i = stack[--sp];
       const Link *node = &links[stack[--sp]];
       guint32 m = 0;
+      /* Its function, when a call of it below is the inside of a
+       * recursion. */
+      guint32 quiet_function = TV_NODE_NONE;
 
       if (i % FINISH_EVERY == 0 && !finish_step (finish, k, n))
         return FALSE;
@@ -372,6 +377,8 @@ number_depth_first (TvProfileData *self,
           path[2 * depth + 1] = f;
           depth++;
           active[f]++;
+          if (!TV_BIT_TEST (tree->outer_calls, i))
+            quiet_function = f;
         }
       /* The children, newest first as the list has them. */
       for (guint32 c = node->first_child; c != TV_NODE_NONE; c = links[c].next_sibling)
@@ -401,6 +408,8 @@ number_depth_first (TvProfileData *self,
             tree->frame32[k + j] = frame;
           if (active[fkeys[frame]] == 0)
             TV_BIT_SET (tree->outer_calls, k + j);
+          else if (fkeys[frame] == quiet_function)
+            TV_BIT_SET (tree->quiet_calls, k + j);
           links[c].frame = k + j;
         }
       /* The first child on top: its subtree comes next. */

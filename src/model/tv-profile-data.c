@@ -833,6 +833,7 @@ tv_profile_data_unref (TvProfileData *self)
   g_free (self->tree.far_down.values);
   g_free (self->tree.far_down.starts);
   g_free (self->tree.outer_calls);
+  g_free (self->tree.quiet_calls);
   g_free (self->slots);
   g_free (self->links);
   g_free (self->hashed);

@@ -116,6 +116,11 @@ typedef struct
   /* Bit N (64 nodes a word) is set when no node above N has its function:
    * N is an outermost call of it. */
   guint64  *outer_calls;
+  /* Bit N is set when N's parent has N's function and is not an
+   * outermost call of it: the inside of a recursion, which adds nothing
+   * to a function table of the nodes as they are (see
+   * tv_call_tree_exact_functions()). */
+  guint64  *quiet_calls;
 } TvExactTree;
 
 /* The value of NODE in FAR, which has it. */

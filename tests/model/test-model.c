@@ -95,6 +95,7 @@ enum
   COVER_TOP_TABLE_COPIED,       /* top-down trees with another's function table */
   COVER_FOCUS_REMAINDER,        /* children a focused tree left out */
   COVER_THREAD_REMAINDER,       /* a thread's samples in remainders compared */
+  COVER_QUIET_CALLS,            /* exact nodes inside a recursion */
   COVER_STATUSES_PACKED,        /* threads of statuses in 4 bits */
   COVER_STATUSES_WIDE,          /* threads of more than 16 distinct statuses */
   COVER_REMAINDER_PATHS,        /* remainder call paths compared exactly */
@@ -114,7 +115,8 @@ static const char * const cover_names[N_COVER] = {
   "nodes kept on the detail path", "inverted from the exact tree",
   "children a top-down tree left out", "top-down nodes kept on the detail path",
   "top-down function tables taken from another tree", "children a focused tree left out",
-  "threads' samples in remainders", "threads of statuses in 4 bits",
+  "threads' samples in remainders", "exact nodes inside a recursion",
+  "threads of statuses in 4 bits",
   "threads of more than 16 statuses", "remainder call paths compared exactly",
   "inverted from a hidden leaf's caller", "inverted stacks of hidden frames only",
 };
@@ -493,6 +495,30 @@ check_exact_tree (TvProfileData *data)
              c < tree->n_nodes && tv_exact_tree_parent (tree, c) == n; c++)
           in_range++;
         CHECK_EQ (in_range, n_children[n], "children consecutive from first_child");
+      }
+  }
+
+  /* An outermost call has no caller of its function above it (walked up
+   * in a tree small enough); a quiet call's parent has its function and
+   * is not outermost. */
+  {
+    const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+
+    for (guint32 n = 1; n < tree->n_nodes; n++)
+      {
+        guint32 f = fkeys[tv_exact_tree_frame (tree, n)];
+        guint32 p = tv_exact_tree_parent (tree, n);
+        gboolean outer = TRUE, quiet;
+
+        for (guint32 a = p; a != TV_ROOT_NODE && tree->n_nodes <= 200000;
+             a = tv_exact_tree_parent (tree, a))
+          outer &= fkeys[tv_exact_tree_frame (tree, a)] != f;
+        quiet = p != TV_ROOT_NODE && fkeys[tv_exact_tree_frame (tree, p)] == f
+                && !TV_BIT_TEST (tree->outer_calls, p);
+        if (tree->n_nodes <= 200000)
+          CHECK_EQ (TV_BIT_TEST (tree->outer_calls, n), outer, "outermost call");
+        CHECK_EQ (TV_BIT_TEST (tree->quiet_calls, n), quiet, "quiet call");
+        coverage[COVER_QUIET_CALLS] += quiet;
       }
   }
 
