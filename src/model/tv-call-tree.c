@@ -1177,24 +1177,36 @@ tv_call_tree_has_thread_self (TvCallTree *self)
   return self->thread_self_start != NULL;
 }
 
+/* Thread THREAD's part of lists kept thread by thread (START, NODES and
+ * COUNTS, see TvCallTree.thread_self_start). */
+static const guint32 *
+thread_lists (const TvCallTree *self,
+              const guint64    *start,
+              const guint32    *nodes,
+              const guint64    *counts,
+              guint             thread,
+              const guint64   **counts_out,
+              guint            *n_nodes)
+{
+  *n_nodes = 0;
+  *counts_out = NULL;
+  if (start == NULL || thread >= self->n_thread_self)
+    return NULL;
+  *n_nodes = (guint) (start[thread + 1] - start[thread]);
+  *counts_out = counts + start[thread];
+  return nodes + start[thread];
+}
+
 const guint32 *
 tv_call_tree_get_thread_self (TvCallTree     *self,
                               guint           thread,
                               const guint64 **counts,
                               guint          *n_nodes)
 {
-  guint64 start;
-
   g_return_val_if_fail (counts != NULL && n_nodes != NULL, NULL);
 
-  *n_nodes = 0;
-  *counts = NULL;
-  if (self->thread_self_start == NULL || thread >= self->n_thread_self)
-    return NULL;
-  start = self->thread_self_start[thread];
-  *n_nodes = (guint) (self->thread_self_start[thread + 1] - start);
-  *counts = self->thread_self_counts + start;
-  return self->thread_self_nodes + start;
+  return thread_lists (self, self->thread_self_start, self->thread_self_nodes,
+                       self->thread_self_counts, thread, counts, n_nodes);
 }
 
 const guint32 *
@@ -1203,18 +1215,10 @@ tv_call_tree_get_thread_remainders (TvCallTree     *self,
                                     const guint64 **counts,
                                     guint          *n_nodes)
 {
-  guint64 start;
-
   g_return_val_if_fail (counts != NULL && n_nodes != NULL, NULL);
 
-  *n_nodes = 0;
-  *counts = NULL;
-  if (self->thread_rem_start == NULL || thread >= self->n_thread_self)
-    return NULL;
-  start = self->thread_rem_start[thread];
-  *n_nodes = (guint) (self->thread_rem_start[thread + 1] - start);
-  *counts = self->thread_rem_counts + start;
-  return self->thread_rem_nodes + start;
+  return thread_lists (self, self->thread_rem_start, self->thread_rem_nodes,
+                       self->thread_rem_counts, thread, counts, n_nodes);
 }
 
 const guint32 *

@@ -303,8 +303,9 @@ sort_far (TvTreeFar *far)
  * keeps the path down to the node it takes, and how many nodes of each
  * function are on it, so that a child is an outermost call when none is
  * of its function; and the quiet ones (TvExactTree.quiet_calls), calls
- * of their parent's function under a call that is not outermost.  Before a node goes on the path, the nodes that are
- * not its ancestors come off (the path is cut back to its parent).
+ * of their parent's function under a call that is not outermost.  Before
+ * a node goes on the path, the nodes that are not its ancestors come off
+ * (the path is cut back to its parent).
  *
  * FALSE when FINISH stops it or memory runs out: whatever arrays the tree
  * then has are its own, to be freed with it. */

@@ -1558,12 +1558,7 @@ def size_cases(env, browser_exe):
         with open(out, "rb") as fh:
             d = Page(fh.read()).data
         n, parent, frame = tree_of(d)
-        total = [0] * n
-        for t in d["threads"]:
-            for node, count in thread_pairs(t):
-                total[node] += count
-        for i in range(n - 1, 0, -1):
-            total[parent[i]] += total[i]
+        total = node_totals(d, n, parent)
         kids = {}
         for i in range(1, n):
             if frame[i] >= 0:
