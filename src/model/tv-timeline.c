@@ -64,14 +64,14 @@ tv_timeline_status_table (void)
   return &table;
 }
 
-/* Adds the statuses ST[START..END) to COLUMN, eight bytes at a time: each
+/* Adds the status bytes ST[START..END) to COLUMN, eight at a time: each
  * count is a bit (or a combination of bits) masked out of every byte of a
  * word, the words added with every byte counting up to 255. */
 static void
 column_add_bytes (TvTimelineColumn *column,
-                     const guint8     *st,
-                     guint64           start,
-                     guint64           end)
+                  const guint8     *st,
+                  guint64           start,
+                  guint64           end)
 {
   const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
   const StatusTable *table = tv_timeline_status_table ();
