@@ -34,19 +34,40 @@ tv_statuses_read (const TvStatuses *statuses,
     *out = statuses->palette[bytes[i / 2] & 0xf];
 }
 
-/* The palette index of STATUS, added if new; -1 when the palette is
- * full. */
-static inline int
-index_of (TvStatuses *statuses,
-          guint8      status)
+/* Statuses IN, N of them, as their indices from AT on, two a byte with
+ * the first in the low half; returns the OR of the indices, 16 or more
+ * when INDEX has none for a status. */
+static guint8
+pack (guint8       *bytes,
+      guint64       at,
+      const guint8 *in,
+      guint64       n,
+      const guint8 *index)
 {
-  for (guint k = 0; k < statuses->n_palette; k++)
-    if (statuses->palette[k] == status)
-      return (int) k;
-  if (statuses->n_palette == TV_STATUSES_PALETTE)
-    return -1;
-  statuses->palette[statuses->n_palette] = status;
-  return statuses->n_palette++;
+  guint8 *out = bytes + at / 2;
+  guint8 all = 0;
+  guint64 i = 0;
+
+  if (n > 0 && at % 2 == 1)
+    {
+      all = index[in[0]];
+      *out = (guint8) (*out & 0xf) | (guint8) (all << 4);
+      out++;
+      i = 1;
+    }
+  for (; i + 1 < n; i += 2)
+    {
+      guint8 lo = index[in[i]], hi = index[in[i + 1]];
+
+      all |= lo | hi;
+      *out++ = (guint8) (lo | hi << 4);
+    }
+  if (i < n)
+    {
+      all |= index[in[i]];
+      *out = index[in[i]];
+    }
+  return all;
 }
 
 gboolean
@@ -55,42 +76,53 @@ tv_statuses_append (TvStatuses   *statuses,
                     const guint8 *in,
                     guint64       n)
 {
+  /* Each status's index, 0xff for those not in the palette. */
+  guint8 index[256];
   guint8 n_palette = statuses->n_palette;
-  guint8 last = 0;
-  int index = -1;
 
   if (statuses->wide)
     {
       memcpy (statuses->bytes + at, in, n);
       return TRUE;
     }
-  /* The indices first, so that a status past the palette leaves the
-   * bytes as they were; a status mostly repeats the one before. */
-  for (guint64 i = 0; i < n; i++)
+  /* One sample, as most records of a deep profile have: no table. */
+  if (n == 1)
     {
-      if (index < 0 || in[i] != last)
-        {
-          last = in[i];
-          if ((index = index_of (statuses, last)) < 0)
-            {
-              statuses->n_palette = n_palette;
-              return FALSE;
-            }
-        }
-    }
-  index = -1;
-  for (guint64 i = 0; i < n; i++)
-    {
-      guint64 s = at + i;
-      guint8 *b = &statuses->bytes[s / 2];
+      guint8 *out = statuses->bytes + at / 2;
+      guint k = 0;
 
-      if (index < 0 || in[i] != last)
-        index = index_of (statuses, last = in[i]);
-      if (s % 2 == 0)
-        *b = (guint8) index;
-      else
-        *b = (guint8) (*b & 0xf) | (guint8) (index << 4);
+      while (k < n_palette && statuses->palette[k] != in[0])
+        k++;
+      if (k == TV_STATUSES_PALETTE)
+        return FALSE;
+      if (k == n_palette)
+        statuses->palette[statuses->n_palette++] = in[0];
+      *out = at % 2 == 1 ? (guint8) (*out & 0xf) | (guint8) (k << 4) : (guint8) k;
+      return TRUE;
     }
+  memset (index, 0xff, sizeof index);
+  for (guint k = 0; k < n_palette; k++)
+    index[statuses->palette[k]] = (guint8) k;
+  if (pack (statuses->bytes, at, in, n, index) < TV_STATUSES_PALETTE)
+    return TRUE;
+
+  /* A status new to the palette: the new ones join it in order, and the
+   * statuses are written again, unless there are too many. */
+  for (guint64 j = 0; j < n; j++)
+    {
+      guint8 v = in[j];
+
+      if (index[v] != 0xff)
+        continue;
+      if (statuses->n_palette == TV_STATUSES_PALETTE)
+        {
+          statuses->n_palette = n_palette;
+          return FALSE;
+        }
+      index[v] = statuses->n_palette;
+      statuses->palette[statuses->n_palette++] = v;
+    }
+  pack (statuses->bytes, at, in, n, index);
   return TRUE;
 }
 

@@ -52,9 +52,9 @@ tv_statuses_size (const TvStatuses *statuses,
 }
 
 /* Appends the N statuses IN after the first AT of STATUSES, whose bytes
- * have room for AT + N in its form: FALSE, with nothing written, when
- * they would take the palette past 16 (the caller makes room for AT + N
- * whole bytes and calls tv_statuses_widen()). */
+ * have room for AT + N in its form: FALSE, with the first AT as they
+ * were, when they would take the palette past 16 (the caller makes room
+ * for AT + N whole bytes and calls tv_statuses_widen()). */
 gboolean tv_statuses_append     (TvStatuses       *statuses,
                                  guint64           at,
                                  const guint8     *in,
