@@ -283,24 +283,23 @@ block_acc_start (BlockAcc *o,
               : (guint32) MIN (BLOCK_BINS, level->first_bin + level->n_bins - first);
 }
 
+/* Adds a sample at OFFSET to O, what ADD (one of O's) says.  The caller
+ * keeps O's count of samples since its flush (see fill_bins()). */
 static inline void
-block_acc_add (BlockAcc *o,
-               guint64   offset,
-               guint8    status)
+block_acc_add (BlockAcc      *o,
+               guint64        offset,
+               const guint64 *add)
 {
   guint64 i = (offset >> o->level->shift) - o->first;
-  const guint64 *add = o->add[status & 0x3f];
 
   g_assert (i < o->n_bins);
   o->words[2 * i] += add[0];
   o->words[2 * i + 1] += add[1];
-  if (G_UNLIKELY (++o->pending == G_MAXUINT16))
-    block_acc_flush (o);
 }
 
 /* Counts samples START to END (in time order) into LANE's finest bins and
  * the block of the overview's ALL (either may be NULL), reading each
- * sample once. */
+ * sample once, a block of timestamps at a time. */
 static void
 fill_bins (Level             *lane,
            BlockAcc          *all,
@@ -313,60 +312,53 @@ fill_bins (Level             *lane,
 {
   BinAcc a = { lane, G_MAXUINT64, 0, 0 };
   guint64 ts[TV_TIMES_BLOCK];
-  /* The statuses as kept (see TvStatuses): a palette's index, or the
-   * status itself; and what each adds to the lane's bins. */
-  const guint8 *palette = statuses->wide ? NULL : statuses->palette;
-  guint64 packed[TV_STATUSES_PALETTE];
+  guint8 st[TV_TIMES_BLOCK];
+  /* The statuses as kept (see TvStatuses) are read as they are: a
+   * palette's indices (through one whose index is its entry), or the
+   * status itself.  What each adds to the lane's bins (StatusTable.packed)
+   * and to the overview's (BlockAcc.add): */
+  TvStatuses indices = *statuses;
+  guint n_kinds = statuses->wide ? 64 : TV_STATUSES_PALETTE;
+  guint8 mask = (guint8) (n_kinds - 1);
+  guint64 lane_add[64];
+  const guint64 *all_add[64];
 
-  for (guint k = 0; palette != NULL && k < TV_STATUSES_PALETTE; k++)
-    packed[k] = table->packed[palette[k] & 0x3f];
+  for (guint k = 0; k < n_kinds; k++)
+    {
+      guint s = statuses->wide ? k : statuses->palette[k] & 0x3f;
 
-  /* A block of timestamps at a time. */
+      lane_add[k] = table->packed[s];
+      all_add[k] = all != NULL ? all->add[s] : NULL;
+      if (!statuses->wide)
+        indices.palette[k] = (guint8) k;
+    }
+
   for (guint64 s = start; s < end;)
     {
       guint n = (guint) MIN (end - s, TV_TIMES_BLOCK - s % TV_TIMES_BLOCK);
-      guint8 st[TV_TIMES_BLOCK];
 
       tv_times_read (times, s, n, ts);
-      if (palette != NULL)
-        {
-          const guint8 *bytes = statuses->bytes;
-
-#define INDEX(i) ((bytes[(s + (i)) / 2] >> (4 * ((s + (i)) % 2))) & 0xf)
-          if (lane != NULL && all != NULL)
-            for (guint i = 0; i < n; i++)
-              {
-                guint64 offset = ts[i] - origin;
-                guint k = INDEX (i);
-
-                bin_acc_add (&a, offset, packed[k]);
-                block_acc_add (all, offset, palette[k]);
-              }
-          else if (lane != NULL)
-            for (guint i = 0; i < n; i++)
-              bin_acc_add (&a, ts[i] - origin, packed[INDEX (i)]);
-          else if (all != NULL)
-            for (guint i = 0; i < n; i++)
-              block_acc_add (all, ts[i] - origin, palette[INDEX (i)]);
-#undef INDEX
-          s += n;
-          continue;
-        }
-      memcpy (st, statuses->bytes + s, n);
+      tv_statuses_read (&indices, s, n, st);
+      /* The overview's 16-bit counts have room for this block. */
+      if (all != NULL && all->pending + n >= G_MAXUINT16)
+        block_acc_flush (all);
       if (lane != NULL && all != NULL)
         for (guint i = 0; i < n; i++)
           {
             guint64 offset = ts[i] - origin;
+            guint k = st[i] & mask;
 
-            bin_acc_add (&a, offset, table->packed[st[i] & 0x3f]);
-            block_acc_add (all, offset, st[i]);
+            bin_acc_add (&a, offset, lane_add[k]);
+            block_acc_add (all, offset, all_add[k]);
           }
       else if (lane != NULL)
         for (guint i = 0; i < n; i++)
-          bin_acc_add (&a, ts[i] - origin, table->packed[st[i] & 0x3f]);
+          bin_acc_add (&a, ts[i] - origin, lane_add[st[i] & mask]);
       else if (all != NULL)
         for (guint i = 0; i < n; i++)
-          block_acc_add (all, ts[i] - origin, st[i]);
+          block_acc_add (all, ts[i] - origin, all_add[st[i] & mask]);
+      if (all != NULL)
+        all->pending += n;
       s += n;
     }
   if (lane != NULL)
