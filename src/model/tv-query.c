@@ -356,6 +356,9 @@ typedef struct
   Touched       *touched;
 } Weigh;
 
+/* How many runs ahead weigh_samples() asks for a leaf's weight. */
+#define WEIGH_AHEAD 16
+
 /* Step 1 for the samples LO to HI of thread T (number I): their weight on
  * the leaves of their runs.  CHECK_TIME: the samples are not in time
  * order, and each is checked against the query's time filters. */
@@ -397,6 +400,15 @@ weigh_samples (Weigh          *w,
       guint64 end = r + 1 < t->n_runs ? MIN (t->run_start[r + 1], hi) : hi;
       guint64 *leaf_states = w->states ? w->states + (gsize) t->run_leaf[r] * N_STATES : NULL;
       guint64 count = 0;
+
+      /* A run's leaf is anywhere in the tree: its weight is asked for
+       * WEIGH_AHEAD runs before it is added to. */
+      if (r + WEIGH_AHEAD < t->n_runs)
+        {
+          __builtin_prefetch (&w->weights[t->run_leaf[r + WEIGH_AHEAD]]);
+          if (w->states != NULL)
+            __builtin_prefetch (&w->states[(gsize) t->run_leaf[r + WEIGH_AHEAD] * N_STATES]);
+        }
 
       if (!by_status && !check_time)
         {
