@@ -94,6 +94,9 @@ sort_candidates (Candidate  *cands,
     }
 }
 
+/* How many members ahead map_grouped() asks for a member's entries. */
+#define MEMBER_AHEAD 16
+
 /* Step 2 without a lookup per node, for queries with no focus: the view is
  * made from the root down, each view node from the exact nodes it merges.  The
  * children of those (consecutive in the exact tree's numbering) that a
@@ -224,6 +227,24 @@ map_grouped (TvProfileData *data,
            * children. */
           gboolean focus_root = e == TV_NODE_NONE;
           guint32 first = focus_root ? 0 : tv_exact_tree_first_child (exact, e);
+
+          if (i + MEMBER_AHEAD < n_own)
+            {
+              /* The first child of the member MEMBER_AHEAD on, and the
+               * entries of that of the one MEMBER_AHEAD / 2 on, whose own
+               * entry was asked for MEMBER_AHEAD / 2 members ago. */
+              guint32 near = members[member_start[v] + i + MEMBER_AHEAD / 2];
+              guint32 d = exact->down[near];
+
+              __builtin_prefetch (&exact->down[members[member_start[v] + i + MEMBER_AHEAD]]);
+              if (d != TV_TREE_FAR)
+                {
+                  __builtin_prefetch (&exact->up[near + d]);
+                  __builtin_prefetch (&weights[near + d]);
+                  if (exact->frame16 != NULL)
+                    __builtin_prefetch (&exact->frame16[near + d]);
+                }
+            }
 
           for (guint32 j = 0;; j++)
             {
