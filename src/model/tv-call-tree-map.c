@@ -321,6 +321,18 @@ map_grouped (TvProfileData *data,
                   {
                     rem.children++;
                     rem.samples += total;
+                    for (guint k = i; k < j && prune->left_roots != NULL; k++)
+                      {
+                        guint32 e = cands[k].exact;
+                        guint32 first = tv_exact_tree_first_child (exact, e);
+
+                        if (first < exact->n_nodes && tv_exact_tree_parent (exact, first) == e)
+                          {
+                            LeftRoot root = { first, v };
+
+                            g_array_append_val (prune->left_roots, root);
+                          }
+                      }
                     continue;
                   }
               }
@@ -347,6 +359,111 @@ map_grouped (TvProfileData *data,
       }
       for (guint32 node = b->n_nodes; node > first_new; node--)
         stack[sp++] = node - 1;
+    }
+}
+
+/* Sorts the N ROOTS by their start, 11 bits at a time. */
+static void
+sort_left_roots (LeftRoot *roots,
+                 guint32   n)
+{
+  g_autofree LeftRoot *scratch = g_new (LeftRoot, MAX (n, 1));
+  LeftRoot *from = roots, *to = scratch;
+
+  for (guint shift = 0; shift < 32; shift += 11)
+    {
+      guint32 count[1u << 11] = { 0 };
+      guint32 sum = 0;
+
+      for (guint32 i = 0; i < n; i++)
+        count[(from[i].start >> shift) & 0x7ff]++;
+      for (guint d = 0; d < G_N_ELEMENTS (count); d++)
+        {
+          guint32 c = count[d];
+
+          count[d] = sum;
+          sum += c;
+        }
+      for (guint32 i = 0; i < n; i++)
+        to[count[(from[i].start >> shift) & 0x7ff]++] = from[i];
+      from = to;
+      to = from == roots ? scratch : roots;
+    }
+  /* Three passes: the sorted roots are in SCRATCH. */
+  memcpy (roots, from, n * sizeof (LeftRoot));
+}
+
+/* A node's descendants are consecutive, in the order their ancestors'
+ * children are (see number_depth_first() in tv-profile-data-finish.c):
+ * the left roots' descendants are disjoint, and as no left root is below
+ * another, a leaf below one is below the one that starts last at or
+ * before it.  Each leaf is found by bisecting the roots of its bucket of
+ * 2^BUCKET_SHIFT nodes. */
+#define BUCKET_SHIFT 12
+#define LEAF_AHEAD   16
+
+void
+tv_call_tree_map_left_leaves (const TvExactTree *exact,
+                              const Prune       *prune,
+                              const GArray      *hits,
+                              const guint32     *map,
+                              guint32           *hit_nodes)
+{
+  GArray *roots_array = prune->left_roots;
+  const LeftRoot *roots = (const LeftRoot *) (gpointer) roots_array->data;
+  guint32 n_roots = roots_array->len;
+  guint32 n_buckets = (guint32) (((guint64) exact->n_nodes >> BUCKET_SHIFT) + 1);
+  /* The first root at or past each bucket's start. */
+  g_autofree guint32 *bucket = g_new (guint32, (gsize) n_buckets + 1);
+
+  sort_left_roots ((LeftRoot *) (gpointer) roots_array->data, n_roots);
+  for (guint32 b = 0, r = 0; b <= n_buckets; b++)
+    {
+      while (r < n_roots && roots[r].start >> BUCKET_SHIFT < b)
+        r++;
+      bucket[b] = r;
+    }
+
+  for (guint i = 0; i < hits->len; i++)
+    {
+      guint32 leaf = g_array_index (hits, ThreadHit, i).leaf;
+      guint32 parent, b, lo, hi;
+
+      /* The leaves are all over the tree. */
+      if (i + LEAF_AHEAD < hits->len)
+        {
+          guint32 ahead = g_array_index (hits, ThreadHit, i + LEAF_AHEAD).leaf;
+
+          __builtin_prefetch (&prune->kept[ahead / 64]);
+          __builtin_prefetch (&exact->up[ahead]);
+        }
+      if (TV_BIT_TEST (prune->kept, leaf))
+        {
+          hit_nodes[i] = map[leaf];
+          continue;
+        }
+      parent = tv_exact_tree_parent (exact, leaf);
+      if (TV_BIT_TEST (prune->kept, parent))
+        {
+          hit_nodes[i] = map[parent];
+          continue;
+        }
+      /* The last root that starts at or before LEAF: in its bucket, or
+       * the last one before. */
+      b = leaf >> BUCKET_SHIFT;
+      lo = bucket[b];
+      hi = bucket[b + 1];
+      while (lo < hi)
+        {
+          guint32 mid = lo + (hi - lo) / 2;
+
+          if (roots[mid].start <= leaf)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      g_assert (lo > 0);
+      hit_nodes[i] = roots[lo - 1].to;
     }
 }
 

@@ -191,11 +191,21 @@ typedef struct
   guint64 cut;
 } Remainder;
 
+/* An exact node left out of a view with its subtree, whose descendants
+ * are the nodes from START on (see tv_call_tree_map_left_leaves()): TO
+ * is the view node that has it in its remainder. */
+typedef struct
+{
+  guint32 start;
+  guint32 to;
+} LeftRoot;
+
 /* What a top-down tree leaves out (TvQuery.min_total), made from the
  * selected samples of each exact node's subtree (its own are those less
  * its children's): KEPT (a bitmap) gets the exact nodes the view holds,
  * and each node with children left out gets a Remainder in
- * REMAINDERS. */
+ * REMAINDERS.  When LEFT_ROOTS is not NULL, it gets a LeftRoot for each
+ * node left out that has children. */
 typedef struct
 {
   guint64       *kept;
@@ -205,6 +215,7 @@ typedef struct
   const guint32 *path;
   guint          n_path;
   GArray        *remainders;
+  GArray        *left_roots;
 } Prune;
 
 typedef struct
@@ -272,6 +283,16 @@ void     tv_call_tree_map_nodes (TvProfileData       *data,
                                  const Prune         *prune,
                                  Builder             *b,
                                  Progress            *progress);
+/* The view node of each of the HITS' leaves (ThreadHit) into HIT_NODES,
+ * from the PRUNE that made the view and MAP, where it gave each kept
+ * node its place: a leaf left out is the child of a kept node or a
+ * descendant of one of PRUNE's left roots.  What the exact nodes between
+ * hold is not counted (compare map_left_out() in tv-call-tree.c). */
+void     tv_call_tree_map_left_leaves (const TvExactTree *exact,
+                                       const Prune       *prune,
+                                       const GArray      *hits,
+                                       const guint32     *map,
+                                       guint32           *hit_nodes);
 /* Step 3 (tv-call-tree-invert.c). */
 void     tv_builder_sum_totals  (const Builder       *b,
                                  guint64             *total);

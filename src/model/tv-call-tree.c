@@ -294,9 +294,11 @@ typedef struct
  * samples ends, see tv_call_tree_invert()) and INV_PARENT are given: each thread stamps
  * the nodes on its leaves' paths up to the root once, and stops at a node
  * it has stamped, whose ancestors it has stamped too.  HITS are grouped
- * by thread. */
+ * by thread; the node of each is that of its leaf in MAP, or HIT_NODES's
+ * when that is given. */
 static guint32 *
 count_threads (const GArray  *hits,
+               const guint32 *hit_nodes,
                const guint32 *map,
                const guint8  *in_focus,
                const Builder *v,
@@ -320,7 +322,7 @@ count_threads (const GArray  *hits,
   for (guint i = 0; i < hits->len; i++)
     {
       const ThreadHit *hit = &g_array_index (hits, ThreadHit, i);
-      guint32 node = map != NULL ? map[hit->leaf] : hit->leaf;
+      guint32 node = hit_nodes != NULL ? hit_nodes[i] : map != NULL ? map[hit->leaf] : hit->leaf;
 
       /* Outside the focused function: not in the tree. */
       if (node == TV_NODE_NONE || (in_focus != NULL && !in_focus[hit->leaf]))
@@ -536,7 +538,7 @@ turn_over (TvProfileData  *data,
       if (count && !progress->cancelled)
         {
           progress_stage (progress, 0.9, 0.05);
-          threads = count_threads (hits, map, in_focus, view, end_of, &other, progress);
+          threads = count_threads (hits, NULL, map, in_focus, view, end_of, &other, progress);
         }
     }
   tv_builder_clear (view);
@@ -789,6 +791,8 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   g_autofree guint64 *kept = NULL;
   g_autofree guint64 *rem_paths = NULL;
   g_autofree guint64 *rem_states = NULL;
+  g_autoptr(GArray) left_roots = NULL;
+  g_autofree guint32 *hit_nodes = NULL;
   Prune prune = { 0 };
   TvCallTree *table_of = prune_top && query->functions_of != NULL
                          && query->functions_of->neighbours.callers_start != NULL
@@ -848,7 +852,12 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
           kept = g_new0 (guint64, ((gsize) exact->n_nodes + 63) / 64 + 1);
           prune = (Prune) { kept, query->min_total, query->min_total_divisor,
                             query->detail_min_total,
-                            query->detail_path, query->n_detail_path, remainders };
+                            query->detail_path, query->n_detail_path, remainders, NULL };
+          /* Counting threads alone needs the view nodes of the hits'
+           * leaves, not every node left out in MAP (see map_left_out()):
+           * a few of its pages, not all. */
+          if (count && !keep_self && states == NULL && in_focus == NULL)
+            prune.left_roots = left_roots = g_array_new (FALSE, FALSE, sizeof (LeftRoot));
         }
       /* The function table on a second thread, while this one groups
        * (FunctionsJob). */
@@ -866,8 +875,14 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
               if (states != NULL)
                 rem_states = g_new0 (guint64, (gsize) view.n_nodes * N_STATES);
             }
-          map_left_out (exact, weights, reached, kept, in_focus, states, map, &view,
-                        rem_paths, rem_states);
+          if (left_roots != NULL)
+            {
+              hit_nodes = g_new (guint32, MAX (hits->len, 1));
+              tv_call_tree_map_left_leaves (exact, &prune, hits, map, hit_nodes);
+            }
+          else
+            map_left_out (exact, weights, reached, kept, in_focus, states, map, &view,
+                          rem_paths, rem_states);
         }
       if (helper != NULL)
         {
@@ -921,7 +936,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   else if (count)
     {
       progress_stage (&progress, map_end, 0.8 - map_end);
-      threads = count_threads (hits, map, in_focus, &view, NULL, NULL, &progress);
+      threads = count_threads (hits, hit_nodes, map, in_focus, &view, NULL, NULL, &progress);
     }
   progress_stage (&progress, other_tree ? 0.95 : 0.8, 0.05);
   if (progress.cancelled || g_cancellable_is_cancelled (cancellable))

@@ -103,6 +103,8 @@ enum
                                  * leaf hidden, a caller shown */
   COVER_INVERTED_ALL_HIDDEN,    /* inverted from the exact tree: a sample's
                                  * frames all hidden */
+  COVER_LEFT_LEAVES,            /* thread counts of a pruned tree that
+                                 * placed only its hits' leaves */
   N_COVER
 };
 
@@ -119,6 +121,7 @@ static const char * const cover_names[N_COVER] = {
   "threads of statuses in 4 bits",
   "threads of more than 16 statuses", "remainder call paths compared exactly",
   "inverted from a hidden leaf's caller", "inverted stacks of hidden frames only",
+  "thread counts of a tree that placed only its leaves",
 };
 
 
@@ -1308,6 +1311,11 @@ compare_trees (TvProfileData *data,
         coverage[COVER_TOP_REMAINDER] += left_out > 0 && !q->inverted;
         coverage[COVER_FOCUS_REMAINDER] += left_out > 0 && !q->inverted
                                            && q->focus_function != TV_NODE_NONE;
+        /* See tv_call_tree_map_left_leaves(). */
+        coverage[COVER_LEFT_LEAVES] += left_out > 0 && !q->inverted && q->count_threads
+                                       && !q->count_states && !q->thread_self
+                                       && q->focus_function == TV_NODE_NONE
+                                       && q->callers_of == TV_NODE_NONE;
       }
 
       for (guint i = 0; i < n_children; i++)
