@@ -308,6 +308,10 @@ typedef struct
   guint64 *counts;
   guint32  mask;
   guint32  n;
+  /* The pair added last, and its slot: down a chain of calls, the next
+   * node often adds it again. */
+  guint64  last_key;
+  guint32  last_slot;
 } PairTable;
 
 static void
@@ -315,6 +319,7 @@ pair_table_init (PairTable *t)
 {
   t->mask = 1023;
   t->n = 0;
+  t->last_key = 0;
   t->keys = g_new0 (guint64, t->mask + 1);
   t->counts = g_new0 (guint64, t->mask + 1);
 }
@@ -343,7 +348,7 @@ pair_table_grow (PairTable *t)
 {
   PairTable bigger = { g_new0 (guint64, 2 * ((gsize) t->mask + 1)),
                        g_new0 (guint64, 2 * ((gsize) t->mask + 1)),
-                       2 * t->mask + 1, t->n };
+                       2 * t->mask + 1, t->n, 0, 0 };
 
   for (guint32 i = 0; i <= t->mask; i++)
     if (t->keys[i] != 0)
@@ -364,15 +369,26 @@ pair_add (PairTable *t,
           guint64    count)
 {
   guint64 key = ((guint64) function << 32 | other) + 1;
-  guint32 slot = pair_slot (t, key);
+  guint32 slot;
 
+  if (key == t->last_key)
+    {
+      t->counts[t->last_slot] += count;
+      return;
+    }
+  slot = pair_slot (t, key);
   t->counts[slot] += count;
   if (G_UNLIKELY (t->keys[slot] == 0))
     {
       t->keys[slot] = key;
       if (++t->n * 2 > t->mask)
-        pair_table_grow (t);
+        {
+          pair_table_grow (t);
+          return;
+        }
     }
+  t->last_key = key;
+  t->last_slot = slot;
 }
 
 static int
