@@ -367,8 +367,13 @@ static void
 sort_left_roots (LeftRoot *roots,
                  guint32   n)
 {
-  g_autofree LeftRoot *scratch = g_new (LeftRoot, MAX (n, 1));
-  LeftRoot *from = roots, *to = scratch;
+  g_autofree LeftRoot *scratch = NULL;
+  LeftRoot *from = roots, *to;
+
+  /* An empty GArray has no data. */
+  if (n == 0)
+    return;
+  to = scratch = g_new (LeftRoot, n);
 
   for (guint shift = 0; shift < 32; shift += 11)
     {
