@@ -97,6 +97,29 @@ sort_candidates (Candidate  *cands,
 /* How many members ahead map_grouped() asks for a member's entries. */
 #define MEMBER_AHEAD 16
 
+/* The N candidates left out into the remainder of view node TO, those
+ * with children, onto ROOTS (see LeftRoot). */
+static void
+add_left_roots (const TvExactTree *exact,
+                const Candidate   *cands,
+                guint              n,
+                guint32            to,
+                GArray            *roots)
+{
+  for (guint k = 0; k < n; k++)
+    {
+      guint32 e = cands[k].exact;
+      guint32 first = tv_exact_tree_first_child (exact, e);
+
+      if (first < exact->n_nodes && tv_exact_tree_parent (exact, first) == e)
+        {
+          LeftRoot root = { first, to };
+
+          g_array_append_val (roots, root);
+        }
+    }
+}
+
 /* Step 2 without a lookup per node, for queries with no focus: the view is
  * made from the root down, each view node from the exact nodes it merges.  The
  * children of those (consecutive in the exact tree's numbering) that a
@@ -321,18 +344,8 @@ map_grouped (TvProfileData *data,
                   {
                     rem.children++;
                     rem.samples += total;
-                    for (guint k = i; k < j && prune->left_roots != NULL; k++)
-                      {
-                        guint32 e = cands[k].exact;
-                        guint32 first = tv_exact_tree_first_child (exact, e);
-
-                        if (first < exact->n_nodes && tv_exact_tree_parent (exact, first) == e)
-                          {
-                            LeftRoot root = { first, v };
-
-                            g_array_append_val (prune->left_roots, root);
-                          }
-                      }
+                    if (prune->left_roots != NULL)
+                      add_left_roots (exact, cands + i, j - i, v, prune->left_roots);
                     continue;
                   }
               }
@@ -405,6 +418,7 @@ sort_left_roots (LeftRoot *roots,
  * before it.  Each leaf is found by bisecting the roots of its bucket of
  * 2^BUCKET_SHIFT nodes. */
 #define BUCKET_SHIFT 12
+/* How many hits ahead a leaf's entries are asked for. */
 #define LEAF_AHEAD   16
 
 void

@@ -964,12 +964,12 @@ test_memory_limit (void)
 /* Many threads of a sample each, the shape of issue 15: what a load
  * takes per thread is what the thread holds (some 720 bytes here, most of
  * it the thread's summary, with its statuses' palette, and its stores).
- * It took 128 KiB for each of the first 256
- * threads (pages made resident ahead of their writes) and some 1.7 KB for
- * every other (a cursor for the deepest stack a file may have, room for
- * 64 samples), nearly all given back at the end but for the holes it left
- * in the heap: this load stopped after 109 threads.  The limit counts what
- * the load takes, so this measures neither time nor the process. */
+ * It took 128 KiB for each of the first 256 threads (pages made resident
+ * ahead of their writes) and some 1.7 KB for every other (a cursor for
+ * the deepest stack a file may have, room for 64 samples), nearly all
+ * given back at the end but for the holes it left in the heap: this load
+ * stopped after 109 threads.  The limit counts what the load takes, so
+ * this measures neither time nor the process. */
 #define MANY_THREADS      20000
 #define MANY_THREADS_KIB  (18 * 1024)
 
