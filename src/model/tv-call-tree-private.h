@@ -248,21 +248,56 @@ typedef struct
 } Touched;
 
 /* Step 1 whole (tv-query.c): each exact node's selected samples
- * (*WEIGHTS, to free with tv_huge_free ()), their states when the query
- * counts them (*STATES), the bitmap of the nodes whose subtree has a
- * selected sample (*REACHED: the others are left out of the view) when
- * REACHED is not NULL, and each thread's HITS when not NULL.  With SUBTREES, *WEIGHTS are those of each node's subtree, and
- * *REACHED is NULL where the query selected samples all over the tree
- * (a subtree of samples is one reached).  FALSE, with nothing made, once
- * cancelled. */
-gboolean tv_call_tree_weigh_tree (TvProfileData      *data,
+ * (WEIGHTS), their states when the query counts them (STATES, N_STATES
+ * per node), the bitmap of the nodes whose subtree has a selected sample
+ * (REACHED: the others are left out of the view) and each thread's HITS
+ * (ThreadHit), when asked for.  With SUBTREES, WEIGHTS are those of each
+ * node's subtree, and REACHED is NULL where the query selected samples
+ * all over the tree (a subtree of samples is one reached).
+ *
+ * The last one made with SUBTREES and REACHED is kept, for the next query
+ * of the same samples: a new merge key, a zoom that needs a finer tree,
+ * the function table's tree, the exports.  Whatever a query does with
+ * them, it reads them only; the tree of a deep profile spends most of a
+ * query on step 1. */
+typedef struct
+{
+  gatomicrefcount ref_count;
+  TvProfileData  *data;         /* not a reference */
+  /* What selected the samples. */
+  gboolean        subtrees;
+  gint64          interpreter;
+  guint8          status_mask;
+  guint8          status_value;
+  gboolean        has_range;
+  guint64         range_start;
+  guint64         range_end;
+  guint32        *threads;      /* NULL: all */
+  guint           n_threads;
+  TvTimeRange    *ranges;       /* NULL: all times */
+  guint           n_ranges;
+  /* What was made. */
+  guint64        *weights;      /* free with tv_huge_free () */
+  guint64        *states;       /* NULL unless asked for */
+  guint64        *reached;
+  GArray         *hits;         /* NULL unless asked for */
+  gboolean        kept;         /* held for the next query too */
+} Weighed;
+
+/* The samples QUERY selects, weighed: one that was kept when it fits,
+ * with HITS and STATES when asked (STATES if QUERY counts states; it may
+ * have them when not).  NULL once cancelled. */
+Weighed *tv_call_tree_weigh_tree (TvProfileData      *data,
                                   const TvQuery      *query,
                                   gboolean            subtrees,
-                                  GArray             *hits,
-                                  guint64           **weights,
-                                  guint64           **states,
-                                  guint64           **reached,
+                                  gboolean            with_hits,
+                                  gboolean            with_reached,
                                   Progress           *progress);
+void     tv_weighed_unref        (Weighed            *weighed);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Weighed, tv_weighed_unref)
+/* Frees the arrays of the exact nodes of WEIGHED unless it is kept for
+ * the next query; its hits stay. */
+void     tv_weighed_done_with_nodes (Weighed         *weighed);
 /* Its first part.  TOUCHED may be NULL. */
 gboolean tv_call_tree_weigh     (TvProfileData       *data,
                                  const TvQuery       *query,

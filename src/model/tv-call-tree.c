@@ -764,12 +764,12 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   double map_end = other_tree ? 0.45 : 0.7;
   double functions_end = other_tree ? 0.55 : 0.85;
   const TvExactTree *exact;
-  tv_autohuge guint64 *weights = NULL;
-  g_autofree guint64 *states = NULL;
-  g_autofree guint64 *reached = NULL;
+  /* Step 1's, which the others only read. */
+  g_autoptr(Weighed) weighed = NULL;
+  guint64 *weights, *states, *reached;
+  GArray *hits;
   tv_autohuge guint32 *map = NULL;
   g_autofree guint8 *in_focus = NULL;
-  g_autoptr(GArray) hits = NULL;
   tv_autohuge guint32 *threads = NULL;
   g_autoptr(GArray) remainders = g_array_new (FALSE, FALSE, sizeof (Remainder));
   /* A callers tree has no thread counts: its nodes are not paths of
@@ -809,13 +809,16 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   g_return_val_if_fail (query->functions_of == NULL || query->functions_of->data == data, NULL);
 
   exact = tv_profile_data_get_tree (data);
-  if (count || keep_self)
-    hits = g_array_new (FALSE, FALSE, sizeof (ThreadHit));
   progress_stage (&progress, 0.0, 0.15);
   /* A pruned tree weighs subtrees (see Prune). */
-  if (!tv_call_tree_weigh_tree (data, query, prune_top, hits, &weights, &states,
-                                from_exact ? NULL : &reached, &progress))
+  weighed = tv_call_tree_weigh_tree (data, query, prune_top, count || keep_self, !from_exact,
+                                     &progress);
+  if (weighed == NULL)
     return NULL;
+  weights = weighed->weights;
+  states = query->count_states ? weighed->states : NULL;
+  reached = weighed->reached;
+  hits = count || keep_self ? weighed->hits : NULL;
 
   progress_stage (&progress, 0.15, map_end - 0.15);
   if (from_exact)
@@ -824,8 +827,10 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
        * function table: the view is its weights, with no parents (see
        * tv_call_tree_invert()), and maps every exact node onto itself. */
       view.n_nodes = view.capacity = MAX (exact->n_nodes, 1);
-      view.self = g_steal_pointer (&weights);
-      view.status = g_steal_pointer (&states);
+      g_assert (!weighed->kept);
+      view.self = g_steal_pointer (&weighed->weights);
+      view.status = g_steal_pointer (&weighed->states);
+      weights = states = NULL;
       functions = g_memdup2 (query->functions_of->functions,
                              MAX (query->functions_of->n_functions, 1) * sizeof (TvFunctionRow));
       n_functions = query->functions_of->n_functions;
@@ -910,10 +915,10 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
         }
     }
   /* Per exact node, and done with: gone before the view's arrays are
-   * made, which keeps the peak down on a big tree. */
-  g_clear_pointer (&states, tv_huge_free);
-  g_clear_pointer (&weights, tv_huge_free);
-  g_clear_pointer (&reached, g_free);
+   * made, which keeps the peak down on a big tree, unless kept for the
+   * next tree (see Weighed). */
+  tv_weighed_done_with_nodes (weighed);
+  weights = states = reached = NULL;
   if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
     {
       g_free (functions);

@@ -165,6 +165,18 @@ TvCallTree    *tv_call_tree_new_with_progress (TvProfileData  *data,
                                                GCancellable   *cancellable);
 TvCallTree    *tv_call_tree_ref            (TvCallTree     *tree);
 void           tv_call_tree_unref          (TvCallTree     *tree);
+/* A top-down tree that leaves nodes out keeps the weights of the exact
+ * tree it read, for the next tree of the same samples (another merge key,
+ * a finer zoom, the function table's tree), until no tree was asked for
+ * for as long as tv-huge-pages.h keeps its blocks (30 seconds) while the
+ * default main context runs, or DATA goes: this
+ * lets go of them now (of any profile's when DATA is NULL). */
+void           tv_call_tree_forget_weights (TvProfileData  *data);
+/* For tests: how many such trees took the weights kept and how many made
+ * their own, and whether some are kept now. */
+void           tv_call_tree_get_kept_stats (guint          *taken,
+                                            guint          *made,
+                                            gboolean       *holding);
 /* From how many exact nodes a tree that leaves nodes out reads its
  * function table off on a second thread while it groups its nodes, and an
  * inverted tree shares its first pass with one, when there is a second

@@ -313,6 +313,17 @@ tv_huge_set_trim_delay (guint seconds)
   g_mutex_unlock (&lock);
 }
 
+guint
+tv_huge_get_trim_delay (void)
+{
+  guint seconds;
+
+  g_mutex_lock (&lock);
+  seconds = trim_after_s;
+  g_mutex_unlock (&lock);
+  return seconds;
+}
+
 void
 tv_huge_get_stats (gsize *mapped,
                    gsize *reused,

@@ -100,6 +100,8 @@ gsize    tv_huge_size      (gpointer mem);
  * main context runs. */
 void     tv_huge_trim      (void);
 void     tv_huge_set_trim_delay (guint seconds);
+/* That delay, which what else a query keeps for the next follows too. */
+guint    tv_huge_get_trim_delay (void);
 /* How many blocks were mapped and how many kept ones used again, and how
  * many bytes are kept now. */
 void     tv_huge_get_stats (gsize   *mapped,

@@ -810,6 +810,8 @@ tv_profile_data_unref (TvProfileData *self)
 
   /* A failed load: the thread must not populate what is unmapped here. */
   g_clear_pointer (&self->prefaulter, tv_prefaulter_free);
+  /* What a query of it kept for the next (see Weighed). */
+  tv_call_tree_forget_weights (self);
 
   for (guint i = 0; i < self->n_threads; i++)
     {

@@ -630,15 +630,194 @@ sum_subtrees (const TvExactTree *exact,
     weights[TV_ROOT_NODE] += carry;
 }
 
-gboolean
-tv_call_tree_weigh_tree (TvProfileData  *data,
-                         const TvQuery  *query,
-                         gboolean        subtrees,
-                         GArray         *hits,
-                         guint64       **weights,
-                         guint64       **states,
-                         guint64       **reached,
-                         Progress       *progress)
+/* The one step 1 kept (see Weighed), of whichever profile asked last:
+ * the arrays of a deep tree are hundreds of megabytes, one set at a time
+ * is enough for the clicks that keep the selection, and they go back to
+ * the system when the user has not asked for a tree for a while, as the
+ * blocks tv_huge_free() keeps do. */
+static GMutex kept_lock;
+static Weighed *kept_weighed;
+static gint64 kept_last_used;
+static GSource *kept_expiry;
+static guint kept_taken, kept_made;
+
+void
+tv_weighed_unref (Weighed *weighed)
+{
+  if (weighed == NULL || !g_atomic_ref_count_dec (&weighed->ref_count))
+    return;
+  g_free (weighed->threads);
+  g_free (weighed->ranges);
+  tv_huge_free (weighed->weights);
+  g_free (weighed->states);
+  g_free (weighed->reached);
+  if (weighed->hits != NULL)
+    g_array_unref (weighed->hits);
+  g_free (weighed);
+}
+
+void
+tv_weighed_done_with_nodes (Weighed *weighed)
+{
+  if (weighed->kept)
+    return;
+  g_clear_pointer (&weighed->weights, tv_huge_free);
+  g_clear_pointer (&weighed->states, g_free);
+  g_clear_pointer (&weighed->reached, g_free);
+}
+
+void
+tv_call_tree_forget_weights (TvProfileData *data)
+{
+  Weighed *old = NULL;
+
+  g_mutex_lock (&kept_lock);
+  if (kept_weighed != NULL && (data == NULL || kept_weighed->data == data))
+    old = g_steal_pointer (&kept_weighed);
+  if (kept_weighed == NULL && kept_expiry != NULL)
+    {
+      g_source_destroy (kept_expiry);
+      g_clear_pointer (&kept_expiry, g_source_unref);
+    }
+  g_mutex_unlock (&kept_lock);
+  tv_weighed_unref (old);
+}
+
+void
+tv_call_tree_get_kept_stats (guint    *taken,
+                             guint    *made,
+                             gboolean *holding)
+{
+  g_mutex_lock (&kept_lock);
+  if (taken != NULL)
+    *taken = kept_taken;
+  if (made != NULL)
+    *made = kept_made;
+  if (holding != NULL)
+    *holding = kept_weighed != NULL;
+  g_mutex_unlock (&kept_lock);
+}
+
+static gboolean expire_kept (gpointer user_data);
+
+/* With KEPT_LOCK held. */
+static void
+schedule_expiry (guint seconds)
+{
+  kept_expiry = g_timeout_source_new_seconds (seconds);
+  g_source_set_callback (kept_expiry, expire_kept, NULL, NULL);
+  g_source_set_static_name (kept_expiry, "[tachyon] forget kept weights");
+  g_source_attach (kept_expiry, NULL);
+}
+
+static gboolean
+expire_kept (gpointer user_data)
+{
+  guint delay_s = tv_huge_get_trim_delay ();
+  Weighed *old = NULL;
+  gint64 idle_s;
+
+  g_mutex_lock (&kept_lock);
+  /* One that tv_call_tree_forget_weights() destroyed as it ran. */
+  if (kept_expiry != g_main_current_source ())
+    {
+      g_mutex_unlock (&kept_lock);
+      return G_SOURCE_REMOVE;
+    }
+  /* The context holds the source while it runs. */
+  g_clear_pointer (&kept_expiry, g_source_unref);
+  idle_s = (g_get_monotonic_time () - kept_last_used) / G_USEC_PER_SEC;
+  if (idle_s >= delay_s)
+    old = g_steal_pointer (&kept_weighed);
+  else if (kept_weighed != NULL)
+    schedule_expiry (delay_s - (guint) idle_s);
+  g_mutex_unlock (&kept_lock);
+  tv_weighed_unref (old);
+  return G_SOURCE_REMOVE;
+}
+
+/* Whether W weighed the samples QUERY selects, with what it asks for. */
+static gboolean
+weighed_fits (const Weighed *w,
+              TvProfileData *data,
+              const TvQuery *query,
+              gboolean       subtrees,
+              gboolean       with_hits)
+{
+  return w->data == data && w->subtrees == subtrees
+         && (w->hits != NULL || !with_hits)
+         && (w->states != NULL || !query->count_states)
+         && w->interpreter == query->interpreter
+         && w->status_mask == query->status_mask && w->status_value == query->status_value
+         && w->has_range == query->has_range
+         && (!query->has_range
+             || (w->range_start == query->range_start && w->range_end == query->range_end))
+         && (w->threads == NULL) == (query->threads == NULL)
+         && (query->threads == NULL
+             || (w->n_threads == query->n_threads
+                 && memcmp (w->threads, query->threads,
+                            query->n_threads * sizeof (guint32)) == 0))
+         && (w->ranges == NULL) == (query->ranges == NULL)
+         && (query->ranges == NULL
+             || (w->n_ranges == query->n_ranges
+                 && memcmp (w->ranges, query->ranges,
+                            query->n_ranges * sizeof (TvTimeRange)) == 0));
+}
+
+/* The one kept that fits QUERY, with a reference, or NULL; the one kept
+ * that does not is let go, before the next is made. */
+static Weighed *
+take_kept (TvProfileData *data,
+           const TvQuery *query,
+           gboolean       subtrees,
+           gboolean       with_hits)
+{
+  Weighed *found = NULL, *old = NULL;
+
+  g_mutex_lock (&kept_lock);
+  if (kept_weighed != NULL && weighed_fits (kept_weighed, data, query, subtrees, with_hits))
+    {
+      found = kept_weighed;
+      g_atomic_ref_count_inc (&found->ref_count);
+      kept_last_used = g_get_monotonic_time ();
+      kept_taken++;
+    }
+  else
+    {
+      old = g_steal_pointer (&kept_weighed);
+      kept_made++;
+    }
+  g_mutex_unlock (&kept_lock);
+  tv_weighed_unref (old);
+  return found;
+}
+
+/* Keeps W for the next query. */
+static void
+keep (Weighed *w)
+{
+  guint delay_s = tv_huge_get_trim_delay ();
+  Weighed *old;
+
+  w->kept = TRUE;
+  g_atomic_ref_count_inc (&w->ref_count);
+  g_mutex_lock (&kept_lock);
+  old = kept_weighed;
+  kept_weighed = w;
+  kept_last_used = g_get_monotonic_time ();
+  if (kept_expiry == NULL)
+    schedule_expiry (delay_s);
+  g_mutex_unlock (&kept_lock);
+  tv_weighed_unref (old);
+}
+
+Weighed *
+tv_call_tree_weigh_tree (TvProfileData *data,
+                         const TvQuery *query,
+                         gboolean       subtrees,
+                         gboolean       with_hits,
+                         gboolean       with_reached,
+                         Progress      *progress)
 {
   const TvExactTree *exact = tv_profile_data_get_tree (data);
   /* A query of few samples (one thread, a short time) weighs few leaves:
@@ -657,25 +836,53 @@ tv_call_tree_weigh_tree (TvProfileData  *data,
    * untouched. */
   gboolean everywhere = query->n_threads == 0
                         && (subtrees || (!query->has_range && query->n_ranges == 0));
+  /* Not with states: four counts a node, a page for each leaf, which a
+   * deep tree has all over its array, are too much to hold on to. */
+  gboolean may_keep = subtrees && with_reached;
+  Weighed *w;
 
-  /* Free with tv_huge_free (). */
-  *weights = everywhere ? tv_huge_new0 (guint64, exact->n_nodes)
-                        : g_new0 (guint64, exact->n_nodes);
-  *states = query->count_states ? g_new0 (guint64, (gsize) exact->n_nodes * N_STATES) : NULL;
-  if (reached != NULL)
-    *reached = NULL;
-  if (!tv_call_tree_weigh (data, query, *weights, *states, hits, &touched, progress))
+  if (may_keep && (w = take_kept (data, query, subtrees, with_hits)) != NULL)
+    return w;
+
+  w = g_new0 (Weighed, 1);
+  g_atomic_ref_count_init (&w->ref_count);
+  w->data = data;
+  w->subtrees = subtrees;
+  w->interpreter = query->interpreter;
+  w->status_mask = query->status_mask;
+  w->status_value = query->status_value;
+  w->has_range = query->has_range;
+  w->range_start = query->range_start;
+  w->range_end = query->range_end;
+  if (query->threads != NULL)
     {
-      g_clear_pointer (weights, tv_huge_free);
-      g_clear_pointer (states, g_free);
-      return FALSE;
+      w->threads = g_new (guint32, MAX (query->n_threads, 1));
+      memcpy (w->threads, query->threads, query->n_threads * sizeof (guint32));
+    }
+  w->n_threads = query->n_threads;
+  if (query->ranges != NULL)
+    {
+      w->ranges = g_new (TvTimeRange, MAX (query->n_ranges, 1));
+      memcpy (w->ranges, query->ranges, query->n_ranges * sizeof (TvTimeRange));
+    }
+  w->n_ranges = query->n_ranges;
+  w->weights = everywhere ? tv_huge_new0 (guint64, exact->n_nodes)
+                          : g_new0 (guint64, exact->n_nodes);
+  w->states = query->count_states ? g_new0 (guint64, (gsize) exact->n_nodes * N_STATES) : NULL;
+  w->hits = with_hits ? g_array_new (FALSE, FALSE, sizeof (ThreadHit)) : NULL;
+  if (!tv_call_tree_weigh (data, query, w->weights, w->states, w->hits, &touched, progress))
+    {
+      tv_weighed_unref (w);
+      return NULL;
     }
 
   /* Subtree sums say what is reached as well as a bitmap does, and where
    * the weights are all over the tree one pass makes them without it. */
-  if (subtrees && (touched.overflowed || reached == NULL))
-    sum_subtrees (exact, *weights);
-  else if (reached != NULL)
-    *reached = mark_reached (exact, *weights, touched.overflowed ? NULL : leaves, subtrees);
-  return TRUE;
+  if (subtrees && (touched.overflowed || !with_reached))
+    sum_subtrees (exact, w->weights);
+  else if (with_reached)
+    w->reached = mark_reached (exact, w->weights, touched.overflowed ? NULL : leaves, subtrees);
+  if (may_keep && !query->count_states)
+    keep (w);
+  return w;
 }

@@ -35,7 +35,13 @@
  *                     other views leave nodes out as the page does too,
  *                     zoom_detail_ms is the finer tree a zoom into the
  *                     graph asks for, and exact_ms the whole top-down
- *                     tree;
+ *                     tree.  Each tree is asked for from the default view
+ *                     as the page has it: the view's tree made last, so
+ *                     that a tree of the same samples takes the exact
+ *                     tree's weights that one kept
+ *                     (tv_call_tree_forget_weights()); merge_line_cold_ms
+ *                     and zoom_detail_cold_ms are those two with nothing
+ *                     kept, as after half a minute idle;
  *   html_cpu_s, html_bytes, svg_cpu_s, svg_bytes  the page's exports
  *                     (tv_export_html_build, tv_export_image_build) of the
  *                     loaded data, with the command line's defaults.
@@ -287,13 +293,15 @@ typedef enum
   I_INVERTED_EXACT,
   I_ZOOM_DETAIL,
   I_EXACT,
+  I_MERGE_LINE_COLD,
+  I_ZOOM_DETAIL_COLD,
   N_INTERACTIONS
 } Interaction;
 
 static const char *const interaction_keys[N_INTERACTIONS] = {
   "zoom_ms", "callers_callees_ms", "search_ms", "range_ms", "thread_ms", "on_cpu_ms",
   "inverted_ms", "merge_line_ms", "inverted_zoom_ms", "inverted_exact_ms", "zoom_detail_ms",
-  "exact_ms",
+  "exact_ms", "merge_line_cold_ms", "zoom_detail_cold_ms",
 };
 
 /* Where a zoom into a view's tree needs a finer tree (see
@@ -547,10 +555,19 @@ run_stages (char **args)
           TvQuery query = view_query;
           g_autoptr (TvCallTree) other = NULL;
           guint32 thread = busiest;
-          double t1 = bench_now_seconds ();
-          double c2 = bench_cpu_seconds ();
+          Interaction as = i == I_MERGE_LINE_COLD ? I_MERGE_LINE
+                           : i == I_ZOOM_DETAIL_COLD ? I_ZOOM_DETAIL : i;
+          double t1, c2;
 
-          switch (i)
+          /* From the default view, its tree made last (untimed), or with
+           * nothing kept of it. */
+          if (i >= I_RANGE)
+            tv_call_tree_unref (tv_call_tree_new (data, &view_query, NULL));
+          if (i != as)
+            tv_call_tree_forget_weights (data);
+          t1 = bench_now_seconds ();
+          c2 = bench_cpu_seconds ();
+          switch (as)
             {
             case I_ZOOM:
               draw_tree (&d, tree, zoom_node, NULL);
@@ -633,12 +650,14 @@ run_stages (char **args)
               /* The whole top-down tree, nothing left out. */
               query.min_total = 0;
               break;
+            case I_MERGE_LINE_COLD:
+            case I_ZOOM_DETAIL_COLD:
             case N_INTERACTIONS:
               g_assert_not_reached ();
             }
-          if (i == I_INVERTED_ZOOM || i == I_ZOOM_DETAIL)
+          if (as == I_INVERTED_ZOOM || as == I_ZOOM_DETAIL)
             {
-              GArray *keys = i == I_INVERTED_ZOOM ? inv_path : top_path;
+              GArray *keys = as == I_INVERTED_ZOOM ? inv_path : top_path;
               guint32 node = TV_ROOT_NODE;
 
               other = tv_call_tree_new (data, &query, NULL);

@@ -105,6 +105,8 @@ enum
                                  * frames all hidden */
   COVER_LEFT_LEAVES,            /* thread counts of a pruned tree that
                                  * placed only its hits' leaves */
+  COVER_KEPT_WEIGHTS,           /* trees compared that took the weights of
+                                 * the tree before */
   N_COVER
 };
 
@@ -122,6 +124,7 @@ static const char * const cover_names[N_COVER] = {
   "threads of more than 16 statuses", "remainder call paths compared exactly",
   "inverted from a hidden leaf's caller", "inverted stacks of hidden frames only",
   "thread counts of a tree that placed only its leaves",
+  "trees made from the weights of the tree before",
 };
 
 
@@ -1880,11 +1883,15 @@ check_query (TvProfileData *data,
 {
   g_autofree char *desc = describe_query (q);
   g_autoptr(TvCallTree) tree = NULL;
+  guint taken, taken_after;
   Brute b;
 
   set_context ("%s: %s", where, desc);
+  tv_call_tree_get_kept_stats (&taken, NULL, NULL);
   tree = tv_call_tree_new (data, q, NULL);
   g_assert_nonnull (tree);
+  tv_call_tree_get_kept_stats (&taken_after, NULL, NULL);
+  coverage[COVER_KEPT_WEIGHTS] += taken_after - taken;
   brute_tree (data, d, sample_thread, q, &b);
   coverage[COVER_EMPTY_TREE] += g_array_index (b.nodes, BruteNode, 0).total == 0;
   compare_trees (data, tree, &b, q);
@@ -1923,7 +1930,10 @@ check_query (TvProfileData *data,
       other = by_function.merge == q->merge ? tv_call_tree_ref (tree)
                                             : tv_call_tree_new (data, &by_function, NULL);
       again.functions_of = other;
+      tv_call_tree_get_kept_stats (&taken, NULL, NULL);
       copied = tv_call_tree_new (data, &again, NULL);
+      tv_call_tree_get_kept_stats (&taken_after, NULL, NULL);
+      coverage[COVER_KEPT_WEIGHTS] += taken_after - taken;
       set_context ("%s: %s, with the function table of the same tree", where, desc);
       compare_trees (data, copied, &b, q);
       if (q->focus_function == TV_NODE_NONE)
@@ -3006,6 +3016,212 @@ test_huge_pages (void)
   munmap (small, TV_HUGE_PAGES_MIN_BYTES - page);
 }
 
+/* The trees A and B are the same, node by node, with the same function
+ * table. */
+static void
+assert_same_trees (TvCallTree *a,
+                   TvCallTree *b)
+{
+  const TvFunctionRow *ra, *rb;
+  guint na, nb;
+
+  g_assert_cmpuint (tv_call_tree_get_n_nodes (a), ==, tv_call_tree_get_n_nodes (b));
+  for (guint32 n = 0; n < tv_call_tree_get_n_nodes (a); n++)
+    {
+      g_assert_cmpuint (tv_call_tree_get_parent (a, n), ==, tv_call_tree_get_parent (b, n));
+      g_assert_cmpuint (tv_call_tree_get_key (a, n), ==, tv_call_tree_get_key (b, n));
+      g_assert_cmpuint (tv_call_tree_get_self (a, n), ==, tv_call_tree_get_self (b, n));
+      g_assert_cmpuint (tv_call_tree_get_total (a, n), ==, tv_call_tree_get_total (b, n));
+      g_assert_cmpuint (tv_call_tree_get_remainder (a, n), ==,
+                        tv_call_tree_get_remainder (b, n));
+      g_assert_cmpuint (tv_call_tree_get_n_threads_of (a, n), ==,
+                        tv_call_tree_get_n_threads_of (b, n));
+    }
+  ra = tv_call_tree_get_functions (a, &na);
+  rb = tv_call_tree_get_functions (b, &nb);
+  g_assert_cmpuint (na, ==, nb);
+  for (guint i = 0; i < na; i++)
+    {
+      g_assert_cmpuint (ra[i].function, ==, rb[i].function);
+      g_assert_cmpuint (ra[i].self, ==, rb[i].self);
+      g_assert_cmpuint (ra[i].total, ==, rb[i].total);
+    }
+}
+
+/* Q's tree, which took the weights kept (TAKEN) or made its own, and
+ * equals the tree made with nothing kept. */
+static TvCallTree *
+kept_tree (TvProfileData *data,
+           const TvQuery *q,
+           gboolean       taken)
+{
+  guint taken0, made0, taken1, made1;
+  TvCallTree *tree;
+  g_autoptr(TvCallTree) fresh = NULL;
+
+  tv_call_tree_get_kept_stats (&taken0, &made0, NULL);
+  tree = tv_call_tree_new (data, q, NULL);
+  g_assert_nonnull (tree);
+  tv_call_tree_get_kept_stats (&taken1, &made1, NULL);
+  g_assert_cmpuint (taken1, ==, taken0 + (taken ? 1 : 0));
+  g_assert_cmpuint (made1, ==, made0 + (taken ? 0 : 1));
+
+  tv_call_tree_forget_weights (data);
+  fresh = tv_call_tree_new (data, q, NULL);
+  assert_same_trees (tree, fresh);
+  return tree;
+}
+
+static gboolean
+set_flag (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* A top-down tree that leaves nodes out keeps its exact tree's weights
+ * for the next of the same samples, and only for that: every change of
+ * what is selected makes new ones.  They go with the profile, when told
+ * to, and when no tree was asked for a while. */
+static void
+test_kept_weights (void)
+{
+  FormatTestDir tmp;
+  g_autoptr(TvProfileData) data = NULL;
+  TvProfileData *other;
+  TvQuery q, v;
+  TvTimeRange ranges[1];
+  guint64 first, last;
+  guint32 thread = 1;
+  gboolean holding, timed_out = FALSE;
+  guint timeout;
+
+  format_test_dir_init (&tmp, "tv-model-XXXXXX");
+  /* The first of a fixed series of profiles that has two threads. */
+  for (guint32 seed = 1; data == NULL || tv_profile_data_get_n_threads (data) < 2; seed++)
+    {
+      g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+
+      g_assert_cmpuint (seed, <, 100);
+      g_clear_pointer (&data, tv_profile_data_unref);
+      generate_profile (rand, tmp.path);
+      data = fixture_load (tmp.path);
+    }
+  tv_profile_data_get_time_span (data, &first, &last);
+  tv_call_tree_forget_weights (NULL);
+
+  tv_query_init (&q, TV_MERGE_FUNCTION);
+  q.count_threads = TRUE;
+  q.min_total = tv_profile_data_get_n_samples (data) / 40;
+  g_assert_cmpuint (q.min_total, >, 0);
+  tv_call_tree_unref (kept_tree (data, &q, FALSE));
+  tv_call_tree_get_kept_stats (NULL, NULL, &holding);
+  g_assert_true (holding);
+
+  /* The same samples, by line, and zoomed: taken. */
+  v = q;
+  v.merge = TV_MERGE_LINE;
+  tv_call_tree_unref (kept_tree (data, &v, TRUE));
+  v.min_total = q.min_total / 4;
+  tv_call_tree_unref (kept_tree (data, &v, TRUE));
+  /* With no thread counts from weights that have them: taken. */
+  v = q;
+  v.count_threads = FALSE;
+  tv_call_tree_unref (kept_tree (data, &v, TRUE));
+
+  /* Each change of what is selected: made, and kept in their place. */
+  v = q;
+  v.status_mask = v.status_value = TACH_STATUS_ON_CPU;
+  tv_call_tree_unref (kept_tree (data, &v, FALSE));
+  tv_call_tree_unref (kept_tree (data, &v, TRUE));
+  v.status_value = 0;
+  tv_call_tree_unref (kept_tree (data, &v, FALSE));
+  v = q;
+  v.interpreter = 0;
+  tv_call_tree_unref (kept_tree (data, &v, FALSE));
+  v = q;
+  v.threads = &thread;
+  v.n_threads = 1;
+  tv_call_tree_unref (kept_tree (data, &v, FALSE));
+  thread = 0;
+  tv_call_tree_unref (kept_tree (data, &v, FALSE));
+  /* No thread at all is not every thread. */
+  v.n_threads = 0;
+  {
+    g_autoptr(TvCallTree) none = kept_tree (data, &v, FALSE);
+
+    g_assert_cmpuint (tv_call_tree_get_n_samples (none), ==, 0);
+  }
+  v = q;
+  v.has_range = TRUE;
+  v.range_start = first;
+  v.range_end = first + (last - first) / 2;
+  tv_call_tree_unref (kept_tree (data, &v, FALSE));
+  v.range_end++;
+  tv_call_tree_unref (kept_tree (data, &v, FALSE));
+  v = q;
+  ranges[0] = (TvTimeRange) { first, first + (last - first) / 3 };
+  v.ranges = ranges;
+  v.n_ranges = 1;
+  tv_call_tree_unref (kept_tree (data, &v, FALSE));
+  ranges[0].start++;
+  tv_call_tree_unref (kept_tree (data, &v, FALSE));
+  v.n_ranges = 0;
+  tv_call_tree_unref (kept_tree (data, &v, FALSE));
+  /* Thread counts from weights made without them. */
+  v = q;
+  v.count_threads = FALSE;
+  tv_call_tree_unref (kept_tree (data, &v, FALSE));
+  tv_call_tree_unref (kept_tree (data, &q, FALSE));
+
+  /* State counts are not kept, and what was is let go for them. */
+  v = q;
+  v.count_states = TRUE;
+  tv_call_tree_unref (kept_tree (data, &v, FALSE));
+  tv_call_tree_get_kept_stats (NULL, NULL, &holding);
+  g_assert_false (holding);
+
+  /* Nor is a tree that keeps every node, which does not touch them. */
+  tv_call_tree_unref (kept_tree (data, &q, FALSE));
+  v = q;
+  v.min_total = 0;
+  tv_call_tree_unref (tv_call_tree_new (data, &v, NULL));
+  tv_call_tree_unref (kept_tree (data, &q, TRUE));
+
+  /* Another profile's are its own, and go with it. */
+  other = fixture_load (tmp.path);
+  tv_call_tree_unref (kept_tree (other, &q, FALSE));
+  tv_call_tree_get_kept_stats (NULL, NULL, &holding);
+  g_assert_true (holding);
+  tv_profile_data_unref (other);
+  tv_call_tree_get_kept_stats (NULL, NULL, &holding);
+  g_assert_false (holding);
+  tv_call_tree_unref (kept_tree (data, &q, FALSE));
+
+  /* Let go when told to. */
+  tv_call_tree_forget_weights (data);
+  tv_call_tree_get_kept_stats (NULL, NULL, &holding);
+  g_assert_false (holding);
+
+  /* And when no tree was asked for as long as kept blocks are kept. */
+  tv_huge_set_trim_delay (1);
+  tv_call_tree_unref (kept_tree (data, &q, FALSE));
+  tv_call_tree_get_kept_stats (NULL, NULL, &holding);
+  g_assert_true (holding);
+  timeout = g_timeout_add_seconds (10, set_flag, &timed_out);
+  while (holding && !timed_out)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      tv_call_tree_get_kept_stats (NULL, NULL, &holding);
+    }
+  g_assert_false (holding);
+  g_assert_false (timed_out);
+  g_source_remove (timeout);
+  tv_huge_set_trim_delay (30);
+
+  format_test_dir_clear (&tmp);
+}
+
 /* A view's big arrays are used again: a block freed is kept, and the next
  * one that fits in it is made in it, with no new mapping; tv_huge_new0 ()
  * clears what it reuses, tv_huge_realloc () keeps what it grows or shrinks
@@ -3542,6 +3758,7 @@ main (int    argc,
   g_test_add_func ("/model/view-state/ranges", test_view_state_ranges);
   g_test_add_func ("/model/memory/huge-pages", test_huge_pages);
   g_test_add_func ("/model/memory/huge-reuse", test_huge_reuse);
+  g_test_add_func ("/model/memory/kept-weights", test_kept_weights);
 
   ret = g_test_run ();
   g_clear_pointer (&context, g_free);
