@@ -362,13 +362,12 @@ pair_table_grow (PairTable *t)
   *t = bigger;
 }
 
+/* Adds COUNT to the pair of KEY, (function << 32 | other) + 1. */
 static inline void
-pair_add (PairTable *t,
-          guint32    function,
-          guint32    other,
-          guint64    count)
+pair_add_key (PairTable *t,
+              guint64    key,
+              guint64    count)
 {
-  guint64 key = ((guint64) function << 32 | other) + 1;
   guint32 slot;
 
   if (key == t->last_key)
@@ -389,6 +388,15 @@ pair_add (PairTable *t,
     }
   t->last_key = key;
   t->last_slot = slot;
+}
+
+static inline void
+pair_add (PairTable *t,
+          guint32    function,
+          guint32    other,
+          guint64    count)
+{
+  pair_add_key (t, ((guint64) function << 32 | other) + 1, count);
 }
 
 static int
@@ -479,47 +487,101 @@ exact_tables_finish (guint32         n_functions,
   return rows;
 }
 
-/* tv_call_tree_exact_functions() where no node merges into its parent's
- * view node but a hidden one: each node's share is its own, in one pass
- * in any order, over the nodes REACHED marks (every node when NULL).  A
- * node's samples are its subtree's less its children's, so each node adds
- * its subtree's samples to its own function's self and takes them off its
- * caller's; an outermost call (TvExactTree.outer_calls, which a view that
- * only hides keeps: a hidden caller is never of the function of a node
- * shown) adds them to the function's total and to its callers, and the
- * child of one to its callees.  A hidden node's share is its caller's: it
- * adds and takes off the same, and its children's caller is its own
- * (HEAD, made parents first, since a parent's number is smaller than its
- * children's).  With no hidden node, the quiet calls
- * (TvExactTree.quiet_calls) add nothing and are not read. */
+/* What a pass of exact_functions_flat() adds up: each function's self,
+ * total and outermost calls' self samples (OUTER_SELF, their callee
+ * "none"), and the (function, caller) and (function, callee) pairs.  A
+ * self goes below zero and back, in modulo arithmetic: the sums of
+ * several passes are those of one. */
+typedef struct
+{
+  guint64   *fself;
+  guint64   *ftotal;
+  guint64   *outer_self;
+  PairTable  callers;
+  PairTable  callees;
+} FlatSums;
+
+static void
+flat_sums_init (FlatSums *s,
+                guint32   n_functions)
+{
+  s->fself = g_new0 (guint64, MAX (n_functions, 1));
+  s->ftotal = g_new0 (guint64, MAX (n_functions, 1));
+  s->outer_self = g_new0 (guint64, MAX (n_functions, 1));
+  pair_table_init (&s->callers);
+  pair_table_init (&s->callees);
+}
+
+static void
+flat_sums_clear (FlatSums *s)
+{
+  g_clear_pointer (&s->fself, g_free);
+  g_clear_pointer (&s->ftotal, g_free);
+  g_clear_pointer (&s->outer_self, g_free);
+  pair_table_clear (&s->callers);
+  pair_table_clear (&s->callees);
+}
+
+/* FROM's sums added to TO's; FROM is cleared. */
+static void
+flat_sums_merge (FlatSums *to,
+                 FlatSums *from,
+                 guint32   n_functions)
+{
+  for (guint32 f = 0; f < n_functions; f++)
+    {
+      to->fself[f] += from->fself[f];
+      to->ftotal[f] += from->ftotal[f];
+      to->outer_self[f] += from->outer_self[f];
+    }
+  for (guint32 i = 0; i <= from->callers.mask; i++)
+    if (from->callers.keys[i] != 0)
+      pair_add_key (&to->callers, from->callers.keys[i], from->callers.counts[i]);
+  for (guint32 i = 0; i <= from->callees.mask; i++)
+    if (from->callees.keys[i] != 0)
+      pair_add_key (&to->callees, from->callees.keys[i], from->callees.counts[i]);
+  flat_sums_clear (from);
+}
+
+/* The rows of S into NEIGHBOURS, or NULL once PROGRESS was cancelled; S
+ * is cleared. */
 static TvFunctionRow *
-exact_functions_flat (TvProfileData *data,
-                      const guint64 *sub,
-                      const guint64 *reached,
-                      const guint8  *hidden,
-                      Neighbours    *neighbours,
-                      guint         *n_rows_out,
-                      Progress      *progress)
+flat_sums_finish (FlatSums       *s,
+                  guint32         n_functions,
+                  Neighbours     *neighbours,
+                  guint          *n_rows_out,
+                  const Progress *progress)
+{
+  TvFunctionRow *rows;
+
+  for (guint32 f = 0; f < n_functions && !progress->cancelled; f++)
+    if (s->outer_self[f] > 0)
+      pair_add (&s->callees, f, TV_NODE_NONE, s->outer_self[f]);
+  rows = exact_tables_finish (n_functions, s->fself, s->ftotal, &s->callers, &s->callees,
+                              neighbours, n_rows_out, progress);
+  flat_sums_clear (s);
+  return rows;
+}
+
+/* exact_functions_flat()'s pass over the nodes of the bitmap words
+ * [W0, W1), into S; HEAD as it says.  FALSE once cancelled. */
+static gboolean
+flat_add_words (TvProfileData *data,
+                const guint64 *sub,
+                const guint64 *reached,
+                const guint8  *hidden,
+                guint32       *head,
+                FlatSums      *s,
+                gsize          w0,
+                gsize          w1,
+                Progress      *progress)
 {
   const TvExactTree *exact = tv_profile_data_get_tree (data);
   const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
-  guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
   guint32 n_nodes = exact->n_nodes;
-  gsize n_words = ((gsize) n_nodes + 63) / 64;
-  g_autofree guint64 *fself = g_new0 (guint64, MAX (n_functions, 1));
-  g_autofree guint64 *ftotal = g_new0 (guint64, MAX (n_functions, 1));
-  /* The self samples of each function's outermost calls: their callee
-   * "none" (TV_NODE_NONE). */
-  g_autofree guint64 *outer_self = g_new0 (guint64, MAX (n_functions, 1));
-  /* The node whose view node a hidden node is in, the root for none. */
-  tv_autohuge guint32 *head = hidden != NULL ? tv_huge_new (guint32, MAX (n_nodes, 1)) : NULL;
-  PairTable callers, callees;
+  guint64 *fself = s->fself, *ftotal = s->ftotal, *outer_self = s->outer_self;
 
-  pair_table_init (&callers);
-  pair_table_init (&callees);
-  if (head != NULL)
-    head[0] = TV_ROOT_NODE;
-  for (gsize w = 0; w < n_words && progress_step (progress, w * 64, n_nodes); w++)
+  for (gsize w = w0; w < w1 && progress_step (progress, w * 64, n_nodes); w++)
     {
       guint64 word = reached != NULL ? reached[w] : G_MAXUINT64;
 
@@ -563,7 +625,7 @@ exact_functions_flat (TvProfileData *data,
             {
               ftotal[f] += count;
               outer_self[f] += count;
-              pair_add (&callers, f, caller, count);
+              pair_add (&s->callers, f, caller, count);
             }
           if (caller != TV_NODE_NONE)
             {
@@ -572,16 +634,145 @@ exact_functions_flat (TvProfileData *data,
               if (caller_outer)
                 {
                   outer_self[caller] -= count;
-                  pair_add (&callees, caller, f, count);
+                  pair_add (&s->callees, caller, f, count);
                 }
             }
         }
     }
-  for (guint32 f = 0; f < n_functions && !progress->cancelled; f++)
-    if (outer_self[f] > 0)
-      pair_add (&callees, f, TV_NODE_NONE, outer_self[f]);
-  return exact_tables_finish (n_functions, fself, ftotal, &callers, &callees, neighbours,
-                              n_rows_out, progress);
+  return !progress->cancelled;
+}
+
+/* tv_call_tree_exact_functions() where no node merges into its parent's
+ * view node but a hidden one: each node's share is its own, in one pass
+ * in any order, over the nodes REACHED marks (every node when NULL).  A
+ * node's samples are its subtree's less its children's, so each node adds
+ * its subtree's samples to its own function's self and takes them off its
+ * caller's; an outermost call (TvExactTree.outer_calls, which a view that
+ * only hides keeps: a hidden caller is never of the function of a node
+ * shown) adds them to the function's total and to its callers, and the
+ * child of one to its callees.  A hidden node's share is its caller's: it
+ * adds and takes off the same, and its children's caller is its own
+ * (HEAD, made parents first, since a parent's number is smaller than its
+ * children's).  With no hidden node, the quiet calls
+ * (TvExactTree.quiet_calls) add nothing and are not read. */
+static TvFunctionRow *
+exact_functions_flat (TvProfileData *data,
+                      const guint64 *sub,
+                      const guint64 *reached,
+                      const guint8  *hidden,
+                      Neighbours    *neighbours,
+                      guint         *n_rows_out,
+                      Progress      *progress)
+{
+  const TvExactTree *exact = tv_profile_data_get_tree (data);
+  guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+  guint32 n_nodes = exact->n_nodes;
+  /* The node whose view node a hidden node is in, the root for none. */
+  tv_autohuge guint32 *head = hidden != NULL ? tv_huge_new (guint32, MAX (n_nodes, 1)) : NULL;
+  FlatSums s;
+
+  flat_sums_init (&s, n_functions);
+  if (head != NULL)
+    head[0] = TV_ROOT_NODE;
+  flat_add_words (data, sub, reached, hidden, head, &s, 0, ((gsize) n_nodes + 63) / 64,
+                  progress);
+  return flat_sums_finish (&s, n_functions, neighbours, n_rows_out, progress);
+}
+
+/* The nodes of a pass shared by threads (FunctionsShare) are taken a
+ * sixteenth at a time, up to this many bitmap words, so that the thread
+ * that comes last still finds some. */
+#define SHARE_WORDS 1024
+
+/* How many tables threads shared (tv_call_tree_get_shared_tables()). */
+static gint shared_tables;
+
+struct _FunctionsShare
+{
+  TvProfileData *data;
+  const guint64 *sub;
+  const guint64 *reached;
+  gint           next;          /* the next words to take, by SHARE_WORDS */
+  GMutex         lock;
+  FlatSums       sums;          /* what the threads that are done added */
+  gboolean       has_sums;
+};
+
+FunctionsShare *
+tv_call_tree_functions_share_new (TvProfileData *data,
+                                  const guint64 *sub,
+                                  const guint64 *reached)
+{
+  FunctionsShare *share = g_new0 (FunctionsShare, 1);
+
+  share->data = data;
+  share->sub = sub;
+  share->reached = reached;
+  g_mutex_init (&share->lock);
+  return share;
+}
+
+void
+tv_call_tree_functions_share_work (FunctionsShare *share,
+                                   Progress       *progress)
+{
+  TvProfileData *data = share->data;
+  guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+  gsize n_words = ((gsize) tv_profile_data_get_tree (data)->n_nodes + 63) / 64;
+  gsize words = CLAMP (n_words / 16, 1, SHARE_WORDS);
+  gsize n_chunks = (n_words + words - 1) / words;
+  FlatSums mine = { 0 };
+
+  for (;;)
+    {
+      gsize chunk = (gsize) g_atomic_int_add (&share->next, 1);
+      gsize w0 = chunk * words;
+
+      if (chunk >= n_chunks || progress->cancelled)
+        break;
+      if (mine.fself == NULL)
+        flat_sums_init (&mine, n_functions);
+      if (!flat_add_words (data, share->sub, share->reached, NULL, NULL, &mine, w0,
+                           MIN (w0 + words, n_words), progress))
+        break;
+    }
+  if (mine.fself == NULL)
+    return;
+  g_mutex_lock (&share->lock);
+  if (share->has_sums)
+    {
+      flat_sums_merge (&share->sums, &mine, n_functions);
+      g_atomic_int_inc (&shared_tables);
+    }
+  else
+    {
+      share->sums = mine;
+      share->has_sums = TRUE;
+    }
+  g_mutex_unlock (&share->lock);
+}
+
+guint
+tv_call_tree_get_shared_tables (void)
+{
+  return (guint) g_atomic_int_get (&shared_tables);
+}
+
+TvFunctionRow *
+tv_call_tree_functions_share_finish (FunctionsShare *share,
+                                     Neighbours     *neighbours,
+                                     guint          *n_rows_out,
+                                     const Progress *progress)
+{
+  guint32 n_functions = tv_profile_data_get_n_keys (share->data, TV_MERGE_FUNCTION);
+  TvFunctionRow *rows;
+
+  if (!share->has_sums)
+    flat_sums_init (&share->sums, n_functions);
+  rows = flat_sums_finish (&share->sums, n_functions, neighbours, n_rows_out, progress);
+  g_mutex_clear (&share->lock);
+  g_free (share);
+  return rows;
 }
 
 TvFunctionRow *

@@ -380,6 +380,21 @@ TvFunctionRow *tv_call_tree_exact_functions (TvProfileData        *data,
                                              guint                *n_rows_out,
                                              Progress             *progress);
 void           tv_neighbours_clear          (Neighbours           *neighbours);
+/* tv_call_tree_exact_functions() with no transform but leaving nodes out,
+ * shared by threads: each that calls ..._work() takes nodes until none
+ * is left (PROGRESS its own, which says only if it was cancelled), and
+ * once all are done, ..._finish() makes the table, as
+ * tv_call_tree_exact_functions() does, and frees SHARE. */
+typedef struct _FunctionsShare FunctionsShare;
+FunctionsShare *tv_call_tree_functions_share_new    (TvProfileData        *data,
+                                                     const guint64        *sub,
+                                                     const guint64        *reached);
+void           tv_call_tree_functions_share_work    (FunctionsShare       *share,
+                                                     Progress             *progress);
+TvFunctionRow *tv_call_tree_functions_share_finish  (FunctionsShare       *share,
+                                                     Neighbours           *neighbours,
+                                                     guint                *n_rows_out,
+                                                     const Progress       *progress);
 /* The functions QUERY hides, by function key, or NULL for none
  * (tv-call-tree-map.c). */
 guint8        *tv_call_tree_hidden_functions (TvProfileData       *data,

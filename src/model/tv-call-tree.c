@@ -613,18 +613,23 @@ tv_call_tree_uses_threads (guint32 n_nodes)
 /* The function table of a view that leaves nodes out and merges none into
  * its parent's but hidden ones (tv_call_tree_exact_functions()), read off
  * on a second thread while the first groups the view: both only read
- * the exact tree and its weights.  The thread reports no progress, and
- * stops when CANCELLABLE is cancelled. */
+ * the exact tree and its weights.  Without hidden ones, the first thread
+ * takes what is left of it once it has grouped (FunctionsShare), rather
+ * than wait.  The thread reports no progress, and stops when CANCELLABLE
+ * is cancelled. */
 typedef struct
 {
-  TvProfileData *data;
-  const guint64 *weights;
-  const guint64 *reached;
-  const guint8  *hidden;
-  Progress       progress;
-  Neighbours     neighbours;
-  guint          n_functions;
-  TvFunctionRow *functions;
+  TvProfileData  *data;
+  const guint64  *weights;
+  const guint64  *reached;
+  const guint8   *hidden;
+  Progress        progress;
+  Neighbours      neighbours;
+  guint           n_functions;
+  TvFunctionRow  *functions;
+  /* With no hidden function, the pass is shared: the first thread takes
+   * its part of it once it has grouped. */
+  FunctionsShare *share;
 } FunctionsJob;
 
 static gpointer
@@ -632,9 +637,12 @@ functions_job_run (gpointer user_data)
 {
   FunctionsJob *job = user_data;
 
-  job->functions = tv_call_tree_exact_functions (job->data, job->weights, job->reached,
-                                                 job->hidden, FALSE, NULL, &job->neighbours,
-                                                 &job->n_functions, &job->progress);
+  if (job->share != NULL)
+    tv_call_tree_functions_share_work (job->share, &job->progress);
+  else
+    job->functions = tv_call_tree_exact_functions (job->data, job->weights, job->reached,
+                                                   job->hidden, FALSE, NULL, &job->neighbours,
+                                                   &job->n_functions, &job->progress);
   return NULL;
 }
 
@@ -840,7 +848,8 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
       g_autofree guint8 *hidden = prune_top && table_of == NULL
                                   ? tv_call_tree_hidden_functions (data, query) : NULL;
       FunctionsJob job = { data, weights, reached, hidden,
-                           { NULL, NULL, progress.cancellable, 0, 0, 0, FALSE } };
+                           { NULL, NULL, progress.cancellable, 0, 0, 0, FALSE },
+                           { 0 }, 0, NULL, NULL };
       GThread *helper = NULL;
 
       /* Only a focused view that keeps every node looks its nodes up (see
@@ -868,7 +877,11 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
        * (FunctionsJob). */
       if (prune_top && table_of == NULL && query->focus_function == TV_NODE_NONE
           && !query->collapse_recursion && tv_call_tree_uses_threads (exact->n_nodes))
-        helper = g_thread_try_new ("tv-functions", functions_job_run, &job, NULL);
+        {
+          if (hidden == NULL)
+            job.share = tv_call_tree_functions_share_new (data, weights, reached);
+          helper = g_thread_try_new ("tv-functions", functions_job_run, &job, NULL);
+        }
       tv_call_tree_map_nodes (data, query, weights, states, reached, map, in_focus,
                               prune_top ? &prune : NULL, &view, &progress);
       if (prune_top && (count || states != NULL || keep_self) && !progress.cancelled)
@@ -889,13 +902,26 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
             map_left_out (exact, weights, reached, kept, in_focus, states, map, &view,
                           rem_paths, rem_states);
         }
-      if (helper != NULL)
+      if (helper != NULL || job.share != NULL)
         {
-          g_thread_join (helper);
+          if (job.share != NULL)
+            {
+              /* What the helper has not taken yet (all of it, if there
+               * is no helper). */
+              Progress own = { NULL, NULL, progress.cancellable, 0, 0, 0, progress.cancelled };
+
+              tv_call_tree_functions_share_work (job.share, &own);
+              progress.cancelled |= own.cancelled;
+            }
+          if (helper != NULL)
+            g_thread_join (helper);
+          progress.cancelled |= job.progress.cancelled;
+          if (job.share != NULL)
+            job.functions = tv_call_tree_functions_share_finish (job.share, &job.neighbours,
+                                                                 &job.n_functions, &progress);
           functions = job.functions;
           n_functions = job.n_functions;
           neighbours = job.neighbours;
-          progress.cancelled |= job.progress.cancelled;
         }
       else if (prune_top && table_of == NULL && !progress.cancelled)
         {

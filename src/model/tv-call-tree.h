@@ -183,6 +183,8 @@ void           tv_call_tree_get_kept_stats (guint          *taken,
  * processor; 0 makes every such tree use one, whatever the processors.
  * For tests: set it before any tree is built. */
 void           tv_call_tree_set_thread_min_nodes (guint32 n_nodes);
+/* For tests: how many function tables two threads made together. */
+guint          tv_call_tree_get_shared_tables (void);
 
 TvProfileData *tv_call_tree_get_data       (TvCallTree     *tree);
 TvMergeKey     tv_call_tree_get_merge      (TvCallTree     *tree);

@@ -107,6 +107,7 @@ enum
                                  * placed only its hits' leaves */
   COVER_KEPT_WEIGHTS,           /* trees compared that took the weights of
                                  * the tree before */
+  COVER_SHARED_TABLES,          /* function tables two threads made */
   N_COVER
 };
 
@@ -125,6 +126,7 @@ static const char * const cover_names[N_COVER] = {
   "inverted from a hidden leaf's caller", "inverted stacks of hidden frames only",
   "thread counts of a tree that placed only its leaves",
   "trees made from the weights of the tree before",
+  "function tables two threads made together",
 };
 
 
@@ -2333,6 +2335,7 @@ test_random_coverage (void)
     for (guint i = 0; i < 10; i++)
       test_random (GUINT_TO_POINTER (i));
 
+  coverage[COVER_SHARED_TABLES] = tv_call_tree_get_shared_tables ();
   for (guint c = 0; c < N_COVER; c++)
     g_test_message ("%s: %" G_GUINT64_FORMAT, cover_names[c], coverage[c]);
   for (guint c = 0; c < N_COVER; c++)
