@@ -39,6 +39,11 @@ void           fixture_add_corpus_tests (GPtrArray     *names,
                                          const char    *prefix,
                                          GTestDataFunc  test);
 
+/* Asserts that trees A and B are the same: node by node (children,
+ * counts, remainders, thread counts) and function table by row. */
+void           fixture_assert_same_trees (TvCallTree   *a,
+                                          TvCallTree   *b);
+
 /* The call tree of DATA merged by MERGE, inverted when INVERTED, with
  * the states of its samples counted when COUNT_STATES. */
 TvCallTree    *fixture_tree             (TvProfileData *data,

@@ -3019,38 +3019,6 @@ test_huge_pages (void)
   munmap (small, TV_HUGE_PAGES_MIN_BYTES - page);
 }
 
-/* The trees A and B are the same, node by node, with the same function
- * table. */
-static void
-assert_same_trees (TvCallTree *a,
-                   TvCallTree *b)
-{
-  const TvFunctionRow *ra, *rb;
-  guint na, nb;
-
-  g_assert_cmpuint (tv_call_tree_get_n_nodes (a), ==, tv_call_tree_get_n_nodes (b));
-  for (guint32 n = 0; n < tv_call_tree_get_n_nodes (a); n++)
-    {
-      g_assert_cmpuint (tv_call_tree_get_parent (a, n), ==, tv_call_tree_get_parent (b, n));
-      g_assert_cmpuint (tv_call_tree_get_key (a, n), ==, tv_call_tree_get_key (b, n));
-      g_assert_cmpuint (tv_call_tree_get_self (a, n), ==, tv_call_tree_get_self (b, n));
-      g_assert_cmpuint (tv_call_tree_get_total (a, n), ==, tv_call_tree_get_total (b, n));
-      g_assert_cmpuint (tv_call_tree_get_remainder (a, n), ==,
-                        tv_call_tree_get_remainder (b, n));
-      g_assert_cmpuint (tv_call_tree_get_n_threads_of (a, n), ==,
-                        tv_call_tree_get_n_threads_of (b, n));
-    }
-  ra = tv_call_tree_get_functions (a, &na);
-  rb = tv_call_tree_get_functions (b, &nb);
-  g_assert_cmpuint (na, ==, nb);
-  for (guint i = 0; i < na; i++)
-    {
-      g_assert_cmpuint (ra[i].function, ==, rb[i].function);
-      g_assert_cmpuint (ra[i].self, ==, rb[i].self);
-      g_assert_cmpuint (ra[i].total, ==, rb[i].total);
-    }
-}
-
 /* Q's tree, which took the weights kept (TAKEN) or made its own, and
  * equals the tree made with nothing kept. */
 static TvCallTree *
@@ -3071,7 +3039,7 @@ kept_tree (TvProfileData *data,
 
   tv_call_tree_forget_weights (data);
   fresh = tv_call_tree_new (data, q, NULL);
-  assert_same_trees (tree, fresh);
+  fixture_assert_same_trees (tree, fresh);
   return tree;
 }
 

@@ -1137,40 +1137,6 @@ get_big_profile (void)
   return big_profile;
 }
 
-static void
-check_same_tree (TvCallTree *a,
-                 TvCallTree *b)
-{
-  guint32 n_nodes = tv_call_tree_get_n_nodes (a);
-  guint na, nb;
-  const TvFunctionRow *ra, *rb;
-
-  g_assert_cmpuint (n_nodes, ==, tv_call_tree_get_n_nodes (b));
-  g_assert_cmpuint (tv_call_tree_get_n_samples (a), ==, tv_call_tree_get_n_samples (b));
-  g_assert_cmpint (tv_call_tree_get_inverted (a), ==, tv_call_tree_get_inverted (b));
-  g_assert_cmpint (tv_call_tree_get_merge (a), ==, tv_call_tree_get_merge (b));
-  for (guint32 n = 0; n < n_nodes; n++)
-    {
-      const guint32 *ca = tv_call_tree_get_children (a, n, &na);
-      const guint32 *cb = tv_call_tree_get_children (b, n, &nb);
-
-      g_assert_cmpuint (tv_call_tree_get_parent (a, n), ==, tv_call_tree_get_parent (b, n));
-      g_assert_cmpuint (tv_call_tree_get_key (a, n), ==, tv_call_tree_get_key (b, n));
-      g_assert_cmpuint (tv_call_tree_get_self (a, n), ==, tv_call_tree_get_self (b, n));
-      g_assert_cmpuint (tv_call_tree_get_total (a, n), ==, tv_call_tree_get_total (b, n));
-      g_assert_cmpmem (ca, na * sizeof (guint32), cb, nb * sizeof (guint32));
-    }
-  ra = tv_call_tree_get_functions (a, &na);
-  rb = tv_call_tree_get_functions (b, &nb);
-  g_assert_cmpuint (na, ==, nb);
-  for (guint i = 0; i < na; i++)
-    {
-      g_assert_cmpuint (ra[i].function, ==, rb[i].function);
-      g_assert_cmpuint (ra[i].self, ==, rb[i].self);
-      g_assert_cmpuint (ra[i].total, ==, rb[i].total);
-    }
-}
-
 typedef struct
 {
   gboolean    done;
@@ -1233,7 +1199,7 @@ test_query (void)
       threads[1] = 4;
 
       g_assert_no_error (r.error);
-      check_same_tree (r.tree, expected);
+      fixture_assert_same_trees (r.tree, expected);
       g_assert_true (tv_call_tree_get_data (r.tree) == data);
       g_clear_pointer (&r.tree, tv_call_tree_unref);
     }
