@@ -522,6 +522,16 @@ flat_sums_clear (FlatSums *s)
   pair_table_clear (&s->callees);
 }
 
+/* FROM's pairs added to TO's. */
+static void
+pair_table_merge (PairTable       *to,
+                  const PairTable *from)
+{
+  for (guint32 i = 0; i <= from->mask; i++)
+    if (from->keys[i] != 0)
+      pair_add_key (to, from->keys[i], from->counts[i]);
+}
+
 /* FROM's sums added to TO's; FROM is cleared. */
 static void
 flat_sums_merge (FlatSums *to,
@@ -534,12 +544,8 @@ flat_sums_merge (FlatSums *to,
       to->ftotal[f] += from->ftotal[f];
       to->outer_self[f] += from->outer_self[f];
     }
-  for (guint32 i = 0; i <= from->callers.mask; i++)
-    if (from->callers.keys[i] != 0)
-      pair_add_key (&to->callers, from->callers.keys[i], from->callers.counts[i]);
-  for (guint32 i = 0; i <= from->callees.mask; i++)
-    if (from->callees.keys[i] != 0)
-      pair_add_key (&to->callees, from->callees.keys[i], from->callees.counts[i]);
+  pair_table_merge (&to->callers, &from->callers);
+  pair_table_merge (&to->callees, &from->callees);
   flat_sums_clear (from);
 }
 
@@ -692,7 +698,7 @@ struct _FunctionsShare
   TvProfileData *data;
   const guint64 *sub;
   const guint64 *reached;
-  gint           next;          /* the next words to take, by SHARE_WORDS */
+  gint           next;          /* chunks taken between the first and last */
   GMutex         lock;
   FlatSums       sums;          /* what the threads that are done added */
   gboolean       has_sums;
@@ -714,6 +720,7 @@ tv_call_tree_functions_share_new (TvProfileData *data,
 
 void
 tv_call_tree_functions_share_work (FunctionsShare *share,
+                                   gboolean        last,
                                    Progress       *progress)
 {
   TvProfileData *data = share->data;
@@ -723,26 +730,34 @@ tv_call_tree_functions_share_work (FunctionsShare *share,
   gsize n_chunks = (n_words + words - 1) / words;
   FlatSums mine = { 0 };
 
+  if (n_words == 0)
+    return;
+  flat_sums_init (&mine, n_functions);
+  /* The first chunk, or the last when there are two or more. */
+  if (!last)
+    flat_add_words (data, share->sub, share->reached, NULL, NULL, &mine, 0,
+                    MIN (words, n_words), progress);
+  else if (n_chunks > 1)
+    flat_add_words (data, share->sub, share->reached, NULL, NULL, &mine,
+                    (n_chunks - 1) * words, n_words, progress);
+  /* Those between, taken in turn. */
   for (;;)
     {
-      gsize chunk = (gsize) g_atomic_int_add (&share->next, 1);
+      gsize chunk = 1 + (gsize) g_atomic_int_add (&share->next, 1);
       gsize w0 = chunk * words;
 
-      if (chunk >= n_chunks || progress->cancelled)
+      if (chunk + 1 >= n_chunks || progress->cancelled)
         break;
-      if (mine.fself == NULL)
-        flat_sums_init (&mine, n_functions);
-      if (!flat_add_words (data, share->sub, share->reached, NULL, NULL, &mine, w0,
-                           MIN (w0 + words, n_words), progress))
+      if (!flat_add_words (data, share->sub, share->reached, NULL, NULL, &mine, w0, w0 + words,
+                           progress))
         break;
     }
-  if (mine.fself == NULL)
-    return;
   g_mutex_lock (&share->lock);
   if (share->has_sums)
     {
       flat_sums_merge (&share->sums, &mine, n_functions);
-      g_atomic_int_inc (&shared_tables);
+      if (n_chunks > 1)
+        g_atomic_int_inc (&shared_tables);
     }
   else
     {

@@ -265,7 +265,6 @@ typedef struct
   gatomicrefcount ref_count;
   TvProfileData  *data;         /* not a reference */
   /* What selected the samples. */
-  gboolean        subtrees;
   gint64          interpreter;
   guint8          status_mask;
   guint8          status_value;
@@ -285,8 +284,8 @@ typedef struct
 } Weighed;
 
 /* The samples QUERY selects, weighed: one that was kept when it fits,
- * with HITS and STATES when asked (STATES if QUERY counts states; it may
- * have them when not).  NULL once cancelled. */
+ * with HITS when asked, and STATES when QUERY counts them.  NULL once
+ * cancelled. */
 Weighed *tv_call_tree_weigh_tree (TvProfileData      *data,
                                   const TvQuery      *query,
                                   gboolean            subtrees,
@@ -381,15 +380,18 @@ TvFunctionRow *tv_call_tree_exact_functions (TvProfileData        *data,
                                              Progress             *progress);
 void           tv_neighbours_clear          (Neighbours           *neighbours);
 /* tv_call_tree_exact_functions() with no transform but leaving nodes out,
- * shared by threads: each that calls ..._work() takes nodes until none
- * is left (PROGRESS its own, which says only if it was cancelled), and
- * once all are done, ..._finish() makes the table, as
+ * shared by two calls of ..._work(), one with LAST, on two threads: each
+ * takes nodes until none is left (PROGRESS its own, which says only if it
+ * was cancelled), the first chunk of them the one's without LAST and the
+ * last the other's, so that both add some whatever the threads' timing;
+ * once both are done, ..._finish() makes the table, as
  * tv_call_tree_exact_functions() does, and frees SHARE. */
 typedef struct _FunctionsShare FunctionsShare;
 FunctionsShare *tv_call_tree_functions_share_new    (TvProfileData        *data,
                                                      const guint64        *sub,
                                                      const guint64        *reached);
 void           tv_call_tree_functions_share_work    (FunctionsShare       *share,
+                                                     gboolean              last,
                                                      Progress             *progress);
 TvFunctionRow *tv_call_tree_functions_share_finish  (FunctionsShare       *share,
                                                      Neighbours           *neighbours,

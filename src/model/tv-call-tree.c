@@ -638,7 +638,7 @@ functions_job_run (gpointer user_data)
   FunctionsJob *job = user_data;
 
   if (job->share != NULL)
-    tv_call_tree_functions_share_work (job->share, &job->progress);
+    tv_call_tree_functions_share_work (job->share, FALSE, &job->progress);
   else
     job->functions = tv_call_tree_exact_functions (job->data, job->weights, job->reached,
                                                    job->hidden, FALSE, NULL, &job->neighbours,
@@ -824,7 +824,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   if (weighed == NULL)
     return NULL;
   weights = weighed->weights;
-  states = query->count_states ? weighed->states : NULL;
+  states = weighed->states;
   reached = weighed->reached;
   hits = count || keep_self ? weighed->hits : NULL;
 
@@ -906,11 +906,13 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
         {
           if (job.share != NULL)
             {
-              /* What the helper has not taken yet (all of it, if there
-               * is no helper). */
+              /* What the helper has not taken yet, and the last chunk;
+               * with no helper, its share too. */
               Progress own = { NULL, NULL, progress.cancellable, 0, 0, 0, progress.cancelled };
 
-              tv_call_tree_functions_share_work (job.share, &own);
+              if (helper == NULL)
+                tv_call_tree_functions_share_work (job.share, FALSE, &own);
+              tv_call_tree_functions_share_work (job.share, TRUE, &own);
               progress.cancelled |= own.cancelled;
             }
           if (helper != NULL)

@@ -167,10 +167,10 @@ TvCallTree    *tv_call_tree_ref            (TvCallTree     *tree);
 void           tv_call_tree_unref          (TvCallTree     *tree);
 /* A top-down tree that leaves nodes out keeps the weights of the exact
  * tree it read, for the next tree of the same samples (another merge key,
- * a finer zoom, the function table's tree), until no tree was asked for
- * for as long as tv-huge-pages.h keeps its blocks (30 seconds) while the
- * default main context runs, or DATA goes: this
- * lets go of them now (of any profile's when DATA is NULL). */
+ * a finer zoom, the function table's tree), until DATA goes or no tree
+ * was asked for as long as tv-huge-pages.h keeps its blocks (30 seconds,
+ * while the default main context runs).  This lets go of them now (of
+ * any profile's when DATA is NULL). */
 void           tv_call_tree_forget_weights (TvProfileData  *data);
 /* For tests: how many such trees took the weights kept and how many made
  * their own, and whether some are kept now. */

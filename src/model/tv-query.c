@@ -736,17 +736,15 @@ expire_kept (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* Whether W weighed the samples QUERY selects, with what it asks for. */
+/* Whether W, which is kept, weighed the samples QUERY selects, with what
+ * it asks for: never their states, which are not kept. */
 static gboolean
 weighed_fits (const Weighed *w,
               TvProfileData *data,
               const TvQuery *query,
-              gboolean       subtrees,
               gboolean       with_hits)
 {
-  return w->data == data && w->subtrees == subtrees
-         && (w->hits != NULL || !with_hits)
-         && (w->states != NULL || !query->count_states)
+  return w->data == data && (w->hits != NULL || !with_hits) && !query->count_states
          && w->interpreter == query->interpreter
          && w->status_mask == query->status_mask && w->status_value == query->status_value
          && w->has_range == query->has_range
@@ -769,13 +767,12 @@ weighed_fits (const Weighed *w,
 static Weighed *
 take_kept (TvProfileData *data,
            const TvQuery *query,
-           gboolean       subtrees,
            gboolean       with_hits)
 {
   Weighed *found = NULL, *old = NULL;
 
   g_mutex_lock (&kept_lock);
-  if (kept_weighed != NULL && weighed_fits (kept_weighed, data, query, subtrees, with_hits))
+  if (kept_weighed != NULL && weighed_fits (kept_weighed, data, query, with_hits))
     {
       found = kept_weighed;
       g_atomic_ref_count_inc (&found->ref_count);
@@ -970,18 +967,20 @@ tv_call_tree_weigh_tree (TvProfileData *data,
    * untouched. */
   gboolean everywhere = query->n_threads == 0
                         && (subtrees || (!query->has_range && query->n_ranges == 0));
-  /* Not with states: four counts a node, a page for each leaf, which a
-   * deep tree has all over its array, are too much to hold on to. */
+  /* What a top-down tree that leaves nodes out weighs is kept, but not
+   * with states: four counts a node, a page for each leaf, which a deep
+   * tree has all over its array, are too much to hold on to.  Such a
+   * query still lets go of the one kept, unless it fits, before it makes
+   * its own. */
   gboolean may_keep = subtrees && with_reached;
   Weighed *w;
 
-  if (may_keep && (w = take_kept (data, query, subtrees, with_hits)) != NULL)
+  if (may_keep && (w = take_kept (data, query, with_hits)) != NULL)
     return w;
 
   w = g_new0 (Weighed, 1);
   g_atomic_ref_count_init (&w->ref_count);
   w->data = data;
-  w->subtrees = subtrees;
   w->interpreter = query->interpreter;
   w->status_mask = query->status_mask;
   w->status_value = query->status_value;
