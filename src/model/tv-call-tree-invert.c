@@ -518,6 +518,283 @@ samples_of (const Builder *v,
   return samples;
 }
 
+/* What takes spans of an inverted tree, from its STACK (the one to take
+ * next on top): the paths of its walkers, steps up by C, whose nodes go
+ * into INV, with a sort of a range of walkers done in the same range of
+ * SCRATCH.  It reports N_DONE of its N_WALKERS. */
+typedef struct
+{
+  const Builder *v;
+  const Climb   *c;
+  const TvQuery *query;
+  Walker        *walkers;
+  Walker        *scratch;
+  Builder       *inv;
+  guint32       *end_of;
+  GArray        *remainders;
+  Progress      *progress;
+  guint32        n_walkers;
+  guint32        n_done;
+  Span          *stack;
+  gsize          sp;
+  gsize          stack_size;
+} Climber;
+
+static void
+climber_push (Climber *cl,
+              Span     span)
+{
+  if (cl->sp == cl->stack_size)
+    {
+      cl->stack_size *= 2;
+      cl->stack = g_renew (Span, cl->stack, cl->stack_size);
+    }
+  cl->stack[cl->sp++] = span;
+}
+
+/* Takes the span TOP: makes its children, pushed first child on top.
+ * FALSE once cancelled. */
+static gboolean
+climb_span (Climber *cl,
+            Span     top)
+{
+  const Builder *v = cl->v;
+  const Climb *c = cl->c;
+  const TvQuery *query = cl->query;
+  Walker *walkers = cl->walkers;
+  Builder *inv = cl->inv;
+  const guint32 *path = query->detail_path;
+  guint32 n_path = path != NULL ? query->n_detail_path : 0;
+  guint32 node = top.node, a = top.start, b = top.end;
+  /* At the detail path's end or below, the finer threshold holds. */
+  gboolean detail = top.level == n_path;
+  guint64 min_total = detail ? query->detail_min_total : query->min_total;
+  guint32 first_child = inv->n_nodes;
+  gsize first_pushed = cl->sp;
+  /* The walkers that go on in the node's run: its child of the same
+   * key, [RUN_START, B). */
+  guint32 moved = b, run_start = b, run_key = node != 0 ? inv->key[node] : TV_NODE_NONE;
+  guint64 run_samples = 0;
+
+  if (!progress_step (cl->progress, cl->n_done, cl->n_walkers))
+    return FALSE;
+
+  /* Below the root, the paths at their run's top take a step up or end
+   * here, and stay in [A, MOVED); the others, from RUN_START, are the
+   * child of the same key. */
+  if (node != 0)
+    {
+      guint32 e = a;
+      guint64 left = 0;
+
+      if (c->run == NULL)
+        e = b;
+      while (e < b && walkers[e].exit == top.depth)
+        e++;
+      moved = c->run != NULL
+              ? step_up (v, c, TRUE, walkers, a, e, node, top.depth, inv, cl->end_of, &left)
+              : step_up (v, c, FALSE, walkers, a, e, node, top.depth, inv, cl->end_of, NULL);
+      cl->n_done += e - moved;
+      sort_walkers (walkers + a, moved - a, cl->scratch + a);
+      run_start = e;
+      run_samples = top.samples - left;
+    }
+
+  /* One child per key, and its paths, pushed last child first so that
+   * the first comes next.  A child with fewer samples than MIN_TOTAL is
+   * left out: its paths end here, as the node's remainder. */
+  for (guint32 i = a; i < moved || b > run_start;)
+    {
+      guint32 start, end, key, level = LEVEL_OFF;
+      guint64 samples;
+
+      if (b > run_start && (i == moved || walkers[i].key > run_key))
+        {
+          start = run_start;
+          end = b;
+          key = run_key;
+          b = run_start;
+          samples = run_samples;
+        }
+      else
+        {
+          start = i;
+          end = i + 1;
+          key = walkers[i].key;
+          while (end < moved && walkers[end].key == key)
+            end++;
+          i = end;
+          samples = c->run != NULL || min_total > 0
+                    ? samples_of (v, walkers, c->run != NULL, start, end, min_total) : 0;
+        }
+      if (detail)
+        level = n_path;
+      else if (top.level != LEVEL_OFF && key == path[top.level])
+        level = top.level + 1;
+      /* On the way to the detail path's end, a node stays. */
+      if (min_total > 0 && (detail || level == LEVEL_OFF)
+          && leave_out (v, min_total, samples, walkers + start, end - start, node, inv,
+                        cl->end_of, cl->remainders))
+        cl->n_done += end - start;
+      else
+        climber_push (cl, (Span) { tv_builder_append (inv, node, key), top.depth + 1,
+                                   start, end, level, samples });
+    }
+  /* Made first child first: turned so that the first is on top. */
+  for (gsize x = first_pushed, y = cl->sp; x + 1 < y; x++, y--)
+    {
+      Span t = cl->stack[x];
+
+      cl->stack[x] = cl->stack[y - 1];
+      cl->stack[y - 1] = t;
+    }
+  g_assert (inv->n_nodes - first_child <= top.end - top.start);
+  return TRUE;
+}
+
+static gpointer
+climb_all (gpointer user_data)
+{
+  Climber *cl = user_data;
+
+  while (cl->sp > 0 && climb_span (cl, cl->stack[--cl->sp]))
+    ;
+  return NULL;
+}
+
+/* The climb below the root's children on two threads, when there are
+ * enough paths: the root's children's subtrees do not meet.  A helper
+ * takes the last children, whose paths are about half, into a builder
+ * of its own that starts as INV does; its nodes are then added after
+ * those CL made of the first children, which is where a climb on one
+ * thread would have made them.  FALSE when it did not. */
+/* How many climbs two threads shared (tv_call_tree_get_shared_climbs()). */
+static gint shared_climbs;
+
+static gboolean
+climb_shared (Climber *cl)
+{
+  Climber h = *cl;
+  Builder hb = { 0 };
+  Progress own = { NULL, NULL, cl->progress->cancellable, 0, 0, 0, FALSE };
+  g_autoptr(GArray) remainders = NULL;
+  g_autofree guint32 *leaves = NULL;
+  guint32 n0 = cl->inv->n_nodes, total = 0, taken = 0, hs, he, offset;
+  gsize k = 0;
+  GThread *helper;
+
+  if (cl->sp < 2)
+    return FALSE;
+  for (gsize x = 0; x < cl->sp; x++)
+    total += cl->stack[x].end - cl->stack[x].start;
+  /* The last children are at the bottom of the stack. */
+  while (k + 1 < cl->sp && taken < total / 2)
+    taken += cl->stack[k].end - cl->stack[k].start, k++;
+  if (taken == 0)
+    return FALSE;
+
+  /* The root's children are made in the order of their paths: the
+   * helper's are one range of the walkers, whose leaves say where their
+   * paths end. */
+  hs = cl->stack[k - 1].start;
+  he = cl->stack[0].end;
+  if (cl->end_of != NULL)
+    {
+      leaves = g_new (guint32, MAX (he - hs, 1));
+      for (guint32 i = hs; i < he; i++)
+        leaves[i - hs] = cl->walkers[i].leaf;
+    }
+  tv_builder_init (&hb, MIN (cl->inv->capacity, 1u << 20), cl->inv->status != NULL, FALSE);
+  for (guint32 n = 1; n < n0; n++)
+    tv_builder_append (&hb, cl->inv->parent[n], cl->inv->key[n]);
+  remainders = g_array_new (FALSE, FALSE, sizeof (Remainder));
+  h.inv = &hb;
+  h.remainders = remainders;
+  h.progress = &own;
+  h.n_walkers = taken;
+  h.n_done = 0;
+  h.stack_size = MAX (k, 64);
+  h.stack = g_new (Span, h.stack_size);
+  memcpy (h.stack, cl->stack, k * sizeof (Span));
+  h.sp = k;
+  memmove (cl->stack, cl->stack + k, (cl->sp - k) * sizeof (Span));
+  cl->sp -= k;
+  cl->n_walkers = MAX (total - taken, 1);
+  cl->n_done = 0;
+
+  g_atomic_int_inc (&shared_climbs);
+  helper = g_thread_try_new ("tv-climb", climb_all, &h, NULL);
+  if (helper == NULL)
+    {
+      climb_all (cl);
+      climb_all (&h);
+    }
+  else
+    {
+      climb_all (cl);
+      g_thread_join (helper);
+    }
+  g_free (h.stack);
+  cl->progress->cancelled |= own.cancelled;
+  if (cl->progress->cancelled)
+    {
+      tv_builder_clear (&hb);
+      return TRUE;
+    }
+
+  /* The helper's nodes after CL's: those of the root's children are the
+   * same nodes, the others move by OFFSET. */
+  offset = cl->inv->n_nodes - n0;
+  for (guint32 n = 0; n < n0; n++)
+    {
+      cl->inv->self[n] += hb.self[n];
+      if (hb.status != NULL)
+        add_states (cl->inv->status + (gsize) n * N_STATES, hb.status + (gsize) n * N_STATES);
+    }
+  for (guint32 n = n0; n < hb.n_nodes; n++)
+    {
+      guint32 up = hb.parent[n] < n0 ? hb.parent[n] : hb.parent[n] + offset;
+      guint32 at = tv_builder_append (cl->inv, up, hb.key[n]);
+
+      cl->inv->self[at] = hb.self[n];
+      if (hb.status != NULL)
+        memcpy (cl->inv->status + (gsize) at * N_STATES, hb.status + (gsize) n * N_STATES,
+                N_STATES * sizeof (guint64));
+    }
+  for (guint i = 0; i < remainders->len; i++)
+    {
+      Remainder r = g_array_index (remainders, Remainder, i);
+
+      if (r.node >= n0)
+        r.node += offset;
+      g_array_append_val (cl->remainders, r);
+    }
+  if (cl->end_of != NULL)
+    for (guint32 i = 0; i < he - hs; i++)
+      if (cl->end_of[leaves[i]] >= n0)
+        cl->end_of[leaves[i]] += offset;
+  tv_builder_clear (&hb);
+  return TRUE;
+}
+
+guint
+tv_call_tree_get_shared_climbs (void)
+{
+  return (guint) g_atomic_int_get (&shared_climbs);
+}
+
+/* The root, then every span below it: the root's children's subtrees on
+ * two threads when SHARED. */
+static void
+climb_all_or_shared (Climber  *cl,
+                     gboolean  shared)
+{
+  if (!climb_span (cl, cl->stack[--cl->sp]))
+    return;
+  if (!shared || !climb_shared (cl))
+    climb_all (cl);
+}
+
 /* Inverted: every path from a node with self samples up to the root
  * becomes a path down from the root; the self samples weigh it.  Made from
  * the root down, without lookups: the paths that reached an inverted node
@@ -544,7 +821,10 @@ samples_of (const Builder *v,
  * its samples are added to REMAINDERS: its paths stop at its parent, which
  * keeps their state counts (END_OF, per node of V, says so too), so that
  * every node made is exact.  Along the query's detail path nothing is left
- * out, and below its end detail_min_total is the threshold. */
+ * out, and below its end detail_min_total is the threshold.
+ *
+ * On a big tree with many paths, the subtrees of the root's children are
+ * climbed on two threads (climb_shared()). */
 void
 tv_call_tree_invert (TvProfileData *data,
                      const Builder *v,
@@ -564,13 +844,8 @@ tv_call_tree_invert (TvProfileData *data,
   tv_autohuge Step *steps = NULL;
   tv_autohuge guint16 *run = NULL;
   tv_autohuge guint32 *head = NULL;
-  /* Nodes made and not yet taken, each with its range of paths; the one
-   * to take next on top. */
-  g_autofree Span *stack = NULL;
-  gsize sp = 0, stack_size = 64;
-  guint32 n_walkers, n_done = 0;
+  guint32 n_walkers;
   const guint32 *path = query->detail_path;
-  guint32 n_path = path != NULL ? query->n_detail_path : 0;
 
   if (end_of != NULL)
     {
@@ -596,104 +871,20 @@ tv_call_tree_invert (TvProfileData *data,
   scratch = tv_huge_new (Walker, MAX (n_walkers, 1));
   sort_walkers (walkers, n_walkers, scratch);
 
-  stack = g_new (Span, stack_size);
-  stack[sp++] = (Span) { 0, 0, 0, n_walkers, path != NULL ? 0 : LEVEL_OFF, 0 };
-  while (sp > 0)
-    {
-      Span top = stack[--sp];
-      guint32 node = top.node, a = top.start, b = top.end;
-      /* At the detail path's end or below, the finer threshold holds. */
-      gboolean detail = top.level == n_path;
-      guint64 min_total = detail ? query->detail_min_total : query->min_total;
-      guint32 first_child = inv->n_nodes;
-      gsize first_pushed = sp;
-      /* The walkers that go on in the node's run: its child of the same
-       * key, [RUN_START, B). */
-      guint32 moved = b, run_start = b, run_key = node != 0 ? inv->key[node] : TV_NODE_NONE;
-      guint64 run_samples = 0;
+  {
+    Climber cl = { v, &c, query, walkers, scratch, inv, end_of, remainders, progress,
+                   MAX (n_walkers, 1), 0, g_new (Span, 64), 0, 64 };
+    /* A thread is worth it from some 65,536 paths on a big tree. */
+    gboolean shared = tv_call_tree_uses_threads (v->n_nodes)
+                      && tv_call_tree_uses_threads (MIN (n_walkers, G_MAXUINT32 / 16) * 16);
 
-      if (!progress_step (progress, n_done, n_walkers))
-        return;
-
-      /* Below the root, the paths at their run's top take a step up or
-       * end here, and stay in [A, MOVED); the others, from RUN_START, are
-       * the child of the same key. */
-      if (node != 0)
-        {
-          guint32 e = a;
-          guint64 left = 0;
-
-          if (c.run == NULL)
-            e = b;
-          while (e < b && walkers[e].exit == top.depth)
-            e++;
-          moved = c.run != NULL
-                  ? step_up (v, &c, TRUE, walkers, a, e, node, top.depth, inv, end_of, &left)
-                  : step_up (v, &c, FALSE, walkers, a, e, node, top.depth, inv, end_of, NULL);
-          n_done += e - moved;
-          sort_walkers (walkers + a, moved - a, scratch);
-          run_start = e;
-          run_samples = top.samples - left;
-        }
-
-      /* One child per key, and its paths, pushed last child first so
-       * that the first comes next.  A child with fewer samples than
-       * MIN_TOTAL is left out: its paths end here, as the node's
-       * remainder. */
-      for (guint32 i = a; i < moved || b > run_start;)
-        {
-          guint32 start, end, key, level = LEVEL_OFF;
-          guint64 samples;
-
-          if (b > run_start && (i == moved || walkers[i].key > run_key))
-            {
-              start = run_start;
-              end = b;
-              key = run_key;
-              b = run_start;
-              samples = run_samples;
-            }
-          else
-            {
-              start = i;
-              end = i + 1;
-              key = walkers[i].key;
-              while (end < moved && walkers[end].key == key)
-                end++;
-              i = end;
-              samples = c.run != NULL || min_total > 0
-                        ? samples_of (v, walkers, c.run != NULL, start, end, min_total) : 0;
-            }
-          if (detail)
-            level = n_path;
-          else if (top.level != LEVEL_OFF && key == path[top.level])
-            level = top.level + 1;
-          /* On the way to the detail path's end, a node stays. */
-          if (min_total > 0 && (detail || level == LEVEL_OFF)
-              && leave_out (v, min_total, samples, walkers + start, end - start, node, inv,
-                            end_of, remainders))
-            n_done += end - start;
-          else
-            {
-              if (sp == stack_size)
-                {
-                  stack_size *= 2;
-                  stack = g_renew (Span, stack, stack_size);
-                }
-              stack[sp++] = (Span) { tv_builder_append (inv, node, key), top.depth + 1,
-                                     start, end, level, samples };
-            }
-        }
-      /* Made first child first: turned so that the first is on top. */
-      for (gsize x = first_pushed, y = sp; x + 1 < y; x++, y--)
-        {
-          Span t = stack[x];
-
-          stack[x] = stack[y - 1];
-          stack[y - 1] = t;
-        }
-      g_assert (inv->n_nodes - first_child <= top.end - top.start);
-    }
+    /* The root first: its children are every path's first node. */
+    climber_push (&cl, (Span) { 0, 0, 0, n_walkers, path != NULL ? 0 : LEVEL_OFF, 0 });
+    climb_all_or_shared (&cl, shared);
+    g_free (cl.stack);
+    if (progress->cancelled)
+      return;
+  }
   /* Each node's children were made together, by key, which is their rank
    * (see tv_profile_data_get_key_ranks()): no sort needed. */
   inv->children_in_order = TRUE;

@@ -179,12 +179,15 @@ void           tv_call_tree_get_kept_stats (guint          *taken,
                                             gboolean       *holding);
 /* From how many exact nodes a tree that leaves nodes out reads its
  * function table off on a second thread while it groups its nodes, and an
- * inverted tree shares its first pass with one, when there is a second
- * processor; 0 makes every such tree use one, whatever the processors.
+ * inverted tree shares its first pass with one, and its climb when it has
+ * a sixteenth as many paths, when there is a second processor; 0 makes
+ * every such tree use one, whatever the processors.
  * For tests: set it before any tree is built. */
 void           tv_call_tree_set_thread_min_nodes (guint32 n_nodes);
 /* For tests: how many function tables two threads made together. */
 guint          tv_call_tree_get_shared_tables (void);
+/* For tests: how many inverted trees two threads climbed together. */
+guint          tv_call_tree_get_shared_climbs (void);
 
 TvProfileData *tv_call_tree_get_data       (TvCallTree     *tree);
 TvMergeKey     tv_call_tree_get_merge      (TvCallTree     *tree);

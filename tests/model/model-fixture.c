@@ -147,8 +147,8 @@ fixture_tree (TvProfileData *data,
   return tree;
 }
 
-/* Node by node, with children, remainders and thread counts, and the
- * same function table. */
+/* Node by node, with children, remainders, thread and state counts, and
+ * the same function table. */
 void
 fixture_assert_same_trees (TvCallTree *a,
                            TvCallTree *b)
@@ -161,6 +161,7 @@ fixture_assert_same_trees (TvCallTree *a,
   g_assert_cmpuint (tv_call_tree_get_n_samples (a), ==, tv_call_tree_get_n_samples (b));
   g_assert_cmpint (tv_call_tree_get_inverted (a), ==, tv_call_tree_get_inverted (b));
   g_assert_cmpint (tv_call_tree_get_merge (a), ==, tv_call_tree_get_merge (b));
+  g_assert_cmpint (tv_call_tree_has_status_counts (a), ==, tv_call_tree_has_status_counts (b));
   for (guint32 n = 0; n < n_nodes; n++)
     {
       const guint32 *ca = tv_call_tree_get_children (a, n, &na);
@@ -172,8 +173,16 @@ fixture_assert_same_trees (TvCallTree *a,
       g_assert_cmpuint (tv_call_tree_get_total (a, n), ==, tv_call_tree_get_total (b, n));
       g_assert_cmpuint (tv_call_tree_get_remainder (a, n), ==,
                         tv_call_tree_get_remainder (b, n));
+      g_assert_cmpuint (tv_call_tree_get_remainder_children (a, n), ==,
+                        tv_call_tree_get_remainder_children (b, n));
+      g_assert_cmpuint (tv_call_tree_get_cut_below (a, n), ==, tv_call_tree_get_cut_below (b, n));
       g_assert_cmpuint (tv_call_tree_get_n_threads_of (a, n), ==,
                         tv_call_tree_get_n_threads_of (b, n));
+      if (tv_call_tree_has_status_counts (a))
+        g_assert_cmpmem (tv_call_tree_get_status_counts (a, n),
+                         TV_N_STATUS_COUNTS * sizeof (guint64),
+                         tv_call_tree_get_status_counts (b, n),
+                         TV_N_STATUS_COUNTS * sizeof (guint64));
       g_assert_cmpmem (ca, na * sizeof (guint32), cb, nb * sizeof (guint32));
     }
   ra = tv_call_tree_get_functions (a, &na);

@@ -108,6 +108,7 @@ enum
   COVER_KEPT_WEIGHTS,           /* trees compared that took the weights of
                                  * the tree before */
   COVER_SHARED_TABLES,          /* function tables two threads made */
+  COVER_SHARED_CLIMBS,          /* inverted trees two threads climbed */
   N_COVER
 };
 
@@ -127,6 +128,7 @@ static const char * const cover_names[N_COVER] = {
   "thread counts of a tree that placed only its leaves",
   "trees made from the weights of the tree before",
   "function tables two threads made together",
+  "inverted trees two threads climbed together",
 };
 
 
@@ -2336,6 +2338,7 @@ test_random_coverage (void)
       test_random (GUINT_TO_POINTER (i));
 
   coverage[COVER_SHARED_TABLES] = tv_call_tree_get_shared_tables ();
+  coverage[COVER_SHARED_CLIMBS] = tv_call_tree_get_shared_climbs ();
   for (guint c = 0; c < N_COVER; c++)
     g_test_message ("%s: %" G_GUINT64_FORMAT, cover_names[c], coverage[c]);
   for (guint c = 0; c < N_COVER; c++)
@@ -3617,6 +3620,7 @@ test_invert_runs (void)
   const TvExactTree *tree;
   const guint32 *fkeys;
   guint32 n_far_runs = 0, longest = 0, run = 0, s_frame;
+  guint climbs;
   Decoded d;
 
   format_test_dir_init (&tmp, "tv-model-XXXXXX");
@@ -3644,7 +3648,9 @@ test_invert_runs (void)
   sample_thread = check_threads (data, &d);
   check_queries (data, &d, sample_thread, rand, "recursion", 120);
   /* By function and by line, with thresholds that cut runs short, the
-   * first pass in one share and in two (with a second thread). */
+   * first pass and the climb in one share and in two (with a second
+   * thread). */
+  climbs = tv_call_tree_get_shared_climbs ();
   for (guint i = 0; i < 32; i++)
     {
       QueryStore store;
@@ -3663,7 +3669,19 @@ test_invert_runs (void)
         }
       tv_call_tree_set_thread_min_nodes (i < 16 ? G_MAXUINT32 : 0);
       check_query (data, &d, sample_thread, "recursion", q);
+      if (i >= 16)
+        {
+          /* What two threads climbed is the tree one thread makes, node
+           * for node, numbered the same. */
+          g_autoptr(TvCallTree) shared = tv_call_tree_new (data, q, NULL);
+          g_autoptr(TvCallTree) alone = NULL;
+
+          tv_call_tree_set_thread_min_nodes (G_MAXUINT32);
+          alone = tv_call_tree_new (data, q, NULL);
+          fixture_assert_same_trees (shared, alone);
+        }
     }
+  g_assert_cmpuint (tv_call_tree_get_shared_climbs (), >, climbs);
   tv_call_tree_set_thread_min_nodes (1u << 20);
   decoded_clear (&d);
   format_test_dir_clear (&tmp);
