@@ -295,8 +295,8 @@ STAGE_MS = ("zoom_ms", "callers_callees_ms", "search_ms", "range_ms", "thread_ms
             "on_cpu_ms", "inverted_ms", "merge_line_ms", "inverted_zoom_ms",
             "inverted_exact_ms", "zoom_detail_ms", "exact_ms", "merge_line_cold_ms",
             "zoom_detail_cold_ms")
-STAGE_COUNTS = ("samples", "peak_rss_bytes", "nodes", "view_nodes", "html_bytes",
-                "svg_bytes", "decompressed_bytes")
+STAGE_COUNTS = ("samples", "peak_rss_bytes", "nodes", "view_nodes", "function_nodes",
+                "html_bytes", "svg_bytes", "decompressed_bytes")
 
 
 def export(viewer, fmt, path, out):
@@ -340,6 +340,11 @@ def check_stages(bench, viewer, tmp, path):
     if result["view_nodes"] > result["nodes"] or result["zoom_depth"] != 3:
         sys.exit("--stages: %r view nodes of %r, zoom at depth %r"
                  % (result["view_nodes"], result["nodes"], result["zoom_depth"]))
+    # The whole tree by function has every node the view shows, and no
+    # more than the exact tree.
+    if not result["view_nodes"] <= result["function_nodes"] <= result["nodes"]:
+        sys.exit("--stages: %r nodes by function, %r in the view, %r exact"
+                 % (result["function_nodes"], result["view_nodes"], result["nodes"]))
     if not 0.05 <= result["range_fraction"] <= 0.2:
         sys.exit("--stages: range_fraction %r, expected about 0.1" % result["range_fraction"])
     # The exports measured are the command line's, byte for byte (an SVG
