@@ -662,15 +662,15 @@ climb_all (gpointer user_data)
   return NULL;
 }
 
-/* The climb below the root's children on two threads, when there are
- * enough paths: the root's children's subtrees do not meet.  A helper
- * takes the last children, whose paths are about half, into a builder
- * of its own that starts as INV does; its nodes are then added after
- * those CL made of the first children, which is where a climb on one
- * thread would have made them.  FALSE when it did not. */
 /* How many climbs two threads shared (tv_call_tree_get_shared_climbs()). */
 static gint shared_climbs;
 
+/* The climb below the root's children on two threads: the root's
+ * children's subtrees do not meet.  A helper takes the last children,
+ * whose paths are about half, into a builder of its own that starts as
+ * INV does; its nodes are then added after those CL made of the first
+ * children, which is where a climb on one thread would have made them.
+ * FALSE when it did not. */
 static gboolean
 climb_shared (Climber *cl)
 {
@@ -689,7 +689,10 @@ climb_shared (Climber *cl)
     total += cl->stack[x].end - cl->stack[x].start;
   /* The last children are at the bottom of the stack. */
   while (k + 1 < cl->sp && taken < total / 2)
-    taken += cl->stack[k].end - cl->stack[k].start, k++;
+    {
+      taken += cl->stack[k].end - cl->stack[k].start;
+      k++;
+    }
   if (taken == 0)
     return FALSE;
 
@@ -722,18 +725,18 @@ climb_shared (Climber *cl)
   cl->n_walkers = MAX (total - taken, 1);
   cl->n_done = 0;
 
-  g_atomic_int_inc (&shared_climbs);
+  /* This thread's progress is of its own paths: the bar waits at the
+   * stage's end while the helper finishes, which is not long, as it has
+   * about as many. */
   helper = g_thread_try_new ("tv-climb", climb_all, &h, NULL);
-  if (helper == NULL)
+  climb_all (cl);
+  if (helper != NULL)
     {
-      climb_all (cl);
-      climb_all (&h);
-    }
-  else
-    {
-      climb_all (cl);
       g_thread_join (helper);
+      g_atomic_int_inc (&shared_climbs);
     }
+  else if (!cl->progress->cancelled)
+    climb_all (&h);
   g_free (h.stack);
   cl->progress->cancelled |= own.cancelled;
   if (cl->progress->cancelled)
@@ -874,8 +877,13 @@ tv_call_tree_invert (TvProfileData *data,
   {
     Climber cl = { v, &c, query, walkers, scratch, inv, end_of, remainders, progress,
                    MAX (n_walkers, 1), 0, g_new (Span, 64), 0, 64 };
-    /* A thread is worth it from some 65,536 paths on a big tree. */
-    gboolean shared = tv_call_tree_uses_threads (v->n_nodes)
+    /* A second thread is worth it on a big tree with a sixteenth as many
+     * paths as the threshold says (tv_call_tree_set_thread_min_nodes()),
+     * when the tree leaves nodes out: a whole inverted tree of a deep
+     * profile has hundreds of millions of nodes, half of which the
+     * helper's builder would hold twice, and its time goes to making
+     * them. */
+    gboolean shared = query->min_total > 0 && tv_call_tree_uses_threads (v->n_nodes)
                       && tv_call_tree_uses_threads (MIN (n_walkers, G_MAXUINT32 / 16) * 16);
 
     /* The root first: its children are every path's first node. */
