@@ -289,6 +289,43 @@ typedef struct
   guint32 count;
 } Stamped;
 
+/* Where the hits [FROM, TO) start, into START (see count_threads()). */
+typedef struct
+{
+  const GArray  *hits;
+  const guint32 *hit_nodes;
+  const guint32 *map;
+  const guint8  *in_focus;
+  const guint32 *end_of;
+  guint32       *start;
+  guint          from;
+  guint          to;
+} HitStarts;
+
+static gpointer
+hit_starts_run (gpointer user_data)
+{
+  const HitStarts *h = user_data;
+
+  for (guint i = h->from; i < h->to; i++)
+    {
+      const ThreadHit *hit = &g_array_index (h->hits, ThreadHit, i);
+      guint32 node = h->hit_nodes != NULL ? h->hit_nodes[i]
+                     : h->map != NULL ? h->map[hit->leaf] : hit->leaf;
+
+      /* Outside the focused function: not in the tree. */
+      if (node == TV_NODE_NONE || (h->in_focus != NULL && !h->in_focus[hit->leaf]))
+        node = TV_NODE_NONE;
+      else if (h->end_of != NULL)
+        {
+          node = h->end_of[node];
+          g_assert (node != TV_NODE_NONE);
+        }
+      h->start[i] = node;
+    }
+  return NULL;
+}
+
 /* How many threads reached each node of the view V, or of the inverted
  * view when END_OF (the inverted node where each node of V with self
  * samples ends, see tv_call_tree_invert()) and INV_PARENT are given: each thread stamps
@@ -314,26 +351,26 @@ count_threads (const GArray  *hits,
   guint8 *counts;
 
   /* Where each hit starts, found first: those reads do not wait on each
-   * other, while the walks below would wait on each. */
+   * other, while the walks below would wait on each.  Each is a read
+   * anywhere in an array of the exact tree's size or two: the second
+   * half on a second thread, from some 65,536 hits on a big tree. */
   tv_autohuge guint32 *start = tv_huge_new (guint32, MAX (hits->len, 1));
+  HitStarts first = { hits, hit_nodes, map, in_focus, end_of, start, 0, hits->len };
+  HitStarts second = first;
+  GThread *helper = NULL;
 
+  if (tv_call_tree_uses_threads (MIN (hits->len, G_MAXUINT32 / 16) * 16))
+    {
+      first.to = second.from = hits->len / 2;
+      helper = g_thread_try_new ("tv-hits", hit_starts_run, &second, NULL);
+      if (helper == NULL)
+        first.to = hits->len;
+    }
   for (guint32 n = 0; n < n_nodes; n++)
     nodes[n] = (Stamped) { G_MAXUINT32, 0 };
-  for (guint i = 0; i < hits->len; i++)
-    {
-      const ThreadHit *hit = &g_array_index (hits, ThreadHit, i);
-      guint32 node = hit_nodes != NULL ? hit_nodes[i] : map != NULL ? map[hit->leaf] : hit->leaf;
-
-      /* Outside the focused function: not in the tree. */
-      if (node == TV_NODE_NONE || (in_focus != NULL && !in_focus[hit->leaf]))
-        node = TV_NODE_NONE;
-      else if (end_of != NULL)
-        {
-          node = end_of[node];
-          g_assert (node != TV_NODE_NONE);
-        }
-      start[i] = node;
-    }
+  hit_starts_run (&first);
+  if (helper != NULL)
+    g_thread_join (helper);
   for (guint i = 0; i < hits->len && progress_step (progress, i, hits->len); i++)
     {
       guint32 t = g_array_index (hits, ThreadHit, i).thread;

@@ -181,8 +181,9 @@ void           tv_call_tree_get_kept_stats (guint          *taken,
  * function table off on a second thread while it groups its nodes, and an
  * inverted tree shares its first pass with one; and from a sixteenth of
  * that many paths an inverted tree that leaves nodes out shares its
- * climb.  All when there is a second processor; 0 makes every such tree
- * use one, whatever the processors.
+ * climb, and from a sixteenth of that many hits a count of threads finds
+ * where they start, on two threads.  All when there is a second
+ * processor; 0 makes every such tree use one, whatever the processors.
  * For tests: set it before any tree is built. */
 void           tv_call_tree_set_thread_min_nodes (guint32 n_nodes);
 /* For tests: how many function tables two threads made together. */
