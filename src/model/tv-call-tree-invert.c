@@ -533,6 +533,9 @@ typedef struct
   guint32       *end_of;
   GArray        *remainders;
   Progress      *progress;
+  /* The query's thresholds, or those of its min_total_divisor. */
+  guint64        min_total;
+  guint64        detail_min_total;
   guint32        n_walkers;
   guint32        n_done;
   Span          *stack;
@@ -568,7 +571,7 @@ climb_span (Climber *cl,
   guint32 node = top.node, a = top.start, b = top.end;
   /* At the detail path's end or below, the finer threshold holds. */
   gboolean detail = top.level == n_path;
-  guint64 min_total = detail ? query->detail_min_total : query->min_total;
+  guint64 min_total = detail ? cl->detail_min_total : cl->min_total;
   guint32 first_child = inv->n_nodes;
   gsize first_pushed = cl->sp;
   /* The walkers that go on in the node's run: its child of the same
@@ -820,7 +823,8 @@ climb_all_or_shared (Climber  *cl,
  * is, weighed by V's counts: inverting goes by the keys of a path, so
  * exact nodes of the same keys need not be merged first.
  *
- * With the query's min_total, a child with fewer samples is left out and
+ * With the query's min_total (or its min_total_divisor's share of the
+ * tree's samples, when larger), a child with fewer samples is left out and
  * its samples are added to REMAINDERS: its paths stop at its parent, which
  * keeps their state counts (END_OF, per node of V, says so too), so that
  * every node made is exact.  Along the query's detail path nothing is left
@@ -849,6 +853,9 @@ tv_call_tree_invert (TvProfileData *data,
   tv_autohuge guint32 *head = NULL;
   guint32 n_walkers;
   const guint32 *path = query->detail_path;
+  /* With the query's min_total_divisor, the share of the tree's samples
+   * no node is kept under. */
+  guint64 share = 0;
 
   if (end_of != NULL)
     {
@@ -871,20 +878,33 @@ tv_call_tree_invert (TvProfileData *data,
   head = c.head;
   if (progress->cancelled)
     return;
+  if (query->min_total_divisor > 0)
+    {
+      /* The tree's samples: the root's own and every path's (the walkers
+       * are still in node order: the reads go one way). */
+      guint64 samples = inv->self[0], d = query->min_total_divisor;
+
+      for (guint32 i = 0; i < n_walkers; i++)
+        samples += v->self[walkers[i].leaf];
+      share = MAX (samples / d + (samples % d != 0), 1);
+    }
   scratch = tv_huge_new (Walker, MAX (n_walkers, 1));
   sort_walkers (walkers, n_walkers, scratch);
 
   {
     Climber cl = { v, &c, query, walkers, scratch, inv, end_of, remainders, progress,
+                   MAX (query->min_total, share), MAX (query->detail_min_total, share),
                    MAX (n_walkers, 1), 0, g_new (Span, 64), 0, 64 };
+    gboolean shared;
+
     /* A second thread is worth it on a big tree with a sixteenth as many
      * paths as the threshold says (tv_call_tree_set_thread_min_nodes()),
      * when the tree leaves nodes out: a whole inverted tree of a deep
      * profile has hundreds of millions of nodes, half of which the
      * helper's builder would hold twice, and its time goes to making
      * them. */
-    gboolean shared = query->min_total > 0 && tv_call_tree_uses_threads (v->n_nodes)
-                      && tv_call_tree_uses_threads (MIN (n_walkers, G_MAXUINT32 / 16) * 16);
+    shared = cl.min_total > 0 && tv_call_tree_uses_threads (v->n_nodes)
+             && tv_call_tree_uses_threads (MIN (n_walkers, G_MAXUINT32 / 16) * 16);
 
     /* The root first: its children are every path's first node. */
     climber_push (&cl, (Span) { 0, 0, 0, n_walkers, path != NULL ? 0 : LEVEL_OFF, 0 });

@@ -70,7 +70,7 @@ typedef struct
    * and callees stay exact.  0 keeps every node.  Callers trees, and
    * top-down trees with a node map, keep every node whatever it says. */
   guint64        min_total;
-  /* And a top-down tree, one with fewer than this fraction,
+  /* And a top-down or inverted tree, one with fewer than this fraction,
    * 1 / min_total_divisor, of the samples of the tree, rounded up: a
    * threshold set before they are counted, the larger one winning, on
    * the detail path (below) too.  0 for none. */

@@ -1104,15 +1104,15 @@ prunes (const TvQuery *q)
   return q->callers_of == TV_NODE_NONE && (q->inverted || !q->keep_node_map);
 }
 
-/* The share of Q's tree of SAMPLES a top-down tree keeps no node under,
- * on the detail path and off it, or 0. */
+/* The share of Q's tree of SAMPLES a top-down or inverted tree keeps no
+ * node under, on the detail path and off it, or 0. */
 static guint64
 brute_share (const TvQuery *q,
              guint64        samples)
 {
   guint64 d = q->min_total_divisor;
 
-  if (!prunes (q) || d == 0 || q->inverted)
+  if (!prunes (q) || d == 0)
     return 0;
   return MAX ((samples + d - 1) / d, 1);
 }
