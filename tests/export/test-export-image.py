@@ -932,8 +932,20 @@ def size_cases(env):
                     problems.append("PNG %dx%d" % (png.width, png.height))
             else:
                 problems += check_pdf(data)
+        # Inverted, the tree leaves out what is under a tenth of a pixel
+        # too, turned over from the exact tree: every sample is still said.
+        start = time.monotonic()
+        data, p = export(env, profile, "svg", "--inverted", tmp=tmp)
+        problems += p
+        if data is not None:
+            print("# 1M samples to an inverted svg: %d bytes in %.2f s"
+                  % (len(data), time.monotonic() - start))
+            desc = Svg(data).desc or ""
+            for want in ("Inverted flame graph", "1,000,000 of 1,000,000 samples"):
+                if want not in desc:
+                    problems.append("inverted svg: %r is not in the caption %r" % (want, desc))
         return problems
-    cases.append(("a 1M-sample profile in each format", big))
+    cases.append(("a 1M-sample profile in each format, and inverted", big))
 
     def too_tall():
         # 257 rows of 18 pixels do not fit the 4096 pixels that 32 Mi pixels
