@@ -3606,29 +3606,42 @@ write_recursion (const char *path,
   *s_frame = frames[S];
 }
 
-/* The inverted tree of Q climbed on two threads is the one one thread
- * makes, node for node, numbered the same (climb_shared() in
- * tv-call-tree-invert.c). */
+/* The tree of Q made with a second thread is the one one thread makes,
+ * node for node, numbered the same; SHARED (a counter of the work two
+ * threads did together) must then have grown, when MUST_SHARE. */
+static void
+assert_same_shared (TvProfileData *data,
+                    const TvQuery *q,
+                    guint        (*shared) (void),
+                    gboolean       must_share)
+{
+  g_autoptr(TvCallTree) two = NULL;
+  g_autoptr(TvCallTree) one = NULL;
+  guint before = shared ();
+
+  tv_call_tree_set_thread_min_nodes (0);
+  two = tv_call_tree_new (data, q, NULL);
+  if (must_share)
+    g_assert_cmpuint (shared (), >, before);
+  tv_call_tree_set_thread_min_nodes (G_MAXUINT32);
+  one = tv_call_tree_new (data, q, NULL);
+  tv_call_tree_set_thread_min_nodes (0);
+  fixture_assert_same_trees (two, one);
+}
+
+/* The same for an inverted tree's climb (climb_shared() in
+ * tv-call-tree-invert.c): shared when the tree leaves nodes out, unless
+ * the root has fewer than two children to share. */
 static void
 assert_climb_shared (TvProfileData *data,
                      const TvQuery *q)
 {
-  g_autoptr(TvCallTree) shared = NULL;
-  g_autoptr(TvCallTree) alone = NULL;
-  guint climbs = tv_call_tree_get_shared_climbs ();
+  g_autoptr(TvCallTree) tree = tv_call_tree_new (data, q, NULL);
   guint n_children;
 
-  tv_call_tree_set_thread_min_nodes (0);
-  shared = tv_call_tree_new (data, q, NULL);
-  tv_call_tree_set_thread_min_nodes (G_MAXUINT32);
-  alone = tv_call_tree_new (data, q, NULL);
-  tv_call_tree_set_thread_min_nodes (0);
-  fixture_assert_same_trees (shared, alone);
-  /* Shared when the tree leaves nodes out, unless the root had fewer
-   * than two children to share. */
-  tv_call_tree_get_children (shared, TV_ROOT_NODE, &n_children);
-  if (q->min_total > 0 && n_children >= 2)
-    g_assert_cmpuint (tv_call_tree_get_shared_climbs (), >, climbs);
+  tv_call_tree_get_children (tree, TV_ROOT_NODE, &n_children);
+  assert_same_shared (data, q, tv_call_tree_get_shared_climbs,
+                      q->min_total > 0 && n_children >= 2);
 }
 
 /* Inverted trees of a deep recursion, where a path climbs runs of one
@@ -3736,19 +3749,11 @@ test_invert_runs (void)
   for (guint i = 0; i < 4; i++)
     {
       TvQuery q;
-      g_autoptr(TvCallTree) shared = NULL;
-      g_autoptr(TvCallTree) alone = NULL;
-      guint tables = tv_call_tree_get_shared_tables ();
 
       tv_query_init (&q, i % 2 ? TV_MERGE_FUNCTION : TV_MERGE_LINE);
       q.min_total = 1 + i / 2;
       q.count_threads = TRUE;
-      tv_call_tree_set_thread_min_nodes (0);
-      shared = tv_call_tree_new (data, &q, NULL);
-      g_assert_cmpuint (tv_call_tree_get_shared_tables (), >, tables);
-      tv_call_tree_set_thread_min_nodes (G_MAXUINT32);
-      alone = tv_call_tree_new (data, &q, NULL);
-      fixture_assert_same_trees (shared, alone);
+      assert_same_shared (data, &q, tv_call_tree_get_shared_tables, TRUE);
     }
   tv_call_tree_set_thread_min_nodes (1u << 20);
   decoded_clear (&d);
