@@ -53,7 +53,8 @@ typedef struct
 /* How the paths climb: a node at a time by the STEPS of every node; or,
  * on the exact tree without hidden frames, by runs, with each node's run's
  * top node in HEAD and how far up it is in RUN, and each step read off the
- * exact tree. */
+ * exact tree.  HEAD and RUN are one block (see runs_new ()), which is kept
+ * under RUNS_TAG for the next query once it is whole. */
 typedef struct
 {
   Step              *steps;
@@ -61,7 +62,65 @@ typedef struct
   const guint32     *keys;
   guint32           *head;
   guint16           *run;
+  guint64            runs_tag;
 } Climb;
+
+/* HEAD and RUN depend only on the exact tree and the merge key: they are
+ * the same for every query of a profile that hides no frame.  The first
+ * such query makes them, in a pass over every node; the next ones take
+ * them back from the kept blocks (tv_huge_keep ()), for as long as those
+ * are kept, and only look for their paths' leaves. */
+static gint runs_reused;
+
+static gsize
+runs_bytes (guint32 n_nodes)
+{
+  return (gsize) MAX (n_nodes, 1) * (sizeof (guint32) + sizeof (guint16));
+}
+
+/* What is kept between queries of a profile (tv_huge_keep ()). */
+enum
+{
+  KEPT_RUNS = 1,
+  KEPT_LEAVES
+};
+
+/* The tag of KIND kept for DATA and MERGE: never 0. */
+static guint64
+kept_tag (TvProfileData *data,
+          TvMergeKey     merge,
+          guint          kind)
+{
+  return (guint64) tv_profile_data_get_serial (data) << 16 | (guint64) merge << 8 | kind;
+}
+
+/* HEAD and RUN of C in one block, kept or new; TRUE if kept. */
+static gboolean
+runs_new (Climb         *c,
+          TvProfileData *data,
+          TvMergeKey     merge)
+{
+  guint32 n = MAX (c->exact->n_nodes, 1);
+  guint64 tag = kept_tag (data, merge, KEPT_RUNS);
+
+  c->head = tv_huge_take_kept (tag, runs_bytes (n));
+  if (c->head != NULL)
+    {
+      c->run = (guint16 *) (c->head + n);
+      c->runs_tag = tag;
+      g_atomic_int_inc (&runs_reused);
+      return TRUE;
+    }
+  c->head = tv_huge_alloc (runs_bytes (n), FALSE);
+  c->run = (guint16 *) (c->head + n);
+  return FALSE;
+}
+
+guint
+tv_call_tree_get_runs_reused (void)
+{
+  return (guint) g_atomic_int_get (&runs_reused);
+}
 
 /* The key KEYS give exact node N, TV_NODE_NONE for the root. */
 static inline guint32
@@ -431,6 +490,113 @@ walkers_shared (const TvExactTree *exact,
   return first.n_walkers + second.n_walkers;
 }
 
+/* Sorts the N node numbers A, with TMP (room for N): a radix sort a
+ * byte at a time, skipping the bytes where all agree. */
+static void
+sort_nodes (guint32 *a,
+            guint32  n,
+            guint32 *tmp)
+{
+  guint32 all_or = 0, all_and = G_MAXUINT32;
+
+  for (guint32 i = 0; i < n; i++)
+    {
+      all_or |= a[i];
+      all_and &= a[i];
+    }
+  for (guint shift = 0; shift < 32; shift += 8)
+    {
+      guint32 count[256] = { 0 };
+      guint32 sum = 0;
+
+      if ((((all_or ^ all_and) >> shift) & 0xff) == 0)
+        continue;
+      for (guint32 i = 0; i < n; i++)
+        count[(a[i] >> shift) & 0xff]++;
+      for (guint b = 0; b < 256; b++)
+        {
+          guint32 c = count[b];
+
+          count[b] = sum;
+          sum += c;
+        }
+      for (guint32 i = 0; i < n; i++)
+        tmp[count[(a[i] >> shift) & 0xff]++] = a[i];
+      memcpy (a, tmp, n * sizeof (guint32));
+    }
+}
+
+/* The leaves of every run of DATA's samples, in node order, each once:
+ * every node a query of DATA can weigh, from the second of the block on,
+ * and how many in the first.  Kept between queries with KEPT_LEAVES.
+ * NULL when they would not be fewer than a quarter of the nodes, where a
+ * pass over the nodes costs less than their sort. */
+static guint32 *
+run_leaves (TvProfileData *data)
+{
+  guint32 n_nodes = tv_profile_data_get_tree (data)->n_nodes;
+  guint n_threads = tv_profile_data_get_n_threads (data);
+  guint64 n_runs = 0;
+  guint32 *block, *leaves, n = 0, n_leaves = 0;
+  g_autofree guint32 *tmp = NULL;
+
+  block = tv_huge_take_kept (kept_tag (data, 0, KEPT_LEAVES), sizeof (guint32));
+  if (block != NULL)
+    return block;
+  for (guint i = 0; i < n_threads; i++)
+    n_runs += tv_profile_data_get_thread (data, i)->n_runs;
+  if (n_runs >= n_nodes / 4)
+    return NULL;
+  block = g_new (guint32, n_runs + 1);
+  leaves = block + 1;
+  tmp = g_new (guint32, MAX (n_runs, 1));
+  for (guint i = 0; i < n_threads; i++)
+    {
+      const TvThread *t = tv_profile_data_get_thread (data, i);
+
+      memcpy (leaves + n, t->run_leaf, t->n_runs * sizeof (guint32));
+      n += (guint32) t->n_runs;
+    }
+  sort_nodes (leaves, n, tmp);
+  for (guint32 i = 0; i < n; i++)
+    if (i == 0 || leaves[i] != leaves[i - 1])
+      leaves[n_leaves++] = leaves[i];
+  block[0] = n_leaves;
+  return g_renew (guint32, block, n_leaves + 1);
+}
+
+/* The walkers of the exact tree EXACT weighed by V, whose runs C holds
+ * already: from the N_LEAVES LEAVES when given (see run_leaves ()), else
+ * from a pass over V's weights; in node order, as a pass makes them. */
+static guint32
+walkers_of_runs (const TvExactTree *exact,
+                 const guint32     *keys,
+                 const Builder     *v,
+                 const guint32     *leaves,
+                 guint32            n_leaves,
+                 const Climb       *c,
+                 Walker            *walkers,
+                 Progress          *progress)
+{
+  guint32 n_walkers = 0;
+
+  if (leaves != NULL)
+    {
+      for (guint32 i = 0; i < n_leaves; i++)
+        {
+          guint32 node = leaves[i];
+
+          if (node != TV_ROOT_NODE && v->self[node] > 0)
+            walkers[n_walkers++] = enter (c, key_of (keys, exact, node), node, node, 1);
+        }
+      return progress_report (progress, 1, 1) ? n_walkers : 0;
+    }
+  for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
+    if (v->self[n] > 0)
+      walkers[n_walkers++] = enter (c, key_of (keys, exact, n), n, n, 1);
+  return n_walkers;
+}
+
 /* The same from the exact tree of DATA, whose nodes V weighs, with the
  * query's merge key: a hidden frame is stepped over (a step goes to the
  * nearest caller that is not hidden, which a node's step reads off its
@@ -441,6 +607,8 @@ static guint32
 walkers_from_exact (TvProfileData *data,
                     const TvQuery *query,
                     const Builder *v,
+                    const guint32 *leaves,
+                    guint32        n_leaves,
                     Climb         *c,
                     Walker        *walkers,
                     Builder       *inv,
@@ -462,11 +630,16 @@ walkers_from_exact (TvProfileData *data,
       c->keys = keys;
       if (climbs_runs (exact, keys))
         {
-          c->run = tv_huge_new (guint16, MAX (exact->n_nodes, 1));
-          c->head = tv_huge_new (guint32, MAX (exact->n_nodes, 1));
+          guint32 made;
+
+          if (runs_new (c, data, query->merge))
+            return walkers_of_runs (exact, keys, v, leaves, n_leaves, c, walkers, progress);
+          made = walkers_shared (exact, keys, v, c, walkers, progress);
+          if (!progress->cancelled)
+            c->runs_tag = kept_tag (data, query->merge, KEPT_RUNS);
+          return made;
         }
-      else
-        c->steps = tv_huge_new (Step, MAX (v->n_nodes, 1));
+      c->steps = tv_huge_new (Step, MAX (v->n_nodes, 1));
       return walkers_shared (exact, keys, v, c, walkers, progress);
     }
 
@@ -842,26 +1015,40 @@ tv_call_tree_invert (TvProfileData *data,
                      Progress      *progress)
 {
   /* Room for a walker per node: only those made are touched. */
+  g_autofree guint32 *leaves_block = NULL;
+  const guint32 *leaves = NULL;
+  guint32 n_leaves = 0;
   tv_autohuge Walker *walkers = tv_huge_new (Walker, MAX (v->n_nodes, 1));
   tv_autohuge Walker *scratch = NULL;
   /* How the paths climb: by each node's parent and the parent's key, side
    * by side, so that a path's step up reads one place, not two; or by runs
    * up the exact tree. */
-  Climb c = { NULL, NULL, NULL, NULL, NULL };
+  Climb c = { NULL, NULL, NULL, NULL, NULL, 0 };
   tv_autohuge Step *steps = NULL;
-  tv_autohuge guint16 *run = NULL;
-  tv_autohuge guint32 *head = NULL;
+  /* HEAD and RUN's block. */
+  tv_autohuge guint32 *runs = NULL;
   guint32 n_walkers;
   const guint32 *path = query->detail_path;
   /* With the query's min_total_divisor, the share of the tree's samples
    * no node is kept under. */
   guint64 share = 0;
 
-  if (end_of != NULL)
+  if (v->parent == NULL && (leaves_block = run_leaves (data)) != NULL)
     {
-      memset (end_of, 0xff, v->n_nodes * sizeof (guint32));
-      end_of[0] = 0;
+      n_leaves = leaves_block[0];
+      leaves = leaves_block + 1;
     }
+  /* Only the leaves' are read (see count_threads ()), and every walker's
+   * is written: unset, they show a path lost. */
+  if (end_of != NULL && leaves != NULL)
+    {
+      for (guint32 i = 0; i < n_leaves; i++)
+        end_of[leaves[i]] = TV_NODE_NONE;
+    }
+  else if (end_of != NULL)
+    memset (end_of, 0xff, v->n_nodes * sizeof (guint32));
+  if (end_of != NULL)
+    end_of[0] = 0;
   inv->self[0] += v->self[0];
   if (v->status != NULL)
     add_states (inv->status, v->status);
@@ -871,11 +1058,11 @@ tv_call_tree_invert (TvProfileData *data,
       n_walkers = walkers_from_view (v, &c, walkers);
     }
   else
-    n_walkers = walkers_from_exact (data, query, v, &c, walkers, inv, end_of, progress);
-  /* Freed on the way out. */
+    n_walkers = walkers_from_exact (data, query, v, leaves, n_leaves, &c, walkers, inv, end_of,
+                                    progress);
+  /* Freed on the way out, or kept. */
   steps = c.steps;
-  run = c.run;
-  head = c.head;
+  runs = c.head;
   if (progress->cancelled)
     return;
   if (query->min_total_divisor > 0)
@@ -916,6 +1103,12 @@ tv_call_tree_invert (TvProfileData *data,
   /* Each node's children were made together, by key, which is their rank
    * (see tv_profile_data_get_key_ranks()): no sort needed. */
   inv->children_in_order = TRUE;
+  if (leaves_block != NULL)
+    tv_huge_keep (g_steal_pointer (&leaves_block), (n_leaves + 1) * sizeof (guint32),
+                  kept_tag (data, 0, KEPT_LEAVES));
+  if (c.runs_tag != 0)
+    tv_huge_keep (g_steal_pointer (&runs), runs_bytes (tv_profile_data_get_tree (data)->n_nodes),
+                  c.runs_tag);
 }
 
 /* Callers of FUNCTION: below a node for the function come its callers,

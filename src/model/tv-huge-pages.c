@@ -13,6 +13,12 @@
  * memory the process holds while the user only looks: they go back to the
  * system 30 seconds after the last one was kept (when the default main
  * context runs), and when a profile is closed.
+ *
+ * A block can also be kept with what it holds, under a tag, for the next
+ * query that would compute the same again (tv_huge_keep ()).  It is
+ * memory kept like any other: given back at the same times, and taken,
+ * tag and all, by a new block that no untagged one has room for.  Blocks
+ * of the heap are kept so too, and so are all blocks under a sanitizer.
  */
 #include "tv-huge-pages.h"
 
@@ -25,6 +31,10 @@ typedef struct
 {
   gpointer mem;
   gsize    size;
+  /* Kept with what it holds (tv_huge_keep ()), else 0; a block of the
+   * heap is kept only so. */
+  guint64  tag;
+  gboolean heap;
 } Block;
 
 static GMutex lock;
@@ -32,15 +42,17 @@ static gsize kept_bytes;
 static gsize stats_mapped, stats_reused;
 static guint trim_after_s = 30;
 
-#if TV_HUGE_MAPPED
-/* Every mapped block in use: its address to its size. */
-static GHashTable *in_use;
 /* Blocks freed and kept, the most recently freed last. */
 static Block kept[MAX_KEPT];
 static guint n_kept;
 /* On the default main context while blocks are kept. */
 static GSource *trim_source;
 static gint64 last_kept;
+
+#if TV_HUGE_MAPPED
+/* Every mapped block in use: its address to its size. */
+static GHashTable *in_use;
+#endif
 
 static gsize
 max_kept_bytes (void)
@@ -57,6 +69,7 @@ max_kept_bytes (void)
   return max;
 }
 
+#if TV_HUGE_MAPPED
 /* A new mapping of SIZE bytes (a multiple of ALIGNMENT) at an address
  * that is a multiple of ALIGNMENT, or NULL. */
 static gpointer
@@ -80,6 +93,7 @@ map_aligned (gsize size)
 # endif
   return mem;
 }
+#endif
 
 static gboolean trim_when_idle (gpointer user_data);
 
@@ -110,15 +124,42 @@ take_kept (guint i)
   return block;
 }
 
-/* Unmaps the kept block I; called with the lock held. */
+/* Gives BLOCK back to the system. */
+static void
+give_back (Block block)
+{
+#if TV_HUGE_MAPPED
+  if (!block.heap)
+    {
+      munmap (block.mem, block.size);
+      return;
+    }
+#endif
+  g_free (block.mem);
+}
+
+/* Gives the kept block I back; called with the lock held. */
 static void
 drop_kept (guint i)
 {
-  Block block = take_kept (i);
-
-  munmap (block.mem, block.size);
+  give_back (take_kept (i));
 }
-#endif
+
+/* Adds BLOCK to the kept ones, the oldest going while there are too
+ * many; called with the lock held. */
+static void
+add_kept (Block block)
+{
+  if (n_kept == MAX_KEPT)
+    drop_kept (0);
+  kept[n_kept++] = block;
+  kept_bytes += block.size;
+  while (kept_bytes > max_kept_bytes ())
+    drop_kept (0);
+  last_kept = g_get_monotonic_time ();
+  if (trim_source == NULL)
+    schedule_trim (trim_after_s);
+}
 
 gpointer
 tv_huge_alloc (gsize    bytes,
@@ -135,10 +176,13 @@ tv_huge_alloc (gsize    bytes,
 
   g_mutex_lock (&lock);
   /* The smallest kept block it fits in: a bigger one's pages are there
-   * already, and a new mapping beside it would only add to them. */
-  for (guint i = 0; i < n_kept; i++)
-    if (kept[i].size >= size && (best == G_MAXUINT || kept[i].size < kept[best].size))
-      best = i;
+   * already, and a new mapping beside it would only add to them.  One
+   * kept with what it holds only when no other fits. */
+  for (guint pass = 0; pass < 2 && best == G_MAXUINT; pass++)
+    for (guint i = 0; i < n_kept; i++)
+      if (!kept[i].heap && (kept[i].tag != 0) == pass && kept[i].size >= size
+          && (best == G_MAXUINT || kept[i].size < kept[best].size))
+        best = i;
   if (best != G_MAXUINT)
     {
       Block block = take_kept (best);
@@ -202,19 +246,73 @@ tv_huge_free (gpointer mem)
       munmap (mem, size);
       return;
     }
-  if (n_kept == MAX_KEPT)
-    drop_kept (0);
-  kept[n_kept++] = (Block) { mem, size };
-  kept_bytes += size;
-  while (kept_bytes > max_kept_bytes ())
-    drop_kept (0);
-  last_kept = g_get_monotonic_time ();
-  if (trim_source == NULL)
-    schedule_trim (trim_after_s);
+  add_kept ((Block) { mem, size, 0, FALSE });
   g_mutex_unlock (&lock);
 #else
   g_free (mem);
 #endif
+}
+
+void
+tv_huge_keep (gpointer mem,
+              gsize    bytes,
+              guint64  tag)
+{
+  Block block = { mem, bytes, tag, TRUE };
+
+  g_return_if_fail (tag != 0);
+
+  if (mem == NULL)
+    return;
+  g_mutex_lock (&lock);
+  /* What the last one kept with TAG holds is older. */
+  for (guint i = 0; i < n_kept; i++)
+    if (kept[i].tag == tag)
+      {
+        if (kept[i].heap)
+          drop_kept (i);
+        else
+          kept[i].tag = 0;
+        break;
+      }
+#if TV_HUGE_MAPPED
+  {
+    gpointer value;
+
+    if (in_use != NULL && g_hash_table_steal_extended (in_use, mem, NULL, &value))
+      block = (Block) { mem, GPOINTER_TO_SIZE (value), tag, FALSE };
+  }
+#endif
+  if (block.size > max_kept_bytes ())
+    give_back (block);
+  else
+    add_kept (block);
+  g_mutex_unlock (&lock);
+}
+
+gpointer
+tv_huge_take_kept (guint64 tag,
+                   gsize   bytes)
+{
+  gpointer mem = NULL;
+
+  g_return_val_if_fail (tag != 0, NULL);
+
+  g_mutex_lock (&lock);
+  for (guint i = 0; i < n_kept; i++)
+    if (kept[i].tag == tag && kept[i].size >= bytes)
+      {
+        Block block = take_kept (i);
+
+        mem = block.mem;
+#if TV_HUGE_MAPPED
+        if (!block.heap)
+          g_hash_table_insert (in_use, mem, GSIZE_TO_POINTER (block.size));
+#endif
+        break;
+      }
+  g_mutex_unlock (&lock);
+  return mem;
 }
 
 gsize
@@ -268,7 +366,6 @@ tv_huge_realloc (gpointer mem,
   return grown;
 }
 
-#if TV_HUGE_MAPPED
 static gboolean
 trim_when_idle (gpointer user_data)
 {
@@ -288,17 +385,14 @@ trim_when_idle (gpointer user_data)
   g_mutex_unlock (&lock);
   return G_SOURCE_REMOVE;
 }
-#endif
 
 void
 tv_huge_trim (void)
 {
-#if TV_HUGE_MAPPED
   g_mutex_lock (&lock);
   while (n_kept > 0)
     drop_kept (n_kept - 1);
   g_mutex_unlock (&lock);
-#endif
 }
 
 void
@@ -306,10 +400,8 @@ tv_huge_set_trim_delay (guint seconds)
 {
   g_mutex_lock (&lock);
   trim_after_s = MAX (seconds, 1);
-#if TV_HUGE_MAPPED
   if (trim_source != NULL)
     schedule_trim (trim_after_s);
-#endif
   g_mutex_unlock (&lock);
 }
 

@@ -93,6 +93,17 @@ void     tv_huge_free      (gpointer mem);
 gpointer tv_huge_realloc   (gpointer mem,
                             gsize    old_bytes,
                             gsize    bytes);
+/* Keeps MEM, a block of BYTES from tv_huge_alloc (), with what it holds,
+ * for tv_huge_take_kept () with the same TAG (not 0) until the kept
+ * blocks go back; it is then no longer the caller's.  What was kept with
+ * TAG before is kept with none. */
+void     tv_huge_keep      (gpointer mem,
+                            gsize    bytes,
+                            guint64  tag);
+/* The block of at least BYTES last kept with TAG, as it was kept, to be
+ * freed (or kept) again; NULL when there is none. */
+gpointer tv_huge_take_kept (guint64  tag,
+                            gsize    bytes);
 /* The size of the mapping MEM is, or 0 if it is not one. */
 gsize    tv_huge_size      (gpointer mem);
 /* Unmaps the blocks kept: when a profile is closed, and by itself once no

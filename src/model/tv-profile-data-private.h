@@ -119,6 +119,7 @@ typedef struct
 struct _TvProfileData
 {
   gatomicrefcount ref_count;
+  guint           serial;          /* tv_profile_data_get_serial () */
   TachReader     *reader;
   GBytes         *bytes;           /* what a memory reader reads, or NULL */
   TvThread       *threads;

@@ -597,6 +597,9 @@ report_finish (double   done,
   return TRUE;
 }
 
+/* The last TvProfileData's serial. */
+static gint next_serial;
+
 static TvProfileData *
 load (TachReader           *reader,
       gboolean              counts_only,
@@ -619,6 +622,7 @@ load (TachReader           *reader,
   int ret;
 
   g_atomic_ref_count_init (&self->ref_count);
+  self->serial = (guint) g_atomic_int_add (&next_serial, 1) + 1;
   if (!start_load (self, reader, counts_only, filter, error))
     return NULL;
 
@@ -897,6 +901,12 @@ const TvExactTree *
 tv_profile_data_get_tree (TvProfileData *self)
 {
   return &self->tree;
+}
+
+guint
+tv_profile_data_get_serial (TvProfileData *self)
+{
+  return self->serial;
 }
 
 guint

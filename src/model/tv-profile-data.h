@@ -250,6 +250,9 @@ const TvThread    *tv_profile_data_get_thread    (TvProfileData *data,
  * with the data, so that no view sorts its threads on the UI thread. */
 const guint32     *tv_profile_data_get_thread_order (TvProfileData *data);
 const TvExactTree *tv_profile_data_get_tree      (TvProfileData *data);
+/* A number no other data loaded by this process has (until 2^32 loads):
+ * what is kept of DATA's between queries is known by it. */
+guint              tv_profile_data_get_serial    (TvProfileData *data);
 guint              tv_profile_data_get_max_depth (TvProfileData *data);
 /* Samples whose stack has TACH_MAX_STACK_DEPTH frames: the writer cuts
  * deeper stacks there, so most of these lost their outermost frames. */

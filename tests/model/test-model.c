@@ -3196,6 +3196,76 @@ test_kept_weights (void)
   format_test_dir_clear (&tmp);
 }
 
+/* A block kept with what it holds (tv_huge_keep ()) comes back whole
+ * under its tag, and under no other; a newer one under the same tag
+ * takes its place; a new block takes it, tag and all, only when no other
+ * kept block fits; tv_huge_trim () gives it back.  Blocks of the heap are
+ * kept so too, and every block under a sanitizer. */
+static void
+test_huge_keep (void)
+{
+  gsize n = 2 * (TV_HUGE_PAGES_MIN_BYTES / sizeof (guint32)) + 1000;
+  gsize kept;
+  guint32 *a, *b, *small;
+
+  tv_huge_trim ();
+  a = tv_huge_new (guint32, n);
+  for (gsize i = 0; i < n; i++)
+    a[i] = (guint32) (7 * i);
+  tv_huge_keep (a, n * sizeof (guint32), 0x101);
+  tv_huge_get_stats (NULL, NULL, &kept);
+  g_assert_cmpuint (kept, >=, n * sizeof (guint32));
+  g_assert_null (tv_huge_take_kept (0x102, sizeof (guint32)));
+  /* Not if it holds less than asked for. */
+  g_assert_null (tv_huge_take_kept (0x101, (n + 1) * sizeof (guint32) + (4u << 20)));
+  b = tv_huge_take_kept (0x101, n * sizeof (guint32));
+  g_assert_true (b == a);
+  for (gsize i = 0; i < n; i++)
+    if (b[i] != 7 * i)
+      g_error ("kept block lost %" G_GSIZE_FORMAT, i);
+  /* Taken: no longer kept. */
+  g_assert_null (tv_huge_take_kept (0x101, sizeof (guint32)));
+  tv_huge_get_stats (NULL, NULL, &kept);
+  g_assert_cmpuint (kept, ==, 0);
+
+  /* A small block of the heap, kept and taken back. */
+  small = g_new (guint32, 3);
+  small[0] = 11;
+  small[2] = 13;
+  tv_huge_keep (small, 3 * sizeof (guint32), 0x201);
+  g_assert_null (tv_huge_take_kept (0x201, 4 * sizeof (guint32)));
+  g_assert_true (tv_huge_take_kept (0x201, 3 * sizeof (guint32)) == small);
+  g_assert_cmpuint (small[0] + small[2], ==, 24);
+
+  /* The newer of two under one tag. */
+  tv_huge_keep (small, 3 * sizeof (guint32), 0x201);
+  tv_huge_keep (b, n * sizeof (guint32), 0x201);
+  g_assert_true (tv_huge_take_kept (0x201, sizeof (guint32)) == b);
+  g_assert_null (tv_huge_take_kept (0x201, sizeof (guint32)));
+#if TV_HUGE_MAPPED
+  /* A kept block of no tag goes to a new block before one with a tag. */
+  {
+    guint32 *plain = tv_huge_new (guint32, n);
+
+    tv_huge_keep (b, n * sizeof (guint32), 0x301);
+    tv_huge_free (plain);
+    g_assert_true (tv_huge_new (guint32, n) == plain);
+    g_assert_true (tv_huge_take_kept (0x301, sizeof (guint32)) == b);
+    tv_huge_free (plain);
+    /* With only the tagged one kept, a new block takes it. */
+    tv_huge_trim ();
+    tv_huge_keep (b, n * sizeof (guint32), 0x301);
+    g_assert_true (tv_huge_new (guint32, n) == b);
+    g_assert_null (tv_huge_take_kept (0x301, sizeof (guint32)));
+  }
+#endif
+  tv_huge_keep (b, n * sizeof (guint32), 0x401);
+  tv_huge_trim ();
+  tv_huge_get_stats (NULL, NULL, &kept);
+  g_assert_cmpuint (kept, ==, 0);
+  g_assert_null (tv_huge_take_kept (0x401, sizeof (guint32)));
+}
+
 /* A view's big arrays are used again: a block freed is kept, and the next
  * one that fits in it is made in it, with no new mapping; tv_huge_new0 ()
  * clears what it reuses, tv_huge_realloc () keeps what it grows or shrinks
@@ -3742,6 +3812,45 @@ test_invert_runs (void)
     }
   g_assert_cmpuint (tv_call_tree_get_shared_climbs (), >, climbs);
 
+  /* An inverted tree turned over from the exact tree makes its runs once;
+   * the next ones take them back (tv-call-tree-invert.c) and find their
+   * paths' leaves among those of the profile's runs, fewer than a quarter
+   * of the nodes here.  A tree made so is the one made afresh. */
+  {
+    guint64 n_runs = 0;
+
+    for (guint t = 0; t < tv_profile_data_get_n_threads (data); t++)
+      n_runs += tv_profile_data_get_thread (data, t)->n_runs;
+    g_assert_cmpuint (n_runs, <, tree->n_nodes / 4);
+  }
+  for (guint i = 0; i < 6; i++)
+    {
+      TvQuery top_query, q;
+      g_autoptr(TvCallTree) top = NULL;
+      g_autoptr(TvCallTree) fresh = NULL;
+      g_autoptr(TvCallTree) again = NULL;
+      guint reused;
+
+      tv_query_init (&top_query, i < 4 ? TV_MERGE_FUNCTION : TV_MERGE_LINE);
+      top = tv_call_tree_new (data, &top_query, NULL);
+      q = top_query;
+      q.inverted = TRUE;
+      q.functions_of = top;
+      q.count_threads = TRUE;
+      q.count_states = i % 2 == 1;
+      q.min_total = i / 2 == 1 ? 3 : 0;
+      if (i == 5)
+        tv_state_filter_get_mask (TV_STATE_FILTER_CPU, &q.status_mask, &q.status_value);
+      tv_huge_trim ();
+      reused = tv_call_tree_get_runs_reused ();
+      fresh = tv_call_tree_new (data, &q, NULL);
+      g_assert_cmpuint (tv_call_tree_get_runs_reused (), ==, reused);
+      again = tv_call_tree_new (data, &q, NULL);
+      g_assert_cmpuint (tv_call_tree_get_runs_reused (), ==, reused + 1);
+      fixture_assert_same_trees (again, fresh);
+      g_assert_cmpuint (tv_call_tree_get_total (again, TV_ROOT_NODE), >, 0);
+    }
+
   /* A top-down tree that leaves nodes out, its function table read off
    * the exact tree by two threads (FunctionsShare), is the one thread's.
    * The random profiles come across it only now and then: most of their
@@ -3820,6 +3929,7 @@ main (int    argc,
   g_test_add_func ("/model/view-state/ranges", test_view_state_ranges);
   g_test_add_func ("/model/memory/huge-pages", test_huge_pages);
   g_test_add_func ("/model/memory/huge-reuse", test_huge_reuse);
+  g_test_add_func ("/model/memory/huge-keep", test_huge_keep);
   g_test_add_func ("/model/memory/kept-weights", test_kept_weights);
 
   ret = g_test_run ();
