@@ -53,8 +53,8 @@ typedef struct
 /* How the paths climb: a node at a time by the STEPS of every node; or,
  * on the exact tree without hidden frames, by runs, with each node's run's
  * top node in HEAD and how far up it is in RUN, and each step read off the
- * exact tree.  HEAD and RUN are one block (see runs_new ()), which is kept
- * under RUNS_TAG for the next query once it is whole. */
+ * exact tree.  HEAD and RUN are one block (see steps_or_runs_new ()); it,
+ * or STEPS, is kept under KEPT for the next query once it is whole. */
 typedef struct
 {
   Step              *steps;
@@ -62,15 +62,16 @@ typedef struct
   const guint32     *keys;
   guint32           *head;
   guint16           *run;
-  guint64            runs_tag;
+  guint64            kept;
 } Climb;
 
-/* HEAD and RUN depend only on the exact tree and the merge key: they are
- * the same for every query of a profile that hides no frame.  The first
- * such query makes them, in a pass over every node; the next ones take
- * them back from the kept blocks (tv_huge_keep ()), for as long as those
- * are kept, and only look for their paths' leaves. */
-static gint runs_reused;
+/* The steps, or HEAD and RUN, of the exact tree depend only on it and on
+ * the merge key: they are the same for every query of a profile that
+ * hides no frame.  The first such query makes them, in a pass over every
+ * node; the next ones take them back from the kept blocks (tv_huge_keep
+ * ()), for as long as those are kept, and only look for their paths'
+ * leaves. */
+static gint runs_reused, steps_reused;
 
 static gsize
 runs_bytes (guint32 n_nodes)
@@ -78,10 +79,17 @@ runs_bytes (guint32 n_nodes)
   return (gsize) MAX (n_nodes, 1) * (sizeof (guint32) + sizeof (guint16));
 }
 
+static gsize
+steps_bytes (guint32 n_nodes)
+{
+  return (gsize) MAX (n_nodes, 1) * sizeof (Step);
+}
+
 /* What is kept between queries of a profile (tv_huge_keep ()). */
 enum
 {
   KEPT_RUNS = 1,
+  KEPT_STEPS,
   KEPT_LEAVES
 };
 
@@ -94,32 +102,47 @@ kept_tag (TvProfileData *data,
   return (guint64) tv_profile_data_get_serial (data) << 16 | (guint64) merge << 8 | kind;
 }
 
-/* HEAD and RUN of C in one block, kept or new; TRUE if kept. */
+/* C's steps (BY_RUNS false) or its HEAD and RUN in one block, kept or
+ * new; TRUE if kept, and then C->KEPT is set. */
 static gboolean
-runs_new (Climb         *c,
-          TvProfileData *data,
-          TvMergeKey     merge)
+steps_or_runs_new (Climb         *c,
+                   TvProfileData *data,
+                   TvMergeKey     merge,
+                   gboolean       by_runs)
 {
   guint32 n = MAX (c->exact->n_nodes, 1);
-  guint64 tag = kept_tag (data, merge, KEPT_RUNS);
+  guint64 tag = kept_tag (data, merge, by_runs ? KEPT_RUNS : KEPT_STEPS);
+  gsize bytes = by_runs ? runs_bytes (n) : steps_bytes (n);
+  gpointer block = tv_huge_take_kept (tag, bytes);
+  gboolean kept = block != NULL;
 
-  c->head = tv_huge_take_kept (tag, runs_bytes (n));
-  if (c->head != NULL)
+  if (kept)
     {
-      c->run = (guint16 *) (c->head + n);
-      c->runs_tag = tag;
-      g_atomic_int_inc (&runs_reused);
-      return TRUE;
+      c->kept = tag;
+      g_atomic_int_inc (by_runs ? &runs_reused : &steps_reused);
     }
-  c->head = tv_huge_alloc (runs_bytes (n), FALSE);
-  c->run = (guint16 *) (c->head + n);
-  return FALSE;
+  else
+    block = tv_huge_alloc (bytes, FALSE);
+  if (by_runs)
+    {
+      c->head = block;
+      c->run = (guint16 *) (c->head + n);
+    }
+  else
+    c->steps = block;
+  return kept;
 }
 
 guint
 tv_call_tree_get_runs_reused (void)
 {
   return (guint) g_atomic_int_get (&runs_reused);
+}
+
+guint
+tv_call_tree_get_steps_reused (void)
+{
+  return (guint) g_atomic_int_get (&steps_reused);
 }
 
 /* The key KEYS give exact node N, TV_NODE_NONE for the root. */
@@ -565,11 +588,11 @@ run_leaves (TvProfileData *data)
   return g_renew (guint32, block, n_leaves + 1);
 }
 
-/* The walkers of the exact tree EXACT weighed by V, whose runs C holds
- * already: from the N_LEAVES LEAVES when given (see run_leaves ()), else
- * from a pass over V's weights; in node order, as a pass makes them. */
+/* The walkers of the exact tree EXACT weighed by V, whose steps or runs C
+ * holds already: from the N_LEAVES LEAVES when given (see run_leaves ()),
+ * else from a pass over V's weights; in node order, as a pass makes them. */
 static guint32
-walkers_of_runs (const TvExactTree *exact,
+walkers_of_kept (const TvExactTree *exact,
                  const guint32     *keys,
                  const Builder     *v,
                  const guint32     *leaves,
@@ -628,19 +651,15 @@ walkers_from_exact (TvProfileData *data,
     {
       c->exact = exact;
       c->keys = keys;
-      if (climbs_runs (exact, keys))
-        {
-          guint32 made;
+      gboolean by_runs = climbs_runs (exact, keys);
+      guint32 made;
 
-          if (runs_new (c, data, query->merge))
-            return walkers_of_runs (exact, keys, v, leaves, n_leaves, c, walkers, progress);
-          made = walkers_shared (exact, keys, v, c, walkers, progress);
-          if (!progress->cancelled)
-            c->runs_tag = kept_tag (data, query->merge, KEPT_RUNS);
-          return made;
-        }
-      c->steps = tv_huge_new (Step, MAX (v->n_nodes, 1));
-      return walkers_shared (exact, keys, v, c, walkers, progress);
+      if (steps_or_runs_new (c, data, query->merge, by_runs))
+        return walkers_of_kept (exact, keys, v, leaves, n_leaves, c, walkers, progress);
+      made = walkers_shared (exact, keys, v, c, walkers, progress);
+      if (!progress->cancelled)
+        c->kept = kept_tag (data, query->merge, by_runs ? KEPT_RUNS : KEPT_STEPS);
+      return made;
     }
 
   c->steps = tv_huge_new (Step, MAX (v->n_nodes, 1));
@@ -1106,9 +1125,12 @@ tv_call_tree_invert (TvProfileData *data,
   if (leaves_block != NULL)
     tv_huge_keep (g_steal_pointer (&leaves_block), (n_leaves + 1) * sizeof (guint32),
                   kept_tag (data, 0, KEPT_LEAVES));
-  if (c.runs_tag != 0)
+  if (c.kept != 0 && runs != NULL)
     tv_huge_keep (g_steal_pointer (&runs), runs_bytes (tv_profile_data_get_tree (data)->n_nodes),
-                  c.runs_tag);
+                  c.kept);
+  else if (c.kept != 0)
+    tv_huge_keep (g_steal_pointer (&steps),
+                  steps_bytes (tv_profile_data_get_tree (data)->n_nodes), c.kept);
 }
 
 /* Callers of FUNCTION: below a node for the function come its callers,

@@ -190,9 +190,10 @@ void           tv_call_tree_set_thread_min_nodes (guint32 n_nodes);
 guint          tv_call_tree_get_shared_tables (void);
 /* For tests: how many inverted trees two threads climbed together. */
 guint          tv_call_tree_get_shared_climbs (void);
-/* For tests: how many inverted trees took their runs from a tree of the
- * same profile before (see tv-call-tree-invert.c). */
+/* For tests: how many inverted trees took their runs, or their steps,
+ * from a tree of the same profile before (see tv-call-tree-invert.c). */
 guint          tv_call_tree_get_runs_reused (void);
+guint          tv_call_tree_get_steps_reused (void);
 
 TvProfileData *tv_call_tree_get_data       (TvCallTree     *tree);
 TvMergeKey     tv_call_tree_get_merge      (TvCallTree     *tree);

@@ -107,6 +107,8 @@ enum
                                  * placed only its hits' leaves */
   COVER_KEPT_WEIGHTS,           /* trees compared that took the weights of
                                  * the tree before */
+  COVER_KEPT_STEPS,             /* inverted from the exact tree with the
+                                 * steps or runs of the tree before */
   N_COVER
 };
 
@@ -125,6 +127,7 @@ static const char * const cover_names[N_COVER] = {
   "inverted from a hidden leaf's caller", "inverted stacks of hidden frames only",
   "thread counts of a tree that placed only its leaves",
   "trees made from the weights of the tree before",
+  "inverted trees made with the steps or runs of the tree before",
 };
 
 
@@ -1903,13 +1906,17 @@ check_query (TvProfileData *data,
       TvQuery again = *q;
       g_autoptr(TvCallTree) top = NULL;
       g_autoptr(TvCallTree) turned = NULL;
+      guint reused;
 
       top_query.inverted = FALSE;
       top_query.min_total = 0;
       top_query.detail_path = NULL;
       top = tv_call_tree_new (data, &top_query, NULL);
+      reused = tv_call_tree_get_runs_reused () + tv_call_tree_get_steps_reused ();
       again.functions_of = top;
       turned = tv_call_tree_new (data, &again, NULL);
+      coverage[COVER_KEPT_STEPS] += tv_call_tree_get_runs_reused ()
+                                    + tv_call_tree_get_steps_reused () - reused;
       set_context ("%s: %s, with the function table of the top-down tree", where, desc);
       compare_trees (data, turned, &b, q);
       coverage[COVER_FROM_EXACT] += q->focus_function == TV_NODE_NONE && !q->collapse_recursion;
@@ -3714,6 +3721,42 @@ assert_climb_shared (TvProfileData *data,
                       q->min_total > 0 && n_children >= 2);
 }
 
+/* An inverted tree of DATA turned over from the exact tree, in case I
+ * of 6, made afresh and again with the runs (BY_RUNS) or the steps of the
+ * first: the two are the same, node for node. */
+static void
+assert_kept_climb (TvProfileData *data,
+                   guint          i,
+                   gboolean       by_runs)
+{
+  TvQuery top_query, q;
+  g_autoptr(TvCallTree) top = NULL;
+  g_autoptr(TvCallTree) fresh = NULL;
+  g_autoptr(TvCallTree) again = NULL;
+  guint (*reused) (void) = by_runs ? tv_call_tree_get_runs_reused
+                                   : tv_call_tree_get_steps_reused;
+  guint before;
+
+  tv_query_init (&top_query, i < 4 ? TV_MERGE_FUNCTION : TV_MERGE_LINE);
+  top = tv_call_tree_new (data, &top_query, NULL);
+  q = top_query;
+  q.inverted = TRUE;
+  q.functions_of = top;
+  q.count_threads = TRUE;
+  q.count_states = i % 2 == 1;
+  q.min_total = i / 2 == 1 ? 3 : 0;
+  if (i == 5)
+    tv_state_filter_get_mask (TV_STATE_FILTER_CPU, &q.status_mask, &q.status_value);
+  tv_huge_trim ();
+  before = reused ();
+  fresh = tv_call_tree_new (data, &q, NULL);
+  g_assert_cmpuint (reused (), ==, before);
+  again = tv_call_tree_new (data, &q, NULL);
+  g_assert_cmpuint (reused (), ==, before + 1);
+  fixture_assert_same_trees (again, fresh);
+  g_assert_cmpuint (tv_call_tree_get_total (again, TV_ROOT_NODE), >, 0);
+}
+
 /* Inverted trees of a deep recursion, where a path climbs runs of one
  * key without being moved (tv-call-tree-invert.c): against the brute
  * force, by every key, with hidden frames, focus, thresholds and detail
@@ -3824,32 +3867,15 @@ test_invert_runs (void)
     g_assert_cmpuint (n_runs, <, tree->n_nodes / 4);
   }
   for (guint i = 0; i < 6; i++)
-    {
-      TvQuery top_query, q;
-      g_autoptr(TvCallTree) top = NULL;
-      g_autoptr(TvCallTree) fresh = NULL;
-      g_autoptr(TvCallTree) again = NULL;
-      guint reused;
+    assert_kept_climb (data, i, TRUE);
+  /* Paths that climb a node at a time keep their steps the same way;
+   * these threads' stacks are not recursions. */
+  {
+    g_autoptr(TvProfileData) flat = fixture_load_corpus ("rec_threads.tach");
 
-      tv_query_init (&top_query, i < 4 ? TV_MERGE_FUNCTION : TV_MERGE_LINE);
-      top = tv_call_tree_new (data, &top_query, NULL);
-      q = top_query;
-      q.inverted = TRUE;
-      q.functions_of = top;
-      q.count_threads = TRUE;
-      q.count_states = i % 2 == 1;
-      q.min_total = i / 2 == 1 ? 3 : 0;
-      if (i == 5)
-        tv_state_filter_get_mask (TV_STATE_FILTER_CPU, &q.status_mask, &q.status_value);
-      tv_huge_trim ();
-      reused = tv_call_tree_get_runs_reused ();
-      fresh = tv_call_tree_new (data, &q, NULL);
-      g_assert_cmpuint (tv_call_tree_get_runs_reused (), ==, reused);
-      again = tv_call_tree_new (data, &q, NULL);
-      g_assert_cmpuint (tv_call_tree_get_runs_reused (), ==, reused + 1);
-      fixture_assert_same_trees (again, fresh);
-      g_assert_cmpuint (tv_call_tree_get_total (again, TV_ROOT_NODE), >, 0);
-    }
+    for (guint i = 0; i < 6; i++)
+      assert_kept_climb (flat, i, FALSE);
+  }
 
   /* A top-down tree that leaves nodes out, its function table read off
    * the exact tree by two threads (FunctionsShare), is the one thread's.
