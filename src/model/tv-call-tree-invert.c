@@ -383,23 +383,19 @@ climbs_runs (const TvExactTree *exact,
   return same >= 256;
 }
 
-/* A share of the pass that makes the walkers from the exact tree EXACT,
- * weighed by V, without hidden frames: its nodes [START, END), into C by
- * runs when it has them, else a node at a time, and the walkers from
- * WALKERS on.  By runs, a node whose run goes on above START is in
- * PENDING: its HEAD is then the node above START its run reaches, and its
- * RUN how far up that is, until the share before is done
- * (share_finish()). */
+/* A share of the pass that makes the steps or runs of the exact tree
+ * EXACT, without hidden frames: its nodes [START, END), into C by runs
+ * when it has them, else a node at a time.  By runs, a node whose run
+ * goes on above START is in PENDING: its HEAD is then the node above
+ * START its run reaches, and its RUN how far up that is, until the share
+ * before is done (share_finish()). */
 typedef struct
 {
   const TvExactTree *exact;
   const guint32     *keys;
-  const Builder     *v;
   Climb             *c;
   guint32            start;
   guint32            end;
-  Walker            *walkers;
-  guint32            n_walkers;
   GArray            *pending;
   Progress          *progress;
   /* The second share's, which reports nothing. */
@@ -439,14 +435,11 @@ share_run (gpointer user_data)
           if (c->head[n] < s->start)
             g_array_append_val (s->pending, n);
         }
-      if (s->v->self[n] > 0)
-        s->walkers[s->n_walkers++] = enter (c, key, n, n, 1);
     }
   return NULL;
 }
 
-/* Once the share before S is done: its pending nodes' runs, and those of
- * its walkers that start in one. */
+/* Once the share before S is done: its pending nodes' runs. */
 static void
 share_finish (Share *s)
 {
@@ -462,30 +455,19 @@ share_finish (Share *s)
       c->head[n] = c->head[above];
       c->run[n] += c->run[above];
     }
-  for (guint32 i = 0; i < s->n_walkers; i++)
-    if (s->walkers[i].at < s->start)
-      {
-        guint32 above = s->walkers[i].at;
-
-        s->walkers[i].at = c->head[above];
-        s->walkers[i].exit += c->run[above];
-      }
 }
 
-/* The walkers from the exact tree EXACT weighed by V, without hidden
- * frames, by runs or not: in two shares on two threads when the tree is
- * big, the second share's walkers then moved after the first's. */
-static guint32
-walkers_shared (const TvExactTree *exact,
-                const guint32     *keys,
-                const Builder     *v,
-                Climb             *c,
-                Walker            *walkers,
-                Progress          *progress)
+/* The steps or runs of the exact tree EXACT, without hidden frames: in
+ * two shares on two threads when the tree is big. */
+static void
+steps_shared (const TvExactTree *exact,
+              const guint32     *keys,
+              Climb             *c,
+              Progress          *progress)
 {
   g_autoptr(GArray) pending = g_array_new (FALSE, FALSE, sizeof (guint32));
   guint32 n_nodes = exact->n_nodes, mid = n_nodes / 2;
-  Share first = { exact, keys, v, c, 1, n_nodes, walkers, 0, pending, progress, { 0 } };
+  Share first = { exact, keys, c, 1, n_nodes, pending, progress, { 0 } };
   Share second = first;
   GThread *helper = NULL;
 
@@ -493,8 +475,6 @@ walkers_shared (const TvExactTree *exact,
     {
       first.end = mid;
       second.start = mid;
-      /* The first share's walkers are fewer than its nodes. */
-      second.walkers = walkers + mid;
       second.own = (Progress) { NULL, NULL, progress->cancellable, 0, 0, 0, FALSE };
       second.progress = &second.own;
       helper = g_thread_try_new ("tv-invert", share_run, &second, NULL);
@@ -503,29 +483,34 @@ walkers_shared (const TvExactTree *exact,
     first.end = n_nodes;
   share_run (&first);
   if (helper == NULL)
-    return first.n_walkers;
+    return;
   g_thread_join (helper);
   progress->cancelled |= second.own.cancelled;
-  if (progress->cancelled)
-    return 0;
-  share_finish (&second);
-  memmove (walkers + first.n_walkers, second.walkers, second.n_walkers * sizeof (Walker));
-  return first.n_walkers + second.n_walkers;
+  if (!progress->cancelled)
+    share_finish (&second);
 }
 
-/* Sorts the N node numbers A, with TMP (room for N): a radix sort a
- * byte at a time, skipping the bytes where all agree. */
+/* A run's leaf and its number among all threads' runs. */
+typedef struct
+{
+  guint32 leaf;
+  guint32 run;
+} RunOf;
+
+/* Sorts the N RUNS by leaf, keeping the order of those of one leaf, with
+ * TMP (room for N): a radix sort a byte at a time, skipping the bytes
+ * where all agree. */
 static void
-sort_nodes (guint32 *a,
-            guint32  n,
-            guint32 *tmp)
+sort_runs (RunOf   *runs,
+           guint32  n,
+           RunOf   *tmp)
 {
   guint32 all_or = 0, all_and = G_MAXUINT32;
 
   for (guint32 i = 0; i < n; i++)
     {
-      all_or |= a[i];
-      all_and &= a[i];
+      all_or |= runs[i].leaf;
+      all_and &= runs[i].leaf;
     }
   for (guint shift = 0; shift < 32; shift += 8)
     {
@@ -535,7 +520,7 @@ sort_nodes (guint32 *a,
       if ((((all_or ^ all_and) >> shift) & 0xff) == 0)
         continue;
       for (guint32 i = 0; i < n; i++)
-        count[(a[i] >> shift) & 0xff]++;
+        count[(runs[i].leaf >> shift) & 0xff]++;
       for (guint b = 0; b < 256; b++)
         {
           guint32 c = count[b];
@@ -544,99 +529,111 @@ sort_nodes (guint32 *a,
           sum += c;
         }
       for (guint32 i = 0; i < n; i++)
-        tmp[count[(a[i] >> shift) & 0xff]++] = a[i];
-      memcpy (a, tmp, n * sizeof (guint32));
+        tmp[count[(runs[i].leaf >> shift) & 0xff]++] = runs[i];
+      memcpy (runs, tmp, n * sizeof (RunOf));
     }
 }
 
-/* The leaves of every run of DATA's samples, in node order, each once:
- * every node a query of DATA can weigh, from the second of the block on,
- * and how many in the first.  Kept between queries with KEPT_LEAVES.
- * NULL when they would not be fewer than a quarter of the nodes, where a
- * pass over the nodes costs less than their sort. */
-static guint32 *
-run_leaves (TvProfileData *data)
+void
+tv_run_leaves_get (TvProfileData *data,
+                   RunLeaves     *rl)
 {
-  guint32 n_nodes = tv_profile_data_get_tree (data)->n_nodes;
   guint n_threads = tv_profile_data_get_n_threads (data);
   guint64 n_runs = 0;
-  guint32 *block, *leaves, n = 0, n_leaves = 0;
-  g_autofree guint32 *tmp = NULL;
+  guint32 *block, n_leaves = 0;
+  g_autofree RunOf *runs = NULL;
+  g_autofree RunOf *tmp = NULL;
 
-  block = tv_huge_take_kept (kept_tag (data, 0, KEPT_LEAVES), sizeof (guint32));
-  if (block != NULL)
-    return block;
   for (guint i = 0; i < n_threads; i++)
     n_runs += tv_profile_data_get_thread (data, i)->n_runs;
-  if (n_runs >= n_nodes / 4)
-    return NULL;
-  block = g_new (guint32, n_runs + 1);
-  leaves = block + 1;
-  tmp = g_new (guint32, MAX (n_runs, 1));
-  for (guint i = 0; i < n_threads; i++)
+  /* The ranks of the runs, from the fourth of the block on, are known
+   * by their size. */
+  block = tv_huge_take_kept (kept_tag (data, 0, KEPT_LEAVES), sizeof (guint32));
+  if (block == NULL)
     {
-      const TvThread *t = tv_profile_data_get_thread (data, i);
+      /* Runs of a thread are at most its samples, and a profile's threads
+       * a table of 32-bit indices (as a thread's runs' leaves are). */
+      g_assert (n_runs < G_MAXUINT32);
+      block = g_new (guint32, 1 + 2 * n_runs + 1);
+      runs = g_new (RunOf, MAX (n_runs, 1));
+      tmp = g_new (RunOf, MAX (n_runs, 1));
+      n_runs = 0;
+      for (guint i = 0; i < n_threads; i++)
+        {
+          const TvThread *t = tv_profile_data_get_thread (data, i);
 
-      memcpy (leaves + n, t->run_leaf, t->n_runs * sizeof (guint32));
-      n += (guint32) t->n_runs;
+          for (guint64 r = 0; r < t->n_runs; r++)
+            runs[n_runs + r] = (RunOf) { t->run_leaf[r], (guint32) (n_runs + r) };
+          n_runs += t->n_runs;
+        }
+      sort_runs (runs, (guint32) n_runs, tmp);
+      /* The leaves from the second word on; the ranks after room for as
+       * many leaves as runs, then moved down to follow the leaves. */
+      for (guint32 i = 0; i < n_runs; i++)
+        {
+          if (i == 0 || runs[i].leaf != runs[i - 1].leaf)
+            block[1 + n_leaves++] = runs[i].leaf;
+          block[1 + n_runs + runs[i].run] = n_leaves - 1;
+        }
+      block[0] = n_leaves;
+      memmove (block + 1 + n_leaves, block + 1 + n_runs, n_runs * sizeof (guint32));
+      block = g_renew (guint32, block, 1 + n_leaves + n_runs);
     }
-  sort_nodes (leaves, n, tmp);
-  for (guint32 i = 0; i < n; i++)
-    if (i == 0 || leaves[i] != leaves[i - 1])
-      leaves[n_leaves++] = leaves[i];
-  block[0] = n_leaves;
-  return g_renew (guint32, block, n_leaves + 1);
+  rl->data = data;
+  rl->block = block;
+  rl->n_leaves = block[0];
+  rl->leaves = block + 1;
+  rl->ranks = block + 1 + rl->n_leaves;
+  rl->bytes = (1 + rl->n_leaves + n_runs) * sizeof (guint32);
 }
 
-/* The walkers of the exact tree EXACT weighed by V, whose steps or runs C
- * holds already: from the N_LEAVES LEAVES when given (see run_leaves ()),
- * else from a pass over V's weights; in node order, as a pass makes them. */
+void
+tv_run_leaves_keep (RunLeaves *rl)
+{
+  if (rl->block != NULL)
+    tv_huge_keep (g_steal_pointer (&rl->block), rl->bytes, kept_tag (rl->data, 0, KEPT_LEAVES));
+}
+
+/* The walkers of the exact tree EXACT weighed by V, by the ranks of RL:
+ * one for each of its leaves with self samples (but the root), in node
+ * order, whose steps or runs C holds. */
 static guint32
-walkers_of_kept (const TvExactTree *exact,
-                 const guint32     *keys,
-                 const Builder     *v,
-                 const guint32     *leaves,
-                 guint32            n_leaves,
-                 const Climb       *c,
-                 Walker            *walkers,
-                 Progress          *progress)
+walkers_of_leaves (const TvExactTree *exact,
+                   const guint32     *keys,
+                   const Builder     *v,
+                   const RunLeaves   *rl,
+                   const Climb       *c,
+                   Walker            *walkers)
 {
   guint32 n_walkers = 0;
 
-  if (leaves != NULL)
+  for (guint32 i = 0; i < rl->n_leaves; i++)
     {
-      for (guint32 i = 0; i < n_leaves; i++)
-        {
-          guint32 node = leaves[i];
+      guint32 node = rl->leaves[i];
 
-          if (node != TV_ROOT_NODE && v->self[node] > 0)
-            walkers[n_walkers++] = enter (c, key_of (keys, exact, node), node, node, 1);
-        }
-      return progress_report (progress, 1, 1) ? n_walkers : 0;
+      if (node != TV_ROOT_NODE && v->self[i] > 0)
+        walkers[n_walkers++] = enter (c, key_of (keys, exact, node), i, node, 1);
     }
-  for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
-    if (v->self[n] > 0)
-      walkers[n_walkers++] = enter (c, key_of (keys, exact, n), n, n, 1);
   return n_walkers;
 }
 
-/* The same from the exact tree of DATA, whose nodes V weighs, with the
- * query's merge key: a hidden frame is stepped over (a step goes to the
- * nearest caller that is not hidden, which a node's step reads off its
- * parent's, made before it), and a hidden node's self samples start from
- * that caller, or end at the root when there is none.  Without hidden
- * frames, by runs where most nodes are in one. */
+/* The same from the exact tree of DATA, whose leaves V weighs by the
+ * ranks of RL, with the query's merge key: a hidden frame is stepped over
+ * (a step goes to the nearest caller that is not hidden, which a node's
+ * step reads off its parent's, made before it), and a hidden node's self
+ * samples start from that caller, or end at the root when there is none.
+ * Without hidden frames, by runs where most nodes are in one, and by the
+ * steps or runs of a query before when they are kept. */
 static guint32
-walkers_from_exact (TvProfileData *data,
-                    const TvQuery *query,
-                    const Builder *v,
-                    const guint32 *leaves,
-                    guint32        n_leaves,
-                    Climb         *c,
-                    Walker        *walkers,
-                    Builder       *inv,
-                    guint32       *end_of,
-                    Progress      *progress)
+walkers_from_exact (TvProfileData   *data,
+                    const TvQuery   *query,
+                    const Builder   *v,
+                    const RunLeaves *rl,
+                    Climb           *c,
+                    Walker          *walkers,
+                    Builder         *inv,
+                    guint32         *end_of,
+                    Progress        *progress)
 {
   const TvExactTree *exact = tv_profile_data_get_tree (data);
   const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
@@ -646,23 +643,25 @@ walkers_from_exact (TvProfileData *data,
   /* The frame of the node before: most often the parent. */
   guint32 before = 0;
 
-  g_assert (v->n_nodes == MAX (exact->n_nodes, 1));
+  g_assert (v->n_nodes == MAX (rl->n_leaves, 1));
   if (hidden == NULL)
     {
+      gboolean by_runs;
+
       c->exact = exact;
       c->keys = keys;
-      gboolean by_runs = climbs_runs (exact, keys);
-      guint32 made;
-
-      if (steps_or_runs_new (c, data, query->merge, by_runs))
-        return walkers_of_kept (exact, keys, v, leaves, n_leaves, c, walkers, progress);
-      made = walkers_shared (exact, keys, v, c, walkers, progress);
-      if (!progress->cancelled)
-        c->kept = kept_tag (data, query->merge, by_runs ? KEPT_RUNS : KEPT_STEPS);
-      return made;
+      by_runs = climbs_runs (exact, keys);
+      if (!steps_or_runs_new (c, data, query->merge, by_runs))
+        {
+          steps_shared (exact, keys, c, progress);
+          if (progress->cancelled)
+            return 0;
+          c->kept = kept_tag (data, query->merge, by_runs ? KEPT_RUNS : KEPT_STEPS);
+        }
+      return walkers_of_leaves (exact, keys, v, rl, c, walkers);
     }
 
-  c->steps = tv_huge_new (Step, MAX (v->n_nodes, 1));
+  c->steps = tv_huge_new (Step, MAX (exact->n_nodes, 1));
   for (guint32 n = 1; n < exact->n_nodes && progress_step (progress, n, exact->n_nodes); n++)
     {
       guint32 p = tv_exact_tree_parent (exact, n);
@@ -671,22 +670,31 @@ walkers_from_exact (TvProfileData *data,
       Step step = { p, p != 0 ? keys[up_frame] : TV_NODE_NONE };
 
       before = frame;
-      if (p != 0 && hidden != NULL && hidden[fkeys[up_frame]])
+      if (p != 0 && hidden[fkeys[up_frame]])
         step = c->steps[p];
       c->steps[n] = step;
-      if (v->self[n] == 0)
+    }
+  for (guint32 i = 0; i < rl->n_leaves && !progress->cancelled; i++)
+    {
+      guint32 n = rl->leaves[i];
+      guint32 frame;
+      Step step;
+
+      if (n == TV_ROOT_NODE || v->self[i] == 0)
         continue;
-      if (hidden == NULL || !hidden[fkeys[frame]])
-        walkers[n_walkers++] = enter (c, keys[frame], n, n, 1);
+      frame = tv_exact_tree_frame (exact, n);
+      step = c->steps[n];
+      if (!hidden[fkeys[frame]])
+        walkers[n_walkers++] = enter (c, keys[frame], i, n, 1);
       else if (step.up != 0)
-        walkers[n_walkers++] = enter (c, step.up_key, n, step.up, 1);
+        walkers[n_walkers++] = enter (c, step.up_key, i, step.up, 1);
       else
         {
-          inv->self[0] += v->self[n];
+          inv->self[0] += v->self[i];
           if (v->status != NULL)
-            add_states (inv->status, v->status + (gsize) n * N_STATES);
+            add_states (inv->status, v->status + (gsize) i * N_STATES);
           if (end_of != NULL)
-            end_of[n] = 0;
+            end_of[i] = 0;
         }
     }
   return n_walkers;
@@ -1025,18 +1033,16 @@ climb_all_or_shared (Climber  *cl,
  * On a big tree with many paths, the subtrees of the root's children are
  * climbed on two threads (climb_shared()). */
 void
-tv_call_tree_invert (TvProfileData *data,
-                     const Builder *v,
-                     const TvQuery *query,
-                     Builder       *inv,
-                     guint32       *end_of,
-                     GArray        *remainders,
-                     Progress      *progress)
+tv_call_tree_invert (TvProfileData   *data,
+                     const Builder   *v,
+                     const RunLeaves *rl,
+                     const TvQuery   *query,
+                     Builder         *inv,
+                     guint32         *end_of,
+                     GArray          *remainders,
+                     Progress        *progress)
 {
-  /* Room for a walker per node: only those made are touched. */
-  g_autofree guint32 *leaves_block = NULL;
-  const guint32 *leaves = NULL;
-  guint32 n_leaves = 0;
+  /* Room for a walker per node or leaf: only those made are touched. */
   tv_autohuge Walker *walkers = tv_huge_new (Walker, MAX (v->n_nodes, 1));
   tv_autohuge Walker *scratch = NULL;
   /* How the paths climb: by each node's parent and the parent's key, side
@@ -1051,34 +1057,32 @@ tv_call_tree_invert (TvProfileData *data,
   /* With the query's min_total_divisor, the share of the tree's samples
    * no node is kept under. */
   guint64 share = 0;
+  /* Where V has the root's own samples: node 0 of a view; of the exact
+   * tree's leaves, the first if it is the root. */
+  guint32 root = rl == NULL || (rl->n_leaves > 0 && rl->leaves[0] == TV_ROOT_NODE)
+                 ? 0 : TV_NODE_NONE;
 
-  if (v->parent == NULL && (leaves_block = run_leaves (data)) != NULL)
-    {
-      n_leaves = leaves_block[0];
-      leaves = leaves_block + 1;
-    }
-  /* Only the leaves' are read (see count_threads ()), and every walker's
-   * is written: unset, they show a path lost. */
-  if (end_of != NULL && leaves != NULL)
-    {
-      for (guint32 i = 0; i < n_leaves; i++)
-        end_of[leaves[i]] = TV_NODE_NONE;
-    }
-  else if (end_of != NULL)
-    memset (end_of, 0xff, v->n_nodes * sizeof (guint32));
+  g_return_if_fail ((v->parent == NULL) == (rl != NULL));
+
   if (end_of != NULL)
-    end_of[0] = 0;
-  inv->self[0] += v->self[0];
-  if (v->status != NULL)
-    add_states (inv->status, v->status);
+    {
+      memset (end_of, 0xff, v->n_nodes * sizeof (guint32));
+      if (root != TV_NODE_NONE)
+        end_of[root] = 0;
+    }
+  if (root != TV_NODE_NONE)
+    {
+      inv->self[0] += v->self[root];
+      if (v->status != NULL)
+        add_states (inv->status, v->status + (gsize) root * N_STATES);
+    }
   if (v->parent != NULL)
     {
       c.steps = tv_huge_new (Step, MAX (v->n_nodes, 1));
       n_walkers = walkers_from_view (v, &c, walkers);
     }
   else
-    n_walkers = walkers_from_exact (data, query, v, leaves, n_leaves, &c, walkers, inv, end_of,
-                                    progress);
+    n_walkers = walkers_from_exact (data, query, v, rl, &c, walkers, inv, end_of, progress);
   /* Freed on the way out, or kept. */
   steps = c.steps;
   runs = c.head;
@@ -1103,13 +1107,15 @@ tv_call_tree_invert (TvProfileData *data,
                    MAX (n_walkers, 1), 0, g_new (Span, 64), 0, 64 };
     gboolean shared;
 
-    /* A second thread is worth it on a big tree with a sixteenth as many
-     * paths as the threshold says (tv_call_tree_set_thread_min_nodes()),
-     * when the tree leaves nodes out: a whole inverted tree of a deep
-     * profile has hundreds of millions of nodes, half of which the
-     * helper's builder would hold twice, and its time goes to making
-     * them. */
-    shared = cl.min_total > 0 && tv_call_tree_uses_threads (v->n_nodes)
+    /* A second thread is worth it on a big tree (the exact tree turned
+     * over, or the view) with a sixteenth as many paths as the threshold
+     * says (tv_call_tree_set_thread_min_nodes()), when the tree leaves
+     * nodes out: a whole inverted tree of a deep profile has hundreds of
+     * millions of nodes, half of which the helper's builder would hold
+     * twice, and its time goes to making them. */
+    shared = cl.min_total > 0
+             && tv_call_tree_uses_threads (rl != NULL ? tv_profile_data_get_tree (data)->n_nodes
+                                                      : v->n_nodes)
              && tv_call_tree_uses_threads (MIN (n_walkers, G_MAXUINT32 / 16) * 16);
 
     /* The root first: its children are every path's first node. */
@@ -1122,9 +1128,6 @@ tv_call_tree_invert (TvProfileData *data,
   /* Each node's children were made together, by key, which is their rank
    * (see tv_profile_data_get_key_ranks()): no sort needed. */
   inv->children_in_order = TRUE;
-  if (leaves_block != NULL)
-    tv_huge_keep (g_steal_pointer (&leaves_block), (n_leaves + 1) * sizeof (guint32),
-                  kept_tag (data, 0, KEPT_LEAVES));
   if (c.kept != 0 && runs != NULL)
     tv_huge_keep (g_steal_pointer (&runs), runs_bytes (tv_profile_data_get_tree (data)->n_nodes),
                   c.kept);

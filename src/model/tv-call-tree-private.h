@@ -237,6 +237,20 @@ guint32  tv_builder_append      (Builder             *b,
                                  guint32              parent,
                                  guint32              key);
 
+/* The leaves of every run of DATA's samples, in node order, each once:
+ * every exact node a query can weigh, and, for each run (all threads'
+ * runs one after the other, in thread order), the rank of its leaf among
+ * them.  Made once and kept between queries (tv-call-tree-invert.c). */
+typedef struct
+{
+  TvProfileData *data;
+  guint32       *block;
+  gsize          bytes;
+  guint32        n_leaves;
+  const guint32 *leaves;
+  const guint32 *ranks;
+} RunLeaves;
+
 /* The exact nodes step 1 gave a weight, while they are few: LEAVES
  * (guint32) holds them until there would be more than MAX, and then
  * OVERFLOWED is set and it is left as it is. */
@@ -284,26 +298,30 @@ typedef struct
 } Weighed;
 
 /* The samples QUERY selects, weighed: one that was kept when it fits,
- * with HITS when asked, and STATES when QUERY counts them.  NULL once
+ * with HITS when asked, and STATES when QUERY counts them.  BY_RANK (not
+ * with SUBTREES nor WITH_REACHED): by the rank of each exact leaf among
+ * those of BY_RANK, in WEIGHTS, STATES and HITS, not by node.  NULL once
  * cancelled. */
 Weighed *tv_call_tree_weigh_tree (TvProfileData      *data,
                                   const TvQuery      *query,
                                   gboolean            subtrees,
                                   gboolean            with_hits,
                                   gboolean            with_reached,
+                                  const RunLeaves    *by_rank,
                                   Progress           *progress);
 void     tv_weighed_unref        (Weighed            *weighed);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Weighed, tv_weighed_unref)
 /* Frees the arrays of the exact nodes of WEIGHED unless it is kept for
  * the next query; its hits stay. */
 void     tv_weighed_done_with_nodes (Weighed         *weighed);
-/* Its first part.  TOUCHED may be NULL. */
+/* Its first part.  TOUCHED may be NULL; it is by node, without BY_RANK. */
 gboolean tv_call_tree_weigh     (TvProfileData       *data,
                                  const TvQuery       *query,
                                  guint64             *weights,
                                  guint64             *states,
                                  GArray              *hits,
                                  Touched             *touched,
+                                 const RunLeaves     *by_rank,
                                  Progress            *progress);
 /* Step 2 (tv-call-tree-map.c).  With PRUNE, WEIGHTS are subtree sums
  * (see Prune) and REACHED may be NULL. */
@@ -409,8 +427,19 @@ int            tv_function_rows_compare     (const void           *pa,
 gboolean       tv_call_tree_uses_threads    (guint32               n_nodes);
 
 
+/* RL, taken from the kept blocks or made. */
+void     tv_run_leaves_get      (TvProfileData       *data,
+                                 RunLeaves           *rl);
+/* Gives RL back to the kept blocks, for the next query; then it holds
+ * nothing. */
+void     tv_run_leaves_keep     (RunLeaves           *rl);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RunLeaves, tv_run_leaves_keep)
+
+/* Turns V over into INV.  V is a view (with parents), or the exact tree's
+ * leaves weighed by the ranks of RL (without). */
 void     tv_call_tree_invert    (TvProfileData       *data,
                                  const Builder       *v,
+                                 const RunLeaves     *rl,
                                  const TvQuery       *query,
                                  Builder             *inv,
                                  guint32             *end_of,

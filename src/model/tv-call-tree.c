@@ -528,18 +528,21 @@ keep_thread_self (TvCallTree    *tree,
 }
 
 /* Step 3 for an inverted or a callers tree: VIEW becomes that tree, and
- * the thread counts (when COUNT) are returned. */
+ * the thread counts (when COUNT) are returned.  LEAVES: what VIEW's
+ * weights are by when it is the exact tree's (see tv_call_tree_invert
+ * ()), else NULL. */
 static guint32 *
-turn_over (TvProfileData  *data,
-           const TvQuery  *query,
-           gboolean        count,
-           const GArray   *hits,
-           const guint32  *map,
-           const guint8   *in_focus,
-           double          functions_end,
-           Builder        *view,
-           GArray         *remainders,
-           Progress       *progress)
+turn_over (TvProfileData   *data,
+           const TvQuery   *query,
+           gboolean         count,
+           const GArray    *hits,
+           const RunLeaves *leaves,
+           const guint32   *map,
+           const guint8    *in_focus,
+           double           functions_end,
+           Builder         *view,
+           GArray          *remainders,
+           Progress        *progress)
 {
   Builder other = { 0 };
   guint32 *threads = NULL;
@@ -571,7 +574,7 @@ turn_over (TvProfileData  *data,
     {
       tv_autohuge guint32 *end_of = count ? tv_huge_new (guint32, view->n_nodes) : NULL;
 
-      tv_call_tree_invert (data, view, query, &other, end_of, remainders, progress);
+      tv_call_tree_invert (data, view, leaves, query, &other, end_of, remainders, progress);
       if (count && !progress->cancelled)
         {
           progress_stage (progress, 0.9, 0.05);
@@ -847,6 +850,8 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   TvCallTree *tree;
   TvFunctionRow *functions = NULL;
   guint n_functions = 0;
+  /* Given back to the kept blocks on the way out. */
+  g_auto(RunLeaves) leaves = { 0 };
 
   g_return_val_if_fail (data != NULL, NULL);
   g_return_val_if_fail (query != NULL, NULL);
@@ -856,8 +861,12 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   exact = tv_profile_data_get_tree (data);
   progress_stage (&progress, 0.0, 0.15);
   /* A pruned tree weighs subtrees (see Prune). */
+  /* Turned over from the exact tree, the weights are those of its leaves,
+   * by their rank among the runs' leaves, kept between queries. */
+  if (from_exact)
+    tv_run_leaves_get (data, &leaves);
   weighed = tv_call_tree_weigh_tree (data, query, prune_top, count || keep_self, !from_exact,
-                                     &progress);
+                                     from_exact ? &leaves : NULL, &progress);
   if (weighed == NULL)
     return NULL;
   weights = weighed->weights;
@@ -869,9 +878,9 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   if (from_exact)
     {
       /* The exact tree itself is turned over, with the other tree's
-       * function table: the view is its weights, with no parents (see
-       * tv_call_tree_invert()), and maps every exact node onto itself. */
-      view.n_nodes = view.capacity = MAX (exact->n_nodes, 1);
+       * function table: the view is its leaves' weights, with no parents
+       * (see tv_call_tree_invert()). */
+      view.n_nodes = view.capacity = MAX (leaves.n_leaves, 1);
       g_assert (!weighed->kept);
       view.self = g_steal_pointer (&weighed->weights);
       view.status = g_steal_pointer (&weighed->states);
@@ -1000,8 +1009,8 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
       if (functions == NULL)
         functions = tv_builder_functions (data, query->merge, &view, &n_functions, &progress);
       if (!progress.cancelled)
-        threads = turn_over (data, query, count, hits, map, in_focus, functions_end, &view,
-                             remainders, &progress);
+        threads = turn_over (data, query, count, hits, from_exact ? &leaves : NULL, map,
+                             in_focus, functions_end, &view, remainders, &progress);
     }
   else if (count)
     {

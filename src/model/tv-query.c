@@ -346,7 +346,8 @@ tv_query_selects_sample (const TvQuery *query,
          && time_selected (query, timestamp);
 }
 
-/* What step 1 fills. */
+/* What step 1 fills, and where: by each run's leaf, or by RANKS (the
+ * thread's runs', or NULL). */
 typedef struct
 {
   const TvQuery *query;
@@ -354,6 +355,7 @@ typedef struct
   guint64       *states;
   GArray        *hits;
   Touched       *touched;
+  const guint32 *ranks;
 } Weigh;
 
 /* How many runs ahead weigh_samples() asks for a leaf's weight. */
@@ -375,6 +377,8 @@ weigh_samples (Weigh          *w,
   guint8 mask = query->status_mask, value = query->status_value;
   StatusReader sr;
   guint64 r;
+  /* What the weights are by. */
+  const guint32 *run_leaf = w->ranks != NULL ? w->ranks : t->run_leaf;
 
   if (lo >= hi)
     return;
@@ -398,16 +402,17 @@ weigh_samples (Weigh          *w,
     {
       guint64 start = MAX (t->run_start[r], lo);
       guint64 end = r + 1 < t->n_runs ? MIN (t->run_start[r + 1], hi) : hi;
-      guint64 *leaf_states = w->states ? w->states + (gsize) t->run_leaf[r] * N_STATES : NULL;
+      guint32 leaf = run_leaf[r];
+      guint64 *leaf_states = w->states ? w->states + (gsize) leaf * N_STATES : NULL;
       guint64 count = 0;
 
       /* A run's leaf is anywhere in the tree: its weight is asked for
        * WEIGH_AHEAD runs before it is added to. */
       if (r + WEIGH_AHEAD < t->n_runs)
         {
-          __builtin_prefetch (&w->weights[t->run_leaf[r + WEIGH_AHEAD]]);
+          __builtin_prefetch (&w->weights[run_leaf[r + WEIGH_AHEAD]]);
           if (w->states != NULL)
-            __builtin_prefetch (&w->states[(gsize) t->run_leaf[r + WEIGH_AHEAD] * N_STATES]);
+            __builtin_prefetch (&w->states[(gsize) run_leaf[r + WEIGH_AHEAD] * N_STATES]);
         }
 
       if (!by_status && !check_time)
@@ -437,18 +442,18 @@ weigh_samples (Weigh          *w,
               status_reader_count_states (&sr, s, s + 1, leaf_states);
           }
       if (count > 0 && w->touched != NULL && !w->touched->overflowed
-          && w->weights[t->run_leaf[r]] == 0)
+          && w->weights[leaf] == 0)
         {
           if (w->touched->leaves->len < w->touched->max)
-            g_array_append_val (w->touched->leaves, t->run_leaf[r]);
+            g_array_append_val (w->touched->leaves, leaf);
           else
             w->touched->overflowed = TRUE;
         }
-      w->weights[t->run_leaf[r]] += count;
+      w->weights[leaf] += count;
       /* Which thread reached which leaf, thread by thread. */
       if (w->hits != NULL && count > 0)
         {
-          ThreadHit hit = { i, t->run_leaf[r], count };
+          ThreadHit hit = { i, leaf, count };
 
           g_array_append_val (w->hits, hit);
         }
@@ -490,17 +495,18 @@ weigh_ranges (Weigh          *w,
  * of them were in each state (STATES, N_STATES per node, if not NULL).
  * PROGRESS hears of it a thread at a time, by their samples. */
 gboolean
-tv_call_tree_weigh (TvProfileData *data,
-                    const TvQuery *query,
-                    guint64       *weights,
-                    guint64       *states,
-                    GArray        *hits,
-                    Touched       *touched,
-                    Progress      *progress)
+tv_call_tree_weigh (TvProfileData   *data,
+                    const TvQuery   *query,
+                    guint64         *weights,
+                    guint64         *states,
+                    GArray          *hits,
+                    Touched         *touched,
+                    const RunLeaves *by_rank,
+                    Progress        *progress)
 {
   guint n_threads = tv_profile_data_get_n_threads (data);
-  Weigh w = { query, weights, states, hits, touched };
-  guint64 total = 0, done = 0;
+  Weigh w = { query, weights, states, hits, touched, NULL };
+  guint64 total = 0, done = 0, runs_before = 0;
 
   for (guint i = 0; i < n_threads; i++)
     total += tv_profile_data_get_thread (data, i)->n_run_samples;
@@ -512,6 +518,9 @@ tv_call_tree_weigh (TvProfileData *data,
       if (!progress_report (progress, done, total))
         return FALSE;
       done += t->n_run_samples;
+      if (by_rank != NULL)
+        w.ranks = by_rank->ranks + runs_before;
+      runs_before += t->n_runs;
       if (t->n_run_samples == 0 || !thread_selected (query, t))
         continue;
 
@@ -943,14 +952,17 @@ sum_subtrees_shared (const TvExactTree *exact,
 }
 
 Weighed *
-tv_call_tree_weigh_tree (TvProfileData *data,
-                         const TvQuery *query,
-                         gboolean       subtrees,
-                         gboolean       with_hits,
-                         gboolean       with_reached,
-                         Progress      *progress)
+tv_call_tree_weigh_tree (TvProfileData   *data,
+                         const TvQuery   *query,
+                         gboolean         subtrees,
+                         gboolean         with_hits,
+                         gboolean         with_reached,
+                         const RunLeaves *by_rank,
+                         Progress        *progress)
 {
   const TvExactTree *exact = tv_profile_data_get_tree (data);
+  /* What the weights are by: the exact nodes, or their leaves' ranks. */
+  guint32 n_weights = by_rank != NULL ? by_rank->n_leaves : exact->n_nodes;
   /* A query of few samples (one thread, a short time) weighs few leaves:
    * their sums up the tree then cost what they reach, not the tree.  A
    * leaf reaches as many nodes as its depth, less those another reached:
@@ -975,6 +987,7 @@ tv_call_tree_weigh_tree (TvProfileData *data,
   gboolean may_keep = subtrees && with_reached;
   Weighed *w;
 
+  g_return_val_if_fail (by_rank == NULL || (!subtrees && !with_reached), NULL);
   if (may_keep && (w = take_kept (data, query, with_hits)) != NULL)
     return w;
 
@@ -999,11 +1012,13 @@ tv_call_tree_weigh_tree (TvProfileData *data,
       memcpy (w->ranges, query->ranges, query->n_ranges * sizeof (TvTimeRange));
     }
   w->n_ranges = query->n_ranges;
-  w->weights = everywhere ? tv_huge_new0 (guint64, exact->n_nodes)
-                          : g_new0 (guint64, exact->n_nodes);
-  w->states = query->count_states ? g_new0 (guint64, (gsize) exact->n_nodes * N_STATES) : NULL;
+  w->weights = everywhere ? tv_huge_new0 (guint64, MAX (n_weights, 1))
+                          : g_new0 (guint64, MAX (n_weights, 1));
+  w->states = query->count_states ? g_new0 (guint64, (gsize) MAX (n_weights, 1) * N_STATES)
+                                  : NULL;
   w->hits = with_hits ? g_array_new (FALSE, FALSE, sizeof (ThreadHit)) : NULL;
-  if (!tv_call_tree_weigh (data, query, w->weights, w->states, w->hits, &touched, progress))
+  if (!tv_call_tree_weigh (data, query, w->weights, w->states, w->hits,
+                           by_rank == NULL ? &touched : NULL, by_rank, progress))
     {
       tv_weighed_unref (w);
       return NULL;
