@@ -294,7 +294,7 @@ STAGE_SECONDS = ("zstd_cpu_s", "decode_cpu_s", "load_cpu_s", "load_wall_s",
 STAGE_MS = ("zoom_ms", "callers_callees_ms", "search_ms", "range_ms", "thread_ms",
             "on_cpu_ms", "inverted_ms", "merge_line_ms", "inverted_zoom_ms",
             "inverted_exact_ms", "zoom_detail_ms", "exact_ms", "merge_line_cold_ms",
-            "zoom_detail_cold_ms")
+            "zoom_detail_cold_ms", "inverted_cold_ms")
 STAGE_COUNTS = ("samples", "peak_rss_bytes", "nodes", "view_nodes", "function_nodes",
                 "html_bytes", "svg_bytes", "decompressed_bytes")
 

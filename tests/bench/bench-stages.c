@@ -44,7 +44,10 @@
  *                     tree's weights that one kept
  *                     (tv_call_tree_forget_weights()); merge_line_cold_ms
  *                     and zoom_detail_cold_ms are those two with nothing
- *                     kept, as after half a minute idle;
+ *                     kept, as after half a minute idle, and
+ *                     inverted_cold_ms the inverted view with no kept
+ *                     block either (tv_huge_trim()), as the first after
+ *                     a load or after half a minute idle;
  *   html_cpu_s, html_bytes, svg_cpu_s, svg_bytes  the page's exports
  *                     (tv_export_html_build, tv_export_image_build) of the
  *                     loaded data, with the command line's defaults.
@@ -64,6 +67,7 @@
 #include "tv-export-html.h"
 #include "tv-export-image.h"
 #include "tv-flame-renderer.h"
+#include "tv-huge-pages.h"
 #include "tv-json.h"
 #include "tv-profile.h"
 #include "tv-timeline-renderer.h"
@@ -298,13 +302,14 @@ typedef enum
   I_EXACT,
   I_MERGE_LINE_COLD,
   I_ZOOM_DETAIL_COLD,
+  I_INVERTED_COLD,
   N_INTERACTIONS
 } Interaction;
 
 static const char *const interaction_keys[N_INTERACTIONS] = {
   "zoom_ms", "callers_callees_ms", "search_ms", "range_ms", "thread_ms", "on_cpu_ms",
   "inverted_ms", "merge_line_ms", "inverted_zoom_ms", "inverted_exact_ms", "zoom_detail_ms",
-  "exact_ms", "merge_line_cold_ms", "zoom_detail_cold_ms",
+  "exact_ms", "merge_line_cold_ms", "zoom_detail_cold_ms", "inverted_cold_ms",
 };
 
 /* Where a zoom into a view's tree needs a finer tree (see
@@ -553,22 +558,32 @@ run_stages (char **args)
         busiest = t;
     tv_profile_data_get_time_span (data, &first, &last);
 
-    for (guint run = 0; run < (guint) opt_runs && n_samples > 0; run++)
+    /* The runs of every interaction, then those of the inverted view with
+     * nothing kept, on their own: what it lets go of would make the next
+     * interactions cold too. */
+    for (guint run = 0; run < 2 * (guint) opt_runs && n_samples > 0; run++)
       for (Interaction i = 0; i < N_INTERACTIONS; i++)
         {
           TvQuery query = view_query;
           g_autoptr (TvCallTree) other = NULL;
           guint32 thread = busiest;
           Interaction as = i == I_MERGE_LINE_COLD ? I_MERGE_LINE
-                           : i == I_ZOOM_DETAIL_COLD ? I_ZOOM_DETAIL : i;
+                           : i == I_ZOOM_DETAIL_COLD ? I_ZOOM_DETAIL
+                           : i == I_INVERTED_COLD ? I_INVERTED : i;
           double t1, c2;
 
+          if ((i == I_INVERTED_COLD) != (run >= (guint) opt_runs))
+            continue;
           /* From the default view, its tree made last (untimed), or with
            * nothing kept of it. */
           if (i >= I_RANGE)
             tv_call_tree_unref (tv_call_tree_new (data, &view_query, NULL));
           if (i != as)
             tv_call_tree_forget_weights (data);
+          /* Nothing kept from the queries before: no arrays to use again,
+           * nor the inverted trees' runs and leaves. */
+          if (i == I_INVERTED_COLD)
+            tv_huge_trim ();
           t1 = bench_now_seconds ();
           c2 = bench_cpu_seconds ();
           switch (as)
@@ -656,6 +671,7 @@ run_stages (char **args)
               break;
             case I_MERGE_LINE_COLD:
             case I_ZOOM_DETAIL_COLD:
+            case I_INVERTED_COLD:
             case N_INTERACTIONS:
               g_assert_not_reached ();
             }
