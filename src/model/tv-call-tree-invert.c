@@ -175,14 +175,20 @@ sort_key (const Walker *w)
 }
 
 /* Sorts the N walkers W by key, then by the depth where they leave their
- * run, using TMP (room for N): insertion for a few, else a radix sort a
- * byte at a time, skipping the bytes where all agree. */
+ * run, using TMP (room for N): insertion for a few; a count of each pair
+ * of key and depth when they are fewer than the walkers; else a radix
+ * sort a byte at a time, skipping the bytes where all agree. */
+/* From how many walkers a sort may count them at once. */
+#define COUNTING_MIN 256
+
 static void
 sort_walkers (Walker  *w,
               guint32  n,
               Walker  *tmp)
 {
   guint64 all_or = 0, all_and = G_MAXUINT64;
+  guint32 key_min = G_MAXUINT32, key_max = 0, exit_min = G_MAXUINT32, exit_max = 0;
+  guint64 n_exits, n_pairs;
 
   if (n < 64)
     {
@@ -203,6 +209,34 @@ sort_walkers (Walker  *w,
     {
       all_or |= sort_key (&w[i]);
       all_and &= sort_key (&w[i]);
+      key_min = MIN (key_min, w[i].key);
+      key_max = MAX (key_max, w[i].key);
+      exit_min = MIN (exit_min, w[i].exit);
+      exit_max = MAX (exit_max, w[i].exit);
+    }
+  /* Few keys and depths (the paths at the root: a few hundred functions
+   * and a few hundred depths): one count of each pair, then one pass that
+   * puts each walker in its place. */
+  n_exits = (guint64) exit_max - exit_min + 1;
+  n_pairs = ((guint64) key_max - key_min + 1) * n_exits;
+  if (n >= COUNTING_MIN && n_pairs <= n)
+    {
+      g_autofree guint32 *count = g_new0 (guint32, n_pairs);
+      guint32 sum = 0;
+
+      for (guint32 i = 0; i < n; i++)
+        count[(w[i].key - key_min) * n_exits + (w[i].exit - exit_min)]++;
+      for (guint64 b = 0; b < n_pairs; b++)
+        {
+          guint32 c = count[b];
+
+          count[b] = sum;
+          sum += c;
+        }
+      for (guint32 i = 0; i < n; i++)
+        tmp[count[(w[i].key - key_min) * n_exits + (w[i].exit - exit_min)]++] = w[i];
+      memcpy (w, tmp, n * sizeof (Walker));
+      return;
     }
   for (guint shift = 0; shift < 64; shift += 8)
     {
