@@ -524,94 +524,66 @@ steps_shared (const TvExactTree *exact,
     share_finish (&second);
 }
 
-/* A run's leaf and its number among all threads' runs. */
-typedef struct
-{
-  guint32 leaf;
-  guint32 run;
-} RunOf;
-
-/* Sorts the N RUNS by leaf, keeping the order of those of one leaf, with
- * TMP (room for N): a radix sort a byte at a time, skipping the bytes
- * where all agree. */
-static void
-sort_runs (RunOf   *runs,
-           guint32  n,
-           RunOf   *tmp)
-{
-  guint32 all_or = 0, all_and = G_MAXUINT32;
-
-  for (guint32 i = 0; i < n; i++)
-    {
-      all_or |= runs[i].leaf;
-      all_and &= runs[i].leaf;
-    }
-  for (guint shift = 0; shift < 32; shift += 8)
-    {
-      guint32 count[256] = { 0 };
-      guint32 sum = 0;
-
-      if ((((all_or ^ all_and) >> shift) & 0xff) == 0)
-        continue;
-      for (guint32 i = 0; i < n; i++)
-        count[(runs[i].leaf >> shift) & 0xff]++;
-      for (guint b = 0; b < 256; b++)
-        {
-          guint32 c = count[b];
-
-          count[b] = sum;
-          sum += c;
-        }
-      for (guint32 i = 0; i < n; i++)
-        tmp[count[(runs[i].leaf >> shift) & 0xff]++] = runs[i];
-      memcpy (runs, tmp, n * sizeof (RunOf));
-    }
-}
-
-void
+gboolean
 tv_run_leaves_get (TvProfileData *data,
                    RunLeaves     *rl)
 {
+  guint32 n_nodes = tv_profile_data_get_tree (data)->n_nodes;
   guint n_threads = tv_profile_data_get_n_threads (data);
+  gsize n_words = ((gsize) n_nodes + 63) / 64;
   guint64 n_runs = 0;
-  guint32 *block, n_leaves = 0;
-  g_autofree RunOf *runs = NULL;
-  g_autofree RunOf *tmp = NULL;
+  guint32 *block;
 
   for (guint i = 0; i < n_threads; i++)
     n_runs += tv_profile_data_get_thread (data, i)->n_runs;
-  /* The ranks of the runs, from the fourth of the block on, are known
-   * by their size. */
-  block = tv_huge_take_kept (kept_tag (data, 0, KEPT_LEAVES), sizeof (guint32));
+  /* Ranks are 32-bit, as nodes are; more runs than that is more than 48
+   * GB of them, weighed by node instead. */
+  if (n_runs >= G_MAXUINT32 - 1)
+    return FALSE;
+  block = tv_huge_take_kept (kept_tag (data, 0, KEPT_LEAVES),
+                             (1 + n_runs) * sizeof (guint32));
   if (block == NULL)
     {
-      /* Runs of a thread are at most its samples, and a profile's threads
-       * a table of 32-bit indices (as a thread's runs' leaves are). */
-      g_assert (n_runs < G_MAXUINT32);
-      block = g_new (guint32, 1 + 2 * n_runs + 1);
-      runs = g_new (RunOf, MAX (n_runs, 1));
-      tmp = g_new (RunOf, MAX (n_runs, 1));
-      n_runs = 0;
+      /* The leaves a bit each, and the leaves before each word of bits:
+       * a run's rank is those, and those before it in its word. */
+      g_autofree guint64 *bits = g_new0 (guint64, MAX (n_words, 1));
+      g_autofree guint32 *before = g_new (guint32, MAX (n_words, 1));
+      guint32 n_leaves = 0, *leaves, *ranks;
+      guint64 r0 = 0;
+
       for (guint i = 0; i < n_threads; i++)
         {
           const TvThread *t = tv_profile_data_get_thread (data, i);
 
           for (guint64 r = 0; r < t->n_runs; r++)
-            runs[n_runs + r] = (RunOf) { t->run_leaf[r], (guint32) (n_runs + r) };
-          n_runs += t->n_runs;
+            TV_BIT_SET (bits, t->run_leaf[r]);
         }
-      sort_runs (runs, (guint32) n_runs, tmp);
-      /* The leaves from the second word on; the ranks after room for as
-       * many leaves as runs, then moved down to follow the leaves. */
-      for (guint32 i = 0; i < n_runs; i++)
+      for (gsize w = 0; w < n_words; w++)
         {
-          if (i == 0 || runs[i].leaf != runs[i - 1].leaf)
-            block[1 + n_leaves++] = runs[i].leaf;
-          block[1 + n_runs + runs[i].run] = n_leaves - 1;
+          before[w] = n_leaves;
+          n_leaves += (guint32) __builtin_popcountll (bits[w]);
         }
+      block = g_new (guint32, 1 + n_leaves + n_runs);
       block[0] = n_leaves;
-      memmove (block + 1 + n_leaves, block + 1 + n_runs, n_runs * sizeof (guint32));
-      block = g_renew (guint32, block, 1 + n_leaves + n_runs);
+      leaves = block + 1;
+      ranks = leaves + n_leaves;
+      for (gsize w = 0, k = 0; w < n_words; w++)
+        for (guint64 word = bits[w]; word != 0; word &= word - 1)
+          leaves[k++] = (guint32) (w * 64 + __builtin_ctzll (word));
+      for (guint i = 0; i < n_threads; i++)
+        {
+          const TvThread *t = tv_profile_data_get_thread (data, i);
+
+          for (guint64 r = 0; r < t->n_runs; r++)
+            {
+              guint32 leaf = t->run_leaf[r];
+              guint64 below = (G_GUINT64_CONSTANT (1) << (leaf % 64)) - 1;
+
+              ranks[r0 + r] = before[leaf / 64]
+                              + (guint32) __builtin_popcountll (bits[leaf / 64] & below);
+            }
+          r0 += t->n_runs;
+        }
     }
   rl->data = data;
   rl->block = block;
@@ -619,6 +591,7 @@ tv_run_leaves_get (TvProfileData *data,
   rl->leaves = block + 1;
   rl->ranks = block + 1 + rl->n_leaves;
   rl->bytes = (1 + rl->n_leaves + n_runs) * sizeof (guint32);
+  return TRUE;
 }
 
 void

@@ -427,8 +427,9 @@ int            tv_function_rows_compare     (const void           *pa,
 gboolean       tv_call_tree_uses_threads    (guint32               n_nodes);
 
 
-/* RL, taken from the kept blocks or made. */
-void     tv_run_leaves_get      (TvProfileData       *data,
+/* RL, taken from the kept blocks or made; FALSE when DATA has too many
+ * runs to rank in 32 bits. */
+gboolean tv_run_leaves_get      (TvProfileData       *data,
                                  RunLeaves           *rl);
 /* Gives RL back to the kept blocks, for the next query; then it holds
  * nothing. */

@@ -549,12 +549,14 @@ turn_over (TvProfileData   *data,
 
   progress_stage (progress, functions_end, 0.9 - functions_end);
   /* Only a callers tree looks its nodes up.  An inverted tree has more
-   * nodes than the view (twice as many on the default shape): room for
+   * nodes than the view, or the exact tree it turns over (twice as many
+   * on the default shape): room for
    * that many from the start spares copying the arrays as they grow.  One
    * that leaves nodes out has far fewer, and room it never uses would be
    * pages to clear for the next array that takes its place. */
-  guint32 hint = query->callers_of != TV_NODE_NONE ? view->n_nodes
-                 : MIN (view->n_nodes, G_MAXUINT32 / 4) * 2;
+  guint32 view_nodes = leaves != NULL ? tv_profile_data_get_tree (data)->n_nodes : view->n_nodes;
+  guint32 hint = query->callers_of != TV_NODE_NONE ? view_nodes
+                 : MIN (view_nodes, G_MAXUINT32 / 4) * 2;
 
   if (query->callers_of == TV_NODE_NONE && (query->min_total > 0 || query->detail_min_total > 0))
     hint = MIN (hint, 1u << 20);
@@ -860,11 +862,12 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
 
   exact = tv_profile_data_get_tree (data);
   progress_stage (&progress, 0.0, 0.15);
-  /* A pruned tree weighs subtrees (see Prune). */
   /* Turned over from the exact tree, the weights are those of its leaves,
-   * by their rank among the runs' leaves, kept between queries. */
-  if (from_exact)
-    tv_run_leaves_get (data, &leaves);
+   * by their rank among the runs' leaves, kept between queries; a profile
+   * of too many runs for that is turned over from its view. */
+  if (from_exact && !tv_run_leaves_get (data, &leaves))
+    from_exact = FALSE;
+  /* A pruned tree weighs subtrees (see Prune). */
   weighed = tv_call_tree_weigh_tree (data, query, prune_top, count || keep_self, !from_exact,
                                      from_exact ? &leaves : NULL, &progress);
   if (weighed == NULL)

@@ -260,8 +260,11 @@ tv_huge_keep (gpointer mem,
 {
   Block block = { mem, bytes, tag, TRUE };
 
-  g_return_if_fail (tag != 0);
-
+  if (tag == 0)
+    {
+      tv_huge_free (mem);
+      return;
+    }
   if (mem == NULL)
     return;
   g_mutex_lock (&lock);
@@ -305,6 +308,7 @@ tv_huge_take_kept (guint64 tag,
         Block block = take_kept (i);
 
         mem = block.mem;
+        stats_reused++;
 #if TV_HUGE_MAPPED
         if (!block.heap)
           g_hash_table_insert (in_use, mem, GSIZE_TO_POINTER (block.size));

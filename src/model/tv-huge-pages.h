@@ -93,10 +93,11 @@ void     tv_huge_free      (gpointer mem);
 gpointer tv_huge_realloc   (gpointer mem,
                             gsize    old_bytes,
                             gsize    bytes);
-/* Keeps MEM, a block of BYTES from tv_huge_alloc (), with what it holds,
- * for tv_huge_take_kept () with the same TAG (not 0) until the kept
- * blocks go back; it is then no longer the caller's.  What was kept with
- * TAG before is kept with none. */
+/* Keeps MEM, a block of BYTES from tv_huge_alloc () or of the heap, with
+ * what it holds, for tv_huge_take_kept () with the same TAG until the
+ * kept blocks go back; it is then no longer the caller's.  What was kept
+ * with TAG before is kept with none (a mapping), or freed (of the heap).
+ * TAG 0 frees MEM as tv_huge_free () does. */
 void     tv_huge_keep      (gpointer mem,
                             gsize    bytes,
                             guint64  tag);

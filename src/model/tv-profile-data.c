@@ -622,7 +622,7 @@ load (TachReader           *reader,
   int ret;
 
   g_atomic_ref_count_init (&self->ref_count);
-  self->serial = (guint) g_atomic_int_add (&next_serial, 1) + 1;
+  self->serial = (guint) g_atomic_int_add (&next_serial, 1) + 1u;
   if (!start_load (self, reader, counts_only, filter, error))
     return NULL;
 

@@ -107,8 +107,8 @@ enum
                                  * placed only its hits' leaves */
   COVER_KEPT_WEIGHTS,           /* trees compared that took the weights of
                                  * the tree before */
-  COVER_KEPT_STEPS,             /* inverted from the exact tree with the
-                                 * steps or runs of the tree before */
+  COVER_KEPT_RUNS,              /* inverted from the exact tree with the
+                                 * runs of the tree before */
   N_COVER
 };
 
@@ -127,7 +127,7 @@ static const char * const cover_names[N_COVER] = {
   "inverted from a hidden leaf's caller", "inverted stacks of hidden frames only",
   "thread counts of a tree that placed only its leaves",
   "trees made from the weights of the tree before",
-  "inverted trees made with the steps or runs of the tree before",
+  "inverted trees made with the runs of the tree before",
 };
 
 
@@ -1912,11 +1912,10 @@ check_query (TvProfileData *data,
       top_query.min_total = 0;
       top_query.detail_path = NULL;
       top = tv_call_tree_new (data, &top_query, NULL);
-      reused = tv_call_tree_get_runs_reused () + tv_call_tree_get_steps_reused ();
+      reused = tv_call_tree_get_runs_reused ();
       again.functions_of = top;
       turned = tv_call_tree_new (data, &again, NULL);
-      coverage[COVER_KEPT_STEPS] += tv_call_tree_get_runs_reused ()
-                                    + tv_call_tree_get_steps_reused () - reused;
+      coverage[COVER_KEPT_RUNS] += tv_call_tree_get_runs_reused () - reused;
       set_context ("%s: %s, with the function table of the top-down tree", where, desc);
       compare_trees (data, turned, &b, q);
       coverage[COVER_FROM_EXACT] += q->focus_function == TV_NODE_NONE && !q->collapse_recursion;
@@ -3721,11 +3720,14 @@ assert_climb_shared (TvProfileData *data,
                       q->min_total > 0 && n_children >= 2);
 }
 
-/* An inverted tree of DATA turned over from the exact tree, in case I
- * of 6, made afresh and again with the runs (BY_RUNS) or the steps of the
- * first: the two are the same, node for node. */
+/* An inverted tree of DATA (whose samples D decodes) turned over from the
+ * exact tree, in case I of 6, made afresh and again with the runs
+ * (BY_RUNS) or the steps of the first: the two are the same, node for
+ * node, and the brute force's. */
 static void
 assert_kept_climb (TvProfileData *data,
+                   const Decoded *d,
+                   const guint   *sample_thread,
                    guint          i,
                    gboolean       by_runs)
 {
@@ -3738,6 +3740,10 @@ assert_kept_climb (TvProfileData *data,
   guint before;
 
   tv_query_init (&top_query, i < 4 ? TV_MERGE_FUNCTION : TV_MERGE_LINE);
+  /* The function table given is of the same samples. */
+  if (i == 5)
+    tv_state_filter_get_mask (TV_STATE_FILTER_CPU, &top_query.status_mask,
+                              &top_query.status_value);
   top = tv_call_tree_new (data, &top_query, NULL);
   q = top_query;
   q.inverted = TRUE;
@@ -3745,8 +3751,6 @@ assert_kept_climb (TvProfileData *data,
   q.count_threads = TRUE;
   q.count_states = i % 2 == 1;
   q.min_total = i / 2 == 1 ? 3 : 0;
-  if (i == 5)
-    tv_state_filter_get_mask (TV_STATE_FILTER_CPU, &q.status_mask, &q.status_value);
   tv_huge_trim ();
   before = reused ();
   fresh = tv_call_tree_new (data, &q, NULL);
@@ -3755,6 +3759,9 @@ assert_kept_climb (TvProfileData *data,
   g_assert_cmpuint (reused (), ==, before + 1);
   fixture_assert_same_trees (again, fresh);
   g_assert_cmpuint (tv_call_tree_get_total (again, TV_ROOT_NODE), >, 0);
+  /* And against the brute force, made so again. */
+  check_query (data, d, sample_thread, by_runs ? "kept runs" : "kept steps", &q);
+  g_assert_cmpuint (reused (), >, before + 1);
 }
 
 /* Inverted trees of a deep recursion, where a path climbs runs of one
@@ -3867,14 +3874,20 @@ test_invert_runs (void)
     g_assert_cmpuint (n_runs, <, tree->n_nodes / 4);
   }
   for (guint i = 0; i < 6; i++)
-    assert_kept_climb (data, i, TRUE);
+    assert_kept_climb (data, &d, sample_thread, i, TRUE);
   /* Paths that climb a node at a time keep their steps the same way;
    * these threads' stacks are not recursions. */
   {
-    g_autoptr(TvProfileData) flat = fixture_load_corpus ("rec_threads.tach");
+    g_autofree char *path = fixture_data_path ("valid", "rec_threads.tach");
+    g_autoptr(TvProfileData) flat = fixture_load (path);
+    g_autofree guint *flat_thread = NULL;
+    Decoded fd;
 
+    decode_file (path, &fd);
+    flat_thread = check_threads (flat, &fd);
     for (guint i = 0; i < 6; i++)
-      assert_kept_climb (flat, i, FALSE);
+      assert_kept_climb (flat, &fd, flat_thread, i, FALSE);
+    decoded_clear (&fd);
   }
 
   /* A top-down tree that leaves nodes out, its function table read off
