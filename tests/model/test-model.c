@@ -3720,10 +3720,28 @@ assert_climb_shared (TvProfileData *data,
                       q->min_total > 0 && n_children >= 2);
 }
 
+/* Cancels CANCELLABLE at the first report of FRACTION or more. */
+typedef struct
+{
+  GCancellable *cancellable;
+  double        fraction;
+} CancelAt;
+
+static void
+cancel_at (double   fraction,
+           gpointer user_data)
+{
+  CancelAt *at = user_data;
+
+  if (fraction >= at->fraction)
+    g_cancellable_cancel (at->cancellable);
+}
+
 /* An inverted tree of DATA (whose samples D decodes) turned over from the
  * exact tree, in case I of 6, made afresh and again with the runs
  * (BY_RUNS) or the steps of the first: the two are the same, node for
- * node, and the brute force's. */
+ * node, and the brute force's; and, in the first case, after a tree
+ * cancelled as it turned over. */
 static void
 assert_kept_climb (TvProfileData *data,
                    const Decoded *d,
@@ -3762,6 +3780,26 @@ assert_kept_climb (TvProfileData *data,
   /* And against the brute force, made so again. */
   check_query (data, d, sample_thread, by_runs ? "kept runs" : "kept steps", &q);
   g_assert_cmpuint (reused (), >, before + 1);
+
+  /* A tree cancelled as it starts to turn over keeps nothing half made:
+   * the next one makes its steps or runs afresh, and keeps them. */
+  if (i == 0)
+    {
+      g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+      CancelAt at = { cancellable, 0.55 };
+      g_autoptr(TvCallTree) after = NULL;
+
+      tv_huge_trim ();
+      before = reused ();
+      g_assert_null (tv_call_tree_new_with_progress (data, &q, cancel_at, &at, cancellable));
+      g_assert_true (g_cancellable_is_cancelled (cancellable));
+      after = tv_call_tree_new (data, &q, NULL);
+      g_assert_cmpuint (reused (), ==, before);
+      fixture_assert_same_trees (after, fresh);
+      g_clear_pointer (&after, tv_call_tree_unref);
+      after = tv_call_tree_new (data, &q, NULL);
+      g_assert_cmpuint (reused (), ==, before + 1);
+    }
 }
 
 /* Inverted trees of a deep recursion, where a path climbs runs of one
