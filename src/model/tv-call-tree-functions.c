@@ -499,17 +499,24 @@ typedef struct
   guint64   *outer_self;
   PairTable  callers;
   PairTable  callees;
+  /* With signatures (Signatures), the samples of each, added to the
+   * others when the table is made. */
+  guint64   *by_signature;
+  guint32    n_signatures;
 } FlatSums;
 
 static void
 flat_sums_init (FlatSums *s,
-                guint32   n_functions)
+                guint32   n_functions,
+                guint32   n_signatures)
 {
   s->fself = g_new0 (guint64, MAX (n_functions, 1));
   s->ftotal = g_new0 (guint64, MAX (n_functions, 1));
   s->outer_self = g_new0 (guint64, MAX (n_functions, 1));
   pair_table_init (&s->callers);
   pair_table_init (&s->callees);
+  s->n_signatures = n_signatures;
+  s->by_signature = n_signatures > 0 ? g_new0 (guint64, n_signatures) : NULL;
 }
 
 static void
@@ -518,8 +525,373 @@ flat_sums_clear (FlatSums *s)
   g_clear_pointer (&s->fself, g_free);
   g_clear_pointer (&s->ftotal, g_free);
   g_clear_pointer (&s->outer_self, g_free);
+  g_clear_pointer (&s->by_signature, g_free);
   pair_table_clear (&s->callers);
   pair_table_clear (&s->callees);
+}
+
+/* What the samples of an exact node add to a function table, when no
+ * node is hidden, depends only on its function, its caller's, and
+ * whether each is an outermost call of its function (see flat_add ()):
+ * its signature.  A deep recursion has millions of nodes that are not
+ * quiet (TvExactTree.quiet_calls), and some tens of thousands of
+ * signatures.  With each loud node's signature, a pass adds the samples
+ * of each signature, an array's element a node, and the table is made
+ * from those: no lookups of parents, frames and pairs a node.  A profile
+ * whose signatures these are (a few bytes a loud node) keeps them between
+ * queries as it keeps its runs (tv_huge_keep ()). */
+typedef struct
+{
+  guint32 function;
+  guint32 caller;               /* TV_NODE_NONE under the root */
+  guint32 flags;
+} Signature;
+
+#define SIGNATURE_OUTER        1u   /* the node is an outermost call */
+#define SIGNATURE_CALLER_OUTER 2u   /* and its caller is */
+
+/* Signatures are made for this many loud nodes at least, or up to one in
+ * four of the nodes: past that (a deep tree that seldom recurses) they
+ * would be as many bytes as the tree. */
+#define SIGNATURES_MIN_LOUD (1u << 22)
+
+typedef struct
+{
+  TvProfileData   *data;
+  guint32         *block;       /* as kept, see signatures_layout () */
+  gsize            bytes;
+  guint32          n_signatures;
+  guint32          n_loud;
+  /* For each 64 words of the bitmaps (4,096 nodes), the loud nodes
+   * before them. */
+  const guint32   *loud_before;
+  /* Each loud node's signature, in node order. */
+  const guint32   *of_node;
+  const Signature *signatures;
+} Signatures;
+
+static gint signatures_reused;
+
+guint
+tv_call_tree_get_signatures_reused (void)
+{
+  return (guint) g_atomic_int_get (&signatures_reused);
+}
+
+/* The loud nodes of bitmap word W of EXACT: not quiet, not the root, not
+ * past the last node. */
+static inline guint64
+loud_word (const TvExactTree *exact,
+           gsize              w)
+{
+  guint64 word = ~exact->quiet_calls[w];
+
+  if (w == 0)
+    word &= ~G_GUINT64_CONSTANT (1);
+  if ((w + 1) * 64 > exact->n_nodes)
+    word &= (G_GUINT64_CONSTANT (1) << (exact->n_nodes % 64)) - 1;
+  return word;
+}
+
+/* The block's header, LOUD_BEFORE, OF_NODE and SIGNATURES, in guint32s
+ * (a Signature is three). */
+static gsize
+signatures_layout (gsize n_words,
+                   gsize n_loud,
+                   gsize n_signatures)
+{
+  return 2 + (n_words / 64 + 1) + n_loud + 3 * n_signatures;
+}
+
+static void
+signatures_point (Signatures *sig,
+                  gsize       n_words)
+{
+  sig->n_signatures = sig->block[0];
+  sig->n_loud = sig->block[1];
+  sig->loud_before = sig->block + 2;
+  sig->of_node = sig->loud_before + n_words / 64 + 1;
+  sig->signatures = (const Signature *) (sig->of_node + sig->n_loud);
+  sig->bytes = signatures_layout (n_words, sig->n_loud, sig->n_signatures) * sizeof (guint32);
+}
+
+/* The numbers of signatures by key (see signature_key ()): an array of
+ * every key where there are few functions, else open addressing on the
+ * key + 1. */
+typedef struct
+{
+  guint64 *keys;                /* NULL when direct */
+  guint32 *numbers;             /* G_MAXUINT32 for none, when direct */
+  guint32  mask;
+  guint32  n;
+} Numbering;
+
+/* Direct for up to this many keys: 4 MiB, most of it never touched. */
+#define NUMBERING_DIRECT_MAX (1u << 20)
+
+static void
+numbering_init (Numbering *t,
+                guint64    n_keys)
+{
+  if (n_keys <= NUMBERING_DIRECT_MAX)
+    {
+      t->keys = NULL;
+      t->numbers = g_new (guint32, n_keys);
+      memset (t->numbers, 0xff, n_keys * sizeof (guint32));
+      return;
+    }
+  t->mask = 4095;
+  t->n = 0;
+  t->keys = g_new0 (guint64, t->mask + 1);
+  t->numbers = g_new (guint32, t->mask + 1);
+}
+
+static void
+numbering_clear (Numbering *t)
+{
+  g_clear_pointer (&t->keys, g_free);
+  g_clear_pointer (&t->numbers, g_free);
+}
+
+static inline guint32
+numbering_slot (const guint64 *keys,
+                guint32        mask,
+                guint64        key)
+{
+  guint32 slot = (guint32) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 32) & mask;
+
+  while (keys[slot] != 0 && keys[slot] != key)
+    slot = (slot + 1) & mask;
+  return slot;
+}
+
+/* The number of KEY, which is NEXT if it had none. */
+static inline guint32
+numbering_get (Numbering *t,
+               guint64    key,
+               guint32    next)
+{
+  guint32 slot;
+
+  if (t->keys == NULL)
+    {
+      if (t->numbers[key] == G_MAXUINT32)
+        t->numbers[key] = next;
+      return t->numbers[key];
+    }
+  slot = numbering_slot (t->keys, t->mask, key + 1);
+  if (t->keys[slot] != 0)
+    return t->numbers[slot];
+  t->keys[slot] = key + 1;
+  t->numbers[slot] = next;
+  if (++t->n * 2 > t->mask)
+    {
+      /* Twice the room, the same numbers. */
+      Numbering bigger = { g_new0 (guint64, 2 * ((gsize) t->mask + 1)),
+                           g_new (guint32, 2 * ((gsize) t->mask + 1)), 2 * t->mask + 1, t->n };
+
+      for (guint32 i = 0; i <= t->mask; i++)
+        if (t->keys[i] != 0)
+          {
+            guint32 to = numbering_slot (bigger.keys, bigger.mask, t->keys[i]);
+
+            bigger.keys[to] = t->keys[i];
+            bigger.numbers[to] = t->numbers[i];
+          }
+      numbering_clear (t);
+      *t = bigger;
+    }
+  return next;
+}
+
+/* SIG for DATA, taken from the kept blocks or made; FALSE, with SIG
+ * empty, where DATA has too many loud nodes for them. */
+static gboolean
+signatures_get (TvProfileData *data,
+                Signatures    *sig)
+{
+  const TvExactTree *exact = tv_profile_data_get_tree (data);
+  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  guint64 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
+  gsize n_words = ((gsize) exact->n_nodes + 63) / 64;
+  guint64 tag = tv_call_tree_kept_tag (data, 0, KEPT_SIGNATURES);
+  g_autofree guint32 *loud_before = NULL;
+  g_autofree guint32 *of_node = NULL;
+  g_autoptr(GArray) signatures = NULL;
+  Numbering numbering;
+  guint32 n_loud = 0, k = 0;
+
+  *sig = (Signatures) { 0 };
+  /* A key is a function, a caller (or none) and two bits. */
+  if (n_functions >= 1u << 30)
+    return FALSE;
+  for (gsize w = 0; w < n_words; w++)
+    n_loud += (guint32) __builtin_popcountll (loud_word (exact, w));
+  if (n_loud > MAX (exact->n_nodes / 4, SIGNATURES_MIN_LOUD))
+    return FALSE;
+
+  sig->data = data;
+  sig->block = tv_huge_take_kept (tag, signatures_layout (n_words, n_loud, 0) * sizeof (guint32));
+  if (sig->block != NULL)
+    {
+      signatures_point (sig, n_words);
+      g_atomic_int_inc (&signatures_reused);
+      return TRUE;
+    }
+
+  loud_before = g_new (guint32, n_words / 64 + 1);
+  of_node = g_new (guint32, MAX (n_loud, 1));
+  signatures = g_array_new (FALSE, FALSE, sizeof (Signature));
+  numbering_init (&numbering, (n_functions + 1) * (n_functions + 1) * 4);
+  for (gsize w = 0; w < n_words; w++)
+    {
+      if (w % 64 == 0)
+        loud_before[w / 64] = k;
+      /* The loud nodes are a few in each word, all over the tree's
+       * arrays: a few words ahead, theirs are on the way. */
+      if (w + 8 < n_words)
+        {
+          __builtin_prefetch (&exact->up[(w + 8) * 64]);
+          __builtin_prefetch (&exact->up[(w + 8) * 64 + 32]);
+          if (exact->frame16 != NULL)
+            {
+              __builtin_prefetch (&exact->frame16[(w + 8) * 64]);
+              __builtin_prefetch (&exact->frame16[(w + 8) * 64 + 32]);
+            }
+        }
+      for (guint64 word = loud_word (exact, w); word != 0; word &= word - 1)
+        {
+          guint32 c = (guint32) (w * 64 + __builtin_ctzll (word));
+          guint32 p = tv_exact_tree_parent (exact, c);
+          Signature one = { fkeys[tv_exact_tree_frame (exact, c)], TV_NODE_NONE, 0 };
+          guint64 key;
+
+          if (p != TV_ROOT_NODE)
+            {
+              one.caller = fkeys[tv_exact_tree_frame (exact, p)];
+              if (TV_BIT_TEST (exact->outer_calls, p))
+                one.flags |= SIGNATURE_CALLER_OUTER;
+            }
+          if (TV_BIT_TEST (exact->outer_calls, c))
+            one.flags |= SIGNATURE_OUTER;
+          key = (one.function * (n_functions + 1)
+                 + (one.caller == TV_NODE_NONE ? n_functions : one.caller)) << 2 | one.flags;
+          of_node[k] = numbering_get (&numbering, key, signatures->len);
+          if (of_node[k++] == signatures->len)
+            g_array_append_val (signatures, one);
+        }
+    }
+  if (n_words % 64 == 0)
+    loud_before[n_words / 64] = k;
+  numbering_clear (&numbering);
+
+  sig->bytes = signatures_layout (n_words, n_loud, signatures->len) * sizeof (guint32);
+  sig->block = tv_huge_alloc (sig->bytes, FALSE);
+  sig->block[0] = signatures->len;
+  sig->block[1] = n_loud;
+  memcpy (sig->block + 2, loud_before, (n_words / 64 + 1) * sizeof (guint32));
+  memcpy (sig->block + 2 + n_words / 64 + 1, of_node, (gsize) n_loud * sizeof (guint32));
+  memcpy (sig->block + 2 + n_words / 64 + 1 + n_loud, signatures->data,
+          (gsize) signatures->len * sizeof (Signature));
+  signatures_point (sig, n_words);
+  return TRUE;
+}
+
+/* Gives SIG back to the kept blocks; then it holds nothing. */
+static void
+signatures_keep (Signatures *sig)
+{
+  if (sig->block != NULL)
+    tv_huge_keep (g_steal_pointer (&sig->block), sig->bytes,
+                  tv_call_tree_kept_tag (sig->data, 0, KEPT_SIGNATURES));
+}
+
+/* The loud nodes before bitmap word W. */
+static guint32
+signatures_rank (const Signatures  *sig,
+                 const TvExactTree *exact,
+                 gsize              w)
+{
+  guint32 rank = sig->loud_before[w / 64];
+
+  for (gsize v = w & ~(gsize) 63; v < w; v++)
+    rank += (guint32) __builtin_popcountll (loud_word (exact, v));
+  return rank;
+}
+
+/* S's samples by signature, added to its table: what each node of the
+ * signature would have added (see flat_add_words ()). */
+static void
+signatures_add (const Signatures *sig,
+                FlatSums         *s)
+{
+  for (guint32 i = 0; i < s->n_signatures; i++)
+    {
+      const Signature *one = &sig->signatures[i];
+      guint64 count = s->by_signature[i];
+      guint32 f = one->function, caller = one->caller;
+
+      if (count == 0)
+        continue;
+      if (f != caller)
+        s->fself[f] += count;
+      if (one->flags & SIGNATURE_OUTER)
+        {
+          s->ftotal[f] += count;
+          s->outer_self[f] += count;
+          pair_add (&s->callers, f, caller, count);
+        }
+      if (caller != TV_NODE_NONE)
+        {
+          if (f != caller)
+            s->fself[caller] -= count;
+          if (one->flags & SIGNATURE_CALLER_OUTER)
+            {
+              s->outer_self[caller] -= count;
+              pair_add (&s->callees, caller, f, count);
+            }
+        }
+    }
+}
+
+/* flat_add_words () with SIG: each loud node's samples onto its
+ * signature's. */
+static gboolean
+flat_add_signatures (TvProfileData    *data,
+                     const Signatures *sig,
+                     const guint64    *sub,
+                     const guint64    *reached,
+                     FlatSums         *s,
+                     gsize             w0,
+                     gsize             w1,
+                     Progress         *progress)
+{
+  const TvExactTree *exact = tv_profile_data_get_tree (data);
+  const guint32 *of_node = sig->of_node;
+  guint64 *by_signature = s->by_signature;
+  guint32 rank = signatures_rank (sig, exact, w0);
+
+  for (gsize w = w0; w < w1 && progress_step (progress, w * 64, exact->n_nodes); w++)
+    {
+      guint64 loud = loud_word (exact, w);
+      const guint64 *at = sub + w * 64;
+
+      if (reached == NULL)
+        {
+          for (guint64 word = loud; word != 0; word &= word - 1)
+            by_signature[of_node[rank++]] += at[__builtin_ctzll (word)];
+          continue;
+        }
+      for (guint64 word = loud & reached[w]; word != 0; word &= word - 1)
+        {
+          guint bit = __builtin_ctzll (word);
+          guint64 below = (G_GUINT64_CONSTANT (1) << bit) - 1;
+
+          by_signature[of_node[rank + __builtin_popcountll (loud & below)]] += at[bit];
+        }
+      rank += (guint32) __builtin_popcountll (loud);
+    }
+  return !progress->cancelled;
 }
 
 /* FROM's pairs added to TO's. */
@@ -544,6 +916,8 @@ flat_sums_merge (FlatSums *to,
       to->ftotal[f] += from->ftotal[f];
       to->outer_self[f] += from->outer_self[f];
     }
+  for (guint32 i = 0; i < from->n_signatures; i++)
+    to->by_signature[i] += from->by_signature[i];
   pair_table_merge (&to->callers, &from->callers);
   pair_table_merge (&to->callees, &from->callees);
   flat_sums_clear (from);
@@ -552,14 +926,17 @@ flat_sums_merge (FlatSums *to,
 /* The rows of S into NEIGHBOURS, or NULL once PROGRESS was cancelled; S
  * is cleared. */
 static TvFunctionRow *
-flat_sums_finish (FlatSums       *s,
-                  guint32         n_functions,
-                  Neighbours     *neighbours,
-                  guint          *n_rows_out,
-                  const Progress *progress)
+flat_sums_finish (FlatSums         *s,
+                  const Signatures *sig,
+                  guint32           n_functions,
+                  Neighbours       *neighbours,
+                  guint            *n_rows_out,
+                  const Progress   *progress)
 {
   TvFunctionRow *rows;
 
+  if (s->by_signature != NULL)
+    signatures_add (sig, s);
   for (guint32 f = 0; f < n_functions && !progress->cancelled; f++)
     if (s->outer_self[f] > 0)
       pair_add (&s->callees, f, TV_NODE_NONE, s->outer_self[f]);
@@ -675,14 +1052,23 @@ exact_functions_flat (TvProfileData *data,
   guint32 n_nodes = exact->n_nodes;
   /* The node whose view node a hidden node is in, the root for none. */
   tv_autohuge guint32 *head = hidden != NULL ? tv_huge_new (guint32, MAX (n_nodes, 1)) : NULL;
+  gsize n_words = ((gsize) n_nodes + 63) / 64;
+  Signatures sig = { 0 };
   FlatSums s;
+  TvFunctionRow *rows;
 
-  flat_sums_init (&s, n_functions);
+  if (hidden == NULL)
+    signatures_get (data, &sig);
+  flat_sums_init (&s, n_functions, sig.n_signatures);
   if (head != NULL)
     head[0] = TV_ROOT_NODE;
-  flat_add_words (data, sub, reached, hidden, head, &s, 0, ((gsize) n_nodes + 63) / 64,
-                  progress);
-  return flat_sums_finish (&s, n_functions, neighbours, n_rows_out, progress);
+  if (sig.block != NULL)
+    flat_add_signatures (data, &sig, sub, reached, &s, 0, n_words, progress);
+  else
+    flat_add_words (data, sub, reached, hidden, head, &s, 0, n_words, progress);
+  rows = flat_sums_finish (&s, &sig, n_functions, neighbours, n_rows_out, progress);
+  signatures_keep (&sig);
+  return rows;
 }
 
 /* The nodes of a pass shared by threads (FunctionsShare) are taken a
@@ -702,6 +1088,10 @@ struct _FunctionsShare
   GMutex         lock;
   FlatSums       sums;          /* what the threads that are done added */
   gboolean       has_sums;
+  /* Taken or made by the first thread to work, while the other does
+   * something else; none when there are too many. */
+  Signatures     signatures;
+  gboolean       has_signatures;
 };
 
 FunctionsShare *
@@ -718,6 +1108,21 @@ tv_call_tree_functions_share_new (TvProfileData *data,
   return share;
 }
 
+/* The nodes of words [W0, W1) into S. */
+static gboolean
+share_add_words (FunctionsShare *share,
+                 FlatSums       *s,
+                 gsize           w0,
+                 gsize           w1,
+                 Progress       *progress)
+{
+  if (share->signatures.block != NULL)
+    return flat_add_signatures (share->data, &share->signatures, share->sub, share->reached,
+                                s, w0, w1, progress);
+  return flat_add_words (share->data, share->sub, share->reached, NULL, NULL, s, w0, w1,
+                         progress);
+}
+
 void
 tv_call_tree_functions_share_work (FunctionsShare *share,
                                    gboolean        last,
@@ -732,14 +1137,19 @@ tv_call_tree_functions_share_work (FunctionsShare *share,
 
   if (n_words == 0)
     return;
-  flat_sums_init (&mine, n_functions);
+  g_mutex_lock (&share->lock);
+  if (!share->has_signatures)
+    {
+      signatures_get (data, &share->signatures);
+      share->has_signatures = TRUE;
+    }
+  g_mutex_unlock (&share->lock);
+  flat_sums_init (&mine, n_functions, share->signatures.n_signatures);
   /* The first chunk, or the last when there are two or more. */
   if (!last)
-    flat_add_words (data, share->sub, share->reached, NULL, NULL, &mine, 0,
-                    MIN (words, n_words), progress);
+    share_add_words (share, &mine, 0, MIN (words, n_words), progress);
   else if (n_chunks > 1)
-    flat_add_words (data, share->sub, share->reached, NULL, NULL, &mine,
-                    (n_chunks - 1) * words, n_words, progress);
+    share_add_words (share, &mine, (n_chunks - 1) * words, n_words, progress);
   /* Those between, taken in turn. */
   for (;;)
     {
@@ -748,8 +1158,7 @@ tv_call_tree_functions_share_work (FunctionsShare *share,
 
       if (chunk + 1 >= n_chunks || progress->cancelled)
         break;
-      if (!flat_add_words (data, share->sub, share->reached, NULL, NULL, &mine, w0, w0 + words,
-                           progress))
+      if (!share_add_words (share, &mine, w0, w0 + words, progress))
         break;
     }
   g_mutex_lock (&share->lock);
@@ -783,8 +1192,10 @@ tv_call_tree_functions_share_finish (FunctionsShare *share,
   TvFunctionRow *rows;
 
   if (!share->has_sums)
-    flat_sums_init (&share->sums, n_functions);
-  rows = flat_sums_finish (&share->sums, n_functions, neighbours, n_rows_out, progress);
+    flat_sums_init (&share->sums, n_functions, share->signatures.n_signatures);
+  rows = flat_sums_finish (&share->sums, &share->signatures, n_functions, neighbours, n_rows_out,
+                           progress);
+  signatures_keep (&share->signatures);
   g_mutex_clear (&share->lock);
   g_free (share);
   return rows;

@@ -85,23 +85,6 @@ steps_bytes (guint32 n_nodes)
   return (gsize) MAX (n_nodes, 1) * sizeof (Step);
 }
 
-/* What is kept between queries of a profile (tv_huge_keep ()). */
-enum
-{
-  KEPT_RUNS = 1,
-  KEPT_STEPS,
-  KEPT_LEAVES
-};
-
-/* The tag of KIND kept for DATA and MERGE: never 0. */
-static guint64
-kept_tag (TvProfileData *data,
-          TvMergeKey     merge,
-          guint          kind)
-{
-  return (guint64) tv_profile_data_get_serial (data) << 16 | (guint64) merge << 8 | kind;
-}
-
 /* C's steps (BY_RUNS false) or its HEAD and RUN in one block, kept or
  * new; TRUE if kept, and then C->KEPT is set. */
 static gboolean
@@ -111,7 +94,7 @@ steps_or_runs_new (Climb         *c,
                    gboolean       by_runs)
 {
   guint32 n = MAX (c->exact->n_nodes, 1);
-  guint64 tag = kept_tag (data, merge, by_runs ? KEPT_RUNS : KEPT_STEPS);
+  guint64 tag = tv_call_tree_kept_tag (data, merge, by_runs ? KEPT_RUNS : KEPT_STEPS);
   gsize bytes = by_runs ? runs_bytes (n) : steps_bytes (n);
   gpointer block = tv_huge_take_kept (tag, bytes);
   gboolean kept = block != NULL;
@@ -540,7 +523,7 @@ tv_run_leaves_get (TvProfileData *data,
    * GB of them, weighed by node instead. */
   if (n_runs >= G_MAXUINT32 - 1)
     return FALSE;
-  block = tv_huge_take_kept (kept_tag (data, 0, KEPT_LEAVES),
+  block = tv_huge_take_kept (tv_call_tree_kept_tag (data, 0, KEPT_LEAVES),
                              (1 + n_runs) * sizeof (guint32));
   if (block == NULL)
     {
@@ -598,7 +581,8 @@ void
 tv_run_leaves_keep (RunLeaves *rl)
 {
   if (rl->block != NULL)
-    tv_huge_keep (g_steal_pointer (&rl->block), rl->bytes, kept_tag (rl->data, 0, KEPT_LEAVES));
+    tv_huge_keep (g_steal_pointer (&rl->block), rl->bytes,
+                  tv_call_tree_kept_tag (rl->data, 0, KEPT_LEAVES));
 }
 
 /* The walkers of the exact tree EXACT weighed by V, by the ranks of RL:
@@ -663,7 +647,7 @@ walkers_from_exact (TvProfileData   *data,
           steps_shared (exact, keys, c, progress);
           if (progress->cancelled)
             return 0;
-          c->kept = kept_tag (data, query->merge, by_runs ? KEPT_RUNS : KEPT_STEPS);
+          c->kept = tv_call_tree_kept_tag (data, query->merge, by_runs ? KEPT_RUNS : KEPT_STEPS);
         }
       return walkers_of_leaves (exact, keys, v, rl, c, walkers);
     }

@@ -427,6 +427,24 @@ int            tv_function_rows_compare     (const void           *pa,
 gboolean       tv_call_tree_uses_threads    (guint32               n_nodes);
 
 
+/* What is kept between queries of a profile (tv_huge_keep ()). */
+enum
+{
+  KEPT_RUNS = 1,
+  KEPT_STEPS,
+  KEPT_LEAVES,
+  KEPT_SIGNATURES
+};
+
+/* The tag of KIND kept for DATA and MERGE: never 0. */
+static inline guint64
+tv_call_tree_kept_tag (TvProfileData *data,
+                       TvMergeKey     merge,
+                       guint          kind)
+{
+  return (guint64) tv_profile_data_get_serial (data) << 16 | (guint64) merge << 8 | kind;
+}
+
 /* RL, taken from the kept blocks or made; FALSE when DATA has too many
  * runs to rank in 32 bits. */
 gboolean tv_run_leaves_get      (TvProfileData       *data,

@@ -109,6 +109,9 @@ enum
                                  * the tree before */
   COVER_KEPT_RUNS,              /* inverted from the exact tree with the
                                  * runs of the tree before */
+  COVER_KEPT_SIGNATURES,        /* a function table read off the exact
+                                 * tree with the signatures of the tree
+                                 * before */
   N_COVER
 };
 
@@ -128,6 +131,7 @@ static const char * const cover_names[N_COVER] = {
   "thread counts of a tree that placed only its leaves",
   "trees made from the weights of the tree before",
   "inverted trees made with the runs of the tree before",
+  "function tables made with the node signatures of the tree before",
 };
 
 
@@ -1886,15 +1890,17 @@ check_query (TvProfileData *data,
 {
   g_autofree char *desc = describe_query (q);
   g_autoptr(TvCallTree) tree = NULL;
-  guint taken, taken_after;
+  guint taken, taken_after, signatures;
   Brute b;
 
   set_context ("%s: %s", where, desc);
   tv_call_tree_get_kept_stats (&taken, NULL, NULL);
+  signatures = tv_call_tree_get_signatures_reused ();
   tree = tv_call_tree_new (data, q, NULL);
   g_assert_nonnull (tree);
   tv_call_tree_get_kept_stats (&taken_after, NULL, NULL);
   coverage[COVER_KEPT_WEIGHTS] += taken_after - taken;
+  coverage[COVER_KEPT_SIGNATURES] += tv_call_tree_get_signatures_reused () - signatures;
   brute_tree (data, d, sample_thread, q, &b);
   coverage[COVER_EMPTY_TREE] += g_array_index (b.nodes, BruteNode, 0).total == 0;
   compare_trees (data, tree, &b, q);
