@@ -725,8 +725,8 @@ signatures_get (TvProfileData *data,
   /* A key is a function, a caller (or none) and two bits. */
   if (n_functions >= 1u << 30)
     return FALSE;
-  for (gsize w = 0; w < n_words; w++)
-    n_loud += (guint32) __builtin_popcountll (loud_word (exact, w));
+  /* All but the quiet ones and the root. */
+  n_loud = exact->n_nodes - exact->n_quiet - (exact->n_nodes > 0);
   if (n_loud > MAX (exact->n_nodes / 4, SIGNATURES_MIN_LOUD))
     return FALSE;
 
@@ -876,20 +876,9 @@ flat_add_signatures (TvProfileData    *data,
       guint64 loud = loud_word (exact, w);
       const guint64 *at = sub + w * 64;
 
-      if (reached == NULL)
-        {
-          for (guint64 word = loud; word != 0; word &= word - 1)
-            by_signature[of_node[rank++]] += at[__builtin_ctzll (word)];
-          continue;
-        }
-      for (guint64 word = loud & reached[w]; word != 0; word &= word - 1)
-        {
-          guint bit = __builtin_ctzll (word);
-          guint64 below = (G_GUINT64_CONSTANT (1) << bit) - 1;
-
-          by_signature[of_node[rank + __builtin_popcountll (loud & below)]] += at[bit];
-        }
-      rank += (guint32) __builtin_popcountll (loud);
+      /* A node not reached has no samples to add. */
+      for (guint64 word = loud; word != 0; word &= word - 1)
+        by_signature[of_node[rank++]] += at[__builtin_ctzll (word)];
     }
   return !progress->cancelled;
 }

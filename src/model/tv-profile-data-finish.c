@@ -410,7 +410,10 @@ number_depth_first (TvProfileData *self,
           if (active[fkeys[frame]] == 0)
             TV_BIT_SET (tree->outer_calls, k + j);
           else if (fkeys[frame] == quiet_function)
-            TV_BIT_SET (tree->quiet_calls, k + j);
+            {
+              TV_BIT_SET (tree->quiet_calls, k + j);
+              tree->n_quiet++;
+            }
           links[c].frame = k + j;
         }
       /* The first child on top: its subtree comes next. */

@@ -121,6 +121,7 @@ typedef struct
    * to a function table of the nodes as they are (see
    * tv_call_tree_exact_functions()). */
   guint64  *quiet_calls;
+  guint32   n_quiet;
 } TvExactTree;
 
 /* The value of NODE in FAR, which has it. */

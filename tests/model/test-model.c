@@ -516,6 +516,7 @@ check_exact_tree (TvProfileData *data)
    * is not outermost. */
   {
     const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+    guint32 n_quiet = 0;
 
     for (guint32 n = 1; n < tree->n_nodes; n++)
       {
@@ -532,7 +533,9 @@ check_exact_tree (TvProfileData *data)
           CHECK_EQ (TV_BIT_TEST (tree->outer_calls, n), outer, "outermost call");
         CHECK_EQ (TV_BIT_TEST (tree->quiet_calls, n), quiet, "quiet call");
         coverage[COVER_QUIET_CALLS] += quiet;
+        n_quiet += quiet;
       }
+    CHECK_EQ (tree->n_quiet, n_quiet, "quiet calls counted");
   }
 
   for (guint i = 0; i < tv_profile_data_get_n_threads (data); i++)
