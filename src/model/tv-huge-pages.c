@@ -177,11 +177,16 @@ tv_huge_alloc (gsize    bytes,
   g_mutex_lock (&lock);
   /* The smallest kept block it fits in: a bigger one's pages are there
    * already, and a new mapping beside it would only add to them.  One
-   * kept with what it holds only when no other fits. */
+   * kept with what it holds only when no other fits.  Of those of one
+   * size, the one freed last: a query's arrays are made in one order and
+   * freed in the other, so that each takes the block it had before, with
+   * the pages it touched (in perf, deepgen 3M's zoom with detail spent
+   * 16 % of its time clearing pages that another array of its size had
+   * not touched; then none). */
   for (guint pass = 0; pass < 2 && best == G_MAXUINT; pass++)
     for (guint i = 0; i < n_kept; i++)
       if (!kept[i].heap && (kept[i].tag != 0) == pass && kept[i].size >= size
-          && (best == G_MAXUINT || kept[i].size < kept[best].size))
+          && (best == G_MAXUINT || kept[i].size <= kept[best].size))
         best = i;
   if (best != G_MAXUINT)
     {

@@ -3374,6 +3374,27 @@ test_huge_reuse (void)
 #endif
   tv_huge_free (a);
 
+  /* Of kept blocks of one size, the one freed last is taken first: arrays
+   * made in one order and freed in the other, query after query, each
+   * find the pages they touched before. */
+  tv_huge_trim ();
+  {
+    guint64 *x = tv_huge_new (guint64, n), *y = tv_huge_new (guint64, n);
+    guint64 *z = tv_huge_new (guint64, n);
+
+    tv_huge_free (z);
+    tv_huge_free (y);
+    tv_huge_free (x);
+#if TV_HUGE_MAPPED
+    g_assert_true (tv_huge_new (guint64, n) == x);
+    g_assert_true (tv_huge_new (guint64, n) == y);
+    g_assert_true (tv_huge_new (guint64, n) == z);
+    tv_huge_free (z);
+    tv_huge_free (y);
+    tv_huge_free (x);
+#endif
+  }
+
   tv_huge_trim ();
   tv_huge_get_stats (NULL, NULL, &kept);
   g_assert_cmpuint (kept, ==, 0);
