@@ -766,6 +766,16 @@ signatures_get (TvProfileData *data,
           Signature one = { fkeys[tv_exact_tree_frame (exact, c)], TV_NODE_NONE, 0 };
           guint64 key;
 
+          /* More loud nodes than TvExactTree.n_quiet leaves: a tree made
+           * some other way, read node by node instead. */
+          if (G_UNLIKELY (k == n_loud))
+            {
+              g_critical ("%s: more loud nodes than counted", G_STRFUNC);
+              numbering_clear (&numbering);
+              *sig = (Signatures) { 0 };
+              return FALSE;
+            }
+
           if (p != TV_ROOT_NODE)
             {
               one.caller = fkeys[tv_exact_tree_frame (exact, p)];
@@ -784,6 +794,12 @@ signatures_get (TvProfileData *data,
   if (n_words % 64 == 0)
     loud_before[n_words / 64] = k;
   numbering_clear (&numbering);
+  if (G_UNLIKELY (k != n_loud))
+    {
+      g_critical ("%s: fewer loud nodes than counted", G_STRFUNC);
+      *sig = (Signatures) { 0 };
+      return FALSE;
+    }
 
   sig->bytes = signatures_layout (n_words, n_loud, signatures->len) * sizeof (guint32);
   sig->block = tv_huge_alloc (sig->bytes, FALSE);
