@@ -552,8 +552,9 @@ typedef struct
 
 /* Signatures are made for this many loud nodes at least, or up to one in
  * four of the nodes: past that (a deep tree that seldom recurses) they
- * would be as many bytes as the tree. */
-#define SIGNATURES_MIN_LOUD (1u << 22)
+ * would be as many bytes as the tree.  Tests change it (see
+ * tv_call_tree_set_signature_limits ()). */
+static guint32 signatures_min_loud = 1u << 22;
 
 typedef struct
 {
@@ -626,21 +627,33 @@ typedef struct
   guint32  n;
 } Numbering;
 
-/* Direct for up to this many keys: 4 MiB, most of it never touched. */
-#define NUMBERING_DIRECT_MAX (1u << 20)
+/* Direct for up to this many keys (4 MiB, cleared once a profile), else
+ * hashed from this many slots up; tests change both. */
+static guint64 numbering_direct_max = 1u << 20;
+static guint32 numbering_first_mask = 4095;
+
+void
+tv_call_tree_set_signature_limits (guint32 min_loud,
+                                   guint64 direct_max,
+                                   guint32 first_slots)
+{
+  signatures_min_loud = min_loud;
+  numbering_direct_max = direct_max;
+  numbering_first_mask = MAX (first_slots, 4) - 1;
+}
 
 static void
 numbering_init (Numbering *t,
                 guint64    n_keys)
 {
-  if (n_keys <= NUMBERING_DIRECT_MAX)
+  if (n_keys <= numbering_direct_max)
     {
       t->keys = NULL;
       t->numbers = g_new (guint32, n_keys);
       memset (t->numbers, 0xff, n_keys * sizeof (guint32));
       return;
     }
-  t->mask = 4095;
+  t->mask = numbering_first_mask;
   t->n = 0;
   t->keys = g_new0 (guint64, t->mask + 1);
   t->numbers = g_new (guint32, t->mask + 1);
@@ -727,7 +740,7 @@ signatures_get (TvProfileData *data,
     return FALSE;
   /* All but the quiet ones and the root. */
   n_loud = exact->n_nodes - exact->n_quiet - (exact->n_nodes > 0);
-  if (n_loud > MAX (exact->n_nodes / 4, SIGNATURES_MIN_LOUD))
+  if (n_loud > MAX (exact->n_nodes / 4, signatures_min_loud))
     return FALSE;
 
   sig->data = data;
@@ -807,8 +820,10 @@ signatures_get (TvProfileData *data,
   sig->block[1] = n_loud;
   memcpy (sig->block + 2, loud_before, (n_words / 64 + 1) * sizeof (guint32));
   memcpy (sig->block + 2 + n_words / 64 + 1, of_node, (gsize) n_loud * sizeof (guint32));
-  memcpy (sig->block + 2 + n_words / 64 + 1 + n_loud, signatures->data,
-          (gsize) signatures->len * sizeof (Signature));
+  /* An empty GArray has no data. */
+  if (signatures->len > 0)
+    memcpy (sig->block + 2 + n_words / 64 + 1 + n_loud, signatures->data,
+            (gsize) signatures->len * sizeof (Signature));
   signatures_point (sig, n_words);
   return TRUE;
 }
@@ -892,9 +907,26 @@ flat_add_signatures (TvProfileData    *data,
       guint64 loud = loud_word (exact, w);
       const guint64 *at = sub + w * 64;
 
-      /* A node not reached has no samples to add. */
-      for (guint64 word = loud; word != 0; word &= word - 1)
-        by_signature[of_node[rank++]] += at[__builtin_ctzll (word)];
+      guint64 to_add = reached != NULL ? loud & reached[w] : loud;
+
+      /* A node not reached has no samples: a narrow selection reads the
+       * weights of the few nodes it reached, not every loud node's. */
+      if (to_add == loud)
+        {
+          for (guint64 word = loud; word != 0; word &= word - 1)
+            by_signature[of_node[rank++]] += at[__builtin_ctzll (word)];
+          continue;
+        }
+      if (to_add != 0)
+        for (guint64 word = loud; word != 0; word &= word - 1, rank++)
+          {
+            guint bit = __builtin_ctzll (word);
+
+            if (to_add >> bit & 1)
+              by_signature[of_node[rank]] += at[bit];
+          }
+      else
+        rank += (guint32) __builtin_popcountll (loud);
     }
   return !progress->cancelled;
 }

@@ -198,6 +198,14 @@ guint          tv_call_tree_get_steps_reused (void);
  * nodes' signatures from a tree of the same profile before (see
  * tv-call-tree-functions.c). */
 guint          tv_call_tree_get_signatures_reused (void);
+/* For tests: function tables read off the exact tree number its nodes'
+ * signatures when it has at most MIN_LOUD loud nodes (or a quarter of
+ * its nodes), in an array of every signature up to DIRECT_MAX of them,
+ * else in a table of FIRST_SLOTS slots that grows.  The defaults are
+ * 1 << 22, 1 << 20 and 4096. */
+void           tv_call_tree_set_signature_limits (guint32 min_loud,
+                                                  guint64 direct_max,
+                                                  guint32 first_slots);
 
 TvProfileData *tv_call_tree_get_data       (TvCallTree     *tree);
 TvMergeKey     tv_call_tree_get_merge      (TvCallTree     *tree);

@@ -186,7 +186,9 @@ tv_huge_alloc (gsize    bytes,
   for (guint pass = 0; pass < 2 && best == G_MAXUINT; pass++)
     for (guint i = 0; i < n_kept; i++)
       if (!kept[i].heap && (kept[i].tag != 0) == pass && kept[i].size >= size
-          && (best == G_MAXUINT || kept[i].size <= kept[best].size))
+          && (best == G_MAXUINT || kept[i].size < kept[best].size
+              /* What is kept with a tag goes oldest first. */
+              || (kept[i].size == kept[best].size && pass == 0)))
         best = i;
   if (best != G_MAXUINT)
     {

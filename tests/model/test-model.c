@@ -2329,10 +2329,18 @@ test_random (gconstpointer user_data)
   check_exact_tree (data);
   check_keys (data);
   count_profile_coverage (data, &d);
-  /* Every other profile's function tables come from a second thread. */
+  /* Every other profile's function tables come from a second thread.  Of
+   * every three, one's are read node by node, not by signature, and
+   * one's signatures are numbered through a table that starts at four
+   * slots and grows. */
   tv_call_tree_set_thread_min_nodes (iteration % 2 ? 0 : G_MAXUINT32);
+  if (iteration % 3 == 1)
+    tv_call_tree_set_signature_limits (0, 1u << 20, 4096);
+  else if (iteration % 3 == 2)
+    tv_call_tree_set_signature_limits (1u << 22, 0, 4);
   check_queries (data, &d, sample_thread, rand, where, N_RANDOM_QUERIES);
   tv_call_tree_set_thread_min_nodes (1u << 20);
+  tv_call_tree_set_signature_limits (1u << 22, 1u << 20, 4096);
   random_run++;
 
   decoded_clear (&d);
