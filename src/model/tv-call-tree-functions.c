@@ -331,15 +331,25 @@ pair_table_clear (PairTable *t)
   g_clear_pointer (&t->counts, g_free);
 }
 
+/* The slot of KEY (never 0) in open addressing over KEYS (MASK + 1 of
+ * them, 0 for empty), or the empty one where it would go. */
+static inline guint32
+probe_slot (const guint64 *keys,
+            guint32        mask,
+            guint64        key)
+{
+  guint32 slot = (guint32) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 32) & mask;
+
+  while (keys[slot] != 0 && keys[slot] != key)
+    slot = (slot + 1) & mask;
+  return slot;
+}
+
 static inline guint32
 pair_slot (const PairTable *t,
            guint64          key)
 {
-  guint32 slot = (guint32) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 32) & t->mask;
-
-  while (t->keys[slot] != 0 && t->keys[slot] != key)
-    slot = (slot + 1) & t->mask;
-  return slot;
+  return probe_slot (t->keys, t->mask, key);
 }
 
 /* A table twice the size, with T's pairs. */
@@ -666,18 +676,6 @@ numbering_clear (Numbering *t)
   g_clear_pointer (&t->numbers, g_free);
 }
 
-static inline guint32
-numbering_slot (const guint64 *keys,
-                guint32        mask,
-                guint64        key)
-{
-  guint32 slot = (guint32) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 32) & mask;
-
-  while (keys[slot] != 0 && keys[slot] != key)
-    slot = (slot + 1) & mask;
-  return slot;
-}
-
 /* The number of KEY, which is NEXT if it had none. */
 static inline guint32
 numbering_get (Numbering *t,
@@ -692,7 +690,7 @@ numbering_get (Numbering *t,
         t->numbers[key] = next;
       return t->numbers[key];
     }
-  slot = numbering_slot (t->keys, t->mask, key + 1);
+  slot = probe_slot (t->keys, t->mask, key + 1);
   if (t->keys[slot] != 0)
     return t->numbers[slot];
   t->keys[slot] = key + 1;
@@ -706,7 +704,7 @@ numbering_get (Numbering *t,
       for (guint32 i = 0; i <= t->mask; i++)
         if (t->keys[i] != 0)
           {
-            guint32 to = numbering_slot (bigger.keys, bigger.mask, t->keys[i]);
+            guint32 to = probe_slot (bigger.keys, bigger.mask, t->keys[i]);
 
             bigger.keys[to] = t->keys[i];
             bigger.numbers[to] = t->numbers[i];
