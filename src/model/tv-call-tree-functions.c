@@ -314,14 +314,22 @@ typedef struct
   guint32  last_slot;
 } PairTable;
 
+/* Empty, with room for SLOTS (a power of two) before it grows. */
 static void
-pair_table_init (PairTable *t)
+pair_table_init_sized (PairTable *t,
+                       guint32    slots)
 {
-  t->mask = 1023;
+  t->mask = slots - 1;
   t->n = 0;
   t->last_key = 0;
   t->keys = g_new0 (guint64, t->mask + 1);
   t->counts = g_new0 (guint64, t->mask + 1);
+}
+
+static void
+pair_table_init (PairTable *t)
+{
+  pair_table_init_sized (t, 1024);
 }
 
 static void
@@ -331,25 +339,15 @@ pair_table_clear (PairTable *t)
   g_clear_pointer (&t->counts, g_free);
 }
 
-/* The slot of KEY (never 0) in open addressing over KEYS (MASK + 1 of
- * them, 0 for empty), or the empty one where it would go. */
-static inline guint32
-probe_slot (const guint64 *keys,
-            guint32        mask,
-            guint64        key)
-{
-  guint32 slot = (guint32) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 32) & mask;
-
-  while (keys[slot] != 0 && keys[slot] != key)
-    slot = (slot + 1) & mask;
-  return slot;
-}
-
 static inline guint32
 pair_slot (const PairTable *t,
            guint64          key)
 {
-  return probe_slot (t->keys, t->mask, key);
+  guint32 slot = (guint32) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 32) & t->mask;
+
+  while (t->keys[slot] != 0 && t->keys[slot] != key)
+    slot = (slot + 1) & t->mask;
+  return slot;
 }
 
 /* A table twice the size, with T's pairs. */
@@ -542,7 +540,7 @@ flat_sums_clear (FlatSums *s)
 
 /* What the samples of an exact node add to a function table, when no
  * node is hidden, depends only on its function, its caller's, and
- * whether each is an outermost call of its function (see flat_add ()):
+ * whether each is an outermost call of its function (see flat_add_words ()):
  * its signature.  A deep recursion has millions of nodes that are not
  * quiet (TvExactTree.quiet_calls), and some tens of thousands of
  * signatures.  With each loud node's signature, a pass adds the samples
@@ -626,21 +624,19 @@ signatures_point (Signatures *sig,
   sig->bytes = signatures_layout (n_words, sig->n_loud, sig->n_signatures) * sizeof (guint32);
 }
 
-/* The numbers of signatures by key (see signature_key ()): an array of
- * every key where there are few functions, else open addressing on the
- * key + 1. */
+/* The numbers of signatures by key (see signatures_get ()): an array of
+ * every key where there are few functions, else a pair table whose count
+ * is the number. */
 typedef struct
 {
-  guint64 *keys;                /* NULL when direct */
-  guint32 *numbers;             /* G_MAXUINT32 for none, when direct */
-  guint32  mask;
-  guint32  n;
+  guint32   *direct;            /* G_MAXUINT32 for none; NULL when hashed */
+  PairTable  hashed;
 } Numbering;
 
 /* Direct for up to this many keys (4 MiB, cleared once a profile), else
  * hashed from this many slots up; tests change both. */
 static guint64 numbering_direct_max = 1u << 20;
-static guint32 numbering_first_mask = 4095;
+static guint32 numbering_first_slots = 4096;
 
 void
 tv_call_tree_set_signature_limits (guint32 min_loud,
@@ -649,31 +645,28 @@ tv_call_tree_set_signature_limits (guint32 min_loud,
 {
   signatures_min_loud = min_loud;
   numbering_direct_max = direct_max;
-  numbering_first_mask = MAX (first_slots, 4) - 1;
+  numbering_first_slots = 1u << g_bit_storage (MAX (first_slots, 4) - 1);
 }
 
 static void
 numbering_init (Numbering *t,
                 guint64    n_keys)
 {
+  *t = (Numbering) { 0 };
   if (n_keys <= numbering_direct_max)
     {
-      t->keys = NULL;
-      t->numbers = g_new (guint32, n_keys);
-      memset (t->numbers, 0xff, n_keys * sizeof (guint32));
+      t->direct = g_new (guint32, n_keys);
+      memset (t->direct, 0xff, n_keys * sizeof (guint32));
       return;
     }
-  t->mask = numbering_first_mask;
-  t->n = 0;
-  t->keys = g_new0 (guint64, t->mask + 1);
-  t->numbers = g_new (guint32, t->mask + 1);
+  pair_table_init_sized (&t->hashed, numbering_first_slots);
 }
 
 static void
 numbering_clear (Numbering *t)
 {
-  g_clear_pointer (&t->keys, g_free);
-  g_clear_pointer (&t->numbers, g_free);
+  g_clear_pointer (&t->direct, g_free);
+  pair_table_clear (&t->hashed);
 }
 
 /* The number of KEY, which is NEXT if it had none. */
@@ -682,36 +675,22 @@ numbering_get (Numbering *t,
                guint64    key,
                guint32    next)
 {
+  PairTable *h = &t->hashed;
   guint32 slot;
 
-  if (t->keys == NULL)
+  if (t->direct != NULL)
     {
-      if (t->numbers[key] == G_MAXUINT32)
-        t->numbers[key] = next;
-      return t->numbers[key];
+      if (t->direct[key] == G_MAXUINT32)
+        t->direct[key] = next;
+      return t->direct[key];
     }
-  slot = probe_slot (t->keys, t->mask, key + 1);
-  if (t->keys[slot] != 0)
-    return t->numbers[slot];
-  t->keys[slot] = key + 1;
-  t->numbers[slot] = next;
-  if (++t->n * 2 > t->mask)
-    {
-      /* Twice the room, the same numbers. */
-      Numbering bigger = { g_new0 (guint64, 2 * ((gsize) t->mask + 1)),
-                           g_new (guint32, 2 * ((gsize) t->mask + 1)), 2 * t->mask + 1, t->n };
-
-      for (guint32 i = 0; i <= t->mask; i++)
-        if (t->keys[i] != 0)
-          {
-            guint32 to = probe_slot (bigger.keys, bigger.mask, t->keys[i]);
-
-            bigger.keys[to] = t->keys[i];
-            bigger.numbers[to] = t->numbers[i];
-          }
-      numbering_clear (t);
-      *t = bigger;
-    }
+  slot = pair_slot (h, key + 1);
+  if (h->keys[slot] != 0)
+    return (guint32) h->counts[slot];
+  h->keys[slot] = key + 1;
+  h->counts[slot] = next;
+  if (++h->n * 2 > h->mask)
+    pair_table_grow (h);
   return next;
 }
 
@@ -903,9 +882,8 @@ flat_add_signatures (TvProfileData    *data,
   for (gsize w = w0; w < w1 && progress_step (progress, w * 64, exact->n_nodes); w++)
     {
       guint64 loud = loud_word (exact, w);
-      const guint64 *at = sub + w * 64;
-
       guint64 to_add = reached != NULL ? loud & reached[w] : loud;
+      const guint64 *at = sub + w * 64;
 
       /* A node not reached has no samples: a narrow selection reads the
        * weights of the few nodes it reached, not every loud node's. */

@@ -157,13 +157,13 @@ sort_key (const Walker *w)
   return (guint64) w->key << 32 | w->exit;
 }
 
+/* From how many walkers a sort may count them at once. */
+#define COUNTING_MIN 256
+
 /* Sorts the N walkers W by key, then by the depth where they leave their
  * run, using TMP (room for N): insertion for a few; a count of each pair
  * of key and depth when they are fewer than the walkers; else a radix
  * sort a byte at a time, skipping the bytes where all agree. */
-/* From how many walkers a sort may count them at once. */
-#define COUNTING_MIN 256
-
 static void
 sort_walkers (Walker  *w,
               guint32  n,
