@@ -15,10 +15,11 @@
  * samples) and is in an inverted node of key KEY.  Most paths of a deep
  * recursion climb runs of nodes of one key (merged by function), where
  * each step makes a node of the same key: there, a path is not moved
- * along the run.  It is at the run's top node AT once it is EXIT nodes
- * deep in the inverted tree, and its nodes until then are those of the
- * run.  Where paths climb a node at a time, AT is their node and EXIT
- * their inverted node's depth. */
+ * along the run.  It is at the run's top AT (the top's rank among the
+ * tops of runs, see Next) once it is EXIT nodes deep in the inverted
+ * tree, and its nodes until then are those of the run.  Where paths
+ * climb a node at a time, AT is their node and EXIT their inverted
+ * node's depth. */
 typedef struct
 {
   guint32 key;
@@ -50,11 +51,38 @@ typedef struct
 
 #define LEVEL_OFF G_MAXUINT32
 
+/* Where a path at the top of a run goes (by runs): into the run of the
+ * top's parent, whose key is UP_KEY (TV_NODE_NONE when the parent is the
+ * root: the path ends), at that run's top UP_TOP (its rank), UP_RUN nodes
+ * below it.  A step up reads one of these, where it read the exact tree's
+ * parent, frame, and the parent's run, four places in arrays of every
+ * node; on the deep 3M profile 2.2 million runs have a top, of its 24.8
+ * million nodes. */
+typedef struct
+{
+  guint32 up_key;
+  guint32 up_top;
+  guint32 up_run;
+} Next;
+
+/* What a climb by runs keeps: this, then NEXT of each top, in the order
+ * of the tops' nodes (their rank), then the walker of each of the exact
+ * tree's leaves but the root, sorted (see leaves_entries ()). */
+typedef struct
+{
+  guint64 bytes;
+  guint32 n_tops;
+  guint32 n_entries;
+} RunsBlock;
+
 /* How the paths climb: a node at a time by the STEPS of every node; or,
- * on the exact tree without hidden frames, by runs, with each node's run's
- * top node in HEAD and how far up it is in RUN, and each step read off the
- * exact tree.  HEAD and RUN are one block (see steps_or_runs_new ()); it,
- * or STEPS, is kept under KEPT for the next query once it is whole. */
+ * on the exact tree without hidden frames, by runs (BY_RUNS), by the NEXT
+ * of each run's top, in BLOCK with the leaves' walkers.  Those are made
+ * from each node's run's top node (HEAD; a top's parent, as the top is
+ * its own) and how far up it is in RUN (0 at a top), the tops marked in
+ * TOPS and how many come before each word of them (BEFORE), which go once
+ * the block is made.  BLOCK, or STEPS, is kept under KEPT for the next
+ * query once it is whole. */
 typedef struct
 {
   Step              *steps;
@@ -62,16 +90,20 @@ typedef struct
   const guint32     *keys;
   guint32           *head;
   guint16           *run;
+  guint64           *tops;
+  guint32           *before;
+  const Next        *next;
+  RunsBlock         *block;
+  gboolean           by_runs;
   guint64            kept;
 } Climb;
 
-/* The steps, or HEAD and RUN, of the exact tree depend only on it and on
- * the merge key: they are the same for every query of a profile that
- * hides no frame.  The first such query makes them, in a pass over every
- * node; the next ones take them back from the kept blocks (tv_huge_keep
- * ()), for as long as those are kept, and only look for their paths'
- * leaves. */
-static gint runs_reused, steps_reused;
+/* The steps, or the runs, of the exact tree depend only on it and on the
+ * merge key: they are the same for every query of a profile that hides no
+ * frame.  The first such query makes them, in a pass over every node; the
+ * next ones take them back from the kept blocks (tv_huge_keep ()), for as
+ * long as those are kept, and only look for their paths' leaves. */
+static gint runs_reused, steps_reused, entries_reused;
 
 static gsize
 runs_bytes (guint32 n_nodes)
@@ -85,8 +117,9 @@ steps_bytes (guint32 n_nodes)
   return (gsize) MAX (n_nodes, 1) * sizeof (Step);
 }
 
-/* C's steps (BY_RUNS false) or its HEAD and RUN in one block, kept or
- * new; TRUE if kept, and then C->KEPT is set. */
+/* C's steps (BY_RUNS false) or its block of runs, kept; else room for
+ * its steps, or for its HEAD, RUN, TOPS and BEFORE.  TRUE if kept, and
+ * then C->KEPT is set. */
 static gboolean
 steps_or_runs_new (Climb         *c,
                    TvProfileData *data,
@@ -95,25 +128,56 @@ steps_or_runs_new (Climb         *c,
 {
   guint32 n = MAX (c->exact->n_nodes, 1);
   guint64 tag = tv_call_tree_kept_tag (data, merge, by_runs ? KEPT_RUNS : KEPT_STEPS);
-  gsize bytes = by_runs ? runs_bytes (n) : steps_bytes (n);
-  gpointer block = tv_huge_take_kept (tag, bytes);
-  gboolean kept = block != NULL;
+  gpointer block = tv_huge_take_kept (tag, by_runs ? sizeof (RunsBlock) : steps_bytes (n));
 
-  if (kept)
+  c->by_runs = by_runs;
+  if (block != NULL)
     {
       c->kept = tag;
       g_atomic_int_inc (by_runs ? &runs_reused : &steps_reused);
+      if (by_runs)
+        {
+          c->block = block;
+          c->next = (const Next *) (c->block + 1);
+        }
+      else
+        c->steps = block;
+      return TRUE;
     }
-  else
-    block = tv_huge_alloc (bytes, FALSE);
   if (by_runs)
     {
-      c->head = block;
+      gsize n_words = ((gsize) n + 63) / 64;
+
+      c->head = tv_huge_alloc (runs_bytes (n), FALSE);
       c->run = (guint16 *) (c->head + n);
+      c->tops = g_new0 (guint64, n_words);
+      c->before = g_new (guint32, n_words);
     }
   else
-    c->steps = block;
-  return kept;
+    c->steps = tv_huge_alloc (steps_bytes (n), FALSE);
+  return FALSE;
+}
+
+/* Frees what C's runs are made from. */
+static void
+runs_clear (Climb *c)
+{
+  g_clear_pointer (&c->head, tv_huge_free);
+  c->run = NULL;
+  g_clear_pointer (&c->tops, g_free);
+  g_clear_pointer (&c->before, g_free);
+}
+
+/* The rank among the tops, in node order, of the top of node N's run
+ * (a top is its own; see Climb). */
+static inline guint32
+run_top_rank (const Climb *c,
+              guint32      n)
+{
+  guint32 t = c->run[n] == 0 ? n : c->head[n];
+  guint64 below = (G_GUINT64_CONSTANT (1) << (t % 64)) - 1;
+
+  return c->before[t / 64] + (guint32) __builtin_popcountll (c->tops[t / 64] & below);
 }
 
 guint
@@ -126,6 +190,12 @@ guint
 tv_call_tree_get_steps_reused (void)
 {
   return (guint) g_atomic_int_get (&steps_reused);
+}
+
+guint
+tv_call_tree_get_entries_reused (void)
+{
+  return (guint) g_atomic_int_get (&entries_reused);
 }
 
 /* The key KEYS give exact node N, TV_NODE_NONE for the root. */
@@ -146,8 +216,8 @@ enter (const Climb *c,
        guint32      n,
        guint32      depth)
 {
-  if (c->run != NULL)
-    return (Walker) { key, leaf, c->head[n], depth + c->run[n] };
+  if (c->by_runs)
+    return (Walker) { key, leaf, run_top_rank (c, n), depth + c->run[n] };
   return (Walker) { key, leaf, n, depth };
 }
 
@@ -309,11 +379,11 @@ step_up (const Builder *v,
   for (guint32 i = a; i < b; i++)
     {
       Walker w = walkers[i];
-      Step step;
+      Step step = { 0, TV_NODE_NONE };
+      Next next = { TV_NODE_NONE, 0, 0 };
 
       /* The nodes the paths are at lie all over the tree: asked for a
-       * few paths ahead, they arrive while these are taken.  Up the exact
-       * tree, a node's parent is most often the node before. */
+       * few paths ahead, they arrive while these are taken. */
       if (i + PREFETCH_AHEAD < b)
         {
           guint32 ahead = walkers[i + PREFETCH_AHEAD].at;
@@ -322,25 +392,19 @@ step_up (const Builder *v,
             __builtin_prefetch (&c->steps[ahead]);
           else
             {
-              __builtin_prefetch (&c->exact->up[ahead]);
-              if (c->exact->frame16 != NULL)
-                __builtin_prefetch (&c->exact->frame16[ahead - 1]);
-              __builtin_prefetch (&c->head[ahead - 1]);
-              __builtin_prefetch (&c->run[ahead - 1]);
+              __builtin_prefetch (&c->next[ahead]);
               __builtin_prefetch (&v->self[walkers[i + PREFETCH_AHEAD].leaf]);
             }
         }
       if (by_runs)
-        *samples += v->self[w.leaf];
-      if (!by_runs)
-        step = c->steps[w.at];
-      else
         {
-          step.up = tv_exact_tree_parent (c->exact, w.at);
-          step.up_key = key_of (c->keys, c->exact, step.up);
+          *samples += v->self[w.leaf];
+          next = c->next[w.at];
         }
+      else
+        step = c->steps[w.at];
 
-      if (step.up == 0)
+      if (by_runs ? next.up_key == TV_NODE_NONE : step.up == 0)
         {
           inv->self[node] += v->self[w.leaf];
           if (v->status != NULL)
@@ -352,8 +416,8 @@ step_up (const Builder *v,
       if (!by_runs)
         walkers[kept++] = (Walker) { step.up_key, w.leaf, step.up, depth + 1 };
       else
-        walkers[kept++] = (Walker) { step.up_key, w.leaf, c->head[step.up],
-                                     depth + 1 + c->run[step.up] };
+        walkers[kept++] = (Walker) { next.up_key, w.leaf, next.up_top,
+                                     depth + 1 + next.up_run };
     }
   return kept;
 }
@@ -437,17 +501,25 @@ share_run (gpointer user_data)
       guint32 up_key = up == n - 1 ? key_before : key_of (keys, exact, up);
 
       key_before = key;
-      if (c->run == NULL)
+      if (!c->by_runs)
         c->steps[n] = (Step) { up, up_key };
       else if (up_key != key)
         {
-          c->head[n] = n;
+          /* A top: its own top, which RUN 0 says, so HEAD keeps its
+           * parent for runs_block_new (), which would look it up again. */
+          c->head[n] = up;
           c->run[n] = 0;
+          /* The other share may mark a top in the same word. */
+          if (n / 64 == s->start / 64 || n / 64 == (s->end - 1) / 64)
+            __atomic_fetch_or (&c->tops[n / 64], G_GUINT64_CONSTANT (1) << (n % 64),
+                               __ATOMIC_RELAXED);
+          else
+            TV_BIT_SET (c->tops, n);
         }
       else
         {
           /* A run is no longer than a stack, at most 65,535 frames. */
-          c->head[n] = up < s->start ? up : c->head[up];
+          c->head[n] = up < s->start || c->run[up] == 0 ? up : c->head[up];
           c->run[n] = up < s->start ? 1 : c->run[up] + 1;
           if (c->head[n] < s->start)
             g_array_append_val (s->pending, n);
@@ -462,14 +534,14 @@ share_finish (Share *s)
 {
   Climb *c = s->c;
 
-  if (c->run == NULL)
+  if (!c->by_runs)
     return;
   for (guint i = 0; i < s->pending->len; i++)
     {
       guint32 n = g_array_index (s->pending, guint32, i);
       guint32 above = c->head[n];
 
-      c->head[n] = c->head[above];
+      c->head[n] = c->run[above] == 0 ? above : c->head[above];
       c->run[n] += c->run[above];
     }
 }
@@ -585,26 +657,155 @@ tv_run_leaves_keep (RunLeaves *rl)
                   tv_call_tree_kept_tag (rl->data, 0, KEPT_LEAVES));
 }
 
-/* The walkers of the exact tree EXACT weighed by V, by the ranks of RL:
- * one for each of its leaves with self samples (but the root), in node
- * order, whose steps or runs C holds. */
+/* The walkers of the exact tree EXACT's leaves but the root (those of
+ * RL), whose steps or runs C holds, into ALL (room for each), sorted as
+ * sort_walkers () sorts them with SCRATCH (room for as many).  Returns
+ * how many.
+ *
+ * Where a leaf's walker starts depends only on the exact tree and the
+ * merge key, not on its weight: they are sorted once and kept (with the
+ * runs, or under a tag of their own), and a query takes those of its
+ * leaves with samples in that order (walkers_of_leaves ()).  The sort is
+ * stable, so they are in the order a sort of just those would give.  On
+ * the deep 3M profile that is a pass over 932 thousand walkers in place
+ * of a sort of them. */
 static guint32
-walkers_of_leaves (const TvExactTree *exact,
-                   const guint32     *keys,
-                   const Builder     *v,
-                   const RunLeaves   *rl,
-                   const Climb       *c,
-                   Walker            *walkers)
+leaves_entries (const TvExactTree *exact,
+                const guint32     *keys,
+                const RunLeaves   *rl,
+                const Climb       *c,
+                Walker            *all,
+                Walker            *scratch)
 {
-  guint32 n_walkers = 0;
+  /* The root, if a leaf, is the first. */
+  guint32 first = rl->n_leaves > 0 && rl->leaves[0] == TV_ROOT_NODE;
+  guint32 n_all = rl->n_leaves - first;
 
-  for (guint32 i = 0; i < rl->n_leaves; i++)
+  for (guint32 i = first; i < rl->n_leaves; i++)
     {
       guint32 node = rl->leaves[i];
 
-      if (node != TV_ROOT_NODE && v->self[i] > 0)
-        walkers[n_walkers++] = enter (c, key_of (keys, exact, node), i, node, 1);
+      all[i - first] = enter (c, key_of (keys, exact, node), i, node, 1);
     }
+  sort_walkers (all, n_all, scratch);
+  return n_all;
+}
+
+/* Of the N_ALL walkers ALL (see leaves_entries ()), those whose leaf V
+ * weighs, into WALKERS, in order.  Returns how many. */
+static guint32
+walkers_of_leaves (const Builder *v,
+                   const Walker  *all,
+                   guint32        n_all,
+                   Walker        *walkers)
+{
+  guint32 n_walkers = 0;
+
+  for (guint32 j = 0; j < n_all; j++)
+    {
+      if (j + PREFETCH_AHEAD < n_all)
+        __builtin_prefetch (&v->self[all[j + PREFETCH_AHEAD].leaf]);
+      if (v->self[all[j].leaf] > 0)
+        walkers[n_walkers++] = all[j];
+    }
+  return n_walkers;
+}
+
+/* The leaves' walkers of runs_block_new (), on a thread of their own. */
+typedef struct
+{
+  const Climb     *c;
+  const RunLeaves *rl;
+  Walker          *all;
+  Walker          *scratch;
+} EntriesJob;
+
+static gpointer
+entries_job_run (gpointer user_data)
+{
+  EntriesJob *job = user_data;
+
+  leaves_entries (job->c->exact, job->c->keys, job->rl, job->c, job->all, job->scratch);
+  return NULL;
+}
+
+/* C's block out of its runs, which then go: NEXT of each top, in node
+ * order, and the walkers of RL's leaves, sorted with SCRATCH (room for a
+ * walker a leaf).  A top's parent is the top's HEAD (see share_run ()).
+ * The two parts only read the runs, and are made on two threads on a big
+ * tree. */
+static void
+runs_block_new (Climb           *c,
+                const RunLeaves *rl,
+                Walker          *scratch)
+{
+  const TvExactTree *exact = c->exact;
+  gsize n_words = ((gsize) MAX (exact->n_nodes, 1) + 63) / 64, bytes;
+  guint32 n_tops = 0, first = rl->n_leaves > 0 && rl->leaves[0] == TV_ROOT_NODE, k = 0;
+  EntriesJob job = { c, rl, NULL, scratch };
+  GThread *helper = NULL;
+  Next *next;
+
+  for (gsize w = 0; w < n_words; w++)
+    {
+      c->before[w] = n_tops;
+      n_tops += (guint32) __builtin_popcountll (c->tops[w]);
+    }
+  bytes = sizeof (RunsBlock) + (gsize) n_tops * sizeof (Next)
+          + (gsize) (rl->n_leaves - first) * sizeof (Walker);
+  c->block = tv_huge_alloc (bytes, FALSE);
+  c->block->bytes = bytes;
+  c->block->n_tops = n_tops;
+  c->block->n_entries = rl->n_leaves - first;
+  next = (Next *) (c->block + 1);
+  job.all = (Walker *) (next + n_tops);
+  if (tv_call_tree_uses_threads (exact->n_nodes))
+    helper = g_thread_try_new ("tv-invert", entries_job_run, &job, NULL);
+  for (gsize w = 0; w < n_words; w++)
+    for (guint64 word = c->tops[w]; word != 0; word &= word - 1)
+      {
+        guint32 t = (guint32) (w * 64 + (guint) __builtin_ctzll (word));
+        guint32 up = c->head[t];
+
+        next[k++] = up == TV_ROOT_NODE
+                    ? (Next) { TV_NODE_NONE, 0, 0 }
+                    : (Next) { key_of (c->keys, exact, up), run_top_rank (c, up), c->run[up] };
+      }
+  g_assert (k == n_tops);
+  if (helper != NULL)
+    g_thread_join (helper);
+  else
+    entries_job_run (&job);
+  c->next = next;
+  runs_clear (c);
+}
+
+/* The walkers of the exact tree's leaves, sorted, kept under TAG or
+ * made and kept: for a climb a node at a time, whose steps are kept on
+ * their own.  Those weighed by V go into WALKERS, the sort's room before. */
+static guint32
+walkers_of_leaves_by_steps (const TvExactTree *exact,
+                            const guint32     *keys,
+                            const Builder     *v,
+                            const RunLeaves   *rl,
+                            const Climb       *c,
+                            guint64            tag,
+                            Walker            *walkers)
+{
+  guint32 n_all = rl->n_leaves - (rl->n_leaves > 0 && rl->leaves[0] == TV_ROOT_NODE);
+  gsize bytes = (gsize) MAX (n_all, 1) * sizeof (Walker);
+  Walker *all = tv_huge_take_kept (tag, bytes);
+  guint32 n_walkers;
+
+  if (all != NULL)
+    g_atomic_int_inc (&entries_reused);
+  else
+    {
+      all = tv_huge_alloc (bytes, FALSE);
+      leaves_entries (exact, keys, rl, c, all, walkers);
+    }
+  n_walkers = walkers_of_leaves (v, all, n_all, walkers);
+  tv_huge_keep (all, bytes, tag);
   return n_walkers;
 }
 
@@ -614,7 +815,8 @@ walkers_of_leaves (const TvExactTree *exact,
  * step reads off its parent's, made before it), and a hidden node's self
  * samples start from that caller, or end at the root when there is none.
  * Without hidden frames, by runs where most nodes are in one, and by the
- * steps or runs of a query before when they are kept. */
+ * steps or runs of a query before when they are kept; the walkers are
+ * then sorted, and SORTED says so. */
 static guint32
 walkers_from_exact (TvProfileData   *data,
                     const TvQuery   *query,
@@ -624,6 +826,7 @@ walkers_from_exact (TvProfileData   *data,
                     Walker          *walkers,
                     Builder         *inv,
                     guint32         *end_of,
+                    gboolean        *sorted,
                     Progress        *progress)
 {
   const TvExactTree *exact = tv_profile_data_get_tree (data);
@@ -646,10 +849,25 @@ walkers_from_exact (TvProfileData   *data,
         {
           steps_shared (exact, keys, c, progress);
           if (progress->cancelled)
-            return 0;
+            {
+              runs_clear (c);
+              return 0;
+            }
+          /* WALKERS, room for a walker a leaf, is the sort's. */
+          if (by_runs)
+            runs_block_new (c, rl, walkers);
           c->kept = tv_call_tree_kept_tag (data, query->merge, by_runs ? KEPT_RUNS : KEPT_STEPS);
         }
-      return walkers_of_leaves (exact, keys, v, rl, c, walkers);
+      *sorted = TRUE;
+      if (by_runs)
+        {
+          return walkers_of_leaves (v, (const Walker *) (c->next + c->block->n_tops),
+                                    c->block->n_entries, walkers);
+        }
+      return walkers_of_leaves_by_steps (exact, keys, v, rl, c,
+                                         tv_call_tree_kept_tag (data, query->merge,
+                                                                KEPT_ENTRIES),
+                                         walkers);
     }
 
   c->steps = tv_huge_new (Step, MAX (exact->n_nodes, 1));
@@ -781,11 +999,11 @@ climb_span (Climber *cl,
       guint32 e = a;
       guint64 left = 0;
 
-      if (c->run == NULL)
+      if (!c->by_runs)
         e = b;
       while (e < b && walkers[e].exit == top.depth)
         e++;
-      moved = c->run != NULL
+      moved = c->by_runs
               ? step_up (v, c, TRUE, walkers, a, e, node, top.depth, inv, cl->end_of, &left)
               : step_up (v, c, FALSE, walkers, a, e, node, top.depth, inv, cl->end_of, NULL);
       cl->n_done += e - moved;
@@ -818,8 +1036,8 @@ climb_span (Climber *cl,
           while (end < moved && walkers[end].key == key)
             end++;
           i = end;
-          samples = c->run != NULL || min_total > 0
-                    ? samples_of (v, walkers, c->run != NULL, start, end, min_total) : 0;
+          samples = c->by_runs || min_total > 0
+                    ? samples_of (v, walkers, c->by_runs, start, end, min_total) : 0;
         }
       if (detail)
         level = n_path;
@@ -1039,11 +1257,11 @@ tv_call_tree_invert (TvProfileData   *data,
   /* How the paths climb: by each node's parent and the parent's key, side
    * by side, so that a path's step up reads one place, not two; or by runs
    * up the exact tree. */
-  Climb c = { NULL, NULL, NULL, NULL, NULL, 0 };
+  Climb c = { 0 };
   tv_autohuge Step *steps = NULL;
-  /* HEAD and RUN's block. */
-  tv_autohuge guint32 *runs = NULL;
+  tv_autohuge RunsBlock *runs = NULL;
   guint32 n_walkers;
+  gboolean sorted = FALSE;
   const guint32 *path = query->detail_path;
   /* With the query's min_total_divisor, the share of the tree's samples
    * no node is kept under. */
@@ -1073,10 +1291,11 @@ tv_call_tree_invert (TvProfileData   *data,
       n_walkers = walkers_from_view (v, &c, walkers);
     }
   else
-    n_walkers = walkers_from_exact (data, query, v, rl, &c, walkers, inv, end_of, progress);
+    n_walkers = walkers_from_exact (data, query, v, rl, &c, walkers, inv, end_of, &sorted,
+                                    progress);
   /* Freed on the way out, or kept. */
   steps = c.steps;
-  runs = c.head;
+  runs = c.block;
   if (progress->cancelled)
     return;
   if (query->min_total_divisor > 0)
@@ -1090,7 +1309,8 @@ tv_call_tree_invert (TvProfileData   *data,
       share = MAX (samples / d + (samples % d != 0), 1);
     }
   scratch = tv_huge_new (Walker, MAX (n_walkers, 1));
-  sort_walkers (walkers, n_walkers, scratch);
+  if (!sorted)
+    sort_walkers (walkers, n_walkers, scratch);
 
   {
     Climber cl = { v, &c, query, walkers, scratch, inv, end_of, remainders, progress,
@@ -1120,8 +1340,11 @@ tv_call_tree_invert (TvProfileData   *data,
    * (see tv_profile_data_get_key_ranks()): no sort needed. */
   inv->children_in_order = TRUE;
   if (c.kept != 0 && runs != NULL)
-    tv_huge_keep (g_steal_pointer (&runs), runs_bytes (tv_profile_data_get_tree (data)->n_nodes),
-                  c.kept);
+    {
+      gsize bytes = runs->bytes;
+
+      tv_huge_keep (g_steal_pointer (&runs), bytes, c.kept);
+    }
   else if (c.kept != 0)
     tv_huge_keep (g_steal_pointer (&steps),
                   steps_bytes (tv_profile_data_get_tree (data)->n_nodes), c.kept);

@@ -433,7 +433,8 @@ enum
   KEPT_RUNS = 1,
   KEPT_STEPS,
   KEPT_LEAVES,
-  KEPT_SIGNATURES
+  KEPT_SIGNATURES,
+  KEPT_ENTRIES
 };
 
 /* The tag of KIND kept for DATA and MERGE: never 0. */

@@ -3793,7 +3793,7 @@ assert_kept_climb (TvProfileData *data,
   g_autoptr(TvCallTree) again = NULL;
   guint (*reused) (void) = by_runs ? tv_call_tree_get_runs_reused
                                    : tv_call_tree_get_steps_reused;
-  guint before;
+  guint before, entries;
 
   tv_query_init (&top_query, i < 4 ? TV_MERGE_FUNCTION : TV_MERGE_LINE);
   /* The function table given is of the same samples. */
@@ -3809,10 +3809,15 @@ assert_kept_climb (TvProfileData *data,
   q.min_total = i / 2 == 1 ? 3 : 0;
   tv_huge_trim ();
   before = reused ();
+  entries = tv_call_tree_get_entries_reused ();
   fresh = tv_call_tree_new (data, &q, NULL);
   g_assert_cmpuint (reused (), ==, before);
+  g_assert_cmpuint (tv_call_tree_get_entries_reused (), ==, entries);
   again = tv_call_tree_new (data, &q, NULL);
   g_assert_cmpuint (reused (), ==, before + 1);
+  /* Climbing a node at a time, the paths' sorted first steps are kept
+   * on their own; by runs, with the runs. */
+  g_assert_cmpuint (tv_call_tree_get_entries_reused (), ==, entries + !by_runs);
   fixture_assert_same_trees (again, fresh);
   g_assert_cmpuint (tv_call_tree_get_total (again, TV_ROOT_NODE), >, 0);
   /* And against the brute force, made so again. */
