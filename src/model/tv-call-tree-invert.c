@@ -94,6 +94,12 @@ typedef struct
   guint32           *before;
   const Next        *next;
   RunsBlock         *block;
+  /* By steps: the leaves' walkers, sorted, kept under ENTRIES_TAG once
+   * the climb is done (not before: an array of the climb would take
+   * them back as the block of its size). */
+  Walker            *entries;
+  gsize              entries_bytes;
+  guint64            entries_tag;
   gboolean           by_runs;
   guint64            kept;
 } Climb;
@@ -781,32 +787,31 @@ runs_block_new (Climb           *c,
 }
 
 /* The walkers of the exact tree's leaves, sorted, kept under TAG or
- * made and kept: for a climb a node at a time, whose steps are kept on
- * their own.  Those weighed by V go into WALKERS, the sort's room before. */
+ * made, into C's ENTRIES: for a climb a node at a time, whose steps are
+ * kept on their own.  Those weighed by V go into WALKERS, the sort's room
+ * before. */
 static guint32
 walkers_of_leaves_by_steps (const TvExactTree *exact,
                             const guint32     *keys,
                             const Builder     *v,
                             const RunLeaves   *rl,
-                            const Climb       *c,
+                            Climb             *c,
                             guint64            tag,
                             Walker            *walkers)
 {
   guint32 n_all = rl->n_leaves - (rl->n_leaves > 0 && rl->leaves[0] == TV_ROOT_NODE);
-  gsize bytes = (gsize) MAX (n_all, 1) * sizeof (Walker);
-  Walker *all = tv_huge_take_kept (tag, bytes);
-  guint32 n_walkers;
 
-  if (all != NULL)
+  c->entries_bytes = (gsize) MAX (n_all, 1) * sizeof (Walker);
+  c->entries_tag = tag;
+  c->entries = tv_huge_take_kept (tag, c->entries_bytes);
+  if (c->entries != NULL)
     g_atomic_int_inc (&entries_reused);
   else
     {
-      all = tv_huge_alloc (bytes, FALSE);
-      leaves_entries (exact, keys, rl, c, all, walkers);
+      c->entries = tv_huge_alloc (c->entries_bytes, FALSE);
+      leaves_entries (exact, keys, rl, c, c->entries, walkers);
     }
-  n_walkers = walkers_of_leaves (v, all, n_all, walkers);
-  tv_huge_keep (all, bytes, tag);
-  return n_walkers;
+  return walkers_of_leaves (v, c->entries, n_all, walkers);
 }
 
 /* The same from the exact tree of DATA, whose leaves V weighs by the
@@ -1260,6 +1265,7 @@ tv_call_tree_invert (TvProfileData   *data,
   Climb c = { 0 };
   tv_autohuge Step *steps = NULL;
   tv_autohuge RunsBlock *runs = NULL;
+  tv_autohuge Walker *entries = NULL;
   guint32 n_walkers;
   gboolean sorted = FALSE;
   const guint32 *path = query->detail_path;
@@ -1296,6 +1302,7 @@ tv_call_tree_invert (TvProfileData   *data,
   /* Freed on the way out, or kept. */
   steps = c.steps;
   runs = c.block;
+  entries = c.entries;
   if (progress->cancelled)
     return;
   if (query->min_total_divisor > 0)
@@ -1339,6 +1346,8 @@ tv_call_tree_invert (TvProfileData   *data,
   /* Each node's children were made together, by key, which is their rank
    * (see tv_profile_data_get_key_ranks()): no sort needed. */
   inv->children_in_order = TRUE;
+  if (entries != NULL)
+    tv_huge_keep (g_steal_pointer (&entries), c.entries_bytes, c.entries_tag);
   if (c.kept != 0 && runs != NULL)
     {
       gsize bytes = runs->bytes;
