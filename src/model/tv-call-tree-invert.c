@@ -94,12 +94,6 @@ typedef struct
   guint32           *before;
   const Next        *next;
   RunsBlock         *block;
-  /* By steps: the leaves' walkers, sorted, kept under ENTRIES_TAG once
-   * the climb is done (not before: an array of the climb would take
-   * them back as the block of its size). */
-  Walker            *entries;
-  gsize              entries_bytes;
-  guint64            entries_tag;
   gboolean           by_runs;
   guint64            kept;
 } Climb;
@@ -109,7 +103,7 @@ typedef struct
  * frame.  The first such query makes them, in a pass over every node; the
  * next ones take them back from the kept blocks (tv_huge_keep ()), for as
  * long as those are kept, and only look for their paths' leaves. */
-static gint runs_reused, steps_reused, entries_reused;
+static gint runs_reused, steps_reused;
 
 static gsize
 runs_bytes (guint32 n_nodes)
@@ -196,12 +190,6 @@ guint
 tv_call_tree_get_steps_reused (void)
 {
   return (guint) g_atomic_int_get (&steps_reused);
-}
-
-guint
-tv_call_tree_get_entries_reused (void)
-{
-  return (guint) g_atomic_int_get (&entries_reused);
 }
 
 /* The key KEYS give exact node N, TV_NODE_NONE for the root. */
@@ -669,8 +657,8 @@ tv_run_leaves_keep (RunLeaves *rl)
  * how many.
  *
  * Where a leaf's walker starts depends only on the exact tree and the
- * merge key, not on its weight: they are sorted once and kept (with the
- * runs, or under a tag of their own), and a query takes those of its
+ * merge key, not on its weight: they are sorted once and kept with the
+ * runs (see RunsBlock), and a query takes those of its
  * leaves with samples in that order (walkers_of_leaves ()).  The sort is
  * stable, so they are in the order a sort of just those would give.  On
  * the deep 3M profile that is a pass over 932 thousand walkers in place
@@ -786,32 +774,30 @@ runs_block_new (Climb           *c,
   runs_clear (c);
 }
 
-/* The walkers of the exact tree's leaves, sorted, kept under TAG or
- * made, into C's ENTRIES: for a climb a node at a time, whose steps are
- * kept on their own.  Those weighed by V go into WALKERS, the sort's room
- * before. */
+/* The walkers of the exact tree EXACT weighed by V, by the ranks of RL:
+ * one for each of its leaves with self samples (but the root), in node
+ * order, for a climb a node at a time by C's steps.  (Kept sorted as the
+ * runs' are, their block was the one another query's array of its size
+ * took: in the stage benchmark, deepgen 3M's inverted tree then mapped
+ * it again each time, and took 90 ms more.) */
 static guint32
 walkers_of_leaves_by_steps (const TvExactTree *exact,
                             const guint32     *keys,
                             const Builder     *v,
                             const RunLeaves   *rl,
-                            Climb             *c,
-                            guint64            tag,
+                            const Climb       *c,
                             Walker            *walkers)
 {
-  guint32 n_all = rl->n_leaves - (rl->n_leaves > 0 && rl->leaves[0] == TV_ROOT_NODE);
+  guint32 n_walkers = 0;
 
-  c->entries_bytes = (gsize) MAX (n_all, 1) * sizeof (Walker);
-  c->entries_tag = tag;
-  c->entries = tv_huge_take_kept (tag, c->entries_bytes);
-  if (c->entries != NULL)
-    g_atomic_int_inc (&entries_reused);
-  else
+  for (guint32 i = 0; i < rl->n_leaves; i++)
     {
-      c->entries = tv_huge_alloc (c->entries_bytes, FALSE);
-      leaves_entries (exact, keys, rl, c, c->entries, walkers);
+      guint32 node = rl->leaves[i];
+
+      if (node != TV_ROOT_NODE && v->self[i] > 0)
+        walkers[n_walkers++] = enter (c, key_of (keys, exact, node), i, node, 1);
     }
-  return walkers_of_leaves (v, c->entries, n_all, walkers);
+  return n_walkers;
 }
 
 /* The same from the exact tree of DATA, whose leaves V weighs by the
@@ -820,8 +806,8 @@ walkers_of_leaves_by_steps (const TvExactTree *exact,
  * step reads off its parent's, made before it), and a hidden node's self
  * samples start from that caller, or end at the root when there is none.
  * Without hidden frames, by runs where most nodes are in one, and by the
- * steps or runs of a query before when they are kept; the walkers are
- * then sorted, and SORTED says so. */
+ * steps or runs of a query before when they are kept; by runs, the
+ * walkers are then sorted, and SORTED says so. */
 static guint32
 walkers_from_exact (TvProfileData   *data,
                     const TvQuery   *query,
@@ -863,16 +849,11 @@ walkers_from_exact (TvProfileData   *data,
             runs_block_new (c, rl, walkers);
           c->kept = tv_call_tree_kept_tag (data, query->merge, by_runs ? KEPT_RUNS : KEPT_STEPS);
         }
+      if (!by_runs)
+        return walkers_of_leaves_by_steps (exact, keys, v, rl, c, walkers);
       *sorted = TRUE;
-      if (by_runs)
-        {
-          return walkers_of_leaves (v, (const Walker *) (c->next + c->block->n_tops),
-                                    c->block->n_entries, walkers);
-        }
-      return walkers_of_leaves_by_steps (exact, keys, v, rl, c,
-                                         tv_call_tree_kept_tag (data, query->merge,
-                                                                KEPT_ENTRIES),
-                                         walkers);
+      return walkers_of_leaves (v, (const Walker *) (c->next + c->block->n_tops),
+                                c->block->n_entries, walkers);
     }
 
   c->steps = tv_huge_new (Step, MAX (exact->n_nodes, 1));
@@ -1265,7 +1246,6 @@ tv_call_tree_invert (TvProfileData   *data,
   Climb c = { 0 };
   tv_autohuge Step *steps = NULL;
   tv_autohuge RunsBlock *runs = NULL;
-  tv_autohuge Walker *entries = NULL;
   guint32 n_walkers;
   gboolean sorted = FALSE;
   const guint32 *path = query->detail_path;
@@ -1302,7 +1282,6 @@ tv_call_tree_invert (TvProfileData   *data,
   /* Freed on the way out, or kept. */
   steps = c.steps;
   runs = c.block;
-  entries = c.entries;
   if (progress->cancelled)
     return;
   if (query->min_total_divisor > 0)
@@ -1346,8 +1325,6 @@ tv_call_tree_invert (TvProfileData   *data,
   /* Each node's children were made together, by key, which is their rank
    * (see tv_profile_data_get_key_ranks()): no sort needed. */
   inv->children_in_order = TRUE;
-  if (entries != NULL)
-    tv_huge_keep (g_steal_pointer (&entries), c.entries_bytes, c.entries_tag);
   if (c.kept != 0 && runs != NULL)
     {
       gsize bytes = runs->bytes;

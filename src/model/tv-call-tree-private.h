@@ -433,8 +433,7 @@ enum
   KEPT_RUNS = 1,
   KEPT_STEPS,
   KEPT_LEAVES,
-  KEPT_SIGNATURES,
-  KEPT_ENTRIES
+  KEPT_SIGNATURES
 };
 
 /* The tag of KIND kept for DATA and MERGE: never 0. */

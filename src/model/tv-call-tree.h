@@ -194,10 +194,6 @@ guint          tv_call_tree_get_shared_climbs (void);
  * from a tree of the same profile before (see tv-call-tree-invert.c). */
 guint          tv_call_tree_get_runs_reused (void);
 guint          tv_call_tree_get_steps_reused (void);
-/* For tests: how many inverted trees that climb a node at a time took
- * their paths' first steps, sorted, from a tree of the same profile
- * before (those that climb by runs take them with their runs). */
-guint          tv_call_tree_get_entries_reused (void);
 /* For tests: how many function tables read off the exact tree took its
  * nodes' signatures from a tree of the same profile before (see
  * tv-call-tree-functions.c). */

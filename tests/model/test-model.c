@@ -3534,74 +3534,6 @@ add_outermost_first (TachWriter *writer,
     g_error ("%s", error.message);
 }
 
-/* The sorted walkers of the leaves of an inverted tree that climbs a
- * node at a time are kept for the next one.  Here they are more than a
- * kept block's least size (TV_HUGE_PAGES_MIN_BYTES), as is the climb's
- * room for sorting, of the same size: kept before it is made, the sorting
- * room would take them back.  The profile: every pair of KEPT_SIDE
- * functions a two-frame stack, so as many leaves as pairs, and no
- * recursion to climb by runs. */
-#define KEPT_SIDE 800
-
-static void
-test_kept_entries (void)
-{
-  FormatTestDir tmp;
-  g_autoptr(TvProfileData) data = NULL;
-  g_autoptr(TvCallTree) top = NULL;
-  g_autoptr(TvCallTree) fresh = NULL;
-  g_autoptr(TvCallTree) again = NULL;
-  guint32 table[KEPT_SIDE];
-  guint64 ts = 1000000;
-  TachWriter *writer;
-  TachError error;
-  TvQuery q;
-  guint before;
-
-  G_STATIC_ASSERT ((gsize) KEPT_SIDE * KEPT_SIDE * 16 > TV_HUGE_PAGES_MIN_BYTES);
-  format_test_dir_init (&tmp, "tv-model-XXXXXX");
-  writer = new_writer (tmp.path, ts);
-  for (guint i = 0; i < KEPT_SIDE; i++)
-    {
-      g_autofree char *funcname = g_strdup_printf ("f%u", i);
-      TachFrameInfo info = { "/srv/pairs.py", funcname, 1 + i, -1, -1, -1, TACH_OPCODE_NONE };
-
-      if (tach_writer_intern_frame (writer, &info, &table[i], &error) != TACH_OK)
-        g_error ("%s", error.message);
-    }
-  for (guint a = 0; a < KEPT_SIDE; a++)
-    for (guint b = 0; b < KEPT_SIDE; b++)
-      {
-        guint32 stack[2] = { table[a], table[b] };
-
-        add_outermost_first (writer, 1, ts += 1000, TACH_STATUS_HAS_GIL, stack, 2);
-      }
-  if (tach_writer_finish (writer, &error) != TACH_OK)
-    g_error ("%s", error.message);
-  data = fixture_load (tmp.path);
-  g_assert_cmpuint (tv_profile_data_get_tree (data)->n_nodes, ==,
-                    1 + KEPT_SIDE + KEPT_SIDE * KEPT_SIDE);
-
-  tv_query_init (&q, TV_MERGE_FUNCTION);
-  top = tv_call_tree_new (data, &q, NULL);
-  q.inverted = TRUE;
-  q.functions_of = top;
-  q.count_threads = TRUE;
-  q.min_total = tv_profile_data_get_n_samples (data) / TV_QUERY_DETAIL_DIVISOR;
-  tv_huge_trim ();
-  before = tv_call_tree_get_entries_reused ();
-  fresh = tv_call_tree_new (data, &q, NULL);
-  g_assert_cmpuint (tv_call_tree_get_entries_reused (), ==, before);
-  again = tv_call_tree_new (data, &q, NULL);
-  g_assert_cmpuint (tv_call_tree_get_entries_reused (), ==, before + 1);
-  fixture_assert_same_trees (again, fresh);
-  g_assert_cmpuint (tv_call_tree_get_total (again, TV_ROOT_NODE), ==,
-                    (guint64) KEPT_SIDE * KEPT_SIDE);
-  tv_huge_trim ();
-  format_test_dir_clear (&tmp);
-}
-
-
 /* A tree whose parents and first children are too far from their nodes
  * to be kept as distances (see TvExactTree), of few samples: under the
  * root, A calls C1 and C2, and B calls the same.  C1 calls each of
@@ -3861,7 +3793,7 @@ assert_kept_climb (TvProfileData *data,
   g_autoptr(TvCallTree) again = NULL;
   guint (*reused) (void) = by_runs ? tv_call_tree_get_runs_reused
                                    : tv_call_tree_get_steps_reused;
-  guint before, entries;
+  guint before;
 
   tv_query_init (&top_query, i < 4 ? TV_MERGE_FUNCTION : TV_MERGE_LINE);
   /* The function table given is of the same samples. */
@@ -3877,15 +3809,10 @@ assert_kept_climb (TvProfileData *data,
   q.min_total = i / 2 == 1 ? 3 : 0;
   tv_huge_trim ();
   before = reused ();
-  entries = tv_call_tree_get_entries_reused ();
   fresh = tv_call_tree_new (data, &q, NULL);
   g_assert_cmpuint (reused (), ==, before);
-  g_assert_cmpuint (tv_call_tree_get_entries_reused (), ==, entries);
   again = tv_call_tree_new (data, &q, NULL);
   g_assert_cmpuint (reused (), ==, before + 1);
-  /* Climbing a node at a time, the paths' sorted first steps are kept
-   * on their own; by runs, with the runs. */
-  g_assert_cmpuint (tv_call_tree_get_entries_reused (), ==, entries + !by_runs);
   fixture_assert_same_trees (again, fresh);
   g_assert_cmpuint (tv_call_tree_get_total (again, TV_ROOT_NODE), >, 0);
   /* And against the brute force, made so again. */
@@ -4119,7 +4046,6 @@ main (int    argc,
   g_test_add_func ("/model/memory/huge-reuse", test_huge_reuse);
   g_test_add_func ("/model/memory/huge-keep", test_huge_keep);
   g_test_add_func ("/model/memory/kept-weights", test_kept_weights);
-  g_test_add_func ("/model/memory/kept-entries", test_kept_entries);
 
   ret = g_test_run ();
   g_clear_pointer (&context, g_free);
