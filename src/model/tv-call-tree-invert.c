@@ -168,16 +168,42 @@ runs_clear (Climb *c)
   g_clear_pointer (&c->before, g_free);
 }
 
+/* How many bits of the N_WORDS words BITS are set before each word, into
+ * BEFORE; returns how many are set in all. */
+static guint32
+bits_count_before (const guint64 *bits,
+                   gsize          n_words,
+                   guint32       *before)
+{
+  guint32 n = 0;
+
+  for (gsize w = 0; w < n_words; w++)
+    {
+      before[w] = n;
+      n += (guint32) __builtin_popcountll (bits[w]);
+    }
+  return n;
+}
+
+/* How many bits of BITS are set before bit I (BEFORE from
+ * bits_count_before ()): bit I's rank, when it is set. */
+static inline guint32
+bits_rank (const guint64 *bits,
+           const guint32 *before,
+           guint32        i)
+{
+  guint64 below = (G_GUINT64_CONSTANT (1) << (i % 64)) - 1;
+
+  return before[i / 64] + (guint32) __builtin_popcountll (bits[i / 64] & below);
+}
+
 /* The rank among the tops, in node order, of the top of node N's run
  * (a top is its own; see Climb). */
 static inline guint32
 run_top_rank (const Climb *c,
               guint32      n)
 {
-  guint32 t = c->run[n] == 0 ? n : c->head[n];
-  guint64 below = (G_GUINT64_CONSTANT (1) << (t % 64)) - 1;
-
-  return c->before[t / 64] + (guint32) __builtin_popcountll (c->tops[t / 64] & below);
+  return bits_rank (c->tops, c->before, c->run[n] == 0 ? n : c->head[n]);
 }
 
 guint
@@ -597,7 +623,7 @@ tv_run_leaves_get (TvProfileData *data,
        * a run's rank is those, and those before it in its word. */
       g_autofree guint64 *bits = g_new0 (guint64, MAX (n_words, 1));
       g_autofree guint32 *before = g_new (guint32, MAX (n_words, 1));
-      guint32 n_leaves = 0, *leaves, *ranks;
+      guint32 n_leaves, *leaves, *ranks;
       guint64 r0 = 0;
 
       for (guint i = 0; i < n_threads; i++)
@@ -607,11 +633,7 @@ tv_run_leaves_get (TvProfileData *data,
           for (guint64 r = 0; r < t->n_runs; r++)
             TV_BIT_SET (bits, t->run_leaf[r]);
         }
-      for (gsize w = 0; w < n_words; w++)
-        {
-          before[w] = n_leaves;
-          n_leaves += (guint32) __builtin_popcountll (bits[w]);
-        }
+      n_leaves = bits_count_before (bits, n_words, before);
       block = g_new (guint32, 1 + n_leaves + n_runs);
       block[0] = n_leaves;
       leaves = block + 1;
@@ -624,13 +646,7 @@ tv_run_leaves_get (TvProfileData *data,
           const TvThread *t = tv_profile_data_get_thread (data, i);
 
           for (guint64 r = 0; r < t->n_runs; r++)
-            {
-              guint32 leaf = t->run_leaf[r];
-              guint64 below = (G_GUINT64_CONSTANT (1) << (leaf % 64)) - 1;
-
-              ranks[r0 + r] = before[leaf / 64]
-                              + (guint32) __builtin_popcountll (bits[leaf / 64] & below);
-            }
+            ranks[r0 + r] = bits_rank (bits, before, t->run_leaf[r]);
           r0 += t->n_runs;
         }
     }
@@ -651,19 +667,26 @@ tv_run_leaves_keep (RunLeaves *rl)
                   tv_call_tree_kept_tag (rl->data, 0, KEPT_LEAVES));
 }
 
+/* Where RL's leaves start: after the root, which is the first when it is
+ * a leaf. */
+static inline guint32
+leaves_first (const RunLeaves *rl)
+{
+  return rl->n_leaves > 0 && rl->leaves[0] == TV_ROOT_NODE;
+}
+
 /* The walkers of the exact tree EXACT's leaves but the root (those of
- * RL), whose steps or runs C holds, into ALL (room for each), sorted as
- * sort_walkers () sorts them with SCRATCH (room for as many).  Returns
- * how many.
+ * RL), whose runs C holds, into ALL (room for each), sorted as
+ * sort_walkers () sorts them with SCRATCH (room for as many).
  *
  * Where a leaf's walker starts depends only on the exact tree and the
  * merge key, not on its weight: they are sorted once and kept with the
- * runs (see RunsBlock), and a query takes those of its
- * leaves with samples in that order (walkers_of_leaves ()).  The sort is
- * stable, so they are in the order a sort of just those would give.  On
- * the deep 3M profile that is a pass over 932 thousand walkers in place
- * of a sort of them. */
-static guint32
+ * runs (see RunsBlock), and a query takes those of its leaves with
+ * samples in that order (walkers_of_leaves ()).  The sort is stable, so
+ * they are in the order a sort of just those would give.  On the deep 3M
+ * profile that is a pass over 932 thousand walkers in place of a sort of
+ * them. */
+static void
 leaves_entries (const TvExactTree *exact,
                 const guint32     *keys,
                 const RunLeaves   *rl,
@@ -671,9 +694,7 @@ leaves_entries (const TvExactTree *exact,
                 Walker            *all,
                 Walker            *scratch)
 {
-  /* The root, if a leaf, is the first. */
-  guint32 first = rl->n_leaves > 0 && rl->leaves[0] == TV_ROOT_NODE;
-  guint32 n_all = rl->n_leaves - first;
+  guint32 first = leaves_first (rl);
 
   for (guint32 i = first; i < rl->n_leaves; i++)
     {
@@ -681,8 +702,7 @@ leaves_entries (const TvExactTree *exact,
 
       all[i - first] = enter (c, key_of (keys, exact, node), i, node, 1);
     }
-  sort_walkers (all, n_all, scratch);
-  return n_all;
+  sort_walkers (all, rl->n_leaves - first, scratch);
 }
 
 /* Of the N_ALL walkers ALL (see leaves_entries ()), those whose leaf V
@@ -735,22 +755,17 @@ runs_block_new (Climb           *c,
 {
   const TvExactTree *exact = c->exact;
   gsize n_words = ((gsize) MAX (exact->n_nodes, 1) + 63) / 64, bytes;
-  guint32 n_tops = 0, first = rl->n_leaves > 0 && rl->leaves[0] == TV_ROOT_NODE, k = 0;
+  guint32 n_tops, n_all = rl->n_leaves - leaves_first (rl), k = 0;
   EntriesJob job = { c, rl, NULL, scratch };
   GThread *helper = NULL;
   Next *next;
 
-  for (gsize w = 0; w < n_words; w++)
-    {
-      c->before[w] = n_tops;
-      n_tops += (guint32) __builtin_popcountll (c->tops[w]);
-    }
-  bytes = sizeof (RunsBlock) + (gsize) n_tops * sizeof (Next)
-          + (gsize) (rl->n_leaves - first) * sizeof (Walker);
+  n_tops = bits_count_before (c->tops, n_words, c->before);
+  bytes = sizeof (RunsBlock) + (gsize) n_tops * sizeof (Next) + (gsize) n_all * sizeof (Walker);
   c->block = tv_huge_alloc (bytes, FALSE);
   c->block->bytes = bytes;
   c->block->n_tops = n_tops;
-  c->block->n_entries = rl->n_leaves - first;
+  c->block->n_entries = n_all;
   next = (Next *) (c->block + 1);
   job.all = (Walker *) (next + n_tops);
   if (tv_call_tree_uses_threads (exact->n_nodes))
@@ -1254,8 +1269,7 @@ tv_call_tree_invert (TvProfileData   *data,
   guint64 share = 0;
   /* Where V has the root's own samples: node 0 of a view; of the exact
    * tree's leaves, the first if it is the root. */
-  guint32 root = rl == NULL || (rl->n_leaves > 0 && rl->leaves[0] == TV_ROOT_NODE)
-                 ? 0 : TV_NODE_NONE;
+  guint32 root = rl == NULL || leaves_first (rl) ? 0 : TV_NODE_NONE;
 
   g_return_if_fail ((v->parent == NULL) == (rl != NULL));
 
