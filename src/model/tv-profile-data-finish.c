@@ -284,6 +284,45 @@ sort_far (TvTreeFar *far)
     }
 }
 
+/* Asks for the pages of the numbering's arrays to be made resident up to
+ * twice AHEAD_NODES past node K, and sets *NEXT to the number at which
+ * to ask again (see prefault_links()): they are filled in the order of
+ * the new numbers. */
+#define AHEAD_NODES (TREE_PREFAULT_AHEAD / sizeof (guint16))
+
+static void
+prefault_numbering (TvProfileData *self,
+                    guint32        k,
+                    guint32       *ahead,
+                    guint32       *next)
+{
+  TvExactTree *tree = &self->tree;
+  guint32 to = (guint32) MIN ((gsize) k + 2 * AHEAD_NODES, tree->n_nodes);
+
+  if (!tv_profile_data_can_prefault (self))
+    {
+      *next = G_MAXUINT32;
+      return;
+    }
+  if (to > *ahead)
+    {
+      gsize from = *ahead;
+
+      tv_profile_data_prefault_range (self, tree->up, from * sizeof (guint16),
+                                      to * sizeof (guint16));
+      tv_profile_data_prefault_range (self, tree->down, from * sizeof (guint16),
+                                      to * sizeof (guint16));
+      if (tree->frame16 != NULL)
+        tv_profile_data_prefault_range (self, tree->frame16, from * sizeof (guint16),
+                                        to * sizeof (guint16));
+      else
+        tv_profile_data_prefault_range (self, tree->frame32, from * sizeof (guint32),
+                                        to * sizeof (guint32));
+      *ahead = to;
+    }
+  *next = *ahead < tree->n_nodes ? *ahead - AHEAD_NODES : G_MAXUINT32;
+}
+
 /* Numbers the exact tree's nodes depth first, a node's children together:
  * a node's children get consecutive numbers when it is reached, and the
  * first child's subtree is numbered before its siblings' children.  So
@@ -327,6 +366,9 @@ number_depth_first (TvProfileData *self,
   /* The children of the node the walk takes. */
   guint32 family_size = 64;
   g_autofree guint32 *family = g_new (guint32, family_size);
+  /* The nodes whose arrays' pages were asked to be made resident, and
+   * the number at which more are asked for. */
+  guint32 ahead = 0, ahead_next = 0;
 
   /* The hash table is done with. */
   g_clear_pointer (&self->slots, g_free);
@@ -341,6 +383,7 @@ number_depth_first (TvProfileData *self,
   tree->quiet_calls = g_new0 (guint64, ((gsize) n + 63) / 64 + 1);
 
   stack = g_new (guint32, 2 * (gsize) MAX (n, 1));
+  prefault_numbering (self, 0, &ahead, &ahead_next);
   if (!keep_near (tree->up, &tree->far_up, &far_up_size, 0, TV_NODE_NONE))
     return FALSE;
   if (tree->frame16 != NULL)
@@ -391,6 +434,8 @@ number_depth_first (TvProfileData *self,
             }
           family[m++] = c;
         }
+      if (G_UNLIKELY (k + m > ahead_next))
+        prefault_numbering (self, k + m, &ahead, &ahead_next);
       /* A node with no children has the next node, which is not one. */
       if (!keep_near (tree->down, &tree->far_down, &far_down_size, i, m > 0 ? k : i + 1))
         return FALSE;
@@ -466,6 +511,11 @@ static gboolean
 shrink (TvProfileData *self,
         const Finish  *f)
 {
+  gboolean ok;
+
+  /* The stores are cut to size below: what it was asked of them first. */
+  if (self->prefaulter != NULL)
+    tv_prefaulter_drain (self->prefaulter);
   for (guint i = 0; i < self->n_threads; i++)
     {
       TvThread *t = &self->threads[i];
@@ -482,7 +532,10 @@ shrink (TvProfileData *self,
         self->status_counts[k] += t->status_counts[k];
     }
 
-  if (!number_depth_first (self, f))
+  ok = number_depth_first (self, f);
+  /* It asked for pages of the links, freed below. */
+  g_clear_pointer (&self->prefaulter, tv_prefaulter_free);
+  if (!ok)
     return FALSE;
   g_clear_pointer (&self->slots, g_free);
   g_clear_pointer (&self->links, g_free);

@@ -99,8 +99,16 @@ typedef struct
   guint    head;                /* next to take */
   guint    tail;                /* next to fill */
   gboolean waiting;
+  gboolean busy;                /* making a range resident */
+  GCond    idle;                /* signalled when the queue is done */
   gboolean stop;
 } Prefaulter;
+
+/* The tree's links and the numbering's arrays are filled from their
+ * start: the second thread makes their pages resident from where they
+ * are filled up to twice this far ahead, once they are filled to this
+ * far from there (see tv_profile_data_prefault_range()). */
+#define TREE_PREFAULT_AHEAD (4u << 20)
 
 typedef struct
 {
@@ -155,6 +163,10 @@ struct _TvProfileData
   guint           threads_capacity;
   guint64         reserve_samples;  /* per mapped thread, 0: no mapping */
   Prefaulter     *prefaulter;
+  /* The links' bytes asked to be made resident, and how far the links
+   * are filled when more are asked for (G_MAXSIZE: never). */
+  gsize           links_frontier;
+  gsize           links_next;
   /* A load of counts: no sample arrays; the runs count what FILTER
    * selects (RANGES is its copy of the filter's list). */
   gboolean        counts_only;
@@ -173,6 +185,12 @@ void        tv_profile_data_set_no_memory_error (TvProfileData  *self,
                                                  GError        **error);
 Prefaulter *tv_prefaulter_new                   (void);
 void        tv_prefaulter_free                  (Prefaulter     *pf);
+void        tv_prefaulter_drain                 (Prefaulter     *pf);
+gboolean    tv_profile_data_can_prefault        (TvProfileData  *self);
+void        tv_profile_data_prefault_range      (TvProfileData  *self,
+                                                 gconstpointer   base,
+                                                 gsize           from,
+                                                 gsize           to);
 guint64     tv_sample_store_reserve             (TachReader     *reader);
 gboolean    tv_sample_store_init                (TvProfileData  *self,
                                                  SampleStore    *store,

@@ -131,9 +131,13 @@ prefaulter_main (gpointer data)
       mem = pf->mem[pf->head % PREFAULT_QUEUE];
       size = pf->size[pf->head % PREFAULT_QUEUE];
       pf->head++;
+      pf->busy = TRUE;
       g_mutex_unlock (&pf->lock);
       populate (mem, size);
       g_mutex_lock (&pf->lock);
+      pf->busy = FALSE;
+      if (pf->head == pf->tail)
+        g_cond_broadcast (&pf->idle);
     }
   g_mutex_unlock (&pf->lock);
   return NULL;
@@ -146,11 +150,13 @@ tv_prefaulter_new (void)
 
   g_mutex_init (&pf->lock);
   g_cond_init (&pf->cond);
+  g_cond_init (&pf->idle);
   pf->thread = g_thread_try_new ("tv-prefault", prefaulter_main, pf, NULL);
   if (pf->thread == NULL)
     {
       g_mutex_clear (&pf->lock);
       g_cond_clear (&pf->cond);
+      g_cond_clear (&pf->idle);
       g_clear_pointer (&pf, g_free);
     }
   return pf;
@@ -167,7 +173,19 @@ tv_prefaulter_free (Prefaulter *pf)
   g_thread_join (pf->thread);
   g_mutex_clear (&pf->lock);
   g_cond_clear (&pf->cond);
+  g_cond_clear (&pf->idle);
   g_free (pf);
+}
+
+/* Returns once what was queued is resident: before a block that was
+ * queued moves or goes. */
+void
+tv_prefaulter_drain (Prefaulter *pf)
+{
+  g_mutex_lock (&pf->lock);
+  while (pf->head != pf->tail || pf->busy)
+    g_cond_wait (&pf->idle, &pf->lock);
+  g_mutex_unlock (&pf->lock);
 }
 
 /* Makes SIZE bytes at MEM resident, soon.  When the second thread is
@@ -196,6 +214,34 @@ prefault (TvProfileData *self,
         g_cond_signal (&pf->cond);
     }
   g_mutex_unlock (&pf->lock);
+}
+
+/* Whether a second thread makes pages resident (see
+ * tv_profile_data_prefault_range()). */
+gboolean
+tv_profile_data_can_prefault (TvProfileData *self)
+{
+  return self->prefaulter != NULL && !g_atomic_int_get (&populate_unsupported);
+}
+
+/* Asks the second thread, if there is one, to make bytes FROM to TO of
+ * the block at BASE resident, soon: from the start of FROM's page to the
+ * start of TO's, so that ranges asked for one after the other leave no
+ * page out, and none past the block's last page.  The pages keep what
+ * they hold: the first thread may be writing them.  The block must not
+ * move or go until tv_prefaulter_drain(). */
+void
+tv_profile_data_prefault_range (TvProfileData *self,
+                                gconstpointer  base,
+                                gsize          from,
+                                gsize          to)
+{
+  gsize page = (gsize) sysconf (_SC_PAGESIZE);
+  guintptr start = ((guintptr) base + from) / page * page;
+  guintptr end = ((guintptr) base + to) / page * page;
+
+  if (tv_profile_data_can_prefault (self) && end > start)
+    prefault (self, (guint8 *) start, end - start);
 }
 
 /* Reserves RESERVE bytes of address space if RESERVE is not 0 and the
