@@ -35,6 +35,10 @@ typedef struct
    * heap is kept only so. */
   guint64  tag;
   gboolean heap;
+  /* Given by tv_huge_adopt (): taken only by a block of at least half
+   * its size, and cut to that block's size, the rest kept the same way
+   * (a query's first two arrays take a tree's links). */
+  gboolean adopted;
 } Block;
 
 static GMutex lock;
@@ -186,6 +190,7 @@ tv_huge_alloc (gsize    bytes,
   for (guint pass = 0; pass < 2 && best == G_MAXUINT; pass++)
     for (guint i = 0; i < n_kept; i++)
       if (!kept[i].heap && (kept[i].tag != 0) == pass && kept[i].size >= size
+          && (!kept[i].adopted || kept[i].size / 2 <= size)
           && (best == G_MAXUINT || kept[i].size < kept[best].size
               /* What is kept with a tag goes oldest first. */
               || (kept[i].size == kept[best].size && pass == 0)))
@@ -194,8 +199,20 @@ tv_huge_alloc (gsize    bytes,
     {
       Block block = take_kept (best);
 
+      /* Past the new block's, its pages are the next one's, or would
+       * stay for nothing. */
+      if (block.adopted && block.size > size)
+        {
+          Block rest = { (guint8 *) block.mem + size, block.size - size, 0, FALSE, TRUE };
+
+          if (rest.size >= TV_HUGE_PAGES_MIN_BYTES)
+            add_kept (rest);
+          else
+            give_back (rest);
+        }
+      else
+        size = block.size;
       mem = block.mem;
-      size = block.size;
       stats_reused++;
     }
   else
@@ -230,6 +247,70 @@ tv_huge_alloc (gsize    bytes,
 #endif
 }
 
+gpointer
+tv_huge_reserve (gsize *bytes)
+{
+#if TV_HUGE_MAPPED
+  gsize size = (*bytes + ALIGNMENT - 1) & ~(gsize) (ALIGNMENT - 1);
+  guint8 *raw, *mem;
+  gsize head;
+
+  if (size < *bytes || size > G_MAXSIZE - ALIGNMENT)
+    return NULL;
+  raw = mmap (NULL, size + ALIGNMENT, PROT_READ | PROT_WRITE,
+              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (raw == MAP_FAILED)
+    return NULL;
+  mem = (guint8 *) (((guintptr) raw + ALIGNMENT - 1) & ~(guintptr) (ALIGNMENT - 1));
+  head = mem - raw;
+  if (head > 0)
+    munmap (raw, head);
+  munmap (mem + size, ALIGNMENT - head);
+# ifdef MADV_HUGEPAGE
+  (void) madvise (mem, size, MADV_HUGEPAGE);
+# endif
+  *bytes = size;
+  return mem;
+#else
+  return NULL;
+#endif
+}
+
+void
+tv_huge_unreserve (gpointer mem,
+                   gsize    bytes)
+{
+#if TV_HUGE_MAPPED
+  if (mem != NULL)
+    munmap (mem, bytes);
+#endif
+}
+
+void
+tv_huge_adopt (gpointer mem,
+               gsize    used,
+               gsize    reserved)
+{
+#if TV_HUGE_MAPPED
+  gsize size = MIN ((used + ALIGNMENT - 1) & ~(gsize) (ALIGNMENT - 1), reserved);
+
+  if (mem == NULL)
+    return;
+  if (used < TV_HUGE_PAGES_MIN_BYTES || size > max_kept_bytes ())
+    {
+      munmap (mem, reserved);
+      return;
+    }
+  if (size < reserved)
+    munmap ((guint8 *) mem + size, reserved - size);
+  g_mutex_lock (&lock);
+  while (n_kept > 0 && kept_bytes + size > max_kept_bytes ())
+    drop_kept (0);
+  add_kept ((Block) { mem, size, 0, FALSE, TRUE });
+  g_mutex_unlock (&lock);
+#endif
+}
+
 void
 tv_huge_free (gpointer mem)
 {
@@ -253,7 +334,7 @@ tv_huge_free (gpointer mem)
       munmap (mem, size);
       return;
     }
-  add_kept ((Block) { mem, size, 0, FALSE });
+  add_kept ((Block) { mem, size, 0, FALSE, FALSE });
   g_mutex_unlock (&lock);
 #else
   g_free (mem);

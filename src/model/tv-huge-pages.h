@@ -93,6 +93,24 @@ void     tv_huge_free      (gpointer mem);
 gpointer tv_huge_realloc   (gpointer mem,
                             gsize    old_bytes,
                             gsize    bytes);
+/* Address space for *BYTES (rounded up to a whole number of huge pages,
+ * which *BYTES then says), asking for huge pages, whose pages come as
+ * they are first written (MAP_NORESERVE): for an array that grows but
+ * must not move.  NULL when the kernel refuses, or when blocks are not
+ * mappings (TV_HUGE_MAPPED); then use the heap.  It goes with
+ * tv_huge_unreserve () or tv_huge_adopt (). */
+gpointer tv_huge_reserve   (gsize   *bytes);
+void     tv_huge_unreserve (gpointer mem,
+                            gsize    bytes);
+/* Gives the first USED bytes of MEM, a reservation of RESERVED bytes, to
+ * the kept blocks, pages and all, and unmaps the rest: the next block of
+ * at least half its size takes it, without a page to fault, and what it
+ * does not need is kept the same way (or unmapped, under
+ * TV_HUGE_PAGES_MIN_BYTES).  A reservation of less than
+ * TV_HUGE_PAGES_MIN_BYTES used is unmapped. */
+void     tv_huge_adopt     (gpointer mem,
+                            gsize    used,
+                            gsize    reserved);
 /* Keeps MEM, a block of BYTES from tv_huge_alloc () or of the heap, with
  * what it holds, for tv_huge_take_kept () with the same TAG until the
  * kept blocks go back; it is then no longer the caller's.  What was kept

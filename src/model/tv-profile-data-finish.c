@@ -538,7 +538,7 @@ shrink (TvProfileData *self,
   if (!ok)
     return FALSE;
   g_clear_pointer (&self->slots, g_free);
-  g_clear_pointer (&self->links, g_free);
+  tv_profile_data_free_links (self, TRUE);
   g_clear_pointer (&self->hashed, g_free);
   for (guint i = 0; i < self->n_threads; i++)
     g_free (self->cursors[i].path);

@@ -155,6 +155,9 @@ struct _TvProfileData
    * cursors. */
   guint32         tree_capacity;
   Link           *links;
+  /* Bytes reserved for the links when they are a mapping of their own
+   * (tv_huge_reserve ()), else 0 (the heap's). */
+  gsize           links_mapped;
   guint64        *hashed;
   Slot           *slots;        /* open addressing on (parent, frame) */
   guint32         mask;
@@ -204,6 +207,8 @@ void        tv_sample_store_shrink              (SampleStore    *store,
 void        tv_sample_store_clear               (SampleStore    *store);
 
 /* tv-profile-data.c */
+void        tv_profile_data_free_links          (TvProfileData  *self,
+                                                 gboolean        keep);
 gboolean    tv_profile_data_finish_times_block  (TvProfileData  *self,
                                                  TvThread       *t,
                                                  guint64         block,

@@ -111,20 +111,51 @@ grow_tree (TvProfileData *self,
       || !tv_profile_data_charge (self, ((gsize) capacity - self->tree_capacity) * sizeof (Link)
                                         + (new_words - words) * sizeof (guint64)))
     return FALSE;
-  /* The second thread must not be making pages of a block that moves
-   * resident. */
-  if (self->prefaulter != NULL)
-    tv_prefaulter_drain (self->prefaulter);
-  /* Filled from its start: huge pages cost what is used. */
-  if ((p = g_try_renew (Link, self->links, capacity)) == NULL)
-    return FALSE;
-  self->links = tv_huge_pages (p, capacity * sizeof (Link));
+  if (self->links_mapped > 0)
+    {
+      /* Reserved: the pages come as they are written, and nothing moves. */
+      if ((gsize) capacity * sizeof (Link) > self->links_mapped)
+        return FALSE;
+    }
+  else
+    {
+      /* The second thread must not be making pages of a block that moves
+       * resident. */
+      if (self->prefaulter != NULL)
+        tv_prefaulter_drain (self->prefaulter);
+      /* Filled from its start: huge pages cost what is used. */
+      if ((p = g_try_renew (Link, self->links, capacity)) == NULL)
+        return FALSE;
+      self->links = tv_huge_pages (p, capacity * sizeof (Link));
+    }
   if ((p = g_try_renew (guint64, self->hashed, new_words)) == NULL)
     return FALSE;
   self->hashed = p;
   memset (self->hashed + words, 0, (new_words - words) * sizeof (guint64));
   self->tree_capacity = capacity;
   return TRUE;
+}
+
+/* Frees the links: with KEEP, when they are a mapping, their pages go
+ * to the kept blocks (tv_huge_adopt ()), for the first query's biggest
+ * array, which then takes no page fault and has the kernel clear
+ * nothing. */
+void
+tv_profile_data_free_links (TvProfileData *self,
+                            gboolean       keep)
+{
+  if (self->links_mapped > 0)
+    {
+      if (keep)
+        tv_huge_adopt (self->links, (gsize) self->tree.n_nodes * sizeof (Link),
+                       self->links_mapped);
+      else
+        tv_huge_unreserve (self->links, self->links_mapped);
+      self->links_mapped = 0;
+      self->links = NULL;
+    }
+  else
+    g_clear_pointer (&self->links, g_free);
 }
 
 /* Asks for the links' pages to be made resident up to twice AHEAD past
@@ -577,6 +608,13 @@ start_load (TvProfileData         *self,
   /* Trees have a few nodes per frame of the frame table: start there, so
    * that the arrays and the table rarely grow (and never rehash often). */
   self->mask = 1023;
+  /* As many links as the budget holds, reserved: they grow without a
+   * copy, and their pages can serve the first query (see
+   * tv_profile_data_free_links ()). */
+  self->links_mapped = MIN (self->budget, (gsize) G_MAXUINT32 * sizeof (Link));
+  self->links = tv_huge_reserve (&self->links_mapped);
+  if (self->links == NULL)
+    self->links_mapped = 0;
   if (!grow_tree (self, MAX (1024, MIN (tach_reader_get_n_frames (reader), 1u << 20) * 4))
       || !tv_profile_data_charge (self, ((gsize) self->mask + 1) * sizeof (Slot)))
     {
@@ -871,7 +909,7 @@ tv_profile_data_unref (TvProfileData *self)
   g_free (self->tree.outer_calls);
   g_free (self->tree.quiet_calls);
   g_free (self->slots);
-  g_free (self->links);
+  tv_profile_data_free_links (self, FALSE);
   g_free (self->hashed);
   if (self->cursors != NULL)
     for (guint i = 0; i < self->n_threads; i++)

@@ -3219,6 +3219,74 @@ test_kept_weights (void)
   format_test_dir_clear (&tmp);
 }
 
+/* A reservation's pages given to the kept blocks (tv_huge_adopt (), as a
+ * load gives its tree's links): a new block of at least half of what it
+ * used takes them, cleared when asked, and is cut to its size, the rest
+ * kept the same way for the next; a smaller one maps its own; a
+ * reservation of less than TV_HUGE_PAGES_MIN_BYTES used is not kept.
+ * Without mappings (a sanitizer), nothing is reserved. */
+static void
+test_huge_adopt (void)
+{
+  gsize reserved = 63u << 20;
+  guint8 *mem;
+
+  tv_huge_trim ();
+  mem = tv_huge_reserve (&reserved);
+#if TV_HUGE_MAPPED
+  {
+    gsize used = 24u << 20, kept;
+    guint8 *small, *big, *rest;
+    unsigned char resident;
+
+    g_assert_nonnull (mem);
+    g_assert_cmpuint (reserved, ==, 64u << 20);
+    g_assert_cmpuint ((guintptr) mem % (2 << 20), ==, 0);
+    memset (mem, 0xab, used);
+    tv_huge_adopt (mem, used - 100, reserved);
+    tv_huge_get_stats (NULL, NULL, &kept);
+    g_assert_cmpuint (kept, ==, used);
+    /* Past what it used, unmapped. */
+    g_assert_cmpint (mincore (mem + used, 4096, &resident), ==, -1);
+
+    small = tv_huge_new (guint8, 9u << 20);
+    g_assert_true (small != mem);
+    tv_huge_free (small);
+    big = tv_huge_new0 (guint8, 12u << 20);
+    g_assert_true (big == mem);
+    g_assert_cmpuint (tv_huge_size (big), ==, 12u << 20);
+    for (gsize i = 0; i < (12u << 20); i++)
+      if (big[i] != 0)
+        g_error ("adopted block not cleared at %" G_GSIZE_FORMAT, i);
+    /* The rest, kept with what it holds, for the next block that fits
+     * (11 MiB is 12 with its huge pages; the other kept block has 10). */
+    tv_huge_get_stats (NULL, NULL, &kept);
+    g_assert_cmpuint (kept, ==, (12u << 20) + (10u << 20));
+    rest = tv_huge_new (guint8, 11u << 20);
+    g_assert_true (rest == mem + (12u << 20));
+    g_assert_cmpuint (rest[0], ==, 0xab);
+    g_assert_cmpuint (rest[(12u << 20) - 1], ==, 0xab);
+    g_assert_cmpint (mincore (mem + used, 4096, &resident), ==, -1);
+    tv_huge_free (rest);
+    tv_huge_free (big);
+    tv_huge_get_stats (NULL, NULL, &kept);
+    g_assert_cmpuint (kept, ==, (24u << 20) + (10u << 20));
+    tv_huge_trim ();
+
+    reserved = 64u << 20;
+    mem = tv_huge_reserve (&reserved);
+    g_assert_nonnull (mem);
+    memset (mem, 1, 4096);
+    tv_huge_adopt (mem, 4096, reserved);
+    tv_huge_get_stats (NULL, NULL, &kept);
+    g_assert_cmpuint (kept, ==, 0);
+    g_assert_cmpint (mincore (mem, 4096, &resident), ==, -1);
+  }
+#else
+  g_assert_null (mem);
+#endif
+}
+
 /* A block kept with what it holds (tv_huge_keep ()) comes back whole
  * under its tag, and under no other; a newer one under the same tag
  * takes its place; a new block takes it, tag and all, only when no other
@@ -4045,6 +4113,7 @@ main (int    argc,
   g_test_add_func ("/model/memory/huge-pages", test_huge_pages);
   g_test_add_func ("/model/memory/huge-reuse", test_huge_reuse);
   g_test_add_func ("/model/memory/huge-keep", test_huge_keep);
+  g_test_add_func ("/model/memory/huge-adopt", test_huge_adopt);
   g_test_add_func ("/model/memory/kept-weights", test_kept_weights);
 
   ret = g_test_run ();
