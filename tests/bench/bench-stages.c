@@ -18,7 +18,8 @@
  *                     timeline's bins drawn at 1920x400;
  *   peak_rss_bytes    VmHWM from the start of the load to the first view;
  *   kept_bytes_per_sample  anonymous memory the loaded profile holds, a
- *                     sample;
+ *                     sample (not the blocks kept for the next query's
+ *                     arrays, tv_huge_get_stats ());
  *   nodes             the exact call tree's nodes (view_nodes: the default
  *                     view's; function_nodes: the whole top-down tree's by
  *                     function, exact_ms's, which says how many exact
@@ -486,6 +487,14 @@ run_stages (char **args)
   load_wall = bench_now_seconds () - t0;
   load_cpu = bench_cpu_seconds () - c0;
   read_status (&after_load);
+  /* Not what the profile holds: blocks kept for the next query's arrays
+   * (the tree's links, see tv_huge_adopt ()), given back when idle. */
+  {
+    gsize kept_blocks = 0;
+
+    tv_huge_get_stats (NULL, NULL, &kept_blocks);
+    after_load.rss_anon -= MIN (after_load.rss_anon, kept_blocks);
+  }
   data = tv_profile_get_data (profile);
   n_samples = tv_profile_data_get_n_samples (data);
 
