@@ -75,12 +75,14 @@ max_kept_bytes (void)
 
 #if TV_HUGE_MAPPED
 /* A new mapping of SIZE bytes (a multiple of ALIGNMENT) at an address
- * that is a multiple of ALIGNMENT, or NULL. */
+ * that is a multiple of ALIGNMENT, with mmap()'s FLAGS besides, or
+ * NULL. */
 static gpointer
-map_aligned (gsize size)
+map_aligned (gsize size,
+             int   flags)
 {
   guint8 *raw = mmap (NULL, size + ALIGNMENT, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                      MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
   guint8 *mem;
   gsize head;
 
@@ -225,7 +227,7 @@ tv_huge_alloc (gsize    bytes,
 
   if (mem == NULL)
     {
-      mem = map_aligned (size);
+      mem = map_aligned (size, 0);
       if (mem == NULL)
         g_error ("%s: failed to map %" G_GSIZE_FORMAT " bytes", G_STRLOC, size);
       fresh = TRUE;
@@ -252,23 +254,11 @@ tv_huge_reserve (gsize *bytes)
 {
 #if TV_HUGE_MAPPED
   gsize size = (*bytes + ALIGNMENT - 1) & ~(gsize) (ALIGNMENT - 1);
-  guint8 *raw, *mem;
-  gsize head;
+  gpointer mem;
 
-  if (size < *bytes || size > G_MAXSIZE - ALIGNMENT)
+  if (size < *bytes || size > G_MAXSIZE - ALIGNMENT
+      || (mem = map_aligned (size, MAP_NORESERVE)) == NULL)
     return NULL;
-  raw = mmap (NULL, size + ALIGNMENT, PROT_READ | PROT_WRITE,
-              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (raw == MAP_FAILED)
-    return NULL;
-  mem = (guint8 *) (((guintptr) raw + ALIGNMENT - 1) & ~(guintptr) (ALIGNMENT - 1));
-  head = mem - raw;
-  if (head > 0)
-    munmap (raw, head);
-  munmap (mem + size, ALIGNMENT - head);
-# ifdef MADV_HUGEPAGE
-  (void) madvise (mem, size, MADV_HUGEPAGE);
-# endif
   *bytes = size;
   return mem;
 #else
@@ -304,8 +294,6 @@ tv_huge_adopt (gpointer mem,
   if (size < reserved)
     munmap ((guint8 *) mem + size, reserved - size);
   g_mutex_lock (&lock);
-  while (n_kept > 0 && kept_bytes + size > max_kept_bytes ())
-    drop_kept (0);
   add_kept ((Block) { mem, size, 0, FALSE, TRUE });
   g_mutex_unlock (&lock);
 #endif
