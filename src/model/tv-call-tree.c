@@ -778,6 +778,23 @@ copy_neighbours (Neighbours       *to,
  *
  * Returns: (transfer full) (nullable): the tree, or %NULL if cancelled
  */
+static gint merged_used;
+
+guint
+tv_call_tree_get_merged_used (void)
+{
+  return (guint) g_atomic_int_get (&merged_used);
+}
+
+/* Whether QUERY's tree is the same read off the profile's tree merged by
+ * function: it groups by paths of functions, and keeps nothing of the
+ * exact nodes (a node map, or each remainder's call paths). */
+static gboolean
+reads_merged (const TvQuery *query)
+{
+  return query->merge == TV_MERGE_FUNCTION && !query->keep_node_map && !query->thread_self;
+}
+
 TvCallTree *
 tv_call_tree_new (TvProfileData *data,
                   const TvQuery *query,
@@ -813,6 +830,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   gboolean other_tree = query->inverted || query->callers_of != TV_NODE_NONE;
   double map_end = other_tree ? 0.45 : 0.7;
   double functions_end = other_tree ? 0.55 : 0.85;
+  TvProfileData *source;
   const TvExactTree *exact;
   /* Step 1's, which the others only read. */
   g_autoptr(Weighed) weighed = NULL;
@@ -860,6 +878,13 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   g_return_val_if_fail (query_fits (data, query), NULL);
   g_return_val_if_fail (query->functions_of == NULL || query->functions_of->data == data, NULL);
 
+  /* The tree is the profile's whatever it read. */
+  source = data;
+  if (reads_merged (query) && tv_profile_data_get_merged (data) != NULL)
+    {
+      data = tv_profile_data_get_merged (data);
+      g_atomic_int_inc (&merged_used);
+    }
   exact = tv_profile_data_get_tree (data);
   progress_stage (&progress, 0.0, 0.15);
   /* Turned over from the exact tree, the weights are those of its leaves,
@@ -1029,7 +1054,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
       return NULL;
     }
 
-  tree = finish (data, query, &view, remainders);
+  tree = finish (source, query, &view, remainders);
   if (functions == NULL && !tree_functions (tree, &progress))
     {
       tv_builder_clear (&view);

@@ -194,6 +194,9 @@ guint          tv_call_tree_get_shared_climbs (void);
  * from a tree of the same profile before (see tv-call-tree-invert.c). */
 guint          tv_call_tree_get_runs_reused (void);
 guint          tv_call_tree_get_steps_reused (void);
+/* For tests: how many trees read their profile's tree merged by function
+ * (tv_profile_data_get_merged()). */
+guint          tv_call_tree_get_merged_used (void);
 /* For tests: how many function tables read off the exact tree took its
  * nodes' signatures from a tree of the same profile before (see
  * tv-call-tree-functions.c). */

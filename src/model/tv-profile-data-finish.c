@@ -589,6 +589,16 @@ summarize_threads (TvProfileData *self)
       }
 }
 
+gboolean
+tv_profile_data_number_tree (TvProfileData *self,
+                             TvFinishFunc   func,
+                             gpointer       user_data)
+{
+  Finish f = { func, user_data };
+
+  return number_depth_first (self, &f);
+}
+
 /* What a load does once it has every sample: the merge keys, the arrays
  * cut to size, the tree numbered, the threads' order and span and the
  * profiler's own functions.  The numbering is what takes time (a second

@@ -178,6 +178,13 @@ struct _TvProfileData
   gsize           budget;           /* bytes the load may take (see charge) */
   gsize           charged;
   gboolean        over_budget;
+
+  /* The same samples on a tree merged by function
+   * (tv-profile-data-merged.c): SOURCE is the load whose threads' samples,
+   * frames and keys it borrows, and which frees it; NULL in a load.  A
+   * load's MERGED is that tree once made, or NULL. */
+  TvProfileData  *source;
+  TvProfileData  *merged;
 };
 
 /* tv-sample-store.c */
@@ -207,6 +214,16 @@ void        tv_sample_store_shrink              (SampleStore    *store,
 void        tv_sample_store_clear               (SampleStore    *store);
 
 /* tv-profile-data.c */
+guint       tv_profile_data_new_serial          (void);
+/* The root alone, with room for CAPACITY nodes; FALSE when memory runs
+ * out. */
+gboolean    tv_profile_data_start_tree          (TvProfileData  *self,
+                                                 guint32         capacity);
+/* PARENT's child of FRAME, made if new; TV_NODE_NONE when memory runs
+ * out. */
+guint32     tv_profile_data_child_node          (TvProfileData  *self,
+                                                 guint32         parent,
+                                                 guint32         frame);
 void        tv_profile_data_free_links          (TvProfileData  *self,
                                                  gboolean        keep);
 gboolean    tv_profile_data_finish_times_block  (TvProfileData  *self,
@@ -222,6 +239,15 @@ typedef gboolean (*TvFinishFunc) (double   done,
 gboolean    tv_profile_data_finish_load         (TvProfileData  *self,
                                                  TvFinishFunc    func,
                                                  gpointer        user_data);
+/* The built tree numbered, its runs' leaves with it (the part of the
+ * finishing a merged tree needs); FALSE when FUNC stopped it or memory
+ * ran out. */
+gboolean    tv_profile_data_number_tree         (TvProfileData  *self,
+                                                 TvFinishFunc    func,
+                                                 gpointer        user_data);
+
+/* tv-profile-data-merged.c: frees what a merged tree owns. */
+void        tv_profile_data_free_merged         (TvProfileData  *self);
 
 static inline gboolean
 tv_sample_store_ensure (TvProfileData *self,

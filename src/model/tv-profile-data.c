@@ -136,6 +136,27 @@ grow_tree (TvProfileData *self,
   return TRUE;
 }
 
+gboolean
+tv_profile_data_start_tree (TvProfileData *self,
+                            guint32        capacity)
+{
+  self->mask = 1023;
+  /* As many links as the budget holds, reserved: they grow without a
+   * copy, and their pages can serve the first query (see
+   * tv_profile_data_free_links ()). */
+  self->links_mapped = MIN (self->budget, (gsize) G_MAXUINT32 * sizeof (Link));
+  self->links = tv_huge_reserve (&self->links_mapped);
+  if (self->links == NULL)
+    self->links_mapped = 0;
+  if (!grow_tree (self, capacity)
+      || !tv_profile_data_charge (self, ((gsize) self->mask + 1) * sizeof (Slot)))
+    return FALSE;
+  self->tree.n_nodes = 1;
+  self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE };
+  self->slots = tv_huge_heap_new0 (Slot, (gsize) self->mask + 1);
+  return TRUE;
+}
+
 /* Frees the links: with KEEP, when they are a mapping, their pages go
  * to the kept blocks (tv_huge_adopt ()), for the first query's biggest
  * array, which then takes no page fault and has the kernel clear
@@ -184,10 +205,10 @@ prefault_links (TvProfileData *self)
 /* The child of PARENT for FRAME, made if it is new.  Hostile files can ask
  * for more nodes than memory holds: that must be an error (TV_NODE_NONE),
  * not an abort. */
-static guint32
-child_node (TvProfileData *self,
-            guint32        parent,
-            guint32        frame)
+guint32
+tv_profile_data_child_node (TvProfileData *self,
+                            guint32        parent,
+                            guint32        frame)
 {
   TvExactTree *tree = &self->tree;
   gboolean hashed = TV_BIT_TEST (self->hashed, parent);
@@ -360,7 +381,7 @@ move_cursor (TvProfileData    *self,
     }
   for (guint i = s->push; i > 0; i--)
     {
-      guint32 node = child_node (self, c->path[d], s->stack[i - 1]);
+      guint32 node = tv_profile_data_child_node (self, c->path[d], s->stack[i - 1]);
 
       if (node == TV_NODE_NONE)
         return TV_NODE_NONE;
@@ -607,23 +628,12 @@ start_load (TvProfileData         *self,
 
   /* Trees have a few nodes per frame of the frame table: start there, so
    * that the arrays and the table rarely grow (and never rehash often). */
-  self->mask = 1023;
-  /* As many links as the budget holds, reserved: they grow without a
-   * copy, and their pages can serve the first query (see
-   * tv_profile_data_free_links ()). */
-  self->links_mapped = MIN (self->budget, (gsize) G_MAXUINT32 * sizeof (Link));
-  self->links = tv_huge_reserve (&self->links_mapped);
-  if (self->links == NULL)
-    self->links_mapped = 0;
-  if (!grow_tree (self, MAX (1024, MIN (tach_reader_get_n_frames (reader), 1u << 20) * 4))
-      || !tv_profile_data_charge (self, ((gsize) self->mask + 1) * sizeof (Slot)))
+  if (!tv_profile_data_start_tree (self, MAX (1024, MIN (tach_reader_get_n_frames (reader),
+                                                          1u << 20) * 4)))
     {
       tv_profile_data_set_no_memory_error (self, error);
       return FALSE;
     }
-  self->tree.n_nodes = 1;
-  self->links[0] = (Link) { TV_NODE_NONE, TV_NODE_NONE, TV_NODE_NONE };
-  self->slots = tv_huge_heap_new0 (Slot, (gsize) self->mask + 1);
   self->reserve_samples = counts_only ? 0 : tv_sample_store_reserve (reader);
   if (self->reserve_samples > 0 && g_get_num_processors () > 1)
     self->prefaulter = tv_prefaulter_new ();
@@ -669,6 +679,12 @@ report_finish (double   done,
 /* The last TvProfileData's serial. */
 static gint next_serial;
 
+guint
+tv_profile_data_new_serial (void)
+{
+  return (guint) g_atomic_int_add (&next_serial, 1) + 1u;
+}
+
 static TvProfileData *
 load (TachReader           *reader,
       gboolean              counts_only,
@@ -691,7 +707,7 @@ load (TachReader           *reader,
   int ret;
 
   g_atomic_ref_count_init (&self->ref_count);
-  self->serial = (guint) g_atomic_int_add (&next_serial, 1) + 1u;
+  self->serial = tv_profile_data_new_serial ();
   if (!start_load (self, reader, counts_only, filter, error))
     return NULL;
 
@@ -879,7 +895,14 @@ tv_profile_data_unref (TvProfileData *self)
 {
   if (self == NULL || !g_atomic_ref_count_dec (&self->ref_count))
     return;
+  if (self->source != NULL)
+    {
+      tv_profile_data_free_merged (self);
+      return;
+    }
 
+  /* It borrows from this one. */
+  g_clear_pointer (&self->merged, tv_profile_data_unref);
   /* A failed load: the thread must not populate what is unmapped here. */
   g_clear_pointer (&self->prefaulter, tv_prefaulter_free);
   /* What a query of it kept for the next (see Weighed). */

@@ -234,6 +234,20 @@ gboolean           tv_profile_data_has_states    (TvProfileData *data);
  * KIB other than 0 is the limit instead, for loads that start after; so
  * is $TV_MEMORY_LIMIT_KIB, when KIB is 0. */
 void               tv_profile_data_set_memory_limit (guint kib);
+/* Makes DATA's tree merged by function (see tv-profile-data-merged.c),
+ * which a query merged by function then reads (tv_call_tree_new()) with
+ * the same results, unless the merged tree would hold more than
+ * MAX_SHARE of the exact tree's nodes.  Its work grows with the exact
+ * tree: call it on a thread of its own.  TRUE when DATA has one; FALSE
+ * when cancelled, when memory ran out, when a load of counts has none or
+ * when it would be too big. */
+gboolean           tv_profile_data_add_merged    (TvProfileData *data,
+                                                  double         max_share,
+                                                  GCancellable  *cancellable);
+/* That merged tree, which lives as long as DATA, or NULL: a
+ * TvProfileData whose tree is the paths of functions, and whose samples,
+ * frames and keys are DATA's. */
+TvProfileData     *tv_profile_data_get_merged    (TvProfileData *data);
 TvProfileData     *tv_profile_data_ref           (TvProfileData *data);
 void               tv_profile_data_unref         (TvProfileData *data);
 

@@ -47,6 +47,9 @@ struct _TvProfile
   TvFileStamp     stamp;
 
   TvProfileData  *data;
+  /* Cancels the merging of the tree (tv_profile_start_merging()), NULL
+   * before it starts. */
+  GCancellable   *merging;
 };
 
 static TvProfileLoadHook load_hook;
@@ -257,7 +260,7 @@ on_progress (guint64  samples,
  * at this level for the other background tasks it runs (they are views
  * being computed: background work too). */
 static void
-lower_thread_priority (void)
+lower_thread_priority (int nice)
 {
 #ifdef __linux__
   pid_t tid = (pid_t) syscall (SYS_gettid);
@@ -265,8 +268,8 @@ lower_thread_priority (void)
 
   errno = 0;
   current = getpriority (PRIO_PROCESS, (id_t) tid);
-  if (errno == 0 && current < LOADER_NICE)
-    setpriority (PRIO_PROCESS, (id_t) tid, LOADER_NICE);
+  if (errno == 0 && current < nice)
+    setpriority (PRIO_PROCESS, (id_t) tid, nice);
 #endif
 }
 
@@ -309,7 +312,7 @@ load_thread (GTask        *task,
   TvProfileData *data;
   Message *m;
 
-  lower_thread_priority ();
+  lower_thread_priority (LOADER_NICE);
 
   if (job->path != NULL)
     status = tach_reader_open_path (job->path, &reader, &tach_error);
@@ -771,11 +774,61 @@ tv_profile_set_load_hook (TvProfileLoadHook hook,
   load_hook_data = user_data;
 }
 
+typedef struct
+{
+  TvProfileData *data;
+  GCancellable  *cancellable;
+} MergeJob;
+
+/* On a thread of its own, which it makes the nicest there is: what it
+ * does only makes the views that come after it faster. */
+static gpointer
+merge_thread (gpointer user_data)
+{
+  MergeJob *job = user_data;
+
+  lower_thread_priority (19);
+  tv_profile_data_add_merged (job->data, TV_PROFILE_MERGE_MAX_SHARE, job->cancellable);
+  tv_profile_data_unref (job->data);
+  g_object_unref (job->cancellable);
+  g_free (job);
+  return NULL;
+}
+
+void
+tv_profile_start_merging (TvProfile *self)
+{
+  MergeJob *job;
+  GThread *thread;
+
+  g_return_if_fail (TV_IS_PROFILE (self));
+  if (self->data == NULL || self->merging != NULL
+      || tv_profile_data_get_tree (self->data)->n_nodes < TV_PROFILE_MERGE_MIN_NODES)
+    return;
+  self->merging = g_cancellable_new ();
+  job = g_new0 (MergeJob, 1);
+  job->data = tv_profile_data_ref (self->data);
+  job->cancellable = g_object_ref (self->merging);
+  thread = g_thread_try_new ("tv-merge", merge_thread, job, NULL);
+  if (thread == NULL)
+    {
+      tv_profile_data_unref (job->data);
+      g_object_unref (job->cancellable);
+      g_free (job);
+      return;
+    }
+  g_thread_unref (thread);
+}
+
 static void
 tv_profile_finalize (GObject *object)
 {
   TvProfile *self = TV_PROFILE (object);
 
+  /* What it makes goes with the data. */
+  if (self->merging != NULL)
+    g_cancellable_cancel (self->merging);
+  g_clear_object (&self->merging);
   g_clear_object (&self->file);
   g_clear_pointer (&self->warnings, g_strfreev);
   g_clear_pointer (&self->findings, g_ptr_array_unref);

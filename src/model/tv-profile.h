@@ -58,6 +58,16 @@ GPtrArray         *tv_profile_get_findings   (TvProfile            *self);
 
 /* The decoded samples, once LOADED; NULL before. */
 TvProfileData     *tv_profile_get_data       (TvProfile            *self);
+/* A tree of this many exact nodes or more is merged by function (see
+ * tv_profile_data_add_merged()) when the merged one holds at most this
+ * share of its nodes. */
+#define TV_PROFILE_MERGE_MIN_NODES (1u << 20)
+#define TV_PROFILE_MERGE_MAX_SHARE 0.5
+/* Once LOADED, starts merging the tree by function on a thread of its
+ * own, at the lowest priority, for the views that come after (their
+ * results are the same, made faster); once, and only for a tree of
+ * TV_PROFILE_MERGE_MIN_NODES or more.  Freeing the profile stops it. */
+void               tv_profile_start_merging  (TvProfile            *self);
 
 /* What the file was when it was opened (size, modification time, inode),
  * from the OPENING state on; FALSE for a file that is not local, which is

@@ -112,6 +112,10 @@ enum
   COVER_KEPT_SIGNATURES,        /* a function table read off the exact
                                  * tree with the signatures of the tree
                                  * before */
+  COVER_MERGED,                 /* a tree read off the tree merged by
+                                 * function */
+  COVER_MERGED_SMALLER,         /* a merged tree of fewer nodes than the
+                                 * exact one */
   N_COVER
 };
 
@@ -132,6 +136,8 @@ static const char * const cover_names[N_COVER] = {
   "trees made from the weights of the tree before",
   "inverted trees made with the runs of the tree before",
   "function tables made with the node signatures of the tree before",
+  "trees read off the tree merged by function",
+  "merged trees smaller than the exact tree",
 };
 
 
@@ -1893,14 +1899,21 @@ check_query (TvProfileData *data,
 {
   g_autofree char *desc = describe_query (q);
   g_autoptr(TvCallTree) tree = NULL;
-  guint taken, taken_after, signatures;
+  guint taken, taken_after, signatures, merged;
   Brute b;
 
   set_context ("%s: %s", where, desc);
   tv_call_tree_get_kept_stats (&taken, NULL, NULL);
   signatures = tv_call_tree_get_signatures_reused ();
+  merged = tv_call_tree_get_merged_used ();
   tree = tv_call_tree_new (data, q, NULL);
   g_assert_nonnull (tree);
+  merged = tv_call_tree_get_merged_used () - merged;
+  coverage[COVER_MERGED] += merged;
+  /* Read off the merged tree when there is one and the tree is by
+   * function, but for a node map or each remainder's call paths. */
+  CHECK_EQ (merged, tv_profile_data_get_merged (data) != NULL && q->merge == TV_MERGE_FUNCTION
+                    && !q->keep_node_map && !q->thread_self, "merged tree read");
   tv_call_tree_get_kept_stats (&taken_after, NULL, NULL);
   coverage[COVER_KEPT_WEIGHTS] += taken_after - taken;
   coverage[COVER_KEPT_SIGNATURES] += tv_call_tree_get_signatures_reused () - signatures;
@@ -1969,6 +1982,93 @@ check_query (TvProfileData *data,
 
       CHECK (!tv_call_tree_get_neighbours (tree, 0, NULL, &rows, &n, &rows, &n),
              "no neighbours in an inverted tree");
+    }
+}
+
+/* DATA's tree merged by function: its nodes are the exact tree's paths of
+ * functions, each once (numbered from the exact nodes in order, a
+ * parent's path before its children's), each with its function's first
+ * frame; its runs are the exact tree's, each leaf the path of its exact
+ * leaf; and it is a tree as the exact one is. */
+static void
+check_merged_tree (TvProfileData *data)
+{
+  TvProfileData *merged = tv_profile_data_get_merged (data);
+  const TvExactTree *exact = tv_profile_data_get_tree (data);
+  const TvExactTree *tree;
+  const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
+  g_autoptr(GHashTable) paths = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autofree guint32 *path_of = g_new (guint32, exact->n_nodes);
+  /* Each path's node of the merged tree. */
+  g_autofree guint32 *node_of = NULL;
+  guint32 n_paths = 1;
+
+  g_assert_nonnull (merged);
+  tree = tv_profile_data_get_tree (merged);
+  CHECK (tv_profile_data_get_merged (data) == merged, "made once");
+  CHECK (!tv_profile_data_add_merged (merged, 1.0, NULL), "no merged tree of a merged tree");
+  path_of[0] = 0;
+  for (guint32 n = 1; n < exact->n_nodes; n++)
+    {
+      gint64 key = (gint64) path_of[tv_exact_tree_parent (exact, n)] << 32
+                   | fkeys[tv_exact_tree_frame (exact, n)];
+      gpointer at;
+
+      if (g_hash_table_lookup_extended (paths, &key, NULL, &at))
+        path_of[n] = GPOINTER_TO_UINT (at);
+      else
+        {
+          path_of[n] = n_paths++;
+          g_hash_table_insert (paths, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (path_of[n]));
+        }
+    }
+  CHECK_EQ (tree->n_nodes, n_paths, "one node a path of functions");
+  coverage[COVER_MERGED_SMALLER] += tree->n_nodes < exact->n_nodes;
+  check_exact_tree (merged);
+
+  /* The merged node of each path, from the merged tree's own parents and
+   * functions; the paths are numbered parents first. */
+  node_of = g_new (guint32, n_paths);
+  for (guint32 p = 0; p < n_paths; p++)
+    node_of[p] = TV_NODE_NONE;
+  node_of[0] = 0;
+  {
+    g_autoptr(GHashTable) by_key = g_hash_table_new (g_int64_hash, g_int64_equal);
+    g_autofree gint64 *keys = g_new (gint64, tree->n_nodes);
+
+    for (guint32 n = 1; n < tree->n_nodes; n++)
+      {
+        guint32 frame = tv_exact_tree_frame (tree, n);
+
+        CHECK_EQ (frame, tv_profile_data_get_key_frame (data, TV_MERGE_FUNCTION, fkeys[frame]),
+                  "a merged node's frame is its function's first");
+        keys[n] = (gint64) tv_exact_tree_parent (tree, n) << 32 | fkeys[frame];
+        g_hash_table_insert (by_key, &keys[n], GUINT_TO_POINTER (n));
+      }
+    for (guint32 n = 1; n < exact->n_nodes; n++)
+      {
+        gint64 key;
+
+        if (node_of[path_of[n]] != TV_NODE_NONE)
+          continue;
+        key = (gint64) node_of[path_of[tv_exact_tree_parent (exact, n)]] << 32
+              | fkeys[tv_exact_tree_frame (exact, n)];
+        node_of[path_of[n]] = GPOINTER_TO_UINT (g_hash_table_lookup (by_key, &key));
+        CHECK (node_of[path_of[n]] != 0, "each path a merged node");
+      }
+  }
+  for (guint i = 0; i < tv_profile_data_get_n_threads (data); i++)
+    {
+      const TvThread *t = tv_profile_data_get_thread (data, i);
+      const TvThread *mt = tv_profile_data_get_thread (merged, i);
+
+      CHECK_EQ (mt->n_runs, t->n_runs, "the same runs");
+      CHECK_EQ (mt->n_samples, t->n_samples, "the same samples");
+      for (guint64 r = 0; r < t->n_runs; r++)
+        {
+          CHECK_EQ (mt->run_start[r], t->run_start[r], "the same run");
+          CHECK_EQ (mt->run_leaf[r], node_of[path_of[t->run_leaf[r]]], "a run's leaf's path");
+        }
     }
 }
 
@@ -2339,6 +2439,11 @@ test_random (gconstpointer user_data)
   else if (iteration % 3 == 2)
     tv_call_tree_set_signature_limits (1u << 22, 0, 4);
   check_queries (data, &d, sample_thread, rand, where, N_RANDOM_QUERIES);
+  /* Again, those by function read off the tree merged by function. */
+  g_assert_true (tv_profile_data_add_merged (data, 1.0, NULL));
+  set_context ("%s: the tree merged by function", where);
+  check_merged_tree (data);
+  check_queries (data, &d, sample_thread, rand, where, N_RANDOM_QUERIES / 2);
   tv_call_tree_set_thread_min_nodes (1u << 20);
   tv_call_tree_set_signature_limits (1u << 22, 1u << 20, 4096);
   random_run++;
