@@ -49,6 +49,12 @@
  *                     inverted_cold_ms the inverted view with no kept
  *                     block either (tv_huge_trim()), as the first after
  *                     a load or after half a minute idle;
+ *   merged_cpu_s, merged_wall_s, merged_nodes, merged_peak_rss_bytes
+ *                     the tree merged by function, which the page makes
+ *                     once its graph is drawn (tv_profile_start_merging(),
+ *                     on a tree of TV_PROFILE_MERGE_MIN_NODES or more): the
+ *                     interactions are measured after it, and read it
+ *                     where it was made (0 nodes where it was not);
  *   html_cpu_s, html_bytes, svg_cpu_s, svg_bytes  the page's exports
  *                     (tv_export_html_build, tv_export_image_build) of the
  *                     loaded data, with the command line's defaults.
@@ -404,12 +410,14 @@ run_stages (char **args)
   TvQuery view_query;
   g_autoptr (TvViewState) shown = tv_view_state_new ();
   TvExportImageOptions image;
-  StagesStatus before, after_load, after_view;
+  StagesStatus before, after_load, after_view, after_merge;
   double ms[N_INTERACTIONS][STAGES_MAX_RUNS];
   double cpu_ms[N_INTERACTIONS][STAGES_MAX_RUNS];
   guint n_ms[N_INTERACTIONS] = { 0 };
   double zstd_cpu = 0, zstd_wall = 0, decode_cpu = 0, decode_wall = 0;
   double t0, c0, load_wall, load_cpu, first_view_cpu, first_view_wall, c1;
+  double merged_cpu = 0, merged_wall = 0;
+  guint32 merged_nodes = 0;
   double html_cpu, svg_cpu;
   guint64 n_samples, decompressed = 0, n_decoded = 0;
   guint64 range_samples = 0;
@@ -538,6 +546,21 @@ run_stages (char **args)
   first_view_cpu = bench_cpu_seconds () - c0;
   first_view_wall = bench_now_seconds () - t0;
   read_status (&after_view);
+
+  /* What the page starts once its graph is drawn, the tree merged by
+   * function (tv_profile_start_merging()), here on this thread and
+   * waited for: the interactions below are those after it. */
+  if (tv_profile_data_get_tree (data)->n_nodes >= TV_PROFILE_MERGE_MIN_NODES)
+    {
+      double m0 = bench_now_seconds (), m1 = bench_cpu_seconds ();
+
+      tv_profile_data_add_merged (data, TV_PROFILE_MERGE_MAX_SHARE, NULL);
+      merged_wall = bench_now_seconds () - m0;
+      merged_cpu = bench_cpu_seconds () - m1;
+    }
+  if (tv_profile_data_get_merged (data) != NULL)
+    merged_nodes = tv_profile_data_get_tree (tv_profile_data_get_merged (data))->n_nodes;
+  read_status (&after_merge);
 
   /* The interactions, on the loaded profile. */
   zoom_node = hottest_at_depth (tree, 3);
@@ -749,7 +772,9 @@ run_stages (char **args)
                           ",\"kept_bytes_per_sample\":%.2f"
                           ",\"nodes\":%u,\"view_nodes\":%u,\"function_nodes\":%u"
                           ",\"view_boxes\":%u"
-                          ",\"functions\":%u,\"lanes\":%u",
+                          ",\"functions\":%u,\"lanes\":%u"
+                          ",\"merged_cpu_s\":%.6f,\"merged_wall_s\":%.6f,\"merged_nodes\":%u"
+                          ",\"merged_peak_rss_bytes\":%" G_GUINT64_FORMAT,
                           n_samples, n_decoded, tv_profile_data_get_n_threads (data),
                           decompressed,
                           n_samples > 0 ? (double) decompressed / (double) n_samples : 0.0,
@@ -761,7 +786,8 @@ run_stages (char **args)
                           : 0.0,
                           tv_profile_data_get_tree (data)->n_nodes,
                           tv_call_tree_get_n_nodes (tree), function_nodes, d.boxes, n_rows,
-                          tv_timeline_get_n_lanes (timeline));
+                          tv_timeline_get_n_lanes (timeline),
+                          merged_cpu, merged_wall, merged_nodes, after_merge.vm_hwm);
   for (Interaction i = 0; i < N_INTERACTIONS; i++)
     append_ms (json, interaction_keys[i], ms[i], n_ms[i]);
   /* The same in process CPU time, which a busy machine disturbs less. */
