@@ -25,8 +25,11 @@
 
 /* How often the walk looks for a cancel and at its size. */
 #define MERGE_CHECK_EVERY (1u << 16)
-/* The walk gives up once the merged tree holds more than its share of
- * the exact nodes it has read, from this many on. */
+/* The walk gives up, from this many exact nodes read on, once the merged
+ * tree holds more of them than halfway from its share to all: the first
+ * paths it reads are all new, and a deep file's part merged grows as
+ * it goes (deepgen 3M: more than half of the first million, a third of
+ * all). */
 #define MERGE_CHECK_FROM  (1u << 20)
 
 void
@@ -128,7 +131,7 @@ collect_leaves (TvProfileData *source,
  * functions in SELF's tree as the load makes a stack's nodes, and the
  * path of each of the N LEAVES in PATHS.  FALSE when cancelled, when
  * memory runs out or when the merged tree holds more than MAX_SHARE of
- * the exact nodes. */
+ * the exact nodes (or, as it goes, clearly would). */
 static gboolean
 merge_nodes (TvProfileData *self,
              TvProfileData *source,
@@ -160,7 +163,7 @@ merge_nodes (TvProfileData *self,
           if (g_cancellable_is_cancelled (cancellable))
             return FALSE;
           if (visited >= MERGE_CHECK_FROM
-              && (double) self->tree.n_nodes > max_share * (double) visited)
+              && (double) self->tree.n_nodes > (1.0 + max_share) / 2 * (double) visited)
             return FALSE;
         }
       if (TV_BIT_TEST (leaf_bits, e))
