@@ -771,13 +771,6 @@ copy_neighbours (Neighbours       *to,
                                 MAX (from->callees_start[n_functions], 1) * sizeof (TvFunctionRow));
 }
 
-/**
- * tv_call_tree_new:
- *
- * Computes the call tree QUERY asks for.  Safe on any thread.
- *
- * Returns: (transfer full) (nullable): the tree, or %NULL if cancelled
- */
 static gint merged_used;
 
 guint
@@ -795,6 +788,13 @@ reads_merged (const TvQuery *query)
   return query->merge == TV_MERGE_FUNCTION && !query->keep_node_map && !query->thread_self;
 }
 
+/**
+ * tv_call_tree_new:
+ *
+ * Computes the call tree QUERY asks for.  Safe on any thread.
+ *
+ * Returns: (transfer full) (nullable): the tree, or %NULL if cancelled
+ */
 TvCallTree *
 tv_call_tree_new (TvProfileData *data,
                   const TvQuery *query,

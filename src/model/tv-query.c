@@ -680,8 +680,12 @@ tv_call_tree_forget_weights (TvProfileData *data)
 {
   Weighed *old = NULL;
 
+  /* A profile's weights are those of its tree merged by function too. */
+  TvProfileData *merged = data != NULL ? tv_profile_data_get_merged (data) : NULL;
+
   g_mutex_lock (&kept_lock);
-  if (kept_weighed != NULL && (data == NULL || kept_weighed->data == data))
+  if (kept_weighed != NULL
+      && (data == NULL || kept_weighed->data == data || kept_weighed->data == merged))
     old = g_steal_pointer (&kept_weighed);
   if (kept_weighed == NULL && kept_expiry != NULL)
     {

@@ -3290,8 +3290,10 @@ test_kept_weights (void)
   tv_call_tree_unref (tv_call_tree_new (data, &v, NULL));
   tv_call_tree_unref (kept_tree (data, &q, TRUE));
 
-  /* Another profile's are its own, and go with it. */
+  /* Another profile's are its own, and go with it, those of its tree
+   * merged by function too (which a tree by function reads). */
   other = fixture_load (tmp.path);
+  g_assert_true (tv_profile_data_add_merged (other, 1.0, NULL));
   tv_call_tree_unref (kept_tree (other, &q, FALSE));
   tv_call_tree_get_kept_stats (NULL, NULL, &holding);
   g_assert_true (holding);
@@ -3300,7 +3302,15 @@ test_kept_weights (void)
   g_assert_false (holding);
   tv_call_tree_unref (kept_tree (data, &q, FALSE));
 
-  /* Let go when told to. */
+  /* Let go when told to, those of its merged tree too. */
+  tv_call_tree_forget_weights (data);
+  tv_call_tree_get_kept_stats (NULL, NULL, &holding);
+  g_assert_false (holding);
+  g_assert_true (tv_profile_data_add_merged (data, 1.0, NULL));
+  tv_call_tree_unref (kept_tree (data, &q, FALSE));
+  tv_call_tree_unref (kept_tree (data, &q, TRUE));
+  tv_call_tree_get_kept_stats (NULL, NULL, &holding);
+  g_assert_true (holding);
   tv_call_tree_forget_weights (data);
   tv_call_tree_get_kept_stats (NULL, NULL, &holding);
   g_assert_false (holding);
