@@ -795,6 +795,14 @@ merge_thread (gpointer user_data)
   return NULL;
 }
 
+static guint32 merge_min_nodes = TV_PROFILE_MERGE_MIN_NODES;
+
+void
+tv_profile_set_merge_min_nodes (guint32 n_nodes)
+{
+  merge_min_nodes = n_nodes;
+}
+
 void
 tv_profile_start_merging (TvProfile *self)
 {
@@ -803,7 +811,7 @@ tv_profile_start_merging (TvProfile *self)
 
   g_return_if_fail (TV_IS_PROFILE (self));
   if (self->data == NULL || self->merging != NULL
-      || tv_profile_data_get_tree (self->data)->n_nodes < TV_PROFILE_MERGE_MIN_NODES)
+      || tv_profile_data_get_tree (self->data)->n_nodes < merge_min_nodes)
     return;
   self->merging = g_cancellable_new ();
   job = g_new0 (MergeJob, 1);

@@ -68,6 +68,9 @@ TvProfileData     *tv_profile_get_data       (TvProfile            *self);
  * results are the same, made faster); once, and only for a tree of
  * TV_PROFILE_MERGE_MIN_NODES or more.  Freeing the profile stops it. */
 void               tv_profile_start_merging  (TvProfile            *self);
+/* For tests: the exact nodes from which a tree is merged, in place of
+ * TV_PROFILE_MERGE_MIN_NODES, for profiles merged after. */
+void               tv_profile_set_merge_min_nodes (guint32        n_nodes);
 
 /* What the file was when it was opened (size, modification time, inode),
  * from the OPENING state on; FALSE for a file that is not local, which is

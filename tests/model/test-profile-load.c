@@ -1205,6 +1205,60 @@ test_query (void)
     }
 }
 
+/* The tree merged by function, made on a thread of its own once asked
+ * for: the profile's trees by function are then read off it, the same
+ * trees as before.  A profile freed while it merges stops it. */
+static void
+test_merging (void)
+{
+  g_autofree char *path = fixture_data_path ("valid", "rec_recursive.tach");
+  TvQuery q;
+
+  tv_query_init (&q, TV_MERGE_FUNCTION);
+  q.count_threads = TRUE;
+  for (guint round = 0; round < 2; round++)
+    {
+      Load l;
+      TvProfile *profile = load_path (&l, path);
+      TvProfileData *data = tv_profile_get_data (profile);
+      g_autoptr(TvCallTree) before = NULL;
+      g_autoptr(TvCallTree) after = NULL;
+      gint64 deadline = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+      guint used;
+
+      g_assert_no_error (l.error);
+      /* Too small to be worth it. */
+      tv_profile_set_merge_min_nodes (tv_profile_data_get_tree (data)->n_nodes + 1);
+      tv_profile_start_merging (profile);
+      g_usleep (10000);
+      g_assert_null (tv_profile_data_get_merged (data));
+
+      tv_profile_set_merge_min_nodes (0);
+      before = tv_call_tree_new (data, &q, NULL);
+      tv_profile_start_merging (profile);
+      if (round == 1)
+        {
+          /* Freed at once: it stops, and frees what it made. */
+          tv_profile_set_merge_min_nodes (TV_PROFILE_MERGE_MIN_NODES);
+          load_done (&l, profile);
+          continue;
+        }
+      while (tv_profile_data_get_merged (data) == NULL && g_get_monotonic_time () < deadline)
+        g_usleep (1000);
+      g_assert_nonnull (tv_profile_data_get_merged (data));
+      /* The real recursion merges 41 exact nodes into one on average. */
+      g_assert_cmpuint (tv_profile_data_get_tree (tv_profile_data_get_merged (data))->n_nodes, <,
+                        tv_profile_data_get_tree (data)->n_nodes / 4);
+      used = tv_call_tree_get_merged_used ();
+      after = tv_call_tree_new (data, &q, NULL);
+      g_assert_cmpuint (tv_call_tree_get_merged_used (), ==, used + 1);
+      g_assert_true (tv_call_tree_get_data (after) == data);
+      fixture_assert_same_trees (after, before);
+      tv_profile_set_merge_min_nodes (TV_PROFILE_MERGE_MIN_NODES);
+      load_done (&l, profile);
+    }
+}
+
 static void
 test_query_cancel (void)
 {
@@ -1365,6 +1419,7 @@ main (int    argc,
   g_test_add_func ("/model/profile/concurrent", test_concurrent);
   g_test_add_func ("/model/profile/query", test_query);
   g_test_add_func ("/model/profile/query-cancel", test_query_cancel);
+  g_test_add_func ("/model/profile/merging", test_merging);
   g_test_add_func ("/model/profile/query-not-loaded", test_query_not_loaded);
   g_test_add_func ("/model/profile/time", test_time);
 
