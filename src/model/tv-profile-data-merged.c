@@ -165,6 +165,16 @@ merge_nodes (TvProfileData *self,
           if (visited >= MERGE_CHECK_FROM
               && (double) self->tree.n_nodes > (1.0 + max_share) / 2 * (double) visited)
             return FALSE;
+          /* Going on: what queries kept of the exact tree for the next
+           * (its weights, their arrays) goes first, so that the merged
+           * tree does not add to it; the views by function will not
+           * read the exact tree again.  On deepgen 3M the window's peak
+           * went from 1.25 to 1.61 GB with them. */
+          if (visited == MERGE_CHECK_FROM)
+            {
+              tv_call_tree_forget_weights (source);
+              tv_huge_trim ();
+            }
         }
       if (TV_BIT_TEST (leaf_bits, e))
         paths[find_u32 (leaves, n_leaves, e)] = m;

@@ -24,6 +24,7 @@
 #endif
 
 #include "tv-tach-error.h"
+#include "tv-trace.h"
 
 #define PROGRESS_INTERVAL_US (G_USEC_PER_SEC / 10)
 #define LOADER_NICE 10
@@ -778,7 +779,33 @@ typedef struct
 {
   TvProfileData *data;
   GCancellable  *cancellable;
+  GMainContext  *context;
+  GWeakRef       profile;
 } MergeJob;
+
+static void
+merge_job_free (gpointer user_data)
+{
+  MergeJob *job = user_data;
+
+  tv_profile_data_unref (job->data);
+  g_object_unref (job->cancellable);
+  g_main_context_unref (job->context);
+  g_weak_ref_clear (&job->profile);
+  g_free (job);
+}
+
+/* Back where it started: the trace says it is over. */
+static gboolean
+merge_done (gpointer user_data)
+{
+  MergeJob *job = user_data;
+  g_autoptr(TvProfile) self = g_weak_ref_get (&job->profile);
+
+  if (self != NULL && !g_cancellable_is_cancelled (job->cancellable))
+    tv_trace_stage (self, self->file, TV_TRACE_MERGED);
+  return G_SOURCE_REMOVE;
+}
 
 /* On a thread of its own, which it makes the nicest there is: what it
  * does only makes the views that come after it faster. */
@@ -789,9 +816,7 @@ merge_thread (gpointer user_data)
 
   lower_thread_priority (19);
   tv_profile_data_add_merged (job->data, TV_PROFILE_MERGE_MAX_SHARE, job->cancellable);
-  tv_profile_data_unref (job->data);
-  g_object_unref (job->cancellable);
-  g_free (job);
+  g_main_context_invoke_full (job->context, G_PRIORITY_DEFAULT, merge_done, job, merge_job_free);
   return NULL;
 }
 
@@ -817,12 +842,12 @@ tv_profile_start_merging (TvProfile *self)
   job = g_new0 (MergeJob, 1);
   job->data = tv_profile_data_ref (self->data);
   job->cancellable = g_object_ref (self->merging);
+  job->context = g_main_context_ref_thread_default ();
+  g_weak_ref_init (&job->profile, self);
   thread = g_thread_try_new ("tv-merge", merge_thread, job, NULL);
   if (thread == NULL)
     {
-      tv_profile_data_unref (job->data);
-      g_object_unref (job->cancellable);
-      g_free (job);
+      merge_job_free (job);
       return;
     }
   g_thread_unref (thread);

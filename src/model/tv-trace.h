@@ -31,6 +31,9 @@ G_BEGIN_DECLS
 #define TV_TRACE_FLAME_GRAPH "flame_graph"  /* the first flame graph drawn */
 #define TV_TRACE_TIMELINE    "timeline"     /* the timeline drawn */
 #define TV_TRACE_SIDE_PANELS "side_panels"  /* the function table drawn */
+#define TV_TRACE_MERGED      "merged"       /* the tree merged by function
+                                             * made, or given up (see
+                                             * tv_profile_start_merging()) */
 
 gboolean tv_trace_enabled    (void);
 /* Whether STAGE was written for OWNER. */
