@@ -326,6 +326,77 @@ hit_starts_run (gpointer user_data)
   return NULL;
 }
 
+/* At most this many threads among a tree's hits are counted as bits of a
+ * word a node (count_threads_in_masks()). */
+static guint mask_max_threads = 64;
+
+void
+tv_call_tree_set_thread_mask_limit (guint n_threads)
+{
+  mask_max_threads = MIN (n_threads, 64);
+}
+
+/* count_threads() where the HITS are of at most mask_max_threads threads,
+ * else NULL: each node's threads are the bits of a word, each hit's at its
+ * START, and each node's word is added to its parent's in one pass from
+ * the last node to the first (a node is made after its parent).  That
+ * costs a read and a write a node, where the stamps walk each path up to
+ * where its thread has been: on a recursion, a fifth of a view's time. */
+static guint32 *
+count_threads_in_masks (const GArray  *hits,
+                        const guint32 *start,
+                        guint32        n_nodes,
+                        const guint32 *parent)
+{
+  guint32 threads[64];
+  guint n_threads = 0, bit = 0;
+  guint64 *masks;
+  guint8 *counts;
+
+  for (guint i = 0; i < hits->len; i++)
+    {
+      guint32 t = g_array_index (hits, ThreadHit, i).thread;
+
+      if (i > 0 && t == threads[bit])
+        continue;
+      for (bit = 0; bit < n_threads && threads[bit] != t; bit++)
+        ;
+      if (bit == n_threads)
+        {
+          if (n_threads == mask_max_threads)
+            return NULL;
+          threads[n_threads++] = t;
+        }
+    }
+  masks = tv_huge_new (guint64, MAX (n_nodes, 1));
+  memset (masks, 0, MAX (n_nodes, 1) * sizeof (guint64));
+  for (guint i = 0; i < hits->len; i++)
+    {
+      guint32 t = g_array_index (hits, ThreadHit, i).thread;
+
+      if (i == 0 || t != threads[bit])
+        for (bit = 0; threads[bit] != t; bit++)
+          ;
+      if (start[i] != TV_NODE_NONE)
+        masks[start[i]] |= G_GUINT64_CONSTANT (1) << bit;
+    }
+  for (guint32 n = n_nodes; n-- > 1;)
+    {
+      g_assert (parent[n] < n);
+      masks[parent[n]] |= masks[n];
+    }
+  /* Count N goes where it takes no word not yet read (4 N < 8 N). */
+  counts = (guint8 *) masks;
+  for (guint32 n = 0; n < n_nodes; n++)
+    {
+      guint32 count = (guint32) __builtin_popcountll (masks[n]);
+
+      memcpy (counts + (gsize) n * sizeof (guint32), &count, sizeof count);
+    }
+  return tv_huge_renew (guint32, (guint32 *) (gpointer) counts, 2 * (gsize) MAX (n_nodes, 1),
+                        MAX (n_nodes, 1));
+}
+
 /* How many threads reached each node of the view V, or of the inverted
  * view when END_OF (the inverted node where each node of V with self
  * samples ends, see tv_call_tree_invert()) and INV_PARENT are given: each thread stamps
@@ -347,8 +418,9 @@ count_threads (const GArray  *hits,
   const guint32 *parent = inv != NULL ? inv->parent : v->parent;
   /* What a step up reads and writes, side by side; the counts are made
    * in the same memory at the end. */
-  Stamped *nodes = tv_huge_new (Stamped, MAX (n_nodes, 1));
+  Stamped *nodes;
   guint8 *counts;
+  guint32 *in_masks;
 
   /* Where each hit starts, found first: those reads do not wait on each
    * other, while the walks below would wait on each.  Each is a read
@@ -366,11 +438,15 @@ count_threads (const GArray  *hits,
       if (helper == NULL)
         first.to = hits->len;
     }
-  for (guint32 n = 0; n < n_nodes; n++)
-    nodes[n] = (Stamped) { G_MAXUINT32, 0 };
   hit_starts_run (&first);
   if (helper != NULL)
     g_thread_join (helper);
+  in_masks = count_threads_in_masks (hits, start, n_nodes, parent);
+  if (in_masks != NULL)
+    return in_masks;
+  nodes = tv_huge_new (Stamped, MAX (n_nodes, 1));
+  for (guint32 n = 0; n < n_nodes; n++)
+    nodes[n] = (Stamped) { G_MAXUINT32, 0 };
   for (guint i = 0; i < hits->len && progress_step (progress, i, hits->len); i++)
     {
       guint32 t = g_array_index (hits, ThreadHit, i).thread;

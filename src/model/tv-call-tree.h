@@ -194,6 +194,10 @@ guint          tv_call_tree_get_shared_climbs (void);
  * from a tree of the same profile before (see tv-call-tree-invert.c). */
 guint          tv_call_tree_get_runs_reused (void);
 guint          tv_call_tree_get_steps_reused (void);
+/* For tests: the most threads whose hits count_threads() counts as bits
+ * of a word a node (64, the most it can); past them, it stamps each
+ * node on their paths. */
+void           tv_call_tree_set_thread_mask_limit (guint n_threads);
 /* For tests: how many trees read their profile's tree merged by function
  * (tv_profile_data_get_merged()). */
 guint          tv_call_tree_get_merged_used (void);

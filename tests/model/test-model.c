@@ -2434,6 +2434,9 @@ test_random (gconstpointer user_data)
    * one's signatures are numbered through a table that starts at four
    * slots and grows. */
   tv_call_tree_set_thread_min_nodes (iteration % 2 ? 0 : G_MAXUINT32);
+  /* Thread counts as bits of a word a node, but in one profile of four,
+   * whose threads are stamped on their paths (with two or more). */
+  tv_call_tree_set_thread_mask_limit (iteration % 4 == 3 ? 1 : 64);
   if (iteration % 3 == 1)
     tv_call_tree_set_signature_limits (0, 1u << 20, 4096);
   else if (iteration % 3 == 2)
@@ -2446,6 +2449,7 @@ test_random (gconstpointer user_data)
   check_queries (data, &d, sample_thread, rand, where, N_RANDOM_QUERIES / 2);
   tv_call_tree_set_thread_min_nodes (1u << 20);
   tv_call_tree_set_signature_limits (1u << 22, 1u << 20, 4096);
+  tv_call_tree_set_thread_mask_limit (64);
   random_run++;
 
   decoded_clear (&d);
