@@ -41,21 +41,7 @@ tv_profile_data_free_merged (TvProfileData *self)
     for (guint i = 0; i < self->n_threads; i++)
       g_free (self->threads[i].run_leaf);
   g_free (self->threads);
-  g_free (self->tree.up);
-  g_free (self->tree.down);
-  g_free (self->tree.frame16);
-  g_free (self->tree.frame32);
-  g_free (self->tree.far_up.nodes);
-  g_free (self->tree.far_up.values);
-  g_free (self->tree.far_up.starts);
-  g_free (self->tree.far_down.nodes);
-  g_free (self->tree.far_down.values);
-  g_free (self->tree.far_down.starts);
-  g_free (self->tree.outer_calls);
-  g_free (self->tree.quiet_calls);
-  g_free (self->slots);
-  tv_profile_data_free_links (self, FALSE);
-  g_free (self->hashed);
+  tv_profile_data_free_tree (self);
   g_free (self);
 }
 

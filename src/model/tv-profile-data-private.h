@@ -226,6 +226,8 @@ guint32     tv_profile_data_child_node          (TvProfileData  *self,
                                                  guint32         frame);
 void        tv_profile_data_free_links          (TvProfileData  *self,
                                                  gboolean        keep);
+/* Frees the tree's arrays, and what the build kept of it. */
+void        tv_profile_data_free_tree           (TvProfileData  *self);
 gboolean    tv_profile_data_finish_times_block  (TvProfileData  *self,
                                                  TvThread       *t,
                                                  guint64         block,

@@ -157,6 +157,26 @@ tv_profile_data_start_tree (TvProfileData *self,
   return TRUE;
 }
 
+void
+tv_profile_data_free_tree (TvProfileData *self)
+{
+  g_free (self->tree.up);
+  g_free (self->tree.down);
+  g_free (self->tree.frame16);
+  g_free (self->tree.frame32);
+  g_free (self->tree.far_up.nodes);
+  g_free (self->tree.far_up.values);
+  g_free (self->tree.far_up.starts);
+  g_free (self->tree.far_down.nodes);
+  g_free (self->tree.far_down.values);
+  g_free (self->tree.far_down.starts);
+  g_free (self->tree.outer_calls);
+  g_free (self->tree.quiet_calls);
+  g_free (self->slots);
+  tv_profile_data_free_links (self, FALSE);
+  g_free (self->hashed);
+}
+
 /* Frees the links: with KEEP, when they are a mapping, their pages go
  * to the kept blocks (tv_huge_adopt ()), for the first query's biggest
  * array, which then takes no page fault and has the kernel clear
@@ -919,21 +939,7 @@ tv_profile_data_unref (TvProfileData *self)
   g_free (self->threads);
   g_free (self->thread_order);
   g_free (self->stores);
-  g_free (self->tree.up);
-  g_free (self->tree.down);
-  g_free (self->tree.frame16);
-  g_free (self->tree.frame32);
-  g_free (self->tree.far_up.nodes);
-  g_free (self->tree.far_up.values);
-  g_free (self->tree.far_up.starts);
-  g_free (self->tree.far_down.nodes);
-  g_free (self->tree.far_down.values);
-  g_free (self->tree.far_down.starts);
-  g_free (self->tree.outer_calls);
-  g_free (self->tree.quiet_calls);
-  g_free (self->slots);
-  tv_profile_data_free_links (self, FALSE);
-  g_free (self->hashed);
+  tv_profile_data_free_tree (self);
   if (self->cursors != NULL)
     for (guint i = 0; i < self->n_threads; i++)
       g_free (self->cursors[i].path);
