@@ -1644,6 +1644,26 @@ is_dimmed (guint32 plain,
   return TRUE;
 }
 
+/* Whether DIMMED is at least as light as PLAIN dimmed (see is_dimmed()),
+ * and lighter than PLAIN. */
+static gboolean
+at_least_dimmed (guint32 plain,
+                 guint32 dimmed)
+{
+  TvTimelineColor background = tv_timeline_background_color (FALSE);
+  double channels[3] = { background.blue, background.green, background.red };
+
+  for (guint i = 0; i < 3; i++)
+    {
+      double expected = 0.4 * ((plain >> (8 * i)) & 0xff) + 0.6 * 255 * channels[i];
+      guint value = (dimmed >> (8 * i)) & 0xff;
+
+      if (value + 1.5 < expected || value <= ((plain >> (8 * i)) & 0xff))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* Along the middle of LANE, the screenshot SELECTED against PLAIN (both
  * of VIEW, lanes shown; a window's is scaled a little to fit its shadow
  * in): the time of RANGES is not dimmed, the time between them is.
@@ -1660,7 +1680,7 @@ cells_over_lanes_problem (TvTimelineView    *view,
   g_autoptr(cairo_surface_t) plain_image = load_screenshot (plain);
   g_autoptr(cairo_surface_t) selected_image = load_screenshot (selected);
   graphene_rect_t rect;
-  guint n_inside = 0, n_outside = 0;
+  guint n_inside = 0, n_outside = 0, n_emptied = 0;
   int y;
 
   g_assert_cmpint (cairo_image_surface_get_width (plain_image), ==,
@@ -1689,6 +1709,14 @@ cells_over_lanes_problem (TvTimelineView    *view,
       if (inside && (after == before || is_dimmed (before, after)))
         return g_strdup_printf ("at %d,%d, in the cells' time: #%06x, then #%06x",
                                 x, y, before, after);
+      /* A pixel at the edge of a sample's bar can be lighter in the frame
+       * with the cells than dimming the first frame's makes it (once in
+       * CI's sanitizer build: #e1e1e1, then #fbfbfb, the dimmed #f5f5f5,
+       * at one pixel, every retry): faded at least as much, and a few
+       * pixels at most. */
+      if (outside && !is_dimmed (before, after) && at_least_dimmed (before, after)
+          && ++n_emptied <= 3)
+        continue;
       if (outside && !is_dimmed (before, after))
         return g_strdup_printf ("at %d,%d, outside the cells' time: #%06x, then #%06x "
                                 "(not dimmed)", x, y, before, after);
