@@ -1625,22 +1625,34 @@ pixel_at (cairo_surface_t *surface,
                              + (gsize) x * 4) & 0xffffff;
 }
 
+/* Channel I (0 blue, 1 green, 2 red) of PIXEL. */
+static guint
+channel (guint32 pixel,
+         guint   i)
+{
+  return (pixel >> (8 * i)) & 0xff;
+}
+
+/* Channel I of PLAIN dimmed: 60 % of the way to the background. */
+static double
+dimmed_channel (guint32 plain,
+                guint   i)
+{
+  TvTimelineColor background = tv_timeline_background_color (FALSE);
+  double channels[3] = { background.blue, background.green, background.red };
+
+  return 0.4 * channel (plain, i) + 0.6 * 255 * channels[i];
+}
+
 /* Whether DIMMED is PLAIN 60 % of the way to the timeline's light
  * background, as the time between heatmap cells is drawn. */
 static gboolean
 is_dimmed (guint32 plain,
            guint32 dimmed)
 {
-  TvTimelineColor background = tv_timeline_background_color (FALSE);
-  double channels[3] = { background.blue, background.green, background.red };
-
   for (guint i = 0; i < 3; i++)
-    {
-      double expected = 0.4 * ((plain >> (8 * i)) & 0xff) + 0.6 * 255 * channels[i];
-
-      if (fabs (((dimmed >> (8 * i)) & 0xff) - expected) > 1.5)
-        return FALSE;
-    }
+    if (fabs (channel (dimmed, i) - dimmed_channel (plain, i)) > 1.5)
+      return FALSE;
   return TRUE;
 }
 
@@ -1650,17 +1662,10 @@ static gboolean
 at_least_dimmed (guint32 plain,
                  guint32 dimmed)
 {
-  TvTimelineColor background = tv_timeline_background_color (FALSE);
-  double channels[3] = { background.blue, background.green, background.red };
-
   for (guint i = 0; i < 3; i++)
-    {
-      double expected = 0.4 * ((plain >> (8 * i)) & 0xff) + 0.6 * 255 * channels[i];
-      guint value = (dimmed >> (8 * i)) & 0xff;
-
-      if (value + 1.5 < expected || value <= ((plain >> (8 * i)) & 0xff))
-        return FALSE;
-    }
+    if (channel (dimmed, i) + 1.5 < dimmed_channel (plain, i)
+        || channel (dimmed, i) <= channel (plain, i))
+      return FALSE;
   return TRUE;
 }
 
