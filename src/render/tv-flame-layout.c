@@ -478,6 +478,15 @@ tv_flame_layout_get_row_y (TvFlameLayout *self,
   return layout_height (self) - (row + 1) * vp->row_height + vp->scroll_y;
 }
 
+double
+tv_flame_layout_get_x (TvFlameLayout *self,
+                       guint64        samples)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return ((double) samples - self->viewport.x0) * self->scale;
+}
+
 void
 tv_flame_layout_get_box_rect (TvFlameLayout    *self,
                               const TvFlameBox *box,
@@ -490,7 +499,7 @@ tv_flame_layout_get_box_rect (TvFlameLayout    *self,
   g_return_if_fail (box != NULL);
 
   if (x != NULL)
-    *x = ((double) box->start - self->viewport.x0) * self->scale;
+    *x = tv_flame_layout_get_x (self, box->start);
   if (width != NULL)
     *width = (double) box->samples * self->scale;
   if (y != NULL)

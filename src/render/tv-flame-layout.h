@@ -121,6 +121,11 @@ void                   tv_flame_layout_get_rows    (TvFlameLayout *layout,
  * outside the viewport. */
 guint                  tv_flame_layout_get_content_rows (TvFlameLayout *layout);
 
+/* The x, in the viewport's pixels, of SAMPLES from the zoom root's left
+ * edge.  A box ends at the x of its start + samples: exactly where the
+ * box beside it starts, which x + width need not be to the last bit. */
+double                 tv_flame_layout_get_x        (TvFlameLayout    *layout,
+                                                     guint64           samples);
 /* Where BOX is, in the viewport's pixels; X and WIDTH are not clipped to
  * the viewport.  Any out parameter may be NULL. */
 void                   tv_flame_layout_get_box_rect (TvFlameLayout    *layout,

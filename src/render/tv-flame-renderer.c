@@ -413,11 +413,11 @@ box_pixels (TvFlameLayout    *layout,
             double           *right,
             double           *bottom)
 {
-  double x, y, w, h, l, r;
+  double x, y, h, l, r;
 
-  tv_flame_layout_get_box_rect (layout, box, &x, &y, &w, &h);
+  tv_flame_layout_get_box_rect (layout, box, &x, &y, NULL, &h);
   l = round (MAX (x, -1.0));
-  r = round (MIN (x + w, view_width + 1.0));
+  r = round (MIN (tv_flame_layout_get_x (layout, box->start + box->samples), view_width + 1.0));
   if (r <= l)
     r = l + 1;
   if (r - l > 2)

@@ -830,12 +830,15 @@ check_pixels_scaled (TvFlameRenderer    *renderer,
 
   for (guint i = 0; i < n; i++)
     {
-      double x, y, w, h;
+      double x, y, w, h, right;
       int px, py;
 
       tv_flame_layout_get_box_rect (layout, &boxes[i], &x, &y, &w, &h);
       if (x < 0 || x + w > vp->width || w < 5 || y < 0 || y + h > height || h < 6)
         continue;
+      /* Where the box beside it starts. */
+      right = tv_flame_layout_get_x (layout, boxes[i].start + boxes[i].samples);
+      g_assert_cmpfloat (fabs (right - (x + w)), <, 1e-6);
       px = ((int) round (x) + 1) * scale;
       py = ((int) round (y) + 1) * scale;
       if (!same_color (pixel_at (surface, px, py),
@@ -843,13 +846,13 @@ check_pixels_scaled (TvFlameRenderer    *renderer,
         g_error ("box %u (node %u) at %d,%d: pixel %06x", i, boxes[i].node, px, py,
                  pixel_at (surface, px, py));
       /* A pixel of gap at the right and at the bottom keeps boxes apart. */
-      g_assert_true (same_color (pixel_at (surface, ((int) round (x + w) - 1) * scale, py),
+      g_assert_true (same_color (pixel_at (surface, ((int) round (right) - 1) * scale, py),
                                  background));
       g_assert_true (same_color (pixel_at (surface, px, ((int) round (y + h) - 1) * scale),
                                  background));
       /* Labels stay inside their box: the gap beside the text is clear. */
       for (int dy = 0; dy < (int) h - 1; dy++)
-        g_assert_true (same_color (pixel_at (surface, ((int) round (x + w) - 1) * scale,
+        g_assert_true (same_color (pixel_at (surface, ((int) round (right) - 1) * scale,
                                              ((int) round (y) + dy) * scale), background));
       /* A box wide enough has a label, in a colour that stands out from
        * the fill (WCAG contrast of 4.5 at least, where glyphs are solid). */
@@ -1099,6 +1102,52 @@ test_random (gconstpointer user_data)
     }
 
   format_test_dir_clear (&tmp);
+}
+
+/* Boxes side by side keep their pixel of gap at every width: the right
+ * edge of one is where the next starts, to the last bit, also where
+ * x + width rounds to the pixel after (an edge on a half pixel). */
+static void
+test_edges (void)
+{
+  g_autoptr(TvProfileData) data = fixture_load_corpus ("mode_all.tach");
+  g_autoptr(TvCallTree) tree = fixture_tree (data, TV_MERGE_LINE, FALSE, TRUE);
+  g_autoptr(TvFlameRenderer) renderer = tv_flame_renderer_new (NULL);
+  guint checked = 0, uneven = 0, n;
+  const TvFlameBox *boxes;
+  TvFlameStyle style;
+
+  tv_flame_style_init (&style);
+  style.draw_background = TRUE;
+  for (guint i = 0; i < 300; i++)
+    {
+      TvFlameViewport vp;
+      g_autoptr(TvFlameLayout) layout = NULL;
+      g_autoptr(cairo_surface_t) surface = NULL;
+
+      tv_flame_viewport_init (&vp, tree, 200 + 3 * i, 400);
+      layout = tv_flame_layout_new (tree, &vp, NULL);
+      surface = render (renderer, layout, &style);
+      checked += check_pixels (renderer, layout, &style, surface);
+
+      /* Count the edges where x + width rounds to another pixel than
+       * the next box's x, to know the test looks at some. */
+      boxes = tv_flame_layout_get_boxes (layout, &n);
+      for (guint b = 1; b < n; b++)
+        {
+          double x, w, next;
+
+          tv_flame_layout_get_box_rect (layout, &boxes[b - 1], &x, NULL, &w, NULL);
+          tv_flame_layout_get_box_rect (layout, &boxes[b], &next, NULL, NULL, NULL);
+          if (boxes[b - 1].row == boxes[b].row && w >= 5
+              && boxes[b - 1].start + boxes[b - 1].samples == boxes[b].start
+              && round (x + w) != round (next))
+            uneven++;
+        }
+    }
+  g_test_message ("%u boxes checked, %u uneven edges", checked, uneven);
+  g_assert_cmpuint (checked, >, 3000);
+  g_assert_cmpuint (uneven, >, 0);
 }
 
 /* Empty trees lay out to nothing and hit nothing. */
@@ -1807,6 +1856,7 @@ main (int    argc,
   g_test_add_func ("/flame/render/synthetic-colors", test_synthetic_colors);
   g_test_add_func ("/flame/render/png", test_png);
   g_test_add_func ("/flame/render/label-text", test_label_text);
+  g_test_add_func ("/flame/render/edges", test_edges);
 
   return g_test_run ();
 }
