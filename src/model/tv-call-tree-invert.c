@@ -82,7 +82,8 @@ typedef struct
  * its own) and how far up it is in RUN (0 at a top), the tops marked in
  * TOPS and how many come before each word of them (BEFORE), which go once
  * the block is made.  BLOCK, or STEPS, is kept under KEPT for the next
- * query once it is whole. */
+ * query once it is whole; a BLOCK the profile made ahead (PREPARED) is
+ * its own. */
 typedef struct
 {
   Step              *steps;
@@ -95,6 +96,7 @@ typedef struct
   const Next        *next;
   RunsBlock         *block;
   gboolean           by_runs;
+  gboolean           prepared;
   guint64            kept;
 } Climb;
 
@@ -103,7 +105,14 @@ typedef struct
  * frame.  The first such query makes them, in a pass over every node; the
  * next ones take them back from the kept blocks (tv_huge_keep ()), for as
  * long as those are kept, and only look for their paths' leaves. */
-static gint runs_reused, steps_reused;
+static gint runs_reused, steps_reused, prepared_used;
+
+/* Which of tv_profile_data_get_prepared (). */
+enum
+{
+  PREPARED_LEAVES,
+  PREPARED_RUNS
+};
 
 static gsize
 runs_bytes (guint32 n_nodes)
@@ -128,9 +137,19 @@ steps_or_runs_new (Climb         *c,
 {
   guint32 n = MAX (c->exact->n_nodes, 1);
   guint64 tag = tv_call_tree_kept_tag (data, merge, by_runs ? KEPT_RUNS : KEPT_STEPS);
-  gpointer block = tv_huge_take_kept (tag, by_runs ? sizeof (RunsBlock) : steps_bytes (n));
+  gpointer block = by_runs && merge == TV_MERGE_FUNCTION
+                   ? g_atomic_pointer_get (tv_profile_data_get_prepared (data, PREPARED_RUNS)) : NULL;
 
   c->by_runs = by_runs;
+  if (block != NULL)
+    {
+      g_atomic_int_inc (&prepared_used);
+      c->prepared = TRUE;
+      c->block = block;
+      c->next = (const Next *) (c->block + 1);
+      return TRUE;
+    }
+  block = tv_huge_take_kept (tag, by_runs ? sizeof (RunsBlock) : steps_bytes (n));
   if (block != NULL)
     {
       c->kept = tag;
@@ -216,6 +235,12 @@ guint
 tv_call_tree_get_steps_reused (void)
 {
   return (guint) g_atomic_int_get (&steps_reused);
+}
+
+guint
+tv_call_tree_get_prepared_used (void)
+{
+  return (guint) g_atomic_int_get (&prepared_used);
 }
 
 /* The key KEYS give exact node N, TV_NODE_NONE for the root. */
@@ -615,8 +640,12 @@ tv_run_leaves_get (TvProfileData *data,
    * GB of them, weighed by node instead. */
   if (n_runs >= G_MAXUINT32 - 1)
     return FALSE;
-  block = tv_huge_take_kept (tv_call_tree_kept_tag (data, 0, KEPT_LEAVES),
-                             (1 + n_runs) * sizeof (guint32));
+  /* Made ahead, they stay the profile's: RL only points into them. */
+  block = g_atomic_pointer_get (tv_profile_data_get_prepared (data, PREPARED_LEAVES));
+  rl->block = NULL;
+  if (block == NULL)
+    rl->block = block = tv_huge_take_kept (tv_call_tree_kept_tag (data, 0, KEPT_LEAVES),
+                                           (1 + n_runs) * sizeof (guint32));
   if (block == NULL)
     {
       /* The leaves a bit each, and the leaves before each word of bits:
@@ -634,7 +663,7 @@ tv_run_leaves_get (TvProfileData *data,
             TV_BIT_SET (bits, t->run_leaf[r]);
         }
       n_leaves = bits_count_before (bits, n_words, before);
-      block = g_new (guint32, 1 + n_leaves + n_runs);
+      rl->block = block = g_new (guint32, 1 + n_leaves + n_runs);
       block[0] = n_leaves;
       leaves = block + 1;
       ranks = leaves + n_leaves;
@@ -651,7 +680,6 @@ tv_run_leaves_get (TvProfileData *data,
         }
     }
   rl->data = data;
-  rl->block = block;
   rl->n_leaves = block[0];
   rl->leaves = block + 1;
   rl->ranks = block + 1 + rl->n_leaves;
@@ -908,6 +936,60 @@ walkers_from_exact (TvProfileData   *data,
         }
     }
   return n_walkers;
+}
+
+gboolean
+tv_call_tree_prepare_inverted (TvProfileData *data,
+                               GCancellable  *cancellable)
+{
+  TvProfileData *of = tv_profile_data_get_merged (data) != NULL
+                      ? tv_profile_data_get_merged (data) : data;
+  const TvExactTree *exact = tv_profile_data_get_tree (of);
+  const guint32 *keys = tv_profile_data_get_frame_keys (of, TV_MERGE_FUNCTION);
+  Progress progress = { NULL, NULL, cancellable, 0, 1, 0, FALSE };
+  RunLeaves rl = { 0 };
+  Climb c = { 0 };
+
+  g_return_val_if_fail (data != NULL, FALSE);
+
+  if (g_atomic_pointer_get (tv_profile_data_get_prepared (of, PREPARED_LEAVES)) != NULL)
+    return TRUE;
+  if (g_cancellable_is_cancelled (cancellable) || !tv_run_leaves_get (of, &rl))
+    return FALSE;
+  c.exact = exact;
+  c.keys = keys;
+  if (climbs_runs (exact, keys) && !steps_or_runs_new (&c, of, TV_MERGE_FUNCTION, TRUE))
+    {
+      steps_shared (exact, keys, &c, &progress);
+      if (progress.cancelled)
+        runs_clear (&c);
+      else
+        {
+          /* Room for a walker a leaf, for their sort. */
+          tv_autohuge Walker *scratch = tv_huge_new (Walker, MAX (rl.n_leaves, 1));
+
+          runs_block_new (&c, &rl, scratch);
+        }
+    }
+  if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
+    {
+      tv_run_leaves_keep (&rl);
+      if (c.block != NULL && !c.prepared)
+        tv_huge_keep (c.block, c.block->bytes,
+                      tv_call_tree_kept_tag (of, TV_MERGE_FUNCTION, KEPT_RUNS));
+      return FALSE;
+    }
+  /* Each whole before a query can see it; another call that got there
+   * first keeps its own. */
+  if (c.block != NULL && !c.prepared
+      && !g_atomic_pointer_compare_and_exchange (tv_profile_data_get_prepared (of, PREPARED_RUNS),
+                                                 NULL, c.block))
+    tv_huge_free (c.block);
+  if (rl.block != NULL
+      && !g_atomic_pointer_compare_and_exchange (tv_profile_data_get_prepared (of, PREPARED_LEAVES),
+                                                 NULL, rl.block))
+    tv_huge_free (rl.block);
+  return TRUE;
 }
 
 /* The samples of the walkers [A, B): all of them when they climb by runs
@@ -1293,9 +1375,9 @@ tv_call_tree_invert (TvProfileData   *data,
   else
     n_walkers = walkers_from_exact (data, query, v, rl, &c, walkers, inv, end_of, &sorted,
                                     progress);
-  /* Freed on the way out, or kept. */
+  /* Freed on the way out, or kept; one made ahead is the profile's. */
   steps = c.steps;
-  runs = c.block;
+  runs = c.prepared ? NULL : c.block;
   if (progress->cancelled)
     return;
   if (query->min_total_divisor > 0)

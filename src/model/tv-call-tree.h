@@ -194,6 +194,9 @@ guint          tv_call_tree_get_shared_climbs (void);
  * from a tree of the same profile before (see tv-call-tree-invert.c). */
 guint          tv_call_tree_get_runs_reused (void);
 guint          tv_call_tree_get_steps_reused (void);
+/* For tests: how many inverted trees climbed runs their profile made
+ * ahead (tv_call_tree_prepare_inverted()). */
+guint          tv_call_tree_get_prepared_used (void);
 /* For tests: the most threads whose hits count_threads() counts as bits
  * of a word a node (64, the most it can); past them, it stamps each
  * node on their paths. */
@@ -213,6 +216,17 @@ guint          tv_call_tree_get_signatures_reused (void);
 void           tv_call_tree_set_signature_limits (guint32 min_loud,
                                                   guint64 direct_max,
                                                   guint32 first_slots);
+
+/* Makes ahead what the inverted trees merged by function of DATA (of its
+ * tree merged by function, once it has one) climb: the leaves of its
+ * samples' runs and, where its paths mostly climb runs of one function,
+ * the block of those runs, which DATA then keeps as long as it lives.
+ * The first inverted tree then takes what every later one takes from a
+ * tree before, for as long as that is kept.  Its work grows with the
+ * tree: call it on a thread of its own.  FALSE when cancelled, or when
+ * DATA has too many runs to turn over from its exact tree. */
+gboolean       tv_call_tree_prepare_inverted (TvProfileData *data,
+                                              GCancellable  *cancellable);
 
 TvProfileData *tv_call_tree_get_data       (TvCallTree     *tree);
 TvMergeKey     tv_call_tree_get_merge      (TvCallTree     *tree);

@@ -185,6 +185,12 @@ struct _TvProfileData
    * load's MERGED is that tree once made, or NULL. */
   TvProfileData  *source;
   TvProfileData  *merged;
+
+  /* What its inverted trees merged by function climb, made ahead of
+   * them and kept as long as it lives (tv_call_tree_prepare_inverted()):
+   * the leaves of its runs and, where its paths climb runs, the block of
+   * its runs (tv_profile_data_get_prepared()); NULL until made. */
+  gpointer        prepared[2];
 };
 
 /* tv-sample-store.c */

@@ -172,6 +172,8 @@ tv_profile_data_free_tree (TvProfileData *self)
   g_free (self->tree.far_down.starts);
   g_free (self->tree.outer_calls);
   g_free (self->tree.quiet_calls);
+  g_clear_pointer (&self->prepared[0], tv_huge_free);
+  g_clear_pointer (&self->prepared[1], tv_huge_free);
   g_free (self->slots);
   tv_profile_data_free_links (self, FALSE);
   g_free (self->hashed);
@@ -1004,6 +1006,14 @@ guint
 tv_profile_data_get_serial (TvProfileData *self)
 {
   return self->serial;
+}
+
+gpointer *
+tv_profile_data_get_prepared (TvProfileData *self,
+                              guint          which)
+{
+  g_return_val_if_fail (which < G_N_ELEMENTS (self->prepared), NULL);
+  return &self->prepared[which];
 }
 
 guint

@@ -268,6 +268,13 @@ const TvExactTree *tv_profile_data_get_tree      (TvProfileData *data);
 /* A number no other data loaded by this process has (until 2^32 loads):
  * what is kept of DATA's between queries is known by it. */
 guint              tv_profile_data_get_serial    (TvProfileData *data);
+/* What the inverted trees of DATA climb, made ahead
+ * (tv_call_tree_prepare_inverted()), which DATA frees: where the leaves
+ * of its runs are, then where the block of its runs is.  Each is set
+ * once, whole, with g_atomic_pointer_compare_and_exchange(), and read
+ * with g_atomic_pointer_get(). */
+gpointer          *tv_profile_data_get_prepared  (TvProfileData *data,
+                                                  guint          which);
 guint              tv_profile_data_get_max_depth (TvProfileData *data);
 /* Samples whose stack has TACH_MAX_STACK_DEPTH frames: the writer cuts
  * deeper stacks there, so most of these lost their outermost frames. */

@@ -4027,6 +4027,74 @@ assert_kept_climb (TvProfileData *data,
     }
 }
 
+/* A load of PATH (whose samples D decodes; DATA is a load of it too)
+ * that makes ahead what its inverted trees merged by function climb
+ * (tv_call_tree_prepare_inverted()), of its tree merged by function
+ * when MERGED: not once cancelled, and then every inverted tree by
+ * function takes what it made, and is the tree of DATA, made without,
+ * and the brute force's.  Trees by line make their own. */
+static void
+assert_prepared_climb (const char    *path,
+                       TvProfileData *data,
+                       const Decoded *d,
+                       const guint   *sample_thread,
+                       gboolean       merged)
+{
+  g_autoptr(TvProfileData) ahead = fixture_load (path);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+
+  if (merged)
+    g_assert_true (tv_profile_data_add_merged (ahead, 1.0, NULL));
+  g_cancellable_cancel (cancellable);
+  g_assert_false (tv_call_tree_prepare_inverted (ahead, cancellable));
+  for (guint i = 0; i < 6; i++)
+    {
+      TvQuery top_query, q;
+      g_autoptr(TvCallTree) top = NULL;
+      g_autoptr(TvCallTree) top_there = NULL;
+      g_autoptr(TvCallTree) here = NULL;
+      g_autoptr(TvCallTree) there = NULL;
+      guint used;
+
+      tv_query_init (&top_query, i < 4 ? TV_MERGE_FUNCTION : TV_MERGE_LINE);
+      if (i == 5)
+        tv_state_filter_get_mask (TV_STATE_FILTER_CPU, &top_query.status_mask,
+                                  &top_query.status_value);
+      top = tv_call_tree_new (ahead, &top_query, NULL);
+      top_there = tv_call_tree_new (data, &top_query, NULL);
+      q = top_query;
+      q.inverted = TRUE;
+      q.functions_of = top;
+      q.count_threads = TRUE;
+      q.count_states = i % 2 == 1;
+      q.min_total = i / 2 == 1 ? 3 : 0;
+      /* Nothing is made ahead yet: the cancelled one left nothing. */
+      used = tv_call_tree_get_prepared_used ();
+      if (i == 0)
+        {
+          g_autoptr(TvCallTree) before = tv_call_tree_new (ahead, &q, NULL);
+
+          g_assert_cmpuint (tv_call_tree_get_prepared_used (), ==, used);
+          /* Made, not taken from what that tree kept. */
+          tv_huge_trim ();
+          g_assert_true (tv_call_tree_prepare_inverted (ahead, NULL));
+          /* Once: a second call finds it made. */
+          g_assert_true (tv_call_tree_prepare_inverted (ahead, NULL));
+        }
+      /* With nothing kept between queries either. */
+      tv_huge_trim ();
+      here = tv_call_tree_new (ahead, &q, NULL);
+      g_assert_cmpuint (tv_call_tree_get_prepared_used (), ==,
+                        used + (q.merge == TV_MERGE_FUNCTION));
+      q.functions_of = top_there;
+      there = tv_call_tree_new (data, &q, NULL);
+      fixture_assert_same_trees (here, there);
+      g_assert_cmpuint (tv_call_tree_get_total (here, TV_ROOT_NODE), >, 0);
+      q.functions_of = top;
+      check_query (ahead, d, sample_thread, merged ? "prepared, merged" : "prepared", &q);
+    }
+}
+
 /* Inverted trees of a deep recursion, where a path climbs runs of one
  * key without being moved (tv-call-tree-invert.c): against the brute
  * force, by every key, with hidden frames, focus, thresholds and detail
@@ -4138,6 +4206,10 @@ test_invert_runs (void)
   }
   for (guint i = 0; i < 6; i++)
     assert_kept_climb (data, &d, sample_thread, i, TRUE);
+  /* What the inverted trees merged by function climb, made ahead, on the
+   * load and on its tree merged by function. */
+  for (guint merged = 0; merged < 2; merged++)
+    assert_prepared_climb (tmp.path, data, &d, sample_thread, merged);
   /* Paths that climb a node at a time keep their steps the same way;
    * these threads' stacks are not recursions. */
   {
