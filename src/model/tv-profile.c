@@ -816,6 +816,9 @@ merge_thread (gpointer user_data)
 
   lower_thread_priority (19);
   tv_profile_data_add_merged (job->data, TV_PROFILE_MERGE_MAX_SHARE, job->cancellable);
+  /* Of the merged tree where there is one: the first inverted graph then
+   * takes them as the next ones would. */
+  tv_call_tree_prepare_inverted (job->data, job->cancellable);
   g_main_context_invoke_full (job->context, G_PRIORITY_DEFAULT, merge_done, job, merge_job_free);
   return NULL;
 }

@@ -65,7 +65,8 @@ TvProfileData     *tv_profile_get_data       (TvProfile            *self);
 #define TV_PROFILE_MERGE_MAX_SHARE 0.5
 /* Once LOADED, starts merging the tree by function on a thread of its
  * own, at the lowest priority, for the views that come after (their
- * results are the same, made faster); once, and only for a tree of
+ * results are the same, made faster), then makes what inverted trees
+ * climb (tv_call_tree_prepare_inverted()); once, and only for a tree of
  * TV_PROFILE_MERGE_MIN_NODES or more.  Freeing the profile stops it. */
 void               tv_profile_start_merging  (TvProfile            *self);
 /* For tests: the exact nodes from which a tree is merged, in place of

@@ -32,7 +32,9 @@ G_BEGIN_DECLS
 #define TV_TRACE_TIMELINE    "timeline"     /* the timeline drawn */
 #define TV_TRACE_SIDE_PANELS "side_panels"  /* the function table drawn */
 #define TV_TRACE_MERGED      "merged"       /* the tree merged by function
-                                             * made, or given up (see
+                                             * made, or given up, and what
+                                             * inverted trees climb made
+                                             * (see
                                              * tv_profile_start_merging()) */
 
 gboolean tv_trace_enabled    (void);

@@ -55,6 +55,10 @@
  *                     on a tree of TV_PROFILE_MERGE_MIN_NODES or more): the
  *                     interactions are measured after it, and read it
  *                     where it was made (0 nodes where it was not);
+ *   prepared_cpu_s, prepared_wall_s  what inverted trees climb, which
+ *                     the page makes next (tv_call_tree_prepare_inverted()),
+ *                     also before the interactions; merged_peak_rss_bytes
+ *                     is the peak after both;
  *   html_cpu_s, html_bytes, svg_cpu_s, svg_bytes  the page's exports
  *                     (tv_export_html_build, tv_export_image_build) of the
  *                     loaded data, with the command line's defaults.
@@ -416,7 +420,7 @@ run_stages (char **args)
   guint n_ms[N_INTERACTIONS] = { 0 };
   double zstd_cpu = 0, zstd_wall = 0, decode_cpu = 0, decode_wall = 0;
   double t0, c0, load_wall, load_cpu, first_view_cpu, first_view_wall, c1;
-  double merged_cpu = 0, merged_wall = 0;
+  double merged_cpu = 0, merged_wall = 0, prepared_cpu = 0, prepared_wall = 0;
   guint32 merged_nodes = 0;
   double html_cpu, svg_cpu;
   guint64 n_samples, decompressed = 0, n_decoded = 0;
@@ -560,6 +564,14 @@ run_stages (char **args)
     }
   if (tv_profile_data_get_merged (data) != NULL)
     merged_nodes = tv_profile_data_get_tree (tv_profile_data_get_merged (data))->n_nodes;
+  if (tv_profile_data_get_tree (data)->n_nodes >= TV_PROFILE_MERGE_MIN_NODES)
+    {
+      double m0 = bench_now_seconds (), m1 = bench_cpu_seconds ();
+
+      tv_call_tree_prepare_inverted (data, NULL);
+      prepared_wall = bench_now_seconds () - m0;
+      prepared_cpu = bench_cpu_seconds () - m1;
+    }
   read_status (&after_merge);
 
   /* The interactions, on the loaded profile. */
@@ -774,6 +786,7 @@ run_stages (char **args)
                           ",\"view_boxes\":%u"
                           ",\"functions\":%u,\"lanes\":%u"
                           ",\"merged_cpu_s\":%.6f,\"merged_wall_s\":%.6f,\"merged_nodes\":%u"
+                          ",\"prepared_cpu_s\":%.6f,\"prepared_wall_s\":%.6f"
                           ",\"merged_peak_rss_bytes\":%" G_GUINT64_FORMAT,
                           n_samples, n_decoded, tv_profile_data_get_n_threads (data),
                           decompressed,
@@ -787,7 +800,8 @@ run_stages (char **args)
                           tv_profile_data_get_tree (data)->n_nodes,
                           tv_call_tree_get_n_nodes (tree), function_nodes, d.boxes, n_rows,
                           tv_timeline_get_n_lanes (timeline),
-                          merged_cpu, merged_wall, merged_nodes, after_merge.vm_hwm);
+                          merged_cpu, merged_wall, merged_nodes, prepared_cpu, prepared_wall,
+                          after_merge.vm_hwm);
   for (Interaction i = 0; i < N_INTERACTIONS; i++)
     append_ms (json, interaction_keys[i], ms[i], n_ms[i]);
   /* The same in process CPU time, which a busy machine disturbs less. */
