@@ -107,13 +107,6 @@ typedef struct
  * long as those are kept, and only look for their paths' leaves. */
 static gint runs_reused, steps_reused, prepared_used;
 
-/* Which of tv_profile_data_get_prepared (). */
-enum
-{
-  PREPARED_LEAVES,
-  PREPARED_RUNS
-};
-
 static gsize
 runs_bytes (guint32 n_nodes)
 {
@@ -138,7 +131,7 @@ steps_or_runs_new (Climb         *c,
   guint32 n = MAX (c->exact->n_nodes, 1);
   guint64 tag = tv_call_tree_kept_tag (data, merge, by_runs ? KEPT_RUNS : KEPT_STEPS);
   gpointer block = by_runs && merge == TV_MERGE_FUNCTION
-                   ? g_atomic_pointer_get (tv_profile_data_get_prepared (data, PREPARED_RUNS)) : NULL;
+                   ? g_atomic_pointer_get (tv_profile_data_get_prepared (data, TV_PREPARED_RUNS)) : NULL;
 
   c->by_runs = by_runs;
   if (block != NULL)
@@ -641,7 +634,7 @@ tv_run_leaves_get (TvProfileData *data,
   if (n_runs >= G_MAXUINT32 - 1)
     return FALSE;
   /* Made ahead, they stay the profile's: RL only points into them. */
-  block = g_atomic_pointer_get (tv_profile_data_get_prepared (data, PREPARED_LEAVES));
+  block = g_atomic_pointer_get (tv_profile_data_get_prepared (data, TV_PREPARED_LEAVES));
   rl->block = NULL;
   if (block == NULL)
     rl->block = block = tv_huge_take_kept (tv_call_tree_kept_tag (data, 0, KEPT_LEAVES),
@@ -952,7 +945,7 @@ tv_call_tree_prepare_inverted (TvProfileData *data,
 
   g_return_val_if_fail (data != NULL, FALSE);
 
-  if (g_atomic_pointer_get (tv_profile_data_get_prepared (of, PREPARED_LEAVES)) != NULL)
+  if (g_atomic_pointer_get (tv_profile_data_get_prepared (of, TV_PREPARED_LEAVES)) != NULL)
     return TRUE;
   if (g_cancellable_is_cancelled (cancellable) || !tv_run_leaves_get (of, &rl))
     return FALSE;
@@ -982,11 +975,11 @@ tv_call_tree_prepare_inverted (TvProfileData *data,
   /* Each whole before a query can see it; another call that got there
    * first keeps its own. */
   if (c.block != NULL && !c.prepared
-      && !g_atomic_pointer_compare_and_exchange (tv_profile_data_get_prepared (of, PREPARED_RUNS),
+      && !g_atomic_pointer_compare_and_exchange (tv_profile_data_get_prepared (of, TV_PREPARED_RUNS),
                                                  NULL, c.block))
     tv_huge_free (c.block);
   if (rl.block != NULL
-      && !g_atomic_pointer_compare_and_exchange (tv_profile_data_get_prepared (of, PREPARED_LEAVES),
+      && !g_atomic_pointer_compare_and_exchange (tv_profile_data_get_prepared (of, TV_PREPARED_LEAVES),
                                                  NULL, rl.block))
     tv_huge_free (rl.block);
   return TRUE;

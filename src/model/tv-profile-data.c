@@ -1010,7 +1010,7 @@ tv_profile_data_get_serial (TvProfileData *self)
 
 gpointer *
 tv_profile_data_get_prepared (TvProfileData *self,
-                              guint          which)
+                              TvPrepared     which)
 {
   g_return_val_if_fail (which < G_N_ELEMENTS (self->prepared), NULL);
   return &self->prepared[which];

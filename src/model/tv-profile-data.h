@@ -270,11 +270,17 @@ const TvExactTree *tv_profile_data_get_tree      (TvProfileData *data);
 guint              tv_profile_data_get_serial    (TvProfileData *data);
 /* What the inverted trees of DATA climb, made ahead
  * (tv_call_tree_prepare_inverted()), which DATA frees: where the leaves
- * of its runs are, then where the block of its runs is.  Each is set
- * once, whole, with g_atomic_pointer_compare_and_exchange(), and read
- * with g_atomic_pointer_get(). */
+ * of its runs are, or where the block of its runs is.  Each is set once,
+ * whole, with g_atomic_pointer_compare_and_exchange(), the runs first,
+ * and read with g_atomic_pointer_get(). */
+typedef enum
+{
+  TV_PREPARED_LEAVES,
+  TV_PREPARED_RUNS
+} TvPrepared;
+
 gpointer          *tv_profile_data_get_prepared  (TvProfileData *data,
-                                                  guint          which);
+                                                  TvPrepared     which);
 guint              tv_profile_data_get_max_depth (TvProfileData *data);
 /* Samples whose stack has TACH_MAX_STACK_DEPTH frames: the writer cuts
  * deeper stacks there, so most of these lost their outermost frames. */

@@ -25,6 +25,7 @@
 
 #include "format-test-util.h"
 #include "model-fixture.h"
+#include "tv-huge-pages.h"
 #include "tv-profile.h"
 #include "tv-tach-error.h"
 
@@ -1206,8 +1207,9 @@ test_query (void)
 }
 
 /* The tree merged by function, made on a thread of its own once asked
- * for: the profile's trees by function are then read off it, the same
- * trees as before.  A profile freed while it merges stops it. */
+ * for, then what its inverted trees climb: the profile's trees by
+ * function are then read off them, the same trees as before.  A profile
+ * freed while it merges stops it. */
 static void
 test_merging (void)
 {
@@ -1223,6 +1225,10 @@ test_merging (void)
       TvProfileData *data = tv_profile_get_data (profile);
       g_autoptr(TvCallTree) before = NULL;
       g_autoptr(TvCallTree) after = NULL;
+      g_autoptr(TvCallTree) inverted_before = NULL;
+      g_autoptr(TvCallTree) inverted_after = NULL;
+      TvQuery inverted;
+      TvProfileData *merged;
       gint64 deadline = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
       guint used;
 
@@ -1235,6 +1241,11 @@ test_merging (void)
 
       tv_profile_set_merge_min_nodes (0);
       before = tv_call_tree_new (data, &q, NULL);
+      inverted = q;
+      inverted.inverted = TRUE;
+      inverted.functions_of = before;
+      inverted.count_states = TRUE;
+      inverted_before = tv_call_tree_new (data, &inverted, NULL);
       tv_profile_start_merging (profile);
       if (round == 1)
         {
@@ -1254,6 +1265,20 @@ test_merging (void)
       g_assert_cmpuint (tv_call_tree_get_merged_used (), ==, used + 1);
       g_assert_true (tv_call_tree_get_data (after) == data);
       fixture_assert_same_trees (after, before);
+
+      /* What the merged tree's inverted trees climb comes next: its
+       * recursions are runs of one function. */
+      merged = tv_profile_data_get_merged (data);
+      while (g_atomic_pointer_get (tv_profile_data_get_prepared (merged, TV_PREPARED_LEAVES)) == NULL
+             && g_get_monotonic_time () < deadline)
+        g_usleep (1000);
+      g_assert_nonnull (g_atomic_pointer_get (tv_profile_data_get_prepared (merged,
+                                                                            TV_PREPARED_RUNS)));
+      used = tv_call_tree_get_prepared_used ();
+      tv_huge_trim ();
+      inverted_after = tv_call_tree_new (data, &inverted, NULL);
+      g_assert_cmpuint (tv_call_tree_get_prepared_used (), ==, used + 1);
+      fixture_assert_same_trees (inverted_after, inverted_before);
       tv_profile_set_merge_min_nodes (TV_PROFILE_MERGE_MIN_NODES);
       load_done (&l, profile);
     }
