@@ -514,6 +514,15 @@ tv_flame_view_dispose (GObject *object)
   tv_worker_cancel (&self->search_worker);
   if (self->state != NULL)
     g_signal_handlers_disconnect_by_data (self->state, self);
+  /* The side panel's views can outlive this one: a tree of the other
+   * direction on its way holds the call tree, which then takes it and
+   * says so.  Nothing of theirs calls back here. */
+  if (self->call_tree_view != NULL)
+    g_signal_handlers_disconnect_by_data (self->call_tree_view, self);
+  if (self->function_table != NULL)
+    g_signal_handlers_disconnect_by_data (self->function_table, self);
+  self->call_tree_view = NULL;
+  self->function_table = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_FLAME_VIEW);
   g_clear_pointer (&self->matches, tv_flame_matches_unref);
   g_clear_pointer (&self->tree, tv_call_tree_unref);
