@@ -664,6 +664,132 @@ test_sync (void)
   gtk_window_set_child (window, NULL);
 }
 
+/* The views the merged test goes through from the default one:
+ * inverted, top-down again, on CPU, inverted on CPU.  Where only the
+ * direction changes, the page turns the exact tree over (see
+ * TvQuery.functions_of). */
+static void
+set_view (TvViewState *s,
+          guint        i)
+{
+  tv_view_state_set_inverted (s, i == 0 || i == 3);
+  tv_view_state_set_state_filter (s, i >= 2 ? TV_STATE_FILTER_CPU : TV_STATE_FILTER_ALL);
+}
+
+#define N_MERGED_VIEWS 4
+
+/* The graph's tree once the view state changed from the tree BEFORE. */
+static TvCallTree *
+next_tree (TvFlameView *flame,
+           TvCallTree  *before)
+{
+  TvFlameGraph *graph = tv_flame_view_get_graph (flame);
+
+  WAIT_UNTIL (!tv_flame_view_is_busy (flame) && tv_flame_graph_get_tree (graph) != before,
+              60000);
+  return tv_flame_graph_get_tree (graph);
+}
+
+/* A and B, of two loads of one file, hold the same nodes and counts. */
+static void
+assert_same_view (TvCallTree *a,
+                  TvCallTree *b)
+{
+  guint32 n_nodes = tv_call_tree_get_n_nodes (a);
+
+  g_assert_cmpuint (n_nodes, ==, tv_call_tree_get_n_nodes (b));
+  g_assert_cmpuint (tv_call_tree_get_n_samples (a), ==, tv_call_tree_get_n_samples (b));
+  g_assert_cmpint (tv_call_tree_get_inverted (a), ==, tv_call_tree_get_inverted (b));
+  for (guint32 n = 0; n < n_nodes; n++)
+    {
+      g_assert_cmpuint (tv_call_tree_get_parent (a, n), ==, tv_call_tree_get_parent (b, n));
+      g_assert_cmpuint (tv_call_tree_get_key (a, n), ==, tv_call_tree_get_key (b, n));
+      g_assert_cmpuint (tv_call_tree_get_self (a, n), ==, tv_call_tree_get_self (b, n));
+      g_assert_cmpuint (tv_call_tree_get_total (a, n), ==, tv_call_tree_get_total (b, n));
+      g_assert_cmpuint (tv_call_tree_get_remainder (a, n), ==, tv_call_tree_get_remainder (b, n));
+      g_assert_cmpuint (tv_call_tree_get_n_threads_of (a, n), ==,
+                        tv_call_tree_get_n_threads_of (b, n));
+    }
+}
+
+/* A profile whose tree the page merges by function, as it does a big
+ * one's: once the merged tree and what its inverted trees climb are
+ * made, the graph's trees by function, top-down and inverted, are read
+ * off them, and are the trees of a load that has neither. */
+static void
+test_merged (void)
+{
+  g_autoptr(TvProfile) plain = ui_test_load_corpus ("rec_recursive.tach");
+  g_autoptr(TvProfile) p = NULL;
+  g_autoptr(TvViewState) s = tv_view_state_new ();
+  g_autoptr(TvViewState) s2 = tv_view_state_new ();
+  TvCallTree *expected[N_MERGED_VIEWS];
+  TvFlameView *flame = new_flame_view (plain, s);
+  TvCallTree *tree = tv_flame_graph_get_tree (tv_flame_view_get_graph (flame));
+  TvProfileData *data;
+
+  /* Too small to be merged. */
+  g_assert_null (tv_profile_data_get_merged (tv_profile_get_data (plain)));
+  for (guint i = 0; i < N_MERGED_VIEWS; i++)
+    {
+      set_view (s, i);
+      tree = next_tree (flame, tree);
+      expected[i] = tv_call_tree_ref (tree);
+    }
+  gtk_window_set_child (window, NULL);
+  g_assert_null (tv_profile_data_get_merged (tv_profile_get_data (plain)));
+
+  tv_profile_set_merge_min_nodes (0);
+  p = ui_test_load_corpus ("rec_recursive.tach");
+  flame = new_flame_view (p, s2);
+  data = tv_profile_get_data (p);
+  WAIT_UNTIL (tv_profile_data_get_merged (data) != NULL
+              && g_atomic_pointer_get (tv_profile_data_get_prepared (
+                   tv_profile_data_get_merged (data), TV_PREPARED_LEAVES)) != NULL, 60000);
+  tv_profile_set_merge_min_nodes (TV_PROFILE_MERGE_MIN_NODES);
+  tree = tv_flame_graph_get_tree (tv_flame_view_get_graph (flame));
+  for (guint i = 0; i < N_MERGED_VIEWS; i++)
+    {
+      guint merged = tv_call_tree_get_merged_used ();
+      guint prepared = tv_call_tree_get_prepared_used ();
+
+      set_view (s2, i);
+      tree = next_tree (flame, tree);
+      g_assert_cmpuint (tv_call_tree_get_merged_used (), >, merged);
+      if (i == 0 || i == 3)
+        g_assert_cmpuint (tv_call_tree_get_prepared_used (), >, prepared);
+      g_assert_true (tv_call_tree_get_data (tree) == data);
+      assert_same_view (tree, expected[i]);
+      tv_call_tree_unref (expected[i]);
+    }
+  gtk_window_set_child (window, NULL);
+}
+
+/* A flame view closed while its call tree makes the tree of the other
+ * direction: the call tree, which the query holds, takes the tree once
+ * the view is gone, and nothing calls back into the view. */
+static void
+test_closed_busy (void)
+{
+  g_autoptr(TvProfile) p = ui_test_load_corpus ("rec_recursive.tach");
+  guint busy = 0;
+
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autoptr(TvViewState) s = tv_view_state_new ();
+      TvFlameView *flame = new_flame_view (p, s);
+      g_autoptr(TvCallTreeView) v = g_object_ref (tv_flame_view_get_call_tree_view (flame));
+
+      tv_view_state_set_inverted (s, TRUE);
+      next_tree (flame, tv_call_tree_view_get_graph_tree (v));
+      busy += tv_call_tree_view_is_busy (v);
+      gtk_window_set_child (window, NULL);
+      WAIT_UNTIL (!tv_call_tree_view_is_busy (v), 60000);
+      ui_test_spin (50);
+    }
+  g_assert_cmpuint (busy, >, 0);
+}
+
 static GtkTreeExpander *
 find_expander (GtkWidget *widget,
                guint32    node)
@@ -792,6 +918,8 @@ main (int   argc,
   g_test_add_func ("/call-tree/bottom-up", test_bottom_up);
   g_test_add_func ("/call-tree/search", test_search);
   g_test_add_func ("/call-tree/sync", test_sync);
+  g_test_add_func ("/call-tree/merged", test_merged);
+  g_test_add_func ("/call-tree/closed-busy", test_closed_busy);
   g_test_add_func ("/call-tree/deep-row", test_deep_row);
   g_test_add_func ("/call-tree/screenshots", test_screenshots);
 
