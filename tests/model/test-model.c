@@ -3962,6 +3962,36 @@ cancel_at (double   fraction,
     g_cancellable_cancel (at->cancellable);
 }
 
+/* Case I of 6 of an inverted tree turned over from the exact tree: the
+ * top-down tree whose function table it is given, by function (I < 4)
+ * or by line, of the on-CPU samples in case 5 (the function table given
+ * is of the same samples). */
+static void
+climb_case_top (guint    i,
+                TvQuery *top_query)
+{
+  tv_query_init (top_query, i < 4 ? TV_MERGE_FUNCTION : TV_MERGE_LINE);
+  if (i == 5)
+    tv_state_filter_get_mask (TV_STATE_FILTER_CPU, &top_query->status_mask,
+                              &top_query->status_value);
+}
+
+/* And the inverted tree, with TOP's function table: thread counts, state
+ * counts in odd cases, a threshold in cases 2 and 3. */
+static void
+climb_case_inverted (guint          i,
+                     const TvQuery *top_query,
+                     TvCallTree    *top,
+                     TvQuery       *q)
+{
+  *q = *top_query;
+  q->inverted = TRUE;
+  q->functions_of = top;
+  q->count_threads = TRUE;
+  q->count_states = i % 2 == 1;
+  q->min_total = i / 2 == 1 ? 3 : 0;
+}
+
 /* An inverted tree of DATA (whose samples D decodes) turned over from the
  * exact tree, in case I of 6, made afresh and again with the runs
  * (BY_RUNS) or the steps of the first: the two are the same, node for
@@ -3982,18 +4012,9 @@ assert_kept_climb (TvProfileData *data,
                                    : tv_call_tree_get_steps_reused;
   guint before;
 
-  tv_query_init (&top_query, i < 4 ? TV_MERGE_FUNCTION : TV_MERGE_LINE);
-  /* The function table given is of the same samples. */
-  if (i == 5)
-    tv_state_filter_get_mask (TV_STATE_FILTER_CPU, &top_query.status_mask,
-                              &top_query.status_value);
+  climb_case_top (i, &top_query);
   top = tv_call_tree_new (data, &top_query, NULL);
-  q = top_query;
-  q.inverted = TRUE;
-  q.functions_of = top;
-  q.count_threads = TRUE;
-  q.count_states = i % 2 == 1;
-  q.min_total = i / 2 == 1 ? 3 : 0;
+  climb_case_inverted (i, &top_query, top, &q);
   tv_huge_trim ();
   before = reused ();
   fresh = tv_call_tree_new (data, &q, NULL);
@@ -4056,18 +4077,10 @@ assert_prepared_climb (const char    *path,
       g_autoptr(TvCallTree) there = NULL;
       guint used;
 
-      tv_query_init (&top_query, i < 4 ? TV_MERGE_FUNCTION : TV_MERGE_LINE);
-      if (i == 5)
-        tv_state_filter_get_mask (TV_STATE_FILTER_CPU, &top_query.status_mask,
-                                  &top_query.status_value);
+      climb_case_top (i, &top_query);
       top = tv_call_tree_new (ahead, &top_query, NULL);
       top_there = tv_call_tree_new (data, &top_query, NULL);
-      q = top_query;
-      q.inverted = TRUE;
-      q.functions_of = top;
-      q.count_threads = TRUE;
-      q.count_states = i % 2 == 1;
-      q.min_total = i / 2 == 1 ? 3 : 0;
+      climb_case_inverted (i, &top_query, top, &q);
       /* Nothing is made ahead yet: the cancelled one left nothing. */
       used = tv_call_tree_get_prepared_used ();
       if (i == 0)

@@ -16,6 +16,7 @@
 
 #include <adwaita.h>
 
+#include "model-fixture.h"
 #include "tv-call-node.h"
 #include "tv-call-tree-view.h"
 #include "tv-flame-view.h"
@@ -690,28 +691,6 @@ next_tree (TvFlameView *flame,
   return tv_flame_graph_get_tree (graph);
 }
 
-/* A and B, of two loads of one file, hold the same nodes and counts. */
-static void
-assert_same_view (TvCallTree *a,
-                  TvCallTree *b)
-{
-  guint32 n_nodes = tv_call_tree_get_n_nodes (a);
-
-  g_assert_cmpuint (n_nodes, ==, tv_call_tree_get_n_nodes (b));
-  g_assert_cmpuint (tv_call_tree_get_n_samples (a), ==, tv_call_tree_get_n_samples (b));
-  g_assert_cmpint (tv_call_tree_get_inverted (a), ==, tv_call_tree_get_inverted (b));
-  for (guint32 n = 0; n < n_nodes; n++)
-    {
-      g_assert_cmpuint (tv_call_tree_get_parent (a, n), ==, tv_call_tree_get_parent (b, n));
-      g_assert_cmpuint (tv_call_tree_get_key (a, n), ==, tv_call_tree_get_key (b, n));
-      g_assert_cmpuint (tv_call_tree_get_self (a, n), ==, tv_call_tree_get_self (b, n));
-      g_assert_cmpuint (tv_call_tree_get_total (a, n), ==, tv_call_tree_get_total (b, n));
-      g_assert_cmpuint (tv_call_tree_get_remainder (a, n), ==, tv_call_tree_get_remainder (b, n));
-      g_assert_cmpuint (tv_call_tree_get_n_threads_of (a, n), ==,
-                        tv_call_tree_get_n_threads_of (b, n));
-    }
-}
-
 /* A profile whose tree the page merges by function, as it does a big
  * one's: once the merged tree and what its inverted trees climb are
  * made, the graph's trees by function, top-down and inverted, are read
@@ -759,7 +738,7 @@ test_merged (void)
       if (i == 0 || i == 3)
         g_assert_cmpuint (tv_call_tree_get_prepared_used (), >, prepared);
       g_assert_true (tv_call_tree_get_data (tree) == data);
-      assert_same_view (tree, expected[i]);
+      fixture_assert_same_trees (tree, expected[i]);
       tv_call_tree_unref (expected[i]);
     }
   gtk_window_set_child (window, NULL);
