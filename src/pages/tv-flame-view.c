@@ -523,6 +523,14 @@ tv_flame_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->function_table, self);
   self->call_tree_view = NULL;
   self->function_table = NULL;
+  /* Nor the breadcrumbs' adjustment, which the idle that scrolls them to
+   * their end holds and changes, maybe once this is gone; nor the graph. */
+  if (self->crumb_scroller != NULL)
+    g_signal_handlers_disconnect_by_data (gtk_scrolled_window_get_hadjustment (self->crumb_scroller),
+                                          self);
+  if (self->graph != NULL)
+    g_signal_handlers_disconnect_by_data (self->graph, self);
+  self->graph = NULL;
   gtk_widget_dispose_template (GTK_WIDGET (self), TV_TYPE_FLAME_VIEW);
   g_clear_pointer (&self->matches, tv_flame_matches_unref);
   g_clear_pointer (&self->tree, tv_call_tree_unref);
