@@ -119,9 +119,10 @@ steps_bytes (guint32 n_nodes)
   return (gsize) MAX (n_nodes, 1) * sizeof (Step);
 }
 
-/* C's steps (BY_RUNS false) or its block of runs, kept; else room for
- * its steps, or for its HEAD, RUN, TOPS and BEFORE.  TRUE if kept, and
- * then C->KEPT is set. */
+/* C's block of runs made ahead (BY_RUNS, by function), or its steps or
+ * block of runs, kept; else room for its steps, or for its HEAD, RUN,
+ * TOPS and BEFORE.  TRUE if made ahead (then C->PREPARED is set) or kept
+ * (then C->KEPT is). */
 static gboolean
 steps_or_runs_new (Climb         *c,
                    TvProfileData *data,
@@ -935,16 +936,18 @@ gboolean
 tv_call_tree_prepare_inverted (TvProfileData *data,
                                GCancellable  *cancellable)
 {
-  TvProfileData *of = tv_profile_data_get_merged (data) != NULL
-                      ? tv_profile_data_get_merged (data) : data;
-  const TvExactTree *exact = tv_profile_data_get_tree (of);
-  const guint32 *keys = tv_profile_data_get_frame_keys (of, TV_MERGE_FUNCTION);
+  TvProfileData *of;
+  const TvExactTree *exact;
+  const guint32 *keys;
   Progress progress = { NULL, NULL, cancellable, 0, 1, 0, FALSE };
   RunLeaves rl = { 0 };
   Climb c = { 0 };
 
   g_return_val_if_fail (data != NULL, FALSE);
 
+  of = tv_profile_data_get_merged (data) != NULL ? tv_profile_data_get_merged (data) : data;
+  exact = tv_profile_data_get_tree (of);
+  keys = tv_profile_data_get_frame_keys (of, TV_MERGE_FUNCTION);
   if (g_atomic_pointer_get (tv_profile_data_get_prepared (of, TV_PREPARED_LEAVES)) != NULL)
     return TRUE;
   if (g_cancellable_is_cancelled (cancellable) || !tv_run_leaves_get (of, &rl))
