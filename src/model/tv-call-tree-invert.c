@@ -936,10 +936,19 @@ gboolean
 tv_call_tree_prepare_inverted (TvProfileData *data,
                                GCancellable  *cancellable)
 {
+  return tv_call_tree_prepare_inverted_with_progress (data, NULL, NULL, cancellable);
+}
+
+gboolean
+tv_call_tree_prepare_inverted_with_progress (TvProfileData  *data,
+                                             TvProgressFunc  progress_func,
+                                             gpointer        progress_data,
+                                             GCancellable   *cancellable)
+{
   TvProfileData *of;
   const TvExactTree *exact;
   const guint32 *keys;
-  Progress progress = { NULL, NULL, cancellable, 0, 1, 0, FALSE };
+  Progress progress = { progress_func, progress_data, cancellable, 0, 0, 0, FALSE };
   RunLeaves rl = { 0 };
   Climb c = { 0 };
 
@@ -950,13 +959,18 @@ tv_call_tree_prepare_inverted (TvProfileData *data,
   keys = tv_profile_data_get_frame_keys (of, TV_MERGE_FUNCTION);
   if (g_atomic_pointer_get (tv_profile_data_get_prepared (of, TV_PREPARED_LEAVES)) != NULL)
     return TRUE;
-  if (g_cancellable_is_cancelled (cancellable) || !tv_run_leaves_get (of, &rl))
+  /* The leaves, the runs of each node, then their block. */
+  progress_stage (&progress, 0.0, 0.1);
+  if (progress.cancelled || !tv_run_leaves_get (of, &rl))
     return FALSE;
   c.exact = exact;
   c.keys = keys;
-  if (climbs_runs (exact, keys) && !steps_or_runs_new (&c, of, TV_MERGE_FUNCTION, TRUE))
+  progress_stage (&progress, 0.1, 0.7);
+  if (!progress.cancelled && climbs_runs (exact, keys)
+      && !steps_or_runs_new (&c, of, TV_MERGE_FUNCTION, TRUE))
     {
       steps_shared (exact, keys, &c, &progress);
+      progress_stage (&progress, 0.8, 0.2);
       if (progress.cancelled)
         runs_clear (&c);
       else

@@ -227,6 +227,11 @@ void           tv_call_tree_set_signature_limits (guint32 min_loud,
  * DATA has too many runs to turn over from its exact tree. */
 gboolean       tv_call_tree_prepare_inverted (TvProfileData *data,
                                               GCancellable  *cancellable);
+/* The same, reporting PROGRESS (when not NULL). */
+gboolean       tv_call_tree_prepare_inverted_with_progress (TvProfileData  *data,
+                                                            TvProgressFunc  progress_func,
+                                                            gpointer        progress_data,
+                                                            GCancellable   *cancellable);
 
 TvProfileData *tv_call_tree_get_data       (TvCallTree     *tree);
 TvMergeKey     tv_call_tree_get_merge      (TvCallTree     *tree);

@@ -4062,12 +4062,28 @@ assert_prepared_climb (const char    *path,
                        gboolean       merged)
 {
   g_autoptr(TvProfileData) ahead = fixture_load (path);
-  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  /* Cancelled before it starts, once the leaves are made, once the runs
+   * of each node are. */
+  static const double cancel_fractions[] = { 0.0, 0.05, 0.5 };
+  TvProfileData *of;
 
   if (merged)
     g_assert_true (tv_profile_data_add_merged (ahead, 1.0, NULL));
-  g_cancellable_cancel (cancellable);
-  g_assert_false (tv_call_tree_prepare_inverted (ahead, cancellable));
+  of = merged ? tv_profile_data_get_merged (ahead) : ahead;
+  for (guint k = 0; k < G_N_ELEMENTS (cancel_fractions); k++)
+    {
+      g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+      CancelAt at = { cancellable, cancel_fractions[k] };
+
+      if (k == 0)
+        g_cancellable_cancel (cancellable);
+      tv_huge_trim ();
+      g_assert_false (tv_call_tree_prepare_inverted_with_progress (ahead, cancel_at, &at,
+                                                                   cancellable));
+      g_assert_true (g_cancellable_is_cancelled (cancellable));
+      g_assert_null (g_atomic_pointer_get (tv_profile_data_get_prepared (of, TV_PREPARED_LEAVES)));
+      g_assert_null (g_atomic_pointer_get (tv_profile_data_get_prepared (of, TV_PREPARED_RUNS)));
+    }
   for (guint i = 0; i < 6; i++)
     {
       TvQuery top_query, q;
