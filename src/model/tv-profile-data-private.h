@@ -190,7 +190,7 @@ struct _TvProfileData
    * them and kept as long as it lives (tv_call_tree_prepare_inverted()):
    * the leaves of its runs and, where its paths climb runs, the block of
    * its runs (tv_profile_data_get_prepared()); NULL until made. */
-  gpointer        prepared[2];
+  gpointer        prepared[TV_N_PREPARED];
 };
 
 /* tv-sample-store.c */

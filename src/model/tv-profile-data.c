@@ -172,8 +172,8 @@ tv_profile_data_free_tree (TvProfileData *self)
   g_free (self->tree.far_down.starts);
   g_free (self->tree.outer_calls);
   g_free (self->tree.quiet_calls);
-  g_clear_pointer (&self->prepared[0], tv_huge_free);
-  g_clear_pointer (&self->prepared[1], tv_huge_free);
+  for (guint i = 0; i < TV_N_PREPARED; i++)
+    g_clear_pointer (&self->prepared[i], tv_huge_free);
   g_free (self->slots);
   tv_profile_data_free_links (self, FALSE);
   g_free (self->hashed);
@@ -1012,7 +1012,7 @@ gpointer *
 tv_profile_data_get_prepared (TvProfileData *self,
                               TvPrepared     which)
 {
-  g_return_val_if_fail (which < G_N_ELEMENTS (self->prepared), NULL);
+  g_return_val_if_fail (which < TV_N_PREPARED, NULL);
   return &self->prepared[which];
 }
 

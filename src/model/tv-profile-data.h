@@ -276,7 +276,8 @@ guint              tv_profile_data_get_serial    (TvProfileData *data);
 typedef enum
 {
   TV_PREPARED_LEAVES,
-  TV_PREPARED_RUNS
+  TV_PREPARED_RUNS,
+  TV_N_PREPARED
 } TvPrepared;
 
 gpointer          *tv_profile_data_get_prepared  (TvProfileData *data,
