@@ -43,12 +43,11 @@
  *                     as the page has it: the view's tree made last, so
  *                     that a tree of the same samples takes the exact
  *                     tree's weights that one kept
- *                     (tv_call_tree_forget_weights()); merge_line_cold_ms
- *                     and zoom_detail_cold_ms are those two with nothing
- *                     kept, as after half a minute idle, and
- *                     inverted_cold_ms the inverted view with no kept
- *                     block either (tv_huge_trim()), as the first after
- *                     a load or after half a minute idle;
+ *                     (tv_call_tree_forget_weights()); merge_line_cold_ms,
+ *                     zoom_detail_cold_ms and inverted_cold_ms are those
+ *                     three with nothing kept, neither weights nor blocks
+ *                     (tv_huge_trim()), as after half a minute idle (and
+ *                     the inverted view as the first after a load);
  *   merged_cpu_s, merged_wall_s, merged_nodes, merged_peak_rss_bytes
  *                     the tree merged by function, which the page makes
  *                     once its graph is drawn (tv_profile_start_merging(),
@@ -602,9 +601,9 @@ run_stages (char **args)
         busiest = t;
     tv_profile_data_get_time_span (data, &first, &last);
 
-    /* The runs of every interaction, then those of the inverted view with
-     * nothing kept, on their own: what it lets go of would make the next
-     * interactions cold too. */
+    /* The runs of every interaction, then those with nothing kept, on
+     * their own: what they let go of would make the next interactions
+     * cold too. */
     for (guint run = 0; run < 2 * (guint) opt_runs && n_samples > 0; run++)
       for (Interaction i = 0; i < N_INTERACTIONS; i++)
         {
@@ -616,7 +615,7 @@ run_stages (char **args)
                            : i == I_INVERTED_COLD ? I_INVERTED : i;
           double t1, c2;
 
-          if ((i == I_INVERTED_COLD) != (run >= (guint) opt_runs))
+          if ((i != as) != (run >= (guint) opt_runs))
             continue;
           /* From the default view, its tree made last (untimed), or with
            * nothing kept of it. */
@@ -624,9 +623,10 @@ run_stages (char **args)
             tv_call_tree_unref (tv_call_tree_new (data, &view_query, NULL));
           if (i != as)
             tv_call_tree_forget_weights (data);
-          /* Nothing kept from the queries before: no arrays to use again,
-           * nor the inverted trees' runs and leaves. */
-          if (i == I_INVERTED_COLD)
+          /* Nothing kept from the queries before, as after half a minute
+           * idle (tv_huge_trim() runs then): no arrays to use again, nor
+           * the inverted trees' runs and leaves. */
+          if (i != as)
             tv_huge_trim ();
           t1 = bench_now_seconds ();
           c2 = bench_cpu_seconds ();
