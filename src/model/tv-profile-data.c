@@ -701,6 +701,15 @@ report_finish (double   done,
 /* The last TvProfileData's serial. */
 static gint next_serial;
 
+/* The most thread-samples a load keeps (tv_profile_data_set_max_samples()). */
+static guint64 sample_limit = TV_PROFILE_MAX_SAMPLES;
+
+void
+tv_profile_data_set_max_samples (guint64 max)
+{
+  sample_limit = max > 0 ? MIN (max, TV_PROFILE_MAX_SAMPLES) : TV_PROFILE_MAX_SAMPLES;
+}
+
 guint
 tv_profile_data_new_serial (void)
 {
@@ -722,6 +731,7 @@ load (TachReader           *reader,
   guint64 next_progress = PROGRESS_EVERY;
   guint batches = 0;
   LoadReport report = { progress, user_data, cancellable, 0, 0.0, 0.0 };
+  guint64 max_samples = sample_limit;
   gint64 started = g_get_monotonic_time ();
   TachDecoder *decoder = NULL;
   TachError tach_error;
@@ -753,6 +763,14 @@ load (TachReader           *reader,
         {
           self->n_samples += batch.n;
           goto next;
+        }
+      if (self->n_samples + batch.n > max_samples)
+        {
+          g_set_error (error, TV_TACH_ERROR, TV_TACH_ERROR_UNSUPPORTED,
+                       "This profile holds more than %" G_GUINT64_FORMAT " thread-samples, "
+                       "more than the viewer can count", max_samples);
+          tach_decoder_free (decoder);
+          return NULL;
         }
 
       if ((t = ensure_thread (self, &batch.sample)) != NULL)

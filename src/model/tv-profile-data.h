@@ -41,6 +41,10 @@ G_BEGIN_DECLS
 #define TV_BIT_SET(bits, n) ((bits)[(n) / 64] |= G_GUINT64_CONSTANT (1) << ((n) % 64))
 #define TV_ROOT_NODE 0
 
+/* The most thread-samples a load keeps: a view counts a node's in 32
+ * bits (see tv_profile_data_set_max_samples()). */
+#define TV_PROFILE_MAX_SAMPLES G_MAXUINT32
+
 typedef struct
 {
   guint64  thread_id;
@@ -234,6 +238,10 @@ gboolean           tv_profile_data_has_states    (TvProfileData *data);
  * KIB other than 0 is the limit instead, for loads that start after; so
  * is $TV_MEMORY_LIMIT_KIB, when KIB is 0. */
 void               tv_profile_data_set_memory_limit (guint kib);
+/* A load keeps at most TV_PROFILE_MAX_SAMPLES thread-samples, and fails
+ * with TV_TACH_ERROR_UNSUPPORTED past that.  For tests: MAX other than 0
+ * is the limit instead (if lower), for loads that start after. */
+void               tv_profile_data_set_max_samples (guint64 max);
 /* Makes DATA's tree merged by function (see tv-profile-data-merged.c),
  * which a query merged by function then reads (tv_call_tree_new()) with
  * the same results, unless the merged tree would hold more than

@@ -53,6 +53,7 @@
 #include "model-fixture.h"
 #include "tv-call-tree.h"
 #include "tv-huge-pages.h"
+#include "tv-tach-error.h"
 #include "tv-view-state.h"
 
 #define N_ITERATIONS        40
@@ -3681,6 +3682,47 @@ test_corpus_refused (void)
   g_assert_null (reader);
 }
 
+/* A profile of more thread-samples than a view can count is refused with
+ * an error that says so, at the first sample past the limit (a limit set
+ * low: the real one, 2^32 - 1, takes gigabytes); one of as many as the
+ * limit loads. */
+static void
+test_too_many_samples (void)
+{
+  g_autofree char *path = fixture_data_path ("valid", "rec_threads.tach");
+  g_autoptr(TvProfileData) whole = fixture_load (path);
+  guint64 n = tv_profile_data_get_n_samples (whole);
+
+  g_assert_cmpuint (n, >, 2);
+  for (guint64 limit = n - 1; limit <= n; limit++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TvProfileData) data = NULL;
+      TachReader *reader = NULL;
+      TachError tach_error;
+
+      if (tach_reader_open_path (path, &reader, &tach_error) != TACH_OK)
+        g_error ("%s: %s", path, tach_error.message);
+      tv_profile_data_set_max_samples (limit);
+      data = tv_profile_data_load (reader, NULL, NULL, NULL, &error);
+      tv_profile_data_set_max_samples (0);
+      if (limit < n)
+        {
+          g_autofree char *count = g_strdup_printf ("more than %" G_GUINT64_FORMAT
+                                                    " thread-samples", limit);
+
+          g_assert_error (error, TV_TACH_ERROR, TV_TACH_ERROR_UNSUPPORTED);
+          g_assert_nonnull (strstr (error->message, count));
+          g_assert_null (data);
+        }
+      else
+        {
+          g_assert_no_error (error);
+          g_assert_cmpuint (tv_profile_data_get_n_samples (data), ==, n);
+        }
+    }
+}
+
 /* A writer of PATH whose profile starts at START, sampled every
  * millisecond. */
 static TachWriter *
@@ -4323,6 +4365,7 @@ main (int    argc,
   fixture_add_corpus_tests (names, "/model/counts/corpus", test_counts_corpus);
   fixture_add_corpus_tests (names, "/model/frames", test_frames);
   g_test_add_func ("/model/corpus/compression_type_7.tach", test_corpus_refused);
+  g_test_add_func ("/model/load/too-many-samples", test_too_many_samples);
   g_test_add_func ("/model/data/empty-thread", test_empty_thread);
   g_test_add_func ("/model/tree/progress", test_tree_progress);
   g_test_add_data_func ("/model/tree/far", GINT_TO_POINTER (FAR_NARROW), test_far_tree);
