@@ -867,7 +867,7 @@ signatures_add (const Signatures *sig,
 static gboolean
 flat_add_signatures (TvProfileData    *data,
                      const Signatures *sig,
-                     const guint64    *sub,
+                     const TvWeight   *sub,
                      const guint64    *reached,
                      FlatSums         *s,
                      gsize             w0,
@@ -883,7 +883,7 @@ flat_add_signatures (TvProfileData    *data,
     {
       guint64 loud = loud_word (exact, w);
       guint64 to_add = reached != NULL ? loud & reached[w] : loud;
-      const guint64 *at = sub + w * 64;
+      const TvWeight *at = sub + w * 64;
 
       /* A node not reached has no samples: a narrow selection reads the
        * weights of the few nodes it reached, not every loud node's. */
@@ -962,15 +962,15 @@ flat_sums_finish (FlatSums         *s,
 /* exact_functions_flat()'s pass over the nodes of the bitmap words
  * [W0, W1), into S; HEAD as it says.  FALSE once cancelled. */
 static gboolean
-flat_add_words (TvProfileData *data,
-                const guint64 *sub,
-                const guint64 *reached,
-                const guint8  *hidden,
-                guint32       *head,
-                FlatSums      *s,
-                gsize          w0,
-                gsize          w1,
-                Progress      *progress)
+flat_add_words (TvProfileData  *data,
+                const TvWeight *sub,
+                const guint64  *reached,
+                const guint8   *hidden,
+                guint32        *head,
+                FlatSums       *s,
+                gsize           w0,
+                gsize           w1,
+                Progress       *progress)
 {
   const TvExactTree *exact = tv_profile_data_get_tree (data);
   const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);
@@ -1052,13 +1052,13 @@ flat_add_words (TvProfileData *data,
  * children's).  With no hidden node, the quiet calls
  * (TvExactTree.quiet_calls) add nothing and are not read. */
 static TvFunctionRow *
-exact_functions_flat (TvProfileData *data,
-                      const guint64 *sub,
-                      const guint64 *reached,
-                      const guint8  *hidden,
-                      Neighbours    *neighbours,
-                      guint         *n_rows_out,
-                      Progress      *progress)
+exact_functions_flat (TvProfileData  *data,
+                      const TvWeight *sub,
+                      const guint64  *reached,
+                      const guint8   *hidden,
+                      Neighbours     *neighbours,
+                      guint          *n_rows_out,
+                      Progress       *progress)
 {
   const TvExactTree *exact = tv_profile_data_get_tree (data);
   guint32 n_functions = tv_profile_data_get_n_keys (data, TV_MERGE_FUNCTION);
@@ -1094,23 +1094,23 @@ static gint shared_tables;
 
 struct _FunctionsShare
 {
-  TvProfileData *data;
-  const guint64 *sub;
-  const guint64 *reached;
-  gint           next;          /* chunks taken between the first and last */
-  GMutex         lock;
-  FlatSums       sums;          /* what the threads that are done added */
-  gboolean       has_sums;
+  TvProfileData  *data;
+  const TvWeight *sub;
+  const guint64  *reached;
+  gint            next;         /* chunks taken between the first and last */
+  GMutex          lock;
+  FlatSums        sums;         /* what the threads that are done added */
+  gboolean        has_sums;
   /* Taken or made by the first thread to work, while the other does
    * something else; none when there are too many. */
-  Signatures     signatures;
-  gboolean       has_signatures;
+  Signatures      signatures;
+  gboolean        has_signatures;
 };
 
 FunctionsShare *
-tv_call_tree_functions_share_new (TvProfileData *data,
-                                  const guint64 *sub,
-                                  const guint64 *reached)
+tv_call_tree_functions_share_new (TvProfileData  *data,
+                                  const TvWeight *sub,
+                                  const guint64  *reached)
 {
   FunctionsShare *share = g_new0 (FunctionsShare, 1);
 
@@ -1215,15 +1215,15 @@ tv_call_tree_functions_share_finish (FunctionsShare *share,
 }
 
 TvFunctionRow *
-tv_call_tree_exact_functions (TvProfileData *data,
-                              const guint64 *sub,
-                              const guint64 *reached,
-                              const guint8  *hidden,
-                              gboolean       collapse_recursion,
-                              const guint8  *in_focus,
-                              Neighbours    *neighbours,
-                              guint         *n_rows_out,
-                              Progress      *progress)
+tv_call_tree_exact_functions (TvProfileData  *data,
+                              const TvWeight *sub,
+                              const guint64  *reached,
+                              const guint8   *hidden,
+                              gboolean        collapse_recursion,
+                              const guint8   *in_focus,
+                              Neighbours     *neighbours,
+                              guint          *n_rows_out,
+                              Progress       *progress)
 {
   const TvExactTree *exact = tv_profile_data_get_tree (data);
   const guint32 *fkeys = tv_profile_data_get_frame_keys (data, TV_MERGE_FUNCTION);

@@ -134,17 +134,17 @@ add_left_roots (const TvExactTree *exact,
  * PRUNE), it is filled and the view is of the focused function: the
  * root's children are grouped from its outermost calls. */
 static void
-map_grouped (TvProfileData *data,
-             const TvQuery *query,
-             const guint64 *weights,
-             const guint64 *states,
-             const guint64 *reached,
-             const guint8  *hidden,
-             const Prune   *prune,
-             guint8        *in_focus,
-             guint32       *map,
-             Builder       *b,
-             Progress      *progress)
+map_grouped (TvProfileData  *data,
+             const TvQuery  *query,
+             const TvWeight *weights,
+             const guint64  *states,
+             const guint64  *reached,
+             const guint8   *hidden,
+             const Prune    *prune,
+             guint8         *in_focus,
+             guint32        *map,
+             Builder        *b,
+             Progress       *progress)
 {
   const TvExactTree *exact = tv_profile_data_get_tree (data);
   const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);
@@ -508,16 +508,16 @@ tv_call_tree_hidden_functions (TvProfileData *data,
 /* Step 2: exact nodes onto view nodes.  Returns the view, not inverted.
  * PRUNE leaves out what it says. */
 void
-tv_call_tree_map_nodes (TvProfileData *data,
-                        const TvQuery *query,
-                        const guint64 *weights,
-                        const guint64 *states,
-                        const guint64 *reached,
-                        guint32       *map,
-                        guint8        *in_focus,
-                        const Prune   *prune,
-                        Builder       *b,
-                        Progress      *progress)
+tv_call_tree_map_nodes (TvProfileData  *data,
+                        const TvQuery  *query,
+                        const TvWeight *weights,
+                        const guint64  *states,
+                        const guint64  *reached,
+                        guint32        *map,
+                        guint8         *in_focus,
+                        const Prune    *prune,
+                        Builder        *b,
+                        Progress       *progress)
 {
   const TvExactTree *exact = tv_profile_data_get_tree (data);
   const guint32 *keys = tv_profile_data_get_frame_keys (data, query->merge);

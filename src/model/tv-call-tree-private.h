@@ -261,6 +261,12 @@ typedef struct
   gboolean  overflowed;
 } Touched;
 
+/* A node's selected samples, in step 1's arrays: at most the profile's,
+ * which a load keeps to TV_PROFILE_MAX_SAMPLES, so four bytes a node
+ * rather than eight.  Those arrays are as long as the exact tree, tens of
+ * millions of nodes on a deep profile, and every step reads them. */
+typedef guint32 TvWeight;
+
 /* Step 1 whole (tv-query.c): each exact node's selected samples
  * (WEIGHTS), their states when the query counts them (STATES, N_STATES
  * per node), the bitmap of the nodes whose subtree has a selected sample
@@ -290,7 +296,7 @@ typedef struct
   TvTimeRange    *ranges;       /* NULL: all times */
   guint           n_ranges;
   /* What was made. */
-  guint64        *weights;      /* free with tv_huge_free () */
+  TvWeight       *weights;      /* free with tv_huge_free () */
   guint64        *states;       /* NULL unless asked for */
   guint64        *reached;
   GArray         *hits;         /* NULL unless asked for */
@@ -317,7 +323,7 @@ void     tv_weighed_done_with_nodes (Weighed         *weighed);
 /* Its first part.  TOUCHED may be NULL; it is by node, without BY_RANK. */
 gboolean tv_call_tree_weigh     (TvProfileData       *data,
                                  const TvQuery       *query,
-                                 guint64             *weights,
+                                 TvWeight            *weights,
                                  guint64             *states,
                                  GArray              *hits,
                                  Touched             *touched,
@@ -327,7 +333,7 @@ gboolean tv_call_tree_weigh     (TvProfileData       *data,
  * (see Prune) and REACHED may be NULL. */
 void     tv_call_tree_map_nodes (TvProfileData       *data,
                                  const TvQuery       *query,
-                                 const guint64       *weights,
+                                 const TvWeight      *weights,
                                  const guint64       *states,
                                  const guint64       *reached,
                                  guint32             *map,
@@ -388,7 +394,7 @@ TvFunctionRow *tv_builder_functions         (TvProfileData        *data,
  * COLLAPSE_RECURSION, the focus that IN_FOCUS marks) merge them; and each
  * function's callers and callees into NEIGHBOURS.  NULL once cancelled. */
 TvFunctionRow *tv_call_tree_exact_functions (TvProfileData        *data,
-                                             const guint64        *sub,
+                                             const TvWeight       *sub,
                                              const guint64        *reached,
                                              const guint8         *hidden,
                                              gboolean              collapse_recursion,
@@ -406,7 +412,7 @@ void           tv_neighbours_clear          (Neighbours           *neighbours);
  * tv_call_tree_exact_functions() does, and frees SHARE. */
 typedef struct _FunctionsShare FunctionsShare;
 FunctionsShare *tv_call_tree_functions_share_new    (TvProfileData        *data,
-                                                     const guint64        *sub,
+                                                     const TvWeight       *sub,
                                                      const guint64        *reached);
 void           tv_call_tree_functions_share_work    (FunctionsShare       *share,
                                                      gboolean              last,

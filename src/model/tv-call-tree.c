@@ -738,7 +738,7 @@ tv_call_tree_uses_threads (guint32 n_nodes)
 typedef struct
 {
   TvProfileData  *data;
-  const guint64  *weights;
+  const TvWeight *weights;
   const guint64  *reached;
   const guint8   *hidden;
   Progress        progress;
@@ -783,7 +783,7 @@ prunes_top_down (const TvQuery *query)
  * there, and with REM_STATES, their states. */
 static void
 map_left_out (const TvExactTree *exact,
-              const guint64     *sub,
+              const TvWeight    *sub,
               const guint64     *reached,
               const guint64     *kept,
               const guint8      *in_focus,
@@ -910,7 +910,8 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
   const TvExactTree *exact;
   /* Step 1's, which the others only read. */
   g_autoptr(Weighed) weighed = NULL;
-  guint64 *weights, *states, *reached;
+  TvWeight *weights;
+  guint64 *states, *reached;
   GArray *hits;
   tv_autohuge guint32 *map = NULL;
   g_autofree guint8 *in_focus = NULL;
@@ -986,9 +987,13 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
        * (see tv_call_tree_invert()). */
       view.n_nodes = view.capacity = MAX (leaves.n_leaves, 1);
       g_assert (!weighed->kept);
-      view.self = g_steal_pointer (&weighed->weights);
+      view.self = tv_huge_new (guint64, view.capacity);
+      for (guint32 i = 0; i < view.n_nodes; i++)
+        view.self[i] = weighed->weights[i];
+      g_clear_pointer (&weighed->weights, tv_huge_free);
       view.status = g_steal_pointer (&weighed->states);
-      weights = states = NULL;
+      weights = NULL;
+      states = NULL;
       functions = g_memdup2 (query->functions_of->functions,
                              MAX (query->functions_of->n_functions, 1) * sizeof (TvFunctionRow));
       n_functions = query->functions_of->n_functions;
@@ -1096,7 +1101,8 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
    * made, which keeps the peak down on a big tree, unless kept for the
    * next tree (see Weighed). */
   tv_weighed_done_with_nodes (weighed);
-  weights = states = reached = NULL;
+  weights = NULL;
+  states = reached = NULL;
   if (progress.cancelled || g_cancellable_is_cancelled (cancellable))
     {
       g_free (functions);

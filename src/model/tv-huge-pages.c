@@ -35,9 +35,10 @@ typedef struct
    * heap is kept only so. */
   guint64  tag;
   gboolean heap;
-  /* Given by tv_huge_adopt (): taken only by a block of at least half
-   * its size, and cut to that block's size, the rest kept the same way
-   * (a query's first two arrays take a tree's links). */
+  /* Given by tv_huge_adopt (): taken only by a block of at least a
+   * quarter of its size, and cut to that block's size, the rest kept the
+   * same way (a query's first arrays take a tree's links: 12 bytes a
+   * node, against 4 for its weights, then 4 for its node map). */
   gboolean adopted;
 } Block;
 
@@ -192,7 +193,7 @@ tv_huge_alloc (gsize    bytes,
   for (guint pass = 0; pass < 2 && best == G_MAXUINT; pass++)
     for (guint i = 0; i < n_kept; i++)
       if (!kept[i].heap && (kept[i].tag != 0) == pass && kept[i].size >= size
-          && (!kept[i].adopted || kept[i].size / 2 <= size)
+          && (!kept[i].adopted || kept[i].size / 4 <= size)
           && (best == G_MAXUINT || kept[i].size < kept[best].size
               /* What is kept with a tag goes oldest first. */
               || (kept[i].size == kept[best].size && pass == 0)))

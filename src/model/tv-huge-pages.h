@@ -104,8 +104,8 @@ void     tv_huge_unreserve (gpointer mem,
                             gsize    bytes);
 /* Gives the first USED bytes of MEM, a reservation of RESERVED bytes, to
  * the kept blocks, pages and all, and unmaps the rest: the next block of
- * at least half its size takes it, without a page to fault, and what it
- * does not need is kept the same way (or unmapped, under
+ * at least a quarter of its size takes it, without a page to fault, and
+ * what it does not need is kept the same way (or unmapped, under
  * TV_HUGE_PAGES_MIN_BYTES).  A reservation of less than
  * TV_HUGE_PAGES_MIN_BYTES used is unmapped. */
 void     tv_huge_adopt     (gpointer mem,

@@ -351,7 +351,7 @@ tv_query_selects_sample (const TvQuery *query,
 typedef struct
 {
   const TvQuery *query;
-  guint64       *weights;
+  TvWeight      *weights;
   guint64       *states;
   GArray        *hits;
   Touched       *touched;
@@ -497,7 +497,7 @@ weigh_ranges (Weigh          *w,
 gboolean
 tv_call_tree_weigh (TvProfileData   *data,
                     const TvQuery   *query,
-                    guint64         *weights,
+                    TvWeight        *weights,
                     guint64         *states,
                     GArray          *hits,
                     Touched         *touched,
@@ -556,7 +556,7 @@ tv_call_tree_weigh (TvProfileData   *data,
  * in the same pass: a node is taken after all its children. */
 static guint64 *
 mark_reached (const TvExactTree *exact,
-              guint64           *weights,
+              TvWeight          *weights,
               const GArray      *leaves,
               gboolean           sum)
 {
@@ -618,7 +618,7 @@ mark_reached (const TvExactTree *exact,
  * stored and loaded again. */
 static void
 sum_subtrees (const TvExactTree *exact,
-              guint64           *weights)
+              TvWeight          *weights)
 {
   guint64 carry = 0;
 
@@ -834,7 +834,7 @@ typedef struct
 typedef struct
 {
   const TvExactTree *exact;
-  guint64           *weights;
+  TvWeight          *weights;
   guint32            start;
   guint32            end;
   GArray            *above;
@@ -845,7 +845,7 @@ sum_share_run (gpointer user_data)
 {
   SumShare *s = user_data;
   const TvExactTree *exact = s->exact;
-  guint64 *weights = s->weights;
+  TvWeight *weights = s->weights;
   guint64 carry = 0;
   Carry *last = NULL;
 
@@ -921,7 +921,7 @@ carry_pop (GArray *heap)
  * profile of 25 million). */
 static void
 sum_subtrees_shared (const TvExactTree *exact,
-                     guint64           *weights)
+                     TvWeight          *weights)
 {
   g_autoptr(GArray) above = g_array_new (FALSE, FALSE, sizeof (Carry));
   g_autoptr(GArray) roots = g_array_new (FALSE, FALSE, sizeof (Carry));
@@ -1016,8 +1016,8 @@ tv_call_tree_weigh_tree (TvProfileData   *data,
       memcpy (w->ranges, query->ranges, query->n_ranges * sizeof (TvTimeRange));
     }
   w->n_ranges = query->n_ranges;
-  w->weights = everywhere ? tv_huge_new0 (guint64, MAX (n_weights, 1))
-                          : g_new0 (guint64, MAX (n_weights, 1));
+  w->weights = everywhere ? tv_huge_new0 (TvWeight, MAX (n_weights, 1))
+                          : g_new0 (TvWeight, MAX (n_weights, 1));
   w->states = query->count_states ? g_new0 (guint64, (gsize) MAX (n_weights, 1) * N_STATES)
                                   : NULL;
   w->hits = with_hits ? g_array_new (FALSE, FALSE, sizeof (ThreadHit)) : NULL;

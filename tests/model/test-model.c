@@ -3340,8 +3340,8 @@ test_kept_weights (void)
 }
 
 /* A reservation's pages given to the kept blocks (tv_huge_adopt (), as a
- * load gives its tree's links): a new block of at least half of what it
- * used takes them, cleared when asked, and is cut to its size, the rest
+ * load gives its tree's links): a new block of at least a quarter of what
+ * it used takes them, cleared when asked, and is cut to its size, the rest
  * kept the same way for the next; a smaller one maps its own; a
  * reservation of less than TV_HUGE_PAGES_MIN_BYTES used is not kept.
  * Without mappings (a sanitizer), nothing is reserved. */
@@ -3355,7 +3355,7 @@ test_huge_adopt (void)
   mem = tv_huge_reserve (&reserved);
 #if TV_HUGE_MAPPED
   {
-    gsize used = 24u << 20, kept;
+    gsize used = 48u << 20, kept;
     guint8 *small, *big, *rest;
     unsigned char resident;
 
@@ -3372,25 +3372,25 @@ test_huge_adopt (void)
     small = tv_huge_new (guint8, 9u << 20);
     g_assert_true (small != mem);
     tv_huge_free (small);
-    big = tv_huge_new0 (guint8, 12u << 20);
+    big = tv_huge_new0 (guint8, 13u << 20);
     g_assert_true (big == mem);
-    g_assert_cmpuint (tv_huge_size (big), ==, 12u << 20);
-    for (gsize i = 0; i < (12u << 20); i++)
+    g_assert_cmpuint (tv_huge_size (big), ==, 14u << 20);
+    for (gsize i = 0; i < (13u << 20); i++)
       if (big[i] != 0)
         g_error ("adopted block not cleared at %" G_GSIZE_FORMAT, i);
     /* The rest, kept with what it holds, for the next block that fits
-     * (11 MiB is 12 with its huge pages; the other kept block has 10). */
+     * (33 MiB is 34 with its huge pages; the other kept block has 10). */
     tv_huge_get_stats (NULL, NULL, &kept);
-    g_assert_cmpuint (kept, ==, (12u << 20) + (10u << 20));
-    rest = tv_huge_new (guint8, 11u << 20);
-    g_assert_true (rest == mem + (12u << 20));
+    g_assert_cmpuint (kept, ==, (34u << 20) + (10u << 20));
+    rest = tv_huge_new (guint8, 33u << 20);
+    g_assert_true (rest == mem + (14u << 20));
     g_assert_cmpuint (rest[0], ==, 0xab);
-    g_assert_cmpuint (rest[(12u << 20) - 1], ==, 0xab);
+    g_assert_cmpuint (rest[(34u << 20) - 1], ==, 0xab);
     g_assert_cmpint (mincore (mem + used, 4096, &resident), ==, -1);
     tv_huge_free (rest);
     tv_huge_free (big);
     tv_huge_get_stats (NULL, NULL, &kept);
-    g_assert_cmpuint (kept, ==, (24u << 20) + (10u << 20));
+    g_assert_cmpuint (kept, ==, (48u << 20) + (10u << 20));
     tv_huge_trim ();
 
     reserved = 64u << 20;
