@@ -468,18 +468,25 @@ tv_call_tree_map_left_leaves (const TvExactTree *exact,
           continue;
         }
       /* The last root that starts at or before LEAF: in its bucket, or
-       * the last one before. */
+       * the last one before.  The leaves are all over the tree, so each
+       * halving is as likely to go either way: it moves BASE or not, with
+       * no branch to mispredict (the branches of a plain bisection were
+       * a third of this function in perf on the deep 3M file). */
       b = leaf >> BUCKET_SHIFT;
       lo = bucket[b];
       hi = bucket[b + 1];
-      while (lo < hi)
+      if (lo < hi)
         {
-          guint32 mid = lo + (hi - lo) / 2;
+          const LeftRoot *base = roots + lo;
 
-          if (roots[mid].start <= leaf)
-            lo = mid + 1;
-          else
-            hi = mid;
+          for (guint32 n = hi - lo; n > 1;)
+            {
+              guint32 half = n / 2;
+
+              base = base[half].start <= leaf ? base + half : base;
+              n -= half;
+            }
+          lo = (guint32) (base - roots) + (base->start <= leaf);
         }
       g_assert (lo > 0);
       hit_nodes[i] = roots[lo - 1].to;
