@@ -392,9 +392,12 @@ TvFunctionRow *tv_builder_functions         (TvProfileData        *data,
  * of its subtree (SUB; none outside the nodes REACHED marks when it is
  * not NULL), as the view's transforms (HIDDEN functions,
  * COLLAPSE_RECURSION, the focus that IN_FOCUS marks) merge them; and each
- * function's callers and callees into NEIGHBOURS.  NULL once cancelled. */
+ * function's callers and callees into NEIGHBOURS.  With the HITS of the
+ * samples (Weighed.hits, or NULL) and no transform, off the outermost
+ * calls only where they are few.  NULL once cancelled. */
 TvFunctionRow *tv_call_tree_exact_functions (TvProfileData        *data,
                                              const TvWeight       *sub,
+                                             const GArray         *hits,
                                              const guint64        *reached,
                                              const guint8         *hidden,
                                              gboolean              collapse_recursion,
@@ -413,6 +416,7 @@ void           tv_neighbours_clear          (Neighbours           *neighbours);
 typedef struct _FunctionsShare FunctionsShare;
 FunctionsShare *tv_call_tree_functions_share_new    (TvProfileData        *data,
                                                      const TvWeight       *sub,
+                                                     const GArray         *hits,
                                                      const guint64        *reached);
 void           tv_call_tree_functions_share_work    (FunctionsShare       *share,
                                                      gboolean              last,

@@ -739,6 +739,7 @@ typedef struct
 {
   TvProfileData  *data;
   const TvWeight *weights;
+  const GArray   *hits;
   const guint64  *reached;
   const guint8   *hidden;
   Progress        progress;
@@ -758,9 +759,10 @@ functions_job_run (gpointer user_data)
   if (job->share != NULL)
     tv_call_tree_functions_share_work (job->share, FALSE, &job->progress);
   else
-    job->functions = tv_call_tree_exact_functions (job->data, job->weights, job->reached,
-                                                   job->hidden, FALSE, NULL, &job->neighbours,
-                                                   &job->n_functions, &job->progress);
+    job->functions = tv_call_tree_exact_functions (job->data, job->weights, job->hits,
+                                                   job->reached, job->hidden, FALSE, NULL,
+                                                   &job->neighbours, &job->n_functions,
+                                                   &job->progress);
   return NULL;
 }
 
@@ -1002,7 +1004,7 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
     {
       g_autofree guint8 *hidden = prune_top && table_of == NULL
                                   ? tv_call_tree_hidden_functions (data, query) : NULL;
-      FunctionsJob job = { data, weights, reached, hidden,
+      FunctionsJob job = { data, weights, weighed->hits, reached, hidden,
                            { NULL, NULL, progress.cancellable, 0, 0, 0, FALSE },
                            { 0 }, 0, NULL, NULL };
       GThread *helper = NULL;
@@ -1034,7 +1036,8 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
           && !query->collapse_recursion && tv_call_tree_uses_threads (exact->n_nodes))
         {
           if (hidden == NULL)
-            job.share = tv_call_tree_functions_share_new (data, weights, reached);
+            job.share = tv_call_tree_functions_share_new (data, weights, weighed->hits,
+                                                          reached);
           helper = g_thread_try_new ("tv-functions", functions_job_run, &job, NULL);
         }
       tv_call_tree_map_nodes (data, query, weights, states, reached, map, in_focus,
@@ -1083,7 +1086,8 @@ tv_call_tree_new_with_progress (TvProfileData  *data,
       else if (prune_top && table_of == NULL && !progress.cancelled)
         {
           progress_stage (&progress, 0.55, 0.15);
-          functions = tv_call_tree_exact_functions (data, weights, reached, hidden,
+          functions = tv_call_tree_exact_functions (data, weights, weighed->hits, reached,
+                                                    hidden,
                                                     query->collapse_recursion, in_focus,
                                                     &neighbours,
                                                     &n_functions, &progress);

@@ -216,6 +216,12 @@ guint          tv_call_tree_get_signatures_reused (void);
 void           tv_call_tree_set_signature_limits (guint32 min_loud,
                                                   guint64 direct_max,
                                                   guint32 first_slots);
+/* For tests: function tables with no hidden node are read off the
+ * outermost calls of the exact tree when those are at most SHARE of its
+ * loud nodes (default 0.25), and tv_call_tree_get_outer_tables () counts
+ * them. */
+void           tv_call_tree_set_outer_calls_share (double share);
+guint          tv_call_tree_get_outer_tables     (void);
 
 /* Makes ahead what the inverted trees merged by function of DATA (of its
  * tree merged by function, once it has one) climb: the leaves of its

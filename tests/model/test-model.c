@@ -117,6 +117,8 @@ enum
                                  * function */
   COVER_MERGED_SMALLER,         /* a merged tree of fewer nodes than the
                                  * exact one */
+  COVER_OUTER_TABLES,           /* a function table read off the outermost
+                                 * calls of the exact tree */
   N_COVER
 };
 
@@ -139,6 +141,7 @@ static const char * const cover_names[N_COVER] = {
   "function tables made with the node signatures of the tree before",
   "trees read off the tree merged by function",
   "merged trees smaller than the exact tree",
+  "function tables read off the outermost calls",
 };
 
 
@@ -1900,12 +1903,13 @@ check_query (TvProfileData *data,
 {
   g_autofree char *desc = describe_query (q);
   g_autoptr(TvCallTree) tree = NULL;
-  guint taken, taken_after, signatures, merged;
+  guint taken, taken_after, signatures, merged, outer;
   Brute b;
 
   set_context ("%s: %s", where, desc);
   tv_call_tree_get_kept_stats (&taken, NULL, NULL);
   signatures = tv_call_tree_get_signatures_reused ();
+  outer = tv_call_tree_get_outer_tables ();
   merged = tv_call_tree_get_merged_used ();
   tree = tv_call_tree_new (data, q, NULL);
   g_assert_nonnull (tree);
@@ -1918,6 +1922,7 @@ check_query (TvProfileData *data,
   tv_call_tree_get_kept_stats (&taken_after, NULL, NULL);
   coverage[COVER_KEPT_WEIGHTS] += taken_after - taken;
   coverage[COVER_KEPT_SIGNATURES] += tv_call_tree_get_signatures_reused () - signatures;
+  coverage[COVER_OUTER_TABLES] += tv_call_tree_get_outer_tables () - outer;
   brute_tree (data, d, sample_thread, q, &b);
   coverage[COVER_EMPTY_TREE] += g_array_index (b.nodes, BruteNode, 0).total == 0;
   compare_trees (data, tree, &b, q);
@@ -2433,8 +2438,10 @@ test_random (gconstpointer user_data)
   /* Every other profile's function tables come from a second thread.  Of
    * every three, one's are read node by node, not by signature, and
    * one's signatures are numbered through a table that starts at four
-   * slots and grows. */
+   * slots and grows.  Two profiles in four (one of each kind of thread)
+   * read them off their outermost calls, whatever their share. */
   tv_call_tree_set_thread_min_nodes (iteration % 2 ? 0 : G_MAXUINT32);
+  tv_call_tree_set_outer_calls_share (iteration / 2 % 2 ? G_MAXDOUBLE : 0);
   /* Thread counts as bits of a word a node, but in one profile of four,
    * whose threads are stamped on their paths (with two or more). */
   tv_call_tree_set_thread_mask_limit (iteration % 4 == 3 ? 1 : 64);
@@ -2450,6 +2457,7 @@ test_random (gconstpointer user_data)
   check_queries (data, &d, sample_thread, rand, where, N_RANDOM_QUERIES / 2);
   tv_call_tree_set_thread_min_nodes (1u << 20);
   tv_call_tree_set_signature_limits (1u << 22, 1u << 20, 4096);
+  tv_call_tree_set_outer_calls_share (0.25);
   tv_call_tree_set_thread_mask_limit (64);
   random_run++;
 
