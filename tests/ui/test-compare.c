@@ -1156,8 +1156,11 @@ assert_sides (TvComparePage *page,
       g_assert_true (tv_properties_get_profile (g_ptr_array_index (panes, side))
                      == profiles[side]);
     }
-  g_assert_true (left_of (tv_compare_page_get_graph (page, TV_DIFF_SIDE_BASE),
-                          tv_compare_page_get_graph (page, TV_DIFF_SIDE_NEW)));
+  /* Where they are once the window has laid them out again: a swap moves
+   * them, and a loaded machine (a sanitizer build beside another) can take
+   * longer than settle()'s spin before that pass. */
+  WAIT_UNTIL (left_of (tv_compare_page_get_graph (page, TV_DIFF_SIDE_BASE),
+                       tv_compare_page_get_graph (page, TV_DIFF_SIDE_NEW)), 10000);
 }
 
 /* The tab's and the window's title. */
