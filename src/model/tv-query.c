@@ -639,14 +639,22 @@ sum_subtrees (const TvExactTree *exact,
     weights[TV_ROOT_NODE] += carry;
 }
 
-/* The one step 1 kept (see Weighed), of whichever profile asked last:
- * the arrays of a deep tree are hundreds of megabytes, one set at a time
- * is enough for the clicks that keep the selection, and they go back to
- * the system when the user has not asked for a tree for a while, as the
- * blocks tv_huge_free() keeps do. */
+/* What step 1 kept (see Weighed), one set a tree: the arrays of a deep
+ * tree are hundreds of megabytes, and one set a tree is enough for the
+ * clicks that keep the selection.  There are two: the views by function
+ * of a big profile read its tree merged by function, and those by line,
+ * address or frame its exact tree, so that going from one to the other
+ * and back, one set would weigh the whole exact tree at every click
+ * (deepgen 3M: 55.7 million nodes, 60 of a view's 105 ms), as it would
+ * going from one profile to the other in a comparison.  The one used
+ * longest ago goes for a third tree, and all go back to the system when
+ * the user has not asked for a tree for a while, as the blocks
+ * tv_huge_free() keeps do. */
+#define KEPT_SETS 2
+
 static GMutex kept_lock;
-static Weighed *kept_weighed;
-static gint64 kept_last_used;
+static Weighed *kept_weighed[KEPT_SETS];
+static gint64 kept_last_used[KEPT_SETS];
 static GSource *kept_expiry;
 static guint kept_taken, kept_made;
 
@@ -678,22 +686,28 @@ tv_weighed_done_with_nodes (Weighed *weighed)
 void
 tv_call_tree_forget_weights (TvProfileData *data)
 {
-  Weighed *old = NULL;
+  Weighed *old[KEPT_SETS] = { NULL };
+  gboolean holding = FALSE;
 
   /* A profile's weights are those of its tree merged by function too. */
   TvProfileData *merged = data != NULL ? tv_profile_data_get_merged (data) : NULL;
 
   g_mutex_lock (&kept_lock);
-  if (kept_weighed != NULL
-      && (data == NULL || kept_weighed->data == data || kept_weighed->data == merged))
-    old = g_steal_pointer (&kept_weighed);
-  if (kept_weighed == NULL && kept_expiry != NULL)
+  for (guint k = 0; k < KEPT_SETS; k++)
+    {
+      if (kept_weighed[k] != NULL
+          && (data == NULL || kept_weighed[k]->data == data || kept_weighed[k]->data == merged))
+        old[k] = g_steal_pointer (&kept_weighed[k]);
+      holding |= kept_weighed[k] != NULL;
+    }
+  if (!holding && kept_expiry != NULL)
     {
       g_source_destroy (kept_expiry);
       g_clear_pointer (&kept_expiry, g_source_unref);
     }
   g_mutex_unlock (&kept_lock);
-  tv_weighed_unref (old);
+  for (guint k = 0; k < KEPT_SETS; k++)
+    tv_weighed_unref (old[k]);
 }
 
 void
@@ -707,7 +721,11 @@ tv_call_tree_get_kept_stats (guint    *taken,
   if (made != NULL)
     *made = kept_made;
   if (holding != NULL)
-    *holding = kept_weighed != NULL;
+    {
+      *holding = FALSE;
+      for (guint k = 0; k < KEPT_SETS; k++)
+        *holding |= kept_weighed[k] != NULL;
+    }
   g_mutex_unlock (&kept_lock);
 }
 
@@ -727,8 +745,9 @@ static gboolean
 expire_kept (gpointer user_data)
 {
   guint delay_s = tv_huge_get_trim_delay ();
-  Weighed *old = NULL;
-  gint64 idle_s;
+  Weighed *old[KEPT_SETS] = { NULL };
+  gint64 now = g_get_monotonic_time ();
+  gint64 idle_s, least_idle_s = G_MAXINT64;
 
   g_mutex_lock (&kept_lock);
   /* One that tv_call_tree_forget_weights() destroyed as it ran. */
@@ -739,13 +758,21 @@ expire_kept (gpointer user_data)
     }
   /* The context holds the source while it runs. */
   g_clear_pointer (&kept_expiry, g_source_unref);
-  idle_s = (g_get_monotonic_time () - kept_last_used) / G_USEC_PER_SEC;
-  if (idle_s >= delay_s)
-    old = g_steal_pointer (&kept_weighed);
-  else if (kept_weighed != NULL)
-    schedule_expiry (delay_s - (guint) idle_s);
+  for (guint k = 0; k < KEPT_SETS; k++)
+    {
+      if (kept_weighed[k] == NULL)
+        continue;
+      idle_s = (now - kept_last_used[k]) / G_USEC_PER_SEC;
+      if (idle_s >= delay_s)
+        old[k] = g_steal_pointer (&kept_weighed[k]);
+      else
+        least_idle_s = MIN (least_idle_s, idle_s);
+    }
+  if (least_idle_s != G_MAXINT64)
+    schedule_expiry (delay_s - (guint) least_idle_s);
   g_mutex_unlock (&kept_lock);
-  tv_weighed_unref (old);
+  for (guint k = 0; k < KEPT_SETS; k++)
+    tv_weighed_unref (old[k]);
   return G_SOURCE_REMOVE;
 }
 
@@ -775,26 +802,49 @@ weighed_fits (const Weighed *w,
                             query->n_ranges * sizeof (TvTimeRange)) == 0));
 }
 
-/* The one kept that fits QUERY, with a reference, or NULL; the one kept
- * that does not is let go, before the next is made. */
+/* Where a set of DATA's goes: the one of DATA's, else an empty one, else
+ * the one used longest ago.  With KEPT_LOCK held. */
+static guint
+kept_slot (TvProfileData *data)
+{
+  guint slot = 0;
+
+  for (guint k = 0; k < KEPT_SETS; k++)
+    if (kept_weighed[k] != NULL && kept_weighed[k]->data == data)
+      return k;
+  for (guint k = 0; k < KEPT_SETS; k++)
+    {
+      if (kept_weighed[k] == NULL)
+        return k;
+      if (kept_last_used[k] < kept_last_used[slot])
+        slot = k;
+    }
+  return slot;
+}
+
+/* The set kept that fits QUERY, with a reference, or NULL; the one kept
+ * of DATA's tree that does not fit is let go, before the next is made,
+ * and so is the one used longest ago when another tree's is in the way. */
 static Weighed *
 take_kept (TvProfileData *data,
            const TvQuery *query,
            gboolean       with_hits)
 {
   Weighed *found = NULL, *old = NULL;
+  guint k;
 
   g_mutex_lock (&kept_lock);
-  if (kept_weighed != NULL && weighed_fits (kept_weighed, data, query, with_hits))
+  k = kept_slot (data);
+  if (kept_weighed[k] != NULL && weighed_fits (kept_weighed[k], data, query, with_hits))
     {
-      found = kept_weighed;
+      found = kept_weighed[k];
       g_atomic_ref_count_inc (&found->ref_count);
-      kept_last_used = g_get_monotonic_time ();
+      kept_last_used[k] = g_get_monotonic_time ();
       kept_taken++;
     }
   else
     {
-      old = g_steal_pointer (&kept_weighed);
+      old = g_steal_pointer (&kept_weighed[k]);
       kept_made++;
     }
   g_mutex_unlock (&kept_lock);
@@ -808,13 +858,15 @@ keep (Weighed *w)
 {
   guint delay_s = tv_huge_get_trim_delay ();
   Weighed *old;
+  guint k;
 
   w->kept = TRUE;
   g_atomic_ref_count_inc (&w->ref_count);
   g_mutex_lock (&kept_lock);
-  old = kept_weighed;
-  kept_weighed = w;
-  kept_last_used = g_get_monotonic_time ();
+  k = kept_slot (w->data);
+  old = kept_weighed[k];
+  kept_weighed[k] = w;
+  kept_last_used[k] = g_get_monotonic_time ();
   if (kept_expiry == NULL)
     schedule_expiry (delay_s);
   g_mutex_unlock (&kept_lock);

@@ -3187,6 +3187,21 @@ kept_tree (TvProfileData *data,
   return tree;
 }
 
+/* Q's tree, which took the weights kept (TAKEN) or made its own. */
+static void
+assert_taken (TvProfileData *data,
+              const TvQuery *q,
+              gboolean       taken)
+{
+  guint taken0, made0, taken1, made1;
+
+  tv_call_tree_get_kept_stats (&taken0, &made0, NULL);
+  tv_call_tree_unref (tv_call_tree_new (data, q, NULL));
+  tv_call_tree_get_kept_stats (&taken1, &made1, NULL);
+  g_assert_cmpuint (taken1, ==, taken0 + (taken ? 1 : 0));
+  g_assert_cmpuint (made1, ==, made0 + (taken ? 0 : 1));
+}
+
 static gboolean
 set_flag (gpointer user_data)
 {
@@ -3303,14 +3318,18 @@ test_kept_weights (void)
   tv_call_tree_unref (tv_call_tree_new (data, &v, NULL));
   tv_call_tree_unref (kept_tree (data, &q, TRUE));
 
-  /* Another profile's are its own, and go with it, those of its tree
-   * merged by function too (which a tree by function reads). */
+  /* Another profile's are its own, kept beside this one's, and go with
+   * it, those of its tree merged by function too (which a tree by
+   * function reads). */
   other = fixture_load (tmp.path);
   g_assert_true (tv_profile_data_add_merged (other, 1.0, NULL));
   tv_call_tree_unref (kept_tree (other, &q, FALSE));
+  assert_taken (other, &q, TRUE);
+  assert_taken (data, &q, TRUE);
+  tv_profile_data_unref (other);
   tv_call_tree_get_kept_stats (NULL, NULL, &holding);
   g_assert_true (holding);
-  tv_profile_data_unref (other);
+  tv_call_tree_forget_weights (data);
   tv_call_tree_get_kept_stats (NULL, NULL, &holding);
   g_assert_false (holding);
   tv_call_tree_unref (kept_tree (data, &q, FALSE));
@@ -3324,6 +3343,28 @@ test_kept_weights (void)
   tv_call_tree_unref (kept_tree (data, &q, TRUE));
   tv_call_tree_get_kept_stats (NULL, NULL, &holding);
   g_assert_true (holding);
+
+  /* A tree by function reads the merged tree, and one by line the exact
+   * tree: each keeps its own, so that going from one to the other and
+   * back takes both. */
+  tv_call_tree_forget_weights (data);
+  v = q;
+  v.merge = TV_MERGE_LINE;
+  for (guint round = 0; round < 3; round++)
+    {
+      assert_taken (data, &q, round > 0);
+      assert_taken (data, &v, round > 0);
+    }
+  /* A third tree's go in place of those used longest ago, by function. */
+  other = fixture_load (tmp.path);
+  assert_taken (other, &v, FALSE);
+  assert_taken (other, &v, TRUE);
+  assert_taken (data, &v, TRUE);
+  assert_taken (data, &q, FALSE);
+  /* Those of the profile that goes, and only those. */
+  tv_profile_data_unref (other);
+  assert_taken (data, &v, TRUE);
+  assert_taken (data, &q, TRUE);
   tv_call_tree_forget_weights (data);
   tv_call_tree_get_kept_stats (NULL, NULL, &holding);
   g_assert_false (holding);
