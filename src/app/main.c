@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "tv-application.h"
+#include "tv-huge-pages.h"
 
 /* With no locale set (LANG and LC_* unset, as in containers, over ssh or
  * under cron), the C locale's character set is ASCII, and GLib prints "?"
@@ -38,6 +39,8 @@ main (int   argc,
 {
   g_autoptr(TvApplication) application = NULL;
 
+  /* Before any thread allocates. */
+  tv_huge_setup_heap ();
   setlocale (LC_ALL, "");
   use_utf8_for_the_c_locale ();
   /* GTK would set the locale again, from the environment, undoing the

@@ -23,6 +23,9 @@
 #include "tv-huge-pages.h"
 
 #include <string.h>
+#ifdef __GLIBC__
+# include <malloc.h>
+#endif
 
 #define ALIGNMENT (2u << 20)
 #define MAX_KEPT 64
@@ -445,6 +448,16 @@ tv_huge_realloc (gpointer mem,
     memcpy (grown, mem, MIN (old_bytes, bytes));
   tv_huge_free (mem);
   return grown;
+}
+
+void
+tv_huge_setup_heap (void)
+{
+#ifdef __GLIBC__
+  /* Set, these no longer follow the sizes freed. */
+  mallopt (M_MMAP_THRESHOLD, TV_HUGE_HEAP_MAX_BYTES);
+  mallopt (M_TRIM_THRESHOLD, TV_HUGE_HEAP_KEEP_BYTES);
+#endif
 }
 
 static gboolean

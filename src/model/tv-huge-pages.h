@@ -132,6 +132,20 @@ void     tv_huge_trim      (void);
 void     tv_huge_set_trim_delay (guint seconds);
 /* That delay, which what else a query keeps for the next follows too. */
 guint    tv_huge_get_trim_delay (void);
+/* Has the heap keep what it is given back: a block of up to
+ * TV_HUGE_HEAP_MAX_BYTES comes from the heap, not from a mapping of its
+ * own that is unmapped when freed, and the heap keeps up to
+ * TV_HUGE_HEAP_KEEP_BYTES free at its end.  Those are the most glibc's own
+ * thresholds grow to, but they grow only as far as the biggest block
+ * freed so far.  A view's arrays under TV_HUGE_PAGES_MIN_BYTES (bitmaps of
+ * the exact nodes, each hit's node, the view's own nodes) then take the
+ * pages of the last view's: a zoom on deepgen 3M took some 15,000 new
+ * pages for the kernel to clear at every query, and now takes none.  For
+ * the process's start, before any thread allocates: the viewer and the
+ * benchmarks call it.  glibc only. */
+#define TV_HUGE_HEAP_MAX_BYTES  (32u << 20)
+#define TV_HUGE_HEAP_KEEP_BYTES (64u << 20)
+void     tv_huge_setup_heap (void);
 /* How many blocks were mapped and how many kept ones used again, and how
  * many bytes are kept now. */
 void     tv_huge_get_stats (gsize   *mapped,

@@ -32,6 +32,7 @@
 #include <zstd.h>
 
 #include "bench.h"
+#include "tv-huge-pages.h"
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                             */
@@ -323,6 +324,8 @@ main (int    argc,
   g_autofree char **args = g_new0 (char *, argc + 1);
   int n_args = 0;
 
+  /* The heap as the viewer has it. */
+  tv_huge_setup_heap ();
   /* Take the mode flag out; the rest is the mode's own command line. */
   args[n_args++] = argv[0];
   for (int i = 1; i < argc; i++)
